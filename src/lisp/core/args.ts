@@ -1,0 +1,85 @@
+/**
+ * Shared argument checks for builtins. Every check raises a `type_error` that names the
+ * function and what it expected: `inc: expected number, got string`. Builtins never
+ * format these messages themselves.
+ */
+import { PtcError, limitExceeded } from '../errors.ts';
+import {
+  type FnValue,
+  type PMap,
+  type PSet,
+  type Runtime,
+  type Value,
+  type Vector,
+  isFn,
+  isKeyword,
+  isLazySeq,
+  isMap,
+  isSet,
+  isVector,
+  seqable,
+  typeName,
+} from '../values.ts';
+
+export function argError(fn: string, expected: string, got: Value, hint?: string): PtcError {
+  return new PtcError('type_error', `${fn}: expected ${expected}, got ${typeName(got)}`, undefined, hint);
+}
+
+export function expectNumber(fn: string, v: Value): number {
+  if (typeof v === 'number') return v;
+  throw argError(fn, 'number', v);
+}
+
+export function expectInteger(fn: string, v: Value): number {
+  if (typeof v === 'number' && Number.isInteger(v)) return v;
+  throw argError(fn, 'integer', v);
+}
+
+export function expectString(fn: string, v: Value): string {
+  if (typeof v === 'string') return v;
+  throw argError(fn, 'string', v);
+}
+
+export function expectMap(fn: string, v: Value): PMap {
+  if (isMap(v)) return v;
+  throw argError(fn, 'map', v);
+}
+
+export function expectSet(fn: string, v: Value): PSet {
+  if (isSet(v)) return v;
+  throw argError(fn, 'set', v);
+}
+
+export function expectVector(fn: string, v: Value): Vector {
+  if (isVector(v)) return v;
+  throw argError(fn, 'vector', v);
+}
+
+/** Anything callable: functions, keywords, maps and sets. */
+export function expectCallable(fn: string, v: Value): FnValue | Value {
+  if (isFn(v) || isKeyword(v) || isMap(v) || isSet(v)) return v;
+  throw argError(fn, 'function', v);
+}
+
+/** An iterable over a seqable value (nil is empty). Lazy seqs stay lazy. */
+export function expectSeqable(fn: string, v: Value): Iterable<Value> {
+  const it = seqable(v);
+  if (it) return it;
+  throw argError(fn, 'collection', v);
+}
+
+/**
+ * All items of a seqable value as an array. Lazy seqs are realised up to the
+ * collection-size limit, past which this is a `limit_exceeded` error.
+ */
+export function toArray(fn: string, v: Value, rt: Runtime): Value[] {
+  if (isLazySeq(v)) {
+    return v.realize(rt.maxCollectionSize, () => {
+      throw limitExceeded(
+        'collection_size',
+        `${fn}: sequence has more than ${rt.maxCollectionSize} items (is it infinite?)`,
+      );
+    });
+  }
+  return Array.from(expectSeqable(fn, v));
+}

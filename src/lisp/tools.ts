@@ -1,0 +1,38 @@
+/**
+ * The tool contract as the interpreter sees it. `src/navigator` builds agent tools on
+ * top of this (`defineTool`); `navigator eval --tools` loads arrays of these.
+ */
+import { z } from 'zod';
+
+export const SIDE_EFFECT_CLASSES = ['read_only', 'local', 'memory', 'external'] as const;
+export const SideEffectClass = z.enum(SIDE_EFFECT_CLASSES);
+export type SideEffectClass = z.infer<typeof SideEffectClass>;
+
+/** JSON data: what crosses into tools, the journal and Temporal payloads. */
+export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+
+export interface ToolContext {
+  /** Stable key for this call: derived from the run id and the task id, or from the
+   *  run id, tool name and canonical args when the call is outside any task. */
+  idempotencyKey: string;
+  /** The enclosing `(task id ...)`, if any. */
+  taskId: string | null;
+  /** Aborted when the program's deadline passes. */
+  signal: AbortSignal;
+}
+
+export interface ToolDef {
+  name: string;
+  description: string;
+  /** zod schema of the argument map; validated before the handler runs */
+  input: z.ZodType;
+  /** unknown or missing means `external` */
+  sideEffect?: SideEffectClass;
+  handler: (args: any, ctx: ToolContext) => unknown | Promise<unknown>;
+}
+
+/** Missing or unknown classes count as `external`, the safe default. */
+export function sideEffectOf(tool: Pick<ToolDef, 'sideEffect'>): SideEffectClass {
+  const parsed = SideEffectClass.safeParse(tool.sideEffect);
+  return parsed.success ? parsed.data : 'external';
+}

@@ -1,0 +1,326 @@
+/**
+ * The PTC-Lisp value model. Every phase (reader, evaluator, core library, printer,
+ * JSON mapping) works on these types and nothing else.
+ *
+ * | PTC-Lisp            | TypeScript                                   |
+ * |---------------------|----------------------------------------------|
+ * | nil                 | `null`                                       |
+ * | true / false        | `boolean`                                    |
+ * | number              | `number` (JS double; see docs/language.md)   |
+ * | string, character   | `string` (a character is a 1-char string)    |
+ * | keyword             | {@link Keyword}, interned: compare with `===` |
+ * | vector              | `Immutable.List` (persistent, O(log32 n))    |
+ * | list / realised seq | {@link PList}                                |
+ * | lazy seq            | {@link LazySeq} (range, iterate, repeat, ...) |
+ * | map                 | `Immutable.OrderedMap` (insertion order)     |
+ * | set                 | `Immutable.OrderedSet` (insertion order)     |
+ * | function            | {@link FnValue} subclasses                   |
+ * | regex               | {@link Regex}                                |
+ *
+ * Maps and sets keep insertion order so printing and iteration are deterministic.
+ */
+import { List, OrderedMap, OrderedSet, isList, isOrderedMap, isOrderedSet, hash } from 'immutable';
+
+export type Vector = List<Value>;
+export type PMap = OrderedMap<Value, Value>;
+export type PSet = OrderedSet<Value>;
+
+export type Value =
+  | null
+  | boolean
+  | number
+  | string
+  | Keyword
+  | Vector
+  | PList
+  | LazySeq
+  | PMap
+  | PSet
+  | FnValue
+  | Regex;
+
+// ---------------------------------------------------------------- keywords
+
+const keywordTable = new Map<string, Keyword>();
+
+/** A keyword. Interned, so `===` is equality and identity hashing is correct. */
+export class Keyword {
+  private constructor(
+    readonly ns: string | null,
+    readonly name: string,
+  ) {}
+
+  /** `foo` for `:foo`, `a/b` for `:a/b`: the spelling without the colon. */
+  get fullName(): string {
+    return this.ns === null ? this.name : `${this.ns}/${this.name}`;
+  }
+
+  static intern(fullName: string): Keyword {
+    let k = keywordTable.get(fullName);
+    if (k) return k;
+    const slash = fullName.indexOf('/');
+    k =
+      slash > 0 && slash < fullName.length - 1
+        ? new Keyword(fullName.slice(0, slash), fullName.slice(slash + 1))
+        : new Keyword(null, fullName);
+    keywordTable.set(fullName, k);
+    return k;
+  }
+}
+
+/** Interned keyword from its spelling without the colon: `kw('status')` is `:status`. */
+export const kw = (fullName: string): Keyword => Keyword.intern(fullName);
+
+// ---------------------------------------------------------------- lists and seqs
+
+/**
+ * A list or a realised sequence: prints as `(a b c)`, `conj` prepends. Results of
+ * `map`, `filter`, `list`, `cons`, ... are PLists. Equal to a vector with equal items.
+ */
+export class PList {
+  constructor(readonly items: List<Value>) {}
+
+  static readonly EMPTY = new PList(List());
+
+  static of(items: Iterable<Value>): PList {
+    return new PList(List(items));
+  }
+
+  get size(): number {
+    return this.items.size;
+  }
+
+  // Immutable.js value-object protocol, so PLists work as map keys and set members.
+  equals(other: unknown): boolean {
+    return equals(this, other as Value);
+  }
+
+  hashCode(): number {
+    return this.items.hashCode();
+  }
+}
+
+/**
+ * A lazy, possibly infinite sequence (`(range)`, `(iterate f x)`, `(repeat x)`,
+ * `(cycle c)`). Items are produced on demand by `next()` and memoised, so every reader
+ * sees the same items. Consumers that need everything call {@link realize}, which is
+ * bounded by the collection-size limit of the running program.
+ */
+export class LazySeq {
+  private readonly realised: Value[] = [];
+  private done = false;
+
+  /** `produce(i)` returns item i, or `LazySeq.END` when the sequence ends. */
+  constructor(private readonly produce: (index: number) => Value | typeof LazySeq.END) {}
+
+  static readonly END: unique symbol = Symbol('end');
+
+  /** Item at `index`, or `LazySeq.END` if the sequence is shorter. */
+  nth(index: number): Value | typeof LazySeq.END {
+    while (!this.done && this.realised.length <= index) {
+      const v = this.produce(this.realised.length);
+      if (v === LazySeq.END) this.done = true;
+      else this.realised.push(v);
+    }
+    return index < this.realised.length ? this.realised[index]! : LazySeq.END;
+  }
+
+  /** Every item, failing through `onTooMany` once `max` items have been produced. */
+  realize(max: number, onTooMany: () => never): Value[] {
+    for (let i = 0; ; i++) {
+      if (i >= max) onTooMany();
+      if (this.nth(i) === LazySeq.END) return this.realised.slice();
+    }
+  }
+
+  *[Symbol.iterator](): Iterator<Value> {
+    for (let i = 0; ; i++) {
+      const v = this.nth(i);
+      if (v === LazySeq.END) return;
+      yield v;
+    }
+  }
+
+  equals(other: unknown): boolean {
+    return this === other;
+  }
+
+  hashCode(): number {
+    return 0x1a2e;
+  }
+}
+
+// ---------------------------------------------------------------- functions and regexes
+
+/**
+ * Base of every callable value. The evaluator defines closures; the core library
+ * defines builtins. Calling goes through the runtime (`Runtime.apply`) so that fuel,
+ * depth and the journal are threaded through every call.
+ */
+export abstract class FnValue {
+  abstract readonly name: string | undefined;
+}
+
+/** Implementation of a builtin: pure function of its arguments and the runtime. */
+export type BuiltinImpl = (args: Value[], rt: Runtime) => Value;
+
+export class Builtin extends FnValue {
+  /**
+   * @param name the core name (`inc`, `str/join`)
+   * @param source re-readable source when the function is not a plain core name,
+   *   e.g. `(partial + 1)` for a function built by `partial`
+   */
+  constructor(
+    readonly name: string,
+    readonly impl: BuiltinImpl,
+    readonly source?: string,
+  ) {
+    super();
+  }
+}
+
+/** A compiled regex. `source` is the pattern as written between `#"` and `"`. */
+export class Regex {
+  constructor(
+    readonly source: string,
+    /** the compiled linear-time matcher (re2js `RE2JS`), opaque to most code */
+    readonly compiled: unknown,
+  ) {}
+}
+
+// ---------------------------------------------------------------- the runtime seen by builtins
+
+/**
+ * What a builtin may ask of the running program. Implemented by the evaluator.
+ * Builtins are synchronous; async tools are handled by the evaluator itself.
+ */
+export interface Runtime {
+  /** Calls any callable value (fn, builtin, keyword, map, set) with arguments. */
+  apply(f: Value, args: Value[]): Value;
+  /** Charges `n` units of evaluation fuel; throws `limit_exceeded` when spent. */
+  tick(n?: number): void;
+  /** Throws `limit_exceeded` if a collection of `n` items would exceed the size limit. */
+  checkSize(n: number): void;
+  /** The collection-size limit, for realising lazy sequences. */
+  readonly maxCollectionSize: number;
+  /** Appends one line of program output (println). Enforces the output limit. */
+  print(line: string): void;
+}
+
+// ---------------------------------------------------------------- type tests
+
+export const isKeyword = (v: Value): v is Keyword => v instanceof Keyword;
+export const isVector = (v: Value): v is Vector => isList(v);
+export const isPList = (v: Value): v is PList => v instanceof PList;
+export const isLazySeq = (v: Value): v is LazySeq => v instanceof LazySeq;
+export const isMap = (v: Value): v is PMap => isOrderedMap(v);
+export const isSet = (v: Value): v is PSet => isOrderedSet(v);
+export const isFn = (v: Value): v is FnValue => v instanceof FnValue;
+export const isRegex = (v: Value): v is Regex => v instanceof Regex;
+/** vector, list or lazy seq */
+export const isSequential = (v: Value): v is Vector | PList | LazySeq =>
+  isList(v) || v instanceof PList || v instanceof LazySeq;
+/** any collection: sequential, map or set */
+export const isColl = (v: Value): v is Vector | PList | LazySeq | PMap | PSet =>
+  isSequential(v) || isOrderedMap(v) || isOrderedSet(v);
+
+/** Name of a value's type as used in error messages: `expected number, got string`. */
+export function typeName(v: Value): string {
+  if (v === null) return 'nil';
+  switch (typeof v) {
+    case 'boolean':
+      return 'boolean';
+    case 'number':
+      return 'number';
+    case 'string':
+      return 'string';
+  }
+  if (v instanceof Keyword) return 'keyword';
+  if (isList(v)) return 'vector';
+  if (v instanceof PList || v instanceof LazySeq) return 'list';
+  if (isOrderedMap(v)) return 'map';
+  if (isOrderedSet(v)) return 'set';
+  if (v instanceof FnValue) return 'function';
+  if (v instanceof Regex) return 'regex';
+  return 'unknown';
+}
+
+// ---------------------------------------------------------------- constructors
+
+export const vec = (items: Iterable<Value> = []): Vector => List(items);
+export const list = (items: Iterable<Value> = []): PList => PList.of(items);
+export const map = (entries: Iterable<[Value, Value]> = []): PMap => OrderedMap(entries);
+export const set = (items: Iterable<Value> = []): PSet => OrderedSet(items);
+
+// ---------------------------------------------------------------- equality
+
+/**
+ * Clojure `=`: structural. Vectors equal lists with equal items; maps compare as sets of
+ * entries (order does not matter); numbers by value (`(= 1 1.0)` is true here, one of
+ * the documented differences from Clojure); NaN equals nothing.
+ */
+export function equals(a: Value, b: Value): boolean {
+  if (a === b) return typeof a !== 'number' || !Number.isNaN(a);
+  if (a === null || b === null) return false;
+  if (typeof a !== 'object' || typeof b !== 'object') return false;
+  if (isSequential(a)) return isSequential(b) && sequentialEquals(a, b);
+  if (isOrderedMap(a)) return isOrderedMap(b) && mapEquals(a, b);
+  if (isOrderedSet(a)) return isOrderedSet(b) && a.size === b.size && a.every((x) => b.has(x));
+  return false;
+}
+
+function sequentialEquals(a: Vector | PList | LazySeq, b: Vector | PList | LazySeq): boolean {
+  if (!(a instanceof LazySeq) && !(b instanceof LazySeq) && a.size !== b.size) return false;
+  const ia = iterate(a)[Symbol.iterator]();
+  const ib = iterate(b)[Symbol.iterator]();
+  for (;;) {
+    const x = ia.next();
+    const y = ib.next();
+    if (x.done || y.done) return Boolean(x.done && y.done);
+    if (!equals(x.value, y.value)) return false;
+  }
+}
+
+function mapEquals(a: PMap, b: PMap): boolean {
+  if (a.size !== b.size) return false;
+  const missing = Symbol('missing');
+  for (const [k, v] of a) {
+    const w = b.get(k, missing as unknown as Value);
+    if ((w as unknown) === missing || !equals(v, w)) return false;
+  }
+  return true;
+}
+
+/** Hash consistent with Immutable.js keys (used by sets and maps of values). */
+export const hashValue = (v: Value): number => hash(v);
+
+// ---------------------------------------------------------------- iteration
+
+/**
+ * Iterates any seqable value: vectors, lists and lazy seqs item by item, maps as
+ * `[k v]` vectors, sets by member, strings by character, nil as empty.
+ * Returns `undefined` for values that are not seqable (numbers, keywords, fns).
+ */
+export function seqable(v: Value): Iterable<Value> | undefined {
+  if (v === null) return [];
+  if (typeof v === 'string') return Array.from(v);
+  if (typeof v !== 'object') return undefined;
+  if (isList(v)) return v;
+  if (v instanceof PList) return v.items;
+  if (v instanceof LazySeq) return v;
+  if (isOrderedMap(v)) return mapEntries(v);
+  if (isOrderedSet(v)) return v;
+  return undefined;
+}
+
+function* mapEntries(m: PMap): Iterable<Value> {
+  for (const [k, v] of m) yield List([k, v]);
+}
+
+/** Like {@link seqable} but for values already known to be seqable. */
+export function iterate(v: Vector | PList | LazySeq | PMap | PSet | string | null): Iterable<Value> {
+  return seqable(v)!;
+}
+
+/** Truthiness: only nil and false are falsy. */
+export const truthy = (v: Value): boolean => v !== null && v !== false;
