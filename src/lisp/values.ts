@@ -159,6 +159,8 @@ export class LazySeq {
  */
 export abstract class FnValue {
   abstract readonly name: string | undefined;
+  /** Re-readable source: `inc`, `(partial + 1)`, `(let [y 1] (fn [x] (+ x y)))`. */
+  abstract toSource(): string;
 }
 
 /** Implementation of a builtin: pure function of its arguments and the runtime. */
@@ -176,6 +178,10 @@ export class Builtin extends FnValue {
     readonly source?: string,
   ) {
     super();
+  }
+
+  toSource(): string {
+    return this.source ?? this.name;
   }
 }
 
