@@ -1,0 +1,36 @@
+/**
+ * `npm run bench`: every benchmark suite in one run, so ratios compare figures measured
+ * on the same machine at the same time. `npm run bench -- lisp` runs one suite.
+ */
+import type { BenchRow } from './types.ts';
+
+type Suite = () => Promise<BenchRow[]>;
+
+const suites: Record<string, () => Promise<Suite>> = {
+  lisp: async () => (await import('./lisp.ts')).benchLisp,
+  devserver: async () => (await import('./devserver.ts')).benchDevServer,
+};
+
+function fmt(n: number | undefined): string {
+  if (n === undefined) return '';
+  return n >= 100 ? n.toFixed(0) : n >= 1 ? n.toFixed(2) : n.toFixed(4);
+}
+
+function printRows(suite: string, rows: BenchRow[]): void {
+  console.log(`\n## ${suite}`);
+  const header = ['benchmark', 'median ms', 'baseline ms', 'ratio', 'note'];
+  const lines = rows.map((r) => [r.name, fmt(r.median_ms), fmt(r.baseline_ms), r.ratio === undefined ? '' : `${r.ratio.toFixed(2)}x`, r.note ?? '']);
+  const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i]!.length)));
+  const row = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join('  ');
+  console.log(row(header));
+  console.log(widths.map((w) => '-'.repeat(w)).join('  '));
+  for (const l of lines) console.log(row(l));
+}
+
+const wanted = process.argv.slice(2);
+for (const [name, load] of Object.entries(suites)) {
+  if (wanted.length && !wanted.includes(name)) continue;
+  const rows = await (await load())();
+  printRows(name, rows);
+}
+process.exit(0);

@@ -1,0 +1,48 @@
+/** Reading CLI inputs: files, stdin, JSON, modules. Every failure is a CliError. */
+import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { CliError } from './errors.ts';
+
+export async function readText(file: string): Promise<string> {
+  if (file === '-') return readStdin();
+  try {
+    return await readFile(file, 'utf8');
+  } catch (err) {
+    throw new CliError(`cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`, 2);
+  }
+}
+
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+export function parseJson(text: string, what: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (err) {
+    throw new CliError(`${what} is not valid JSON: ${(err as Error).message}`, 2);
+  }
+}
+
+export async function readJsonFile(file: string, what: string): Promise<unknown> {
+  return parseJson(await readText(file), `${what} (${file})`);
+}
+
+/** Imports a JS/TS module by path (relative to the working directory) or package name. */
+export async function importModule(spec: string): Promise<Record<string, unknown>> {
+  const target = spec.startsWith('.') || spec.startsWith('/') ? pathToFileURL(resolve(spec)).href : spec;
+  try {
+    return (await import(target)) as Record<string, unknown>;
+  } catch (err) {
+    throw new CliError(`cannot load module ${spec}: ${(err as Error).message}`, 2);
+  }
+}
+
+export function parsePositiveInt(value: string, flag: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n <= 0) throw new CliError(`${flag} must be a positive integer, got ${value}`, 2);
+  return n;
+}
