@@ -12,6 +12,7 @@ import {
   type Value,
   type Vector,
   isFn,
+  LazySeq,
   isKeyword,
   isLazySeq,
   isMap,
@@ -82,4 +83,39 @@ export function toArray(fn: string, v: Value, rt: Runtime): Value[] {
     });
   }
   return Array.from(expectSeqable(fn, v));
+}
+
+/** The `limit_exceeded` error for a sequence longer than the collection-size limit. */
+export function tooManyItems(fn: string, rt: Runtime): never {
+  throw limitExceeded(
+    'collection_size',
+    `${fn}: sequence has more than ${rt.maxCollectionSize} items (is it infinite?)`,
+  );
+}
+
+/**
+ * Items of a seqable value one by one (nil is empty). A lazy seq is walked on demand,
+ * so consumers that stop early (`first`, `some`, `take-while`) never realise the rest;
+ * walking past the collection-size limit is a `limit_exceeded` error. Charges one unit
+ * of fuel per lazy item produced.
+ */
+export function seqItems(fn: string, v: Value, rt: Runtime): Iterable<Value> {
+  if (!isLazySeq(v)) return expectSeqable(fn, v);
+  return {
+    *[Symbol.iterator]() {
+      for (let i = 0; ; i++) {
+        if (i >= rt.maxCollectionSize) tooManyItems(fn, rt);
+        rt.tick(1);
+        const x = v.nth(i);
+        if (x === LazySeq.END) return;
+        yield x;
+      }
+    },
+  };
+}
+
+/** A non-negative integer count (`take`, `partition`): negatives mean 0, like Clojure. */
+export function expectCount(fn: string, v: Value): number {
+  if (typeof v === 'number' && !Number.isNaN(v)) return Math.max(0, v);
+  throw argError(fn, 'number', v);
 }
