@@ -119,3 +119,27 @@ export function expectCount(fn: string, v: Value): number {
   if (typeof v === 'number' && !Number.isNaN(v)) return Math.max(0, v);
   throw argError(fn, 'number', v);
 }
+
+/** The `arithmetic_error` of a builtin: `quot: divide by zero`. */
+export function arithmeticError(fn: string, message: string): PtcError {
+  return new PtcError('arithmetic_error', `${fn}: ${message}`);
+}
+
+/** A positive integer size (`partition`, `take-nth`): `partition: expected positive integer, got 0`. */
+export function expectPositiveInt(fn: string, v: Value): number {
+  if (typeof v === 'number' && Number.isInteger(v) && v > 0) return v;
+  throw new PtcError(
+    'type_error',
+    `${fn}: expected positive integer, got ${typeof v === 'number' ? String(v) : typeName(v)}`,
+  );
+}
+
+/** Two values `compare` cannot order: `sort: cannot compare number with string`. */
+export function incomparable(fn: string, a: Value, b: Value): PtcError {
+  return new PtcError('type_error', `${fn}: cannot compare ${typeName(a)} with ${typeName(b)}`);
+}
+
+/** An index outside a collection: `nth: index 5 out of bounds for size 2`. */
+export function indexOutOfBounds(fn: string, index: number, size: number, hint?: string): PtcError {
+  return new PtcError('index_out_of_bounds', `${fn}: index ${index} out of bounds for size ${size}`, undefined, hint);
+}
