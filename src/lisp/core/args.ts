@@ -143,3 +143,8 @@ export function incomparable(fn: string, a: Value, b: Value): PtcError {
 export function indexOutOfBounds(fn: string, index: number, size: number, hint?: string): PtcError {
   return new PtcError('index_out_of_bounds', `${fn}: index ${index} out of bounds for size ${size}`, undefined, hint);
 }
+
+/** Key/value arguments that do not pair up: `assoc: expected key/value pairs, got 3 arguments after the map`. */
+export function oddPairs(fn: string, count: number): PtcError {
+  return new PtcError('arity_error', `${fn}: expected key/value pairs, got ${count} argument${count === 1 ? '' : 's'} after the map`);
+}
