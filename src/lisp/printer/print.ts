@@ -1,0 +1,197 @@
+/**
+ * Printing values: Clojure's `pr-str` (readable), `print`/`println` (strings raw) and
+ * `str`. Output is built into one string by a small writer that can stop early, so a
+ * huge or infinite value can be cut without being printed in full first.
+ */
+import { isList, isOrderedMap, isOrderedSet } from 'immutable';
+import { PtcError, limitExceeded } from '../errors.ts';
+import { FnValue, Keyword, LazySeq, PList, Regex, type PMap, type Value } from '../values.ts';
+import { formatNumber, strNumber } from './number.ts';
+
+export interface PrintOptions {
+  /** most items printed from one lazy seq before `limit_exceeded` @default 100_000 */
+  maxItems?: number;
+  /** deepest nesting printed before `limit_exceeded` @default 1000 */
+  maxDepth?: number;
+}
+
+const DEFAULT_MAX_ITEMS = 100_000;
+const DEFAULT_MAX_DEPTH = 1000;
+
+/** Thrown inside the writer when the character budget is spent; never escapes. */
+const FULL = Symbol('full');
+
+class Writer {
+  out = '';
+  constructor(
+    /** false: `print` semantics (strings raw at every level) */
+    readonly readably: boolean,
+    readonly maxItems: number,
+    readonly maxDepth: number,
+    readonly maxChars: number,
+  ) {}
+
+  put(s: string): void {
+    this.out += s;
+    if (this.out.length > this.maxChars) throw FULL;
+  }
+
+  value(v: Value, depth: number): void {
+    if (v === null) return this.put('nil');
+    switch (typeof v) {
+      case 'boolean':
+        return this.put(v ? 'true' : 'false');
+      case 'number':
+        return this.put(formatNumber(v));
+      case 'string':
+        return this.put(this.readably ? quoteString(v) : v);
+    }
+    if (v instanceof Keyword) return this.put(`:${v.fullName}`);
+    if (depth >= this.maxDepth) {
+      throw limitExceeded('depth', `value is nested more than ${this.maxDepth} levels deep to print`);
+    }
+    if (isList(v)) return this.items('[', v, ']', depth);
+    if (v instanceof PList) return this.items('(', v.items, ')', depth);
+    if (v instanceof LazySeq) return this.lazy(v, depth);
+    if (isOrderedMap(v)) return this.map(v as PMap, depth);
+    if (isOrderedSet(v)) return this.items('#{', v, '}', depth);
+    if (v instanceof Regex) return this.put(`#"${v.source}"`);
+    if (v instanceof FnValue) return this.put(v.toSource());
+    return this.put('#<unknown>');
+  }
+
+  private items(open: string, xs: Iterable<Value>, close: string, depth: number): void {
+    this.put(open);
+    let first = true;
+    for (const x of xs) {
+      if (!first) this.put(' ');
+      first = false;
+      this.value(x, depth + 1);
+    }
+    this.put(close);
+  }
+
+  private lazy(s: LazySeq, depth: number): void {
+    this.put('(');
+    for (let i = 0; ; i++) {
+      const x = s.nth(i);
+      if (x === LazySeq.END) break;
+      if (i >= this.maxItems) {
+        throw limitExceeded('collection_size', `cannot print a sequence of more than ${this.maxItems} items`);
+      }
+      if (i > 0) this.put(' ');
+      this.value(x, depth + 1);
+    }
+    this.put(')');
+  }
+
+  private map(m: PMap, depth: number): void {
+    this.put('{');
+    let first = true;
+    for (const [k, x] of m) {
+      if (!first) this.put(', ');
+      first = false;
+      this.value(k, depth + 1);
+      this.put(' ');
+      this.value(x, depth + 1);
+    }
+    this.put('}');
+  }
+}
+
+/**
+ * A string as Clojure's `pr` writes it: in double quotes, with `"` `\` newline, tab,
+ * return, backspace and formfeed escaped; every other character is written as is.
+ */
+export function quoteString(s: string): string {
+  let out = '"';
+  let chunk = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    let rep: string | undefined;
+    switch (c) {
+      case 34: rep = '\\"'; break; // prettier-ignore
+      case 92: rep = '\\\\'; break; // prettier-ignore
+      case 10: rep = '\\n'; break; // prettier-ignore
+      case 9: rep = '\\t'; break; // prettier-ignore
+      case 13: rep = '\\r'; break; // prettier-ignore
+      case 8: rep = '\\b'; break; // prettier-ignore
+      case 12: rep = '\\f'; break; // prettier-ignore
+    }
+    if (rep !== undefined) {
+      out += s.slice(chunk, i) + rep;
+      chunk = i + 1;
+    }
+  }
+  return out + s.slice(chunk) + '"';
+}
+
+function render(v: Value, readably: boolean, options: PrintOptions, maxChars: number): { text: string; cut: boolean } {
+  const w = new Writer(readably, options.maxItems ?? DEFAULT_MAX_ITEMS, options.maxDepth ?? DEFAULT_MAX_DEPTH, maxChars);
+  try {
+    w.value(v, 0);
+    return { text: w.out, cut: false };
+  } catch (e) {
+    if (e === FULL) return { text: w.out.slice(0, maxChars), cut: true };
+    if (e instanceof PtcError) throw e;
+    if (e instanceof RangeError) {
+      throw limitExceeded('depth', 'value is nested too deeply to print');
+    }
+    throw e;
+  }
+}
+
+/**
+ * Clojure `pr-str`: the readable printed form. `readData(prStr(v))` equals `v` for data.
+ * Lazy seqs are printed realised (at most `maxItems` items, else `limit_exceeded`).
+ */
+export function prStr(v: Value, options: PrintOptions = {}): string {
+  return render(v, true, options, Infinity).text;
+}
+
+/**
+ * `pr-str` cut to `maxChars` characters, followed by `ellipsis` when cut. Stops printing
+ * as soon as the budget is spent, so huge (even infinite) values are cheap to show.
+ */
+export function prStrLimited(v: Value, maxChars: number, ellipsis = '...', options: PrintOptions = {}): string {
+  const { text, cut } = render(v, true, options, maxChars);
+  return cut ? text + ellipsis : text;
+}
+
+/** Clojure `print` of one value: like `pr-str` but strings (also nested ones) are raw. */
+export function printStr(v: Value, options: PrintOptions = {}): string {
+  return render(v, false, options, Infinity).text;
+}
+
+/**
+ * Clojure `str` of one value: nil → `""`, strings raw, keywords `:k`, numbers as
+ * {@link formatNumber} except `Infinity`, `-Infinity`, `NaN` (as Clojure's `str`),
+ * regexes as their pattern source, collections and functions as `pr-str`.
+ */
+export function strOf(v: Value, options: PrintOptions = {}): string {
+  if (v === null) return '';
+  switch (typeof v) {
+    case 'string':
+      return v;
+    case 'number':
+      return strNumber(v);
+    case 'boolean':
+      return v ? 'true' : 'false';
+  }
+  if (v instanceof Regex) return v.source;
+  return prStr(v, options);
+}
+
+/**
+ * The line Clojure `println` writes for `args` (without the newline): each argument
+ * printed with `print` semantics (strings raw, also inside collections, so
+ * `(println ["a" :b])` gives `[a :b]`), joined by single spaces.
+ */
+export function printlnText(args: Value[], options: PrintOptions = {}): string {
+  let out = '';
+  for (let i = 0; i < args.length; i++) {
+    if (i > 0) out += ' ';
+    out += printStr(args[i]!, options);
+  }
+  return out;
+}
