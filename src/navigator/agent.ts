@@ -1,0 +1,226 @@
+/**
+ * Agent definitions. An agent is a mission prompt, zod schemas for its input and output,
+ * tools, and optionally a plan, limits, a default model and external-decision contracts.
+ *
+ * ```ts
+ * export const wireTransfer = defineAgent({
+ *   name: 'wire-transfer',
+ *   prompt: 'Send {{amount}} USD to {{recipient}} once a manager approves.',
+ *   input: z.object({ recipient: z.string(), amount: z.number().positive() }),
+ *   output: z.object({ status: z.enum(['sent', 'cancelled']), reference: z.string().optional() }),
+ *   tools: [prepareWire, executeWire, cancelHold],
+ *   decisions: [managerDecision],
+ *   plan: ['Prepare the wire', 'Wait for approval', 'Execute or cancel'],
+ * });
+ * type In = AgentInput<typeof wireTransfer>;   // { recipient: string; amount: number }
+ * ```
+ */
+import { z } from 'zod';
+import { LlmError } from '../llm/model.ts';
+import { parseModelString } from '../llm/providers.ts';
+import type { Json } from '../lisp/tools.ts';
+import { type Decision, type ResolvedDecision, resolveDecision } from './decisions.ts';
+import { type PlanItem, type PlanStep, checkPlan } from './plan.ts';
+import { DefinitionError, type NavigatorTool, ToolSpecSchema, defineTool, problemsOf } from './tool.ts';
+
+export const AgentLimits = z.strictObject({
+  /** LLM turns per pass @default 5 */
+  maxTurns: z.number().int().min(1).max(100).default(5),
+  /** extra turns after the work turns, only to correct a rejected return @default 0 */
+  retryTurns: z.number().int().min(0).max(20).default(0),
+  /** wall clock per program, in ms @default 5000 */
+  timeoutMs: z.number().int().positive().default(5000),
+  /** evaluation steps per program @default 1_000_000 */
+  fuel: z.number().int().positive().default(1_000_000),
+  /** tool calls per program (absent: unlimited) */
+  maxToolCalls: z.number().int().positive().optional(),
+  /** input + output tokens per pass (absent: unlimited) */
+  maxTokens: z.number().int().positive().optional(),
+});
+export type AgentLimits = z.output<typeof AgentLimits>;
+export type AgentLimitsInput = z.input<typeof AgentLimits>;
+
+export interface AgentSpec<I extends z.ZodObject, O extends z.ZodType> {
+  /** letters, digits, `_` and `-` */
+  name: string;
+  description?: string;
+  /** the mission, with `{{field}}` placeholders filled from the input */
+  prompt: string;
+  input: I;
+  /** validates `(return v)`; mismatches go back to the model and cost a turn */
+  output: O;
+  tools?: NavigatorTool[];
+  plan?: PlanItem[];
+  limits?: AgentLimitsInput;
+  /** default model string, e.g. `openai:gpt-4.1-mini` or `scripted:answers.json` */
+  model?: string;
+  decisions?: Decision<z.output<I>>[];
+}
+
+export interface Agent<I extends z.ZodObject = z.ZodObject, O extends z.ZodType = z.ZodType> {
+  readonly kind: 'agent';
+  readonly name: string;
+  readonly description: string | undefined;
+  readonly prompt: string;
+  readonly input: I;
+  readonly output: O;
+  readonly tools: readonly NavigatorTool[];
+  readonly plan: readonly PlanStep[];
+  readonly limits: AgentLimits;
+  readonly model: string | undefined;
+  readonly decisions: readonly Decision<z.output<I>>[];
+}
+
+/** What callers pass as input (before defaults and transforms). */
+export type AgentInput<A extends Agent> = z.input<A['input']>;
+/** A validated `(return v)` value. */
+export type AgentOutput<A extends Agent> = z.output<A['output']>;
+
+/** `{{field}}` and `{{a.b}}` placeholders, with surrounding spaces allowed. */
+const PLACEHOLDER = /\{\{\s*([A-Za-z_][A-Za-z0-9_-]*(?:\.[A-Za-z0-9_-]+)*)\s*\}\}/g;
+
+export function placeholders(prompt: string): string[] {
+  return [...prompt.matchAll(PLACEHOLDER)].map((m) => m[1]!);
+}
+
+const zodSchema = (what: string) => z.custom<z.ZodType>((v) => v instanceof z.ZodType, { error: `must be ${what}` });
+
+const AgentSpecSchema = z.object({
+  name: z
+    .string({ error: 'must be a string' })
+    .regex(/^[A-Za-z][A-Za-z0-9_-]*$/, 'must start with a letter and contain only letters, digits, _ and -'),
+  description: z.string().optional(),
+  prompt: z.string({ error: 'must be a string' }).trim().min(1, 'must not be empty'),
+  input: z.custom<z.ZodObject>((v) => v instanceof z.ZodObject, {
+    error: 'must be a zod object schema (z.object({...})): its fields become data/ entries',
+  }),
+  output: zodSchema('a zod schema of the return value'),
+  tools: z.array(z.unknown(), { error: 'must be an array of tools (defineTool)' }).optional(),
+  plan: z.unknown().optional(),
+  limits: z.unknown().optional(),
+  model: z.string().optional(),
+  decisions: z.array(z.unknown(), { error: 'must be an array of decisions (defineDecision)' }).optional(),
+});
+
+export function defineAgent<I extends z.ZodObject, O extends z.ZodType>(spec: AgentSpec<I, O>): Agent<I, O> {
+  const label = `defineAgent(${typeof spec?.name === 'string' ? JSON.stringify(spec.name) : '?'})`;
+  const base = AgentSpecSchema.safeParse(spec);
+  if (!base.success) throw new DefinitionError(label, problemsOf(base.error));
+  const problems: string[] = [];
+
+  // placeholders must name input fields
+  const fields = new Set(Object.keys(spec.input.shape));
+  for (const p of placeholders(spec.prompt)) {
+    const head = p.split('.')[0]!;
+    if (!fields.has(head)) {
+      problems.push(
+        `prompt: placeholder {{${p}}} does not name an input field (fields: ${[...fields].join(', ') || 'none'})`,
+      );
+    }
+  }
+
+  // tools: definitions checked, names unique
+  const tools: NavigatorTool[] = [];
+  const toolNames = new Map<string, number>();
+  (spec.tools ?? []).forEach((t, i) => {
+    const parsed = ToolSpecSchema.safeParse(t);
+    if (!parsed.success) {
+      problems.push(...problemsOf(parsed.error, ['tools', i]));
+      return;
+    }
+    const tool = defineTool(t as never);
+    const first = toolNames.get(tool.name);
+    if (first !== undefined) problems.push(`tools.${i}.name: duplicate tool name "${tool.name}" (also tools.${first})`);
+    else toolNames.set(tool.name, i);
+    tools.push(tool);
+  });
+
+  // plan
+  let plan: PlanStep[] = [];
+  if (spec.plan !== undefined) {
+    const checked = checkPlan(spec.plan);
+    problems.push(...checked.problems.map((p) => `plan${p.startsWith('a plan') ? ': ' : '.'}${p}`));
+    plan = checked.steps;
+  }
+
+  // limits
+  const limits = AgentLimits.safeParse(spec.limits ?? {});
+  if (!limits.success) problems.push(...problemsOf(limits.error, ['limits']));
+
+  // model string
+  if (spec.model !== undefined && !spec.model.startsWith('scripted:')) {
+    try {
+      parseModelString(spec.model);
+    } catch (e) {
+      problems.push(`model: ${e instanceof LlmError ? e.message : String(e)}`);
+    }
+  }
+
+  // decisions
+  const names = new Map<string, number>();
+  (spec.decisions ?? []).forEach((d, i) => {
+    if (!d || (d as { kind?: unknown }).kind !== 'decision') {
+      problems.push(`decisions.${i}: must be made with defineDecision`);
+      return;
+    }
+    const first = names.get(d.name);
+    if (first !== undefined) problems.push(`decisions.${i}.name: duplicate decision "${d.name}" (also decisions.${first})`);
+    else names.set(d.name, i);
+  });
+
+  if (problems.length || !limits.success) throw new DefinitionError(label, problems);
+  return {
+    kind: 'agent',
+    name: spec.name,
+    description: spec.description,
+    prompt: spec.prompt.trim(),
+    input: spec.input,
+    output: spec.output,
+    tools,
+    plan,
+    limits: limits.data,
+    model: spec.model,
+    decisions: spec.decisions ?? [],
+  };
+}
+
+/** Bad agent input: the message lists each problem with its path. */
+export class InputError extends Error {
+  override readonly name = 'InputError';
+  constructor(
+    readonly agent: string,
+    readonly problems: string[],
+  ) {
+    super(`invalid input for agent "${agent}":\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+  }
+}
+
+/** Validates and normalises an input (defaults applied); throws {@link InputError}. */
+export function parseInput<A extends Agent>(agent: A, raw: unknown): z.output<A['input']> {
+  const parsed = agent.input.safeParse(raw ?? {});
+  if (!parsed.success) throw new InputError(agent.name, problemsOf(parsed.error));
+  return parsed.data as z.output<A['input']>;
+}
+
+function lookupPath(input: Record<string, unknown>, path: string): unknown {
+  let v: unknown = input;
+  for (const part of path.split('.')) {
+    if (v === null || typeof v !== 'object') return undefined;
+    v = (v as Record<string, unknown>)[part];
+  }
+  return v;
+}
+
+/** The mission text: placeholders replaced by input values (strings verbatim, others as JSON). */
+export function renderMissionText(agent: Pick<Agent, 'prompt'>, input: Record<string, unknown>): string {
+  return agent.prompt.replace(PLACEHOLDER, (_m, path: string) => {
+    const v = lookupPath(input, path);
+    if (v === undefined) return '';
+    return typeof v === 'string' ? v : JSON.stringify(v as Json);
+  });
+}
+
+/** The decisions of an agent made concrete for one (validated) input. */
+export function resolveDecisions(agent: Agent, input: unknown): ResolvedDecision[] {
+  return agent.decisions.map((d) => resolveDecision(d, input));
+}

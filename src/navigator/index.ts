@@ -1,0 +1,43 @@
+/**
+ * The Navigator, independent of Temporal: agent and tool definitions, plans, external
+ * decisions, prompts, code extraction and return validation.
+ *
+ * ```ts
+ * import { defineAgent, defineTool, defineDecision } from './navigator/index.ts';
+ * ```
+ *
+ * @module
+ */
+export {
+  type Agent,
+  type AgentInput,
+  type AgentOutput,
+  type AgentSpec,
+  AgentLimits,
+  type AgentLimitsInput,
+  InputError,
+  defineAgent,
+  parseInput,
+  placeholders,
+  renderMissionText,
+  resolveDecisions,
+} from './agent.ts';
+export { type NavigatorTool, type ToolSpec, DefinitionError, TOOL_NAME, defineTool } from './tool.ts';
+export { type PlanStep, type PlanItem, PlanError, checkPlan, normalizePlan } from './plan.ts';
+export {
+  type Decision,
+  type DecisionSpec,
+  type ResolvedDecision,
+  type DecisionCheck,
+  checkDecisionValue,
+  decisionKey,
+  defineDecision,
+  renderDecisions,
+  resolveDecision,
+  waitingForm,
+} from './decisions.ts';
+export { type Extraction, extractCode, fencedProgram, sanitize } from './extract.ts';
+export { type Validation, issueProblems, jsonTypeName, validateJson } from './validate.ts';
+export { exampleValue, jsonSchemaOf, typeText, zodExample, zodTypeText } from './schema.ts';
+export { cut, ednOfJson } from './edn.ts';
+export * from './prompt/index.ts';

@@ -1,0 +1,124 @@
+/**
+ * The first user message of a pass: tools, data, expected output, the mission, the
+ * external decisions and the progress checklist, separated by blank lines.
+ */
+import type { z } from 'zod';
+import type { Json } from '../../lisp/tools.ts';
+import { type Agent, renderMissionText } from '../agent.ts';
+import { type ResolvedDecision, renderDecisions, waitingForm } from '../decisions.ts';
+import { cut, ednOfJson } from '../edn.ts';
+import { fieldDescriptions, zodExample, zodTypeText } from '../schema.ts';
+import type { NavigatorTool } from '../tool.ts';
+import { type Summaries, renderProgress } from './progress.ts';
+
+const SIDE_EFFECT_NOTES: Record<NavigatorTool['sideEffect'], string> = {
+  read_only: 'Read-only.',
+  local: 'Side effect (local): call it inside a task.',
+  memory: 'Side effect (memory): call it inside a task.',
+  external: 'Side effect (external): call it inside a task; it runs at most once per task id.',
+};
+
+/** A task id for the example call: the tool name and the first short scalar arguments. */
+function exampleTaskId(tool: string, args: Json): string {
+  const parts =
+    args && typeof args === 'object' && !Array.isArray(args)
+      ? Object.values(args)
+          .filter((v): v is string | number => (typeof v === 'string' && v.length <= 20) || typeof v === 'number')
+          .slice(0, 2)
+          .map((v) => String(v).toLowerCase().replace(/[^a-z0-9]+/g, '_'))
+      : [];
+  return [tool, ...parts].join('_');
+}
+
+/** One tool: signature, description, side-effect note, field descriptions, example call. */
+export function renderTool(tool: NavigatorTool): string {
+  const args = zodTypeText(tool.input);
+  const ret = tool.output ? zodTypeText(tool.output, 'output') : 'any';
+  const example = (tool.example ?? zodExample(tool.input)) as Json;
+  const argText = args === 'map' ? '' : ` ${ednOfJson(example, { keywordKeys: true })}`;
+  const call = `(tool/${tool.name}${argText})`;
+  const exampleCall = tool.sideEffect === 'read_only' ? call : `(task ${JSON.stringify(exampleTaskId(tool.name, example))} ${call})`;
+  const fields = fieldDescriptions(tool.input).map(([k, d]) => `  :${k} — ${d}`);
+  return [
+    `tool/${tool.name} ${args === 'map' ? '{}' : args} -> ${ret}`,
+    `  ${tool.description} ${SIDE_EFFECT_NOTES[tool.sideEffect]}`,
+    ...fields,
+    `  Example: ${exampleCall}`,
+  ].join('\n');
+}
+
+export function renderTools(tools: readonly NavigatorTool[]): string {
+  if (!tools.length) return '## Tools\nNo tools available.';
+  return `## Tools\n${tools.map(renderTool).join('\n\n')}`;
+}
+
+/** `integer`, `string`, `vector[3]`, `map[2]`, ... */
+export function dataTypeLabel(v: unknown): string {
+  if (v === null || v === undefined) return 'nil';
+  if (Array.isArray(v)) return `vector[${v.length}]`;
+  if (typeof v === 'number') return Number.isInteger(v) ? 'integer' : 'number';
+  if (typeof v === 'object') return `map[${Object.keys(v).length}]`;
+  return typeof v;
+}
+
+/** A short printed sample: at most 3 items, cut to 80 characters. */
+export function dataSample(v: unknown): string {
+  let shown: string;
+  if (Array.isArray(v)) {
+    shown = ednOfJson(v.slice(0, 3));
+    if (v.length > 3) shown = `${shown.slice(0, -1)} ...]`;
+  } else if (v && typeof v === 'object') {
+    const entries = Object.entries(v);
+    shown = ednOfJson(Object.fromEntries(entries.slice(0, 3)));
+    if (entries.length > 3) shown = `${shown.slice(0, -1)}, ...}`;
+  } else {
+    shown = ednOfJson(v);
+  }
+  return cut(shown, 80);
+}
+
+/** The `## Data` inventory of the input; '' when the input has no fields. */
+export function renderData(input: Record<string, unknown>): string {
+  const entries = Object.entries(input).filter(([, v]) => v !== undefined);
+  if (!entries.length) return '';
+  const lines = entries.map(([k, v]) => `${`data/${k}`.padEnd(30)} ; ${dataTypeLabel(v)}, sample: ${dataSample(v)}`);
+  return `## Data\n${lines.join('\n')}`;
+}
+
+/** The `## Expected output` section from the output schema. */
+export function renderExpectedOutput(output: z.ZodType, decisions: readonly ResolvedDecision[] = []): string {
+  const type = zodTypeText(output);
+  const lines = ['## Expected output'];
+  if (type === 'any') {
+    lines.push('Return any value that answers the mission: (return value)');
+  } else {
+    lines.push(`Return a value of this shape (a trailing ? marks an optional or nil-able part):`, type);
+    lines.push(`Example: (return ${ednOfJson(zodExample(output), { keywordKeys: true })})`);
+  }
+  if (decisions.length) {
+    lines.push(`While an external decision is missing, return ${waitingForm(decisions[0]!.key)} instead.`);
+  }
+  return lines.join('\n');
+}
+
+export interface FirstMessageOptions {
+  agent: Pick<Agent, 'prompt' | 'tools' | 'output' | 'plan'>;
+  /** the validated input (also the data/ context) */
+  input: Record<string, unknown>;
+  decisions?: readonly ResolvedDecision[];
+  summaries?: Summaries | null;
+}
+
+export function firstUserMessage(opts: FirstMessageOptions): string {
+  const decisions = opts.decisions ?? [];
+  return [
+    renderTools(opts.agent.tools),
+    renderData(opts.input),
+    renderExpectedOutput(opts.agent.output, decisions),
+    `<mission>\n${renderMissionText(opts.agent, opts.input)}\n</mission>`,
+    renderDecisions([...decisions]),
+    renderProgress(opts.agent.plan, opts.summaries),
+  ]
+    .filter(Boolean)
+    .join('\n\n');
+}

@@ -1,0 +1,110 @@
+/**
+ * The PTC-Lisp language reference of the system prompt: our own compact text. Core
+ * function names are listed by area; {@link languageReference} can be given the names the
+ * interpreter really defines, and then lists only those.
+ */
+
+/** Core functions by area, as the model sees them. */
+export const CORE_AREAS: ReadonlyArray<readonly [area: string, names: readonly string[]]> = [
+  [
+    'sequences',
+    [
+      'map', 'mapv', 'map-indexed', 'mapcat', 'filter', 'filterv', 'remove', 'keep', 'reduce', 'reduce-kv',
+      'first', 'second', 'last', 'rest', 'next', 'nth', 'take', 'drop', 'take-while', 'drop-while', 'take-last',
+      'drop-last', 'butlast', 'concat', 'conj', 'cons', 'into', 'reverse', 'sort', 'sort-by', 'distinct',
+      'distinct-by', 'dedupe', 'flatten', 'partition', 'partition-all', 'partition-by', 'group-by', 'frequencies',
+      'interleave', 'interpose', 'zipmap', 'range', 'repeat', 'iterate', 'count', 'empty?', 'not-empty', 'seq',
+      'some', 'every?', 'not-any?', 'find', 'vec', 'vector', 'list', 'set', 'subvec', 'peek', 'pop',
+    ],
+  ],
+  [
+    'aggregates',
+    ['sum', 'avg', 'sum-by', 'avg-by', 'min-by', 'max-by', 'pluck', 'max', 'min', 'max-key', 'min-key'],
+  ],
+  [
+    'maps',
+    [
+      'get', 'get-in', 'assoc', 'assoc-in', 'update', 'update-in', 'dissoc', 'merge', 'merge-with', 'select-keys',
+      'keys', 'vals', 'contains?', 'update-vals', 'update-keys', 'key', 'val',
+    ],
+  ],
+  ['sets', ['union', 'intersection', 'difference', 'disj']],
+  [
+    'strings',
+    [
+      'str', 'pr-str', 'format', 'subs', 'name', 'keyword', 'str/join', 'str/split', 'str/split-lines',
+      'str/trim', 'str/replace', 'str/upper-case', 'str/lower-case', 'str/starts-with?', 'str/ends-with?',
+      'str/includes?', 'str/index-of', 'str/blank?', 'parse-long', 'parse-double',
+    ],
+  ],
+  ['regex', ['re-pattern', 're-find', 're-matches', 're-seq', 'extract', 'extract-int']],
+  [
+    'numbers',
+    ['+', '-', '*', '/', 'quot', 'rem', 'mod', 'inc', 'dec', 'abs', 'round', 'floor', 'ceil', 'sqrt', 'pow', '=', 'not=', '<', '>', '<=', '>=', 'compare'],
+  ],
+  [
+    'predicates',
+    [
+      'nil?', 'some?', 'true?', 'false?', 'number?', 'string?', 'keyword?', 'map?', 'vector?', 'set?', 'coll?',
+      'fn?', 'zero?', 'pos?', 'neg?', 'even?', 'odd?', 'not',
+    ],
+  ],
+  [
+    'functions',
+    ['identity', 'constantly', 'partial', 'comp', 'complement', 'juxt', 'fnil', 'apply', 'where', 'all-of', 'any-of', 'none-of'],
+  ],
+  ['parallel', ['pmap', 'pcalls']],
+  ['output', ['println']],
+];
+
+export interface LanguageOptions {
+  /** names the interpreter defines; when given, others are left out of the list */
+  defined?: ReadonlySet<string>;
+}
+
+function functionList(opts: LanguageOptions): string {
+  return CORE_AREAS.map(([area, names]) => {
+    const shown = opts.defined ? names.filter((n) => opts.defined!.has(n)) : names;
+    return shown.length ? `- ${area}: ${shown.join(' ')}` : '';
+  })
+    .filter(Boolean)
+    .join('\n');
+}
+
+export function languageReference(opts: LanguageOptions = {}): string {
+  return `You complete a mission by writing programs in PTC-Lisp, a small sandboxed subset of Clojure. Each turn you send one program; it runs, and the next message shows what it printed. Continue until you can return the result.
+
+## PTC-Lisp
+Clojure syntax, and a program that is valid Clojure means what it means in Clojure. Values: nil, true, false, numbers (one number type: (/ 10 4) is 2.5, (/ 10 2) is 5), "strings", :keywords, [vectors], (lists), {:maps "and" :keys}, #{sets}, functions, #"regexes". Collections are immutable; maps and sets keep insertion order.
+Key lookup is flexible: (:id m), (get m :id) and (get m "id") find the key whether it is :id or "id".
+
+Forms: do, let, if, if-not, when, when-not, if-let, when-let, cond, case, condp, and, or, fn, #(+ % 1), defn, def, defonce, letfn, loop/recur, for, doseq, ->, ->>, some->, cond->, as->. Destructuring: [a b & more], {:keys [a b] :or {b 0} :as m}.
+Not available: try/catch/throw, atoms, quote, eval, files, network, host interop. Tools are the only way to reach the outside world.
+
+Core functions:
+${functionList(opts)}
+
+## Data, tools and memory
+- data/NAME reads an input value listed under "## Data".
+- (tool/NAME {:arg value}) calls a tool with one map of arguments; the tools are listed in the first message. Arguments are checked against the tool's schema before it runs. JSON results become maps with string keys: read them with (:key r) or (get r "key").
+- def and defn bindings stay available in later turns. *1, *2 and *3 are the values of your last three programs.
+- Only println output is shown to you; the value of the last expression is not. Print what you need to see, briefly.
+
+## The journal: one task per side effect
+- Wrap every call that changes something in a task: (task "charge_order_42" (tool/charge_card {:order 42})).
+- The first time a task id is seen, its body runs and the value is recorded in the journal. Reusing an id returns the cached result without running the body: in this program, in later turns and when the mission is resumed days later. This is what makes retries safe.
+- Use semantic ids naming the action and its subject ("send_invoice_acme_2025_01", not "step_1"). Build them from data with str: (task (str "refund_" order-id) ...).
+- One task per side effect: never two side effects in one task, never a task inside another.
+- Tasks already done are listed under "## Mission Log" in this prompt. Trust them and do not redo their work.
+- (task-reset "id") forgets a recorded task so that it runs again. Use it only when the recorded result is wrong.
+- (step-done "id" "summary") marks a plan step as done in the progress checklist.
+- Reading with a read-only tool needs no task.
+
+## Ending
+- (return value) ends the mission with a result that must match the expected output.
+- (fail {:reason :some-reason :message "why"}) ends it as failed. Use it when the mission cannot be completed.
+- A program that ends without return or fail continues the mission in the next turn.
+
+## Your answer
+Reply with exactly one \`\`\`clojure code block containing the whole program. Do not write other code blocks.`;
+}

@@ -1,0 +1,99 @@
+/**
+ * Agent tools: a name, a description, a zod schema for the argument map, a side-effect
+ * class and a handler. `defineTool` validates the definition and produces the
+ * interpreter's {@link ToolDef}, with handler arguments typed from the schema.
+ *
+ * ```ts
+ * const prepareWire = defineTool({
+ *   name: 'prepare_wire',
+ *   description: 'Puts a hold on the funds and returns the hold id.',
+ *   input: z.object({ recipient: z.string(), amount: z.number().positive() }),
+ *   sideEffect: 'external',
+ *   handler: async ({ recipient, amount }, { idempotencyKey }) => bank.hold(recipient, amount, idempotencyKey),
+ * });
+ * ```
+ */
+import { z } from 'zod';
+import { type Json, type SideEffectClass, type ToolContext, type ToolDef, sideEffectOf } from '../lisp/tools.ts';
+
+/** Names the model calls as `tool/NAME`: a PTC-Lisp symbol without `/`. */
+export const TOOL_NAME = /^[A-Za-z_][A-Za-z0-9_-]*$/;
+
+export interface ToolSpec<I extends z.ZodObject> {
+  name: string;
+  description: string;
+  /** the argument map; keys keep their spelling (`max_results`), `-`↔`_` is forgiven */
+  input: I;
+  /** what the handler returns, for the signature the model sees (`-> {:hold_id string}`) */
+  output?: z.ZodType;
+  /** `read_only`, `local`, `memory` or `external`; anything else counts as `external` */
+  sideEffect?: SideEffectClass | (string & {});
+  /** an argument map shown in the example call instead of one derived from the schema */
+  example?: z.input<I>;
+  handler: (args: z.output<I>, ctx: ToolContext) => unknown | Promise<unknown>;
+}
+
+/** A tool as the Navigator keeps it: the interpreter's ToolDef plus prompt metadata. */
+export interface NavigatorTool extends ToolDef {
+  input: z.ZodObject;
+  sideEffect: SideEffectClass;
+  output?: z.ZodType;
+  example?: Record<string, Json>;
+}
+
+/** A bad tool or agent definition. The message lists every problem with its path. */
+export class DefinitionError extends Error {
+  override readonly name = 'DefinitionError';
+
+  constructor(
+    readonly what: string,
+    readonly problems: string[],
+  ) {
+    super(`${what}:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+  }
+}
+
+const isZod = (v: unknown): v is z.ZodType => v instanceof z.ZodType;
+
+export const ToolSpecSchema = z.object({
+  name: z
+    .string({ error: 'must be a string' })
+    .regex(TOOL_NAME, 'must start with a letter or _ and contain only letters, digits, _ and - (called as tool/NAME)'),
+  description: z.string({ error: 'must be a string' }).trim().min(1, 'must not be empty'),
+  input: z.custom<z.ZodObject>((v) => v instanceof z.ZodObject, {
+    error: 'must be a zod object schema (z.object({...}); use z.object({}) for no arguments)',
+  }),
+  output: z.custom<z.ZodType>(isZod, { error: 'must be a zod schema' }).optional(),
+  sideEffect: z.unknown().optional(),
+  example: z.record(z.string(), z.unknown()).optional(),
+  handler: z.custom<(...args: unknown[]) => unknown>((v) => typeof v === 'function', {
+    error: 'must be a function (args, ctx) => result',
+  }),
+});
+
+/** Path-level problems from a zod error: `tools.1.name: must be a string`. */
+export function problemsOf(error: z.ZodError, prefix: Array<string | number> = []): string[] {
+  return error.issues.map((i) => {
+    const path = [...prefix, ...i.path].map(String).join('.');
+    return path ? `${path}: ${i.message}` : i.message;
+  });
+}
+
+export function defineTool<I extends z.ZodObject>(spec: ToolSpec<I>): NavigatorTool {
+  const parsed = ToolSpecSchema.safeParse(spec);
+  const label = `defineTool(${typeof spec?.name === 'string' ? JSON.stringify(spec.name) : '?'})`;
+  if (!parsed.success) throw new DefinitionError(label, problemsOf(parsed.error));
+  if (spec.example !== undefined) {
+    const ex = spec.input.safeParse(spec.example);
+    if (!ex.success) throw new DefinitionError(label, problemsOf(ex.error, ['example']));
+  }
+  return {
+    name: spec.name,
+    description: spec.description.trim(),
+    input: spec.input,
+    output: spec.output,
+    sideEffect: sideEffectOf({ sideEffect: spec.sideEffect as SideEffectClass | undefined }),
+    example: spec.example as Record<string, Json> | undefined,
+    handler: spec.handler as ToolDef['handler'],
+  };
+}
