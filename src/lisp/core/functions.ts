@@ -1,0 +1,94 @@
+/**
+ * Higher-order functions that build functions: `partial`, `comp`, `complement`,
+ * `constantly`, `fnil`, `juxt`, `every-pred`, `some-fn`. Every function they return is
+ * a {@link Builtin} carrying re-readable source, so `(partial + 1)` prints as
+ * `(partial + 1)` and survives the journal and turn history as text.
+ */
+import { List } from 'immutable';
+import { prStr } from '../printer/index.ts';
+import { type BuiltinImpl, type Value, Builtin, truthy } from '../values.ts';
+import { expectCallable } from './args.ts';
+import { type CoreTable, VARIADIC, defn } from './registry.ts';
+
+/** A builtin built by `maker` from `args`, printed as `(maker arg ...)`. */
+function made(maker: string, args: Value[], impl: BuiltinImpl): Builtin {
+  const source = `(${[maker, ...args.map((a) => prStr(a))].join(' ')})`;
+  return new Builtin(maker, impl, source);
+}
+
+function callables(fn: string, fs: Value[]): Value[] {
+  for (const f of fs) expectCallable(fn, f);
+  return fs;
+}
+
+export const fnFns: CoreTable = {
+  identity: defn([1, 1], ([x]) => x!, '(identity x) returns x'),
+  constantly: defn([1, 1], ([x]) => made('constantly', [x!], () => x!), '(constantly x) a function that always returns x'),
+  partial: defn(
+    [1, VARIADIC],
+    ([f, ...fixed]) => {
+      expectCallable('partial', f!);
+      if (fixed.length === 0) return f!;
+      return made('partial', [f!, ...fixed], (more, rt) => rt.apply(f!, [...fixed, ...more]));
+    },
+    '(partial f & args) f with the first arguments fixed: ((partial + 1) 2) is 3',
+  ),
+  comp: defn(
+    [0, VARIADIC],
+    (fs) => {
+      callables('comp', fs);
+      if (fs.length === 0) return new Builtin('identity', ([x]) => x ?? null);
+      if (fs.length === 1) return fs[0]!;
+      return made('comp', fs, (args, rt) => {
+        let v = rt.apply(fs[fs.length - 1]!, args);
+        for (let i = fs.length - 2; i >= 0; i--) v = rt.apply(fs[i]!, [v]);
+        return v;
+      });
+    },
+    '(comp f g & fs) composition, right to left: ((comp inc +) 1 2) is 4',
+  ),
+  complement: defn(
+    [1, 1],
+    ([f]) => (expectCallable('complement', f!), made('complement', [f!], (args, rt) => !truthy(rt.apply(f!, args)))),
+    '(complement f) a function returning the logical opposite of f',
+  ),
+  fnil: defn(
+    [2, 4],
+    ([f, ...defaults]) => {
+      expectCallable('fnil', f!);
+      return made('fnil', [f!, ...defaults], (args, rt) =>
+        rt.apply(
+          f!,
+          args.map((a, i) => (a === null && i < defaults.length ? defaults[i]! : a)),
+        ),
+      );
+    },
+    '(fnil f default & defaults) f with nil arguments replaced by defaults: ((fnil inc 0) nil) is 1',
+  ),
+  juxt: defn(
+    [0, VARIADIC],
+    (fs) => made('juxt', callables('juxt', fs), (args, rt) => List(fs.map((f) => rt.apply(f, args)))),
+    '(juxt f & fs) a function returning [(f x) (g x) ...]',
+  ),
+  'every-pred': defn(
+    [1, VARIADIC],
+    (ps) =>
+      made('every-pred', callables('every-pred', ps), (args, rt) => ps.every((p) => args.every((x) => truthy(rt.apply(p, [x]))))),
+    '(every-pred p & ps) a predicate true when every p is truthy for every argument',
+  ),
+  'some-fn': defn(
+    [1, VARIADIC],
+    (ps) =>
+      made('some-fn', callables('some-fn', ps), (args, rt) => {
+        let r: Value = null;
+        for (const p of ps) {
+          for (const x of args) {
+            r = rt.apply(p, [x]);
+            if (truthy(r)) return r;
+          }
+        }
+        return r;
+      }),
+    '(some-fn p & ps) a function returning the first truthy (p x) over its arguments',
+  ),
+};
