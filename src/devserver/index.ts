@@ -1,0 +1,130 @@
+/**
+ * Embedded Temporal dev server: a loopback gRPC server speaking Temporal's
+ * WorkflowService (and the OperatorService search-attribute calls) well enough for the
+ * real `@temporalio/worker` and `@temporalio/client`. For development and tests only;
+ * nothing in the product may rely on behaviour a real cluster does not have.
+ *
+ * ```ts
+ * const server = await startDevServer({ port: 0 });
+ * const connection = await Connection.connect({ address: server.address });
+ * ...
+ * await server.shutdown();
+ * ```
+ * @module
+ */
+import type * as grpc from '@grpc/grpc-js';
+import { enqueueActivity } from './activities.ts';
+import { Engine } from './engine.ts';
+import { listen } from './grpc.ts';
+import { restoreTaskIds } from './history.ts';
+import { RUNNING, type ServerState } from './model.ts';
+import { newNamespace } from './namespaces.ts';
+import { FileStore } from './persistence.ts';
+import { healthHandlers, operatorServiceHandlers, workflowServiceHandlers } from './service.ts';
+import { hooks } from './timeouts.ts';
+import { restoreWorkflowTask } from './workflow-tasks.ts';
+
+export interface DevServerOptions {
+  /** TCP port; 0 picks a free one. @default 7233 */
+  port?: number;
+  /** @default '127.0.0.1' */
+  ip?: string;
+  /** State file for `--db`; without it state lives in memory only. */
+  db?: string;
+  /** Namespace created at start (besides any restored ones). @default 'default' */
+  namespace?: string;
+  /** Custom search attributes to pre-register on that namespace: name → IndexedValueType name. */
+  searchAttributes?: Record<string, string>;
+}
+
+export interface DevServer {
+  /** `ip:port` to give to Connection.connect / NativeConnection.connect. */
+  address: string;
+  namespace: string;
+  shutdown(): Promise<void>;
+}
+
+function emptyState(): ServerState {
+  return { namespaces: {}, runs: {}, chains: {} };
+}
+
+/** Puts restored work back on queues and re-arms every deadline. */
+function restore(engine: Engine): void {
+  const runs = Object.values(engine.state.runs);
+  restoreTaskIds(runs);
+  for (const run of runs) {
+    if (run.status !== RUNNING) continue;
+    for (const update of Object.values(run.updates)) {
+      if (!run.wft?.startedEventId) update.deliveredInTask = undefined;
+    }
+    restoreWorkflowTask(engine, run);
+    for (const activity of Object.values(run.activities)) {
+      if (activity.phase === 'SCHEDULED') enqueueActivity(engine, run, activity);
+    }
+  }
+  engine.rearmAll();
+}
+
+function normalizeAttributeType(type: string): string {
+  const upper = type.replace(/([a-z])([A-Z])/g, '$1_$2').toUpperCase();
+  return upper.startsWith('INDEXED_VALUE_TYPE_') ? upper : `INDEXED_VALUE_TYPE_${upper}`;
+}
+
+export async function startDevServer(options: DevServerOptions = {}): Promise<DevServer> {
+  const ip = options.ip ?? '127.0.0.1';
+  const namespace = options.namespace ?? 'default';
+  const store = options.db ? new FileStore(options.db) : undefined;
+  const state = store?.load() ?? emptyState();
+  const ns = (state.namespaces[namespace] ??= newNamespace(namespace));
+  for (const [name, type] of Object.entries(options.searchAttributes ?? {})) ns.searchAttributes[name] = normalizeAttributeType(type);
+
+  const engine = new Engine(state, hooks(() => store?.scheduleSave(state)));
+  restore(engine);
+  const { server, port } = await listen(ip, options.port ?? 7233, {
+    workflow: workflowServiceHandlers(engine),
+    operator: operatorServiceHandlers(engine),
+    health: healthHandlers(),
+  });
+  store?.flush(state);
+  return {
+    address: `${ip}:${port}`,
+    namespace,
+    shutdown: () => shutdown(server, engine, () => store?.flush(state)),
+  };
+}
+
+async function shutdown(server: grpc.Server, engine: Engine, flush: () => void): Promise<void> {
+  if (engine.isClosed()) return;
+  // Answer waiting long polls first so clients see a clean end, then stop.
+  engine.close();
+  flush();
+  await new Promise<void>((resolve) => {
+    const force = setTimeout(() => {
+      server.forceShutdown();
+      resolve();
+    }, 1000);
+    server.tryShutdown(() => {
+      clearTimeout(force);
+      resolve();
+    });
+  });
+}
+
+/**
+ * `navigator dev`: runs the server until SIGINT or SIGTERM.
+ * Prints exactly `Temporal dev server listening on IP:PORT`.
+ */
+export async function runDevCommand(options: { port?: number; ip?: string; db?: string }): Promise<void> {
+  const server = await startDevServer({ port: options.port ?? 7233, ip: options.ip, db: options.db });
+  console.log(`Temporal dev server listening on ${server.address}`);
+  await new Promise<void>((resolve) => {
+    const stop = () => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      resolve();
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
+  await server.shutdown();
+}

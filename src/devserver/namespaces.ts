@@ -1,0 +1,175 @@
+/**
+ * Namespaces, system information and search-attribute definitions (WorkflowService
+ * namespace calls and the OperatorService calls `temporal operator search-attribute`
+ * uses), plus the merge rules for search attributes and memo.
+ */
+import { status } from '@grpc/grpc-js';
+import { randomUUID } from 'node:crypto';
+import type { Engine } from './engine.ts';
+import { invalidArgument, RpcError } from './errors.ts';
+import type { NamespaceState } from './model.ts';
+import { duration, type Msg, textOf } from './proto.ts';
+
+export const SERVER_VERSION = '1.27.0';
+
+/** The system search attributes of the real server's visibility store. */
+export const SYSTEM_SEARCH_ATTRIBUTES: Record<string, string> = Object.fromEntries(
+  Object.entries({
+    WorkflowId: 'KEYWORD', WorkflowType: 'KEYWORD', RunId: 'KEYWORD', ExecutionStatus: 'KEYWORD',
+    TaskQueue: 'KEYWORD', StartTime: 'DATETIME', CloseTime: 'DATETIME', ExecutionTime: 'DATETIME',
+    ExecutionDuration: 'INT', HistoryLength: 'INT', HistorySizeBytes: 'INT', StateTransitionCount: 'INT',
+    TemporalChangeVersion: 'KEYWORD_LIST', BinaryChecksums: 'KEYWORD_LIST', BuildIds: 'KEYWORD_LIST',
+    BatcherUser: 'KEYWORD', TemporalScheduledStartTime: 'DATETIME', TemporalScheduledById: 'KEYWORD',
+    TemporalSchedulePaused: 'BOOL', TemporalNamespaceDivision: 'KEYWORD', TemporalPauseInfo: 'KEYWORD_LIST',
+    TemporalWorkerDeploymentVersion: 'KEYWORD', TemporalWorkflowVersioningBehavior: 'KEYWORD',
+    TemporalWorkerDeployment: 'KEYWORD', TemporalReportedProblems: 'KEYWORD_LIST',
+    TemporalUsedWorkerDeploymentVersions: 'KEYWORD_LIST', ParentWorkflowId: 'KEYWORD', ParentRunId: 'KEYWORD',
+    RootWorkflowId: 'KEYWORD', RootRunId: 'KEYWORD',
+  }).map(([name, type]) => [name, `INDEXED_VALUE_TYPE_${type}`]),
+);
+
+export function newNamespace(name: string, description = '', retentionDays = 1): NamespaceState {
+  return { name, id: randomUUID(), description, retentionDays, searchAttributes: {} };
+}
+
+export function getSystemInfo(): Msg {
+  return {
+    serverVersion: SERVER_VERSION,
+    capabilities: {
+      signalAndQueryHeader: true,
+      internalErrorDifferentiation: true,
+      activityFailureIncludeHeartbeat: true,
+      supportsSchedules: false,
+      encodedFailureAttributes: true,
+      upsertMemo: true,
+      eagerWorkflowStart: false,
+      sdkMetadata: true,
+      countGroupByExecutionStatus: true,
+    },
+  };
+}
+
+export function getClusterInfo(): Msg {
+  return {
+    supportedClients: {},
+    serverVersion: SERVER_VERSION,
+    clusterId: 'navigator-dev',
+    clusterName: 'active',
+    historyShardCount: 1,
+    persistenceStore: 'navigator-dev',
+    visibilityStore: 'navigator-dev',
+  };
+}
+
+function describe(ns: NamespaceState): Msg {
+  return {
+    namespaceInfo: {
+      name: ns.name,
+      state: 'NAMESPACE_STATE_REGISTERED',
+      description: ns.description,
+      id: ns.id,
+      // Only what is implemented: advertising worker-poll or heartbeat capabilities makes
+      // the SDK wait on calls this server does not answer the way it expects.
+      capabilities: { eagerWorkflowStart: false, syncUpdate: true, asyncUpdate: true },
+      supportsSchedules: false,
+    },
+    config: {
+      workflowExecutionRetentionTtl: duration(ns.retentionDays * 86_400_000),
+      historyArchivalState: 'ARCHIVAL_STATE_DISABLED',
+      visibilityArchivalState: 'ARCHIVAL_STATE_DISABLED',
+    },
+    replicationConfig: { activeClusterName: 'active', clusters: [{ clusterName: 'active' }], state: 'REPLICATION_STATE_NORMAL' },
+    failoverVersion: 0,
+    isGlobalNamespace: false,
+  };
+}
+
+export function describeNamespace(engine: Engine, request: Msg): Msg {
+  if (request.id) {
+    const ns = Object.values(engine.state.namespaces).find((n) => n.id === request.id);
+    if (!ns) throw new RpcError(status.NOT_FOUND, `Namespace ${request.id} is not found.`);
+    return describe(ns);
+  }
+  return describe(engine.namespace(request.namespace));
+}
+
+export function listNamespaces(engine: Engine): Msg {
+  return { namespaces: Object.values(engine.state.namespaces).map(describe) };
+}
+
+export function registerNamespace(engine: Engine, request: Msg): Msg {
+  const name: string = request.namespace ?? '';
+  if (!name) throw invalidArgument('Namespace is not set on request.');
+  if (engine.state.namespaces[name]) throw new RpcError(status.ALREADY_EXISTS, 'Namespace already exists.');
+  const retentionMs = Number(request.workflowExecutionRetentionPeriod?.seconds ?? 86_400) * 1000;
+  engine.state.namespaces[name] = newNamespace(name, request.description ?? '', retentionMs / 86_400_000);
+  engine.changed();
+  return {};
+}
+
+// --- search attributes ----------------------------------------------------------------
+
+export function listSearchAttributes(engine: Engine, request: Msg): Msg {
+  const ns = engine.namespace(request.namespace || 'default');
+  return { customAttributes: ns.searchAttributes, systemAttributes: SYSTEM_SEARCH_ATTRIBUTES, storageSchema: {} };
+}
+
+export function getSearchAttributes(engine: Engine): Msg {
+  const keys: Record<string, string> = { ...SYSTEM_SEARCH_ATTRIBUTES };
+  for (const ns of Object.values(engine.state.namespaces)) Object.assign(keys, ns.searchAttributes);
+  return { keys };
+}
+
+export function addSearchAttributes(engine: Engine, request: Msg): Msg {
+  const ns = engine.namespace(request.namespace || 'default');
+  for (const [name, type] of Object.entries<string>(request.searchAttributes ?? {})) {
+    if (SYSTEM_SEARCH_ATTRIBUTES[name]) throw invalidArgument(`Search attribute ${name} is reserved by system.`);
+    if (ns.searchAttributes[name] && ns.searchAttributes[name] !== type) {
+      throw new RpcError(status.ALREADY_EXISTS, `Search attribute ${name} already exists with another type.`);
+    }
+    ns.searchAttributes[name] = type;
+  }
+  engine.changed();
+  return {};
+}
+
+export function removeSearchAttributes(engine: Engine, request: Msg): Msg {
+  const ns = engine.namespace(request.namespace || 'default');
+  for (const name of request.searchAttributes ?? []) delete ns.searchAttributes[name];
+  engine.changed();
+  return {};
+}
+
+/** Names in `attributes` that the namespace does not define; the caller rejects them. */
+export function undefinedSearchAttributes(ns: NamespaceState, attributes: Msg | undefined): string[] {
+  return Object.keys(attributes?.indexedFields ?? {}).filter((name) => !ns.searchAttributes[name] && !SYSTEM_SEARCH_ATTRIBUTES[name]);
+}
+
+export function checkSearchAttributes(ns: NamespaceState, attributes: Msg | undefined): void {
+  const unknown = undefinedSearchAttributes(ns, attributes);
+  if (unknown.length) throw invalidArgument(`search attribute ${unknown[0]} is not defined`);
+}
+
+/** An upsert with an empty/null value removes the attribute, as in the real server. */
+function isRemoval(payload: Msg): boolean {
+  const text = textOf(payload?.data).trim();
+  return text === '' || text === 'null' || text === '[]';
+}
+
+export function mergeSearchAttributes(current: Msg | undefined, upsert: Msg | undefined): Msg | undefined {
+  const fields: Msg = { ...(current?.indexedFields ?? {}) };
+  for (const [name, payload] of Object.entries<Msg>(upsert?.indexedFields ?? {})) {
+    if (isRemoval(payload)) delete fields[name];
+    else fields[name] = payload;
+  }
+  return Object.keys(fields).length ? { indexedFields: fields } : undefined;
+}
+
+export function mergeMemo(current: Msg | undefined, upsert: Msg | undefined): Msg | undefined {
+  const fields: Msg = { ...(current?.fields ?? {}) };
+  for (const [name, payload] of Object.entries<Msg>(upsert?.fields ?? {})) {
+    if (isRemoval(payload)) delete fields[name];
+    else fields[name] = payload;
+  }
+  return Object.keys(fields).length ? { fields } : undefined;
+}

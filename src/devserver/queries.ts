@@ -1,0 +1,170 @@
+/**
+ * Queries, over the three delivery paths the SDK understands:
+ *  - no workflow task pending: a legacy query task on the workflow's (sticky) queue,
+ *    answered with RespondQueryTaskCompleted;
+ *  - a task scheduled but not started: attached to that task's `queries` map and
+ *    answered in RespondWorkflowTaskCompleted.queryResults;
+ *  - a task running: deferred until it ends, then one of the above.
+ * Pending queries live only in memory: their callers are live gRPC calls.
+ */
+import { status } from '@grpc/grpc-js';
+import { decodeToken, Engine, encodeToken } from './engine.ts';
+import { RpcError } from './errors.ts';
+import type { CallContext } from './grpc.ts';
+import { RUNNING, type RunState } from './model.ts';
+import { type Msg, timestamp } from './proto.ts';
+import { queueKey } from './workflow-tasks.ts';
+
+interface PendingQuery {
+  id: string;
+  run: string;
+  query: Msg;
+  state: 'waiting' | 'attached' | 'legacy' | 'started';
+  dispatchId?: string;
+  /** Queue a legacy query task was put on. */
+  queue?: string;
+  fallback?: NodeJS.Timeout;
+  resolve(result: Msg): void;
+}
+
+const registry = new WeakMap<Engine, Map<string, PendingQuery>>();
+
+function pending(engine: Engine): Map<string, PendingQuery> {
+  let map = registry.get(engine);
+  if (!map) registry.set(engine, (map = new Map()));
+  return map;
+}
+
+function rejected(run: RunState, condition: string | undefined): Msg | undefined {
+  const notOpen = condition === 'QUERY_REJECT_CONDITION_NOT_OPEN' && run.status !== RUNNING;
+  const notClean = condition === 'QUERY_REJECT_CONDITION_NOT_COMPLETED_CLEANLY' &&
+    run.status !== RUNNING && run.status !== 'WORKFLOW_EXECUTION_STATUS_COMPLETED';
+  return notOpen || notClean ? { queryRejected: { status: run.status } } : undefined;
+}
+
+export async function queryWorkflow(engine: Engine, request: Msg, call: CallContext): Promise<Msg> {
+  const run = engine.run(request.namespace, request.execution);
+  const early = rejected(run, request.queryRejectCondition);
+  if (early) return early;
+  const result = await new Promise<Msg>((resolve) => {
+    const query: PendingQuery = { id: Engine.newId(), run: Engine.keyOf(run), query: request.query ?? {}, state: 'waiting', resolve };
+    pending(engine).set(query.id, query);
+    call.onCancel(() => forget(engine, query.id));
+    route(engine, run, query);
+  });
+  if (result.resultType === 'QUERY_RESULT_TYPE_FAILED') {
+    throw new RpcError(status.INVALID_ARGUMENT, result.errorMessage ?? 'query failed', {
+      type: 'temporal.api.errordetails.v1.QueryFailedFailure',
+      value: { failure: result.failure },
+    });
+  }
+  return { queryResult: result.answer ?? { payloads: [] } };
+}
+
+function forget(engine: Engine, id: string): void {
+  const query = pending(engine).get(id);
+  if (query?.fallback) clearTimeout(query.fallback);
+  pending(engine).delete(id);
+}
+
+/** Decides the delivery path for a query that is not with a worker. */
+function route(engine: Engine, run: RunState, query: PendingQuery): void {
+  if (run.status === RUNNING && run.wft) {
+    query.state = 'waiting'; // attached when the scheduled task starts, or deferred past the running one
+    return;
+  }
+  const sticky = run.status === RUNNING ? run.sticky : undefined;
+  dispatchLegacy(engine, run, query, sticky?.queue ?? run.taskQueue);
+  if (sticky) {
+    // A sticky worker that does not pick the query up in time may be gone.
+    query.fallback = setTimeout(() => {
+      if (query.state === 'legacy' && pending(engine).has(query.id)) dispatchLegacy(engine, run, query, run.taskQueue);
+    }, sticky.timeoutMs);
+  }
+}
+
+function dispatchLegacy(engine: Engine, run: RunState, query: PendingQuery, queue: string): void {
+  query.state = 'legacy';
+  query.queue = queue;
+  engine.workflowQueues.add(queueKey(run.namespace, queue), { kind: 'query', queryId: query.id });
+}
+
+/** Queries to put in the `queries` map of a workflow task that is starting. */
+export function attachToTask(engine: Engine, run: RunState, dispatchId: string): Msg | undefined {
+  const key = Engine.keyOf(run);
+  const out: Msg = {};
+  for (const query of pending(engine).values()) {
+    if (query.run !== key || query.state !== 'waiting') continue;
+    query.state = 'attached';
+    query.dispatchId = dispatchId;
+    out[query.id] = query.query;
+  }
+  return Object.keys(out).length ? out : undefined;
+}
+
+export function answerFromTask(engine: Engine, results: Record<string, Msg>): void {
+  for (const [id, result] of Object.entries(results)) answer(engine, id, result);
+}
+
+function answer(engine: Engine, id: string, result: Msg): void {
+  const query = pending(engine).get(id);
+  if (!query) return;
+  forget(engine, id);
+  query.resolve(result);
+}
+
+/** After a workflow task ends, reroute queries that were waiting on it. */
+export function afterTask(engine: Engine, run: RunState): void {
+  const key = Engine.keyOf(run);
+  for (const query of pending(engine).values()) {
+    if (query.run !== key || (query.state !== 'waiting' && query.state !== 'attached')) continue;
+    if (run.wft?.startedEventId) continue; // a new task is already running: wait for it
+    route(engine, run, query);
+  }
+}
+
+export function startLegacyQuery(engine: Engine, queryId: string, queueName: string, request: Msg): Msg | undefined {
+  const query = pending(engine).get(queryId);
+  if (!query || query.state !== 'legacy' || query.queue !== queueName) return undefined;
+  const run = engine.state.runs[query.run];
+  if (!run) return undefined;
+  query.state = 'started';
+  const sticky = queueName !== run.taskQueue;
+  const firstEvent = sticky ? run.lastCompletedStartedEventId + 1 : 1;
+  const now = timestamp(Date.now());
+  return {
+    taskToken: encodeToken({ kind: 'query', queryId }),
+    workflowExecution: { workflowId: run.workflowId, runId: run.runId },
+    workflowType: { name: run.workflowType },
+    previousStartedEventId: run.lastCompletedStartedEventId,
+    startedEventId: run.lastCompletedStartedEventId,
+    attempt: 1,
+    history: { events: run.events.slice(firstEvent - 1) },
+    query: query.query,
+    workflowExecutionTaskQueue: { name: run.taskQueue, kind: 'TASK_QUEUE_KIND_NORMAL' },
+    scheduledTime: now,
+    startedTime: now,
+    identity: request.identity,
+  };
+}
+
+export function respondQueryTaskCompleted(engine: Engine, request: Msg): Msg {
+  const token = decodeToken(request.taskToken, 'query');
+  if (!pending(engine).has(token.queryId ?? '')) throw new RpcError(status.NOT_FOUND, 'query task not found');
+  answer(engine, token.queryId!, {
+    resultType: request.completedType,
+    answer: request.queryResult,
+    errorMessage: request.errorMessage,
+    failure: request.failure,
+  });
+  return {};
+}
+
+/** A sticky worker shut down: its queued legacy queries go to the normal queue. */
+export function moveStickyQueries(engine: Engine, namespace: string, stickyQueue: string): void {
+  for (const query of pending(engine).values()) {
+    const run = engine.state.runs[query.run];
+    if (!run || run.namespace !== namespace || query.state !== 'legacy' || query.queue !== stickyQueue) continue;
+    dispatchLegacy(engine, run, query, run.taskQueue);
+  }
+}

@@ -1,0 +1,119 @@
+/**
+ * Test helper: one dev server per test file, workflow code bundled once per file, real
+ * `Worker`s on it and a real `Client`.
+ *
+ * ```ts
+ * const env = await createTestEnv({ workflowsPath, activities });
+ * const handle = await env.client.workflow.start(hello, { taskQueue: env.taskQueue, workflowId, args });
+ * await env.shutdown();
+ * ```
+ */
+import { Client, Connection } from '@temporalio/client';
+import {
+  bundleWorkflowCode,
+  DefaultLogger,
+  NativeConnection,
+  Runtime,
+  Worker,
+  type WorkerOptions,
+  type WorkflowBundleWithSourceMap,
+} from '@temporalio/worker';
+import { randomUUID } from 'node:crypto';
+import { type DevServer, type DevServerOptions, startDevServer } from './index.ts';
+
+export interface TestEnvOptions {
+  /** Module exporting the workflows (bundled once per process). */
+  workflowsPath: string;
+  activities?: object;
+  /** Start a worker on `taskQueue` right away. @default true */
+  startWorker?: boolean;
+  server?: DevServerOptions;
+  worker?: Partial<WorkerOptions>;
+}
+
+export interface TestEnv {
+  server: DevServer;
+  client: Client;
+  connection: Connection;
+  nativeConnection: NativeConnection;
+  taskQueue: string;
+  bundle: WorkflowBundleWithSourceMap;
+  /** Creates (not runs) another worker on the same server and bundle. */
+  createWorker(options?: Partial<WorkerOptions>): Promise<Worker>;
+  /** Replays histories with the bundle; throws on nondeterminism. */
+  replay(histories: Array<{ workflowId: string; history: unknown }>): Promise<void>;
+  shutdown(): Promise<void>;
+}
+
+const bundles = new Map<string, Promise<WorkflowBundleWithSourceMap>>();
+
+export function bundleOnce(workflowsPath: string): Promise<WorkflowBundleWithSourceMap> {
+  let bundle = bundles.get(workflowsPath);
+  if (!bundle) {
+    bundle = bundleWorkflowCode({ workflowsPath, logger: new DefaultLogger('WARN') });
+    bundles.set(workflowsPath, bundle);
+  }
+  return bundle;
+}
+
+let runtimeInstalled = false;
+
+function quietRuntime(): void {
+  if (runtimeInstalled) return;
+  runtimeInstalled = true;
+  try {
+    Runtime.install({ logger: new DefaultLogger('WARN') });
+  } catch {
+    // Already installed by someone else: keep theirs.
+  }
+}
+
+export async function createTestEnv(options: TestEnvOptions): Promise<TestEnv> {
+  quietRuntime();
+  const [server, bundle] = await Promise.all([startDevServer({ port: 0, ...options.server }), bundleOnce(options.workflowsPath)]);
+  const nativeConnection = await NativeConnection.connect({ address: server.address });
+  const connection = await Connection.connect({ address: server.address });
+  const client = new Client({ connection, namespace: server.namespace });
+  const taskQueue = `tq-${randomUUID()}`;
+  const running: Array<{ worker: Worker; done: Promise<void> }> = [];
+
+  const createWorker = (extra: Partial<WorkerOptions> = {}) =>
+    Worker.create({
+      connection: nativeConnection,
+      namespace: server.namespace,
+      taskQueue,
+      workflowBundle: bundle,
+      activities: options.activities,
+      shutdownGraceTime: '1s',
+      ...options.worker,
+      ...extra,
+    });
+
+  if (options.startWorker !== false) {
+    const worker = await createWorker();
+    running.push({ worker, done: worker.run() });
+  }
+
+  return {
+    server,
+    client,
+    connection,
+    nativeConnection,
+    taskQueue,
+    bundle,
+    createWorker,
+    async replay(histories) {
+      const results = Worker.runReplayHistories({ workflowBundle: bundle }, histories as never);
+      for await (const result of results) {
+        if (result.error) throw result.error;
+      }
+    },
+    async shutdown() {
+      for (const { worker } of running) if (worker.getState() === 'RUNNING') worker.shutdown();
+      await Promise.allSettled(running.map((r) => r.done));
+      await connection.close();
+      await nativeConnection.close();
+      await server.shutdown();
+    },
+  };
+}

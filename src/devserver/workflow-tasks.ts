@@ -1,0 +1,350 @@
+/**
+ * Workflow tasks: scheduling, dispatch to pollers (normal and sticky queues), completion,
+ * failure and timeouts. Mirrors the real server's rules that the SDK depends on:
+ * events arriving during a task are buffered; a task closing the workflow while events
+ * are buffered fails with UnhandledCommand; attempts after the first are transient.
+ */
+import { status } from '@grpc/grpc-js';
+import { applyCompletion, unsupportedCommand } from './commands.ts';
+import { decodeToken, Engine, encodeToken } from './engine.ts';
+import { RpcError } from './errors.ts';
+import type { CallContext } from './grpc.ts';
+import { appendNew, flushBuffered, newEvent, nextEventId } from './history.ts';
+import { RUNNING, type RunState, type WorkflowTaskState } from './model.ts';
+import { duration, type Msg, timestamp } from './proto.ts';
+import * as queries from './queries.ts';
+import * as updates from './updates.ts';
+
+export const queueKey = (namespace: string, taskQueue: string) => `${namespace}/${taskQueue}`;
+
+/** Schedules a workflow task unless one is already scheduled or running (then owes one). */
+export function scheduleWorkflowTask(engine: Engine, run: RunState, attempt = 1, availableAt?: number): void {
+  if (run.status !== RUNNING) return;
+  if (run.wft) {
+    if (run.wft.startedEventId) run.wftPending = true;
+    return;
+  }
+  if (run.firstTaskAt && run.firstTaskAt > Date.now()) return; // the start delay deadline schedules it
+  const sticky = run.sticky;
+  const wft: WorkflowTaskState = {
+    attempt,
+    transient: attempt > 1,
+    scheduledEventId: 0,
+    scheduledAt: Date.now(),
+    queue: sticky?.queue ?? run.taskQueue,
+    sticky: !!sticky,
+    availableAt,
+    dispatchId: Engine.newId(),
+  };
+  run.wft = wft;
+  run.wftPending = false;
+  if (!wft.transient) wft.scheduledEventId = appendNew(run, 'WorkflowTaskScheduled', scheduledAttributes(run, wft));
+  if (!availableAt || availableAt <= Date.now()) enqueueWorkflowTask(engine, run);
+}
+
+function scheduledAttributes(run: RunState, wft: WorkflowTaskState): Msg {
+  return {
+    taskQueue: taskQueueOf(run, wft),
+    startToCloseTimeout: duration(run.taskTimeoutMs),
+    attempt: wft.attempt,
+  };
+}
+
+function taskQueueOf(run: RunState, wft: WorkflowTaskState): Msg {
+  return wft.sticky
+    ? { name: wft.queue, kind: 'TASK_QUEUE_KIND_STICKY', normalName: run.taskQueue }
+    : { name: run.taskQueue, kind: 'TASK_QUEUE_KIND_NORMAL' };
+}
+
+export function enqueueWorkflowTask(engine: Engine, run: RunState): void {
+  const wft = run.wft!;
+  engine.workflowQueues.add(queueKey(run.namespace, wft.queue), {
+    kind: 'task',
+    run: Engine.keyOf(run),
+    dispatchId: wft.dispatchId,
+  });
+}
+
+/** Moves a not-yet-started task to the normal queue (sticky worker gone or timed out). */
+export function moveToNormalQueue(engine: Engine, run: RunState): void {
+  const wft = run.wft;
+  if (!wft || wft.startedEventId || !wft.sticky) return;
+  wft.sticky = false;
+  wft.queue = run.taskQueue;
+  wft.dispatchId = Engine.newId();
+  if (!wft.availableAt || wft.availableAt <= Date.now()) enqueueWorkflowTask(engine, run);
+}
+
+// --- polling -------------------------------------------------------------------------
+
+export async function pollWorkflowTask(engine: Engine, request: Msg, call: CallContext): Promise<Msg> {
+  engine.namespace(request.namespace);
+  const queueName = request.taskQueue?.name ?? '';
+  const key = queueKey(request.namespace, queueName);
+  const waitUntil = Date.now() + Engine.pollWait(call);
+  while (!engine.isClosed() && !call.cancelled()) {
+    const ticket = await engine.workflowQueues.poll(key, call, waitUntil - Date.now());
+    if (!ticket) break;
+    if (call.cancelled()) {
+      // The worker is gone: give the ticket back so another poller gets it.
+      engine.workflowQueues.add(key, ticket);
+      break;
+    }
+    const response =
+      ticket.kind === 'task'
+        ? startWorkflowTask(engine, ticket.run, ticket.dispatchId, request)
+        : queries.startLegacyQuery(engine, ticket.queryId, queueName, request);
+    if (response) return response;
+  }
+  return {};
+}
+
+function startWorkflowTask(engine: Engine, key: string, dispatchId: string, request: Msg): Msg | undefined {
+  const run = engine.state.runs[key];
+  const wft = run?.wft;
+  if (!run || run.status !== RUNNING || !wft || wft.dispatchId !== dispatchId || wft.startedEventId) return undefined;
+  wft.startedAt = Date.now();
+  wft.identity = request.identity;
+  wft.requestId = Engine.newId();
+  const startedAttributes = {
+    scheduledEventId: 0,
+    identity: request.identity,
+    requestId: wft.requestId,
+    historySizeBytes: 0,
+  };
+  let transientEvents: Msg[] = [];
+  if (wft.transient) {
+    // Transient attempt: its events are shown to the worker but written only on completion.
+    wft.scheduledEventId = nextEventId(run);
+    wft.startedEventId = wft.scheduledEventId + 1;
+    startedAttributes.scheduledEventId = wft.scheduledEventId;
+    transientEvents = [
+      { ...newEvent('WorkflowTaskScheduled', scheduledAttributes(run, wft)), eventId: wft.scheduledEventId },
+      { ...newEvent('WorkflowTaskStarted', startedAttributes), eventId: wft.startedEventId },
+    ];
+  } else {
+    startedAttributes.scheduledEventId = wft.scheduledEventId;
+    wft.startedEventId = appendNew(run, 'WorkflowTaskStarted', startedAttributes);
+  }
+  const firstEvent = wft.sticky ? run.lastCompletedStartedEventId + 1 : 1;
+  const response: Msg = {
+    taskToken: encodeToken({ kind: 'workflow', run: key, dispatchId }),
+    workflowExecution: { workflowId: run.workflowId, runId: run.runId },
+    workflowType: { name: run.workflowType },
+    previousStartedEventId: run.lastCompletedStartedEventId,
+    startedEventId: wft.startedEventId,
+    attempt: wft.attempt,
+    backlogCountHint: 0,
+    history: { events: [...run.events.slice(firstEvent - 1), ...transientEvents] },
+    workflowExecutionTaskQueue: { name: run.taskQueue, kind: 'TASK_QUEUE_KIND_NORMAL' },
+    scheduledTime: timestamp(wft.scheduledAt),
+    startedTime: timestamp(wft.startedAt),
+    queries: queries.attachToTask(engine, run, dispatchId),
+    messages: updates.deliverToTask(run, wft),
+  };
+  engine.touch(run);
+  return response;
+}
+
+// --- completion and failure ----------------------------------------------------------
+
+function startedTask(engine: Engine, taskToken: string): { run: RunState; wft: WorkflowTaskState } {
+  const token = decodeToken(taskToken, 'workflow');
+  const run = engine.state.runs[token.run ?? ''];
+  const wft = run?.wft;
+  if (!run || run.status !== RUNNING || !wft?.startedEventId || wft.dispatchId !== token.dispatchId) {
+    throw new RpcError(status.NOT_FOUND, 'Workflow task not found.');
+  }
+  return { run, wft };
+}
+
+export function respondWorkflowTaskCompleted(engine: Engine, request: Msg): Msg {
+  const { run, wft } = startedTask(engine, request.taskToken);
+  queries.answerFromTask(engine, request.queryResults ?? {});
+  const commands: Msg[] = request.commands ?? [];
+  const unsupported = commands.map(unsupportedCommand).find((m) => m !== undefined);
+  if (unsupported) {
+    endTask(engine, run, 'WorkflowTaskFailed', {
+      cause: 'WORKFLOW_TASK_FAILED_CAUSE_UNHANDLED_COMMAND',
+      failure: { message: unsupported, source: 'NavigatorDevServer' },
+      identity: request.identity,
+    });
+    throw new RpcError(status.INVALID_ARGUMENT, unsupported);
+  }
+  if (closesWorkflow(commands) && (run.buffered.length > 0 || updates.hasUndelivered(run))) {
+    // New events the workflow has not seen: it must not close yet. The SDK evicts and retries.
+    endTask(engine, run, 'WorkflowTaskFailed', {
+      cause: 'WORKFLOW_TASK_FAILED_CAUSE_UNHANDLED_COMMAND',
+      failure: { message: 'UnhandledCommand', source: 'NavigatorDevServer' },
+      identity: request.identity,
+    }, 1);
+    throw new RpcError(status.INVALID_ARGUMENT, 'UnhandledCommand');
+  }
+  writeTransientEvents(run, wft);
+  const completedEventId = appendNew(run, 'WorkflowTaskCompleted', completedAttributes(wft, request));
+  run.wft = undefined;
+  run.lastCompletedStartedEventId = wft.startedEventId!;
+  const outcome = applyCompletion(engine, run, request, completedEventId);
+  if (run.status === RUNNING) {
+    const sticky = request.stickyAttributes?.workerTaskQueue?.name;
+    run.sticky = sticky ? { queue: sticky, timeoutMs: stickyTimeout(request.stickyAttributes) } : undefined;
+    updates.undeliver(run, wft.dispatchId);
+    const flushed = flushBuffered(run);
+    if (flushed > 0 || outcome.needsTask || run.wftPending || request.forceCreateNewWorkflowTask || updates.hasUndelivered(run)) {
+      scheduleWorkflowTask(engine, run);
+    }
+  }
+  queries.afterTask(engine, run);
+  engine.touch(run);
+  return {};
+}
+
+function stickyTimeout(attributes: Msg): number {
+  const s = attributes?.scheduleToStartTimeout;
+  const ms = s ? Number(s.seconds ?? 0) * 1000 + Math.floor(Number(s.nanos ?? 0) / 1e6) : 0;
+  return ms > 0 ? ms : 10_000;
+}
+
+function completedAttributes(wft: WorkflowTaskState, request: Msg): Msg {
+  return {
+    scheduledEventId: wft.scheduledEventId,
+    startedEventId: wft.startedEventId,
+    identity: request.identity,
+    binaryChecksum: request.binaryChecksum,
+    workerVersion: request.workerVersionStamp,
+    // Replay needs the SDK's flags and names recorded here.
+    sdkMetadata: request.sdkMetadata,
+    meteringMetadata: request.meteringMetadata,
+    deployment: request.deployment,
+    versioningBehavior: request.versioningBehavior,
+    deploymentOptions: request.deploymentOptions,
+  };
+}
+
+const CLOSING = [
+  'COMMAND_TYPE_COMPLETE_WORKFLOW_EXECUTION',
+  'COMMAND_TYPE_FAIL_WORKFLOW_EXECUTION',
+  'COMMAND_TYPE_CANCEL_WORKFLOW_EXECUTION',
+  'COMMAND_TYPE_CONTINUE_AS_NEW_WORKFLOW_EXECUTION',
+];
+
+function closesWorkflow(commands: Msg[]): boolean {
+  return commands.some((c) => CLOSING.includes(c.commandType));
+}
+
+function writeTransientEvents(run: RunState, wft: WorkflowTaskState): void {
+  if (!wft.transient) return;
+  appendNew(run, 'WorkflowTaskScheduled', scheduledAttributes(run, wft));
+  appendNew(run, 'WorkflowTaskStarted', {
+    scheduledEventId: wft.scheduledEventId,
+    identity: wft.identity,
+    requestId: wft.requestId,
+  });
+}
+
+export function respondWorkflowTaskFailed(engine: Engine, request: Msg): Msg {
+  const { run } = startedTask(engine, request.taskToken);
+  endTask(engine, run, 'WorkflowTaskFailed', {
+    cause: request.cause ?? 'WORKFLOW_TASK_FAILED_CAUSE_UNSPECIFIED',
+    failure: request.failure,
+    identity: request.identity,
+    binaryChecksum: request.binaryChecksum,
+  });
+  return {};
+}
+
+/**
+ * Ends the running task without completing it: records WorkflowTaskFailed or
+ * WorkflowTaskTimedOut (first attempt only; later attempts stay transient), writes the
+ * buffered events and schedules the next attempt on the normal queue.
+ */
+export function endTask(
+  engine: Engine,
+  run: RunState,
+  eventType: 'WorkflowTaskFailed' | 'WorkflowTaskTimedOut',
+  attributes: Msg,
+  nextAttempt?: number,
+): void {
+  const wft = run.wft!;
+  if (!wft.transient) {
+    appendNew(run, eventType, { scheduledEventId: wft.scheduledEventId, startedEventId: wft.startedEventId, ...attributes });
+  }
+  run.wft = undefined;
+  // The worker that held the task may be gone, and its cache is stale either way.
+  run.sticky = undefined;
+  updates.undeliver(run, wft.dispatchId);
+  flushBuffered(run);
+  const attempt = nextAttempt ?? wft.attempt + 1;
+  const backoff = eventType === 'WorkflowTaskFailed' && attempt > 2 ? Math.min(10_000, 1000 * 2 ** (attempt - 3)) : 0;
+  scheduleWorkflowTask(engine, run, attempt, backoff ? Date.now() + backoff : undefined);
+  queries.afterTask(engine, run);
+  engine.touch(run);
+}
+
+// --- deadlines -----------------------------------------------------------------------
+
+export function workflowTaskDeadlines(run: RunState): Array<{ name: string; at: number }> {
+  const wft = run.wft;
+  if (!wft) return run.firstTaskAt ? [{ name: 'wft:first', at: run.firstTaskAt }] : [];
+  if (wft.startedEventId) return [{ name: 'wft:start-to-close', at: wft.startedAt! + run.taskTimeoutMs }];
+  const out = [];
+  if (wft.availableAt && wft.availableAt > Date.now()) out.push({ name: 'wft:available', at: wft.availableAt });
+  if (wft.sticky && run.sticky) out.push({ name: 'wft:sticky-schedule-to-start', at: wft.scheduledAt + run.sticky.timeoutMs });
+  return out;
+}
+
+export function onWorkflowTaskDeadline(engine: Engine, run: RunState, name: string): void {
+  const wft = run.wft;
+  if (name === 'wft:first') {
+    run.firstTaskAt = undefined;
+    scheduleWorkflowTask(engine, run);
+  } else if (name === 'wft:available' && wft && !wft.startedEventId) {
+    wft.availableAt = undefined;
+    enqueueWorkflowTask(engine, run);
+  } else if (name === 'wft:start-to-close' && wft?.startedEventId) {
+    endTask(engine, run, 'WorkflowTaskTimedOut', { timeoutType: 'TIMEOUT_TYPE_START_TO_CLOSE' });
+  } else if (name === 'wft:sticky-schedule-to-start' && wft && !wft.startedEventId) {
+    stickyScheduleToStartTimeout(engine, run, wft);
+  }
+  engine.touch(run);
+}
+
+/** The sticky worker did not pick the task up in time: hand it to any worker. */
+function stickyScheduleToStartTimeout(engine: Engine, run: RunState, wft: WorkflowTaskState): void {
+  run.sticky = undefined;
+  if (wft.transient) {
+    moveToNormalQueue(engine, run);
+    return;
+  }
+  appendNew(run, 'WorkflowTaskTimedOut', {
+    scheduledEventId: wft.scheduledEventId,
+    timeoutType: 'TIMEOUT_TYPE_SCHEDULE_TO_START',
+  });
+  run.wft = undefined;
+  scheduleWorkflowTask(engine, run);
+}
+
+/** ShutdownWorker / ResetStickyTaskQueue: the sticky queue has no worker any more. */
+export function dropStickyQueue(engine: Engine, namespace: string, stickyQueue: string): void {
+  for (const run of Object.values(engine.state.runs)) {
+    if (run.namespace !== namespace || run.sticky?.queue !== stickyQueue) continue;
+    resetSticky(engine, run);
+  }
+  queries.moveStickyQueries(engine, namespace, stickyQueue);
+}
+
+export function resetSticky(engine: Engine, run: RunState): void {
+  run.sticky = undefined;
+  moveToNormalQueue(engine, run);
+  engine.touch(run);
+}
+
+/** After a restart no sticky worker exists; queued tasks go back to the normal queues. */
+export function restoreWorkflowTask(engine: Engine, run: RunState): void {
+  run.sticky = undefined;
+  const wft = run.wft;
+  if (!wft || wft.startedEventId) return;
+  wft.sticky = false;
+  wft.queue = run.taskQueue;
+  if (!wft.availableAt || wft.availableAt <= Date.now()) enqueueWorkflowTask(engine, run);
+}
