@@ -3,6 +3,7 @@
  * objects become maps with string keys, arrays become vectors). Used by the prompt for
  * journal values, data samples and examples, which are all JSON.
  */
+import { formatNumber, quoteString } from '../lisp/printer/index.ts';
 import type { Json } from '../lisp/tools.ts';
 
 export interface EdnOptions {
@@ -12,13 +13,11 @@ export interface EdnOptions {
 
 const KEYWORD_NAME = /^[A-Za-z_*+!?<>=-][A-Za-z0-9_*+!?<>=.-]*$/;
 
-export function ednString(s: string): string {
-  return `"${s.replace(/[\\"\n\t\r]/g, (c) => ({ '\\': '\\\\', '"': '\\"', '\n': '\\n', '\t': '\\t', '\r': '\\r' })[c]!)}"`;
-}
+/** A string as `pr-str` prints it. */
+export const ednString = (s: string): string => quoteString(s);
 
-export function ednNumber(n: number): string {
-  return Number.isFinite(n) ? String(n) : Number.isNaN(n) ? '##NaN' : n > 0 ? '##Inf' : '##-Inf';
-}
+/** A number as PTC-Lisp prints it (`5`, `2.5`, `1.0E21`). */
+export const ednNumber = (n: number): string => formatNumber(n);
 
 /** `pr-str` of the PTC-Lisp value a JSON value maps to. */
 export function ednOfJson(v: unknown, opts: EdnOptions = {}): string {

@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest';
+import { PlanError, normalizePlan, renderProgress } from '../../src/navigator/index.ts';
+
+describe('normalizePlan', () => {
+  it('numbers strings from 1 and keeps given ids', () => {
+    expect(normalizePlan(['Gather data', 'Analyze'])).toEqual([
+      { id: '1', description: 'Gather data' },
+      { id: '2', description: 'Analyze' },
+    ]);
+    expect(normalizePlan([{ id: 'fetch', description: 'Fetch' }, { id: 7, description: 'Seven' }])).toEqual([
+      { id: 'fetch', description: 'Fetch' },
+      { id: '7', description: 'Seven' },
+    ]);
+    expect(normalizePlan([])).toEqual([]);
+  });
+
+  it.each([
+    [['a', '  '], '1: empty description'],
+    [['a', { id: '1', description: 'b' }], '1: duplicate plan id "1" (also item 0)'],
+    [[{ id: '', description: 'x' }], '0: empty plan id'],
+    [[42], '0: invalid plan item, expected a string or {id, description}'],
+    [[{ id: 'a' }], '0: invalid plan item, expected a string or {id, description}'],
+    ['not a list', 'a plan must be an array of strings or {id, description}'],
+  ])('rejects %j', (plan, problem) => {
+    let err: unknown;
+    try {
+      normalizePlan(plan);
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(PlanError);
+    expect((err as PlanError).problems).toContain(problem);
+  });
+});
+
+describe('renderProgress', () => {
+  const plan = normalizePlan(['Gather data', 'Analyze results']);
+
+  it('renders all unchecked at the start', () => {
+    expect(renderProgress(plan)).toMatchInlineSnapshot(`
+      "## Progress
+      Batch independent steps into one program, and call (step-done "ID" "what you found") as each step finishes.
+
+      - [ ] **1.** Gather data
+      - [ ] **2.** Analyze results"
+    `);
+  });
+
+  it('ticks summarised steps and lists out-of-plan steps sorted, never truncating', () => {
+    const long = 'x'.repeat(300);
+    const text = renderProgress(plan, new Map([['zeta', 'late'], ['1', 'Found 42 records'], ['alpha', long]]));
+    expect(text).toContain('- [x] **1.** Gather data — Found 42 records');
+    expect(text).toContain('- [ ] **2.** Analyze results');
+    expect(text.split('### Out-of-Plan Steps\n')[1]).toBe(`- [x] alpha: ${long}\n- [x] zeta: late`);
+    expect(renderProgress(plan, { '2': 'done' })).toContain('- [x] **2.** Analyze results — done');
+  });
+
+  it('is empty without a plan', () => {
+    expect(renderProgress([], { a: 'b' })).toBe('');
+  });
+});
