@@ -6,6 +6,7 @@ import type { Form } from '../../src/lisp/form.ts';
 import { PtcError } from '../../src/lisp/errors.ts';
 import { read, readData, MAX_NESTING } from '../../src/lisp/reader/index.ts';
 import { equals, kw, list, map, set, vec, isRegex, type Value } from '../../src/lisp/values.ts';
+import { compileRegex, re2Of, translateJavaRegex } from '../../src/lisp/regex.ts';
 
 /** A form without spans, compact, for table comparisons. */
 function strip(f: Form): unknown {
@@ -349,5 +350,39 @@ describe('reader: speed', () => {
     for (let i = 0; i < n; i++) read(src);
     const perRead = (performance.now() - t0) / n;
     expect(perRead).toBeLessThan(1); // ms; typically ~30 µs
+  });
+});
+
+describe('compileRegex (used for #"..." literals)', () => {
+  const matches = (src: string, text: string): boolean => re2Of(compileRegex(src, 1000)).matcher(text).find();
+  it('compiles RE2 syntax and translates Java-only forms', () => {
+    expect(matches('(?i)abc', 'xABCx')).toBe(true);
+    expect(matches('\\d+\\Z', 'ab12')).toBe(true);
+    expect(matches('a\\hb', 'a\tb')).toBe(true);
+    expect(matches('[\\h]', ' ')).toBe(true);
+    expect(matches('x\\Ry', 'x\r\ny')).toBe(true);
+    expect(matches('a*+b', 'aaab')).toBe(true);
+    expect(matches('a{2}+', 'aa')).toBe(true);
+    expect(matches('\\Qa*+\\E', 'a*+')).toBe(true);
+    expect(translateJavaRegex('[*+]')).toBe('[*+]');
+  });
+  it.each(['(?=a)b', '(?<!a)b', '(a)\\1'])('rejects %s with a hint', (src) => {
+    try {
+      compileRegex(src, 1000);
+      expect.unreachable();
+    } catch (e) {
+      expect((e as PtcError).code).toBe('regex_error');
+      expect((e as PtcError).message).toMatch(/^invalid regex #"/);
+      expect((e as PtcError).hint).toMatch(/lookahead.*backreferences/);
+    }
+  });
+  it('rejects broken patterns and too-long patterns', () => {
+    expect(() => compileRegex('(a', 1000)).toThrow(/invalid regex #"\(a": missing closing \)/);
+    try {
+      compileRegex('a'.repeat(11), 10);
+      expect.unreachable();
+    } catch (e) {
+      expect((e as PtcError).details).toEqual({ limit: 'regex' });
+    }
   });
 });

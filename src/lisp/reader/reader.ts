@@ -503,8 +503,18 @@ function parseNumber(src: string, start: number, end: number): number | undefine
     i++;
   }
   const intStart = i;
-  while (i < end && isDigit(src.charCodeAt(i))) i++;
+  let acc = 0;
+  while (i < end) {
+    const d = src.charCodeAt(i);
+    if (d < 48 || d > 57) break;
+    acc = acc * 10 + (d - 48);
+    i++;
+  }
   const intEnd = i;
+  // fast path: a plain decimal integer that fits exactly in a double
+  if (i === end && intEnd - intStart < 16 && (src.charCodeAt(intStart) !== 48 || intEnd - intStart === 1)) {
+    return sign * acc;
+  }
   if (i === end || (i === end - 1 && src.charCodeAt(i) === 78 /* N */)) {
     const digits = src.slice(intStart, intEnd);
     if (digits.length > 1 && digits.charCodeAt(0) === 48) {
@@ -593,8 +603,35 @@ function describeKey(f: Form): string {
   }
 }
 
+function sameLiteral(a: Form, b: Form): boolean {
+  switch (a.kind) {
+    case 'keyword':
+      return b.kind === 'keyword' && a.value === b.value;
+    case 'string':
+    case 'char':
+      return (b.kind === 'string' || b.kind === 'char') && a.value === b.value;
+    case 'number':
+      return b.kind === 'number' && a.value === b.value;
+    case 'bool':
+      return b.kind === 'bool' && a.value === b.value;
+    case 'nil':
+      return b.kind === 'nil';
+    default:
+      return false;
+  }
+}
+
 function checkDuplicates(items: Form[], what: 'map' | 'set', span: Span): void {
   const step = what === 'map' ? 2 : 1;
+  if (items.length <= 16) {
+    // small literals: pairwise, no allocation
+    for (let i = step; i < items.length; i += step) {
+      for (let j = 0; j < i; j += step) {
+        if (sameLiteral(items[j]!, items[i]!)) throw parseError(M.duplicateKey(what, describeKey(items[i]!)), items[i]!.span ?? span);
+      }
+    }
+    return;
+  }
   const seen = new Set<string>();
   for (let i = 0; i < items.length; i += step) {
     const k = literalKey(items[i]!);
