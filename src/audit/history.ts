@@ -1,0 +1,41 @@
+/**
+ * Fetching a mission's histories: every run of its continue-as-new chain, oldest first.
+ */
+import type { Client } from '@temporalio/client';
+import { defaultPayloadConverter } from '@temporalio/common';
+import { temporal } from '@temporalio/proto';
+
+export type History = temporal.api.history.v1.IHistory;
+export type HistoryEvent = temporal.api.history.v1.IHistoryEvent;
+export const EventType = temporal.api.enums.v1.EventType;
+
+export interface RunHistory {
+  workflowId: string;
+  runId: string;
+  history: History;
+}
+
+/** The chain ending at the latest run of `workflowId` (or at `runId`), oldest first. */
+export async function fetchChain(client: Client, workflowId: string, runId?: string): Promise<RunHistory[]> {
+  const chain: RunHistory[] = [];
+  let current: string | undefined = runId ?? (await client.workflow.getHandle(workflowId).describe()).runId;
+  while (current) {
+    const history = await client.workflow.getHandle(workflowId, current).fetchHistory();
+    chain.unshift({ workflowId, runId: current, history });
+    const started = history.events?.[0]?.workflowExecutionStartedEventAttributes;
+    current = started?.continuedExecutionRunId || undefined;
+  }
+  return chain;
+}
+
+/** The first payload of a payload list, decoded with the default converter. */
+export function decodeFirst<T>(payloads: temporal.api.common.v1.IPayloads | null | undefined): T | undefined {
+  const first = payloads?.payloads?.[0];
+  return first ? defaultPayloadConverter.fromPayload<T>(first) : undefined;
+}
+
+export function decodeAll(payloads: temporal.api.common.v1.IPayloads | null | undefined): unknown[] {
+  return (payloads?.payloads ?? []).map((p) => defaultPayloadConverter.fromPayload(p));
+}
+
+export const eventId = (e: HistoryEvent): number => Number(e.eventId ?? 0);

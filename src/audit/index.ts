@@ -1,0 +1,90 @@
+/**
+ * `auditMission`: cross-checks a mission against Temporal's own history.
+ * 1. rebuilds the journal from history events alone (whole continue-as-new chain) and
+ *    compares it with the journal the workflow reports;
+ * 2. names, for each task id, the event that committed it;
+ * 3. checks that no external effect completed twice for one idempotency key;
+ * 4. replays every run with the current workflow code (determinism).
+ */
+import type { Client } from '@temporalio/client';
+import { Worker } from '@temporalio/worker';
+import { journalQuery } from '../workflows/messages.ts';
+import type { Json } from '../workflows/contract.ts';
+import { fetchChain, type RunHistory } from './history.ts';
+import { type Provenance, reconstruct } from './reconstruct.ts';
+
+export interface AuditReport {
+  ok: boolean;
+  workflowId: string;
+  runs: string[];
+  journal: { matches: boolean; fromHistory: Array<[string, Json]>; fromWorkflow: Array<[string, Json]>; differences: string[] };
+  provenance: Provenance[];
+  duplicateEffects: Array<{ idempotencyKey: string; taskId: string | null; tool: string; completions: number }>;
+  replay: { ok: boolean; errors: string[] };
+  problems: string[];
+}
+
+export interface AuditOptions {
+  /** workflow code to replay against: a path to the workflows module, or a prebuilt bundle */
+  workflowsPath?: string;
+  workflowBundle?: { code: string };
+  /** skip the replay step (e.g. when no workflow code is available) */
+  skipReplay?: boolean;
+}
+
+export async function auditMission(client: Client, workflowId: string, opts: AuditOptions = {}): Promise<AuditReport> {
+  const chain = await fetchChain(client, workflowId);
+  const rebuilt = reconstruct(chain);
+  const fromWorkflow = await workflowJournal(client, workflowId);
+  const differences = diffJournals(rebuilt.journal, fromWorkflow);
+  const duplicateEffects = [...rebuilt.effects.values()]
+    .filter((e) => e.completions.length > 1)
+    .map((e) => ({ idempotencyKey: e.idempotencyKey, taskId: e.taskId, tool: e.tool, completions: e.completions.length }));
+  const replay = opts.skipReplay ? { ok: true, errors: [] } : await replayChain(chain, opts);
+  const provenance = rebuilt.journal.map(([key]) => rebuilt.provenance.get(key) ?? { key, runId: '', eventId: 0, source: 'unknown' });
+  const problems = [...rebuilt.problems, ...provenance.filter((p) => p.source === 'unknown').map((p) => `no event committed ${p.key}`)];
+  return {
+    ok: differences.length === 0 && duplicateEffects.length === 0 && replay.ok && problems.length === 0,
+    workflowId,
+    runs: chain.map((r) => r.runId),
+    journal: { matches: differences.length === 0, fromHistory: rebuilt.journal, fromWorkflow, differences },
+    provenance,
+    duplicateEffects,
+    replay,
+    problems,
+  };
+}
+
+async function workflowJournal(client: Client, workflowId: string): Promise<Array<[string, Json]>> {
+  const { entries } = await client.workflow.getHandle(workflowId).query(journalQuery);
+  return entries;
+}
+
+export function diffJournals(a: Array<[string, Json]>, b: Array<[string, Json]>): string[] {
+  const out: string[] = [];
+  const ma = new Map(a);
+  const mb = new Map(b);
+  for (const [k, v] of ma) {
+    if (!mb.has(k)) out.push(`${k}: in history, missing from the workflow`);
+    else if (JSON.stringify(v) !== JSON.stringify(mb.get(k))) out.push(`${k}: history has ${JSON.stringify(v)}, workflow has ${JSON.stringify(mb.get(k))}`);
+  }
+  for (const k of mb.keys()) if (!ma.has(k)) out.push(`${k}: in the workflow, missing from history`);
+  if (out.length === 0 && JSON.stringify([...ma.keys()]) !== JSON.stringify([...mb.keys()])) {
+    out.push(`same entries, different commit order`);
+  }
+  return out;
+}
+
+async function replayChain(chain: RunHistory[], opts: AuditOptions): Promise<{ ok: boolean; errors: string[] }> {
+  const errors: string[] = [];
+  const source = opts.workflowBundle ? { workflowBundle: opts.workflowBundle } : { workflowsPath: opts.workflowsPath ?? defaultWorkflowsPath() };
+  const histories = chain.map((r) => ({ workflowId: r.workflowId, history: r.history }));
+  for await (const result of Worker.runReplayHistories({ ...source, replayName: 'navigator-audit' }, histories)) {
+    if (result.error) errors.push(`run ${result.runId}: ${result.error.message}`);
+  }
+  return { ok: errors.length === 0, errors };
+}
+
+export function defaultWorkflowsPath(): string {
+  return new URL('../workflows/index.ts', import.meta.url).pathname;
+}

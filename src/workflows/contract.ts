@@ -1,0 +1,217 @@
+/**
+ * The mission's contract with the outside world: workflow input, messages (signals,
+ * updates, queries) and the activity payloads. Pure zod, safe in the workflow sandbox;
+ * the client, the worker and the activities import the same definitions.
+ */
+import { z } from 'zod';
+
+export const JsonValue: z.ZodType<Json> = z.lazy(() =>
+  z.union([z.null(), z.boolean(), z.number(), z.string(), z.array(JsonValue), z.record(z.string(), JsonValue)]),
+);
+export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+
+/** Journal entries in commit order. Arrays, not objects: object keys like "1" reorder. */
+export const JournalEntries = z.array(z.tuple([z.string().min(1), JsonValue]));
+export type JournalEntries = z.infer<typeof JournalEntries>;
+
+const positiveInt = z.number().int().positive();
+
+export const Budgets = z.object({
+  /** wall-clock time of the whole mission, across waits */
+  wallClockMs: positiveInt.optional(),
+  passes: positiveInt.optional(),
+  toolCalls: positiveInt.optional(),
+  tokens: positiveInt.optional(),
+});
+export type Budgets = z.infer<typeof Budgets>;
+
+export const ApprovalOptions = z.object({
+  /** how long a waiting mission waits for a decision; none = forever */
+  timeoutMs: positiveInt.optional(),
+  /** at the deadline: write the agent's default decision, or fail the mission */
+  onTimeout: z.enum(['default_decision', 'fail']).optional(),
+});
+
+export const MissionOptions = z.object({
+  /** passes that may end in an error before the mission fails @default 5 */
+  maxPasses: positiveInt.default(5),
+  approval: ApprovalOptions.default({}),
+  budgets: Budgets.default({}),
+  /** continue-as-new once history has this many events @default 2000 */
+  continueAsNewAfterEvents: positiveInt.default(2000),
+});
+export type MissionOptions = z.infer<typeof MissionOptions>;
+
+export const LedgerEntry = z.object({
+  /** sequence number in the mission, 1-based */
+  seq: z.number().int(),
+  pass: z.number().int(),
+  taskId: z.string().nullable(),
+  tool: z.string(),
+  sideEffect: z.enum(['read_only', 'local', 'memory', 'external']),
+  idempotencyKey: z.string(),
+  status: z.enum(['running', 'completed', 'failed']),
+  attempts: z.number().int(),
+  result: JsonValue.optional(),
+  error: z.string().optional(),
+  /** `runTool` activity id, or `pass-N` for tools run inline by the pass */
+  activity: z.string(),
+});
+export type LedgerEntry = z.infer<typeof LedgerEntry>;
+
+/** Everything carried across continue-as-new. */
+export const CarriedState = z.object({
+  journal: JournalEntries,
+  journalVersion: z.number().int(),
+  summaries: z.record(z.string(), z.string()),
+  ledger: z.array(LedgerEntry),
+  passes: z.number().int(),
+  errorPasses: z.number().int(),
+  lastError: z.string().nullable(),
+  toolCalls: z.number().int(),
+  tokens: z.number().int(),
+  startedAtMs: z.number(),
+  chain: z.array(z.string()),
+});
+export type CarriedState = z.infer<typeof CarriedState>;
+
+export const MissionInput = z.object({
+  agent: z.string().min(1),
+  input: JsonValue.default({}),
+  /** initial journal, for a mission that continues earlier work */
+  journal: z.union([JournalEntries, z.record(z.string(), JsonValue)]).optional(),
+  options: MissionOptions.default({} as never),
+  /** logical run id shared by the whole continue-as-new chain; default: the workflow id */
+  runId: z.string().min(1).optional(),
+  /** set by the workflow itself when it continues as new */
+  carried: CarriedState.optional(),
+});
+export type MissionInput = z.input<typeof MissionInput>;
+export type ParsedMissionInput = z.output<typeof MissionInput>;
+
+// ---------------------------------------------------------------- messages
+
+export const Decision = z.object({
+  key: z.string().min(1),
+  value: JsonValue,
+  by: z.string().optional(),
+  note: z.string().optional(),
+});
+export type Decision = z.infer<typeof Decision>;
+
+export const JournalWrite = z.object({ key: z.string().min(1), value: JsonValue });
+export const TaskReset = z.object({ key: z.string().min(1) });
+export const CancelRequest = z.object({ reason: z.string().default('cancelled') });
+
+export const MISSION_STATUSES = ['starting', 'running', 'waiting', 'completed', 'failed', 'cancelled', 'budget_exhausted'] as const;
+export type MissionStatus = (typeof MISSION_STATUSES)[number];
+
+/** What a waiting mission waits for. */
+export interface Pending {
+  key: string;
+  allowed: Json[] | null;
+  since: string;
+  deadline: string | null;
+  onTimeout: 'default_decision' | 'fail' | null;
+}
+
+export interface StatusView {
+  workflowId: string;
+  runId: string;
+  agent: string;
+  status: MissionStatus;
+  passes: number;
+  pending: Pending | null;
+  journalSize: number;
+  budgets: { used: { passes: number; toolCalls: number; tokens: number; wallClockMs: number }; limits: Budgets };
+  result?: Json;
+  error?: string;
+  rejectedSignals: Array<{ signal: string; reason: string }>;
+}
+
+// ---------------------------------------------------------------- activities
+
+/** What an agent tells the workflow about itself, once per run. */
+export const AgentDescription = z.object({
+  name: z.string(),
+  plan: z.array(z.object({ id: z.string(), description: z.string() })),
+  decision: z
+    .object({
+      key: z.string(),
+      allowed: z.array(JsonValue).nullable(),
+      approveValue: JsonValue,
+      rejectValue: JsonValue,
+      timeoutMs: z.number().int().positive().nullable(),
+      onTimeout: z.enum(['default_decision', 'fail']),
+      defaultValue: JsonValue,
+    })
+    .nullable(),
+  tools: z.record(z.string(), z.enum(['read_only', 'local', 'memory', 'external'])),
+});
+export type AgentDescription = z.infer<typeof AgentDescription>;
+
+export interface PassRequest {
+  agent: string;
+  pass: number;
+  /** the journal version the workflow expects the activity to read (by query) */
+  journalVersion: number;
+  /** true when resuming the pass after its effects ran */
+  resume: boolean;
+}
+
+export interface EffectRequest {
+  id: string;
+  taskId: string | null;
+  tool: string;
+  args: Json;
+  idempotencyKey: string;
+}
+
+export interface InlineToolCall {
+  tool: string;
+  taskId: string | null;
+  idempotencyKey: string;
+  sideEffect: 'read_only' | 'local' | 'memory' | 'external';
+  result?: Json;
+  error?: string;
+}
+
+export type PassOutcome =
+  | { kind: 'return'; value: Json }
+  | { kind: 'fail'; value: Json }
+  | { kind: 'error'; message: string };
+
+export type PassResponse =
+  | { kind: 'effects'; effects: EffectRequest[]; state: Json; toolCalls: InlineToolCall[]; tokens: number }
+  | {
+      kind: 'done';
+      outcome: PassOutcome;
+      /** the journal version the pass read; commits to keys written later by a person lose */
+      basedOnVersion: number;
+      journalDelta: JournalEntries;
+      resets: string[];
+      summaries: Record<string, string>;
+      toolCalls: InlineToolCall[];
+      tokens: number;
+    };
+
+/** What the pass activity reads from the workflow by query, instead of in its input. */
+export interface PassContext {
+  journalVersion: number;
+  journal: JournalEntries;
+  summaries: Record<string, string>;
+  input: Json;
+  lastError: string | null;
+  runId: string;
+  /** present while a pass is suspended on effects */
+  passState: Json | null;
+  effectResults: Record<string, Json>;
+}
+
+export interface ToolRequest {
+  agent: string;
+  tool: string;
+  args: Json;
+  idempotencyKey: string;
+  taskId: string | null;
+}

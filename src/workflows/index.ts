@@ -1,0 +1,2 @@
+/** Workflow entry points, bundled for the worker. Nothing Node-only may be imported here. */
+export { navigatorMission } from './navigator-mission.ts';

@@ -1,0 +1,206 @@
+/**
+ * The pass loop of a mission: run a pass, run its effects, commit, wait for decisions,
+ * continue as new when history grows. Deterministic: only workflow APIs and MissionState.
+ */
+import * as wf from '@temporalio/workflow';
+import type { createActivities } from '../activities/index.ts';
+import type { EffectRequest, Json, PassResponse } from './contract.ts';
+import type { MissionState } from './mission-state.ts';
+import { retryPolicyFor } from './retry-policies.ts';
+
+type Activities = ReturnType<typeof createActivities>;
+type DonePass = Extract<PassResponse, { kind: 'done' }>;
+
+const { describeAgent } = wf.proxyActivities<Activities>({
+  startToCloseTimeout: '1 minute',
+  retry: { maximumAttempts: 5, nonRetryableErrorTypes: ['UnknownAgent'] },
+});
+const { runPass } = wf.proxyActivities<Activities>({
+  startToCloseTimeout: '15 minutes',
+  retry: { maximumAttempts: 5, nonRetryableErrorTypes: ['UnknownAgent', 'InvalidPassState'] },
+});
+
+export async function runMission(state: MissionState): Promise<Json> {
+  state.agent = await describeAgent({ agent: state.input.agent, input: state.input.input });
+  for (;;) {
+    const stop = stopReason(state);
+    if (stop) return stop();
+    if (shouldContinueAsNew(state)) await continueAsNew(state);
+    state.passes++;
+    setStatus(state, 'running');
+    const done = await runOnePass(state);
+    state.applyPass(done);
+    const outcome = done.outcome;
+    if (outcome.kind === 'fail') return fail(state, `the Navigator failed the mission: ${JSON.stringify(outcome.value)}`, 'NavigatorFail', outcome.value);
+    if (outcome.kind === 'error') {
+      state.errorPasses++;
+      state.lastError = outcome.message;
+      if (state.errorPasses >= state.input.options.maxPasses) {
+        return fail(state, `${state.errorPasses} passes ended in errors; last: ${outcome.message}`, 'MaxPassesExceeded', null);
+      }
+      continue;
+    }
+    state.lastError = null;
+    const waitKey = waitingKey(state, outcome.value);
+    if (waitKey === null) return complete(state, outcome.value);
+    const timedOut = await waitForDecision(state, waitKey);
+    if (timedOut === 'fail') return fail(state, `no decision for ${waitKey} before the deadline`, 'ApprovalTimeout', null);
+  }
+}
+
+/** Runs one pass to its end, running each batch of effects as activities in between. */
+async function runOnePass(state: MissionState): Promise<DonePass> {
+  const request = (resume: boolean) => ({
+    agent: state.input.agent,
+    pass: state.passes,
+    journalVersion: state.journalVersion,
+    resume,
+  });
+  let response = await runPass.executeWithOptions(passOptions(`pass ${state.passes}`), [request(false)]);
+  for (let step = 1; response.kind === 'effects'; step++) {
+    state.passState = response.state;
+    state.recordInlineCalls(response.toolCalls);
+    state.tokens += response.tokens;
+    await Promise.all(response.effects.map((e) => runEffect(state, e)));
+    response = await runPass.executeWithOptions(passOptions(`pass ${state.passes} resume ${step}`), [request(true)]);
+  }
+  return response;
+}
+
+function passOptions(summary: string): wf.ActivityOptions {
+  return { startToCloseTimeout: '15 minutes', summary, retry: { maximumAttempts: 5, nonRetryableErrorTypes: ['UnknownAgent', 'InvalidPassState'] } };
+}
+
+/** One external effect = one `runTool` activity, never repeated for a completed key. */
+async function runEffect(state: MissionState, effect: EffectRequest): Promise<void> {
+  const done = state.completedEffect(effect.idempotencyKey);
+  if (done) {
+    state.effectResults[effect.id] = { ok: done.result ?? null };
+    return;
+  }
+  const activityId = `tool-${state.ledger.length + 1}-${effect.taskId ?? effect.tool}`;
+  const entry = state.startEffect(effect, activityId);
+  const { runTool } = wf.proxyActivities<Activities>({
+    startToCloseTimeout: '5 minutes',
+    retry: retryPolicyFor(entry.sideEffect),
+  });
+  try {
+    const out = await runTool.executeWithOptions(
+      { startToCloseTimeout: '5 minutes', activityId, summary: effect.taskId ?? effect.tool, retry: retryPolicyFor(entry.sideEffect) },
+      [{ agent: state.input.agent, tool: effect.tool, args: effect.args, idempotencyKey: effect.idempotencyKey, taskId: effect.taskId }],
+    );
+    Object.assign(entry, { status: 'completed', attempts: out.attempt, result: out.result });
+    state.effectResults[effect.id] = { ok: out.result };
+  } catch (err) {
+    const message = failureMessage(err);
+    Object.assign(entry, { status: 'failed', attempts: attemptsOf(err), error: message });
+    state.effectResults[effect.id] = { error: message };
+  }
+}
+
+function failureMessage(err: unknown): string {
+  const cause = err instanceof wf.ActivityFailure ? err.cause : err;
+  return cause instanceof Error ? cause.message : String(cause);
+}
+
+function attemptsOf(err: unknown): number {
+  const cause = err instanceof wf.ActivityFailure ? err.cause : undefined;
+  const details = cause instanceof wf.ApplicationFailure ? cause.details : undefined;
+  const attempt = (details?.[0] as { attempt?: number } | undefined)?.attempt;
+  return typeof attempt === 'number' ? attempt : 1;
+}
+
+/** `{:status :waiting :for "key"}` → the decision key; any other value is final. */
+function waitingKey(state: MissionState, value: Json): string | null {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return null;
+  if (value.status !== 'waiting') return null;
+  const named = value.for ?? value.key ?? value.decision;
+  if (typeof named === 'string' && named.length > 0) return named;
+  return state.agent?.decision?.key ?? 'decision';
+}
+
+/** Parks until a person writes `key` (or cancels). Returns what the deadline decided. */
+async function waitForDecision(state: MissionState, key: string): Promise<'decided' | 'fail'> {
+  const contract = state.agent?.decision ?? null;
+  const approval = state.input.options.approval;
+  const timeoutMs = approval.timeoutMs ?? contract?.timeoutMs ?? null;
+  const onTimeout = approval.onTimeout ?? contract?.onTimeout ?? 'fail';
+  const since = state.personWriteVersion(key);
+  const now = Date.now();
+  state.pending = {
+    key,
+    allowed: contract && contract.key === key ? contract.allowed : null,
+    since: new Date(now).toISOString(),
+    deadline: timeoutMs === null ? null : new Date(now + timeoutMs).toISOString(),
+    onTimeout: timeoutMs === null ? null : onTimeout,
+  };
+  setStatus(state, 'waiting');
+  const arrived = () => state.personWriteVersion(key) > since || state.cancelReason !== null;
+  const decided = timeoutMs === null ? (await wf.condition(arrived), true) : await wf.condition(arrived, timeoutMs);
+  state.pending = null;
+  if (decided) return 'decided';
+  if (onTimeout === 'fail') return 'fail';
+  state.writeByPerson(key, contract?.defaultValue ?? null);
+  return 'decided';
+}
+
+/** A reason to stop before the next pass, as the function that stops; null to go on. */
+function stopReason(state: MissionState): (() => Json) | null {
+  if (state.cancelReason !== null) {
+    const reason = state.cancelReason;
+    return () => {
+      setStatus(state, 'cancelled');
+      throw wf.ApplicationFailure.nonRetryable(`mission cancelled: ${reason}`, 'MissionCancelled', state.summary());
+    };
+  }
+  const exhausted = state.exhaustedBudget(Date.now());
+  if (!exhausted) return null;
+  return () => {
+    state.error = exhausted;
+    setStatus(state, 'budget_exhausted');
+    return { status: 'budget_exhausted', reason: exhausted, done: state.summary() };
+  };
+}
+
+function shouldContinueAsNew(state: MissionState): boolean {
+  const info = wf.workflowInfo();
+  return info.continueAsNewSuggested || info.historyLength >= state.input.options.continueAsNewAfterEvents;
+}
+
+async function continueAsNew(state: MissionState): Promise<never> {
+  await wf.condition(wf.allHandlersFinished);
+  const info = wf.workflowInfo();
+  return wf.continueAsNew({
+    ...state.input,
+    journal: undefined,
+    runId: state.runId,
+    carried: state.carry(info.runId),
+  });
+}
+
+function complete(state: MissionState, value: Json): Json {
+  state.result = value;
+  setStatus(state, 'completed');
+  return value;
+}
+
+function fail(state: MissionState, message: string, type: string, value: Json): never {
+  state.error = message;
+  setStatus(state, 'failed');
+  throw wf.ApplicationFailure.nonRetryable(message, type, value);
+}
+
+function setStatus(state: MissionState, status: MissionState['status']): void {
+  state.status = status;
+  wf.setCurrentDetails(currentDetails(state));
+}
+
+function currentDetails(state: MissionState): string {
+  const lines = [`**${state.status}**, pass ${state.passes}, ${state.journal.size} tasks in the journal`];
+  if (state.pending) {
+    lines.push(`Waiting for \`${state.pending.key}\`${state.pending.deadline ? ` until ${state.pending.deadline}` : ''}`);
+  }
+  const recent = state.journalEntries().slice(-10);
+  if (recent.length) lines.push('', '## Mission Log (latest)', ...recent.map(([k, v]) => `- [done] ${k}: ${JSON.stringify(v).slice(0, 200)}`));
+  return lines.join('\n');
+}

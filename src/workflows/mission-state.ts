@@ -1,0 +1,272 @@
+/**
+ * The state of one Navigator mission, as a plain deterministic class: the workflow
+ * wires Temporal messages to these methods and keeps none of the logic itself.
+ */
+import type {
+  AgentDescription,
+  Budgets,
+  CarriedState,
+  EffectRequest,
+  InlineToolCall,
+  Json,
+  JournalEntries,
+  LedgerEntry,
+  MissionStatus,
+  ParsedMissionInput,
+  PassContext,
+  PassResponse,
+  Pending,
+  StatusView,
+} from './contract.ts';
+
+type DonePass = Extract<PassResponse, { kind: 'done' }>;
+
+export class MissionState {
+  readonly journal = new Map<string, Json>();
+  journalVersion = 0;
+  /** journal version at which a person (decide / write / reset) last touched each key */
+  private readonly writtenByPerson = new Map<string, number>();
+  summaries: Record<string, string> = {};
+  ledger: LedgerEntry[] = [];
+  passes = 0;
+  errorPasses = 0;
+  lastError: string | null = null;
+  toolCalls = 0;
+  tokens = 0;
+  startedAtMs: number;
+  chain: string[];
+  status: MissionStatus = 'starting';
+  pending: Pending | null = null;
+  result: Json | undefined;
+  error: string | undefined;
+  rejectedSignals: Array<{ signal: string; reason: string }> = [];
+  /** set by the cancel signal or update; the mission stops at the next safe point */
+  cancelReason: string | null = null;
+  agent: AgentDescription | null = null;
+  /** state of the pass suspended on effects, and the results gathered for it */
+  passState: Json | null = null;
+  effectResults: Record<string, Json> = {};
+
+  constructor(
+    readonly input: ParsedMissionInput,
+    readonly workflowId: string,
+    nowMs: number,
+  ) {
+    const carried = input.carried;
+    this.startedAtMs = carried?.startedAtMs ?? nowMs;
+    this.chain = carried?.chain ?? [];
+    if (carried) {
+      this.restore(carried);
+    } else if (input.journal) {
+      const entries = Array.isArray(input.journal) ? input.journal : Object.entries(input.journal);
+      for (const [k, v] of entries) this.journal.set(k, v);
+      this.journalVersion = this.journal.size > 0 ? 1 : 0;
+    }
+  }
+
+  get runId(): string {
+    return this.input.runId ?? this.workflowId;
+  }
+
+  get budgets(): Budgets {
+    return this.input.options.budgets;
+  }
+
+  // ---------------------------------------------------------------- journal
+
+  journalEntries(): JournalEntries {
+    return [...this.journal.entries()];
+  }
+
+  /** A person's write (decision or `writeJournal`): always wins over pass commits. */
+  /** The version at which a person last wrote `key`, or 0. */
+  personWriteVersion(key: string): number {
+    return this.writtenByPerson.get(key) ?? 0;
+  }
+
+  writeByPerson(key: string, value: Json): void {
+    this.journal.delete(key); // re-insert so commit order shows when it was written
+    this.journal.set(key, value);
+    this.journalVersion++;
+    this.writtenByPerson.set(key, this.journalVersion);
+  }
+
+  resetByPerson(key: string): boolean {
+    const existed = this.journal.delete(key);
+    this.journalVersion++;
+    this.writtenByPerson.set(key, this.journalVersion);
+    return existed;
+  }
+
+  /**
+   * Applies a finished pass. Resets first, then commits in commit order. A commit to a key
+   * a person wrote after the version the pass read is dropped: the person's value wins.
+   */
+  applyPass(done: DonePass): void {
+    for (const key of done.resets) this.journal.delete(key);
+    for (const [key, value] of done.journalDelta) {
+      const personVersion = this.writtenByPerson.get(key);
+      if (personVersion !== undefined && personVersion > done.basedOnVersion) continue;
+      this.journal.delete(key);
+      this.journal.set(key, value);
+    }
+    if (done.resets.length || done.journalDelta.length) this.journalVersion++;
+    this.summaries = { ...this.summaries, ...done.summaries };
+    this.recordInlineCalls(done.toolCalls);
+    this.tokens += done.tokens;
+    this.passState = null;
+    this.effectResults = {};
+  }
+
+  // ---------------------------------------------------------------- ledger
+
+  recordInlineCalls(calls: InlineToolCall[]): void {
+    for (const c of calls) {
+      this.toolCalls++;
+      this.ledger.push({
+        seq: this.ledger.length + 1,
+        pass: this.passes,
+        taskId: c.taskId,
+        tool: c.tool,
+        sideEffect: c.sideEffect,
+        idempotencyKey: c.idempotencyKey,
+        status: c.error === undefined ? 'completed' : 'failed',
+        attempts: 1,
+        ...(c.result !== undefined ? { result: c.result } : {}),
+        ...(c.error !== undefined ? { error: c.error } : {}),
+        activity: `pass-${this.passes}`,
+      });
+    }
+  }
+
+  /** Starts a ledger entry for an effect; returns it so the caller can complete it. */
+  startEffect(effect: EffectRequest, activityId: string): LedgerEntry {
+    this.toolCalls++;
+    const entry: LedgerEntry = {
+      seq: this.ledger.length + 1,
+      pass: this.passes,
+      taskId: effect.taskId,
+      tool: effect.tool,
+      sideEffect: this.agent?.tools[effect.tool] ?? 'external',
+      idempotencyKey: effect.idempotencyKey,
+      status: 'running',
+      attempts: 0,
+      activity: activityId,
+    };
+    this.ledger.push(entry);
+    return entry;
+  }
+
+  /** An effect whose idempotency key already completed in this mission: its result. */
+  completedEffect(idempotencyKey: string): LedgerEntry | undefined {
+    return this.ledger.find((e) => e.idempotencyKey === idempotencyKey && e.status === 'completed' && e.activity !== `pass-${e.pass}`);
+  }
+
+  // ---------------------------------------------------------------- budgets
+
+  /** The first budget that has run out, as a sentence; null while all remain. */
+  exhaustedBudget(nowMs: number): string | null {
+    const b = this.budgets;
+    if (b.passes !== undefined && this.passes >= b.passes) return `pass budget of ${b.passes} used`;
+    if (b.toolCalls !== undefined && this.toolCalls >= b.toolCalls) return `tool-call budget of ${b.toolCalls} used`;
+    if (b.tokens !== undefined && this.tokens >= b.tokens) return `token budget of ${b.tokens} used`;
+    if (b.wallClockMs !== undefined && nowMs - this.startedAtMs >= b.wallClockMs) {
+      return `wall-clock budget of ${b.wallClockMs} ms used`;
+    }
+    return null;
+  }
+
+  /** What was done, for a mission stopped by a budget. */
+  summary(): Json {
+    return {
+      passes: this.passes,
+      toolCalls: this.toolCalls,
+      tokens: this.tokens,
+      completedTasks: [...this.journal.keys()],
+      steps: this.summaries,
+    };
+  }
+
+  // ---------------------------------------------------------------- views
+
+  passContext(): PassContext {
+    return {
+      journalVersion: this.journalVersion,
+      journal: this.journalEntries(),
+      summaries: this.summaries,
+      input: this.input.input,
+      lastError: this.lastError,
+      runId: this.runId,
+      passState: this.passState,
+      effectResults: this.effectResults,
+    };
+  }
+
+  statusView(runId: string, nowMs: number): StatusView {
+    return {
+      workflowId: this.workflowId,
+      runId,
+      agent: this.input.agent,
+      status: this.status,
+      passes: this.passes,
+      pending: this.pending,
+      journalSize: this.journal.size,
+      budgets: {
+        used: {
+          passes: this.passes,
+          toolCalls: this.toolCalls,
+          tokens: this.tokens,
+          wallClockMs: nowMs - this.startedAtMs,
+        },
+        limits: this.budgets,
+      },
+      ...(this.result !== undefined ? { result: this.result } : {}),
+      ...(this.error !== undefined ? { error: this.error } : {}),
+      rejectedSignals: this.rejectedSignals,
+    };
+  }
+
+  carry(currentRunId: string): CarriedState {
+    return {
+      journal: this.journalEntries(),
+      journalVersion: this.journalVersion,
+      summaries: this.summaries,
+      ledger: this.ledger,
+      passes: this.passes,
+      errorPasses: this.errorPasses,
+      lastError: this.lastError,
+      toolCalls: this.toolCalls,
+      tokens: this.tokens,
+      startedAtMs: this.startedAtMs,
+      chain: [...this.chain, currentRunId],
+    };
+  }
+
+  private restore(c: CarriedState): void {
+    for (const [k, v] of c.journal) this.journal.set(k, v);
+    this.journalVersion = c.journalVersion;
+    this.summaries = c.summaries;
+    this.ledger = c.ledger;
+    this.passes = c.passes;
+    this.errorPasses = c.errorPasses;
+    this.lastError = c.lastError;
+    this.toolCalls = c.toolCalls;
+    this.tokens = c.tokens;
+  }
+}
+
+/** Why a decision is not acceptable now, or null when it is. */
+export function decisionProblem(state: MissionState, key: string, value: Json): string | null {
+  const contract = state.agent?.decision ?? null;
+  const expected = state.pending?.key ?? contract?.key;
+  if (expected === undefined) return `this mission takes no decisions`;
+  if (key !== expected) return `unknown decision key ${JSON.stringify(key)}; expected ${JSON.stringify(expected)}`;
+  const allowed = state.pending?.allowed ?? contract?.allowed ?? null;
+  if (allowed && !allowed.some((a) => JSON.stringify(a) === JSON.stringify(value))) {
+    return `value ${JSON.stringify(value)} is not allowed for ${key}; allowed: ${allowed.map((a) => JSON.stringify(a)).join(', ')}`;
+  }
+  if (state.status === 'completed' || state.status === 'failed' || state.status === 'cancelled') {
+    return `the mission is ${state.status}`;
+  }
+  return null;
+}
