@@ -36,13 +36,15 @@ const ANY_PREFIX = 'type.googleapis.com/';
 
 /** Packs `value` as a google.protobuf.Any in the stored shape. */
 export function packAny(fullName: string, value: Msg): Msg {
-  return { typeUrl: ANY_PREFIX + fullName, value: encode(lookupType(fullName), value).toString('base64') };
+  // google.protobuf.Any keeps its snake_case field name in this reflection root.
+  return { type_url: ANY_PREFIX + fullName, value: encode(lookupType(fullName), value).toString('base64') };
 }
 
 /** Unpacks a google.protobuf.Any; returns the message type name and the message. */
 export function unpackAny(any: Msg | undefined): { type: string; value: Msg } | undefined {
-  if (!any?.typeUrl) return undefined;
-  const type = String(any.typeUrl).slice(String(any.typeUrl).lastIndexOf('/') + 1);
+  const url = String(any?.type_url ?? '');
+  if (!url) return undefined;
+  const type = url.slice(url.lastIndexOf('/') + 1);
   return { type, value: decode(lookupType(type), Buffer.from(any.value ?? '', 'base64')) };
 }
 

@@ -17,3 +17,12 @@ export function eventTypes(history: History): string[] {
 export function eventsOfType(history: History, type: string): temporal.api.history.v1.IHistoryEvent[] {
   return (history.events ?? []).filter((_, i) => eventTypes(history)[i] === type);
 }
+
+/** Polls describe() until `ready` holds (no time bound: the test timeout is the bound). */
+export async function untilDescribed<H extends { describe(): Promise<D> }, D>(handle: H, ready: (d: D) => boolean): Promise<D> {
+  for (;;) {
+    const d = await handle.describe();
+    if (ready(d)) return d;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
