@@ -340,19 +340,6 @@ describe('readData', () => {
   });
 });
 
-describe('reader: speed', () => {
-  it('reads a 40-line program quickly', () => {
-    const line = '(let [x (tool/get-user {:id 42, :name "a\\nb"}) ys [1 2.5 -3 :k]] (map #(+ % 1) ys)) ; c\n';
-    const src = line.repeat(40);
-    for (let i = 0; i < 200; i++) read(src); // warm up
-    const n = 2000;
-    const t0 = performance.now();
-    for (let i = 0; i < n; i++) read(src);
-    const perRead = (performance.now() - t0) / n;
-    expect(perRead).toBeLessThan(1); // ms; typically ~30 µs
-  });
-});
-
 describe('compileRegex (used for #"..." literals)', () => {
   const matches = (src: string, text: string): boolean => re2Of(compileRegex(src, 1000)).matcher(text).find();
   it('compiles RE2 syntax and translates Java-only forms', () => {
