@@ -1,0 +1,1126 @@
+/**
+ * The analyzer: reader {@link Form}s → typed {@link Node}s, with every static check done
+ * before anything runs: special-form shapes and arities, `recur` only in tail position,
+ * undefined symbols, unknown tools, the task-id rule, `#()` placeholders and `where`
+ * operators. Locals are resolved to frame slots; functions list the locals they capture.
+ *
+ * Decisions are documented in docs/language-eval.md.
+ * @module
+ */
+import type { Form, Span } from '../form.ts';
+import { PtcError, type ErrorCode } from '../errors.ts';
+import { printForm } from '../printer/index.ts';
+import { compileRegex } from '../regex.ts';
+import type { ToolDef } from '../tools.ts';
+import { type Value, Keyword, PList, kw, vec, map as pmap, set as pset } from '../values.ts';
+import { builtinValue, coreArityError, lookupCore } from '../eval/builtins.ts';
+import type {
+  Arity,
+  Binding,
+  Capture,
+  CatchClause,
+  FnInfo,
+  ForClause,
+  MapPatternEntry,
+  Node,
+  Pattern,
+  Program,
+  WhereOp,
+} from './nodes.ts';
+import { NIL_KEY } from './nodes.ts';
+
+export type * from './nodes.ts';
+
+export interface AnalyzeOptions {
+  /** the program text, used to keep each `fn`'s source as written */
+  source?: string;
+  /** names already bound in the user namespace */
+  globals?: Iterable<string>;
+  /** available tools by name */
+  tools?: ReadonlyMap<string, ToolDef>;
+  /** the journal at the start of the run: literal task ids found here are hits */
+  journal?: ReadonlyMap<string, unknown> | null;
+  /** most characters of a regex literal @default 1000 */
+  maxRegexLength?: number;
+}
+
+/** Special forms: resolved here, never values. */
+export const SPECIAL_FORMS: ReadonlySet<string> = new Set([
+  'do', 'let', 'if', 'if-not', 'when', 'when-not', 'if-let', 'when-let', 'if-some', 'when-some',
+  'cond', 'case', 'condp', 'and', 'or', 'fn', 'defn', 'defn-', 'def', 'defonce', 'letfn', 'loop',
+  'recur', 'for', 'doseq', 'dotimes', '->', '->>', 'some->', 'some->>', 'cond->', 'cond->>', 'as->',
+  'where', 'all-of', 'any-of', 'none-of', 'pmap', 'pcalls', 'return', 'fail', 'task', 'step-done',
+  'task-reset', 'try', 'throw', 'quote', 'comment', '.', 'fn*', 'let*', 'loop*', 'var',
+]);
+
+/** Namespace prefixes the core library resolves (an unknown name there is undefined, not an unknown namespace). */
+const CORE_NAMESPACES = new Set([
+  'clojure.core', 'core', 'clojure.string', 'str', 'string', 'clojure.set', 'set', 'Math', 'System',
+  'Double', 'LocalDate', 'java.time.LocalDate', 'regex', 'clojure.walk', 'walk', 'Integer', 'Long',
+]);
+
+const WHERE_OPS = new Set(['=', 'not=', '>', '<', '>=', '<=', 'includes', 'in']);
+const PLACEHOLDER = /^%(\d+|&)?$/;
+
+const err = (code: ErrorCode, message: string, span: Span | undefined, hint?: string): PtcError =>
+  new PtcError(code, message, span, hint, 'analyze');
+
+// ---------------------------------------------------------------- scopes
+
+/** The locals of one function (or of the top level): a stack of name → slot. */
+class Scope {
+  private readonly names: string[] = [];
+  private readonly slots: number[] = [];
+  readonly captures: Capture[] = [];
+  private readonly captured = new Map<string, number>();
+  size = 0;
+
+  constructor(readonly parent: Scope | null) {}
+
+  alloc(): number {
+    return this.size++;
+  }
+
+  bind(name: string, slot: number): void {
+    this.names.push(name);
+    this.slots.push(slot);
+  }
+
+  mark(): number {
+    return this.names.length;
+  }
+
+  reset(mark: number): void {
+    this.names.length = mark;
+    this.slots.length = mark;
+  }
+
+  lookup(name: string): number | undefined {
+    for (let i = this.names.length - 1; i >= 0; i--) if (this.names[i] === name) return this.slots[i];
+    const c = this.captured.get(name);
+    if (c !== undefined) return c;
+    if (!this.parent) return undefined;
+    const outer = this.parent.lookup(name);
+    if (outer === undefined) return undefined;
+    const slot = this.alloc();
+    this.captures.push({ name, outer, slot });
+    this.captured.set(name, slot);
+    return slot;
+  }
+}
+
+// ---------------------------------------------------------------- form helpers
+
+const sym = (name: string, span: Span): Form => ({ kind: 'symbol', ns: null, name, span });
+const lst = (items: Form[], span: Span): Form => ({ kind: 'list', items, span });
+const vecf = (items: Form[], span: Span): Form => ({ kind: 'vector', items, span });
+const isSym = (f: Form | undefined, name?: string): f is Extract<Form, { kind: 'symbol' }> =>
+  f !== undefined && f.kind === 'symbol' && f.ns === null && (name === undefined || f.name === name);
+
+/** The value of a literal form (numbers, strings, keywords, nil, booleans, chars and collections of them). */
+function literalValue(f: Form): Value | undefined {
+  switch (f.kind) {
+    case 'nil':
+      return null;
+    case 'bool':
+    case 'number':
+    case 'string':
+    case 'char':
+    case 'keyword':
+      return f.value;
+    case 'vector': {
+      const items = f.items.map(literalValue);
+      return items.includes(undefined) ? undefined : vec(items as Value[]);
+    }
+    case 'map': {
+      const items = f.items.map(literalValue);
+      if (items.includes(undefined)) return undefined;
+      const entries: [Value, Value][] = [];
+      for (let i = 0; i < items.length; i += 2) entries.push([items[i]!, items[i + 1]!]);
+      return pmap(entries);
+    }
+    case 'set': {
+      const items = f.items.map(literalValue);
+      return items.includes(undefined) ? undefined : pset(items as Value[]);
+    }
+    default:
+      return undefined;
+  }
+}
+
+const describeForm = (f: Form): string => {
+  const s = printForm(f);
+  return s.length > 60 ? `${s.slice(0, 57)}...` : s;
+};
+
+// ---------------------------------------------------------------- the analyzer
+
+class Analyzer {
+  private scope = new Scope(null);
+  private readonly globals: Set<string>;
+  private readonly tools: ReadonlyMap<string, ToolDef>;
+  private readonly undefinedSyms = new Map<string, Span>();
+  private readonly unknownTools = new Map<string, Span>();
+  /** > 0 inside the body of a task that is a journal hit: unknown tools are checked at run time */
+  private deferTools = 0;
+  /** arity `recur` must have here, or null where `recur` is not allowed */
+  private recurArity: number | null = null;
+  private inFnLiteral = false;
+  private gensyms = 0;
+
+  constructor(private readonly opts: AnalyzeOptions) {
+    this.globals = new Set(opts.globals ?? []);
+    this.tools = opts.tools ?? new Map();
+  }
+
+  program(forms: Form[]): Program {
+    const body: Node[] = forms.map((f) => this.an(f, false));
+    this.finish();
+    const span: Span = forms[0]?.span ?? { offset: 0, length: 0, line: 1, col: 1 };
+    const node: Node =
+      body.length === 0 ? { kind: 'const', value: null, span } : body.length === 1 ? body[0]! : { kind: 'do', body, span };
+    return { body: node, frameSize: this.scope.size };
+  }
+
+  private finish(): void {
+    if (this.undefinedSyms.size > 0) {
+      const names = [...this.undefinedSyms.keys()];
+      const first = this.undefinedSyms.values().next().value as Span;
+      const msg = names.length === 1 ? `Undefined variable: ${names[0]}` : `Undefined variables: ${names.join(', ')}`;
+      throw err('unbound_var', msg, first, undefinedHint(names));
+    }
+    if (this.unknownTools.size > 0) {
+      const names = [...this.unknownTools.keys()];
+      const first = this.unknownTools.values().next().value as Span;
+      const avail = [...this.tools.keys()];
+      const msg = `Unknown tool${names.length > 1 ? 's' : ''}: ${names.join(', ')}. ${
+        avail.length ? `Available tools: ${avail.join(', ')}` : 'No tools available.'
+      }`;
+      throw err('unknown_tool', msg, first);
+    }
+  }
+
+  private source(f: Form): string {
+    const src = this.opts.source;
+    if (src !== undefined && f.span && f.span.length > 0 && f.span.offset + f.span.length <= src.length) {
+      return src.slice(f.span.offset, f.span.offset + f.span.length);
+    }
+    return printForm(f);
+  }
+
+  private gensym(): string {
+    // a space cannot occur in a symbol read from source, so this never clashes
+    return ` g${++this.gensyms}`;
+  }
+
+  // ------------------------------------------------------------ dispatch
+
+  an(f: Form, tail: boolean): Node {
+    switch (f.kind) {
+      case 'nil':
+        return { kind: 'const', value: null, span: f.span };
+      case 'bool':
+      case 'number':
+      case 'string':
+      case 'char':
+      case 'keyword':
+        return { kind: 'const', value: f.value, span: f.span };
+      case 'regex':
+        try {
+          return { kind: 'const', value: compileRegex(f.source, this.opts.maxRegexLength ?? 1000), span: f.span };
+        } catch (e) {
+          if (e instanceof PtcError) throw new PtcError(e.code, e.message, f.span, e.hint, 'analyze', e.details);
+          throw e;
+        }
+      case 'symbol':
+        return this.symbol(f, false);
+      case 'vector':
+      case 'set': {
+        const lit = literalValue(f);
+        if (lit !== undefined) return { kind: 'const', value: lit, span: f.span };
+        return { kind: f.kind, items: f.items.map((x) => this.an(x, false)), span: f.span };
+      }
+      case 'map': {
+        const lit = literalValue(f);
+        if (lit !== undefined) return { kind: 'const', value: lit, span: f.span };
+        return { kind: 'map', items: f.items.map((x) => this.an(x, false)), span: f.span };
+      }
+      case 'fnLiteral':
+        return this.fnLiteral(f);
+      case 'var': {
+        const name = f.name.startsWith('user/') ? f.name.slice(5) : f.name;
+        if (!this.globals.has(name)) this.undefinedSyms.set(name, f.span);
+        return { kind: 'var', name, span: f.span };
+      }
+      case 'list':
+        return this.list(f, tail);
+    }
+  }
+
+  private symbol(f: Extract<Form, { kind: 'symbol' }>, orNil: boolean): Node {
+    const { ns, name, span } = f;
+    if (ns === null) {
+      const slot = this.scope.lookup(name);
+      if (slot !== undefined) return { kind: 'local', slot, name, span };
+      if (PLACEHOLDER.test(name)) {
+        throw err('invalid_placeholder', `${name} can only be used inside #(...)`, span, 'write (fn [x] ...) or #(... % ...)');
+      }
+      if (name === '*1' || name === '*2' || name === '*3') return { kind: 'history', index: Number(name[1]) - 1, span };
+      if (this.globals.has(name)) return { kind: 'global', name, orNil: false, span };
+      const core = lookupCore(null, name);
+      if (core) return { kind: 'const', value: builtinValue(name, core), span };
+      if (SPECIAL_FORMS.has(name)) {
+        throw err('invalid_form', `${name} is a special form and cannot be used as a value`, span, specialValueHint(name));
+      }
+      if (name === 'data') throw err('invalid_form', 'data cannot be used alone; read a key with data/name', span);
+      if (orNil) return { kind: 'global', name, orNil: true, span };
+      if (!this.undefinedSyms.has(name)) this.undefinedSyms.set(name, span);
+      return { kind: 'global', name, orNil: false, span };
+    }
+    switch (ns) {
+      case 'data':
+        return { kind: 'data', name, span };
+      case 'tool':
+        throw err('invalid_form', `tool/${name} must be called: (tool/${name} {...})`, span);
+      case 'budget':
+        if (name === 'remaining') return { kind: 'budget', span };
+        throw err('unbound_var', `Undefined variable: budget/${name}`, span, 'the only budget function is (budget/remaining)');
+      case 'user':
+        if (!this.globals.has(name) && !orNil && !this.undefinedSyms.has(name)) this.undefinedSyms.set(name, span);
+        return { kind: 'global', name, orNil, span };
+    }
+    const core = lookupCore(ns, name);
+    if (core) return { kind: 'const', value: builtinValue(`${ns}/${name}`, core), span };
+    if (CORE_NAMESPACES.has(ns)) {
+      const full = `${ns}/${name}`;
+      if (!this.undefinedSyms.has(full)) this.undefinedSyms.set(full, span);
+      return { kind: 'const', value: null, span };
+    }
+    throw err('unknown_namespace', `unknown namespace ${ns}/`, span, 'namespaces: tool/, data/, budget/, str/, set/, Math/');
+  }
+
+  // ------------------------------------------------------------ lists
+
+  private list(f: Extract<Form, { kind: 'list' }>, tail: boolean): Node {
+    const items = f.items;
+    if (items.length === 0) return { kind: 'const', value: PList.EMPTY, span: f.span };
+    const head = items[0]!;
+    if (head.kind === 'symbol') {
+      if (head.ns === null && this.scope.lookup(head.name) === undefined && SPECIAL_FORMS.has(head.name)) {
+        return this.special(head.name, f, tail);
+      }
+      if (head.ns === 'tool') return this.toolCall(head.name, f);
+      if (head.ns === 'budget' && head.name === 'remaining') {
+        if (items.length !== 1) throw err('invalid_arity', '(budget/remaining) takes no arguments', f.span);
+        return { kind: 'budget', span: f.span };
+      }
+      const fn = this.symbol(head, false);
+      const args = this.args(items);
+      if (fn.kind === 'const' && fn.value !== null && head.ns !== 'user') {
+        const name = head.ns === null ? head.name : `${head.ns}/${head.name}`;
+        const core = lookupCore(head.ns, head.name);
+        if (core) {
+          const [lo, hi] = core.arity;
+          if (args.length < lo || args.length > hi) {
+            const e = coreArityError(name, core.arity, args.length);
+            throw err('arity_error', e.message, f.span);
+          }
+          return { kind: 'callCore', name, core, args, span: f.span };
+        }
+      }
+      return { kind: 'call', fn, args, span: f.span };
+    }
+    if (head.kind === 'keyword') {
+      if (items.length < 2 || items.length > 3) {
+        throw err('arity_error', `keyword ${printForm(head)} expects 1 or 2 arguments, got ${items.length - 1}`, f.span);
+      }
+      return { kind: 'callKw', key: head.value, args: this.args(items), span: f.span };
+    }
+    if (head.kind === 'number' || head.kind === 'string' || head.kind === 'nil' || head.kind === 'bool' || head.kind === 'char') {
+      throw err(
+        'not_callable',
+        `${describeForm(head)} is not a function: ${describeForm(f)}`,
+        f.span,
+        head.kind === 'number' ? `for a vector of numbers write [${items.map(describeForm).join(' ')}]` : undefined,
+      );
+    }
+    return { kind: 'call', fn: this.an(head, false), args: this.args(items), span: f.span };
+  }
+
+  private args(items: Form[]): Node[] {
+    const out: Node[] = new Array(items.length - 1);
+    for (let i = 1; i < items.length; i++) out[i - 1] = this.an(items[i]!, false);
+    return out;
+  }
+
+  private body(forms: Form[], tail: boolean, span: Span): Node {
+    if (forms.length === 0) return { kind: 'const', value: null, span };
+    if (forms.length === 1) return this.an(forms[0]!, tail);
+    const body = forms.map((x, i) => this.an(x, tail && i === forms.length - 1));
+    return { kind: 'do', body, span };
+  }
+
+  private arity(f: Extract<Form, { kind: 'list' }>, name: string, lo: number, hi: number, shape: string): void {
+    const n = f.items.length - 1;
+    if (n < lo || n > hi) throw err('invalid_arity', `${name} expects ${shape}, got ${n} argument${n === 1 ? '' : 's'}`, f.span, `usage: ${shape}`);
+  }
+
+  private special(name: string, f: Extract<Form, { kind: 'list' }>, tail: boolean): Node {
+    const it = f.items;
+    const span = f.span;
+    switch (name) {
+      case 'do':
+        return this.body(it.slice(1), tail, span);
+      case 'comment':
+        return { kind: 'const', value: null, span };
+      case 'quote':
+        throw err('invalid_form', 'quote is not supported', span, 'use a vector [..] for data, a keyword :x or a string "x" instead of a symbol');
+      case '.':
+        throw err('invalid_form', '(. obj method) is not supported', span, 'use (.method obj)');
+      case 'fn*':
+      case 'let*':
+      case 'loop*':
+      case 'var':
+        throw err('invalid_form', `${name} is not supported`, span);
+      case 'if':
+      case 'if-not': {
+        this.arity(f, name, 2, 3, `(${name} test then else?)`);
+        const test = this.an(it[1]!, false);
+        const a = this.an(it[2]!, tail);
+        const b = it[3] ? this.an(it[3], tail) : ({ kind: 'const', value: null, span } as Node);
+        return name === 'if' ? { kind: 'if', test, then: a, else: b, span } : { kind: 'if', test, then: b, else: a, span };
+      }
+      case 'when':
+      case 'when-not': {
+        this.arity(f, name, 1, Infinity, `(${name} test body...)`);
+        const test = this.an(it[1]!, false);
+        const body = this.body(it.slice(2), tail, span);
+        const nil: Node = { kind: 'const', value: null, span };
+        return name === 'when' ? { kind: 'if', test, then: body, else: nil, span } : { kind: 'if', test, then: nil, else: body, span };
+      }
+      case 'if-let':
+      case 'if-some':
+      case 'when-let':
+      case 'when-some': {
+        const isIf = name.startsWith('if');
+        if (isIf) this.arity(f, name, 2, 3, `(${name} [x expr] then else?)`);
+        else this.arity(f, name, 1, Infinity, `(${name} [x expr] body...)`);
+        const bv = it[1]!;
+        if (bv.kind !== 'vector' || bv.items.length !== 2) {
+          throw err('invalid_form', `${name} needs one binding: (${name} [x expr] ...)`, bv.span);
+        }
+        const init = this.an(bv.items[1]!, false);
+        const mark = this.scope.mark();
+        const pattern = this.pattern(bv.items[0]!);
+        const then = isIf ? this.an(it[2]!, tail) : this.body(it.slice(2), tail, span);
+        this.scope.reset(mark);
+        const els = isIf && it[3] ? this.an(it[3], tail) : ({ kind: 'const', value: null, span } as Node);
+        return { kind: 'ifLet', pattern, init, then, else: els, some: name.endsWith('some'), span };
+      }
+      case 'cond':
+        return this.cond(f, tail);
+      case 'case':
+        return this.caseForm(f, tail);
+      case 'condp':
+        return this.condp(f, tail);
+      case 'and':
+      case 'or': {
+        const items = it.slice(1).map((x, i, all) => {
+          const last = i === all.length - 1;
+          if (name === 'or' && isSym(x) && x.ns === null) return this.symbol(x, true);
+          return this.an(x, tail && last);
+        });
+        if (items.length === 0) return { kind: 'const', value: name === 'and' ? true : null, span };
+        if (items.length === 1) return items[0]!;
+        return { kind: name, items, span };
+      }
+      case 'let': {
+        this.arity(f, 'let', 1, Infinity, '(let [name value ...] body...)');
+        const mark = this.scope.mark();
+        const bindings = this.bindings(it[1]!, 'let');
+        const body = this.body(it.slice(2), tail, span);
+        this.scope.reset(mark);
+        return { kind: 'let', bindings, body, span };
+      }
+      case 'loop': {
+        this.arity(f, 'loop', 1, Infinity, '(loop [name value ...] body...)');
+        const mark = this.scope.mark();
+        const bindings = this.bindings(it[1]!, 'loop');
+        const saved = this.recurArity;
+        this.recurArity = bindings.length;
+        const body = this.body(it.slice(2), true, span);
+        this.recurArity = saved;
+        this.scope.reset(mark);
+        return { kind: 'loop', bindings, body, span };
+      }
+      case 'recur': {
+        if (this.recurArity === null) throw err('invalid_form', 'recur can only be used inside loop or fn', span);
+        if (!tail) throw err('invalid_form', 'recur must be in tail position', span, 'recur must be the last thing evaluated in its loop or fn body');
+        const n = it.length - 1;
+        if (n !== this.recurArity) {
+          throw err('invalid_arity', `recur expects ${this.recurArity} argument${this.recurArity === 1 ? '' : 's'}, got ${n}`, span);
+        }
+        return { kind: 'recur', args: this.args(it), span };
+      }
+      case 'fn':
+        return { kind: 'fn', fn: this.fn(f, it.slice(1), null), span };
+      case 'defn':
+      case 'defn-': {
+        const nameForm = it[1];
+        if (!isSym(nameForm)) throw err('invalid_form', `${name} needs a name: (defn name [params] body...)`, span);
+        this.checkDefName(nameForm.name, nameForm.span);
+        this.globals.add(nameForm.name);
+        let rest = it.slice(2);
+        if (rest[0]?.kind === 'string' && rest.length > 1) rest = rest.slice(1);
+        if (rest[0]?.kind === 'map' && rest.length > 1) rest = rest.slice(1);
+        if (rest.length === 0) throw err('invalid_form', `${name} ${nameForm.name} needs a parameter vector`, span);
+        const info = this.fn(f, [nameForm, ...rest], null);
+        return { kind: 'def', name: nameForm.name, value: { kind: 'fn', fn: info, span }, once: false, span };
+      }
+      case 'def':
+      case 'defonce': {
+        this.arity(f, name, 1, 3, `(${name} name value)`);
+        const nameForm = it[1]!;
+        if (!isSym(nameForm)) throw err('invalid_form', `${name} needs a symbol name: (${name} name value)`, nameForm.span);
+        if (it.length === 4 && it[2]!.kind !== 'string') throw err('invalid_form', `${name} takes a name, an optional docstring and a value`, span);
+        this.checkDefName(nameForm.name, nameForm.span);
+        this.globals.add(nameForm.name);
+        const valueForm = it.length === 4 ? it[3]! : it[2];
+        const value = valueForm ? this.an(valueForm, false) : null;
+        return { kind: 'def', name: nameForm.name, value, once: name === 'defonce', span };
+      }
+      case 'letfn':
+        return this.letfn(f, tail);
+      case 'for':
+      case 'doseq':
+        return this.forForm(f, name === 'for');
+      case 'dotimes': {
+        this.arity(f, 'dotimes', 1, Infinity, '(dotimes [i n] body...)');
+        const bv = it[1]!;
+        if (bv.kind !== 'vector' || bv.items.length !== 2 || !isSym(bv.items[0])) {
+          throw err('invalid_form', 'dotimes needs one binding: (dotimes [i n] body...)', bv.span);
+        }
+        const count = this.an(bv.items[1]!, false);
+        const mark = this.scope.mark();
+        const slot = this.scope.alloc();
+        this.scope.bind((bv.items[0] as { name: string }).name, slot);
+        const saved = this.recurArity;
+        this.recurArity = null;
+        const body = this.body(it.slice(2), false, span);
+        this.recurArity = saved;
+        this.scope.reset(mark);
+        return { kind: 'dotimes', slot, count, body, span };
+      }
+      case '->':
+      case '->>': {
+        if (it.length < 2) throw err('invalid_arity', `${name} needs a value to thread: (${name} x f ...)`, span);
+        let acc = it[1]!;
+        for (const step of it.slice(2)) acc = threadStep(acc, step, name === '->');
+        return this.an(acc, tail);
+      }
+      case 'some->':
+      case 'some->>': {
+        if (it.length < 2) throw err('invalid_arity', `${name} needs a value to thread: (${name} x f ...)`, span);
+        if (it.length === 2) return this.an(it[1]!, tail);
+        // (some-> x f more...) ≡ (if-some [t x] (some-> (-> t f) more...) nil)
+        const t = sym(this.gensym(), span);
+        const stepped = threadStep(t, it[2]!, name === 'some->');
+        const inner = lst([sym(name, span), stepped, ...it.slice(3)], span);
+        return this.an(lst([sym('if-some', span), vecf([t, it[1]!], span), inner, { kind: 'nil', span }], span), tail);
+      }
+      case 'cond->':
+      case 'cond->>': {
+        if (it.length < 2 || it.length % 2 !== 0) {
+          throw err('invalid_arity', `${name} needs a value and test/form pairs: (${name} x test form ...)`, span);
+        }
+        const g = sym(this.gensym(), span);
+        const binds: Form[] = [g, it[1]!];
+        for (let i = 2; i < it.length; i += 2) {
+          binds.push(g, lst([sym('if', span), it[i]!, threadStep(g, it[i + 1]!, name === 'cond->'), g], span));
+        }
+        return this.an(lst([sym('let', span), vecf(binds, span), g], span), tail);
+      }
+      case 'as->': {
+        if (it.length < 3 || !isSym(it[2])) throw err('invalid_arity', 'as-> needs a value and a name: (as-> x name form...)', span);
+        const binds: Form[] = [it[2], it[1]!];
+        for (const step of it.slice(3)) binds.push(it[2], step);
+        return this.an(lst([sym('let', span), vecf(binds, span), it[2]], span), tail);
+      }
+      case 'where':
+        return this.where(f);
+      case 'all-of':
+      case 'any-of':
+      case 'none-of':
+        return { kind: 'combine', mode: name.slice(0, name.indexOf('-')) as 'all' | 'any' | 'none', preds: this.args(it), span };
+      case 'pmap':
+        this.arity(f, 'pmap', 2, 2, '(pmap f coll)');
+        return { kind: 'pmap', fn: this.an(it[1]!, false), coll: this.an(it[2]!, false), span };
+      case 'pcalls':
+        return { kind: 'pcalls', fns: this.args(it), span };
+      case 'return':
+      case 'fail':
+        this.arity(f, name, 1, 1, `(${name} value)`);
+        return { kind: name, value: this.an(it[1]!, false), span };
+      case 'throw':
+        this.arity(f, name, 1, 1, '(throw (ex-info "message" {...}))');
+        return { kind: 'throw', value: this.an(it[1]!, false), span };
+      case 'task':
+        return this.task(f);
+      case 'step-done':
+        this.arity(f, 'step-done', 2, 2, '(step-done "id" "summary")');
+        return { kind: 'stepDone', id: this.an(it[1]!, false), summary: this.an(it[2]!, false), span };
+      case 'task-reset':
+        this.arity(f, 'task-reset', 1, 1, '(task-reset "id")');
+        return { kind: 'taskReset', id: this.an(it[1]!, false), span };
+      case 'try':
+        return this.tryForm(f, tail);
+    }
+    throw err('invalid_form', `${name} is not supported`, span);
+  }
+
+  private checkDefName(name: string, span: Span): void {
+    if (SPECIAL_FORMS.has(name) || lookupCore(null, name)) {
+      throw err('cannot_shadow_builtin', `cannot define ${name}: it is a built-in name`, span, `choose another name, e.g. my-${name}`);
+    }
+    if (name.includes('/')) throw err('invalid_form', `cannot define a qualified name ${name}`, span);
+  }
+
+  // ------------------------------------------------------------ bindings and patterns
+
+  private bindings(bv: Form, what: string): Binding[] {
+    if (bv.kind !== 'vector') throw err('invalid_form', `${what} needs a binding vector: (${what} [name value ...] ...)`, bv.span);
+    if (bv.items.length % 2 !== 0) throw err('invalid_form', `${what} bindings need an even number of forms (name value pairs)`, bv.span);
+    const out: Binding[] = [];
+    for (let i = 0; i < bv.items.length; i += 2) {
+      const init = this.an(bv.items[i + 1]!, false);
+      out.push({ pattern: this.pattern(bv.items[i]!), init });
+    }
+    return out;
+  }
+
+  private bindName(f: Form): Pattern {
+    if (!isSym(f) || f.name === '&') {
+      throw err('invalid_form', `cannot bind ${describeForm(f)}: expected a symbol, a vector or a map pattern`, f.span);
+    }
+    const slot = this.scope.alloc();
+    this.scope.bind(f.name, slot);
+    return { kind: 'bind', slot, name: f.name };
+  }
+
+  /** Allocates slots for the names in a pattern and binds them in the current scope. */
+  pattern(f: Form): Pattern {
+    if (f.kind === 'vector') {
+      const items: Pattern[] = [];
+      let rest: Pattern | null = null;
+      let as = -1;
+      for (let i = 0; i < f.items.length; i++) {
+        const x = f.items[i]!;
+        if (isSym(x, '&')) {
+          const r = f.items[i + 1];
+          if (!r) throw err('invalid_form', '& must be followed by a name', x.span);
+          rest = this.pattern(r);
+          i++;
+        } else if (x.kind === 'keyword' && x.value.fullName === 'as') {
+          const n = f.items[i + 1];
+          if (!n) throw err('invalid_form', ':as must be followed by a name', x.span);
+          as = (this.bindName(n) as { slot: number }).slot;
+          i++;
+        } else {
+          if (rest) throw err('invalid_form', 'only :as may follow the & rest name', x.span);
+          items.push(this.pattern(x));
+        }
+      }
+      return { kind: 'seq', items, rest, as, span: f.span };
+    }
+    if (f.kind === 'map') return this.mapPattern(f);
+    return this.bindName(f);
+  }
+
+  private mapPattern(f: Extract<Form, { kind: 'map' }>): Pattern {
+    const defaults = new Map<string, Node>();
+    for (let i = 0; i < f.items.length; i += 2) {
+      const k = f.items[i]!;
+      if (k.kind === 'keyword' && k.value.fullName === 'or') {
+        const m = f.items[i + 1]!;
+        if (m.kind !== 'map') throw err('invalid_form', ':or needs a map of defaults: {:or {a 1}}', m.span);
+        for (let j = 0; j < m.items.length; j += 2) {
+          const n = m.items[j]!;
+          if (!isSym(n)) throw err('invalid_form', ':or keys must be names', n.span);
+          defaults.set(n.name, this.an(m.items[j + 1]!, false));
+        }
+      }
+    }
+    const entries: MapPatternEntry[] = [];
+    let as = -1;
+    for (let i = 0; i < f.items.length; i += 2) {
+      const k = f.items[i]!;
+      const v = f.items[i + 1]!;
+      if (k.kind === 'keyword' && k.value.ns === null) {
+        const kname = k.value.name;
+        if (kname === 'or') continue;
+        if (kname === 'as') {
+          as = (this.bindName(v) as { slot: number }).slot;
+          continue;
+        }
+        if (kname === 'keys' || kname === 'strs') {
+          if (v.kind !== 'vector') throw err('invalid_form', `:${kname} needs a vector of names`, v.span);
+          for (const n of v.items) {
+            let full: string;
+            let local: string;
+            if (n.kind === 'symbol') {
+              full = n.ns ? `${n.ns}/${n.name}` : n.name;
+              local = n.name;
+            } else if (n.kind === 'keyword' && kname === 'keys') {
+              full = n.value.fullName;
+              local = n.value.name;
+            } else if (n.kind === 'string' && kname === 'strs') {
+              full = local = n.value;
+            } else throw err('invalid_form', `:${kname} entries must be names`, n.span);
+            const key: Value = kname === 'keys' ? kw(full) : full;
+            const slot = this.scope.alloc();
+            this.scope.bind(local, slot);
+            entries.push({ key, pattern: { kind: 'bind', slot, name: local }, default: defaults.get(local) ?? null });
+          }
+          continue;
+        }
+        if (kname === 'syms') throw err('invalid_form', ':syms destructuring is not supported (there are no symbol values); use :keys or :strs', k.span);
+      }
+      const key = literalValue(v);
+      if (key === undefined) throw err('invalid_form', `map pattern: ${describeForm(v)} is not a literal key`, v.span);
+      const pattern = this.pattern(k);
+      entries.push({ key, pattern, default: pattern.kind === 'bind' ? (defaults.get(pattern.name) ?? null) : null });
+    }
+    return { kind: 'map', entries, as, span: f.span };
+  }
+
+  // ------------------------------------------------------------ functions
+
+  /** `parts`: the forms after `fn` (optional name, then params+body or arity lists). */
+  private fn(whole: Form, parts: Form[], letfnSource: string | null): FnInfo {
+    let name: string | null = null;
+    let rest = parts;
+    if (isSym(rest[0])) {
+      name = rest[0].name;
+      rest = rest.slice(1);
+    }
+    const arityForms: { params: Form; body: Form[]; span: Span }[] = [];
+    if (rest[0]?.kind === 'vector') {
+      arityForms.push({ params: rest[0], body: rest.slice(1), span: whole.span });
+    } else if (rest.length > 0 && rest.every((x) => x.kind === 'list')) {
+      for (const a of rest as Extract<Form, { kind: 'list' }>[]) {
+        if (a.items[0]?.kind !== 'vector') throw err('invalid_form', 'each arity needs a parameter vector: ([x] body...)', a.span);
+        arityForms.push({ params: a.items[0], body: a.items.slice(1), span: a.span });
+      }
+    } else {
+      throw err('invalid_form', 'fn needs a parameter vector: (fn [x] body...)', whole.span);
+    }
+    const outer = this.scope;
+    const scope = new Scope(outer);
+    this.scope = scope;
+    const savedRecur = this.recurArity;
+    let selfSlot = -1;
+    if (name !== null) {
+      selfSlot = scope.alloc();
+      scope.bind(name, selfSlot);
+    }
+    const arities: Arity[] = [];
+    try {
+      for (const a of arityForms) arities.push(this.fnArity(a.params as Extract<Form, { kind: 'vector' }>, a.body, a.span));
+    } finally {
+      this.scope = outer;
+      this.recurArity = savedRecur;
+    }
+    const byCount: (Arity | undefined)[] = [];
+    let variadic: Arity | null = null;
+    for (const a of arities) {
+      if (a.rest) {
+        if (variadic) throw err('invalid_form', 'a function can have only one variadic arity', whole.span);
+        variadic = a;
+      } else {
+        if (byCount[a.fixed]) throw err('invalid_form', `two arities with ${a.fixed} parameters`, whole.span);
+        byCount[a.fixed] = a;
+      }
+    }
+    if (variadic && byCount.some((a, i) => a !== undefined && i > variadic!.fixed)) {
+      throw err('invalid_form', 'a fixed arity cannot have more parameters than the variadic one', whole.span);
+    }
+    let source: string;
+    if (letfnSource !== null) source = letfnSource;
+    else if (whole.kind === 'list' && isSym(whole.items[0], 'fn')) source = this.source(whole);
+    else source = `(fn ${parts.map((p) => this.source(p)).join(' ')})`;
+    return { name, selfSlot, captures: scope.captures, frameSize: scope.size, byCount, variadic, arities, source, span: whole.span };
+  }
+
+  private fnArity(params: Extract<Form, { kind: 'vector' }>, body: Form[], span: Span): Arity {
+    const mark = this.scope.mark();
+    const ps: Pattern[] = [];
+    let rest: Pattern | null = null;
+    for (let i = 0; i < params.items.length; i++) {
+      const p = params.items[i]!;
+      if (isSym(p, '&')) {
+        const r = params.items[i + 1];
+        if (!r || i + 2 !== params.items.length) throw err('invalid_form', '& must be followed by exactly one name', p.span);
+        rest = this.pattern(r);
+        break;
+      }
+      ps.push(this.pattern(p));
+    }
+    this.recurArity = ps.length + (rest ? 1 : 0);
+    const node = this.body(body, true, span);
+    this.scope.reset(mark);
+    return { fixed: ps.length, params: ps, rest, body: node };
+  }
+
+  private fnLiteral(f: Extract<Form, { kind: 'fnLiteral' }>): Node {
+    if (this.inFnLiteral) throw err('invalid_form', 'nested #() are not allowed', f.span, 'use (fn [x] ...) for the inner function');
+    let max = 0;
+    let variadic = false;
+    const scan = (x: Form): void => {
+      if (x.kind === 'symbol' && x.ns === null) {
+        const m = PLACEHOLDER.exec(x.name);
+        if (m) {
+          if (m[1] === '&') variadic = true;
+          else max = Math.max(max, m[1] === undefined ? 1 : Number(m[1]));
+        }
+      } else if (x.kind === 'fnLiteral') {
+        throw err('invalid_form', 'nested #() are not allowed', x.span, 'use (fn [x] ...) for the inner function');
+      } else if ('items' in x) x.items.forEach(scan);
+    };
+    f.items.forEach(scan);
+    if (max > 20) throw err('invalid_placeholder', `%${max}: at most 20 parameters`, f.span);
+    const outer = this.scope;
+    const scope = new Scope(outer);
+    this.scope = scope;
+    const savedRecur = this.recurArity;
+    this.inFnLiteral = true;
+    let arity: Arity;
+    try {
+      const params: Pattern[] = [];
+      for (let i = 1; i <= max; i++) {
+        const slot = scope.alloc();
+        scope.bind(`%${i}`, slot);
+        if (i === 1) scope.bind('%', slot);
+        params.push({ kind: 'bind', slot, name: `%${i}` });
+      }
+      let rest: Pattern | null = null;
+      if (variadic) {
+        const slot = scope.alloc();
+        scope.bind('%&', slot);
+        rest = { kind: 'bind', slot, name: '%&' };
+      }
+      this.recurArity = max + (variadic ? 1 : 0);
+      const body = this.an({ kind: 'list', items: f.items, span: f.span }, true);
+      arity = { fixed: max, params, rest, body };
+    } finally {
+      this.scope = outer;
+      this.recurArity = savedRecur;
+      this.inFnLiteral = false;
+    }
+    const byCount: (Arity | undefined)[] = [];
+    if (!variadic) byCount[max] = arity;
+    const info: FnInfo = {
+      name: null,
+      selfSlot: -1,
+      captures: scope.captures,
+      frameSize: scope.size,
+      byCount,
+      variadic: variadic ? arity : null,
+      arities: [arity],
+      source: this.source(f),
+      span: f.span,
+    };
+    return { kind: 'fn', fn: info, span: f.span };
+  }
+
+  private letfn(f: Extract<Form, { kind: 'list' }>, tail: boolean): Node {
+    this.arity(f, 'letfn', 1, Infinity, '(letfn [(f [x] ...) ...] body...)');
+    const bv = f.items[1]!;
+    if (bv.kind !== 'vector') throw err('invalid_form', 'letfn needs a vector of function specs: (letfn [(f [x] ...)] ...)', bv.span);
+    const specs = bv.items.map((s) => {
+      if (s.kind !== 'list' || !isSym(s.items[0])) throw err('invalid_form', 'letfn specs look like (name [params] body...)', s.span);
+      return s;
+    });
+    const mark = this.scope.mark();
+    const slots = specs.map((s) => {
+      const slot = this.scope.alloc();
+      this.scope.bind((s.items[0] as { name: string }).name, slot);
+      return slot;
+    });
+    const names = new Set(specs.map((s) => (s.items[0] as { name: string }).name));
+    const group = `[${specs.map((s) => this.source(s)).join(' ')}]`;
+    const fns = specs.map((s) => {
+      const name = (s.items[0] as { name: string }).name;
+      const info = this.fn(s, s.items, `(letfn ${group} ${name})`);
+      info.letfnNames = names;
+      return info;
+    });
+    // siblings are reached through the letfn group itself when printed as source
+    const body = this.body(f.items.slice(2), tail, f.span);
+    this.scope.reset(mark);
+    return { kind: 'letfn', slots, fns, body, span: f.span };
+  }
+
+  // ------------------------------------------------------------ control forms
+
+  private cond(f: Extract<Form, { kind: 'list' }>, tail: boolean): Node {
+    const it = f.items.slice(1);
+    if (it.length % 2 !== 0) throw err('invalid_cond_form', 'cond needs test/result pairs (an even number of forms)', f.span, 'use :else as the last test');
+    const pairs: { test: Node | null; then: Node; span: Span }[] = [];
+    for (let i = 0; i < it.length; i += 2) {
+      const t = it[i]!;
+      const always = t.kind === 'keyword' || (t.kind === 'bool' && t.value);
+      pairs.push({ test: always ? null : this.an(t, false), then: this.an(it[i + 1]!, tail), span: t.span });
+    }
+    let node: Node = { kind: 'const', value: null, span: f.span };
+    for (let i = pairs.length - 1; i >= 0; i--) {
+      const p = pairs[i]!;
+      node = p.test === null ? p.then : { kind: 'if', test: p.test, then: p.then, else: node, span: p.span };
+    }
+    return node;
+  }
+
+  private caseForm(f: Extract<Form, { kind: 'list' }>, tail: boolean): Node {
+    this.arity(f, 'case', 1, Infinity, '(case x value result ... default?)');
+    const test = this.an(f.items[1]!, false);
+    const rest = f.items.slice(2);
+    const table = new Map<unknown, number>();
+    const others: { value: Value; index: number }[] = [];
+    const results: Node[] = [];
+    const seen: Value[] = [];
+    const add = (c: Form, index: number): void => {
+      const v = c.kind === 'symbol' ? undefined : literalValue(c);
+      if (v === undefined) {
+        throw err('invalid_form', `case constants must be literals, got ${describeForm(c)}`, c.span, 'use keywords, strings, numbers, nil or booleans');
+      }
+      if (v === null || typeof v !== 'object' || v instanceof Keyword) {
+        const key = v === null ? NIL_KEY : v;
+        if (table.has(key)) throw err('invalid_form', `duplicate case constant ${describeForm(c)}`, c.span);
+        table.set(key, index);
+      } else {
+        others.push({ value: v, index });
+      }
+      seen.push(v);
+    };
+    for (let i = 0; i + 1 < rest.length; i += 2) {
+      const c = rest[i]!;
+      const index = results.length;
+      if (c.kind === 'list') {
+        if (c.items.length === 0) throw err('invalid_form', 'empty case constant list', c.span);
+        c.items.forEach((x) => add(x, index));
+      } else add(c, index);
+      results.push(this.an(rest[i + 1]!, tail));
+    }
+    const def = rest.length % 2 === 1 ? this.an(rest[rest.length - 1]!, tail) : null;
+    return { kind: 'case', test, table, others, results, default: def, span: f.span };
+  }
+
+  private condp(f: Extract<Form, { kind: 'list' }>, tail: boolean): Node {
+    this.arity(f, 'condp', 2, Infinity, '(condp pred expr test result ... default?)');
+    const pred = this.an(f.items[1]!, false);
+    const expr = this.an(f.items[2]!, false);
+    const rest = f.items.slice(3);
+    const clauses: { test: Node; result: Node; arrow: boolean }[] = [];
+    let i = 0;
+    let def: Node | null = null;
+    while (i < rest.length) {
+      if (i + 1 >= rest.length) {
+        def = this.an(rest[i]!, tail);
+        break;
+      }
+      const arrow = rest[i + 1]!.kind === 'keyword' && (rest[i + 1] as { value: Keyword }).value.fullName === '>>';
+      if (arrow) {
+        if (i + 2 >= rest.length) throw err('invalid_form', 'condp :>> needs a function after it', rest[i + 1]!.span);
+        clauses.push({ test: this.an(rest[i]!, false), result: this.an(rest[i + 2]!, false), arrow: true });
+        i += 3;
+      } else {
+        clauses.push({ test: this.an(rest[i]!, false), result: this.an(rest[i + 1]!, tail), arrow: false });
+        i += 2;
+      }
+    }
+    return { kind: 'condp', pred, expr, clauses, default: def, span: f.span };
+  }
+
+  private forForm(f: Extract<Form, { kind: 'list' }>, collect: boolean): Node {
+    const name = collect ? 'for' : 'doseq';
+    this.arity(f, name, collect ? 2 : 1, collect ? 2 : Infinity, `(${name} [x coll ...] body${collect ? '' : '...'})`);
+    const bv = f.items[1]!;
+    if (bv.kind !== 'vector' || bv.items.length === 0 || bv.items.length % 2 !== 0) {
+      throw err('invalid_form', `${name} needs a binding vector of name/collection pairs: (${name} [x coll] ...)`, bv.span);
+    }
+    const mark = this.scope.mark();
+    const clauses: ForClause[] = [];
+    for (let i = 0; i < bv.items.length; i += 2) {
+      const k = bv.items[i]!;
+      const v = bv.items[i + 1]!;
+      if (k.kind === 'keyword') {
+        if (clauses.length === 0) throw err('invalid_form', `${name} must start with a binding, not ${printForm(k)}`, k.span);
+        switch (k.value.fullName) {
+          case 'let':
+            clauses.push({ kind: 'let', bindings: this.bindings(v, ':let') });
+            continue;
+          case 'when':
+            clauses.push({ kind: 'when', test: this.an(v, false) });
+            continue;
+          case 'while':
+            clauses.push({ kind: 'while', test: this.an(v, false) });
+            continue;
+        }
+        throw err('invalid_form', `unknown ${name} modifier ${printForm(k)}; use :let, :when or :while`, k.span);
+      }
+      if (v.kind === 'number' || v.kind === 'keyword' || v.kind === 'bool') {
+        throw err('invalid_form', `${name} needs a collection to iterate, got ${printForm(v)}`, v.span, v.kind === 'number' ? `use (range ${printForm(v)})` : undefined);
+      }
+      const coll = this.an(v, false);
+      clauses.push({ kind: 'bind', pattern: this.pattern(k), coll, span: k.span });
+    }
+    const saved = this.recurArity;
+    this.recurArity = null;
+    const body = this.body(f.items.slice(2), false, f.span);
+    this.recurArity = saved;
+    this.scope.reset(mark);
+    return { kind: 'for', clauses, body, collect, span: f.span };
+  }
+
+  private tryForm(f: Extract<Form, { kind: 'list' }>, tail: boolean): Node {
+    const bodyForms: Form[] = [];
+    const catches: CatchClause[] = [];
+    let fin: Node | null = null;
+    const saved = this.recurArity;
+    this.recurArity = null; // no recur across try
+    try {
+      for (const x of f.items.slice(1)) {
+        if (x.kind === 'list' && isSym(x.items[0], 'catch')) {
+          const cls = x.items[1];
+          const name = x.items[2];
+          if (!cls || !isSym(name)) throw err('invalid_form', 'catch looks like (catch Exception e body...)', x.span);
+          const c = cls.kind === 'symbol' ? (cls.ns ? `${cls.ns}/${cls.name}` : cls.name) : '';
+          const match: CatchClause['match'] = /ExceptionInfo$/.test(c) ? 'thrown' : /ArithmeticException$/.test(c) ? 'arithmetic' : 'all';
+          const mark = this.scope.mark();
+          const slot = this.scope.alloc();
+          this.scope.bind(name.name, slot);
+          catches.push({ match, slot, body: this.body(x.items.slice(3), false, x.span) });
+          this.scope.reset(mark);
+        } else if (x.kind === 'list' && isSym(x.items[0], 'finally')) {
+          fin = this.body(x.items.slice(1), false, x.span);
+        } else {
+          if (catches.length || fin) throw err('invalid_form', 'catch and finally must come last in try', x.span);
+          bodyForms.push(x);
+        }
+      }
+      void tail;
+      return { kind: 'try', body: this.body(bodyForms, false, f.span), catches, finally: fin, span: f.span };
+    } finally {
+      this.recurArity = saved;
+    }
+  }
+
+  // ------------------------------------------------------------ tools, tasks, where
+
+  private toolCall(name: string, f: Extract<Form, { kind: 'list' }>): Node {
+    if (!this.tools.has(name) && this.deferTools === 0 && !this.unknownTools.has(name)) this.unknownTools.set(name, f.items[0]!.span);
+    const args = f.items.slice(1);
+    if (args.length === 1) {
+      const a = args[0]!;
+      if (a.kind === 'string' || a.kind === 'number' || a.kind === 'keyword' || a.kind === 'vector' || a.kind === 'bool') {
+        throw err('invalid_tool_args', `tool/${name} takes named arguments, got ${describeForm(a)}`, f.span, `wrap arguments in a map: (tool/${name} {:key value})`);
+      }
+    } else if (args.length > 1) {
+      if (args.length % 2 !== 0) {
+        throw err('invalid_tool_args', `tool/${name} takes named arguments: a map or :key value pairs`, f.span, `(tool/${name} {:key value}) or (tool/${name} :key value)`);
+      }
+      for (let i = 0; i < args.length; i += 2) {
+        const k = args[i]!;
+        if (k.kind !== 'keyword' && k.kind !== 'string' && k.kind !== 'symbol' && k.kind !== 'list') {
+          throw err('invalid_tool_args', `tool/${name}: argument names must be keywords, got ${describeForm(k)}`, k.span);
+        }
+      }
+    }
+    return { kind: 'tool', name, args: args.map((a) => this.an(a, false)), span: f.span };
+  }
+
+  private task(f: Extract<Form, { kind: 'list' }>): Node {
+    if (f.items.length !== 3) {
+      throw err('invalid_arity', 'expected (task "id" expr)', f.span, 'a task has an id and one expression; wrap several in (do ...)');
+    }
+    const idForm = f.items[1]!;
+    if (isSym(idForm) && this.scope.lookup(idForm.name) === undefined && !this.globals.has(idForm.name)) {
+      throw err(
+        'unbound_var',
+        `Undefined variable: ${idForm.name} (task ids are strings: (task "${idForm.name}" ...))`,
+        idForm.span,
+        `task ids are strings: (task "${idForm.name}" ...), or computed: (task (str "${idForm.name}_" id) ...)`,
+      );
+    }
+    const id = this.an(idForm, false);
+    const hit = idForm.kind === 'string' && this.opts.journal?.has(idForm.value) === true;
+    if (hit) this.deferTools++;
+    const saved = this.recurArity;
+    this.recurArity = null;
+    try {
+      return { kind: 'task', id, body: this.an(f.items[2]!, false), span: f.span };
+    } finally {
+      this.recurArity = saved;
+      if (hit) this.deferTools--;
+    }
+  }
+
+  private where(f: Extract<Form, { kind: 'list' }>): Node {
+    const it = f.items;
+    if (it.length !== 2 && it.length !== 4) {
+      throw err('invalid_where_form', `where expects (where field) or (where field op value), got ${it.length - 1} argument${it.length === 2 ? '' : 's'}`, f.span);
+    }
+    const field = it[1]!;
+    let path: Value[];
+    if (field.kind === 'keyword' || field.kind === 'string') path = [field.value];
+    else if (field.kind === 'vector' && field.items.length > 0 && field.items.every((x) => x.kind === 'keyword' || x.kind === 'string' || x.kind === 'number')) {
+      path = field.items.map((x) => (x as { value: Value }).value);
+    } else {
+      throw err('invalid_where_form', `where field must be a keyword or a vector path, got ${describeForm(field)}`, field.span);
+    }
+    if (it.length === 2) return { kind: 'where', path, op: 'truthy', value: null, span: f.span };
+    const opForm = it[2]!;
+    if (!isSym(opForm) || !WHERE_OPS.has(opForm.name)) {
+      throw err('invalid_where_operator', `invalid where operator ${describeForm(opForm)}`, opForm.span, 'operators: = not= > < >= <= includes in');
+    }
+    return { kind: 'where', path, op: opForm.name as WhereOp, value: this.an(it[3]!, false), span: f.span };
+  }
+}
+
+function threadStep(acc: Form, step: Form, first: boolean): Form {
+  if (step.kind === 'list' && step.items.length > 0) {
+    const [h, ...rest] = step.items;
+    return { kind: 'list', items: first ? [h!, acc, ...rest] : [h!, ...rest, acc], span: step.span };
+  }
+  return { kind: 'list', items: [step, acc], span: step.span };
+}
+
+function specialValueHint(name: string): string | undefined {
+  if (name === 'and' || name === 'or') return `wrap it in a function: #(${name} %1 %2)`;
+  if (name === 'pmap') return 'call it directly: (pmap f coll)';
+  return undefined;
+}
+
+const SUGGEST: Record<string, string> = {
+  print: 'use println',
+  prn: 'use (println (pr-str x))',
+  atom: 'there are no atoms; use loop/recur or reduce to carry state',
+  'swap!': 'there are no atoms; use loop/recur or reduce',
+  'reset!': 'there are no atoms; use loop/recur or reduce',
+  deref: 'there are no atoms or refs',
+};
+
+function undefinedHint(names: string[]): string | undefined {
+  for (const n of names) {
+    if (SUGGEST[n]) return SUGGEST[n];
+    if (n.includes('_') && lookupCore(null, n.replaceAll('_', '-'))) return `did you mean ${n.replaceAll('_', '-')}?`;
+  }
+  if (names.some((n) => !n.includes('/'))) return 'define it with (def name value) or bind it with let; (or x default) treats an undefined x as nil';
+  return undefined;
+}
+
+/** Analyzes a whole program. @throws PtcError (phase `analyze`) */
+export function analyze(forms: Form[], options: AnalyzeOptions = {}): Program {
+  return new Analyzer(options).program(forms);
+}
+
+export { literalValue };

@@ -1,0 +1,51 @@
+/**
+ * Function values defined by the evaluator: closures (`fn`, `defn`, `#()`, `letfn`) and
+ * var references (`#'name`, the value of `def`).
+ */
+import type { FnInfo } from '../analyzer/nodes.ts';
+import { prStr } from '../printer/index.ts';
+import { FnValue, type Value } from '../values.ts';
+
+/** Names that can be written back as a `let` binding. */
+const READABLE_NAME = /^[^\s%\d#:'"`~@^;()[\]{}\\][^\s'"`~@^;()[\]{}\\]*$/;
+
+/**
+ * A closure: the compiled function plus the values of the locals it captured.
+ * Its source is the `fn` form as written, wrapped in a `let` of the captured bindings,
+ * so it can be printed, persisted and read back: `(let [y 1] (fn [x] (+ x y)))`.
+ */
+export class Closure extends FnValue {
+  readonly name: string | undefined;
+
+  constructor(
+    readonly info: FnInfo,
+    /** values of `info.captures`, in the same order */
+    public captured: Value[],
+  ) {
+    super();
+    this.name = info.name ?? undefined;
+  }
+
+  toSource(): string {
+    const caps = this.info.captures;
+    const skip = this.info.letfnNames;
+    const bindings: string[] = [];
+    for (let i = 0; i < caps.length; i++) {
+      const c = caps[i]!;
+      if (skip?.has(c.name) || !READABLE_NAME.test(c.name)) continue;
+      bindings.push(`${c.name} ${prStr(this.captured[i] ?? null)}`);
+    }
+    return bindings.length === 0 ? this.info.source : `(let [${bindings.join(' ')}] ${this.info.source})`;
+  }
+}
+
+/** `#'user/name`: what `def` returns. Calling it calls the current value of the name. */
+export class VarRef extends FnValue {
+  constructor(readonly name: string) {
+    super();
+  }
+
+  toSource(): string {
+    return `#'user/${this.name}`;
+  }
+}
