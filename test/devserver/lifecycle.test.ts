@@ -1,0 +1,184 @@
+/** Start policies, timers, terminate, continue-as-new, describe, memo and search attributes, list/count. */
+import { WorkflowExecutionAlreadyStartedError, WorkflowFailedError } from '@temporalio/client';
+import { TerminatedFailure } from '@temporalio/common';
+import { TestWorkflowEnvironment } from '@temporalio/testing';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestEnv, type TestEnv } from '../../src/devserver/testing.ts';
+import * as activities from './fixtures/activities.ts';
+import { chain, counter, failing, finishSignal, hello, sleeper, tagged, waitsForever, withChild } from './fixtures/workflows.ts';
+import { eventsOfType, eventTypes, untilDescribed } from './helpers.ts';
+
+const workflowsPath = fileURLToPath(new URL('./fixtures/workflows.ts', import.meta.url));
+let env: TestEnv;
+
+beforeAll(async () => {
+  env = await createTestEnv({
+    workflowsPath,
+    activities,
+    server: { searchAttributes: { CustomKeywordField: 'KeywordList', Team: 'Keyword' } },
+  });
+});
+afterAll(async () => {
+  await env?.shutdown();
+});
+
+describe('workflow lifecycle', () => {
+  it('fires a durable timer', async () => {
+    const workflowId = 'timer-1';
+    const handle = await env.client.workflow.start(sleeper, { taskQueue: env.taskQueue, workflowId, args: [200] });
+    expect(await handle.result()).toBe('woke');
+    const history = await handle.fetchHistory();
+    expect(eventTypes(history)).toEqual([
+      'WorkflowExecutionStarted',
+      'WorkflowTaskScheduled',
+      'WorkflowTaskStarted',
+      'WorkflowTaskCompleted',
+      'TimerStarted',
+      'TimerFired',
+      'WorkflowTaskScheduled',
+      'WorkflowTaskStarted',
+      'WorkflowTaskCompleted',
+      'WorkflowExecutionCompleted',
+    ]);
+    await env.replay([{ workflowId, history }]);
+  });
+
+  it('dedups starts by request id and enforces the id conflict and reuse policies', async () => {
+    const workflowId = 'policy-1';
+    const opts = { taskQueue: env.taskQueue, workflowId };
+    const first = await env.client.workflow.start(counter, opts);
+    await expect(env.client.workflow.start(counter, opts)).rejects.toBeInstanceOf(WorkflowExecutionAlreadyStartedError);
+    const existing = await env.client.workflow.start(counter, { ...opts, workflowIdConflictPolicy: 'USE_EXISTING' });
+    expect(existing.firstExecutionRunId).toBe(first.firstExecutionRunId);
+    await first.signal(finishSignal);
+    await first.result();
+    await expect(env.client.workflow.start(counter, { ...opts, workflowIdReusePolicy: 'REJECT_DUPLICATE' })).rejects.toBeInstanceOf(
+      WorkflowExecutionAlreadyStartedError,
+    );
+    const again = await env.client.workflow.start(counter, opts);
+    expect(again.firstExecutionRunId).not.toBe(first.firstExecutionRunId);
+    const replaced = await env.client.workflow.start(counter, { ...opts, workflowIdConflictPolicy: 'TERMINATE_EXISTING' });
+    expect((await env.client.workflow.getHandle(workflowId, again.firstExecutionRunId).describe()).status.name).toBe('TERMINATED');
+    await replaced.terminate('done');
+  });
+
+  it('terminates a running workflow', async () => {
+    const workflowId = 'terminate-1';
+    const handle = await env.client.workflow.start(waitsForever, { taskQueue: env.taskQueue, workflowId });
+    await untilDescribed(handle, (d) => d.historyLength >= 4);
+    await handle.terminate('enough');
+    const err = await handle.result().catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(WorkflowFailedError);
+    expect((err as WorkflowFailedError).cause).toBeInstanceOf(TerminatedFailure);
+    const history = await handle.fetchHistory();
+    expect(eventTypes(history)).toEqual([
+      'WorkflowExecutionStarted',
+      'WorkflowTaskScheduled',
+      'WorkflowTaskStarted',
+      'WorkflowTaskCompleted',
+      'WorkflowExecutionTerminated',
+    ]);
+    expect(eventsOfType(history, 'WorkflowExecutionTerminated')[0]!.workflowExecutionTerminatedEventAttributes!.reason).toBe('enough');
+    await env.replay([{ workflowId, history }]);
+  });
+
+  it('follows a continue-as-new chain in result()', async () => {
+    const workflowId = 'chain-1';
+    const handle = await env.client.workflow.start(chain, { taskQueue: env.taskQueue, workflowId, args: [3, 0] });
+    expect(await handle.result()).toBe(6);
+    const firstHistory = await env.client.workflow.getHandle(workflowId, handle.firstExecutionRunId).fetchHistory();
+    expect(eventTypes(firstHistory).at(-1)).toBe('WorkflowExecutionContinuedAsNew');
+    const described = await env.client.workflow.getHandle(workflowId).describe();
+    expect(described.runId).not.toBe(handle.firstExecutionRunId);
+    const lastHistory = await env.client.workflow.getHandle(workflowId).fetchHistory();
+    const started = lastHistory.events![0]!.workflowExecutionStartedEventAttributes!;
+    expect(started.firstExecutionRunId).toBe(handle.firstExecutionRunId);
+    expect(started.continuedExecutionRunId).toBeTruthy();
+    await env.replay([
+      { workflowId, history: firstHistory },
+      { workflowId, history: lastHistory },
+    ]);
+  });
+
+  it('fails a workflow with its application failure', async () => {
+    const handle = await env.client.workflow.start(failing, { taskQueue: env.taskQueue, workflowId: 'failing-1' });
+    const err = await handle.result().catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(WorkflowFailedError);
+    expect(((err as WorkflowFailedError).cause as Error).message).toBe('workflow gave up');
+    const history = await handle.fetchHistory();
+    expect(eventTypes(history).at(-1)).toBe('WorkflowExecutionFailed');
+    await env.replay([{ workflowId: 'failing-1', history }]);
+  });
+
+  it('keeps memo, search attributes and user metadata, and upserts them from the workflow', async () => {
+    const workflowId = 'tagged-1';
+    const handle = await env.client.workflow.start(tagged, {
+      taskQueue: env.taskQueue,
+      workflowId,
+      memo: { note: 'initial', owner: 'me' },
+      searchAttributes: { Team: ['core'] },
+      staticSummary: 'a tagged run',
+      staticDetails: 'details here',
+    });
+    expect(await handle.result()).toBe('ok');
+    const described = await handle.describe();
+    expect(described.memo).toEqual({ note: 'updated', owner: 'me' });
+    expect(described.searchAttributes).toMatchObject({ Team: ['core'], CustomKeywordField: ['tagged'] });
+    expect(await described.staticSummary()).toBe('a tagged run');
+    expect(await described.staticDetails()).toBe('details here');
+    const history = await handle.fetchHistory();
+    expect(eventTypes(history)).toContain('UpsertWorkflowSearchAttributes');
+    expect(eventTypes(history)).toContain('WorkflowPropertiesModified');
+    await env.replay([{ workflowId, history }]);
+  });
+
+  it('rejects a start with an undefined search attribute', async () => {
+    const err = await env.client.workflow
+      .start(hello, { taskQueue: env.taskQueue, workflowId: 'bad-sa', args: ['x'], searchAttributes: { Nope: ['x'] } })
+      .catch((e: Error) => e);
+    expect(((err as Error).cause as Error).message).toMatch(/Nope is not defined/);
+  });
+
+  it('fails the workflow task naming an unsupported command', async () => {
+    const workflowId = 'child-1';
+    const handle = await env.client.workflow.start(withChild, { taskQueue: env.taskQueue, workflowId });
+    const history = await (async () => {
+      for (;;) {
+        const h = await handle.fetchHistory();
+        if (eventTypes(h).includes('WorkflowTaskFailed')) return h;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    })();
+    const failed = eventsOfType(history, 'WorkflowTaskFailed')[0]!.workflowTaskFailedEventAttributes!;
+    expect(failed.failure?.message).toMatch(/COMMAND_TYPE_START_CHILD_WORKFLOW_EXECUTION is not supported/);
+    await handle.terminate();
+  });
+
+  it('lists and counts workflows with the visibility query subset', async () => {
+    const tq = env.taskQueue;
+    await Promise.all(['list-a', 'list-b'].map((id) => env.client.workflow.execute(hello, { taskQueue: tq, workflowId: id, args: [id] })));
+    const running = await env.client.workflow.start(waitsForever, { taskQueue: tq, workflowId: 'list-c', searchAttributes: { Team: ['list'] } });
+    const ids = async (query: string) => {
+      const out: string[] = [];
+      for await (const wf of env.client.workflow.list({ query })) out.push(wf.workflowId);
+      return out;
+    };
+    expect(await ids("WorkflowType = 'hello' AND WorkflowId STARTS_WITH 'list-' ORDER BY StartTime ASC")).toEqual(['list-a', 'list-b']);
+    expect(await ids("Team = 'list' AND ExecutionStatus = 'Running'")).toEqual(['list-c']);
+    expect((await env.client.workflow.count("WorkflowId STARTS_WITH 'list-'")).count).toBe(3);
+    const err = await ids('Nope = 1').catch((e: Error) => e);
+    expect(((err as Error).cause as Error).message).toMatch(/invalid query/);
+    await running.terminate();
+  });
+
+  it('works with TestWorkflowEnvironment.createFromExistingServer', async () => {
+    const testEnv = await TestWorkflowEnvironment.createFromExistingServer({ address: env.server.address });
+    try {
+      const result = await testEnv.client.workflow.execute(hello, { taskQueue: env.taskQueue, workflowId: 'testenv-1', args: ['env'] });
+      expect(result).toBe('Hello, env!');
+    } finally {
+      await testEnv.teardown();
+    }
+  });
+});
