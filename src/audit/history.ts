@@ -20,9 +20,9 @@ export async function fetchChain(client: Client, workflowId: string, runId?: str
   const chain: RunHistory[] = [];
   let current: string | undefined = runId ?? (await client.workflow.getHandle(workflowId).describe()).runId;
   while (current) {
-    const history = await client.workflow.getHandle(workflowId, current).fetchHistory();
+    const history: History = await client.workflow.getHandle(workflowId, current).fetchHistory();
     chain.unshift({ workflowId, runId: current, history });
-    const started = history.events?.[0]?.workflowExecutionStartedEventAttributes;
+    const started: temporal.api.history.v1.IWorkflowExecutionStartedEventAttributes | null | undefined = history.events?.[0]?.workflowExecutionStartedEventAttributes;
     current = started?.continuedExecutionRunId || undefined;
   }
   return chain;

@@ -28,8 +28,9 @@ export type Budgets = z.infer<typeof Budgets>;
 export const ApprovalOptions = z.object({
   /** how long a waiting mission waits for a decision; none = forever */
   timeoutMs: positiveInt.optional(),
-  /** at the deadline: write the agent's default decision, or fail the mission */
-  onTimeout: z.enum(['default_decision', 'fail']).optional(),
+  /** at the deadline: write the decision's expiry value, or fail the mission
+   *  @default the agent's contract: its expiry value when it has one, else fail */
+  onTimeout: z.enum(['expiry_value', 'fail']).optional(),
 });
 
 export const MissionOptions = z.object({
@@ -112,7 +113,7 @@ export interface Pending {
   allowed: Json[] | null;
   since: string;
   deadline: string | null;
-  onTimeout: 'default_decision' | 'fail' | null;
+  onTimeout: 'expiry_value' | 'fail' | null;
 }
 
 export interface StatusView {
@@ -131,21 +132,26 @@ export interface StatusView {
 
 // ---------------------------------------------------------------- activities
 
+/** One external-decision contract, made concrete for the mission's input. */
+export const DecisionContract = z.object({
+  key: z.string(),
+  description: z.string(),
+  /** the allowed values when the schema enumerates them; null accepts any JSON */
+  allowed: z.array(JsonValue).nullable(),
+  /** what `navigator approve` / `reject` write; null when the schema has no such value */
+  approveValue: JsonValue,
+  rejectValue: JsonValue,
+  /** after this long without a decision, `expiryValue` is written; null waits forever */
+  timeoutMs: z.number().int().positive().nullable(),
+  expiryValue: JsonValue,
+});
+export type DecisionContract = z.infer<typeof DecisionContract>;
+
 /** What an agent tells the workflow about itself, once per run. */
 export const AgentDescription = z.object({
   name: z.string(),
   plan: z.array(z.object({ id: z.string(), description: z.string() })),
-  decision: z
-    .object({
-      key: z.string(),
-      allowed: z.array(JsonValue).nullable(),
-      approveValue: JsonValue,
-      rejectValue: JsonValue,
-      timeoutMs: z.number().int().positive().nullable(),
-      onTimeout: z.enum(['default_decision', 'fail']),
-      defaultValue: JsonValue,
-    })
-    .nullable(),
+  decisions: z.array(DecisionContract),
   tools: z.record(z.string(), z.enum(['read_only', 'local', 'memory', 'external'])),
 });
 export type AgentDescription = z.infer<typeof AgentDescription>;
@@ -182,7 +188,8 @@ export type PassOutcome =
   | { kind: 'error'; message: string };
 
 export type PassResponse =
-  | { kind: 'effects'; effects: EffectRequest[]; state: Json; toolCalls: InlineToolCall[]; tokens: number }
+  /** the pass stopped at external effects; `state` resumes it after they ran */
+  | { kind: 'effects'; effects: EffectRequest[]; state: Json }
   | {
       kind: 'done';
       outcome: PassOutcome;
@@ -191,7 +198,9 @@ export type PassResponse =
       journalDelta: JournalEntries;
       resets: string[];
       summaries: Record<string, string>;
+      /** tools the pass ran itself (not external effects), over all its turns */
       toolCalls: InlineToolCall[];
+      /** model tokens the whole pass used */
       tokens: number;
     };
 
@@ -205,8 +214,11 @@ export interface PassContext {
   runId: string;
   /** present while a pass is suspended on effects */
   passState: Json | null;
-  effectResults: Record<string, Json>;
+  /** results of this pass's effects so far, by effect id */
+  effectResults: Record<string, EffectResult>;
 }
+
+export type EffectResult = { ok: Json } | { error: string };
 
 export interface ToolRequest {
   agent: string;

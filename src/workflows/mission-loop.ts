@@ -5,7 +5,7 @@
 import * as wf from '@temporalio/workflow';
 import type { createActivities } from '../activities/index.ts';
 import type { EffectRequest, Json, PassResponse } from './contract.ts';
-import type { MissionState } from './mission-state.ts';
+import { type MissionState, contractFor } from './mission-state.ts';
 import { retryPolicyFor } from './retry-policies.ts';
 
 type Activities = ReturnType<typeof createActivities>;
@@ -59,8 +59,6 @@ async function runOnePass(state: MissionState): Promise<DonePass> {
   let response = await runPass.executeWithOptions(passOptions(`pass ${state.passes}`), [request(false)]);
   for (let step = 1; response.kind === 'effects'; step++) {
     state.passState = response.state;
-    state.recordInlineCalls(response.toolCalls);
-    state.tokens += response.tokens;
     await Promise.all(response.effects.map((e) => runEffect(state, e)));
     response = await runPass.executeWithOptions(passOptions(`pass ${state.passes} resume ${step}`), [request(true)]);
   }
@@ -114,22 +112,22 @@ function attemptsOf(err: unknown): number {
 function waitingKey(state: MissionState, value: Json): string | null {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return null;
   if (value.status !== 'waiting') return null;
-  const named = value.for ?? value.key ?? value.decision;
+  const named = value.decision ?? value.for ?? value.key;
   if (typeof named === 'string' && named.length > 0) return named;
-  return state.agent?.decision?.key ?? 'decision';
+  return state.agent?.decisions[0]?.key ?? 'decision';
 }
 
 /** Parks until a person writes `key` (or cancels). Returns what the deadline decided. */
 async function waitForDecision(state: MissionState, key: string): Promise<'decided' | 'fail'> {
-  const contract = state.agent?.decision ?? null;
+  const contract = contractFor(state, key);
   const approval = state.input.options.approval;
   const timeoutMs = approval.timeoutMs ?? contract?.timeoutMs ?? null;
-  const onTimeout = approval.onTimeout ?? contract?.onTimeout ?? 'fail';
+  const onTimeout = approval.onTimeout ?? (contract?.timeoutMs ? 'expiry_value' : 'fail');
   const since = state.personWriteVersion(key);
   const now = Date.now();
   state.pending = {
     key,
-    allowed: contract && contract.key === key ? contract.allowed : null,
+    allowed: contract?.allowed ?? null,
     since: new Date(now).toISOString(),
     deadline: timeoutMs === null ? null : new Date(now + timeoutMs).toISOString(),
     onTimeout: timeoutMs === null ? null : onTimeout,
@@ -139,8 +137,8 @@ async function waitForDecision(state: MissionState, key: string): Promise<'decid
   const decided = timeoutMs === null ? (await wf.condition(arrived), true) : await wf.condition(arrived, timeoutMs);
   state.pending = null;
   if (decided) return 'decided';
-  if (onTimeout === 'fail') return 'fail';
-  state.writeByPerson(key, contract?.defaultValue ?? null);
+  if (onTimeout === 'fail' || !contract) return 'fail';
+  state.writeByPerson(key, contract.expiryValue);
   return 'decided';
 }
 

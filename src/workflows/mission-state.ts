@@ -6,6 +6,8 @@ import type {
   AgentDescription,
   Budgets,
   CarriedState,
+  DecisionContract,
+  EffectResult,
   EffectRequest,
   InlineToolCall,
   Json,
@@ -45,7 +47,7 @@ export class MissionState {
   agent: AgentDescription | null = null;
   /** state of the pass suspended on effects, and the results gathered for it */
   passState: Json | null = null;
-  effectResults: Record<string, Json> = {};
+  effectResults: Record<string, EffectResult> = {};
 
   constructor(
     readonly input: ParsedMissionInput,
@@ -255,18 +257,22 @@ export class MissionState {
   }
 }
 
+/** The agent's contract for a decision key, if it has one. */
+export function contractFor(state: MissionState, key: string): DecisionContract | undefined {
+  return state.agent?.decisions.find((d) => d.key === key);
+}
+
 /** Why a decision is not acceptable now, or null when it is. */
 export function decisionProblem(state: MissionState, key: string, value: Json): string | null {
-  const contract = state.agent?.decision ?? null;
-  const expected = state.pending?.key ?? contract?.key;
-  if (expected === undefined) return `this mission takes no decisions`;
-  if (key !== expected) return `unknown decision key ${JSON.stringify(key)}; expected ${JSON.stringify(expected)}`;
-  const allowed = state.pending?.allowed ?? contract?.allowed ?? null;
-  if (allowed && !allowed.some((a) => JSON.stringify(a) === JSON.stringify(value))) {
-    return `value ${JSON.stringify(value)} is not allowed for ${key}; allowed: ${allowed.map((a) => JSON.stringify(a)).join(', ')}`;
-  }
   if (state.status === 'completed' || state.status === 'failed' || state.status === 'cancelled') {
     return `the mission is ${state.status}`;
+  }
+  const known = new Set([...(state.agent?.decisions ?? []).map((d) => d.key), ...(state.pending ? [state.pending.key] : [])]);
+  if (known.size === 0) return `this mission takes no decisions`;
+  if (!known.has(key)) return `unknown decision key ${JSON.stringify(key)}; expected ${[...known].map((k) => JSON.stringify(k)).join(' or ')}`;
+  const allowed = contractFor(state, key)?.allowed ?? null;
+  if (allowed && !allowed.some((a) => JSON.stringify(a) === JSON.stringify(value))) {
+    return `value ${JSON.stringify(value)} is not allowed for ${key}; allowed: ${allowed.map((a) => JSON.stringify(a)).join(', ')}`;
   }
   return null;
 }

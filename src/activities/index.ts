@@ -1,0 +1,76 @@
+/**
+ * Temporal activities of a Navigator mission. Thin: each calls into src/navigator or a
+ * tool handler. `createActivities` closes over the worker's agents and a client, which
+ * the pass uses to read the journal by query instead of receiving it in its input.
+ */
+import { Context, ApplicationFailure } from '@temporalio/activity';
+import type { Client } from '@temporalio/client';
+import { fromJson, toJson } from '../lisp/json.ts';
+import type { Json, PassRequest, PassResponse, ToolRequest } from '../workflows/contract.ts';
+import { passContextQuery } from '../workflows/messages.ts';
+import { type AgentRegistry, lookupAgent, lookupTool } from './agents.ts';
+import { describe } from './describe.ts';
+import { runPassStep } from './pass.ts';
+
+export interface ActivityDeps {
+  agents: AgentRegistry;
+  client: Client;
+  /** how often a running pass heartbeats @default 2000 */
+  heartbeatEveryMs?: number;
+}
+
+export function createActivities(deps: ActivityDeps) {
+  return {
+    async describeAgent(req: { agent: string; input: Json }) {
+      const entry = lookupAgent(deps.agents, req.agent);
+      try {
+        return describe(entry.agent, req.input);
+      } catch (err) {
+        throw ApplicationFailure.nonRetryable(`agent ${req.agent}: ${(err as Error).message}`, 'InvalidAgentInput');
+      }
+    },
+
+    async runPass(req: PassRequest): Promise<PassResponse> {
+      const ctx = Context.current();
+      const execution = ctx.info.workflowExecution;
+      if (!execution) throw ApplicationFailure.nonRetryable('runPass must run inside a mission workflow', 'InvalidPassState');
+      const { workflowId, runId } = execution;
+      const entry = lookupAgent(deps.agents, req.agent);
+      const context = await deps.client.workflow.getHandle(workflowId, runId).query(passContextQuery);
+      if (context.journalVersion < req.journalVersion) {
+        // The query reached a worker whose copy of the workflow is behind: try again.
+        throw ApplicationFailure.retryable(`journal version ${context.journalVersion} is older than ${req.journalVersion}`, 'StaleJournal');
+      }
+      return withHeartbeat(ctx, deps.heartbeatEveryMs ?? 2000, () => runPassStep(entry, req, context));
+    },
+
+    async runTool(req: ToolRequest): Promise<{ result: Json; attempt: number }> {
+      const ctx = Context.current();
+      const attempt = ctx.info.attempt;
+      const tool = lookupTool(lookupAgent(deps.agents, req.agent), req.tool);
+      const args = tool.input.safeParse(req.args);
+      if (!args.success) {
+        const issues = args.error.issues.map((i) => `${i.path.join('.') || 'args'}: ${i.message}`).join('; ');
+        throw ApplicationFailure.create({ message: `invalid arguments for ${req.tool}: ${issues}`, type: 'InvalidToolArgs', nonRetryable: true, details: [{ attempt }] });
+      }
+      try {
+        const out = await tool.handler(args.data, { idempotencyKey: req.idempotencyKey, taskId: req.taskId, signal: ctx.cancellationSignal });
+        return { result: toJson(fromJson((out ?? null) as Json)), attempt };
+      } catch (err) {
+        const message = err instanceof Error ? err.message : String(err);
+        throw ApplicationFailure.create({ message: `tool ${req.tool} failed: ${message}`, type: 'ToolError', details: [{ attempt }] });
+      }
+    },
+  };
+}
+
+/** Heartbeats while `work` runs, so a worker that dies mid-pass is noticed quickly. */
+async function withHeartbeat<T>(ctx: Context, everyMs: number, work: () => Promise<T>): Promise<T> {
+  ctx.heartbeat();
+  const timer = setInterval(() => ctx.heartbeat(), everyMs);
+  try {
+    return await work();
+  } finally {
+    clearInterval(timer);
+  }
+}

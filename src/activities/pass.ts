@@ -1,0 +1,66 @@
+/**
+ * One step of a Navigator pass inside the `runPass` activity: start or resume the pass
+ * (src/navigator), then translate its result into the workflow's PassResponse.
+ */
+import { ApplicationFailure } from '@temporalio/activity';
+import { sideEffectOf } from '../lisp/tools.ts';
+import { resumePass, startPass } from '../navigator/index.ts';
+import type { InlineToolCall, Json, PassContext, PassOutcome, PassRequest, PassResponse } from '../workflows/contract.ts';
+import type { RegisteredAgent } from './agents.ts';
+
+export async function runPassStep(entry: RegisteredAgent, req: PassRequest, ctx: PassContext): Promise<PassResponse> {
+  const journal = new Map(ctx.journal);
+  const model = entry.model();
+  if (req.resume && ctx.passState === null) {
+    throw ApplicationFailure.nonRetryable(`pass ${req.pass} has no suspended state to resume`, 'InvalidPassState');
+  }
+  const step = req.resume
+    ? await resumePass({ agent: entry.agent, state: ctx.passState as never, journal, effectResults: ctx.effectResults, model })
+    : await startPass({
+        agent: entry.agent,
+        input: ctx.input,
+        journal,
+        summaries: ctx.summaries,
+        runId: ctx.runId,
+        model,
+        lastError: ctx.lastError,
+        effects: 'suspend',
+      });
+  if (step.kind === 'effects') {
+    return { kind: 'effects', effects: step.effects, state: step.state as unknown as Json };
+  }
+  const classes = new Map(entry.agent.tools.map((t) => [t.name, sideEffectOf(t)]));
+  return {
+    kind: 'done',
+    outcome: outcomeOf(step.outcome),
+    basedOnVersion: ctx.journalVersion,
+    journalDelta: step.journalDelta,
+    resets: step.resets,
+    summaries: step.summaries,
+    toolCalls: step.toolCalls
+      .filter((c) => classes.get(c.tool) !== 'external')
+      .map((c): InlineToolCall => ({
+        tool: c.tool,
+        taskId: c.taskId,
+        idempotencyKey: c.idempotencyKey,
+        sideEffect: classes.get(c.tool) ?? 'external',
+        ...(c.result !== undefined ? { result: c.result } : {}),
+        ...(c.error !== undefined ? { error: c.error } : {}),
+      })),
+    tokens: step.usage.inputTokens + step.usage.outputTokens,
+  };
+}
+
+interface NavigatorOutcome {
+  status: 'return' | 'fail' | 'error';
+  value?: Json;
+  error?: { type: string; message: string; line?: number | null; column?: number | null };
+}
+
+function outcomeOf(o: NavigatorOutcome): PassOutcome {
+  if (o.status === 'return') return { kind: 'return', value: o.value ?? null };
+  if (o.status === 'fail') return { kind: 'fail', value: o.value ?? null };
+  const e = o.error;
+  const at = e?.line ? ` (line ${e.line}, column ${e.column})` : '';
+  return { kind: 'error', message: e ? `${e.type}: ${e.message}${at}` : 'the pass ended in an error' };
+}
