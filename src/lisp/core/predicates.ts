@@ -1,0 +1,93 @@
+/**
+ * Type and value predicates, `not`, `boolean` and `type`.
+ *
+ * Clojure agreement notes (numbers are doubles, characters are 1-character strings):
+ * `integer?`/`int?` mean "integral number", `float?`/`double?` "not integral" (so
+ * `(double? 1.0)` is false here); `char?` is true for any 1-character string, which is
+ * also `string?`. `vector?` is true for vectors only, `list?` for lists (the results of
+ * `map`, `filter`, ... are lists here, where Clojure has lazy seqs), `seq?` for lists
+ * and lazy seqs.
+ */
+import { OrderedSet } from 'immutable';
+import {
+  type Value,
+  Keyword,
+  isColl,
+  isFn,
+  isLazySeq,
+  isMap,
+  isPList,
+  isRegex,
+  isSequential,
+  isSet,
+  isVector,
+  kw,
+  truthy,
+} from '../values.ts';
+import { type CoreTable, VARIADIC, defn } from './registry.ts';
+
+const pred = (test: (x: Value) => boolean, doc: string) => defn([1, 1], ([x]) => test(x!), doc);
+
+const isInteger = (x: Value): boolean => typeof x === 'number' && Number.isInteger(x);
+
+/** The reference's `type`: a keyword naming the kind of value; nil for nil. */
+export function typeKeyword(v: Value): Value {
+  if (v === null) return null;
+  switch (typeof v) {
+    case 'boolean':
+      return kw('boolean');
+    case 'number':
+      return kw('number');
+    case 'string':
+      return kw('string');
+  }
+  if (v instanceof Keyword) return kw('keyword');
+  if (isVector(v)) return kw('vector');
+  if (isPList(v) || isLazySeq(v)) return kw('list');
+  if (isMap(v)) return kw('map');
+  if (isSet(v)) return kw('set');
+  if (isFn(v)) return kw('function');
+  if (isRegex(v)) return kw('regex');
+  return null;
+}
+
+export const predicateFns: CoreTable = {
+  'nil?': pred((x) => x === null, 'x is nil'),
+  'some?': pred((x) => x !== null, 'x is not nil'),
+  'true?': pred((x) => x === true, 'x is the value true'),
+  'false?': pred((x) => x === false, 'x is the value false'),
+  'any?': pred(() => true, 'always true'),
+  'boolean?': pred((x) => typeof x === 'boolean', 'true or false'),
+  'number?': pred((x) => typeof x === 'number', 'any number, ##Inf and ##NaN included'),
+  'integer?': pred(isInteger, 'an integral number: (integer? 2) is true, (integer? 2.5) false'),
+  'int?': pred(isInteger, 'same as integer?'),
+  'nat-int?': pred((x) => isInteger(x) && (x as number) >= 0, 'integer >= 0'),
+  'pos-int?': pred((x) => isInteger(x) && (x as number) > 0, 'integer > 0'),
+  'neg-int?': pred((x) => isInteger(x) && (x as number) < 0, 'integer < 0'),
+  'float?': pred((x) => typeof x === 'number' && !Number.isInteger(x), 'a number with a fractional part (or ##Inf/##NaN)'),
+  'double?': pred((x) => typeof x === 'number' && !Number.isInteger(x), 'same as float?'),
+  'string?': pred((x) => typeof x === 'string', 'a string (characters are 1-character strings)'),
+  'char?': pred((x) => typeof x === 'string' && x.length === 1, 'a 1-character string, like \\a'),
+  'keyword?': pred((x) => x instanceof Keyword, 'a keyword'),
+  'vector?': pred(isVector, 'a vector [..]'),
+  'list?': pred(isPList, "a list '(..) (results of map, filter, ... are lists)"),
+  'seq?': pred((x) => isPList(x) || isLazySeq(x), 'a list or lazy sequence (not a vector)'),
+  'sequential?': pred(isSequential, 'a vector, list or sequence'),
+  'map?': pred(isMap, 'a map'),
+  'set?': pred(isSet, 'a set'),
+  'coll?': pred(isColl, 'any collection: vector, list, map or set'),
+  'fn?': pred(isFn, 'a function'),
+  'ifn?': pred((x) => isFn(x) || x instanceof Keyword || isMap(x) || isSet(x) || isVector(x), 'callable: functions, keywords, maps, sets, vectors'),
+  'regex?': pred(isRegex, 'a regex #"..."'),
+  'distinct?': defn(
+    [1, VARIADIC],
+    (args, rt) => {
+      rt.tick(args.length);
+      return OrderedSet(args).size === args.length;
+    },
+    'no two arguments are equal',
+  ),
+  not: defn([1, 1], ([x]) => !truthy(x!), 'true for nil and false, else false'),
+  boolean: defn([1, 1], ([x]) => truthy(x!), 'false for nil and false, else true'),
+  type: defn([1, 1], ([x]) => typeKeyword(x!), 'a keyword: :number :string :keyword :boolean :vector :list :map :set :function :regex; nil for nil'),
+};

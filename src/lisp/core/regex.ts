@@ -1,0 +1,143 @@
+/**
+ * Regex functions: `re-pattern re-find re-matches re-seq re-split`. Matching runs on
+ * re2js (linear time, see `lisp/regex.ts`). Results are Clojure's: the matched string
+ * when the pattern has no groups, else a vector `[match g1 g2 ...]` with nil for groups
+ * that did not take part. A string is accepted wherever a pattern is expected and is
+ * compiled as a regex (Clojure requires a pattern there).
+ *
+ * Positions are UTF-16 code units, as in Java.
+ */
+import type { Matcher } from 're2js';
+import { compileRegex, re2Of } from '../regex.ts';
+import { type Regex, type Runtime, type Value, isRegex, list, vec } from '../values.ts';
+import { argError, expectInteger, expectString } from './args.ts';
+import { type CoreTable, defn } from './registry.ts';
+
+/** Pattern length limit when the runtime does not say (the `maxRegexLength` default). */
+export const DEFAULT_MAX_REGEX_LENGTH = 1000;
+
+/** The regex length limit of the running program, when its runtime exposes one. */
+export function maxRegexLength(rt: Runtime): number {
+  const n = (rt as Runtime & { maxRegexLength?: number }).maxRegexLength;
+  return typeof n === 'number' ? n : DEFAULT_MAX_REGEX_LENGTH;
+}
+
+/** A regex argument: a regex value, or a string compiled as one. */
+export function expectRegex(fn: string, v: Value, rt: Runtime): Regex {
+  if (isRegex(v)) return v;
+  if (typeof v === 'string') return compileRegex(v, maxRegexLength(rt));
+  throw argError(fn, 'regex', v);
+}
+
+/** Charges fuel for scanning `s`: one unit per 256 characters, at least one. */
+export function chargeScan(rt: Runtime, s: string): void {
+  rt.tick(1 + (s.length >> 8));
+}
+
+/** A fresh matcher of `r` over `s`. */
+export const matcherOf = (r: Regex, s: string): Matcher => re2Of(r).matcher(s);
+
+/** Clojure `re-groups` of the current match: a string, or `[match g1 ...]`. */
+export function groupsOf(m: Matcher): Value {
+  const n = m.groupCount();
+  if (n === 0) return m.group(0) ?? '';
+  const out: Value[] = [];
+  for (let i = 0; i <= n; i++) out.push(m.group(i));
+  return vec(out);
+}
+
+/**
+ * Every match of `r` in `s`, as Java's `Matcher.find` loop finds them (an empty match
+ * advances by one). Charges one unit of fuel per match and checks the size limit.
+ */
+export function* eachMatch(r: Regex, s: string, rt: Runtime): Generator<Matcher> {
+  chargeScan(rt, s);
+  const m = matcherOf(r, s);
+  let count = 0;
+  while (m.find()) {
+    rt.tick(1);
+    rt.checkSize(++count);
+    yield m;
+  }
+}
+
+/**
+ * Java's `Pattern.split(input, limit)`: `limit` > 0 gives at most that many pieces,
+ * 0 drops trailing empty strings (Clojure's default), < 0 keeps them. A zero-width
+ * match at the very start never makes a leading empty piece.
+ */
+export function splitWith(
+  matches: Iterable<{ start: number; end: number }>,
+  s: string,
+  limit: number,
+): string[] {
+  const pieces: string[] = [];
+  let index = 0;
+  for (const { start, end } of matches) {
+    if (limit <= 0 || pieces.length < limit - 1) {
+      if (index === 0 && start === 0 && end === 0) continue;
+      pieces.push(s.slice(index, start));
+      index = end;
+    } else {
+      break;
+    }
+  }
+  if (index === 0) return [s];
+  pieces.push(s.slice(index));
+  if (limit === 0) while (pieces.length > 0 && pieces[pieces.length - 1] === '') pieces.pop();
+  return pieces;
+}
+
+/** Positions of every match of a regex, for {@link splitWith}. */
+export function* regexPositions(r: Regex, s: string, rt: Runtime): Generator<{ start: number; end: number }> {
+  for (const m of eachMatch(r, s, rt)) yield { start: m.start(), end: m.end() };
+}
+
+function reSplit(fn: string, re: Value, s: Value, limit: Value | undefined, rt: Runtime): Value {
+  const r = expectRegex(fn, re, rt);
+  const text = expectString(fn, s);
+  const n = limit === undefined || limit === null ? 0 : expectInteger(fn, limit);
+  return vec(splitWith(regexPositions(r, text, rt), text, n));
+}
+
+export const regexFns: CoreTable = {
+  're-pattern': defn(
+    [1, 1],
+    ([p], rt) => (isRegex(p!) ? p! : compileRegex(expectString('re-pattern', p!), maxRegexLength(rt))),
+    '(re-pattern "\\\\d+") is #"\\d+"',
+  ),
+  're-find': defn(
+    [2, 2],
+    ([re, s], rt) => {
+      const text = expectString('re-find', s!);
+      const m = matcherOf(expectRegex('re-find', re!, rt), text);
+      chargeScan(rt, text);
+      return m.find() ? groupsOf(m) : null;
+    },
+    'first match: a string, or [match g1 g2 ...] when the pattern has groups; nil if none',
+  ),
+  're-matches': defn(
+    [2, 2],
+    ([re, s], rt) => {
+      const text = expectString('re-matches', s!);
+      const m = matcherOf(expectRegex('re-matches', re!, rt), text);
+      chargeScan(rt, text);
+      return m.matches() ? groupsOf(m) : null;
+    },
+    'like re-find, but the whole string must match',
+  ),
+  're-seq': defn(
+    [2, 2],
+    ([re, s], rt) => {
+      const text = expectString('re-seq', s!);
+      const out = Array.from(eachMatch(expectRegex('re-seq', re!, rt), text, rt), groupsOf);
+      return out.length === 0 ? null : list(out);
+    },
+    'all matches as a list (nil if none): (re-seq #"\\d+" "a1b22") is ("1" "22")',
+  ),
+  're-split': defn(
+    [2, 3],
+    ([re, s, limit], rt) => reSplit('re-split', re!, s!, limit, rt),
+    '(re-split #",\\s*" s): like clojure.string/split with the pattern first',
+  ),
+};

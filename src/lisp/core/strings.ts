@@ -1,0 +1,634 @@
+/**
+ * Strings, printing and parsing.
+ *
+ * Two tables:
+ * - {@link stringFns}: the `clojure.string` namespace (`str/`, `string/`,
+ *   `clojure.string/`), where `replace` and `reverse` are the string versions;
+ * - {@link stringCoreFns}: bare names. `str`, `format`, `subs`, `name`, `keyword`,
+ *   printing and parsing, plus every `clojure.string` function under its bare name (as
+ *   the reference allows: `(join ", " xs)`), except `reverse`, which stays the sequence
+ *   function, and `replace`, which dispatches on its arguments: `(replace s match r)` is
+ *   the string replace, `(replace smap coll)` Clojure's collection substitution.
+ *
+ * Characters are 1-character strings; indices count UTF-16 code units, as in Java.
+ * Every string a function builds is bounded by the collection-size limit.
+ */
+import { prStr, printlnText, strOf } from '../printer/index.ts';
+import { PtcError } from '../errors.ts';
+import { getIn1, mapHas } from '../lookup.ts';
+import {
+  type Regex,
+  type Runtime,
+  type Value,
+  Keyword,
+  isMap,
+  isRegex,
+  isVector,
+  kw,
+  list,
+  vec,
+} from '../values.ts';
+import { argError, expectInteger, expectString, seqItems } from './args.ts';
+import { DOUBLE_TEXT } from './math.ts';
+import { chargeScan, eachMatch, expectRegex, groupsOf, matcherOf, regexPositions, splitWith } from './regex.ts';
+import { type CoreTable, VARIADIC, defn } from './registry.ts';
+import type { Matcher } from 're2js';
+
+// ---------------------------------------------------------------- helpers
+
+/** Joins `parts`, failing cleanly when the result would exceed the size limit. */
+function concat(parts: string[], rt: Runtime, sep = ''): string {
+  let total = sep.length * Math.max(0, parts.length - 1);
+  for (const p of parts) total += p.length;
+  rt.checkSize(total);
+  return parts.join(sep);
+}
+
+/** Java's `Character.isWhitespace`, which Clojure's `trim` and `blank?` use. */
+function isWhitespace(c: string): boolean {
+  const code = c.charCodeAt(0);
+  if ((code >= 9 && code <= 13) || (code >= 0x1c && code <= 0x20)) return true;
+  if (code < 0x80 || code === 0xa0 || code === 0x2007 || code === 0x202f) return false;
+  return /[\p{Zs}\u2028\u2029]/u.test(c);
+}
+
+function trimLeft(s: string): string {
+  let i = 0;
+  while (i < s.length && isWhitespace(s[i]!)) i++;
+  return s.slice(i);
+}
+
+function trimRight(s: string): string {
+  let j = s.length;
+  while (j > 0 && isWhitespace(s[j - 1]!)) j--;
+  return s.slice(0, j);
+}
+
+/** A string argument; a keyword or number is turned into text as `.toString` would. */
+function textOf(fn: string, v: Value): string {
+  if (typeof v === 'string') return v;
+  if (v === null) throw argError(fn, 'string', v);
+  return strOf(v);
+}
+
+const indexOrNil = (i: number): Value => (i < 0 ? null : i);
+
+// ---------------------------------------------------------------- split / replace
+
+/** Match positions of a literal separator (an empty one matches between characters). */
+function* literalPositions(s: string, sep: string, rt: Runtime): Generator<{ start: number; end: number }> {
+  chargeScan(rt, s);
+  if (sep === '') {
+    let i = 0;
+    for (const ch of s) {
+      yield { start: i, end: i };
+      i += ch.length;
+    }
+    yield { start: i, end: i };
+    return;
+  }
+  for (let i = s.indexOf(sep); i >= 0; i = s.indexOf(sep, i + sep.length)) yield { start: i, end: i + sep.length };
+}
+
+function split(fn: string, s: Value, sep: Value, limit: Value | undefined, rt: Runtime): Value {
+  const text = expectString(fn, s);
+  const n = limit === undefined || limit === null ? 0 : expectInteger(fn, limit);
+  const positions = isRegex(sep)
+    ? regexPositions(sep, text, rt)
+    : typeof sep === 'string'
+      ? literalPositions(text, sep, rt)
+      : (() => {
+          throw argError(fn, 'regex or string separator', sep);
+        })();
+  const pieces = splitWith(positions, text, n);
+  rt.checkSize(pieces.length);
+  return vec(pieces);
+}
+
+function replacementError(message: string): PtcError {
+  return new PtcError(
+    'regex_error',
+    `replace: ${message}`,
+    undefined,
+    'in a regex replacement $1 is group 1 and \\$ is a literal $; (re-quote-replacement s) escapes a whole string',
+  );
+}
+
+/**
+ * Expands a Java replacement string (`Matcher.appendReplacement`): `$n` is group n
+ * (further digits are taken while they name a group), `${name}` a named group, `\x`
+ * the character x. An unmatched group inserts nothing.
+ */
+function expandReplacement(repl: string, m: Matcher, named: Record<string, number>): string {
+  let out = '';
+  const groups = m.groupCount();
+  for (let i = 0; i < repl.length; i++) {
+    const c = repl[i]!;
+    if (c === '\\') {
+      if (++i >= repl.length) throw replacementError('character to be escaped is missing');
+      out += repl[i];
+    } else if (c === '$') {
+      if (++i >= repl.length) throw replacementError('illegal group reference: group index is missing');
+      let group: number;
+      if (repl[i] === '{') {
+        const close = repl.indexOf('}', i);
+        const name = close < 0 ? '' : repl.slice(i + 1, close);
+        if (!/^[A-Za-z][A-Za-z0-9]*$/.test(name)) throw replacementError('named capturing group is missing a name');
+        if (named[name] === undefined) throw replacementError(`no group with name {${name}}`);
+        group = named[name];
+        i = close;
+      } else {
+        const d = repl.charCodeAt(i) - 48;
+        if (d < 0 || d > 9) throw replacementError('illegal group reference');
+        group = d;
+        if (group > groups) throw replacementError(`no group ${group}`);
+        while (i + 1 < repl.length) {
+          const next = repl.charCodeAt(i + 1) - 48;
+          if (next < 0 || next > 9 || group * 10 + next > groups) break;
+          group = group * 10 + next;
+          i++;
+        }
+      }
+      out += m.group(group) ?? '';
+    } else out += c;
+  }
+  return out;
+}
+
+type Replacement = (m: Matcher) => string;
+
+function regexReplacement(r: Regex, repl: Value, rt: Runtime): Replacement {
+  if (typeof repl === 'string') {
+    const named = (r.compiled as { namedGroups(): Record<string, number> }).namedGroups();
+    return (m) => expandReplacement(repl, m, named);
+  }
+  return (m) => strOf(rt.apply(repl, [groupsOf(m)]));
+}
+
+function replaceRegex(s: string, r: Regex, replace: Replacement, firstOnly: boolean, rt: Runtime): string {
+  const parts: string[] = [];
+  let last = 0;
+  for (const m of firstOnly ? firstMatch(r, s, rt) : eachMatch(r, s, rt)) {
+    parts.push(s.slice(last, m.start()), replace(m));
+    last = m.end();
+  }
+  parts.push(s.slice(last));
+  return concat(parts, rt);
+}
+
+function* firstMatch(r: Regex, s: string, rt: Runtime): Generator<Matcher> {
+  chargeScan(rt, s);
+  const m = matcherOf(r, s);
+  if (m.find()) yield m;
+}
+
+function replaceLiteral(s: string, match: string, repl: Value, firstOnly: boolean, rt: Runtime): string {
+  const replaceWith = (found: string): string => (typeof repl === 'string' ? repl : strOf(rt.apply(repl, [found])));
+  const parts: string[] = [];
+  let last = 0;
+  for (const { start, end } of literalPositions(s, match, rt)) {
+    rt.tick(1);
+    parts.push(s.slice(last, start), replaceWith(s.slice(start, end)));
+    last = end;
+    if (firstOnly) break;
+  }
+  parts.push(s.slice(last));
+  return concat(parts, rt);
+}
+
+/** `clojure.string/replace` and `replace-first`. */
+function replaceString(fn: string, s: Value, match: Value, repl: Value, firstOnly: boolean, rt: Runtime): string {
+  const text = expectString(fn, s);
+  if (typeof repl !== 'string' && !isCallable(repl)) throw argError(fn, 'string or function replacement', repl);
+  if (typeof match === 'string') return replaceLiteral(text, match, repl, firstOnly, rt);
+  if (isRegex(match)) return replaceRegex(text, match, regexReplacement(match, repl, rt), firstOnly, rt);
+  throw argError(fn, 'string or regex to match', match);
+}
+
+const isCallable = (v: Value): boolean => v !== null && typeof v === 'object' && !isRegex(v);
+
+/**
+ * Clojure's core `replace`: `(replace {1 :a} [1 2])` is `[:a 2]`; a vector `smap`
+ * maps indices. Keys are read flexibly. A vector `coll` gives a vector, else a list.
+ */
+function replaceInColl(smap: Value, coll: Value, rt: Runtime): Value {
+  if (!isMap(smap) && !isVector(smap)) throw argError('replace', 'map', smap);
+  const has = (x: Value): boolean =>
+    isMap(smap) ? mapHas(smap, x) : typeof x === 'number' && Number.isInteger(x) && x >= 0 && x < smap.size;
+  const out: Value[] = [];
+  for (const x of seqItems('replace', coll, rt)) out.push(has(x) ? getIn1(smap, x) : x);
+  return isVector(coll) ? vec(out) : list(out);
+}
+
+// ---------------------------------------------------------------- format
+
+/** Digits and decimal exponent of |x| in shortest round-trip form: 1234.5 → ["12345", 3]. */
+function decimalDigits(x: number): [bigint, number, number] {
+  const [mant, exp] = Math.abs(x).toExponential().split('e') as [string, string];
+  const digits = mant.replace('.', '');
+  return [BigInt(digits), digits.length, Number(exp)];
+}
+
+/** `d` scaled by 10^shift, rounded half up (Java's Formatter rounding). */
+function scaleHalfUp(d: bigint, shift: number): bigint {
+  if (shift >= 0) return d * 10n ** BigInt(shift);
+  const div = 10n ** BigInt(-shift);
+  const q = d / div;
+  return (d % div) * 2n >= div ? q + 1n : q;
+}
+
+/** |x| with `prec` decimals, rounding the shortest decimal form half up: 1.005 → "1.01". */
+export function fixedHalfUp(x: number, prec: number): string {
+  const [d, len, exp] = decimalDigits(x);
+  const n = scaleHalfUp(d, exp - len + 1 + prec).toString().padStart(prec + 1, '0');
+  return prec === 0 ? n : `${n.slice(0, n.length - prec)}.${n.slice(n.length - prec)}`;
+}
+
+/** |x| in Java `%e` form: 1.234500e+03. */
+function scientificHalfUp(x: number, prec: number, upper: boolean): string {
+  let [d, len, exp] = decimalDigits(x);
+  if (d === 0n) exp = 0;
+  let n = scaleHalfUp(d, prec + 1 - len).toString();
+  if (n.length > prec + 1) {
+    n = n.slice(0, prec + 1);
+    exp++;
+  }
+  const mant = prec === 0 ? n : `${n[0]}.${n.slice(1)}`;
+  const e = `${exp < 0 ? '-' : '+'}${String(Math.abs(exp)).padStart(2, '0')}`;
+  return `${mant}${upper ? 'E' : 'e'}${e}`;
+}
+
+/** Java `%g`: `prec` significant digits, fixed for 1e-4 <= |x| < 10^prec, else scientific. */
+function generalHalfUp(x: number, prec: number, upper: boolean): string {
+  const p = prec === 0 ? 1 : prec;
+  if (x === 0) return fixedHalfUp(0, p - 1);
+  const sci = scientificHalfUp(x, p - 1, upper);
+  const exp = Number(sci.slice(sci.search(/[eE]/) + 1));
+  return exp >= -4 && exp < p ? fixedHalfUp(x, p - 1 - exp) : sci;
+}
+
+function groupThousands(intPart: string): string {
+  return intPart.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+}
+
+interface Spec {
+  flags: string;
+  width: number | null;
+  precision: number | null;
+  conv: string;
+}
+
+function formatError(message: string, hint?: string): PtcError {
+  return new PtcError('type_error', `format: ${message}`, undefined, hint);
+}
+
+/** Sign, grouping, padding of a formatted magnitude (Java's numeric flags). */
+function signed(neg: boolean, magnitude: string, spec: Spec): string {
+  const { flags } = spec;
+  let body = magnitude;
+  if (flags.includes(',')) {
+    const dot = body.indexOf('.');
+    body = dot < 0 ? groupThousands(body) : groupThousands(body.slice(0, dot)) + body.slice(dot);
+  }
+  const prefix = neg ? (flags.includes('(') ? '(' : '-') : flags.includes('+') ? '+' : flags.includes(' ') ? ' ' : '';
+  const suffix = neg && flags.includes('(') ? ')' : '';
+  if (flags.includes('0') && spec.width !== null) {
+    body = body.padStart(spec.width - prefix.length - suffix.length, '0');
+  }
+  return prefix + body + suffix;
+}
+
+function formatNumberArg(spec: Spec, arg: Value): string {
+  const { conv } = spec;
+  if (typeof arg !== 'number') {
+    throw formatError(`%${conv} needs a number, got ${arg === null ? 'nil' : strOf(arg)}`);
+  }
+  const lower = conv.toLowerCase();
+  if (lower === 'd' || lower === 'x' || lower === 'o') {
+    if (!Number.isInteger(arg)) {
+      throw formatError(`%${conv} needs an integer, got ${arg}`, 'use %.2f for decimals, or (long x) / (Math/round x) first');
+    }
+    if (lower === 'd') return signed(arg < 0, Math.abs(arg).toString(), spec);
+    const n = BigInt.asUintN(64, BigInt(arg));
+    const digits = n.toString(lower === 'x' ? 16 : 8);
+    const prefix = spec.flags.includes('#') ? (lower === 'x' ? '0x' : '0') : '';
+    const text = prefix + (spec.flags.includes('0') && spec.width !== null ? digits.padStart(spec.width - prefix.length, '0') : digits);
+    return conv === 'X' ? text.toUpperCase() : text;
+  }
+  if (Number.isNaN(arg)) return 'NaN';
+  if (!Number.isFinite(arg)) return signed(arg < 0, 'Infinity', { ...spec, flags: spec.flags.replace('0', '') });
+  const prec = spec.precision ?? 6;
+  const neg = arg < 0 || Object.is(arg, -0);
+  const upper = conv === conv.toUpperCase();
+  const magnitude =
+    lower === 'f'
+      ? fixedHalfUp(arg, prec)
+      : lower === 'e'
+        ? scientificHalfUp(arg, prec, upper)
+        : generalHalfUp(arg, prec, upper);
+  return signed(neg, magnitude, spec);
+}
+
+function convert(spec: Spec, arg: Value): string {
+  switch (spec.conv) {
+    case 's':
+    case 'S': {
+      const s = arg === null ? 'null' : strOf(arg);
+      const cut = spec.precision === null ? s : s.slice(0, spec.precision);
+      return spec.conv === 'S' ? cut.toUpperCase() : cut;
+    }
+    case 'b':
+    case 'B': {
+      const s = String(arg !== null && arg !== false);
+      return spec.conv === 'B' ? s.toUpperCase() : s;
+    }
+    case 'c':
+    case 'C': {
+      let s: string;
+      if (typeof arg === 'string' && [...arg].length === 1) s = arg;
+      else if (typeof arg === 'number' && Number.isInteger(arg) && arg >= 0 && arg <= 0x10ffff) s = String.fromCodePoint(arg);
+      else throw formatError(`%c needs a character, got ${arg === null ? 'nil' : strOf(arg)}`);
+      return spec.conv === 'C' ? s.toUpperCase() : s;
+    }
+    case 'd':
+    case 'x':
+    case 'X':
+    case 'o':
+    case 'f':
+    case 'e':
+    case 'E':
+    case 'g':
+    case 'G':
+      return formatNumberArg(spec, arg);
+    default:
+      throw formatError(`unknown conversion %${spec.conv}`, 'supported: %s %d %f %.2f %e %g %x %o %c %b %% %n');
+  }
+}
+
+const SPEC = /%(?:(\d+)\$)?([-#+ 0,(]*)(\d+)?(?:\.(\d+))?([a-zA-Z%])/y;
+
+/** Java's `String.format` as Clojure's `format` uses it, for the common conversions. */
+export function format(fmt: string, args: Value[], rt: Runtime): string {
+  const parts: string[] = [];
+  let next = 0;
+  let last = 0;
+  for (let i = fmt.indexOf('%'); i >= 0; i = fmt.indexOf('%', last)) {
+    parts.push(fmt.slice(last, i));
+    SPEC.lastIndex = i;
+    const m = SPEC.exec(fmt);
+    if (!m) throw formatError(`bad format specifier at ${JSON.stringify(fmt.slice(i, i + 6))}`, 'write %% for a literal %');
+    last = SPEC.lastIndex;
+    const spec: Spec = {
+      flags: m[2] ?? '',
+      width: m[3] === undefined ? null : Number(m[3]),
+      precision: m[4] === undefined ? null : Number(m[4]),
+      conv: m[5]!,
+    };
+    if (spec.width !== null) rt.checkSize(spec.width);
+    let text: string;
+    if (spec.conv === '%') text = '%';
+    else if (spec.conv === 'n') text = '\n';
+    else {
+      const index = m[1] === undefined ? next++ : Number(m[1]) - 1;
+      if (index < 0 || index >= args.length) {
+        throw formatError(`not enough arguments for ${m[0]} (got ${args.length})`);
+      }
+      text = convert(spec, args[index]!);
+    }
+    if (spec.width !== null && text.length < spec.width) {
+      text = spec.flags.includes('-') ? text.padEnd(spec.width) : text.padStart(spec.width);
+    }
+    parts.push(text);
+  }
+  parts.push(fmt.slice(last));
+  return concat(parts, rt);
+}
+
+// ---------------------------------------------------------------- parsing
+
+const LONG_TEXT = /^[+-]?\d+$/;
+
+function parseLong(s: Value): Value {
+  return typeof s === 'string' && LONG_TEXT.test(s) ? Number(s) : null;
+}
+
+function parseDouble(s: Value): Value {
+  if (typeof s !== 'string' || !DOUBLE_TEXT.test(s)) return null;
+  return Number(s.trim().replace(/[fFdD]$/, ''));
+}
+
+// ---------------------------------------------------------------- printing
+
+/**
+ * Output is line based: each `println`, `print`, `prn` or `pr` call adds one line to the
+ * program's output (`rt.print`), so `(print "a") (print "b")` gives two lines, not "ab".
+ * A trailing newline in `print`'s text is dropped; other newlines stay inside the line.
+ */
+function emit(rt: Runtime, text: string): null {
+  rt.print(text);
+  return null;
+}
+
+const prText = (args: Value[]): string => args.map((a) => prStr(a)).join(' ');
+
+// ---------------------------------------------------------------- the tables
+
+/** `clojure.string`: reached as `str/x`, `string/x` or `clojure.string/x`. */
+export const stringFns: CoreTable = {
+  join: defn(
+    [1, 2],
+    (args, rt) => {
+      const [sep, coll] = args.length === 1 ? ['', args[0]!] : [args[0]!, args[1]!];
+      const parts: string[] = [];
+      for (const x of seqItems('join', coll, rt)) parts.push(strOf(x));
+      return concat(parts, rt, strOf(sep));
+    },
+    '(join ", " [1 2 3]) is "1, 2, 3"; (join xs) joins with nothing',
+  ),
+  split: defn(
+    [2, 3],
+    ([s, sep, limit], rt) => split('split', s!, sep!, limit, rt),
+    '(split "a,b,,c" #",") is ["a" "b" "" "c"]; a string separator is literal; trailing empty pieces are dropped',
+  ),
+  'split-lines': defn(
+    [1, 1],
+    ([s], rt) => vec(splitWith(literalLines(expectString('split-lines', s!), rt), s as string, 0)),
+    'splits on \\n or \\r\\n, dropping trailing empty lines',
+  ),
+  trim: defn([1, 1], ([s]) => trimRight(trimLeft(expectString('trim', s!))), 'removes whitespace at both ends'),
+  triml: defn([1, 1], ([s]) => trimLeft(expectString('triml', s!)), 'removes leading whitespace'),
+  trimr: defn([1, 1], ([s]) => trimRight(expectString('trimr', s!)), 'removes trailing whitespace'),
+  'trim-newline': defn([1, 1], ([s]) => expectString('trim-newline', s!).replace(/[\r\n]+$/, ''), 'removes trailing \\n and \\r'),
+  'blank?': defn(
+    [1, 1],
+    ([s]) => s === null || [...expectString('blank?', s!)].every(isWhitespace),
+    'nil, empty or only whitespace',
+  ),
+  'upper-case': defn([1, 1], ([s]) => textOf('upper-case', s!).toUpperCase(), '"abc" → "ABC"'),
+  'lower-case': defn([1, 1], ([s]) => textOf('lower-case', s!).toLowerCase(), '"ABC" → "abc"'),
+  capitalize: defn(
+    [1, 1],
+    ([s]) => {
+      const t = textOf('capitalize', s!);
+      return t.slice(0, 1).toUpperCase() + t.slice(1).toLowerCase();
+    },
+    'first character upper case, the rest lower case',
+  ),
+  'starts-with?': defn([2, 2], ([s, p]) => expectString('starts-with?', s!).startsWith(expectString('starts-with?', p!)), '(starts-with? s prefix)'),
+  'ends-with?': defn([2, 2], ([s, p]) => expectString('ends-with?', s!).endsWith(expectString('ends-with?', p!)), '(ends-with? s suffix)'),
+  'includes?': defn([2, 2], ([s, p]) => expectString('includes?', s!).includes(expectString('includes?', p!)), '(includes? s substring)'),
+  'index-of': defn(
+    [2, 3],
+    ([s, v, from]) =>
+      indexOrNil(
+        expectString('index-of', s!).indexOf(
+          expectString('index-of', v!),
+          from === undefined ? 0 : Math.max(0, expectInteger('index-of', from)),
+        ),
+      ),
+    'index of the first occurrence, or nil: (index-of "abcb" "b") is 1',
+  ),
+  'last-index-of': defn(
+    [2, 3],
+    ([s, v, from]) => {
+      const text = expectString('last-index-of', s!);
+      const needle = expectString('last-index-of', v!);
+      if (from === undefined) return indexOrNil(text.lastIndexOf(needle));
+      const f = expectInteger('last-index-of', from);
+      return f < 0 ? null : indexOrNil(text.lastIndexOf(needle, f));
+    },
+    'index of the last occurrence, or nil',
+  ),
+  replace: defn(
+    [3, 3],
+    ([s, match, repl], rt) => replaceString('replace', s!, match!, repl!, false, rt),
+    '(replace s "a" "b") every literal "a"; (replace s #"(\\d+)" "<$1>") with group refs; the replacement may be a fn of the match',
+  ),
+  'replace-first': defn(
+    [3, 3],
+    ([s, match, repl], rt) => replaceString('replace-first', s!, match!, repl!, true, rt),
+    'like replace, first occurrence only',
+  ),
+  reverse: defn([1, 1], ([s]) => Array.from(expectString('reverse', s!)).reverse().join(''), '(str/reverse "abc") is "cba"'),
+  escape: defn(
+    [2, 2],
+    ([s, cmap], rt) => {
+      const parts: string[] = [];
+      for (const c of expectString('escape', s!)) {
+        const r = rt.apply(cmap!, [c]);
+        parts.push(r === null ? c : strOf(r));
+      }
+      return concat(parts, rt);
+    },
+    '(escape "a<b" {\\< "&lt;"}): replaces each character found in the map',
+  ),
+  're-quote-replacement': defn(
+    [1, 1],
+    ([s]) => expectString('re-quote-replacement', s!).replace(/[\\$]/g, (c) => `\\${c}`),
+    'escapes \\ and $ so a string is used literally as a regex replacement',
+  ),
+};
+
+function literalLines(s: string, rt: Runtime): Generator<{ start: number; end: number }> {
+  return (function* () {
+    chargeScan(rt, s);
+    for (let i = s.indexOf('\n'); i >= 0; i = s.indexOf('\n', i + 1)) {
+      yield { start: i > 0 && s[i - 1] === '\r' ? i - 1 : i, end: i + 1 };
+    }
+  })();
+}
+
+/** Bare names: core string functions plus the `clojure.string` ones (see module doc). */
+export const stringCoreFns: CoreTable = {
+  // ;; building strings
+  str: defn(
+    [0, VARIADIC],
+    (args, rt) => concat(args.map((a) => strOf(a)), rt),
+    '(str "a" 1 :k nil [1]) is "a1:k[1]"; nil adds nothing',
+  ),
+  format: defn(
+    [1, VARIADIC],
+    ([fmt, ...args], rt) => format(expectString('format', fmt!), args, rt),
+    'Java-style: (format "%s has %d items, %.2f%%" name n pct); also %5d %-8s %x %e %,d %n',
+  ),
+  subs: defn(
+    [2, 3],
+    ([s, start, end]) => {
+      const text = expectString('subs', s!);
+      const from = Math.min(Math.max(0, expectInteger('subs', start!)), text.length);
+      const to = end === undefined ? text.length : Math.min(Math.max(from, expectInteger('subs', end)), text.length);
+      return text.slice(from, to);
+    },
+    '(subs "hello" 1 3) is "el"; indices are clamped to the string',
+  ),
+  name: defn(
+    [1, 1],
+    ([x]) => {
+      if (x instanceof Keyword) return x.name;
+      if (typeof x === 'string') return x;
+      throw argError('name', 'keyword or string', x!);
+    },
+    '(name :user/id) is "id"; a string is returned as is',
+  ),
+  namespace: defn(
+    [1, 1],
+    ([x]) => {
+      if (x instanceof Keyword) return x.ns;
+      throw argError('namespace', 'keyword', x!);
+    },
+    '(namespace :user/id) is "user"; nil without a namespace',
+  ),
+  keyword: defn(
+    [1, 2],
+    (args) => {
+      if (args.length === 2) {
+        const ns = args[0] === null ? null : expectString('keyword', args[0]!);
+        const nm = expectString('keyword', args[1]!);
+        return kw(ns === null ? nm : `${ns}/${nm}`);
+      }
+      const [x] = args;
+      if (x instanceof Keyword) return x;
+      return typeof x === 'string' ? kw(x) : null;
+    },
+    '(keyword "a") is :a; (keyword "ns" "a") is :ns/a',
+  ),
+  char: defn(
+    [1, 1],
+    ([x]) => {
+      if (typeof x === 'string' && x.length === 1) return x;
+      const n = expectInteger('char', x!);
+      if (n < 0 || n > 0xffff) throw argError('char', 'character code 0-65535', x!);
+      return String.fromCharCode(n);
+    },
+    '(char 97) is \\a',
+  ),
+  'upcase': stringFns['upper-case']!,
+  'downcase': stringFns['lower-case']!,
+
+  // ;; printing
+  'pr-str': defn([0, VARIADIC], (args, rt) => concat([prText(args)], rt), 'readable form: (pr-str "a" [:b]) is "\\"a\\" [:b]"'),
+  'prn-str': defn([0, VARIADIC], (args) => `${prText(args)}\n`, 'pr-str plus a newline'),
+  'print-str': defn([0, VARIADIC], (args) => printlnText(args), 'what print would output, as a string'),
+  'println-str': defn([0, VARIADIC], (args) => `${printlnText(args)}\n`, 'print-str plus a newline'),
+  println: defn([0, VARIADIC], (args, rt) => emit(rt, printlnText(args)), 'prints the arguments separated by spaces as one output line; returns nil'),
+  print: defn([0, VARIADIC], (args, rt) => emit(rt, printlnText(args).replace(/\r?\n$/, '')), 'like println (each call is one output line)'),
+  prn: defn([0, VARIADIC], (args, rt) => emit(rt, prText(args)), 'prints readable forms (strings quoted) as one line'),
+  pr: defn([0, VARIADIC], (args, rt) => emit(rt, prText(args)), 'like prn'),
+
+  // ;; parsing
+  'parse-long': defn([1, 1], ([s]) => parseLong(s!), '"42" → 42; nil when the whole string is not an integer'),
+  'parse-int': defn([1, 1], ([s]) => parseLong(s!), 'same as parse-long'),
+  'parse-double': defn([1, 1], ([s]) => parseDouble(s!), '"1.5" → 1.5, "1e3" → 1000; nil when not a number'),
+  'parse-boolean': defn([1, 1], ([s]) => (s === 'true' ? true : s === 'false' ? false : null), '"true" → true, "false" → false, else nil'),
+
+  // ;; clojure.string under bare names
+  ...Object.fromEntries(Object.entries(stringFns).filter(([k]) => k !== 'reverse' && k !== 'replace')),
+  replace: defn(
+    [2, 3],
+    (args, rt) => {
+      if (args.length === 2) return replaceInColl(args[0]!, args[1]!, rt);
+      return replaceString('replace', args[0]!, args[1]!, args[2]!, false, rt);
+    },
+    '(replace s match replacement) replaces in a string; (replace {1 :a} [1 2]) substitutes items: [:a 2]',
+  ),
+};
