@@ -76,9 +76,10 @@ export async function createTestEnv(options: TestEnvOptions): Promise<TestEnv> {
   const client = new Client({ connection, namespace: server.namespace });
   const taskQueue = `tq-${randomUUID()}`;
   const running: Array<{ worker: Worker; done: Promise<void> }> = [];
+  const created: Worker[] = [];
 
-  const createWorker = (extra: Partial<WorkerOptions> = {}) =>
-    Worker.create({
+  const createWorker = async (extra: Partial<WorkerOptions> = {}) => {
+    const worker = await Worker.create({
       connection: nativeConnection,
       namespace: server.namespace,
       taskQueue,
@@ -88,6 +89,9 @@ export async function createTestEnv(options: TestEnvOptions): Promise<TestEnv> {
       ...options.worker,
       ...extra,
     });
+    created.push(worker);
+    return worker;
+  };
 
   if (options.startWorker !== false) {
     const worker = await createWorker();
@@ -109,8 +113,12 @@ export async function createTestEnv(options: TestEnvOptions): Promise<TestEnv> {
       }
     },
     async shutdown() {
-      for (const { worker } of running) if (worker.getState() === 'RUNNING') worker.shutdown();
+      for (const worker of created) if (worker.getState() === 'RUNNING') worker.shutdown();
       await Promise.allSettled(running.map((r) => r.done));
+      // Workers a test ran itself (and left running after a failure) must stop before the connection closes.
+      while (created.some((w) => !['STOPPED', 'FAILED', 'INITIALIZED'].includes(w.getState()))) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
       await connection.close();
       await nativeConnection.close();
       await server.shutdown();

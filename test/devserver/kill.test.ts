@@ -1,0 +1,127 @@
+/**
+ * A worker process killed with SIGKILL loses nothing: its started and sticky tasks time
+ * out on the server and another worker finishes the run.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestEnv, type TestEnv } from '../../src/devserver/testing.ts';
+import * as activities from './fixtures/activities.ts';
+import { busyCounter, finishSignal, slowHello } from './fixtures/workflows.ts';
+import { eventsOfType, eventTypes, untilDescribed } from './helpers.ts';
+
+const workflowsPath = fileURLToPath(new URL('./fixtures/workflows.ts', import.meta.url));
+const workerScript = fileURLToPath(new URL('./fixtures/worker-process.ts', import.meta.url));
+let env: TestEnv;
+let codePath: string;
+
+beforeAll(async () => {
+  env = await createTestEnv({ workflowsPath, activities, startWorker: false });
+  codePath = join(mkdtempSync(join(tmpdir(), 'devserver-kill-')), 'workflows.js');
+  writeFileSync(codePath, env.bundle.code);
+});
+afterAll(async () => {
+  await env?.shutdown();
+});
+
+/** Spawns a worker process and resolves once it prints `marker`. */
+function spawnWorker(taskQueue: string, extraEnv: Record<string, string> = {}): { child: ChildProcess; output: (marker: string) => Promise<void> } {
+  const child = spawn(process.execPath, ['--import', 'tsx', workerScript, env.server.address, taskQueue, codePath], {
+    env: { ...process.env, ...extraEnv },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let seen = '';
+  const waiters: Array<() => void> = [];
+  child.stdout!.on('data', (chunk: Buffer) => {
+    seen += chunk.toString();
+    for (const w of waiters.splice(0)) w();
+  });
+  const output = (marker: string) =>
+    new Promise<void>((resolve, reject) => {
+      const check = () => (seen.includes(marker) ? resolve() : waiters.push(check));
+      child.once('exit', (code) => reject(new Error(`worker exited (${code}) before printing ${marker}`)));
+      check();
+    });
+  return { child, output };
+}
+
+function kill(child: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
+    child.once('exit', () => resolve());
+    child.kill('SIGKILL');
+  });
+}
+
+async function runWorkerUntil<T>(taskQueue: string, fn: () => Promise<T>): Promise<T> {
+  const worker = await env.createWorker({ taskQueue });
+  return worker.runUntil(fn);
+}
+
+describe('SIGKILL of a worker process', () => {
+  it('mid-activity: the activity times out and another worker retries it and finishes', async () => {
+    const taskQueue = `kill-activity-${randomUUID()}`;
+    const { child, output } = spawnWorker(taskQueue, { HANG_ACTIVITIES: '1' });
+    await output('WORKER_READY');
+    const workflowId = 'kill-activity-1';
+    const handle = await env.client.workflow.start(slowHello, { taskQueue, workflowId, args: ['survivor'] });
+    await output('ACTIVITY_STARTED');
+    await kill(child);
+    const result = await runWorkerUntil(taskQueue, () => handle.result());
+    expect(result).toBe('Hello, survivor!');
+    const history = await handle.fetchHistory();
+    expect(eventTypes(history)).toEqual([
+      'WorkflowExecutionStarted',
+      'WorkflowTaskScheduled',
+      'WorkflowTaskStarted',
+      'WorkflowTaskCompleted',
+      'ActivityTaskScheduled',
+      'ActivityTaskStarted',
+      'ActivityTaskCompleted',
+      'WorkflowTaskScheduled',
+      'WorkflowTaskTimedOut',
+      'WorkflowTaskScheduled',
+      'WorkflowTaskStarted',
+      'WorkflowTaskCompleted',
+      'WorkflowExecutionCompleted',
+    ]);
+    const started = eventsOfType(history, 'ActivityTaskStarted')[0]!.activityTaskStartedEventAttributes!;
+    expect(started.attempt).toBe(2);
+    expect(started.lastFailure?.timeoutFailureInfo).toBeTruthy();
+    await env.replay([{ workflowId, history }]);
+  });
+
+  it('mid-workflow-task: the task times out and another worker replays and finishes', async () => {
+    const taskQueue = `kill-wft-${randomUUID()}`;
+    const { child, output } = spawnWorker(taskQueue);
+    await output('WORKER_READY');
+    const workflowId = 'kill-wft-1';
+    const handle = await env.client.workflow.start(busyCounter, {
+      taskQueue,
+      workflowId,
+      args: [4_000_000],
+      workflowTaskTimeout: '3s',
+    });
+    await untilDescribed(handle, (d) => d.raw.pendingWorkflowTask?.state === 2 /* STARTED */);
+    await kill(child);
+    await handle.signal(finishSignal);
+    const result = await runWorkerUntil(taskQueue, () => handle.result());
+    expect(result).toBe(0);
+    const history = await handle.fetchHistory();
+    expect(eventTypes(history)).toEqual([
+      'WorkflowExecutionStarted',
+      'WorkflowTaskScheduled',
+      'WorkflowTaskStarted',
+      'WorkflowTaskTimedOut',
+      'WorkflowExecutionSignaled',
+      'WorkflowTaskScheduled',
+      'WorkflowTaskStarted',
+      'WorkflowTaskCompleted',
+      'WorkflowExecutionCompleted',
+    ]);
+    await env.replay([{ workflowId, history }]);
+  });
+});
