@@ -27,7 +27,7 @@ import type {
   Program,
   WhereOp,
 } from './nodes.ts';
-import { NIL_KEY } from './nodes.ts';
+import { NIL_KEY, OP2, type Op2 } from './nodes.ts';
 
 export type * from './nodes.ts';
 
@@ -50,7 +50,7 @@ export const SPECIAL_FORMS: ReadonlySet<string> = new Set([
   'cond', 'case', 'condp', 'and', 'or', 'fn', 'defn', 'defn-', 'def', 'defonce', 'letfn', 'loop',
   'recur', 'for', 'doseq', 'dotimes', '->', '->>', 'some->', 'some->>', 'cond->', 'cond->>', 'as->',
   'where', 'all-of', 'any-of', 'none-of', 'pmap', 'pcalls', 'return', 'fail', 'task', 'step-done',
-  'task-reset', 'try', 'throw', 'quote', 'comment', '.', 'fn*', 'let*', 'loop*', 'var',
+  'task-reset', 'try', 'throw', 'quote', 'comment', 'declare', '.', 'fn*', 'let*', 'loop*', 'var',
 ]);
 
 /** Namespace prefixes the core library resolves (an unknown name there is undefined, not an unknown namespace). */
@@ -167,6 +167,8 @@ class Analyzer {
   private recurArity: number | null = null;
   private inFnLiteral = false;
   private gensyms = 0;
+  /** names the program defines at top level anywhere: function bodies may refer to them before the def */
+  private readonly laterDefs = new Set<string>();
 
   constructor(private readonly opts: AnalyzeOptions) {
     this.globals = new Set(opts.globals ?? []);
@@ -174,6 +176,7 @@ class Analyzer {
   }
 
   program(forms: Form[]): Program {
+    for (const f of forms) collectDefs(f, this.laterDefs);
     const body: Node[] = forms.map((f) => this.an(f, false));
     this.finish();
     const span: Span = forms[0]?.span ?? { offset: 0, length: 0, line: 1, col: 1 };
@@ -267,6 +270,7 @@ class Analyzer {
       }
       if (name === '*1' || name === '*2' || name === '*3') return { kind: 'history', index: Number(name[1]) - 1, span };
       if (this.globals.has(name)) return { kind: 'global', name, orNil: false, span };
+      if (this.scope.parent !== null && this.laterDefs.has(name)) return { kind: 'global', name, orNil: false, span };
       const core = lookupCore(null, name);
       if (core) return { kind: 'const', value: builtinValue(name, core), span };
       if (SPECIAL_FORMS.has(name)) {
@@ -325,6 +329,12 @@ class Analyzer {
             const e = coreArityError(name, core.arity, args.length);
             throw err('arity_error', e.message, f.span);
           }
+          if (head.ns === null && args.length === 2 && OP2.has(name)) {
+            return { kind: 'op2', op: name as Op2, name, core, a: args[0]!, b: args[1]!, span: f.span };
+          }
+          if (head.ns === null && args.length === 1 && (name === 'inc' || name === 'dec')) {
+            return { kind: 'op1', op: name, name, core, a: args[0]!, span: f.span };
+          }
           return { kind: 'callCore', name, core, args, span: f.span };
         }
       }
@@ -372,6 +382,13 @@ class Analyzer {
       case 'do':
         return this.body(it.slice(1), tail, span);
       case 'comment':
+        return { kind: 'const', value: null, span };
+      case 'declare':
+        for (const x of it.slice(1)) {
+          if (!isSym(x)) throw err('invalid_form', 'declare takes names: (declare f g)', x.span);
+          this.checkDefName(x.name, x.span);
+          this.globals.add(x.name);
+        }
         return { kind: 'const', value: null, span };
       case 'quote':
         throw err('invalid_form', 'quote is not supported', span, 'use a vector [..] for data, a keyword :x or a string "x" instead of a symbol');
@@ -1070,20 +1087,28 @@ class Analyzer {
       throw err('invalid_where_form', `where expects (where field) or (where field op value), got ${it.length - 1} argument${it.length === 2 ? '' : 's'}`, f.span);
     }
     const field = it[1]!;
-    let path: Value[];
-    if (field.kind === 'keyword' || field.kind === 'string') path = [field.value];
+    let path: Value;
+    if (field.kind === 'keyword' || field.kind === 'string') path = field.value;
     else if (field.kind === 'vector' && field.items.length > 0 && field.items.every((x) => x.kind === 'keyword' || x.kind === 'string' || x.kind === 'number')) {
-      path = field.items.map((x) => (x as { value: Value }).value);
+      path = vec(field.items.map((x) => (x as { value: Value }).value));
     } else {
       throw err('invalid_where_form', `where field must be a keyword or a vector path, got ${describeForm(field)}`, field.span);
     }
-    if (it.length === 2) return { kind: 'where', path, op: 'truthy', value: null, span: f.span };
+    if (it.length === 2) return { kind: 'where', field: path, op: null, value: null, span: f.span };
     const opForm = it[2]!;
     if (!isSym(opForm) || !WHERE_OPS.has(opForm.name)) {
       throw err('invalid_where_operator', `invalid where operator ${describeForm(opForm)}`, opForm.span, 'operators: = not= > < >= <= includes in');
     }
-    return { kind: 'where', path, op: opForm.name as WhereOp, value: this.an(it[3]!, false), span: f.span };
+    return { kind: 'where', field: path, op: opForm.name as WhereOp, value: this.an(it[3]!, false), span: f.span };
   }
+}
+
+/** Names defined by top-level `def`/`defn`/`defonce` forms (also inside top-level `do`). */
+function collectDefs(f: Form, out: Set<string>): void {
+  if (f.kind !== 'list' || !isSym(f.items[0])) return;
+  const head = f.items[0].name;
+  if (head === 'do') f.items.slice(1).forEach((x) => collectDefs(x, out));
+  else if ((head === 'def' || head === 'defn' || head === 'defn-' || head === 'defonce') && isSym(f.items[1])) out.add(f.items[1].name);
 }
 
 function threadStep(acc: Form, step: Form, first: boolean): Form {

@@ -89,7 +89,10 @@ export interface CatchClause {
   body: Node;
 }
 
-export type WhereOp = '=' | 'not=' | '>' | '<' | '>=' | '<=' | 'includes' | 'in' | 'truthy';
+export type Op2 = '+' | '-' | '*' | '<' | '>' | '<=' | '>=' | '=' | '==' | 'not=';
+export const OP2: ReadonlySet<string> = new Set(['+', '-', '*', '<', '>', '<=', '>=', '=', '==', 'not=']);
+
+export type WhereOp = '=' | 'not=' | '>' | '<' | '>=' | '<=' | 'includes' | 'in';
 
 export type Node =
   | { kind: 'const'; value: Value; span: Span }
@@ -139,9 +142,13 @@ export type Node =
   | { kind: 'dotimes'; slot: number; count: Node; body: Node; span: Span }
   | { kind: 'call'; fn: Node; args: Node[]; span: Span }
   | { kind: 'callCore'; name: string; core: CoreFn; args: Node[]; span: Span }
+  /** a core arithmetic/comparison call with a fast path for numbers (falls back to `core`) */
+  | { kind: 'op2'; op: Op2; name: string; core: CoreFn; a: Node; b: Node; span: Span }
+  | { kind: 'op1'; op: 'inc' | 'dec'; name: string; core: CoreFn; a: Node; span: Span }
   | { kind: 'callKw'; key: Value; args: Node[]; span: Span }
   | { kind: 'tool'; name: string; args: Node[]; span: Span }
-  | { kind: 'where'; path: Value[]; op: WhereOp; value: Node | null; span: Span }
+  /** `field`: keyword, string or vector path; `op` null for `(where field)` */
+  | { kind: 'where'; field: Value; op: WhereOp | null; value: Node | null; span: Span }
   | { kind: 'combine'; mode: 'all' | 'any' | 'none'; preds: Node[]; span: Span }
   | { kind: 'pmap'; fn: Node; coll: Node; span: Span }
   | { kind: 'pcalls'; fns: Node[]; span: Span }

@@ -44,6 +44,7 @@ import {
   typeName,
   vec,
 } from '../values.ts';
+import { allOf, anyOf, noneOf, whereFn } from '../core/query.ts';
 import { exInfo } from './builtins.ts';
 import { Closure, VarRef } from './closure.ts';
 
@@ -373,50 +374,111 @@ export class Evaluator implements Runtime {
   ev(n: Node, f: Value[]): Value {
     if (--this.fuelLeft <= this.checkAt) this.slowCheck();
     switch (n.kind) {
-      case 'const':
-        return n.value;
       case 'local':
         return f[n.slot]!;
-      case 'global': {
-        const v = this.namespace.get(n.name);
-        if (v !== undefined) return v;
-        if (n.orNil) return null;
-        throw new PtcError('unbound_var', `Undefined variable: ${n.name}`, n.span);
+      case 'const':
+        return n.value;
+      case 'op2': {
+        const a = this.ev(n.a, f);
+        const b = this.ev(n.b, f);
+        if (typeof a === 'number' && typeof b === 'number') {
+          switch (n.op) {
+            case '+': {
+              const r = a + b;
+              return r === 0 ? 0 : r;
+            }
+            case '-': {
+              const r = a - b;
+              return r === 0 ? 0 : r;
+            }
+            case '*': {
+              const r = a * b;
+              return r === 0 ? 0 : r;
+            }
+            case '<':
+              return a < b;
+            case '>':
+              return a > b;
+            case '<=':
+              return a <= b;
+            case '>=':
+              return a >= b;
+            case '=':
+            case '==':
+              return a === b;
+            case 'not=':
+              return a !== b;
+          }
+        }
+        try {
+          return n.core.fn([a, b], this);
+        } catch (e) {
+          throw this.toPtcError(e, n.span, n.name, [a, b]);
+        }
       }
-      case 'var':
-        return new VarRef(n.name);
-      case 'history':
-        return this.st.history[n.index] ?? null;
-      case 'data':
-        return this.data(n.name, n.span);
-      case 'budget': {
-        const max = this.st.limits.maxToolCalls;
-        return pmap([
-          [K_FUEL, Math.max(this.fuelLeft, 0)],
-          [K_TOOL_CALLS, Number.isFinite(max) ? Math.max(max - this.toolCount, 0) : null],
-        ]);
+      case 'op1': {
+        const a = this.ev(n.a, f);
+        if (typeof a === 'number') {
+          const r = n.op === 'inc' ? a + 1 : a - 1;
+          return r === 0 ? 0 : r;
+        }
+        try {
+          return n.core.fn([a], this);
+        } catch (e) {
+          throw this.toPtcError(e, n.span, n.name, [a]);
+        }
       }
-      case 'vector':
-        return vec(this.evArgs(n.items, f));
-      case 'set':
-        return pset(this.evArgs(n.items, f));
-      case 'map': {
-        const items = this.evArgs(n.items, f);
-        const entries: [Value, Value][] = [];
-        for (let i = 0; i < items.length; i += 2) entries.push([items[i]!, items[i + 1]!]);
-        return pmap(entries);
+      case 'if':
+        return this.ev(truthy(this.ev(n.test, f)) ? n.then : n.else, f);
+      case 'recur':
+        this.recurArgs = this.evArgs(n.args, f);
+        return RECUR;
+      case 'callCore': {
+        const args = this.evArgs(n.args, f);
+        try {
+          return n.core.fn(args, this);
+        } catch (e) {
+          throw this.toPtcError(e, n.span, n.name, args);
+        }
       }
+      case 'call': {
+        const fn = this.ev(n.fn, f);
+        const args = this.evArgs(n.args, f);
+        return this.applyAt(fn, args, n.span);
+      }
+      case 'callKw': {
+        const m = this.ev(n.args[0]!, f);
+        return getIn1(m, n.key, n.args.length > 1 ? this.ev(n.args[1]!, f) : null);
+      }
+      case 'let':
+        this.bind(n.bindings, f);
+        return this.ev(n.body, f);
       case 'do': {
         const body = n.body;
         const last = body.length - 1;
         for (let i = 0; i < last; i++) this.ev(body[i]!, f);
         return this.ev(body[last]!, f);
       }
-      case 'let':
+      case 'loop': {
         this.bind(n.bindings, f);
-        return this.ev(n.body, f);
-      case 'if':
-        return this.ev(truthy(this.ev(n.test, f)) ? n.then : n.else, f);
+        const bs = n.bindings;
+        for (;;) {
+          const r = this.ev(n.body, f);
+          if (r !== RECUR) return r;
+          const ra = this.recurArgs;
+          for (let i = 0; i < bs.length; i++) {
+            const p = bs[i]!.pattern;
+            if (p.kind === 'bind') f[p.slot] = ra[i]!;
+            else this.destructure(p, ra[i]!, f);
+          }
+        }
+      }
+      case 'global': {
+        const v = this.namespace.get(n.name);
+        if (v !== undefined) return v;
+        if (n.orNil) return null;
+        throw new PtcError('unbound_var', `Undefined variable: ${n.name}`, n.span);
+      }
       case 'and': {
         let v: Value = true;
         for (const x of n.items) {
@@ -433,6 +495,18 @@ export class Evaluator implements Runtime {
         }
         return v;
       }
+      case 'fn':
+        return this.closure(n.fn, f);
+      case 'vector':
+        return vec(this.evArgs(n.items, f));
+      case 'map': {
+        const items = this.evArgs(n.items, f);
+        const entries: [Value, Value][] = [];
+        for (let i = 0; i < items.length; i += 2) entries.push([items[i]!, items[i + 1]!]);
+        return pmap(entries);
+      }
+      case 'set':
+        return pset(this.evArgs(n.items, f));
       case 'ifLet': {
         const v = this.ev(n.init, f);
         if (n.some ? v === null : !truthy(v)) return this.ev(n.else, f);
@@ -459,8 +533,37 @@ export class Evaluator implements Runtime {
         if (n.default) return this.ev(n.default, f);
         throw new PtcError('type_error', `condp: no clause matches ${prStr(expr)}`, n.span, 'add a default expression as the last form of condp');
       }
-      case 'fn':
-        return this.closure(n.fn, f);
+      case 'for': {
+        const out: Value[] = [];
+        this.forClause(n.clauses, 0, n.body, n.collect ? out : null, f);
+        return n.collect ? new PList(vec(out)) : null;
+      }
+      case 'dotimes': {
+        const count = this.ev(n.count, f);
+        if (typeof count !== 'number') throw new PtcError('type_error', `dotimes: expected a number, got ${typeName(count)}`, n.span);
+        for (let i = 0; i < count; i++) {
+          f[n.slot] = i;
+          this.ev(n.body, f);
+        }
+        return null;
+      }
+      case 'tool':
+        return this.tool(n, f);
+      case 'task':
+        return this.task(n, f);
+      case 'var':
+        return new VarRef(n.name);
+      case 'history':
+        return this.st.history[n.index] ?? null;
+      case 'data':
+        return this.data(n.name, n.span);
+      case 'budget': {
+        const max = this.st.limits.maxToolCalls;
+        return pmap([
+          [K_FUEL, Math.max(this.fuelLeft, 0)],
+          [K_TOOL_CALLS, Number.isFinite(max) ? Math.max(max - this.toolCount, 0) : null],
+        ]);
+      }
       case 'letfn': {
         const made = n.fns.map((info, i) => {
           const c = this.closure(info, f);
@@ -476,60 +579,16 @@ export class Evaluator implements Runtime {
         this.namespace.set(n.name, v);
         return new VarRef(n.name);
       }
-      case 'loop': {
-        this.bind(n.bindings, f);
-        const bs = n.bindings;
-        for (;;) {
-          const r = this.ev(n.body, f);
-          if (r !== RECUR) return r;
-          const ra = this.recurArgs;
-          for (let i = 0; i < bs.length; i++) {
-            const p = bs[i]!.pattern;
-            if (p.kind === 'bind') f[p.slot] = ra[i]!;
-            else this.destructure(p, ra[i]!, f);
-          }
-        }
-      }
-      case 'recur':
-        this.recurArgs = this.evArgs(n.args, f);
-        return RECUR;
-      case 'for': {
-        const out: Value[] = [];
-        this.forClause(n.clauses, 0, n.body, n.collect ? out : null, f);
-        return n.collect ? new PList(vec(out)) : null;
-      }
-      case 'dotimes': {
-        const count = this.ev(n.count, f);
-        if (typeof count !== 'number') throw new PtcError('type_error', `dotimes: expected a number, got ${typeName(count)}`, n.span);
-        for (let i = 0; i < count; i++) {
-          f[n.slot] = i;
-          this.ev(n.body, f);
-        }
-        return null;
-      }
-      case 'call': {
-        const fn = this.ev(n.fn, f);
-        const args = this.evArgs(n.args, f);
-        return this.applyAt(fn, args, n.span);
-      }
-      case 'callCore': {
-        const args = this.evArgs(n.args, f);
-        try {
-          return n.core.fn(args, this);
-        } catch (e) {
-          throw this.toPtcError(e, n.span, n.name, args);
-        }
-      }
-      case 'callKw': {
-        const m = this.ev(n.args[0]!, f);
-        return getIn1(m, n.key, n.args.length > 1 ? this.ev(n.args[1]!, f) : null);
-      }
-      case 'tool':
-        return this.tool(n, f);
       case 'where':
-        return this.where(n, n.value === null ? null : this.ev(n.value, f));
-      case 'combine':
-        return combine(n.mode, this.evArgs(n.preds, f), this);
+        try {
+          return whereFn(n.field, n.op, n.value === null ? null : this.ev(n.value, f));
+        } catch (e) {
+          throw this.toPtcError(e, n.span, 'where');
+        }
+      case 'combine': {
+        const preds = this.evArgs(n.preds, f);
+        return n.mode === 'all' ? allOf(preds) : n.mode === 'any' ? anyOf(preds) : noneOf(preds);
+      }
       case 'pmap': {
         const fn = this.ev(n.fn, f);
         const coll = this.ev(n.coll, f);
@@ -544,8 +603,6 @@ export class Evaluator implements Runtime {
         throw new ReturnSignal(this.ev(n.value, f));
       case 'fail':
         throw new FailSignal(this.ev(n.value, f));
-      case 'task':
-        return this.task(n, f);
       case 'stepDone': {
         const id = stepString('step-done', 'id', this.ev(n.id, f), n.span);
         const summary = stepString('step-done', 'summary', this.ev(n.summary, f), n.span);
@@ -797,24 +854,6 @@ export class Evaluator implements Runtime {
     return v;
   }
 
-  private where(n: Extract<Node, { kind: 'where' }>, value: Value): Builtin {
-    const { path, op } = n;
-    const src =
-      op === 'truthy'
-        ? `(where ${prStr(path.length === 1 ? path[0]! : vec(path))})`
-        : `(where ${prStr(path.length === 1 ? path[0]! : vec(path))} ${op} ${prStr(value)})`;
-    return new Builtin(
-      'where',
-      (args) => {
-        if (args.length !== 1) throw new PtcError('arity_error', `a where predicate expects 1 argument, got ${args.length}`);
-        let fv: Value = args[0]!;
-        for (const k of path) fv = getIn1(fv, k, null);
-        return whereTest(op, fv, value);
-      },
-      src,
-    );
-  }
-
   // ------------------------------------------------------------ tasks
 
   private task(n: Extract<Node, { kind: 'task' }>, f: Value[]): Value {
@@ -1038,62 +1077,4 @@ function safeJson(v: Value): Json {
   } catch {
     return prStr(v);
   }
-}
-
-const whereNorm = (v: Value): Value => (v instanceof Keyword ? v.fullName : v);
-const whereEq = (a: Value, b: Value): boolean => {
-  if (a === null || b === null) return a === b;
-  return equals(whereNorm(a), whereNorm(b));
-};
-
-function whereTest(op: string, fv: Value, value: Value): boolean {
-  switch (op) {
-    case 'truthy':
-      return truthy(fv);
-    case '=':
-      return whereEq(fv, value);
-    case 'not=':
-      return !whereEq(fv, value);
-    case '>':
-    case '<':
-    case '>=':
-    case '<=': {
-      if (fv === null || value === null) return false;
-      let c: number;
-      if (typeof fv === 'number' && typeof value === 'number') c = fv - value;
-      else if (typeof fv === 'string' && typeof value === 'string') c = fv < value ? -1 : fv > value ? 1 : 0;
-      else return false;
-      return op === '>' ? c > 0 : op === '<' ? c < 0 : op === '>=' ? c >= 0 : c <= 0;
-    }
-    case 'in': {
-      if (fv === null) return false;
-      if (!(isSequential(value) || isSet(value))) return false;
-      for (const x of seqable(value)!) if (whereEq(fv, x)) return true;
-      return false;
-    }
-    case 'includes': {
-      if (typeof fv === 'string') return typeof value === 'string' && fv.includes(value);
-      if (fv !== null && (isSequential(fv) || isSet(fv))) {
-        for (const x of seqable(fv)!) if (whereEq(x, value)) return true;
-      }
-      return false;
-    }
-  }
-  return false;
-}
-
-function combine(mode: 'all' | 'any' | 'none', preds: Value[], _rt: Evaluator): Builtin {
-  const src = `(${mode}-of${preds.map((p) => ` ${prStr(p)}`).join('')})`;
-  return new Builtin(
-    `${mode}-of`,
-    (args, rt) => {
-      for (const p of preds) {
-        const r = truthy(rt.apply(p, args));
-        if (mode === 'all' && !r) return false;
-        if (mode !== 'all' && r) return mode === 'any';
-      }
-      return mode !== 'any';
-    },
-    src,
-  );
 }
