@@ -1,14 +1,39 @@
 /** Assembles the `navigator` command from one module per command. */
 import { Command } from 'commander';
-import { evalCommand } from './commands/eval.ts';
-import { devCommand } from './commands/dev.ts';
 import { demoCommand } from './commands/demo.ts';
+import { devCommand } from './commands/dev.ts';
+import { evalCommand } from './commands/eval.ts';
+import { auditCommand, historyCommand, replayCommand } from './commands/history.ts';
+import { journalCommand, ledgerCommand, listCommand, progressCommand, statusCommand, watchCommand } from './commands/inspect.ts';
+import { approveCommand, cancelCommand, decideCommand, rejectCommand, resetTaskCommand, writeCommand } from './commands/messages.ts';
+import { runCommand } from './commands/run.ts';
+import { workerCommand } from './commands/worker.ts';
 
 export function buildProgram(): Command {
-  return new Command('navigator')
-    .description('Durable LLM Navigator agents on Temporal')
-    .showHelpAfterError()
-    .addCommand(evalCommand)
-    .addCommand(devCommand)
-    .addCommand(demoCommand);
+  const program = new Command('navigator').description('Durable LLM Navigator agents on Temporal').showHelpAfterError();
+  for (const command of [
+    runCommand,
+    approveCommand,
+    rejectCommand,
+    decideCommand,
+    writeCommand,
+    resetTaskCommand,
+    cancelCommand,
+    statusCommand,
+    journalCommand,
+    progressCommand,
+    ledgerCommand,
+    watchCommand,
+    historyCommand,
+    auditCommand,
+    listCommand,
+    replayCommand,
+    workerCommand,
+    devCommand,
+    evalCommand,
+    demoCommand,
+  ]) {
+    program.addCommand(command);
+  }
+  return program;
 }

@@ -6,7 +6,7 @@
  * recorded as rejected and changes nothing).
  */
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
-import type { Decision, JournalEntries, LedgerEntry, PassContext, Pending, StatusView } from './contract.ts';
+import type { Decision, DecisionContract, JournalEntries, LedgerEntry, PassContext, Pending, StatusView } from './contract.ts';
 
 export interface Ack {
   journalVersion: number;
@@ -29,5 +29,7 @@ export const progressQuery = defineQuery<string>('progress');
 export const missionLogQuery = defineQuery<string>('missionLog');
 export const ledgerQuery = defineQuery<LedgerEntry[]>('ledger');
 export const pendingQuery = defineQuery<Pending | null>('pending');
+/** the agent's decision contracts for this mission's input */
+export const decisionsQuery = defineQuery<DecisionContract[]>('decisions');
 /** read by the pass activity so that its input stays small */
 export const passContextQuery = defineQuery<PassContext>('passContext');

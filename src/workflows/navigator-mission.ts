@@ -78,5 +78,6 @@ function setHandlers(state: MissionState): void {
   wf.setHandler(m.missionLogQuery, () => renderMissionLog(state.journalEntries()));
   wf.setHandler(m.ledgerQuery, () => state.ledger);
   wf.setHandler(m.pendingQuery, () => state.pending);
+  wf.setHandler(m.decisionsQuery, () => state.agent?.decisions ?? []);
   wf.setHandler(m.passContextQuery, () => state.passContext());
 }

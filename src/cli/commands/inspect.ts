@@ -1,0 +1,109 @@
+/** Read-only views of a mission: status, journal, progress, ledger, watch, list. */
+import { Command } from 'commander';
+import { journalQuery, ledgerQuery, missionLogQuery, progressQuery, statusQuery } from '../../workflows/messages.ts';
+import type { StatusView } from '../../workflows/contract.ts';
+import { action } from '../errors.ts';
+import { onMission, printJson, withClient } from '../mission-client.ts';
+import { describeSettled, settle } from '../mission-view.ts';
+
+type Flags = { json?: boolean };
+
+export const statusCommand = new Command('status')
+  .description('where a mission stands and what it waits for')
+  .argument('<id>', 'workflow id')
+  .option('--json', 'print JSON')
+  .action(
+    action(async (id: string, flags: Flags) => {
+      await onMission(id, async (handle) => {
+        const settled = await settle(handle, { timeoutMs: 0 });
+        if (flags.json) printJson({ workflowId: id, ...settled });
+        else process.stdout.write(describeSettled(id, settled) + '\n');
+      });
+    }),
+  );
+
+export const journalCommand = new Command('journal')
+  .description('the journal in commit order')
+  .argument('<id>', 'workflow id')
+  .option('--json', 'print JSON (entries in commit order)')
+  .option('--log', 'print it as the Mission Log the model sees')
+  .action(
+    action(async (id: string, flags: Flags & { log?: boolean }) => {
+      await onMission(id, async (handle) => {
+        if (flags.log) return void process.stdout.write((await handle.query(missionLogQuery)) + '\n');
+        const { version, entries } = await handle.query(journalQuery);
+        if (flags.json) return printJson({ version, entries });
+        if (entries.length === 0) return void process.stdout.write('(empty journal)\n');
+        for (const [key, value] of entries) process.stdout.write(`${key}: ${JSON.stringify(value)}\n`);
+      });
+    }),
+  );
+
+export const progressCommand = new Command('progress')
+  .description('the plan checklist with step summaries')
+  .argument('<id>', 'workflow id')
+  .action(
+    action(async (id: string) => {
+      await onMission(id, async (handle) => void process.stdout.write((await handle.query(progressQuery)) + '\n'));
+    }),
+  );
+
+export const ledgerCommand = new Command('ledger')
+  .description('every tool call of the mission')
+  .argument('<id>', 'workflow id')
+  .option('--json', 'print JSON')
+  .action(
+    action(async (id: string, flags: Flags) => {
+      await onMission(id, async (handle) => {
+        const ledger = await handle.query(ledgerQuery);
+        if (flags.json) return printJson(ledger);
+        if (ledger.length === 0) return void process.stdout.write('(no tool calls)\n');
+        for (const e of ledger) {
+          const outcome = e.status === 'failed' ? `failed: ${e.error}` : e.status === 'running' ? 'running' : JSON.stringify(e.result);
+          process.stdout.write(
+            `#${e.seq} pass ${e.pass} ${e.tool} [${e.sideEffect}]${e.taskId ? ` task ${e.taskId}` : ''} attempts ${e.attempts} via ${e.activity} → ${outcome}\n`,
+          );
+        }
+      });
+    }),
+  );
+
+export const watchCommand = new Command('watch')
+  .description('follow a mission live until it ends or waits')
+  .argument('<id>', 'workflow id')
+  .action(
+    action(async (id: string) => {
+      await onMission(id, async (handle) => {
+        let last = '';
+        const show = (s: StatusView) => {
+          const line = `${s.status}: pass ${s.passes}, ${s.journalSize} task(s), ${s.budgets.used.toolCalls} tool call(s)`;
+          if (line !== last) process.stdout.write(`${new Date().toISOString().slice(11, 19)} ${line}\n`);
+          last = line;
+        };
+        const settled = await settle(handle, { timeoutMs: 24 * 3600_000, onStatus: show });
+        process.stdout.write((await handle.query(progressQuery).catch(() => '')) + '\n');
+        process.stdout.write(describeSettled(id, settled) + '\n');
+      });
+    }),
+  );
+
+export const listCommand = new Command('list')
+  .description('missions on the cluster, newest first')
+  .option('--query <q>', 'extra visibility filter, e.g. "ExecutionStatus = \'Running\'"')
+  .option('--limit <n>', 'at most this many', '50')
+  .option('--json', 'print JSON')
+  .action(
+    action(async (flags: Flags & { query?: string; limit: string }) => {
+      await withClient(async (client) => {
+        const query = ["WorkflowType = 'navigatorMission'", flags.query].filter(Boolean).join(' AND ');
+        const rows: Array<{ workflowId: string; status: string; startTime: string }> = [];
+        for await (const w of client.workflow.list({ query })) {
+          rows.push({ workflowId: w.workflowId, status: w.status.name, startTime: w.startTime.toISOString() });
+          if (rows.length >= Number(flags.limit)) break;
+        }
+        if (flags.json) return printJson(rows);
+        if (rows.length === 0) return void process.stdout.write('(no missions)\n');
+        for (const r of rows) process.stdout.write(`${r.startTime}  ${r.status.padEnd(10)}  ${r.workflowId}\n`);
+      });
+    }),
+  );

@@ -1,0 +1,101 @@
+/**
+ * Commands that change a mission through validated updates: approve, reject, decide,
+ * write, reset-task, cancel. A bad key or value is rejected by the workflow's validator
+ * and reported as one line with a non-zero exit.
+ */
+import { Command } from 'commander';
+import { userInfo } from 'node:os';
+import type { WorkflowHandle } from '@temporalio/client';
+import type { Json } from '../../workflows/contract.ts';
+import { cancelUpdate, decideUpdate, decisionsQuery, pendingQuery, resetTaskUpdate, writeJournalUpdate } from '../../workflows/messages.ts';
+import { CliError, action } from '../errors.ts';
+import { parseJson } from '../input.ts';
+import { onMission } from '../mission-client.ts';
+
+const who = (): string => process.env.NAVIGATOR_USER ?? userInfo().username;
+
+/** The decision key to use: the one given, else the one the mission waits for. */
+async function keyFor(handle: WorkflowHandle, given: string | undefined): Promise<string> {
+  if (given) return given;
+  const pending = await handle.query(pendingQuery);
+  if (!pending) throw new CliError(`mission ${handle.workflowId} is not waiting for a decision; name the KEY`);
+  return pending.key;
+}
+
+function verdict(kind: 'approve' | 'reject') {
+  return action(async (id: string, key: string | undefined, flags: { note?: string }) => {
+    await onMission(id, async (handle) => {
+      const decisionKey = await keyFor(handle, key);
+      const contract = (await handle.query(decisionsQuery)).find((d) => d.key === decisionKey);
+      const value = kind === 'approve' ? contract?.approveValue : contract?.rejectValue;
+      if (value === undefined || value === null) {
+        throw new CliError(`decision ${decisionKey} has no ${kind} value; use \`navigator decide ${id} ${decisionKey} VALUE_JSON\``);
+      }
+      await handle.executeUpdate(decideUpdate, { args: [{ key: decisionKey, value, by: who(), note: flags.note }] });
+      process.stdout.write(`${decisionKey} = ${JSON.stringify(value)} recorded on ${id}\n`);
+    });
+  });
+}
+
+export const approveCommand = new Command('approve')
+  .description("approve the decision a mission waits for (KEY defaults to the pending one)")
+  .argument('<id>', 'workflow id')
+  .argument('[key]', 'decision key')
+  .option('--note <text>', 'note recorded with the decision')
+  .action(verdict('approve'));
+
+export const rejectCommand = new Command('reject')
+  .description("reject the decision a mission waits for (KEY defaults to the pending one)")
+  .argument('<id>', 'workflow id')
+  .argument('[key]', 'decision key')
+  .option('--note <text>', 'note recorded with the decision')
+  .action(verdict('reject'));
+
+export const decideCommand = new Command('decide')
+  .description('record a decision value (JSON) under KEY')
+  .argument('<id>', 'workflow id')
+  .argument('<key>', 'decision key')
+  .argument('<value>', 'the value as JSON, e.g. \'"approved"\'')
+  .option('--note <text>', 'note recorded with the decision')
+  .action(
+    action(async (id: string, key: string, raw: string, flags: { note?: string }) => {
+      const value = parseJson(raw, 'VALUE_JSON') as Json;
+      await onMission(id, (h) => h.executeUpdate(decideUpdate, { args: [{ key, value, by: who(), note: flags.note }] }));
+      process.stdout.write(`${key} = ${JSON.stringify(value)} recorded on ${id}\n`);
+    }),
+  );
+
+export const writeCommand = new Command('write')
+  .description('write a journal entry (a person\'s value always wins over the Navigator\'s)')
+  .argument('<id>', 'workflow id')
+  .argument('<key>', 'journal key')
+  .argument('<value>', 'the value as JSON')
+  .action(
+    action(async (id: string, key: string, raw: string) => {
+      const value = parseJson(raw, 'VALUE_JSON') as Json;
+      await onMission(id, (h) => h.executeUpdate(writeJournalUpdate, { args: [{ key, value }] }));
+      process.stdout.write(`journal ${key} = ${JSON.stringify(value)} on ${id}\n`);
+    }),
+  );
+
+export const resetTaskCommand = new Command('reset-task')
+  .description('remove a task from the journal so the next pass runs it again')
+  .argument('<id>', 'workflow id')
+  .argument('<key>', 'task id')
+  .action(
+    action(async (id: string, key: string) => {
+      await onMission(id, (h) => h.executeUpdate(resetTaskUpdate, { args: [{ key }] }));
+      process.stdout.write(`task ${key} reset on ${id}\n`);
+    }),
+  );
+
+export const cancelCommand = new Command('cancel')
+  .description('stop a mission at its next safe point')
+  .argument('<id>', 'workflow id')
+  .option('--reason <text>', 'why', 'cancelled from the CLI')
+  .action(
+    action(async (id: string, flags: { reason: string }) => {
+      await onMission(id, (h) => h.executeUpdate(cancelUpdate, { args: [{ reason: flags.reason }] }));
+      process.stdout.write(`cancel requested for ${id}\n`);
+    }),
+  );

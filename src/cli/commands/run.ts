@@ -1,0 +1,49 @@
+/** `navigator run AGENT`: start a mission on the cluster and report where it stands. */
+import { Command } from 'commander';
+import { randomBytes } from 'node:crypto';
+import { MissionInput, type Json } from '../../workflows/contract.ts';
+import { CliError, action } from '../errors.ts';
+import { parseJson } from '../input.ts';
+import { describeSettled, settle } from '../mission-view.ts';
+import { printJson, withClient } from '../mission-client.ts';
+
+interface RunFlags {
+  input?: string;
+  id?: string;
+  wait?: boolean;
+  taskQueue?: string;
+  json?: boolean;
+}
+
+export const runCommand = new Command('run')
+  .description('start a Navigator mission and show what it waits for')
+  .argument('<agent>', 'agent name, as registered on the worker')
+  .option('--input <json>', 'mission input as a JSON object', '{}')
+  .option('--id <id>', 'workflow id (default: AGENT-<random>)')
+  .option('--wait', 'wait until the mission finishes, not only until it waits or ends')
+  .option('--task-queue <name>', 'task queue of the worker (or NAVIGATOR_TASK_QUEUE)')
+  .option('--json', 'print the result as JSON')
+  .action(action(runAction));
+
+async function runAction(agent: string, flags: RunFlags): Promise<void> {
+  const input = parseJson(flags.input ?? '{}', '--input') as Json;
+  const parsed = MissionInput.safeParse({ agent, input });
+  if (!parsed.success) throw new CliError(`invalid mission: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`, 2);
+  const { taskQueueFrom } = await import('../../temporal/connection.ts');
+  const id = flags.id ?? `${agent}-${randomBytes(4).toString('hex')}`;
+  await withClient(async (client) => {
+    const handle = await client.workflow.start('navigatorMission', {
+      taskQueue: taskQueueFrom(flags.taskQueue),
+      workflowId: id,
+      args: [{ agent, input }],
+      staticSummary: `Navigator mission: ${agent}`,
+      staticDetails: `Agent **${agent}**\n\nInput:\n\`\`\`json\n${JSON.stringify(input, null, 2)}\n\`\`\``,
+    }).catch((err: Error) => {
+      throw new CliError(/already/i.test(err.message) ? `a mission with id ${id} already exists` : err.message);
+    });
+    const settled = await settle(handle, { untilClosed: flags.wait, timeoutMs: flags.wait ? 24 * 3600_000 : 60_000 });
+    if (flags.json) printJson({ workflowId: id, ...settled });
+    else process.stdout.write(`Started mission ${id} (agent ${agent})\n${describeSettled(id, settled)}\n`);
+    if (settled.closed?.failure) process.exitCode = 1;
+  });
+}

@@ -1,0 +1,73 @@
+/**
+ * Reading a mission's state from the CLI: waiting until it settles, and printing what it
+ * waits for with the exact commands to go on.
+ */
+import { WorkflowFailedError, type WorkflowHandle } from '@temporalio/client';
+import type { StatusView } from '../workflows/contract.ts';
+import { statusQuery } from '../workflows/messages.ts';
+
+const SETTLED = new Set(['waiting', 'completed', 'failed', 'cancelled', 'budget_exhausted']);
+const CLOSED = new Set(['COMPLETED', 'FAILED', 'CANCELLED', 'TERMINATED', 'TIMED_OUT', 'CONTINUED_AS_NEW']);
+
+export interface Settled {
+  status: StatusView | null;
+  /** set once the workflow has closed */
+  closed: { status: string; result?: unknown; failure?: string } | null;
+}
+
+/** Polls until the mission waits or ends (or `timeoutMs` passes). */
+export async function settle(handle: WorkflowHandle, opts: { untilClosed?: boolean; timeoutMs?: number; onStatus?: (s: StatusView) => void } = {}): Promise<Settled> {
+  const deadline = Date.now() + (opts.timeoutMs ?? 60_000);
+  for (;;) {
+    const closed = await closedState(handle);
+    const status = await handle.query(statusQuery).catch(() => null);
+    if (status) opts.onStatus?.(status);
+    if (closed) return { status, closed };
+    if (!opts.untilClosed && status && SETTLED.has(status.status)) return { status, closed: null };
+    if (Date.now() > deadline) return { status, closed: null };
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+async function closedState(handle: WorkflowHandle): Promise<Settled['closed']> {
+  const d = await handle.describe();
+  if (!CLOSED.has(d.status.name) || d.status.name === 'CONTINUED_AS_NEW') return null;
+  try {
+    return { status: d.status.name, result: await handle.result() };
+  } catch (err) {
+    const cause = err instanceof WorkflowFailedError ? err.cause : err;
+    return { status: d.status.name, failure: cause instanceof Error ? cause.message : String(cause) };
+  }
+}
+
+const CLI = 'npx navigator';
+
+/** The status line, what the mission waits for, and the commands to go on. */
+export function describeSettled(id: string, s: Settled): string {
+  const lines: string[] = [];
+  if (s.closed) {
+    lines.push(`Mission ${id}: ${s.closed.status.toLowerCase()}`);
+    if (s.closed.failure) lines.push(`  reason: ${s.closed.failure}`);
+    else lines.push(`  result: ${JSON.stringify(s.closed.result)}`);
+  } else if (s.status) {
+    lines.push(`Mission ${id}: ${s.status.status} after ${s.status.passes} pass(es), ${s.status.journalSize} task(s) in the journal`);
+    const p = s.status.pending;
+    if (p) {
+      const allowed = p.allowed ? ` (allowed: ${p.allowed.map((v) => JSON.stringify(v)).join(', ')})` : '';
+      lines.push(`  waiting for ${p.key}${allowed}${p.deadline ? `, deadline ${p.deadline}` : ''}`);
+      lines.push(
+        `  approve:  ${CLI} approve ${id}`,
+        `  reject:   ${CLI} reject ${id}`,
+        `  decide:   ${CLI} decide ${id} ${p.key} '<JSON value>'`,
+      );
+    }
+  } else {
+    lines.push(`Mission ${id}: no status yet (is a worker running? \`${CLI} worker\`)`);
+  }
+  lines.push(
+    `  inspect:  ${CLI} status|journal|progress|ledger|history ${id}`,
+    `  follow:   ${CLI} watch ${id}`,
+    `  audit:    ${CLI} audit ${id}`,
+  );
+  return lines.join('\n');
+}

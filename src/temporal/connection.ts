@@ -1,0 +1,52 @@
+/**
+ * Where Temporal is: Temporal's standard environment configuration (TEMPORAL_ADDRESS,
+ * TEMPORAL_NAMESPACE, TEMPORAL_API_KEY, TLS settings, TEMPORAL_PROFILE and the config
+ * file) through @temporalio/envconfig. Without an address, the default local server
+ * (`navigator dev` or `temporal server start-dev`) on 127.0.0.1:7233.
+ */
+import { Client, Connection } from '@temporalio/client';
+import { loadClientConnectConfig } from '@temporalio/envconfig';
+import { NativeConnection } from '@temporalio/worker';
+
+export const DEFAULT_ADDRESS = '127.0.0.1:7233';
+export const DEFAULT_TASK_QUEUE = 'navigator';
+
+export interface TemporalTarget {
+  address: string;
+  namespace: string;
+  /** the rest of the profile: TLS, API key, gRPC metadata */
+  connectionOptions: ReturnType<typeof loadClientConnectConfig>['connectionOptions'];
+  /** true when TEMPORAL_ADDRESS or a config profile named an address */
+  configured: boolean;
+}
+
+export function resolveTarget(env: NodeJS.ProcessEnv = process.env): TemporalTarget {
+  const profile = loadClientConnectConfig({ profile: env.TEMPORAL_PROFILE, overrideEnvVars: env as Record<string, string> });
+  const address = profile.connectionOptions.address;
+  return {
+    address: address ?? DEFAULT_ADDRESS,
+    namespace: profile.namespace ?? 'default',
+    connectionOptions: profile.connectionOptions,
+    configured: address !== undefined,
+  };
+}
+
+export function taskQueueFrom(flag: string | undefined, env: NodeJS.ProcessEnv = process.env): string {
+  return flag ?? env.NAVIGATOR_TASK_QUEUE ?? DEFAULT_TASK_QUEUE;
+}
+
+export interface Connected {
+  client: Client;
+  connection: Connection;
+  close(): Promise<void>;
+}
+
+export async function connectClient(target: TemporalTarget): Promise<Connected> {
+  const connection = await Connection.connect({ ...target.connectionOptions, address: target.address } as never);
+  const client = new Client({ connection, namespace: target.namespace });
+  return { client, connection, close: () => connection.close() };
+}
+
+export async function connectWorker(target: TemporalTarget): Promise<NativeConnection> {
+  return NativeConnection.connect({ ...target.connectionOptions, address: target.address });
+}
