@@ -43,7 +43,7 @@ export function packAny(fullName: string, value: Msg): Msg {
 /** Unpacks a google.protobuf.Any; returns the message type name and the message. */
 export function unpackAny(any: Msg | undefined): { type: string; value: Msg } | undefined {
   const url = String(any?.type_url ?? '');
-  if (!url) return undefined;
+  if (!any || !url) return undefined;
   const type = url.slice(url.lastIndexOf('/') + 1);
   return { type, value: decode(lookupType(type), Buffer.from(any.value ?? '', 'base64')) };
 }

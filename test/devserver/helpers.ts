@@ -1,4 +1,5 @@
 /** Assertion helpers for the dev server suite. */
+import type { WorkflowExecutionDescription } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
 
 type History = temporal.api.history.v1.IHistory;
@@ -19,7 +20,10 @@ export function eventsOfType(history: History, type: string): temporal.api.histo
 }
 
 /** Polls describe() until `ready` holds (no time bound: the test timeout is the bound). */
-export async function untilDescribed<H extends { describe(): Promise<D> }, D>(handle: H, ready: (d: D) => boolean): Promise<D> {
+export async function untilDescribed(
+  handle: { describe(): Promise<WorkflowExecutionDescription> },
+  ready: (d: WorkflowExecutionDescription) => boolean,
+): Promise<WorkflowExecutionDescription> {
   for (;;) {
     const d = await handle.describe();
     if (ready(d)) return d;
