@@ -208,6 +208,11 @@ export class Evaluator implements Runtime {
     this.maxDepth = st.limits.maxDepth;
   }
 
+  /** read by `re-pattern` and friends (core/regex.ts) */
+  get maxRegexLength(): number {
+    return this.st.limits.maxRegexLength;
+  }
+
   get fuelUsed(): number {
     return this.st.limits.fuel - Math.max(this.fuelLeft, 0);
   }
