@@ -11,7 +11,7 @@ import { status } from '@grpc/grpc-js';
 import type { CommandContext } from './commands.ts';
 import { commandMetadata } from './commands.ts';
 import { decodeToken, Engine, encodeToken } from './engine.ts';
-import { invalidArgument, RpcError } from './errors.ts';
+import { RpcError } from './errors.ts';
 import type { CallContext } from './grpc.ts';
 import { appendNew, newEvent, PREVIOUS_EVENT, record } from './history.ts';
 import { type ActivityState, RUNNING, type RunState } from './model.ts';
@@ -29,11 +29,10 @@ export function fillTimeouts(a: Msg, runTimeoutMs: number): Msg {
   if (scheduleToClose > 0) {
     scheduleToStart = scheduleToStart > 0 ? Math.min(scheduleToStart, scheduleToClose) : scheduleToClose;
     startToClose = startToClose > 0 ? Math.min(startToClose, scheduleToClose) : scheduleToClose;
-  } else if (startToClose > 0) {
+  } else {
+    // commandProblem() has checked that start-to-close is set when schedule-to-close is not.
     scheduleToClose = runTimeoutMs;
     if (scheduleToStart <= 0) scheduleToStart = scheduleToClose;
-  } else {
-    throw invalidArgument('A valid StartToClose or ScheduleToCloseTimeout is not set on ScheduleActivityTaskCommand.');
   }
   if (runTimeoutMs > 0) {
     scheduleToClose = Math.min(scheduleToClose || runTimeoutMs, runTimeoutMs);

@@ -1,17 +1,17 @@
 /**
  * Commands from a completed workflow task, applied in order. Each supported command
  * writes its event(s) exactly as the real server does; anything else is rejected
- * before any event is written (see unsupportedCommand).
+ * before any event is written (see commandProblem).
  */
 import * as activities from './activities.ts';
 import type { Engine } from './engine.ts';
 import { appendNew } from './history.ts';
 import * as lifecycle from './lifecycle.ts';
-import type { RunState } from './model.ts';
-import type { Msg } from './proto.ts';
+import type { NamespaceState, RunState } from './model.ts';
+import { durationMs, type Msg } from './proto.ts';
 import * as timers from './timers.ts';
 import * as updates from './updates.ts';
-import { mergeMemo, mergeSearchAttributes } from './namespaces.ts';
+import { mergeMemo, mergeSearchAttributes, undefinedSearchAttributes } from './namespaces.ts';
 
 /** Context a command handler needs. */
 export interface CommandContext {
@@ -45,10 +45,40 @@ const HANDLERS: Record<string, [attributesField: string, handler: CommandHandler
   COMMAND_TYPE_PROTOCOL_MESSAGE: ['protocolMessageCommandAttributes', protocolMessage],
 };
 
-/** A message naming the command if this server cannot carry it out, else undefined. */
-export function unsupportedCommand(command: Msg): string | undefined {
-  if (HANDLERS[command.commandType]) return undefined;
-  return `${command.commandType ?? 'COMMAND_TYPE_UNSPECIFIED'} is not supported by the navigator dev server`;
+/** Why a command cannot be carried out: the WorkflowTaskFailed cause and message. */
+export interface CommandProblem {
+  cause: string;
+  message: string;
+}
+
+/**
+ * Checks a command before anything is written, so a bad completion fails the task
+ * as a whole, as in the real server. Unsupported command types name themselves.
+ */
+export function commandProblem(ns: NamespaceState, command: Msg): CommandProblem | undefined {
+  const type: string = command.commandType ?? 'COMMAND_TYPE_UNSPECIFIED';
+  if (!HANDLERS[type]) {
+    return {
+      cause: 'WORKFLOW_TASK_FAILED_CAUSE_UNHANDLED_COMMAND',
+      message: `${type} is not supported by the navigator dev server`,
+    };
+  }
+  if (type === 'COMMAND_TYPE_SCHEDULE_ACTIVITY_TASK') {
+    const a = command.scheduleActivityTaskCommandAttributes ?? {};
+    if (!durationMs(a.startToCloseTimeout) && !durationMs(a.scheduleToCloseTimeout)) {
+      return {
+        cause: 'WORKFLOW_TASK_FAILED_CAUSE_BAD_SCHEDULE_ACTIVITY_ATTRIBUTES',
+        message: 'A valid StartToClose or ScheduleToCloseTimeout is not set on ScheduleActivityTaskCommand.',
+      };
+    }
+  }
+  if (type === 'COMMAND_TYPE_UPSERT_WORKFLOW_SEARCH_ATTRIBUTES') {
+    const unknown = undefinedSearchAttributes(ns, command.upsertWorkflowSearchAttributesCommandAttributes?.searchAttributes);
+    if (unknown.length) {
+      return { cause: 'WORKFLOW_TASK_FAILED_CAUSE_BAD_SEARCH_ATTRIBUTES', message: `search attribute ${unknown[0]} is not defined` };
+    }
+  }
+  return undefined;
 }
 
 export function applyCompletion(engine: Engine, run: RunState, request: Msg, completedEventId: number): { needsTask: boolean } {

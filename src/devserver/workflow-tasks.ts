@@ -5,7 +5,7 @@
  * are buffered fails with UnhandledCommand; attempts after the first are transient.
  */
 import { status } from '@grpc/grpc-js';
-import { applyCompletion, unsupportedCommand } from './commands.ts';
+import { applyCompletion, commandProblem } from './commands.ts';
 import { decodeToken, Engine, encodeToken } from './engine.ts';
 import { RpcError } from './errors.ts';
 import type { CallContext } from './grpc.ts';
@@ -162,14 +162,15 @@ export function respondWorkflowTaskCompleted(engine: Engine, request: Msg): Msg 
   const { run, wft } = startedTask(engine, request.taskToken);
   queries.answerFromTask(engine, request.queryResults ?? {});
   const commands: Msg[] = request.commands ?? [];
-  const unsupported = commands.map(unsupportedCommand).find((m) => m !== undefined);
-  if (unsupported) {
+  const ns = engine.namespace(run.namespace);
+  const problem = commands.map((c) => commandProblem(ns, c)).find((p) => p !== undefined);
+  if (problem) {
     endTask(engine, run, 'WorkflowTaskFailed', {
-      cause: 'WORKFLOW_TASK_FAILED_CAUSE_UNHANDLED_COMMAND',
-      failure: { message: unsupported, source: 'NavigatorDevServer' },
+      cause: problem.cause,
+      failure: { message: problem.message, source: 'NavigatorDevServer' },
       identity: request.identity,
     });
-    throw new RpcError(status.INVALID_ARGUMENT, unsupported);
+    throw new RpcError(status.INVALID_ARGUMENT, problem.message);
   }
   if (closesWorkflow(commands) && (run.buffered.length > 0 || updates.hasUndelivered(run))) {
     // New events the workflow has not seen: it must not close yet. The SDK evicts and retries.
