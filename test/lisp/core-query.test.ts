@@ -1,5 +1,25 @@
 import { describe, expect, it } from 'vitest';
-import { allOf, anyOf, buildWhere, noneOf, whereFn } from '../../src/lisp/core/index.ts';
+import { fnFns } from '../../src/lisp/core/functions.ts';
+import {
+  allOf,
+  anyOf,
+  buildWhere,
+  coreConstants,
+  coreDocs,
+  coreNames,
+  noneOf,
+  resolveCore,
+  unknownNameHint,
+  whereFn,
+} from '../../src/lisp/core/index.ts';
+import { mapFns } from '../../src/lisp/core/maps.ts';
+import { mathFns } from '../../src/lisp/core/math.ts';
+import { predicateFns } from '../../src/lisp/core/predicates.ts';
+import { queryFns } from '../../src/lisp/core/query.ts';
+import { regexFns } from '../../src/lisp/core/regex.ts';
+import { seqFns } from '../../src/lisp/core/seq.ts';
+import { stringCoreFns } from '../../src/lisp/core/strings.ts';
+import { walkFns } from '../../src/lisp/core/walk.ts';
 import { PtcError } from '../../src/lisp/errors.ts';
 import { readData } from '../../src/lisp/reader/index.ts';
 import { type Value, Builtin, kw, vec } from '../../src/lisp/values.ts';
@@ -148,5 +168,81 @@ describe('all-of / any-of / none-of', () => {
     expect(call(allOf([]), 1)).toBe(true);
     expect(call(anyOf([]), 1)).toBe(false);
     expect(call(noneOf([]), 1)).toBe(true);
+  });
+});
+
+describe('core/index: namespaces, names, hints, docs', () => {
+  it('resolves bare and qualified names to the right table', () => {
+    expect(resolveCore(null, 'replace')).not.toBe(resolveCore('str', 'replace'));
+    expect(resolveCore('clojure.string', 'replace')).toBe(resolveCore('str', 'replace'));
+    expect(resolveCore('string', 'reverse')).not.toBe(resolveCore(null, 'reverse'));
+    expect(resolveCore('str', 'map')).toBe(resolveCore(null, 'map'));
+    expect(resolveCore('clojure.core', 'str')).toBe(resolveCore(null, 'str'));
+    expect(resolveCore('core', 'inc')).toBe(resolveCore(null, 'inc'));
+    expect(resolveCore('set', 'union')).toBeDefined();
+    expect(resolveCore('clojure.set', 'subset?')).toBeDefined();
+    expect(resolveCore(null, 'subset?')).toBeUndefined();
+    expect(resolveCore('set', 'map')).toBeUndefined();
+    expect(resolveCore('walk', 'postwalk')).toBeDefined();
+    expect(resolveCore('Math', 'round')).not.toBe(resolveCore(null, 'round'));
+    expect(resolveCore('Math', 'inc')).toBeUndefined();
+    expect(resolveCore('regex', 're-find')).toBe(resolveCore(null, 're-find'));
+    expect(resolveCore('nope', 'inc')).toBeUndefined();
+    expect(resolveCore(null, 'constructor')).toBeUndefined();
+    expect(resolveCore(null, '__proto__')).toBeUndefined();
+    expect(resolveCore('__proto__', 'toString')).toBeUndefined();
+    expect(resolveCore('constructor', 'name')).toBeUndefined();
+    expect(unknownNameHint('constructor/x')).toBeUndefined();
+  });
+
+  it('merges tables without a name defined twice', () => {
+    const tables = [seqFns, mapFns, fnFns, walkFns, mathFns, predicateFns, stringCoreFns, regexFns, queryFns];
+    const seen = new Set<string>();
+    const dups: string[] = [];
+    for (const t of tables) {
+      for (const k of Object.keys(t)) {
+        if (seen.has(k)) dups.push(k);
+        seen.add(k);
+      }
+    }
+    expect(dups).toEqual([]);
+    const names = coreNames();
+    expect(names).toEqual([...names].sort());
+    for (const n of ['str', 'format', 'where-not-a-fn', 'pluck', '<', 'nil?', 're-seq', 'union', 'map']) {
+      expect(names.includes(n)).toBe(n !== 'where-not-a-fn');
+    }
+  });
+
+  it('exposes constants as values', () => {
+    expect(coreConstants['Math/PI']).toBe(Math.PI);
+    expect(Number.isNaN(coreConstants['Double/NaN'])).toBe(true);
+    expect(coreConstants['Double/NEGATIVE_INFINITY']).toBe(-Infinity);
+  });
+
+  it.each([
+    ['uper-case', 'did you mean: upper-case'],
+    ['get_in', 'did you mean: get-in'],
+    ['starts-with', 'did you mean: starts-with?'],
+    ['includes', 'did you mean: includes?'],
+    ['mapp', 'did you mean: map'],
+    ['str/upper-cse', 'did you mean: str/upper-case'],
+    ['set/unoin', 'did you mean: set/union'],
+    ['Math/sqr', 'did you mean: Math/sqrt'],
+    ['len', 'use count'],
+    ['rand-int', 'not available: programs must replay identically, so there is no randomness or clock'],
+    ['swap!', 'there is no mutable state; carry values with let, loop/recur or reduce'],
+    ['frobnicate', undefined],
+    ['unknown-ns/x', undefined],
+  ])('hint for %s: %s', (name, hint) => {
+    expect(unknownNameHint(name)).toBe(hint);
+  });
+
+  it('documents every bare name once', () => {
+    const docs = coreDocs();
+    const bare = docs.filter((d) => !d.name.includes('/') || d.name === '/').map((d) => d.name);
+    expect(new Set(bare).size).toBe(bare.length);
+    expect([...bare].sort()).toEqual(coreNames());
+    expect(docs.find((d) => d.name === 'str/reverse')?.area).toBe('strings');
+    expect(docs.every((d) => d.doc.length > 0 && !d.doc.includes('\n'))).toBe(true);
   });
 });

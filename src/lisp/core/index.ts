@@ -68,7 +68,7 @@ const NAMESPACES: Record<string, readonly CoreTable[]> = {
 
 /** The core function `name` (in namespace `ns`, or bare when null), if there is one. */
 export function resolveCore(ns: string | null, name: string): CoreFn | undefined {
-  const tables = ns === null ? [core] : NAMESPACES[ns];
+  const tables = ns === null ? [core] : Object.hasOwn(NAMESPACES, ns) ? NAMESPACES[ns] : undefined;
   if (!tables) return undefined;
   for (const t of tables) if (Object.hasOwn(t, name)) return t[name];
   return undefined;
@@ -209,7 +209,7 @@ export function unknownNameHint(name: string): string | undefined {
   const slash = name.indexOf('/');
   const ns = slash > 0 && slash < name.length - 1 ? name.slice(0, slash) : null;
   const bare = ns === null ? name : name.slice(slash + 1);
-  if (ns !== null && !NAMESPACES[ns]) return undefined;
+  if (ns !== null && !Object.hasOwn(NAMESPACES, ns)) return undefined;
   const has = (n: string): boolean => resolveCore(ns, n) !== undefined;
   const qualify = (n: string): string => (ns === null ? n : `${ns}/${n}`);
 
