@@ -199,6 +199,7 @@ export function startWorkflowExecution(engine: Engine, r: Msg): Msg {
 export function signalWithStart(engine: Engine, r: Msg): Msg {
   const ns = engine.namespace(r.namespace);
   validateStart(ns, r);
+  if (!r.signalName) throw new RpcError(status.INVALID_ARGUMENT, 'SignalName is not set on request.');
   const signal = { signalName: r.signalName, input: r.signalInput, identity: r.identity, header: r.header };
   const current = engine.currentRun(ns.name, r.workflowId);
   if (current?.status === RUNNING && r.workflowIdConflictPolicy !== 'WORKFLOW_ID_CONFLICT_POLICY_TERMINATE_EXISTING') {
@@ -221,6 +222,7 @@ export function signalRun(engine: Engine, run: RunState, signal: Msg): void {
 }
 
 export function signalWorkflowExecution(engine: Engine, r: Msg): Msg {
+  if (!r.signalName) throw new RpcError(status.INVALID_ARGUMENT, 'SignalName is not set on request.');
   const run = engine.runningRun(r.namespace, r.workflowExecution);
   signalRun(engine, run, { signalName: r.signalName, input: r.input, identity: r.identity, header: r.header });
   return {};

@@ -43,6 +43,7 @@ function rejected(run: RunState, condition: string | undefined): Msg | undefined
 }
 
 export async function queryWorkflow(engine: Engine, request: Msg, call: CallContext): Promise<Msg> {
+  if (!request.query?.queryType) throw new RpcError(status.INVALID_ARGUMENT, 'QueryType is not set on request.');
   const run = engine.run(request.namespace, request.execution);
   const early = rejected(run, request.queryRejectCondition);
   if (early) return early;

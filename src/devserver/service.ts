@@ -4,6 +4,7 @@ import type { Engine } from './engine.ts';
 import type { Handlers } from './grpc.ts';
 import { getWorkflowExecutionHistory, getWorkflowExecutionHistoryReverse } from './history-fetch.ts';
 import * as lifecycle from './lifecycle.ts';
+import { executeMultiOperation } from './multi-operation.ts';
 import * as ns from './namespaces.ts';
 import * as queries from './queries.ts';
 import * as updates from './updates.ts';
@@ -27,6 +28,7 @@ export function workflowServiceHandlers(engine: Engine): Handlers {
     QueryWorkflow: (r, call) => queries.queryWorkflow(engine, r, call),
     RespondQueryTaskCompleted: (r) => queries.respondQueryTaskCompleted(engine, r),
     UpdateWorkflowExecution: (r, call) => updates.updateWorkflowExecution(engine, r, call),
+    ExecuteMultiOperation: (r, call) => executeMultiOperation(engine, r, call),
     PollWorkflowExecutionUpdate: (r, call) => updates.pollWorkflowExecutionUpdate(engine, r, call),
 
     GetWorkflowExecutionHistory: (r, call) => getWorkflowExecutionHistory(engine, r, call),

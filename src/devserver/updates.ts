@@ -23,6 +23,7 @@ function wantedStage(waitPolicy: Msg | undefined): UpdateStage {
 }
 
 export async function updateWorkflowExecution(engine: Engine, request: Msg, call: CallContext): Promise<Msg> {
+  if (!request.request?.input?.name) throw new RpcError(status.INVALID_ARGUMENT, 'Update name is not set on request.');
   const run = engine.run(request.namespace, request.workflowExecution);
   if (request.firstExecutionRunId && request.firstExecutionRunId !== run.firstRunId) {
     throw new RpcError(status.NOT_FOUND, 'workflow execution not found for the given first execution run id');

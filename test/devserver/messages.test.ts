@@ -1,5 +1,5 @@
 /** Signals, queries (all three delivery paths), updates and signal-with-start. */
-import { WorkflowUpdateFailedError } from '@temporalio/client';
+import { WithStartWorkflowOperation, WorkflowUpdateFailedError } from '@temporalio/client';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestEnv, type TestEnv } from '../../src/devserver/testing.ts';
@@ -110,6 +110,23 @@ describe('updates', () => {
       'WorkflowTaskCompleted',
       'WorkflowTaskScheduled',
     ]);
+    await env.replay([{ workflowId, history }]);
+  });
+
+  it('starts a workflow and updates it in one call (update-with-start)', async () => {
+    const workflowId = 'uws-1';
+    const startWorkflowOperation = new WithStartWorkflowOperation(counter, {
+      taskQueue: env.taskQueue,
+      workflowId,
+      workflowIdConflictPolicy: 'USE_EXISTING',
+    });
+    expect(await env.client.workflow.executeUpdateWithStart(setLimit, { args: [9], startWorkflowOperation })).toBe(100);
+    const handle = await startWorkflowOperation.workflowHandle();
+    await handle.signal(addSignal, 20);
+    await handle.signal(finishSignal);
+    expect(await handle.result()).toBe(9);
+    const history = await handle.fetchHistory();
+    expect(eventTypes(history)).toContain('WorkflowExecutionUpdateCompleted');
     await env.replay([{ workflowId, history }]);
   });
 });
