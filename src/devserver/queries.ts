@@ -27,6 +27,9 @@ interface PendingQuery {
   resolve(result: Msg): void;
 }
 
+/** Upper bound for a query whose caller set no deadline. */
+const QUERY_TIMEOUT_MS = 60_000;
+
 const registry = new WeakMap<Engine, Map<string, PendingQuery>>();
 
 function pending(engine: Engine): Map<string, PendingQuery> {
@@ -47,10 +50,23 @@ export async function queryWorkflow(engine: Engine, request: Msg, call: CallCont
   const run = engine.run(request.namespace, request.execution);
   const early = rejected(run, request.queryRejectCondition);
   if (early) return early;
-  const result = await new Promise<Msg>((resolve) => {
-    const query: PendingQuery = { id: Engine.newId(), run: Engine.keyOf(run), query: request.query ?? {}, state: 'waiting', resolve };
-    pending(engine).set(query.id, query);
-    call.onCancel(() => forget(engine, query.id));
+  const result = await new Promise<Msg>((resolve, reject) => {
+    const id = Engine.newId();
+    // Without a worker nobody answers; the caller gets an error rather than waiting forever.
+    const giveUp = setTimeout(() => {
+      forget(engine, id);
+      reject(new RpcError(status.DEADLINE_EXCEEDED, 'query timed out: no worker answered it'));
+    }, call.deadline ? Math.max(0, call.deadline - Date.now()) : QUERY_TIMEOUT_MS);
+    const answered = (value: Msg) => {
+      clearTimeout(giveUp);
+      resolve(value);
+    };
+    const query: PendingQuery = { id, run: Engine.keyOf(run), query: request.query ?? {}, state: 'waiting', resolve: answered };
+    pending(engine).set(id, query);
+    call.onCancel(() => {
+      clearTimeout(giveUp);
+      forget(engine, id);
+    });
     route(engine, run, query);
   });
   if (result.resultType === 'QUERY_RESULT_TYPE_FAILED') {

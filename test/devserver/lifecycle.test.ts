@@ -1,6 +1,7 @@
 /** Start policies, timers, terminate, continue-as-new, describe, memo and search attributes, list/count. */
 import { WorkflowExecutionAlreadyStartedError, WorkflowFailedError } from '@temporalio/client';
 import { TerminatedFailure } from '@temporalio/common';
+import { temporal } from '@temporalio/proto';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -180,5 +181,35 @@ describe('workflow lifecycle', () => {
     } finally {
       await testEnv.teardown();
     }
+  });
+});
+
+describe('namespaces and search attributes', () => {
+  it('registers, describes and lists namespaces', async () => {
+    const service = env.connection.workflowService;
+    await service.registerNamespace({ namespace: 'other' });
+    const described = await service.describeNamespace({ namespace: 'other' });
+    expect(described.namespaceInfo?.name).toBe('other');
+    const listed = await service.listNamespaces({});
+    expect(listed.namespaces?.map((n) => n.namespaceInfo?.name).sort()).toEqual(['default', 'other']);
+    await expect(service.describeNamespace({ namespace: 'missing' })).rejects.toThrow(/not found/);
+  });
+
+  it('adds and lists custom search attributes through the OperatorService', async () => {
+    const operator = env.connection.operatorService;
+    const { INDEXED_VALUE_TYPE_INT: INT, INDEXED_VALUE_TYPE_KEYWORD: KEYWORD } = temporal.api.enums.v1.IndexedValueType;
+    await operator.addSearchAttributes({ namespace: 'default', searchAttributes: { Priority: INT } });
+    const listed = await operator.listSearchAttributes({ namespace: 'default' });
+    expect(listed.customAttributes).toMatchObject({ Priority: INT, Team: KEYWORD });
+    expect(listed.systemAttributes?.WorkflowType).toBe(KEYWORD);
+  });
+
+  it('delays the first workflow task by the start delay', async () => {
+    const workflowId = 'delayed-1';
+    const handle = await env.client.workflow.start(hello, { taskQueue: env.taskQueue, workflowId, args: ['later'], startDelay: '300ms' });
+    expect(await handle.result()).toBe('Hello, later!');
+    const history = await handle.fetchHistory();
+    expect(history.events![0]!.workflowExecutionStartedEventAttributes!.firstWorkflowTaskBackoff?.nanos).toBe(300_000_000);
+    await env.replay([{ workflowId, history }]);
   });
 });
