@@ -5,7 +5,8 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestEnv, type TestEnv } from '../../src/devserver/testing.ts';
 import * as activities from './fixtures/activities.ts';
-import { broken, finishBefore, finishSignal, localHello, waitsForever } from './fixtures/workflows.ts';
+import { addSignal, broken, counter, finishBefore, finishSignal, localHello, totalQuery, waitsForever } from './fixtures/workflows.ts';
+import { randomUUID } from 'node:crypto';
 import { eventsOfType, eventTypes, untilDescribed } from './helpers.ts';
 
 const workflowsPath = fileURLToPath(new URL('./fixtures/workflows.ts', import.meta.url));
@@ -72,6 +73,29 @@ describe('workflow tasks', () => {
     expect((err as WorkflowFailedError).cause).toBeInstanceOf(TimeoutFailure);
     const history = await handle.fetchHistory();
     expect(eventTypes(history).at(-1)).toBe('WorkflowExecutionTimedOut');
+    await env.replay([{ workflowId, history }]);
+  });
+
+  it("hands a shut-down worker's sticky work to the next worker without a timeout", async () => {
+    const taskQueue = `handoff-${randomUUID()}`;
+    const workflowId = 'handoff-1';
+    const first = await env.createWorker({ taskQueue });
+    const handle = await first.runUntil(async () => {
+      const h = await env.client.workflow.start(counter, { taskQueue, workflowId });
+      await h.signal(addSignal, 1);
+      expect(await h.query(totalQuery)).toBe(1);
+      return h;
+    });
+    const second = await env.createWorker({ taskQueue });
+    const result = await second.runUntil(async () => {
+      await handle.signal(addSignal, 2);
+      expect(await handle.query(totalQuery)).toBe(3);
+      await handle.signal(finishSignal);
+      return handle.result();
+    });
+    expect(result).toBe(3);
+    const history = await handle.fetchHistory();
+    expect(eventTypes(history)).not.toContain('WorkflowTaskTimedOut');
     await env.replay([{ workflowId, history }]);
   });
 });
