@@ -41,3 +41,40 @@ export { type Validation, issueProblems, jsonTypeName, validateJson } from './va
 export { exampleValue, jsonSchemaOf, typeText, zodExample, zodTypeText } from './schema.ts';
 export { cut, ednOfJson } from './edn.ts';
 export * from './prompt/index.ts';
+export {
+  type JournalInput,
+  type PassDone,
+  type PassEffects,
+  type PassOutcome,
+  type PassStep,
+  type ResumePassOptions,
+  type StartPassOptions,
+  previousError,
+  resumePass,
+  startPass,
+} from './pass.ts';
+export {
+  type EffectResult,
+  type PassError,
+  type PassState,
+  type PassUsage,
+  type PendingProgram,
+  type TraceToolCall,
+  type TurnKind,
+  type TurnResult,
+  type TurnTrace,
+  PASS_STATE_VERSION,
+  PassStateError,
+  mergedJournal,
+  toJournal,
+} from './pass-state.ts';
+export { isWaiting, shapeReturn, turnKind } from './turn.ts';
+export { tryFallback } from './fallback.ts';
+export {
+  type RunNavigatorOptions,
+  type Step,
+  applyDelta,
+  defaultRunId,
+  runEffect,
+  runNavigator,
+} from './run-navigator.ts';

@@ -1,0 +1,429 @@
+/**
+ * A pass: one Navigator invocation, turns until `(return v)`, `(fail v)`, the turn limit
+ * (with the last-expression fallback) or a budget stop. It is a step function over
+ * JSON-serialisable {@link PassState}, so that it can stop at external effects, cross an
+ * activity or process boundary, and continue:
+ *
+ * ```ts
+ * let step = await startPass({ agent, input, journal, summaries, runId, model, effects: 'suspend' });
+ * while (step.kind === 'effects') {
+ *   const results = await runElsewhere(step.effects);           // { [effect.id]: {ok} | {error} }
+ *   step = await resumePass({ agent, state: JSON.parse(JSON.stringify(step.state)), journal, effectResults: results, model });
+ * }
+ * // step.outcome, step.journalDelta, step.resets, step.summaries, step.trace, step.usage
+ * ```
+ *
+ * `resumePass` re-runs the suspended program (no new LLM call) against the host journal
+ * merged with this pass's own commits, with the effect results supplied; tasks committed
+ * before the suspension are hits, and the effect calls get their results.
+ */
+import { run } from '../lisp/index.ts';
+import type { EffectRequest, Journal, ToolCallRecord, Warning } from '../lisp/api.ts';
+import { sideEffectOf, type Json, type ToolDef } from '../lisp/tools.ts';
+import type { ChatModel } from '../llm/model.ts';
+import { type Agent, InputError, parseInput, resolveDecisions } from './agent.ts';
+import { cut } from './edn.ts';
+import { extractCode, fencedProgram } from './extract.ts';
+import { tryFallback } from './fallback.ts';
+import {
+  type EffectResult,
+  PASS_STATE_VERSION,
+  type PassError,
+  type PassState,
+  type PassUsage,
+  type TurnKind,
+  type TurnTrace,
+  checkState,
+  mergedJournal,
+  namespaceSource,
+  readHistory,
+  readNamespace,
+  recordJournalChanges,
+  toJournal,
+  truncateValue,
+  valueSource,
+} from './pass-state.ts';
+import { errorFeedback, firstUserMessage, normalFeedback, renderError, returnFeedback, staticSystemPrompt, systemPrompt } from './prompt/index.ts';
+import { zodTypeText } from './schema.ts';
+import { DefinitionError } from './tool.ts';
+import { failData, jsonOf, passError, shapeReturn, simpleError, traceCall, turnKind } from './turn.ts';
+import { prStrLimited } from '../lisp/printer/index.ts';
+
+export type JournalInput = Journal | ReadonlyArray<readonly [string, Json]> | Readonly<Record<string, Json>>;
+
+export interface PassOutcome {
+  status: 'return' | 'fail' | 'error';
+  /** the returned (validated) value or the `fail` value */
+  value?: Json;
+  error?: PassError;
+}
+
+export interface StartPassOptions {
+  agent: Agent;
+  /** the agent input (validated with the agent's input schema) */
+  input: unknown;
+  /** the host's journal; `null` runs without one (tasks uncached, `journal_inactive`) */
+  journal: JournalInput | null | undefined;
+  /** step-done summaries of earlier passes */
+  summaries?: ReadonlyMap<string, string> | Readonly<Record<string, string>> | null;
+  /** mixed into every idempotency key */
+  runId: string;
+  model: ChatModel;
+  /** the previous pass ended in this error: shown to the model in the first message */
+  lastError?: string | null;
+  /** `suspend`: `external` tools become effects the host runs; `inline` (default) runs all */
+  effects?: 'inline' | 'suspend';
+}
+
+export interface ResumePassOptions {
+  agent: Agent;
+  state: PassState;
+  /** the host's journal, without this pass's commits (the state carries those) */
+  journal: JournalInput | null | undefined;
+  /** results of this pass's effects by effect id (those of earlier resumes may be repeated) */
+  effectResults: Readonly<Record<string, EffectResult>>;
+  model: ChatModel;
+}
+
+export interface PassEffects {
+  kind: 'effects';
+  /** external tool calls to run, each with its task id, validated args and idempotency key */
+  effects: EffectRequest[];
+  state: PassState;
+  /** tools the pass ran itself so far (cumulative) */
+  toolCalls: ToolCallRecord[];
+  usage: PassUsage;
+}
+
+export interface PassDone {
+  kind: 'done';
+  outcome: PassOutcome;
+  /** commits of this pass in commit order (new or changed keys) */
+  journalDelta: Array<[string, Json]>;
+  /** keys removed by task-reset and not committed again */
+  resets: string[];
+  /** all summaries: those the pass started with plus its own */
+  summaries: Record<string, string>;
+  trace: TurnTrace[];
+  usage: PassUsage;
+  /** every tool call of the pass, inline ones and answered effects */
+  toolCalls: ToolCallRecord[];
+  warnings: Warning[];
+}
+
+export type PassStep = PassEffects | PassDone;
+
+interface Ctx {
+  agent: Agent;
+  host: Journal;
+  model: ChatModel;
+  staticPrompt: string;
+}
+
+const summaryRecord = (s: StartPassOptions['summaries']): Record<string, string> =>
+  !s ? {} : s instanceof Map ? Object.fromEntries(s) : { ...(s as Record<string, string>) };
+
+const zeroUsage = (): PassUsage => ({ inputTokens: 0, outputTokens: 0, turns: 0, llmRequests: 0, fallbackUsed: false });
+
+/** Starts a pass: builds the first message and runs turns until done or suspended. */
+export async function startPass(o: StartPassOptions): Promise<PassStep> {
+  const { agent } = o;
+  const st: PassState = {
+    v: PASS_STATE_VERSION,
+    agent: agent.name,
+    runId: o.runId,
+    input: {},
+    effects: o.effects ?? 'inline',
+    journalActive: o.journal !== null,
+    messages: [],
+    turn: 0,
+    namespace: {},
+    history: [],
+    summaries: summaryRecord(o.summaries),
+    delta: [],
+    resets: [],
+    lastFail: null,
+    fallback: null,
+    pending: null,
+    effectResults: {},
+    toolCalls: [],
+    trace: [],
+    usage: zeroUsage(),
+    warnings: [],
+  };
+  const ctx: Ctx = { agent, host: toJournal(o.journal), model: o.model, staticPrompt: staticSystemPrompt() };
+  let first: string;
+  try {
+    const input = parseInput(agent, o.input) as Record<string, unknown>;
+    st.input = JSON.parse(JSON.stringify(input)) as Record<string, Json>;
+    first = firstUserMessage({ agent, input: st.input, decisions: resolveDecisions(agent, st.input), summaries: st.summaries });
+  } catch (e) {
+    if (e instanceof InputError || e instanceof DefinitionError) {
+      return done(st, { status: 'error', error: simpleError(e instanceof InputError ? 'invalid_input' : 'invalid_agent', e.message) });
+    }
+    throw e;
+  }
+  if (o.lastError) first = `${first}\n\n${previousError(o.lastError)}`;
+  st.messages.push({ role: 'user', content: first });
+  return loop(ctx, st);
+}
+
+/** The first-message section telling the model the previous pass ended in an error. */
+export function previousError(message: string): string {
+  return [
+    '## Previous pass',
+    'The previous pass of this mission ended in an error:',
+    renderError({ message }),
+    'Tasks it completed are in the Mission Log and are not run again. Continue from there and avoid the error.',
+  ].join('\n');
+}
+
+/** Continues a suspended pass with the results of its effects. */
+export async function resumePass(o: ResumePassOptions): Promise<PassStep> {
+  // a private copy: the caller's state object is never changed
+  const st = checkState(JSON.parse(JSON.stringify(o.state)) as unknown, o.agent.name);
+  for (const [id, r] of Object.entries(o.effectResults ?? {})) st.effectResults[id] = r;
+  const ctx: Ctx = { agent: o.agent, host: toJournal(o.journal), model: o.model, staticPrompt: staticSystemPrompt() };
+  const pending = st.pending!;
+  const step = await execute(ctx, st, pending.code, pending.turnKind);
+  return step ?? loop(ctx, st);
+}
+
+// ---------------------------------------------------------------- the loop
+
+async function loop(ctx: Ctx, st: PassState): Promise<PassStep> {
+  const { maxTurns, retryTurns, maxTokens } = ctx.agent.limits;
+  for (;;) {
+    if (st.turn >= maxTurns + retryTurns) return exhausted(ctx, st);
+    const used = st.usage.inputTokens + st.usage.outputTokens;
+    if (maxTokens !== undefined && used >= maxTokens) {
+      return done(st, {
+        status: 'error',
+        error: simpleError('token_budget_exceeded', `the pass used ${used} tokens, its budget is ${maxTokens}`),
+      });
+    }
+    const turn = st.turn + 1;
+    const kind = turnKind(turn, maxTurns);
+    const system = systemPrompt(ctx.staticPrompt, st.journalActive ? mergedJournal(ctx.host, st) : null);
+    let answer: { text: string; usage: { inputTokens: number; outputTokens: number } };
+    try {
+      answer = await ctx.model.generate({ system, messages: st.messages });
+    } catch (e) {
+      const message = e instanceof Error ? e.message : String(e);
+      return done(st, { status: 'error', error: simpleError('llm_error', `LLM call failed (${ctx.model.id}): ${message}`) });
+    }
+    st.turn = turn;
+    st.usage.turns = turn;
+    st.usage.llmRequests++;
+    st.usage.inputTokens += answer.usage.inputTokens;
+    st.usage.outputTokens += answer.usage.outputTokens;
+    const trace: TurnTrace = {
+      turn,
+      kind,
+      response: answer.text,
+      program: null,
+      result: null,
+      prints: [],
+      toolCalls: [],
+      suspensions: 0,
+      feedback: null,
+      usage: { inputTokens: answer.usage.inputTokens, outputTokens: answer.usage.outputTokens },
+    };
+    st.trace.push(trace);
+    const ex = extractCode(answer.text);
+    if (!ex.ok) {
+      st.messages.push({ role: 'assistant', content: cut(answer.text.trim() || '(empty answer)', 2000) });
+      const error = simpleError(ex.reason === 'no_code' ? 'no_code' : 'multiple_code_blocks', ex.message);
+      trace.result = { status: 'no_code', error };
+      feedback(ctx, st, errorFeedback({ error, ...counts(ctx, st) }));
+      continue;
+    }
+    trace.program = ex.code;
+    st.messages.push({ role: 'assistant', content: fencedProgram(ex.code) });
+    const step = await execute(ctx, st, ex.code, kind);
+    if (step) return step;
+  }
+}
+
+const counts = (ctx: Ctx, st: PassState) => ({
+  next: st.turn + 1,
+  maxTurns: ctx.agent.limits.maxTurns,
+  retryTurns: ctx.agent.limits.retryTurns,
+});
+
+/** Sends feedback when another turn follows (after the last turn there is nobody to read it). */
+function feedback(ctx: Ctx, st: PassState, text: string): void {
+  if (st.turn >= ctx.agent.limits.maxTurns + ctx.agent.limits.retryTurns) return;
+  st.messages.push({ role: 'user', content: text });
+  st.trace[st.trace.length - 1]!.feedback = text;
+}
+
+function addWarnings(st: PassState, ws: readonly Warning[]): void {
+  for (const w of ws) {
+    if (!st.warnings.some((x) => x.code === w.code && x.message === w.message)) st.warnings.push({ code: w.code, message: w.message });
+  }
+}
+
+/**
+ * Runs (or re-runs) the program of the current turn. Returns a step when the pass stops
+ * (effects or done), `null` when the loop goes on to the next turn.
+ */
+async function execute(ctx: Ctx, st: PassState, code: string, kind: TurnKind): Promise<PassStep | null> {
+  const { agent } = ctx;
+  const trace = st.trace[st.trace.length - 1]!;
+  const before = st.journalActive ? mergedJournal(ctx.host, st) : null;
+  const warnings: Warning[] = [];
+  const namespace = await readNamespace(st.namespace, warnings);
+  const history = await readHistory(st.history, warnings);
+  addWarnings(st, warnings);
+  const okResults = new Map<string, Json>();
+  for (const [id, r] of Object.entries(st.effectResults)) if ('ok' in r) okResults.set(id, r.ok);
+  const res = await run(code, {
+    context: { ...st.input, ...(st.lastFail !== null ? { fail: st.lastFail } : {}) },
+    tools: [...agent.tools] as ToolDef[],
+    journal: before ? new Map(before) : null,
+    summaries: new Map(Object.entries(st.summaries)),
+    namespace,
+    history,
+    limits: {
+      timeoutMs: agent.limits.timeoutMs,
+      fuel: agent.limits.fuel,
+      maxToolCalls: agent.limits.maxToolCalls ?? Infinity,
+    },
+    runId: st.runId,
+    ...(st.effects === 'suspend'
+      ? { effects: { runId: st.runId, isEffect: (t: ToolDef) => sideEffectOf(t) === 'external', results: okResults } }
+      : {}),
+  });
+  if (before) recordJournalChanges(st, before, res.journal);
+  addWarnings(st, res.warnings);
+
+  if (res.status === 'suspended') {
+    // effects answered in this run are answered again when it is re-run: count them then
+    const calls = res.toolCalls.filter((c) => !(c.idempotencyKey in st.effectResults));
+    st.toolCalls.push(...calls);
+    trace.toolCalls.push(...calls.map(traceCall));
+    const failed = res.effects.find((e) => {
+      const r = st.effectResults[e.id];
+      return r !== undefined && 'error' in r;
+    });
+    if (!failed) {
+      trace.suspensions++;
+      st.pending = { code, turnKind: kind, effects: res.effects };
+      return { kind: 'effects', effects: res.effects, state: st, toolCalls: [...st.toolCalls], usage: { ...st.usage } };
+    }
+    // the host ran the effect and it failed: the program ends with a tool error there
+    st.pending = null;
+    const message = (st.effectResults[failed.id] as { error: string }).error;
+    st.toolCalls.push({ tool: failed.tool, args: failed.args, taskId: failed.taskId, idempotencyKey: failed.idempotencyKey, error: message, durationMs: 0 });
+    trace.toolCalls.push(traceCall(st.toolCalls[st.toolCalls.length - 1]!));
+    trace.prints = res.prints;
+    return errorTurn(ctx, st, simpleError('tool_error', `tool/${failed.tool} failed: ${message}`), res.prints);
+  }
+
+  st.pending = null;
+  st.toolCalls.push(...res.toolCalls);
+  trace.toolCalls.push(...res.toolCalls.map(traceCall));
+  trace.prints = res.prints;
+
+  switch (res.status) {
+    case 'error':
+      return errorTurn(ctx, st, passError(res.error), res.prints);
+    case 'fail': {
+      const j = jsonOf(res.value);
+      const value: Json = j.ok ? j.value : prStrLimited(res.value, 2000);
+      trace.result = { status: 'fail', value };
+      return done(st, { status: 'fail', value });
+    }
+    case 'ok': {
+      if (res.returned) {
+        const shaped = shapeReturn(agent, res.value);
+        if (shaped.ok) {
+          st.summaries = Object.fromEntries(res.summaries);
+          trace.result = { status: 'return', value: shaped.value };
+          return done(st, { status: 'return', value: shaped.value });
+        }
+        // rejected: costs the turn; memory and journal stay, summaries are dropped
+        keepNamespace(st, res.namespace);
+        trace.result = { status: 'invalid_return', value: shaped.value, problems: shaped.problems };
+        feedback(
+          ctx,
+          st,
+          returnFeedback({ expected: zodTypeText(agent.output), received: shaped.value, problems: shaped.problems, ...counts(ctx, st) }),
+        );
+        return null;
+      }
+      keepNamespace(st, res.namespace);
+      st.summaries = Object.fromEntries(res.summaries);
+      try {
+        st.history = [valueSource(truncateValue(res.value)), ...st.history].slice(0, 3);
+      } catch {
+        st.history = ['nil', ...st.history].slice(0, 3);
+      }
+      if (res.value !== null) {
+        const j = jsonOf(res.value);
+        if (j.ok) st.fallback = { value: j.value };
+      }
+      st.lastFail = null;
+      trace.result = { status: 'ok', value: prStrLimited(res.value, 200) };
+      feedback(
+        ctx,
+        st,
+        normalFeedback({
+          prints: res.prints,
+          stored: Object.keys(st.namespace),
+          plan: agent.plan,
+          summaries: st.summaries,
+          ...counts(ctx, st),
+        }),
+      );
+      return null;
+    }
+  }
+}
+
+function keepNamespace(st: PassState, ns: Parameters<typeof namespaceSource>[0]): void {
+  try {
+    st.namespace = namespaceSource(ns);
+  } catch (e) {
+    addWarnings(st, [{ code: 'namespace_not_kept', message: `definitions of this turn could not be kept: ${(e as Error).message}` }]);
+  }
+}
+
+function errorTurn(ctx: Ctx, st: PassState, error: PassError, prints: readonly string[]): null {
+  const trace = st.trace[st.trace.length - 1]!;
+  trace.result = { status: 'error', error };
+  st.lastFail = failData(error);
+  feedback(ctx, st, errorFeedback({ error, prints, ...counts(ctx, st) }));
+  return null;
+}
+
+function exhausted(ctx: Ctx, st: PassState): PassDone {
+  const fb = tryFallback(ctx.agent, st);
+  if (fb.ok) {
+    st.usage.fallbackUsed = true;
+    addWarnings(st, [{ code: 'fallback_used', message: 'the turns ran out; the value of the last turn was taken as the result' }]);
+    return done(st, { status: 'return', value: fb.value });
+  }
+  const { maxTurns, retryTurns } = ctx.agent.limits;
+  const more = retryTurns ? ` (and ${retryTurns} retry ${retryTurns === 1 ? 'turn' : 'turns'})` : '';
+  return done(st, {
+    status: 'error',
+    error: simpleError('max_turns_exceeded', `Exceeded max_turns limit of ${maxTurns}${more}`, `no result: ${fb.why}`),
+  });
+}
+
+function done(st: PassState, outcome: PassOutcome): PassDone {
+  st.pending = null;
+  return {
+    kind: 'done',
+    outcome,
+    journalDelta: st.delta.map(([k, v]) => [k, v]),
+    resets: [...st.resets],
+    summaries: { ...st.summaries },
+    trace: st.trace,
+    usage: { ...st.usage },
+    toolCalls: st.toolCalls,
+    warnings: st.warnings,
+  };
+}
