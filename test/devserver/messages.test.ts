@@ -4,8 +4,8 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestEnv, type TestEnv } from '../../src/devserver/testing.ts';
 import * as activities from './fixtures/activities.ts';
-import { addSignal, busyCounter, counter, finishSignal, setLimit, totalQuery } from './fixtures/workflows.ts';
-import { eventTypes, untilDescribed } from './helpers.ts';
+import { addSignal, busyCounter, busySum, counter, finishSignal, setLimit, totalQuery } from './fixtures/workflows.ts';
+import { eventsOfType, eventTypes, untilDescribed } from './helpers.ts';
 
 const workflowsPath = fileURLToPath(new URL('./fixtures/workflows.ts', import.meta.url));
 let env: TestEnv;
@@ -20,7 +20,7 @@ afterAll(async () => {
 describe('signals and queries', () => {
   it('buffers signals and defers a query that arrive while a workflow task runs', async () => {
     const workflowId = 'busy-1';
-    const handle = await env.client.workflow.start(busyCounter, { taskQueue: env.taskQueue, workflowId, args: [5_000_000] });
+    const handle = await env.client.workflow.start(busyCounter, { taskQueue: env.taskQueue, workflowId, args: [3_000_000] });
     await untilDescribed(handle, (d) => d.raw.pendingWorkflowTask?.state === 2 /* STARTED */);
     await handle.signal(addSignal, 1);
     await handle.signal(addSignal, 2);
@@ -45,6 +45,29 @@ describe('signals and queries', () => {
       'WorkflowTaskCompleted',
       'WorkflowExecutionCompleted',
     ]);
+    await env.replay([{ workflowId, history }]);
+  });
+
+  it('rejects a completion that would drop a signal (UnhandledCommand) and completes after seeing it', async () => {
+    const workflowId = 'unhandled-1';
+    const handle = await env.client.workflow.start(busySum, { taskQueue: env.taskQueue, workflowId, args: [3_000_000] });
+    await untilDescribed(handle, (d) => d.raw.pendingWorkflowTask?.state === 2 /* STARTED */);
+    await handle.signal(addSignal, 5);
+    expect(await handle.result()).toBe(5);
+    const history = await handle.fetchHistory();
+    expect(eventTypes(history)).toEqual([
+      'WorkflowExecutionStarted',
+      'WorkflowTaskScheduled',
+      'WorkflowTaskStarted',
+      'WorkflowTaskFailed',
+      'WorkflowExecutionSignaled',
+      'WorkflowTaskScheduled',
+      'WorkflowTaskStarted',
+      'WorkflowTaskCompleted',
+      'WorkflowExecutionCompleted',
+    ]);
+    const failed = eventsOfType(history, 'WorkflowTaskFailed')[0]!.workflowTaskFailedEventAttributes!;
+    expect(failed.cause).toBe(1 /* UNHANDLED_COMMAND */);
     await env.replay([{ workflowId, history }]);
   });
 
