@@ -515,9 +515,8 @@ function* partitionSeq(
       else buf.push(r.value);
     }
     if (buf.length === 0) return;
-    if (buf.length < n) {
-      if (all) yield listOf(buf);
-      else if (pad !== undefined) yield listOf(buf.concat(itemsArray(fn, pad, rt).slice(0, n - buf.length)));
+    if (buf.length < n && !all) {
+      if (pad !== undefined) yield listOf(buf.concat(itemsArray(fn, pad, rt).slice(0, n - buf.length)));
       return;
     }
     yield listOf(buf.slice(0, n));
@@ -556,6 +555,7 @@ function* distinctSeq(fn: string, key: (x: Value) => Value, coll: Value, rt: Run
 
 function* interleaveSeq(fn: string, colls: Value[], rt: Runtime): Iterator<Value> {
   const its = colls.map((c) => seqItems(fn, c, rt)[Symbol.iterator]());
+  if (its.length === 0) return;
   for (;;) {
     const xs: Value[] = [];
     for (const it of its) {
