@@ -16,6 +16,7 @@ import type { CallContext } from './grpc.ts';
 import { appendNew, newEvent, PREVIOUS_EVENT, record } from './history.ts';
 import { type ActivityState, RUNNING, type RunState } from './model.ts';
 import { duration, durationMs, type Msg, timestamp } from './proto.ts';
+import { fillRetryPolicy, nextRetry } from './retry-policy.ts';
 import { queueKey, scheduleWorkflowTask } from './workflow-tasks.ts';
 
 // --- scheduling ----------------------------------------------------------------------
@@ -47,17 +48,6 @@ export function fillTimeouts(a: Msg, runTimeoutMs: number): Msg {
     startToCloseTimeout: duration(startToClose),
     heartbeatTimeout: duration(heartbeat),
     retryPolicy: fillRetryPolicy(a.retryPolicy),
-  };
-}
-
-export function fillRetryPolicy(policy: Msg | undefined): Msg {
-  const initial = durationMs(policy?.initialInterval) || 1000;
-  return {
-    initialInterval: duration(initial),
-    backoffCoefficient: policy?.backoffCoefficient || 2,
-    maximumInterval: duration(durationMs(policy?.maximumInterval) || 100 * initial),
-    maximumAttempts: policy?.maximumAttempts ?? 0,
-    nonRetryableErrorTypes: policy?.nonRetryableErrorTypes ?? [],
   };
 }
 
@@ -258,26 +248,15 @@ function finish(engine: Engine, run: RunState, activity: ActivityState, type: st
 
 // --- retries -------------------------------------------------------------------------
 
-function isNonRetryable(activity: ActivityState, failure: Msg): boolean {
-  const info = failure.applicationFailureInfo;
-  if (info?.nonRetryable) return true;
-  const types: string[] = activity.attributes.retryPolicy?.nonRetryableErrorTypes ?? [];
-  return !!info?.type && types.includes(info.type);
-}
-
 /** Either a delay before the next attempt or the RetryState explaining why there is none. */
-function retryDecision(activity: ActivityState, failure: Msg, now = Date.now()): { delayMs?: number; state?: string } {
-  const policy = activity.attributes.retryPolicy;
-  if (!failure.timeoutFailureInfo && isNonRetryable(activity, failure)) return { state: 'RETRY_STATE_NON_RETRYABLE_FAILURE' };
-  const maxAttempts = Number(policy.maximumAttempts ?? 0);
-  if (maxAttempts > 0 && activity.attempt >= maxAttempts) return { state: 'RETRY_STATE_MAXIMUM_ATTEMPTS_REACHED' };
-  const delayMs = Math.min(
-    durationMs(policy.initialInterval) * Math.pow(policy.backoffCoefficient, activity.attempt - 1),
-    durationMs(policy.maximumInterval),
-  );
+function retryDecision(activity: ActivityState, failure: Msg): { delayMs?: number; state?: string } {
   const scheduleToClose = durationMs(activity.attributes.scheduleToCloseTimeout);
-  if (scheduleToClose > 0 && now + delayMs >= activity.scheduledAt + scheduleToClose) return { state: 'RETRY_STATE_TIMEOUT' };
-  return { delayMs };
+  return nextRetry({
+    policy: activity.attributes.retryPolicy,
+    attempt: activity.attempt,
+    failure,
+    deadline: scheduleToClose > 0 ? activity.scheduledAt + scheduleToClose : undefined,
+  });
 }
 
 function scheduleRetry(engine: Engine, run: RunState, activity: ActivityState, failure: Msg, delayMs: number): void {

@@ -12,6 +12,7 @@ import { RUNNING, type ExecutionStatus, type NamespaceState, type RunState } fro
 import { checkSearchAttributes } from './namespaces.ts';
 import { duration, durationMs, type Msg, timestamp } from './proto.ts';
 import * as queries from './queries.ts';
+import { fillRetryPolicy, nextRetry } from './retry-policy.ts';
 import { scheduleWorkflowTask } from './workflow-tasks.ts';
 
 const DEFAULT_TASK_TIMEOUT_MS = 10_000;
@@ -34,6 +35,8 @@ interface RunParams {
   requestId?: string;
   startDelayMs?: number;
   retryPolicy?: Msg;
+  /** Workflow retry attempt, from 1. */
+  attempt?: number;
   priority?: Msg;
   firstRunId?: string;
   executionExpiresAt?: number;
@@ -100,7 +103,7 @@ export function createRun(engine: Engine, ns: NamespaceState, p: RunParams): Run
       identity: p.identity,
       firstExecutionRunId: firstRunId,
       retryPolicy: p.retryPolicy,
-      attempt: 1,
+      attempt: p.attempt ?? 1,
       workflowExecutionExpirationTime: executionExpiresAt ? timestamp(executionExpiresAt) : undefined,
       firstWorkflowTaskBackoff: startDelayMs > 0 ? duration(startDelayMs) : undefined,
       memo: p.memo,
@@ -292,10 +295,12 @@ export function completeFromCommand(ctx: CommandContext, a: Msg): void {
 }
 
 export function failFromCommand(ctx: CommandContext, a: Msg): void {
+  const { retryState, newExecutionRunId } = retryRun(ctx.engine, ctx.run, a.failure ?? {});
   closeRun(ctx.engine, ctx.run, 'WORKFLOW_EXECUTION_STATUS_FAILED', 'WorkflowExecutionFailed', {
     failure: a.failure,
-    retryState: 'RETRY_STATE_RETRY_POLICY_NOT_SET',
+    retryState,
     workflowTaskCompletedEventId: ctx.completedEventId,
+    newExecutionRunId,
   });
 }
 
@@ -365,8 +370,51 @@ export function runDeadlines(run: RunState): Array<{ name: string; at: number }>
   return out;
 }
 
-export function onRunDeadline(engine: Engine, run: RunState): void {
+export function onRunDeadline(engine: Engine, run: RunState, name: string): void {
   if (run.status !== RUNNING) return;
   abortWorkflowTask(run);
-  closeRun(engine, run, 'WORKFLOW_EXECUTION_STATUS_TIMED_OUT', 'WorkflowExecutionTimedOut', { retryState: 'RETRY_STATE_TIMEOUT' });
+  // A run timeout is retried under the workflow's retry policy; the execution timeout is final.
+  const retry = name === 'run:timeout'
+    ? retryRun(engine, run, { message: 'workflow run timed out', timeoutFailureInfo: { timeoutType: 'TIMEOUT_TYPE_START_TO_CLOSE' } })
+    : { retryState: 'RETRY_STATE_TIMEOUT' };
+  closeRun(engine, run, 'WORKFLOW_EXECUTION_STATUS_TIMED_OUT', 'WorkflowExecutionTimedOut', {
+    retryState: retry.retryState === 'RETRY_STATE_IN_PROGRESS' ? retry.retryState : 'RETRY_STATE_TIMEOUT',
+    newExecutionRunId: retry.newExecutionRunId,
+  });
+}
+
+/**
+ * Starts the next attempt of a failed run when its retry policy allows, as the real
+ * server does: a new run in the same chain, started after the backoff, that carries
+ * the failure. Returns the RetryState for the closing event.
+ */
+function retryRun(engine: Engine, run: RunState, failure: Msg): { retryState: string; newExecutionRunId?: string } {
+  const started = run.events[0]!.workflowExecutionStartedEventAttributes as Msg;
+  if (!started.retryPolicy) return { retryState: 'RETRY_STATE_RETRY_POLICY_NOT_SET' };
+  const attempt = Number(started.attempt ?? 1);
+  const decision = nextRetry({ policy: fillRetryPolicy(started.retryPolicy), attempt, failure, deadline: run.executionExpiresAt });
+  if (!('delayMs' in decision)) return { retryState: decision.state };
+  const next = createRun(engine, engine.namespace(run.namespace), {
+    workflowId: run.workflowId,
+    workflowType: run.workflowType,
+    taskQueue: run.taskQueue,
+    input: started.input,
+    header: started.header,
+    executionTimeoutMs: run.executionTimeoutMs,
+    runTimeoutMs: run.runTimeoutMs,
+    taskTimeoutMs: run.taskTimeoutMs,
+    memo: run.memo,
+    searchAttributes: run.searchAttributes,
+    userMetadata: run.userMetadata,
+    startDelayMs: decision.delayMs,
+    retryPolicy: started.retryPolicy,
+    attempt: attempt + 1,
+    firstRunId: run.firstRunId,
+    executionExpiresAt: run.executionExpiresAt,
+    continuedFrom: { runId: run.runId, initiator: 'CONTINUE_AS_NEW_INITIATOR_RETRY', failure },
+  });
+  run.newRunId = next.runId;
+  scheduleWorkflowTask(engine, next);
+  engine.touch(next);
+  return { retryState: 'RETRY_STATE_IN_PROGRESS', newExecutionRunId: next.runId };
 }

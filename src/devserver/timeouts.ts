@@ -15,7 +15,7 @@ export function deadlinesOf(run: RunState): Deadline[] {
 export function onDeadline(engine: Engine, run: RunState, name: string): void {
   if (run.status !== RUNNING) return;
   const kind = name.slice(0, name.indexOf(':'));
-  if (kind === 'run') onRunDeadline(engine, run);
+  if (kind === 'run') onRunDeadline(engine, run, name);
   else if (kind === 'wft') onWorkflowTaskDeadline(engine, run, name);
   else if (kind === 'activity') onActivityDeadline(engine, run, name);
   else if (kind === 'timer') onTimerDeadline(engine, run, name);

@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestEnv, type TestEnv } from '../../src/devserver/testing.ts';
 import * as activities from './fixtures/activities.ts';
-import { chain, counter, failing, finishSignal, hello, sleeper, tagged, waitsForever, withChild } from './fixtures/workflows.ts';
+import { chain, counter, failing, failsTwice, finishSignal, hello, sleeper, tagged, waitsForever, withChild } from './fixtures/workflows.ts';
 import { eventsOfType, eventTypes, untilDescribed } from './helpers.ts';
 
 const workflowsPath = fileURLToPath(new URL('./fixtures/workflows.ts', import.meta.url));
@@ -110,6 +110,28 @@ describe('workflow lifecycle', () => {
     const history = await handle.fetchHistory();
     expect(eventTypes(history).at(-1)).toBe('WorkflowExecutionFailed');
     await env.replay([{ workflowId: 'failing-1', history }]);
+  });
+
+  it('retries a failed workflow under its retry policy and result() follows the attempts', async () => {
+    const workflowId = 'wf-retry-1';
+    const handle = await env.client.workflow.start(failsTwice, {
+      taskQueue: env.taskQueue,
+      workflowId,
+      retry: { initialInterval: '50ms', maximumAttempts: 5 },
+    });
+    expect(await handle.result()).toBe(3);
+    const first = await env.client.workflow.getHandle(workflowId, handle.firstExecutionRunId).fetchHistory();
+    const failed = eventsOfType(first, 'WorkflowExecutionFailed')[0]!.workflowExecutionFailedEventAttributes!;
+    expect(failed.retryState).toBe(1 /* IN_PROGRESS */);
+    expect(failed.newExecutionRunId).toBeTruthy();
+    const last = await env.client.workflow.getHandle(workflowId).fetchHistory();
+    const started = last.events![0]!.workflowExecutionStartedEventAttributes!;
+    expect(started.attempt).toBe(3);
+    expect(started.continuedFailure?.message).toBe('attempt 2 failed');
+    await env.replay([
+      { workflowId, history: first },
+      { workflowId, history: last },
+    ]);
   });
 
   it('keeps memo, search attributes and user metadata, and upserts them from the workflow', async () => {
