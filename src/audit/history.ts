@@ -3,11 +3,12 @@
  */
 import type { Client } from '@temporalio/client';
 import { defaultPayloadConverter } from '@temporalio/common';
-import { temporal } from '@temporalio/proto';
+import proto from '@temporalio/proto';
+import type { temporal } from '@temporalio/proto';
 
 export type History = temporal.api.history.v1.IHistory;
 export type HistoryEvent = temporal.api.history.v1.IHistoryEvent;
-export const EventType = temporal.api.enums.v1.EventType;
+export const EventType = proto.temporal.api.enums.v1.EventType;
 
 export interface RunHistory {
   workflowId: string;
