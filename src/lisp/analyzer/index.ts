@@ -14,6 +14,7 @@ import { compileRegex } from '../regex.ts';
 import type { ToolDef } from '../tools.ts';
 import { type Value, Keyword, PList, kw, vec, map as pmap, set as pset } from '../values.ts';
 import { builtinValue, coreArityError, lookupCore } from '../eval/builtins.ts';
+import { coreConstants, coreNamespaces, unknownNameHint } from '../core/index.ts';
 import type {
   Arity,
   Binding,
@@ -54,10 +55,8 @@ export const SPECIAL_FORMS: ReadonlySet<string> = new Set([
 ]);
 
 /** Namespace prefixes the core library resolves (an unknown name there is undefined, not an unknown namespace). */
-const CORE_NAMESPACES = new Set([
-  'clojure.core', 'core', 'clojure.string', 'str', 'string', 'clojure.set', 'set', 'Math', 'System',
-  'Double', 'LocalDate', 'java.time.LocalDate', 'regex', 'clojure.walk', 'walk', 'Integer', 'Long',
-]);
+let coreNs: Set<string> | undefined;
+const coreNamespaceSet = (): Set<string> => (coreNs ??= new Set(coreNamespaces()));
 
 const WHERE_OPS = new Set(['=', 'not=', '>', '<', '>=', '<=', 'includes', 'in']);
 const PLACEHOLDER = /^%(\d+|&)?$/;
@@ -293,10 +292,11 @@ class Analyzer {
         if (!this.globals.has(name) && !orNil && !this.undefinedSyms.has(name)) this.undefinedSyms.set(name, span);
         return { kind: 'global', name, orNil, span };
     }
+    const full = `${ns}/${name}`;
+    if (Object.hasOwn(coreConstants, full)) return { kind: 'const', value: coreConstants[full]!, span };
     const core = lookupCore(ns, name);
-    if (core) return { kind: 'const', value: builtinValue(`${ns}/${name}`, core), span };
-    if (CORE_NAMESPACES.has(ns)) {
-      const full = `${ns}/${name}`;
+    if (core) return { kind: 'const', value: builtinValue(full, core), span };
+    if (coreNamespaceSet().has(ns)) {
       if (!this.undefinedSyms.has(full)) this.undefinedSyms.set(full, span);
       return { kind: 'const', value: null, span };
     }
@@ -1136,8 +1136,9 @@ const SUGGEST: Record<string, string> = {
 
 function undefinedHint(names: string[]): string | undefined {
   for (const n of names) {
-    if (SUGGEST[n]) return SUGGEST[n];
-    if (n.includes('_') && lookupCore(null, n.replaceAll('_', '-'))) return `did you mean ${n.replaceAll('_', '-')}?`;
+    if (Object.hasOwn(SUGGEST, n)) return SUGGEST[n];
+    const h = unknownNameHint(n);
+    if (h) return names.length > 1 ? `${n}: ${h}` : h;
   }
   if (names.some((n) => !n.includes('/'))) return 'define it with (def name value) or bind it with let; (or x default) treats an undefined x as nil';
   return undefined;
