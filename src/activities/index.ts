@@ -54,7 +54,8 @@ export function createActivities(deps: ActivityDeps) {
         throw ApplicationFailure.create({ message: `invalid arguments for ${req.tool}: ${issues}`, type: 'InvalidToolArgs', nonRetryable: true, details: [{ attempt }] });
       }
       try {
-        const out = await tool.handler(args.data, { idempotencyKey: req.idempotencyKey, taskId: req.taskId, signal: ctx.cancellationSignal });
+        const call = () => tool.handler(args.data, { idempotencyKey: req.idempotencyKey, taskId: req.taskId, signal: ctx.cancellationSignal });
+        const out = await withHeartbeat(ctx, deps.heartbeatEveryMs ?? 2000, async () => call());
         return { result: toJson(fromJson((out ?? null) as Json)), attempt };
       } catch (err) {
         const message = err instanceof Error ? err.message : String(err);

@@ -33,6 +33,15 @@ export const ApprovalOptions = z.object({
   onTimeout: z.enum(['expiry_value', 'fail']).optional(),
 });
 
+export const ActivityTimeouts = z.object({
+  /** longest a pass may run @default 15 minutes */
+  passMs: positiveInt.default(15 * 60_000),
+  /** longest one tool call may run @default 5 minutes */
+  toolMs: positiveInt.default(5 * 60_000),
+  /** a pass or tool whose worker stops heartbeating this long is retried elsewhere @default 30 s */
+  heartbeatMs: positiveInt.default(30_000),
+});
+
 export const MissionOptions = z.object({
   /** passes that may end in an error before the mission fails @default 5 */
   maxPasses: positiveInt.default(5),
@@ -40,6 +49,7 @@ export const MissionOptions = z.object({
   budgets: Budgets.default({}),
   /** continue-as-new once history has this many events @default 2000 */
   continueAsNewAfterEvents: positiveInt.default(2000),
+  timeouts: ActivityTimeouts.default({} as never),
 });
 export type MissionOptions = z.infer<typeof MissionOptions>;
 

@@ -13,12 +13,9 @@ type DonePass = Extract<PassResponse, { kind: 'done' }>;
 
 const { describeAgent } = wf.proxyActivities<Activities>({
   startToCloseTimeout: '1 minute',
-  retry: { maximumAttempts: 5, nonRetryableErrorTypes: ['UnknownAgent'] },
+  retry: { maximumAttempts: 5, nonRetryableErrorTypes: ['UnknownAgent', 'InvalidAgentInput'] },
 });
-const { runPass } = wf.proxyActivities<Activities>({
-  startToCloseTimeout: '15 minutes',
-  retry: { maximumAttempts: 5, nonRetryableErrorTypes: ['UnknownAgent', 'InvalidPassState'] },
-});
+const { runPass, runTool } = wf.proxyActivities<Activities>({ startToCloseTimeout: '15 minutes' });
 
 export async function runMission(state: MissionState): Promise<Json> {
   state.agent = await describeAgent({ agent: state.input.agent, input: state.input.input });
@@ -28,6 +25,7 @@ export async function runMission(state: MissionState): Promise<Json> {
     if (shouldContinueAsNew(state)) await continueAsNew(state);
     state.passes++;
     setStatus(state, 'running');
+    const readVersion = state.journalVersion;
     const done = await runOnePass(state);
     state.applyPass(done);
     const outcome = done.outcome;
@@ -43,7 +41,7 @@ export async function runMission(state: MissionState): Promise<Json> {
     state.lastError = null;
     const waitKey = waitingKey(state, outcome.value);
     if (waitKey === null) return complete(state, outcome.value);
-    const timedOut = await waitForDecision(state, waitKey);
+    const timedOut = await waitForDecision(state, waitKey, readVersion);
     if (timedOut === 'fail') return fail(state, `no decision for ${waitKey} before the deadline`, 'ApprovalTimeout', null);
   }
 }
@@ -56,17 +54,23 @@ async function runOnePass(state: MissionState): Promise<DonePass> {
     journalVersion: state.journalVersion,
     resume,
   });
-  let response = await runPass.executeWithOptions(passOptions(`pass ${state.passes}`), [request(false)]);
+  let response = await runPass.executeWithOptions(passOptions(state, `pass ${state.passes}`), [request(false)]);
   for (let step = 1; response.kind === 'effects'; step++) {
     state.passState = response.state;
     await Promise.all(response.effects.map((e) => runEffect(state, e)));
-    response = await runPass.executeWithOptions(passOptions(`pass ${state.passes} resume ${step}`), [request(true)]);
+    response = await runPass.executeWithOptions(passOptions(state, `pass ${state.passes} resume ${step}`), [request(true)]);
   }
   return response;
 }
 
-function passOptions(summary: string): wf.ActivityOptions {
-  return { startToCloseTimeout: '15 minutes', summary, retry: { maximumAttempts: 5, nonRetryableErrorTypes: ['UnknownAgent', 'InvalidPassState'] } };
+function passOptions(state: MissionState, summary: string): wf.ActivityOptions {
+  const t = state.input.options.timeouts;
+  return {
+    startToCloseTimeout: t.passMs,
+    heartbeatTimeout: t.heartbeatMs,
+    summary,
+    retry: { maximumAttempts: 5, nonRetryableErrorTypes: ['UnknownAgent', 'InvalidPassState'] },
+  };
 }
 
 /** One external effect = one `runTool` activity, never repeated for a completed key. */
@@ -78,13 +82,16 @@ async function runEffect(state: MissionState, effect: EffectRequest): Promise<vo
   }
   const activityId = `tool-${state.ledger.length + 1}-${effect.taskId ?? effect.tool}`;
   const entry = state.startEffect(effect, activityId);
-  const { runTool } = wf.proxyActivities<Activities>({
-    startToCloseTimeout: '5 minutes',
-    retry: retryPolicyFor(entry.sideEffect),
-  });
+  const t = state.input.options.timeouts;
   try {
     const out = await runTool.executeWithOptions(
-      { startToCloseTimeout: '5 minutes', activityId, summary: effect.taskId ?? effect.tool, retry: retryPolicyFor(entry.sideEffect) },
+      {
+        startToCloseTimeout: t.toolMs,
+        heartbeatTimeout: t.heartbeatMs,
+        activityId,
+        summary: effect.taskId ?? effect.tool,
+        retry: retryPolicyFor(entry.sideEffect),
+      },
       [{ agent: state.input.agent, tool: effect.tool, args: effect.args, idempotencyKey: effect.idempotencyKey, taskId: effect.taskId }],
     );
     Object.assign(entry, { status: 'completed', attempts: out.attempt, result: out.result });
@@ -117,13 +124,15 @@ function waitingKey(state: MissionState, value: Json): string | null {
   return state.agent?.decisions[0]?.key ?? 'decision';
 }
 
-/** Parks until a person writes `key` (or cancels). Returns what the deadline decided. */
-async function waitForDecision(state: MissionState, key: string): Promise<'decided' | 'fail'> {
+/**
+ * Parks until a person writes `key` (or cancels). A decision written while the pass ran
+ * (after the journal version it read) counts: the next pass will see it.
+ */
+async function waitForDecision(state: MissionState, key: string, readVersion: number): Promise<'decided' | 'fail'> {
   const contract = contractFor(state, key);
   const approval = state.input.options.approval;
   const timeoutMs = approval.timeoutMs ?? contract?.timeoutMs ?? null;
   const onTimeout = approval.onTimeout ?? (contract?.timeoutMs ? 'expiry_value' : 'fail');
-  const since = state.personWriteVersion(key);
   const now = Date.now();
   state.pending = {
     key,
@@ -133,7 +142,7 @@ async function waitForDecision(state: MissionState, key: string): Promise<'decid
     onTimeout: timeoutMs === null ? null : onTimeout,
   };
   setStatus(state, 'waiting');
-  const arrived = () => state.personWriteVersion(key) > since || state.cancelReason !== null;
+  const arrived = () => state.personWriteVersion(key) > readVersion || state.cancelReason !== null;
   const decided = timeoutMs === null ? (await wf.condition(arrived), true) : await wf.condition(arrived, timeoutMs);
   state.pending = null;
   if (decided) return 'decided';
