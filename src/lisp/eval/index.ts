@@ -850,7 +850,13 @@ export class Evaluator implements Runtime {
     let v: Value = null;
     if (Object.prototype.hasOwnProperty.call(ctx, name)) {
       try {
-        v = fromJson(resultToJson(ctx[name]));
+        const raw = ctx[name];
+        // context values are normally plain JSON already; other JS values go through JSON text
+        try {
+          v = fromJson(raw as Json);
+        } catch {
+          v = fromJson(resultToJson(raw));
+        }
       } catch (e) {
         throw this.toPtcError(e, span, `data/${name}`);
       }
