@@ -181,7 +181,7 @@ function byId(engine: Engine, request: Msg): { run: RunState; activity: Activity
   return { run, activity };
 }
 
-export const target = (engine: Engine, request: Msg, isById: boolean) =>
+const target = (engine: Engine, request: Msg, isById: boolean) =>
   isById ? byId(engine, request) : byToken(engine, request.taskToken);
 
 export function heartbeat(engine: Engine, request: Msg, isById: boolean): Msg {

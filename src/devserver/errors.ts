@@ -25,7 +25,3 @@ export class RpcError extends Error {
 
 export const notFound = (message: string) => new RpcError(status.NOT_FOUND, message);
 export const invalidArgument = (message: string) => new RpcError(status.INVALID_ARGUMENT, message);
-export const alreadyExists = (message: string, detail?: RpcError['detail']) =>
-  new RpcError(status.ALREADY_EXISTS, message, detail);
-export const failedPrecondition = (message: string) => new RpcError(status.FAILED_PRECONDITION, message);
-export const unimplemented = (message: string) => new RpcError(status.UNIMPLEMENTED, message);

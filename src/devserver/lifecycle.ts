@@ -176,7 +176,7 @@ function resolveExisting(engine: Engine, ns: NamespaceState, r: Msg): { existing
     const terminate = conflict === 'WORKFLOW_ID_CONFLICT_POLICY_TERMINATE_EXISTING' ||
       reusePolicy === 'WORKFLOW_ID_REUSE_POLICY_TERMINATE_IF_RUNNING';
     if (!terminate) throw alreadyStarted(existing, r.requestId ?? '');
-    terminate_(engine, existing, 'terminated by a new start of the same workflow id', undefined, r.identity);
+    terminateRun(engine, existing, 'terminated by a new start of the same workflow id', undefined, r.identity);
     return { reuse: false };
   }
   if (reusePolicy === 'WORKFLOW_ID_REUSE_POLICY_REJECT_DUPLICATE' ||
@@ -209,8 +209,10 @@ export function signalWithStart(engine: Engine, r: Msg): Msg {
     signalRun(engine, current, signal);
     return { runId: current.runId, started: false };
   }
-  // Signal-with-start on a running workflow signals it, so only reuse rules apply here.
-  resolveExisting(engine, ns, { ...r, workflowIdConflictPolicy: r.workflowIdConflictPolicy ?? 'WORKFLOW_ID_CONFLICT_POLICY_TERMINATE_EXISTING', requestId: undefined });
+  // A running workflow was signalled above unless the caller asked to replace it, so what
+  // is left are the reuse rules for a closed one (or that termination). Request-id dedup
+  // does not apply: every signal-with-start delivers its signal.
+  resolveExisting(engine, ns, { ...r, requestId: undefined });
   const run = createRun(engine, ns, paramsFromRequest(r));
   append(run, newEvent('WorkflowExecutionSignaled', signal));
   scheduleWorkflowTask(engine, run);
@@ -244,11 +246,11 @@ export function requestCancel(engine: Engine, r: Msg): Msg {
 
 export function terminateWorkflowExecution(engine: Engine, r: Msg): Msg {
   const run = engine.runningRun(r.namespace, r.workflowExecution);
-  terminate_(engine, run, r.reason ?? '', r.details, r.identity);
+  terminateRun(engine, run, r.reason ?? '', r.details, r.identity);
   return {};
 }
 
-function terminate_(engine: Engine, run: RunState, reason: string, details: Msg | undefined, identity?: string): void {
+function terminateRun(engine: Engine, run: RunState, reason: string, details: Msg | undefined, identity?: string): void {
   abortWorkflowTask(run);
   closeRun(engine, run, 'WORKFLOW_EXECUTION_STATUS_TERMINATED', 'WorkflowExecutionTerminated', { reason, details, identity });
 }
@@ -269,9 +271,9 @@ function abortWorkflowTask(run: RunState): void {
 }
 
 /** Writes the closing event and drops everything the run still had pending. */
-export function closeRun(engine: Engine, run: RunState, status_: ExecutionStatus, eventType: string, attributes: Msg): void {
+export function closeRun(engine: Engine, run: RunState, finalStatus: ExecutionStatus, eventType: string, attributes: Msg): void {
   appendNew(run, eventType, attributes);
-  run.status = status_;
+  run.status = finalStatus;
   run.closedAt = Date.now();
   run.wft = undefined;
   run.wftPending = false;

@@ -51,6 +51,8 @@ export class TaskQueues<T> {
         done = true;
         clearTimeout(timer);
         q.waiters = q.waiters.filter((w) => w !== waiter);
+        // Sticky queues are per worker process: forget them once idle and empty.
+        if (q.items.length === 0 && q.waiters.length === 0) this.queues.delete(name);
         resolve(item);
       };
       const waiter: Waiter<T> = { deliver: finish, call };
@@ -63,13 +65,5 @@ export class TaskQueues<T> {
   /** Answers every waiting poll empty (server shutdown). */
   releaseAll(): void {
     for (const q of this.queues.values()) for (const w of q.waiters.splice(0)) w.deliver(null);
-  }
-
-  hasPollers(name: string): boolean {
-    return (this.queues.get(name)?.waiters.length ?? 0) > 0;
-  }
-
-  backlog(name: string): number {
-    return this.queues.get(name)?.items.length ?? 0;
   }
 }

@@ -11,7 +11,7 @@ import { RpcError } from './errors.ts';
 import type { CallContext } from './grpc.ts';
 import { appendNew, flushBuffered, newEvent, nextEventId } from './history.ts';
 import { RUNNING, type RunState, type WorkflowTaskState } from './model.ts';
-import { duration, type Msg, timestamp } from './proto.ts';
+import { duration, durationMs, type Msg, timestamp } from './proto.ts';
 import * as queries from './queries.ts';
 import * as updates from './updates.ts';
 
@@ -161,26 +161,7 @@ function startedTask(engine: Engine, taskToken: string): { run: RunState; wft: W
 export function respondWorkflowTaskCompleted(engine: Engine, request: Msg): Msg {
   const { run, wft } = startedTask(engine, request.taskToken);
   queries.answerFromTask(engine, request.queryResults ?? {});
-  const commands: Msg[] = request.commands ?? [];
-  const ns = engine.namespace(run.namespace);
-  const problem = commands.map((c) => commandProblem(ns, c)).find((p) => p !== undefined);
-  if (problem) {
-    endTask(engine, run, 'WorkflowTaskFailed', {
-      cause: problem.cause,
-      failure: { message: problem.message, source: 'NavigatorDevServer' },
-      identity: request.identity,
-    });
-    throw new RpcError(status.INVALID_ARGUMENT, problem.message);
-  }
-  if (closesWorkflow(commands) && (run.buffered.length > 0 || updates.hasUndelivered(run))) {
-    // New events the workflow has not seen: it must not close yet. The SDK evicts and retries.
-    endTask(engine, run, 'WorkflowTaskFailed', {
-      cause: 'WORKFLOW_TASK_FAILED_CAUSE_UNHANDLED_COMMAND',
-      failure: { message: 'UnhandledCommand', source: 'NavigatorDevServer' },
-      identity: request.identity,
-    }, 1);
-    throw new RpcError(status.INVALID_ARGUMENT, 'UnhandledCommand');
-  }
+  rejectBadCompletion(engine, run, request);
   writeTransientEvents(run, wft);
   const completedEventId = appendNew(run, 'WorkflowTaskCompleted', completedAttributes(wft, request));
   run.wft = undefined;
@@ -188,7 +169,7 @@ export function respondWorkflowTaskCompleted(engine: Engine, request: Msg): Msg 
   const outcome = applyCompletion(engine, run, request, completedEventId);
   if (run.status === RUNNING) {
     const sticky = request.stickyAttributes?.workerTaskQueue?.name;
-    run.sticky = sticky ? { queue: sticky, timeoutMs: stickyTimeout(request.stickyAttributes) } : undefined;
+    run.sticky = sticky ? { queue: sticky, timeoutMs: durationMs(request.stickyAttributes.scheduleToStartTimeout) || 10_000 } : undefined;
     updates.undeliver(run, wft.dispatchId);
     const flushed = flushBuffered(run);
     if (flushed > 0 || outcome.needsTask || run.wftPending || request.forceCreateNewWorkflowTask || updates.hasUndelivered(run)) {
@@ -200,10 +181,29 @@ export function respondWorkflowTaskCompleted(engine: Engine, request: Msg): Msg 
   return {};
 }
 
-function stickyTimeout(attributes: Msg): number {
-  const s = attributes?.scheduleToStartTimeout;
-  const ms = s ? Number(s.seconds ?? 0) * 1000 + Math.floor(Number(s.nanos ?? 0) / 1e6) : 0;
-  return ms > 0 ? ms : 10_000;
+/**
+ * Fails the task (and throws the error the SDK expects) when the completion cannot be
+ * applied: a command this server rejects, or closing the workflow while it has not yet
+ * seen new events (UnhandledCommand: the SDK evicts the run and retries with them).
+ */
+function rejectBadCompletion(engine: Engine, run: RunState, request: Msg): void {
+  const commands: Msg[] = request.commands ?? [];
+  const ns = engine.namespace(run.namespace);
+  let problem = commands.map((c) => commandProblem(ns, c)).find((p) => p !== undefined);
+  let nextAttempt: number | undefined;
+  if (!problem && closesWorkflow(commands) && (run.buffered.length > 0 || updates.hasUndelivered(run))) {
+    problem = { cause: 'WORKFLOW_TASK_FAILED_CAUSE_UNHANDLED_COMMAND', message: 'UnhandledCommand' };
+    nextAttempt = 1; // not a failure of the workflow code: no backoff, a fresh attempt
+  }
+  if (!problem) return;
+  endTask(
+    engine,
+    run,
+    'WorkflowTaskFailed',
+    { cause: problem.cause, failure: { message: problem.message, source: 'NavigatorDevServer' }, identity: request.identity },
+    nextAttempt,
+  );
+  throw new RpcError(status.INVALID_ARGUMENT, problem.message);
 }
 
 function completedAttributes(wft: WorkflowTaskState, request: Msg): Msg {
