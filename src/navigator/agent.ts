@@ -71,6 +71,10 @@ export interface Agent<I extends z.ZodObject = z.ZodObject, O extends z.ZodType 
   readonly decisions: readonly Decision<z.output<I>>[];
 }
 
+/** Any agent, whatever its schemas (what the pass functions accept). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyAgent = Agent<any, any>;
+
 /** What callers pass as input (before defaults and transforms). */
 export type AgentInput<A extends Agent> = z.input<A['input']>;
 /** A validated `(return v)` value. */

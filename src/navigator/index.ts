@@ -10,6 +10,7 @@
  */
 export {
   type Agent,
+  type AnyAgent,
   type AgentInput,
   type AgentOutput,
   type AgentSpec,

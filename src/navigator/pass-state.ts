@@ -8,12 +8,12 @@
  * source before every program, also in-process), so a pass resumed in a fresh process
  * behaves exactly like an uninterrupted one.
  */
-import { deserializeNamespace, serializeNamespace } from '../lisp/index.ts';
+import { run, serializeNamespace } from '../lisp/index.ts';
 import type { EffectRequest, Journal, Namespace, ToolCallRecord, Warning } from '../lisp/api.ts';
 import { PtcError } from '../lisp/errors.ts';
 import { canonicalJson } from '../lisp/json.ts';
 import { prStr } from '../lisp/printer/index.ts';
-import type { Json } from '../lisp/tools.ts';
+import type { Json, ToolDef } from '../lisp/tools.ts';
 import type { ChatMessage } from '../llm/model.ts';
 import {
   FnValue,
@@ -233,31 +233,34 @@ export function namespaceSource(ns: Namespace): Record<string, string> {
 }
 
 /**
- * Reads a namespace record back. An entry that does not read or evaluate is dropped
- * (with a warning) rather than failing the pass; entries that depend on it go too.
+ * Reads a namespace record back by running `(def name source) ...` with the agent's
+ * tools known (functions may call tools and refer to each other). When that fails, the
+ * entries are read one by one and an entry that does not read or evaluate is dropped
+ * with a warning (entries that depend on it go too) rather than failing the pass.
  */
-export async function readNamespace(rec: Record<string, string>, warnings: Warning[]): Promise<Namespace> {
-  let current = { ...rec };
-  for (let attempt = 0; attempt <= Object.keys(rec).length; attempt++) {
-    try {
-      return await deserializeNamespace(current);
-    } catch (e) {
-      const m = e instanceof Error ? /^namespace entry (\S+):/.exec(e.message) : null;
-      const name = m?.[1];
-      if (!name || !(name in current)) throw e;
-      warnings.push({ code: 'namespace_entry_dropped', message: `${name} could not be kept for the next program: ${(e as Error).message}` });
-      const { [name]: _dropped, ...rest } = current;
-      current = rest;
+export async function readNamespace(rec: Record<string, string>, warnings: Warning[], tools: readonly ToolDef[] = []): Promise<Namespace> {
+  const names = Object.keys(rec);
+  if (names.length === 0) return new Map();
+  const defs = (ns: string[]) => ns.map((n) => `(def ${n} ${rec[n]})`).join('\n');
+  const all = await run(defs(names), { tools: [...tools] });
+  if (all.status === 'ok') return all.namespace;
+  let ns: Namespace = new Map();
+  for (const name of names) {
+    const one = await run(defs([name]), { tools: [...tools], namespace: ns });
+    if (one.status === 'ok') ns = one.namespace;
+    else {
+      const why = one.status === 'error' ? one.error.message : one.status;
+      warnings.push({ code: 'namespace_entry_dropped', message: `${name} could not be kept for the next program: ${why}` });
     }
   }
-  return new Map();
+  return ns;
 }
 
 /** `*1 *2 *3` source → values (`*1` first). */
-export async function readHistory(sources: readonly string[], warnings: Warning[]): Promise<Value[]> {
+export async function readHistory(sources: readonly string[], warnings: Warning[], tools: readonly ToolDef[] = []): Promise<Value[]> {
   const rec: Record<string, string> = {};
   sources.forEach((s, i) => (rec[`h${i + 1}`] = s));
-  const ns = await readNamespace(rec, warnings);
+  const ns = await readNamespace(rec, warnings, tools);
   return sources.map((_, i) => ns.get(`h${i + 1}`) ?? null);
 }
 

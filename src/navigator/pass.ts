@@ -21,7 +21,7 @@ import { run } from '../lisp/index.ts';
 import type { EffectRequest, Journal, ToolCallRecord, Warning } from '../lisp/api.ts';
 import { sideEffectOf, type Json, type ToolDef } from '../lisp/tools.ts';
 import type { ChatModel } from '../llm/model.ts';
-import { type Agent, InputError, parseInput, resolveDecisions } from './agent.ts';
+import { type AnyAgent, InputError, parseInput, resolveDecisions } from './agent.ts';
 import { cut } from './edn.ts';
 import { extractCode, fencedProgram } from './extract.ts';
 import { tryFallback } from './fallback.ts';
@@ -59,7 +59,7 @@ export interface PassOutcome {
 }
 
 export interface StartPassOptions {
-  agent: Agent;
+  agent: AnyAgent;
   /** the agent input (validated with the agent's input schema) */
   input: unknown;
   /** the host's journal; `null` runs without one (tasks uncached, `journal_inactive`) */
@@ -76,7 +76,7 @@ export interface StartPassOptions {
 }
 
 export interface ResumePassOptions {
-  agent: Agent;
+  agent: AnyAgent;
   state: PassState;
   /** the host's journal, without this pass's commits (the state carries those) */
   journal: JournalInput | null | undefined;
@@ -114,7 +114,7 @@ export interface PassDone {
 export type PassStep = PassEffects | PassDone;
 
 interface Ctx {
-  agent: Agent;
+  agent: AnyAgent;
   host: Journal;
   model: ChatModel;
   staticPrompt: string;
@@ -273,14 +273,15 @@ async function execute(ctx: Ctx, st: PassState, code: string, kind: TurnKind): P
   const trace = st.trace[st.trace.length - 1]!;
   const before = st.journalActive ? mergedJournal(ctx.host, st) : null;
   const warnings: Warning[] = [];
-  const namespace = await readNamespace(st.namespace, warnings);
-  const history = await readHistory(st.history, warnings);
+  const tools = [...agent.tools] as ToolDef[];
+  const namespace = await readNamespace(st.namespace, warnings, tools);
+  const history = await readHistory(st.history, warnings, tools);
   addWarnings(st, warnings);
   const okResults = new Map<string, Json>();
   for (const [id, r] of Object.entries(st.effectResults)) if ('ok' in r) okResults.set(id, r.ok);
   const res = await run(code, {
     context: { ...st.input, ...(st.lastFail !== null ? { fail: st.lastFail } : {}) },
-    tools: [...agent.tools] as ToolDef[],
+    tools,
     journal: before ? new Map(before) : null,
     summaries: new Map(Object.entries(st.summaries)),
     namespace,
@@ -298,11 +299,15 @@ async function execute(ctx: Ctx, st: PassState, code: string, kind: TurnKind): P
   if (before) recordJournalChanges(st, before, res.journal);
   addWarnings(st, res.warnings);
 
+  // inline calls really ran (again, when a program is re-run); an effect answered from
+  // its result is recorded once, however often the program is re-run
+  const calls = res.toolCalls.filter(
+    (c) => !(c.idempotencyKey in st.effectResults) || !st.toolCalls.some((x) => x.idempotencyKey === c.idempotencyKey && x.tool === c.tool),
+  );
+  st.toolCalls.push(...calls);
+  trace.toolCalls.push(...calls.map(traceCall));
+
   if (res.status === 'suspended') {
-    // effects answered in this run are answered again when it is re-run: count them then
-    const calls = res.toolCalls.filter((c) => !(c.idempotencyKey in st.effectResults));
-    st.toolCalls.push(...calls);
-    trace.toolCalls.push(...calls.map(traceCall));
     const failed = res.effects.find((e) => {
       const r = st.effectResults[e.id];
       return r !== undefined && 'error' in r;
@@ -322,8 +327,6 @@ async function execute(ctx: Ctx, st: PassState, code: string, kind: TurnKind): P
   }
 
   st.pending = null;
-  st.toolCalls.push(...res.toolCalls);
-  trace.toolCalls.push(...res.toolCalls.map(traceCall));
   trace.prints = res.prints;
 
   switch (res.status) {

@@ -18,7 +18,7 @@ import type { EffectRequest, ToolCallRecord, Warning } from '../lisp/api.ts';
 import { canonicalJson, fromJson, toJson } from '../lisp/json.ts';
 import type { Json } from '../lisp/tools.ts';
 import type { ChatModel } from '../llm/model.ts';
-import type { Agent } from './agent.ts';
+import type { Agent, AnyAgent } from './agent.ts';
 import { type JournalInput, type PassDone, type StartPassOptions, resumePass, startPass } from './pass.ts';
 import { type EffectResult, type PassError, type PassState, type PassUsage, type TurnTrace, toJournal } from './pass-state.ts';
 import { isWaiting } from './turn.ts';
@@ -80,7 +80,7 @@ export function applyDelta(journal: JournalInput | null | undefined, done: Pick<
 }
 
 /** Runs an effect's tool in this process; failures become `{error}`. */
-export async function runEffect(agent: Agent, effect: EffectRequest): Promise<EffectResult> {
+export async function runEffect(agent: AnyAgent, effect: EffectRequest): Promise<EffectResult> {
   const tool = agent.tools.find((t) => t.name === effect.tool);
   if (!tool) return { error: `agent ${agent.name} has no tool ${effect.tool}` };
   const args = tool.input.safeParse(effect.args);
@@ -93,7 +93,7 @@ export async function runEffect(agent: Agent, effect: EffectRequest): Promise<Ef
   }
 }
 
-export async function runNavigator(agent: Agent, o: RunNavigatorOptions): Promise<Step> {
+export async function runNavigator(agent: AnyAgent, o: RunNavigatorOptions): Promise<Step> {
   const runId = o.runId ?? defaultRunId(agent, o.input);
   let step = await startPass({
     agent,
