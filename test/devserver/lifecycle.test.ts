@@ -235,3 +235,34 @@ describe('namespaces and search attributes', () => {
     await env.replay([{ workflowId, history }]);
   });
 });
+
+describe('history fetch', () => {
+  it('pages through history and long-polls for new events', async () => {
+    const workflowId = 'history-1';
+    const handle = await env.client.workflow.start(counter, { taskQueue: env.taskQueue, workflowId });
+    await untilDescribed(handle, (d) => d.historyLength >= 4 && d.raw.pendingWorkflowTask == null);
+    const service = env.connection.workflowService;
+    const execution = { workflowId };
+    const paged: number[] = [];
+    let nextPageToken: Uint8Array | undefined;
+    do {
+      const page = await service.getWorkflowExecutionHistory({ namespace: 'default', execution, maximumPageSize: 3, nextPageToken });
+      paged.push(...page.history!.events!.map((e) => Number(e.eventId)));
+      nextPageToken = page.nextPageToken?.length ? page.nextPageToken : undefined;
+    } while (nextPageToken);
+    expect(paged).toEqual([1, 2, 3, 4]);
+
+    // Long poll from the end: answered when the signal's events arrive.
+    const end = await service.getWorkflowExecutionHistory({ namespace: 'default', execution, waitNewEvent: true, maximumPageSize: 100 });
+    const waiting = service.getWorkflowExecutionHistory({
+      namespace: 'default',
+      execution,
+      waitNewEvent: true,
+      nextPageToken: end.nextPageToken,
+    });
+    await handle.signal(finishSignal);
+    const next = await waiting;
+    expect(eventTypes(next.history!)[0]).toBe('WorkflowExecutionSignaled');
+    expect(await handle.result()).toBe(0);
+  });
+});
