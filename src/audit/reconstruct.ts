@@ -7,7 +7,7 @@
  */
 import type { AgentDescription, Json, MissionInput, PassResponse, ToolRequest } from '../workflows/contract.ts';
 import { MissionInput as MissionInputSchema } from '../workflows/contract.ts';
-import { MissionState, decisionProblem } from '../workflows/mission-state.ts';
+import { MissionState, decisionProblem, expire, waitingKey } from '../workflows/mission-state.ts';
 import { EventType, type HistoryEvent, type RunHistory, decodeAll, decodeFirst, eventId } from './history.ts';
 
 export interface Provenance {
@@ -59,7 +59,8 @@ function replayRun(run: RunHistory, previous: MissionState | null, sinks: Sinks)
   else for (const [key] of state.journal) sinks.provenance.set(key, { key, runId: run.runId, eventId: eventId(events[0]!), source: 'initial journal' });
   state.agent = previous?.agent ?? null;
   const scheduled = new Map<number, { type: string; input: unknown }>();
-  for (const event of events) applyEvent(event, state, scheduled, run.runId, sinks);
+  const wait: WaitTracker = { key: null };
+  for (const event of events) applyEvent(event, state, scheduled, wait, run.runId, sinks);
   return state;
 }
 
@@ -69,10 +70,16 @@ function checkCarried(previous: MissionState, next: MissionState, runId: string,
   if (a !== b) problems.push(`run ${runId} started with a journal that differs from the one rebuilt from the run before it`);
 }
 
+/** The decision the mission waits for, known from the last pass's waiting return. */
+interface WaitTracker {
+  key: string | null;
+}
+
 function applyEvent(
   event: HistoryEvent,
   state: MissionState,
   scheduled: Map<number, { type: string; input: unknown }>,
+  wait: WaitTracker,
   runId: string,
   sinks: Sinks,
 ): void {
@@ -87,7 +94,13 @@ function applyEvent(
       const a = event.activityTaskCompletedEventAttributes!;
       const origin = scheduled.get(Number(a.scheduledEventId));
       if (!origin) return;
-      onActivityResult(origin, decodeFirst(a.result), state, { runId, eventId: id }, sinks);
+      onActivityResult(origin, decodeFirst(a.result), state, wait, { runId, eventId: id }, sinks);
+      return;
+    }
+    case EventType.EVENT_TYPE_TIMER_FIRED: {
+      // The only timer of a mission is a decision deadline: the workflow expired the wait.
+      if (wait.key && expire(state, wait.key)) sinks.provenance.set(wait.key, { key: wait.key, runId, eventId: id, source: 'decision deadline' });
+      wait.key = null;
       return;
     }
     case EventType.EVENT_TYPE_WORKFLOW_EXECUTION_UPDATE_ACCEPTED: {
@@ -107,6 +120,7 @@ function onActivityResult(
   origin: { type: string; input: unknown },
   result: unknown,
   state: MissionState,
+  wait: WaitTracker,
   at: { runId: string; eventId: number },
   sinks: Sinks,
 ): void {
@@ -127,6 +141,7 @@ function onActivityResult(
   const pass = (origin.input as { pass: number }).pass;
   const before = new Map(state.journal);
   state.applyPass(response);
+  wait.key = response.outcome.kind === 'return' ? waitingKey(state, response.outcome.value) : null;
   for (const [key, value] of state.journal) {
     if (!before.has(key) || JSON.stringify(before.get(key)) !== JSON.stringify(value)) {
       sinks.provenance.set(key, { key, ...at, source: `pass ${pass}` });

@@ -5,7 +5,7 @@
 import * as wf from '@temporalio/workflow';
 import type { createActivities } from '../activities/index.ts';
 import type { EffectRequest, Json, PassResponse } from './contract.ts';
-import { type MissionState, contractFor } from './mission-state.ts';
+import { type MissionState, contractFor, deadlineOf, expire, waitingKey } from './mission-state.ts';
 import { retryPolicyFor } from './retry-policies.ts';
 
 type Activities = ReturnType<typeof createActivities>;
@@ -115,28 +115,16 @@ function attemptsOf(err: unknown): number {
   return typeof attempt === 'number' ? attempt : 1;
 }
 
-/** `{:status :waiting :for "key"}` → the decision key; any other value is final. */
-function waitingKey(state: MissionState, value: Json): string | null {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return null;
-  if (value.status !== 'waiting') return null;
-  const named = value.decision ?? value.for ?? value.key;
-  if (typeof named === 'string' && named.length > 0) return named;
-  return state.agent?.decisions[0]?.key ?? 'decision';
-}
-
 /**
  * Parks until a person writes `key` (or cancels). A decision written while the pass ran
  * (after the journal version it read) counts: the next pass will see it.
  */
 async function waitForDecision(state: MissionState, key: string, readVersion: number): Promise<'decided' | 'fail'> {
-  const contract = contractFor(state, key);
-  const approval = state.input.options.approval;
-  const timeoutMs = approval.timeoutMs ?? contract?.timeoutMs ?? null;
-  const onTimeout = approval.onTimeout ?? (contract?.timeoutMs ? 'expiry_value' : 'fail');
+  const { timeoutMs, onTimeout } = deadlineOf(state, key);
   const now = Date.now();
   state.pending = {
     key,
-    allowed: contract?.allowed ?? null,
+    allowed: contractFor(state, key)?.allowed ?? null,
     since: new Date(now).toISOString(),
     deadline: timeoutMs === null ? null : new Date(now + timeoutMs).toISOString(),
     onTimeout: timeoutMs === null ? null : onTimeout,
@@ -145,10 +133,7 @@ async function waitForDecision(state: MissionState, key: string, readVersion: nu
   const arrived = () => state.personWriteVersion(key) > readVersion || state.cancelReason !== null;
   const decided = timeoutMs === null ? (await wf.condition(arrived), true) : await wf.condition(arrived, timeoutMs);
   state.pending = null;
-  if (decided) return 'decided';
-  if (onTimeout === 'fail' || !contract) return 'fail';
-  state.writeByPerson(key, contract.expiryValue);
-  return 'decided';
+  return decided || expire(state, key) ? 'decided' : 'fail';
 }
 
 /** A reason to stop before the next pass, as the function that stops; null to go on. */

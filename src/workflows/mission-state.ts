@@ -276,3 +276,29 @@ export function decisionProblem(state: MissionState, key: string, value: Json): 
   }
   return null;
 }
+
+/** `{:status :waiting :decision "key"}` → the decision key; any other value is final. */
+export function waitingKey(state: MissionState, value: Json): string | null {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return null;
+  if (value.status !== 'waiting') return null;
+  const named = value.decision ?? value.for ?? value.key;
+  if (typeof named === 'string' && named.length > 0) return named;
+  return state.agent?.decisions[0]?.key ?? 'decision';
+}
+
+/** How long a wait for `key` may last and what its deadline does. */
+export function deadlineOf(state: MissionState, key: string): { timeoutMs: number | null; onTimeout: 'expiry_value' | 'fail' } {
+  const contract = contractFor(state, key);
+  const approval = state.input.options.approval;
+  const timeoutMs = approval.timeoutMs ?? contract?.timeoutMs ?? null;
+  const onTimeout = approval.onTimeout ?? (contract?.timeoutMs ? 'expiry_value' : 'fail');
+  return { timeoutMs, onTimeout: onTimeout === 'expiry_value' && contract ? 'expiry_value' : 'fail' };
+}
+
+/** At the deadline: writes the expiry value and returns true, or returns false (fail). */
+export function expire(state: MissionState, key: string): boolean {
+  const contract = contractFor(state, key);
+  if (deadlineOf(state, key).onTimeout !== 'expiry_value' || !contract) return false;
+  state.writeByPerson(key, contract.expiryValue);
+  return true;
+}

@@ -1,0 +1,111 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { WorkflowFailedError, WorkflowUpdateFailedError } from '@temporalio/client';
+import { appliedOperations } from '../../examples/wire-transfer/bank.ts';
+import { decideSignal, decideUpdate, journalQuery, ledgerQuery, pendingQuery, progressQuery } from '../../src/workflows/messages.ts';
+import { freshBankFile, missionEnv, waitForStatus, type MissionEnv } from './harness.ts';
+
+const wire = { agent: 'wire-transfer', input: { recipient: 'bob', amount: 5000 } };
+const KEY = 'manager_decision_bob_5000';
+
+let m: MissionEnv;
+beforeAll(async () => {
+  m = await missionEnv();
+  await m.startWorker();
+});
+afterAll(async () => m?.shutdown());
+
+async function expectAuditOk(workflowId: string) {
+  const report = await m.audit(workflowId);
+  expect(report.journal.differences).toEqual([]);
+  expect(report.duplicateEffects).toEqual([]);
+  expect(report.replay.errors).toEqual([]);
+  expect(report.problems).toEqual([]);
+  expect(report.ok).toBe(true);
+  return report;
+}
+
+describe('wire-transfer mission on the dev server', () => {
+  it('waits for the manager, then sends the wire exactly once when approved', async () => {
+    const bank = freshBankFile();
+    const handle = await m.start(wire);
+    const waiting = await waitForStatus(handle, (s) => s.status === 'waiting');
+    expect(waiting.pending?.key).toBe(KEY);
+    expect(waiting.pending?.allowed).toEqual(['approved', 'rejected']);
+    expect(await handle.query(pendingQuery)).toMatchObject({ key: KEY });
+
+    await handle.executeUpdate(decideUpdate, { args: [{ key: KEY, value: 'approved', by: 'manager' }] });
+    const result = (await handle.result()) as { status: string; hold_id: string; reference: string };
+    expect(result.status).toBe('sent');
+
+    const { entries } = await handle.query(journalQuery);
+    expect(entries.map(([k]) => k)).toEqual(['prepare_wire_bob_5000', 'request_approval_bob_5000', KEY, 'execute_wire_bob_5000']);
+    expect(appliedOperations(bank).map((r) => r.operation)).toEqual(['prepare_wire', 'request_approval', 'execute_wire']);
+
+    const ledger = await handle.query(ledgerQuery);
+    const wireCall = ledger.find((e) => e.tool === 'execute_wire')!;
+    expect(wireCall).toMatchObject({ sideEffect: 'external', status: 'completed', taskId: 'execute_wire_bob_5000' });
+    expect(wireCall.activity).toMatch(/^tool-/);
+    expect(await handle.query(progressQuery)).toContain('- [x] **finish.**');
+
+    const report = await expectAuditOk(handle.workflowId);
+    const byKey = new Map(report.provenance.map((p) => [p.key, p]));
+    expect(byKey.get(KEY)?.source).toBe('decide update');
+    expect(byKey.get('execute_wire_bob_5000')?.source).toMatch(/^pass \d+$/);
+  });
+
+  it('releases the hold when the manager rejects', async () => {
+    const bank = freshBankFile();
+    const handle = await m.start(wire);
+    await waitForStatus(handle, (s) => s.status === 'waiting');
+    await handle.executeUpdate(decideUpdate, { args: [{ key: KEY, value: 'rejected' }] });
+    expect(await handle.result()).toMatchObject({ status: 'cancelled' });
+    expect(appliedOperations(bank).map((r) => r.operation)).toEqual(['prepare_wire', 'request_approval', 'cancel_hold']);
+    await expectAuditOk(handle.workflowId);
+  });
+
+  it('rejects an invalid decision in the update validator and records a bad signal as rejected', async () => {
+    freshBankFile();
+    const handle = await m.start(wire);
+    await waitForStatus(handle, (s) => s.status === 'waiting');
+    const bad = handle.executeUpdate(decideUpdate, { args: [{ key: KEY, value: 'maybe' }] });
+    await expect(bad).rejects.toBeInstanceOf(WorkflowUpdateFailedError);
+    await expect(handle.executeUpdate(decideUpdate, { args: [{ key: 'manager_decision_eve_1', value: 'approved' }] })).rejects.toThrow();
+    await handle.signal(decideSignal, { key: KEY, value: 42 });
+    const status = await waitForStatus(handle, (s) => s.rejectedSignals.length === 1);
+    expect(status.rejectedSignals[0]!.reason).toContain('not allowed');
+    expect(status.status).toBe('waiting');
+    expect((await handle.query(journalQuery)).entries.map(([k]) => k)).not.toContain(KEY);
+    await handle.executeUpdate(decideUpdate, { args: [{ key: KEY, value: 'approved' }] });
+    expect(await handle.result()).toMatchObject({ status: 'sent' });
+    await expectAuditOk(handle.workflowId);
+  });
+
+  it('applies the expiry value when nobody decides before the deadline', async () => {
+    const bank = freshBankFile();
+    const handle = await m.start({ ...wire, options: { approval: { timeoutMs: 1500 } } });
+    const waiting = await waitForStatus(handle, (s) => s.status === 'waiting');
+    expect(waiting.pending?.deadline).not.toBeNull();
+    expect(await handle.result()).toMatchObject({ status: 'cancelled' });
+    expect(appliedOperations(bank).map((r) => r.operation)).toContain('cancel_hold');
+    await expectAuditOk(handle.workflowId);
+  });
+
+  it('fails the mission at the deadline when told to', async () => {
+    freshBankFile();
+    const handle = await m.start({ ...wire, options: { approval: { timeoutMs: 1000, onTimeout: 'fail' } } });
+    const err = await handle.result().catch((e) => e);
+    expect(err).toBeInstanceOf(WorkflowFailedError);
+    expect(String(err.cause?.message)).toContain(`no decision for ${KEY}`);
+  });
+
+  it('continues as new mid-mission and the audit spans the chain', async () => {
+    const bank = freshBankFile();
+    const handle = await m.start({ ...wire, options: { continueAsNewAfterEvents: 10 } });
+    await waitForStatus(handle, (s) => s.status === 'waiting');
+    await handle.executeUpdate(decideUpdate, { args: [{ key: KEY, value: 'approved' }] });
+    expect(await handle.result()).toMatchObject({ status: 'sent' });
+    expect(appliedOperations(bank).filter((r) => r.operation === 'execute_wire')).toHaveLength(1);
+    const report = await expectAuditOk(handle.workflowId);
+    expect(report.runs.length).toBeGreaterThan(1);
+  });
+});
