@@ -1,6 +1,8 @@
 /**
  * The Navigator, independent of Temporal: agent and tool definitions, plans, external
- * decisions, prompts, code extraction and return validation.
+ * decisions, prompts, code extraction, return validation, and the pass as a resumable
+ * step function (`startPass`/`resumePass`, JSON state) with `runNavigator` for library
+ * mode (one pass in-process; the application keeps the journal).
  *
  * ```ts
  * import { defineAgent, defineTool, defineDecision } from './navigator/index.ts';
