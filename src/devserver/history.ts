@@ -35,6 +35,7 @@ export function append(run: RunState, event: Msg): number {
   event.eventId = nextEventId(run);
   event.taskId = nextTaskId++;
   run.events.push(event);
+  run.historySizeBytes = (run.historySizeBytes ?? 0) + JSON.stringify(event).length;
   return event.eventId;
 }
 

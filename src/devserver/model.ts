@@ -98,6 +98,8 @@ export interface RunState {
   requestIds: string[];
   /** History as written, events in the stored proto shape. */
   events: Msg[];
+  /** Approximate encoded size of `events` (what WorkflowTaskStarted reports). */
+  historySizeBytes?: number;
   /** Events that arrived while a workflow task was running; ids assigned on flush. */
   buffered: Msg[];
   runTimeoutMs: number;

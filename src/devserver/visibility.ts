@@ -31,7 +31,7 @@ export function executionInfo(run: RunState): Msg {
     searchAttributes: run.searchAttributes ?? { indexedFields: {} },
     taskQueue: run.taskQueue,
     stateTransitionCount: run.stateTransitions,
-    historySizeBytes: JSON.stringify(run.events).length,
+    historySizeBytes: run.historySizeBytes ?? 0,
     executionDuration: run.closedAt ? duration(run.closedAt - run.executionTime) : undefined,
     rootExecution: { workflowId: run.workflowId, runId: run.runId },
     firstRunId: run.firstRunId,

@@ -110,7 +110,7 @@ function startWorkflowTask(engine: Engine, key: string, dispatchId: string, requ
     scheduledEventId: 0,
     identity: request.identity,
     requestId: wft.requestId,
-    historySizeBytes: 0,
+    ...continueAsNewSuggestion(run),
   };
   let transientEvents: Msg[] = [];
   if (wft.transient) {
@@ -144,6 +144,19 @@ function startWorkflowTask(engine: Engine, key: string, dispatchId: string, requ
   };
   engine.touch(run);
   return response;
+}
+
+/** The real server's default limits for suggesting continue-as-new. */
+const SUGGEST_CAN_EVENTS = 4096;
+const SUGGEST_CAN_BYTES = 4 * 1024 * 1024;
+
+function continueAsNewSuggestion(run: RunState): Msg {
+  const historySizeBytes = run.historySizeBytes ?? 0;
+  const reasons = [
+    ...(run.events.length >= SUGGEST_CAN_EVENTS ? ['SUGGEST_CONTINUE_AS_NEW_REASON_TOO_MANY_HISTORY_EVENTS'] : []),
+    ...(historySizeBytes >= SUGGEST_CAN_BYTES ? ['SUGGEST_CONTINUE_AS_NEW_REASON_HISTORY_SIZE_TOO_LARGE'] : []),
+  ];
+  return { historySizeBytes, suggestContinueAsNew: reasons.length > 0, suggestContinueAsNewReasons: reasons };
 }
 
 // --- completion and failure ----------------------------------------------------------
@@ -235,12 +248,16 @@ function closesWorkflow(commands: Msg[]): boolean {
 
 function writeTransientEvents(run: RunState, wft: WorkflowTaskState): void {
   if (!wft.transient) return;
-  appendNew(run, 'WorkflowTaskScheduled', scheduledAttributes(run, wft));
-  appendNew(run, 'WorkflowTaskStarted', {
+  // History has not changed since the attempt started (new events were buffered), so
+  // these are exactly the events the worker was shown.
+  const started = {
     scheduledEventId: wft.scheduledEventId,
     identity: wft.identity,
     requestId: wft.requestId,
-  });
+    ...continueAsNewSuggestion(run),
+  };
+  appendNew(run, 'WorkflowTaskScheduled', scheduledAttributes(run, wft));
+  appendNew(run, 'WorkflowTaskStarted', started);
 }
 
 export function respondWorkflowTaskFailed(engine: Engine, request: Msg): Msg {
