@@ -59,6 +59,7 @@ function extremeBy(fn: string, sign: 1 | -1, args: Value[], rt: Runtime): Value 
   let best: Value = null;
   let bestKey: Value = null;
   for (const item of items) {
+    rt.tick(1);
     const k = key(item);
     if (k === null) continue;
     if (bestKey === null || sign * compareValues(k, bestKey, fn) < 0) {
@@ -200,7 +201,9 @@ export const queryFns: CoreTable = {
     [2, 2],
     ([key, coll], rt) => {
       const k = keyOf('pluck', key!, rt);
-      return vec(Array.from(seqItems('pluck', coll!, rt), k));
+      const out = Array.from(seqItems('pluck', coll!, rt), k);
+      rt.tick(out.length);
+      return vec(out);
     },
     '(pluck :name users) is the vector of names; the key may be a path [:user :name]',
   ),

@@ -217,6 +217,7 @@ function replaceInColl(smap: Value, coll: Value, rt: Runtime): Value {
     isMap(smap) ? mapHas(smap, x) : typeof x === 'number' && Number.isInteger(x) && x >= 0 && x < smap.size;
   const out: Value[] = [];
   for (const x of seqItems('replace', coll, rt)) out.push(has(x) ? getIn1(smap, x) : x);
+  rt.tick(out.length);
   return isVector(coll) ? vec(out) : list(out);
 }
 
@@ -441,6 +442,7 @@ export const stringFns: CoreTable = {
       const [sep, coll] = args.length === 1 ? ['', args[0]!] : [args[0]!, args[1]!];
       const parts: string[] = [];
       for (const x of seqItems('join', coll, rt)) parts.push(strOf(x));
+      rt.tick(parts.length);
       return concat(parts, rt, strOf(sep));
     },
     '(join ", " [1 2 3]) is "1, 2, 3"; (join xs) joins with nothing',
