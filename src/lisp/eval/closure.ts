@@ -3,6 +3,7 @@
  * var references (`#'name`, the value of `def`).
  */
 import type { FnInfo } from '../analyzer/nodes.ts';
+import type { CFn } from './compile.ts';
 import { prStr } from '../printer/index.ts';
 import { FnValue, type Value } from '../values.ts';
 
@@ -21,6 +22,8 @@ export class Closure extends FnValue {
     readonly info: FnInfo,
     /** values of `info.captures`, in the same order */
     public captured: Value[],
+    /** the compiled arities of `info` */
+    readonly code: CFn,
   ) {
     super();
     this.name = info.name ?? undefined;

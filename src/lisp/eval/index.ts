@@ -1,5 +1,7 @@
 /**
- * The evaluator: a synchronous, exhaustive `switch` on `node.kind`.
+ * The evaluator. Analyzed nodes are compiled once into JS closures (`compile.ts`);
+ * this class is the state of one attempt (fuel, depth, journal, tool calls) and what
+ * compiled code and builtins call back into (`apply`, tools, tasks).
  *
  * Tools are asynchronous but evaluation is not. A tool call whose result is not known
  * yet throws the internal {@link SUSPEND} signal; `run()` awaits the pending calls and
@@ -15,12 +17,12 @@
  */
 import { createHash } from 'node:crypto';
 import type { EffectOptions, EffectRequest, Journal, Limits, Namespace, ToolCallRecord, Warning } from '../api.ts';
-import type { Binding, FnInfo, ForClause, Node, Pattern, Program } from '../analyzer/nodes.ts';
-import { NIL_KEY } from '../analyzer/nodes.ts';
+import type { FnInfo, Node, Program } from '../analyzer/nodes.ts';
+import type { Span } from '../form.ts';
 import { PtcError, limitExceeded } from '../errors.ts';
 import { canonicalJson, fromJson, keyShapeOf, toJson, toToolArgs, type KeyShape } from '../json.ts';
 import { getIn1, mapGet } from '../lookup.ts';
-import { formatNumber, prStr } from '../printer/index.ts';
+import { prStr } from '../printer/index.ts';
 import type { Json, ToolDef } from '../tools.ts';
 import {
   Builtin,
@@ -28,54 +30,24 @@ import {
   Keyword,
   LazySeq,
   PList,
-  type PMap,
   type Runtime,
   type Value,
-  equals,
   isMap,
-  isSequential,
   isSet,
   isVector,
   kw,
   map as pmap,
   seqable,
-  set as pset,
-  truthy,
   typeName,
   vec,
 } from '../values.ts';
-import { allOf, anyOf, noneOf, whereFn } from '../core/query.ts';
-import { exInfo } from './builtins.ts';
+import { type Code, destructure, programCode } from './compile.ts';
 import { Closure, VarRef } from './closure.ts';
+import { FailSignal, RECUR, ReturnSignal, SUSPEND, ThrowSignal } from './signals.ts';
 
 export { Closure, VarRef } from './closure.ts';
 
-// ---------------------------------------------------------------- control signals
-
-/** Evaluation stopped at a tool call whose result is not known yet. Internal. */
-export class SuspendSignal {
-  private constructor() {}
-  static readonly INSTANCE = new SuspendSignal();
-}
-export const SUSPEND = SuspendSignal.INSTANCE;
-
-export class ReturnSignal {
-  constructor(readonly value: Value) {}
-}
-export class FailSignal {
-  constructor(readonly value: Value) {}
-}
-/** `(throw x)`: a value travelling to the nearest `catch`. */
-export class ThrowSignal {
-  constructor(
-    readonly value: Value,
-    readonly span: import('../form.ts').Span,
-  ) {}
-}
-
-/** Returned (not thrown) by `recur`; only ever seen by the enclosing loop or fn. */
-const RECUR = { recur: true } as unknown as Value;
-const MISSING = { missing: true } as unknown as Value;
+export { SuspendSignal, SUSPEND, ReturnSignal, FailSignal, ThrowSignal } from './signals.ts';
 
 // ---------------------------------------------------------------- shared run state
 
@@ -113,9 +85,6 @@ interface TaskFrame {
   calls: number;
 }
 
-const K_FUEL = kw('fuel');
-const K_TOOL_CALLS = kw('tool-calls');
-const K_TYPE = kw('type');
 
 const sha256 = (s: string): string => createHash('sha256').update(s).digest('hex');
 
@@ -186,15 +155,20 @@ export class Evaluator implements Runtime {
   readonly pendingEffects: EffectRequest[] = [];
   readonly maxCollectionSize: number;
 
-  private fuelLeft: number;
-  private checkAt: number;
+  /**
+   * Fuel units left before the next {@link slowCheck} (internal, decremented by compiled
+   * code). The fuel left is `fuelBase + ticks`; the check runs when `ticks <= 0`, that is
+   * every 4096 units and when the fuel is spent.
+   */
+  ticks: number;
+  private fuelBase: number;
   private depth = 0;
   private printed = 0;
-  private recurArgs: Value[] = [];
   private readonly tasks: TaskFrame[] = [];
   private prefix = '';
   private ordinal = 0;
-  private toolCount = 0;
+  /** tool calls made in this attempt */
+  toolCount = 0;
   private readonly dataCache = new Map<string, Value>();
   private readonly maxDepth: number;
 
@@ -202,10 +176,26 @@ export class Evaluator implements Runtime {
     this.journal = st.journal === null ? null : new Map(st.journal);
     this.summaries = new Map(st.summaries);
     this.namespace = new Map(st.namespace);
-    this.fuelLeft = st.limits.fuel;
-    this.checkAt = Math.max(this.fuelLeft - 4096, 0);
+    const fuel = st.limits.fuel;
+    const checkAt = Math.max(fuel - 4096, 0);
+    this.fuelBase = checkAt;
+    this.ticks = Number.isFinite(fuel) ? fuel - checkAt : 0;
     this.maxCollectionSize = st.limits.maxCollectionSize;
     this.maxDepth = st.limits.maxDepth;
+  }
+
+  /** fuel left in this attempt (may be negative once spent) */
+  get fuelLeft(): number {
+    return this.fuelBase + this.ticks;
+  }
+
+  get maxToolCalls(): number {
+    return this.st.limits.maxToolCalls;
+  }
+
+  /** `*1 *2 *3` */
+  get history(): Value[] {
+    return this.st.history;
   }
 
   /** read by `re-pattern` and friends (core/regex.ts) */
@@ -221,7 +211,7 @@ export class Evaluator implements Runtime {
   execute(): Outcome {
     const frame: Value[] = new Array(this.st.program.frameSize);
     try {
-      let v = this.ev(this.st.program.body, frame);
+      let v = programCode(this.st.program)(frame, this);
       if (v instanceof LazySeq) v = this.realize(v);
       return { kind: 'ok', value: v, returned: false };
     } catch (e) {
@@ -232,7 +222,7 @@ export class Evaluator implements Runtime {
   /** Evaluates one analyzed expression (used by namespace deserialisation). */
   evalProgram(program: Program): Value {
     const frame: Value[] = new Array(program.frameSize);
-    return this.ev(program.body, frame);
+    return programCode(program)(frame, this);
   }
 
   private outcomeOf(e: unknown): Outcome {
@@ -279,18 +269,22 @@ export class Evaluator implements Runtime {
   // ------------------------------------------------------------ Runtime
 
   tick(n = 1): void {
-    this.fuelLeft -= n;
-    if (this.fuelLeft <= this.checkAt) this.slowCheck();
+    if ((this.ticks -= n) <= 0) this.slowCheck();
   }
 
-  private slowCheck(): void {
-    if (this.fuelLeft <= 0) {
+  /** Fuel spent or 4096 units since the last check: fuel and clock (internal). */
+  slowCheck(): void {
+    const left = this.fuelBase + this.ticks;
+    if (left <= 0) {
       throw limitExceeded('fuel', `evaluation used more than ${this.st.limits.fuel} steps`);
     }
     if (Date.now() > this.st.deadline) {
       throw limitExceeded('timeout', `program exceeded the ${this.st.limits.timeoutMs} ms time limit`);
     }
-    this.checkAt = Math.max(this.fuelLeft - 4096, 0);
+    const checkAt = Math.max(left - 4096, 0);
+    this.fuelBase = checkAt;
+    // unlimited fuel: check the clock every 4096 units
+    this.ticks = Number.isFinite(left) ? left - checkAt : 4096;
   }
 
   checkSize(n: number): void {
@@ -338,306 +332,44 @@ export class Evaluator implements Runtime {
   }
 
   callClosure(c: Closure, args: Value[]): Value {
-    const info = c.info;
+    const cf = c.code;
     const n = args.length;
-    const ar = info.byCount[n] ?? (info.variadic !== null && n >= info.variadic.fixed ? info.variadic : undefined);
-    if (ar === undefined) throw closureArity(info, n);
+    const ar = cf.byCount[n] ?? (cf.variadic !== null && n >= cf.variadic.fixed ? cf.variadic : undefined);
+    if (ar === undefined) throw closureArity(c.info, n);
     if (++this.depth > this.maxDepth) {
       this.depth--;
       throw limitExceeded('depth', `function calls nested more than ${this.maxDepth} deep (infinite recursion?)`);
     }
+    const info = c.info;
     const f: Value[] = new Array(info.frameSize);
     const caps = info.captures;
-    for (let i = 0; i < caps.length; i++) f[caps[i]!.slot] = c.captured[i]!;
+    const captured = c.captured;
+    for (let i = 0; i < caps.length; i++) f[caps[i]!.slot] = captured[i]!;
     if (info.selfSlot >= 0) f[info.selfSlot] = c;
-    const params = ar.params;
-    for (let i = 0; i < params.length; i++) {
-      const p = params[i]!;
-      if (p.kind === 'bind') f[p.slot] = args[i]!;
-      else this.destructure(p, args[i]!, f);
-    }
-    if (ar.rest) this.destructure(ar.rest, n > ar.fixed ? new PList(vec(args.slice(ar.fixed))) : null, f);
     try {
-      for (;;) {
-        const r = this.ev(ar.body, f);
-        if (r !== RECUR) return r;
-        const ra = this.recurArgs;
+      if (ar.simple) {
+        const slots = ar.slots;
+        for (let i = 0; i < slots.length; i++) f[slots[i]!] = args[i]!;
+      } else {
+        const params = ar.params;
         for (let i = 0; i < params.length; i++) {
           const p = params[i]!;
-          if (p.kind === 'bind') f[p.slot] = ra[i]!;
-          else this.destructure(p, ra[i]!, f);
+          if (p.kind === 'bind') f[p.slot] = args[i]!;
+          else destructure(p, args[i]!, f, this);
         }
-        if (ar.rest) this.destructure(ar.rest, ra[params.length]!, f);
+      }
+      if (ar.rest) destructure(ar.rest, n > ar.fixed ? new PList(vec(args.slice(ar.fixed))) : null, f, this);
+      const body = ar.body;
+      for (;;) {
+        const r = body(f, this);
+        if (r !== RECUR) return r;
       }
     } finally {
       this.depth--;
     }
   }
 
-  // ------------------------------------------------------------ eval
-
-  ev(n: Node, f: Value[]): Value {
-    if (--this.fuelLeft <= this.checkAt) this.slowCheck();
-    switch (n.kind) {
-      case 'local':
-        return f[n.slot]!;
-      case 'const':
-        return n.value;
-      case 'op2': {
-        const a = this.ev(n.a, f);
-        const b = this.ev(n.b, f);
-        if (typeof a === 'number' && typeof b === 'number') {
-          switch (n.op) {
-            case '+': {
-              const r = a + b;
-              return r === 0 ? 0 : r;
-            }
-            case '-': {
-              const r = a - b;
-              return r === 0 ? 0 : r;
-            }
-            case '*': {
-              const r = a * b;
-              return r === 0 ? 0 : r;
-            }
-            case '<':
-              return a < b;
-            case '>':
-              return a > b;
-            case '<=':
-              return a <= b;
-            case '>=':
-              return a >= b;
-            case '=':
-            case '==':
-              return a === b;
-            case 'not=':
-              return a !== b;
-          }
-        }
-        try {
-          return n.core.fn([a, b], this);
-        } catch (e) {
-          throw this.toPtcError(e, n.span, n.name, [a, b]);
-        }
-      }
-      case 'op1': {
-        const a = this.ev(n.a, f);
-        if (typeof a === 'number') {
-          const r = n.op === 'inc' ? a + 1 : a - 1;
-          return r === 0 ? 0 : r;
-        }
-        try {
-          return n.core.fn([a], this);
-        } catch (e) {
-          throw this.toPtcError(e, n.span, n.name, [a]);
-        }
-      }
-      case 'if':
-        return this.ev(truthy(this.ev(n.test, f)) ? n.then : n.else, f);
-      case 'recur':
-        this.recurArgs = this.evArgs(n.args, f);
-        return RECUR;
-      case 'callCore': {
-        const args = this.evArgs(n.args, f);
-        try {
-          return n.core.fn(args, this);
-        } catch (e) {
-          throw this.toPtcError(e, n.span, n.name, args);
-        }
-      }
-      case 'call': {
-        const fn = this.ev(n.fn, f);
-        const args = this.evArgs(n.args, f);
-        return this.applyAt(fn, args, n.span);
-      }
-      case 'callKw': {
-        const m = this.ev(n.args[0]!, f);
-        return getIn1(m, n.key, n.args.length > 1 ? this.ev(n.args[1]!, f) : null);
-      }
-      case 'let':
-        this.bind(n.bindings, f);
-        return this.ev(n.body, f);
-      case 'do': {
-        const body = n.body;
-        const last = body.length - 1;
-        for (let i = 0; i < last; i++) this.ev(body[i]!, f);
-        return this.ev(body[last]!, f);
-      }
-      case 'loop': {
-        this.bind(n.bindings, f);
-        const bs = n.bindings;
-        for (;;) {
-          const r = this.ev(n.body, f);
-          if (r !== RECUR) return r;
-          const ra = this.recurArgs;
-          for (let i = 0; i < bs.length; i++) {
-            const p = bs[i]!.pattern;
-            if (p.kind === 'bind') f[p.slot] = ra[i]!;
-            else this.destructure(p, ra[i]!, f);
-          }
-        }
-      }
-      case 'global': {
-        const v = this.namespace.get(n.name);
-        if (v !== undefined) return v;
-        if (n.orNil) return null;
-        throw new PtcError('unbound_var', `Undefined variable: ${n.name}`, n.span);
-      }
-      case 'and': {
-        let v: Value = true;
-        for (const x of n.items) {
-          v = this.ev(x, f);
-          if (!truthy(v)) return v;
-        }
-        return v;
-      }
-      case 'or': {
-        let v: Value = null;
-        for (const x of n.items) {
-          v = this.ev(x, f);
-          if (truthy(v)) return v;
-        }
-        return v;
-      }
-      case 'fn':
-        return this.closure(n.fn, f);
-      case 'vector':
-        return vec(this.evArgs(n.items, f));
-      case 'map': {
-        const items = this.evArgs(n.items, f);
-        const entries: [Value, Value][] = [];
-        for (let i = 0; i < items.length; i += 2) entries.push([items[i]!, items[i + 1]!]);
-        return pmap(entries);
-      }
-      case 'set':
-        return pset(this.evArgs(n.items, f));
-      case 'ifLet': {
-        const v = this.ev(n.init, f);
-        if (n.some ? v === null : !truthy(v)) return this.ev(n.else, f);
-        this.destructure(n.pattern, v, f);
-        return this.ev(n.then, f);
-      }
-      case 'case': {
-        const v = this.ev(n.test, f);
-        let idx: number | undefined;
-        if (v === null) idx = n.table.get(NIL_KEY);
-        else if (typeof v !== 'object' || v instanceof Keyword) idx = n.table.get(v);
-        else for (const o of n.others) if (equals(o.value, v)) { idx = o.index; break; }
-        if (idx !== undefined) return this.ev(n.results[idx]!, f);
-        if (n.default) return this.ev(n.default, f);
-        throw new PtcError('type_error', `case: no clause matches ${prStr(v)}`, n.span, 'add a default expression as the last form of case');
-      }
-      case 'condp': {
-        const pred = this.ev(n.pred, f);
-        const expr = this.ev(n.expr, f);
-        for (const c of n.clauses) {
-          const r = this.applyAt(pred, [this.ev(c.test, f), expr], n.span);
-          if (truthy(r)) return c.arrow ? this.applyAt(this.ev(c.result, f), [r], n.span) : this.ev(c.result, f);
-        }
-        if (n.default) return this.ev(n.default, f);
-        throw new PtcError('type_error', `condp: no clause matches ${prStr(expr)}`, n.span, 'add a default expression as the last form of condp');
-      }
-      case 'for': {
-        const out: Value[] = [];
-        this.forClause(n.clauses, 0, n.body, n.collect ? out : null, f);
-        return n.collect ? new PList(vec(out)) : null;
-      }
-      case 'dotimes': {
-        const count = this.ev(n.count, f);
-        if (typeof count !== 'number') throw new PtcError('type_error', `dotimes: expected a number, got ${typeName(count)}`, n.span);
-        for (let i = 0; i < count; i++) {
-          f[n.slot] = i;
-          this.ev(n.body, f);
-        }
-        return null;
-      }
-      case 'tool':
-        return this.tool(n, f);
-      case 'task':
-        return this.task(n, f);
-      case 'var':
-        return new VarRef(n.name);
-      case 'history':
-        return this.st.history[n.index] ?? null;
-      case 'data':
-        return this.data(n.name, n.span);
-      case 'budget': {
-        const max = this.st.limits.maxToolCalls;
-        return pmap([
-          [K_FUEL, Math.max(this.fuelLeft, 0)],
-          [K_TOOL_CALLS, Number.isFinite(max) ? Math.max(max - this.toolCount, 0) : null],
-        ]);
-      }
-      case 'letfn': {
-        const made = n.fns.map((info, i) => {
-          const c = this.closure(info, f);
-          f[n.slots[i]!] = c;
-          return c;
-        });
-        for (const c of made) c.captured = c.info.captures.map((cap) => f[cap.outer]!);
-        return this.ev(n.body, f);
-      }
-      case 'def': {
-        if (n.once && this.namespace.has(n.name)) return new VarRef(n.name);
-        const v = n.value === null ? null : this.ev(n.value, f);
-        this.namespace.set(n.name, v);
-        return new VarRef(n.name);
-      }
-      case 'where':
-        try {
-          return whereFn(n.field, n.op, n.value === null ? null : this.ev(n.value, f));
-        } catch (e) {
-          throw this.toPtcError(e, n.span, 'where');
-        }
-      case 'combine': {
-        const preds = this.evArgs(n.preds, f);
-        return n.mode === 'all' ? allOf(preds) : n.mode === 'any' ? anyOf(preds) : noneOf(preds);
-      }
-      case 'pmap': {
-        const fn = this.ev(n.fn, f);
-        const coll = this.ev(n.coll, f);
-        const items = this.items('pmap', coll, n.span);
-        return new PList(vec(this.parallel(items.length, (i) => this.applyAt(fn, [items[i]!], n.span))));
-      }
-      case 'pcalls': {
-        const fns = this.evArgs(n.fns, f);
-        return new PList(vec(this.parallel(fns.length, (i) => this.applyAt(fns[i]!, [], n.span))));
-      }
-      case 'return':
-        throw new ReturnSignal(this.ev(n.value, f));
-      case 'fail':
-        throw new FailSignal(this.ev(n.value, f));
-      case 'stepDone': {
-        const id = stepString('step-done', 'id', this.ev(n.id, f), n.span);
-        const summary = stepString('step-done', 'summary', this.ev(n.summary, f), n.span);
-        this.summaries.set(id, summary);
-        return summary;
-      }
-      case 'taskReset': {
-        const id = stepString('task-reset', 'id', this.ev(n.id, f), n.span);
-        this.journal?.delete(id);
-        return null;
-      }
-      case 'try':
-        return this.tryNode(n, f);
-      case 'throw': {
-        const v = this.ev(n.value, f);
-        if (isMap(v)) throw new ThrowSignal(v, n.span);
-        if (typeof v === 'string') throw new ThrowSignal(exInfo(v, pmap()), n.span);
-        throw new PtcError('type_error', `throw expects an exception made with ex-info, got ${typeName(v)}`, n.span, '(throw (ex-info "message" {:key value}))');
-      }
-    }
-  }
-
-  private evArgs(nodes: Node[], f: Value[]): Value[] {
-    const n = nodes.length;
-    const out: Value[] = new Array(n);
-    for (let i = 0; i < n; i++) out[i] = this.ev(nodes[i]!, f);
-    return out;
-  }
-
-  applyAt(fn: Value, args: Value[], span: import('../form.ts').Span): Value {
+  applyAt(fn: Value, args: Value[], span: Span): Value {
     try {
       return this.apply(fn, args);
     } catch (e) {
@@ -646,7 +378,7 @@ export class Evaluator implements Runtime {
   }
 
   /** Any exception as what should propagate: signals unchanged, PtcErrors located, JS errors typed. */
-  toPtcError(e: unknown, span: import('../form.ts').Span | undefined, fnName: string | undefined, args?: Value[]): PtcError {
+  toPtcError(e: unknown, span: Span | undefined, fnName: string | undefined, args?: Value[]): PtcError {
     if (e instanceof PtcError) return e.withSpan(span);
     if (e === SUSPEND || e instanceof ReturnSignal || e instanceof FailSignal || e instanceof ThrowSignal) throw e;
     if (e instanceof RangeError && /call stack/i.test(e.message)) {
@@ -660,89 +392,8 @@ export class Evaluator implements Runtime {
     );
   }
 
-  private closure(info: FnInfo, f: Value[]): Closure {
-    const caps = info.captures;
-    const captured: Value[] = new Array(caps.length);
-    for (let i = 0; i < caps.length; i++) captured[i] = f[caps[i]!.outer]!;
-    return new Closure(info, captured);
-  }
-
-  private bind(bindings: Binding[], f: Value[]): void {
-    for (let i = 0; i < bindings.length; i++) {
-      const b = bindings[i]!;
-      const v = this.ev(b.init, f);
-      if (b.pattern.kind === 'bind') f[b.pattern.slot] = v;
-      else this.destructure(b.pattern, v, f);
-    }
-  }
-
-  destructure(p: Pattern, v: Value, f: Value[]): void {
-    switch (p.kind) {
-      case 'bind':
-        f[p.slot] = v;
-        return;
-      case 'seq': {
-        if (p.as >= 0) f[p.as] = v;
-        const items = p.items;
-        if (v === null) {
-          for (const it of items) this.destructure(it, null, f);
-          if (p.rest) this.destructure(p.rest, null, f);
-          return;
-        }
-        if (isVector(v) || v instanceof PList) {
-          const list = isVector(v) ? v : v.items;
-          for (let i = 0; i < items.length; i++) this.destructure(items[i]!, i < list.size ? list.get(i)! : null, f);
-          if (p.rest) this.destructure(p.rest, list.size > items.length ? new PList(list.slice(items.length)) : null, f);
-          return;
-        }
-        if (typeof v === 'string' || v instanceof LazySeq) {
-          const all = typeof v === 'string' ? Array.from(v) : null;
-          const at = (i: number): Value => {
-            if (all) return i < all.length ? all[i]! : null;
-            const x = (v as LazySeq).nth(i);
-            return x === LazySeq.END ? null : x;
-          };
-          for (let i = 0; i < items.length; i++) this.destructure(items[i]!, at(i), f);
-          if (p.rest) {
-            let rest: Value = null;
-            if (all) rest = all.length > items.length ? new PList(vec(all.slice(items.length))) : null;
-            else {
-              const lz = v as LazySeq;
-              const start = items.length;
-              if (lz.nth(start) !== LazySeq.END) rest = new LazySeq((i) => lz.nth(start + i));
-            }
-            this.destructure(p.rest, rest, f);
-          }
-          return;
-        }
-        throw new PtcError('destructure_error', `cannot destructure a ${typeName(v)} with a vector pattern`, p.span, isMap(v) ? 'use a map pattern {:keys [a b]} for maps' : undefined);
-      }
-      case 'map': {
-        let m: PMap | null = null;
-        if (isMap(v)) m = v;
-        else if (v !== null && isSequential(v)) {
-          const xs = Array.from(seqable(v)!);
-          if (xs.length === 1 && isMap(xs[0]!)) m = xs[0] as PMap;
-          else {
-            const entries: [Value, Value][] = [];
-            for (let i = 0; i < xs.length; i += 2) entries.push([xs[i]!, xs[i + 1] ?? null]);
-            m = pmap(entries);
-          }
-        } else if (v !== null) {
-          throw new PtcError('destructure_error', `cannot destructure a ${typeName(v)} with a map pattern`, p.span);
-        }
-        if (p.as >= 0) f[p.as] = v;
-        for (const e of p.entries) {
-          let x = m === null ? MISSING : mapGet(m, e.key, MISSING);
-          if (x === MISSING) x = e.default ? this.ev(e.default, f) : null;
-          this.destructure(e.pattern, x, f);
-        }
-        return;
-      }
-    }
-  }
-
-  private items(what: string, coll: Value, span: import('../form.ts').Span): Value[] {
+  /** The items of a collection, realising a lazy seq within the size limit. */
+  items(what: string, coll: Value, span: Span): Value[] {
     if (coll instanceof LazySeq) {
       return coll.realize(this.maxCollectionSize, () => {
         throw limitExceeded('collection_size', `${what}: sequence has more than ${this.maxCollectionSize} items`, span);
@@ -753,61 +404,6 @@ export class Evaluator implements Runtime {
     return Array.from(it);
   }
 
-  private forClause(clauses: ForClause[], ci: number, body: Node, out: Value[] | null, f: Value[]): boolean {
-    if (ci === clauses.length) {
-      const v = this.ev(body, f);
-      if (out) {
-        out.push(v);
-        if (out.length > this.maxCollectionSize) this.checkSize(out.length);
-      }
-      return true;
-    }
-    const c = clauses[ci]!;
-    switch (c.kind) {
-      case 'bind': {
-        const coll = this.ev(c.coll, f);
-        const it = seqable(coll);
-        if (!it) throw new PtcError('type_error', `${out ? 'for' : 'doseq'}: expected a collection, got ${typeName(coll)}`, c.span);
-        for (const x of it) {
-          this.tick();
-          if (c.pattern.kind === 'bind') f[c.pattern.slot] = x;
-          else this.destructure(c.pattern, x, f);
-          if (!this.forClause(clauses, ci + 1, body, out, f)) break;
-        }
-        return true;
-      }
-      case 'let':
-        this.bind(c.bindings, f);
-        return this.forClause(clauses, ci + 1, body, out, f);
-      case 'when':
-        return truthy(this.ev(c.test, f)) ? this.forClause(clauses, ci + 1, body, out, f) : true;
-      case 'while':
-        return truthy(this.ev(c.test, f)) ? this.forClause(clauses, ci + 1, body, out, f) : false;
-    }
-  }
-
-  private tryNode(n: Extract<Node, { kind: 'try' }>, f: Value[]): Value {
-    let result: Value;
-    try {
-      result = this.ev(n.body, f);
-    } catch (e) {
-      const clause = catchClause(n.catches, e);
-      if (!clause) {
-        if (n.finally && runsFinally(e)) this.ev(n.finally, f);
-        throw e;
-      }
-      try {
-        f[clause.slot] = exceptionValue(e);
-        result = this.ev(clause.body, f);
-      } catch (e2) {
-        if (n.finally && runsFinally(e2)) this.ev(n.finally, f);
-        throw e2;
-      }
-    }
-    if (n.finally) this.ev(n.finally, f);
-    return result;
-  }
-
   // ------------------------------------------------------------ parallel branches
 
   /**
@@ -815,7 +411,7 @@ export class Evaluator implements Runtime {
    * stop at a pending tool call are skipped; if any did, the whole form suspends with
    * the pending calls of every branch.
    */
-  private parallel(count: number, branch: (i: number) => Value): Value[] {
+  parallel(count: number, branch: (i: number) => Value): Value[] {
     this.checkSize(count);
     const out: Value[] = new Array(count);
     const savedPrefix = this.prefix;
@@ -843,7 +439,7 @@ export class Evaluator implements Runtime {
 
   // ------------------------------------------------------------ data/, where
 
-  private data(name: string, span: import('../form.ts').Span): Value {
+  data(name: string, span: Span): Value {
     const cached = this.dataCache.get(name);
     if (cached !== undefined) return cached;
     const ctx = this.st.context;
@@ -867,8 +463,8 @@ export class Evaluator implements Runtime {
 
   // ------------------------------------------------------------ tasks
 
-  private task(n: Extract<Node, { kind: 'task' }>, f: Value[]): Value {
-    const id = this.ev(n.id, f);
+  task(n: Extract<Node, { kind: 'task' }>, idCode: Code, body: Code, f: Value[]): Value {
+    const id = idCode(f, this);
     if (typeof id !== 'string' || id === '') {
       throw new PtcError(
         'type_error',
@@ -886,7 +482,7 @@ export class Evaluator implements Runtime {
     this.tasks.push({ id, calls: 0 });
     let v: Value;
     try {
-      v = this.ev(n.body, f);
+      v = body(f, this);
     } finally {
       this.tasks.pop();
     }
@@ -905,13 +501,14 @@ export class Evaluator implements Runtime {
 
   // ------------------------------------------------------------ tools
 
-  private tool(n: Extract<Node, { kind: 'tool' }>, f: Value[]): Value {
+  tool(n: Extract<Node, { kind: 'tool' }>, argCodes: Code[], f: Value[]): Value {
     const tool = this.st.tools.get(n.name);
     if (!tool) {
       const avail = [...this.st.tools.keys()];
       throw new PtcError('unknown_tool', `Unknown tool: ${n.name}. ${avail.length ? `Available tools: ${avail.join(', ')}` : 'No tools available.'}`, n.span);
     }
-    const argv = this.evArgs(n.args, f);
+    const argv: Value[] = new Array(argCodes.length);
+    for (let i = 0; i < argCodes.length; i++) argv[i] = argCodes[i]!(f, this);
     let argMap: Value;
     if (argv.length === 0) argMap = pmap();
     else if (argv.length === 1) {
@@ -1049,37 +646,6 @@ function notCallableHint(v: Value): string | undefined {
   if (typeof v === 'number') return 'a list of numbers is written as a vector: [1 2 3]';
   if (v === null) return 'the function is nil: check the name, or that a value you call is bound';
   return undefined;
-}
-
-function stepString(form: string, what: string, v: Value, span: import('../form.ts').Span): string {
-  if (typeof v === 'string') return v;
-  if (typeof v === 'number') return formatNumber(v);
-  if (v instanceof Keyword) return v.fullName;
-  throw new PtcError('type_error', `${form}: ${what} must be a string, number or keyword, got ${typeName(v)}`, span);
-}
-
-function runsFinally(e: unknown): boolean {
-  if (e === SUSPEND) return false;
-  if (e instanceof PtcError && e.code === 'limit_exceeded') return false;
-  if (e instanceof RangeError) return false;
-  return true;
-}
-
-const UNCATCHABLE = new Set(['limit_exceeded', 'tool_call_limit_exceeded']);
-
-function catchClause(catches: import('../analyzer/nodes.ts').CatchClause[], e: unknown) {
-  if (catches.length === 0) return undefined;
-  if (e instanceof ThrowSignal) return catches.find((c) => c.match !== 'arithmetic');
-  if (e instanceof PtcError && !UNCATCHABLE.has(e.code)) {
-    return catches.find((c) => c.match === 'all' || (c.match === 'arithmetic' && e.code === 'arithmetic_error'));
-  }
-  return undefined;
-}
-
-function exceptionValue(e: unknown): Value {
-  if (e instanceof ThrowSignal) return e.value;
-  const p = e as PtcError;
-  return exInfo(p.message, pmap([[K_TYPE, kw(p.code)]]), [[K_TYPE, kw(p.code)]]);
 }
 
 function safeJson(v: Value): Json {
