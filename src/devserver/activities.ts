@@ -92,7 +92,20 @@ export function scheduleFromCommand(ctx: CommandContext, a: Msg, command: Msg): 
     dispatchId: Engine.newId(),
   };
   run.activities[scheduledEventId] = activity;
-  enqueueActivity(engine, run, activity);
+  // Eager execution, as the real server grants it: the worker that scheduled the activity
+  // on its own task queue gets it in the completion response instead of polling for it.
+  if (a.requestEagerExecution && activity.taskQueue === run.taskQueue) ctx.eagerActivities.push(scheduledEventId);
+  else enqueueActivity(engine, run, activity);
+}
+
+/** Starts the eagerly requested activities (none if the same completion closed the run). */
+export function startEager(engine: Engine, run: RunState, scheduledEventIds: number[], identity: string): Msg[] {
+  const tasks: Msg[] = [];
+  for (const id of scheduledEventIds) {
+    const activity = run.activities[id];
+    if (activity && run.status === RUNNING) tasks.push(startActivity(engine, run, activity, identity));
+  }
+  return tasks;
 }
 
 export function enqueueActivity(engine: Engine, run: RunState, activity: ActivityState): void {

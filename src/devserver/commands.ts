@@ -23,6 +23,13 @@ export interface CommandContext {
   messages: Map<string, Msg>;
   /** Set when a command added an event the workflow must see in a new task. */
   needsTask: boolean;
+  /** Activities the worker asked to run eagerly (returned with the completion response). */
+  eagerActivities: number[];
+}
+
+export interface CompletionOutcome {
+  needsTask: boolean;
+  eagerActivities: number[];
 }
 
 type CommandHandler = (ctx: CommandContext, attributes: Msg, command: Msg) => void;
@@ -81,16 +88,16 @@ export function commandProblem(ns: NamespaceState, command: Msg): CommandProblem
   return undefined;
 }
 
-export function applyCompletion(engine: Engine, run: RunState, request: Msg, completedEventId: number): { needsTask: boolean } {
+export function applyCompletion(engine: Engine, run: RunState, request: Msg, completedEventId: number): CompletionOutcome {
   const messages = new Map<string, Msg>((request.messages ?? []).map((m: Msg) => [m.id, m]));
-  const ctx: CommandContext = { engine, run, completedEventId, identity: request.identity ?? '', messages, needsTask: false };
+  const ctx: CommandContext = { engine, run, completedEventId, identity: request.identity ?? '', messages, needsTask: false, eagerActivities: [] };
   for (const command of request.commands ?? []) {
     const [field, handler] = HANDLERS[command.commandType]!;
     handler(ctx, command[field] ?? {}, command);
   }
   // Messages without a ProtocolMessage command (rejections, mostly) are handled last.
   for (const message of [...messages.values()]) updates.handleMessage(ctx, message);
-  return { needsTask: ctx.needsTask };
+  return { needsTask: ctx.needsTask, eagerActivities: ctx.eagerActivities };
 }
 
 /** Events of workflow-task commands carry the command's user metadata (summaries). */

@@ -72,11 +72,20 @@ function toServiceError(err: unknown): Partial<grpc.StatusObject> {
   return { code: grpc.status.INTERNAL, details: message };
 }
 
-function implementation(definition: grpc.ServiceDefinition, handlers: Handlers): grpc.UntypedServiceImplementation {
+function implementation(
+  definition: grpc.ServiceDefinition,
+  handlers: Handlers,
+  stopping: () => boolean,
+): grpc.UntypedServiceImplementation {
   const impl: grpc.UntypedServiceImplementation = {};
   for (const name of Object.keys(definition)) {
     const handler = handlers[name];
     impl[name] = (call: grpc.ServerUnaryCall<Msg, Msg>, callback: grpc.sendUnaryData<Msg>) => {
+      if (stopping()) {
+        // State changes now would not be persisted: clients retry against the next server.
+        callback({ code: grpc.status.UNAVAILABLE, details: 'the dev server is shutting down' });
+        return;
+      }
       if (!handler) {
         callback({ code: grpc.status.UNIMPLEMENTED, details: `${name} is not supported by the navigator dev server` });
         return;
@@ -98,6 +107,7 @@ export async function listen(
   ip: string,
   port: number,
   handlers: Record<keyof typeof SERVICES, Handlers>,
+  stopping: () => boolean,
 ): Promise<{ server: grpc.Server; port: number }> {
   const server = new grpc.Server({
     'grpc.max_receive_message_length': 128 * 1024 * 1024,
@@ -105,7 +115,7 @@ export async function listen(
   });
   for (const key of Object.keys(SERVICES) as Array<keyof typeof SERVICES>) {
     const definition = serviceDefinition(SERVICES[key]);
-    server.addService(definition, implementation(definition, handlers[key]));
+    server.addService(definition, implementation(definition, handlers[key], stopping));
   }
   const bound = await new Promise<number>((resolve, reject) =>
     server.bindAsync(`${ip}:${port}`, grpc.ServerCredentials.createInsecure(), (err, p) =>

@@ -84,18 +84,18 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
     workflow: workflowServiceHandlers(engine),
     operator: operatorServiceHandlers(engine),
     health: healthHandlers(),
-  });
+  }, () => engine.isClosed());
   store?.flush(state);
   return {
     address: `${ip}:${port}`,
     namespace,
-    shutdown: () => shutdown(server, engine, () => store?.flush(state)),
+    shutdown: () => shutdown(server, engine, () => store?.close(state)),
   };
 }
 
 async function shutdown(server: grpc.Server, engine: Engine, flush: () => void): Promise<void> {
   if (engine.isClosed()) return;
-  // Answer waiting long polls first so clients see a clean end, then stop.
+  // Refuse new calls and answer waiting long polls, write the final state, then stop.
   engine.close();
   flush();
   await new Promise<void>((resolve) => {

@@ -11,6 +11,7 @@ const WRITE_DELAY_MS = 20;
 
 export class FileStore {
   private timer: NodeJS.Timeout | undefined;
+  private closed = false;
 
   constructor(private readonly path: string) {}
 
@@ -23,8 +24,14 @@ export class FileStore {
 
   /** Schedules a write of `state` (the live object: the write sees its latest contents). */
   scheduleSave(state: ServerState): void {
-    if (this.timer) return;
+    if (this.timer || this.closed) return;
     this.timer = setTimeout(() => this.flush(state), WRITE_DELAY_MS);
+  }
+
+  /** Final write: later changes (there should be none) are not saved. */
+  close(state: ServerState): void {
+    this.flush(state);
+    this.closed = true;
   }
 
   flush(state: ServerState): void {

@@ -23,12 +23,15 @@ interface PendingQuery {
   dispatchId?: string;
   /** Queue a legacy query task was put on. */
   queue?: string;
+  /** Re-offers the query task on the normal queue if it is not picked up / answered in time. */
   fallback?: NodeJS.Timeout;
   resolve(result: Msg): void;
 }
 
 /** Upper bound for a query whose caller set no deadline. */
 const QUERY_TIMEOUT_MS = 60_000;
+/** A query task a worker took but did not answer in this time goes to another worker. */
+const QUERY_TASK_TIMEOUT_MS = 10_000;
 
 const registry = new WeakMap<Engine, Map<string, PendingQuery>>();
 
@@ -94,6 +97,7 @@ function route(engine: Engine, run: RunState, query: PendingQuery): void {
   dispatchLegacy(engine, run, query, sticky?.queue ?? run.taskQueue);
   if (sticky) {
     // A sticky worker that does not pick the query up in time may be gone.
+    if (query.fallback) clearTimeout(query.fallback);
     query.fallback = setTimeout(() => {
       if (query.state === 'legacy' && pending(engine).has(query.id)) dispatchLegacy(engine, run, query, run.taskQueue);
     }, sticky.timeoutMs);
@@ -146,6 +150,12 @@ export function startLegacyQuery(engine: Engine, queryId: string, queueName: str
   const run = engine.state.runs[query.run];
   if (!run) return undefined;
   query.state = 'started';
+  // A poll answered just as its worker went away loses the task; nothing else would
+  // ever time it out, so an unanswered query task is offered again.
+  if (query.fallback) clearTimeout(query.fallback);
+  query.fallback = setTimeout(() => {
+    if (query.state === 'started' && pending(engine).has(queryId)) dispatchLegacy(engine, run, query, run.taskQueue);
+  }, QUERY_TASK_TIMEOUT_MS);
   const sticky = queueName !== run.taskQueue;
   const firstEvent = sticky ? run.lastCompletedStartedEventId + 1 : 1;
   const now = timestamp(Date.now());

@@ -5,6 +5,7 @@
  * are buffered fails with UnhandledCommand; attempts after the first are transient.
  */
 import { status } from '@grpc/grpc-js';
+import { startEager } from './activities.ts';
 import { applyCompletion, commandProblem } from './commands.ts';
 import { decodeToken, Engine, encodeToken } from './engine.ts';
 import { RpcError } from './errors.ts';
@@ -190,8 +191,9 @@ export function respondWorkflowTaskCompleted(engine: Engine, request: Msg): Msg 
     }
   }
   queries.afterTask(engine, run);
+  const activityTasks = startEager(engine, run, outcome.eagerActivities, request.identity);
   engine.touch(run);
-  return {};
+  return activityTasks.length ? { activityTasks } : {};
 }
 
 /**
