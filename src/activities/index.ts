@@ -36,12 +36,16 @@ export function createActivities(deps: ActivityDeps) {
       if (!execution) throw ApplicationFailure.nonRetryable('runPass must run inside a mission workflow', 'InvalidPassState');
       const { workflowId, runId } = execution;
       const entry = lookupAgent(deps.agents, req.agent);
-      const context = await deps.client.workflow.getHandle(workflowId, runId).query(passContextQuery);
-      if (context.journalVersion < req.journalVersion) {
-        // The query reached a worker whose copy of the workflow is behind: try again.
-        throw ApplicationFailure.retryable(`journal version ${context.journalVersion} is older than ${req.journalVersion}`, 'StaleJournal');
-      }
-      return withHeartbeat(ctx, deps.heartbeatEveryMs ?? 2000, () => runPassStep(entry, req, context));
+      // Heartbeat from the start: the query below may wait while Temporal moves the
+      // workflow off the sticky queue of a worker that died.
+      return withHeartbeat(ctx, deps.heartbeatEveryMs ?? 2000, async () => {
+        const context = await deps.client.workflow.getHandle(workflowId, runId).query(passContextQuery);
+        if (context.journalVersion < req.journalVersion) {
+          // The query reached a worker whose copy of the workflow is behind: try again.
+          throw ApplicationFailure.retryable(`journal version ${context.journalVersion} is older than ${req.journalVersion}`, 'StaleJournal');
+        }
+        return runPassStep(entry, req, context);
+      });
     },
 
     async runTool(req: ToolRequest): Promise<{ result: Json; attempt: number }> {

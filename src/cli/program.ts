@@ -1,5 +1,6 @@
 /** Assembles the `navigator` command from one module per command. */
 import { Command } from 'commander';
+import { agentCommand } from './commands/agent.ts';
 import { demoCommand } from './commands/demo.ts';
 import { devCommand } from './commands/dev.ts';
 import { evalCommand } from './commands/eval.ts';
@@ -29,6 +30,7 @@ export function buildProgram(): Command {
     listCommand,
     replayCommand,
     workerCommand,
+    agentCommand,
     devCommand,
     evalCommand,
     demoCommand,

@@ -45,11 +45,11 @@ export const ActivityTimeouts = z.object({
 export const MissionOptions = z.object({
   /** passes that may end in an error before the mission fails @default 5 */
   maxPasses: positiveInt.default(5),
-  approval: ApprovalOptions.default({}),
-  budgets: Budgets.default({}),
+  approval: ApprovalOptions.prefault({}),
+  budgets: Budgets.prefault({}),
   /** continue-as-new once history has this many events @default 2000 */
   continueAsNewAfterEvents: positiveInt.default(2000),
-  timeouts: ActivityTimeouts.default({} as never),
+  timeouts: ActivityTimeouts.prefault({}),
 });
 export type MissionOptions = z.infer<typeof MissionOptions>;
 
@@ -91,7 +91,7 @@ export const MissionInput = z.object({
   input: JsonValue.default({}),
   /** initial journal, for a mission that continues earlier work */
   journal: z.union([JournalEntries, z.record(z.string(), JsonValue)]).optional(),
-  options: MissionOptions.default({} as never),
+  options: MissionOptions.prefault({}),
   /** logical run id shared by the whole continue-as-new chain; default: the workflow id */
   runId: z.string().min(1).optional(),
   /** set by the workflow itself when it continues as new */

@@ -26,7 +26,7 @@ export async function runMission(state: MissionState): Promise<Json> {
     state.passes++;
     setStatus(state, 'running');
     const readVersion = state.journalVersion;
-    const done = await runOnePass(state);
+    const done = await runOnePass(state).catch((err) => failedPass(state, err, readVersion));
     state.applyPass(done);
     const outcome = done.outcome;
     if (outcome.kind === 'fail') return fail(state, `the Navigator failed the mission: ${JSON.stringify(outcome.value)}`, 'NavigatorFail', outcome.value);
@@ -61,6 +61,23 @@ async function runOnePass(state: MissionState): Promise<DonePass> {
     response = await runPass.executeWithOptions(passOptions(state, `pass ${state.passes} resume ${step}`), [request(true)]);
   }
   return response;
+}
+
+/** A pass whose activity failed for good counts as a pass that ended in an error. */
+function failedPass(state: MissionState, err: unknown, readVersion: number): DonePass {
+  if (!(err instanceof wf.ActivityFailure)) throw err;
+  state.passState = null;
+  state.effectResults = {};
+  return {
+    kind: 'done',
+    outcome: { kind: 'error', message: `pass ${state.passes} could not run: ${failureMessage(err)}` },
+    basedOnVersion: readVersion,
+    journalDelta: [],
+    resets: [],
+    summaries: {},
+    toolCalls: [],
+    tokens: 0,
+  };
 }
 
 function passOptions(state: MissionState, summary: string): wf.ActivityOptions {

@@ -1,27 +1,120 @@
 /**
- * `navigator demo` (what `npm start` runs): a complete example on a fresh machine with
- * no other set-up.
+ * `navigator demo` (what `npm start` runs): a complete mission on a fresh machine. With no
+ * TEMPORAL_ADDRESS it starts the embedded dev server; it always runs its own worker on a
+ * demo task queue. The wire-transfer agent runs on its recorded model answers, waits for
+ * the manager, is approved through the same update as `navigator approve`, and finishes;
+ * then the journal, the ledger and the audit are shown.
  */
 import { Command } from 'commander';
-import { fileURLToPath } from 'node:url';
-import { readFile } from 'node:fs/promises';
-import { run } from '../../lisp/index.ts';
-import { prStr } from '../../lisp/printer/index.ts';
+import { randomBytes } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { action } from '../errors.ts';
 
-const programPath = fileURLToPath(new URL('../../../examples/programs/orders.clj', import.meta.url));
+const say = (text = '') => process.stdout.write(text + '\n');
+const heading = (text: string) => say(`\n== ${text}`);
 
 export const demoCommand = new Command('demo')
-  .description('run the bundled example end to end')
-  .action(
-    action(async () => {
-      const source = await readFile(programPath, 'utf8');
-      process.stdout.write(`Running ${programPath} through the PTC-Lisp interpreter\n\n${source}\n`);
-      const first = await run(source, { journal: new Map() });
-      if (first.status !== 'ok') throw new Error(`example failed: ${first.status === 'error' ? first.error.toLine() : first.status}`);
-      for (const line of first.prints) process.stdout.write(`printed: ${line}\n`);
-      process.stdout.write(`value:   ${prStr(first.value)}\njournal: ${JSON.stringify(Object.fromEntries(first.journal!))}\n`);
-      const second = await run(source, { journal: first.journal });
-      process.stdout.write(`second run with that journal: same value = ${second.status === 'ok' && prStr(second.value) === prStr(first.value)}, task served from the journal\n`);
-    }),
-  );
+  .description('run the wire-transfer mission end to end (embedded Temporal unless TEMPORAL_ADDRESS is set)')
+  .action(action(runDemo));
+
+async function runDemo(): Promise<void> {
+  const { resolveTarget } = await import('../../temporal/connection.ts');
+  const { startDevServer } = await import('../../devserver/index.ts');
+  const configured = resolveTarget();
+  const server = configured.configured ? null : await startDevServer({ port: 0 });
+  const target = server ? { ...configured, address: server.address, namespace: server.namespace } : configured;
+  heading(server ? `Embedded Temporal dev server on ${server.address}` : `Temporal cluster at ${target.address} (namespace ${target.namespace})`);
+
+  const bankDir = resolve('.navigator');
+  mkdirSync(bankDir, { recursive: true });
+  process.env.WIRE_TRANSFER_BANK_FILE = join(bankDir, `demo-bank-${Date.now()}.jsonl`);
+  const taskQueue = `navigator-demo-${randomBytes(3).toString('hex')}`;
+  const stopWorker = await startDemoWorker(target, taskQueue);
+  try {
+    await runMission(target, taskQueue);
+  } finally {
+    await stopWorker();
+    await server?.shutdown();
+  }
+}
+
+async function startDemoWorker(target: import('../../temporal/connection.ts').TemporalTarget, taskQueue: string) {
+  const { Runtime, DefaultLogger } = await import('@temporalio/worker');
+  Runtime.install({ logger: new DefaultLogger('WARN') });
+  const { connectClient, connectWorker } = await import('../../temporal/connection.ts');
+  const { buildRegistry } = await import('../../worker/agents.ts');
+  const { createNavigatorWorker } = await import('../../worker/index.ts');
+  say(`Bundling the workflow code and starting a worker on task queue ${taskQueue} ...`);
+  const connection = await connectWorker(target);
+  const { client, close } = await connectClient(target);
+  const worker = await createNavigatorWorker({ connection, client, namespace: target.namespace, taskQueue, agents: await buildRegistry() });
+  const running = worker.run();
+  return async () => {
+    worker.shutdown();
+    await running;
+    await close();
+    await connection.close();
+  };
+}
+
+async function runMission(target: import('../../temporal/connection.ts').TemporalTarget, taskQueue: string): Promise<void> {
+  const { connectClient } = await import('../../temporal/connection.ts');
+  const { describeSettled, settle } = await import('../mission-view.ts');
+  const { recordVerdict } = await import('./messages.ts');
+  const { journalQuery, ledgerQuery, progressQuery } = await import('../../workflows/messages.ts');
+  const { auditMission } = await import('../../audit/index.ts');
+  const { client, close } = await connectClient(target);
+  try {
+    const id = `wire-transfer-demo-${randomBytes(3).toString('hex')}`;
+    const input = { recipient: 'bob', amount: 5000 };
+    heading(`Starting mission ${id}: wire 5000 USD to bob (recorded model answers)`);
+    const handle = await client.workflow.start('navigatorMission', {
+      taskQueue,
+      workflowId: id,
+      args: [{ agent: 'wire-transfer', input }],
+      staticSummary: 'Navigator demo: wire-transfer',
+    });
+    const waiting = await settle(handle);
+    say(describeSettled(id, waiting));
+
+    heading('A manager approves (the same validated update as `navigator approve`)');
+    const written = await recordVerdict(handle, 'approve', undefined, 'approved in the demo');
+    say(`${written.key} = ${JSON.stringify(written.value)}`);
+    const done = await settle(handle, { untilClosed: true });
+    say(describeSettled(id, done));
+
+    heading('Progress');
+    say(await handle.query(progressQuery));
+    heading('Journal (commit order)');
+    for (const [k, v] of (await handle.query(journalQuery)).entries) say(`${k}: ${JSON.stringify(v)}`);
+    heading('Ledger (every tool call)');
+    for (const e of await handle.query(ledgerQuery)) {
+      say(`#${e.seq} ${e.tool} [${e.sideEffect}]${e.taskId ? ` task ${e.taskId}` : ''} via ${e.activity}: ${e.status}`);
+    }
+    heading('Audit against Temporal history');
+    const report = await auditMission(client, id);
+    say(`journal rebuilt from history matches the workflow: ${report.journal.matches}`);
+    for (const p of report.provenance) say(`  ${p.key}: committed by ${p.source} (event ${p.eventId})`);
+    say(`external effects run twice: ${report.duplicateEffects.length}`);
+    say(`replay with the current code: ${report.replay.ok ? 'deterministic' : report.replay.errors.join('; ')}`);
+    say(report.ok ? 'audit passed' : 'audit FAILED');
+    printByHand();
+    if (!report.ok) process.exitCode = 1;
+  } finally {
+    await close();
+  }
+}
+
+function printByHand(): void {
+  heading('Do it by hand');
+  say(`  terminal 1:  npx navigator dev                  # embedded Temporal + a Navigator worker
+  terminal 2:  npx navigator run wire-transfer --input '{"recipient":"bob","amount":5000}'
+               npx navigator approve <id>          # or: reject <id>, decide <id> KEY '"approved"'
+               npx navigator watch <id>; npx navigator journal <id>; npx navigator ledger <id>
+               npx navigator history <id>; npx navigator audit <id>`);
+  heading('Against a real cluster');
+  say(`  TEMPORAL_ADDRESS=host:7233 TEMPORAL_NAMESPACE=my-ns npx navigator worker --agents ./my-agents.ts
+  TEMPORAL_ADDRESS=host:7233 TEMPORAL_NAMESPACE=my-ns npx navigator run wire-transfer --input '{"recipient":"bob","amount":5000}'
+  (TLS, API keys and profiles come from Temporal's standard environment configuration.)`);
+}

@@ -22,18 +22,30 @@ async function keyFor(handle: WorkflowHandle, given: string | undefined): Promis
   return pending.key;
 }
 
+/**
+ * Writes the agent's approve or reject value for `key` (default: the pending decision)
+ * through the validated `decide` update. Returns the key and value written.
+ */
+export async function recordVerdict(
+  handle: WorkflowHandle,
+  kind: 'approve' | 'reject',
+  key?: string,
+  note?: string,
+): Promise<{ key: string; value: Json }> {
+  const decisionKey = await keyFor(handle, key);
+  const contract = (await handle.query(decisionsQuery)).find((d) => d.key === decisionKey);
+  const value = kind === 'approve' ? contract?.approveValue : contract?.rejectValue;
+  if (value === undefined || value === null) {
+    throw new CliError(`decision ${decisionKey} has no ${kind} value; use \`navigator decide ${handle.workflowId} ${decisionKey} VALUE_JSON\``);
+  }
+  await handle.executeUpdate(decideUpdate, { args: [{ key: decisionKey, value, by: who(), note }] });
+  return { key: decisionKey, value };
+}
+
 function verdict(kind: 'approve' | 'reject') {
   return action(async (id: string, key: string | undefined, flags: { note?: string }) => {
-    await onMission(id, async (handle) => {
-      const decisionKey = await keyFor(handle, key);
-      const contract = (await handle.query(decisionsQuery)).find((d) => d.key === decisionKey);
-      const value = kind === 'approve' ? contract?.approveValue : contract?.rejectValue;
-      if (value === undefined || value === null) {
-        throw new CliError(`decision ${decisionKey} has no ${kind} value; use \`navigator decide ${id} ${decisionKey} VALUE_JSON\``);
-      }
-      await handle.executeUpdate(decideUpdate, { args: [{ key: decisionKey, value, by: who(), note: flags.note }] });
-      process.stdout.write(`${decisionKey} = ${JSON.stringify(value)} recorded on ${id}\n`);
-    });
+    const written = await onMission(id, (handle) => recordVerdict(handle, kind, key, flags.note));
+    process.stdout.write(`${written.key} = ${JSON.stringify(written.value)} recorded on ${id}\n`);
   });
 }
 

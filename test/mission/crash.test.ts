@@ -1,0 +1,82 @@
+/**
+ * Crash safety: a worker process is killed with SIGKILL mid-run, a new one is started,
+ * and every side effect still happens exactly once (asserted from the fake bank's file).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { existsSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { readBank } from '../../examples/wire-transfer/bank.ts';
+import { decideUpdate, journalQuery } from '../../src/workflows/messages.ts';
+import { eventually, freshBankFile, missionEnv, waitForStatus, type MissionEnv } from './harness.ts';
+
+const KEY = 'manager_decision_bob_5000';
+const wire = { agent: 'wire-transfer', input: { recipient: 'bob', amount: 5000 } };
+const fixture = join(process.cwd(), 'test/mission/fixtures/slow-agents.ts');
+
+let m: MissionEnv;
+beforeAll(async () => {
+  m = await missionEnv();
+});
+afterAll(async () => m?.shutdown());
+
+function childEnv(bank: string, markers: string, extra: Record<string, string> = {}) {
+  return { NAVIGATOR_AGENTS: fixture, WIRE_TRANSFER_BANK_FILE: bank, MARKER_DIR: markers, ...extra };
+}
+
+function applied(bank: string, op: string) {
+  return readBank(bank).filter((r) => r.operation === op && r.outcome === 'applied');
+}
+
+async function expectAuditOk(workflowId: string) {
+  const report = await m.audit(workflowId);
+  expect(report.journal.differences).toEqual([]);
+  expect(report.duplicateEffects).toEqual([]);
+  expect(report.replay.errors).toEqual([]);
+  expect(report.ok).toBe(true);
+}
+
+describe('a worker killed with SIGKILL', () => {
+  it('mid execute_wire: the new worker finishes and the wire is sent exactly once', async () => {
+    const bank = freshBankFile();
+    const markers = mkdtempSync(join(tmpdir(), 'markers-'));
+    const first = m.spawnWorker(childEnv(bank, markers, { STALL_MS: '60000' }));
+    const handle = await m.start(wire);
+    await waitForStatus(handle, (s) => s.status === 'waiting');
+    await handle.executeUpdate(decideUpdate, { args: [{ key: KEY, value: 'approved' }] });
+    await eventually(() => existsSync(join(markers, 'execute_wire.marker')), 60_000, 'execute_wire to run');
+    first.kill('SIGKILL');
+
+    m.spawnWorker(childEnv(bank, markers));
+    expect(await handle.result()).toMatchObject({ status: 'sent' });
+    expect(applied(bank, 'execute_wire')).toHaveLength(1);
+    // the retry reached the bank again with the same key and was deduplicated
+    expect(readBank(bank).filter((r) => r.operation === 'execute_wire' && r.outcome === 'deduplicated').length).toBeGreaterThanOrEqual(1);
+    const { entries } = await handle.query(journalQuery);
+    expect(entries.map(([k]) => k)).toEqual(['prepare_wire_bob_5000', 'request_approval_bob_5000', KEY, 'execute_wire_bob_5000']);
+    await expectAuditOk(handle.workflowId);
+  });
+
+  it('while a pass is evaluating: the pass runs again elsewhere and nothing happens twice', { timeout: 180_000 }, async () => {
+    const bank = freshBankFile();
+    const markers = mkdtempSync(join(tmpdir(), 'markers-'));
+    const first = m.spawnWorker(childEnv(bank, markers, { SLOW_PASS_MS: '60000' }));
+    const handle = await m.start(wire);
+    await eventually(() => existsSync(join(markers, 'pass-1.marker')), 60_000, 'the first pass to call the model');
+    first.kill('SIGKILL');
+
+    const second = m.spawnWorker(childEnv(bank, markers));
+    second.stderr?.on('data', (d) => process.stderr.write(`[worker2] ${d}`));
+    second.stdout?.on('data', (d) => process.stderr.write(`[worker2] ${d}`));
+    const t0 = Date.now();
+    const timer = setInterval(async () => {
+      const d = await handle.describe().catch(() => null);
+      process.stderr.write(`[t+${Date.now() - t0}] ${d?.status.name} pending activities ${JSON.stringify((d?.raw as any)?.pendingActivities?.map((a: any) => [a.activityType?.name, a.state, a.attempt, a.lastFailure?.message]))}\n`);
+    }, 3000);
+    await waitForStatus(handle, (s) => s.status === 'waiting', 150_000).finally(() => clearInterval(timer));
+    await handle.executeUpdate(decideUpdate, { args: [{ key: KEY, value: 'approved' }] });
+    expect(await handle.result()).toMatchObject({ status: 'sent' });
+    for (const op of ['prepare_wire', 'request_approval', 'execute_wire']) expect(applied(bank, op)).toHaveLength(1);
+    await expectAuditOk(handle.workflowId);
+  });
+});
