@@ -21,15 +21,15 @@ export async function withClient<T>(fn: (client: Client, conn: Connected) => Pro
   }
 }
 
-/** A handle to an existing mission; unknown ids fail with a clear message. */
-export async function missionHandle(client: Client, id: string): Promise<WorkflowHandle> {
+/** A handle to an existing mission and its Temporal status; unknown ids fail clearly. */
+export async function missionHandle(client: Client, id: string): Promise<{ handle: WorkflowHandle; status: string }> {
   const handle = client.workflow.getHandle(id);
   try {
-    await handle.describe();
+    const description = await handle.describe();
+    return { handle, status: description.status.name };
   } catch (err) {
     throw explain(err, id);
   }
-  return handle;
 }
 
 /** Turns SDK errors about a mission into one-line CLI errors. */
@@ -41,19 +41,26 @@ export function explain(err: unknown, id: string): Error {
     return new CliError(`rejected: ${cause?.message ?? err.message}`);
   }
   const message = err instanceof Error ? err.message : String(err);
-  if (/already completed|workflow execution already completed|not running/i.test(message)) {
-    return new CliError(`mission ${id} has already finished`);
-  }
   return new CliError(message);
 }
 
-/** Runs `fn` with a handle, mapping every failure through {@link explain}. */
-export async function onMission<T>(id: string, fn: (handle: WorkflowHandle, client: Client) => Promise<T>): Promise<T> {
+/**
+ * Runs `fn` with a handle, mapping every failure through {@link explain}. With
+ * `running: true` a finished mission is refused before anything is sent.
+ */
+export async function onMission<T>(
+  id: string,
+  fn: (handle: WorkflowHandle, client: Client) => Promise<T>,
+  opts: { running?: boolean } = {},
+): Promise<T> {
   return withClient(async (client) => {
-    const handle = await missionHandle(client, id);
+    const { handle, status } = await missionHandle(client, id);
+    if (opts.running && status !== 'RUNNING') throw new CliError(`mission ${id} has already finished (${status.toLowerCase()})`);
     try {
       return await fn(handle, client);
     } catch (err) {
+      // The mission exists (describe found it): "not found" from an update means it closed meanwhile.
+      if (err instanceof WorkflowNotFoundError) throw new CliError(`mission ${id} has already finished`);
       throw explain(err, id);
     }
   });
@@ -61,4 +68,14 @@ export async function onMission<T>(id: string, fn: (handle: WorkflowHandle, clie
 
 export function printJson(value: unknown): void {
   process.stdout.write(JSON.stringify(value, null, 2) + '\n');
+}
+
+/** Keeps the Temporal SDK's INFO logs (bundling, worker states) off the CLI's output. */
+export async function quietTemporalLogs(): Promise<void> {
+  const { DefaultLogger, Runtime } = await import('@temporalio/worker');
+  try {
+    Runtime.install({ logger: new DefaultLogger('WARN') });
+  } catch {
+    // already installed by an earlier call in this process
+  }
 }

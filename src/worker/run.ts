@@ -4,7 +4,7 @@
  */
 import { connectClient, connectWorker, type TemporalTarget } from '../temporal/connection.ts';
 import { buildRegistry } from './agents.ts';
-import { createNavigatorWorker } from './index.ts';
+import { bundleMissionWorkflows, createNavigatorWorker } from './index.ts';
 
 export interface RunWorkerOptions {
   target: TemporalTarget;
@@ -25,6 +25,7 @@ export async function runWorker(opts: RunWorkerOptions): Promise<void> {
       namespace: opts.target.namespace,
       taskQueue: opts.taskQueue,
       agents,
+      workflowBundle: await bundleMissionWorkflows(),
     });
     opts.onReady?.([...agents.keys()]);
     await worker.run();

@@ -18,7 +18,11 @@ const { describeAgent } = wf.proxyActivities<Activities>({
 const { runPass, runTool } = wf.proxyActivities<Activities>({ startToCloseTimeout: '15 minutes' });
 
 export async function runMission(state: MissionState): Promise<Json> {
-  state.agent = await describeAgent({ agent: state.input.agent, input: state.input.input });
+  try {
+    state.agent = await describeAgent({ agent: state.input.agent, input: state.input.input });
+  } catch (err) {
+    return fail(state, failureMessage(err), 'InvalidMission', null);
+  }
   for (;;) {
     const stop = stopReason(state);
     if (stop) return stop();

@@ -1,4 +1,8 @@
-/** `navigator dev`: the embedded Temporal dev server (and, later, a worker on it). */
+/**
+ * `navigator dev`: the embedded Temporal dev server and, unless `--no-worker`, a Navigator
+ * worker on it, until interrupted. Other terminals reach it at the printed address, which
+ * is the default (127.0.0.1:7233) of every navigator command and Temporal SDK.
+ */
 import { Command } from 'commander';
 import { action } from '../errors.ts';
 import { parsePositiveInt } from '../input.ts';
@@ -8,18 +12,39 @@ interface DevFlags {
   ip: string;
   db?: string;
   worker: boolean;
+  agents?: string;
+  taskQueue?: string;
 }
 
 export const devCommand = new Command('dev')
-  .description('run the embedded Temporal dev server until interrupted')
+  .description('run the embedded Temporal dev server (and a Navigator worker) until interrupted')
   .option('--port <port>', 'gRPC port', '7233')
   .option('--ip <ip>', 'address to listen on', '127.0.0.1')
   .option('--db <file>', 'keep server state in this file across restarts')
   .option('--no-worker', 'do not run a Navigator worker on the server')
+  .option('--agents <module>', 'module with your agents, for the worker (or NAVIGATOR_AGENTS)')
+  .option('--task-queue <name>', 'task queue of the worker (or NAVIGATOR_TASK_QUEUE)')
   .action(
     action(async (flags: DevFlags) => {
       // Loaded on demand so that commands without Temporal start fast.
-      const { runDevCommand } = await import('../../devserver/index.ts');
-      await runDevCommand({ port: parsePositiveInt(flags.port, '--port'), ip: flags.ip, db: flags.db });
+      const { runDevCommand, startDevServer } = await import('../../devserver/index.ts');
+      const port = parsePositiveInt(flags.port, '--port');
+      if (!flags.worker) return runDevCommand({ port, ip: flags.ip, db: flags.db });
+      const { taskQueueFrom } = await import('../../temporal/connection.ts');
+      const { runWorker } = await import('../../worker/run.ts');
+      const server = await startDevServer({ port, ip: flags.ip, db: flags.db });
+      console.log(`Temporal dev server listening on ${server.address}`);
+      const taskQueue = taskQueueFrom(flags.taskQueue);
+      try {
+        // Returns once the Temporal runtime has shut the worker down on SIGINT/SIGTERM.
+        await runWorker({
+          target: { address: server.address, namespace: server.namespace, connectionOptions: {}, configured: true },
+          taskQueue,
+          agentsModule: flags.agents ?? process.env.NAVIGATOR_AGENTS,
+          onReady: (agents) => console.log(`Navigator worker on task queue ${taskQueue} running agents: ${agents.join(', ')}`),
+        });
+      } finally {
+        await server.shutdown();
+      }
     }),
   );

@@ -4,7 +4,7 @@ import { Worker } from '@temporalio/worker';
 import { fetchChain } from '../../audit/history.ts';
 import { timeline } from '../../audit/timeline.ts';
 import { CliError, action } from '../errors.ts';
-import { explain, printJson, withClient } from '../mission-client.ts';
+import { explain, printJson, quietTemporalLogs, withClient } from '../mission-client.ts';
 
 type Flags = { json?: boolean };
 
@@ -30,8 +30,10 @@ export const auditCommand = new Command('audit')
   .action(
     action(async (id: string, flags: Flags) => {
       const { auditMission } = await import('../../audit/index.ts');
+      const { bundleMissionWorkflows } = await import('../../worker/index.ts');
+      await quietTemporalLogs();
       await withClient(async (client) => {
-        const report = await auditMission(client, id).catch((e) => Promise.reject(explain(e, id)));
+        const report = await auditMission(client, id, { workflowBundle: await bundleMissionWorkflows() }).catch((e) => Promise.reject(explain(e, id)));
         if (flags.json) printJson(report);
         else {
           process.stdout.write(`Audit of ${id} (${report.runs.length} run(s))\n`);
@@ -53,12 +55,14 @@ export const replayCommand = new Command('replay')
   .argument('<id>', 'workflow id')
   .action(
     action(async (id: string) => {
-      const { workflowsPath } = await import('../../worker/index.ts');
+      const { bundleMissionWorkflows } = await import('../../worker/index.ts');
+      await quietTemporalLogs();
+      const workflowBundle = await bundleMissionWorkflows();
       await withClient(async (client) => {
         const chain = await fetchChain(client, id).catch((e) => Promise.reject(explain(e, id)));
         const histories = chain.map((r) => ({ workflowId: r.workflowId, history: r.history }));
         let failed = 0;
-        for await (const r of Worker.runReplayHistories({ workflowsPath, replayName: 'navigator-replay' }, histories)) {
+        for await (const r of Worker.runReplayHistories({ workflowBundle, replayName: 'navigator-replay' }, histories)) {
           if (r.error) failed++;
           process.stdout.write(`run ${r.runId}: ${r.error ? `NOT deterministic: ${r.error.message}` : 'replays cleanly'}\n`);
         }

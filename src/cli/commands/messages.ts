@@ -44,7 +44,7 @@ export async function recordVerdict(
 
 function verdict(kind: 'approve' | 'reject') {
   return action(async (id: string, key: string | undefined, flags: { note?: string }) => {
-    const written = await onMission(id, (handle) => recordVerdict(handle, kind, key, flags.note));
+    const written = await onMission(id, (handle) => recordVerdict(handle, kind, key, flags.note), { running: true });
     process.stdout.write(`${written.key} = ${JSON.stringify(written.value)} recorded on ${id}\n`);
   });
 }
@@ -72,7 +72,7 @@ export const decideCommand = new Command('decide')
   .action(
     action(async (id: string, key: string, raw: string, flags: { note?: string }) => {
       const value = parseJson(raw, 'VALUE_JSON') as Json;
-      await onMission(id, (h) => h.executeUpdate(decideUpdate, { args: [{ key, value, by: who(), note: flags.note }] }));
+      await onMission(id, (h) => h.executeUpdate(decideUpdate, { args: [{ key, value, by: who(), note: flags.note }] }), { running: true });
       process.stdout.write(`${key} = ${JSON.stringify(value)} recorded on ${id}\n`);
     }),
   );
@@ -85,7 +85,7 @@ export const writeCommand = new Command('write')
   .action(
     action(async (id: string, key: string, raw: string) => {
       const value = parseJson(raw, 'VALUE_JSON') as Json;
-      await onMission(id, (h) => h.executeUpdate(writeJournalUpdate, { args: [{ key, value }] }));
+      await onMission(id, (h) => h.executeUpdate(writeJournalUpdate, { args: [{ key, value }] }), { running: true });
       process.stdout.write(`journal ${key} = ${JSON.stringify(value)} on ${id}\n`);
     }),
   );
@@ -96,7 +96,7 @@ export const resetTaskCommand = new Command('reset-task')
   .argument('<key>', 'task id')
   .action(
     action(async (id: string, key: string) => {
-      await onMission(id, (h) => h.executeUpdate(resetTaskUpdate, { args: [{ key }] }));
+      await onMission(id, (h) => h.executeUpdate(resetTaskUpdate, { args: [{ key }] }), { running: true });
       process.stdout.write(`task ${key} reset on ${id}\n`);
     }),
   );
@@ -107,7 +107,7 @@ export const cancelCommand = new Command('cancel')
   .option('--reason <text>', 'why', 'cancelled from the CLI')
   .action(
     action(async (id: string, flags: { reason: string }) => {
-      await onMission(id, (h) => h.executeUpdate(cancelUpdate, { args: [{ reason: flags.reason }] }));
+      await onMission(id, (h) => h.executeUpdate(cancelUpdate, { args: [{ reason: flags.reason }] }), { running: true });
       process.stdout.write(`cancel requested for ${id}\n`);
     }),
   );
