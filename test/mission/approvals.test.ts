@@ -2,7 +2,29 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WorkflowFailedError, WorkflowUpdateFailedError } from '@temporalio/client';
 import { appliedOperations } from '../../examples/wire-transfer/bank.ts';
 import { decideSignal, decideUpdate, journalQuery, ledgerQuery, pendingQuery, progressQuery } from '../../src/workflows/messages.ts';
+import { answersFile, wireTransfer } from '../../examples/wire-transfer/agent.ts';
+import { createScriptedModel } from '../../src/llm/index.ts';
+import type { ChatModel } from '../../src/llm/model.ts';
+import type { Agent } from '../../src/navigator/index.ts';
 import { freshBankFile, missionEnv, waitForStatus, type MissionEnv } from './harness.ts';
+
+/** The first model call of the gated agent waits until the test opens the gate. */
+let openGate: () => void = () => undefined;
+let gate = new Promise<void>((r) => (openGate = r));
+let gatedCalls = 0;
+const gatedAgent = {
+  agent: { ...wireTransfer, name: 'wire-transfer-gated' } as unknown as Agent,
+  model: (): ChatModel => {
+    const inner = createScriptedModel(answersFile);
+    return {
+      id: inner.id,
+      async generate(req) {
+        if (gatedCalls++ === 0) await gate;
+        return inner.generate(req);
+      },
+    };
+  },
+};
 
 const wire = { agent: 'wire-transfer', input: { recipient: 'bob', amount: 5000 } };
 const KEY = 'manager_decision_bob_5000';
@@ -10,7 +32,7 @@ const KEY = 'manager_decision_bob_5000';
 let m: MissionEnv;
 beforeAll(async () => {
   m = await missionEnv();
-  await m.startWorker();
+  await m.startWorker([gatedAgent]);
 });
 afterAll(async () => m?.shutdown());
 
@@ -96,6 +118,21 @@ describe('wire-transfer mission on the dev server', () => {
     const err = await handle.result().catch((e) => e);
     expect(err).toBeInstanceOf(WorkflowFailedError);
     expect(String(err.cause?.message)).toContain(`no decision for ${KEY}`);
+  });
+
+  it('takes a decision written while the pass that asks for it is still running', async () => {
+    const bank = freshBankFile();
+    const handle = await m.start({ agent: 'wire-transfer-gated', input: wire.input });
+    await waitForStatus(handle, (s) => s.status === 'running' && s.passes === 1);
+    await handle.signal(decideSignal, { key: KEY, value: 'approved', by: 'early manager' });
+    await waitForStatus(handle, (s) => s.journalSize === 1);
+    openGate();
+    expect(await handle.result()).toMatchObject({ status: 'sent' });
+    expect(appliedOperations(bank).map((r) => r.operation)).toEqual(['prepare_wire', 'request_approval', 'execute_wire']);
+    const { entries } = await handle.query(journalQuery);
+    expect(Object.fromEntries(entries)[KEY]).toBe('approved');
+    await expectAuditOk(handle.workflowId);
+    gate = new Promise<void>((r) => (openGate = r));
   });
 
   it('continues as new mid-mission and the audit spans the chain', async () => {
