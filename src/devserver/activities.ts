@@ -22,7 +22,7 @@ import { queueKey, scheduleWorkflowTask } from './workflow-tasks.ts';
 // --- scheduling ----------------------------------------------------------------------
 
 /** Fills timeouts the way the real server validates ScheduleActivityTask. */
-export function fillTimeouts(a: Msg, runTimeoutMs: number): Msg {
+function fillTimeouts(a: Msg, runTimeoutMs: number): Msg {
   let scheduleToClose = durationMs(a.scheduleToCloseTimeout);
   let scheduleToStart = durationMs(a.scheduleToStartTimeout);
   let startToClose = durationMs(a.startToCloseTimeout);

@@ -26,7 +26,7 @@ export interface EngineHooks {
 }
 
 /** Long polls answer empty before the SDK's own ~70 s poll deadline. */
-export const TASK_POLL_MS = 50_000;
+const TASK_POLL_MS = 50_000;
 /** History and update long polls return early so clients re-poll with fresh deadlines. */
 export const LONG_POLL_MS = 20_000;
 

@@ -9,12 +9,12 @@ import { type Msg, timestamp } from './proto.ts';
 let nextTaskId = 1;
 
 /** 'ActivityTaskScheduled' → 'EVENT_TYPE_ACTIVITY_TASK_SCHEDULED' */
-export function eventTypeName(type: string): string {
+function eventTypeName(type: string): string {
   return 'EVENT_TYPE_' + type.replace(/([a-z])([A-Z])/g, '$1_$2').toUpperCase();
 }
 
 /** 'ActivityTaskScheduled' → 'activityTaskScheduledEventAttributes' */
-export function attributesKey(type: string): string {
+function attributesKey(type: string): string {
   return type[0]!.toLowerCase() + type.slice(1) + 'EventAttributes';
 }
 

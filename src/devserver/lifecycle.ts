@@ -49,7 +49,7 @@ function normalizeTimeouts(executionMs: number, runMs: number, taskMs: number) {
   return { executionTimeoutMs: executionMs, runTimeoutMs, taskTimeoutMs };
 }
 
-export function createRun(engine: Engine, ns: NamespaceState, p: RunParams): RunState {
+function createRun(engine: Engine, ns: NamespaceState, p: RunParams): RunState {
   const now = Date.now();
   const runId = Engine.newId();
   const firstRunId = p.firstRunId ?? runId;
@@ -220,7 +220,7 @@ export function signalWithStart(engine: Engine, r: Msg): Msg {
   return { runId: run.runId, started: true };
 }
 
-export function signalRun(engine: Engine, run: RunState, signal: Msg): void {
+function signalRun(engine: Engine, run: RunState, signal: Msg): void {
   record(run, [newEvent('WorkflowExecutionSignaled', signal)]);
   scheduleWorkflowTask(engine, run);
   engine.touch(run);
@@ -271,7 +271,7 @@ function abortWorkflowTask(run: RunState): void {
 }
 
 /** Writes the closing event and drops everything the run still had pending. */
-export function closeRun(engine: Engine, run: RunState, finalStatus: ExecutionStatus, eventType: string, attributes: Msg): void {
+function closeRun(engine: Engine, run: RunState, finalStatus: ExecutionStatus, eventType: string, attributes: Msg): void {
   appendNew(run, eventType, attributes);
   run.status = finalStatus;
   run.closedAt = Date.now();

@@ -10,7 +10,7 @@ import { invalidArgument, RpcError } from './errors.ts';
 import type { NamespaceState } from './model.ts';
 import { duration, type Msg, textOf } from './proto.ts';
 
-export const SERVER_VERSION = '1.27.0';
+const SERVER_VERSION = '1.27.0';
 
 /** The system search attributes of the real server's visibility store. */
 export const SYSTEM_SEARCH_ATTRIBUTES: Record<string, string> = Object.fromEntries(

@@ -48,29 +48,21 @@ export function unpackAny(any: Msg | undefined): { type: string; value: Msg } | 
   return { type, value: decode(lookupType(type), Buffer.from(any.value ?? '', 'base64')) };
 }
 
-/** Milliseconds since the epoch → google.protobuf.Timestamp. */
-export function timestamp(ms: number): Msg {
+/** Milliseconds as {seconds, nanos}, the shape of both Timestamp and Duration. */
+function secondsAndNanos(ms: number): Msg {
   return { seconds: Math.floor(ms / 1000), nanos: Math.round(ms % 1000) * 1_000_000 };
 }
 
-export function timestampMs(ts: Msg | undefined): number | undefined {
-  if (!ts) return undefined;
-  return Number(ts.seconds ?? 0) * 1000 + Math.floor(Number(ts.nanos ?? 0) / 1_000_000);
-}
+/** Milliseconds since the epoch → google.protobuf.Timestamp. */
+export const timestamp = (epochMs: number): Msg => secondsAndNanos(epochMs);
+
+/** Milliseconds → google.protobuf.Duration. */
+export const duration = (ms: number): Msg => secondsAndNanos(ms);
 
 /** google.protobuf.Duration → milliseconds; absent means 0 ("not set" in Temporal). */
 export function durationMs(d: Msg | undefined | null): number {
   if (!d) return 0;
   return Number(d.seconds ?? 0) * 1000 + Math.floor(Number(d.nanos ?? 0) / 1_000_000);
-}
-
-export function duration(ms: number): Msg {
-  return { seconds: Math.floor(ms / 1000), nanos: Math.round(ms % 1000) * 1_000_000 };
-}
-
-/** Encodes a string as the bytes field shape (base64). */
-export function bytesOf(text: string): string {
-  return Buffer.from(text, 'utf8').toString('base64');
 }
 
 export function textOf(bytes: string | undefined): string {

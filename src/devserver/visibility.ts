@@ -18,7 +18,7 @@ import {
   type VisibilityRecord,
 } from './visibility-query.ts';
 
-export function executionInfo(run: RunState): Msg {
+function executionInfo(run: RunState): Msg {
   return {
     execution: { workflowId: run.workflowId, runId: run.runId },
     type: { name: run.workflowType },

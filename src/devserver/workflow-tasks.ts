@@ -57,7 +57,7 @@ function taskQueueOf(run: RunState, wft: WorkflowTaskState): Msg {
     : { name: run.taskQueue, kind: 'TASK_QUEUE_KIND_NORMAL' };
 }
 
-export function enqueueWorkflowTask(engine: Engine, run: RunState): void {
+function enqueueWorkflowTask(engine: Engine, run: RunState): void {
   const wft = run.wft!;
   engine.workflowQueues.add(queueKey(run.namespace, wft.queue), {
     kind: 'task',
@@ -67,7 +67,7 @@ export function enqueueWorkflowTask(engine: Engine, run: RunState): void {
 }
 
 /** Moves a not-yet-started task to the normal queue (sticky worker gone or timed out). */
-export function moveToNormalQueue(engine: Engine, run: RunState): void {
+function moveToNormalQueue(engine: Engine, run: RunState): void {
   const wft = run.wft;
   if (!wft || wft.startedEventId || !wft.sticky) return;
   wft.sticky = false;
@@ -278,7 +278,7 @@ export function respondWorkflowTaskFailed(engine: Engine, request: Msg): Msg {
  * WorkflowTaskTimedOut (first attempt only; later attempts stay transient), writes the
  * buffered events and schedules the next attempt on the normal queue.
  */
-export function endTask(
+function endTask(
   engine: Engine,
   run: RunState,
   eventType: 'WorkflowTaskFailed' | 'WorkflowTaskTimedOut',
