@@ -13,7 +13,6 @@ import {
   parseVisibilityQuery,
   type SearchAttributeType,
   sortRecords,
-  validateVisibilityQuery,
   type VisibilityQuery,
   type VisibilityRecord,
 } from './visibility-query.ts';
@@ -123,8 +122,8 @@ function matching(engine: Engine, namespace: string, query: string): RunState[] 
   const types = attributeTypes(ns);
   let parsed: VisibilityQuery;
   try {
+    // With the namespace's attribute types, parsing also checks every field and value.
     parsed = parseVisibilityQuery(query ?? '', types);
-    validateVisibilityQuery(parsed, types);
   } catch (err) {
     throw invalidArgument(`invalid query: ${(err as Error).message}`);
   }
