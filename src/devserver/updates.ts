@@ -51,7 +51,8 @@ export async function pollWorkflowExecutionUpdate(engine: Engine, request: Msg, 
 async function waitForStage(engine: Engine, run: RunState, update: UpdateState, wanted: UpdateStage, call: CallContext): Promise<Msg> {
   const reached = () => ORDER[update.stage] >= ORDER[wanted];
   await engine.waitFor(run, call, LONG_POLL_MS, () => reached() || run.status !== RUNNING);
-  if (!reached() && run.status !== RUNNING && update.stage === 'ADMITTED') {
+  if (!reached() && run.status !== RUNNING) {
+    // The run closed before the update got where the caller waits for: it never will.
     throw new RpcError(status.NOT_FOUND, 'workflow execution already completed');
   }
   return {
