@@ -7,7 +7,7 @@
  *
  * Positions are UTF-16 code units, as in Java.
  */
-import type { Matcher } from 're2js';
+import { type Matcher, MatcherInput } from 're2js';
 import { compileRegex, re2Of } from '../regex.ts';
 import { type Regex, type Runtime, type Value, isRegex, list, vec } from '../values.ts';
 import { argError, expectInteger, expectString } from './args.ts';
@@ -59,6 +59,51 @@ export function* eachMatch(r: Regex, s: string, rt: Runtime): Generator<Matcher>
     rt.checkSize(++count);
     yield m;
   }
+}
+
+/**
+ * `groupsOf` of every match {@link eachMatch} finds, with the same fuel and size checks.
+ * For patterns with groups (and no lookbehind), each match and its groups are found in
+ * one pass of the engine (`RE2.matchWithGroup`) instead of `Matcher.find` plus a second
+ * pass for the groups; the next search starts where `Matcher.find` would.
+ */
+export function allGroups(r: Regex, s: string, rt: Runtime): Value[] {
+  const pattern = re2Of(r);
+  const ng = pattern.groupCount();
+  const engine = pattern.re2();
+  if (ng === 0 || engine.createLookbehindState() !== null) return Array.from(eachMatch(r, s, rt), groupsOf);
+  chargeScan(rt, s);
+  const input = MatcherInput.utf16(s);
+  const len = s.length;
+  const out: Value[] = [];
+  let start = 0;
+  let count = 0;
+  for (;;) {
+    const [found, g] = engine.matchWithGroup(input, start, len, UNANCHORED, ng + 1) as [boolean, number[] | null];
+    if (!found || g === null) break;
+    rt.tick(1);
+    rt.checkSize(++count);
+    const items: Value[] = new Array(ng + 1);
+    for (let i = 0; i <= ng; i++) {
+      const a = g[2 * i]!;
+      const b = g[2 * i + 1]!;
+      items[i] = a < 0 && b < 0 ? null : s.substring(a, b);
+    }
+    out.push(vec(items));
+    start = g[1]!;
+    // an empty match: step over one character (a surrogate pair counts as one), as Matcher.find
+    if (g[0] === start) start += start >= len ? 1 : charWidth(s, start, len);
+  }
+  return out;
+}
+
+const UNANCHORED = 0;
+
+function charWidth(s: string, pos: number, len: number): number {
+  const c1 = s.charCodeAt(pos);
+  if (c1 < 0xd800 || c1 > 0xdbff || pos + 1 >= len) return 1;
+  const c2 = s.charCodeAt(pos + 1);
+  return c2 >= 0xdc00 && c2 <= 0xdfff ? 2 : 1;
 }
 
 /**
@@ -130,7 +175,7 @@ export const regexFns: CoreTable = {
     [2, 2],
     ([re, s], rt) => {
       const text = expectString('re-seq', s!);
-      const out = Array.from(eachMatch(expectRegex('re-seq', re!, rt), text, rt), groupsOf);
+      const out = allGroups(expectRegex('re-seq', re!, rt), text, rt);
       return out.length === 0 ? null : list(out);
     },
     'all matches as a list (nil if none): (re-seq #"\\d+" "a1b22") is ("1" "22")',
