@@ -22,6 +22,7 @@ import { PtcError } from '../errors.ts';
 import { getIn1, mapGet } from '../lookup.ts';
 import { formatNumber, prStr } from '../printer/index.ts';
 import {
+  FnValue,
   Keyword,
   LazySeq,
   PList,
@@ -41,7 +42,7 @@ import {
 import { allOf, anyOf, noneOf, whereFn } from '../core/query.ts';
 import type { CoreFn } from '../core/registry.ts';
 import { exInfo } from './builtins.ts';
-import { Closure, VarRef } from './closure.ts';
+import { Closure, VarRef, isClosure } from './closure.ts';
 import type { Evaluator } from './index.ts';
 import { FailSignal, MISSING, RECUR, ReturnSignal, SUSPEND, ThrowSignal } from './signals.ts';
 
@@ -605,19 +606,59 @@ function compileCall(n: Extract<Node, { kind: 'call' }>): Code {
   const fc = compile(n.fn, null);
   const args = compileAll(n.args, null);
   const span = n.span;
+  const fnName = (fn: Value): string | undefined => (fn instanceof FnValue ? fn.name : undefined);
+  // closures are called without an argument array; errors are located as applyAt does
+  if (n.fn.kind === 'local' && (args.length === 1 || args.length === 2)) {
+    // a local function (self-recursion, let-bound fns): the node and the local charged at once
+    const slot = n.fn.slot;
+    const a0 = args[0]!;
+    if (args.length === 1) {
+      return (f, ev) => {
+        if ((ev.ticks -= 2) <= 0) ev.slowCheck();
+        const fn = f[slot]!;
+        const x = a0(f, ev);
+        try {
+          return isClosure(fn) ? ev.call1(fn, x) : ev.apply(fn, [x]);
+        } catch (e) {
+          throw ev.toPtcError(e, span, fnName(fn), [x]);
+        }
+      };
+    }
+    const a1 = args[1]!;
+    return (f, ev) => {
+      if ((ev.ticks -= 2) <= 0) ev.slowCheck();
+      const fn = f[slot]!;
+      const x = a0(f, ev);
+      const y = a1(f, ev);
+      try {
+        return isClosure(fn) ? ev.call2(fn, x, y) : ev.apply(fn, [x, y]);
+      } catch (e) {
+        throw ev.toPtcError(e, span, fnName(fn), [x, y]);
+      }
+    };
+  }
   switch (args.length) {
     case 0:
       return (f, ev) => {
         if (--ev.ticks <= 0) ev.slowCheck();
         const fn = fc(f, ev);
-        return ev.applyAt(fn, [], span);
+        try {
+          return isClosure(fn) ? ev.call0(fn) : ev.apply(fn, []);
+        } catch (e) {
+          throw ev.toPtcError(e, span, fnName(fn), []);
+        }
       };
     case 1: {
       const a0 = args[0]!;
       return (f, ev) => {
         if (--ev.ticks <= 0) ev.slowCheck();
         const fn = fc(f, ev);
-        return ev.applyAt(fn, [a0(f, ev)], span);
+        const x = a0(f, ev);
+        try {
+          return isClosure(fn) ? ev.call1(fn, x) : ev.apply(fn, [x]);
+        } catch (e) {
+          throw ev.toPtcError(e, span, fnName(fn), [x]);
+        }
       };
     }
     case 2: {
@@ -627,7 +668,12 @@ function compileCall(n: Extract<Node, { kind: 'call' }>): Code {
         if (--ev.ticks <= 0) ev.slowCheck();
         const fn = fc(f, ev);
         const x = a0(f, ev);
-        return ev.applyAt(fn, [x, a1(f, ev)], span);
+        const y = a1(f, ev);
+        try {
+          return isClosure(fn) ? ev.call2(fn, x, y) : ev.apply(fn, [x, y]);
+        } catch (e) {
+          throw ev.toPtcError(e, span, fnName(fn), [x, y]);
+        }
       };
     }
     default:

@@ -42,7 +42,7 @@ import {
   vec,
 } from '../values.ts';
 import { type Code, destructure, programCode } from './compile.ts';
-import { Closure, VarRef } from './closure.ts';
+import { Closure, VarRef, isClosure } from './closure.ts';
 import { FailSignal, RECUR, ReturnSignal, SUSPEND, ThrowSignal } from './signals.ts';
 
 export { Closure, VarRef } from './closure.ts';
@@ -85,6 +85,9 @@ interface TaskFrame {
   calls: number;
 }
 
+
+/** `Builtin` has no subclasses: a prototype test is `instanceof Builtin`, without its slow path (see Closure.isClosure). */
+const BUILTIN_PROTO: object = Builtin.prototype;
 
 const sha256 = (s: string): string => createHash('sha256').update(s).digest('hex');
 
@@ -302,8 +305,8 @@ export class Evaluator implements Runtime {
   }
 
   apply(f: Value, args: Value[]): Value {
-    if (f instanceof Closure) return this.callClosure(f, args);
-    if (f instanceof Builtin) return f.impl(args, this);
+    if (isClosure(f)) return this.callClosure(f, args);
+    if (f !== null && typeof f === 'object' && Object.getPrototypeOf(f) === BUILTIN_PROTO) return (f as Builtin).impl(args, this);
     if (f instanceof Keyword) {
       if (args.length < 1 || args.length > 2) throw arity(`keyword :${f.fullName}`, '1 or 2', args.length);
       return getIn1(args[0]!, f, args.length > 1 ? args[1]! : null);
@@ -336,16 +339,7 @@ export class Evaluator implements Runtime {
     const n = args.length;
     const ar = cf.byCount[n] ?? (cf.variadic !== null && n >= cf.variadic.fixed ? cf.variadic : undefined);
     if (ar === undefined) throw closureArity(c.info, n);
-    if (++this.depth > this.maxDepth) {
-      this.depth--;
-      throw limitExceeded('depth', `function calls nested more than ${this.maxDepth} deep (infinite recursion?)`);
-    }
-    const info = c.info;
-    const f: Value[] = new Array(info.frameSize);
-    const caps = info.captures;
-    const captured = c.captured;
-    for (let i = 0; i < caps.length; i++) f[caps[i]!.slot] = captured[i]!;
-    if (info.selfSlot >= 0) f[info.selfSlot] = c;
+    const f = this.enter(c);
     try {
       if (ar.simple) {
         const slots = ar.slots;
@@ -359,14 +353,65 @@ export class Evaluator implements Runtime {
         }
       }
       if (ar.rest) destructure(ar.rest, n > ar.fixed ? new PList(vec(args.slice(ar.fixed))) : null, f, this);
-      const body = ar.body;
-      for (;;) {
-        const r = body(f, this);
-        if (r !== RECUR) return r;
-      }
+      return runBody(ar.body, f, this);
     } finally {
       this.depth--;
     }
+  }
+
+  /** `callClosure(c, [])` without the array (compiled call sites). */
+  call0(c: Closure): Value {
+    const ar = c.code.byCount[0];
+    if (ar === undefined) return this.callClosure(c, []);
+    const f = this.enter(c);
+    try {
+      return runBody(ar.body, f, this);
+    } finally {
+      this.depth--;
+    }
+  }
+
+  /** `callClosure(c, [x])` without the array when the arity is plain names. */
+  call1(c: Closure, x: Value): Value {
+    const ar = c.code.byCount[1];
+    if (ar === undefined || !ar.simple) return this.callClosure(c, [x]);
+    const f = this.enter(c);
+    try {
+      f[ar.slots[0]!] = x;
+      return runBody(ar.body, f, this);
+    } finally {
+      this.depth--;
+    }
+  }
+
+  /** `callClosure(c, [x, y])` without the array when the arity is plain names. */
+  call2(c: Closure, x: Value, y: Value): Value {
+    const ar = c.code.byCount[2];
+    if (ar === undefined || !ar.simple) return this.callClosure(c, [x, y]);
+    const f = this.enter(c);
+    try {
+      const slots = ar.slots;
+      f[slots[0]!] = x;
+      f[slots[1]!] = y;
+      return runBody(ar.body, f, this);
+    } finally {
+      this.depth--;
+    }
+  }
+
+  /** One more call level (the caller decrements `depth` when done), and the callee's frame. */
+  private enter(c: Closure): Value[] {
+    if (++this.depth > this.maxDepth) {
+      this.depth--;
+      throw limitExceeded('depth', `function calls nested more than ${this.maxDepth} deep (infinite recursion?)`);
+    }
+    const info = c.info;
+    const f: Value[] = new Array(info.frameSize);
+    const caps = info.captures;
+    const captured = c.captured;
+    for (let i = 0; i < caps.length; i++) f[caps[i]!.slot] = captured[i]!;
+    if (info.selfSlot >= 0) f[info.selfSlot] = c;
+    return f;
   }
 
   applyAt(fn: Value, args: Value[], span: Span): Value {
@@ -600,6 +645,14 @@ export class Evaluator implements Runtime {
     this.toolCalls.push(record);
     if (entry.state === 'error') throw entry.error!.withSpan(n.span);
     return fromJson(entry.result!);
+  }
+}
+
+/** Runs a fn body until it ends without `recur`. */
+function runBody(body: Code, f: Value[], ev: Evaluator): Value {
+  for (;;) {
+    const r = body(f, ev);
+    if (r !== RECUR) return r;
   }
 }
 
