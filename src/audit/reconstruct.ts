@@ -58,10 +58,66 @@ function replayRun(run: RunHistory, previous: MissionState | null, sinks: Sinks)
   if (previous) checkCarried(previous, state, run.runId, sinks.problems);
   else for (const [key] of state.journal) sinks.provenance.set(key, { key, runId: run.runId, eventId: eventId(events[0]!), source: 'initial journal' });
   state.agent = previous?.agent ?? null;
-  const scheduled = new Map<number, { type: string; input: unknown }>();
-  const wait: WaitTracker = { key: null };
-  for (const event of events) applyEvent(event, state, scheduled, wait, run.runId, sinks);
+  const ctx: RunContext = { state, scheduled: new Map(), wait: { key: null, readVersion: 0 }, runId: run.runId, sinks };
+  for (const batch of activations(events)) for (const event of batch) applyEvent(event, ctx);
   return state;
+}
+
+/** Event kinds a person sends; the SDK runs their handlers before other jobs of a task. */
+const PERSON_EVENTS = new Set<number | null | undefined>([
+  EventType.EVENT_TYPE_WORKFLOW_EXECUTION_SIGNALED,
+  EventType.EVENT_TYPE_WORKFLOW_EXECUTION_UPDATE_ACCEPTED,
+]);
+
+/** Events a workflow task's completion writes (its commands and accepted updates). */
+const COMPLETION_EVENTS = new Set<number | null | undefined>([
+  EventType.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED,
+  EventType.EVENT_TYPE_TIMER_STARTED,
+  EventType.EVENT_TYPE_TIMER_CANCELED,
+  EventType.EVENT_TYPE_ACTIVITY_TASK_CANCEL_REQUESTED,
+  EventType.EVENT_TYPE_MARKER_RECORDED,
+  EventType.EVENT_TYPE_UPSERT_WORKFLOW_SEARCH_ATTRIBUTES,
+  EventType.EVENT_TYPE_WORKFLOW_PROPERTIES_MODIFIED,
+  EventType.EVENT_TYPE_WORKFLOW_EXECUTION_UPDATE_ACCEPTED,
+  EventType.EVENT_TYPE_WORKFLOW_EXECUTION_UPDATE_COMPLETED,
+]);
+
+/**
+ * Orders events as the workflow saw them. One workflow task delivers, as one activation,
+ * everything that arrived since the previous task (activity results, timers, signals)
+ * plus the updates accepted in its own completion, which history writes after the
+ * WorkflowTaskCompleted event. Within an activation the SDK runs signal and update
+ * handlers before the workflow code resumes on activity results or timers, so person
+ * messages come first here too. Commands of a completion are kept in place.
+ */
+function activations(events: HistoryEvent[]): HistoryEvent[][] {
+  const batches: HistoryEvent[][] = [];
+  let incoming: HistoryEvent[] = [];
+  for (let i = 0; i < events.length; i++) {
+    const e = events[i]!;
+    if (e.eventType !== EventType.EVENT_TYPE_WORKFLOW_TASK_COMPLETED) {
+      if (!COMPLETION_EVENTS.has(e.eventType) || !isAfterCompletion(events, i)) incoming.push(e);
+      continue;
+    }
+    const commands: HistoryEvent[] = [];
+    for (let j = i + 1; j < events.length && COMPLETION_EVENTS.has(events[j]!.eventType); j++) commands.push(events[j]!);
+    const persons = [...incoming.filter((x) => PERSON_EVENTS.has(x.eventType)), ...commands.filter((x) => PERSON_EVENTS.has(x.eventType))];
+    batches.push([...persons, ...incoming.filter((x) => !PERSON_EVENTS.has(x.eventType)), e, ...commands.filter((x) => !PERSON_EVENTS.has(x.eventType))]);
+    incoming = [];
+    i += commands.length;
+  }
+  if (incoming.length) batches.push(incoming);
+  return batches;
+}
+
+/** Whether event i belongs to the run of command events right after a task completion. */
+function isAfterCompletion(events: HistoryEvent[], i: number): boolean {
+  for (let j = i - 1; j >= 0; j--) {
+    const t = events[j]!.eventType;
+    if (t === EventType.EVENT_TYPE_WORKFLOW_TASK_COMPLETED) return true;
+    if (!COMPLETION_EVENTS.has(t)) return false;
+  }
+  return false;
 }
 
 function checkCarried(previous: MissionState, next: MissionState, runId: string, problems: string[]): void {
@@ -70,24 +126,30 @@ function checkCarried(previous: MissionState, next: MissionState, runId: string,
   if (a !== b) problems.push(`run ${runId} started with a journal that differs from the one rebuilt from the run before it`);
 }
 
-/** The decision the mission waits for, known from the last pass's waiting return. */
+/** The decision the mission waits for, and the journal version its pass read. */
 interface WaitTracker {
   key: string | null;
+  readVersion: number;
 }
 
-function applyEvent(
-  event: HistoryEvent,
-  state: MissionState,
-  scheduled: Map<number, { type: string; input: unknown }>,
-  wait: WaitTracker,
-  runId: string,
-  sinks: Sinks,
-): void {
+interface RunContext {
+  state: MissionState;
+  scheduled: Map<number, { type: string; input: unknown }>;
+  wait: WaitTracker;
+  runId: string;
+  sinks: Sinks;
+}
+
+function applyEvent(event: HistoryEvent, ctx: RunContext): void {
+  const { state, scheduled, wait, runId, sinks } = ctx;
   const id = eventId(event);
   switch (event.eventType) {
     case EventType.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED: {
       const a = event.activityTaskScheduledEventAttributes!;
-      scheduled.set(id, { type: a.activityType?.name ?? '', input: decodeFirst(a.input) });
+      const input = decodeFirst(a.input);
+      const type = a.activityType?.name ?? '';
+      scheduled.set(id, { type, input });
+      if (type === 'runPass' && !(input as { resume?: boolean }).resume) wait.readVersion = (input as { journalVersion: number }).journalVersion;
       return;
     }
     case EventType.EVENT_TYPE_ACTIVITY_TASK_COMPLETED: {
@@ -98,9 +160,12 @@ function applyEvent(
       return;
     }
     case EventType.EVENT_TYPE_TIMER_FIRED: {
-      // The only timer of a mission is a decision deadline: the workflow expired the wait.
-      if (wait.key && expire(state, wait.key)) sinks.provenance.set(wait.key, { key: wait.key, runId, eventId: id, source: 'decision deadline' });
+      // The only timer of a mission is a decision deadline; a decision that arrived in
+      // the same workflow task still counts, as in the workflow.
+      const key = wait.key;
       wait.key = null;
+      if (!key || state.personWriteVersion(key) > wait.readVersion) return;
+      if (expire(state, key)) sinks.provenance.set(key, { key, runId, eventId: id, source: 'decision deadline' });
       return;
     }
     case EventType.EVENT_TYPE_WORKFLOW_EXECUTION_UPDATE_ACCEPTED: {

@@ -28,6 +28,8 @@ export interface MissionEnv {
   spawnWorker(env?: Record<string, string>): ChildProcess;
   start(input: MissionInput, workflowId?: string): Promise<WorkflowHandle>;
   audit(workflowId: string): Promise<AuditReport>;
+  /** SIGKILLs every worker process spawned so far */
+  killWorkers(): Promise<void>;
   shutdown(): Promise<void>;
 }
 
@@ -79,6 +81,10 @@ export async function missionEnv(): Promise<MissionEnv> {
     },
     audit(workflowId) {
       return auditMission(env.client, workflowId, { workflowBundle: env.bundle });
+    },
+    async killWorkers() {
+      const alive = children.filter((c) => c.exitCode === null && c.signalCode === null);
+      await Promise.all(alive.map((c) => new Promise((r) => (c.once('exit', r), c.kill('SIGKILL')))));
     },
     async shutdown() {
       for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
