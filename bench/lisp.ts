@@ -2,7 +2,16 @@
  * PTC-Lisp benchmarks: programs typical of LLM output, each timed end to end through
  * `run()` (read + analyze + evaluate) and compared with the same work written by hand
  * in JS, measured in the same process.
+ *
+ * Optional comparison with SCI (the Clojure interpreter behind babashka/nbb): when `nbb`
+ * is on the PATH, or the environment variable `NBB` names a command that runs it (e.g.
+ * `NBB="npx --yes nbb@latest"`), the same programs are timed in one nbb process and the
+ * note column shows `nbb X ms`. nbb is never a dependency; without it nothing changes.
  */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { run } from '../src/lisp/index.ts';
 import type { RunOptions } from '../src/lisp/api.ts';
 import { type BenchRow, medianMs } from './types.ts';
@@ -16,6 +25,8 @@ interface Case {
   js: () => unknown;
   iterations?: number;
   note?: string;
+  /** the same program for nbb (a ClojureScript expression over `records`, `text`, `users`) */
+  nbb?: string;
 }
 
 const records = Array.from({ length: 10_000 }, (_, i) => ({
@@ -64,6 +75,7 @@ const typicalUsers = records.slice(0, 20);
 const cases: Case[] = [
   {
     name: 'filter/sort/group 10k records',
+    nbb: '(->> (js->clj records :keywordize-keys true) (filter :active) (filter #(> (:age %) 30)) (sort-by :salary >) (group-by :dept) (map (fn [[d us]] [d (count us)])) (into {}))',
     src: `(->> data/records (filter :active) (filter #(> (:age %) 30)) (sort-by :salary >) (group-by :dept) (map (fn [[d us]] [d (count us)])) (into {}))`,
     opts: { context: { records } },
     js: () => {
@@ -77,11 +89,13 @@ const cases: Case[] = [
   },
   {
     name: 'string building (str + join, 10k)',
+    nbb: '(str/join "," (map #(str "item-" % ":" (* % 2)) (range 10000)))',
     src: '(str/join "," (map #(str "item-" % ":" (* % 2)) (range 10000)))',
     js: () => Array.from({ length: 10_000 }, (_, i) => `item-${i}:${i * 2}`).join(','),
   },
   {
     name: '1e6-iteration loop/recur',
+    nbb: '(loop [i 0 acc 0] (if (< i 1000000) (recur (inc i) (+ acc i)) acc))',
     src: '(loop [i 0 acc 0] (if (< i 1000000) (recur (inc i) (+ acc i)) acc))',
     js: () => {
       let acc = 0;
@@ -92,6 +106,7 @@ const cases: Case[] = [
   },
   {
     name: 'nested map updates (update-in x 10k)',
+    nbb: '(reduce (fn [m i] (update-in m [:stats (keyword (str "k" (mod i 10))) :n] (fnil inc 0))) {} (range 10000))',
     src: '(reduce (fn [m i] (update-in m [:stats (keyword (str "k" (mod i 10))) :n] (fnil inc 0))) {} (range 10000))',
     js: () => {
       const m: Record<string, Record<string, { n: number }>> = { stats: {} };
@@ -106,6 +121,7 @@ const cases: Case[] = [
   },
   {
     name: 'fib 25 (recursive defn)',
+    nbb: '(fib 25)',
     src: '(defn fib [n] (if (< n 2) n (+ (fib (- n 1)) (fib (- n 2))))) (fib 25)',
     js: () => {
       const fib = (n: number): number => (n < 2 ? n : fib(n - 1) + fib(n - 2));
@@ -115,6 +131,7 @@ const cases: Case[] = [
   },
   {
     name: 'regex over 100 KB (re-seq)',
+    nbb: '(count (re-seq #"order-(\\d+) total (\\d+)\\.(\\d+)" text))',
     src: '(count (re-seq #"order-(\\d+) total (\\d+)\\.(\\d+)" data/text))',
     opts: { context: { text: text100k } },
     js: () => [...text100k.matchAll(/order-(\d+) total (\d+)\.(\d+)/g)].length,
@@ -122,6 +139,7 @@ const cases: Case[] = [
   },
   {
     name: '10k-entry map with assoc',
+    nbb: '(count (reduce #(assoc %1 %2 (* 2 %2)) {} (range 10000)))',
     src: '(count (reduce #(assoc %1 %2 (* 2 %2)) {} (range 10000)))',
     js: () => {
       const m = new Map<number, number>();
@@ -131,6 +149,7 @@ const cases: Case[] = [
   },
   {
     name: '10k-element vector with conj + frequencies',
+    nbb: '(frequencies (map #(mod % 7) (reduce conj [] (range 10000))))',
     src: '(frequencies (map #(mod % 7) (reduce conj [] (range 10000))))',
     js: () => {
       const f = new Map<number, number>();
@@ -159,6 +178,87 @@ const cases: Case[] = [
   },
 ];
 
+/** TYPICAL for nbb: the same work with plain Clojure in place of the PTC-only forms (`step-done`, `fail`, `task`). */
+const TYPICAL_NBB = `
+(def threshold 40)
+(defn senior? [u] (>= (:age u) threshold))
+(defn summarize [users]
+  {:count (count users)
+   :avg-salary (if (seq users) (/ (reduce + (map :salary users)) (count users)) 0)
+   :names (->> users (map :name) (take 3) vec)})
+(let [users (js->clj bench/users :keywordize-keys true)
+      active (filter :active users)
+      by-dept (group-by :dept active)
+      report (into {}
+               (for [[dept us] by-dept
+                     :let [seniors (filter senior? us)]
+                     :when (seq seniors)]
+                 [dept (summarize seniors)]))
+      top (->> active (sort-by :salary >) (take 5) (map #(select-keys % [:name :salary])))
+      flagged (cond-> []
+                (> (count active) 10) (conj :many-active)
+                (empty? report) (conj :no-seniors))]
+  (when (some #(> (:salary %) 1000000) active)
+    (throw (ex-info "suspicious" {})))
+  (doseq [[d r] report]
+    (println d (:count r)))
+  {:report report :top top :flags flagged})
+`;
+
+/** The command that runs nbb, if there is one: `$NBB`, else `nbb` on the PATH. */
+function nbbCommand(): string[] | undefined {
+  const cmd = process.env.NBB?.trim() ? process.env.NBB.trim().split(/\s+/) : ['nbb'];
+  const probe = spawnSync(cmd[0]!, [...cmd.slice(1), '-e', '(+ 1 2)'], { encoding: 'utf8', timeout: 300_000 });
+  return probe.status === 0 ? cmd : undefined;
+}
+
+/** Median ms per case name, timed by SCI in one nbb process (empty without nbb). */
+function timeNbb(): Map<string, number> {
+  const out = new Map<string, number>();
+  const cmd = nbbCommand();
+  if (!cmd) return out;
+  const dir = mkdtempSync(join(tmpdir(), 'bench-nbb-'));
+  try {
+    writeFileSync(join(dir, 'data.json'), JSON.stringify({ records, text: text100k, users: typicalUsers }));
+    const cases_ = cases
+      .filter((c) => c.nbb)
+      .map((c) => `(bench ${JSON.stringify(c.name)} ${c.iterations ?? 15} (fn [] ${c.nbb}))`)
+      .join('\n');
+    const typical = cases.find((c) => c.src === TYPICAL)!;
+    const script = `(ns bench (:require ["fs" :as fs] [clojure.string :as str] [promesa.core :as p] [nbb.core :refer [load-string]]))
+(def data (js/JSON.parse (fs/readFileSync ${JSON.stringify(join(dir, 'data.json'))} "utf8")))
+(def records (.-records data))
+(def text (.-text data))
+(def users (.-users data))
+(defn fib [n] (if (< n 2) n (+ (fib (- n 1)) (fib (- n 2)))))
+(defn median [xs] (nth (sort xs) (quot (count xs) 2)))
+(defn bench [name n f]
+  (dotimes [_ 3] (f))
+  (let [ts (vec (for [_ (range n)] (let [t (js/performance.now)] (f) (- (js/performance.now) t))))]
+    (println (str name "\t" (median ts)))))
+${cases_}
+(defn time-load [n]
+  (p/loop [i 0 ts []]
+    (if (< i n)
+      (let [t (js/performance.now)]
+        (p/let [_ (load-string ${JSON.stringify(TYPICAL_NBB)})]
+          (p/recur (inc i) (conj ts (- (js/performance.now) t)))))
+      ts)))
+(p/let [_ (time-load 20) ts (time-load ${typical.iterations ?? 15})]
+  (println (str ${JSON.stringify(typical.name)} "\t" (median ts))))
+`;
+    writeFileSync(join(dir, 'bench.cljs'), script);
+    const r = spawnSync(cmd[0]!, [...cmd.slice(1), join(dir, 'bench.cljs')], { encoding: 'utf8', timeout: 600_000, maxBuffer: 64 << 20 });
+    for (const line of (r.stdout ?? '').split('\n')) {
+      const [name, ms] = line.split('\t');
+      if (name && ms && Number.isFinite(Number(ms))) out.set(name, Number(ms));
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  return out;
+}
+
 async function timeLisp(c: Case): Promise<number> {
   const opts = { ...LIMITS, ...c.opts, limits: LIMITS.limits };
   const check = await run(c.src, { ...opts, journal: c.opts?.journal ? new Map() : undefined });
@@ -174,6 +274,13 @@ export async function benchLisp(): Promise<BenchRow[]> {
     const median = await timeLisp(c);
     const baseline = await medianMs(c.js, Math.max(c.iterations ?? 15, 15));
     rows.push({ name: c.name, median_ms: median, baseline_ms: baseline, ratio: baseline > 0 ? median / baseline : undefined, note: c.note });
+  }
+  const nbb = timeNbb();
+  for (const row of rows) {
+    const ms = nbb.get(row.name);
+    if (ms === undefined) continue;
+    const vs = `nbb ${ms >= 1 ? ms.toFixed(2) : ms.toFixed(3)} ms (${(row.median_ms / ms).toFixed(2)}x)`;
+    row.note = row.note ? `${row.note}; ${vs}` : vs;
   }
   return rows;
 }
