@@ -38,7 +38,7 @@ export const testTimeouts = { heartbeatMs: 3000 };
 
 export async function missionEnv(): Promise<MissionEnv> {
   const env = await createTestEnv({ workflowsPath, startWorker: false });
-  const running: Array<Promise<void>> = [];
+  const running: Array<{ worker: Worker; done: Promise<void> }> = [];
   const children: ChildProcess[] = [];
   let seq = 0;
 
@@ -55,7 +55,7 @@ export async function missionEnv(): Promise<MissionEnv> {
     async startWorker(extra = []) {
       const activities = createActivities({ agents: await registry(extra), client: env.client, heartbeatEveryMs: 500 });
       const worker = await env.createWorker({ activities });
-      running.push(worker.run());
+      running.push({ worker, done: worker.run() });
       return worker;
     },
     spawnWorker(extraEnv = {}) {
@@ -88,8 +88,10 @@ export async function missionEnv(): Promise<MissionEnv> {
     },
     async shutdown() {
       for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
+      // Workers must be gone before the env closes the connection they hold.
+      for (const r of running) if (r.worker.getState() === 'RUNNING') r.worker.shutdown();
+      await Promise.allSettled(running.map((r) => r.done));
       await env.shutdown();
-      await Promise.allSettled(running);
     },
   };
 }
