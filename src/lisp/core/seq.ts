@@ -364,9 +364,12 @@ export function conjAll(fn: string, coll: Value, xs: Iterable<Value>, rt: Runtim
     for (const x of xs) items.push(x);
     out = listOf(items.reverse());
   } else if (isVector(coll)) {
-    out = coll.withMutations((v) => {
-      for (const x of xs) v.push(x);
-    });
+    // one item (the (reduce conj [] ...) case): a plain push is cheaper than a transient
+    out = Array.isArray(xs) && xs.length === 1
+      ? coll.push(xs[0] as Value)
+      : coll.withMutations((v) => {
+          for (const x of xs) v.push(x);
+        });
   } else if (isPList(coll)) {
     out = new PList(
       coll.items.withMutations((v) => {
