@@ -20,7 +20,7 @@
  */
 import { z } from 'zod';
 import type { Json } from '../lisp/tools.ts';
-import { ednString } from './edn.ts';
+import { ednString } from '../lisp/printer/edn.ts';
 import { zodTypeText } from './schema.ts';
 import { DefinitionError, problemsOf } from './tool.ts';
 

@@ -40,9 +40,9 @@ export {
   waitingForm,
 } from './decisions.ts';
 export { type Extraction, extractCode, fencedProgram, sanitize } from './extract.ts';
-export { type Validation, issueProblems, jsonTypeName, validateJson } from './validate.ts';
+export { type Validation, issueProblems, jsonTypeName, validateJson } from '../lisp/validate.ts';
 export { exampleValue, jsonSchemaOf, typeText, zodExample, zodTypeText } from './schema.ts';
-export { cut, ednOfJson } from './edn.ts';
+export { cut, ednOfJson } from '../lisp/printer/edn.ts';
 export * from './prompt/index.ts';
 export {
   type JournalInput,

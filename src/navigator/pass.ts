@@ -22,7 +22,7 @@ import type { EffectRequest, Journal, ToolCallRecord, Warning } from '../lisp/ap
 import { sideEffectOf, type Json, type ToolDef } from '../lisp/tools.ts';
 import type { ChatModel } from '../llm/model.ts';
 import { type AnyAgent, InputError, parseInput, resolveDecisions } from './agent.ts';
-import { cut } from './edn.ts';
+import { cut } from '../lisp/printer/edn.ts';
 import { extractCode, fencedProgram } from './extract.ts';
 import { tryFallback } from './fallback.ts';
 import {

@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import type { Json } from '../lisp/tools.ts';
-import { ednOfJson, ednString } from './edn.ts';
+import { ednOfJson, ednString } from '../lisp/printer/edn.ts';
 
 export type JsonSchema = {
   type?: string | string[];

@@ -10,7 +10,7 @@ import type { Json } from '../lisp/tools.ts';
 import { type Value, isMap } from '../lisp/values.ts';
 import type { Agent } from './agent.ts';
 import type { PassError, TraceToolCall, TurnKind } from './pass-state.ts';
-import { validateJson } from './validate.ts';
+import { validateJson } from '../lisp/validate.ts';
 
 /** Kind of turn `turn` (1-based) under the agent's limits (reference §6.2). */
 export function turnKind(turn: number, maxTurns: number): TurnKind {

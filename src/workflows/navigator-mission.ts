@@ -4,71 +4,94 @@
  * MissionState; the pass loop lives in mission-loop.ts; this file wires messages.
  */
 import * as wf from '@temporalio/workflow';
-import { CancelRequest, Decision, JournalWrite, MissionInput, TaskReset, type Json } from './contract.ts';
+import type { Json, MissionInput } from './contract.ts';
+import { checkCancel, checkDecision, checkJournalWrite, checkMissionInput, checkTaskReset, type Checked } from './guards.ts';
 import { MissionState, decisionProblem } from './mission-state.ts';
 import * as m from './messages.ts';
 import { runMission } from './mission-loop.ts';
 import { renderMissionLog, renderProgress } from './views.ts';
 
 export async function navigatorMission(raw: MissionInput): Promise<Json> {
-  const parsed = MissionInput.safeParse(raw);
-  if (!parsed.success) {
-    throw wf.ApplicationFailure.nonRetryable(`invalid mission input: ${parsed.error.issues.map((i) => `${i.path.join('.') || 'input'}: ${i.message}`).join('; ')}`, 'InvalidMissionInput');
-  }
+  const parsed = checkMissionInput(raw);
+  if (!parsed.ok) throw wf.ApplicationFailure.nonRetryable(`invalid mission input: ${parsed.problems.join('; ')}`, 'InvalidMissionInput');
   const info = wf.workflowInfo();
-  const state = new MissionState(parsed.data, info.workflowId, Date.now());
+  const state = new MissionState(parsed.value, info.workflowId, Date.now());
   setHandlers(state);
   return runMission(state);
 }
 
+/** The checked value, or an Error listing the problems (thrown by validators). */
+function valid<T>(checked: Checked<T>): T {
+  if (!checked.ok) throw new Error(`invalid input: ${checked.problems.join('; ')}`);
+  return checked.value;
+}
+
 function setHandlers(state: MissionState): void {
   const ack = () => ({ journalVersion: state.journalVersion });
-
-  const decide = (d: Decision) => state.writeByPerson(d.key, d.value);
-  wf.setHandler(m.decideUpdate, (d) => (decide(Decision.parse(d)), ack()), {
-    validator: (d) => {
-      const parsed = Decision.parse(d);
-      const problem = decisionProblem(state, parsed.key, parsed.value);
-      if (problem) throw new Error(problem);
-    },
-  });
-  wf.setHandler(m.decideSignal, (d) => {
-    const parsed = Decision.safeParse(d);
-    const problem = parsed.success ? decisionProblem(state, parsed.data.key, parsed.data.value) : parsed.error.message;
-    if (problem) state.rejectedSignals.push({ signal: 'decide', reason: problem });
-    else decide(parsed.data!);
-  });
-
   const finished = () => ['completed', 'failed', 'cancelled', 'budget_exhausted'].includes(state.status);
   const notFinished = () => {
     if (finished()) throw new Error(`the mission is ${state.status}`);
   };
-  wf.setHandler(m.writeJournalUpdate, (w) => (state.writeByPerson(w.key, JournalWrite.parse(w).value), ack()), {
-    validator: (w) => (JournalWrite.parse(w), notFinished()),
+  const reject = (signal: string, reason: string) => state.rejectedSignals.push({ signal, reason });
+  const problemsOf = <T>(c: Checked<T>) => (c.ok ? null : c.problems.join('; '));
+
+  // decide: the update's validator rejects bad input; a bad signal is recorded as rejected.
+  const decisionError = (raw: unknown): string | null => {
+    const c = checkDecision(raw);
+    return c.ok ? decisionProblem(state, c.value.key, c.value.value) : problemsOf(c);
+  };
+  const decide = (raw: unknown) => {
+    const d = valid(checkDecision(raw));
+    state.writeByPerson(d.key, d.value);
+  };
+  wf.setHandler(m.decideUpdate, (d) => (decide(d), ack()), {
+    validator: (d) => {
+      const problem = decisionError(d);
+      if (problem) throw new Error(problem);
+    },
   });
+  wf.setHandler(m.decideSignal, (d) => {
+    const problem = decisionError(d);
+    if (problem) reject('decide', problem);
+    else decide(d);
+  });
+
+  wf.setHandler(m.writeJournalUpdate, (w) => {
+    const { key, value } = valid(checkJournalWrite(w));
+    state.writeByPerson(key, value);
+    return ack();
+  }, { validator: (w) => (valid(checkJournalWrite(w)), notFinished()) });
   wf.setHandler(m.writeJournalSignal, (w) => {
-    const parsed = JournalWrite.safeParse(w);
-    if (parsed.success && !finished()) state.writeByPerson(parsed.data.key, parsed.data.value);
-    else state.rejectedSignals.push({ signal: 'writeJournal', reason: parsed.success ? `the mission is ${state.status}` : parsed.error.message });
+    const c = checkJournalWrite(w);
+    if (!c.ok) return void reject('writeJournal', problemsOf(c)!);
+    if (finished()) return void reject('writeJournal', `the mission is ${state.status}`);
+    state.writeByPerson(c.value.key, c.value.value);
   });
-  wf.setHandler(m.resetTaskUpdate, (r) => (state.resetByPerson(TaskReset.parse(r).key), ack()), {
+
+  const resetProblem = (raw: unknown): string | null => {
+    const c = checkTaskReset(raw);
+    if (!c.ok) return problemsOf(c);
+    return state.journal.has(c.value.key) ? null : `no task ${JSON.stringify(c.value.key)} in the journal`;
+  };
+  wf.setHandler(m.resetTaskUpdate, (r) => (state.resetByPerson(valid(checkTaskReset(r)).key), ack()), {
     validator: (r) => {
-      const { key } = TaskReset.parse(r);
       notFinished();
-      if (!state.journal.has(key)) throw new Error(`no task ${JSON.stringify(key)} in the journal`);
+      const problem = resetProblem(r);
+      if (problem) throw new Error(problem);
     },
   });
   wf.setHandler(m.resetTaskSignal, (r) => {
-    const parsed = TaskReset.safeParse(r);
-    if (parsed.success && state.journal.has(parsed.data.key)) state.resetByPerson(parsed.data.key);
-    else state.rejectedSignals.push({ signal: 'resetTask', reason: parsed.success ? `no task ${JSON.stringify(parsed.data.key)} in the journal` : parsed.error.message });
+    const problem = resetProblem(r);
+    if (problem) reject('resetTask', problem);
+    else state.resetByPerson(valid(checkTaskReset(r)).key);
   });
-  wf.setHandler(m.cancelUpdate, (c) => ((state.cancelReason = CancelRequest.parse(c).reason), ack()), {
-    validator: (c) => (CancelRequest.parse(c), notFinished()),
+
+  wf.setHandler(m.cancelUpdate, (c) => ((state.cancelReason = valid(checkCancel(c)).reason), ack()), {
+    validator: (c) => (valid(checkCancel(c)), notFinished()),
   });
   wf.setHandler(m.cancelSignal, (c) => {
-    const parsed = CancelRequest.safeParse(c);
-    state.cancelReason = parsed.success ? parsed.data.reason : 'cancelled';
+    const checked = checkCancel(c);
+    state.cancelReason = checked.ok ? checked.value.reason : 'cancelled';
   });
 
   wf.setHandler(m.statusQuery, () => state.statusView(wf.workflowInfo().runId, Date.now()));

@@ -15,6 +15,7 @@
  * one `run()`.
  * @module
  */
+import { issueProblems } from '../validate.ts';
 import { createHash } from 'node:crypto';
 import type { EffectOptions, EffectRequest, Journal, Limits, Namespace, ToolCallRecord, Warning } from '../api.ts';
 import type { FnInfo, Node, Program } from '../analyzer/nodes.ts';
@@ -585,7 +586,7 @@ export class Evaluator implements Runtime {
     const parsed = tool.input.safeParse(json);
     if (!parsed.success) {
       const issues = parsed.error.issues.map((i) => ({ path: i.path.map(String), message: i.message, code: i.code }));
-      const text = issues.map((i) => `${i.path.length ? i.path.join('.') : '(arguments)'}: ${i.message}`).join('; ');
+      const text = issueProblems(parsed.error.issues, json).join('; ').replaceAll('(root)', '(arguments)');
       throw new PtcError('invalid_tool_args', `tool/${n.name}: ${text}`, n.span, undefined, 'eval', { issues });
     }
     const args = resultToJson(parsed.data);

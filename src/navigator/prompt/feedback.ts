@@ -4,7 +4,7 @@
  * prefix; or the problems of a rejected return value.
  */
 import type { Json } from '../../lisp/tools.ts';
-import { cut, ednOfJson } from '../edn.ts';
+import { cut, ednOfJson } from '../../lisp/printer/edn.ts';
 import type { PlanStep } from '../plan.ts';
 import { type Summaries, renderProgress } from './progress.ts';
 

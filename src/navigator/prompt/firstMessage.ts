@@ -6,7 +6,7 @@ import type { z } from 'zod';
 import type { Json } from '../../lisp/tools.ts';
 import { type Agent, renderMissionText } from '../agent.ts';
 import { type ResolvedDecision, renderDecisions, waitingForm } from '../decisions.ts';
-import { cut, ednOfJson } from '../edn.ts';
+import { cut, ednOfJson } from '../../lisp/printer/edn.ts';
 import { fieldDescriptions, zodExample, zodTypeText } from '../schema.ts';
 import type { NavigatorTool } from '../tool.ts';
 import { type Summaries, renderProgress } from './progress.ts';

@@ -9,7 +9,7 @@
  * ```
  */
 import type { Json } from '../../lisp/tools.ts';
-import { cut, ednOfJson } from '../edn.ts';
+import { cut, ednOfJson } from '../../lisp/printer/edn.ts';
 
 /** Longest printed value before it is cut (then `...` follows). */
 export const MISSION_LOG_VALUE_CHARS = 200;

@@ -3,8 +3,8 @@
  * with problems phrased in PTC-Lisp terms: `- amount: expected number, got string`.
  */
 import type { z } from 'zod';
-import type { Json } from '../lisp/tools.ts';
-import { cut, ednOfJson } from './edn.ts';
+import type { Json } from './tools.ts';
+import { cut, ednOfJson } from './printer/edn.ts';
 
 export type Validation<T> = { ok: true; value: T } | { ok: false; problems: string[] };
 

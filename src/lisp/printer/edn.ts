@@ -3,8 +3,9 @@
  * objects become maps with string keys, arrays become vectors). Used by the prompt for
  * journal values, data samples and examples, which are all JSON.
  */
-import { formatNumber, quoteString } from '../lisp/printer/index.ts';
-import type { Json } from '../lisp/tools.ts';
+import { formatNumber } from './number.ts';
+import { quoteString } from './print.ts';
+import type { Json } from '../tools.ts';
 
 export interface EdnOptions {
   /** print object keys as keywords (`{:amount 5}`): for example calls the model copies */
