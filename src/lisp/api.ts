@@ -35,6 +35,8 @@ export interface EffectOptions {
   isEffect: (tool: ToolDef) => boolean;
   /** Results of effects already run elsewhere, by effect id (= idempotency key). */
   results?: Map<string, Json>;
+  /** Effects that ran elsewhere and failed, by effect id: the call raises a `tool_error`. */
+  errors?: Map<string, string>;
 }
 
 export interface RunOptions {

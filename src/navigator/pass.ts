@@ -278,7 +278,11 @@ async function execute(ctx: Ctx, st: PassState, code: string, kind: TurnKind): P
   const history = await readHistory(st.history, warnings, tools);
   addWarnings(st, warnings);
   const okResults = new Map<string, Json>();
-  for (const [id, r] of Object.entries(st.effectResults)) if ('ok' in r) okResults.set(id, r.ok);
+  const errors = new Map<string, string>();
+  for (const [id, r] of Object.entries(st.effectResults)) {
+    if ('ok' in r) okResults.set(id, r.ok);
+    else errors.set(id, r.error);
+  }
   const res = await run(code, {
     context: { ...st.input, ...(st.lastFail !== null ? { fail: st.lastFail } : {}) },
     tools,
@@ -293,7 +297,7 @@ async function execute(ctx: Ctx, st: PassState, code: string, kind: TurnKind): P
     },
     runId: st.runId,
     ...(st.effects === 'suspend'
-      ? { effects: { runId: st.runId, isEffect: (t: ToolDef) => sideEffectOf(t) === 'external', results: okResults } }
+      ? { effects: { runId: st.runId, isEffect: (t: ToolDef) => sideEffectOf(t) === 'external', results: okResults, errors } }
       : {}),
   });
   if (before) recordJournalChanges(st, before, res.journal);
@@ -308,22 +312,9 @@ async function execute(ctx: Ctx, st: PassState, code: string, kind: TurnKind): P
   trace.toolCalls.push(...calls.map(traceCall));
 
   if (res.status === 'suspended') {
-    const failed = res.effects.find((e) => {
-      const r = st.effectResults[e.id];
-      return r !== undefined && 'error' in r;
-    });
-    if (!failed) {
-      trace.suspensions++;
-      st.pending = { code, turnKind: kind, effects: res.effects };
-      return { kind: 'effects', effects: res.effects, state: st, toolCalls: [...st.toolCalls], usage: { ...st.usage } };
-    }
-    // the host ran the effect and it failed: the program ends with a tool error there
-    st.pending = null;
-    const message = (st.effectResults[failed.id] as { error: string }).error;
-    st.toolCalls.push({ tool: failed.tool, args: failed.args, taskId: failed.taskId, idempotencyKey: failed.idempotencyKey, error: message, durationMs: 0 });
-    trace.toolCalls.push(traceCall(st.toolCalls[st.toolCalls.length - 1]!));
-    trace.prints = res.prints;
-    return errorTurn(ctx, st, simpleError('tool_error', `tool/${failed.tool} failed: ${message}`), res.prints);
+    trace.suspensions++;
+    st.pending = { code, turnKind: kind, effects: res.effects };
+    return { kind: 'effects', effects: res.effects, state: st, toolCalls: [...st.toolCalls], usage: { ...st.usage } };
   }
 
   st.pending = null;

@@ -163,3 +163,34 @@ describe('effects', () => {
     expect(aborted).toBe(true);
   });
 });
+
+describe('effects that failed elsewhere', () => {
+  const SOURCE = `(task "lookup_1" (tool/lookup {:id 1}))
+(task "charge_1"
+  (tool/charge {:order-id 1 :amount 10}))`;
+
+  it('raise a located tool_error at the call; earlier commits stay', async () => {
+    const { tools, effects } = setup();
+    const first = await run(SOURCE, { tools, journal: new Map(), effects: effects() });
+    expect(first.status).toBe('suspended');
+    if (first.status !== 'suspended') return;
+    const id = first.effects[0]!.id;
+    const r = await run(SOURCE, { tools, journal: new Map(), effects: { ...effects(), errors: new Map([[id, 'card declined']]) } });
+    expect(r.status).toBe('error');
+    if (r.status !== 'error') return;
+    expect(r.error.code).toBe('tool_error');
+    expect(r.error.message).toBe('tool/charge failed: card declined');
+    expect([r.error.line, r.error.column]).toEqual([3, 3]);
+    expect([...r.journal!.keys()]).toEqual(['lookup_1']);
+    expect(r.toolCalls.find((c) => c.tool === 'charge')).toMatchObject({ error: 'card declined', idempotencyKey: id });
+  });
+
+  it('can be caught by the program like any tool failure', async () => {
+    const { tools, effects } = setup();
+    const src = `(try (task "charge_1" (tool/charge {:order-id 1 :amount 10})) (catch Exception e (str "handled: " (ex-message e))))`;
+    const first = await run(src, { tools, journal: new Map(), effects: effects() });
+    if (first.status !== 'suspended') throw new Error('expected a suspension');
+    const r = await run(src, { tools, journal: new Map(), effects: { ...effects(), errors: new Map([[first.effects[0]!.id, 'card declined']]) } });
+    expect(r.status === 'ok' && r.value).toBe('handled: tool/charge failed: card declined');
+  });
+});

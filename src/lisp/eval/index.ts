@@ -605,6 +605,11 @@ export class Evaluator implements Runtime {
         this.toolCalls.push({ tool: tool.name, args, taskId, idempotencyKey: key, result: r, durationMs: 0 });
         return fromJson(r);
       }
+      const failure = fx.errors?.get(key);
+      if (failure !== undefined) {
+        this.toolCalls.push({ tool: tool.name, args, taskId, idempotencyKey: key, error: failure, durationMs: 0 });
+        throw new PtcError('tool_error', `tool/${tool.name} failed: ${failure}`, n.span);
+      }
       this.pendingEffects.push({ id: key, taskId, tool: tool.name, args, idempotencyKey: key });
       throw SUSPEND;
     }
