@@ -15,7 +15,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { z } from 'zod';
-import { createModel } from '../../llm/index.ts';
+import { createModel, createRecordingModel } from '../../llm/index.ts';
 import type { ChatModel } from '../../llm/model.ts';
 import type { Json } from '../../lisp/tools.ts';
 import { type Agent, InputError, type Step, runNavigator } from '../../navigator/index.ts';
@@ -28,6 +28,7 @@ interface RunFlags {
   model?: string;
   runId?: string;
   effects?: string;
+  record?: string;
   json?: boolean;
 }
 
@@ -81,7 +82,13 @@ async function readInput(flag: string | undefined, fallback: unknown): Promise<u
   return parseJson(flag, '--input');
 }
 
-function chooseModel(resolved: Resolved, flag: string | undefined): ChatModel {
+/** The model to use, wrapped in a recorder when `--record FILE` is given. */
+function chooseModel(resolved: Resolved, flag: string | undefined, record: string | undefined): ChatModel {
+  const model = pickModel(resolved, flag);
+  return record ? createRecordingModel(model, record) : model;
+}
+
+function pickModel(resolved: Resolved, flag: string | undefined): ChatModel {
   try {
     if (flag) return createModel(flag);
     if (resolved.model) return resolved.model();
@@ -98,7 +105,7 @@ async function runAction(agentSpec: string, flags: RunFlags): Promise<void> {
   const resolved = await resolveAgent(agentSpec);
   const input = await readInput(flags.input, resolved.defaultInput);
   const journal = flags.journal ? await readJournal(flags.journal) : [];
-  const model = chooseModel(resolved, flags.model);
+  const model = chooseModel(resolved, flags.model, flags.record);
   if (flags.effects !== undefined && flags.effects !== 'inline' && flags.effects !== 'suspend') {
     throw new CliError(`--effects must be inline or suspend, got ${flags.effects}`, 2);
   }
@@ -160,6 +167,7 @@ const runCommand = new Command('run')
   .option('--model <model>', 'model string (openai:..., anthropic:..., scripted:FILE); default: the agent\'s')
   .option('--run-id <id>', 'run id mixed into idempotency keys (default: from agent name and input)')
   .option('--effects <mode>', 'inline (default) or suspend: run external tools between program runs, as the worker does')
+  .option('--record <file>', 'record the model\'s answers to FILE (scripted-model format) for offline replay with --model scripted:FILE')
   .option('--json', 'print the Step (status, value, journal, summaries, trace, usage, warnings) as one JSON object')
   .action(action(runAction));
 
