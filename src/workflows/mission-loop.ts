@@ -24,8 +24,9 @@ export async function runMission(state: MissionState): Promise<Json> {
     return fail(state, failureMessage(err), 'InvalidMission', null);
   }
   for (;;) {
-    const stop = stopReason(state);
-    if (stop) return stop();
+    if (state.cancelReason !== null) return cancelled(state, state.cancelReason);
+    const exhausted = state.exhaustedBudget(Date.now());
+    if (exhausted) return budgetStop(state, exhausted);
     if (shouldContinueAsNew(state)) await continueAsNew(state);
     state.passes++;
     setStatus(state, 'running');
@@ -158,22 +159,16 @@ async function waitForDecision(state: MissionState, key: string, readVersion: nu
   return inTime || arrived() || expire(state, key) ? 'decided' : 'fail';
 }
 
-/** A reason to stop before the next pass, as the function that stops; null to go on. */
-function stopReason(state: MissionState): (() => Json) | null {
-  if (state.cancelReason !== null) {
-    const reason = state.cancelReason;
-    return () => {
-      setStatus(state, 'cancelled');
-      throw wf.ApplicationFailure.nonRetryable(`mission cancelled: ${reason}`, 'MissionCancelled', state.summary());
-    };
-  }
-  const exhausted = state.exhaustedBudget(Date.now());
-  if (!exhausted) return null;
-  return () => {
-    state.error = exhausted;
-    setStatus(state, 'budget_exhausted');
-    return { status: 'budget_exhausted', reason: exhausted, done: state.summary() };
-  };
+function cancelled(state: MissionState, reason: string): never {
+  setStatus(state, 'cancelled');
+  throw wf.ApplicationFailure.nonRetryable(`mission cancelled: ${reason}`, 'MissionCancelled', state.summary());
+}
+
+/** A budget ran out: the mission ends cleanly with a summary of what was done. */
+function budgetStop(state: MissionState, reason: string): Json {
+  state.error = reason;
+  setStatus(state, 'budget_exhausted');
+  return { status: 'budget_exhausted', reason, done: state.summary() };
 }
 
 function shouldContinueAsNew(state: MissionState): boolean {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WorkflowFailedError, WorkflowUpdateFailedError } from '@temporalio/client';
 import { appliedOperations } from '../../examples/wire-transfer/bank.ts';
-import { decideSignal, decideUpdate, journalQuery, ledgerQuery, pendingQuery, progressQuery } from '../../src/workflows/messages.ts';
+import { cancelUpdate, decideSignal, decideUpdate, journalQuery, ledgerQuery, pendingQuery, progressQuery } from '../../src/workflows/messages.ts';
 import { answersFile, wireTransfer } from '../../examples/wire-transfer/agent.ts';
 import { createScriptedModel } from '../../src/llm/index.ts';
 import type { ChatModel } from '../../src/llm/model.ts';
@@ -133,6 +133,31 @@ describe('wire-transfer mission on the dev server', () => {
     expect(Object.fromEntries(entries)[KEY]).toBe('approved');
     await expectAuditOk(handle.workflowId);
     gate = new Promise<void>((r) => (openGate = r));
+  });
+
+  it('stops cleanly with a summary when a budget runs out', async () => {
+    const bank = freshBankFile();
+    const handle = await m.start({ ...wire, options: { budgets: { passes: 1 } } });
+    await waitForStatus(handle, (s) => s.status === 'waiting');
+    await handle.executeUpdate(decideUpdate, { args: [{ key: KEY, value: 'approved' }] });
+    const result = (await handle.result()) as { status: string; reason: string; done: { passes: number; completedTasks: string[] } };
+    expect(result.status).toBe('budget_exhausted');
+    expect(result.reason).toBe('pass budget of 1 used');
+    expect(result.done.passes).toBe(1);
+    expect(result.done.completedTasks).toEqual(['prepare_wire_bob_5000', 'request_approval_bob_5000', KEY]);
+    expect(appliedOperations(bank).map((r) => r.operation)).not.toContain('execute_wire');
+    await expectAuditOk(handle.workflowId);
+  });
+
+  it('cancels a waiting mission through the cancel update', async () => {
+    freshBankFile();
+    const handle = await m.start(wire);
+    await waitForStatus(handle, (s) => s.status === 'waiting');
+    await handle.executeUpdate(cancelUpdate, { args: [{ reason: 'customer withdrew' }] });
+    const err = await handle.result().catch((e) => e);
+    expect(err).toBeInstanceOf(WorkflowFailedError);
+    expect(String(err.cause?.message)).toBe('mission cancelled: customer withdrew');
+    await expectAuditOk(handle.workflowId);
   });
 
   it('continues as new mid-mission and the audit spans the chain', async () => {
