@@ -17,7 +17,7 @@ import { analyze } from './analyzer/index.ts';
 import type { Journal, Limits, Namespace, RunOptions, RunResult } from './api.ts';
 import { PtcError, limitExceeded } from './errors.ts';
 import { Evaluator, type CallEntry, type Outcome, type RunState } from './eval/index.ts';
-import { prStr } from './printer/index.ts';
+import { type PrintOptions, valueSource } from './printer/index.ts';
 import { read } from './reader/index.ts';
 import type { ToolDef } from './tools.ts';
 import { FnValue, type Value } from './values.ts';
@@ -186,12 +186,15 @@ function asStaticError(e: unknown): PtcError {
 // ---------------------------------------------------------------- namespace persistence
 
 /**
- * The namespace as re-readable source, one entry per name: data as `pr-str`, functions
- * as their source (`(let [y 1] (fn [x] (+ x y)))`).
+ * The namespace as re-readable source, one entry per name: data as source that evaluates
+ * to it (`{:a 1}`, lists as `(list 1 2)`; see `valueSource` in the printer), functions as
+ * their source (`(let [y 1] (fn [x] (+ x y)))`, captured data written the same way).
+ * @throws PtcError `limit_exceeded` when a collection has more than `maxItems` items
+ *   (default 100 000), so an oversized value fails here rather than when read back
  */
-export function serializeNamespace(ns: Namespace): Record<string, string> {
+export function serializeNamespace(ns: Namespace, options: PrintOptions = {}): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [name, v] of ns) out[name] = v instanceof FnValue ? v.toSource() : prStr(v);
+  for (const [name, v] of ns) out[name] = v instanceof FnValue ? v.toSource() : valueSource(v, options);
   return out;
 }
 

@@ -10,9 +10,8 @@
  */
 import { run, serializeNamespace } from '../lisp/index.ts';
 import type { EffectRequest, Journal, Namespace, ToolCallRecord, Warning } from '../lisp/api.ts';
-import { PtcError } from '../lisp/errors.ts';
 import { canonicalJson } from '../lisp/json.ts';
-import { prStr } from '../lisp/printer/index.ts';
+import { valueSource as lispValueSource } from '../lisp/printer/index.ts';
 import type { Json, ToolDef } from '../lisp/tools.ts';
 import type { ChatMessage } from '../llm/model.ts';
 import {
@@ -197,40 +196,13 @@ export function recordJournalChanges(st: PassState, before: Journal, after: Jour
 const MAX_ITEMS = 100_000;
 
 /**
- * Source text that evaluates to `v`: data as literals (lists and lazy seqs as
- * `(list ...)`, so that they do not read back as calls), functions as their source.
+ * Source text that evaluates to `v` (the interpreter's `valueSource`: lists as
+ * `(list ...)`), at most {@link MAX_ITEMS} items per collection.
  */
-export function valueSource(v: Value): string {
-  if (v === null) return 'nil';
-  if (typeof v === 'boolean' || typeof v === 'number' || typeof v === 'string') return prStr(v);
-  if (v instanceof Keyword || v instanceof Regex) return prStr(v);
-  if (v instanceof FnValue) return v.toSource();
-  const items = (xs: Iterable<Value>): string[] => {
-    const out: string[] = [];
-    for (const x of xs) {
-      if (out.length >= MAX_ITEMS) throw new PtcError('limit_exceeded', `a value with more than ${MAX_ITEMS} items cannot be kept between turns`);
-      out.push(valueSource(x));
-    }
-    return out;
-  };
-  if (isVector(v)) return `[${items(v).join(' ')}]`;
-  if (v instanceof PList || v instanceof LazySeq) return `(list ${items(iterate(v)).join(' ')})`.replace(/ \)$/, ')');
-  if (isSet(v)) return `#{${items(v).join(' ')}}`;
-  if (isMap(v)) {
-    const parts: string[] = [];
-    for (const [k, x] of v) parts.push(`${valueSource(k)} ${valueSource(x)}`);
-    return `{${parts.join(', ')}}`;
-  }
-  return prStr(v);
-}
+export const valueSource = (v: Value): string => lispValueSource(v, { maxItems: MAX_ITEMS });
 
-/** The namespace as a record of re-readable source (see {@link valueSource}). */
-export function namespaceSource(ns: Namespace): Record<string, string> {
-  const fns = serializeNamespace(new Map([...ns].filter(([, v]) => v instanceof FnValue)));
-  const out: Record<string, string> = {};
-  for (const [name, v] of ns) out[name] = v instanceof FnValue ? fns[name]! : valueSource(v);
-  return out;
-}
+/** The namespace as a record of re-readable source (`serializeNamespace`). */
+export const namespaceSource = (ns: Namespace): Record<string, string> => serializeNamespace(ns, { maxItems: MAX_ITEMS });
 
 /**
  * Reads a namespace record back by running `(def name source) ...` with the agent's

@@ -306,6 +306,12 @@ describe('our additions', () => {
     expect(s.value).toEqual([3, [2, 3], true]);
   });
 
+  it('closures capturing lists survive between turns', async () => {
+    const s = await run(testAgent(), ['(def f (let [y (list 1 (list 2))] (fn [] y)))', '(return [(list? (f)) (list? (second (f))) (f)])']).step;
+    expect(s.warnings.filter((w) => w.message.startsWith('f '))).toEqual([]);
+    expect(s.value).toEqual([true, true, [1, [2]]]);
+  });
+
   it('invalid input is an error outcome, not an exception', async () => {
     const agent = defineAgent({ name: 'needs', prompt: 'x {{n}}', input: z.object({ n: z.number() }), output: z.any() });
     const s = await runNavigator(agent, { input: { n: 'x' }, model: listModel([]) });

@@ -5,14 +5,14 @@
  * `(partial + 1)` and survives the journal and turn history as text.
  */
 import { List } from 'immutable';
-import { prStr } from '../printer/index.ts';
+import { valueSource } from '../printer/index.ts';
 import { type BuiltinImpl, type Value, Builtin, truthy } from '../values.ts';
 import { expectCallable } from './args.ts';
 import { type CoreTable, VARIADIC, defn } from './registry.ts';
 
 /** A builtin built by `maker` from `args`, printed as `(maker arg ...)`. */
 function made(maker: string, args: Value[], impl: BuiltinImpl): Builtin {
-  const source = `(${[maker, ...args.map((a) => prStr(a))].join(' ')})`;
+  const source = `(${[maker, ...args.map((a) => valueSource(a))].join(' ')})`;
   return new Builtin(maker, impl, source);
 }
 

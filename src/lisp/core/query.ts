@@ -9,7 +9,7 @@
  */
 import { PtcError } from '../errors.ts';
 import { getIn1 } from '../lookup.ts';
-import { prStr } from '../printer/index.ts';
+import { prStr, valueSource } from '../printer/index.ts';
 import {
   type Runtime,
   type Value,
@@ -179,7 +179,7 @@ export function buildWhere(field: Value, op: string | null, value: Value): (item
 /** `buildWhere` as a function value, printing as its source. */
 export function whereFn(field: Value, op: string | null, value: Value): Builtin {
   const p = buildWhere(field, op, value);
-  const src = op === null ? `(where ${prStr(field)})` : `(where ${prStr(field)} ${op} ${prStr(value)})`;
+  const src = op === null ? `(where ${prStr(field)})` : `(where ${prStr(field)} ${op} ${valueSource(value)})`;
   return new Builtin('where', (args) => p(args[0] ?? null), src);
 }
 

@@ -4,7 +4,7 @@
  */
 import type { FnInfo } from '../analyzer/nodes.ts';
 import type { CFn } from './compile.ts';
-import { prStr } from '../printer/index.ts';
+import { valueSource } from '../printer/index.ts';
 import { FnValue, type Value } from '../values.ts';
 
 /** Names that can be written back as a `let` binding. */
@@ -13,7 +13,9 @@ const READABLE_NAME = /^[^\s%\d#:'"`~@^;()[\]{}\\][^\s'"`~@^;()[\]{}\\]*$/;
 /**
  * A closure: the compiled function plus the values of the locals it captured.
  * Its source is the `fn` form as written, wrapped in a `let` of the captured bindings,
- * so it can be printed, persisted and read back: `(let [y 1] (fn [x] (+ x y)))`.
+ * so it can be printed, persisted and read back: `(let [y 1] (fn [x] (+ x y)))`. The
+ * captured values are written with `valueSource`, so a captured list reads back as a
+ * list: `(let [y (list 1 2)] (fn [] y))`.
  */
 export class Closure extends FnValue {
   /**
@@ -42,7 +44,7 @@ export class Closure extends FnValue {
     for (let i = 0; i < caps.length; i++) {
       const c = caps[i]!;
       if (skip?.has(c.name) || !READABLE_NAME.test(c.name)) continue;
-      bindings.push(`${c.name} ${prStr(this.captured[i] ?? null)}`);
+      bindings.push(`${c.name} ${valueSource(this.captured[i] ?? null)}`);
     }
     return bindings.length === 0 ? this.info.source : `(let [${bindings.join(' ')}] ${this.info.source})`;
   }

@@ -2,6 +2,7 @@
  * The printer: values and forms → text, as Clojure prints them.
  *
  * - {@link prStr}: `pr-str` (readable; `readData(prStr(v))` equals `v` for data)
+ * - {@link valueSource}: source that evaluates to a value (lists as `(list ...)`)
  * - {@link prStrLimited}: `pr-str` cut to N characters without printing the rest
  * - {@link printStr} / {@link printlnText}: `print` / `println` (strings raw)
  * - {@link strOf}: `str` of one value
@@ -11,6 +12,6 @@
  * Decisions are documented in docs/language-reader-printer.md.
  * @module
  */
-export { prStr, prStrLimited, printStr, printlnText, strOf, quoteString, type PrintOptions } from './print.ts';
+export { prStr, prStrLimited, valueSource, printStr, printlnText, strOf, quoteString, type PrintOptions } from './print.ts';
 export { formatNumber, strNumber } from './number.ts';
 export { printForm, charLiteral } from './form.ts';

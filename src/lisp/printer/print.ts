@@ -9,7 +9,10 @@ import { FnValue, Keyword, LazySeq, PList, Regex, type PMap, type Value } from '
 import { formatNumber, strNumber } from './number.ts';
 
 export interface PrintOptions {
-  /** most items printed from one lazy seq before `limit_exceeded` @default 100_000 */
+  /**
+   * most items printed from one lazy seq (with {@link valueSource}: from any collection)
+   * before `limit_exceeded` @default 100_000
+   */
   maxItems?: number;
   /** deepest nesting printed before `limit_exceeded` @default 1000 */
   maxDepth?: number;
@@ -17,6 +20,9 @@ export interface PrintOptions {
 
 const DEFAULT_MAX_ITEMS = 100_000;
 const DEFAULT_MAX_DEPTH = 1000;
+
+/** Keyword spellings the reader reads back as the same keyword (conservative). */
+const READABLE_KEYWORD = /^[\w*+!?<>=$&.-][\w*+!?<>=$&.'#-]*(?:\/[\w*+!?<>=$&.-][\w*+!?<>=$&.'#-]*)?$/;
 
 /** Thrown inside the writer when the character budget is spent; never escapes. */
 const FULL = Symbol('full');
@@ -26,6 +32,11 @@ class Writer {
   constructor(
     /** false: `print` semantics (strings raw at every level) */
     readonly readably: boolean,
+    /**
+     * true: source that evaluates to the value ({@link valueSource}): lists and seqs as
+     * `(list ...)`, and `maxItems` bounds every collection, not only lazy seqs
+     */
+    readonly code: boolean,
     readonly maxItems: number,
     readonly maxDepth: number,
     readonly maxChars: number,
@@ -46,12 +57,14 @@ class Writer {
       case 'string':
         return this.put(this.readably ? quoteString(v) : v);
     }
-    if (v instanceof Keyword) return this.put(`:${v.fullName}`);
+    if (v instanceof Keyword) {
+      return this.put(this.code && !READABLE_KEYWORD.test(v.fullName) ? `(keyword ${quoteString(v.fullName)})` : `:${v.fullName}`);
+    }
     if (depth >= this.maxDepth) {
       throw limitExceeded('depth', `value is nested more than ${this.maxDepth} levels deep to print`);
     }
     if (isList(v)) return this.items('[', v, ']', depth);
-    if (v instanceof PList) return this.items('(', v.items, ')', depth);
+    if (v instanceof PList) return this.items(this.code && v.size > 0 ? '(list ' : '(', v.items, ')', depth);
     if (v instanceof LazySeq) return this.lazy(v, depth);
     if (isOrderedMap(v)) return this.map(v as PMap, depth);
     if (isOrderedSet(v)) return this.items('#{', v, '}', depth);
@@ -62,13 +75,18 @@ class Writer {
 
   private items(open: string, xs: Iterable<Value>, close: string, depth: number): void {
     this.put(open);
-    let first = true;
+    let n = 0;
     for (const x of xs) {
-      if (!first) this.put(' ');
-      first = false;
+      if (n > 0) this.put(' ');
+      if (this.code && n >= this.maxItems) this.tooMany();
+      n++;
       this.value(x, depth + 1);
     }
     this.put(close);
+  }
+
+  private tooMany(): never {
+    throw limitExceeded('collection_size', `cannot print a ${this.code ? 'collection' : 'sequence'} of more than ${this.maxItems} items`);
   }
 
   private lazy(s: LazySeq, depth: number): void {
@@ -76,9 +94,8 @@ class Writer {
     for (let i = 0; ; i++) {
       const x = s.nth(i);
       if (x === LazySeq.END) break;
-      if (i >= this.maxItems) {
-        throw limitExceeded('collection_size', `cannot print a sequence of more than ${this.maxItems} items`);
-      }
+      if (i >= this.maxItems) this.tooMany();
+      if (i === 0 && this.code) this.put('list ');
       if (i > 0) this.put(' ');
       this.value(x, depth + 1);
     }
@@ -87,10 +104,11 @@ class Writer {
 
   private map(m: PMap, depth: number): void {
     this.put('{');
-    let first = true;
+    let n = 0;
     for (const [k, x] of m) {
-      if (!first) this.put(', ');
-      first = false;
+      if (n > 0) this.put(', ');
+      if (this.code && n >= this.maxItems) this.tooMany();
+      n++;
       this.value(k, depth + 1);
       this.put(' ');
       this.value(x, depth + 1);
@@ -126,8 +144,8 @@ export function quoteString(s: string): string {
   return out + s.slice(chunk) + '"';
 }
 
-function render(v: Value, readably: boolean, options: PrintOptions, maxChars: number): { text: string; cut: boolean } {
-  const w = new Writer(readably, options.maxItems ?? DEFAULT_MAX_ITEMS, options.maxDepth ?? DEFAULT_MAX_DEPTH, maxChars);
+function render(v: Value, readably: boolean, options: PrintOptions, maxChars: number, code = false): { text: string; cut: boolean } {
+  const w = new Writer(readably, code, options.maxItems ?? DEFAULT_MAX_ITEMS, options.maxDepth ?? DEFAULT_MAX_DEPTH, maxChars);
   try {
     w.value(v, 0);
     return { text: w.out, cut: false };
@@ -147,6 +165,17 @@ function render(v: Value, readably: boolean, options: PrintOptions, maxChars: nu
  */
 export function prStr(v: Value, options: PrintOptions = {}): string {
   return render(v, true, options, Infinity).text;
+}
+
+/**
+ * Source text that evaluates to `v` (what namespaces, closures' captured data and built
+ * functions persist): `pr-str`, except that lists and seqs are written `(list 1 2)`
+ * (`(1 2)` would read back as a call) and keywords the reader cannot read back as
+ * `(keyword "a b")`. `maxItems` bounds every collection (`limit_exceeded`
+ * `collection_size`), so an oversized value fails here rather than when read back.
+ */
+export function valueSource(v: Value, options: PrintOptions = {}): string {
+  return render(v, true, options, Infinity, true).text;
 }
 
 /**
