@@ -198,42 +198,67 @@ export function serializeNamespace(ns: Namespace, options: PrintOptions = {}): R
   return out;
 }
 
+/** Options of {@link deserializeNamespace}. */
+export interface DeserializeOptions {
+  /** the tools the functions may call (checked as `run` checks them; unknown → `unknown_tool`) */
+  tools?: readonly ToolDef[];
+  /** limits for evaluating the entries (fuel is shared by all entries) */
+  limits?: Partial<Limits>;
+  /**
+   * Called for an entry that does not read, analyze or evaluate, which is then left out
+   * instead of failing the whole record; entries that refer to a left-out name are then
+   * left out too (each reported once). Without it the first such entry throws.
+   */
+  onError?: (name: string, error: PtcError) => void;
+}
+
 /**
  * Reads back what {@link serializeNamespace} wrote. Each entry is read, analyzed (every
- * name of the record counts as defined, so functions may refer to each other) and
- * evaluated without tools.
- * @throws PtcError when an entry does not read or evaluate
+ * name of the record counts as defined, so functions may refer to each other; tool calls
+ * are checked against `options.tools`) and evaluated.
+ * @throws PtcError when an entry does not read or evaluate (unless `options.onError`)
  */
-export async function deserializeNamespace(rec: Record<string, string>): Promise<Namespace> {
-  const names = Object.keys(rec);
-  const ns: Namespace = new Map();
-  const st: RunState = {
-    program: { body: { kind: 'const', value: null, span: { offset: 0, length: 0, line: 1, col: 1 } }, frameSize: 0 },
-    limits: { ...DEFAULT_LIMITS },
-    tools: new Map(),
-    context: {},
-    history: [],
-    runId: 'local',
-    journal: null,
-    summaries: new Map(),
-    namespace: ns,
-    deadline: Date.now() + DEFAULT_LIMITS.timeoutMs,
-    abort: new AbortController(),
-    log: new Map(),
-  };
-  const ev = new Evaluator(st);
-  for (const name of names) {
-    const source = rec[name]!;
-    let v: Value;
-    try {
-      const program = analyze(read(source), { source, globals: names });
-      v = ev.evalProgram(program);
-    } catch (e) {
-      const err = e instanceof PtcError ? e : new PtcError('type_error', 'entry could not be evaluated');
-      throw new PtcError(err.code, `namespace entry ${name}: ${err.message}`, err.span, err.hint, err.phase, err.details);
+export async function deserializeNamespace(rec: Record<string, string>, options: DeserializeOptions = {}): Promise<Namespace> {
+  const limits: Limits = { ...DEFAULT_LIMITS, ...definedOnly(options.limits ?? {}) };
+  const tools = new Map<string, ToolDef>((options.tools ?? []).map((t) => [t.name, t]));
+  let names = Object.keys(rec);
+  for (;;) {
+    const ns: Namespace = new Map();
+    const st: RunState = {
+      program: { body: { kind: 'const', value: null, span: { offset: 0, length: 0, line: 1, col: 1 } }, frameSize: 0 },
+      limits,
+      tools,
+      context: {},
+      history: [],
+      runId: 'local',
+      journal: null,
+      summaries: new Map(),
+      namespace: ns,
+      deadline: Date.now() + limits.timeoutMs,
+      abort: new AbortController(),
+      log: new Map(),
+    };
+    const ev = new Evaluator(st);
+    const dropped = new Set<string>();
+    for (const name of names) {
+      const source = rec[name]!;
+      let v: Value;
+      try {
+        const program = analyze(read(source), { source, globals: names, tools, maxRegexLength: limits.maxRegexLength });
+        v = ev.evalProgram(program);
+      } catch (e) {
+        const err = e instanceof PtcError ? e : new PtcError('type_error', 'entry could not be evaluated');
+        if (!options.onError) {
+          throw new PtcError(err.code, `namespace entry ${name}: ${err.message}`, err.span, err.hint, err.phase, err.details);
+        }
+        options.onError(name, err);
+        dropped.add(name);
+        continue;
+      }
+      ev.namespace.set(name, v);
+      ns.set(name, v);
     }
-    ev.namespace.set(name, v);
-    ns.set(name, v);
+    if (dropped.size === 0) return ns;
+    names = names.filter((n) => !dropped.has(n));
   }
-  return ns;
 }

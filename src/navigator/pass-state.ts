@@ -8,7 +8,7 @@
  * source before every program, also in-process), so a pass resumed in a fresh process
  * behaves exactly like an uninterrupted one.
  */
-import { run, serializeNamespace } from '../lisp/index.ts';
+import { deserializeNamespace, serializeNamespace } from '../lisp/index.ts';
 import type { EffectRequest, Journal, Namespace, ToolCallRecord, Warning } from '../lisp/api.ts';
 import { canonicalJson } from '../lisp/json.ts';
 import { valueSource as lispValueSource } from '../lisp/printer/index.ts';
@@ -205,27 +205,16 @@ export const valueSource = (v: Value): string => lispValueSource(v, { maxItems: 
 export const namespaceSource = (ns: Namespace): Record<string, string> => serializeNamespace(ns, { maxItems: MAX_ITEMS });
 
 /**
- * Reads a namespace record back by running `(def name source) ...` with the agent's
- * tools known (functions may call tools and refer to each other). When that fails, the
- * entries are read one by one and an entry that does not read or evaluate is dropped
- * with a warning (entries that depend on it go too) rather than failing the pass.
+ * Reads a namespace record back (`deserializeNamespace`) with the agent's tools known
+ * (functions may call tools and refer to each other). An entry that does not read or
+ * evaluate is dropped with a warning (entries that depend on it go too) rather than
+ * failing the pass.
  */
 export async function readNamespace(rec: Record<string, string>, warnings: Warning[], tools: readonly ToolDef[] = []): Promise<Namespace> {
-  const names = Object.keys(rec);
-  if (names.length === 0) return new Map();
-  const defs = (ns: string[]) => ns.map((n) => `(def ${n} ${rec[n]})`).join('\n');
-  const all = await run(defs(names), { tools: [...tools] });
-  if (all.status === 'ok') return all.namespace;
-  let ns: Namespace = new Map();
-  for (const name of names) {
-    const one = await run(defs([name]), { tools: [...tools], namespace: ns });
-    if (one.status === 'ok') ns = one.namespace;
-    else {
-      const why = one.status === 'error' ? one.error.message : one.status;
-      warnings.push({ code: 'namespace_entry_dropped', message: `${name} could not be kept for the next program: ${why}` });
-    }
-  }
-  return ns;
+  return deserializeNamespace(rec, {
+    tools,
+    onError: (name, e) => warnings.push({ code: 'namespace_entry_dropped', message: `${name} could not be kept for the next program: ${e.message}` }),
+  });
 }
 
 /** `*1 *2 *3` source → values (`*1` first). */

@@ -389,4 +389,24 @@ describe('namespace', () => {
     const ns = await deserializeNamespace(JSON.parse(JSON.stringify(rec)));
     expect(await value('(use-both 1)', { namespace: ns })).toBe('8');
   });
+  it('deserializeNamespace knows the tools it is given: a saved function may call a tool', async () => {
+    const tools: ToolDef[] = [{ name: 'double', description: '', input: z.object({ n: z.number() }), handler: ({ n }: { n: number }) => n * 2 }];
+    const r = await run('(defn twice [n] (:x {:x (tool/double {:n n})}))', { tools });
+    expect(r.status).toBe('ok');
+    const rec = serializeNamespace(r.namespace);
+    await expect(deserializeNamespace(rec)).rejects.toMatchObject({ code: 'unknown_tool' });
+    const ns = await deserializeNamespace(rec, { tools });
+    expect(await value('(twice 4)', { namespace: ns, tools })).toBe('8');
+  });
+  it('deserializeNamespace with onError leaves out failing entries and the entries that need them', async () => {
+    const seen: string[] = [];
+    const ns = await deserializeNamespace(
+      { a: '1', bad: '(+ 1 "x")', f: '(fn [] bad)', g: '(fn [] (inc a))', h: '(fn [] (f))' },
+      { onError: (name, e) => seen.push(`${name}: ${e.code}`) },
+    );
+    expect(seen).toEqual(['bad: type_error', 'f: unbound_var', 'h: unbound_var']);
+    expect([...ns.keys()]).toEqual(['a', 'g']);
+    expect(await value('(g)', { namespace: ns })).toBe('2');
+    await expect(deserializeNamespace({ bad: '(+ 1 "x")' })).rejects.toThrow(/^namespace entry bad: /);
+  });
 });
