@@ -169,6 +169,12 @@ describe('all-of / any-of / none-of', () => {
     expect(call(anyOf([]), 1)).toBe(false);
     expect(call(noneOf([]), 1)).toBe(true);
   });
+
+  it('print as their real source', () => {
+    expect(allOf([isPos, whereFn(kw('a'), '=', 1), kw('b') as unknown as Builtin]).toSource()).toBe('(all-of pos? (where :a = 1) :b)');
+    expect(anyOf([noneOf([isEven])]).toSource()).toBe('(any-of (none-of even?))');
+    expect(noneOf([]).toSource()).toBe('(none-of)');
+  });
 });
 
 describe('core/index: namespaces, names, hints, docs', () => {

@@ -389,6 +389,13 @@ describe('namespace', () => {
     const ns = await deserializeNamespace(JSON.parse(JSON.stringify(rec)));
     expect(await value('(use-both 1)', { namespace: ns })).toBe('8');
   });
+  it('a def built with all-of / any-of / none-of persists', async () => {
+    const r = await run('(def ok? (all-of (where :a) (any-of (where :b > 1) #(= (:c %) 3)) (none-of :d)))');
+    const rec = serializeNamespace(r.namespace);
+    expect(rec['ok?']).toBe('(all-of (where :a) (any-of (where :b > 1) #(= (:c %) 3)) (none-of :d))');
+    const ns = await deserializeNamespace(rec);
+    expect(await value('(mapv ok? [{:a 1 :b 2} {:a 1 :c 3} {:a 1 :c 3 :d 1} {:b 2} {:a 1}])', { namespace: ns })).toBe('[true true false false false]');
+  });
   it('deserializeNamespace knows the tools it is given: a saved function may call a tool', async () => {
     const tools: ToolDef[] = [{ name: 'double', description: '', input: z.object({ n: z.number() }), handler: ({ n }: { n: number }) => n * 2 }];
     const r = await run('(defn twice [n] (:x {:x (tool/double {:n n})}))', { tools });

@@ -183,8 +183,10 @@ export function whereFn(field: Value, op: string | null, value: Value): Builtin 
   return new Builtin('where', (args) => p(args[0] ?? null), src);
 }
 
+/** A predicate combinator, printing as its source `(all-of p ...)` with each predicate's source. */
 function combine(name: string, preds: Value[], test: (hit: (p: Value) => boolean) => boolean): Builtin {
-  return new Builtin(name, (args, rt) => test((p) => truthy(rt.apply(p, args))), `(${name} ...)`);
+  const src = `(${[name, ...preds.map((p) => valueSource(p))].join(' ')})`;
+  return new Builtin(name, (args, rt) => test((p) => truthy(rt.apply(p, args))), src);
 }
 
 /** `(all-of p ...)`: true when every predicate holds; `(all-of)` is always true. */
