@@ -121,20 +121,12 @@ export function enqueueActivity(engine: Engine, run: RunState, activity: Activit
 export async function pollActivityTask(engine: Engine, request: Msg, call: CallContext): Promise<Msg> {
   engine.namespace(request.namespace);
   const key = queueKey(request.namespace, request.taskQueue?.name ?? '');
-  const waitUntil = Date.now() + Engine.pollWait(call);
-  while (!engine.isClosed() && !call.cancelled()) {
-    const ticket = await engine.activityQueues.poll(key, call, waitUntil - Date.now());
-    if (!ticket) break;
-    if (call.cancelled()) {
-      engine.activityQueues.add(key, ticket);
-      break;
-    }
+  return engine.pollTask(engine.activityQueues, key, call, (ticket) => {
     const run = engine.state.runs[ticket.run];
     const activity = run?.activities[ticket.scheduledEventId];
-    if (!run || run.status !== RUNNING || activity?.phase !== 'SCHEDULED' || activity.dispatchId !== ticket.dispatchId) continue;
+    if (!run || run.status !== RUNNING || activity?.phase !== 'SCHEDULED' || activity.dispatchId !== ticket.dispatchId) return undefined;
     return startActivity(engine, run, activity, request.identity);
-  }
-  return {};
+  });
 }
 
 function startActivity(engine: Engine, run: RunState, activity: ActivityState, identity: string): Msg {

@@ -148,6 +148,27 @@ export class Engine {
     return call.deadline ? Math.min(TASK_POLL_MS, call.deadline - Date.now() - 1000) : TASK_POLL_MS;
   }
 
+  /**
+   * Long-polls one task queue: `start` turns a ticket into the response, or gives undefined
+   * for a stale ticket and the poll goes on. Answers empty when the poll wait passes, the
+   * call is cancelled or the engine closes; a ticket that arrives for a cancelled call goes
+   * back on the queue so another poller gets it (the worker that polled is gone).
+   */
+  async pollTask<T>(queues: TaskQueues<T>, key: string, call: CallContext, start: (ticket: T) => Msg | undefined): Promise<Msg> {
+    const waitUntil = Date.now() + Engine.pollWait(call);
+    while (!this.closed && !call.cancelled()) {
+      const ticket = await queues.poll(key, call, waitUntil - Date.now());
+      if (!ticket) break;
+      if (call.cancelled()) {
+        queues.add(key, ticket);
+        break;
+      }
+      const response = start(ticket);
+      if (response) return response;
+    }
+    return {};
+  }
+
   isClosed(): boolean {
     return this.closed;
   }

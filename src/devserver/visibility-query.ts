@@ -582,32 +582,29 @@ function cmp(a: string | number | boolean, b: string | number | boolean): number
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
+/**
+ * AND (decisive = false) and OR (decisive = true) under three-valued logic: the decisive
+ * value as soon as one operand gives it, else unknown (null) if any operand is unknown,
+ * else the other value.
+ */
+function anyDecides(ms: Matcher[], decisive: boolean): Matcher {
+  return (r) => {
+    let unknown = false;
+    for (const m of ms) {
+      const v = m(r);
+      if (v === decisive) return decisive;
+      if (v === null) unknown = true;
+    }
+    return unknown ? null : !decisive;
+  };
+}
+
 function compileExpr(e: VisibilityExpr, types: Record<string, SearchAttributeType> | undefined): Matcher {
   switch (e.kind) {
-    case 'and': {
-      const ms = e.operands.map((o) => compileExpr(o, types));
-      return (r) => {
-        let unknown = false;
-        for (const m of ms) {
-          const v = m(r);
-          if (v === false) return false;
-          if (v === null) unknown = true;
-        }
-        return unknown ? null : true;
-      };
-    }
-    case 'or': {
-      const ms = e.operands.map((o) => compileExpr(o, types));
-      return (r) => {
-        let unknown = false;
-        for (const m of ms) {
-          const v = m(r);
-          if (v === true) return true;
-          if (v === null) unknown = true;
-        }
-        return unknown ? null : false;
-      };
-    }
+    case 'and':
+      return anyDecides(e.operands.map((o) => compileExpr(o, types)), false);
+    case 'or':
+      return anyDecides(e.operands.map((o) => compileExpr(o, types)), true);
     case 'not': {
       const m = compileExpr(e.operand, types);
       return (r) => {

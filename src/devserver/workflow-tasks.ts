@@ -81,23 +81,11 @@ function moveToNormalQueue(engine: Engine, run: RunState): void {
 export async function pollWorkflowTask(engine: Engine, request: Msg, call: CallContext): Promise<Msg> {
   engine.namespace(request.namespace);
   const queueName = request.taskQueue?.name ?? '';
-  const key = queueKey(request.namespace, queueName);
-  const waitUntil = Date.now() + Engine.pollWait(call);
-  while (!engine.isClosed() && !call.cancelled()) {
-    const ticket = await engine.workflowQueues.poll(key, call, waitUntil - Date.now());
-    if (!ticket) break;
-    if (call.cancelled()) {
-      // The worker is gone: give the ticket back so another poller gets it.
-      engine.workflowQueues.add(key, ticket);
-      break;
-    }
-    const response =
-      ticket.kind === 'task'
-        ? startWorkflowTask(engine, ticket.run, ticket.dispatchId, request)
-        : queries.startLegacyQuery(engine, ticket.queryId, queueName, request);
-    if (response) return response;
-  }
-  return {};
+  return engine.pollTask(engine.workflowQueues, queueKey(request.namespace, queueName), call, (ticket) =>
+    ticket.kind === 'task'
+      ? startWorkflowTask(engine, ticket.run, ticket.dispatchId, request)
+      : queries.startLegacyQuery(engine, ticket.queryId, queueName, request),
+  );
 }
 
 function startWorkflowTask(engine: Engine, key: string, dispatchId: string, request: Msg): Msg | undefined {

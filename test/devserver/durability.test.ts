@@ -2,36 +2,24 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { type DevServer, startDevServer } from '../../src/devserver/index.ts';
-import { createTestEnv, type TestEnv } from '../../src/devserver/testing.ts';
-import * as activities from './fixtures/activities.ts';
 import { addSignal, counter, finishSignal, napThenGreet, totalQuery } from './fixtures/workflows.ts';
-import { eventTypes, untilDescribed } from './helpers.ts';
+import { ACTIVITY, expectEventTypes, fetchAndReplayAll, FIRST_TASK, startWorkflow, untilDescribed, useTestEnv, WORKFLOW_TASK } from './helpers.ts';
 
-const workflowsPath = fileURLToPath(new URL('./fixtures/workflows.ts', import.meta.url));
 const db = join(mkdtempSync(join(tmpdir(), 'devserver-db-')), 'state.json');
-let env: TestEnv;
 let restarted: DevServer | undefined;
-
-beforeAll(async () => {
-  env = await createTestEnv({ workflowsPath, activities, server: { db } });
-});
+// Registered before the env's own hooks: after-all hooks run last-registered first, so the
+// env (and its worker) shuts down before the restarted server does.
 afterAll(async () => {
-  await env?.shutdown();
   await restarted?.shutdown();
 });
+const env = useTestEnv({ server: { db } });
 
 describe('--db durability', () => {
   it('continues open workflows after a restart on the same file, timers included', async () => {
-    const timerWorkflowId = 'durable-timer-1';
-    const timed = await env.client.workflow.start(napThenGreet, {
-      taskQueue: env.taskQueue,
-      workflowId: timerWorkflowId,
-      args: ['again', 1500],
-    });
-    const waiting = await env.client.workflow.start(counter, { taskQueue: env.taskQueue, workflowId: 'durable-counter-1' });
+    const timed = await startWorkflow(env, napThenGreet, { workflowId: 'durable-timer-1', args: ['again', 1500] });
+    const waiting = await startWorkflow(env, counter, { workflowId: 'durable-counter-1' });
     await waiting.signal(addSignal, 2);
     await untilDescribed(timed, (d) => d.historyLength >= 5); // TimerStarted written
     await untilDescribed(waiting, (d) => d.historyLength >= 8 && d.raw.pendingWorkflowTask == null);
@@ -47,28 +35,15 @@ describe('--db durability', () => {
     await waiting.signal(finishSignal);
     expect(await waiting.result()).toBe(5);
 
-    const history = await timed.fetchHistory();
-    expect(eventTypes(history)).toEqual([
-      'WorkflowExecutionStarted',
-      'WorkflowTaskScheduled',
-      'WorkflowTaskStarted',
-      'WorkflowTaskCompleted',
+    const [history] = await fetchAndReplayAll(env, [timed, waiting]);
+    expectEventTypes(history!, [
+      ...FIRST_TASK,
       'TimerStarted',
       'TimerFired',
-      'WorkflowTaskScheduled',
-      'WorkflowTaskStarted',
-      'WorkflowTaskCompleted',
-      'ActivityTaskScheduled',
-      'ActivityTaskStarted',
-      'ActivityTaskCompleted',
-      'WorkflowTaskScheduled',
-      'WorkflowTaskStarted',
-      'WorkflowTaskCompleted',
+      ...WORKFLOW_TASK,
+      ...ACTIVITY,
+      ...WORKFLOW_TASK,
       'WorkflowExecutionCompleted',
-    ]);
-    await env.replay([
-      { workflowId: timerWorkflowId, history },
-      { workflowId: 'durable-counter-1', history: await waiting.fetchHistory() },
     ]);
   });
 });

@@ -8,24 +8,27 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestEnv, type TestEnv } from '../../src/devserver/testing.ts';
-import * as activities from './fixtures/activities.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { busyCounter, finishSignal, slowHello } from './fixtures/workflows.ts';
-import { eventsOfType, eventTypes, untilDescribed } from './helpers.ts';
+import {
+  ACTIVITY,
+  eventsOfType,
+  expectEventTypes,
+  fetchAndReplay,
+  FIRST_TASK,
+  startWorkflow,
+  untilWorkflowTaskStarted,
+  useTestEnv,
+  WORKFLOW_TASK,
+} from './helpers.ts';
 
-const workflowsPath = fileURLToPath(new URL('./fixtures/workflows.ts', import.meta.url));
 const workerScript = fileURLToPath(new URL('./fixtures/worker-process.ts', import.meta.url));
-let env: TestEnv;
+const env = useTestEnv({ startWorker: false });
 let codePath: string;
 
-beforeAll(async () => {
-  env = await createTestEnv({ workflowsPath, activities, startWorker: false });
+beforeAll(() => {
   codePath = join(mkdtempSync(join(tmpdir(), 'devserver-kill-')), 'workflows.js');
   writeFileSync(codePath, env.bundle.code);
-});
-afterAll(async () => {
-  await env?.shutdown();
 });
 
 /** Spawns a worker process and resolves once it prints `marker`. */
@@ -66,62 +69,43 @@ describe('SIGKILL of a worker process', () => {
     const taskQueue = `kill-activity-${randomUUID()}`;
     const { child, output } = spawnWorker(taskQueue, { HANG_ACTIVITIES: '1' });
     await output('WORKER_READY');
-    const workflowId = 'kill-activity-1';
-    const handle = await env.client.workflow.start(slowHello, { taskQueue, workflowId, args: ['survivor'] });
+    const handle = await startWorkflow(env, slowHello, { taskQueue, workflowId: 'kill-activity-1', args: ['survivor'] });
     await output('ACTIVITY_STARTED');
     await kill(child);
     const result = await runWorkerUntil(taskQueue, () => handle.result());
     expect(result).toBe('Hello, survivor!');
-    const history = await handle.fetchHistory();
-    expect(eventTypes(history)).toEqual([
-      'WorkflowExecutionStarted',
-      'WorkflowTaskScheduled',
-      'WorkflowTaskStarted',
-      'WorkflowTaskCompleted',
-      'ActivityTaskScheduled',
-      'ActivityTaskStarted',
-      'ActivityTaskCompleted',
+    const history = await fetchAndReplay(env, handle);
+    expectEventTypes(history, [
+      ...FIRST_TASK,
+      ...ACTIVITY,
       'WorkflowTaskScheduled',
       'WorkflowTaskTimedOut',
-      'WorkflowTaskScheduled',
-      'WorkflowTaskStarted',
-      'WorkflowTaskCompleted',
+      ...WORKFLOW_TASK,
       'WorkflowExecutionCompleted',
     ]);
     const started = eventsOfType(history, 'ActivityTaskStarted')[0]!.activityTaskStartedEventAttributes!;
     expect(started.attempt).toBe(2);
     expect(started.lastFailure?.timeoutFailureInfo).toBeTruthy();
-    await env.replay([{ workflowId, history }]);
   });
 
   it('mid-workflow-task: the task times out and another worker replays and finishes', async () => {
     const taskQueue = `kill-wft-${randomUUID()}`;
     const { child, output } = spawnWorker(taskQueue);
     await output('WORKER_READY');
-    const workflowId = 'kill-wft-1';
-    const handle = await env.client.workflow.start(busyCounter, {
-      taskQueue,
-      workflowId,
-      args: [4_000_000],
-      workflowTaskTimeout: '3s',
-    });
-    await untilDescribed(handle, (d) => d.raw.pendingWorkflowTask?.state === 2 /* STARTED */);
+    const handle = await startWorkflow(env, busyCounter, { taskQueue, workflowId: 'kill-wft-1', args: [4_000_000], workflowTaskTimeout: '3s' });
+    await untilWorkflowTaskStarted(handle);
     await kill(child);
     await handle.signal(finishSignal);
     const result = await runWorkerUntil(taskQueue, () => handle.result());
     expect(result).toBe(0);
-    const history = await handle.fetchHistory();
-    expect(eventTypes(history)).toEqual([
+    expectEventTypes(await fetchAndReplay(env, handle), [
       'WorkflowExecutionStarted',
       'WorkflowTaskScheduled',
       'WorkflowTaskStarted',
       'WorkflowTaskTimedOut',
       'WorkflowExecutionSignaled',
-      'WorkflowTaskScheduled',
-      'WorkflowTaskStarted',
-      'WorkflowTaskCompleted',
+      ...WORKFLOW_TASK,
       'WorkflowExecutionCompleted',
     ]);
-    await env.replay([{ workflowId, history }]);
   });
 });

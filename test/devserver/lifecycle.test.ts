@@ -1,48 +1,31 @@
 /** Start policies, timers, terminate, continue-as-new, describe, memo and search attributes, list/count. */
-import { WorkflowExecutionAlreadyStartedError, WorkflowFailedError } from '@temporalio/client';
+import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import { TerminatedFailure } from '@temporalio/common';
 import { temporal } from '@temporalio/proto';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
-import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestEnv, type TestEnv } from '../../src/devserver/testing.ts';
-import * as activities from './fixtures/activities.ts';
+import { describe, expect, it } from 'vitest';
 import { chain, counter, failing, failsTwice, finishSignal, hello, sleeper, tagged, waitsForever, withChild } from './fixtures/workflows.ts';
-import { eventsOfType, eventTypes, untilDescribed } from './helpers.ts';
+import {
+  eventsOfType,
+  eventTypes,
+  expectEventTypes,
+  failureCause,
+  fetchAndReplay,
+  fetchAndReplayAll,
+  FIRST_TASK,
+  startWorkflow,
+  untilDescribed,
+  useTestEnv,
+  WORKFLOW_TASK,
+} from './helpers.ts';
 
-const workflowsPath = fileURLToPath(new URL('./fixtures/workflows.ts', import.meta.url));
-let env: TestEnv;
-
-beforeAll(async () => {
-  env = await createTestEnv({
-    workflowsPath,
-    activities,
-    server: { searchAttributes: { CustomKeywordField: 'KeywordList', Team: 'Keyword' } },
-  });
-});
-afterAll(async () => {
-  await env?.shutdown();
-});
+const env = useTestEnv({ server: { searchAttributes: { CustomKeywordField: 'KeywordList', Team: 'Keyword' } } });
 
 describe('workflow lifecycle', () => {
   it('fires a durable timer', async () => {
-    const workflowId = 'timer-1';
-    const handle = await env.client.workflow.start(sleeper, { taskQueue: env.taskQueue, workflowId, args: [200] });
+    const handle = await startWorkflow(env, sleeper, { workflowId: 'timer-1', args: [200] });
     expect(await handle.result()).toBe('woke');
-    const history = await handle.fetchHistory();
-    expect(eventTypes(history)).toEqual([
-      'WorkflowExecutionStarted',
-      'WorkflowTaskScheduled',
-      'WorkflowTaskStarted',
-      'WorkflowTaskCompleted',
-      'TimerStarted',
-      'TimerFired',
-      'WorkflowTaskScheduled',
-      'WorkflowTaskStarted',
-      'WorkflowTaskCompleted',
-      'WorkflowExecutionCompleted',
-    ]);
-    await env.replay([{ workflowId, history }]);
+    expectEventTypes(await fetchAndReplay(env, handle), [...FIRST_TASK, 'TimerStarted', 'TimerFired', ...WORKFLOW_TASK, 'WorkflowExecutionCompleted']);
   });
 
   it('dedups starts by request id and enforces the id conflict and reuse policies', async () => {
@@ -65,80 +48,53 @@ describe('workflow lifecycle', () => {
   });
 
   it('terminates a running workflow', async () => {
-    const workflowId = 'terminate-1';
-    const handle = await env.client.workflow.start(waitsForever, { taskQueue: env.taskQueue, workflowId });
+    const handle = await startWorkflow(env, waitsForever, { workflowId: 'terminate-1' });
     await untilDescribed(handle, (d) => d.historyLength >= 4);
     await handle.terminate('enough');
-    const err = await handle.result().catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(WorkflowFailedError);
-    expect((err as WorkflowFailedError).cause).toBeInstanceOf(TerminatedFailure);
-    const history = await handle.fetchHistory();
-    expect(eventTypes(history)).toEqual([
-      'WorkflowExecutionStarted',
-      'WorkflowTaskScheduled',
-      'WorkflowTaskStarted',
-      'WorkflowTaskCompleted',
-      'WorkflowExecutionTerminated',
-    ]);
+    expect(await failureCause(handle)).toBeInstanceOf(TerminatedFailure);
+    const history = await fetchAndReplay(env, handle);
+    expectEventTypes(history, [...FIRST_TASK, 'WorkflowExecutionTerminated']);
     expect(eventsOfType(history, 'WorkflowExecutionTerminated')[0]!.workflowExecutionTerminatedEventAttributes!.reason).toBe('enough');
-    await env.replay([{ workflowId, history }]);
   });
 
   it('follows a continue-as-new chain in result()', async () => {
     const workflowId = 'chain-1';
-    const handle = await env.client.workflow.start(chain, { taskQueue: env.taskQueue, workflowId, args: [3, 0] });
+    const handle = await startWorkflow(env, chain, { workflowId, args: [3, 0] });
     expect(await handle.result()).toBe(6);
-    const firstHistory = await env.client.workflow.getHandle(workflowId, handle.firstExecutionRunId).fetchHistory();
-    expect(eventTypes(firstHistory).at(-1)).toBe('WorkflowExecutionContinuedAsNew');
-    const described = await env.client.workflow.getHandle(workflowId).describe();
-    expect(described.runId).not.toBe(handle.firstExecutionRunId);
-    const lastHistory = await env.client.workflow.getHandle(workflowId).fetchHistory();
-    const started = lastHistory.events![0]!.workflowExecutionStartedEventAttributes!;
+    const latest = env.client.workflow.getHandle(workflowId);
+    expect((await latest.describe()).runId).not.toBe(handle.firstExecutionRunId);
+    const [firstHistory, lastHistory] = await fetchAndReplayAll(env, [env.client.workflow.getHandle(workflowId, handle.firstExecutionRunId), latest]);
+    expect(eventTypes(firstHistory!).at(-1)).toBe('WorkflowExecutionContinuedAsNew');
+    const started = lastHistory!.events![0]!.workflowExecutionStartedEventAttributes!;
     expect(started.firstExecutionRunId).toBe(handle.firstExecutionRunId);
     expect(started.continuedExecutionRunId).toBeTruthy();
-    await env.replay([
-      { workflowId, history: firstHistory },
-      { workflowId, history: lastHistory },
-    ]);
   });
 
   it('fails a workflow with its application failure', async () => {
-    const handle = await env.client.workflow.start(failing, { taskQueue: env.taskQueue, workflowId: 'failing-1' });
-    const err = await handle.result().catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(WorkflowFailedError);
-    expect(((err as WorkflowFailedError).cause as Error).message).toBe('workflow gave up');
-    const history = await handle.fetchHistory();
-    expect(eventTypes(history).at(-1)).toBe('WorkflowExecutionFailed');
-    await env.replay([{ workflowId: 'failing-1', history }]);
+    const handle = await startWorkflow(env, failing, { workflowId: 'failing-1' });
+    expect((await failureCause(handle))?.message).toBe('workflow gave up');
+    expect(eventTypes(await fetchAndReplay(env, handle)).at(-1)).toBe('WorkflowExecutionFailed');
   });
 
   it('retries a failed workflow under its retry policy and result() follows the attempts', async () => {
     const workflowId = 'wf-retry-1';
-    const handle = await env.client.workflow.start(failsTwice, {
-      taskQueue: env.taskQueue,
-      workflowId,
-      retry: { initialInterval: '50ms', maximumAttempts: 5 },
-    });
+    const handle = await startWorkflow(env, failsTwice, { workflowId, retry: { initialInterval: '50ms', maximumAttempts: 5 } });
     expect(await handle.result()).toBe(3);
-    const first = await env.client.workflow.getHandle(workflowId, handle.firstExecutionRunId).fetchHistory();
-    const failed = eventsOfType(first, 'WorkflowExecutionFailed')[0]!.workflowExecutionFailedEventAttributes!;
+    const [first, last] = await fetchAndReplayAll(env, [
+      env.client.workflow.getHandle(workflowId, handle.firstExecutionRunId),
+      env.client.workflow.getHandle(workflowId),
+    ]);
+    const failed = eventsOfType(first!, 'WorkflowExecutionFailed')[0]!.workflowExecutionFailedEventAttributes!;
     expect(failed.retryState).toBe(1 /* IN_PROGRESS */);
     expect(failed.newExecutionRunId).toBeTruthy();
-    const last = await env.client.workflow.getHandle(workflowId).fetchHistory();
-    const started = last.events![0]!.workflowExecutionStartedEventAttributes!;
+    const started = last!.events![0]!.workflowExecutionStartedEventAttributes!;
     expect(started.attempt).toBe(3);
     expect(started.continuedFailure?.message).toBe('attempt 2 failed');
-    await env.replay([
-      { workflowId, history: first },
-      { workflowId, history: last },
-    ]);
   });
 
   it('keeps memo, search attributes and user metadata, and upserts them from the workflow', async () => {
-    const workflowId = 'tagged-1';
-    const handle = await env.client.workflow.start(tagged, {
-      taskQueue: env.taskQueue,
-      workflowId,
+    const handle = await startWorkflow(env, tagged, {
+      workflowId: 'tagged-1',
       memo: { note: 'initial', owner: 'me' },
       searchAttributes: { Team: ['core'] },
       staticSummary: 'a tagged run',
@@ -150,22 +106,18 @@ describe('workflow lifecycle', () => {
     expect(described.searchAttributes).toMatchObject({ Team: ['core'], CustomKeywordField: ['tagged'] });
     expect(await described.staticSummary()).toBe('a tagged run');
     expect(await described.staticDetails()).toBe('details here');
-    const history = await handle.fetchHistory();
-    expect(eventTypes(history)).toContain('UpsertWorkflowSearchAttributes');
-    expect(eventTypes(history)).toContain('WorkflowPropertiesModified');
-    await env.replay([{ workflowId, history }]);
+    const types = eventTypes(await fetchAndReplay(env, handle));
+    expect(types).toContain('UpsertWorkflowSearchAttributes');
+    expect(types).toContain('WorkflowPropertiesModified');
   });
 
   it('rejects a start with an undefined search attribute', async () => {
-    const err = await env.client.workflow
-      .start(hello, { taskQueue: env.taskQueue, workflowId: 'bad-sa', args: ['x'], searchAttributes: { Nope: ['x'] } })
-      .catch((e: Error) => e);
+    const err = await startWorkflow(env, hello, { workflowId: 'bad-sa', args: ['x'], searchAttributes: { Nope: ['x'] } }).catch((e: Error) => e);
     expect(((err as Error).cause as Error).message).toMatch(/Nope is not defined/);
   });
 
   it('fails the workflow task naming an unsupported command', async () => {
-    const workflowId = 'child-1';
-    const handle = await env.client.workflow.start(withChild, { taskQueue: env.taskQueue, workflowId });
+    const handle = await startWorkflow(env, withChild, { workflowId: 'child-1' });
     const history = await (async () => {
       for (;;) {
         const h = await handle.fetchHistory();
@@ -181,7 +133,7 @@ describe('workflow lifecycle', () => {
   it('lists and counts workflows with the visibility query subset', async () => {
     const tq = env.taskQueue;
     await Promise.all(['list-a', 'list-b'].map((id) => env.client.workflow.execute(hello, { taskQueue: tq, workflowId: id, args: [id] })));
-    const running = await env.client.workflow.start(waitsForever, { taskQueue: tq, workflowId: 'list-c', searchAttributes: { Team: ['list'] } });
+    const running = await startWorkflow(env, waitsForever, { workflowId: 'list-c', searchAttributes: { Team: ['list'] } });
     const ids = async (query: string) => {
       const out: string[] = [];
       for await (const wf of env.client.workflow.list({ query })) out.push(wf.workflowId);
@@ -227,19 +179,17 @@ describe('namespaces and search attributes', () => {
   });
 
   it('delays the first workflow task by the start delay', async () => {
-    const workflowId = 'delayed-1';
-    const handle = await env.client.workflow.start(hello, { taskQueue: env.taskQueue, workflowId, args: ['later'], startDelay: '300ms' });
+    const handle = await startWorkflow(env, hello, { workflowId: 'delayed-1', args: ['later'], startDelay: '300ms' });
     expect(await handle.result()).toBe('Hello, later!');
-    const history = await handle.fetchHistory();
+    const history = await fetchAndReplay(env, handle);
     expect(history.events![0]!.workflowExecutionStartedEventAttributes!.firstWorkflowTaskBackoff?.nanos).toBe(300_000_000);
-    await env.replay([{ workflowId, history }]);
   });
 });
 
 describe('history fetch', () => {
   it('pages through history and long-polls for new events', async () => {
     const workflowId = 'history-1';
-    const handle = await env.client.workflow.start(counter, { taskQueue: env.taskQueue, workflowId });
+    const handle = await startWorkflow(env, counter, { workflowId });
     await untilDescribed(handle, (d) => d.historyLength >= 4 && d.raw.pendingWorkflowTask == null);
     const service = env.connection.workflowService;
     const execution = { workflowId };
