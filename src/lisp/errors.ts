@@ -29,6 +29,8 @@ export const ERROR_CODES = [
   'regex_error',
   'invalid_tool_args',
   'tool_error',
+  /** a `(throw ...)` no `catch` caught; `details` has `message`, `data` (ex-message, ex-data) */
+  'uncaught_exception',
   'tool_call_limit_exceeded',
   'pmap_error',
   'pcalls_error',

@@ -241,8 +241,16 @@ describe('errors and exceptions', () => {
     expect(e.code).toBe('type_error');
     expect([e.line, e.column]).toEqual([2, 3]);
   });
-  it('an uncaught throw is an error with the message', async () => {
-    expect((await error('(throw (ex-info "nope" {}))')).message).toBe('uncaught exception: nope');
+  it('an uncaught throw is an uncaught_exception with the message, ex-message and ex-data in details', async () => {
+    const e = await error('(do\n  (throw (ex-info "nope" {:id 7 :tags [:a]})))');
+    expect(e.code).toBe('uncaught_exception');
+    expect(e.message).toBe('uncaught exception: nope');
+    expect([e.line, e.column]).toEqual([2, 3]);
+    expect(e.details).toMatchObject({ message: 'nope', data: { id: 7, tags: ['a'] } });
+    const s = await error('(throw "plain")');
+    expect([s.code, s.details?.message, s.details?.data]).toEqual(['uncaught_exception', 'plain', {}]);
+    // rethrown from a catch, still uncaught
+    expect((await error('(try (throw (ex-info "in" {:n 1})) (catch Exception e (throw (ex-info "out" (ex-data e)))))')).details).toMatchObject({ message: 'out', data: { n: 1 } });
   });
   it('limit errors are never caught', async () => {
     const r = await run('(try (loop [] (recur)) (catch Exception e :caught))', { limits: { fuel: 1000 } });

@@ -245,15 +245,17 @@ export class Evaluator implements Runtime {
     }
     if (e instanceof ThrowSignal) {
       const msg = isMap(e.value) ? mapGet(e.value, kw('message')) : e.value;
+      const data = isMap(e.value) ? mapGet(e.value, kw('data')) : null;
       return {
         kind: 'error',
         error: new PtcError(
-          'type_error',
+          'uncaught_exception',
           `uncaught exception: ${typeof msg === 'string' ? msg : prStr(msg)}`,
           e.span,
           'catch it with (try ... (catch Exception e ...)), or end the program with (fail ...)',
           'eval',
-          { thrown: safeJson(e.value) },
+          // ex-message, ex-data and the whole exception value, as JSON
+          { message: safeJson(msg), data: safeJson(data), thrown: safeJson(e.value) },
         ),
       };
     }
