@@ -131,8 +131,8 @@ describe('workflow lifecycle', () => {
   });
 
   it('lists and counts workflows with the visibility query subset', async () => {
-    const tq = env.taskQueue;
-    await Promise.all(['list-a', 'list-b'].map((id) => env.client.workflow.execute(hello, { taskQueue: tq, workflowId: id, args: [id] })));
+    // One after the other: concurrent starts may reach the server in either order.
+    for (const id of ['list-a', 'list-b']) await env.client.workflow.execute(hello, { taskQueue: env.taskQueue, workflowId: id, args: [id] });
     const running = await startWorkflow(env, waitsForever, { workflowId: 'list-c', searchAttributes: { Team: ['list'] } });
     const ids = async (query: string) => {
       const out: string[] = [];
