@@ -17,7 +17,7 @@ import { isList, isOrderedMap, isOrderedSet, OrderedMap } from 'immutable';
 import { PtcError, limitExceeded } from './errors.ts';
 import { prStrLimited } from './printer/index.ts';
 import type { Json } from './tools.ts';
-import { FnValue, Keyword, LazySeq, PList, Regex, type PMap, type Value, vec } from './values.ts';
+import { LazySeq, type PMap, type Value, vec, isFn, isKeyword, isLazySeq, isPList, isRegex } from './values.ts';
 
 export type { Json };
 
@@ -73,10 +73,10 @@ export function toJson(v: Value, options: JsonOptions = {}): Json {
         if (Number.isFinite(x)) return x === 0 ? 0 : x;
         throw jsonTypeError(`${x !== x ? '##NaN' : x > 0 ? '##Inf' : '##-Inf'} is not representable in JSON`, path);
     }
-    if (x instanceof Keyword) return x.fullName;
+    if (isKeyword(x)) return x.fullName;
     if (path.length >= maxDepth) throw limitExceeded('depth', `value is nested more than ${maxDepth} levels deep`);
-    if (isList(x) || x instanceof PList || isOrderedSet(x)) {
-      const items = x instanceof PList ? x.items : x;
+    if (isList(x) || isPList(x) || isOrderedSet(x)) {
+      const items = isPList(x) ? x.items : x;
       const out: Json[] = [];
       let i = 0;
       for (const item of items as Iterable<Value>) {
@@ -86,7 +86,7 @@ export function toJson(v: Value, options: JsonOptions = {}): Json {
       }
       return out;
     }
-    if (x instanceof LazySeq) {
+    if (isLazySeq(x)) {
       const out: Json[] = [];
       for (let i = 0; ; i++) {
         const item = x.nth(i);
@@ -102,7 +102,7 @@ export function toJson(v: Value, options: JsonOptions = {}): Json {
       for (const [k, item] of x as PMap) {
         let key: string;
         if (typeof k === 'string') key = k;
-        else if (k instanceof Keyword) key = k.fullName;
+        else if (isKeyword(k)) key = k.fullName;
         else {
           throw jsonTypeError(
             `map key ${prStrLimited(k, 60)} is not representable in JSON`,
@@ -119,7 +119,7 @@ export function toJson(v: Value, options: JsonOptions = {}): Json {
       }
       return out;
     }
-    const what = x instanceof FnValue ? 'a function' : x instanceof Regex ? 'a regex' : 'this value';
+    const what = isFn(x) ? 'a function' : isRegex(x) ? 'a regex' : 'this value';
     throw jsonTypeError(`${what} is not representable in JSON: a task result must be data`, path);
   };
 

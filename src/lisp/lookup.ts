@@ -3,13 +3,13 @@
  * string of the same name. So `(:id r)` works on JSON tool results with string keys.
  * Writes always use the exact key.
  */
-import { type PMap, type Value, Keyword, isMap, isSet, isVector, isPList, kw } from './values.ts';
+import { type PMap, type Value, isMap, isSet, isVector, isPList, kw, isKeyword } from './values.ts';
 
 const MISSING = Symbol('missing');
 
 /** The other spelling of a key: `:a` ↔ `"a"`; undefined for other values. */
 export function alternateKey(k: Value): Value | undefined {
-  if (k instanceof Keyword) return k.fullName;
+  if (isKeyword(k)) return k.fullName;
   if (typeof k === 'string' && k.length > 0) return kw(k);
   return undefined;
 }

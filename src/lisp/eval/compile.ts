@@ -22,8 +22,6 @@ import { PtcError } from '../errors.ts';
 import { getIn1, mapGet } from '../lookup.ts';
 import { formatNumber, prStr } from '../printer/index.ts';
 import {
-  FnValue,
-  Keyword,
   LazySeq,
   PList,
   type PMap,
@@ -38,6 +36,10 @@ import {
   set as pset,
   typeName,
   vec,
+  isFn,
+  isKeyword,
+  isLazySeq,
+  isPList,
 } from '../values.ts';
 import { allOf, anyOf, noneOf, whereFn } from '../core/query.ts';
 import type { CoreFn } from '../core/registry.ts';
@@ -372,7 +374,7 @@ export function compile(n: Node, rt: RecurTarget | null): Code {
         const v = test(f, ev);
         let idx: number | undefined;
         if (v === null) idx = table.get(NIL_KEY);
-        else if (typeof v !== 'object' || v instanceof Keyword) idx = table.get(v);
+        else if (typeof v !== 'object' || isKeyword(v)) idx = table.get(v);
         else
           for (const o of others)
             if (equals(o.value, v)) {
@@ -606,7 +608,7 @@ function compileCall(n: Extract<Node, { kind: 'call' }>): Code {
   const fc = compile(n.fn, null);
   const args = compileAll(n.args, null);
   const span = n.span;
-  const fnName = (fn: Value): string | undefined => (fn instanceof FnValue ? fn.name : undefined);
+  const fnName = (fn: Value): string | undefined => (isFn(fn) ? fn.name : undefined);
   // closures are called without an argument array; errors are located as applyAt does
   if (n.fn.kind === 'local' && (args.length === 1 || args.length === 2)) {
     // a local function (self-recursion, let-bound fns): the node and the local charged at once
@@ -1103,13 +1105,13 @@ export function destructure(p: CPattern, v: Value, f: Value[], ev: Evaluator): v
         if (p.rest) destructure(p.rest, null, f, ev);
         return;
       }
-      if (isVector(v) || v instanceof PList) {
+      if (isVector(v) || isPList(v)) {
         const list = isVector(v) ? v : v.items;
         for (let i = 0; i < items.length; i++) destructure(items[i]!, i < list.size ? list.get(i)! : null, f, ev);
         if (p.rest) destructure(p.rest, list.size > items.length ? new PList(list.slice(items.length)) : null, f, ev);
         return;
       }
-      if (typeof v === 'string' || v instanceof LazySeq) {
+      if (typeof v === 'string' || isLazySeq(v)) {
         const all = typeof v === 'string' ? Array.from(v) : null;
         const at = (i: number): Value => {
           if (all) return i < all.length ? all[i]! : null;
@@ -1267,6 +1269,6 @@ function exceptionValue(e: unknown): Value {
 function stepString(form: string, what: string, v: Value, span: Span): string {
   if (typeof v === 'string') return v;
   if (typeof v === 'number') return formatNumber(v);
-  if (v instanceof Keyword) return v.fullName;
+  if (isKeyword(v)) return v.fullName;
   throw new PtcError('type_error', `${form}: ${what} must be a string, number or keyword, got ${typeName(v)}`, span);
 }

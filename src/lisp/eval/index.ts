@@ -27,8 +27,6 @@ import { prStr } from '../printer/index.ts';
 import type { Json, ToolDef } from '../tools.ts';
 import {
   Builtin,
-  FnValue,
-  Keyword,
   LazySeq,
   PList,
   type Runtime,
@@ -41,6 +39,9 @@ import {
   seqable,
   typeName,
   vec,
+  isFn,
+  isKeyword,
+  isLazySeq,
 } from '../values.ts';
 import { type Code, destructure, programCode } from './compile.ts';
 import { Closure, VarRef, isClosure } from './closure.ts';
@@ -216,7 +217,7 @@ export class Evaluator implements Runtime {
     const frame: Value[] = new Array(this.st.program.frameSize);
     try {
       let v = programCode(this.st.program)(frame, this);
-      if (v instanceof LazySeq) v = this.realize(v);
+      if (isLazySeq(v)) v = this.realize(v);
       return { kind: 'ok', value: v, returned: false };
     } catch (e) {
       return this.outcomeOf(e);
@@ -233,11 +234,11 @@ export class Evaluator implements Runtime {
     if (e === SUSPEND) return { kind: 'suspend' };
     try {
       if (e instanceof ReturnSignal) {
-        const v = e.value instanceof LazySeq ? this.realize(e.value) : e.value;
+        const v = isLazySeq(e.value) ? this.realize(e.value) : e.value;
         return { kind: 'ok', value: v, returned: true };
       }
       if (e instanceof FailSignal) {
-        const v = e.value instanceof LazySeq ? this.realize(e.value) : e.value;
+        const v = isLazySeq(e.value) ? this.realize(e.value) : e.value;
         return { kind: 'fail', value: v };
       }
     } catch (inner) {
@@ -310,7 +311,7 @@ export class Evaluator implements Runtime {
   apply(f: Value, args: Value[]): Value {
     if (isClosure(f)) return this.callClosure(f, args);
     if (f !== null && typeof f === 'object' && Object.getPrototypeOf(f) === BUILTIN_PROTO) return (f as Builtin).impl(args, this);
-    if (f instanceof Keyword) {
+    if (isKeyword(f)) {
       if (args.length < 1 || args.length > 2) throw arity(`keyword :${f.fullName}`, '1 or 2', args.length);
       return getIn1(args[0]!, f, args.length > 1 ? args[1]! : null);
     }
@@ -421,7 +422,7 @@ export class Evaluator implements Runtime {
     try {
       return this.apply(fn, args);
     } catch (e) {
-      throw this.toPtcError(e, span, fn instanceof FnValue ? fn.name : undefined, args);
+      throw this.toPtcError(e, span, isFn(fn) ? fn.name : undefined, args);
     }
   }
 
@@ -442,7 +443,7 @@ export class Evaluator implements Runtime {
 
   /** The items of a collection, realising a lazy seq within the size limit. */
   items(what: string, coll: Value, span: Span): Value[] {
-    if (coll instanceof LazySeq) {
+    if (isLazySeq(coll)) {
       return coll.realize(this.maxCollectionSize, () => {
         throw limitExceeded('collection_size', `${what}: sequence has more than ${this.maxCollectionSize} items`, span);
       });
@@ -568,7 +569,7 @@ export class Evaluator implements Runtime {
       const entries: [Value, Value][] = [];
       for (let i = 0; i < argv.length; i += 2) {
         const k = argv[i]!;
-        if (!(k instanceof Keyword) && typeof k !== 'string') {
+        if (!isKeyword(k) && typeof k !== 'string') {
           throw new PtcError('invalid_tool_args', `tool/${n.name}: argument names must be keywords, got ${typeName(k)}`, n.span);
         }
         entries.push([k, argv[i + 1]!]);

@@ -5,7 +5,7 @@
  */
 import { isList, isOrderedMap, isOrderedSet } from 'immutable';
 import { PtcError, limitExceeded } from '../errors.ts';
-import { FnValue, Keyword, LazySeq, PList, Regex, type PMap, type Value } from '../values.ts';
+import { LazySeq, type PMap, type Value, isFn, isKeyword, isLazySeq, isPList, isRegex } from '../values.ts';
 import { formatNumber, strNumber } from './number.ts';
 
 export interface PrintOptions {
@@ -57,19 +57,19 @@ class Writer {
       case 'string':
         return this.put(this.readably ? quoteString(v) : v);
     }
-    if (v instanceof Keyword) {
+    if (isKeyword(v)) {
       return this.put(this.code && !READABLE_KEYWORD.test(v.fullName) ? `(keyword ${quoteString(v.fullName)})` : `:${v.fullName}`);
     }
     if (depth >= this.maxDepth) {
       throw limitExceeded('depth', `value is nested more than ${this.maxDepth} levels deep to print`);
     }
     if (isList(v)) return this.items('[', v, ']', depth);
-    if (v instanceof PList) return this.items(this.code && v.size > 0 ? '(list ' : '(', v.items, ')', depth);
-    if (v instanceof LazySeq) return this.lazy(v, depth);
+    if (isPList(v)) return this.items(this.code && v.size > 0 ? '(list ' : '(', v.items, ')', depth);
+    if (isLazySeq(v)) return this.lazy(v, depth);
     if (isOrderedMap(v)) return this.map(v as PMap, depth);
     if (isOrderedSet(v)) return this.items('#{', v, '}', depth);
-    if (v instanceof Regex) return this.put(`#"${v.source}"`);
-    if (v instanceof FnValue) return this.put(v.toSource());
+    if (isRegex(v)) return this.put(`#"${v.source}"`);
+    if (isFn(v)) return this.put(v.toSource());
     return this.put('#<unknown>');
   }
 
@@ -207,7 +207,7 @@ export function strOf(v: Value, options: PrintOptions = {}): string {
     case 'boolean':
       return v ? 'true' : 'false';
   }
-  if (v instanceof Regex) return v.source;
+  if (isRegex(v)) return v.source;
   return prStr(v, options);
 }
 
