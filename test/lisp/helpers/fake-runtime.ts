@@ -1,9 +1,11 @@
 /**
- * A small fake {@link Runtime} for calling core builtins directly, plus `ev`, a tiny
- * evaluator for test tables: calls, symbols of the core tables under test, and just
- * enough `fn`/`#()`/`if`/`let` to pass functions around. It is not the evaluator.
+ * A small fake {@link Runtime} for calling core builtins directly, plus
+ * {@link miniEvaluator}, a tiny evaluator for test tables (calls, symbols, and just
+ * enough `fn`/`#()`/`if`/`let` to pass functions around; it is not the evaluator), and
+ * `ev`/`pr`/`evError` built with it over the core tables under test here.
+ * `fake-runtime-b.ts` builds the same over the whole core library.
  */
-import { List } from 'immutable';
+import { List, OrderedMap, OrderedSet } from 'immutable';
 import { fnFns } from '../../../src/lisp/core/functions.ts';
 import { mapFns } from '../../../src/lisp/core/maps.ts';
 import type { CoreFn, CoreTable } from '../../../src/lisp/core/registry.ts';
@@ -15,6 +17,7 @@ import type { Form } from '../../../src/lisp/form.ts';
 import { getIn1 } from '../../../src/lisp/lookup.ts';
 import { prStr } from '../../../src/lisp/printer/index.ts';
 import { formToValue, read } from '../../../src/lisp/reader/index.ts';
+import { compileRegex } from '../../../src/lisp/regex.ts';
 import {
   type Runtime,
   type Value,
@@ -126,85 +129,114 @@ function checkedBuiltin(name: string, entry: CoreFn): Builtin {
   });
 }
 
-function resolve(name: string): Value {
-  const bare = name.includes('/') ? name.slice(name.indexOf('/') + 1) : name;
-  if (Object.hasOwn(helpers, bare)) return new Builtin(bare, (args) => helpers[bare]!(args));
-  return checkedBuiltin(bare, coreFn(bare));
+function resolveTables(_ns: string | null, name: string): Value {
+  if (Object.hasOwn(helpers, name)) return new Builtin(name, (args) => helpers[name]!(args));
+  return checkedBuiltin(name, coreFn(name));
 }
 
 // ---------------------------------------------------------------- mini evaluator
 
 type Env = Map<string, Value>;
 
-function evalForm(f: Form, env: Env, rt: Runtime): Value {
-  switch (f.kind) {
-    case 'symbol': {
-      const name = f.ns === null ? f.name : `${f.ns}/${f.name}`;
-      if (env.has(name)) return env.get(name)!;
-      return resolve(name);
-    }
-    case 'vector':
-      return List(f.items.map((x) => evalForm(x, env, rt)));
-    case 'map':
-    case 'set':
-      if (f.items.every((x) => x.kind !== 'symbol' && x.kind !== 'list' && x.kind !== 'fnLiteral')) return formToValue(f);
-      throw new Error('mini-eval: only literal maps and sets');
-    case 'fnLiteral':
-      return closure(['%1', '%2', '%3'], { kind: 'list', items: f.items, span: f.span }, env, rt, true);
-    case 'list': {
-      const [head, ...rest] = f.items;
-      if (head?.kind === 'symbol' && head.ns === null) {
-        if (head.name === 'fn') {
-          const params = rest[0]!;
-          if (params.kind !== 'vector') throw new Error('mini-eval: fn needs a params vector');
-          return closure(params.items.map((p) => (p as { name: string }).name), rest[1]!, env, rt, false);
-        }
-        if (head.name === 'if') return truthy(evalForm(rest[0]!, env, rt)) ? evalForm(rest[1]!, env, rt) : rest[2] ? evalForm(rest[2], env, rt) : null;
-        if (head.name === 'let') {
-          const bindings = rest[0] as Extract<Form, { kind: 'vector' }>;
-          const inner = new Map(env);
-          for (let i = 0; i < bindings.items.length; i += 2) {
-            inner.set((bindings.items[i] as { name: string }).name, evalForm(bindings.items[i + 1]!, inner, rt));
-          }
-          return evalForm(rest[1]!, inner, rt);
-        }
-        if (head.name === 'quote') return formToValue(rest[0]!);
+/** What {@link miniEvaluator} gives: `ev`, `pr` and `evError` over one symbol resolver. */
+export interface MiniEvaluator {
+  /** Evaluates one form of source. */
+  ev(source: string, rt?: Runtime): Value;
+  /** `pr-str` of the value of `source`. */
+  pr(source: string, rt?: Runtime): string;
+  /** The PtcError `source` throws (fails the test if it does not throw one). */
+  evError(source: string, rt?: Runtime): PtcError;
+}
+
+/**
+ * A tiny evaluator for test tables: calls, free symbols resolved by `resolve(ns, name)`,
+ * regex literals, maps and sets with evaluated items, and just enough `fn`/`#()`/`if`/
+ * `let`/`quote` (unless shadowed by a local) to pass functions around. It is not the
+ * evaluator.
+ */
+export function miniEvaluator(resolve: (ns: string | null, name: string) => Value): MiniEvaluator {
+  function evalForm(f: Form, env: Env, rt: Runtime): Value {
+    switch (f.kind) {
+      case 'symbol':
+        if (f.ns === null && env.has(f.name)) return env.get(f.name)!;
+        return resolve(f.ns, f.name);
+      case 'regex':
+        return compileRegex(f.source, 1000);
+      case 'vector':
+        return List(f.items.map((x) => evalForm(x, env, rt)));
+      case 'set':
+        return OrderedSet(f.items.map((x) => evalForm(x, env, rt)));
+      case 'map': {
+        const entries: [Value, Value][] = [];
+        for (let i = 0; i < f.items.length; i += 2) entries.push([evalForm(f.items[i]!, env, rt), evalForm(f.items[i + 1]!, env, rt)]);
+        return OrderedMap(entries);
       }
-      if (!head) return list([]);
-      const fn = evalForm(head, env, rt);
-      return rt.apply(fn, rest.map((x) => evalForm(x, env, rt)));
+      case 'fnLiteral':
+        return closure(['%1', '%2', '%3'], { kind: 'list', items: f.items, span: f.span }, env, rt, true);
+      case 'list': {
+        const [head, ...rest] = f.items;
+        if (!head) return list([]);
+        if (head.kind === 'symbol' && head.ns === null && !env.has(head.name)) {
+          switch (head.name) {
+            case 'fn': {
+              const params = rest[0]!;
+              if (params.kind !== 'vector') throw new Error('mini-eval: fn needs a params vector');
+              return closure(params.items.map((p) => (p as { name: string }).name), rest[1]!, env, rt, false);
+            }
+            case 'if':
+              return truthy(evalForm(rest[0]!, env, rt)) ? evalForm(rest[1]!, env, rt) : rest[2] ? evalForm(rest[2], env, rt) : null;
+            case 'let': {
+              const bindings = rest[0] as Extract<Form, { kind: 'vector' }>;
+              const inner = new Map(env);
+              for (let i = 0; i < bindings.items.length; i += 2) {
+                inner.set((bindings.items[i] as { name: string }).name, evalForm(bindings.items[i + 1]!, inner, rt));
+              }
+              return evalForm(rest[1]!, inner, rt);
+            }
+            case 'quote':
+              return formToValue(rest[0]!);
+          }
+        }
+        const fn = evalForm(head, env, rt);
+        return rt.apply(fn, rest.map((x) => evalForm(x, env, rt)));
+      }
+      default:
+        return formToValue(f);
     }
-    default:
-      return formToValue(f);
   }
-}
 
-function closure(params: string[], body: Form, env: Env, rt: Runtime, literal: boolean): Builtin {
-  return new Builtin('fn', (args) => {
-    const inner = new Map(env);
-    params.forEach((p, i) => inner.set(p, args[i] ?? null));
-    if (literal) inner.set('%', args[0] ?? null);
-    return evalForm(body, inner, rt);
-  });
-}
-
-/** Evaluates one form of source with the mini evaluator. */
-export function ev(source: string, rt: Runtime = new FakeRuntime()): Value {
-  const forms = read(source);
-  if (forms.length !== 1) throw new Error(`expected one form: ${source}`);
-  return evalForm(forms[0]!, new Map(), rt);
-}
-
-/** `pr-str` of the value of `source`. */
-export const pr = (source: string, rt?: Runtime): string => prStr(ev(source, rt));
-
-/** The PtcError `source` throws (fails the test if it does not throw one). */
-export function evError(source: string, rt?: Runtime): PtcError {
-  try {
-    ev(source, rt);
-  } catch (e) {
-    if (e instanceof PtcError) return e;
-    throw e;
+  function closure(params: string[], body: Form, env: Env, rt: Runtime, literal: boolean): Builtin {
+    return new Builtin('fn', (args) => {
+      const inner = new Map(env);
+      params.forEach((p, i) => inner.set(p, args[i] ?? null));
+      if (literal) inner.set('%', args[0] ?? null);
+      return evalForm(body, inner, rt);
+    });
   }
-  throw new Error(`expected an error from ${source}`);
+
+  const ev = (source: string, rt: Runtime = new FakeRuntime()): Value => {
+    const forms = read(source);
+    if (forms.length !== 1) throw new Error(`expected one form: ${source}`);
+    return evalForm(forms[0]!, new Map(), rt);
+  };
+  return {
+    ev,
+    pr: (source, rt) => prStr(ev(source, rt)),
+    evError(source, rt) {
+      try {
+        ev(source, rt);
+      } catch (e) {
+        if (e instanceof PtcError) return e;
+        throw e;
+      }
+      throw new Error(`expected an error from ${source}`);
+    },
+  };
 }
+
+/**
+ * The mini evaluator over the tables under test here (seq, maps, sets, functions, walk)
+ * plus a few plain helpers (`inc`, `+`, `even?`, ...); qualified names resolve by their
+ * bare name.
+ */
+export const { ev, pr, evError } = miniEvaluator(resolveTables);
