@@ -50,6 +50,12 @@ export const MissionOptions = z.object({
   /** continue-as-new once history has this many events @default 2000 */
   continueAsNewAfterEvents: positiveInt.default(2000),
   timeouts: ActivityTimeouts.prefault({}),
+  /**
+   * A Keyword search attribute to keep set to the mission status (`waiting`,
+   * `completed`, ...), so `list` can filter on it. It must be registered on the namespace
+   * (`temporal operator search-attribute create --name NavigatorStatus --type Keyword`).
+   */
+  statusSearchAttribute: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be a search attribute name').optional(),
 });
 export type MissionOptions = z.infer<typeof MissionOptions>;
 

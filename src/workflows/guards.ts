@@ -136,6 +136,10 @@ function checkOptions(p: Problems, raw: unknown): ParsedMissionInput['options'] 
   if (approval.onTimeout !== undefined && approval.onTimeout !== 'expiry_value' && approval.onTimeout !== 'fail') {
     p.add('options.approval.onTimeout', 'expected "expiry_value" or "fail"');
   }
+  const attribute = o.statusSearchAttribute;
+  if (attribute !== undefined && (typeof attribute !== 'string' || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(attribute))) {
+    p.add('options.statusSearchAttribute', 'must be a search attribute name');
+  }
   const strip = <T extends Obj>(x: T) => Object.fromEntries(Object.entries(x).filter(([, v]) => v !== undefined)) as T;
   return {
     maxPasses: optionalPositive(p, 'options.maxPasses', o.maxPasses, 5)!,
@@ -155,6 +159,7 @@ function checkOptions(p: Problems, raw: unknown): ParsedMissionInput['options'] 
       toolMs: optionalPositive(p, 'options.timeouts.toolMs', timeouts.toolMs, 5 * 60_000)!,
       heartbeatMs: optionalPositive(p, 'options.timeouts.heartbeatMs', timeouts.heartbeatMs, 30_000)!,
     },
+    ...(attribute !== undefined ? { statusSearchAttribute: attribute as string } : {}),
   };
 }
 

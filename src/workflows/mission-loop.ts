@@ -2,6 +2,7 @@
  * The pass loop of a mission: run a pass, run its effects, commit, wait for decisions,
  * continue as new when history grows. Deterministic: only workflow APIs and MissionState.
  */
+import { SearchAttributeType, defineSearchAttributeKey } from '@temporalio/common';
 import * as wf from '@temporalio/workflow';
 import type { createActivities } from '../activities/index.ts';
 import type { EffectRequest, Json, PassResponse } from './contract.ts';
@@ -200,8 +201,13 @@ function fail(state: MissionState, message: string, type: string, value: Json): 
 }
 
 function setStatus(state: MissionState, status: MissionState['status']): void {
+  const changed = state.status !== status;
   state.status = status;
   wf.setCurrentDetails(currentDetails(state));
+  const attribute = state.input.options.statusSearchAttribute;
+  if (attribute && changed) {
+    wf.upsertSearchAttributes([{ key: defineSearchAttributeKey(attribute, SearchAttributeType.KEYWORD), value: status }]);
+  }
 }
 
 function currentDetails(state: MissionState): string {

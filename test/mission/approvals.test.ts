@@ -160,6 +160,23 @@ describe('wire-transfer mission on the dev server', () => {
     await expectAuditOk(handle.workflowId);
   });
 
+  it('keeps the status search attribute current when asked to', async () => {
+    freshBankFile();
+    const handle = await m.start({ ...wire, options: { statusSearchAttribute: 'NavigatorStatus' } });
+    await waitForStatus(handle, (s) => s.status === 'waiting');
+    const ids = async (status: string) => {
+      const out: string[] = [];
+      for await (const w of m.client.workflow.list({ query: `NavigatorStatus = '${status}'` })) out.push(w.workflowId);
+      return out;
+    };
+    expect(await ids('waiting')).toContain(handle.workflowId);
+    await handle.executeUpdate(decideUpdate, { args: [{ key: KEY, value: 'approved' }] });
+    await handle.result();
+    expect(await ids('completed')).toContain(handle.workflowId);
+    expect(await ids('waiting')).not.toContain(handle.workflowId);
+    await expectAuditOk(handle.workflowId);
+  });
+
   it('continues as new mid-mission and the audit spans the chain', async () => {
     const bank = freshBankFile();
     const handle = await m.start({ ...wire, options: { continueAsNewAfterEvents: 10 } });

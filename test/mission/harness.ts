@@ -37,7 +37,7 @@ export interface MissionEnv {
 export const testTimeouts = { heartbeatMs: 3000 };
 
 export async function missionEnv(): Promise<MissionEnv> {
-  const env = await createTestEnv({ workflowsPath, startWorker: false });
+  const env = await createTestEnv({ workflowsPath, startWorker: false, server: { searchAttributes: { NavigatorStatus: 'Keyword' } } });
   const running: Array<{ worker: Worker; done: Promise<void> }> = [];
   const children: ChildProcess[] = [];
   let seq = 0;

@@ -43,6 +43,7 @@ describe('workflow guards agree with the zod contract', () => {
       approval: record({ timeoutMs: positiveOrNot, onTimeout: fc.constantFrom('expiry_value', 'fail', 'later') }),
       budgets: record({ wallClockMs: positiveOrNot, passes: positiveOrNot, toolCalls: positiveOrNot, tokens: positiveOrNot }),
       timeouts: record({ passMs: positiveOrNot, toolMs: positiveOrNot, heartbeatMs: positiveOrNot }),
+      statusSearchAttribute: fc.oneof(fc.constantFrom('NavigatorStatus', 'a_1', '1bad', 'has space', ''), fc.integer()),
     });
     const journal = fc.oneof(
       fc.array(fc.tuple(fc.string({ minLength: 1, maxLength: 6 }), json), { maxLength: 4 }),

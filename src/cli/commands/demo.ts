@@ -22,7 +22,7 @@ async function runDemo(): Promise<void> {
   const { resolveTarget } = await import('../../temporal/connection.ts');
   const { startDevServer } = await import('../../devserver/index.ts');
   const configured = resolveTarget();
-  const server = configured.configured ? null : await startDevServer({ port: 0 });
+  const server = configured.configured ? null : await startDevServer({ port: 0, searchAttributes: { NavigatorStatus: 'Keyword' } });
   const target = server ? { ...configured, address: server.address, namespace: server.namespace } : configured;
   heading(server ? `Embedded Temporal dev server on ${server.address}` : `Temporal cluster at ${target.address} (namespace ${target.namespace})`);
 
@@ -32,7 +32,7 @@ async function runDemo(): Promise<void> {
   const taskQueue = `navigator-demo-${randomBytes(3).toString('hex')}`;
   const stopWorker = await startDemoWorker(target, taskQueue);
   try {
-    await runMission(target, taskQueue);
+    await runMission(target, taskQueue, server !== null);
   } finally {
     await stopWorker();
     await server?.shutdown();
@@ -58,7 +58,7 @@ async function startDemoWorker(target: import('../../temporal/connection.ts').Te
   };
 }
 
-async function runMission(target: import('../../temporal/connection.ts').TemporalTarget, taskQueue: string): Promise<void> {
+async function runMission(target: import('../../temporal/connection.ts').TemporalTarget, taskQueue: string, statusAttribute: boolean): Promise<void> {
   const { connectClient } = await import('../../temporal/connection.ts');
   const { describeSettled, settle } = await import('../mission-view.ts');
   const { recordVerdict } = await import('./messages.ts');
@@ -72,7 +72,8 @@ async function runMission(target: import('../../temporal/connection.ts').Tempora
     const handle = await client.workflow.start('navigatorMission', {
       taskQueue,
       workflowId: id,
-      args: [{ agent: 'wire-transfer', input }],
+      // On the embedded server the status search attribute is registered, so it is shown too.
+      args: [{ agent: 'wire-transfer', input, ...(statusAttribute ? { options: { statusSearchAttribute: 'NavigatorStatus' } } : {}) }],
       staticSummary: 'Navigator demo: wire-transfer',
     });
     const waiting = await settle(handle);

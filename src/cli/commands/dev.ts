@@ -32,7 +32,8 @@ export const devCommand = new Command('dev')
       if (!flags.worker) return runDevCommand({ port, ip: flags.ip, db: flags.db });
       const { taskQueueFrom } = await import('../../temporal/connection.ts');
       const { runWorker } = await import('../../worker/run.ts');
-      const server = await startDevServer({ port, ip: flags.ip, db: flags.db });
+      // NavigatorStatus is registered so that `run --status-attribute NavigatorStatus` works here.
+      const server = await startDevServer({ port, ip: flags.ip, db: flags.db, searchAttributes: { NavigatorStatus: 'Keyword' } });
       console.log(`Temporal dev server listening on ${server.address}`);
       const taskQueue = taskQueueFrom(flags.taskQueue);
       try {

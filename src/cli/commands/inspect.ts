@@ -90,12 +90,15 @@ export const watchCommand = new Command('watch')
 export const listCommand = new Command('list')
   .description('missions on the cluster, newest first')
   .option('--query <q>', 'extra visibility filter, e.g. "ExecutionStatus = \'Running\'"')
+  .option('--status <status>', 'only missions in this Navigator status (waiting, completed, ...): needs the status search attribute')
+  .option('--status-attribute <name>', 'the status search attribute (or NAVIGATOR_STATUS_ATTRIBUTE)', process.env.NAVIGATOR_STATUS_ATTRIBUTE ?? 'NavigatorStatus')
   .option('--limit <n>', 'at most this many', '50')
   .option('--json', 'print JSON')
   .action(
-    action(async (flags: Flags & { query?: string; limit: string }) => {
+    action(async (flags: Flags & { query?: string; limit: string; status?: string; statusAttribute: string }) => {
       await withClient(async (client) => {
-        const query = ["WorkflowType = 'navigatorMission'", flags.query].filter(Boolean).join(' AND ');
+        const byStatus = flags.status ? `${flags.statusAttribute} = '${flags.status.replace(/'/g, "\\'")}'` : undefined;
+        const query = ["WorkflowType = 'navigatorMission'", byStatus, flags.query].filter(Boolean).join(' AND ');
         const rows: Array<{ workflowId: string; status: string; startTime: string }> = [];
         for await (const w of client.workflow.list({ query })) {
           rows.push({ workflowId: w.workflowId, status: w.status.name, startTime: w.startTime.toISOString() });

@@ -12,6 +12,7 @@ interface RunFlags {
   id?: string;
   wait?: boolean;
   taskQueue?: string;
+  statusAttribute?: string;
   json?: boolean;
 }
 
@@ -22,12 +23,15 @@ export const runCommand = new Command('run')
   .option('--id <id>', 'workflow id (default: AGENT-<random>)')
   .option('--wait', 'wait until the mission finishes, not only until it waits or ends')
   .option('--task-queue <name>', 'task queue of the worker (or NAVIGATOR_TASK_QUEUE)')
+  .option('--status-attribute <name>', 'Keyword search attribute to keep set to the status (or NAVIGATOR_STATUS_ATTRIBUTE); must be registered')
   .option('--json', 'print the result as JSON')
   .action(action(runAction));
 
 async function runAction(agent: string, flags: RunFlags): Promise<void> {
   const input = parseJson(flags.input ?? '{}', '--input') as Json;
-  const parsed = MissionInput.safeParse({ agent, input });
+  const statusSearchAttribute = flags.statusAttribute ?? process.env.NAVIGATOR_STATUS_ATTRIBUTE;
+  const mission = { agent, input, ...(statusSearchAttribute ? { options: { statusSearchAttribute } } : {}) };
+  const parsed = MissionInput.safeParse(mission);
   if (!parsed.success) throw new CliError(`invalid mission: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`, 2);
   const { taskQueueFrom } = await import('../../temporal/connection.ts');
   const id = flags.id ?? `${agent}-${randomBytes(4).toString('hex')}`;
@@ -35,7 +39,7 @@ async function runAction(agent: string, flags: RunFlags): Promise<void> {
     const handle = await client.workflow.start('navigatorMission', {
       taskQueue: taskQueueFrom(flags.taskQueue),
       workflowId: id,
-      args: [{ agent, input }],
+      args: [mission],
       staticSummary: `Navigator mission: ${agent}`,
       staticDetails: `Agent **${agent}**\n\nInput:\n\`\`\`json\n${JSON.stringify(input, null, 2)}\n\`\`\``,
     }).catch((err: Error) => {
