@@ -10,7 +10,7 @@
  * `run` chains reader → analyzer → evaluator. Evaluation is synchronous; asynchronous
  * tools are handled by deterministic re-execution (see `eval/index.ts`), and effects
  * the host runs elsewhere end the run with `status: 'suspended'`.
- * Semantics and deliberate differences: docs/language-eval.md.
+ * Semantics and deliberate differences: docs/language.md.
  * @module
  */
 import { analyze } from './analyzer/index.ts';

@@ -4,7 +4,7 @@
  * undefined symbols, unknown tools, the task-id rule, `#()` placeholders and `where`
  * operators. Locals are resolved to frame slots; functions list the locals they capture.
  *
- * Decisions are documented in docs/language-eval.md.
+ * Decisions are documented in docs/language.md.
  * @module
  */
 import type { Form, Span } from '../form.ts';

@@ -11,7 +11,7 @@ import { Builtin, type Value, isMap, kw, map } from '../values.ts';
 const K_MESSAGE = kw('message');
 const K_DATA = kw('data');
 
-/** `clojure.lang.ExceptionInfo` as data: `{:message "..." :data {...}}` (see docs/language-eval.md). */
+/** `clojure.lang.ExceptionInfo` as data: `{:message "..." :data {...}}` (see docs/language.md). */
 export function exInfo(message: string, data: Value, extra: [Value, Value][] = []): Value {
   return map([[K_MESSAGE, message], [K_DATA, data], ...extra]);
 }

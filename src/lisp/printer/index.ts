@@ -9,7 +9,7 @@
  * - {@link formatNumber}: the one number format
  * - {@link printForm}: source text of a reader form
  *
- * Decisions are documented in docs/language-reader-printer.md.
+ * Decisions are documented in docs/language.md.
  * @module
  */
 export { prStr, prStrLimited, valueSource, printStr, printlnText, strOf, quoteString, type PrintOptions } from './print.ts';

@@ -5,7 +5,7 @@
  *   tolerated; everything else malformed is a `parse_error` with line and column).
  * - {@link readData}: one form read as a data value (the inverse of `prStr`).
  *
- * Lexical decisions are documented in docs/language-reader-printer.md.
+ * Lexical decisions are documented in docs/language.md.
  * @module
  */
 export { read, MAX_NESTING } from './reader.ts';

@@ -5,7 +5,7 @@
  * recursion, so deeply nested input cannot overflow the host stack). Tokens are
  * classified by their first character; only rare forms (hex, radix, ratio numbers)
  * take a slower path. Lexical syntax follows Clojure; the differences are listed in
- * docs/language-reader-printer.md.
+ * docs/language.md.
  */
 import type { Form, Span } from '../form.ts';
 import { Keyword } from '../values.ts';
