@@ -58,14 +58,7 @@ export interface PassError {
 }
 
 /** A tool call as the trace keeps it (no timings, so traces compare equal across runs). */
-export interface TraceToolCall {
-  tool: string;
-  args: Json;
-  taskId: string | null;
-  idempotencyKey: string;
-  result?: Json;
-  error?: string;
-}
+export type TraceToolCall = Omit<ToolCallRecord, 'durationMs'>;
 
 export type TurnResult =
   | { status: 'ok'; value: string }

@@ -4,6 +4,7 @@
  * the client, the worker and the activities import the same definitions.
  */
 import { z } from 'zod';
+import type { EffectRequest } from '../lisp/api.ts';
 
 export const JsonValue: z.ZodType<Json> = z.lazy(() =>
   z.union([z.null(), z.boolean(), z.number(), z.string(), z.array(JsonValue), z.record(z.string(), JsonValue)]),
@@ -181,13 +182,8 @@ export interface PassRequest {
   resume: boolean;
 }
 
-export interface EffectRequest {
-  id: string;
-  taskId: string | null;
-  tool: string;
-  args: Json;
-  idempotencyKey: string;
-}
+/** An external tool call a pass stopped at; the interpreter defines it. */
+export type { EffectRequest };
 
 export interface InlineToolCall {
   tool: string;
