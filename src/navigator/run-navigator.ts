@@ -14,13 +14,13 @@
  * tool itself and resumes, exactly as the workflow does with activities.
  */
 import { createHash } from 'node:crypto';
-import type { EffectRequest, ToolCallRecord, Warning } from '../lisp/api.ts';
+import type { EffectRequest } from '../lisp/api.ts';
 import { canonicalJson, fromJson, toJson } from '../lisp/json.ts';
 import type { Json } from '../lisp/tools.ts';
 import type { ChatModel } from '../llm/model.ts';
 import type { Agent, AnyAgent } from './agent.ts';
 import { type JournalInput, type PassDone, type StartPassOptions, resumePass, startPass } from './pass.ts';
-import { type EffectResult, type PassError, type PassState, type PassUsage, type TurnTrace, toJournal } from './pass-state.ts';
+import { type EffectResult, type PassError, type PassState, toJournal } from './pass-state.ts';
 import { isWaiting } from './turn.ts';
 
 export interface RunNavigatorOptions {
@@ -38,23 +38,16 @@ export interface RunNavigatorOptions {
   onSuspend?: (state: PassState, effects: EffectRequest[]) => PassState | Promise<PassState>;
 }
 
-/** The result of one pass in library mode. */
-export interface Step {
+/** The result of one pass in library mode: the finished pass plus the whole journal. */
+export interface Step extends Omit<PassDone, 'kind' | 'outcome'> {
   /** `waiting`: the program returned `{:status :waiting ...}`; run again once decided */
   status: 'ok' | 'fail' | 'error' | 'waiting';
   /** the returned value, the `fail` value, or null after an error */
   value: Json;
   error?: PassError;
-  /** the whole journal after the pass, as entries in commit order */
+  /** the whole journal after the pass, as entries in commit order (`journalDelta` and
+   *  `resets` are already applied to it) */
   journal: Array<[string, Json]>;
-  /** this pass's commits and resets (already applied to `journal`) */
-  journalDelta: Array<[string, Json]>;
-  resets: string[];
-  summaries: Record<string, string>;
-  trace: TurnTrace[];
-  usage: PassUsage;
-  toolCalls: ToolCallRecord[];
-  warnings: Warning[];
 }
 
 /** The default run id: stable for one agent and input, so retries share idempotency keys. */
