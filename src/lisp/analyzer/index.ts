@@ -10,9 +10,10 @@
 import type { Form, Span } from '../form.ts';
 import { PtcError, type ErrorCode } from '../errors.ts';
 import { printForm } from '../printer/index.ts';
+import { literalToValue } from '../reader/data.ts';
 import { compileRegex } from '../regex.ts';
 import type { ToolDef } from '../tools.ts';
-import { type Value, Keyword, PList, kw, vec, map as pmap, set as pset } from '../values.ts';
+import { type Value, Keyword, PList, kw, vec } from '../values.ts';
 import { builtinValue, coreArityError, lookupCore } from '../eval/builtins.ts';
 import { coreConstants, coreNamespaces, unknownNameHint } from '../core/index.ts';
 import type {
@@ -116,36 +117,8 @@ const vecf = (items: Form[], span: Span): Form => ({ kind: 'vector', items, span
 const isSym = (f: Form | undefined, name?: string): f is Extract<Form, { kind: 'symbol' }> =>
   f !== undefined && f.kind === 'symbol' && f.ns === null && (name === undefined || f.name === name);
 
-/** The value of a literal form (numbers, strings, keywords, nil, booleans, chars and collections of them). */
-function literalValue(f: Form): Value | undefined {
-  switch (f.kind) {
-    case 'nil':
-      return null;
-    case 'bool':
-    case 'number':
-    case 'string':
-    case 'char':
-    case 'keyword':
-      return f.value;
-    case 'vector': {
-      const items = f.items.map(literalValue);
-      return items.includes(undefined) ? undefined : vec(items as Value[]);
-    }
-    case 'map': {
-      const items = f.items.map(literalValue);
-      if (items.includes(undefined)) return undefined;
-      const entries: [Value, Value][] = [];
-      for (let i = 0; i < items.length; i += 2) entries.push([items[i]!, items[i + 1]!]);
-      return pmap(entries);
-    }
-    case 'set': {
-      const items = f.items.map(literalValue);
-      return items.includes(undefined) ? undefined : pset(items as Value[]);
-    }
-    default:
-      return undefined;
-  }
-}
+/** The value of a literal form, or undefined when the form is (or contains) code. */
+const literalValue = (f: Form): Value | undefined => literalToValue(f, () => undefined);
 
 const describeForm = (f: Form): string => {
   const s = printForm(f);

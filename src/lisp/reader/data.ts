@@ -26,30 +26,58 @@ export function readData(text: string, options: ReadDataOptions = {}): Value {
   return formToValue(forms[0]!, options.maxRegexLength ?? 1000);
 }
 
+/**
+ * The value of a form built from literals: nil, booleans, numbers, strings, characters,
+ * keywords, and vectors, maps and sets of them. Every other form (a list, regex, symbol,
+ * `#()`, `#'`) goes to `other`, whose answer is used in its place; `undefined` from it
+ * makes the whole form `undefined`. The analyzer treats those forms as code
+ * (`() => undefined`); {@link formToValue} reads lists and regexes as data.
+ */
+export function literalToValue(f: Form, other: (f: Form) => Value | undefined): Value | undefined {
+  const all = (forms: Form[]): Value[] | undefined => {
+    const out: Value[] = [];
+    for (const x of forms) {
+      const v = literalToValue(x, other);
+      if (v === undefined) return undefined;
+      out.push(v);
+    }
+    return out;
+  };
+  switch (f.kind) {
+    case 'nil':
+      return null;
+    case 'bool':
+    case 'number':
+    case 'string':
+    case 'char':
+    case 'keyword':
+      return f.value;
+    case 'vector': {
+      const items = all(f.items);
+      return items && vec(items);
+    }
+    case 'set': {
+      const items = all(f.items);
+      return items && OrderedSet(items);
+    }
+    case 'map': {
+      const items = all(f.items);
+      if (!items) return undefined;
+      return OrderedMap<Value, Value>().withMutations((m) => {
+        for (let i = 0; i < items.length; i += 2) m.set(items[i]!, items[i + 1]!);
+      });
+    }
+    default:
+      return other(f);
+  }
+}
+
 /** Converts a literal form to its value; code forms (symbols, `#()`, `#'`) are errors. */
 export function formToValue(form: Form, maxRegexLength = 1000): Value {
-  const toValue = (f: Form): Value => {
+  const dataOnly = (f: Form): Value => {
     switch (f.kind) {
-      case 'nil':
-        return null;
-      case 'bool':
-      case 'number':
-      case 'string':
-      case 'char':
-        return f.value;
-      case 'keyword':
-        return f.value;
-      case 'vector':
-        return vec(f.items.map(toValue));
       case 'list':
-        return list(f.items.map(toValue));
-      case 'set':
-        return OrderedSet(f.items.map(toValue));
-      case 'map': {
-        return OrderedMap<Value, Value>().withMutations((m) => {
-          for (let i = 0; i < f.items.length; i += 2) m.set(toValue(f.items[i]!), toValue(f.items[i + 1]!));
-        });
-      }
+        return list(f.items.map((x) => literalToValue(x, dataOnly)!));
       case 'regex':
         return compileRegex(f.source, maxRegexLength);
       case 'symbol':
@@ -58,8 +86,9 @@ export function formToValue(form: Form, maxRegexLength = 1000): Value {
         throw parseError(M.dataForm('#(...)'), f.span);
       case 'var':
         throw parseError(M.dataForm(`#'${f.name}`), f.span);
+      default:
+        throw new Error(`unreachable: ${f.kind} is a literal`);
     }
   };
-  return toValue(form);
+  return literalToValue(form, dataOnly)!;
 }
-
