@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { LlmError, createModel, createProviderModel, parseModelString, withRetries } from '../../src/llm/index.ts';
+import { failure } from './helpers.ts';
 import {
   type FakeServer,
   anthropicError,
@@ -20,16 +21,6 @@ beforeEach(() => {
 
 const req = { system: 'You write PTC-Lisp.', messages: [{ role: 'user' as const, content: 'Add 1 and 2.' }] };
 const fast = { baseDelayMs: 1, maxDelayMs: 5 };
-
-async function failure(p: Promise<unknown>): Promise<LlmError> {
-  try {
-    await p;
-  } catch (e) {
-    expect(e).toBeInstanceOf(LlmError);
-    return e as LlmError;
-  }
-  throw new Error('expected the call to fail');
-}
 
 describe('parseModelString', () => {
   it('parses the three provider forms', () => {

@@ -10,18 +10,9 @@ import {
   createRecordingModel,
   createScriptedModel,
 } from '../../src/llm/index.ts';
+import { failure } from './helpers.ts';
 
 const ask = (content: string, system = 'sys') => ({ system, messages: [{ role: 'user' as const, content }] });
-
-async function failure(p: Promise<unknown>): Promise<LlmError> {
-  try {
-    await p;
-  } catch (e) {
-    expect(e).toBeInstanceOf(LlmError);
-    return e as LlmError;
-  }
-  throw new Error('expected the call to fail');
-}
 
 describe('scripted model', () => {
   it('answers turns in order and fails loudly when it runs out', async () => {
