@@ -19,6 +19,8 @@ export interface ToolContext {
   taskId: string | null;
   /** Aborted when the program's deadline passes. */
   signal: AbortSignal;
+  /** Reports progress (0-100) and log lines of a long call; plan steps show them live. */
+  report?: (update: { progress?: number; log?: string }) => void;
 }
 
 export interface ToolDef {

@@ -30,6 +30,8 @@ export interface ToolSpec<I extends z.ZodObject> {
   sideEffect?: SideEffectClass | (string & {});
   /** an argument map shown in the example call instead of one derived from the schema */
   example?: z.input<I>;
+  /** irreversible or dangerous (deletes, overwrites): plan steps using it wait for approval */
+  destructive?: boolean;
   handler: (args: z.output<I>, ctx: ToolContext) => unknown | Promise<unknown>;
 }
 
@@ -39,6 +41,7 @@ export interface NavigatorTool extends ToolDef {
   sideEffect: SideEffectClass;
   output?: z.ZodType;
   example?: Record<string, Json>;
+  destructive: boolean;
 }
 
 /** A bad tool or agent definition. The message lists every problem with its path. */
@@ -66,6 +69,7 @@ export const ToolSpecSchema = z.object({
   output: z.custom<z.ZodType>(isZod, { error: 'must be a zod schema' }).optional(),
   sideEffect: z.unknown().optional(),
   example: z.record(z.string(), z.unknown()).optional(),
+  destructive: z.boolean({ error: 'must be true or false' }).optional(),
   handler: z.custom<(...args: unknown[]) => unknown>((v) => typeof v === 'function', {
     error: 'must be a function (args, ctx) => result',
   }),
@@ -94,6 +98,7 @@ export function defineTool<I extends z.ZodObject>(spec: ToolSpec<I>): NavigatorT
     output: spec.output,
     sideEffect: sideEffectOf({ sideEffect: spec.sideEffect as SideEffectClass | undefined }),
     example: spec.example as Record<string, Json> | undefined,
+    destructive: spec.destructive ?? false,
     handler: spec.handler as ToolDef['handler'],
   };
 }

@@ -1,0 +1,199 @@
+/**
+ * The plan executor's data model, as zod schemas with the TypeScript types derived from
+ * them. Pure: safe in the workflow sandbox, shared by the planner, the workflow, the
+ * client and the CLI.
+ *
+ * A step as written (by the planner or a person) is a {@link StepSpec}; inside a plan it
+ * is a {@link Step}: the spec plus its position, status and result.
+ */
+import { z } from 'zod';
+
+export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+export const JsonValue: z.ZodType<Json> = z.lazy(() =>
+  z.union([z.null(), z.boolean(), z.number(), z.string(), z.array(JsonValue), z.record(z.string(), JsonValue)]),
+);
+const JsonObject = z.record(z.string(), JsonValue);
+
+/** Step ids appear in `$id.path` references, so they cannot contain `.` or `$`. */
+export const STEP_ID = /^[A-Za-z0-9_][A-Za-z0-9_-]*$/;
+export const StepId = z
+  .string({ error: 'must be a string' })
+  .regex(STEP_ID, 'must be letters, digits, _ and - (no dots: `$id.path` references a step result)');
+
+export const STEP_STATUSES = ['pending', 'blocked', 'ready', 'running', 'awaiting_approval', 'completed', 'failed', 'skipped'] as const;
+export const StepStatus = z.enum(STEP_STATUSES);
+export type StepStatus = z.infer<typeof StepStatus>;
+
+export const StepResult = z.object({
+  ok: z.boolean(),
+  value: JsonValue.optional(),
+  error: z.string().optional(),
+  /** ms from the step's start to its end (approval waits not counted) */
+  duration: z.number().nonnegative(),
+  /** ISO time the step ended */
+  timestamp: z.string(),
+  attempts: z.number().int().nonnegative(),
+});
+export type StepResult = z.infer<typeof StepResult>;
+
+export const RetrySpec = z.strictObject({ maxAttempts: z.number().int().min(1).max(50) });
+export type RetrySpec = z.infer<typeof RetrySpec>;
+
+/**
+ * A step as written. Exactly one kind: a tool step (`tool` + `args`) or an agent step
+ * (`agent` + `input`, run as a Navigator mission in a child workflow).
+ */
+export const StepSpec = z
+  .object({
+    id: StepId,
+    description: z.string().default(''),
+    tool: z.string().min(1).optional(),
+    args: JsonObject.optional(),
+    agent: z.string().min(1).optional(),
+    input: JsonObject.optional(),
+    dependsOn: z.array(z.string()).default([]),
+    /** a failed non-critical step does not stop the plan @default true */
+    critical: z.boolean().default(true),
+    /** default: true for tools of class external or marked destructive, else false */
+    requiresApproval: z.boolean().optional(),
+    /** default: the side-effect class's retry policy */
+    retry: RetrySpec.optional(),
+  })
+  .superRefine((s, ctx) => {
+    const isTool = s.tool !== undefined;
+    const isAgent = s.agent !== undefined;
+    if (isTool === isAgent) {
+      ctx.addIssue({ code: 'custom', path: [isTool ? 'agent' : 'tool'], message: 'a step names exactly one of `tool` (with `args`) or `agent` (with `input`)' });
+    }
+    if (isTool && s.input !== undefined) ctx.addIssue({ code: 'custom', path: ['input'], message: 'a tool step takes `args`, not `input`' });
+    if (isAgent && s.args !== undefined) ctx.addIssue({ code: 'custom', path: ['args'], message: 'an agent step takes `input`, not `args`' });
+  });
+export type StepSpec = z.output<typeof StepSpec>;
+export type StepSpecInput = z.input<typeof StepSpec>;
+
+/** A step inside a plan. */
+export const Step = z.object({
+  id: StepId,
+  order: z.number().int().nonnegative(),
+  description: z.string(),
+  tool: z.string().optional(),
+  args: JsonObject.optional(),
+  agent: z.string().optional(),
+  input: JsonObject.optional(),
+  dependsOn: z.array(z.string()),
+  critical: z.boolean(),
+  /** resolved: the step's own choice, else the tool's default */
+  requiresApproval: z.boolean(),
+  retry: RetrySpec.optional(),
+  status: StepStatus,
+  result: StepResult.optional(),
+  /** why a step was skipped or blocked (denial reason, "skipped by the reviewer", ...) */
+  reason: z.string().optional(),
+  /** set when a reviewer or a recovery skipped the step (not a denial) */
+  skippedBy: z.enum(['reviewer', 'recovery', 'denial']).optional(),
+});
+export type Step = z.infer<typeof Step>;
+
+export const Plan = z.object({
+  id: z.string().min(1),
+  /** the task (request) this plan serves */
+  taskId: z.string().min(1),
+  version: z.number().int().positive(),
+  steps: z.array(Step),
+  /** the planner's estimate, in seconds */
+  estimatedDuration: z.number().nonnegative().optional(),
+  createdAt: z.string(),
+});
+export type Plan = z.infer<typeof Plan>;
+
+const positiveInt = z.number().int().positive();
+
+export const PlanOptions = z.strictObject({
+  /** after a step's retries are exhausted: ask the model, abort the plan, or go on @default ask */
+  onFailure: z.enum(['ask', 'abort', 'continue']).default('ask'),
+  /** how long a step waits for approval; none = forever */
+  approvalTimeoutMs: positiveInt.optional(),
+  /** at the approval deadline: deny the step (skipped) or fail the plan @default deny */
+  onApprovalTimeout: z.enum(['deny', 'fail']).default('deny'),
+  budgets: z
+    .strictObject({
+      /** wall-clock time of the whole plan, review included */
+      wallClockMs: positiveInt.optional(),
+      /** tool attempts (each activity attempt of a tool step) */
+      toolCalls: positiveInt.optional(),
+    })
+    .prefault({}),
+  /** recovery answers the model may give before the plan fails @default 5 */
+  maxRecoveries: positiveInt.default(5),
+  /** continue-as-new once history has this many events (only between steps) @default 2000 */
+  continueAsNewAfterEvents: positiveInt.default(2000),
+  timeouts: z
+    .strictObject({
+      /** longest one tool step attempt may run @default 5 minutes */
+      stepMs: positiveInt.default(5 * 60_000),
+      /** a step whose worker stops heartbeating this long is retried elsewhere @default 30 s */
+      heartbeatMs: positiveInt.default(30_000),
+      /** longest a planner or recovery model call may run @default 5 minutes */
+      modelMs: positiveInt.default(5 * 60_000),
+    })
+    .prefault({}),
+});
+export type PlanOptions = z.output<typeof PlanOptions>;
+export type PlanOptionsInput = z.input<typeof PlanOptions>;
+
+/** What the planner answers and what a caller may give as a file: steps and options. */
+export const PlanDocument = z.object({
+  steps: z.array(z.unknown()).min(1, 'a plan needs at least one step'),
+  estimatedDuration: z.number().nonnegative().optional(),
+  options: PlanOptions.optional(),
+});
+export type PlanDocument = z.infer<typeof PlanDocument>;
+
+/** Final (and current) status of a plan workflow. */
+export const PLAN_STATUSES = ['planning', 'review', 'running', 'completed', 'completed_with_failures', 'failed', 'cancelled'] as const;
+export const PlanStatus = z.enum(PLAN_STATUSES);
+export type PlanStatus = z.infer<typeof PlanStatus>;
+
+/**
+ * What validation knows about the tools and agents a plan may use. `input` is the tool's
+ * zod schema; without it (inside the workflow) args are not checked, only the structure.
+ */
+export interface ToolInfo {
+  sideEffect: 'read_only' | 'local' | 'memory' | 'external';
+  destructive: boolean;
+  input?: z.ZodType;
+}
+export interface Catalog {
+  tools: ReadonlyMap<string, ToolInfo>;
+  agents: ReadonlySet<string>;
+}
+
+export const PROBLEM_CODES = [
+  'invalid_step',
+  'duplicate_id',
+  'unknown_tool',
+  'unknown_agent',
+  'invalid_args',
+  'unknown_dependency',
+  'self_dependency',
+  'cycle',
+  'reference_not_a_dependency',
+  'invalid_reference',
+] as const;
+export const PlanProblem = z.object({
+  code: z.enum(PROBLEM_CODES),
+  /** null for problems of the plan as a whole */
+  stepId: z.string().nullable(),
+  /** where inside the step, e.g. `args.path` or `dependsOn.1` ('' for the step itself) */
+  path: z.string(),
+  message: z.string(),
+});
+export type PlanProblem = z.infer<typeof PlanProblem>;
+
+/** The default approval rule: external tools and destructive tools wait for a person. */
+export function defaultRequiresApproval(spec: Pick<StepSpec, 'tool' | 'agent'>, catalog: Pick<Catalog, 'tools'>): boolean {
+  if (spec.tool === undefined) return false;
+  const info = catalog.tools.get(spec.tool);
+  if (!info) return false;
+  return info.sideEffect === 'external' || info.destructive;
+}
