@@ -10,6 +10,7 @@ const suites: Record<string, () => Promise<Suite>> = {
   lisp: async () => (await import('./lisp.ts')).benchLisp,
   devserver: async () => (await import('./devserver.ts')).benchDevServer,
   mission: async () => (await import('./mission.ts')).benchMission,
+  plans: async () => (await import('./plans.ts')).benchPlans,
 };
 
 function fmt(n: number | undefined): string {

@@ -1,5 +1,5 @@
 /**
- * Temporal activities of a Navigator mission. Thin: each calls into src/navigator or a
+ * Temporal activities of Navigator missions and plans (plans.ts). Thin: each calls into src/navigator or a
  * tool handler. `createActivities` closes over the worker's agents and a client, which
  * the pass uses to read the journal by query instead of receiving it in its input.
  */
@@ -10,6 +10,8 @@ import type { Json, PassRequest, PassResponse, ToolRequest } from '../workflows/
 import { passContextQuery } from '../workflows/messages.ts';
 import { type AgentRegistry, lookupAgent, lookupTool } from './agents.ts';
 import { describe } from './describe.ts';
+import { withHeartbeat } from './heartbeat.ts';
+import { createPlanActivities } from './plans.ts';
 import { runPassStep } from './pass.ts';
 
 export interface ActivityDeps {
@@ -21,6 +23,7 @@ export interface ActivityDeps {
 
 export function createActivities(deps: ActivityDeps) {
   return {
+    ...createPlanActivities(deps),
     async describeAgent(req: { agent: string; input: Json }) {
       const entry = lookupAgent(deps.agents, req.agent);
       try {
@@ -67,15 +70,4 @@ export function createActivities(deps: ActivityDeps) {
       }
     },
   };
-}
-
-/** Heartbeats while `work` runs, so a worker that dies mid-pass is noticed quickly. */
-async function withHeartbeat<T>(ctx: Context, everyMs: number, work: () => Promise<T>): Promise<T> {
-  ctx.heartbeat();
-  const timer = setInterval(() => ctx.heartbeat(), everyMs);
-  try {
-    return await work();
-  } finally {
-    clearInterval(timer);
-  }
 }

@@ -75,11 +75,12 @@ export function diffJournals(a: Array<[string, Json]>, b: Array<[string, Json]>)
   return out;
 }
 
-async function replayChain(chain: RunHistory[], opts: AuditOptions): Promise<{ ok: boolean; errors: string[] }> {
+/** Replays every run of a chain with the current workflow code. */
+export async function replayChain(chain: RunHistory[], opts: AuditOptions, replayName = 'navigator-audit'): Promise<{ ok: boolean; errors: string[] }> {
   const errors: string[] = [];
   const source = opts.workflowBundle ? { workflowBundle: opts.workflowBundle } : { workflowsPath: opts.workflowsPath ?? defaultWorkflowsPath() };
   const histories = chain.map((r) => ({ workflowId: r.workflowId, history: r.history }));
-  for await (const result of Worker.runReplayHistories({ ...source, replayName: 'navigator-audit' }, histories)) {
+  for await (const result of Worker.runReplayHistories({ ...source, replayName }, histories)) {
     if (result.error) errors.push(`run ${result.runId}: ${result.error.message}`);
   }
   return { ok: errors.length === 0, errors };

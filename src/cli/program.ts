@@ -7,6 +7,7 @@ import { evalCommand } from './commands/eval.ts';
 import { auditCommand, historyCommand, replayCommand } from './commands/history.ts';
 import { journalCommand, ledgerCommand, listCommand, progressCommand, statusCommand, watchCommand } from './commands/inspect.ts';
 import { approveCommand, cancelCommand, decideCommand, rejectCommand, resetTaskCommand, writeCommand } from './commands/messages.ts';
+import { planCommand } from './commands/plan.ts';
 import { runCommand } from './commands/run.ts';
 import { workerCommand } from './commands/worker.ts';
 
@@ -34,6 +35,7 @@ export function buildProgram(): Command {
     devCommand,
     evalCommand,
     demoCommand,
+    planCommand,
   ]) {
     program.addCommand(command);
   }

@@ -9,22 +9,35 @@ import { Command } from 'commander';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { action } from '../errors.ts';
+import { CliError, action } from '../errors.ts';
 
-const say = (text = '') => process.stdout.write(text + '\n');
-const heading = (text: string) => say(`\n== ${text}`);
+export const say = (text = '') => process.stdout.write(text + '\n');
+export const heading = (text: string) => say(`\n== ${text}`);
 
 export const demoCommand = new Command('demo')
-  .description('run the wire-transfer mission end to end (embedded Temporal unless TEMPORAL_ADDRESS is set)')
-  .action(action(runDemo));
+  .description('run an example end to end (embedded Temporal unless TEMPORAL_ADDRESS is set): the wire-transfer mission, or `demo plan`')
+  .argument('[which]', '`mission` (the wire-transfer mission) or `plan` (the workspace plan)', 'mission')
+  .action(
+    action(async (which: string) => {
+      if (which === 'plan') return (await import('./demo-plan.ts')).runPlanDemo();
+      if (which !== 'mission') throw new CliError(`unknown demo ${which}: choose mission or plan`, 2);
+      return runDemo();
+    }),
+  );
 
-async function runDemo(): Promise<void> {
+/** The embedded dev server unless Temporal's environment configuration names a cluster. */
+export async function demoTarget() {
   const { resolveTarget } = await import('../../temporal/connection.ts');
   const { startDevServer } = await import('../../devserver/index.ts');
   const configured = resolveTarget();
   const server = configured.configured ? null : await startDevServer({ port: 0, searchAttributes: { NavigatorStatus: 'Keyword' } });
   const target = server ? { ...configured, address: server.address, namespace: server.namespace } : configured;
   heading(server ? `Embedded Temporal dev server on ${server.address}` : `Temporal cluster at ${target.address} (namespace ${target.namespace})`);
+  return { server, target };
+}
+
+async function runDemo(): Promise<void> {
+  const { server, target } = await demoTarget();
 
   const bankDir = resolve('.navigator');
   mkdirSync(bankDir, { recursive: true });
@@ -39,7 +52,7 @@ async function runDemo(): Promise<void> {
   }
 }
 
-async function startDemoWorker(target: import('../../temporal/connection.ts').TemporalTarget, taskQueue: string) {
+export async function startDemoWorker(target: import('../../temporal/connection.ts').TemporalTarget, taskQueue: string) {
   const { Runtime, DefaultLogger } = await import('@temporalio/worker');
   Runtime.install({ logger: new DefaultLogger('WARN') });
   const { connectClient, connectWorker } = await import('../../temporal/connection.ts');

@@ -1,0 +1,246 @@
+/**
+ * Temporal activities of the plan workflow. Thin: planning, edits and recovery call the
+ * pure src/plans functions (with the tools' zod schemas, which the workflow does not
+ * have) and the agent's model; `runPlanStep` runs one tool call with an idempotency key
+ * derived from plan id, step id and the resolved args.
+ */
+import { Context, ApplicationFailure } from '@temporalio/activity';
+import type { Client } from '@temporalio/client';
+import { createHash } from 'node:crypto';
+import { canonicalJson, fromJson, toJson } from '../lisp/json.ts';
+import type { ChatMessage, ChatModel } from '../llm/model.ts';
+import { buildPlan, toSpec } from '../plans/build.ts';
+import { PlanEdit, RecoveryAction, applyEdit, applyRecovery } from '../plans/edits.ts';
+import { parsePlanAnswer, plannerPrompt } from '../plans/planner.ts';
+import { parseRecoveryAnswer, recoveryPrompt } from '../plans/recovery-prompt.ts';
+import type { Catalog, Json, Plan, PlanProblem } from '../plans/schema.ts';
+import { formatProblems } from '../plans/validate.ts';
+import type {
+  CatalogDescription,
+  EditPlanRequest,
+  PlanOutcome,
+  PreparePlanRequest,
+  RecoveryOutcome,
+  RecoveryRequest,
+  RegenerateRequest,
+  StepOutcome,
+  StepRequest,
+} from '../workflows/plan-contract.ts';
+import { stepProgressSignal } from '../workflows/plan-messages.ts';
+import { type AgentRegistry, type RegisteredAgent, lookupAgent, lookupTool } from './agents.ts';
+import { withHeartbeat } from './heartbeat.ts';
+
+export interface PlanActivityDeps {
+  agents: AgentRegistry;
+  client: Client;
+  /** how often a running step heartbeats @default 2000 */
+  heartbeatEveryMs?: number;
+  /** least time between two progress signals of one step @default 1000 */
+  progressEveryMs?: number;
+}
+
+/** How many times the planner may answer before the plan fails. */
+export const PLANNER_ATTEMPTS = 3;
+const RECOVERY_ATTEMPTS = 2;
+
+export function catalogOf(agents: AgentRegistry, entry: RegisteredAgent): Catalog {
+  return {
+    tools: new Map(entry.agent.tools.map((t) => [t.name, { sideEffect: t.sideEffect, destructive: t.destructive ?? false, input: t.input }])),
+    agents: new Set(agents.keys()),
+  };
+}
+
+/** The step's idempotency key: the same plan, step and resolved args give the same key. */
+export function stepKey(planId: string, stepId: string, args: Json): string {
+  return createHash('sha256').update(`${planId}\u0000step\u0000${stepId}\u0000${canonicalJson(args)}`).digest('hex');
+}
+
+export function createPlanActivities(deps: PlanActivityDeps) {
+  const every = deps.heartbeatEveryMs ?? 2000;
+  return {
+    async describePlanAgent(req: { agent: string }): Promise<CatalogDescription> {
+      const entry = lookupAgent(deps.agents, req.agent);
+      return {
+        tools: Object.fromEntries(entry.agent.tools.map((t) => [t.name, { sideEffect: t.sideEffect, destructive: t.destructive ?? false }])),
+        agents: [...deps.agents.keys()],
+      };
+    },
+
+    async preparePlan(req: PreparePlanRequest): Promise<PlanOutcome> {
+      const entry = lookupAgent(deps.agents, req.agent);
+      const catalog = catalogOf(deps.agents, entry);
+      const base = { id: req.planId, taskId: req.taskId, createdAt: req.createdAt };
+      if (req.document) {
+        const built = buildPlan({ ...base, steps: req.document.steps, estimatedDuration: req.document.estimatedDuration }, catalog);
+        if (built.ok) return { ok: true, plan: built.plan, change: 'given by the caller', attempts: 0, tokens: 0 };
+        return { ok: false, problems: built.problems, message: `the given plan is invalid:\n${formatProblems(built.problems)}`, attempts: 0, tokens: 0 };
+      }
+      return withHeartbeat(Context.current(), every, () =>
+        askPlanner(entry, catalog, { request: req.request ?? '', context: req.context }, (steps, estimatedDuration) =>
+          buildPlan({ ...base, steps, estimatedDuration }, catalog),
+        ),
+      );
+    },
+
+    async editPlan(req: EditPlanRequest): Promise<PlanOutcome> {
+      const entry = lookupAgent(deps.agents, req.agent);
+      const parsed = PlanEdit.safeParse(req.edit);
+      if (!parsed.success) {
+        const problems = parsed.error.issues.map((i): PlanProblem => ({ code: 'invalid_step', stepId: null, path: i.path.join('.'), message: i.message }));
+        return { ok: false, problems, message: `invalid edit: ${formatProblems(problems)}`, attempts: 0, tokens: 0 };
+      }
+      const applied = applyEdit(req.plan, parsed.data, catalogOf(deps.agents, entry));
+      if (!applied.ok) return { ok: false, problems: applied.problems, message: `edit rejected:\n${formatProblems(applied.problems)}`, attempts: 0, tokens: 0 };
+      return { ok: true, plan: applied.plan, change: applied.change, attempts: 0, tokens: 0 };
+    },
+
+    async regeneratePlan(req: RegenerateRequest): Promise<PlanOutcome> {
+      const entry = lookupAgent(deps.agents, req.agent);
+      const catalog = catalogOf(deps.agents, entry);
+      const current = { steps: req.plan.steps.map(toSpec), ...(req.plan.estimatedDuration !== undefined ? { estimatedDuration: req.plan.estimatedDuration } : {}) };
+      const outcome = await withHeartbeat(Context.current(), every, () =>
+        askPlanner(entry, catalog, { request: req.request ?? '', context: req.context, feedback: req.feedback, currentPlan: current as unknown as Json }, (steps, estimatedDuration) =>
+          buildPlan({ id: req.plan.id, taskId: req.plan.taskId, createdAt: req.plan.createdAt, steps, estimatedDuration }, catalog),
+        ),
+      );
+      if (!outcome.ok) return outcome;
+      return { ...outcome, plan: { ...outcome.plan, version: req.plan.version + 1 }, change: `regenerated with feedback: ${req.feedback}` };
+    },
+
+    async recoverStep(req: RecoveryRequest): Promise<RecoveryOutcome> {
+      const entry = lookupAgent(deps.agents, req.agent);
+      return withHeartbeat(Context.current(), every, () => askRecovery(entry, catalogOf(deps.agents, entry), req));
+    },
+
+    async runPlanStep(req: StepRequest): Promise<StepOutcome> {
+      const ctx = Context.current();
+      const attempt = ctx.info.attempt;
+      const tool = lookupTool(lookupAgent(deps.agents, req.agent), req.tool);
+      const idempotencyKey = stepKey(req.planId, req.stepId, req.args);
+      const args = tool.input.safeParse(req.args);
+      if (!args.success) {
+        const issues = args.error.issues.map((i) => `args${i.path.length ? '.' + i.path.join('.') : ''}: ${i.message}`).join('; ');
+        throw ApplicationFailure.create({ message: `invalid arguments for step ${req.stepId} (${req.tool}): ${issues}`, type: 'InvalidToolArgs', nonRetryable: true, details: [{ attempt, idempotencyKey }] });
+      }
+      const report = progressReporter(ctx, deps, req.stepId);
+      try {
+        const out = await withHeartbeat(Context.current(), every, async () =>
+          tool.handler(args.data, { idempotencyKey, taskId: req.stepId, signal: ctx.cancellationSignal, report }),
+        );
+        return { result: toJson(fromJson((out ?? null) as Json)), attempt, idempotencyKey };
+      } catch (err) {
+        const message = err instanceof Error ? err.message : String(err);
+        throw ApplicationFailure.create({ message: `tool ${req.tool} failed: ${message}`, type: 'ToolError', details: [{ attempt, idempotencyKey }] });
+      } finally {
+        await report.flush();
+      }
+    },
+  };
+}
+
+type Built = { ok: true; plan: Plan } | { ok: false; problems: PlanProblem[] };
+
+/** Asks the planner until it gives a valid plan, telling it each time what was wrong. */
+async function askPlanner(
+  entry: RegisteredAgent,
+  catalog: Catalog,
+  ask: { request: string; context?: Json; feedback?: string; currentPlan?: Json },
+  build: (steps: unknown[], estimatedDuration: number | undefined) => Built,
+): Promise<PlanOutcome> {
+  const model = modelOf(entry);
+  const agents = [...catalog.agents].map((name) => ({ name }));
+  let problems: PlanProblem[] | undefined;
+  let tokens = 0;
+  for (let attempt = 1; attempt <= PLANNER_ATTEMPTS; attempt++) {
+    const prompt = plannerPrompt({ request: ask.request, context: ask.context, tools: [...entry.agent.tools], agents, feedback: ask.feedback, currentPlan: ask.currentPlan, problems });
+    const answer = await generate(model, prompt.system, prompt.messages);
+    tokens += answer.tokens;
+    const parsed = parsePlanAnswer(answer.text);
+    if (!parsed.ok) {
+      problems = [{ code: 'invalid_step', stepId: null, path: '', message: parsed.message }];
+      continue;
+    }
+    const built = build(parsed.document.steps, parsed.document.estimatedDuration);
+    if (built.ok) return { ok: true, plan: built.plan, change: attempt === 1 ? 'created by the planner' : `created by the planner (attempt ${attempt})`, attempts: attempt, tokens };
+    problems = built.problems;
+  }
+  const message = `the planner gave no valid plan in ${PLANNER_ATTEMPTS} attempts; last problems:\n${formatProblems(problems ?? [])}`;
+  return { ok: false, problems: problems ?? [], message, attempts: PLANNER_ATTEMPTS, tokens };
+}
+
+/** Asks the model for a recovery action; an unusable answer goes back to it once. */
+async function askRecovery(entry: RegisteredAgent, catalog: Catalog, req: RecoveryRequest): Promise<RecoveryOutcome> {
+  const model = modelOf(entry);
+  const prompt = recoveryPrompt({ request: req.request, plan: req.plan, failedStepId: req.stepId, error: req.error, tools: [...entry.agent.tools] });
+  const messages: ChatMessage[] = [...prompt.messages];
+  let tokens = 0;
+  let problem = '';
+  for (let attempt = 1; attempt <= RECOVERY_ATTEMPTS; attempt++) {
+    const answer = await generate(model, prompt.system, messages);
+    tokens += answer.tokens;
+    const verdict = interpretRecovery(answer.text, req, catalog);
+    if (!('problem' in verdict)) return { ...verdict, tokens };
+    problem = verdict.problem;
+    messages.push({ role: 'assistant', content: answer.text }, { role: 'user', content: `That answer cannot be used: ${problem}\nAnswer again with exactly one JSON object.` });
+  }
+  return { kind: 'invalid', message: problem, tokens };
+}
+
+type Interpreted = { kind: 'abort'; reason: string } | { kind: 'applied'; plan: Plan; change: string; action: string } | { problem: string };
+
+/** A recovery answer checked like an edit: parsed, shaped, applied to the plan. */
+function interpretRecovery(text: string, req: RecoveryRequest, catalog: Catalog): Interpreted {
+  const parsed = parseRecoveryAnswer(text);
+  if (!parsed.ok) return { problem: parsed.message };
+  const action = RecoveryAction.safeParse(parsed.action);
+  if (!action.success) return { problem: action.error.issues.map((i) => `${i.path.join('.') || 'answer'}: ${i.message}`).join('; ') };
+  if (action.data.action === 'abort') return { kind: 'abort', reason: action.data.reason };
+  const applied = applyRecovery(req.plan, req.stepId, action.data, catalog);
+  if (!applied.ok) return { problem: formatProblems(applied.problems) };
+  if (!('plan' in applied)) return { problem: 'the recovery changed nothing' };
+  return { kind: 'applied', plan: applied.plan, change: applied.change, action: action.data.action };
+}
+
+function modelOf(entry: RegisteredAgent): ChatModel {
+  try {
+    return entry.model();
+  } catch (err) {
+    throw ApplicationFailure.nonRetryable(`agent ${entry.agent.name}: ${(err as Error).message}`, 'ModelConfig');
+  }
+}
+
+async function generate(model: ChatModel, system: string, messages: ChatMessage[]): Promise<{ text: string; tokens: number }> {
+  const signal = Context.current().cancellationSignal;
+  const res = await model.generate({ system, messages, signal });
+  return { text: res.text, tokens: res.usage.inputTokens + res.usage.outputTokens };
+}
+
+/**
+ * A tool's progress reports: each goes into the heartbeat, and at most one per interval
+ * (plus the last one) is signalled to the workflow so that its `progress` query shows it.
+ */
+function progressReporter(ctx: Context, deps: PlanActivityDeps, stepId: string) {
+  const minGap = deps.progressEveryMs ?? 1000;
+  const execution = ctx.info.workflowExecution;
+  let last = 0;
+  let pending: { progress?: number; log?: string } | null = null;
+  let sending: Promise<void> = Promise.resolve();
+  const send = (update: { progress?: number; log?: string }) => {
+    last = Date.now();
+    pending = null;
+    sending = sending
+      .then(() => deps.client.workflow.getHandle(execution.workflowId).signal(stepProgressSignal, { stepId, ...update }))
+      .catch(() => undefined); // progress is best effort: the step's result does not depend on it
+  };
+  const report = (update: { progress?: number; log?: string }) => {
+    ctx.heartbeat(update);
+    if (update.log !== undefined || Date.now() - last >= minGap) send(update);
+    else pending = update;
+  };
+  return Object.assign(report, {
+    async flush() {
+      if (pending) send(pending);
+      await sending;
+    },
+  });
+}

@@ -1,0 +1,198 @@
+/**
+ * `auditPlan`: cross-checks a plan workflow against Temporal's own history.
+ * 1. rebuilds every step's outcome from history events alone (the `runPlanStep`
+ *    activities and the child missions of agent steps, across the continue-as-new chain)
+ *    and compares it with the steps the workflow reports;
+ * 2. checks that no step's side effect completed twice for one idempotency key;
+ * 3. replays every run with the current workflow code, and audits each child mission.
+ */
+import type { Client } from '@temporalio/client';
+import type { Json, Plan } from '../plans/schema.ts';
+import type { StepOutcome, StepRequest } from '../workflows/plan-contract.ts';
+import { planQuery } from '../workflows/plan-messages.ts';
+import { EventType, type HistoryEvent, type RunHistory, decodeFirst, eventId, fetchChain } from './history.ts';
+import { type AuditOptions, auditMission, replayChain } from './index.ts';
+
+/** What history says about one step: its last execution's outcome. */
+export interface StepEvidence {
+  stepId: string;
+  outcome: 'completed' | 'failed' | 'running';
+  value?: Json;
+  error?: string;
+  runId: string;
+  eventId: number;
+  /** `runPlanStep` activity or child workflow id */
+  via: string;
+}
+
+export interface PlanAuditReport {
+  ok: boolean;
+  planId: string;
+  runs: string[];
+  steps: Array<{ stepId: string; status: string; history: StepEvidence | null; matches: boolean; difference?: string }>;
+  duplicateEffects: Array<{ idempotencyKey: string; stepId: string; tool: string; completions: number }>;
+  children: Array<{ workflowId: string; ok: boolean; problems: string[] }>;
+  replay: { ok: boolean; errors: string[] };
+  problems: string[];
+}
+
+export async function auditPlan(client: Client, planId: string, opts: AuditOptions = {}): Promise<PlanAuditReport> {
+  const chain = await fetchChain(client, planId);
+  const evidence = rebuildSteps(chain, planId);
+  const plan = await client.workflow.getHandle(planId).query(planQuery);
+  const steps = compareSteps(plan, evidence.last);
+  const problems = [...evidence.problems, ...steps.filter((s) => !s.matches).map((s) => `${s.stepId}: ${s.difference}`)];
+  const duplicateEffects = [...evidence.effects.values()].filter((e) => e.completions > 1);
+  for (const d of duplicateEffects) problems.push(`${d.stepId}: side effect ${d.tool} completed ${d.completions} times for one idempotency key`);
+  const replay = opts.skipReplay ? { ok: true, errors: [] } : await replayChain(chain, opts, 'navigator-plan-audit');
+  const children = [];
+  for (const workflowId of evidence.children) {
+    const report = await auditMission(client, workflowId, opts).catch((err: Error) => ({ ok: false, problems: [err.message] }));
+    children.push({ workflowId, ok: report.ok, problems: report.problems });
+    if (!report.ok) problems.push(`child mission ${workflowId} does not pass its audit`);
+  }
+  return { ok: problems.length === 0 && replay.ok, planId, runs: chain.map((r) => r.runId), steps, duplicateEffects, children, replay, problems };
+}
+
+interface Rebuilt {
+  last: Map<string, StepEvidence>;
+  effects: Map<string, { idempotencyKey: string; stepId: string; tool: string; completions: number }>;
+  children: string[];
+  problems: string[];
+}
+
+/** Every step's last outcome, from `runPlanStep` activities and child workflow events. */
+export function rebuildSteps(chain: RunHistory[], planId: string): Rebuilt {
+  const out: Rebuilt = { last: new Map(), effects: new Map(), children: [], problems: [] };
+  for (const run of chain) {
+    const activities = new Map<number, StepRequest>();
+    const childSteps = new Map<number, { stepId: string; workflowId: string }>();
+    for (const e of run.history.events ?? []) applyEvent(e, run.runId, planId, activities, childSteps, out);
+  }
+  return out;
+}
+
+function applyEvent(
+  e: HistoryEvent,
+  runId: string,
+  planId: string,
+  activities: Map<number, StepRequest>,
+  childSteps: Map<number, { stepId: string; workflowId: string }>,
+  out: Rebuilt,
+): void {
+  const id = eventId(e);
+  const record = (ev: Omit<StepEvidence, 'runId' | 'eventId'>) => out.last.set(ev.stepId, { ...ev, runId, eventId: id });
+  switch (e.eventType) {
+    case EventType.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED: {
+      const a = e.activityTaskScheduledEventAttributes!;
+      if (a.activityType?.name !== 'runPlanStep') return;
+      const req = decodeFirst<StepRequest>(a.input)!;
+      activities.set(id, req);
+      record({ stepId: req.stepId, outcome: 'running', via: a.activityId ?? '' });
+      return;
+    }
+    case EventType.EVENT_TYPE_ACTIVITY_TASK_COMPLETED: {
+      const a = e.activityTaskCompletedEventAttributes!;
+      const req = activities.get(Number(a.scheduledEventId));
+      if (!req) return;
+      const result = decodeFirst<StepOutcome>(a.result)!;
+      record({ stepId: req.stepId, outcome: 'completed', value: result.result, via: `runPlanStep event ${a.scheduledEventId}` });
+      const key = result.idempotencyKey;
+      const effect = out.effects.get(key) ?? { idempotencyKey: key, stepId: req.stepId, tool: req.tool, completions: 0 };
+      effect.completions++;
+      out.effects.set(key, effect);
+      return;
+    }
+    case EventType.EVENT_TYPE_ACTIVITY_TASK_FAILED:
+    case EventType.EVENT_TYPE_ACTIVITY_TASK_TIMED_OUT:
+    case EventType.EVENT_TYPE_ACTIVITY_TASK_CANCELED: {
+      const a = e.activityTaskFailedEventAttributes ?? e.activityTaskTimedOutEventAttributes ?? e.activityTaskCanceledEventAttributes;
+      const req = activities.get(Number(a?.scheduledEventId));
+      if (!req) return;
+      const failure = (a as { failure?: { message?: string | null } | null }).failure;
+      record({ stepId: req.stepId, outcome: 'failed', error: failure?.message ?? 'cancelled', via: `runPlanStep event ${a!.scheduledEventId}` });
+      return;
+    }
+    case EventType.EVENT_TYPE_START_CHILD_WORKFLOW_EXECUTION_INITIATED: {
+      const workflowId = e.startChildWorkflowExecutionInitiatedEventAttributes?.workflowId ?? '';
+      const stepId = stepOfChild(workflowId, planId);
+      if (!stepId) return void out.problems.push(`child workflow ${workflowId} (event ${id}) belongs to no step`);
+      childSteps.set(id, { stepId, workflowId });
+      record({ stepId, outcome: 'running', via: workflowId });
+      return;
+    }
+    case EventType.EVENT_TYPE_CHILD_WORKFLOW_EXECUTION_COMPLETED: {
+      const a = e.childWorkflowExecutionCompletedEventAttributes!;
+      const child = childSteps.get(Number(a.initiatedEventId));
+      if (!child) return;
+      record({ stepId: child.stepId, outcome: 'completed', value: decodeFirst<Json>(a.result) ?? null, via: child.workflowId });
+      out.children.push(child.workflowId);
+      return;
+    }
+    case EventType.EVENT_TYPE_CHILD_WORKFLOW_EXECUTION_FAILED:
+    case EventType.EVENT_TYPE_CHILD_WORKFLOW_EXECUTION_CANCELED:
+    case EventType.EVENT_TYPE_CHILD_WORKFLOW_EXECUTION_TERMINATED:
+    case EventType.EVENT_TYPE_CHILD_WORKFLOW_EXECUTION_TIMED_OUT: {
+      const a =
+        e.childWorkflowExecutionFailedEventAttributes ??
+        e.childWorkflowExecutionCanceledEventAttributes ??
+        e.childWorkflowExecutionTerminatedEventAttributes ??
+        e.childWorkflowExecutionTimedOutEventAttributes;
+      const child = childSteps.get(Number(a?.initiatedEventId));
+      if (!child) return;
+      const failure = (a as { failure?: { message?: string | null } | null }).failure;
+      record({ stepId: child.stepId, outcome: 'failed', error: failure?.message ?? 'child mission did not complete', via: child.workflowId });
+      return;
+    }
+  }
+}
+
+/** Child ids are `<planId>--<stepId>-<round>`. */
+function stepOfChild(workflowId: string, planId: string): string | null {
+  const prefix = `${planId}--`;
+  if (!workflowId.startsWith(prefix)) return null;
+  const rest = workflowId.slice(prefix.length);
+  const dash = rest.lastIndexOf('-');
+  return dash > 0 ? rest.slice(0, dash) : null;
+}
+
+function compareSteps(plan: Plan | null, last: Map<string, StepEvidence>): PlanAuditReport['steps'] {
+  const steps = plan?.steps ?? [];
+  const out: PlanAuditReport['steps'] = steps.map((s) => {
+    const h = last.get(s.id) ?? null;
+    const difference = differenceOf(s.status, s.result, h);
+    return { stepId: s.id, status: s.status, history: h, matches: difference === null, ...(difference ? { difference } : {}) };
+  });
+  const known = new Set(steps.map((s) => s.id));
+  for (const [stepId, h] of last) {
+    if (!known.has(stepId)) out.push({ stepId, status: 'unknown', history: h, matches: false, difference: `ran (event ${h.eventId}) but is not in the workflow's plan` });
+  }
+  return out;
+}
+
+function differenceOf(status: string, result: Plan['steps'][number]['result'], h: StepEvidence | null): string | null {
+  if (status === 'completed') {
+    if (!h || h.outcome !== 'completed') return `the workflow says completed; history has ${h ? h.outcome : 'no execution'}`;
+    const a = JSON.stringify(result?.value ?? null);
+    const b = JSON.stringify(h.value ?? null);
+    return a === b ? null : `the workflow's result ${a} differs from history's ${b} (event ${h.eventId})`;
+  }
+  if (h?.outcome === 'completed') return `history completed it (event ${h.eventId}) but the workflow says ${status}`;
+  if (status === 'failed' && (result?.attempts ?? 0) > 0 && !h) return 'the workflow says failed after running it; history has no execution';
+  return null;
+}
+
+/** The report as the CLI prints it. */
+export function formatPlanAudit(r: PlanAuditReport): string {
+  const lines = [`Audit of plan ${r.planId} (${r.runs.length} run(s))`];
+  for (const s of r.steps) {
+    const h = s.history ? `${s.history.outcome} (event ${s.history.eventId}, ${s.history.via})` : 'not run';
+    lines.push(`  ${s.matches ? 'ok ' : 'BAD'} ${s.stepId}: ${s.status}; history: ${h}${s.difference ? ` — ${s.difference}` : ''}`);
+  }
+  lines.push(`  side effects completed twice: ${r.duplicateEffects.length === 0 ? 'none' : r.duplicateEffects.map((d) => `${d.stepId} x${d.completions}`).join(', ')}`);
+  for (const c of r.children) lines.push(`  child mission ${c.workflowId}: ${c.ok ? 'audit passed' : `audit FAILED: ${c.problems.join('; ')}`}`);
+  lines.push(`  replay: ${r.replay.ok ? 'deterministic' : r.replay.errors.join('; ')}`);
+  for (const p of r.problems) lines.push(`  problem: ${p}`);
+  lines.push(r.ok ? 'audit passed' : 'audit FAILED');
+  return lines.join('\n');
+}

@@ -1,0 +1,328 @@
+/**
+ * `navigator plan ...`: validate, create (planner), start (from a file), review and edit,
+ * approve, approve or deny steps, watch, audit. Every command is a thin user of the
+ * plan client (src/client/plans.ts).
+ */
+import { Command } from 'commander';
+import { WorkflowNotFoundError, type Client } from '@temporalio/client';
+import { type PlanHandle, PlanRejected, getPlan, startPlan } from '../../client/plans.ts';
+import type { Json } from '../../plans/schema.ts';
+import { CliError, action } from '../errors.ts';
+import { parseJson, readJsonFile, readText } from '../input.ts';
+import { printJson, withClient } from '../mission-client.ts';
+import { checklistLine, renderPlan, settlePlan } from '../plan-view.ts';
+
+type JsonFlag = { json?: boolean };
+
+/** Runs `fn` on an existing plan; unknown ids, refusals and finished plans become one line. */
+async function onPlan<T>(id: string, fn: (plan: PlanHandle, client: Client) => Promise<T>): Promise<T> {
+  return withClient(async (client) => {
+    const plan = getPlan(client, id);
+    try {
+      const d = await plan.workflow.describe();
+      if (d.type !== 'planExecution') throw new CliError(`${id} is not a plan (it is a ${d.type} workflow)`);
+      return await fn(plan, client);
+    } catch (err) {
+      if (err instanceof CliError) throw err;
+      if (err instanceof WorkflowNotFoundError) throw new CliError(`no plan with id ${id}`);
+      if (err instanceof PlanRejected) throw new CliError(`rejected: ${err.message}`);
+      throw new CliError(err instanceof Error ? err.message : String(err));
+    }
+  });
+}
+
+async function taskQueue(flag: string | undefined): Promise<string> {
+  const { taskQueueFrom } = await import('../../temporal/connection.ts');
+  return taskQueueFrom(flag);
+}
+
+async function showAfterStart(plan: PlanHandle, json: boolean | undefined): Promise<void> {
+  const settled = await settlePlan(plan);
+  if (json) return printJson({ planId: plan.id, ...settled });
+  process.stdout.write(`Started plan ${plan.id}\n`);
+  if (settled.view) process.stdout.write(renderPlan(settled.view) + '\n');
+  if (settled.closed) process.stdout.write(`plan ${settled.closed.status.toLowerCase()}${settled.closed.failure ? `: ${settled.closed.failure}` : ''}\n`);
+  if (settled.closed?.failure) process.exitCode = 1;
+}
+
+const validate = new Command('validate')
+  .description('check a plan file against an agent\'s tools (no server needed)')
+  .argument('<file>', 'plan JSON: {"steps": [...], "estimatedDuration"?, "options"?}')
+  .requiredOption('--agent <name>', 'the agent whose tools the plan uses')
+  .option('--agents <module>', 'a module with more agents (as for `worker --agents`)')
+  .option('--json', 'print {"ok", "problems"}')
+  .action(
+    action(async (file: string, flags: JsonFlag & { agent: string; agents?: string }) => {
+      const { buildRegistry } = await import('../../worker/agents.ts');
+      const { catalogOf } = await import('../../activities/plans.ts');
+      const { PlanDocument } = await import('../../plans/schema.ts');
+      const { validatePlan, formatProblems } = await import('../../plans/validate.ts');
+      const registry = await buildRegistry(flags.agents);
+      const entry = registry.get(flags.agent);
+      if (!entry) throw new CliError(`unknown agent ${flags.agent}; known: ${[...registry.keys()].join(', ')}`, 2);
+      const doc = PlanDocument.safeParse(await readJsonFile(file, 'plan'));
+      const problems = doc.success
+        ? validatePlan(doc.data.steps, catalogOf(registry, entry))
+        : doc.error.issues.map((i) => ({ code: 'invalid_step' as const, stepId: null, path: i.path.join('.'), message: i.message }));
+      if (flags.json) printJson({ ok: problems.length === 0, problems });
+      else process.stdout.write(problems.length ? `${file}: ${problems.length} problem(s)\n${formatProblems(problems)}\n` : `${file}: valid (${doc.success ? doc.data.steps.length : 0} steps)\n`);
+      if (problems.length) process.exitCode = 1;
+    }),
+  );
+
+const create = new Command('create')
+  .description('ask the agent\'s model for a plan, then show it for review')
+  .argument('<agent>', 'the agent whose tools and model plan')
+  .requiredOption('--request <text>', 'what the plan should do')
+  .option('--context <file>', 'a JSON file with a workspace/context snapshot for the planner')
+  .option('--id <id>', 'workflow id')
+  .option('--approve', 'start executing without review')
+  .option('--task-queue <name>', 'task queue of the worker (or NAVIGATOR_TASK_QUEUE)')
+  .option('--json', 'print JSON')
+  .action(
+    action(async (agent: string, flags: JsonFlag & { request: string; context?: string; id?: string; approve?: boolean; taskQueue?: string }) => {
+      const context = flags.context ? ((await readJsonFile(flags.context, '--context')) as Json) : undefined;
+      const queue = await taskQueue(flags.taskQueue);
+      await withClient(async (client) => {
+        const plan = await startPlan(client, { agent, request: flags.request, context, id: flags.id, approve: flags.approve, taskQueue: queue }).catch(startError(flags.id));
+        await showAfterStart(plan, flags.json);
+      });
+    }),
+  );
+
+const start = new Command('start')
+  .description('start a plan from a file (no model), then show it for review')
+  .argument('<file>', 'plan JSON: {"steps": [...], "estimatedDuration"?, "options"?} (- for stdin)')
+  .requiredOption('--agent <name>', 'the agent whose tools the plan uses')
+  .option('--id <id>', 'workflow id')
+  .option('--request <text>', 'what the plan is for (shown to the model on recovery)')
+  .option('--approve', 'start executing without review')
+  .option('--task-queue <name>', 'task queue of the worker (or NAVIGATOR_TASK_QUEUE)')
+  .option('--json', 'print JSON')
+  .action(
+    action(async (file: string, flags: JsonFlag & { agent: string; id?: string; request?: string; approve?: boolean; taskQueue?: string }) => {
+      const document = parseJson(await readText(file), `plan (${file})`);
+      const queue = await taskQueue(flags.taskQueue);
+      await withClient(async (client) => {
+        const plan = await startPlan(client, { agent: flags.agent, document, request: flags.request, id: flags.id, approve: flags.approve, taskQueue: queue }).catch(startError(flags.id));
+        await showAfterStart(plan, flags.json);
+      });
+    }),
+  );
+
+function startError(id: string | undefined) {
+  return (err: Error): never => {
+    if (err instanceof PlanRejected) throw new CliError(err.message, 2);
+    throw new CliError(/already/i.test(err.message) ? `a workflow with id ${id} already exists` : err.message);
+  };
+}
+
+const show = new Command('show')
+  .description('the plan as a reviewer sees it: steps, tools, args, dependencies, approvals')
+  .argument('<id>', 'plan id')
+  .option('--json', 'print {id, version, status, steps, summary}')
+  .action(
+    action(async (id: string, flags: JsonFlag) => {
+      await onPlan(id, async (plan) => {
+        const view = await plan.status();
+        if (!flags.json) return void process.stdout.write(renderPlan(view, { full: true }) + '\n');
+        printJson({
+          id: view.planId,
+          version: view.version,
+          status: view.status,
+          steps: (view.plan?.steps ?? []).map((s) => ({
+            id: s.id,
+            description: s.description,
+            tool: s.tool ?? null,
+            agent: s.agent ?? null,
+            args: s.args ?? s.input ?? {},
+            dependsOn: s.dependsOn,
+            status: s.status,
+            result: s.result ?? null,
+            requiresApproval: s.requiresApproval,
+            critical: s.critical,
+          })),
+          summary: view.summary,
+          approvals: view.approvals,
+          error: view.error,
+        });
+      });
+    }),
+  );
+
+/** A review action: send it, then print the new version (or the problems). */
+function reviewAction(name: string, description: string, build: (cmd: Command) => Command, send: (plan: PlanHandle, ...args: any[]) => Promise<unknown>) {
+  return build(new Command(name).description(description)).action(
+    action(async (...args: unknown[]) => {
+      const id = args[0] as string;
+      await onPlan(id, async (plan) => {
+        await send(plan, ...args.slice(1));
+        const view = await plan.status();
+        process.stdout.write(renderPlan(view) + '\n');
+      });
+    }),
+  );
+}
+
+const edit = reviewAction(
+  'edit',
+  'change a step\'s args and/or description (validated; a new version)',
+  (c) => c.argument('<id>', 'plan id').argument('<step>', 'step id').option('--args <json>', 'the new args (a JSON object)').option('--description <text>', 'the new description').option('--by <name>', 'who edits'),
+  async (plan, step: string, flags: { args?: string; description?: string; by?: string }) => {
+    if (flags.args === undefined && flags.description === undefined) throw new CliError('give --args JSON and/or --description TEXT', 2);
+    const args = flags.args !== undefined ? parseJson(flags.args, '--args') : undefined;
+    await plan.edit({ kind: 'edit', stepId: step, ...(args !== undefined ? { args } : {}), ...(flags.description !== undefined ? { description: flags.description } : {}) }, { by: flags.by });
+  },
+);
+const skip = reviewAction(
+  'skip',
+  'skip a step (its dependents run unless they use its result)',
+  (c) => c.argument('<id>').argument('<step>').option('--reason <text>'),
+  (plan, step: string, flags: { reason?: string }) => plan.edit({ kind: 'skip', stepId: step, ...(flags.reason ? { reason: flags.reason } : {}) }),
+);
+const add = reviewAction(
+  'add',
+  'add a step: {"id", "description", "tool", "args", "dependsOn"}',
+  (c) => c.argument('<id>').argument('<step-json>'),
+  (plan, stepJson: string) => plan.edit({ kind: 'add', step: parseJson(stepJson, 'STEP_JSON') }),
+);
+const remove = reviewAction(
+  'remove',
+  'remove a step (refused while others depend on it)',
+  (c) => c.argument('<id>').argument('<step>'),
+  (plan, step: string) => plan.edit({ kind: 'remove', stepId: step }),
+);
+const reorder = reviewAction(
+  'reorder',
+  'put the steps in this order (every step after its dependencies)',
+  (c) => c.argument('<id>').argument('<steps...>', 'every step id, in the new order'),
+  (plan, order: string[]) => plan.edit({ kind: 'reorder', order }),
+);
+const regenerate = reviewAction(
+  'regenerate',
+  'ask the planner again with feedback and the current plan',
+  (c) => c.argument('<id>').requiredOption('--feedback <text>'),
+  (plan, flags: { feedback: string }) => plan.regenerate(flags.feedback),
+);
+const approve = reviewAction(
+  'approve',
+  'approve the plan: execution starts',
+  (c) => c.argument('<id>').option('--by <name>'),
+  (plan, flags: { by?: string }) => plan.approve({ by: flags.by }),
+);
+const approveStep = reviewAction(
+  'approve-step',
+  'let a step that awaits approval run',
+  (c) => c.argument('<id>').argument('<step>').option('--by <name>').option('--note <text>'),
+  (plan, step: string, flags: { by?: string; note?: string }) => plan.approveStep(step, flags),
+);
+const denyStep = reviewAction(
+  'deny-step',
+  'deny a step that awaits approval (skipped; its dependents are blocked)',
+  (c) => c.argument('<id>').argument('<step>').option('--reason <text>').option('--by <name>'),
+  (plan, step: string, flags: { by?: string; reason?: string }) => plan.denyStep(step, flags),
+);
+const cancel = reviewAction(
+  'cancel',
+  'cancel the plan (running steps are cancelled, nothing new starts)',
+  (c) => c.argument('<id>').option('--reason <text>'),
+  (plan, flags: { reason?: string }) => plan.cancel(flags.reason),
+);
+
+const watch = new Command('watch')
+  .description('follow a plan live until it ends or needs a person')
+  .argument('<id>', 'plan id')
+  .action(
+    action(async (id: string) => {
+      await onPlan(id, async (plan) => {
+        let last = '';
+        let seen = 0;
+        const settled = await settlePlan(plan, {
+          timeoutMs: 24 * 3600_000,
+          onView: (v) => {
+            const line = checklistLine(v);
+            if (line !== last) process.stdout.write(`${new Date().toISOString().slice(11, 19)} ${line}\n`);
+            last = line;
+          },
+        });
+        const events = (await plan.progress().catch(() => null))?.events ?? [];
+        for (const e of events.slice(seen)) if (e.progress !== undefined || e.logs) process.stdout.write(`  ${e.stepId}: ${e.progress ?? ''}% ${(e.logs ?? []).join(' ')}\n`);
+        seen = events.length;
+        if (settled.view) process.stdout.write(renderPlan(settled.view) + '\n');
+        if (settled.closed) process.stdout.write(`plan ${settled.closed.status.toLowerCase()}${settled.closed.failure ? `: ${settled.closed.failure}` : ''}\n`);
+      });
+    }),
+  );
+
+const versions = new Command('versions')
+  .description('every version of the plan and what changed')
+  .argument('<id>', 'plan id')
+  .option('--json', 'print JSON')
+  .action(
+    action(async (id: string, flags: JsonFlag) => {
+      await onPlan(id, async (plan) => {
+        const list = await plan.versions();
+        if (flags.json) return printJson(list);
+        for (const v of list) process.stdout.write(`v${v.version} ${v.at} ${v.change}${v.by ? ` (by ${v.by})` : ''}: ${v.steps.map((s) => s.id).join(', ')}\n`);
+      });
+    }),
+  );
+
+const ledger = new Command('ledger')
+  .description('every step execution: tool, class, idempotency key, attempts, outcome')
+  .argument('<id>', 'plan id')
+  .option('--json', 'print JSON')
+  .action(
+    action(async (id: string, flags: JsonFlag) => {
+      await onPlan(id, async (plan) => {
+        const entries = await plan.ledger();
+        if (flags.json) return printJson(entries);
+        if (entries.length === 0) return void process.stdout.write('(no steps ran yet)\n');
+        for (const e of entries) {
+          const outcome = e.status === 'failed' ? `failed: ${e.error}` : e.status === 'running' ? 'running' : JSON.stringify(e.result);
+          process.stdout.write(`#${e.seq} ${e.stepId} ${e.tool} [${e.sideEffect}] attempts ${e.attempts} via ${e.activity} → ${outcome}\n`);
+        }
+      });
+    }),
+  );
+
+const audit = new Command('audit')
+  .description('rebuild every step result from history, check no external step ran twice, replay')
+  .argument('<id>', 'plan id')
+  .option('--json', 'print the full report as JSON')
+  .action(
+    action(async (id: string, flags: JsonFlag) => {
+      const { auditPlan, formatPlanAudit } = await import('../../audit/plans.ts');
+      const { bundleMissionWorkflows } = await import('../../worker/index.ts');
+      const { quietTemporalLogs } = await import('../mission-client.ts');
+      await quietTemporalLogs();
+      const workflowBundle = await bundleMissionWorkflows();
+      await onPlan(id, async (_plan, client) => {
+        const report = await auditPlan(client, id, { workflowBundle });
+        if (flags.json) printJson(report);
+        else process.stdout.write(formatPlanAudit(report) + '\n');
+        if (!report.ok) throw new CliError(`audit of plan ${id} failed`);
+      });
+    }),
+  );
+
+export const planCommand = new Command('plan')
+  .description('structured plans: a DAG of tool steps, reviewed, then run with approvals')
+  .addCommand(validate)
+  .addCommand(create)
+  .addCommand(start)
+  .addCommand(show)
+  .addCommand(edit)
+  .addCommand(skip)
+  .addCommand(add)
+  .addCommand(remove)
+  .addCommand(reorder)
+  .addCommand(regenerate)
+  .addCommand(approve)
+  .addCommand(approveStep)
+  .addCommand(denyStep)
+  .addCommand(cancel)
+  .addCommand(watch)
+  .addCommand(versions)
+  .addCommand(ledger)
+  .addCommand(audit);

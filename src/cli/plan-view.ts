@@ -1,0 +1,126 @@
+/**
+ * Plans in the terminal: the review box of the original specification (numbered steps,
+ * tool, args, dependencies, "requires approval"), the live checklist, and waiting until
+ * a plan needs a person or ends.
+ */
+import { WorkflowFailedError } from '@temporalio/client';
+import pc from 'picocolors';
+import type { PlanHandle } from '../client/plans.ts';
+import type { Step } from '../plans/schema.ts';
+import type { PlanStatusView } from '../workflows/plan-contract.ts';
+
+const CLI = 'npx navigator plan';
+const CLOSED = new Set(['COMPLETED', 'FAILED', 'CANCELLED', 'TERMINATED', 'TIMED_OUT']);
+
+export interface PlanSettled {
+  view: PlanStatusView | null;
+  closed: { status: string; result?: unknown; failure?: string } | null;
+}
+
+/**
+ * Polls until the plan needs a person (review, a step awaiting approval) or ends. With
+ * `untilClosed` only the end counts.
+ */
+export async function settlePlan(plan: PlanHandle, opts: { untilClosed?: boolean; timeoutMs?: number; onView?: (v: PlanStatusView) => void } = {}): Promise<PlanSettled> {
+  const deadline = Date.now() + (opts.timeoutMs ?? 120_000);
+  for (;;) {
+    const closed = await closedState(plan);
+    const view = await plan.status().catch(() => null);
+    if (view) opts.onView?.(view);
+    if (closed) return { view, closed };
+    const needsPerson = view && (view.status === 'review' || view.approvals.length > 0);
+    if (!opts.untilClosed && needsPerson) return { view, closed: null };
+    if (Date.now() > deadline) return { view, closed: null };
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+async function closedState(plan: PlanHandle): Promise<PlanSettled['closed']> {
+  const d = await plan.workflow.describe();
+  if (!CLOSED.has(d.status.name)) return null;
+  try {
+    return { status: d.status.name, result: await plan.workflow.result() };
+  } catch (err) {
+    const cause = err instanceof WorkflowFailedError ? err.cause : err;
+    return { status: d.status.name, failure: cause instanceof Error ? cause.message : String(cause) };
+  }
+}
+
+const STATUS_MARK: Record<string, string> = {
+  completed: pc.green('✔'),
+  failed: pc.red('✘'),
+  skipped: pc.dim('–'),
+  blocked: pc.yellow('⊘'),
+  running: pc.cyan('▶'),
+  awaiting_approval: pc.yellow('?'),
+  ready: '·',
+  pending: '·',
+};
+
+const short = (v: unknown, n = 100): string => {
+  const s = JSON.stringify(v) ?? 'null';
+  return s.length > n ? `${s.slice(0, n - 3)}...` : s;
+};
+
+function stepLines(step: Step, index: number, full: boolean): string[] {
+  const what = step.tool ? `${step.tool} ${short(step.args ?? {}, full ? 400 : 100)}` : `agent ${step.agent} ${short(step.input ?? {}, full ? 400 : 100)}`;
+  const flags = [step.requiresApproval ? pc.yellow('requires approval') : '', step.critical ? '' : 'non-critical', step.retry ? `max ${step.retry.maxAttempts} attempts` : '']
+    .filter(Boolean)
+    .join(', ');
+  const lines = [`${String(index + 1).padStart(2)}. ${STATUS_MARK[step.status] ?? ' '} ${pc.bold(step.id)}  ${step.description}`, `      ${what}`];
+  if (step.dependsOn.length) lines.push(`      depends on: ${step.dependsOn.join(', ')}`);
+  if (flags) lines.push(`      ${flags}`);
+  if (step.status !== 'pending') lines.push(`      ${step.status}${step.reason ? `: ${step.reason}` : ''}${resultText(step)}`);
+  return lines;
+}
+
+function resultText(step: Step): string {
+  const r = step.result;
+  if (!r) return '';
+  return r.ok ? ` → ${short(r.value)} (${r.attempts} attempt(s), ${r.duration} ms)` : ` → ${r.error} (${r.attempts} attempt(s))`;
+}
+
+/** The review box: the plan as a person reviews it, with the commands to go on. */
+export function renderPlan(view: PlanStatusView, opts: { full?: boolean } = {}): string {
+  const plan = view.plan;
+  const id = view.planId;
+  const bar = '─'.repeat(72);
+  const lines = [`┌${bar}`, `│ Plan ${pc.bold(id)} · version ${view.version} · ${pc.bold(view.status)} · agent ${view.agent}`];
+  if (plan?.estimatedDuration !== undefined) lines.push(`│ estimated duration: ${plan.estimatedDuration} s`);
+  lines.push(`├${bar}`);
+  if (!plan) lines.push('│ (no plan yet: the planner is working)');
+  plan?.steps.forEach((s, i) => lines.push(...stepLines(s, i, opts.full ?? false).map((l) => `│ ${l}`)));
+  if (view.error) lines.push(`├${bar}`, `│ ${pc.red('error')}: ${view.error}`);
+  if (view.summary && view.status !== 'review') {
+    const c = view.summary.counts;
+    lines.push(`├${bar}`, `│ ${Object.entries(c).filter(([, n]) => n > 0).map(([k, n]) => `${k} ${n}`).join(', ')}`);
+  }
+  lines.push(`└${bar}`);
+  lines.push(...nextCommands(view));
+  return lines.join('\n');
+}
+
+function nextCommands(view: PlanStatusView): string[] {
+  const id = view.planId;
+  if (view.status === 'review') {
+    return [
+      `  approve:     ${CLI} approve ${id}`,
+      `  edit a step: ${CLI} edit ${id} STEP --args '<JSON>' [--description TEXT]`,
+      `  other edits: ${CLI} skip|remove ${id} STEP; ${CLI} add ${id} '<STEP JSON>'; ${CLI} regenerate ${id} --feedback TEXT`,
+      `  cancel:      ${CLI} cancel ${id}`,
+    ];
+  }
+  const lines = view.approvals.flatMap((a) => [
+    `  ${pc.yellow('waiting for approval')}: ${a.stepId} (${a.tool ?? '?'} ${short(a.args)})${a.deadline ? `, deadline ${a.deadline} (then ${a.onTimeout})` : ''}`,
+    `    approve: ${CLI} approve-step ${id} ${a.stepId}`,
+    `    deny:    ${CLI} deny-step ${id} ${a.stepId} --reason '...'`,
+  ]);
+  lines.push(`  follow: ${CLI} watch ${id}   audit: ${CLI} audit ${id}`);
+  return lines;
+}
+
+/** One line per change of the checklist while watching. */
+export function checklistLine(view: PlanStatusView): string {
+  const steps = view.plan?.steps ?? [];
+  return `${view.status}: ${steps.map((s) => `${s.id} ${STATUS_MARK[s.status] ?? s.status}`).join('  ')}`;
+}

@@ -1,0 +1,158 @@
+/**
+ * The programmatic client for plans: start a plan workflow, then review, approve and
+ * follow it through one handle. The CLI is a thin user of this module.
+ *
+ * ```ts
+ * const plan = await startPlan(client, { agent: 'workspace', request: 'bump the version', taskQueue: 'navigator' });
+ * await plan.edit({ kind: 'edit', stepId: 'write_config', args: {...} });
+ * await plan.approve();
+ * await plan.approveStep('write_config', { by: 'ana' });
+ * const summary = await plan.result();
+ * ```
+ */
+import { WorkflowUpdateFailedError, type Client, type WorkflowHandle } from '@temporalio/client';
+import { ApplicationFailure } from '@temporalio/common';
+import { z } from 'zod';
+import { PlanDocument, PlanOptions, type PlanProblem } from '../plans/schema.ts';
+import { type ExecutionSummary, type Json, type PlanAck, PlanInput } from '../workflows/plan-contract.ts';
+import * as m from '../workflows/plan-messages.ts';
+
+export const PLAN_WORKFLOW = 'planExecution';
+
+export interface StartPlanOptions {
+  agent: string;
+  taskQueue: string;
+  /** workflow id @default `plan-<agent>-<random>` */
+  id?: string;
+  request?: string;
+  context?: Json;
+  /** a plan given by the caller: `{steps, estimatedDuration?, options?}` */
+  document?: unknown;
+  taskId?: string;
+  /** skip review and start executing */
+  approve?: boolean;
+  /** options over the document's own */
+  options?: z.input<typeof PlanOptions>;
+}
+
+/** A plan start or change the workflow refused: the message plus the problems as data. */
+export class PlanRejected extends Error {
+  override readonly name = 'PlanRejected';
+  constructor(
+    message: string,
+    readonly problems: PlanProblem[] = [],
+  ) {
+    super(message);
+  }
+}
+
+const issueText = (e: z.ZodError) => e.issues.map((i) => `${i.path.join('.') || 'input'}: ${i.message}`).join('; ');
+
+/** Checks the input with the contract's schemas (options of the document and the caller merged). */
+export function planInputOf(opts: StartPlanOptions): PlanInput {
+  let document: PlanDocument | undefined;
+  if (opts.document !== undefined) {
+    const parsed = PlanDocument.safeParse(opts.document);
+    if (!parsed.success) throw new PlanRejected(`invalid plan document: ${issueText(parsed.error)}`);
+    document = parsed.data;
+  }
+  const merged = { ...(opts.document as { options?: object } | undefined)?.options, ...opts.options };
+  const options = PlanOptions.safeParse(merged);
+  if (!options.success) throw new PlanRejected(`invalid plan options: ${issueText(options.error)}`);
+  const input = {
+    agent: opts.agent,
+    ...(opts.request !== undefined ? { request: opts.request } : {}),
+    ...(opts.context !== undefined ? { context: opts.context } : {}),
+    ...(document ? { document: { steps: document.steps, ...(document.estimatedDuration !== undefined ? { estimatedDuration: document.estimatedDuration } : {}) } } : {}),
+    ...(opts.taskId ? { taskId: opts.taskId } : {}),
+    ...(opts.approve ? { approve: true } : {}),
+    options: options.data,
+  };
+  const checked = PlanInput.safeParse(input);
+  if (!checked.success) throw new PlanRejected(`invalid plan input: ${issueText(checked.error)}`);
+  return input;
+}
+
+export async function startPlan(client: Client, opts: StartPlanOptions): Promise<PlanHandle> {
+  const input = planInputOf(opts);
+  const id = opts.id ?? `plan-${opts.agent}-${Math.random().toString(16).slice(2, 10)}`;
+  const what = opts.request ?? 'a given plan';
+  const handle = await client.workflow.start(PLAN_WORKFLOW, {
+    taskQueue: opts.taskQueue,
+    workflowId: id,
+    args: [input],
+    staticSummary: `Plan (${opts.agent}): ${what}`.slice(0, 200),
+    staticDetails: `Agent **${opts.agent}**\n\n${opts.request ? `Request: ${opts.request}` : 'Plan given by the caller'}`,
+  });
+  return new PlanHandle(handle);
+}
+
+export function getPlan(client: Client, id: string): PlanHandle {
+  return new PlanHandle(client.workflow.getHandle(id));
+}
+
+/** One plan workflow: queries, review updates, approvals, result. */
+export class PlanHandle {
+  constructor(readonly workflow: WorkflowHandle) {}
+
+  get id(): string {
+    return this.workflow.workflowId;
+  }
+
+  status() {
+    return this.workflow.query(m.planStatusQuery);
+  }
+  plan() {
+    return this.workflow.query(m.planQuery);
+  }
+  versions() {
+    return this.workflow.query(m.versionsQuery);
+  }
+  progress() {
+    return this.workflow.query(m.planProgressQuery);
+  }
+  ledger() {
+    return this.workflow.query(m.planLedgerQuery);
+  }
+
+  edit(edit: unknown, opts: { by?: string } = {}): Promise<PlanAck> {
+    return this.update(m.editPlanUpdate, edit, opts);
+  }
+  regenerate(feedback: string, opts: { by?: string } = {}): Promise<PlanAck> {
+    return this.update(m.regeneratePlanUpdate, { feedback, ...opts });
+  }
+  approve(opts: { by?: string } = {}): Promise<PlanAck> {
+    return this.update(m.approvePlanUpdate, opts);
+  }
+  cancel(reason?: string, opts: { by?: string } = {}): Promise<PlanAck> {
+    return this.update(m.cancelPlanUpdate, { ...(reason ? { reason } : {}), ...opts });
+  }
+  approveStep(stepId: string, opts: { by?: string; note?: string } = {}): Promise<PlanAck> {
+    return this.update(m.approveStepUpdate, { stepId, ...opts });
+  }
+  denyStep(stepId: string, opts: { by?: string; reason?: string } = {}): Promise<PlanAck> {
+    return this.update(m.denyStepUpdate, { stepId, ...opts });
+  }
+
+  /** The execution summary; a failed or cancelled plan rejects with the failure. */
+  result(): Promise<ExecutionSummary> {
+    return this.workflow.result();
+  }
+
+  /** Sends an update; a refusal becomes a {@link PlanRejected} with the problems. */
+  private async update<A extends unknown[]>(def: { name: string }, ...args: A): Promise<PlanAck> {
+    try {
+      return (await this.workflow.executeUpdate(def.name, { args })) as PlanAck;
+    } catch (err) {
+      throw rejection(err);
+    }
+  }
+}
+
+/** Turns an update failure into a PlanRejected carrying the validator's message and problems. */
+export function rejection(err: unknown): unknown {
+  if (!(err instanceof WorkflowUpdateFailedError)) return err;
+  const cause = err.cause;
+  const problems = cause instanceof ApplicationFailure && Array.isArray(cause.details?.[0]) ? (cause.details[0] as PlanProblem[]) : [];
+  return new PlanRejected(cause instanceof Error ? cause.message : err.message, problems);
+}

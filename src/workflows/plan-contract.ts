@@ -1,0 +1,202 @@
+/**
+ * The plan workflow's contract with the outside world: its input, the payloads of its
+ * messages and activities, and the views its queries return. The zod schemas are for
+ * clients and activities; the workflow itself imports types only (zod stays out of the
+ * workflow bundle, see guards.ts).
+ */
+import { z } from 'zod';
+import { JsonValue, PlanDocument, PlanOptions, type Json, type Plan, type PlanProblem, type PlanStatus, type StepStatus } from '../plans/schema.ts';
+import type { ExecutionSummary } from '../plans/scheduler.ts';
+
+export type { Json, Plan, PlanProblem, PlanStatus, StepStatus, ExecutionSummary };
+
+export const PlanInput = z
+  .object({
+    /** the agent whose tools (and model, for planning and recovery) the plan uses */
+    agent: z.string().min(1),
+    /** what the plan is for; the planner's request */
+    request: z.string().min(1).optional(),
+    /** a workspace/context snapshot shown to the planner */
+    context: JsonValue.optional(),
+    /** a plan given by the caller (no model call to plan) */
+    document: PlanDocument.optional(),
+    /** the task this plan serves @default the workflow id */
+    taskId: z.string().min(1).optional(),
+    /** start executing without review */
+    approve: z.boolean().optional(),
+    /** options; the document's options apply where these say nothing (see resolvePlanOptions) */
+    options: PlanOptions.optional(),
+    /** set by the workflow itself when it continues as new */
+    carried: z.unknown().optional(),
+  })
+  .refine((p) => p.request !== undefined || p.document !== undefined, { message: 'a plan needs a request (planner) or a document (given plan)' });
+export type PlanInput = z.input<typeof PlanInput>;
+
+/** A change to the plan: one entry per version. */
+export interface PlanVersion {
+  version: number;
+  /** `created by the planner`, `edited args of step write_config`, ... */
+  change: string;
+  by: string | null;
+  at: string;
+  steps: Plan['steps'];
+}
+
+export interface ProgressEvent {
+  planId: string;
+  stepId: string;
+  status: StepStatus;
+  /** 0-100, reported by a long-running tool */
+  progress?: number;
+  result?: Json;
+  logs?: string[];
+  at: string;
+}
+
+export interface PlanLedgerEntry {
+  seq: number;
+  stepId: string;
+  tool: string;
+  sideEffect: 'read_only' | 'local' | 'memory' | 'external' | 'agent';
+  /** empty until the step's activity reported it */
+  idempotencyKey: string;
+  status: 'running' | 'completed' | 'failed';
+  attempts: number;
+  result?: Json;
+  error?: string;
+  /** activity id, or the child workflow id of an agent step */
+  activity: string;
+}
+
+/** A step waiting for a person. */
+export interface PendingApproval {
+  stepId: string;
+  description: string;
+  tool: string | null;
+  args: Json;
+  since: string;
+  deadline: string | null;
+  onTimeout: 'deny' | 'fail' | null;
+}
+
+export interface PlanStatusView {
+  planId: string;
+  runId: string;
+  agent: string;
+  status: PlanStatus;
+  version: number;
+  plan: Plan | null;
+  approvals: PendingApproval[];
+  summary: ExecutionSummary | null;
+  error: string | null;
+  budgets: { used: { wallClockMs: number; toolCalls: number; recoveries: number }; limits: { wallClockMs?: number; toolCalls?: number } };
+  rejectedSignals: Array<{ signal: string; reason: string }>;
+}
+
+export interface ProgressView {
+  events: ProgressEvent[];
+  plan: Plan | null;
+  counts: Record<StepStatus, number>;
+  status: PlanStatus;
+}
+
+// ---------------------------------------------------------------- messages
+
+export interface StepVerdict {
+  stepId: string;
+  by?: string;
+  note?: string;
+  /** for a denial: why */
+  reason?: string;
+}
+
+export interface StepProgressReport {
+  stepId: string;
+  progress?: number;
+  log?: string;
+}
+
+export interface PlanAck {
+  version: number;
+  status: PlanStatus;
+}
+
+// ---------------------------------------------------------------- activities
+
+export interface CatalogDescription {
+  tools: Record<string, { sideEffect: 'read_only' | 'local' | 'memory' | 'external'; destructive: boolean }>;
+  agents: string[];
+}
+
+export type PlanOutcome =
+  | { ok: true; plan: Plan; change: string; attempts: number; tokens: number }
+  | { ok: false; problems: PlanProblem[]; message: string; attempts: number; tokens: number };
+
+export interface PreparePlanRequest {
+  agent: string;
+  planId: string;
+  taskId: string;
+  createdAt: string;
+  request?: string;
+  context?: Json;
+  document?: { steps: unknown[]; estimatedDuration?: number };
+}
+
+export interface EditPlanRequest {
+  agent: string;
+  plan: Plan;
+  edit: unknown;
+}
+
+export interface RegenerateRequest {
+  agent: string;
+  plan: Plan;
+  feedback: string;
+  request?: string;
+  context?: Json;
+}
+
+export interface RecoveryRequest {
+  agent: string;
+  plan: Plan;
+  stepId: string;
+  error: string;
+  request?: string;
+}
+
+export type RecoveryOutcome =
+  | { kind: 'applied'; plan: Plan; change: string; action: string; tokens: number }
+  | { kind: 'abort'; reason: string; tokens: number }
+  | { kind: 'invalid'; message: string; tokens: number };
+
+export interface StepRequest {
+  agent: string;
+  planId: string;
+  stepId: string;
+  tool: string;
+  args: Json;
+}
+
+export interface StepOutcome {
+  result: Json;
+  attempt: number;
+  idempotencyKey: string;
+}
+
+/** What is carried across continue-as-new. */
+export interface PlanCarried {
+  plan: Plan;
+  versions: PlanVersion[];
+  events: ProgressEvent[];
+  ledger: PlanLedgerEntry[];
+  status: PlanStatus;
+  catalog: CatalogDescription;
+  startedAtMs: number;
+  toolCalls: number;
+  recoveries: number;
+  tokens: number;
+  chain: string[];
+  options: PlanOptions;
+}
+
+export type { PlanOptions };

@@ -1,0 +1,222 @@
+/**
+ * The `planExecution` workflow: make a plan (planner activity or a given document), wait
+ * in review while updates edit it (each edit validated and kept as a version), then run
+ * it: ready steps in parallel, approvals by update or signal, recovery by the model.
+ * State lives in PlanState, the phases in plan-run.ts; this file wires messages.
+ */
+import * as wf from '@temporalio/workflow';
+import type { ExecutionSummary, PlanAck, PlanInput, PlanStatus, StepVerdict } from './plan-contract.ts';
+import * as m from './plan-messages.ts';
+import { applyPlanChange, execute, preparePlan, setDetails } from './plan-run.ts';
+import { type ParsedPlanInput, PlanState } from './plan-state.ts';
+
+export async function planExecution(raw: PlanInput): Promise<ExecutionSummary> {
+  const input = checkInput(raw);
+  const state = new PlanState(input, wf.workflowInfo().workflowId, Date.now());
+  setHandlers(state);
+  if (!input.carried) {
+    setStatus(state, 'planning');
+    await preparePlan(state);
+    if (input.approve) state.approved = true;
+  }
+  if (!state.approved) await review(state);
+  if (state.cancelReason !== null) return finish(state);
+  setStatus(state, 'running');
+  await execute(state, () => continueAsNewIfLong(state));
+  return finish(state);
+}
+
+/** Parks in `review` until approved or cancelled; edits arrive meanwhile as updates. */
+async function review(state: PlanState): Promise<void> {
+  setStatus(state, 'review');
+  for (;;) {
+    const settled = () => (state.approved && !state.editing) || state.cancelReason !== null;
+    const budget = state.options.budgets.wallClockMs;
+    const left = budget === undefined ? null : budget - state.wallClockMs(Date.now());
+    const inTime = left === null ? (await wf.condition(() => settled() || historyIsLong(state)), true) : await wf.condition(() => settled() || historyIsLong(state), Math.max(left, 1));
+    if (!inTime) {
+      state.abortReason = `wall-clock budget of ${budget} ms used up in review`;
+      throw fail(state, state.abortReason);
+    }
+    if (settled()) return;
+    await continueAsNewIfLong(state);
+  }
+}
+
+function finish(state: PlanState): ExecutionSummary {
+  const status = state.finalStatus();
+  setStatus(state, status);
+  const summary = state.makeSummary(status, Date.now());
+  setDetails(state);
+  if (status === 'cancelled') {
+    throw wf.ApplicationFailure.nonRetryable(`plan cancelled: ${state.cancelReason}`, 'PlanCancelled', summary);
+  }
+  if (status === 'failed') throw fail(state, state.abortReason ?? 'a critical step failed', summary);
+  return summary;
+}
+
+function fail(state: PlanState, message: string, summary?: ExecutionSummary): wf.ApplicationFailure {
+  state.error = message;
+  state.status = 'failed';
+  setDetails(state);
+  return wf.ApplicationFailure.nonRetryable(`plan failed: ${message}`, 'PlanFailed', summary ?? null);
+}
+
+function setStatus(state: PlanState, status: PlanStatus): void {
+  state.status = status;
+  state.touch();
+  setDetails(state);
+}
+
+const historyIsLong = (state: PlanState): boolean => {
+  const info = wf.workflowInfo();
+  return info.continueAsNewSuggested || info.historyLength >= state.options.continueAsNewAfterEvents;
+};
+
+/** Continues as new when history is long; only called when no step is in flight. */
+async function continueAsNewIfLong(state: PlanState): Promise<void> {
+  if (!historyIsLong(state) || state.plan === null) return;
+  await wf.condition(wf.allHandlersFinished);
+  const info = wf.workflowInfo();
+  await wf.continueAsNew<typeof planExecution>({ ...state.input, document: undefined, carried: state.carry(info.runId) } as PlanInput);
+}
+
+// ---------------------------------------------------------------- messages
+
+function setHandlers(state: PlanState): void {
+  const ack = (): PlanAck => ({ version: state.plan?.version ?? 0, status: state.status });
+  const inReview = () => {
+    if (state.status !== 'review') throw new Error(`the plan is ${state.status}; it can be changed only in review`);
+  };
+  const notFinished = () => {
+    if (state.finished) throw new Error(`the plan is ${state.status}`);
+  };
+  const byOf = (o: unknown): string | null => (isObj(o) && typeof o.by === 'string' ? o.by : null);
+  /** edits go one at a time, each against the latest version */
+  const exclusive = async <T>(fn: () => Promise<T>): Promise<T> => {
+    await wf.condition(() => !state.editing);
+    state.editing = true;
+    try {
+      return await fn();
+    } finally {
+      state.editing = false;
+      state.touch();
+    }
+  };
+
+  wf.setHandler(
+    m.editPlanUpdate,
+    (edit, opts) =>
+      exclusive(async () => {
+        inReview();
+        await applyPlanChange(state, (a) => a.editPlan.executeWithOptions({ startToCloseTimeout: '1 minute', summary: `edit: ${kindOf(edit)}` }, [{ agent: state.input.agent, plan: state.plan!, edit }]), byOf(opts));
+        return ack();
+      }),
+    { validator: (edit) => (inReview(), checkEdit(state, edit)) },
+  );
+
+  wf.setHandler(
+    m.regeneratePlanUpdate,
+    (req) =>
+      exclusive(async () => {
+        inReview();
+        await applyPlanChange(
+          state,
+          (a) =>
+            a.regeneratePlan.executeWithOptions({ startToCloseTimeout: state.options.timeouts.modelMs * 3, summary: 'regenerate the plan' }, [
+              { agent: state.input.agent, plan: state.plan!, feedback: req.feedback, ...(state.input.request ? { request: state.input.request } : {}), ...(state.input.context !== undefined ? { context: state.input.context } : {}) },
+            ]),
+          byOf(req),
+        );
+        return ack();
+      }),
+    {
+      validator: (req) => {
+        inReview();
+        if (!isObj(req) || typeof req.feedback !== 'string' || req.feedback.trim() === '') throw new Error('feedback: expected a non-empty string');
+      },
+    },
+  );
+
+  const approvePlan = () => {
+    state.approved = true;
+    state.touch();
+  };
+  wf.setHandler(m.approvePlanUpdate, () => (approvePlan(), ack()), { validator: inReview });
+  wf.setHandler(m.approvePlanSignal, () => {
+    if (state.status !== 'review') state.rejectedSignals.push({ signal: 'approvePlan', reason: `the plan is ${state.status}` });
+    else approvePlan();
+  });
+
+  const cancel = (req: unknown) => {
+    state.cancelReason ??= isObj(req) && typeof req.reason === 'string' && req.reason ? req.reason : 'cancelled';
+    state.touch();
+  };
+  wf.setHandler(m.cancelPlanUpdate, (req) => (cancel(req), ack()), { validator: notFinished });
+  wf.setHandler(m.cancelPlanSignal, (req) => (state.finished ? state.rejectedSignals.push({ signal: 'cancelPlan', reason: `the plan is ${state.status}` }) : cancel(req)));
+
+  const verdictProblem = (v: unknown) => (isObj(v) ? state.verdictProblem(v.stepId) : 'expected {stepId, by?, reason?}');
+  const verdict = (v: StepVerdict, approved: boolean) => {
+    const by = typeof v.by === 'string' ? v.by : null;
+    state.verdicts.set(
+      v.stepId,
+      approved ? { approved: true, by, note: typeof v.note === 'string' ? v.note : null } : { approved: false, by, reason: typeof v.reason === 'string' && v.reason ? v.reason : 'no reason given' },
+    );
+    state.touch();
+  };
+  for (const [update, signal, approved, name] of [
+    [m.approveStepUpdate, m.approveStepSignal, true, 'approveStep'],
+    [m.denyStepUpdate, m.denyStepSignal, false, 'denyStep'],
+  ] as const) {
+    wf.setHandler(update, (v) => (verdict(v, approved), ack()), {
+      validator: (v) => {
+        const problem = verdictProblem(v);
+        if (problem) throw new Error(problem);
+      },
+    });
+    wf.setHandler(signal, (v) => {
+      const problem = verdictProblem(v);
+      if (problem) state.rejectedSignals.push({ signal: name, reason: problem });
+      else verdict(v, approved);
+    });
+  }
+
+  wf.setHandler(m.stepProgressSignal, (report) => {
+    const problem = isObj(report) ? state.stepProgress(report, Date.now()) : 'expected {stepId, progress?, log?}';
+    if (problem) state.rejectedSignals.push({ signal: 'stepProgress', reason: problem });
+  });
+
+  wf.setHandler(m.planQuery, () => state.plan);
+  wf.setHandler(m.planStatusQuery, () => state.statusView(wf.workflowInfo().runId, Date.now()));
+  wf.setHandler(m.versionsQuery, () => state.versions);
+  wf.setHandler(m.planProgressQuery, () => state.progressView());
+  wf.setHandler(m.planLedgerQuery, () => state.ledger);
+}
+
+const EDIT_KINDS = ['edit', 'skip', 'add', 'remove', 'reorder'];
+const kindOf = (edit: unknown): string => (isObj(edit) && typeof edit.kind === 'string' ? edit.kind : '?');
+
+/** The checks an update validator can make without the tools' schemas (the activity does the rest). */
+function checkEdit(state: PlanState, edit: unknown): void {
+  if (!isObj(edit) || !EDIT_KINDS.includes(kindOf(edit))) throw new Error(`an edit is {kind: ${EDIT_KINDS.join(' | ')}, ...}`);
+  if (edit.kind === 'add' || edit.kind === 'reorder') return;
+  if (typeof edit.stepId !== 'string') throw new Error('stepId: expected a string');
+  if (!state.step(edit.stepId)) throw new Error(`no step ${JSON.stringify(edit.stepId)} in plan ${state.planId}`);
+}
+
+function checkInput(raw: unknown): ParsedPlanInput {
+  if (!isObj(raw) || typeof raw.agent !== 'string' || raw.agent === '') {
+    throw wf.ApplicationFailure.nonRetryable('invalid plan input: agent: expected a non-empty string', 'InvalidPlanInput');
+  }
+  if (raw.carried === undefined && typeof raw.request !== 'string' && !isObj(raw.document)) {
+    throw wf.ApplicationFailure.nonRetryable('invalid plan input: a plan needs a request (planner) or a document (given plan)', 'InvalidPlanInput');
+  }
+  if (isObj(raw.document) && !Array.isArray(raw.document.steps)) {
+    throw wf.ApplicationFailure.nonRetryable('invalid plan input: document.steps: expected an array', 'InvalidPlanInput');
+  }
+  return raw as unknown as ParsedPlanInput;
+}
+
+function isObj(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}

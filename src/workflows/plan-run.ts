@@ -1,0 +1,313 @@
+/**
+ * The phases of a plan workflow: make the plan, wait in review, execute. Execution runs
+ * every ready step at once, each step on its own (approval, activity or child mission,
+ * recovery); the scheduling loop only starts steps and notices when all have settled.
+ * Deterministic: only workflow APIs, PlanState and the pure src/plans rules.
+ */
+import * as wf from '@temporalio/workflow';
+import type { createPlanActivities } from '../activities/plans.ts';
+import { resolveReferences } from '../plans/references.ts';
+import { blockSteps, readySteps } from '../plans/scheduler.ts';
+import type { Plan, Step, StepResult } from '../plans/schema.ts';
+import type { ExecutionSummary, Json, PlanOutcome, StepOutcome } from './plan-contract.ts';
+import { type PlanState, iso } from './plan-state.ts';
+import { retryPolicyFor } from './retry-policies.ts';
+
+type Activities = ReturnType<typeof createPlanActivities>;
+
+const { describePlanAgent } = wf.proxyActivities<Activities>({
+  startToCloseTimeout: '1 minute',
+  retry: { maximumAttempts: 5, nonRetryableErrorTypes: ['UnknownAgent'] },
+});
+
+function modelActivities(state: PlanState) {
+  return wf.proxyActivities<Activities>({
+    startToCloseTimeout: state.options.timeouts.modelMs,
+    retry: { maximumAttempts: 3, nonRetryableErrorTypes: ['UnknownAgent', 'InvalidPlan'] },
+  });
+}
+
+/** Makes the plan (planner or given document); a plan that stays invalid fails the workflow. */
+export async function preparePlan(state: PlanState): Promise<void> {
+  state.catalog = await describePlanAgent({ agent: state.input.agent });
+  const { preparePlan: prepare } = modelActivities(state);
+  const outcome = await prepare.executeWithOptions(
+    { startToCloseTimeout: state.options.timeouts.modelMs * 3, summary: state.input.document ? 'check the given plan' : 'ask the planner' },
+    [
+      {
+        agent: state.input.agent,
+        planId: state.planId,
+        taskId: state.taskId,
+        createdAt: iso(Date.now()),
+        ...(state.input.request !== undefined ? { request: state.input.request } : {}),
+        ...(state.input.context !== undefined ? { context: state.input.context } : {}),
+        ...(state.input.document ? { document: { steps: state.input.document.steps, estimatedDuration: state.input.document.estimatedDuration } } : {}),
+      },
+    ],
+  );
+  state.tokens += outcome.tokens;
+  if (!outcome.ok) {
+    state.error = outcome.message;
+    throw wf.ApplicationFailure.nonRetryable(outcome.message, 'InvalidPlan', outcome.problems);
+  }
+  state.commit(outcome.plan, outcome.change, null, Date.now());
+}
+
+/** Applies an edit or a regeneration through an activity (which validates with the tools' zod schemas). */
+export async function applyPlanChange(state: PlanState, run: (a: Activities) => Promise<PlanOutcome>, by: string | null): Promise<void> {
+  const outcome = await run(modelActivities(state));
+  state.tokens += outcome.tokens;
+  if (!outcome.ok) throw wf.ApplicationFailure.create({ message: outcome.message, type: 'InvalidPlanEdit', details: [outcome.problems], nonRetryable: true });
+  state.commit(outcome.plan, outcome.change, by, Date.now());
+}
+
+/**
+ * Runs the plan until every step has settled. `whenIdle` runs whenever no step is in
+ * flight (the workflow continues as new there when history is long).
+ */
+export async function execute(state: PlanState, whenIdle: () => Promise<void>): Promise<void> {
+  const inFlight = new Map<string, Promise<void>>();
+  const scope = new wf.CancellationScope();
+  let seen = -1;
+  for (;;) {
+    if (state.cancelReason !== null && !scope.consideredCancelled) scope.cancel();
+    const exhausted = state.exhaustedBudget(Date.now());
+    if (exhausted && state.abortReason === null) state.abortReason = exhausted;
+    settleBlocked(state);
+    if (inFlight.size === 0) await whenIdle();
+    if (state.cancelReason === null && state.abortReason === null) {
+      for (const id of readySteps(state.plan!)) {
+        if (inFlight.has(id)) continue; // retried by a recovery; its old run is just ending
+        state.updateStep(id, { status: 'ready' }, Date.now());
+        const done = scope.run(() => runStep(state, id)).finally(() => {
+          inFlight.delete(id);
+          state.touch();
+        });
+        inFlight.set(id, done);
+      }
+    }
+    if (inFlight.size === 0) {
+      if (state.cancelReason !== null || state.abortReason !== null || readySteps(state.plan!).length === 0) break;
+      continue;
+    }
+    setDetails(state);
+    seen = state.tick;
+    await wf.condition(() => state.tick !== seen);
+  }
+  settleBlocked(state);
+  closeUnstarted(state);
+}
+
+function settleBlocked(state: PlanState): void {
+  const next = blockSteps(state.plan!);
+  if (next !== state.plan) state.replaceSteps(next.steps, Date.now());
+}
+
+/** After a cancel or abort, steps that never started end skipped with the reason. */
+function closeUnstarted(state: PlanState): void {
+  const reason = state.cancelReason !== null ? `plan cancelled: ${state.cancelReason}` : state.abortReason;
+  if (reason === null) return;
+  for (const s of state.plan!.steps) {
+    if (s.status === 'pending' || s.status === 'ready') state.updateStep(s.id, { status: 'skipped', reason }, Date.now());
+  }
+}
+
+/** One step from ready to settled: approval, run, recovery. */
+async function runStep(state: PlanState, id: string): Promise<void> {
+  const step = state.step(id)!;
+  if (step.requiresApproval) {
+    const verdict = await awaitApproval(state, step);
+    if (verdict !== 'approved') return;
+  }
+  const startedAt = Date.now();
+  state.updateStep(id, { status: 'running' }, startedAt);
+  const current = state.step(id)!;
+  const outcome = await (current.tool ? runToolStep(state, current) : runAgentStep(state, current));
+  const result = { ok: outcome.ok, ...(outcome.ok ? { value: outcome.value } : { error: outcome.error }), attempts: outcome.attempts, duration: Date.now() - startedAt, timestamp: iso(Date.now()) };
+  if (outcome.ok) return state.finishStep(id, 'completed', result, Date.now());
+  const stopped = wf.isCancellation(outcome.cause) || state.cancelReason !== null;
+  if (!stopped && current.critical && state.options.onFailure === 'ask' && (await recover(state, id, result))) return;
+  state.finishStep(id, 'failed', result, Date.now());
+  if (!stopped && current.critical) abortOnCriticalFailure(state, id, outcome.error);
+}
+
+type RunOutcome = { ok: true; value: Json; attempts: number; cause?: undefined; error?: undefined } | { ok: false; error: string; attempts: number; cause: unknown };
+
+/** Waits for approve-step / deny-step or the deadline. */
+async function awaitApproval(state: PlanState, step: Step): Promise<'approved' | 'denied'> {
+  const now = Date.now();
+  const timeoutMs = state.options.approvalTimeoutMs ?? null;
+  state.verdicts.delete(step.id);
+  state.awaiting.set(step.id, {
+    stepId: step.id,
+    description: step.description,
+    tool: step.tool ?? step.agent ?? null,
+    args: (step.args ?? step.input ?? {}) as Json,
+    since: iso(now),
+    deadline: timeoutMs === null ? null : iso(now + timeoutMs),
+    onTimeout: timeoutMs === null ? null : state.options.onApprovalTimeout,
+  });
+  state.updateStep(step.id, { status: 'awaiting_approval' }, now);
+  setDetails(state);
+  const arrived = () => state.verdicts.has(step.id) || state.cancelReason !== null || state.abortReason !== null;
+  const inTime = timeoutMs === null ? (await wf.condition(arrived), true) : await wf.condition(arrived, timeoutMs);
+  state.awaiting.delete(step.id);
+  const verdict = state.verdicts.get(step.id);
+  if (verdict?.approved) return 'approved';
+  if (verdict) return deny(state, step.id, `denied${verdict.by ? ` by ${verdict.by}` : ''}: ${verdict.reason}`);
+  if (!inTime && state.options.onApprovalTimeout === 'fail') {
+    state.abortReason = `no approval for step ${step.id} before its deadline`;
+    state.finishStep(step.id, 'failed', failedResult(state.abortReason), Date.now());
+    return 'denied';
+  }
+  if (!inTime) return deny(state, step.id, 'denied: no approval before the deadline');
+  return deny(state, step.id, state.cancelReason !== null ? `plan cancelled: ${state.cancelReason}` : `plan stopped: ${state.abortReason}`);
+}
+
+function deny(state: PlanState, id: string, reason: string): 'denied' {
+  state.updateStep(id, { status: 'skipped', skippedBy: 'denial', reason }, Date.now());
+  return 'denied';
+}
+
+const failedResult = (error: string) => ({ ok: false, error, duration: 0, timestamp: iso(Date.now()), attempts: 0 });
+
+async function runToolStep(state: PlanState, step: Step): Promise<RunOutcome> {
+  const resolved = resolveReferences((step.args ?? {}) as Json, (ref) => resultOf(state, ref));
+  if (!resolved.ok) return { ok: false, error: resolved.message, attempts: 0, cause: null };
+  const round = state.ledger.filter((e) => e.stepId === step.id).length + 1;
+  const activityId = `step-${step.id}-${round}`;
+  const entry = state.startLedger(step, activityId);
+  const sideEffect = state.catalog.tools[step.tool!]?.sideEffect ?? 'external';
+  const policy = retryPolicyFor(sideEffect);
+  const { runPlanStep } = wf.proxyActivities<Activities>({ startToCloseTimeout: state.options.timeouts.stepMs });
+  try {
+    const out: StepOutcome = await runPlanStep.executeWithOptions(
+      {
+        activityId,
+        summary: `${step.id}: ${step.description}`.slice(0, 200),
+        startToCloseTimeout: state.options.timeouts.stepMs,
+        heartbeatTimeout: state.options.timeouts.heartbeatMs,
+        retry: step.retry ? { ...policy, maximumAttempts: step.retry.maxAttempts } : policy,
+      },
+      [{ agent: state.input.agent, planId: state.planId, stepId: step.id, tool: step.tool!, args: resolved.value }],
+    );
+    state.toolCalls += out.attempt;
+    Object.assign(entry, { status: 'completed', attempts: out.attempt, idempotencyKey: out.idempotencyKey, result: out.result });
+    return { ok: true, value: out.result, attempts: out.attempt };
+  } catch (err) {
+    const details = failureDetails(err);
+    state.toolCalls += details.attempt;
+    const error = failureMessage(err);
+    Object.assign(entry, { status: 'failed', attempts: details.attempt, idempotencyKey: details.idempotencyKey ?? '', error });
+    return { ok: false, error, attempts: details.attempt, cause: err };
+  }
+}
+
+/** An agent step is a Navigator mission run as a child workflow; its result is the mission's. */
+async function runAgentStep(state: PlanState, step: Step): Promise<RunOutcome> {
+  const resolved = resolveReferences((step.input ?? {}) as Json, (ref) => resultOf(state, ref));
+  if (!resolved.ok) return { ok: false, error: resolved.message, attempts: 0, cause: null };
+  const round = state.ledger.filter((e) => e.stepId === step.id).length + 1;
+  const workflowId = `${state.planId}--${step.id}-${round}`;
+  const entry = state.startLedger(step, workflowId);
+  try {
+    const value = await wf.executeChild('navigatorMission', {
+      workflowId,
+      args: [{ agent: step.agent!, input: resolved.value, runId: workflowId }],
+      staticSummary: `plan ${state.planId} step ${step.id}: ${step.description}`.slice(0, 200),
+      parentClosePolicy: 'TERMINATE',
+    });
+    Object.assign(entry, { status: 'completed', attempts: 1, idempotencyKey: workflowId, result: value as Json });
+    return { ok: true, value: value as Json, attempts: 1 };
+  } catch (err) {
+    const error = failureMessage(err);
+    Object.assign(entry, { status: 'failed', attempts: 1, idempotencyKey: workflowId, error });
+    return { ok: false, error, attempts: 1, cause: err };
+  }
+}
+
+function resultOf(state: PlanState, stepId: string): { found: true; value: Json } | { found: false } {
+  const r = state.step(stepId)?.result;
+  return r?.ok ? { found: true, value: (r.value ?? null) as Json } : { found: false };
+}
+
+function abortOnCriticalFailure(state: PlanState, id: string, error: string): void {
+  const policy = state.options.onFailure;
+  if (policy === 'continue') return;
+  if (policy === 'abort') state.abortReason ??= `critical step ${id} failed: ${error}`;
+  else state.abortReason ??= `critical step ${id} failed and could not be recovered: ${error}`;
+}
+
+/**
+ * Asks the model what to do about a failed critical step (one recovery at a time). The
+ * answer is validated like an edit and recorded as a new version. True when the plan
+ * changed so that the step is no longer failed (retried, skipped, steps inserted).
+ */
+async function recover(state: PlanState, id: string, result: StepResult): Promise<boolean> {
+  await wf.condition(() => !state.recovering);
+  if (state.recoveries >= state.options.maxRecoveries || state.cancelReason !== null || state.abortReason !== null) return false;
+  state.recovering = true;
+  try {
+    state.recoveries++;
+    const snapshot = state.plan!;
+    const asFailed = { ...snapshot, steps: snapshot.steps.map((s) => (s.id === id ? { ...s, status: 'failed' as const, result } : s)) };
+    const { recoverStep } = modelActivities(state);
+    const outcome = await recoverStep.executeWithOptions(
+      { startToCloseTimeout: state.options.timeouts.modelMs * 3, summary: `recover ${id}` },
+      [{ agent: state.input.agent, plan: asFailed, stepId: id, error: result.error ?? 'failed', ...(state.input.request ? { request: state.input.request } : {}) }],
+    );
+    state.tokens += outcome.tokens;
+    if (outcome.kind === 'abort') {
+      state.abortReason ??= `recovery of ${id} aborted the plan: ${outcome.reason}`;
+      return false;
+    }
+    if (outcome.kind === 'invalid') return false;
+    const merged = mergeRecovered(asFailed, state.plan!, outcome.plan, id);
+    state.commit(merged, `recovery of ${id}: ${outcome.change}`, 'recovery', Date.now());
+    return true;
+  } finally {
+    state.recovering = false;
+    state.touch();
+  }
+}
+
+/**
+ * The recovered plan was computed from a snapshot; steps that the recovery left as they
+ * were keep the state they reached meanwhile, steps it changed or added take its version.
+ */
+function mergeRecovered(snapshot: Plan, live: Plan, recovered: Plan, failedId: string): Plan {
+  const before = new Map(snapshot.steps.map((s) => [s.id, JSON.stringify(s)]));
+  const now = new Map(live.steps.map((s) => [s.id, s]));
+  const steps = recovered.steps.map((s) => {
+    const untouched = s.id !== failedId && before.get(s.id) === JSON.stringify(s);
+    return untouched ? (now.get(s.id) ?? s) : s;
+  });
+  return { ...recovered, steps };
+}
+export function failureMessage(err: unknown): string {
+  let e: unknown = err;
+  while ((e instanceof wf.ActivityFailure || e instanceof wf.ChildWorkflowFailure) && e.cause) e = e.cause;
+  return e instanceof Error ? e.message : String(e);
+}
+
+function failureDetails(err: unknown): { attempt: number; idempotencyKey?: string } {
+  const cause = err instanceof wf.ActivityFailure ? err.cause : undefined;
+  const details = cause instanceof wf.ApplicationFailure ? cause.details : undefined;
+  const d = (details?.[0] ?? {}) as { attempt?: number; idempotencyKey?: string };
+  return { attempt: typeof d.attempt === 'number' ? d.attempt : 1, ...(d.idempotencyKey ? { idempotencyKey: d.idempotencyKey } : {}) };
+}
+
+/** The checklist shown in the Temporal UI. */
+export function setDetails(state: PlanState): void {
+  const mark: Record<string, string> = { completed: 'x', failed: '!', skipped: '-', blocked: '#', running: '>', awaiting_approval: '?', ready: ' ', pending: ' ' };
+  const plan = state.plan;
+  const lines = [`**${state.status}**${plan ? `, plan version ${plan.version}, ${plan.steps.length} steps` : ''}`];
+  if (state.awaiting.size) lines.push(`Waiting for approval of ${[...state.awaiting.keys()].map((k) => `\`${k}\``).join(', ')}`);
+  if (plan) {
+    lines.push('', '## Steps');
+    for (const s of plan.steps) lines.push(`- [${mark[s.status] ?? ' '}] ${s.id}: ${s.description} (${s.status})`);
+  }
+  wf.setCurrentDetails(lines.join('\n'));
+}
+
+export type { ExecutionSummary };

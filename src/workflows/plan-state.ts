@@ -1,0 +1,276 @@
+/**
+ * The state of one plan workflow as a plain deterministic class: the plan and its
+ * versions, progress events, the ledger, approvals and budgets. The workflow wires
+ * Temporal messages and activities to these methods; the rules of the plan itself
+ * (ready set, blocking, final status) come from src/plans.
+ */
+import { executionSummary, finalStatus } from '../plans/scheduler.ts';
+import type { PlanOptions, Step, StepResult } from '../plans/schema.ts';
+import type {
+  CatalogDescription,
+  ExecutionSummary,
+  Json,
+  PendingApproval,
+  Plan,
+  PlanCarried,
+  PlanLedgerEntry,
+  PlanStatus,
+  PlanStatusView,
+  PlanVersion,
+  ProgressEvent,
+  ProgressView,
+  StepProgressReport,
+  StepStatus,
+} from './plan-contract.ts';
+
+export interface ParsedPlanInput {
+  agent: string;
+  request?: string;
+  context?: Json;
+  document?: { steps: unknown[]; estimatedDuration?: number; options?: Partial<PlanOptions> };
+  taskId?: string;
+  approve?: boolean;
+  options?: Partial<PlanOptions>;
+  carried?: PlanCarried;
+}
+
+export type Verdict = { approved: true; by: string | null; note: string | null } | { approved: false; by: string | null; reason: string };
+
+const FINISHED: readonly PlanStatus[] = ['completed', 'completed_with_failures', 'failed', 'cancelled'];
+const MAX_EVENTS = 5000;
+
+export class PlanState {
+  plan: Plan | null = null;
+  versions: PlanVersion[] = [];
+  events: ProgressEvent[] = [];
+  ledger: PlanLedgerEntry[] = [];
+  status: PlanStatus = 'planning';
+  catalog: CatalogDescription = { tools: {}, agents: [] };
+  readonly options: PlanOptions;
+  startedAtMs: number;
+  toolCalls = 0;
+  recoveries = 0;
+  tokens = 0;
+  chain: string[];
+  /** steps waiting for a person, and the verdicts that arrived for them */
+  readonly awaiting = new Map<string, PendingApproval>();
+  readonly verdicts = new Map<string, Verdict>();
+  /** set by cancel; the plan stops scheduling and cancels running steps */
+  cancelReason: string | null = null;
+  /** set when a critical failure, a budget or a recovery ends the plan */
+  abortReason: string | null = null;
+  approved = false;
+  /** a recovery activity is running (recoveries go one at a time) */
+  recovering = false;
+  /** an edit or regeneration is being applied (they go one at a time) */
+  editing = false;
+  error: string | null = null;
+  summary: ExecutionSummary | null = null;
+  rejectedSignals: Array<{ signal: string; reason: string }> = [];
+  /** bumped on every change the scheduler may care about */
+  tick = 0;
+
+  constructor(
+    readonly input: ParsedPlanInput,
+    readonly planId: string,
+    nowMs: number,
+  ) {
+    this.options = resolvePlanOptions(input.options, input.document?.options);
+    const carried = input.carried;
+    this.startedAtMs = carried?.startedAtMs ?? nowMs;
+    this.chain = carried?.chain ?? [];
+    if (carried) {
+      Object.assign(this, {
+        plan: carried.plan,
+        versions: carried.versions,
+        events: carried.events,
+        ledger: carried.ledger,
+        status: carried.status,
+        catalog: carried.catalog,
+        toolCalls: carried.toolCalls,
+        recoveries: carried.recoveries,
+        tokens: carried.tokens,
+        approved: carried.status !== 'review',
+      });
+    }
+  }
+
+  get taskId(): string {
+    return this.input.taskId ?? this.planId;
+  }
+
+  get finished(): boolean {
+    return FINISHED.includes(this.status);
+  }
+
+  touch(): void {
+    this.tick++;
+  }
+
+  step(id: string): Step | undefined {
+    return this.plan?.steps.find((s) => s.id === id);
+  }
+
+  /** Records a new version of the plan (created, edited, regenerated, recovered). */
+  commit(plan: Plan, change: string, by: string | null, nowMs: number): void {
+    this.plan = plan;
+    this.versions.push({ version: plan.version, change, by, at: iso(nowMs), steps: plan.steps });
+    this.touch();
+  }
+
+  /** Replaces one step (immutably) and records a progress event for a status change. */
+  updateStep(id: string, patch: Partial<Step>, nowMs: number): Step {
+    const plan = this.plan!;
+    const before = plan.steps.find((s) => s.id === id)!;
+    const after: Step = { ...before, ...patch };
+    this.plan = { ...plan, steps: plan.steps.map((s) => (s.id === id ? after : s)) };
+    if (patch.status && patch.status !== before.status) {
+      this.event({ stepId: id, status: patch.status, ...(after.result?.ok ? { result: after.result.value ?? null } : {}) }, nowMs);
+    }
+    this.touch();
+    return after;
+  }
+
+  /** Marks steps the scheduler found blocked, with an event each. */
+  replaceSteps(steps: Step[], nowMs: number): void {
+    const old = new Map(this.plan!.steps.map((s) => [s.id, s.status]));
+    this.plan = { ...this.plan!, steps };
+    for (const s of steps) if (old.get(s.id) !== s.status) this.event({ stepId: s.id, status: s.status }, nowMs);
+    this.touch();
+  }
+
+  finishStep(id: string, status: StepStatus, result: StepResult, nowMs: number, reason?: string): void {
+    this.updateStep(id, { status, result, ...(reason ? { reason } : {}) }, nowMs);
+  }
+
+  stepProgress(report: StepProgressReport, nowMs: number): string | null {
+    const step = this.step(report.stepId);
+    if (!step) return `no step ${JSON.stringify(report.stepId)}`;
+    if (step.status !== 'running') return `step ${report.stepId} is ${step.status}, not running`;
+    const progress = typeof report.progress === 'number' ? Math.max(0, Math.min(100, report.progress)) : undefined;
+    this.event({ stepId: step.id, status: 'running', ...(progress !== undefined ? { progress } : {}), ...(report.log ? { logs: [report.log] } : {}) }, nowMs);
+    return null;
+  }
+
+  private event(e: Omit<ProgressEvent, 'planId' | 'at'>, nowMs: number): void {
+    this.events.push({ planId: this.planId, ...e, at: iso(nowMs) });
+    if (this.events.length > MAX_EVENTS) this.events.splice(0, this.events.length - MAX_EVENTS);
+  }
+
+  startLedger(step: Step, activity: string): PlanLedgerEntry {
+    const entry: PlanLedgerEntry = {
+      seq: this.ledger.length + 1,
+      stepId: step.id,
+      tool: step.tool ?? step.agent ?? '?',
+      sideEffect: step.tool ? (this.catalog.tools[step.tool]?.sideEffect ?? 'external') : 'agent',
+      idempotencyKey: '',
+      status: 'running',
+      attempts: 0,
+      activity,
+    };
+    this.ledger.push(entry);
+    return entry;
+  }
+
+  /** Why a verdict for `stepId` cannot be taken, or null. */
+  verdictProblem(stepId: unknown): string | null {
+    if (typeof stepId !== 'string' || stepId === '') return 'stepId: expected a non-empty string';
+    const step = this.step(stepId);
+    if (!step) return `no step ${JSON.stringify(stepId)} in plan ${this.planId}`;
+    if (!this.awaiting.has(stepId)) return `step ${stepId} is ${step.status}, not awaiting approval`;
+    if (this.verdicts.has(stepId)) return `step ${stepId} already has a verdict`;
+    return null;
+  }
+
+  wallClockMs(nowMs: number): number {
+    return nowMs - this.startedAtMs;
+  }
+
+  /** The budget that ran out, or null. */
+  exhaustedBudget(nowMs: number): string | null {
+    const b = this.options.budgets;
+    if (b.wallClockMs !== undefined && this.wallClockMs(nowMs) >= b.wallClockMs) return `wall-clock budget of ${b.wallClockMs} ms used up`;
+    if (b.toolCalls !== undefined && this.toolCalls >= b.toolCalls) return `tool-call budget of ${b.toolCalls} used up`;
+    return null;
+  }
+
+  finalStatus(): PlanStatus {
+    if (this.cancelReason !== null) return 'cancelled';
+    return finalStatus(this.plan!, { aborted: this.abortReason !== null });
+  }
+
+  makeSummary(status: PlanStatus, nowMs: number): ExecutionSummary {
+    this.summary = executionSummary(this.plan!, { startedAt: this.startedAtMs, now: nowMs, status });
+    return this.summary;
+  }
+
+  statusView(runId: string, nowMs: number): PlanStatusView {
+    const b = this.options.budgets;
+    return {
+      planId: this.planId,
+      runId,
+      agent: this.input.agent,
+      status: this.status,
+      version: this.plan?.version ?? 0,
+      plan: this.plan,
+      approvals: [...this.awaiting.values()],
+      summary: this.summary ?? (this.plan ? executionSummary(this.plan, { startedAt: this.startedAtMs, now: nowMs, status: this.status }) : null),
+      error: this.error,
+      budgets: {
+        used: { wallClockMs: this.wallClockMs(nowMs), toolCalls: this.toolCalls, recoveries: this.recoveries },
+        limits: { ...(b.wallClockMs ? { wallClockMs: b.wallClockMs } : {}), ...(b.toolCalls ? { toolCalls: b.toolCalls } : {}) },
+      },
+      rejectedSignals: this.rejectedSignals,
+    };
+  }
+
+  progressView(): ProgressView {
+    const counts = Object.fromEntries(STATUSES.map((s) => [s, 0])) as Record<StepStatus, number>;
+    for (const s of this.plan?.steps ?? []) counts[s.status]++;
+    return { events: this.events, plan: this.plan, counts, status: this.status };
+  }
+
+  carry(runId: string): PlanCarried {
+    return {
+      plan: this.plan!,
+      versions: this.versions,
+      events: this.events,
+      ledger: this.ledger,
+      status: this.status,
+      catalog: this.catalog,
+      startedAtMs: this.startedAtMs,
+      toolCalls: this.toolCalls,
+      recoveries: this.recoveries,
+      tokens: this.tokens,
+      chain: [...this.chain, runId],
+      options: this.options,
+    };
+  }
+}
+
+const STATUSES: readonly StepStatus[] = ['pending', 'blocked', 'ready', 'running', 'awaiting_approval', 'completed', 'failed', 'skipped'];
+
+export const iso = (ms: number): string => new Date(ms).toISOString();
+
+/**
+ * Plan options with their defaults, by hand (zod stays out of the workflow bundle):
+ * the caller's options win over the document's, field by field.
+ */
+export function resolvePlanOptions(given: Partial<PlanOptions> | undefined, fromDocument: Partial<PlanOptions> | undefined): PlanOptions {
+  const o = { ...fromDocument, ...given };
+  return {
+    onFailure: o.onFailure ?? 'ask',
+    ...(o.approvalTimeoutMs !== undefined ? { approvalTimeoutMs: o.approvalTimeoutMs } : {}),
+    onApprovalTimeout: o.onApprovalTimeout ?? 'deny',
+    budgets: { ...fromDocument?.budgets, ...given?.budgets },
+    maxRecoveries: o.maxRecoveries ?? 5,
+    continueAsNewAfterEvents: o.continueAsNewAfterEvents ?? 2000,
+    timeouts: {
+      stepMs: 5 * 60_000,
+      heartbeatMs: 30_000,
+      modelMs: 5 * 60_000,
+      ...fromDocument?.timeouts,
+      ...given?.timeouts,
+    },
+  };
+}
