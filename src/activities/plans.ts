@@ -221,7 +221,7 @@ async function generate(model: ChatModel, system: string, messages: ChatMessage[
  */
 function progressReporter(ctx: Context, deps: PlanActivityDeps, stepId: string) {
   const minGap = deps.progressEveryMs ?? 1000;
-  const execution = ctx.info.workflowExecution;
+  const workflowId = ctx.info.workflowExecution?.workflowId ?? '';
   let last = 0;
   let pending: { progress?: number; log?: string } | null = null;
   let sending: Promise<void> = Promise.resolve();
@@ -229,7 +229,7 @@ function progressReporter(ctx: Context, deps: PlanActivityDeps, stepId: string) 
     last = Date.now();
     pending = null;
     sending = sending
-      .then(() => deps.client.workflow.getHandle(execution.workflowId).signal(stepProgressSignal, { stepId, ...update }))
+      .then(() => deps.client.workflow.getHandle(workflowId).signal(stepProgressSignal, { stepId, ...update }))
       .catch(() => undefined); // progress is best effort: the step's result does not depend on it
   };
   const report = (update: { progress?: number; log?: string }) => {

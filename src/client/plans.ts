@@ -116,7 +116,7 @@ export class PlanHandle {
   }
 
   edit(edit: unknown, opts: { by?: string } = {}): Promise<PlanAck> {
-    return this.update(m.editPlanUpdate, edit, opts);
+    return this.update(m.editPlanUpdate, { edit, ...opts });
   }
   regenerate(feedback: string, opts: { by?: string } = {}): Promise<PlanAck> {
     return this.update(m.regeneratePlanUpdate, { feedback, ...opts });
@@ -140,9 +140,9 @@ export class PlanHandle {
   }
 
   /** Sends an update; a refusal becomes a {@link PlanRejected} with the problems. */
-  private async update<A extends unknown[]>(def: { name: string }, ...args: A): Promise<PlanAck> {
+  private async update(def: { name: string }, arg: object): Promise<PlanAck> {
     try {
-      return (await this.workflow.executeUpdate(def.name, { args })) as PlanAck;
+      return (await this.workflow.executeUpdate(def.name, { args: [arg] })) as PlanAck;
     } catch (err) {
       throw rejection(err);
     }

@@ -179,6 +179,12 @@ export const PROBLEM_CODES = [
   'cycle',
   'reference_not_a_dependency',
   'invalid_reference',
+  // edits and recovery actions
+  'invalid_edit',
+  'unknown_step',
+  'not_editable',
+  'has_dependents',
+  'invalid_order',
 ] as const;
 export const PlanProblem = z.object({
   code: z.enum(PROBLEM_CODES),

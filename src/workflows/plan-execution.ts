@@ -106,13 +106,14 @@ function setHandlers(state: PlanState): void {
 
   wf.setHandler(
     m.editPlanUpdate,
-    (edit, opts) =>
+    (req) =>
       exclusive(async () => {
         inReview();
-        await applyPlanChange(state, (a) => a.editPlan.executeWithOptions({ startToCloseTimeout: '1 minute', summary: `edit: ${kindOf(edit)}` }, [{ agent: state.input.agent, plan: state.plan!, edit }]), byOf(opts));
+        const edit = req.edit;
+        await applyPlanChange(state, (a) => a.editPlan.executeWithOptions({ startToCloseTimeout: '1 minute', summary: `edit: ${kindOf(edit)}` }, [{ agent: state.input.agent, plan: state.plan!, edit }]), byOf(req));
         return ack();
       }),
-    { validator: (edit) => (inReview(), checkEdit(state, edit)) },
+    { validator: (req) => (inReview(), checkEdit(state, isObj(req) ? req.edit : undefined)) },
   );
 
   wf.setHandler(
@@ -142,8 +143,8 @@ function setHandlers(state: PlanState): void {
     state.approved = true;
     state.touch();
   };
-  wf.setHandler(m.approvePlanUpdate, () => (approvePlan(), ack()), { validator: inReview });
-  wf.setHandler(m.approvePlanSignal, () => {
+  wf.setHandler(m.approvePlanUpdate, (_req) => (approvePlan(), ack()), { validator: (_req) => inReview() });
+  wf.setHandler(m.approvePlanSignal, (_req) => {
     if (state.status !== 'review') state.rejectedSignals.push({ signal: 'approvePlan', reason: `the plan is ${state.status}` });
     else approvePlan();
   });
@@ -152,8 +153,11 @@ function setHandlers(state: PlanState): void {
     state.cancelReason ??= isObj(req) && typeof req.reason === 'string' && req.reason ? req.reason : 'cancelled';
     state.touch();
   };
-  wf.setHandler(m.cancelPlanUpdate, (req) => (cancel(req), ack()), { validator: notFinished });
-  wf.setHandler(m.cancelPlanSignal, (req) => (state.finished ? state.rejectedSignals.push({ signal: 'cancelPlan', reason: `the plan is ${state.status}` }) : cancel(req)));
+  wf.setHandler(m.cancelPlanUpdate, (req) => (cancel(req), ack()), { validator: (_req) => notFinished() });
+  wf.setHandler(m.cancelPlanSignal, (req) => {
+    if (state.finished) state.rejectedSignals.push({ signal: 'cancelPlan', reason: `the plan is ${state.status}` });
+    else cancel(req);
+  });
 
   const verdictProblem = (v: unknown) => (isObj(v) ? state.verdictProblem(v.stepId) : 'expected {stepId, by?, reason?}');
   const verdict = (v: StepVerdict, approved: boolean) => {

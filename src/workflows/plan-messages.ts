@@ -9,15 +9,15 @@ import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { Plan, PlanAck, PlanLedgerEntry, PlanStatusView, PlanVersion, ProgressView, StepProgressReport, StepVerdict } from './plan-contract.ts';
 
 /** a review edit: `{kind: 'edit' | 'skip' | 'add' | 'remove' | 'reorder', ...}` (src/plans/edits.ts) */
-export const editPlanUpdate = defineUpdate<PlanAck, [unknown, { by?: string }?]>('editPlan');
+export const editPlanUpdate = defineUpdate<PlanAck, [{ edit: unknown; by?: string }]>('editPlan');
 export const regeneratePlanUpdate = defineUpdate<PlanAck, [{ feedback: string; by?: string }]>('regeneratePlan');
-export const approvePlanUpdate = defineUpdate<PlanAck, [{ by?: string }?]>('approvePlan');
-export const cancelPlanUpdate = defineUpdate<PlanAck, [{ reason?: string; by?: string }?]>('cancelPlan');
+export const approvePlanUpdate = defineUpdate<PlanAck, [{ by?: string }]>('approvePlan');
+export const cancelPlanUpdate = defineUpdate<PlanAck, [{ reason?: string; by?: string }]>('cancelPlan');
 export const approveStepUpdate = defineUpdate<PlanAck, [StepVerdict]>('approveStep');
 export const denyStepUpdate = defineUpdate<PlanAck, [StepVerdict]>('denyStep');
 
-export const approvePlanSignal = defineSignal<[{ by?: string }?]>('approvePlan');
-export const cancelPlanSignal = defineSignal<[{ reason?: string; by?: string }?]>('cancelPlan');
+export const approvePlanSignal = defineSignal<[{ by?: string }]>('approvePlan');
+export const cancelPlanSignal = defineSignal<[{ reason?: string; by?: string }]>('cancelPlan');
 export const approveStepSignal = defineSignal<[StepVerdict]>('approveStep');
 export const denyStepSignal = defineSignal<[StepVerdict]>('denyStep');
 /** sent by the step activity when a tool reports progress (throttled) */

@@ -54,7 +54,7 @@ export async function preparePlan(state: PlanState): Promise<void> {
 }
 
 /** Applies an edit or a regeneration through an activity (which validates with the tools' zod schemas). */
-export async function applyPlanChange(state: PlanState, run: (a: Activities) => Promise<PlanOutcome>, by: string | null): Promise<void> {
+export async function applyPlanChange(state: PlanState, run: (a: wf.ActivityInterfaceFor<Activities>) => Promise<PlanOutcome>, by: string | null): Promise<void> {
   const outcome = await run(modelActivities(state));
   state.tokens += outcome.tokens;
   if (!outcome.ok) throw wf.ApplicationFailure.create({ message: outcome.message, type: 'InvalidPlanEdit', details: [outcome.problems], nonRetryable: true });
@@ -79,10 +79,13 @@ export async function execute(state: PlanState, whenIdle: () => Promise<void>): 
       for (const id of readySteps(state.plan!)) {
         if (inFlight.has(id)) continue; // retried by a recovery; its old run is just ending
         state.updateStep(id, { status: 'ready' }, Date.now());
-        const done = scope.run(() => runStep(state, id)).finally(() => {
-          inFlight.delete(id);
-          state.touch();
-        });
+        const done = scope
+          .run(() => runStep(state, id))
+          .catch((err) => stopped(state, id, err))
+          .finally(() => {
+            inFlight.delete(id);
+            state.touch();
+          });
         inFlight.set(id, done);
       }
     }
@@ -93,9 +96,27 @@ export async function execute(state: PlanState, whenIdle: () => Promise<void>): 
     setDetails(state);
     seen = state.tick;
     await wf.condition(() => state.tick !== seen);
+    if (state.fatal) throw state.fatal;
   }
   settleBlocked(state);
   closeUnstarted(state);
+}
+
+/**
+ * A step whose scope was cancelled (plan cancelled) ends where it was: running steps
+ * failed, waiting ones skipped. Any other error is a bug: it fails the workflow task
+ * from the main loop, so a fixed worker can go on.
+ */
+function stopped(state: PlanState, id: string, err: unknown): void {
+  if (!wf.isCancellation(err)) {
+    state.fatal = err;
+    return;
+  }
+  const status = state.step(id)?.status;
+  const reason = `plan cancelled: ${state.cancelReason ?? 'cancelled'}`;
+  state.awaiting.delete(id);
+  if (status === 'running') state.finishStep(id, 'failed', failedResult(reason), Date.now());
+  else if (status === 'awaiting_approval' || status === 'ready') state.updateStep(id, { status: 'skipped', reason }, Date.now());
 }
 
 function settleBlocked(state: PlanState): void {

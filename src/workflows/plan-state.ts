@@ -64,6 +64,8 @@ export class PlanState {
   recovering = false;
   /** an edit or regeneration is being applied (they go one at a time) */
   editing = false;
+  /** an unexpected error inside a step's code: rethrown by the scheduling loop */
+  fatal: unknown = null;
   error: string | null = null;
   summary: ExecutionSummary | null = null;
   rejectedSignals: Array<{ signal: string; reason: string }> = [];

@@ -162,4 +162,29 @@ describe('plan execution', () => {
     expect(stepOf(view, 'next').status).toBe('blocked');
     await expectPlanAuditOk(env, plan.id);
   });
+
+  it('cancelled while running: the running step stops, a waiting step is skipped, nothing new starts', T, async () => {
+    const plan = await env.startPlan({
+      agent: 'lab',
+      approve: true,
+      document: {
+        steps: [
+          { id: 'long', description: 'long', tool: 'sleep_echo', args: { ms: 30_000, value: 1 } },
+          { id: 'gate', description: 'gated', tool: 'delete_thing', args: { name: 'z' } },
+          { id: 'after', description: 'after long', tool: 'echo', args: { value: 1 }, dependsOn: ['long'] },
+        ],
+      },
+    });
+    await waitForPlan(plan, (v) => awaiting('gate')(v) && stepOf(v, 'long').status === 'running');
+    await plan.cancel('stop now');
+    const err = await plan.result().catch((e) => e);
+    expect((err as WorkflowFailedError).cause?.message).toMatch(/plan cancelled: stop now/);
+    const view = await plan.status();
+    expect(view.status).toBe('cancelled');
+    expect(stepOf(view, 'long').status).toBe('failed');
+    expect(stepOf(view, 'gate')).toMatchObject({ status: 'skipped' });
+    expect(['skipped', 'blocked']).toContain(stepOf(view, 'after').status);
+    expect(view.approvals).toEqual([]);
+    await expectPlanAuditOk(env, plan.id);
+  });
 });

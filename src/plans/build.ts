@@ -1,0 +1,58 @@
+/**
+ * From steps as written to a Plan: validated, then numbered, with approval resolved from
+ * the tools' defaults where a step does not say.
+ */
+import { validatePlan } from './validate.ts';
+import { type Catalog, type Plan, type PlanProblem, type Step, StepSpec, type StepSpecInput, defaultRequiresApproval } from './schema.ts';
+
+export type Built = { ok: true; plan: Plan } | { ok: false; problems: PlanProblem[] };
+
+export function buildPlan(
+  input: { id: string; taskId: string; steps: readonly unknown[]; estimatedDuration?: number; createdAt: string },
+  catalog: Catalog,
+): Built {
+  const problems = validatePlan(input.steps, catalog);
+  if (problems.length) return { ok: false, problems };
+  return {
+    ok: true,
+    plan: {
+      id: input.id,
+      taskId: input.taskId,
+      version: 1,
+      steps: input.steps.map((raw, order) => toStep(raw, order, catalog)),
+      ...(input.estimatedDuration !== undefined ? { estimatedDuration: input.estimatedDuration } : {}),
+      createdAt: input.createdAt,
+    },
+  };
+}
+
+/** A valid spec as a pending step at position `order`. */
+export function toStep(raw: unknown, order: number, catalog: Pick<Catalog, 'tools'>): Step {
+  const spec = StepSpec.parse(raw);
+  return {
+    id: spec.id,
+    order,
+    description: spec.description,
+    ...(spec.tool !== undefined ? { tool: spec.tool, args: spec.args ?? {} } : {}),
+    ...(spec.agent !== undefined ? { agent: spec.agent, input: spec.input ?? {} } : {}),
+    dependsOn: spec.dependsOn,
+    critical: spec.critical,
+    requiresApproval: spec.requiresApproval ?? defaultRequiresApproval(spec, catalog),
+    ...(spec.retry ? { retry: spec.retry } : {}),
+    status: 'pending',
+  };
+}
+
+/** The authored fields of a step (what a planner or a file would write). */
+export function toSpec(step: Step): StepSpecInput {
+  return {
+    id: step.id,
+    description: step.description,
+    ...(step.tool !== undefined ? { tool: step.tool, args: step.args ?? {} } : {}),
+    ...(step.agent !== undefined ? { agent: step.agent, input: step.input ?? {} } : {}),
+    dependsOn: step.dependsOn,
+    critical: step.critical,
+    requiresApproval: step.requiresApproval,
+    ...(step.retry ? { retry: step.retry } : {}),
+  };
+}

@@ -1,0 +1,75 @@
+/**
+ * The planner's prompt and the parsing of its answer. The request, a context snapshot,
+ * the tools (JSON arg types, side-effect class, destructive), the agents a step may run,
+ * the rules of a good plan and the exact answer format; on a regeneration also the
+ * current plan and the reviewer's feedback, on a retry the problems of the last answer.
+ */
+import type { NavigatorTool } from '../navigator/tool.ts';
+import { extractJson } from './answer-json.ts';
+import { type Json, PlanDocument, type PlanProblem } from './schema.ts';
+import { toolText } from './tool-text.ts';
+
+export interface PlannerAsk {
+  request: string;
+  context?: Json;
+  tools: NavigatorTool[];
+  agents?: Array<{ name: string; description?: string }>;
+  /** regeneration: what the reviewer wants changed, and the plan they saw */
+  feedback?: string;
+  currentPlan?: Json;
+  /** the previous answer was invalid: what was wrong with it */
+  problems?: ReadonlyArray<Pick<PlanProblem, 'stepId' | 'path' | 'message'>>;
+}
+
+/** Longest context snapshot shown to the planner, in characters. */
+export const CONTEXT_LIMIT = 8000;
+
+const SYSTEM = `You are a planner. You turn a request into a plan: a list of steps that a program executes for you.
+
+Rules:
+- Each step uses exactly one tool, with its args as a JSON object matching the tool's args type.
+- Steps name the steps they need in "dependsOn" (by id). Steps without a dependency between them run in parallel, so only add the dependencies that are real.
+- To use a previous step's result in args, write the string "$step_id" (the whole result) or "$step_id.field.0.key" (a path into it); the referenced step must be in dependsOn (directly or through other steps). Write "$$" for a literal "$".
+- Destructive or external tools wait for a person's approval before they run; add "requiresApproval": true to any other step that changes something important.
+- After a change, add a step that verifies it.
+- Mark a step "critical": false when the plan can succeed without it.
+- Step ids are short snake_case names without dots, unique in the plan.
+
+Answer with one JSON object and nothing else (a \`\`\`json block is fine):
+{"steps": [{"id": "...", "description": "...", "tool": "...", "args": {...}, "dependsOn": []}], "estimatedDuration": seconds}`;
+
+export function plannerPrompt(ask: PlannerAsk): { system: string; messages: Array<{ role: 'user'; content: string }> } {
+  const parts = [`Request: ${ask.request}`];
+  if (ask.context !== undefined) parts.push(`Context:\n${contextText(ask.context)}`);
+  parts.push(`Tools:\n${ask.tools.map(toolText).join('\n') || '(none)'}`);
+  if (ask.agents?.length) {
+    parts.push(
+      `Agents (a step may run one instead of a tool: {"id", "description", "agent": NAME, "input": {...}, "dependsOn"}; its result is the agent's result):\n` +
+        ask.agents.map((a) => `- ${a.name}${a.description ? `: ${a.description}` : ''}`).join('\n'),
+    );
+  }
+  if (ask.currentPlan !== undefined) parts.push(`Current plan:\n${JSON.stringify(ask.currentPlan, null, 2)}`);
+  if (ask.feedback !== undefined) parts.push(`The reviewer's feedback on the current plan:\n${ask.feedback}\n\nWrite the whole revised plan.`);
+  if (ask.problems?.length) {
+    const lines = ask.problems.map((p) => `- ${p.stepId ?? 'plan'}${p.path ? ` ${p.path}` : ''}: ${p.message}`);
+    parts.push(`Your previous answer could not be used:\n${lines.join('\n')}\n\nWrite the whole corrected plan.`);
+  }
+  return { system: SYSTEM, messages: [{ role: 'user', content: parts.join('\n\n') }] };
+}
+
+function contextText(context: Json): string {
+  const text = JSON.stringify(context, null, 2);
+  if (text.length <= CONTEXT_LIMIT) return text;
+  return `${text.slice(0, CONTEXT_LIMIT)}\n... (cut: ${text.length - CONTEXT_LIMIT} more characters)`;
+}
+
+export type ParsedPlan = { ok: true; document: PlanDocument } | { ok: false; message: string };
+
+/** The plan document in the planner's answer (steps are validated later, against the tools). */
+export function parsePlanAnswer(text: string): ParsedPlan {
+  const json = extractJson(text);
+  if (!json.ok) return json;
+  const parsed = PlanDocument.safeParse(json.value);
+  if (parsed.success) return { ok: true, document: parsed.data };
+  return { ok: false, message: parsed.error.issues.map((i) => `${i.path.join('.') || 'answer'}: ${i.message}`).join('; ') };
+}

@@ -1,0 +1,57 @@
+/**
+ * The recovery prompt: a critical step failed after its retries; the model sees the
+ * step, its error, the plan's state and the tools, and answers one recovery action.
+ */
+import type { NavigatorTool } from '../navigator/tool.ts';
+import { extractJson } from './answer-json.ts';
+import type { Plan } from './schema.ts';
+import { toolText } from './tool-text.ts';
+
+export interface RecoveryAsk {
+  request?: string;
+  plan: Plan;
+  failedStepId: string;
+  error: string;
+  tools: NavigatorTool[];
+}
+
+const SYSTEM = `You repair plans. A step of a plan failed after its retries. Decide what to do, and answer with exactly one JSON object, nothing else:
+- {"action": "retry", "args": {...}}: run the step again with other args (omit "args" to retry as it was);
+- {"action": "skip"}: go on without it, only if the plan can succeed without its result;
+- {"action": "insert", "steps": [{"id", "description", "tool", "args", "dependsOn"}], "before": "STEP_ID"}: run new steps first (for example to create what is missing), then the step again;
+- {"action": "abort", "reason": "..."}: stop the plan when it cannot succeed.
+Args follow the tool's args type; "$step_id.path" references a completed step's result.`;
+
+const cut = (v: unknown, n = 300): string => {
+  const s = JSON.stringify(v) ?? 'null';
+  return s.length > n ? `${s.slice(0, n)}...` : s;
+};
+
+export function recoveryPrompt(ask: RecoveryAsk): { system: string; messages: Array<{ role: 'user'; content: string }> } {
+  const step = ask.plan.steps.find((s) => s.id === ask.failedStepId);
+  const parts: string[] = [];
+  if (ask.request) parts.push(`The plan's request: ${ask.request}`);
+  parts.push(
+    [
+      `failed_step: ${ask.failedStepId}`,
+      `description: ${step?.description ?? ''}`,
+      step?.tool ? `tool: ${step.tool}\nargs: ${JSON.stringify(step.args ?? {})}` : `agent: ${step?.agent}\ninput: ${JSON.stringify(step?.input ?? {})}`,
+      `attempts: ${step?.result?.attempts ?? 0}`,
+      `error: ${ask.error}`,
+    ].join('\n'),
+  );
+  const state = ask.plan.steps.map((s) => {
+    const outcome = s.result ? (s.result.ok ? ` → ${cut(s.result.value)}` : ` → error: ${s.result.error}`) : '';
+    const deps = s.dependsOn.length ? ` (after ${s.dependsOn.join(', ')})` : '';
+    return `- ${s.id} [${s.status}] ${s.tool ?? `agent ${s.agent}`}: ${s.description}${deps}${outcome}`;
+  });
+  parts.push(`The plan now:\n${state.join('\n')}`);
+  parts.push(`Tools:\n${ask.tools.map(toolText).join('\n') || '(none)'}`);
+  return { system: SYSTEM, messages: [{ role: 'user', content: parts.join('\n\n') }] };
+}
+
+/** The JSON object of a recovery answer (its shape is checked by RecoveryAction). */
+export function parseRecoveryAnswer(text: string): { ok: true; action: unknown } | { ok: false; message: string } {
+  const json = extractJson(text);
+  return json.ok ? { ok: true, action: json.value } : json;
+}

@@ -1,0 +1,95 @@
+/**
+ * `$step` references in step args: a whole-string value `"$fetch"` is fetch's result,
+ * `"$fetch.rows.0.id"` a path into it (object keys and array indices), `"$$x"` the
+ * literal string `$x`. References work at any depth of the args. Pure and zod-free: the
+ * workflow resolves references right before a step runs.
+ */
+import type { Json } from './schema.ts';
+
+export type Reference = { kind: 'ref'; stepId: string; path: string[] } | { kind: 'literal'; value: string } | { kind: 'invalid'; message: string };
+
+const ID = /^[A-Za-z0-9_][A-Za-z0-9_-]*$/;
+const SEGMENT = /^[^.]+$/;
+
+/** What a string arg means: a reference, an escaped literal, a malformed reference, or null (plain). */
+export function parseReference(s: string): Reference | null {
+  if (!s.startsWith('$')) return null;
+  if (s.startsWith('$$')) return { kind: 'literal', value: s.slice(1) };
+  const [stepId = '', ...path] = s.slice(1).split('.');
+  if (!ID.test(stepId)) return { kind: 'invalid', message: `${JSON.stringify(s)} is not a reference: after $ comes a step id (letters, digits, _ and -); write $$ for a literal $` };
+  if (path.some((p) => !SEGMENT.test(p))) return { kind: 'invalid', message: `${JSON.stringify(s)} has an empty path segment` };
+  return { kind: 'ref', stepId, path };
+}
+
+export type Path = Array<string | number>;
+
+/** Every `$` string inside a JSON value (references, literals and malformed ones) with its path. */
+export function referencesIn(value: unknown, at: Path = []): Array<{ path: Path; ref: Reference }> {
+  if (typeof value === 'string') {
+    const ref = parseReference(value);
+    return ref ? [{ path: at, ref }] : [];
+  }
+  if (Array.isArray(value)) return value.flatMap((v, i) => referencesIn(v, [...at, i]));
+  if (value !== null && typeof value === 'object') return Object.entries(value).flatMap(([k, v]) => referencesIn(v, [...at, k]));
+  return [];
+}
+
+/** The step ids a value references. */
+export function referencedSteps(value: unknown): Set<string> {
+  const out = new Set<string>();
+  for (const { ref } of referencesIn(value)) if (ref.kind === 'ref') out.add(ref.stepId);
+  return out;
+}
+
+export type ResultOf = (stepId: string) => { found: true; value: Json } | { found: false };
+export type Resolved = { ok: true; value: Json } | { ok: false; message: string; path: string };
+
+export const pathText = (path: Path, root = 'args'): string => [root, ...path].join('.');
+
+/** Replaces every reference by the value it names; the first one that cannot be resolved fails. */
+export function resolveReferences(value: Json, resultOf: ResultOf, root = 'args'): Resolved {
+  const failure: { message: string; path: string }[] = [];
+  const walk = (v: Json, at: Path): Json => {
+    if (failure.length) return null;
+    if (typeof v === 'string') return resolveString(v, at);
+    if (Array.isArray(v)) return v.map((x, i) => walk(x, [...at, i]));
+    if (v !== null && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x, [...at, k])]));
+    return v;
+  };
+  const resolveString = (s: string, at: Path): Json => {
+    const ref = parseReference(s);
+    if (!ref) return s;
+    if (ref.kind === 'literal') return ref.value;
+    const where = pathText(at, root);
+    if (ref.kind === 'invalid') return fail(where, ref.message);
+    const result = resultOf(ref.stepId);
+    if (!result.found) return fail(where, `${s}: step ${ref.stepId} has no result (it did not complete)`);
+    const got = follow(result.value, ref.path);
+    return 'value' in got ? got.value : fail(where, `${s}: ${ref.stepId}'s result has no ${ref.path.slice(0, got.depth + 1).join('.')}${got.hint}`);
+  };
+  const fail = (path: string, message: string): Json => {
+    failure.push({ path, message: `${path}: ${message}` });
+    return null;
+  };
+  const out = walk(value, []);
+  return failure.length ? { ok: false, ...failure[0]! } : { ok: true, value: out };
+}
+
+/** Follows a path into a value; on a miss, how deep it got and a hint about what is there. */
+function follow(value: Json, path: string[]): { value: Json } | { depth: number; hint: string } {
+  let v: Json = value;
+  for (let i = 0; i < path.length; i++) {
+    const key = path[i]!;
+    if (Array.isArray(v)) {
+      const n = Number(key);
+      if (!Number.isInteger(n) || n < 0 || n >= v.length) return { depth: i, hint: ` (${path.slice(0, i).join('.') || 'the result'} has ${v.length} items)` };
+      v = v[n]!;
+    } else if (v !== null && typeof v === 'object' && Object.prototype.hasOwnProperty.call(v, key)) {
+      v = v[key]!;
+    } else {
+      const keys = v !== null && typeof v === 'object' ? ` (keys: ${Object.keys(v).join(', ') || 'none'})` : ` (${path.slice(0, i).join('.') || 'the result'} is ${JSON.stringify(v)})`;
+      return { depth: i, hint: keys };
+    }
+  }
+  return { value: v };
+}

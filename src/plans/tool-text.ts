@@ -1,0 +1,42 @@
+/**
+ * Tools as the planner and the recovery prompt show them: name, description, side-effect
+ * class, whether destructive, and the args as a JSON type (`{"path": string,
+ * "mode"?: "a" | "w"}`), since plan args are JSON, not PTC-Lisp.
+ */
+import type { Json } from './schema.ts';
+import { type JsonSchema, jsonSchemaOf } from '../navigator/schema.ts';
+import type { NavigatorTool } from '../navigator/tool.ts';
+
+export function jsonTypeText(s: JsonSchema | boolean | undefined, depth = 0): string {
+  if (s === undefined || s === true) return 'any';
+  if (s === false || depth > 6) return '...';
+  if (s.const !== undefined) return JSON.stringify(s.const);
+  if (s.enum) return s.enum.map((v: Json) => JSON.stringify(v)).join(' | ');
+  const alts = s.anyOf ?? s.oneOf;
+  if (alts) return alts.map((a) => jsonTypeText(a, depth + 1)).join(' | ');
+  if (Array.isArray(s.type)) return s.type.map((t) => jsonTypeText({ ...s, type: t }, depth)).join(' | ');
+  switch (s.type) {
+    case 'array':
+      return `[${jsonTypeText(s.items === false ? undefined : s.items, depth + 1)}, ...]`;
+    case 'object': {
+      const required = new Set(s.required ?? []);
+      const props = Object.entries(s.properties ?? {}).map(([k, p]) => `${JSON.stringify(k)}${required.has(k) ? '' : '?'}: ${jsonTypeText(p, depth + 1)}`);
+      return props.length ? `{${props.join(', ')}}` : 'object';
+    }
+    case 'integer':
+    case 'number':
+    case 'string':
+    case 'boolean':
+    case 'null':
+      return s.type;
+    default:
+      return 'any';
+  }
+}
+
+export function toolText(tool: NavigatorTool): string {
+  const flags = [tool.sideEffect, tool.destructive ? 'destructive' : ''].filter(Boolean).join(', ');
+  const lines = [`- ${tool.name} (${flags}): ${tool.description}`, `  args: ${jsonTypeText(jsonSchemaOf(tool.input))}`];
+  if (tool.output) lines.push(`  result: ${jsonTypeText(jsonSchemaOf(tool.output, 'output'))}`);
+  return lines.join('\n');
+}

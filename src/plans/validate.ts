@@ -1,0 +1,149 @@
+/**
+ * `validatePlan`: every problem of a plan at once, each as data `{code, stepId, path,
+ * message}`, so a planner, an editor or a CLI user sees all of them in one go. Args are
+ * checked against the tool's zod schema as written; a value that is a `$` reference is
+ * only known at run time, so problems at or below it are left to the check right before
+ * the step runs.
+ */
+import { z } from 'zod';
+import { pathText, referencesIn } from './references.ts';
+import { type Catalog, type PlanProblem, StepSpec } from './schema.ts';
+
+type Spec = z.output<typeof StepSpec>;
+
+export function validatePlan(steps: readonly unknown[], catalog: Catalog): PlanProblem[] {
+  const problems: PlanProblem[] = [];
+  const specs: Array<{ spec: Spec; index: number }> = [];
+  steps.forEach((raw, index) => {
+    const parsed = StepSpec.safeParse(raw);
+    if (parsed.success) return void specs.push({ spec: parsed.data, index });
+    const stepId = idOf(raw);
+    for (const issue of parsed.error.issues) problems.push({ code: 'invalid_step', stepId, path: issue.path.join('.'), message: `${issue.path.join('.') || 'step'}: ${issue.message}` });
+    if (stepId !== null) specs.push({ spec: { id: stepId, description: '', dependsOn: dependsOnOf(raw), critical: true }, index });
+  });
+  const ids = new Map<string, number>();
+  for (const { spec, index } of specs) {
+    if (ids.has(spec.id)) problems.push({ code: 'duplicate_id', stepId: spec.id, path: 'id', message: `step id ${spec.id} is used by steps ${ids.get(spec.id)! + 1} and ${index + 1}` });
+    else ids.set(spec.id, index);
+  }
+  for (const { spec } of specs) problems.push(...toolProblems(spec, catalog), ...dependencyProblems(spec, ids));
+  problems.push(...cycleProblems(specs.map((s) => s.spec), ids));
+  problems.push(...referenceProblems(specs.map((s) => s.spec), ids));
+  const order = (p: PlanProblem) => (p.stepId !== null ? (ids.get(p.stepId) ?? -1) : -1);
+  return problems.map((p, i) => ({ p, i })).sort((a, b) => order(a.p) - order(b.p) || a.i - b.i).map(({ p }) => p);
+}
+
+const idOf = (raw: unknown): string | null => {
+  const id = (raw as { id?: unknown } | null)?.id;
+  return typeof id === 'string' && id !== '' ? id : null;
+};
+
+const dependsOnOf = (raw: unknown): string[] => {
+  const d = (raw as { dependsOn?: unknown } | null)?.dependsOn;
+  return Array.isArray(d) ? d.filter((x): x is string => typeof x === 'string') : [];
+};
+
+function toolProblems(spec: Spec, catalog: Catalog): PlanProblem[] {
+  if (spec.agent !== undefined) {
+    if (catalog.agents.has(spec.agent)) return [];
+    return [{ code: 'unknown_agent', stepId: spec.id, path: 'agent', message: `unknown agent ${spec.agent}; known agents: ${[...catalog.agents].join(', ') || 'none'}` }];
+  }
+  if (spec.tool === undefined) return [];
+  const tool = catalog.tools.get(spec.tool);
+  if (!tool) return [{ code: 'unknown_tool', stepId: spec.id, path: 'tool', message: `unknown tool ${spec.tool}; known tools: ${[...catalog.tools.keys()].join(', ') || 'none'}` }];
+  if (!tool.input) return [];
+  return argProblems(spec, tool.input);
+}
+
+/** zod issues of the args as written, except where a `$` reference stands. */
+function argProblems(spec: Spec, schema: z.ZodType): PlanProblem[] {
+  const args = spec.args ?? {};
+  const parsed = schema.safeParse(args);
+  if (parsed.success) return [];
+  const refPaths = referencesIn(args)
+    .filter((r) => r.ref.kind === 'ref')
+    .map((r) => r.path.map(String));
+  const underRef = (path: string[]) => refPaths.some((r) => r.length <= path.length && r.every((seg, i) => seg === path[i]));
+  return parsed.error.issues
+    .filter((i) => !underRef(i.path.map(String)))
+    .map((i) => {
+      const path = pathText(i.path as Array<string | number>);
+      return { code: 'invalid_args' as const, stepId: spec.id, path, message: `${path}: ${i.message}` };
+    });
+}
+
+function dependencyProblems(spec: Spec, ids: Map<string, number>): PlanProblem[] {
+  const out: PlanProblem[] = [];
+  spec.dependsOn.forEach((d, i) => {
+    const path = `dependsOn.${i}`;
+    if (d === spec.id) out.push({ code: 'self_dependency', stepId: spec.id, path, message: `step ${spec.id} depends on itself` });
+    else if (!ids.has(d)) out.push({ code: 'unknown_dependency', stepId: spec.id, path, message: `step ${spec.id} depends on ${d}, which is not in the plan` });
+  });
+  return out;
+}
+
+/** Each distinct cycle once, named from its first step in plan order: `a -> b -> a`. */
+function cycleProblems(specs: Spec[], ids: Map<string, number>): PlanProblem[] {
+  const deps = new Map(specs.map((s) => [s.id, s.dependsOn.filter((d) => ids.has(d) && d !== s.id)]));
+  const state = new Map<string, 'visiting' | 'done'>();
+  const seen = new Set<string>();
+  const out: PlanProblem[] = [];
+  const visit = (id: string, stack: string[]) => {
+    state.set(id, 'visiting');
+    for (const d of deps.get(id) ?? []) {
+      if (state.get(d) === 'visiting') {
+        const cycle = stack.slice(stack.indexOf(d));
+        const start = cycle.reduce((a, b) => (ids.get(a)! <= ids.get(b)! ? a : b));
+        const rotated = [...cycle.slice(cycle.indexOf(start)), ...cycle.slice(0, cycle.indexOf(start))];
+        const key = rotated.join('\u0000');
+        if (!seen.has(key)) {
+          seen.add(key);
+          const text = [...rotated, start].join(' -> ');
+          out.push({ code: 'cycle', stepId: start, path: 'dependsOn', message: `dependency cycle: ${text} (each step depends on the next)` });
+        }
+      } else if (state.get(d) !== 'done') {
+        visit(d, [...stack, d]);
+      }
+    }
+    state.set(id, 'done');
+  };
+  for (const s of specs) if (!state.has(s.id)) visit(s.id, [s.id]);
+  return out;
+}
+
+/** Malformed `$` strings, references to unknown steps, and references that would race. */
+function referenceProblems(specs: Spec[], ids: Map<string, number>): PlanProblem[] {
+  const deps = new Map(specs.map((s) => [s.id, s.dependsOn]));
+  const out: PlanProblem[] = [];
+  for (const s of specs) {
+    const root = s.agent !== undefined ? 'input' : 'args';
+    const ancestors = transitiveDeps(s.id, deps);
+    for (const { path, ref } of referencesIn(s.agent !== undefined ? (s.input ?? {}) : (s.args ?? {}))) {
+      const where = pathText(path, root);
+      if (ref.kind === 'invalid') out.push({ code: 'invalid_reference', stepId: s.id, path: where, message: `${where}: ${ref.message}` });
+      if (ref.kind !== 'ref') continue;
+      if (!ids.has(ref.stepId)) out.push({ code: 'invalid_reference', stepId: s.id, path: where, message: `${where}: references $${ref.stepId}, which is not in the plan` });
+      else if (!ancestors.has(ref.stepId)) {
+        out.push({ code: 'reference_not_a_dependency', stepId: s.id, path: where, message: `${where}: uses the result of ${ref.stepId}, which is not among its dependencies (add it to dependsOn)` });
+      }
+    }
+  }
+  return out;
+}
+
+function transitiveDeps(id: string, deps: Map<string, string[]>): Set<string> {
+  const out = new Set<string>();
+  const todo = [...(deps.get(id) ?? [])];
+  while (todo.length) {
+    const d = todo.pop()!;
+    if (out.has(d) || d === id) continue;
+    out.add(d);
+    todo.push(...(deps.get(d) ?? []));
+  }
+  return out;
+}
+
+/** One line per problem: `write_config args.path: ... [invalid_args]`. */
+export function formatProblems(problems: readonly PlanProblem[]): string {
+  return problems.map((p) => `  - ${p.stepId ?? 'plan'}${p.path && !p.message.startsWith(p.path) ? ` ${p.path}` : ''}: ${p.message} [${p.code}]`).join('\n');
+}
