@@ -37,7 +37,7 @@ describe('review', () => {
     expect((cycle as PlanRejected).problems.map((p) => p.code)).toContain('cycle');
     expect((cycle as PlanRejected).message).toMatch(/first -> second -> first|second -> first -> second/);
 
-    const badArgs = await plan.edit({ kind: 'edit', stepId: 'first', args: { label: 5 } }).catch((e) => e);
+    const badArgs = await plan.edit({ kind: 'edit', stepId: 'first', args: { value: 1, label: 5 } }).catch((e) => e);
     expect(badArgs).toBeInstanceOf(PlanRejected);
     expect((badArgs as PlanRejected).problems).toEqual([expect.objectContaining({ code: 'invalid_args', stepId: 'first', path: 'args.label' })]);
     expect((await plan.status()).version).toBe(1);
