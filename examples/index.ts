@@ -7,6 +7,7 @@ import { createModel, createScriptedModel } from '../src/llm/index.ts';
 import type { ChatModel } from '../src/llm/model.ts';
 import type { Agent } from '../src/navigator/index.ts';
 import { answersFile, defaultInput as wireInput, wireTransfer } from './wire-transfer/index.ts';
+import { plannerAnswersFile, workspaceAgent } from './workspace/index.ts';
 
 export interface ExampleAgent {
   agent: Agent;
@@ -21,4 +22,5 @@ const recordedOr = (file: string) => (): ChatModel =>
 
 export const exampleAgents: Record<string, ExampleAgent> = {
   'wire-transfer': { agent: wireTransfer as unknown as Agent, model: recordedOr(answersFile), defaultInput: wireInput },
+  workspace: { agent: workspaceAgent as unknown as Agent, model: recordedOr(plannerAnswersFile) },
 };

@@ -1,0 +1,129 @@
+/**
+ * A sandboxed file workspace: a directory (WORKSPACE_DIR, default `.navigator/workspace`)
+ * that tools read and write by relative path. Paths that escape it (`..`, absolute paths,
+ * symlinks pointing outside) are refused. Changes are applied once per idempotency key:
+ * `.navigator-ops.jsonl` in the root records each applied change, and a change whose key
+ * is already there returns the recorded result without touching the files again (a
+ * retried or redelivered step is applied once).
+ */
+import { appendFileSync, copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, realpathSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+
+type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+
+export const OPS_FILE = '.navigator-ops.jsonl';
+export const SEED_CONFIG = { name: 'demo-app', version: '1.4.2' };
+
+export interface OpRecord {
+  key: string;
+  operation: 'write_file' | 'copy_file';
+  args: { [k: string]: Json };
+  outcome: 'applied' | 'deduplicated';
+  result: Json;
+  at: string;
+}
+
+export class WorkspaceError extends Error {
+  override readonly name = 'WorkspaceError';
+}
+
+/** The workspace root, created and seeded on first use. */
+export function workspaceRoot(): string {
+  const root = resolve(process.env.WORKSPACE_DIR || join('.navigator', 'workspace'));
+  if (!existsSync(root)) mkdirSync(root, { recursive: true });
+  if (readdirSync(root).length === 0) {
+    writeFileSync(join(root, 'config.json'), JSON.stringify(SEED_CONFIG, null, 2) + '\n');
+    writeFileSync(join(root, 'README.md'), '# demo-app\n\nA small app whose config the workspace agent maintains.\n');
+  }
+  return root;
+}
+
+/** An absolute path inside the root, or a WorkspaceError naming the escape. */
+export function inside(root: string, path: string): string {
+  if (typeof path !== 'string' || path === '') throw new WorkspaceError('path must be a non-empty relative path');
+  if (isAbsolute(path)) throw new WorkspaceError(`${path}: absolute paths are not allowed; use a path relative to the workspace`);
+  const target = resolve(root, path);
+  const rel = relative(root, target);
+  if (rel === '' || rel.startsWith('..') || isAbsolute(rel)) throw new WorkspaceError(`${path}: escapes the workspace`);
+  if (rel.split(sep)[0] === OPS_FILE) throw new WorkspaceError(`${path}: is the workspace's operation log`);
+  // A symlink (of the file or of a directory on the way) may point outside.
+  const existing = nearestExisting(target);
+  const real = realpathSync(existing);
+  const realRoot = realpathSync(root);
+  if (real !== realRoot && !real.startsWith(realRoot + sep)) throw new WorkspaceError(`${path}: leads outside the workspace through a symbolic link`);
+  return target;
+}
+
+function nearestExisting(path: string): string {
+  let p = path;
+  while (!existsSync(p)) p = dirname(p);
+  return p;
+}
+
+export function readOps(root = workspaceRoot()): OpRecord[] {
+  const file = join(root, OPS_FILE);
+  if (!existsSync(file)) return [];
+  return readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as OpRecord);
+}
+
+/** Applies a change once per key; a repeated key returns the first result. */
+function once(root: string, key: string, operation: OpRecord['operation'], args: OpRecord['args'], apply: () => Json): Json {
+  const first = readOps(root).find((r) => r.key === key && r.outcome === 'applied');
+  const record = (outcome: OpRecord['outcome'], result: Json) =>
+    appendFileSync(join(root, OPS_FILE), JSON.stringify({ key, operation, args, outcome, result, at: new Date().toISOString() }) + '\n');
+  if (first) {
+    record('deduplicated', first.result);
+    return first.result;
+  }
+  const result = apply();
+  record('applied', result);
+  return result;
+}
+
+export const workspace = {
+  read(path: string): { path: string; content: string } {
+    const file = inside(workspaceRoot(), path);
+    if (!existsSync(file) || !statSync(file).isFile()) throw new WorkspaceError(`${path}: no such file`);
+    return { path, content: readFileSync(file, 'utf8') };
+  },
+
+  list(dir = '.'): { files: string[] } {
+    const root = workspaceRoot();
+    const base = dir === '.' || dir === '' ? root : inside(root, dir);
+    if (!existsSync(base) || !statSync(base).isDirectory()) throw new WorkspaceError(`${dir}: no such directory`);
+    const files: string[] = [];
+    const walk = (d: string) => {
+      for (const name of readdirSync(d).sort()) {
+        const full = join(d, name);
+        const rel = relative(root, full);
+        if (rel === OPS_FILE) continue;
+        if (statSync(full).isDirectory()) walk(full);
+        else files.push(rel.split(sep).join('/'));
+      }
+    };
+    walk(base);
+    return { files };
+  },
+
+  write(path: string, content: string, key: string): Json {
+    const root = workspaceRoot();
+    const file = inside(root, path);
+    return once(root, key, 'write_file', { path, content }, () => {
+      mkdirSync(dirname(file), { recursive: true });
+      writeFileSync(file, content);
+      return { path, bytes: Buffer.byteLength(content) };
+    });
+  },
+
+  copy(from: string, to: string, key: string): Json {
+    const root = workspaceRoot();
+    const source = inside(root, from);
+    const target = inside(root, to);
+    if (!existsSync(source)) throw new WorkspaceError(`${from}: no such file`);
+    return once(root, key, 'copy_file', { from, to }, () => {
+      mkdirSync(dirname(target), { recursive: true });
+      copyFileSync(source, target);
+      return { from, to, bytes: statSync(target).size };
+    });
+  },
+};
