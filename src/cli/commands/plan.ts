@@ -167,11 +167,20 @@ function reviewAction(name: string, description: string, build: (cmd: Command) =
 const edit = reviewAction(
   'edit',
   'change a step\'s args and/or description (validated; a new version)',
-  (c) => c.argument('<id>', 'plan id').argument('<step>', 'step id').option('--args <json>', 'the new args (a JSON object)').option('--description <text>', 'the new description').option('--by <name>', 'who edits'),
-  async (plan, step: string, flags: { args?: string; description?: string; by?: string }) => {
-    if (flags.args === undefined && flags.description === undefined) throw new CliError('give --args JSON and/or --description TEXT', 2);
+  (c) =>
+    c
+      .argument('<id>', 'plan id')
+      .argument('<step>', 'step id')
+      .option('--args <json>', 'the new args (a JSON object)')
+      .option('--description <text>', 'the new description')
+      .option('--depends-on <ids>', 'the new dependencies, comma-separated ("" for none)')
+      .option('--by <name>', 'who edits'),
+  async (plan, step: string, flags: { args?: string; description?: string; dependsOn?: string; by?: string }) => {
+    if (flags.args === undefined && flags.description === undefined && flags.dependsOn === undefined) throw new CliError('give --args JSON, --description TEXT and/or --depends-on IDS', 2);
     const args = flags.args !== undefined ? parseJson(flags.args, '--args') : undefined;
-    await plan.edit({ kind: 'edit', stepId: step, ...(args !== undefined ? { args } : {}), ...(flags.description !== undefined ? { description: flags.description } : {}) }, { by: flags.by });
+    const dependsOn = flags.dependsOn?.split(',').map((d) => d.trim()).filter(Boolean);
+    const edit = { kind: 'edit', stepId: step, ...(args !== undefined ? { args } : {}), ...(flags.description !== undefined ? { description: flags.description } : {}), ...(dependsOn ? { dependsOn } : {}) };
+    await plan.edit(edit, { by: flags.by });
   },
 );
 const skip = reviewAction(
@@ -236,7 +245,6 @@ const watch = new Command('watch')
     action(async (id: string) => {
       await onPlan(id, async (plan) => {
         let last = '';
-        let seen = 0;
         const settled = await settlePlan(plan, {
           timeoutMs: 24 * 3600_000,
           onView: (v) => {
@@ -246,8 +254,7 @@ const watch = new Command('watch')
           },
         });
         const events = (await plan.progress().catch(() => null))?.events ?? [];
-        for (const e of events.slice(seen)) if (e.progress !== undefined || e.logs) process.stdout.write(`  ${e.stepId}: ${e.progress ?? ''}% ${(e.logs ?? []).join(' ')}\n`);
-        seen = events.length;
+        for (const e of events) if (e.progress !== undefined || e.logs) process.stdout.write(`  ${e.stepId}: ${e.progress ?? '?'}% ${(e.logs ?? []).join(' ')}\n`);
         if (settled.view) process.stdout.write(renderPlan(settled.view) + '\n');
         if (settled.closed) process.stdout.write(`plan ${settled.closed.status.toLowerCase()}${settled.closed.failure ? `: ${settled.closed.failure}` : ''}\n`);
       });

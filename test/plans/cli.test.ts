@@ -1,0 +1,111 @@
+/**
+ * `navigator plan ...` as a user types it: the real CLI in a child process against the
+ * embedded server and an in-process worker. Validate without a server; start from a
+ * file, review, edit (a bad edit refused), approve, approve the gated step, audit; and
+ * one-line errors for unknown ids, steps and bad JSON.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { getPlan } from '../../src/client/plans.ts';
+import { planEnv, waitForPlan, type PlanEnv } from './plan-harness.ts';
+
+let env: PlanEnv;
+let workspace: string;
+beforeAll(async () => {
+  workspace = mkdtempSync(join(tmpdir(), 'plan-cli-ws-'));
+  process.env.WORKSPACE_DIR = workspace;
+  env = await planEnv();
+  await env.startWorker();
+}, 120_000);
+afterAll(async () => env?.shutdown());
+
+const PLAN_FILE = 'examples/workspace/bump-version.plan.json';
+
+function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ['bin/navigator.mjs', ...args], {
+      env: { ...process.env, TEMPORAL_ADDRESS: env.env.server.address, TEMPORAL_NAMESPACE: env.env.server.namespace, NAVIGATOR_TASK_QUEUE: env.taskQueue, WORKSPACE_DIR: workspace },
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('exit', (code) => resolve({ code: code ?? -1, stdout, stderr }));
+  });
+}
+
+describe('navigator plan', () => {
+  it('validate: a good file passes; a bad one lists every problem and exits 1', { timeout: 60_000 }, async () => {
+    const ok = await cli('plan', 'validate', PLAN_FILE, '--agent', 'workspace');
+    expect(ok.code).toBe(0);
+    expect(ok.stdout).toMatch(/valid \(4 steps\)/);
+
+    const bad = join(mkdtempSync(join(tmpdir(), 'plan-bad-')), 'bad.json');
+    writeFileSync(
+      bad,
+      JSON.stringify({
+        steps: [
+          { id: 'a', description: 'x', tool: 'read_file', args: { path: 1 }, dependsOn: ['b'] },
+          { id: 'b', description: 'y', tool: 'shred', args: {}, dependsOn: ['a'] },
+        ],
+      }),
+    );
+    const json = await cli('plan', 'validate', bad, '--agent', 'workspace', '--json');
+    expect(json.code).toBe(1);
+    const report = JSON.parse(json.stdout) as { ok: boolean; problems: Array<{ code: string; stepId: string; path: string }> };
+    expect(report.ok).toBe(false);
+    expect(report.problems.map((p) => p.code).sort()).toEqual(['cycle', 'invalid_args', 'unknown_tool']);
+    expect(report.problems.find((p) => p.code === 'invalid_args')).toMatchObject({ stepId: 'a', path: 'args.path' });
+  });
+
+  it('start, show, edit, approve, approve-step, audit', { timeout: 120_000 }, async () => {
+    const id = `cli-plan-${Date.now()}`;
+    const started = await cli('plan', 'start', PLAN_FILE, '--agent', 'workspace', '--id', id);
+    expect(started.code).toBe(0);
+    expect(started.stdout).toMatch(/review/);
+    expect(started.stdout).toMatch(/write_config[\s\S]*requires approval/);
+
+    const shown = JSON.parse((await cli('plan', 'show', id, '--json')).stdout);
+    expect(shown).toMatchObject({ id, version: 1, status: 'review' });
+    expect(shown.steps.map((s: { id: string }) => s.id)).toEqual(['read_config', 'backup', 'write_config', 'verify']);
+    expect(shown.steps[2]).toMatchObject({ tool: 'write_file', requiresApproval: true, critical: true, dependsOn: ['read_config', 'backup'] });
+
+    const badJson = await cli('plan', 'edit', id, 'write_config', '--args', '{nope');
+    expect(badJson.code).toBe(2);
+    expect(badJson.stderr.trim().split('\n')).toHaveLength(1);
+    const cycle = await cli('plan', 'edit', id, 'read_config', '--depends-on', 'verify');
+    expect(cycle.code).toBe(1);
+    expect(cycle.stderr).toMatch(/rejected: .*cycle/s);
+    const content = '{\n  "name": "demo-app",\n  "version": "3.0.0"\n}\n';
+    const edited = await cli('plan', 'edit', id, 'write_config', '--args', JSON.stringify({ path: 'config.json', content }));
+    expect(edited.code).toBe(0);
+    expect(edited.stdout).toMatch(/version 2/);
+
+    expect((await cli('plan', 'approve', id)).code).toBe(0);
+    await waitForPlan(getPlan(env.client, id), (v) => v.approvals.some((a) => a.stepId === 'write_config'));
+    const wrongStep = await cli('plan', 'approve-step', id, 'verify');
+    expect(wrongStep.code).toBe(1);
+    expect(wrongStep.stderr).toMatch(/not awaiting approval/);
+    expect((await cli('plan', 'approve-step', id, 'write_config')).code).toBe(0);
+    await getPlan(env.client, id).result();
+    expect(readFileSync(join(workspace, 'config.json'), 'utf8')).toBe(content);
+
+    const audit = await cli('plan', 'audit', id);
+    expect(audit.stdout).toMatch(/audit passed/);
+    expect(audit.code).toBe(0);
+    const versions = await cli('plan', 'versions', id);
+    expect(versions.stdout).toMatch(/v2 .*edited args of step write_config/);
+  });
+
+  it('unknown ids and steps give one clear line and a non-zero exit', { timeout: 60_000 }, async () => {
+    const missing = await cli('plan', 'show', 'no-such-plan');
+    expect(missing.code).toBe(1);
+    expect(missing.stderr.trim()).toBe('navigator: no plan with id no-such-plan');
+    const unknownAgent = await cli('plan', 'validate', PLAN_FILE, '--agent', 'nobody');
+    expect(unknownAgent.code).toBe(2);
+    expect(unknownAgent.stderr).toMatch(/unknown agent nobody/);
+  });
+});
