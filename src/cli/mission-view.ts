@@ -29,7 +29,8 @@ export async function settle(handle: WorkflowHandle, opts: { untilClosed?: boole
   }
 }
 
-async function closedState(handle: WorkflowHandle): Promise<Settled['closed']> {
+/** How the workflow ended (result or failure message), or null while it runs or continues as new. */
+export async function closedState(handle: WorkflowHandle): Promise<Settled['closed']> {
   const d = await handle.describe();
   if (!CLOSED.has(d.status.name) || d.status.name === 'CONTINUED_AS_NEW') return null;
   try {

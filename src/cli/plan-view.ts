@@ -3,18 +3,17 @@
  * tool, args, dependencies, "requires approval"), the live checklist, and waiting until
  * a plan needs a person or ends.
  */
-import { WorkflowFailedError } from '@temporalio/client';
 import pc from 'picocolors';
 import type { PlanHandle } from '../client/plans.ts';
 import type { Step } from '../plans/schema.ts';
 import type { PlanStatusView } from '../workflows/plan-contract.ts';
+import { type Settled, closedState } from './mission-view.ts';
 
 const CLI = 'npx navigator plan';
-const CLOSED = new Set(['COMPLETED', 'FAILED', 'CANCELLED', 'TERMINATED', 'TIMED_OUT']);
 
 export interface PlanSettled {
   view: PlanStatusView | null;
-  closed: { status: string; result?: unknown; failure?: string } | null;
+  closed: Settled['closed'];
 }
 
 /**
@@ -24,7 +23,7 @@ export interface PlanSettled {
 export async function settlePlan(plan: PlanHandle, opts: { untilClosed?: boolean; timeoutMs?: number; onView?: (v: PlanStatusView) => void } = {}): Promise<PlanSettled> {
   const deadline = Date.now() + (opts.timeoutMs ?? 120_000);
   for (;;) {
-    const closed = await closedState(plan);
+    const closed = await closedState(plan.workflow);
     const view = await plan.status().catch(() => null);
     if (view) opts.onView?.(view);
     if (closed) return { view, closed };
@@ -32,17 +31,6 @@ export async function settlePlan(plan: PlanHandle, opts: { untilClosed?: boolean
     if (!opts.untilClosed && needsPerson) return { view, closed: null };
     if (Date.now() > deadline) return { view, closed: null };
     await new Promise((r) => setTimeout(r, 250));
-  }
-}
-
-async function closedState(plan: PlanHandle): Promise<PlanSettled['closed']> {
-  const d = await plan.workflow.describe();
-  if (!CLOSED.has(d.status.name)) return null;
-  try {
-    return { status: d.status.name, result: await plan.workflow.result() };
-  } catch (err) {
-    const cause = err instanceof WorkflowFailedError ? err.cause : err;
-    return { status: d.status.name, failure: cause instanceof Error ? cause.message : String(cause) };
   }
 }
 

@@ -3,16 +3,15 @@
  * approval gates (approve, deny), retries, non-critical failures, progress, agent steps
  * as child missions. Every test ends with `auditPlan`.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { WorkflowFailedError } from '@temporalio/client';
-import { awaiting, expectPlanAuditOk, planEnv, stepOf, waitForPlan, type PlanEnv } from './plan-harness.ts';
+import { awaiting, expectPlanAuditOk, stepOf, usePlanEnv, waitForPlan, type PlanEnv } from './plan-harness.ts';
 
+const planEnvOf = usePlanEnv();
 let env: PlanEnv;
-beforeAll(async () => {
-  env = await planEnv();
-  await env.startWorker();
-}, 120_000);
-afterAll(async () => env?.shutdown());
+beforeEach(() => {
+  env = planEnvOf();
+});
 
 const T = { timeout: 120_000 };
 

@@ -3,17 +3,16 @@
  * or bad args are refused and change nothing), every version is kept; after approval,
  * failed critical steps are recovered by the model (retry, skip, insert, abort).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { WorkflowFailedError } from '@temporalio/client';
 import { PlanRejected } from '../../src/client/plans.ts';
-import { expectPlanAuditOk, planEnv, stepOf, waitForPlan, type PlanEnv } from './plan-harness.ts';
+import { expectPlanAuditOk, stepOf, usePlanEnv, waitForPlan, type PlanEnv } from './plan-harness.ts';
 
+const planEnvOf = usePlanEnv();
 let env: PlanEnv;
-beforeAll(async () => {
-  env = await planEnv();
-  await env.startWorker();
-}, 120_000);
-afterAll(async () => env?.shutdown());
+beforeEach(() => {
+  env = planEnvOf();
+});
 
 const T = { timeout: 120_000 };
 const inReview = (v: { status: string }) => v.status === 'review';

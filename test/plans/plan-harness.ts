@@ -3,7 +3,7 @@
  * workflow bundle per test file): start a plan through the client library, wait for a
  * state, and audit it against history.
  */
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { auditPlan, type PlanAuditReport } from '../../src/audit/plans.ts';
 import { type PlanHandle, type StartPlanOptions, startPlan } from '../../src/client/plans.ts';
 import type { PlanStatusView } from '../../src/workflows/plan-contract.ts';
@@ -57,3 +57,14 @@ export async function expectPlanAuditOk(env: PlanEnv, id: string): Promise<PlanA
 }
 
 export const stepOf = (v: PlanStatusView, id: string) => v.plan!.steps.find((s) => s.id === id)!;
+
+/** One env per test file with an in-process worker running the example and lab agents. */
+export function usePlanEnv(opts: { worker?: boolean } = {}): () => PlanEnv {
+  let env: PlanEnv | undefined;
+  beforeAll(async () => {
+    env = await planEnv();
+    if (opts.worker !== false) await env.startWorker();
+  }, 120_000);
+  afterAll(async () => env?.shutdown());
+  return () => env!;
+}
