@@ -86,7 +86,7 @@ export function createPlanActivities(deps: PlanActivityDeps) {
       const entry = lookupAgent(deps.agents, req.agent);
       const parsed = PlanEdit.safeParse(req.edit);
       if (!parsed.success) {
-        const problems = parsed.error.issues.map((i): PlanProblem => ({ code: 'invalid_step', stepId: null, path: i.path.join('.'), message: i.message }));
+        const problems = parsed.error.issues.map((i): PlanProblem => ({ code: 'invalid_edit', stepId: null, path: i.path.join('.'), message: i.message }));
         return { ok: false, problems, message: `invalid edit: ${formatProblems(problems)}`, attempts: 0, tokens: 0 };
       }
       const applied = applyEdit(req.plan, parsed.data, catalogOf(deps.agents, entry));
@@ -157,7 +157,7 @@ async function askPlanner(
     tokens += answer.tokens;
     const parsed = parsePlanAnswer(answer.text);
     if (!parsed.ok) {
-      problems = [{ code: 'invalid_step', stepId: null, path: '', message: parsed.message }];
+      problems = [{ code: 'invalid_answer', stepId: null, path: '', message: parsed.message }];
       continue;
     }
     const built = build(parsed.document.steps, parsed.document.estimatedDuration);

@@ -179,6 +179,8 @@ export const PROBLEM_CODES = [
   'cycle',
   'reference_not_a_dependency',
   'invalid_reference',
+  // a model answer that is not a plan document at all
+  'invalid_answer',
   // edits and recovery actions
   'invalid_edit',
   'unknown_step',
