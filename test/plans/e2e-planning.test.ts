@@ -108,7 +108,7 @@ describe('budgets, signals, long plans', () => {
   });
 
   it('continues as new when history grows, carrying the plan, versions and ledger', T, async () => {
-    const steps = Array.from({ length: 12 }, (_, i) => ({ id: `s${i}`, description: `step ${i}`, tool: 'echo', args: { value: i }, dependsOn: i ? [`s${i - 1}`] : [] }));
+    const steps: Array<{ id: string; description: string; tool: string; args: Record<string, unknown>; dependsOn: string[] }> = Array.from({ length: 12 }, (_, i) => ({ id: `s${i}`, description: `step ${i}`, tool: 'echo', args: { value: i }, dependsOn: i ? [`s${i - 1}`] : [] }));
     steps.push({ id: 'last', description: 'uses the first', tool: 'echo', args: { value: '$s0.got' }, dependsOn: ['s11'] });
     const plan = await env.startPlan({ agent: 'lab', approve: true, options: { continueAsNewAfterEvents: 40 }, document: { steps } });
     const summary = await plan.result();
