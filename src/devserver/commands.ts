@@ -4,6 +4,7 @@
  * before any event is written (see commandProblem).
  */
 import * as activities from './activities.ts';
+import * as children from './children.ts';
 import type { Engine } from './engine.ts';
 import { appendNew } from './history.ts';
 import * as lifecycle from './lifecycle.ts';
@@ -25,6 +26,8 @@ export interface CommandContext {
   needsTask: boolean;
   /** Activities the worker asked to run eagerly (returned with the completion response). */
   eagerActivities: number[];
+  /** Effects on other workflows, run after every command event of the completion is written. */
+  deferred: Array<() => void>;
 }
 
 export interface CompletionOutcome {
@@ -50,6 +53,9 @@ const HANDLERS: Record<string, [attributesField: string, handler: CommandHandler
   COMMAND_TYPE_UPSERT_WORKFLOW_SEARCH_ATTRIBUTES: ['upsertWorkflowSearchAttributesCommandAttributes', upsertSearchAttributes],
   COMMAND_TYPE_MODIFY_WORKFLOW_PROPERTIES: ['modifyWorkflowPropertiesCommandAttributes', modifyProperties],
   COMMAND_TYPE_PROTOCOL_MESSAGE: ['protocolMessageCommandAttributes', protocolMessage],
+  COMMAND_TYPE_START_CHILD_WORKFLOW_EXECUTION: ['startChildWorkflowExecutionCommandAttributes', children.startChildFromCommand],
+  COMMAND_TYPE_REQUEST_CANCEL_EXTERNAL_WORKFLOW_EXECUTION: ['requestCancelExternalWorkflowExecutionCommandAttributes', children.cancelExternalFromCommand],
+  COMMAND_TYPE_SIGNAL_EXTERNAL_WORKFLOW_EXECUTION: ['signalExternalWorkflowExecutionCommandAttributes', children.signalExternalFromCommand],
 };
 
 /** Why a command cannot be carried out: the WorkflowTaskFailed cause and message. */
@@ -90,11 +96,12 @@ export function commandProblem(ns: NamespaceState, command: Msg): CommandProblem
 
 export function applyCompletion(engine: Engine, run: RunState, request: Msg, completedEventId: number): CompletionOutcome {
   const messages = new Map<string, Msg>((request.messages ?? []).map((m: Msg) => [m.id, m]));
-  const ctx: CommandContext = { engine, run, completedEventId, identity: request.identity ?? '', messages, needsTask: false, eagerActivities: [] };
+  const ctx: CommandContext = { engine, run, completedEventId, identity: request.identity ?? '', messages, needsTask: false, eagerActivities: [], deferred: [] };
   for (const command of request.commands ?? []) {
     const [field, handler] = HANDLERS[command.commandType]!;
     handler(ctx, command[field] ?? {}, command);
   }
+  for (const effect of ctx.deferred) effect();
   // Messages without a ProtocolMessage command (rejections, mostly) are handled last.
   for (const message of [...messages.values()]) updates.handleMessage(ctx, message);
   return { needsTask: ctx.needsTask, eagerActivities: ctx.eagerActivities };

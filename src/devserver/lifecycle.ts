@@ -8,7 +8,8 @@ import type { CommandContext } from './commands.ts';
 import { Engine } from './engine.ts';
 import { RpcError } from './errors.ts';
 import { append, appendNew, flushBuffered, newEvent, record } from './history.ts';
-import { RUNNING, type ExecutionStatus, type NamespaceState, type RunState } from './model.ts';
+import { RUNNING, type ExecutionStatus, type NamespaceState, type ParentLink, type RunState } from './model.ts';
+import { onRunClosed, parentAttributes } from './children.ts';
 import { checkSearchAttributes } from './namespaces.ts';
 import { duration, durationMs, type Msg, timestamp } from './proto.ts';
 import * as queries from './queries.ts';
@@ -41,15 +42,17 @@ interface RunParams {
   firstRunId?: string;
   executionExpiresAt?: number;
   continuedFrom?: { runId: string; initiator?: string; lastCompletionResult?: Msg; failure?: Msg };
+  /** a child workflow's parent */
+  parent?: ParentLink;
 }
 
-function normalizeTimeouts(executionMs: number, runMs: number, taskMs: number) {
+export function normalizeTimeouts(executionMs: number, runMs: number, taskMs: number) {
   const runTimeoutMs = runMs > 0 ? (executionMs > 0 ? Math.min(runMs, executionMs) : runMs) : executionMs;
   const taskTimeoutMs = Math.min(taskMs > 0 ? taskMs : DEFAULT_TASK_TIMEOUT_MS, MAX_TASK_TIMEOUT_MS, runTimeoutMs || Infinity);
   return { executionTimeoutMs: executionMs, runTimeoutMs, taskTimeoutMs };
 }
 
-function createRun(engine: Engine, ns: NamespaceState, p: RunParams): RunState {
+export function createRun(engine: Engine, ns: NamespaceState, p: RunParams): RunState {
   const now = Date.now();
   const runId = Engine.newId();
   const firstRunId = p.firstRunId ?? runId;
@@ -84,6 +87,7 @@ function createRun(engine: Engine, ns: NamespaceState, p: RunParams): RunState {
     updates: {},
     cancelRequested: false,
     stateTransitions: 0,
+    ...(p.parent ? { parent: p.parent } : {}),
   };
   appendNew(
     run,
@@ -111,6 +115,7 @@ function createRun(engine: Engine, ns: NamespaceState, p: RunParams): RunState {
       header: p.header,
       workflowId: p.workflowId,
       priority: p.priority,
+      ...(p.parent ? parentAttributes(p.parent) : {}),
     },
     p.userMetadata ? { userMetadata: p.userMetadata } : {},
   );
@@ -220,7 +225,7 @@ export function signalWithStart(engine: Engine, r: Msg): Msg {
   return { runId: run.runId, started: true };
 }
 
-function signalRun(engine: Engine, run: RunState, signal: Msg): void {
+export function signalRun(engine: Engine, run: RunState, signal: Msg): void {
   record(run, [newEvent('WorkflowExecutionSignaled', signal)]);
   scheduleWorkflowTask(engine, run);
   engine.touch(run);
@@ -236,12 +241,17 @@ export function signalWorkflowExecution(engine: Engine, r: Msg): Msg {
 export function requestCancel(engine: Engine, r: Msg): Msg {
   const run = engine.runningRun(r.namespace, r.workflowExecution);
   if (r.firstExecutionRunId && r.firstExecutionRunId !== run.firstRunId) throw new RpcError(status.NOT_FOUND, 'workflow not found');
-  if (run.cancelRequested) return {};
+  cancelRun(engine, run, { cause: r.reason, identity: r.identity });
+  return {};
+}
+
+/** Asks a running workflow to cancel (once): WorkflowExecutionCancelRequested and a task. */
+export function cancelRun(engine: Engine, run: RunState, attributes: Msg): void {
+  if (run.cancelRequested) return;
   run.cancelRequested = true;
-  record(run, [newEvent('WorkflowExecutionCancelRequested', { cause: r.reason, identity: r.identity })]);
+  record(run, [newEvent('WorkflowExecutionCancelRequested', attributes)]);
   scheduleWorkflowTask(engine, run);
   engine.touch(run);
-  return {};
 }
 
 export function terminateWorkflowExecution(engine: Engine, r: Msg): Msg {
@@ -250,7 +260,7 @@ export function terminateWorkflowExecution(engine: Engine, r: Msg): Msg {
   return {};
 }
 
-function terminateRun(engine: Engine, run: RunState, reason: string, details: Msg | undefined, identity?: string): void {
+export function terminateRun(engine: Engine, run: RunState, reason: string, details: Msg | undefined, identity?: string): void {
   abortWorkflowTask(run);
   closeRun(engine, run, 'WORKFLOW_EXECUTION_STATUS_TERMINATED', 'WorkflowExecutionTerminated', { reason, details, identity });
 }
@@ -285,6 +295,7 @@ function closeRun(engine: Engine, run: RunState, finalStatus: ExecutionStatus, e
   run.firstTaskAt = undefined;
   queries.afterTask(engine, run);
   engine.touch(run);
+  onRunClosed(engine, run, eventType, attributes);
 }
 
 // --- closing commands ----------------------------------------------------------------
@@ -334,6 +345,7 @@ export function continueAsNewFromCommand(ctx: CommandContext, a: Msg): void {
     retryPolicy: a.retryPolicy,
     firstRunId: run.firstRunId,
     executionExpiresAt: run.executionExpiresAt,
+    parent: run.parent,
     continuedFrom: {
       runId: run.runId,
       initiator: a.initiator ?? 'CONTINUE_AS_NEW_INITIATOR_WORKFLOW',
@@ -413,6 +425,7 @@ function retryRun(engine: Engine, run: RunState, failure: Msg): { retryState: st
     attempt: attempt + 1,
     firstRunId: run.firstRunId,
     executionExpiresAt: run.executionExpiresAt,
+    parent: run.parent,
     continuedFrom: { runId: run.runId, initiator: 'CONTINUE_AS_NEW_INITIATOR_RETRY', failure },
   });
   run.newRunId = next.runId;

@@ -84,6 +84,27 @@ export interface UpdateState {
   outcome?: Msg;
 }
 
+/** Who started a child workflow's run (kept across its continue-as-new and retries). */
+export interface ParentLink {
+  namespace: string;
+  namespaceId: string;
+  workflowId: string;
+  runId: string;
+  initiatedEventId: number;
+  root: { workflowId: string; runId: string };
+}
+
+/** A child a run started that has not closed yet (by the parent's initiated event id). */
+export interface ChildLink {
+  namespace: string;
+  workflowId: string;
+  runId: string;
+  workflowType: string;
+  initiatedEventId: number;
+  startedEventId: number;
+  parentClosePolicy: string;
+}
+
 export interface RunState {
   namespace: string;
   workflowId: string;
@@ -124,6 +145,10 @@ export interface RunState {
   cancelRequested: boolean;
   /** Run that continued this one (continue-as-new). */
   newRunId?: string;
+  /** Set on the runs of a child workflow. */
+  parent?: ParentLink;
+  /** Children started by this run and still open, by initiated event id. */
+  children?: Record<string, ChildLink>;
   stateTransitions: number;
 }
 

@@ -4,6 +4,7 @@
  * (visibility-query.ts); this module only turns runs into records and pages results.
  */
 import { describePending } from './activities.ts';
+import { describeChildren } from './children.ts';
 import type { Engine } from './engine.ts';
 import { invalidArgument } from './errors.ts';
 import { RUNNING, type NamespaceState, type RunState } from './model.ts';
@@ -32,7 +33,8 @@ function executionInfo(run: RunState): Msg {
     stateTransitionCount: run.stateTransitions,
     historySizeBytes: run.historySizeBytes ?? 0,
     executionDuration: run.closedAt ? duration(run.closedAt - run.executionTime) : undefined,
-    rootExecution: { workflowId: run.workflowId, runId: run.runId },
+    rootExecution: run.parent?.root ?? { workflowId: run.workflowId, runId: run.runId },
+    ...(run.parent ? { parentExecution: { workflowId: run.parent.workflowId, runId: run.parent.runId }, parentNamespaceId: run.parent.namespaceId } : {}),
     firstRunId: run.firstRunId,
   };
 }
@@ -50,7 +52,7 @@ export function describeWorkflowExecution(engine: Engine, request: Msg): Msg {
     },
     workflowExecutionInfo: executionInfo(run),
     pendingActivities: describePending(run),
-    pendingChildren: [],
+    pendingChildren: describeChildren(run),
     pendingWorkflowTask:
       wft && run.status === RUNNING
         ? {
