@@ -26,6 +26,7 @@ export async function missionHandle(client: Client, id: string): Promise<{ handl
   const handle = client.workflow.getHandle(id);
   try {
     const description = await handle.describe();
+    if (description.type === 'planExecution') throw new CliError(`${id} is a plan, not a mission: use \`navigator plan show ${id}\``);
     return { handle, status: description.status.name };
   } catch (err) {
     throw explain(err, id);

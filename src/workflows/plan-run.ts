@@ -137,7 +137,7 @@ function closeUnstarted(state: PlanState): void {
 async function runStep(state: PlanState, id: string): Promise<void> {
   const step = state.step(id)!;
   if (step.requiresApproval) {
-    const verdict = await awaitApproval(state, step);
+    const verdict = await awaitApproval(state, step, argsToApprove(state, step));
     if (verdict !== 'approved') return;
   }
   const startedAt = Date.now();
@@ -154,8 +154,15 @@ async function runStep(state: PlanState, id: string): Promise<void> {
 
 type RunOutcome = { ok: true; value: Json; attempts: number; cause?: undefined; error?: undefined } | { ok: false; error: string; attempts: number; cause: unknown };
 
+/** The args a person approves: references resolved (the step's dependencies are done), as they will run. */
+function argsToApprove(state: PlanState, step: Step): Json {
+  const written = (step.args ?? step.input ?? {}) as Json;
+  const resolved = resolveReferences(written, (ref) => resultOf(state, ref));
+  return resolved.ok ? resolved.value : written;
+}
+
 /** Waits for approve-step / deny-step or the deadline. */
-async function awaitApproval(state: PlanState, step: Step): Promise<'approved' | 'denied'> {
+async function awaitApproval(state: PlanState, step: Step, args: Json): Promise<'approved' | 'denied'> {
   const now = Date.now();
   const timeoutMs = state.options.approvalTimeoutMs ?? null;
   state.verdicts.delete(step.id);
@@ -163,7 +170,7 @@ async function awaitApproval(state: PlanState, step: Step): Promise<'approved' |
     stepId: step.id,
     description: step.description,
     tool: step.tool ?? step.agent ?? null,
-    args: (step.args ?? step.input ?? {}) as Json,
+    args,
     since: iso(now),
     deadline: timeoutMs === null ? null : iso(now + timeoutMs),
     onTimeout: timeoutMs === null ? null : state.options.onApprovalTimeout,

@@ -80,14 +80,17 @@ describe('plan execution', () => {
       approve: true,
       document: {
         steps: [
-          { id: 'delete', description: 'delete', tool: 'delete_thing', args: { name: 'y' } },
+          { id: 'pick', description: 'pick a name', tool: 'echo', args: { value: 'y' } },
+          { id: 'delete', description: 'delete', tool: 'delete_thing', args: { name: '$pick.got' }, dependsOn: ['pick'] },
           { id: 'flaky', description: 'flaky', tool: 'flaky', args: { key, failures: 2 }, retry: { maxAttempts: 4 } },
           { id: 'optional', description: 'may fail', tool: 'needs_flag', args: { flag: false }, critical: false, retry: { maxAttempts: 1 } },
           { id: 'after_optional', description: 'needs optional', tool: 'echo', args: { value: 1 }, dependsOn: ['optional'] },
         ],
       },
     });
-    await waitForPlan(plan, awaiting('delete'));
+    const gated = await waitForPlan(plan, awaiting('delete'));
+    // the approver sees the args as they will run, references resolved
+    expect(gated.approvals).toEqual([expect.objectContaining({ stepId: 'delete', tool: 'delete_thing', args: { name: 'y' }, deadline: null })]);
     await plan.approveStep('delete', { by: 'ana' });
     const summary = await plan.result();
     expect(summary.status).toBe('completed_with_failures');
