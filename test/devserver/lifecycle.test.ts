@@ -4,7 +4,7 @@ import { TerminatedFailure } from '@temporalio/common';
 import { temporal } from '@temporalio/proto';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { describe, expect, it } from 'vitest';
-import { chain, counter, failing, failsTwice, finishSignal, hello, sleeper, tagged, waitsForever, withChild } from './fixtures/workflows.ts';
+import { chain, counter, failing, failsTwice, finishSignal, hello, sleeper, tagged, waitsForever, withNexusOperation } from './fixtures/workflows.ts';
 import {
   eventsOfType,
   eventTypes,
@@ -117,7 +117,7 @@ describe('workflow lifecycle', () => {
   });
 
   it('fails the workflow task naming an unsupported command', async () => {
-    const handle = await startWorkflow(env, withChild, { workflowId: 'child-1' });
+    const handle = await startWorkflow(env, withNexusOperation, { workflowId: 'nexus-1' });
     const history = await (async () => {
       for (;;) {
         const h = await handle.fetchHistory();
@@ -126,7 +126,7 @@ describe('workflow lifecycle', () => {
       }
     })();
     const failed = eventsOfType(history, 'WorkflowTaskFailed')[0]!.workflowTaskFailedEventAttributes!;
-    expect(failed.failure?.message).toMatch(/COMMAND_TYPE_START_CHILD_WORKFLOW_EXECUTION is not supported/);
+    expect(failed.failure?.message).toMatch(/COMMAND_TYPE_SCHEDULE_NEXUS_OPERATION is not supported/);
     await handle.terminate();
   });
 
