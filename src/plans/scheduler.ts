@@ -48,7 +48,8 @@ export function readySteps(plan: Plan): string[] {
  */
 export function blockSteps(plan: Plan): Plan {
   let steps = plan.steps;
-  for (let changed = true; changed; ) {
+  let any = false;
+  for (let changed = true; changed; any ||= changed) {
     changed = false;
     const byId = new Map(steps.map((s) => [s.id, s]));
     steps = steps.map((s) => {
@@ -65,7 +66,7 @@ export function blockSteps(plan: Plan): Plan {
       return s;
     });
   }
-  return steps === plan.steps ? plan : { ...plan, steps };
+  return any ? { ...plan, steps } : plan;
 }
 
 const ACTIVE: ReadonlySet<StepStatus> = new Set(['pending', 'ready', 'running', 'awaiting_approval']);

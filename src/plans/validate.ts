@@ -84,7 +84,7 @@ function dependencyProblems(spec: Spec, ids: Map<string, number>): PlanProblem[]
 
 /** Each distinct cycle once, named from its first step in plan order: `a -> b -> a`. */
 function cycleProblems(specs: Spec[], ids: Map<string, number>): PlanProblem[] {
-  const deps = new Map(specs.map((s) => [s.id, s.dependsOn.filter((d) => ids.has(d) && d !== s.id)]));
+  const deps = dependencyMap(specs, (s) => s.dependsOn.filter((d) => ids.has(d) && d !== s.id));
   const state = new Map<string, 'visiting' | 'done'>();
   const seen = new Set<string>();
   const out: PlanProblem[] = [];
@@ -113,7 +113,7 @@ function cycleProblems(specs: Spec[], ids: Map<string, number>): PlanProblem[] {
 
 /** Malformed `$` strings, references to unknown steps, and references that would race. */
 function referenceProblems(specs: Spec[], ids: Map<string, number>): PlanProblem[] {
-  const deps = new Map(specs.map((s) => [s.id, s.dependsOn]));
+  const deps = dependencyMap(specs, (s) => s.dependsOn);
   const out: PlanProblem[] = [];
   for (const s of specs) {
     const root = s.agent !== undefined ? 'input' : 'args';
@@ -128,6 +128,13 @@ function referenceProblems(specs: Spec[], ids: Map<string, number>): PlanProblem
       }
     }
   }
+  return out;
+}
+
+/** Dependencies by step id; steps sharing an id (a duplicate_id problem) pool theirs. */
+function dependencyMap(specs: Spec[], of: (s: Spec) => string[]): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  for (const s of specs) out.set(s.id, [...(out.get(s.id) ?? []), ...of(s)]);
   return out;
 }
 
