@@ -51,8 +51,13 @@ function finish(state: PlanState): ExecutionSummary {
   if (status === 'cancelled') {
     throw wf.ApplicationFailure.nonRetryable(`plan cancelled: ${state.cancelReason}`, 'PlanCancelled', summary);
   }
-  if (status === 'failed') throw fail(state, state.abortReason ?? 'a critical step failed', summary);
+  if (status === 'failed') throw fail(state, state.abortReason ?? criticalFailures(state), summary);
   return summary;
+}
+
+function criticalFailures(state: PlanState): string {
+  const failed = state.plan!.steps.filter((s) => s.status === 'failed' && s.critical);
+  return failed.map((s) => `critical step ${s.id} failed: ${s.result?.error ?? 'no result'}`).join('; ') || 'a critical step failed';
 }
 
 function fail(state: PlanState, message: string, summary?: ExecutionSummary): wf.ApplicationFailure {

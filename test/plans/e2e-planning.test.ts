@@ -121,4 +121,37 @@ describe('budgets, signals, long plans', () => {
     const report = await expectPlanAuditOk(env, plan.id);
     expect(report.runs).toHaveLength(chain.length);
   });
+
+  it('an approval deadline denies the step (onApprovalTimeout deny) or fails the plan (fail)', T, async () => {
+    const gate = { id: 'gate', description: 'gated', tool: 'delete_thing', args: { name: 'g' } };
+    const other = { id: 'other', description: 'independent', tool: 'echo', args: { value: 1 } };
+    const denied = await env.startPlan({ agent: 'lab', approve: true, options: { approvalTimeoutMs: 300 }, document: { steps: [gate, other] } });
+    expect((await denied.result()).status).toBe('completed');
+    expect(stepOf(await denied.status(), 'gate')).toMatchObject({ status: 'skipped', skippedBy: 'denial', reason: 'denied: no approval before the deadline' });
+    await expectPlanAuditOk(env, denied.id);
+
+    const failed = await env.startPlan({ agent: 'lab', approve: true, options: { approvalTimeoutMs: 300, onApprovalTimeout: 'fail' }, document: { steps: [gate] } });
+    const err = await failed.result().catch((e) => e);
+    expect((err as WorkflowFailedError).cause?.message).toMatch(/no approval for step gate before its deadline/);
+  });
+
+  it('onFailure continue: a critical failure lets independent steps finish, then the plan fails', T, async () => {
+    const plan = await env.startPlan({
+      agent: 'lab',
+      approve: true,
+      options: { onFailure: 'continue' },
+      document: {
+        steps: [
+          { id: 'broken', description: 'fails', tool: 'needs_flag', args: { flag: false }, retry: { maxAttempts: 1 } },
+          { id: 'slow', description: 'independent', tool: 'sleep_echo', args: { ms: 300, value: 1 } },
+        ],
+      },
+    });
+    const err = await plan.result().catch((e) => e);
+    expect((err as WorkflowFailedError).cause?.message).toMatch(/plan failed: critical step broken failed: .*the flag is off/);
+    const view = await plan.status();
+    expect(stepOf(view, 'slow').status).toBe('completed');
+    expect(stepOf(view, 'broken').status).toBe('failed');
+    await expectPlanAuditOk(env, plan.id);
+  });
 });
