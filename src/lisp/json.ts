@@ -26,9 +26,12 @@ export interface JsonOptions {
   maxItems?: number;
   /** deepest nesting converted before `limit_exceeded` @default 1000 */
   maxDepth?: number;
+  /** values converted in all (every nested item counts) before `limit_exceeded` @default 4_000_000 */
+  maxNodes?: number;
 }
 
 const DEFAULT_MAX_ITEMS = 1_000_000;
+const DEFAULT_MAX_NODES = 4_000_000;
 const DEFAULT_MAX_DEPTH = 1000;
 
 type PathItem = Value;
@@ -61,9 +64,13 @@ const hasOwn = (obj: object, key: string): boolean => Object.prototype.hasOwnPro
 export function toJson(v: Value, options: JsonOptions = {}): Json {
   const maxItems = options.maxItems ?? DEFAULT_MAX_ITEMS;
   const maxDepth = options.maxDepth ?? DEFAULT_MAX_DEPTH;
+  const maxNodes = options.maxNodes ?? DEFAULT_MAX_NODES;
   const path: PathItem[] = [];
+  let nodes = 0;
 
   const convert = (x: Value): Json => {
+    // A value built by doubling shares its parts: small in memory, huge as JSON.
+    if (++nodes > maxNodes) throw limitExceeded('collection_size', `value has more than ${maxNodes} items in all as JSON (is it built by doubling?)`);
     if (x === null) return null;
     switch (typeof x) {
       case 'boolean':

@@ -8,6 +8,7 @@ import { run } from '../../lisp/index.ts';
 import type { Journal, RunResult } from '../../lisp/api.ts';
 import { toJson } from '../../lisp/json.ts';
 import { prStr } from '../../lisp/printer/index.ts';
+import { PtcError } from '../../lisp/errors.ts';
 import type { Json, ToolDef } from '../../lisp/tools.ts';
 import { CliError, action } from '../errors.ts';
 import { importModule, parsePositiveInt, readJsonFile, readText } from '../input.ts';
@@ -88,9 +89,15 @@ async function loadTools(spec: string): Promise<ToolDef[]> {
   return parsed.data as unknown as ToolDef[];
 }
 
+/** The value's `pr-str`; a value too big to print (built by doubling) is a limit_exceeded error. */
 function printValue(result: RunResult): string | null {
-  if (result.status === 'ok' || result.status === 'fail') return prStr(result.value);
-  return null;
+  if (result.status !== 'ok' && result.status !== 'fail') return null;
+  try {
+    return prStr(result.value);
+  } catch (err) {
+    if (err instanceof PtcError) throw new CliError(`${err.code}: ${err.message}`, 2);
+    throw err;
+  }
 }
 
 function exitCodeOf(result: RunResult): number {

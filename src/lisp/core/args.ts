@@ -100,7 +100,7 @@ export function tooManyItems(fn: string, rt: Runtime): never {
  * of fuel per lazy item produced.
  */
 export function seqItems(fn: string, v: Value, rt: Runtime): Iterable<Value> {
-  if (!isLazySeq(v)) return expectSeqable(fn, v);
+  if (!isLazySeq(v)) return charged(expectSeqable(fn, v), rt);
   return {
     *[Symbol.iterator]() {
       for (let i = 0; ; i++) {
@@ -110,6 +110,28 @@ export function seqItems(fn: string, v: Value, rt: Runtime): Iterable<Value> {
         if (x === LazySeq.END) return;
         yield x;
       }
+    },
+  };
+}
+
+/**
+ * Items of an eager collection, one unit of fuel per item visited: a walk over a huge
+ * (for example deeply shared) structure runs out of fuel instead of running for ever.
+ */
+function charged(items: Iterable<Value>, rt: Runtime): Iterable<Value> {
+  return {
+    [Symbol.iterator]() {
+      const it = items[Symbol.iterator]();
+      return {
+        next() {
+          const r = it.next();
+          if (!r.done) rt.tick(1);
+          return r;
+        },
+        [Symbol.iterator]() {
+          return this;
+        },
+      };
     },
   };
 }

@@ -13,7 +13,7 @@
  * Characters are 1-character strings; indices count UTF-16 code units, as in Java.
  * Every string a function builds is bounded by the collection-size limit.
  */
-import { prStr, printlnText, strOf } from '../printer/index.ts';
+import { type PrintOptions, prStr, printlnText, strOf } from '../printer/index.ts';
 import { PtcError } from '../errors.ts';
 import { getIn1, mapHas } from '../lookup.ts';
 import {
@@ -430,7 +430,10 @@ function emit(rt: Runtime, text: string): null {
   return null;
 }
 
-const prText = (args: Value[]): string => args.map((a) => prStr(a)).join(' ');
+const prText = (args: Value[], rt: Runtime): string => args.map((a) => prStr(a, charging(rt))).join(' ');
+
+/** Printing inside a program spends its fuel, so a huge value cannot print for ever. */
+const charging = (rt: Runtime): PrintOptions => ({ charge: (units) => rt.tick(units) });
 
 // ---------------------------------------------------------------- the tables
 
@@ -441,7 +444,7 @@ export const stringFns: CoreTable = {
     (args, rt) => {
       const [sep, coll] = args.length === 1 ? ['', args[0]!] : [args[0]!, args[1]!];
       const parts: string[] = [];
-      for (const x of seqItems('join', coll, rt)) parts.push(strOf(x));
+      for (const x of seqItems('join', coll, rt)) parts.push(strOf(x, charging(rt)));
       rt.tick(parts.length);
       return concat(parts, rt, strOf(sep));
     },
@@ -545,7 +548,7 @@ export const stringCoreFns: CoreTable = {
   // ;; building strings
   str: defn(
     [0, VARIADIC],
-    (args, rt) => concat(args.map((a) => strOf(a)), rt),
+    (args, rt) => concat(args.map((a) => strOf(a, charging(rt))), rt),
     '(str "a" 1 :k nil [1]) is "a1:k[1]"; nil adds nothing',
   ),
   format: defn(
@@ -608,14 +611,14 @@ export const stringCoreFns: CoreTable = {
   'downcase': stringFns['lower-case']!,
 
   // ;; printing
-  'pr-str': defn([0, VARIADIC], (args, rt) => concat([prText(args)], rt), 'readable form: (pr-str "a" [:b]) is "\\"a\\" [:b]"'),
-  'prn-str': defn([0, VARIADIC], (args) => `${prText(args)}\n`, 'pr-str plus a newline'),
-  'print-str': defn([0, VARIADIC], (args) => printlnText(args), 'what print would output, as a string'),
-  'println-str': defn([0, VARIADIC], (args) => `${printlnText(args)}\n`, 'print-str plus a newline'),
-  println: defn([0, VARIADIC], (args, rt) => emit(rt, printlnText(args)), 'prints the arguments separated by spaces as one output line; returns nil'),
-  print: defn([0, VARIADIC], (args, rt) => emit(rt, printlnText(args).replace(/\r?\n$/, '')), 'like println (each call is one output line)'),
-  prn: defn([0, VARIADIC], (args, rt) => emit(rt, prText(args)), 'prints readable forms (strings quoted) as one line'),
-  pr: defn([0, VARIADIC], (args, rt) => emit(rt, prText(args)), 'like prn'),
+  'pr-str': defn([0, VARIADIC], (args, rt) => concat([prText(args, rt)], rt), 'readable form: (pr-str "a" [:b]) is "\\"a\\" [:b]"'),
+  'prn-str': defn([0, VARIADIC], (args, rt) => `${prText(args, rt)}\n`, 'pr-str plus a newline'),
+  'print-str': defn([0, VARIADIC], (args, rt) => printlnText(args, charging(rt)), 'what print would output, as a string'),
+  'println-str': defn([0, VARIADIC], (args, rt) => `${printlnText(args, charging(rt))}\n`, 'print-str plus a newline'),
+  println: defn([0, VARIADIC], (args, rt) => emit(rt, printlnText(args, charging(rt))), 'prints the arguments separated by spaces as one output line; returns nil'),
+  print: defn([0, VARIADIC], (args, rt) => emit(rt, printlnText(args, charging(rt)).replace(/\r?\n$/, '')), 'like println (each call is one output line)'),
+  prn: defn([0, VARIADIC], (args, rt) => emit(rt, prText(args, rt)), 'prints readable forms (strings quoted) as one line'),
+  pr: defn([0, VARIADIC], (args, rt) => emit(rt, prText(args, rt)), 'like prn'),
 
   // ;; parsing
   'parse-long': defn([1, 1], ([s]) => parseLong(s!), '"42" → 42; nil when the whole string is not an integer'),

@@ -16,10 +16,20 @@ export interface PrintOptions {
   maxItems?: number;
   /** deepest nesting printed before `limit_exceeded` @default 1000 */
   maxDepth?: number;
+  /**
+   * longest text printed before `limit_exceeded` (output) @default 8_000_000; a value
+   * built by doubling (`[acc acc]` forty times) is stopped here instead of printing for ever
+   */
+  maxChars?: number;
+  /** charged one unit per 4 characters written: printing inside a program spends its fuel */
+  charge?: (units: number) => void;
 }
 
 const DEFAULT_MAX_ITEMS = 100_000;
 const DEFAULT_MAX_DEPTH = 1000;
+const DEFAULT_MAX_CHARS = 8_000_000;
+/** characters written between two charges */
+const CHARGE_EVERY = 4096;
 
 /** Keyword spellings the reader reads back as the same keyword (conservative). */
 const READABLE_KEYWORD = /^[\w*+!?<>=$&.-][\w*+!?<>=$&.'#-]*(?:\/[\w*+!?<>=$&.-][\w*+!?<>=$&.'#-]*)?$/;
@@ -29,6 +39,7 @@ const FULL = Symbol('full');
 
 class Writer {
   out = '';
+  private charged = 0;
   constructor(
     /** false: `print` semantics (strings raw at every level) */
     readonly readably: boolean,
@@ -40,11 +51,16 @@ class Writer {
     readonly maxItems: number,
     readonly maxDepth: number,
     readonly maxChars: number,
+    readonly charge: ((units: number) => void) | undefined,
   ) {}
 
   put(s: string): void {
     this.out += s;
     if (this.out.length > this.maxChars) throw FULL;
+    if (this.charge && this.out.length - this.charged >= CHARGE_EVERY) {
+      this.charge(Math.ceil((this.out.length - this.charged) / 4));
+      this.charged = this.out.length;
+    }
   }
 
   value(v: Value, depth: number): void {
@@ -144,12 +160,18 @@ export function quoteString(s: string): string {
   return out + s.slice(chunk) + '"';
 }
 
-function render(v: Value, readably: boolean, options: PrintOptions, maxChars: number, code = false): { text: string; cut: boolean } {
-  const w = new Writer(readably, code, options.maxItems ?? DEFAULT_MAX_ITEMS, options.maxDepth ?? DEFAULT_MAX_DEPTH, maxChars);
+/**
+ * Prints `v`. With `cutAt` the text is cut there (printing stops); without, a text
+ * longer than `options.maxChars` is a `limit_exceeded` error.
+ */
+function render(v: Value, readably: boolean, options: PrintOptions, cutAt: number | null, code = false): { text: string; cut: boolean } {
+  const maxChars = cutAt ?? options.maxChars ?? DEFAULT_MAX_CHARS;
+  const w = new Writer(readably, code, options.maxItems ?? DEFAULT_MAX_ITEMS, options.maxDepth ?? DEFAULT_MAX_DEPTH, maxChars, options.charge);
   try {
     w.value(v, 0);
     return { text: w.out, cut: false };
   } catch (e) {
+    if (e === FULL && cutAt === null) throw limitExceeded('output', `printed value has more than ${maxChars} characters`);
     if (e === FULL) return { text: w.out.slice(0, maxChars), cut: true };
     if (e instanceof PtcError) throw e;
     if (e instanceof RangeError) {
@@ -164,7 +186,7 @@ function render(v: Value, readably: boolean, options: PrintOptions, maxChars: nu
  * Lazy seqs are printed realised (at most `maxItems` items, else `limit_exceeded`).
  */
 export function prStr(v: Value, options: PrintOptions = {}): string {
-  return render(v, true, options, Infinity).text;
+  return render(v, true, options, null).text;
 }
 
 /**
@@ -175,7 +197,7 @@ export function prStr(v: Value, options: PrintOptions = {}): string {
  * `collection_size`), so an oversized value fails here rather than when read back.
  */
 export function valueSource(v: Value, options: PrintOptions = {}): string {
-  return render(v, true, options, Infinity, true).text;
+  return render(v, true, options, null, true).text;
 }
 
 /**
@@ -189,7 +211,7 @@ export function prStrLimited(v: Value, maxChars: number, ellipsis = '...', optio
 
 /** Clojure `print` of one value: like `pr-str` but strings (also nested ones) are raw. */
 export function printStr(v: Value, options: PrintOptions = {}): string {
-  return render(v, false, options, Infinity).text;
+  return render(v, false, options, null).text;
 }
 
 /**
