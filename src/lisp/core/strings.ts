@@ -435,6 +435,9 @@ const prText = (args: Value[], rt: Runtime): string => args.map((a) => prStr(a, 
 /** Printing inside a program spends its fuel, so a huge value cannot print for ever. */
 const charging = (rt: Runtime): PrintOptions => ({ charge: (units) => rt.tick(units) });
 
+/** `str` of one value; only collections print, so only they get a fuel-charging printer. */
+const strIn = (v: Value, rt: Runtime): string => (typeof v === 'object' && v !== null ? strOf(v, charging(rt)) : strOf(v));
+
 // ---------------------------------------------------------------- the tables
 
 /** `clojure.string`: reached as `str/x`, `string/x` or `clojure.string/x`. */
@@ -444,7 +447,7 @@ export const stringFns: CoreTable = {
     (args, rt) => {
       const [sep, coll] = args.length === 1 ? ['', args[0]!] : [args[0]!, args[1]!];
       const parts: string[] = [];
-      for (const x of seqItems('join', coll, rt)) parts.push(strOf(x, charging(rt)));
+      for (const x of seqItems('join', coll, rt)) parts.push(strIn(x, rt));
       rt.tick(parts.length);
       return concat(parts, rt, strOf(sep));
     },
@@ -548,7 +551,7 @@ export const stringCoreFns: CoreTable = {
   // ;; building strings
   str: defn(
     [0, VARIADIC],
-    (args, rt) => concat(args.map((a) => strOf(a, charging(rt))), rt),
+    (args, rt) => concat(args.map((a) => strIn(a, rt)), rt),
     '(str "a" 1 :k nil [1]) is "a1:k[1]"; nil adds nothing',
   ),
   format: defn(
