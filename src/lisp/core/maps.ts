@@ -10,7 +10,7 @@
 import { List, OrderedMap } from 'immutable';
 import { alternateKey, getIn1, mapHas } from '../lookup.ts';
 import { type PMap, type Runtime, type Value, PList, isLazySeq, isMap, isPList, isSet, isVector } from '../values.ts';
-import { argError, expectCallable, expectMap, indexOutOfBounds, oddPairs, seqItems } from './args.ts';
+import { argError, expectCallable, expectMap, expectSet, indexOutOfBounds, oddPairs, seqItems } from './args.ts';
 import { type CoreTable, VARIADIC, defn } from './registry.ts';
 import { compareValues, conjAll, getPath, itemsArray } from './seq.ts';
 
@@ -167,6 +167,15 @@ export const mapFns: CoreTable = {
       return ks.length === 1 ? mm.delete(ks[0]!) : mm.deleteAll(ks);
     },
     '(dissoc m & ks) map without those keys (exact keys)',
+  ),
+  disj: defn(
+    [1, VARIADIC],
+    ([s, ...ks]) => {
+      if (s === null) return null;
+      const set = expectSet('disj', s!);
+      return ks.length === 1 ? set.delete(ks[0]!) : set.subtract(ks);
+    },
+    '(disj set & xs) set without those items (exact items)',
   ),
   update: defn(
     [3, VARIADIC],
