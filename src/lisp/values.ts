@@ -37,7 +37,8 @@ export type Value =
   | PMap
   | PSet
   | FnValue
-  | Regex;
+  | Regex
+  | Reduced;
 
 // ---------------------------------------------------------------- type tags
 
@@ -56,6 +57,7 @@ const TAG_PLIST = 2;
 const TAG_LAZY = 3;
 const TAG_FN = 4;
 const TAG_REGEX = 5;
+const TAG_REDUCED = 6;
 
 type Tagged = { readonly ptcTag?: number };
 
@@ -227,6 +229,12 @@ export class Regex {
 }
 setTag(Regex, TAG_REGEX);
 
+/** `(reduced x)`: tells `reduce` (and `reductions`, `reduce-kv`) to stop with `x`. */
+export class Reduced {
+  constructor(readonly value: Value) {}
+}
+setTag(Reduced, TAG_REDUCED);
+
 // ---------------------------------------------------------------- the runtime seen by builtins
 
 /**
@@ -256,6 +264,7 @@ export const isMap = (v: Value): v is PMap => isOrderedMap(v);
 export const isSet = (v: Value): v is PSet => isOrderedSet(v);
 export const isFn = (v: Value): v is FnValue => typeof v === 'object' && v !== null && tagOf(v) === TAG_FN;
 export const isRegex = (v: Value): v is Regex => typeof v === 'object' && v !== null && tagOf(v) === TAG_REGEX;
+export const isReduced = (v: Value): v is Reduced => typeof v === 'object' && v !== null && tagOf(v) === TAG_REDUCED;
 /** list or lazy seq (not a vector) */
 export const isSeq = (v: Value): v is PList | LazySeq => {
   if (typeof v !== 'object' || v === null) return false;
@@ -289,6 +298,8 @@ export function typeName(v: Value): string {
       return 'function';
     case TAG_REGEX:
       return 'regex';
+    case TAG_REDUCED:
+      return 'reduced';
   }
   if (isList(v)) return 'vector';
   if (isOrderedMap(v)) return 'map';

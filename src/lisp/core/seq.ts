@@ -34,6 +34,8 @@ import {
   kw,
   seqable,
   truthy,
+  Reduced,
+  isReduced,
 } from '../values.ts';
 import {
   argError,
@@ -311,7 +313,10 @@ function reduceOf(fn: string, f: Value, init: Value | undefined, coll: Value, rt
     if (first.done) return rt.apply(f, []);
     acc = first.value;
   } else acc = init;
-  for (let r = it.next(); !r.done; r = it.next()) acc = rt.apply(f, [acc, r.value]);
+  for (let r = it.next(); !r.done; r = it.next()) {
+    acc = rt.apply(f, [acc, r.value]);
+    if (isReduced(acc)) return acc.value;
+  }
   return acc;
 }
 
@@ -329,6 +334,7 @@ function* reductionsSeq(fn: string, f: Value, init: Value | undefined, coll: Val
   yield acc;
   for (let r = it.next(); !r.done; r = it.next()) {
     acc = rt.apply(f, [acc, r.value]);
+    if (isReduced(acc)) return yield acc.value;
     yield acc;
   }
 }
@@ -849,13 +855,19 @@ export const seqFns: CoreTable = {
       expectCallable('reduce-kv', f!);
       let acc: Value = init!;
       if (c === null) return acc;
-      if (isMap(c)) for (const [k, v] of c) acc = rt.apply(f!, [acc, k, v]);
-      else if (isVector(c)) c.forEach((v, i) => void (acc = rt.apply(f!, [acc, i, v])));
-      else throw argError('reduce-kv', 'map or vector', c);
+      const entries: Iterable<[Value, Value]> = isMap(c) ? c : isVector(c) ? c.entries() : (() => { throw argError('reduce-kv', 'map or vector', c!); })();
+      for (const [k, v] of entries) {
+        rt.tick(1);
+        acc = rt.apply(f!, [acc, k, v]);
+        if (isReduced(acc)) return acc.value;
+      }
       return acc;
     },
     '(reduce-kv f init m) (f acc k v) over the entries of a map (or index/item of a vector)',
   ),
+  reduced: defn([1, 1], ([x]) => new Reduced(x!), '(reduced x) inside the fn of reduce: stop now with x'),
+  'reduced?': defn([1, 1], ([x]) => isReduced(x!), '(reduced? x) true for a value made by reduced'),
+  unreduced: defn([1, 1], ([x]) => (isReduced(x!) ? x.value : x!), '(unreduced x) the value inside a reduced, else x'),
   reductions: defn(
     [2, 3],
     (args, rt) => {

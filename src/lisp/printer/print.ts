@@ -5,7 +5,7 @@
  */
 import { isList, isOrderedMap, isOrderedSet } from 'immutable';
 import { PtcError, limitExceeded } from '../errors.ts';
-import { LazySeq, type PMap, type Value, isFn, isKeyword, isLazySeq, isPList, isRegex } from '../values.ts';
+import { LazySeq, type PMap, type Value, isFn, isKeyword, isLazySeq, isPList, isReduced, isRegex } from '../values.ts';
 import { formatNumber, strNumber } from './number.ts';
 
 export interface PrintOptions {
@@ -86,6 +86,11 @@ class Writer {
     if (isOrderedSet(v)) return this.items('#{', v, '}', depth);
     if (isRegex(v)) return this.put(`#"${v.source}"`);
     if (isFn(v)) return this.put(v.toSource());
+    if (isReduced(v)) {
+      this.put(this.code ? '(reduced ' : '#reduced[');
+      this.value(v.value, depth + 1);
+      return this.put(this.code ? ')' : ']');
+    }
     return this.put('#<unknown>');
   }
 
