@@ -13,7 +13,7 @@ import { printForm } from '../printer/index.ts';
 import { literalToValue } from '../reader/data.ts';
 import { compileRegex } from '../regex.ts';
 import type { ToolDef } from '../tools.ts';
-import { type Value, Keyword, PList, kw, vec } from '../values.ts';
+import { type Value, Keyword, PList, kw, list, vec } from '../values.ts';
 import { builtinValue, coreArityError, lookupCore } from '../eval/builtins.ts';
 import { coreConstants, coreNamespaces, unknownNameHint } from '../core/index.ts';
 import type {
@@ -336,6 +336,25 @@ class Analyzer {
     return out;
   }
 
+  /** The value of quoted data: `'(1 2)` is a list, `'[a]` would need symbols, which are not values here. */
+  private quoted(form: Form): Value {
+    const other = (f: Form): Value => {
+      switch (f.kind) {
+        case 'list':
+          return list(f.items.map((x) => literalToValue(x, other)!));
+        case 'regex':
+          return compileRegex(f.source, this.opts.maxRegexLength ?? 1000);
+        case 'symbol': {
+          const name = f.ns === null ? f.name : `${f.ns}/${f.name}`;
+          throw err('invalid_form', `quoted symbol ${name}: symbols are not values in PTC-Lisp`, f.span, `use a keyword :${name} or a string "${name}"`);
+        }
+        default:
+          throw err('invalid_form', `cannot quote ${f.kind === 'fnLiteral' ? '#(...)' : `#'${(f as { name?: string }).name}`}`, f.span);
+      }
+    };
+    return literalToValue(form, other)!;
+  }
+
   private body(forms: Form[], tail: boolean, span: Span): Node {
     if (forms.length === 0) return { kind: 'const', value: null, span };
     if (forms.length === 1) return this.an(forms[0]!, tail);
@@ -364,7 +383,8 @@ class Analyzer {
         }
         return { kind: 'const', value: null, span };
       case 'quote':
-        throw err('invalid_form', 'quote is not supported', span, 'use a vector [..] for data, a keyword :x or a string "x" instead of a symbol');
+        if (it.length !== 2) throw err('invalid_form', `quote takes one form, got ${it.length - 1}`, span);
+        return { kind: 'const', value: this.quoted(it[1]!), span };
       case '.':
         throw err('invalid_form', '(. obj method) is not supported', span, 'use (.method obj)');
       case 'fn*':

@@ -29,7 +29,7 @@ export const readerMessages = {
   varNeedsSymbol: "#' must be followed by a symbol, e.g. #'inc",
   unknownSymbolic: (text: string): string => `unknown symbolic value ##${text}: expected ##Inf, ##-Inf or ##NaN`,
   unsupportedDispatch: (text: string): string => `unsupported reader syntax ${text}`,
-  quote: 'quote (\') is not supported',
+  quoteAlone: "quote (') must be followed by a form",
   syntaxQuote: 'syntax quote (`) is not supported',
   unquote: 'unquote (~) is not supported',
   deref: 'deref (@) is not supported',
@@ -42,7 +42,7 @@ export const readerMessages = {
 } as const;
 
 export const readerHints = {
-  quote: 'PTC-Lisp has no quote: write data directly, e.g. [1 2 3] instead of \'(1 2 3), or a keyword :x instead of \'x',
+  quote: "write the quoted data right after ', e.g. '(1 2 3)",
   syntaxQuote: 'PTC-Lisp has no macros: write the form directly',
   deref: 'PTC-Lisp has no atoms or refs: bind values with let, or accumulate with reduce/loop',
   metadata: 'remove the ^ annotation; type hints are not needed',

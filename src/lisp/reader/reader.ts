@@ -48,7 +48,8 @@ const MINUS = 45;
 type CollKind = 'list' | 'vector' | 'map' | 'set' | 'fnLiteral';
 
 interface Frame {
-  kind: CollKind | 'top';
+  /** `quote`: a `'` waiting for the one form it quotes */
+  kind: CollKind | 'top' | 'quote';
   items: Form[];
   /** span of the opening delimiter (length filled in on close) */
   open: Span;
@@ -120,7 +121,9 @@ class Reader {
           this.dispatch();
           break;
         case 39: // '
-          throw parseError(M.quote, this.spanAt(this.pos, 1), H.quote);
+          this.stack.push({ kind: 'quote', items: [], open: this.spanAt(this.pos, 1), discard: 0 });
+          this.pos++;
+          break;
         case 96: // `
           throw parseError(M.syntaxQuote, this.spanAt(this.pos, 1), H.syntaxQuote);
         case 126: // ~
@@ -135,6 +138,7 @@ class Reader {
     }
     if (stack.length > 1) {
       const inner = stack[stack.length - 1]!;
+      if (inner.kind === 'quote') throw parseError(M.quoteAlone, inner.open, H.quote);
       const kind = inner.kind as CollKind;
       throw parseError(M.unclosed(OPENER[kind], inner.open, stack.length - 1), inner.open, H.unclosed);
     }
@@ -203,6 +207,7 @@ class Reader {
       this.pos++;
       return;
     }
+    if (frame.kind === 'quote') throw parseError(M.quoteAlone, frame.open, H.quote);
     const kind = frame.kind;
     if (CLOSER[kind] !== c) {
       const closer = String.fromCharCode(c);
@@ -241,8 +246,13 @@ class Reader {
 
   private emit(form: Form): void {
     const frame = this.stack[this.stack.length - 1]!;
-    if (frame.discard > 0) frame.discard--;
-    else frame.items.push(form);
+    if (frame.discard > 0) return void frame.discard--;
+    if (frame.kind !== 'quote') return void frame.items.push(form);
+    // 'x reads as (quote x)
+    this.stack.pop();
+    const open = frame.open;
+    const span: Span = { offset: open.offset, length: form.span.offset + form.span.length - open.offset, line: open.line, col: open.col };
+    this.emit({ kind: 'list', items: [{ kind: 'symbol', ns: null, name: 'quote', span: open }, form], span });
   }
 
   // ------------------------------------------------------------ # dispatch

@@ -1,0 +1,58 @@
+/** Clojure forms added for conformance: `reduced` (early exit from reduce, reductions and reduce-kv) and quoted data. */
+import { describe, expect, it } from 'vitest';
+import { run } from '../../src/lisp/index.ts';
+import { prStr } from '../../src/lisp/printer/index.ts';
+
+const value = async (source: string): Promise<string> => {
+  const r = await run(source);
+  if (r.status !== 'ok') throw new Error(r.status === 'error' ? r.error.message : r.status);
+  return prStr(r.value);
+};
+
+describe('reduced', () => {
+  it.each([
+    ['(reduce (fn [a x] (if (> x 3) (reduced a) (+ a x))) 0 (range 10))', '6'],
+    ['(reduce (fn [a x] (if (= x :stop) (reduced (conj a :done)) (conj a x))) [] [:a :stop :b])', '[:a :done]'],
+    ['(reductions (fn [a x] (if (> a 5) (reduced a) (+ a x))) (range 10))', '(0 1 3 6 6)'],
+    ['(reduce-kv (fn [a k v] (if (= k :b) (reduced a) (+ a v))) 0 {:a 1 :b 2 :c 3})', '1'],
+    ['(reduce-kv (fn [a i v] (+ a i v)) 0 [10 20])', '31'],
+    ['[(reduced? (reduced 1)) (reduced? 1) (unreduced (reduced 2)) (unreduced 3)]', '[true false 2 3]'],
+    ['(pr-str (reduced [1]))', '"#reduced[[1]]"'],
+  ])('%s is %s', async (source, expected) => {
+    expect(await value(source)).toBe(expected);
+  });
+
+  it('stops walking the collection: an infinite range is fine', async () => {
+    expect(await value('(reduce (fn [a x] (if (= x 5) (reduced a) (+ a x))) 0 (range))')).toBe('10');
+  });
+});
+
+describe('quote', () => {
+  it.each([
+    ["'(1 2 3)", '(1 2 3)'],
+    ["(quote (1 2))", '(1 2)'],
+    ["'[1 :a \"s\" (2)]", '[1 :a "s" (2)]'],
+    ["'{:a (1 2)}", '{:a (1 2)}'],
+    ["(count '())", '0'],
+    ["(= '(1 2) (list 1 2))", 'true'],
+    ["(map inc '(1 2))", '(2 3)'],
+  ])('%s is %s', async (source, expected) => {
+    expect(await value(source)).toBe(expected);
+  });
+
+  it('refuses quoted symbols with a hint', async () => {
+    const r = await run("'[a b]");
+    expect(r.status === 'error' && [r.error.code, r.error.message, r.error.hint]).toEqual(['invalid_form', 'quoted symbol a: symbols are not values in PTC-Lisp', 'use a keyword :a or a string "a"']);
+  });
+
+  it('a closure over quoted data persists and reads back', async () => {
+    const { serializeNamespace, deserializeNamespace } = await import('../../src/lisp/index.ts');
+    const first = await run("(defn f [] '(1 2))");
+    if (first.status !== 'ok') throw new Error('def failed');
+    const saved = serializeNamespace(first.namespace);
+    expect(saved.f).toBe("(fn f [] '(1 2))");
+    const namespace = await deserializeNamespace(saved, { tools: [] });
+    const again = await run('(f)', { namespace });
+    expect(again.status === 'ok' && prStr(again.value)).toBe('(1 2)');
+  });
+});
