@@ -7,6 +7,7 @@ import { sideEffectOf } from '../lisp/tools.ts';
 import { resumePass, startPass } from '../navigator/index.ts';
 import type { InlineToolCall, Json, PassContext, PassOutcome, PassRequest, PassResponse } from '../workflows/contract.ts';
 import type { RegisteredAgent } from './agents.ts';
+import { programEvaluator } from '../sandbox/index.ts';
 
 export async function runPassStep(entry: RegisteredAgent, req: PassRequest, ctx: PassContext): Promise<PassResponse> {
   const journal = new Map(ctx.journal);
@@ -14,9 +15,11 @@ export async function runPassStep(entry: RegisteredAgent, req: PassRequest, ctx:
   if (req.resume && ctx.passState === null) {
     throw ApplicationFailure.nonRetryable(`pass ${req.pass} has no suspended state to resume`, 'InvalidPassState');
   }
+  const evaluate = programEvaluator();
   const step = req.resume
-    ? await resumePass({ agent: entry.agent, state: ctx.passState as never, journal, effectResults: ctx.effectResults, model })
+    ? await resumePass({ agent: entry.agent, state: ctx.passState as never, journal, effectResults: ctx.effectResults, model, evaluate })
     : await startPass({
+        evaluate,
         agent: entry.agent,
         input: ctx.input,
         journal,

@@ -43,7 +43,7 @@ export type ErrorCode = (typeof ERROR_CODES)[number];
 export type Phase = 'read' | 'analyze' | 'eval';
 
 /** Which limit a `limit_exceeded` error names. */
-export type LimitName = 'fuel' | 'timeout' | 'depth' | 'collection_size' | 'output' | 'regex' | 'loop';
+export type LimitName = 'fuel' | 'timeout' | 'depth' | 'collection_size' | 'output' | 'regex' | 'loop' | 'memory';
 
 export class PtcError extends Error {
   override readonly name = 'PtcError';

@@ -36,7 +36,7 @@ export type {
 export { PtcError, ERROR_CODES, type ErrorCode, type LimitName } from './errors.ts';
 export type { Json, ToolContext, ToolDef, SideEffectClass } from './tools.ts';
 export type { Value } from './values.ts';
-export { taskKey, callKey } from './eval/index.ts';
+export { taskKey, callKey, errorText, resultToJson } from './eval/index.ts';
 
 /** Limits used when {@link RunOptions.limits} leaves them out. */
 export const DEFAULT_LIMITS: Readonly<Limits> = Object.freeze({

@@ -30,6 +30,11 @@ export interface ToolDef {
   input: z.ZodType;
   /** unknown or missing means `external` */
   sideEffect?: SideEffectClass;
+  /**
+   * The key spellings of `input`, computed beforehand: set for a tool whose schema lives
+   * in another thread (the sandbox), where only a validating proxy of `input` exists
+   */
+  keyShape?: import('./json.ts').KeyShape | null;
   handler: (args: any, ctx: ToolContext) => unknown | Promise<unknown>;
 }
 

@@ -18,7 +18,7 @@
  * before the suspension are hits, and the effect calls get their results.
  */
 import { run } from '../lisp/index.ts';
-import type { EffectRequest, Journal, ToolCallRecord, Warning } from '../lisp/api.ts';
+import type { EffectRequest, Journal, RunOptions, RunResult, ToolCallRecord, Warning } from '../lisp/api.ts';
 import { sideEffectOf, type Json, type ToolDef } from '../lisp/tools.ts';
 import type { ChatModel } from '../llm/model.ts';
 import { type AnyAgent, InputError, parseInput, resolveDecisions } from './agent.ts';
@@ -73,7 +73,12 @@ export interface StartPassOptions {
   lastError?: string | null;
   /** `suspend`: `external` tools become effects the host runs; `inline` (default) runs all */
   effects?: 'inline' | 'suspend';
+  /** how programs are evaluated @default the interpreter's `run`, in this thread (see src/sandbox) */
+  evaluate?: Evaluate;
 }
+
+/** Evaluates one program; `run` in-process, or `runSandboxed` in a thread stopped from outside. */
+export type Evaluate = (source: string, options: RunOptions) => Promise<RunResult>;
 
 export interface ResumePassOptions {
   agent: AnyAgent;
@@ -83,6 +88,8 @@ export interface ResumePassOptions {
   /** results of this pass's effects by effect id (those of earlier resumes may be repeated) */
   effectResults: Readonly<Record<string, EffectResult>>;
   model: ChatModel;
+  /** how programs are evaluated @default `run`, in this thread */
+  evaluate?: Evaluate;
 }
 
 export interface PassEffects {
@@ -118,6 +125,7 @@ interface Ctx {
   host: Journal;
   model: ChatModel;
   staticPrompt: string;
+  evaluate: Evaluate;
 }
 
 const summaryRecord = (s: StartPassOptions['summaries']): Record<string, string> =>
@@ -151,7 +159,7 @@ export async function startPass(o: StartPassOptions): Promise<PassStep> {
     usage: zeroUsage(),
     warnings: [],
   };
-  const ctx: Ctx = { agent, host: toJournal(o.journal), model: o.model, staticPrompt: staticSystemPrompt() };
+  const ctx: Ctx = { agent, host: toJournal(o.journal), model: o.model, staticPrompt: staticSystemPrompt(), evaluate: o.evaluate ?? run };
   let first: string;
   try {
     const input = parseInput(agent, o.input) as Record<string, unknown>;
@@ -183,7 +191,7 @@ export async function resumePass(o: ResumePassOptions): Promise<PassStep> {
   // a private copy: the caller's state object is never changed
   const st = checkState(JSON.parse(JSON.stringify(o.state)) as unknown, o.agent.name);
   for (const [id, r] of Object.entries(o.effectResults ?? {})) st.effectResults[id] = r;
-  const ctx: Ctx = { agent: o.agent, host: toJournal(o.journal), model: o.model, staticPrompt: staticSystemPrompt() };
+  const ctx: Ctx = { agent: o.agent, host: toJournal(o.journal), model: o.model, staticPrompt: staticSystemPrompt(), evaluate: o.evaluate ?? run };
   const pending = st.pending!;
   const step = await execute(ctx, st, pending.code, pending.turnKind);
   return step ?? loop(ctx, st);
@@ -283,7 +291,7 @@ async function execute(ctx: Ctx, st: PassState, code: string, kind: TurnKind): P
     if ('ok' in r) okResults.set(id, r.ok);
     else errors.set(id, r.error);
   }
-  const res = await run(code, {
+  const res = await ctx.evaluate(code, {
     context: { ...st.input, ...(st.lastFail !== null ? { fail: st.lastFail } : {}) },
     tools,
     journal: before ? new Map(before) : null,

@@ -4,7 +4,6 @@
  */
 import { Command } from 'commander';
 import { z } from 'zod';
-import { run } from '../../lisp/index.ts';
 import type { Journal, RunResult } from '../../lisp/api.ts';
 import { toJson } from '../../lisp/json.ts';
 import { prStr } from '../../lisp/printer/index.ts';
@@ -56,7 +55,8 @@ async function evalAction(file: string, flags: EvalFlags): Promise<void> {
     ...(flags.timeoutMs ? { timeoutMs: parsePositiveInt(flags.timeoutMs, '--timeout-ms') } : {}),
   };
   const started = performance.now();
-  const result = await run(source, { journal, context, tools, limits });
+  const { programEvaluator } = await import('../../sandbox/index.ts');
+  const result = await programEvaluator()(source, { journal, context, tools, limits });
   const printed = printValue(result);
   const elapsed = performance.now() - started;
   if (flags.time) process.stderr.write(`eval_ms ${elapsed.toFixed(3)}\n`);

@@ -106,6 +106,7 @@ export function callKey(runId: string, tool: string, argsCanonical: string): str
 
 const shapeCache = new WeakMap<object, KeyShape | null>();
 function shapeOf(tool: ToolDef): KeyShape | undefined {
+  if (tool.keyShape !== undefined) return tool.keyShape ?? undefined;
   const s = tool.input as unknown as object;
   let v = shapeCache.get(s);
   if (v === undefined) {
@@ -119,7 +120,7 @@ const isThenable = (x: unknown): x is Promise<unknown> =>
   x !== null && (typeof x === 'object' || typeof x === 'function') && typeof (x as { then?: unknown }).then === 'function';
 
 /** A JS value from a tool handler as JSON (Dates become strings, functions vanish). */
-function resultToJson(r: unknown): Json {
+export function resultToJson(r: unknown): Json {
   if (r === undefined || r === null) return null;
   if (typeof r === 'string' || typeof r === 'boolean') return r;
   if (typeof r === 'number') return Number.isFinite(r) ? r : null;
@@ -127,7 +128,7 @@ function resultToJson(r: unknown): Json {
   return text === undefined ? null : (JSON.parse(text) as Json);
 }
 
-function errorText(e: unknown): string {
+export function errorText(e: unknown): string {
   if (e instanceof Error) return e.message || e.name;
   if (typeof e === 'string') return e;
   try {

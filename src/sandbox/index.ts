@@ -1,0 +1,216 @@
+/**
+ * `runSandboxed(source, options)`: the interpreter's `run`, but in a worker thread that
+ * the host stops from outside. A program is terminated at its deadline plus a grace
+ * period even when a single step runs long, and the thread has a heap cap, so a runaway
+ * program can never block the caller's event loop (a Temporal worker keeps heartbeating
+ * and running other missions). Tools stay in the host: the thread validates arguments
+ * through a synchronous round trip (the zod schemas live here) and calls handlers
+ * through messages. Threads are pooled, so a small program costs a round trip, not a
+ * thread start.
+ */
+import { fileURLToPath } from 'node:url';
+import { MessageChannel, type MessagePort, Worker } from 'node:worker_threads';
+import type { Namespace, RunOptions, RunResult } from '../lisp/api.ts';
+import type { Json } from '../lisp/tools.ts';
+import { PtcError, limitExceeded } from '../lisp/errors.ts';
+import { DEFAULT_LIMITS, deserializeNamespace, errorText, resultToJson, run, serializeNamespace } from '../lisp/index.ts';
+import { keyShapeOf } from '../lisp/json.ts';
+import { valueSource } from '../lisp/printer/index.ts';
+import { sideEffectOf, type ToolDef } from '../lisp/tools.ts';
+import { FnValue, type Value } from '../lisp/values.ts';
+import type { FromWorker, RunRequest, ToWorker, Validated, WireError, WireResult } from './wire.ts';
+
+export interface SandboxOptions {
+  /** heap of the thread, MB @default 512 */
+  maxMemoryMb?: number;
+  /** time past the program's own deadline before the thread is terminated @default 1000 */
+  graceMs?: number;
+}
+
+const BOOT = fileURLToPath(new URL('./boot.mjs', import.meta.url));
+const ENTRY = fileURLToPath(new URL(`./worker${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url));
+const POOL_MAX = 4;
+
+const idle: Array<{ worker: Worker; memoryMb: number }> = [];
+
+function acquire(memoryMb: number): Worker {
+  const i = idle.findIndex((w) => w.memoryMb === memoryMb);
+  if (i >= 0) return idle.splice(i, 1)[0]!.worker;
+  const worker = new Worker(BOOT, { workerData: { entry: ENTRY }, resourceLimits: { maxOldGenerationSizeMb: memoryMb } });
+  worker.unref();
+  return worker;
+}
+
+function release(worker: Worker, memoryMb: number): void {
+  if (idle.length >= POOL_MAX) void worker.terminate();
+  else idle.push({ worker, memoryMb });
+}
+
+/**
+ * How hosts evaluate programs: in a sandbox thread, so a runaway program cannot block the
+ * event loop (a Temporal worker's heartbeats, other missions); NAVIGATOR_SANDBOX=off runs
+ * them in-process (debugging).
+ */
+export function programEvaluator(): (source: string, opts: RunOptions) => Promise<RunResult> {
+  return process.env.NAVIGATOR_SANDBOX === 'off' ? run : runSandboxed;
+}
+
+/** Stops every pooled thread (tests, shutdown). */
+export async function closeSandboxes(): Promise<void> {
+  await Promise.all(idle.splice(0).map((w) => w.worker.terminate()));
+}
+
+/** Runs a program in a sandbox thread; same contract as `run` in src/lisp. */
+export async function runSandboxed(source: string, opts: RunOptions = {}, sandbox: SandboxOptions = {}): Promise<RunResult> {
+  const t0 = performance.now();
+  const tools = new Map((opts.tools ?? []).map((t) => [t.name, t]));
+  const limits = { ...DEFAULT_LIMITS, ...opts.limits };
+  const request = requestOf(source, opts, limits.maxCollectionSize);
+  const memoryMb = sandbox.maxMemoryMb ?? 512;
+  const worker = acquire(memoryMb);
+  const { port1, port2 } = new MessageChannel();
+  const flag = new SharedArrayBuffer(4);
+  const controllers = new Map<number, AbortController>();
+  port1.on('message', (msg: FromWorker) => {
+    if (msg.kind === 'validate') answerValidation(port1, new Int32Array(flag), tools.get(msg.tool), msg.json);
+  });
+  try {
+    const outcome = await new Promise<WireResult | { stopped: PtcError }>((resolve) => {
+      const deadline = setTimeout(() => resolve({ stopped: limitExceeded('timeout', `program exceeded the ${limits.timeoutMs} ms time limit and was stopped`) }), limits.timeoutMs + (sandbox.graceMs ?? 1000));
+      const finish = (v: WireResult | { stopped: PtcError }) => {
+        clearTimeout(deadline);
+        worker.off('message', onMessage);
+        worker.off('error', onError);
+        worker.off('exit', onExit);
+        resolve(v);
+      };
+      const onMessage = (msg: FromWorker) => {
+        if (msg.kind === 'done') finish(msg.result);
+        else if (msg.kind === 'call') void callTool(worker, tools.get(msg.tool), msg, controllers);
+        else if (msg.kind === 'abort') controllers.get(msg.id)?.abort();
+      };
+      const onError = (err: Error & { code?: string }) =>
+        finish({ stopped: err.code === 'ERR_WORKER_OUT_OF_MEMORY' ? limitExceeded('memory', `program used more than ${memoryMb} MB of memory and was stopped`) : new PtcError('type_error', `the sandbox failed: ${err.message}`) });
+      const onExit = () => finish({ stopped: new PtcError('type_error', 'the sandbox thread exited') });
+      worker.on('message', onMessage);
+      worker.on('error', onError);
+      worker.on('exit', onExit);
+      worker.postMessage({ kind: 'run', request, port: port2, flag } satisfies ToWorker, [port2]);
+    });
+    if ('stopped' in outcome) {
+      void worker.terminate();
+      for (const c of controllers.values()) c.abort();
+      return stoppedResult(opts, outcome.stopped, performance.now() - t0);
+    }
+    release(worker, memoryMb);
+    return await resultOf(outcome, opts, limits);
+  } finally {
+    port1.close();
+  }
+}
+
+function requestOf(source: string, opts: RunOptions, maxItems: number): RunRequest {
+  const effects = opts.effects;
+  return {
+    source,
+    context: opts.context ?? {},
+    journal: opts.journal ? [...opts.journal] : null,
+    summaries: [...(opts.summaries ?? new Map())],
+    namespace: serializeNamespace(opts.namespace ?? new Map(), { maxItems }),
+    history: (opts.history ?? []).map((v) => sourceOf(v, maxItems)),
+    limits: opts.limits ?? {},
+    ...(opts.runId !== undefined ? { runId: opts.runId } : {}),
+    ...(effects ? { effects: { runId: effects.runId, results: [...(effects.results ?? new Map())], errors: [...(effects.errors ?? new Map())] } } : {}),
+    tools: (opts.tools ?? []).map((t) => ({
+      name: t.name,
+      description: t.description,
+      sideEffect: sideEffectOf(t),
+      keyShape: t.keyShape !== undefined ? t.keyShape : (keyShapeOf(t.input) ?? null),
+      effect: effects ? effects.isEffect(t) : false,
+    })),
+  };
+}
+
+const sourceOf = (v: Value, maxItems: number): string => (v instanceof FnValue ? v.toSource() : valueSource(v, { maxItems }));
+
+/** The synchronous half of a tool call: validation with the real schema, answered at once. */
+function answerValidation(port: MessagePort, flag: Int32Array, tool: ToolDef | undefined, json: Json): void {
+  let reply: Validated;
+  if (!tool) reply = { success: false, issues: [{ code: 'custom', path: [], message: 'unknown tool' }] };
+  else {
+    const parsed = tool.input.safeParse(json);
+    reply = parsed.success ? { success: true, data: resultToJson(parsed.data) } : { success: false, issues: JSON.parse(JSON.stringify(parsed.error.issues)) };
+  }
+  port.postMessage(reply);
+  Atomics.store(flag, 0, 1);
+  Atomics.notify(flag, 0);
+}
+
+/** The asynchronous half: the real handler, with the args parsed again for its zod output. */
+async function callTool(worker: Worker, tool: ToolDef | undefined, msg: Extract<FromWorker, { kind: 'call' }>, controllers: Map<number, AbortController>): Promise<void> {
+  const controller = new AbortController();
+  controllers.set(msg.id, controller);
+  let reply: ToWorker;
+  try {
+    if (!tool) throw new Error(`unknown tool ${msg.tool}`);
+    const out = await tool.handler(tool.input.parse(msg.args), { idempotencyKey: msg.idempotencyKey, taskId: msg.taskId, signal: controller.signal });
+    let json: Json;
+    try {
+      json = resultToJson(out);
+    } catch (e) {
+      throw new Error(`returned a value that is not JSON (${errorText(e)})`);
+    }
+    reply = { kind: 'callResult', id: msg.id, ok: json };
+  } catch (e) {
+    reply = { kind: 'callResult', id: msg.id, error: errorText(e) };
+  } finally {
+    controllers.delete(msg.id);
+  }
+  worker.postMessage(reply);
+}
+
+function ptcError(w: WireError): PtcError {
+  return new PtcError(w.code, w.message, w.span, w.hint, (w.phase ?? 'eval') as never, w.details as never);
+}
+
+async function resultOf(w: WireResult, opts: RunOptions, limits: typeof DEFAULT_LIMITS): Promise<RunResult> {
+  const tools = opts.tools ?? [];
+  const read = { tools, limits: { ...limits, fuel: Number.MAX_SAFE_INTEGER } };
+  const namespace: Namespace = await deserializeNamespace(w.namespace, read);
+  const common = {
+    journal: w.journal === null ? null : new Map(w.journal),
+    summaries: new Map(w.summaries),
+    namespace,
+    prints: w.prints,
+    toolCalls: w.toolCalls,
+    warnings: w.warnings,
+    fuelUsed: w.fuelUsed,
+    durationMs: w.durationMs,
+  };
+  const value = async () => (await deserializeNamespace({ v: w.value ?? 'nil' }, read)).get('v') ?? null;
+  switch (w.status) {
+    case 'ok':
+      return { ...common, status: 'ok', value: await value(), returned: w.returned ?? false };
+    case 'fail':
+      return { ...common, status: 'fail', value: await value() };
+    case 'suspended':
+      return { ...common, status: 'suspended', effects: w.effects ?? [] };
+    case 'error':
+      return { ...common, status: 'error', error: ptcError(w.error!) };
+  }
+}
+
+function stoppedResult(opts: RunOptions, error: PtcError, durationMs: number): RunResult {
+  return {
+    journal: opts.journal ? new Map(opts.journal) : null,
+    summaries: new Map(opts.summaries ?? new Map()),
+    namespace: new Map(opts.namespace ?? new Map()),
+    prints: [],
+    toolCalls: [],
+    warnings: [],
+    fuelUsed: 0,
+    durationMs,
+    status: 'error',
+    error,
+  };
+}
