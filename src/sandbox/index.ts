@@ -30,6 +30,8 @@ export interface SandboxOptions {
 const BOOT = fileURLToPath(new URL('./boot.mjs', import.meta.url));
 const ENTRY = fileURLToPath(new URL(`./worker${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url));
 const POOL_MAX = 4;
+/** key of the result value among namespace entries (no def can have this name) */
+const VALUE = ' value';
 
 const idle: Array<{ worker: Worker; memoryMb: number }> = [];
 
@@ -176,7 +178,11 @@ function ptcError(w: WireError): PtcError {
 async function resultOf(w: WireResult, opts: RunOptions, limits: typeof DEFAULT_LIMITS): Promise<RunResult> {
   const tools = opts.tools ?? [];
   const read = { tools, limits: { ...limits, fuel: Number.MAX_SAFE_INTEGER } };
-  const namespace: Namespace = await deserializeNamespace(w.namespace, read);
+  // the value may name namespace entries (a def returns its var): read them together
+  const all = await deserializeNamespace(w.value === undefined ? w.namespace : { ...w.namespace, [VALUE]: w.value }, read);
+  const value = all.get(VALUE) ?? null;
+  all.delete(VALUE);
+  const namespace: Namespace = all;
   const common = {
     journal: w.journal === null ? null : new Map(w.journal),
     summaries: new Map(w.summaries),
@@ -187,12 +193,11 @@ async function resultOf(w: WireResult, opts: RunOptions, limits: typeof DEFAULT_
     fuelUsed: w.fuelUsed,
     durationMs: w.durationMs,
   };
-  const value = async () => (await deserializeNamespace({ v: w.value ?? 'nil' }, read)).get('v') ?? null;
   switch (w.status) {
     case 'ok':
-      return { ...common, status: 'ok', value: await value(), returned: w.returned ?? false };
+      return { ...common, status: 'ok', value, returned: w.returned ?? false };
     case 'fail':
-      return { ...common, status: 'fail', value: await value() };
+      return { ...common, status: 'fail', value };
     case 'suspended':
       return { ...common, status: 'suspended', effects: w.effects ?? [] };
     case 'error':

@@ -71,15 +71,19 @@ async function execute(req: RunRequest, rpc: MessagePort, flag: Int32Array): Pro
   const tools = req.tools.map((t) => proxyTool(t, rpc, flag));
   const effectNames = new Set(req.tools.filter((t) => t.effect).map((t) => t.name));
   try {
-    const namespace = await deserializeNamespace(req.namespace, { tools, limits: req.limits });
-    const historyNs = await deserializeNamespace(Object.fromEntries(req.history.map((src, i) => [`h${i}`, src])), { tools, limits: req.limits });
+    // history values may name namespace entries: read them together, then apart
+    const history = (i: number) => ` *${i + 1}`;
+    const all = await deserializeNamespace({ ...req.namespace, ...Object.fromEntries(req.history.map((src, i) => [history(i), src])) }, { tools, limits: req.limits });
+    const historyValues = req.history.map((_, i) => all.get(history(i)) ?? null);
+    req.history.forEach((_, i) => all.delete(history(i)));
+    const namespace = all;
     const opts: RunOptions = {
       context: req.context,
       tools,
       journal: req.journal === null ? null : new Map(req.journal),
       summaries: new Map(req.summaries),
       namespace,
-      history: req.history.map((_, i) => historyNs.get(`h${i}`) ?? null),
+      history: historyValues,
       limits: req.limits,
       ...(req.runId !== undefined ? { runId: req.runId } : {}),
       ...(req.effects
