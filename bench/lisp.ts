@@ -268,6 +268,17 @@ async function timeLisp(c: Case): Promise<number> {
   return medianMs(() => run(c.src, { ...opts, journal: c.opts?.journal ? new Map() : undefined }), c.iterations ?? 15);
 }
 
+/** The typical program in a sandbox thread (what a pass and `navigator eval` use) vs in-process. */
+async function sandboxRow(): Promise<BenchRow> {
+  const { closeSandboxes, runSandboxed } = await import('../src/sandbox/index.ts');
+  const typical = cases.find((c) => c.src === TYPICAL)!;
+  const opts = () => ({ ...LIMITS, ...typical.opts, limits: LIMITS.limits, journal: new Map() });
+  const inProcess = await medianMs(() => run(TYPICAL, opts()), 50, 10);
+  const sandboxed = await medianMs(() => runSandboxed(TYPICAL, opts()), 50, 10);
+  await closeSandboxes();
+  return { name: 'typical program in the sandbox thread', median_ms: sandboxed, baseline_ms: inProcess, ratio: sandboxed / inProcess, note: `+${(sandboxed - inProcess).toFixed(2)} ms per program (pooled thread)` };
+}
+
 export async function benchLisp(): Promise<BenchRow[]> {
   const rows: BenchRow[] = [];
   for (const c of cases) {
@@ -275,6 +286,7 @@ export async function benchLisp(): Promise<BenchRow[]> {
     const baseline = await medianMs(c.js, Math.max(c.iterations ?? 15, 15));
     rows.push({ name: c.name, median_ms: median, baseline_ms: baseline, ratio: baseline > 0 ? median / baseline : undefined, note: c.note });
   }
+  rows.push(await sandboxRow());
   const nbb = timeNbb();
   for (const row of rows) {
     const ms = nbb.get(row.name);
