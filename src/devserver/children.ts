@@ -151,47 +151,61 @@ function target(engine: Engine, namespace: string, e: Msg | undefined): RunState
   return run?.status === RUNNING ? run : undefined;
 }
 
-export function cancelExternalFromCommand(ctx: CommandContext, a: Msg, command: Msg): void {
+interface ExternalCommand {
+  /** `RequestCancel` or `Signal`: names the initiated and failed events */
+  verb: 'RequestCancel' | 'Signal';
+  failedCause: string;
+  execution: Msg;
+  initiated: Msg;
+  /** acts on the running target; returns the parent's success event [type, attributes] */
+  reach: (target: RunState, initiatedEventId: number) => [string, Msg];
+}
+
+/** The shared shape of commands that reach another workflow: initiated, then reached or failed. */
+function externalCommand(ctx: CommandContext, a: Msg, command: Msg, c: ExternalCommand): void {
   const { engine, run } = ctx;
   const namespace: string = a.namespace || run.namespace;
-  const e = a.workflowExecution ?? { workflowId: a.workflowId, runId: a.runId };
   const initiatedEventId = appendNew(
     run,
-    'RequestCancelExternalWorkflowExecutionInitiated',
-    { namespace, workflowExecution: e, control: a.control, childWorkflowOnly: a.childWorkflowOnly, reason: a.reason, workflowTaskCompletedEventId: ctx.completedEventId },
+    `${c.verb}ExternalWorkflowExecutionInitiated`,
+    { namespace, workflowExecution: c.execution, ...c.initiated, control: a.control, childWorkflowOnly: a.childWorkflowOnly, workflowTaskCompletedEventId: ctx.completedEventId },
     command.userMetadata ? { userMetadata: command.userMetadata } : {},
   );
   ctx.needsTask = true;
   ctx.deferred.push(() => {
-    const other = target(engine, namespace, e);
+    const other = target(engine, namespace, c.execution);
     if (!other) {
-      record(run, [newEvent('RequestCancelExternalWorkflowExecutionFailed', { cause: 'CANCEL_EXTERNAL_WORKFLOW_EXECUTION_FAILED_CAUSE_EXTERNAL_WORKFLOW_EXECUTION_NOT_FOUND', workflowTaskCompletedEventId: ctx.completedEventId, namespace, workflowExecution: e, initiatedEventId, control: a.control })]);
-      return;
+      const failed = { cause: c.failedCause, workflowTaskCompletedEventId: ctx.completedEventId, namespace, workflowExecution: c.execution, initiatedEventId, control: a.control };
+      return record(run, [newEvent(`${c.verb}ExternalWorkflowExecutionFailed`, failed)]);
     }
-    cancelRun(engine, other, { cause: a.reason, externalInitiatedEventId: initiatedEventId, externalWorkflowExecution: execution(run) });
-    record(run, [newEvent('ExternalWorkflowExecutionCancelRequested', { initiatedEventId, namespace, workflowExecution: execution(other) })]);
+    const [type, attributes] = c.reach(other, initiatedEventId);
+    record(run, [newEvent(type, { initiatedEventId, namespace, workflowExecution: execution(other), ...attributes })]);
+  });
+}
+
+export function cancelExternalFromCommand(ctx: CommandContext, a: Msg, command: Msg): void {
+  externalCommand(ctx, a, command, {
+    verb: 'RequestCancel',
+    failedCause: 'CANCEL_EXTERNAL_WORKFLOW_EXECUTION_FAILED_CAUSE_EXTERNAL_WORKFLOW_EXECUTION_NOT_FOUND',
+    execution: a.workflowExecution ?? { workflowId: a.workflowId, runId: a.runId },
+    initiated: { reason: a.reason },
+    reach: (other, initiatedEventId) => {
+      cancelRun(ctx.engine, other, { cause: a.reason, externalInitiatedEventId: initiatedEventId, externalWorkflowExecution: execution(ctx.run) });
+      return ['ExternalWorkflowExecutionCancelRequested', {}];
+    },
   });
 }
 
 export function signalExternalFromCommand(ctx: CommandContext, a: Msg, command: Msg): void {
-  const { engine, run } = ctx;
-  const namespace: string = a.namespace || run.namespace;
-  const e = a.execution ?? a.workflowExecution;
-  const initiatedEventId = appendNew(
-    run,
-    'SignalExternalWorkflowExecutionInitiated',
-    { namespace, workflowExecution: e, signalName: a.signalName, input: a.input, control: a.control, childWorkflowOnly: a.childWorkflowOnly, header: a.header, workflowTaskCompletedEventId: ctx.completedEventId },
-    command.userMetadata ? { userMetadata: command.userMetadata } : {},
-  );
-  ctx.needsTask = true;
-  ctx.deferred.push(() => {
-    const other = target(engine, namespace, e);
-    if (!other) {
-      record(run, [newEvent('SignalExternalWorkflowExecutionFailed', { cause: 'SIGNAL_EXTERNAL_WORKFLOW_EXECUTION_FAILED_CAUSE_EXTERNAL_WORKFLOW_EXECUTION_NOT_FOUND', workflowTaskCompletedEventId: ctx.completedEventId, namespace, workflowExecution: e, initiatedEventId, control: a.control })]);
-      return;
-    }
-    signalRun(engine, other, { signalName: a.signalName, input: a.input, identity: 'navigator-dev-server', header: a.header, externalWorkflowExecution: execution(run) });
-    record(run, [newEvent('ExternalWorkflowExecutionSignaled', { initiatedEventId, namespace, workflowExecution: execution(other), control: a.control })]);
+  externalCommand(ctx, a, command, {
+    verb: 'Signal',
+    failedCause: 'SIGNAL_EXTERNAL_WORKFLOW_EXECUTION_FAILED_CAUSE_EXTERNAL_WORKFLOW_EXECUTION_NOT_FOUND',
+    execution: a.execution ?? a.workflowExecution,
+    initiated: { signalName: a.signalName, input: a.input, header: a.header },
+    reach: (other) => {
+      signalRun(ctx.engine, other, { signalName: a.signalName, input: a.input, identity: 'navigator-dev-server', header: a.header, externalWorkflowExecution: execution(ctx.run) });
+      return ['ExternalWorkflowExecutionSignaled', { control: a.control }];
+    },
   });
 }
 
