@@ -75,12 +75,24 @@ export interface RetryOptions {
   baseDelayMs?: number;
   /** longest single wait, Retry-After included @default 30000 */
   maxDelayMs?: number;
-  /** per-attempt timeout @default 120000 */
+  /** per-attempt timeout @default NAVIGATOR_MODEL_TIMEOUT_MS, else 120000 */
   timeoutMs?: number;
   /** injectable for tests */
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   /** called before each retry */
   onRetry?: (info: { attempt: number; delayMs: number; error: LlmError }) => void;
+}
+
+/**
+ * NAVIGATOR_MODEL_TIMEOUT_MS: reasoning models and local models on a CPU can need longer
+ * than the default two minutes per answer.
+ */
+export function modelTimeoutFromEnv(env: NodeJS.ProcessEnv = process.env): number | undefined {
+  const raw = env.NAVIGATOR_MODEL_TIMEOUT_MS;
+  if (raw === undefined || raw === '') return undefined;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n <= 0) throw new LlmError('llm_config', `NAVIGATOR_MODEL_TIMEOUT_MS must be a positive integer (ms), got ${JSON.stringify(raw)}`);
+  return n;
 }
 
 const defaultSleep = (ms: number, signal?: AbortSignal): Promise<void> =>
@@ -110,7 +122,7 @@ export async function withRetries<T>(
   const maxRetries = opts.maxRetries ?? 3;
   const base = opts.baseDelayMs ?? 1000;
   const maxDelay = opts.maxDelayMs ?? 30_000;
-  const timeoutMs = opts.timeoutMs ?? 120_000;
+  const timeoutMs = opts.timeoutMs ?? modelTimeoutFromEnv() ?? 120_000;
   const sleep = opts.sleep ?? defaultSleep;
   for (let n = 0; ; n++) {
     if (opts.signal?.aborted) throw aborted(model, n, opts.signal.reason);

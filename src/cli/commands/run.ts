@@ -45,9 +45,11 @@ async function runAction(agent: string, flags: RunFlags): Promise<void> {
     }).catch((err: Error) => {
       throw new CliError(/already/i.test(err.message) ? `a mission with id ${id} already exists` : err.message);
     });
+    // say at once what started: with a real model the first pass can take a minute
+    if (!flags.json) process.stdout.write(`Started mission ${id} (agent ${agent}); waiting for it to wait or end (Ctrl-C leaves it running)...\n`);
     const settled = await settle(handle, { untilClosed: flags.wait, timeoutMs: flags.wait ? 24 * 3600_000 : 60_000 });
     if (flags.json) printJson({ workflowId: id, ...settled });
-    else process.stdout.write(`Started mission ${id} (agent ${agent})\n${describeSettled(id, settled)}\n`);
+    else process.stdout.write(`${describeSettled(id, settled)}\n`);
     if (settled.closed?.failure) process.exitCode = 1;
   });
 }
