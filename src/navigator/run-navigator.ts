@@ -36,6 +36,8 @@ export interface RunNavigatorOptions {
   effects?: 'inline' | 'suspend';
   /** sees (and may replace) the state at every suspension, e.g. to serialise it */
   onSuspend?: (state: PassState, effects: EffectRequest[]) => PassState | Promise<PassState>;
+  /** how programs are evaluated @default in-process (`runSandboxed` from src/sandbox isolates them) */
+  evaluate?: StartPassOptions['evaluate'];
 }
 
 /** The result of one pass in library mode: the finished pass plus the whole journal. */
@@ -97,12 +99,13 @@ export async function runNavigator(agent: AnyAgent, o: RunNavigatorOptions): Pro
     model: o.model,
     lastError: o.lastError,
     effects: o.effects ?? 'inline',
+    evaluate: o.evaluate,
   });
   while (step.kind === 'effects') {
     const state = o.onSuspend ? await o.onSuspend(step.state, step.effects) : step.state;
     const results: Record<string, EffectResult> = {};
     await Promise.all(step.effects.map(async (e) => (results[e.id] = await runEffect(agent, e))));
-    step = await resumePass({ agent, state, journal: o.journal ?? new Map(), effectResults: results, model: o.model });
+    step = await resumePass({ agent, state, journal: o.journal ?? new Map(), effectResults: results, model: o.model, evaluate: o.evaluate });
   }
   const { outcome } = step;
   const status: Step['status'] =

@@ -111,10 +111,12 @@ async function runAction(agentSpec: string, flags: RunFlags): Promise<void> {
   }
   let step: Step;
   try {
+    const { programEvaluator } = await import('../../sandbox/index.ts');
     step = await runNavigator(resolved.agent, {
       input,
       journal,
       model,
+      evaluate: programEvaluator(),
       ...(flags.runId ? { runId: flags.runId } : {}),
       ...(flags.effects ? { effects: flags.effects as 'inline' | 'suspend' } : {}),
     });
