@@ -37,6 +37,12 @@ export interface EffectOptions {
   results?: Map<string, Json>;
   /** Effects that ran elsewhere and failed, by effect id: the call raises a `tool_error`. */
   errors?: Map<string, string>;
+  /**
+   * Results of inline (non-effect) tool calls made by an earlier evaluation of the same
+   * program, by idempotency key: a pass resumed after its effects re-evaluates its program,
+   * and a read must neither run again nor answer differently and change the branch taken.
+   */
+  inlineResults?: Map<string, Json>;
 }
 
 export interface RunOptions {

@@ -91,6 +91,8 @@ export interface PendingProgram {
   code: string;
   turnKind: TurnKind;
   effects: EffectRequest[];
+  /** index in `toolCalls` of this program's first call: its inline results are reused on resume */
+  callsFrom?: number;
 }
 
 export interface PassState {

@@ -266,6 +266,19 @@ function feedback(ctx: Ctx, st: PassState, text: string): void {
   st.trace[st.trace.length - 1]!.feedback = text;
 }
 
+/**
+ * Results of the inline tool calls that succeeded while this program was evaluated
+ * before, by idempotency key: when it is evaluated again after its effects, reads answer
+ * from here instead of running again (a read whose answer changed could send the program
+ * down another branch mid-pass). A new turn's program runs its reads anew.
+ */
+function inlineResultsOf(calls: readonly ToolCallRecord[], agent: AnyAgent): Map<string, Json> {
+  const external = new Set(agent.tools.filter((t) => sideEffectOf(t) === 'external').map((t) => t.name));
+  const out = new Map<string, Json>();
+  for (const c of calls) if (c.result !== undefined && !external.has(c.tool)) out.set(c.idempotencyKey, c.result);
+  return out;
+}
+
 function addWarnings(st: PassState, ws: readonly Warning[]): void {
   for (const w of ws) {
     if (!st.warnings.some((x) => x.code === w.code && x.message === w.message)) st.warnings.push({ code: w.code, message: w.message });
@@ -291,6 +304,9 @@ async function execute(ctx: Ctx, st: PassState, code: string, kind: TurnKind): P
     if ('ok' in r) okResults.set(id, r.ok);
     else errors.set(id, r.error);
   }
+  const resuming = st.pending?.code === code;
+  const callsFrom = resuming ? (st.pending!.callsFrom ?? st.toolCalls.length) : st.toolCalls.length;
+  const inlineResults = resuming ? inlineResultsOf(st.toolCalls.slice(callsFrom), agent) : new Map<string, Json>();
   const res = await ctx.evaluate(code, {
     context: { ...st.input, ...(st.lastFail !== null ? { fail: st.lastFail } : {}) },
     tools,
@@ -305,7 +321,7 @@ async function execute(ctx: Ctx, st: PassState, code: string, kind: TurnKind): P
     },
     runId: st.runId,
     ...(st.effects === 'suspend'
-      ? { effects: { runId: st.runId, isEffect: (t: ToolDef) => sideEffectOf(t) === 'external', results: okResults, errors } }
+      ? { effects: { runId: st.runId, isEffect: (t: ToolDef) => sideEffectOf(t) === 'external', results: okResults, errors, inlineResults } }
       : {}),
   });
   if (before) recordJournalChanges(st, before, res.journal);
@@ -313,15 +329,13 @@ async function execute(ctx: Ctx, st: PassState, code: string, kind: TurnKind): P
 
   // inline calls really ran (again, when a program is re-run); an effect answered from
   // its result is recorded once, however often the program is re-run
-  const calls = res.toolCalls.filter(
-    (c) => !(c.idempotencyKey in st.effectResults) || !st.toolCalls.some((x) => x.idempotencyKey === c.idempotencyKey && x.tool === c.tool),
-  );
+  const calls = res.toolCalls.filter((c) => !st.toolCalls.some((x) => x.idempotencyKey === c.idempotencyKey && x.tool === c.tool));
   st.toolCalls.push(...calls);
   trace.toolCalls.push(...calls.map(traceCall));
 
   if (res.status === 'suspended') {
     trace.suspensions++;
-    st.pending = { code, turnKind: kind, effects: res.effects };
+    st.pending = { code, turnKind: kind, effects: res.effects, callsFrom };
     return { kind: 'effects', effects: res.effects, state: st, toolCalls: [...st.toolCalls], usage: { ...st.usage } };
   }
 

@@ -122,7 +122,7 @@ function requestOf(source: string, opts: RunOptions, maxItems: number): RunReque
     history: (opts.history ?? []).map((v) => sourceOf(v, maxItems)),
     limits: opts.limits ?? {},
     ...(opts.runId !== undefined ? { runId: opts.runId } : {}),
-    ...(effects ? { effects: { runId: effects.runId, results: [...(effects.results ?? new Map())], errors: [...(effects.errors ?? new Map())] } } : {}),
+    ...(effects ? { effects: { runId: effects.runId, results: [...(effects.results ?? new Map())], errors: [...(effects.errors ?? new Map())], inlineResults: [...(effects.inlineResults ?? new Map())] } } : {}),
     tools: (opts.tools ?? []).map((t) => ({
       name: t.name,
       description: t.description,

@@ -87,7 +87,7 @@ async function execute(req: RunRequest, rpc: MessagePort, flag: Int32Array): Pro
       limits: req.limits,
       ...(req.runId !== undefined ? { runId: req.runId } : {}),
       ...(req.effects
-        ? { effects: { runId: req.effects.runId, isEffect: (t: ToolDef) => effectNames.has(t.name), results: new Map(req.effects.results), errors: new Map(req.effects.errors) } }
+        ? { effects: { runId: req.effects.runId, isEffect: (t: ToolDef) => effectNames.has(t.name), results: new Map(req.effects.results), errors: new Map(req.effects.errors), inlineResults: new Map(req.effects.inlineResults) } }
         : {}),
     };
     return toWire(await run(req.source, opts), req.limits.maxCollectionSize);

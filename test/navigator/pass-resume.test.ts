@@ -101,6 +101,9 @@ describe('effects: suspension and resumption', () => {
     // each external effect ran once; answered effects and inline calls appear once each
     expect(calls.filter((c) => c.startsWith('charge'))).toEqual(['charge 1', 'charge 2', 'charge 10', 'charge 20']);
     expect(calls.filter((c) => c === 'notify 2')).toHaveLength(1);
+    // reads ran once per program: re-evaluations after effects answered them from the pass
+    // (the last turn is a new program, so its lookup runs anew)
+    expect(calls.filter((c) => c.startsWith('lookup'))).toEqual(['lookup 1', 'lookup 2', 'lookup 1']);
     const charged = step.toolCalls.filter((c) => c.tool === 'charge').map((c) => c.taskId);
     expect(charged).toEqual(['charge_1', 'charge_2', 'refund_1', 'refund_2']);
     expect(step.trace.map((t) => t.suspensions)).toEqual([0, 2, 0, 1, 0]);

@@ -618,6 +618,12 @@ export class Evaluator implements Runtime {
       throw SUSPEND;
     }
 
+    const remembered = fx?.inlineResults?.get(key);
+    if (remembered !== undefined) {
+      this.toolCalls.push({ tool: tool.name, args, taskId, idempotencyKey: key, result: remembered, durationMs: 0 });
+      return fromJson(remembered);
+    }
+
     const known = this.st.log.get(path);
     if (known) {
       if (known.tool !== tool.name || known.args !== canonical) {
