@@ -6,7 +6,7 @@
 import pc from 'picocolors';
 import type { PlanHandle } from '../client/plans.ts';
 import type { Step } from '../plans/schema.ts';
-import type { PlanStatusView } from '../workflows/plan-contract.ts';
+import type { PlanStatusView, ProgressEvent } from '../workflows/plan-contract.ts';
 import { type Settled, closedState } from './mission-view.ts';
 
 const CLI = 'npx navigator plan';
@@ -20,12 +20,19 @@ export interface PlanSettled {
  * Polls until the plan needs a person (review, a step awaiting approval) or ends. With
  * `untilClosed` only the end counts.
  */
-export async function settlePlan(plan: PlanHandle, opts: { untilClosed?: boolean; timeoutMs?: number; onView?: (v: PlanStatusView) => void } = {}): Promise<PlanSettled> {
+export async function settlePlan(
+  plan: PlanHandle,
+  opts: { untilClosed?: boolean; timeoutMs?: number; onView?: (v: PlanStatusView) => void; onProgress?: (events: ProgressEvent[]) => void } = {},
+): Promise<PlanSettled> {
   const deadline = Date.now() + (opts.timeoutMs ?? 120_000);
   for (;;) {
     const closed = await closedState(plan.workflow);
     const view = await plan.status().catch(() => null);
     if (view) opts.onView?.(view);
+    if (opts.onProgress) {
+      const progress = await plan.progress().catch(() => null);
+      if (progress) opts.onProgress(progress.events);
+    }
     if (closed) return { view, closed };
     const needsPerson = view && (view.status === 'review' || view.approvals.length > 0);
     if (!opts.untilClosed && needsPerson) return { view, closed: null };

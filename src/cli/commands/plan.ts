@@ -239,22 +239,28 @@ const cancel = reviewAction(
 );
 
 const watch = new Command('watch')
-  .description('follow a plan live until it ends or needs a person')
+  .description('follow a plan live (checklist, tool progress and logs) until it ends or needs a person')
   .argument('<id>', 'plan id')
   .action(
     action(async (id: string) => {
       await onPlan(id, async (plan) => {
         let last = '';
+        let seen = 0;
+        const time = () => new Date().toISOString().slice(11, 19);
         const settled = await settlePlan(plan, {
           timeoutMs: 24 * 3600_000,
           onView: (v) => {
             const line = checklistLine(v);
-            if (line !== last) process.stdout.write(`${new Date().toISOString().slice(11, 19)} ${line}\n`);
+            if (line !== last) process.stdout.write(`${time()} ${line}\n`);
             last = line;
           },
+          onProgress: (events) => {
+            for (const e of events.slice(seen)) {
+              if (e.progress !== undefined || e.logs) process.stdout.write(`${time()}   ${e.stepId}: ${e.progress !== undefined ? `${e.progress}% ` : ''}${(e.logs ?? []).join(' ')}\n`);
+            }
+            seen = events.length;
+          },
         });
-        const events = (await plan.progress().catch(() => null))?.events ?? [];
-        for (const e of events) if (e.progress !== undefined || e.logs) process.stdout.write(`  ${e.stepId}: ${e.progress ?? '?'}% ${(e.logs ?? []).join(' ')}\n`);
         if (settled.view) process.stdout.write(renderPlan(settled.view) + '\n');
         if (settled.closed) process.stdout.write(`plan ${settled.closed.status.toLowerCase()}${settled.closed.failure ? `: ${settled.closed.failure}` : ''}\n`);
       });
