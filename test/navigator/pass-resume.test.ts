@@ -126,6 +126,26 @@ describe('effects: suspension and resumption', () => {
     expect(step.toolCalls.map((c) => [c.tool, c.error])).toEqual([['charge', 'card declined']]);
   });
 
+  it('a read whose answer changes on every call runs once per program: every evaluation sees the same data', async () => {
+    let n = 0;
+    const ticket = tool('ticket', () => ({ n: ++n }), 'read_only');
+    const send = tool('send', ({ n: k }: { n: number }) => ({ sent: k }), 'external', z.object({ n: z.number() }));
+    const agent = testAgent({ tools: [ticket, send] });
+    // the branch depends on the read: a second answer would change the branch and the task
+    const program = '(let [t (:n (tool/ticket {}))] (if (odd? t) (task "send_odd" (tool/send {:n t})) (task "send_even" (tool/send {:n t}))) (task "again" (tool/send {:n (* 10 t)})) (return t))';
+    let step = await startPass({ agent, input: {}, journal: new Map(), runId: 'wf-t', model: listModel([program]), effects: 'suspend' });
+    const effects: string[] = [];
+    while (step.kind === 'effects') {
+      effects.push(...step.effects.map((e) => `${e.taskId}:${JSON.stringify(e.args)}`));
+      const results: Record<string, EffectResult> = Object.fromEntries(step.effects.map((e) => [e.id, { ok: { sent: (e.args as { n: number }).n } }]));
+      step = await resumePass({ agent, state: step.state, journal: new Map(), effectResults: results, model: listModel([program]) });
+    }
+    expect(n).toBe(1);
+    expect(effects).toEqual(['send_odd:{"n":1}', 'again:{"n":10}']);
+    expect(step.outcome).toEqual({ status: 'return', value: 1 });
+    expect(step.toolCalls.filter((c) => c.tool === 'ticket')).toHaveLength(1);
+  });
+
   it('inline mode runs external tools inside the program: no suspension', async () => {
     const { agent, calls } = shop();
     const step = await startPass({ agent, input: {}, journal: new Map(), runId: 'wf-3', model: listModel(PROGRAMS), effects: 'inline' });
