@@ -3,6 +3,7 @@
  */
 import type { Client } from '@temporalio/client';
 import { defaultPayloadConverter } from '@temporalio/common';
+import { historyFromJSON } from '@temporalio/common/lib/proto-utils';
 import proto from '@temporalio/proto';
 import type { temporal } from '@temporalio/proto';
 
@@ -40,3 +41,29 @@ export function decodeAll(payloads: temporal.api.common.v1.IPayloads | null | un
 }
 
 export const eventId = (e: HistoryEvent): number => Number(e.eventId ?? 0);
+
+/**
+ * Histories exported as JSON (`temporal workflow show --output json`, or the Temporal
+ * UI's download): one history, or a list of them for a continue-as-new chain, oldest
+ * first. The workflow and run ids come from each run's started event.
+ */
+export function historiesFromJson(text: string, source: string): RunHistory[] {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (err) {
+    throw new Error(`${source} is not JSON: ${(err as Error).message}`);
+  }
+  const list = Array.isArray(parsed) ? parsed : [parsed];
+  return list.map((raw, i) => {
+    let history: History;
+    try {
+      history = historyFromJSON(raw);
+    } catch (err) {
+      throw new Error(`${source}${list.length > 1 ? ` (history ${i + 1})` : ''} is not a Temporal history: ${(err as Error).message}`);
+    }
+    const started = history.events?.[0]?.workflowExecutionStartedEventAttributes;
+    if (!started) throw new Error(`${source}${list.length > 1 ? ` (history ${i + 1})` : ''}: the first event is not WorkflowExecutionStarted`);
+    return { workflowId: started.workflowId || `offline-${i + 1}`, runId: started.originalExecutionRunId || `run-${i + 1}`, history };
+  });
+}

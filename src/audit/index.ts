@@ -10,7 +10,7 @@ import type { Client } from '@temporalio/client';
 import { Worker } from '@temporalio/worker';
 import { journalQuery } from '../workflows/messages.ts';
 import type { Json } from '../workflows/contract.ts';
-import { fetchChain, type RunHistory } from './history.ts';
+import { EventType, fetchChain, type RunHistory } from './history.ts';
 import { type Provenance, reconstruct } from './reconstruct.ts';
 
 export interface AuditReport {
@@ -34,25 +34,75 @@ export interface AuditOptions {
 
 export async function auditMission(client: Client, workflowId: string, opts: AuditOptions = {}): Promise<AuditReport> {
   const chain = await fetchChain(client, workflowId);
-  const rebuilt = reconstruct(chain);
   const fromWorkflow = await workflowJournal(client, workflowId);
-  const differences = diffJournals(rebuilt.journal, fromWorkflow);
+  return auditChain(chain, fromWorkflow, opts);
+}
+
+/**
+ * The audit of a chain of histories (online: fetched, with the journal the workflow
+ * reports; offline: read from files, `fromWorkflow` null). A history that cannot be read
+ * (cut short, payloads that do not decode) is a problem in the report, never a crash.
+ */
+export async function auditChain(chain: RunHistory[], fromWorkflow: Array<[string, Json]> | null, opts: AuditOptions & { requireClosed?: boolean } = {}): Promise<AuditReport> {
+  const workflowId = chain[0]?.workflowId ?? '';
+  const problems: string[] = [];
+  let rebuilt: ReturnType<typeof reconstruct>;
+  try {
+    rebuilt = reconstruct(chain);
+  } catch (err) {
+    problems.push(`the history could not be read: ${(err as Error).message}`);
+    rebuilt = { journal: [], provenance: new Map(), effects: new Map(), problems: [] };
+  }
+  if (opts.requireClosed) problems.push(...openRuns(chain));
+  problems.push(...unknownEvents(chain));
+  const differences = fromWorkflow ? diffJournals(rebuilt.journal, fromWorkflow) : [];
   const duplicateEffects = [...rebuilt.effects.values()]
     .filter((e) => e.completions.length > 1)
     .map((e) => ({ idempotencyKey: e.idempotencyKey, taskId: e.taskId, tool: e.tool, completions: e.completions.length }));
-  const replay = opts.skipReplay ? { ok: true, errors: [] } : await replayChain(chain, opts);
+  const replay = opts.skipReplay ? { ok: true, errors: [] } : await replayChain(chain, opts).catch((err: Error) => ({ ok: false, errors: [err.message] }));
   const provenance = rebuilt.journal.map(([key]) => rebuilt.provenance.get(key) ?? { key, runId: '', eventId: 0, source: 'unknown' });
-  const problems = [...rebuilt.problems, ...provenance.filter((p) => p.source === 'unknown').map((p) => `no event committed ${p.key}`)];
+  problems.push(...rebuilt.problems, ...provenance.filter((p) => p.source === 'unknown').map((p) => `no event committed ${p.key}`));
+  for (const d of duplicateEffects) problems.push(`external effect ${d.tool}${d.taskId ? ` (task ${d.taskId})` : ''} completed ${d.completions} times for one idempotency key`);
   return {
     ok: differences.length === 0 && duplicateEffects.length === 0 && replay.ok && problems.length === 0,
     workflowId,
     runs: chain.map((r) => r.runId),
-    journal: { matches: differences.length === 0, fromHistory: rebuilt.journal, fromWorkflow, differences },
+    journal: { matches: differences.length === 0, fromHistory: rebuilt.journal, fromWorkflow: fromWorkflow ?? [], differences },
     provenance,
     duplicateEffects,
     replay,
     problems,
   };
+}
+
+const CLOSING = new Set<number | null | undefined>([
+  EventType.EVENT_TYPE_WORKFLOW_EXECUTION_COMPLETED,
+  EventType.EVENT_TYPE_WORKFLOW_EXECUTION_FAILED,
+  EventType.EVENT_TYPE_WORKFLOW_EXECUTION_CANCELED,
+  EventType.EVENT_TYPE_WORKFLOW_EXECUTION_TERMINATED,
+  EventType.EVENT_TYPE_WORKFLOW_EXECUTION_TIMED_OUT,
+  EventType.EVENT_TYPE_WORKFLOW_EXECUTION_CONTINUED_AS_NEW,
+]);
+
+/** Events this audit does not know: a history from a newer server, or a damaged one. */
+function unknownEvents(chain: RunHistory[]): string[] {
+  const out: string[] = [];
+  for (const r of chain) {
+    for (const e of r.history.events ?? []) {
+      const type = e.eventType;
+      if (typeof type !== 'number' || !EventType[type] || type === EventType.EVENT_TYPE_UNSPECIFIED) {
+        out.push(`run ${r.runId}: event ${Number(e.eventId)} has an unknown type (${String(type)})`);
+      }
+    }
+  }
+  return out;
+}
+
+/** Runs whose history does not end with the workflow closing (cut short, or exported while running). */
+function openRuns(chain: RunHistory[]): string[] {
+  return chain
+    .filter((r) => !CLOSING.has(r.history.events?.at(-1)?.eventType))
+    .map((r) => `run ${r.runId}: the history ends at event ${r.history.events?.length ?? 0} without the workflow closing (cut short, or exported while it ran)`);
 }
 
 async function workflowJournal(client: Client, workflowId: string): Promise<Array<[string, Json]>> {

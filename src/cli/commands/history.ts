@@ -24,31 +24,47 @@ export const historyCommand = new Command('history')
   );
 
 export const auditCommand = new Command('audit')
-  .description('cross-check the journal against Temporal history and replay it')
-  .argument('<id>', 'workflow id')
+  .description('cross-check the journal against Temporal history and replay it (online by id, or offline from an exported history)')
+  .argument('[id]', 'workflow id (not needed with --history)')
+  .option('--history <file>', 'audit a history exported as JSON (temporal workflow show --output json), or a JSON list of them for a chain, without a cluster')
   .option('--json', 'print the full report as JSON')
   .action(
-    action(async (id: string, flags: Flags) => {
-      const { auditMission } = await import('../../audit/index.ts');
+    action(async (id: string | undefined, flags: Flags & { history?: string }) => {
+      const { auditChain, auditMission } = await import('../../audit/index.ts');
+      const { historiesFromJson } = await import('../../audit/history.ts');
       const { bundleMissionWorkflows } = await import('../../worker/index.ts');
+      const { readText } = await import('../input.ts');
+      if (!id && !flags.history) throw new CliError('give a workflow id, or --history FILE', 2);
       await quietTemporalLogs();
-      await withClient(async (client) => {
-        const report = await auditMission(client, id, { workflowBundle: await bundleMissionWorkflows() }).catch((e) => Promise.reject(explain(e, id)));
-        if (flags.json) printJson(report);
-        else {
-          process.stdout.write(`Audit of ${id} (${report.runs.length} run(s))\n`);
-          process.stdout.write(`  journal rebuilt from history: ${report.journal.fromHistory.length} task(s), ${report.journal.matches ? 'matches the workflow' : 'DIFFERS'}\n`);
-          for (const d of report.journal.differences) process.stdout.write(`    ${d}\n`);
-          for (const p of report.provenance) process.stdout.write(`  ${p.key}: committed by ${p.source}, event ${p.eventId}\n`);
-          process.stdout.write(`  external effects run twice: ${report.duplicateEffects.length === 0 ? 'none' : JSON.stringify(report.duplicateEffects)}\n`);
-          process.stdout.write(`  replay: ${report.replay.ok ? 'deterministic' : report.replay.errors.join('; ')}\n`);
-          for (const p of report.problems) process.stdout.write(`  problem: ${p}\n`);
-          process.stdout.write(report.ok ? 'audit passed\n' : 'audit FAILED\n');
-        }
-        if (!report.ok) throw new CliError(`audit of ${id} failed`);
-      });
+      const workflowBundle = await bundleMissionWorkflows();
+      const report = flags.history
+        ? await auditChain(historiesOf(historiesFromJson, await readText(flags.history), flags.history), null, { workflowBundle, requireClosed: true })
+        : await withClient((client) => auditMission(client, id!, { workflowBundle }).catch((e) => Promise.reject(explain(e, id!))));
+      if (flags.json) printJson(report);
+      else printAudit(report);
+      if (!report.ok) throw new CliError(`audit of ${report.workflowId || flags.history} failed`);
     }),
   );
+
+function historiesOf<T>(read: (text: string, source: string) => T, text: string, source: string): T {
+  try {
+    return read(text, source);
+  } catch (err) {
+    throw new CliError((err as Error).message, 2);
+  }
+}
+
+function printAudit(report: import('../../audit/index.ts').AuditReport): void {
+  const say = (line: string) => process.stdout.write(line + '\n');
+  say(`Audit of ${report.workflowId} (${report.runs.length} run(s))`);
+  say(`  journal rebuilt from history: ${report.journal.fromHistory.length} task(s), ${report.journal.fromWorkflow.length ? (report.journal.matches ? 'matches the workflow' : 'DIFFERS') : 'no workflow journal to compare (offline)'}`);
+  for (const d of report.journal.differences) say(`    ${d}`);
+  for (const p of report.provenance) say(`  ${p.key}: committed by ${p.source}, event ${p.eventId}`);
+  say(`  external effects run twice: ${report.duplicateEffects.length === 0 ? 'none' : JSON.stringify(report.duplicateEffects)}`);
+  say(`  replay: ${report.replay.ok ? 'deterministic' : report.replay.errors.join('; ')}`);
+  for (const p of report.problems) say(`  problem: ${p}`);
+  say(report.ok ? 'audit passed' : 'audit FAILED');
+}
 
 export const replayCommand = new Command('replay')
   .description('download the history and replay it against the current workflow code')
