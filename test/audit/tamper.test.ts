@@ -15,6 +15,8 @@ import { workflowsPath } from '../../src/worker/index.ts';
 
 const fixture = (name: string) => readFileSync(fileURLToPath(new URL(`./fixtures/${name}`, import.meta.url)), 'utf8');
 const HISTORY = fixture('wire-transfer.history.json');
+/** the same mission with continueAsNewAfterEvents 15: two runs */
+const CHAIN = fixture('wire-transfer-chain.history.json');
 const JOURNAL = JSON.parse(fixture('wire-transfer.journal.json')) as Array<[string, never]>;
 
 type Json = Record<string, unknown>;
@@ -106,5 +108,39 @@ describe('audit of a recorded mission', () => {
     expect(historiesFromJson(JSON.stringify([raw()]), 'chain.json')).toHaveLength(1);
     expect(() => historiesFromJson('{"events": [}', 'broken.json')).toThrow(/broken\.json is not JSON/);
     expect(() => historiesFromJson('{"events": []}', 'empty.json')).toThrow(/empty\.json: the first event is not WorkflowExecutionStarted/);
+  });
+
+  it('fails replay for a history the current workflow code cannot reproduce (non-determinism)', { timeout: 60_000 }, async () => {
+    const h = raw();
+    const pass = scheduledOf(h, 'runPass')[0]!;
+    ((pass.activityTaskScheduledEventAttributes as Json).activityType as Json).name = 'runPassFromOlderCode';
+    const report = await audit(h, { journal: false });
+    expect(report.ok).toBe(false);
+    expect(report.replay.ok).toBe(false);
+    expect(report.replay.errors.join('\n')).toMatch(/[Nn]ondetermin|runPassFromOlderCode|does not match/);
+  });
+});
+
+describe('audit of a continue-as-new chain', () => {
+  const chain = (): Json[] => JSON.parse(CHAIN);
+  const auditList = (list: unknown) => auditChain(historiesFromJson(JSON.stringify(list), 'chain'), null, { workflowBundle: bundle, requireClosed: true });
+
+  it('passes on the chain as recorded', { timeout: 60_000 }, async () => {
+    const report = await auditList(chain());
+    expect(report.problems).toEqual([]);
+    expect(report.runs).toHaveLength(2);
+    expect(report.ok).toBe(true);
+  });
+
+  it('fails when a run carries a journal that differs from the one rebuilt from the run before', async () => {
+    const list = chain();
+    const started = ((list[1]!.events as Json[])[0]!.workflowExecutionStartedEventAttributes as Json).input as Json;
+    const payload = (started.payloads as Json[])[0]!;
+    const input = JSON.parse(Buffer.from(payload.data as string, 'base64').toString('utf8')) as { carried: { journal: Array<[string, unknown]> } };
+    input.carried.journal[0]![1] = { hold_id: 'hold_forged' };
+    payload.data = Buffer.from(JSON.stringify(input)).toString('base64');
+    const report = await auditChain(historiesFromJson(JSON.stringify(list), 'chain'), null, { workflowBundle: bundle, skipReplay: true });
+    expect(report.ok).toBe(false);
+    expect(report.problems.join('\n')).toMatch(/started with a journal that differs from the one rebuilt from the run before it/);
   });
 });
