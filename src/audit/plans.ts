@@ -38,21 +38,53 @@ export interface PlanAuditReport {
 
 export async function auditPlan(client: Client, planId: string, opts: AuditOptions = {}): Promise<PlanAuditReport> {
   const chain = await fetchChain(client, planId);
-  const evidence = rebuildSteps(chain, planId);
   const plan = await client.workflow.getHandle(planId).query(planQuery);
-  const steps = compareSteps(plan, evidence.last);
-  const problems = [...evidence.problems, ...steps.filter((s) => !s.matches).map((s) => `${s.stepId}: ${s.difference}`)];
+  const report = await auditPlanChain(chain, plan, opts);
+  for (const workflowId of report.children.map((c) => c.workflowId)) {
+    const child = await auditMission(client, workflowId, opts).catch((err: Error) => ({ ok: false, problems: [err.message] }));
+    const entry = report.children.find((c) => c.workflowId === workflowId)!;
+    Object.assign(entry, { ok: child.ok, problems: child.problems });
+    if (!child.ok) report.problems.push(`child mission ${workflowId} does not pass its audit`);
+  }
+  report.ok = report.ok && report.children.every((c) => c.ok);
+  return report;
+}
+
+/**
+ * The audit of a plan's chain of histories against the plan the workflow reports
+ * (online), or without it (offline, `plan audit --history FILE`: steps are only rebuilt,
+ * duplicates and replay still checked). Child missions are listed, audited online only.
+ */
+export async function auditPlanChain(chain: RunHistory[], plan: Plan | null, opts: AuditOptions & { requireClosed?: boolean } = {}): Promise<PlanAuditReport> {
+  const planId = chain[0]?.workflowId ?? '';
+  const problems: string[] = [];
+  let evidence: Rebuilt;
+  try {
+    evidence = rebuildSteps(chain, planId);
+  } catch (err) {
+    problems.push(`the history could not be read: ${(err as Error).message}`);
+    evidence = { last: new Map(), effects: new Map(), children: [], problems: [] };
+  }
+  const steps: PlanAuditReport['steps'] = plan ? compareSteps(plan, evidence.last) : [...evidence.last.values()].map((h) => ({ stepId: h.stepId, status: 'unknown (offline)', history: h, matches: true }));
+  problems.push(...evidence.problems, ...steps.filter((s) => !s.matches).map((s) => `${s.stepId}: ${s.difference}`));
   const duplicateEffects = [...evidence.effects.values()].filter((e) => e.completions > 1);
   for (const d of duplicateEffects) problems.push(`${d.stepId}: side effect ${d.tool} completed ${d.completions} times for one idempotency key`);
-  const replay = opts.skipReplay ? { ok: true, errors: [] } : await replayChain(chain, opts, 'navigator-plan-audit');
-  const children = [];
-  for (const workflowId of evidence.children) {
-    const report = await auditMission(client, workflowId, opts).catch((err: Error) => ({ ok: false, problems: [err.message] }));
-    children.push({ workflowId, ok: report.ok, problems: report.problems });
-    if (!report.ok) problems.push(`child mission ${workflowId} does not pass its audit`);
+  if (opts.requireClosed) {
+    const last = chain.at(-1)?.history.events?.at(-1)?.eventType;
+    if (!CLOSING_TYPES.has(last)) problems.push(`the history ends without the plan workflow closing (cut short, or exported while it ran)`);
   }
+  const replay = opts.skipReplay ? { ok: true, errors: [] } : await replayChain(chain, opts, 'navigator-plan-audit').catch((err: Error) => ({ ok: false, errors: [err.message] }));
+  const children = evidence.children.map((workflowId) => ({ workflowId, ok: true, problems: [] as string[] }));
   return { ok: problems.length === 0 && replay.ok, planId, runs: chain.map((r) => r.runId), steps, duplicateEffects, children, replay, problems };
 }
+
+const CLOSING_TYPES = new Set<number | null | undefined>([
+  EventType.EVENT_TYPE_WORKFLOW_EXECUTION_COMPLETED,
+  EventType.EVENT_TYPE_WORKFLOW_EXECUTION_FAILED,
+  EventType.EVENT_TYPE_WORKFLOW_EXECUTION_CANCELED,
+  EventType.EVENT_TYPE_WORKFLOW_EXECUTION_TERMINATED,
+  EventType.EVENT_TYPE_WORKFLOW_EXECUTION_TIMED_OUT,
+]);
 
 interface Rebuilt {
   last: Map<string, StepEvidence>;

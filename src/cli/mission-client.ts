@@ -75,7 +75,8 @@ export function printJson(value: unknown): void {
 export async function quietTemporalLogs(): Promise<void> {
   const { DefaultLogger, Runtime } = await import('@temporalio/worker');
   try {
-    Runtime.install({ logger: new DefaultLogger('WARN') });
+    // core warnings (a replay failing in an audit) would land on stdout and break --json
+    Runtime.install({ logger: new DefaultLogger('WARN'), telemetryOptions: { logging: { filter: { core: 'ERROR', other: 'ERROR' } } } });
   } catch {
     // already installed by an earlier call in this process
   }

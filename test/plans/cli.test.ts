@@ -9,6 +9,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { historyToJSON } from '@temporalio/common/lib/proto-utils';
 import { getPlan } from '../../src/client/plans.ts';
 import { planEnv, waitForPlan, type PlanEnv } from './plan-harness.ts';
 
@@ -98,6 +99,25 @@ describe('navigator plan', () => {
     expect(audit.code).toBe(0);
     const versions = await cli('plan', 'versions', id);
     expect(versions.stdout).toMatch(/v2 .*edited args of step write_config/);
+
+    // offline: the exported history passes; with the write's completion duplicated it fails
+    const history = JSON.parse(historyToJSON(await getPlan(env.client, id).workflow.fetchHistory())) as { events: Array<Record<string, any>> };
+    const dir = mkdtempSync(join(tmpdir(), 'plan-history-'));
+    writeFileSync(join(dir, 'plan.json'), JSON.stringify(history));
+    const offline = await cli('plan', 'audit', '--history', join(dir, 'plan.json'));
+    expect(offline.stdout).toMatch(/audit passed/);
+    expect(offline.code).toBe(0);
+    const write = history.events.find((e) => e.activityTaskScheduledEventAttributes?.activityId === 'step-write_config-1')!;
+    const done = history.events.find((e) => e.activityTaskCompletedEventAttributes?.scheduledEventId === write.eventId)!;
+    const last = history.events.at(-1)!;
+    history.events.splice(history.events.length - 1, 0, { ...structuredClone(done), eventId: last.eventId });
+    last.eventId = String(Number(last.eventId) + 1);
+    writeFileSync(join(dir, 'tampered.json'), JSON.stringify(history));
+    const tampered = await cli('plan', 'audit', '--history', join(dir, 'tampered.json'), '--json');
+    expect(tampered.code).toBe(1);
+    const report = JSON.parse(tampered.stdout) as { ok: boolean; problems: string[] };
+    expect(report.ok).toBe(false);
+    expect(report.problems).toContain('write_config: side effect write_file completed 2 times for one idempotency key');
   });
 
   it('unknown ids and steps give one clear line and a non-zero exit', { timeout: 60_000 }, async () => {

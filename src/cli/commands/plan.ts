@@ -300,22 +300,35 @@ const ledger = new Command('ledger')
   );
 
 const audit = new Command('audit')
-  .description('rebuild every step result from history, check no external step ran twice, replay')
-  .argument('<id>', 'plan id')
+  .description('rebuild every step result from history, check no external step ran twice, replay (online by id, or offline from an exported history)')
+  .argument('[id]', 'plan id (not needed with --history)')
+  .option('--history <file>', 'audit a plan history exported as JSON (or a JSON list of them for a chain), without a cluster')
   .option('--json', 'print the full report as JSON')
   .action(
-    action(async (id: string, flags: JsonFlag) => {
-      const { auditPlan, formatPlanAudit } = await import('../../audit/plans.ts');
+    action(async (id: string | undefined, flags: JsonFlag & { history?: string }) => {
+      const { auditPlan, auditPlanChain, formatPlanAudit } = await import('../../audit/plans.ts');
+      const { historiesFromJson } = await import('../../audit/history.ts');
       const { bundleMissionWorkflows } = await import('../../worker/index.ts');
       const { quietTemporalLogs } = await import('../mission-client.ts');
+      if (!id && !flags.history) throw new CliError('give a plan id, or --history FILE', 2);
       await quietTemporalLogs();
       const workflowBundle = await bundleMissionWorkflows();
-      await onPlan(id, async (_plan, client) => {
-        const report = await auditPlan(client, id, { workflowBundle });
-        if (flags.json) printJson(report);
-        else process.stdout.write(formatPlanAudit(report) + '\n');
-        if (!report.ok) throw new CliError(`audit of plan ${id} failed`);
-      });
+      let report;
+      if (flags.history) {
+        const text = await readText(flags.history);
+        let chain;
+        try {
+          chain = historiesFromJson(text, flags.history);
+        } catch (err) {
+          throw new CliError((err as Error).message, 2);
+        }
+        report = await auditPlanChain(chain, null, { workflowBundle, requireClosed: true });
+      } else {
+        report = await onPlan(id!, (_plan, client) => auditPlan(client, id!, { workflowBundle }));
+      }
+      if (flags.json) printJson(report);
+      else process.stdout.write(formatPlanAudit(report) + '\n');
+      if (!report.ok) throw new CliError(`audit of plan ${report.planId || flags.history} failed`);
     }),
   );
 
