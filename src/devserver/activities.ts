@@ -318,6 +318,12 @@ export function onActivityDeadline(engine: Engine, run: RunState, name: string):
     engine.touch(run);
     return;
   }
+  // Schedule-to-start defaults to schedule-to-close: an attempt that no worker picked up
+  // times out as SCHEDULE_TO_START, as on a real server.
+  const s2s = durationMs(activity.attributes.scheduleToStartTimeout);
+  if (kind === 'schedule-to-close' && activity.phase === 'SCHEDULED' && s2s > 0 && activity.attemptScheduledAt + s2s <= Date.now()) {
+    return onActivityDeadline(engine, run, `activity:${id}:schedule-to-start`);
+  }
   const [timeoutType, label] = TIMEOUT_TYPES[kind];
   const failure: Msg = {
     message: `activity ${label} timeout`,

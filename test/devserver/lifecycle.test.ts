@@ -1,10 +1,10 @@
 /** Start policies, timers, terminate, continue-as-new, describe, memo and search attributes, list/count. */
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
-import { TerminatedFailure } from '@temporalio/common';
+import { TerminatedFailure, TimeoutType } from '@temporalio/common';
 import { temporal } from '@temporalio/proto';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { describe, expect, it } from 'vitest';
-import { chain, counter, failing, failsTwice, finishSignal, hello, sleeper, tagged, waitsForever, withNexusOperation } from './fixtures/workflows.ts';
+import { chain, counter, failing, failsTwice, finishSignal, hello, sleeper, tagged, unpickedActivity, waitsForever, withNexusOperation } from './fixtures/workflows.ts';
 import {
   eventsOfType,
   eventTypes,
@@ -128,6 +128,12 @@ describe('workflow lifecycle', () => {
     const failed = eventsOfType(history, 'WorkflowTaskFailed')[0]!.workflowTaskFailedEventAttributes!;
     expect(failed.failure?.message).toMatch(/COMMAND_TYPE_SCHEDULE_NEXUS_OPERATION is not supported/);
     await handle.terminate();
+  });
+
+  it('times out an activity no worker picks up as SCHEDULE_TO_START (it defaults to schedule-to-close)', async () => {
+    const handle = await startWorkflow(env, unpickedActivity, { workflowId: 'unpicked-1' });
+    expect(await handle.result()).toBe(`timeout ${TimeoutType.SCHEDULE_TO_START}`);
+    await fetchAndReplay(env, handle);
   });
 
   it('lists and counts workflows with the visibility query subset', async () => {
