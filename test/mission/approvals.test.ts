@@ -67,7 +67,7 @@ describe('wire-transfer mission on the dev server', () => {
     const wireCall = ledger.find((e) => e.tool === 'execute_wire')!;
     expect(wireCall).toMatchObject({ sideEffect: 'external', status: 'completed', taskId: 'execute_wire_bob_5000' });
     expect(wireCall.activity).toMatch(/^tool-/);
-    expect(await handle.query(progressQuery)).toContain('- [x] **finish.**');
+    expect(await handle.query(progressQuery)).toContain('- [x] `finish`');
 
     const report = await expectAuditOk(handle.workflowId);
     const byKey = new Map(report.provenance.map((p) => [p.key, p]));

@@ -81,8 +81,8 @@ describe('progress and plan (30–32)', () => {
     const plan = [{ id: '1', description: 'Gather data' }, { id: '2', description: 'Analyze' }];
     const long = 'y'.repeat(300);
     const text = renderProgress(plan, { '1': 'Found 42 records', extra: long });
-    expect(text).toContain('- [x] **1.** Gather data — Found 42 records');
-    expect(text).toContain('- [ ] **2.** Analyze');
+    expect(text).toContain('- [x] `1` Gather data — Found 42 records');
+    expect(text).toContain('- [ ] `2` Analyze');
     expect(text).toContain(`### Out-of-Plan Steps\n- [x] extra: ${long}`);
     expect(text).toContain('step-done');
     expect(text).toContain('Batch independent steps');
@@ -92,7 +92,7 @@ describe('progress and plan (30–32)', () => {
     const plan = ['Collect', 'Report'];
     const a = run(testAgent({ plan }), ['(step-done "1" "x")', '(return 1)']);
     const sa = await a.step;
-    expect(lastUserMessage(a.model, 2)).toContain('- [x] **1.** Collect — x');
+    expect(lastUserMessage(a.model, 2)).toContain('- [x] `1` Collect — x');
     expect(sa.summaries).toEqual({ '1': 'x' });
     const b = run(testAgent({ plan }), ['(step-done "1" "x") (+ 1 "a")', '(return 1)']);
     const sb = await b.step;
@@ -104,7 +104,7 @@ describe('progress and plan (30–32)', () => {
   it('32 (across passes): summaries given to a pass are shown ticked in its first message and returned', async () => {
     const { model, step } = run(testAgent({ plan: ['Collect', 'Report'] }), ['(step-done "2" "done") (return 1)'], { summaries: { '1': 'earlier' } });
     const s = await step;
-    expect(model.requests[0]!.messages[0]!.content).toContain('- [x] **1.** Collect — earlier');
+    expect(model.requests[0]!.messages[0]!.content).toContain('- [x] `1` Collect — earlier');
     expect(s.summaries).toEqual({ '1': 'earlier', '2': 'done' });
   });
 });

@@ -41,18 +41,18 @@ describe('renderProgress', () => {
       "## Progress
       Batch independent steps into one program, and call (step-done "ID" "what you found") as each step finishes.
 
-      - [ ] **1.** Gather data
-      - [ ] **2.** Analyze results"
+      - [ ] \`1\` Gather data
+      - [ ] \`2\` Analyze results"
     `);
   });
 
   it('ticks summarised steps and lists out-of-plan steps sorted, never truncating', () => {
     const long = 'x'.repeat(300);
     const text = renderProgress(plan, new Map([['zeta', 'late'], ['1', 'Found 42 records'], ['alpha', long]]));
-    expect(text).toContain('- [x] **1.** Gather data — Found 42 records');
-    expect(text).toContain('- [ ] **2.** Analyze results');
+    expect(text).toContain('- [x] `1` Gather data — Found 42 records');
+    expect(text).toContain('- [ ] `2` Analyze results');
     expect(text.split('### Out-of-Plan Steps\n')[1]).toBe(`- [x] alpha: ${long}\n- [x] zeta: late`);
-    expect(renderProgress(plan, { '2': 'done' })).toContain('- [x] **2.** Analyze results — done');
+    expect(renderProgress(plan, { '2': 'done' })).toContain('- [x] `2` Analyze results — done');
   });
 
   it('is empty without a plan', () => {

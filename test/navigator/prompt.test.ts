@@ -241,8 +241,8 @@ describe('feedback', () => {
       ## Progress
       Batch independent steps into one program, and call (step-done "ID" "what you found") as each step finishes.
 
-      - [x] **1.** Gather data — Found 42
-      - [ ] **2.** Analyze"
+      - [x] \`1\` Gather data — Found 42
+      - [ ] \`2\` Analyze"
     `);
   });
 

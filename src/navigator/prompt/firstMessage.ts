@@ -96,7 +96,7 @@ export function renderExpectedOutput(output: z.ZodType, decisions: readonly Reso
     lines.push(`Example: (return ${ednOfJson(zodExample(output), { keywordKeys: true })})`);
   }
   if (decisions.length) {
-    lines.push(`While an external decision is missing, return ${waitingForm(decisions[0]!.key)} instead.`);
+    lines.push(`(While an external decision is missing, the task that reads it ends the program with ${waitingForm(decisions[0]!.key)}: see External decisions. Your own return is the value above.)`);
   }
   return lines.join('\n');
 }

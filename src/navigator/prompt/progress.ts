@@ -14,8 +14,9 @@ const summaryMap = (s: Summaries | null | undefined): ReadonlyMap<string, string
 export function renderProgress(plan: readonly PlanStep[], summaries?: Summaries | null): string {
   if (!plan.length) return '';
   const done = summaryMap(summaries);
+  // the id in code quotes, exactly as (step-done "ID" ...) takes it (not `**check.**`)
   const lines = plan.map((s) =>
-    done.has(s.id) ? `- [x] **${s.id}.** ${s.description} — ${done.get(s.id)}` : `- [ ] **${s.id}.** ${s.description}`,
+    done.has(s.id) ? `- [x] \`${s.id}\` ${s.description} — ${done.get(s.id)}` : `- [ ] \`${s.id}\` ${s.description}`,
   );
   const planned = new Set(plan.map((s) => s.id));
   const extra = [...done.keys()].filter((id) => !planned.has(id)).sort();
