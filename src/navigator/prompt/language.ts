@@ -3,6 +3,7 @@
  * function names are listed by area; {@link languageReference} can be given the names the
  * interpreter really defines, and then lists only those.
  */
+import { FEEDBACK_PRINT_CHARS } from './feedback.ts';
 
 /** Core functions by area, as the model sees them. */
 export const CORE_AREAS: ReadonlyArray<readonly [area: string, names: readonly string[]]> = [
@@ -54,7 +55,7 @@ export const CORE_AREAS: ReadonlyArray<readonly [area: string, names: readonly s
     ['identity', 'constantly', 'partial', 'comp', 'complement', 'juxt', 'fnil', 'apply', 'where', 'all-of', 'any-of', 'none-of'],
   ],
   ['parallel', ['pmap', 'pcalls']],
-  ['output', ['println']],
+  ['output', ['println', 'prn']],
 ];
 
 export interface LanguageOptions {
@@ -86,9 +87,10 @@ ${functionList(opts)}
 
 ## Data, tools and memory
 - data/NAME reads an input value listed under "## Data".
-- (tool/NAME {:arg value}) calls a tool with one map of arguments; the tools are listed in the first message. Arguments are checked against the tool's schema before it runs. JSON results become maps with string keys: read them with (:key r) or (get r "key").
+- (tool/NAME {:arg value}) calls a tool with one map of arguments; a tool without arguments is called as (tool/NAME). The tools are listed in the first message. Arguments are checked against the tool's schema before it runs. JSON results become maps with string keys: read them with (:key r) or (get r "key").
 - def and defn bindings stay available in later turns. *1, *2 and *3 are the values of your last three programs.
-- Only println output is shown to you; the value of the last expression is not. Print what you need to see, briefly.
+- Only println output is shown to you, cut after ${FEEDBACK_PRINT_CHARS} characters; the value of the last expression is not. Print what you need to see, briefly.
+- println writes strings without quotes, also inside collections: {"name" "a, b"} prints as {name a, b}. Use (prn x) to see strings quoted and keys as they are.
 
 ## The journal: one task per side effect
 - Wrap every call that changes something in a task: (task "charge_order_42" (tool/charge_card {:order 42})).
