@@ -35,3 +35,11 @@ describe('functions named in the system prompt', () => {
     expect(r.status === 'ok' && (await import('../../src/lisp/printer/index.ts')).prStr(r.value)).toBe('[#{1} nil #{:a}]');
   });
 });
+
+describe('turn budget in the first message', () => {
+  it('states the turns, and what retry turns are for', async () => {
+    const { renderBudget } = await import('../../src/navigator/prompt/firstMessage.ts');
+    expect(renderBudget({ maxTurns: 1, retryTurns: 0 })).toBe('You have 1 turn (programs) in this pass.');
+    expect(renderBudget({ maxTurns: 5, retryTurns: 2 })).toBe('You have 5 turns (programs) in this pass, plus 2 retry turns used only to correct a return that does not match the expected output.');
+  });
+});

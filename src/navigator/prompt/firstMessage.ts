@@ -102,7 +102,7 @@ export function renderExpectedOutput(output: z.ZodType, decisions: readonly Reso
 }
 
 export interface FirstMessageOptions {
-  agent: Pick<Agent, 'prompt' | 'tools' | 'output' | 'plan'>;
+  agent: Pick<Agent, 'prompt' | 'tools' | 'output' | 'plan'> & { limits?: Pick<Agent['limits'], 'maxTurns' | 'retryTurns'> };
   /** the validated input (also the data/ context) */
   input: Record<string, unknown>;
   decisions?: readonly ResolvedDecision[];
@@ -118,7 +118,16 @@ export function firstUserMessage(opts: FirstMessageOptions): string {
     `<mission>\n${renderMissionText(opts.agent, opts.input)}\n</mission>`,
     renderDecisions([...decisions]),
     renderProgress(opts.agent.plan, opts.summaries),
+    renderBudget(opts.agent.limits),
   ]
     .filter(Boolean)
     .join('\n\n');
+}
+
+/** The turn budget, stated from the first message on (the feedback counts it down). */
+export function renderBudget(limits: { maxTurns: number; retryTurns: number } | undefined): string {
+  if (!limits) return '';
+  const turns = `You have ${limits.maxTurns} turn${limits.maxTurns === 1 ? '' : 's'} (programs) in this pass`;
+  if (limits.retryTurns === 0) return `${turns}.`;
+  return `${turns}, plus ${limits.retryTurns} retry turn${limits.retryTurns === 1 ? '' : 's'} used only to correct a return that does not match the expected output.`;
 }
