@@ -88,7 +88,7 @@ ${functionList(opts)}
 ## Data, tools and memory
 - data/NAME reads an input value listed under "## Data".
 - (tool/NAME {:arg value}) calls a tool with one map of arguments; a tool without arguments is called as (tool/NAME). The tools are listed in the first message. Arguments are checked against the tool's schema before it runs. JSON results become maps with string keys: read them with (:key r) or (get r "key").
-- def and defn bindings stay available in later turns. *1, *2 and *3 are the values of your last three programs.
+- def and defn bindings stay available in later turns of this pass. A new pass (after a decision arrives, or when the mission resumes) starts without them: what must last goes in the journal, through tasks. *1, *2 and *3 are the values of your last three programs.
 - Only println output is shown to you, cut after ${FEEDBACK_PRINT_CHARS} characters; the value of the last expression is not. Print what you need to see, briefly.
 - println writes strings without quotes, also inside collections: {"name" "a, b"} prints as {name a, b}. Use (prn x) to see strings quoted and keys as they are.
 
