@@ -62,6 +62,12 @@ export interface RunOptions {
   effects?: EffectOptions;
   /** Run id for idempotency keys when no `effects` option is given @default "local" */
   runId?: string;
+  /**
+   * Told of every journal change as it happens: a commit (`value` set) or a task-reset
+   * (no `value`). For hosts that may lose the run before it returns (the sandbox thread
+   * terminated at its deadline keeps the commits made so far).
+   */
+  onJournal?: (change: { id: string; value?: Json }) => void;
 }
 
 export interface EffectRequest {

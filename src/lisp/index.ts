@@ -101,6 +101,7 @@ export async function run(source: string, opts: RunOptions = {}): Promise<RunRes
     deadline: Date.now() + limits.timeoutMs,
     abort: new AbortController(),
     log: new Map(),
+    ...(opts.onJournal ? { onJournal: opts.onJournal } : {}),
   };
 
   for (;;) {

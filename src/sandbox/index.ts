@@ -10,7 +10,7 @@
  */
 import { fileURLToPath } from 'node:url';
 import { MessageChannel, type MessagePort, Worker } from 'node:worker_threads';
-import type { Namespace, RunOptions, RunResult } from '../lisp/api.ts';
+import type { Namespace, RunOptions, RunResult, ToolCallRecord } from '../lisp/api.ts';
 import type { Json } from '../lisp/tools.ts';
 import { PtcError, limitExceeded } from '../lisp/errors.ts';
 import { DEFAULT_LIMITS, deserializeNamespace, errorText, resultToJson, run, serializeNamespace } from '../lisp/index.ts';
@@ -25,6 +25,8 @@ export interface SandboxOptions {
   maxMemoryMb?: number;
   /** time past the program's own deadline before the thread is terminated @default 1000 */
   graceMs?: number;
+  /** terminate the thread after this long whatever the program's limits say @default its deadline + graceMs */
+  hardLimitMs?: number;
 }
 
 const BOOT = fileURLToPath(new URL('./boot.mjs', import.meta.url));
@@ -73,12 +75,16 @@ export async function runSandboxed(source: string, opts: RunOptions = {}, sandbo
   const { port1, port2 } = new MessageChannel();
   const flag = new SharedArrayBuffer(4);
   const controllers = new Map<number, AbortController>();
+  // what survives a thread stopped from outside: the commits it reported, the calls we ran
+  const journal = opts.journal ? new Map(opts.journal) : null;
+  const calls: ToolCallRecord[] = [];
   port1.on('message', (msg: FromWorker) => {
     if (msg.kind === 'validate') answerValidation(port1, new Int32Array(flag), tools.get(msg.tool), msg.json);
   });
   try {
     const outcome = await new Promise<WireResult | { stopped: PtcError }>((resolve) => {
-      const deadline = setTimeout(() => resolve({ stopped: limitExceeded('timeout', `program exceeded the ${limits.timeoutMs} ms time limit and was stopped`) }), limits.timeoutMs + (sandbox.graceMs ?? 1000));
+      const stopAfter = sandbox.hardLimitMs ?? limits.timeoutMs + (sandbox.graceMs ?? 1000);
+      const deadline = setTimeout(() => resolve({ stopped: limitExceeded('timeout', `program exceeded the ${Math.min(limits.timeoutMs, stopAfter)} ms time limit and was stopped`) }), stopAfter);
       const finish = (v: WireResult | { stopped: PtcError }) => {
         clearTimeout(deadline);
         worker.off('message', onMessage);
@@ -88,7 +94,12 @@ export async function runSandboxed(source: string, opts: RunOptions = {}, sandbo
       };
       const onMessage = (msg: FromWorker) => {
         if (msg.kind === 'done') finish(msg.result);
-        else if (msg.kind === 'call') void callTool(worker, tools.get(msg.tool), msg, controllers);
+        else if (msg.kind === 'call') void callTool(worker, tools.get(msg.tool), msg, controllers, calls);
+        else if (msg.kind === 'journal') {
+          if (msg.value === undefined) journal?.delete(msg.id);
+          else journal?.set(msg.id, msg.value);
+          opts.onJournal?.({ id: msg.id, ...(msg.value !== undefined ? { value: msg.value } : {}) });
+        }
         else if (msg.kind === 'abort') controllers.get(msg.id)?.abort();
       };
       const onError = (err: Error & { code?: string }) =>
@@ -102,7 +113,7 @@ export async function runSandboxed(source: string, opts: RunOptions = {}, sandbo
     if ('stopped' in outcome) {
       void worker.terminate();
       for (const c of controllers.values()) c.abort();
-      return stoppedResult(opts, outcome.stopped, performance.now() - t0);
+      return stoppedResult(opts, outcome.stopped, performance.now() - t0, journal, calls);
     }
     release(worker, memoryMb);
     return await resultOf(outcome, opts, limits);
@@ -149,9 +160,18 @@ function answerValidation(port: MessagePort, flag: Int32Array, tool: ToolDef | u
 }
 
 /** The asynchronous half: the real handler, with the args parsed again for its zod output. */
-async function callTool(worker: Worker, tool: ToolDef | undefined, msg: Extract<FromWorker, { kind: 'call' }>, controllers: Map<number, AbortController>): Promise<void> {
+async function callTool(
+  worker: Worker,
+  tool: ToolDef | undefined,
+  msg: Extract<FromWorker, { kind: 'call' }>,
+  controllers: Map<number, AbortController>,
+  calls: ToolCallRecord[],
+): Promise<void> {
   const controller = new AbortController();
   controllers.set(msg.id, controller);
+  const record: ToolCallRecord = { tool: msg.tool, args: msg.args, taskId: msg.taskId, idempotencyKey: msg.idempotencyKey, durationMs: 0 };
+  const started = Date.now();
+  calls.push(record);
   let reply: ToWorker;
   try {
     if (!tool) throw new Error(`unknown tool ${msg.tool}`);
@@ -163,10 +183,13 @@ async function callTool(worker: Worker, tool: ToolDef | undefined, msg: Extract<
       throw new Error(`returned a value that is not JSON (${errorText(e)})`);
     }
     reply = { kind: 'callResult', id: msg.id, ok: json };
+    record.result = json;
   } catch (e) {
     reply = { kind: 'callResult', id: msg.id, error: errorText(e) };
+    record.error = errorText(e);
   } finally {
     controllers.delete(msg.id);
+    record.durationMs = Date.now() - started;
   }
   worker.postMessage(reply);
 }
@@ -205,13 +228,14 @@ async function resultOf(w: WireResult, opts: RunOptions, limits: typeof DEFAULT_
   }
 }
 
-function stoppedResult(opts: RunOptions, error: PtcError, durationMs: number): RunResult {
+/** A program stopped from outside: the commits it reported and the tool calls that ran are kept. */
+function stoppedResult(opts: RunOptions, error: PtcError, durationMs: number, journal: Map<string, Json> | null, calls: ToolCallRecord[]): RunResult {
   return {
-    journal: opts.journal ? new Map(opts.journal) : null,
+    journal,
     summaries: new Map(opts.summaries ?? new Map()),
     namespace: new Map(opts.namespace ?? new Map()),
     prints: [],
-    toolCalls: [],
+    toolCalls: calls,
     warnings: [],
     fuelUsed: 0,
     durationMs,

@@ -67,6 +67,8 @@ export type FromWorker =
   | { kind: 'validate'; tool: string; json: Json }
   | { kind: 'call'; id: number; tool: string; args: Json; idempotencyKey: string; taskId: string | null }
   | { kind: 'abort'; id: number }
+  /** a journal change as it happens (kept if the thread is stopped before it answers) */
+  | { kind: 'journal'; id: string; value?: Json }
   | { kind: 'done'; result: WireResult };
 
 export type Validated = { success: true; data: Json } | { success: false; issues: unknown[] };

@@ -85,6 +85,7 @@ async function execute(req: RunRequest, rpc: MessagePort, flag: Int32Array): Pro
       namespace,
       history: historyValues,
       limits: req.limits,
+      onJournal: (change) => post({ kind: 'journal', ...change }),
       ...(req.runId !== undefined ? { runId: req.runId } : {}),
       ...(req.effects
         ? { effects: { runId: req.effects.runId, isEffect: (t: ToolDef) => effectNames.has(t.name), results: new Map(req.effects.results), errors: new Map(req.effects.errors), inlineResults: new Map(req.effects.inlineResults) } }

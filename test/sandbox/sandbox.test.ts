@@ -97,4 +97,17 @@ describe('containment', () => {
     const after = await runSandboxed('(+ 1 2)', {}, { maxMemoryMb: 64 });
     expect(after.status === 'ok' && after.value).toBe(3);
   });
+
+  it('a program stopped from outside keeps the commits it made and the tool calls that ran', async () => {
+    const seen: string[] = [];
+    const result = await runSandboxed(
+      '(task "first" (tool/add {:a 1})) (task "second" 2) (task-reset "second") (loop [i 0] (recur (inc i)))',
+      { tools, journal: new Map(), limits: { fuel: 1e13, timeoutMs: 60_000 }, onJournal: (c) => seen.push(c.id) },
+      { hardLimitMs: 1500 },
+    );
+    expect(result.status === 'error' && [result.error.code, result.error.message]).toEqual(['limit_exceeded', 'program exceeded the 1500 ms time limit and was stopped']);
+    expect([...result.journal!]).toEqual([['first', { sum: 1 }]]);
+    expect(result.toolCalls.map((c) => [c.tool, c.result])).toEqual([['add', { sum: 1 }]]);
+    expect(seen).toEqual(['first', 'second', 'second']);
+  });
 });

@@ -570,7 +570,7 @@ export function compile(n: Node, rt: RecurTarget | null): Code {
       return (f, ev) => {
         if (--ev.ticks <= 0) ev.slowCheck();
         const id = stepString('task-reset', 'id', idc(f, ev), span);
-        ev.journal?.delete(id);
+        ev.resetTask(id);
         return null;
       };
     }

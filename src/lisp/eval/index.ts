@@ -17,7 +17,7 @@
  */
 import { issueProblems } from '../validate.ts';
 import { createHash } from 'node:crypto';
-import type { EffectOptions, EffectRequest, Journal, Limits, Namespace, ToolCallRecord, Warning } from '../api.ts';
+import type { EffectOptions, EffectRequest, Journal, Limits, Namespace, RunOptions, ToolCallRecord, Warning } from '../api.ts';
 import type { FnInfo, Node, Program } from '../analyzer/nodes.ts';
 import type { Span } from '../form.ts';
 import { PtcError, limitExceeded } from '../errors.ts';
@@ -80,6 +80,7 @@ export interface RunState {
   deadline: number;
   abort: AbortController;
   log: Map<string, CallEntry>;
+  onJournal?: RunOptions['onJournal'];
 }
 
 interface TaskFrame {
@@ -545,8 +546,17 @@ export class Evaluator implements Runtime {
       }
       throw e;
     }
-    journal?.set(id, j);
+    if (journal) {
+      journal.set(id, j);
+      this.st.onJournal?.({ id, value: j });
+    }
     return fromJson(j);
+  }
+
+  /** `(task-reset id)`: the journal entry goes, and the host hears of it. */
+  resetTask(id: string): void {
+    if (!this.journal?.delete(id)) return;
+    this.st.onJournal?.({ id });
   }
 
   // ------------------------------------------------------------ tools
