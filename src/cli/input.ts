@@ -46,3 +46,14 @@ export function parsePositiveInt(value: string, flag: string): number {
   if (!Number.isInteger(n) || n <= 0) throw new CliError(`${flag} must be a positive integer, got ${value}`, 2);
   return n;
 }
+
+/** Histories exported as JSON (one, or a list for a chain); a file that is not one is a CliError. */
+export async function readHistoryFile(file: string): Promise<import('../audit/history.ts').RunHistory[]> {
+  const { historiesFromJson } = await import('../audit/history.ts');
+  const text = await readText(file);
+  try {
+    return historiesFromJson(text, file);
+  } catch (err) {
+    throw new CliError((err as Error).message, 2);
+  }
+}

@@ -31,28 +31,19 @@ export const auditCommand = new Command('audit')
   .action(
     action(async (id: string | undefined, flags: Flags & { history?: string }) => {
       const { auditChain, auditMission } = await import('../../audit/index.ts');
-      const { historiesFromJson } = await import('../../audit/history.ts');
       const { bundleMissionWorkflows } = await import('../../worker/index.ts');
-      const { readText } = await import('../input.ts');
+      const { readHistoryFile } = await import('../input.ts');
       if (!id && !flags.history) throw new CliError('give a workflow id, or --history FILE', 2);
       await quietTemporalLogs();
       const workflowBundle = await bundleMissionWorkflows();
       const report = flags.history
-        ? await auditChain(historiesOf(historiesFromJson, await readText(flags.history), flags.history), null, { workflowBundle, requireClosed: true })
+        ? await auditChain(await readHistoryFile(flags.history), null, { workflowBundle, requireClosed: true })
         : await withClient((client) => auditMission(client, id!, { workflowBundle }).catch((e) => Promise.reject(explain(e, id!))));
       if (flags.json) printJson(report);
       else printAudit(report);
       if (!report.ok) throw new CliError(`audit of ${report.workflowId || flags.history} failed`);
     }),
   );
-
-function historiesOf<T>(read: (text: string, source: string) => T, text: string, source: string): T {
-  try {
-    return read(text, source);
-  } catch (err) {
-    throw new CliError((err as Error).message, 2);
-  }
-}
 
 function printAudit(report: import('../../audit/index.ts').AuditReport): void {
   const say = (line: string) => process.stdout.write(line + '\n');

@@ -8,7 +8,7 @@ import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import { type PlanHandle, PlanRejected, getPlan, startPlan } from '../../client/plans.ts';
 import type { Json } from '../../plans/schema.ts';
 import { CliError, action } from '../errors.ts';
-import { parseJson, readJsonFile, readText } from '../input.ts';
+import { parseJson, readHistoryFile, readJsonFile, readText } from '../input.ts';
 import { printJson, withClient } from '../mission-client.ts';
 import { checklistLine, renderPlan, settlePlan } from '../plan-view.ts';
 
@@ -307,25 +307,14 @@ const audit = new Command('audit')
   .action(
     action(async (id: string | undefined, flags: JsonFlag & { history?: string }) => {
       const { auditPlan, auditPlanChain, formatPlanAudit } = await import('../../audit/plans.ts');
-      const { historiesFromJson } = await import('../../audit/history.ts');
       const { bundleMissionWorkflows } = await import('../../worker/index.ts');
       const { quietTemporalLogs } = await import('../mission-client.ts');
       if (!id && !flags.history) throw new CliError('give a plan id, or --history FILE', 2);
       await quietTemporalLogs();
       const workflowBundle = await bundleMissionWorkflows();
-      let report;
-      if (flags.history) {
-        const text = await readText(flags.history);
-        let chain;
-        try {
-          chain = historiesFromJson(text, flags.history);
-        } catch (err) {
-          throw new CliError((err as Error).message, 2);
-        }
-        report = await auditPlanChain(chain, null, { workflowBundle, requireClosed: true });
-      } else {
-        report = await onPlan(id!, (_plan, client) => auditPlan(client, id!, { workflowBundle }));
-      }
+      const report = flags.history
+        ? await auditPlanChain(await readHistoryFile(flags.history), null, { workflowBundle, requireClosed: true })
+        : await onPlan(id!, (_plan, client) => auditPlan(client, id!, { workflowBundle }));
       if (flags.json) printJson(report);
       else process.stdout.write(formatPlanAudit(report) + '\n');
       if (!report.ok) throw new CliError(`audit of plan ${report.planId || flags.history} failed`);
