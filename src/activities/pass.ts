@@ -28,6 +28,7 @@ export async function runPassStep(entry: RegisteredAgent, req: PassRequest, ctx:
         model,
         lastError: ctx.lastError,
         effects: 'suspend',
+        toolShapes: ctx.toolShapes,
       });
   if (step.kind === 'effects') {
     return { kind: 'effects', effects: step.effects, state: step.state as unknown as Json };

@@ -75,6 +75,8 @@ export interface StartPassOptions {
   effects?: 'inline' | 'suspend';
   /** how programs are evaluated @default the interpreter's `run`, in this thread (see src/sandbox) */
   evaluate?: Evaluate;
+  /** result shapes learned from earlier calls, by tool: shown for tools without an `output` schema */
+  toolShapes?: Readonly<Record<string, string>>;
 }
 
 /** Evaluates one program; `run` in-process, or `runSandboxed` in a thread stopped from outside. */
@@ -164,7 +166,7 @@ export async function startPass(o: StartPassOptions): Promise<PassStep> {
   try {
     const input = parseInput(agent, o.input) as Record<string, unknown>;
     st.input = JSON.parse(JSON.stringify(input)) as Record<string, Json>;
-    first = firstUserMessage({ agent, input: st.input, decisions: resolveDecisions(agent, st.input), summaries: st.summaries });
+    first = firstUserMessage({ agent, input: st.input, decisions: resolveDecisions(agent, st.input), summaries: st.summaries, toolShapes: o.toolShapes });
   } catch (e) {
     if (e instanceof InputError || e instanceof DefinitionError) {
       return done(st, { status: 'error', error: simpleError(e instanceof InputError ? 'invalid_input' : 'invalid_agent', e.message) });

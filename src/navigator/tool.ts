@@ -24,7 +24,11 @@ export interface ToolSpec<I extends z.ZodObject> {
   description: string;
   /** the argument map; keys keep their spelling (`max_results`), `-`↔`_` is forgiven */
   input: I;
-  /** what the handler returns, for the signature the model sees (`-> {:hold_id string}`) */
+  /**
+   * what the handler returns, for the signature the model sees (`-> {:hold_id string}`).
+   * Declare it: without it the model sees `-> any` until a call has returned (a mission
+   * then shows the shape it saw), and often spends a turn printing a result to learn it.
+   */
   output?: z.ZodType;
   /** `read_only`, `local`, `memory` or `external`; anything else counts as `external` */
   sideEffect?: SideEffectClass | (string & {});

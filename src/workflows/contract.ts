@@ -228,6 +228,8 @@ export interface PassContext {
   passState: Json | null;
   /** results of this pass's effects so far, by effect id */
   effectResults: Record<string, EffectResult>;
+  /** result shapes learned from earlier calls, by tool (shown for tools without `output`) */
+  toolShapes?: Record<string, string>;
 }
 
 export type EffectResult = { ok: Json } | { error: string };

@@ -20,6 +20,7 @@ import type {
   Pending,
   StatusView,
 } from './contract.ts';
+import { shapesFromCalls } from '../navigator/result-shape.ts';
 
 type DonePass = Extract<PassResponse, { kind: 'done' }>;
 
@@ -201,6 +202,7 @@ export class MissionState {
       runId: this.runId,
       passState: this.passState,
       effectResults: this.effectResults,
+      toolShapes: shapesFromCalls(this.ledger),
     };
   }
 

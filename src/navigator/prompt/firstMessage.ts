@@ -31,9 +31,9 @@ function exampleTaskId(tool: string, args: Json): string {
 }
 
 /** One tool: signature, description, side-effect note, field descriptions, example call. */
-export function renderTool(tool: NavigatorTool): string {
+export function renderTool(tool: NavigatorTool, learnedShape?: string): string {
   const args = zodTypeText(tool.input);
-  const ret = tool.output ? zodTypeText(tool.output, 'output') : 'any';
+  const ret = tool.output ? zodTypeText(tool.output, 'output') : learnedShape ? `${learnedShape} (as an earlier call returned)` : 'any';
   const example = (tool.example ?? zodExample(tool.input)) as Json;
   const argText = args === 'map' ? '' : ` ${ednOfJson(example, { keywordKeys: true })}`;
   const call = `(tool/${tool.name}${argText})`;
@@ -47,9 +47,9 @@ export function renderTool(tool: NavigatorTool): string {
   ].join('\n');
 }
 
-export function renderTools(tools: readonly NavigatorTool[]): string {
+export function renderTools(tools: readonly NavigatorTool[], shapes: Readonly<Record<string, string>> = {}): string {
   if (!tools.length) return '## Tools\nNo tools available.';
-  return `## Tools\n${tools.map(renderTool).join('\n\n')}`;
+  return `## Tools\n${tools.map((t) => renderTool(t, shapes[t.name])).join('\n\n')}`;
 }
 
 /** `integer`, `string`, `vector[3]`, `map[2]`, ... */
@@ -107,12 +107,14 @@ export interface FirstMessageOptions {
   input: Record<string, unknown>;
   decisions?: readonly ResolvedDecision[];
   summaries?: Summaries | null;
+  /** result shapes learned from earlier calls, by tool */
+  toolShapes?: Readonly<Record<string, string>>;
 }
 
 export function firstUserMessage(opts: FirstMessageOptions): string {
   const decisions = opts.decisions ?? [];
   return [
-    renderTools(opts.agent.tools),
+    renderTools(opts.agent.tools, opts.toolShapes),
     renderData(opts.input),
     renderExpectedOutput(opts.agent.output, decisions),
     `<mission>\n${renderMissionText(opts.agent, opts.input)}\n</mission>`,
