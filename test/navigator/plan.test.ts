@@ -39,7 +39,7 @@ describe('renderProgress', () => {
   it('renders all unchecked at the start', () => {
     expect(renderProgress(plan)).toMatchInlineSnapshot(`
       "## Progress
-      Batch independent steps into one program, and call (step-done "ID" "what you found") as each step finishes.
+      Batch independent steps into one program, and call (step-done "ID" "what you found") as each step finishes. A step that does not apply on your path is done too: (step-done "ID" "not needed: why").
 
       - [ ] \`1\` Gather data
       - [ ] \`2\` Analyze results"

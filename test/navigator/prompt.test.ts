@@ -239,7 +239,7 @@ describe('feedback', () => {
       Turn 2 of 5 (4 remaining)
 
       ## Progress
-      Batch independent steps into one program, and call (step-done "ID" "what you found") as each step finishes.
+      Batch independent steps into one program, and call (step-done "ID" "what you found") as each step finishes. A step that does not apply on your path is done too: (step-done "ID" "not needed: why").
 
       - [x] \`1\` Gather data — Found 42
       - [ ] \`2\` Analyze"

@@ -22,7 +22,7 @@ export function renderProgress(plan: readonly PlanStep[], summaries?: Summaries 
   const extra = [...done.keys()].filter((id) => !planned.has(id)).sort();
   let text =
     '## Progress\n' +
-    'Batch independent steps into one program, and call (step-done "ID" "what you found") as each step finishes.\n\n' +
+    'Batch independent steps into one program, and call (step-done "ID" "what you found") as each step finishes. A step that does not apply on your path is done too: (step-done "ID" "not needed: why").\n\n' +
     lines.join('\n');
   if (extra.length) text += `\n\n### Out-of-Plan Steps\n${extra.map((id) => `- [x] ${id}: ${done.get(id)}`).join('\n')}`;
   return text;
