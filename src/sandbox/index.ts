@@ -8,6 +8,7 @@
  * through messages. Threads are pooled, so a small program costs a round trip, not a
  * thread start.
  */
+import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { MessageChannel, type MessagePort, Worker } from 'node:worker_threads';
 import type { Namespace, RunOptions, RunResult, ToolCallRecord } from '../lisp/api.ts';
@@ -36,6 +37,23 @@ const POOL_MAX = 4;
 const VALUE = ' value';
 
 const idle: Array<{ worker: Worker; memoryMb: number }> = [];
+
+/**
+ * Threads running programs at once; more wait their turn, so a worker running a hundred
+ * passes does not start a hundred threads. NAVIGATOR_SANDBOX_THREADS overrides.
+ */
+const MAX_BUSY = Math.max(2, Number(process.env.NAVIGATOR_SANDBOX_THREADS) || availableParallelism() * 2);
+let busy = 0;
+const waiting: Array<() => void> = [];
+
+async function slot(): Promise<() => void> {
+  if (busy >= MAX_BUSY) await new Promise<void>((resolve) => waiting.push(resolve));
+  busy++;
+  return () => {
+    busy--;
+    waiting.shift()?.();
+  };
+}
 
 function acquire(memoryMb: number): Worker {
   const i = idle.findIndex((w) => w.memoryMb === memoryMb);
@@ -66,6 +84,15 @@ export async function closeSandboxes(): Promise<void> {
 
 /** Runs a program in a sandbox thread; same contract as `run` in src/lisp. */
 export async function runSandboxed(source: string, opts: RunOptions = {}, sandbox: SandboxOptions = {}): Promise<RunResult> {
+  const free = await slot();
+  try {
+    return await runInThread(source, opts, sandbox);
+  } finally {
+    free();
+  }
+}
+
+async function runInThread(source: string, opts: RunOptions, sandbox: SandboxOptions): Promise<RunResult> {
   const t0 = performance.now();
   const tools = new Map((opts.tools ?? []).map((t) => [t.name, t]));
   const limits = { ...DEFAULT_LIMITS, ...opts.limits };

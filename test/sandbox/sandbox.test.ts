@@ -110,4 +110,9 @@ describe('containment', () => {
     expect(result.toolCalls.map((c) => [c.tool, c.result])).toEqual([['add', { sum: 1 }]]);
     expect(seen).toEqual(['first', 'second', 'second']);
   });
+
+  it('runs many programs at once through a bounded number of threads', { timeout: 60_000 }, async () => {
+    const results = await Promise.all(Array.from({ length: 24 }, (_, i) => runSandboxed(`(* ${i} 2)`, {})));
+    expect(results.map((r) => (r.status === 'ok' ? r.value : r.status))).toEqual(Array.from({ length: 24 }, (_, i) => i * 2));
+  });
 });
