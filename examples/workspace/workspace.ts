@@ -6,7 +6,7 @@
  * is already there returns the recorded result without touching the files again (a
  * retried or redelivered step is applied once).
  */
-import { appendFileSync, copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, realpathSync, statSync, writeFileSync } from 'node:fs';
+import { type Stats, appendFileSync, copyFileSync, existsSync, lstatSync, mkdirSync, readFileSync, readdirSync, realpathSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
@@ -44,30 +44,63 @@ export function inside(root: string, path: string): string {
   if (isAbsolute(path)) throw new WorkspaceError(`${path}: absolute paths are not allowed; use a path relative to the workspace`);
   const target = resolve(root, path);
   const rel = relative(root, target);
-  if (rel === '' || rel.startsWith('..') || isAbsolute(rel)) throw new WorkspaceError(`${path}: escapes the workspace`);
+  if (rel === '') throw new WorkspaceError(`${path}: is the workspace itself, not a file in it`);
+  if (rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel)) throw new WorkspaceError(`${path}: escapes the workspace`);
   if (rel.split(sep)[0] === OPS_FILE) throw new WorkspaceError(`${path}: is the workspace's operation log`);
-  // A symlink (of the file or of a directory on the way) may point outside.
+  // A symlink (the file itself, or a directory on the way) may point outside; a dangling
+  // one would make a write create its target wherever it points.
   const existing = nearestExisting(target);
-  const real = realpathSync(existing);
-  const realRoot = realpathSync(root);
-  if (real !== realRoot && !real.startsWith(realRoot + sep)) throw new WorkspaceError(`${path}: leads outside the workspace through a symbolic link`);
+  let real: string;
+  try {
+    real = realpathSync(existing);
+  } catch {
+    throw new WorkspaceError(`${path}: leads through a symbolic link that points nowhere`);
+  }
+  if (!within(realpathSync(root), real)) throw new WorkspaceError(`${path}: leads outside the workspace through a symbolic link`);
   return target;
 }
 
+const within = (root: string, real: string): boolean => real === root || real.startsWith(root + sep);
+
+/** The path itself or its nearest ancestor that exists (a dangling symlink counts as existing). */
 function nearestExisting(path: string): string {
   let p = path;
-  while (!existsSync(p)) p = dirname(p);
+  while (!lstatOrNull(p)) p = dirname(p);
   return p;
 }
 
+function lstatOrNull(path: string): Stats | null {
+  try {
+    return lstatSync(path);
+  } catch {
+    return null;
+  }
+}
+
+function linkedFileInside(realRoot: string, link: string): boolean {
+  try {
+    const real = realpathSync(link);
+    return within(realRoot, real) && statSync(real).isFile();
+  } catch {
+    return false;
+  }
+}
+
+/** Every record of the operation log, in order: applied changes and deduplicated repeats. */
 export function readOps(root = workspaceRoot()): OpRecord[] {
   const file = join(root, OPS_FILE);
   if (!existsSync(file)) return [];
   return readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as OpRecord);
 }
 
+/** The changes actually made (a repeated key is logged as `deduplicated`, not applied again). */
+export function appliedOps(root = workspaceRoot()): OpRecord[] {
+  return readOps(root).filter((r) => r.outcome === 'applied');
+}
+
 /** Applies a change once per key; a repeated key returns the first result. */
 function once(root: string, key: string, operation: OpRecord['operation'], args: OpRecord['args'], apply: () => Json): Json {
+  if (typeof key !== 'string' || key === '') throw new WorkspaceError(`${operation}: a change needs an idempotency key`);
   const first = readOps(root).find((r) => r.key === key && r.outcome === 'applied');
   const record = (outcome: OpRecord['outcome'], result: Json) =>
     appendFileSync(join(root, OPS_FILE), JSON.stringify({ key, operation, args, outcome, result, at: new Date().toISOString() }) + '\n');
@@ -92,13 +125,17 @@ export const workspace = {
     const base = dir === '.' || dir === '' ? root : inside(root, dir);
     if (!existsSync(base) || !statSync(base).isDirectory()) throw new WorkspaceError(`${dir}: no such directory`);
     const files: string[] = [];
+    const realRoot = realpathSync(root);
+    // Symbolic links are listed only when they lead to a file inside; linked directories
+    // are not followed (they could lead outside, or in circles).
     const walk = (d: string) => {
       for (const name of readdirSync(d).sort()) {
         const full = join(d, name);
         const rel = relative(root, full);
         if (rel === OPS_FILE) continue;
-        if (statSync(full).isDirectory()) walk(full);
-        else files.push(rel.split(sep).join('/'));
+        const stat = lstatSync(full);
+        if (stat.isDirectory()) walk(full);
+        else if (stat.isFile() || (stat.isSymbolicLink() && linkedFileInside(realRoot, full))) files.push(rel.split(sep).join('/'));
       }
     };
     walk(base);
@@ -108,6 +145,7 @@ export const workspace = {
   write(path: string, content: string, key: string): Json {
     const root = workspaceRoot();
     const file = inside(root, path);
+    if (existsSync(file) && statSync(file).isDirectory()) throw new WorkspaceError(`${path}: is a directory`);
     return once(root, key, 'write_file', { path, content }, () => {
       mkdirSync(dirname(file), { recursive: true });
       writeFileSync(file, content);
@@ -119,7 +157,8 @@ export const workspace = {
     const root = workspaceRoot();
     const source = inside(root, from);
     const target = inside(root, to);
-    if (!existsSync(source)) throw new WorkspaceError(`${from}: no such file`);
+    if (!existsSync(source) || !statSync(source).isFile()) throw new WorkspaceError(`${from}: no such file`);
+    if (existsSync(target) && statSync(target).isDirectory()) throw new WorkspaceError(`${to}: is a directory`);
     return once(root, key, 'copy_file', { from, to }, () => {
       mkdirSync(dirname(target), { recursive: true });
       copyFileSync(source, target);

@@ -27,21 +27,25 @@ export const CONTEXT_LIMIT = 8000;
 const SYSTEM = `You are a planner. You turn a request into a plan: a list of steps that a program executes for you.
 
 Rules:
-- Each step uses exactly one tool, with its args as a JSON object matching the tool's args type.
+- Each step uses exactly one tool, with its args as a JSON object matching the tool's args type (a key written "key"? is optional).
 - Steps name the steps they need in "dependsOn" (by id). Steps without a dependency between them run in parallel, so only add the dependencies that are real.
-- To use a previous step's result in args, write the string "$step_id" (the whole result) or "$step_id.field.0.key" (a path into it); the referenced step must be in dependsOn (directly or through other steps). Write "$$" for a literal "$".
-- Destructive or external tools wait for a person's approval before they run; add "requiresApproval": true to any other step that changes something important.
+- To use a previous step's result in args, write the string "$step_id" (the whole result) or "$step_id.field.0.key" (a path into it, object keys and array indices); the referenced step must be in dependsOn (directly or through other steps). A reference is a whole string value: it is not replaced inside a longer string, so write composed text out in full. Write "$$" for a literal "$" at the start of a string.
+- Steps using a destructive or external tool wait for a person's approval before they run (requiresApproval defaults to true for them); add "requiresApproval": true to any other step that changes something important.
 - After a change, add a step that verifies it.
 - Mark a step "critical": false when the plan can succeed without it.
 - Step ids are short snake_case names without dots, unique in the plan.
 
 Answer with one JSON object and nothing else (a \`\`\`json block is fine):
-{"steps": [{"id": "...", "description": "...", "tool": "...", "args": {...}, "dependsOn": []}], "estimatedDuration": seconds}`;
+{"steps": [{"id": "...", "description": "...", "tool": "...", "args": {...}, "dependsOn": []}], "estimatedDuration": seconds}
+A step may also carry "requiresApproval": true and "critical": false.`;
+
+const TOOLS_HEADER =
+  'Tools, each with its side effect (read_only: changes nothing; local/memory: changes files or memory here; external: reaches other systems, cannot be taken back) and "destructive" when it overwrites or deletes:';
 
 export function plannerPrompt(ask: PlannerAsk): { system: string; messages: Array<{ role: 'user'; content: string }> } {
   const parts = [`Request: ${ask.request}`];
   if (ask.context !== undefined) parts.push(`Context:\n${contextText(ask.context)}`);
-  parts.push(`Tools:\n${ask.tools.map(toolText).join('\n') || '(none)'}`);
+  parts.push(`${TOOLS_HEADER}\n${ask.tools.map(toolText).join('\n') || '(none)'}`);
   if (ask.agents?.length) {
     parts.push(
       `Agents (a step may run one instead of a tool: {"id", "description", "agent": NAME, "input": {...}, "dependsOn"}; its result is the agent's result):\n` +

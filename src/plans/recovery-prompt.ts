@@ -29,14 +29,15 @@ const cut = (v: unknown, n = 300): string => {
 
 export function recoveryPrompt(ask: RecoveryAsk): { system: string; messages: Array<{ role: 'user'; content: string }> } {
   const step = ask.plan.steps.find((s) => s.id === ask.failedStepId);
+  if (!step) throw new RangeError(`recoveryPrompt: plan ${ask.plan.id} has no step ${JSON.stringify(ask.failedStepId)}`);
   const parts: string[] = [];
   if (ask.request) parts.push(`The plan's request: ${ask.request}`);
   parts.push(
     [
-      `failed_step: ${ask.failedStepId}`,
-      `description: ${step?.description ?? ''}`,
-      step?.tool ? `tool: ${step.tool}\nargs: ${JSON.stringify(step.args ?? {})}` : `agent: ${step?.agent}\ninput: ${JSON.stringify(step?.input ?? {})}`,
-      `attempts: ${step?.result?.attempts ?? 0}`,
+      `failed_step: ${step.id}`,
+      `description: ${step.description}`,
+      step.tool !== undefined ? `tool: ${step.tool}\nargs: ${JSON.stringify(step.args ?? {})}` : `agent: ${step.agent}\ninput: ${JSON.stringify(step.input ?? {})}`,
+      `attempts: ${step.result?.attempts ?? 0}`,
       `error: ${ask.error}`,
     ].join('\n'),
   );
