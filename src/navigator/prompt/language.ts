@@ -80,7 +80,7 @@ Clojure syntax, and a program that is valid Clojure means what it means in Cloju
 Key lookup is flexible: (:id m), (get m :id) and (get m "id") find the key whether it is :id or "id".
 
 Forms: do, let, if, if-not, when, when-not, if-let, when-let, cond, case, condp, and, or, fn, #(+ % 1), defn, def, defonce, letfn, loop/recur, for, doseq, ->, ->>, some->, cond->, as->. Destructuring: [a b & more], {:keys [a b] :or {b 0} :as m}.
-Not available: try/catch/throw, atoms, quote, eval, files, network, host interop. Tools are the only way to reach the outside world.
+Not available: try/catch/throw, atoms, eval, files, network, host interop. Tools are the only way to reach the outside world.
 
 Core functions:
 ${functionList(opts)}
