@@ -8,6 +8,8 @@
  *                     `step_1..step_k` decided, the next pass commits `work_(k+1)` only.
  *                     Returns `{:steps n}` once `step_n` is decided.
  * - `bench-parked`:   waits for the contract decision `go_ahead` (approved / rejected).
+ * - `bench-sequential`: a 4 KB program that runs N external `ping` effects one after the
+ *                     other (each its own suspension), then returns.
  */
 import { z } from 'zod';
 import { createScriptedModel } from '../../src/llm/index.ts';
@@ -91,6 +93,30 @@ export const parked = defineAgent({
   limits: { maxTurns: 2 },
 });
 
+/** A program of about 4 KB (as a model writes them: comments, named steps) whose pings run one after another. */
+export const sequentialProgram = (() => {
+  const notes = Array.from(
+    { length: 50 },
+    (_, i) => `;; note ${String(i).padStart(2, '0')}: each ping is its own task, so a resumed pass never pings twice.`,
+  ).join('\n');
+  return `${notes}
+(defn ping-once [i]
+  (task (str "ping_" i) (tool/ping {:i i})))
+(loop [i 0 acc []]
+  (if (< i data/n)
+    (recur (inc i) (conj acc (:pong (ping-once i))))
+    (return {:count (count acc)})))`;
+})();
+
+export const sequential = defineAgent({
+  name: 'bench-sequential',
+  prompt: 'Ping {{n}} times, one after the other, each in its own task, then return the count.',
+  input: z.object({ n: z.number().int().nonnegative() }),
+  output: z.object({ count: z.number() }),
+  tools: [ping],
+  limits: { maxTurns: 2 },
+});
+
 const entry = (agent: Agent, program: string): RegisteredAgent => ({ agent, model: repeatingModel(program) });
 
 /** The bench agents with their models, ready for a worker's registry. */
@@ -99,4 +125,5 @@ export const benchAgents: RegisteredAgent[] = [
   entry(effects as unknown as Agent, effectsProgram),
   entry(stepper as unknown as Agent, stepperProgram),
   entry(parked as unknown as Agent, parkedProgram),
+  entry(sequential as unknown as Agent, sequentialProgram),
 ];

@@ -47,6 +47,10 @@ export function createActivities(deps: ActivityDeps) {
           // The query reached a worker whose copy of the workflow is behind: try again.
           throw ApplicationFailure.retryable(`journal version ${context.journalVersion} is older than ${req.journalVersion}`, 'StaleJournal');
         }
+        if (req.step !== undefined && context.passStep !== undefined && context.passStep !== req.step) {
+          // the answer carries a change to the suspended state it read: it must be the workflow's
+          throw ApplicationFailure.retryable(`suspended pass state ${context.passStep} is not ${req.step}`, 'StalePassState');
+        }
         return runPassStep(entry, req, context);
       });
     },

@@ -4,10 +4,12 @@
  */
 import { ApplicationFailure } from '@temporalio/activity';
 import { sideEffectOf } from '../lisp/tools.ts';
-import { resumePass, startPass } from '../navigator/index.ts';
+import { passOpening, resumePass, startPass } from '../navigator/index.ts';
 import type { InlineToolCall, Json, PassContext, PassOutcome, PassRequest, PassResponse } from '../workflows/contract.ts';
 import type { RegisteredAgent } from './agents.ts';
 import { programEvaluator } from '../sandbox/index.ts';
+import { type PackedState, packState, unpackState } from '../navigator/state-packing.ts';
+import { type JsonValue, diffJson } from '../workflows/json-patch.ts';
 
 export async function runPassStep(entry: RegisteredAgent, req: PassRequest, ctx: PassContext): Promise<PassResponse> {
   const journal = new Map(ctx.journal);
@@ -17,7 +19,7 @@ export async function runPassStep(entry: RegisteredAgent, req: PassRequest, ctx:
   }
   const evaluate = programEvaluator();
   const step = req.resume
-    ? await resumePass({ agent: entry.agent, state: ctx.passState as never, journal, effectResults: ctx.effectResults, model, evaluate })
+    ? await resumePass({ agent: entry.agent, state: unpackOrFail(entry, ctx), journal, effectResults: ctx.effectResults, model, evaluate })
     : await startPass({
         evaluate,
         agent: entry.agent,
@@ -31,7 +33,12 @@ export async function runPassStep(entry: RegisteredAgent, req: PassRequest, ctx:
         toolShapes: ctx.toolShapes,
       });
   if (step.kind === 'effects') {
-    return { kind: 'effects', effects: step.effects, state: step.state as unknown as Json };
+    // only what changed since the state this step read: history keeps each change once
+    // effect results and the effect list stay out: the workflow holds both, and gives the results back
+    const held = { ...step.state, effectResults: {}, pending: step.state.pending && { ...step.state.pending, effects: [] } };
+    const next = packState(held, { opening: openingOf(entry, held.input, ctx) }) as unknown as JsonValue;
+    const base = req.resume ? (ctx.passState as JsonValue) : null;
+    return { kind: 'effects', effects: step.effects, patch: diffJson(base, next) ?? { o: {} } };
   }
   const classes = new Map(entry.agent.tools.map((t) => [t.name, sideEffectOf(t)]));
   return {
@@ -53,6 +60,24 @@ export async function runPassStep(entry: RegisteredAgent, req: PassRequest, ctx:
       })),
     tokens: step.usage.inputTokens + step.usage.outputTokens,
   };
+}
+
+/** The pass's first message as the workflow's context rebuilds it (undefined if it cannot). */
+function openingOf(entry: RegisteredAgent, input: Record<string, Json>, ctx: PassContext): string | undefined {
+  try {
+    return passOpening({ agent: entry.agent, input, summaries: ctx.summaries, toolShapes: ctx.toolShapes, lastError: ctx.lastError });
+  } catch {
+    return undefined;
+  }
+}
+
+function unpackOrFail(entry: RegisteredAgent, ctx: PassContext) {
+  const packed = ctx.passState as unknown as PackedState;
+  try {
+    return unpackState(packed, { opening: openingOf(entry, packed.input, ctx) });
+  } catch (err) {
+    throw ApplicationFailure.nonRetryable((err as Error).message, 'InvalidPassState');
+  }
 }
 
 interface NavigatorOutcome {

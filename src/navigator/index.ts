@@ -52,6 +52,7 @@ export {
   type PassStep,
   type ResumePassOptions,
   type StartPassOptions,
+  passOpening,
   previousError,
   resumePass,
   startPass,

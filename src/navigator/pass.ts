@@ -166,16 +166,30 @@ export async function startPass(o: StartPassOptions): Promise<PassStep> {
   try {
     const input = parseInput(agent, o.input) as Record<string, unknown>;
     st.input = JSON.parse(JSON.stringify(input)) as Record<string, Json>;
-    first = firstUserMessage({ agent, input: st.input, decisions: resolveDecisions(agent, st.input), summaries: st.summaries, toolShapes: o.toolShapes });
+    first = passOpening({ agent, input: st.input, summaries: st.summaries, toolShapes: o.toolShapes, lastError: o.lastError });
   } catch (e) {
     if (e instanceof InputError || e instanceof DefinitionError) {
       return done(st, { status: 'error', error: simpleError(e instanceof InputError ? 'invalid_input' : 'invalid_agent', e.message) });
     }
     throw e;
   }
-  if (o.lastError) first = `${first}\n\n${previousError(o.lastError)}`;
   st.messages.push({ role: 'user', content: first });
   return loop(ctx, st);
+}
+
+/**
+ * The first user message of a pass, from the validated input and what the pass starts
+ * with: a function of these alone, so a host that keeps them can rebuild it.
+ */
+export function passOpening(o: {
+  agent: AnyAgent;
+  input: Record<string, Json>;
+  summaries: Readonly<Record<string, string>>;
+  toolShapes?: Readonly<Record<string, string>>;
+  lastError?: string | null;
+}): string {
+  const first = firstUserMessage({ agent: o.agent, input: o.input, decisions: resolveDecisions(o.agent, o.input), summaries: o.summaries, toolShapes: o.toolShapes });
+  return o.lastError ? `${first}\n\n${previousError(o.lastError)}` : first;
 }
 
 /** The first-message section telling the model the previous pass ended in an error. */

@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import type { EffectRequest } from '../lisp/api.ts';
+import type { JsonPatch } from './json-patch.ts';
 
 export const JsonValue: z.ZodType<Json> = z.lazy(() =>
   z.union([z.null(), z.boolean(), z.number(), z.string(), z.array(JsonValue), z.record(z.string(), JsonValue)]),
@@ -180,6 +181,8 @@ export interface PassRequest {
   journalVersion: number;
   /** true when resuming the pass after its effects ran */
   resume: boolean;
+  /** suspensions of this pass so far: the suspended state the activity must read (by query) */
+  step?: number;
 }
 
 /** An external tool call a pass stopped at; the interpreter defines it. */
@@ -200,8 +203,12 @@ export type PassOutcome =
   | { kind: 'error'; message: string };
 
 export type PassResponse =
-  /** the pass stopped at external effects; `state` resumes it after they ran */
-  | { kind: 'effects'; effects: EffectRequest[]; state: Json }
+  /**
+   * The pass stopped at external effects. `patch` turns the suspended state the activity
+   * read (null on the first step) into the new one (src/workflows/json-patch.ts), so history
+   * keeps each change once; `state` (whole) is what workers before patches returned.
+   */
+  | { kind: 'effects'; effects: EffectRequest[]; patch?: JsonPatch; state?: Json }
   | {
       kind: 'done';
       outcome: PassOutcome;
@@ -226,6 +233,8 @@ export interface PassContext {
   runId: string;
   /** present while a pass is suspended on effects */
   passState: Json | null;
+  /** suspensions of the current pass so far (the version of `passState`) */
+  passStep?: number;
   /** results of this pass's effects so far, by effect id */
   effectResults: Record<string, EffectResult>;
   /** result shapes learned from earlier calls, by tool (shown for tools without `output`) */

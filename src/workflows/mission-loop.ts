@@ -6,6 +6,7 @@ import { SearchAttributeType, defineSearchAttributeKey } from '@temporalio/commo
 import * as wf from '@temporalio/workflow';
 import type { createActivities } from '../activities/index.ts';
 import type { EffectRequest, Json, PassResponse } from './contract.ts';
+import { type JsonValue, applyPatch } from './json-patch.ts';
 import { type MissionState, contractFor, deadlineOf, expire, waitingKey } from './mission-state.ts';
 import { retryPolicyFor } from './retry-policies.ts';
 
@@ -29,7 +30,7 @@ export async function runMission(state: MissionState): Promise<Json> {
     const exhausted = state.exhaustedBudget(Date.now());
     if (exhausted) return budgetStop(state, exhausted);
     if (shouldContinueAsNew(state)) await continueAsNew(state);
-    state.passes++;
+    state.beginPass();
     setStatus(state, 'running');
     const readVersion = state.journalVersion;
     const done = await runOnePass(state).catch((err) => failedPass(state, err, readVersion));
@@ -59,10 +60,12 @@ async function runOnePass(state: MissionState): Promise<DonePass> {
     pass: state.passes,
     journalVersion: state.journalVersion,
     resume,
+    step: state.passStep,
   });
   let response = await runPass.executeWithOptions(passOptions(state, `pass ${state.passes}`), [request(false)]);
   for (let step = 1; response.kind === 'effects'; step++) {
-    state.passState = response.state;
+    state.passState = response.state ?? (applyPatch(state.passState as JsonValue | null, response.patch ?? null) as Json);
+    state.passStep = step;
     await Promise.all(response.effects.map((e) => runEffect(state, e)));
     response = await runPass.executeWithOptions(passOptions(state, `pass ${state.passes} resume ${step}`), [request(true)]);
   }
@@ -73,6 +76,7 @@ async function runOnePass(state: MissionState): Promise<DonePass> {
 function failedPass(state: MissionState, err: unknown, readVersion: number): DonePass {
   if (!(err instanceof wf.ActivityFailure)) throw err;
   state.passState = null;
+  state.passStep = 0;
   state.effectResults = {};
   return {
     kind: 'done',
