@@ -4,14 +4,29 @@
  */
 import { ApplicationFailure } from '@temporalio/activity';
 import { sideEffectOf } from '../lisp/tools.ts';
-import { passOpening, resumePass, startPass } from '../navigator/index.ts';
+import { type PassProgress, passOpening, resumePass, startPass } from '../navigator/index.ts';
 import type { InlineToolCall, Json, PassContext, PassOutcome, PassRequest, PassResponse } from '../workflows/contract.ts';
 import type { RegisteredAgent } from './agents.ts';
 import { programEvaluator } from '../sandbox/index.ts';
 import { type PackedState, packState, unpackState } from '../navigator/state-packing.ts';
 import { type JsonValue, diffJson } from '../workflows/json-patch.ts';
 
-export async function runPassStep(entry: RegisteredAgent, req: PassRequest, ctx: PassContext): Promise<PassResponse> {
+/** The heartbeat details of a running pass: what it does now, as data and as one line. */
+export interface PassActivity {
+  pass: number;
+  phase: 'starting' | PassProgress['phase'];
+  turn?: number;
+  outputTokens?: number;
+  text: string;
+}
+
+export function passActivity(pass: number, p: PassProgress): PassActivity {
+  if (p.phase === 'program') return { pass, phase: p.phase, turn: p.turn, text: `pass ${pass}, turn ${p.turn}: running the program` };
+  const tokens = p.outputTokens ? `, ${p.outputTokens} tokens` : '';
+  return { pass, phase: p.phase, turn: p.turn, ...(p.outputTokens ? { outputTokens: p.outputTokens } : {}), text: `pass ${pass}, turn ${p.turn}: model answering${tokens}` };
+}
+
+export async function runPassStep(entry: RegisteredAgent, req: PassRequest, ctx: PassContext, onProgress?: (p: PassProgress) => void): Promise<PassResponse> {
   const journal = new Map(ctx.journal);
   const model = entry.model();
   if (req.resume && ctx.passState === null) {
@@ -19,7 +34,7 @@ export async function runPassStep(entry: RegisteredAgent, req: PassRequest, ctx:
   }
   const evaluate = programEvaluator();
   const step = req.resume
-    ? await resumePass({ agent: entry.agent, state: unpackOrFail(entry, ctx), journal, effectResults: ctx.effectResults, model, evaluate })
+    ? await resumePass({ agent: entry.agent, state: unpackOrFail(entry, ctx), journal, effectResults: ctx.effectResults, model, evaluate, onProgress })
     : await startPass({
         evaluate,
         agent: entry.agent,
@@ -31,6 +46,7 @@ export async function runPassStep(entry: RegisteredAgent, req: PassRequest, ctx:
         lastError: ctx.lastError,
         effects: 'suspend',
         toolShapes: ctx.toolShapes,
+        onProgress,
       });
   if (step.kind === 'effects') {
     // only what changed since the state this step read: history keeps each change once

@@ -49,6 +49,7 @@ export {
   type PassDone,
   type PassEffects,
   type PassOutcome,
+  type PassProgress,
   type PassStep,
   type ResumePassOptions,
   type StartPassOptions,

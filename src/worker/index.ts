@@ -35,6 +35,9 @@ export function createNavigatorWorker(opts: NavigatorWorkerOptions): Promise<Wor
     taskQueue: opts.taskQueue,
     ...(opts.workflowBundle ? { workflowBundle: opts.workflowBundle } : { workflowsPath }),
     activities: createActivities({ agents: opts.agents, client: opts.client, heartbeatEveryMs: opts.heartbeatEveryMs }),
+    // A pass's heartbeat details say what it does (`navigator run`/`watch` show them): send
+    // them every 5 s at most, not every 24 s (the SDK's 80% of a 30 s heartbeat timeout).
+    maxHeartbeatThrottleInterval: '5 seconds',
     ...(opts.identity ? { identity: opts.identity } : {}),
   });
 }
