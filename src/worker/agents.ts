@@ -18,7 +18,7 @@ function withOwnModel(agent: Agent, fallbackModel?: string): RegisteredAgent {
     agent,
     model: (): ChatModel => {
       if (!spec) throw new Error(`agent ${agent.name} names no model; set model in defineAgent or NAVIGATOR_MODEL`);
-      return createModel(spec);
+      return createModel(spec, agent.limits.modelTimeoutMs ? { timeoutMs: agent.limits.modelTimeoutMs } : {});
     },
   };
 }

@@ -36,8 +36,8 @@ export const ApprovalOptions = z.object({
 });
 
 export const ActivityTimeouts = z.object({
-  /** longest a pass may run @default 15 minutes */
-  passMs: positiveInt.default(15 * 60_000),
+  /** longest a pass may run (several turns, each a model answer of up to 10 minutes) @default 60 minutes */
+  passMs: positiveInt.default(60 * 60_000),
   /** longest one tool call may run @default 5 minutes */
   toolMs: positiveInt.default(5 * 60_000),
   /** a pass or tool whose worker stops heartbeating this long is retried elsewhere @default 30 s */

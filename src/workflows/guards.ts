@@ -155,7 +155,7 @@ function checkOptions(p: Problems, raw: unknown): ParsedMissionInput['options'] 
     }),
     continueAsNewAfterEvents: optionalPositive(p, 'options.continueAsNewAfterEvents', o.continueAsNewAfterEvents, 2000)!,
     timeouts: {
-      passMs: optionalPositive(p, 'options.timeouts.passMs', timeouts.passMs, 15 * 60_000)!,
+      passMs: optionalPositive(p, 'options.timeouts.passMs', timeouts.passMs, 60 * 60_000)!,
       toolMs: optionalPositive(p, 'options.timeouts.toolMs', timeouts.toolMs, 5 * 60_000)!,
       heartbeatMs: optionalPositive(p, 'options.timeouts.heartbeatMs', timeouts.heartbeatMs, 30_000)!,
     },

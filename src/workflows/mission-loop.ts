@@ -17,7 +17,7 @@ const { describeAgent } = wf.proxyActivities<Activities>({
   startToCloseTimeout: '1 minute',
   retry: { maximumAttempts: 5, nonRetryableErrorTypes: ['UnknownAgent', 'InvalidAgentInput'] },
 });
-const { runPass, runTool } = wf.proxyActivities<Activities>({ startToCloseTimeout: '15 minutes' });
+const { runPass, runTool } = wf.proxyActivities<Activities>({ startToCloseTimeout: '60 minutes' });
 
 export async function runMission(state: MissionState): Promise<Json> {
   try {
