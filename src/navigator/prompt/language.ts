@@ -99,7 +99,7 @@ ${functionList(opts)}
 - One task per side effect: never two side effects in one task, never a task inside another.
 - Tasks already done are listed under "## Mission Log" in this prompt. Trust them and do not redo their work.
 - (task-reset "id") forgets a recorded task so that it runs again. Use it only when the recorded result is wrong.
-- (step-done "id" "summary") marks a plan step as done in the progress checklist.
+- (step-done "id" "summary") marks a plan step as done in the progress checklist. It counts once the program ends without an error, also when it returns or waits for a decision; the next pass shows the step ticked. A program that ends in an error keeps no step-done.
 - Reading with a read-only tool needs no task.
 
 ## Ending
