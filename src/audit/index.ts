@@ -12,6 +12,7 @@ import { journalQuery } from '../workflows/messages.ts';
 import type { Json } from '../workflows/contract.ts';
 import { EventType, fetchChain, type RunHistory } from './history.ts';
 import { type Provenance, reconstruct } from './reconstruct.ts';
+import { workflowsPath } from '../worker/workflows-path.ts';
 
 export interface AuditReport {
   ok: boolean;
@@ -137,5 +138,5 @@ export async function replayChain(chain: RunHistory[], opts: AuditOptions, repla
 }
 
 export function defaultWorkflowsPath(): string {
-  return new URL('../workflows/index.ts', import.meta.url).pathname;
+  return workflowsPath;
 }
