@@ -15,12 +15,13 @@ export const say = (text = '') => process.stdout.write(text + '\n');
 export const heading = (text: string) => say(`\n== ${text}`);
 
 export const demoCommand = new Command('demo')
-  .description('run an example end to end (embedded Temporal unless TEMPORAL_ADDRESS is set): the wire-transfer mission, or `demo plan`')
-  .argument('[which]', '`mission` (the wire-transfer mission) or `plan` (the workspace plan)', 'mission')
+  .description('run an example end to end (embedded Temporal unless TEMPORAL_ADDRESS is set): the wire-transfer mission, `demo plan` or `demo report`')
+  .argument('[which]', '`mission` (the wire-transfer mission), `plan` (the workspace plan) or `report` (the durable report job)', 'mission')
   .action(
     action(async (which: string) => {
       if (which === 'plan') return (await import('./demo-plan.ts')).runPlanDemo();
-      if (which !== 'mission') throw new CliError(`unknown demo ${which}: choose mission or plan`, 2);
+      if (which === 'report') return (await import('./demo-report.ts')).runReportDemo();
+      if (which !== 'mission') throw new CliError(`unknown demo ${which}: choose mission, plan or report`, 2);
       return runDemo();
     }),
   );
