@@ -4,6 +4,7 @@ import { journalQuery, ledgerQuery, missionLogQuery, progressQuery, statusQuery 
 import type { StatusView } from '../../workflows/contract.ts';
 import { action } from '../errors.ts';
 import { onMission, printJson, withClient } from '../mission-client.ts';
+import { follow } from '../follow.ts';
 import { describeSettled, settle } from '../mission-view.ts';
 
 type Flags = { json?: boolean };
@@ -69,18 +70,19 @@ export const ledgerCommand = new Command('ledger')
   );
 
 export const watchCommand = new Command('watch')
-  .description('follow a mission live until it ends or waits')
+  .description('follow a mission live (pass, turn, model answering, effects) until it ends or waits')
   .argument('<id>', 'workflow id')
+  .option('--until-closed', 'keep following past a wait, until the mission ends')
   .action(
-    action(async (id: string) => {
+    action(async (id: string, flags: { untilClosed?: boolean }) => {
       await onMission(id, async (handle) => {
-        let last = '';
-        const show = (s: StatusView) => {
-          const line = `${s.status}: pass ${s.passes}, ${s.journalSize} task(s), ${s.budgets.used.toolCalls} tool call(s)`;
-          if (line !== last) process.stdout.write(`${new Date().toISOString().slice(11, 19)} ${line}\n`);
-          last = line;
-        };
-        const settled = await settle(handle, { timeoutMs: 24 * 3600_000, onStatus: show });
+        const stop = new AbortController();
+        const onInterrupt = () => stop.abort();
+        process.once('SIGINT', onInterrupt);
+        const settled = await follow(handle, { write: (line) => process.stdout.write(`${line}\n`), untilClosed: flags.untilClosed, signal: stop.signal }).finally(() =>
+          process.off('SIGINT', onInterrupt),
+        );
+        if (stop.signal.aborted) return void process.stdout.write(`Stopped following; mission ${id} goes on.\n`);
         process.stdout.write((await handle.query(progressQuery).catch(() => '')) + '\n');
         process.stdout.write(describeSettled(id, settled) + '\n');
       });
