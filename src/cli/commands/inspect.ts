@@ -1,7 +1,6 @@
 /** Read-only views of a mission: status, journal, progress, ledger, watch, list. */
 import { Command } from 'commander';
-import { journalQuery, ledgerQuery, missionLogQuery, progressQuery, statusQuery } from '../../workflows/messages.ts';
-import type { StatusView } from '../../workflows/contract.ts';
+import { journalQuery, ledgerQuery, missionLogQuery, progressQuery } from '../../workflows/messages.ts';
 import { action } from '../errors.ts';
 import { onMission, printJson, withClient } from '../mission-client.ts';
 import { follow } from '../follow.ts';
