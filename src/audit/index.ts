@@ -7,12 +7,15 @@
  * 4. replays every run with the current workflow code (determinism).
  */
 import type { Client } from '@temporalio/client';
+import type { DataConverter } from '@temporalio/common';
 import { Worker } from '@temporalio/worker';
 import { journalQuery } from '../workflows/messages.ts';
 import type { Json } from '../workflows/contract.ts';
 import { EventType, fetchChain, type RunHistory } from './history.ts';
 import { type Provenance, reconstruct } from './reconstruct.ts';
 import { workflowsPath } from '../worker/workflows-path.ts';
+import { decodePayloads } from '../codec/history.ts';
+import { configuredDataConverter } from '../codec/load.ts';
 
 export interface AuditReport {
   ok: boolean;
@@ -31,12 +34,14 @@ export interface AuditOptions {
   workflowBundle?: { code: string };
   /** skip the replay step (e.g. when no workflow code is available) */
   skipReplay?: boolean;
+  /** decodes the histories' payloads in the replay @default the process's codec (NAVIGATOR_CODEC), if any */
+  dataConverter?: DataConverter;
 }
 
 export async function auditMission(client: Client, workflowId: string, opts: AuditOptions = {}): Promise<AuditReport> {
   const chain = await fetchChain(client, workflowId);
   const fromWorkflow = await workflowJournal(client, workflowId);
-  return auditChain(chain, fromWorkflow, opts);
+  return auditChain(chain, fromWorkflow, { dataConverter: client.options.dataConverter, ...opts });
 }
 
 /**
@@ -47,6 +52,9 @@ export async function auditMission(client: Client, workflowId: string, opts: Aud
 export async function auditChain(chain: RunHistory[], fromWorkflow: Array<[string, Json]> | null, opts: AuditOptions & { requireClosed?: boolean } = {}): Promise<AuditReport> {
   const workflowId = chain[0]?.workflowId ?? '';
   const problems: string[] = [];
+  // encrypted payloads (a history read from a file) are decoded with the codec given or configured
+  const codecs = (opts.dataConverter ?? (await configuredDataConverter()))?.payloadCodecs ?? [];
+  await decodePayloads(chain, codecs).catch((err: Error) => problems.push(`payloads could not be decoded: ${err.message}`));
   let rebuilt: ReturnType<typeof reconstruct>;
   try {
     rebuilt = reconstruct(chain);
@@ -131,7 +139,8 @@ export async function replayChain(chain: RunHistory[], opts: AuditOptions, repla
   const errors: string[] = [];
   const source = opts.workflowBundle ? { workflowBundle: opts.workflowBundle } : { workflowsPath: opts.workflowsPath ?? defaultWorkflowsPath() };
   const histories = chain.map((r) => ({ workflowId: r.workflowId, history: r.history }));
-  for await (const result of Worker.runReplayHistories({ ...source, replayName }, histories)) {
+  const dataConverter = opts.dataConverter ?? (await configuredDataConverter());
+  for await (const result of Worker.runReplayHistories({ ...source, replayName, ...(dataConverter ? { dataConverter } : {}) }, histories)) {
     if (result.error) errors.push(`run ${result.runId}: ${result.error.message}`);
   }
   return { ok: errors.length === 0, errors };

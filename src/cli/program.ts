@@ -12,7 +12,14 @@ import { runCommand } from './commands/run.ts';
 import { workerCommand } from './commands/worker.ts';
 
 export function buildProgram(): Command {
-  const program = new Command('navigator').description('Durable LLM Navigator agents on Temporal').showHelpAfterError();
+  const program = new Command('navigator')
+    .description('Durable LLM Navigator agents on Temporal')
+    .option('--codec <module>', 'payload codec for every client, worker, audit and replay: `aes-gcm` (keys in NAVIGATOR_CODEC_KEYS) or a module exporting a PayloadCodec (or NAVIGATOR_CODEC)')
+    .showHelpAfterError()
+    .hook('preAction', (cmd) => {
+      const codec = cmd.opts<{ codec?: string }>().codec;
+      if (codec) process.env.NAVIGATOR_CODEC = codec;
+    });
   for (const command of [
     runCommand,
     approveCommand,

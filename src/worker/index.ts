@@ -2,6 +2,8 @@
  * A Navigator worker: the mission workflow plus its activities, for a set of agents.
  */
 import type { Client } from '@temporalio/client';
+import type { DataConverter } from '@temporalio/common';
+import { configuredDataConverter } from '../codec/load.ts';
 import { NativeConnection, Worker, bundleWorkflowCode, type WorkflowBundle } from '@temporalio/worker';
 import type { AgentRegistry, RegisteredAgent } from '../activities/agents.ts';
 import { createActivities } from '../activities/index.ts';
@@ -26,6 +28,8 @@ export interface NavigatorWorkerOptions {
   workflowBundle?: WorkflowBundle;
   /** how often a running pass heartbeats */
   heartbeatEveryMs?: number;
+  /** payload codecs etc. @default the process's codec (NAVIGATOR_CODEC), if any */
+  dataConverter?: DataConverter;
   identity?: string;
 }
 
@@ -34,8 +38,10 @@ export function bundleMissionWorkflows(): Promise<WorkflowBundle> {
   return bundleWorkflowCode({ workflowsPath, logger: quietLogger });
 }
 
-export function createNavigatorWorker(opts: NavigatorWorkerOptions): Promise<Worker> {
+export async function createNavigatorWorker(opts: NavigatorWorkerOptions): Promise<Worker> {
+  const dataConverter = opts.dataConverter ?? (await configuredDataConverter());
   return Worker.create({
+    ...(dataConverter ? { dataConverter } : {}),
     connection: opts.connection,
     namespace: opts.namespace ?? 'default',
     taskQueue: opts.taskQueue,

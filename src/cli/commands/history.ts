@@ -69,7 +69,8 @@ export const replayCommand = new Command('replay')
         const chain = await fetchChain(client, id).catch((e) => Promise.reject(explain(e, id)));
         const histories = chain.map((r) => ({ workflowId: r.workflowId, history: r.history }));
         let failed = 0;
-        for await (const r of Worker.runReplayHistories({ workflowBundle, replayName: 'navigator-replay' }, histories)) {
+        const dataConverter = client.options.dataConverter;
+        for await (const r of Worker.runReplayHistories({ workflowBundle, replayName: 'navigator-replay', dataConverter }, histories)) {
           if (r.error) failed++;
           process.stdout.write(`run ${r.runId}: ${r.error ? `NOT deterministic: ${r.error.message}` : 'replays cleanly'}\n`);
         }
