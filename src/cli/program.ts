@@ -1,6 +1,7 @@
 /** Assembles the `navigator` command from one module per command. */
 import { Command } from 'commander';
 import { agentCommand } from './commands/agent.ts';
+import { codecServerCommand } from './commands/codec-server.ts';
 import { demoCommand } from './commands/demo.ts';
 import { devCommand } from './commands/dev.ts';
 import { evalCommand } from './commands/eval.ts';
@@ -43,6 +44,7 @@ export function buildProgram(): Command {
     evalCommand,
     demoCommand,
     planCommand,
+    codecServerCommand,
   ]) {
     program.addCommand(command);
   }

@@ -107,7 +107,11 @@ async function runEffect(state: MissionState, effect: EffectRequest): Promise<vo
     state.effectResults[effect.id] = { ok: done.result ?? null };
     return;
   }
-  const activityId = `tool-${state.ledger.length + 1}-${effect.taskId ?? effect.tool}`;
+  // Activity ids are never encrypted: name the tool (code), not the task id (data, e.g.
+  // `charge_order_42`), which the summary carries through the payload codec. Missions
+  // started before this change keep their ids on replay.
+  const seq = state.ledger.length + 1;
+  const activityId = wf.patched('activity-id-without-task-id') ? `tool-${seq}-${effect.tool}` : `tool-${seq}-${effect.taskId ?? effect.tool}`;
   const entry = state.startEffect(effect, activityId);
   const t = state.input.options.timeouts;
   try {
