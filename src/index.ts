@@ -47,6 +47,7 @@ export {
   type RunNavigatorOptions,
   type Step,
   type ToolSpec,
+  ToolRejected,
   defineAgent,
   defineDecision,
   defineTool,

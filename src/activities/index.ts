@@ -78,7 +78,9 @@ export function createActivities(deps: ActivityDeps) {
         return { result: toJson(fromJson((out ?? null) as Json)), attempt };
       } catch (err) {
         const message = err instanceof Error ? err.message : String(err);
-        throw ApplicationFailure.create({ message: `tool ${req.tool} failed: ${message}`, type: 'ToolError', details: [{ attempt }] });
+        // a refusal (ToolRejected) will not change on retry: the model gets it at once
+        const rejected = err instanceof Error && err.name === 'ToolRejected';
+        throw ApplicationFailure.create({ message: `tool ${req.tool} ${rejected ? 'rejected the call' : 'failed'}: ${message}`, type: rejected ? 'ToolRejected' : 'ToolError', nonRetryable: rejected, details: [{ attempt }] });
       }
     },
   };
