@@ -54,7 +54,9 @@ export async function runPassStep(entry: RegisteredAgent, req: PassRequest, ctx:
     const held = { ...step.state, effectResults: {}, pending: step.state.pending && { ...step.state.pending, effects: [] } };
     const next = packState(held, { opening: openingOf(entry, held.input, ctx) }) as unknown as JsonValue;
     const base = req.resume ? (ctx.passState as JsonValue) : null;
-    return { kind: 'effects', effects: step.effects, patch: diffJson(base, next) ?? { o: {} } };
+    // an effect's id is its idempotency key: sent once (the workflow restores the id)
+    const effects = step.effects.map(({ id, ...e }) => (id === e.idempotencyKey ? e : { id, ...e }));
+    return { kind: 'effects', effects, patch: diffJson(base, next) ?? { o: {} } };
   }
   const classes = new Map(entry.agent.tools.map((t) => [t.name, sideEffectOf(t)]));
   return {

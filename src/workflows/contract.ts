@@ -188,6 +188,9 @@ export interface PassRequest {
 /** An external tool call a pass stopped at; the interpreter defines it. */
 export type { EffectRequest };
 
+/** An effect as the pass activity returns it: `id` left out when it is the idempotency key. */
+export type WireEffect = Omit<EffectRequest, 'id'> & { id?: string };
+
 export interface InlineToolCall {
   tool: string;
   taskId: string | null;
@@ -208,7 +211,7 @@ export type PassResponse =
    * read (null on the first step) into the new one (src/workflows/json-patch.ts), so history
    * keeps each change once; `state` (whole) is what workers before patches returned.
    */
-  | { kind: 'effects'; effects: EffectRequest[]; patch?: JsonPatch; state?: Json }
+  | { kind: 'effects'; effects: WireEffect[]; patch?: JsonPatch; state?: Json }
   | {
       kind: 'done';
       outcome: PassOutcome;

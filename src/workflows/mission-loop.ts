@@ -66,7 +66,7 @@ async function runOnePass(state: MissionState): Promise<DonePass> {
   for (let step = 1; response.kind === 'effects'; step++) {
     state.passState = response.state ?? (applyPatch(state.passState as JsonValue | null, response.patch ?? null) as Json);
     state.passStep = step;
-    await Promise.all(response.effects.map((e) => runEffect(state, e)));
+    await Promise.all(response.effects.map((e) => runEffect(state, { ...e, id: e.id ?? e.idempotencyKey })));
     response = await runPass.executeWithOptions(passOptions(state, `pass ${state.passes} resume ${step}`), [request(true)]);
   }
   return response;
