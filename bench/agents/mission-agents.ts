@@ -8,9 +8,10 @@
  *                     `step_1..step_k` decided, the next pass commits `work_(k+1)` only.
  *                     Returns `{:steps n}` once `step_n` is decided.
  * - `bench-parked`:   waits for the contract decision `go_ahead` (approved / rejected).
- * - `bench-sequential`: a 4 KB program that runs N external `ping` effects one after the
- *                     other (each its own suspension), then returns.
+ * - `bench-sequential`: a realistic 4 KB program that runs N external `ping` effects one
+ *                     after the other (each its own suspension), then returns.
  */
+import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { createScriptedModel } from '../../src/llm/index.ts';
 import type { ChatModel } from '../../src/llm/model.ts';
@@ -93,20 +94,12 @@ export const parked = defineAgent({
   limits: { maxTurns: 2 },
 });
 
-/** A program of about 4 KB (as a model writes them: comments, named steps) whose pings run one after another. */
-export const sequentialProgram = (() => {
-  const notes = Array.from(
-    { length: 50 },
-    (_, i) => `;; note ${String(i).padStart(2, '0')}: each ping is its own task, so a resumed pass never pings twice.`,
-  ).join('\n');
-  return `${notes}
-(defn ping-once [i]
-  (task (str "ping_" i) (tool/ping {:i i})))
-(loop [i 0 acc []]
-  (if (< i data/n)
-    (recur (inc i) (conj acc (:pong (ping-once i))))
-    (return {:count (count acc)})))`;
-})();
+/**
+ * A realistic program of about 4 KB (helpers, validation, grouping, a report, then N
+ * external pings one after the other, each its own suspension): what a model writes for
+ * a real mission, so history sizes measured with it are not flattered by repetition.
+ */
+export const sequentialProgram = readFileSync(new URL('./sequential-program.clj', import.meta.url), 'utf8').trim();
 
 export const sequential = defineAgent({
   name: 'bench-sequential',

@@ -8,8 +8,11 @@
  * exactly, so `unpackState(packState(s))` deep-equals `s` for any state. A host that can
  * rebuild the pass's first message (`passOpening`, from what the pass started with) gives
  * it to both: it is then left out too, and checked by its hash when the state is unpacked.
+ * A long answer is stored deflated (base64): programs are text and shrink two to three
+ * times, and the state is opaque to the workflow that keeps it.
  */
 import { createHash } from 'node:crypto';
+import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { canonicalJson } from '../lisp/json.ts';
 import type { ChatMessage } from '../llm/model.ts';
 import type { Json } from '../lisp/tools.ts';
@@ -30,6 +33,8 @@ interface Packing {
   pendingCode?: true;
   /** each turn's tool calls are the next this many of the pass's `toolCalls` */
   turnCalls?: number[];
+  /** turns whose `response` is stored deflated, base64 */
+  deflated?: number[];
 }
 
 export type PackedState = PassState & { packing?: Packing };
@@ -56,6 +61,11 @@ const extracted = (response: string): string | null => {
 };
 
 const same = (a: unknown, b: unknown) => canonicalJson(a as Json) === canonicalJson(b as Json);
+
+/** Answers shorter than this are stored as they are. */
+const DEFLATE_FROM = 1024;
+const deflate = (text: string) => deflateRawSync(Buffer.from(text, 'utf8'), { level: 9 }).toString('base64');
+const inflate = (packed: string) => inflateRawSync(Buffer.from(packed, 'base64')).toString('utf8');
 
 /** Each turn's calls as the pass's calls in turn order, when they are exactly that. */
 function turnCallCounts(st: PassState): number[] | null {
@@ -90,14 +100,23 @@ export function packState(st: PassState, host: PackContext = {}): PackedState {
   const turnCalls = turnCallCounts(st);
   if (turnCalls) packing.turnCalls = turnCalls;
   const programs: number[] = [];
+  const deflated: number[] = [];
   const trace = st.trace.map((t, i) => {
-    const calls = turnCalls ? { ...t, toolCalls: [] } : t;
-    if (t.program === null || extracted(t.response) !== t.program) return calls;
+    let packed: TurnTrace = turnCalls ? { ...t, toolCalls: [] } : t;
+    if (t.response.length >= DEFLATE_FROM) {
+      const small = deflate(t.response);
+      if (small.length < t.response.length) {
+        packed = { ...packed, response: small };
+        deflated.push(i);
+      }
+    }
+    if (t.program === null || extracted(t.response) !== t.program) return packed;
     programs.push(i);
-    const { program: _, ...rest } = calls;
+    const { program: _, ...rest } = packed;
     return rest as TurnTrace;
   });
   if (programs.length) packing.programs = programs;
+  if (deflated.length) packing.deflated = deflated;
   const last = st.trace[st.trace.length - 1];
   let pending = st.pending;
   if (pending && last && last.program === pending.code) {
@@ -119,11 +138,13 @@ export function unpackState(packed: PackedState, host: PackContext = {}): PassSt
     st.messages = [{ role: 'user', content: host.opening }];
   }
   const programs = new Set(packing.programs ?? []);
+  const deflated = new Set(packing.deflated ?? []);
   let from = 0;
   const trace = st.trace.map((t, i) => {
     const n = packing.turnCalls?.[i];
-    const calls = n === undefined ? t : { ...t, toolCalls: st.toolCalls.slice(from, (from += n)).map(traceCall) };
-    return programs.has(i) ? { ...calls, program: extracted(t.response) } : calls;
+    const response = deflated.has(i) ? inflate(t.response) : t.response;
+    const calls = n === undefined ? { ...t, response } : { ...t, response, toolCalls: st.toolCalls.slice(from, (from += n)).map(traceCall) };
+    return programs.has(i) ? { ...calls, program: extracted(response) } : calls;
   });
   const messages = packing.messages && st.messages[0] ? conversation(st.messages[0], trace) : st.messages;
   const last = trace[trace.length - 1];

@@ -15,7 +15,7 @@ const lookup = tool('lookup', ({ id }: { id: number }) => ({ id, amount: id * 10
 const charge = tool('charge', ({ id }: { id: number }) => `tx_${id}`, 'external', z.object({ id: z.number() }));
 const agent = testAgent({ tools: [lookup, charge], limits: { maxTurns: 6 } });
 
-const LONG_COMMENT = Array.from({ length: 40 }, (_, i) => `;; line ${i}: a program as long as a model writes them`).join('\n');
+const LONG_COMMENT = Array.from({ length: 40 }, (_, i) => `;; line ${i}: a program as long as a model writes them (café ✓)`).join('\n');
 const ANSWERS: Array<string | { raw: string }> = [
   { raw: 'Let me think about the orders first.' },
   `${LONG_COMMENT}\n(def a (tool/lookup {:id 1})) (task "charge_1" (tool/charge {:id 1})) (println "charged")`,
@@ -54,14 +54,16 @@ describe('packing a suspended pass state', () => {
     }
   });
 
-  it('stores each program once and leaves the opening out when the host can rebuild it', async () => {
+  it('stores each program once (a long one deflated) and leaves the opening out when the host can rebuild it', async () => {
     const { states, opening } = await suspensions();
     const st = states[0]!;
     const full = JSON.stringify(st);
     const packed = JSON.stringify(packState(st, { opening }));
     const occurrences = (s: string) => s.split('line 39: a program').length - 1;
     expect(occurrences(full)).toBeGreaterThanOrEqual(3);
-    expect(occurrences(packed)).toBe(1);
+    // stored once, and deflated as it is long
+    expect(occurrences(packed)).toBe(0);
+    expect(packState(st, { opening }).packing?.deflated).toEqual([1]);
     expect(packed).not.toContain(opening.slice(0, 200));
     expect(packed.length).toBeLessThan(full.length / 2);
   });
