@@ -5,6 +5,7 @@
 import { WorkflowNotFoundError, WorkflowUpdateFailedError, type Client, type WorkflowHandle } from '@temporalio/client';
 import { connectClient, resolveTarget, type Connected } from '../temporal/connection.ts';
 import { CliError } from './errors.ts';
+import { MissionRejected } from '../client/missions.ts';
 
 export async function withClient<T>(fn: (client: Client, conn: Connected) => Promise<T>): Promise<T> {
   const target = resolveTarget();
@@ -37,6 +38,7 @@ export async function missionHandle(client: Client, id: string): Promise<{ handl
 export function explain(err: unknown, id: string): Error {
   if (err instanceof CliError) return err;
   if (err instanceof WorkflowNotFoundError) return new CliError(`no mission with id ${id}`);
+  if (err instanceof MissionRejected) return new CliError(`rejected: ${err.message}`);
   if (err instanceof WorkflowUpdateFailedError) {
     const cause = err.cause as Error | undefined;
     return new CliError(`rejected: ${cause?.message ?? err.message}`);

@@ -1,9 +1,11 @@
 /**
- * The client library: start and drive plans (and, through the workflow's messages,
- * missions) from your own code. The CLI and the web console use the same functions.
+ * The client library: start and drive missions and plans from your own code. The CLI
+ * and the web console use these same functions.
  *
  * @module
  */
+export * from './navigator-client.ts';
+export * from './missions.ts';
 export * from './plans.ts';
 export * as missionMessages from '../workflows/messages.ts';
 export type * from '../workflows/contract.ts';

@@ -75,7 +75,7 @@ export async function startDemoWorker(target: import('../../temporal/connection.
 async function runMission(target: import('../../temporal/connection.ts').TemporalTarget, taskQueue: string, statusAttribute: boolean): Promise<void> {
   const { connectClient } = await import('../../temporal/connection.ts');
   const { describeSettled, settle } = await import('../mission-view.ts');
-  const { recordVerdict } = await import('./messages.ts');
+  const { MissionHandle } = await import('../../client/missions.ts');
   const { journalQuery, ledgerQuery, progressQuery } = await import('../../workflows/messages.ts');
   const { auditMission } = await import('../../audit/index.ts');
   const { client, close } = await connectClient(target);
@@ -94,7 +94,7 @@ async function runMission(target: import('../../temporal/connection.ts').Tempora
     say(describeSettled(id, waiting));
 
     heading('A manager approves (the same validated update as `navigator approve`)');
-    const written = await recordVerdict(handle, 'approve', undefined, 'approved in the demo');
+    const written = await new MissionHandle(handle, client).approve({ by: 'demo', note: 'approved in the demo' });
     say(`${written.key} = ${JSON.stringify(written.value)}`);
     const done = await settle(handle, { untilClosed: true });
     say(describeSettled(id, done));

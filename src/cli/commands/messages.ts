@@ -5,46 +5,27 @@
  */
 import { Command } from 'commander';
 import { userInfo } from 'node:os';
-import type { WorkflowHandle } from '@temporalio/client';
+import type { Client, WorkflowHandle } from '@temporalio/client';
+import { MissionHandle } from '../../client/missions.ts';
 import type { Json } from '../../workflows/contract.ts';
-import { cancelUpdate, decideUpdate, decisionsQuery, pendingQuery, resetTaskUpdate, writeJournalUpdate } from '../../workflows/messages.ts';
-import { CliError, action } from '../errors.ts';
+import { action } from '../errors.ts';
 import { parseJson } from '../input.ts';
 import { onMission } from '../mission-client.ts';
 
 const who = (): string => process.env.NAVIGATOR_USER ?? userInfo().username;
 
-/** The decision key to use: the one given, else the one the mission waits for. */
-async function keyFor(handle: WorkflowHandle, given: string | undefined): Promise<string> {
-  if (given) return given;
-  const pending = await handle.query(pendingQuery);
-  if (!pending) throw new CliError(`mission ${handle.workflowId} is not waiting for a decision; name the KEY`);
-  return pending.key;
-}
-
 /**
  * Writes the agent's approve or reject value for `key` (default: the pending decision)
  * through the validated `decide` update. Returns the key and value written.
  */
-export async function recordVerdict(
-  handle: WorkflowHandle,
-  kind: 'approve' | 'reject',
-  key?: string,
-  note?: string,
-): Promise<{ key: string; value: Json }> {
-  const decisionKey = await keyFor(handle, key);
-  const contract = (await handle.query(decisionsQuery)).find((d) => d.key === decisionKey);
-  const value = kind === 'approve' ? contract?.approveValue : contract?.rejectValue;
-  if (value === undefined || value === null) {
-    throw new CliError(`decision ${decisionKey} has no ${kind} value; use \`navigator decide ${handle.workflowId} ${decisionKey} VALUE_JSON\``);
-  }
-  await handle.executeUpdate(decideUpdate, { args: [{ key: decisionKey, value, by: who(), note }] });
-  return { key: decisionKey, value };
+export function recordVerdict(handle: WorkflowHandle, client: Client, kind: 'approve' | 'reject', key?: string, note?: string): Promise<{ key: string; value: Json }> {
+  const mission = new MissionHandle(handle, client);
+  return kind === 'approve' ? mission.approve({ key, by: who(), note }) : mission.reject({ key, by: who(), note });
 }
 
 function verdict(kind: 'approve' | 'reject') {
   return action(async (id: string, key: string | undefined, flags: { note?: string }) => {
-    const written = await onMission(id, (handle) => recordVerdict(handle, kind, key, flags.note), { running: true });
+    const written = await onMission(id, (handle, client) => recordVerdict(handle, client, kind, key, flags.note), { running: true });
     process.stdout.write(`${written.key} = ${JSON.stringify(written.value)} recorded on ${id}\n`);
   });
 }
@@ -72,7 +53,7 @@ export const decideCommand = new Command('decide')
   .action(
     action(async (id: string, key: string, raw: string, flags: { note?: string }) => {
       const value = parseJson(raw, 'VALUE_JSON') as Json;
-      await onMission(id, (h) => h.executeUpdate(decideUpdate, { args: [{ key, value, by: who(), note: flags.note }] }), { running: true });
+      await onMission(id, (h, client) => new MissionHandle(h, client).decide(key, value, { by: who(), note: flags.note }), { running: true });
       process.stdout.write(`${key} = ${JSON.stringify(value)} recorded on ${id}\n`);
     }),
   );
@@ -85,7 +66,7 @@ export const writeCommand = new Command('write')
   .action(
     action(async (id: string, key: string, raw: string) => {
       const value = parseJson(raw, 'VALUE_JSON') as Json;
-      await onMission(id, (h) => h.executeUpdate(writeJournalUpdate, { args: [{ key, value }] }), { running: true });
+      await onMission(id, (h, client) => new MissionHandle(h, client).write(key, value), { running: true });
       process.stdout.write(`journal ${key} = ${JSON.stringify(value)} on ${id}\n`);
     }),
   );
@@ -96,7 +77,7 @@ export const resetTaskCommand = new Command('reset-task')
   .argument('<key>', 'task id')
   .action(
     action(async (id: string, key: string) => {
-      await onMission(id, (h) => h.executeUpdate(resetTaskUpdate, { args: [{ key }] }), { running: true });
+      await onMission(id, (h, client) => new MissionHandle(h, client).resetTask(key), { running: true });
       process.stdout.write(`task ${key} reset on ${id}\n`);
     }),
   );
@@ -107,7 +88,7 @@ export const cancelCommand = new Command('cancel')
   .option('--reason <text>', 'why', 'cancelled from the CLI')
   .action(
     action(async (id: string, flags: { reason: string }) => {
-      await onMission(id, (h) => h.executeUpdate(cancelUpdate, { args: [{ reason: flags.reason }] }), { running: true });
+      await onMission(id, (h, client) => new MissionHandle(h, client).cancel(flags.reason), { running: true });
       process.stdout.write(`cancel requested for ${id}\n`);
     }),
   );

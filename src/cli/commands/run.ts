@@ -5,7 +5,7 @@
  */
 import { Command } from 'commander';
 import { randomBytes } from 'node:crypto';
-import { MissionInput, type Json } from '../../workflows/contract.ts';
+import type { Json } from '../../workflows/contract.ts';
 import { CliError, action } from '../errors.ts';
 import { parseJson } from '../input.ts';
 import { follow } from '../follow.ts';
@@ -37,21 +37,21 @@ export const runCommand = new Command('run')
 async function runAction(agent: string, flags: RunFlags): Promise<void> {
   const input = parseJson(flags.input ?? '{}', '--input') as Json;
   const statusSearchAttribute = flags.statusAttribute ?? process.env.NAVIGATOR_STATUS_ATTRIBUTE;
-  const mission = { agent, input, ...(statusSearchAttribute ? { options: { statusSearchAttribute } } : {}) };
-  const parsed = MissionInput.safeParse(mission);
-  if (!parsed.success) throw new CliError(`invalid mission: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`, 2);
   const { taskQueueFrom } = await import('../../temporal/connection.ts');
+  const { MissionRejected, startMission } = await import('../../client/missions.ts');
   const id = flags.id ?? `${agent}-${randomBytes(4).toString('hex')}`;
   await withClient(async (client) => {
-    const handle = await client.workflow.start('navigatorMission', {
+    const mission = await startMission(client, {
+      agent,
+      input,
+      id,
       taskQueue: taskQueueFrom(flags.taskQueue),
-      workflowId: id,
-      args: [mission],
-      staticSummary: `Navigator mission: ${agent}`,
-      staticDetails: `Agent **${agent}**\n\nInput:\n\`\`\`json\n${JSON.stringify(input, null, 2)}\n\`\`\``,
+      ...(statusSearchAttribute ? { options: { statusSearchAttribute } } : {}),
     }).catch((err: Error) => {
+      if (err instanceof MissionRejected) throw new CliError(err.message, 2);
       throw new CliError(/already/i.test(err.message) ? `a mission with id ${id} already exists` : err.message);
     });
+    const handle = mission.workflow;
     if (flags.detach) {
       if (flags.json) printJson({ workflowId: id, agent });
       else process.stdout.write(`Started mission ${id} (agent ${agent}).\n  follow:   npx navigator watch ${id}\n  status:   npx navigator status ${id}\n`);

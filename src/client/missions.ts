@@ -1,0 +1,155 @@
+/**
+ * The programmatic client for missions: start a `navigatorMission` workflow, then read
+ * it and act on it through one handle. Every change goes through the workflow's
+ * validated updates; a refused one becomes a {@link MissionRejected} with the
+ * validator's message. The CLI and the console use these same calls.
+ *
+ * ```ts
+ * const m = await startMission(client, { agent: 'wire-transfer', input: { recipient: 'bob', amount: 5000 }, taskQueue: 'navigator' });
+ * const pending = await m.pending();            // { key: 'manager_decision_bob_5000', allowed: [...] }
+ * await m.approve({ by: 'ana', note: 'ok' });   // the agent's approve value for the pending decision
+ * const result = await m.result();
+ * ```
+ */
+import { WorkflowUpdateFailedError, type Client, type WorkflowHandle } from '@temporalio/client';
+import { type AuditOptions, type AuditReport, auditMission } from '../audit/index.ts';
+import { type Json, MissionInput, type StatusView } from '../workflows/contract.ts';
+import * as m from '../workflows/messages.ts';
+
+export const MISSION_WORKFLOW = 'navigatorMission';
+
+export interface StartMissionOptions {
+  agent: string;
+  input?: Json;
+  taskQueue: string;
+  /** workflow id @default `AGENT-<random>` */
+  id?: string;
+  /** a journal to start from */
+  journal?: Array<[string, Json]>;
+  /** the mission options (budgets, timeouts, approval, statusSearchAttribute, ...): see MissionInput */
+  options?: Record<string, unknown>;
+}
+
+/** A start or a change the workflow (or the input schema) refused. */
+export class MissionRejected extends Error {
+  override readonly name = 'MissionRejected';
+}
+
+const issueText = (issues: ReadonlyArray<{ path: PropertyKey[]; message: string }>) => issues.map((i) => `${i.path.join('.') || 'input'}: ${i.message}`).join('; ');
+
+export async function startMission(client: Client, opts: StartMissionOptions): Promise<MissionHandle> {
+  const input = { agent: opts.agent, input: opts.input ?? {}, ...(opts.journal ? { journal: opts.journal } : {}), ...(opts.options ? { options: opts.options } : {}) };
+  const parsed = MissionInput.safeParse(input);
+  if (!parsed.success) throw new MissionRejected(`invalid mission: ${issueText(parsed.error.issues)}`);
+  const id = opts.id ?? `${opts.agent}-${Math.random().toString(16).slice(2, 10)}`;
+  const handle = await client.workflow.start(MISSION_WORKFLOW, {
+    taskQueue: opts.taskQueue,
+    workflowId: id,
+    args: [input],
+    staticSummary: `Navigator mission: ${opts.agent}`,
+    staticDetails: `Agent **${opts.agent}**\n\nInput:\n\`\`\`json\n${JSON.stringify(opts.input ?? {}, null, 2)}\n\`\`\``,
+  });
+  return new MissionHandle(handle, client);
+}
+
+export function getMission(client: Client, id: string): MissionHandle {
+  return new MissionHandle(client.workflow.getHandle(id), client);
+}
+
+export interface DecideOptions {
+  by?: string;
+  note?: string;
+}
+
+/** One mission: queries, decisions and journal changes, result and audit. */
+export class MissionHandle {
+  constructor(
+    readonly workflow: WorkflowHandle,
+    private readonly client: Client,
+  ) {}
+
+  get id(): string {
+    return this.workflow.workflowId;
+  }
+
+  status(): Promise<StatusView> {
+    return this.workflow.query(m.statusQuery);
+  }
+  /** the decision it waits for, or null */
+  pending() {
+    return this.workflow.query(m.pendingQuery);
+  }
+  /** the agent's decision contracts for this mission's input */
+  decisions() {
+    return this.workflow.query(m.decisionsQuery);
+  }
+  /** the journal in commit order, with its version */
+  journal() {
+    return this.workflow.query(m.journalQuery);
+  }
+  summaries() {
+    return this.workflow.query(m.summariesQuery);
+  }
+  /** the plan checklist as the model sees it */
+  progress() {
+    return this.workflow.query(m.progressQuery);
+  }
+  /** every tool call */
+  ledger() {
+    return this.workflow.query(m.ledgerQuery);
+  }
+
+  /** Writes `value` for decision `key` (validated against the agent's contract). */
+  decide(key: string, value: Json, opts: DecideOptions = {}): Promise<m.Ack> {
+    return this.update(m.decideUpdate, { key, value, ...opts });
+  }
+  /** The agent's approve value for `key` (default: the pending decision). */
+  approve(opts: DecideOptions & { key?: string } = {}): Promise<{ key: string; value: Json }> {
+    return this.verdict('approve', opts);
+  }
+  /** The agent's reject value for `key` (default: the pending decision). */
+  reject(opts: DecideOptions & { key?: string } = {}): Promise<{ key: string; value: Json }> {
+    return this.verdict('reject', opts);
+  }
+  /** A person's journal entry; it wins over the Navigator's own commit. */
+  write(key: string, value: Json): Promise<m.Ack> {
+    return this.update(m.writeJournalUpdate, { key, value });
+  }
+  /** Forgets a task so the next pass runs it again. */
+  resetTask(key: string): Promise<m.Ack> {
+    return this.update(m.resetTaskUpdate, { key });
+  }
+  /** Stops the mission at its next safe point. */
+  cancel(reason?: string): Promise<m.Ack> {
+    return this.update(m.cancelUpdate, reason ? { reason } : {});
+  }
+
+  /** The validated return value; a failed or cancelled mission rejects with its failure. */
+  result(): Promise<Json> {
+    return this.workflow.result();
+  }
+
+  /** Cross-checks the mission against Temporal history (see src/audit). */
+  audit(opts: AuditOptions = {}): Promise<AuditReport> {
+    return auditMission(this.client, this.id, opts);
+  }
+
+  private async verdict(kind: 'approve' | 'reject', opts: DecideOptions & { key?: string }): Promise<{ key: string; value: Json }> {
+    const key = opts.key ?? (await this.pending())?.key;
+    if (!key) throw new MissionRejected(`mission ${this.id} is not waiting for a decision; name the key`);
+    const contract = (await this.decisions()).find((d) => d.key === key);
+    const value = kind === 'approve' ? contract?.approveValue : contract?.rejectValue;
+    if (value === undefined || value === null) throw new MissionRejected(`decision ${key} has no ${kind} value; decide it with a value of its contract`);
+    await this.decide(key, value, { by: opts.by, note: opts.note });
+    return { key, value };
+  }
+
+  private async update<T>(def: { name: string }, arg: object): Promise<T> {
+    try {
+      return (await this.workflow.executeUpdate(def.name, { args: [arg] })) as T;
+    } catch (err) {
+      if (err instanceof WorkflowUpdateFailedError) throw new MissionRejected(err.cause instanceof Error ? err.cause.message : err.message);
+      throw err;
+    }
+  }
+}
