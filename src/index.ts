@@ -57,6 +57,7 @@ export {
 } from './navigator/index.ts';
 export type { Json } from './lisp/tools.ts';
 export { run as runProgram } from './lisp/index.ts';
+export { type McpServerSpec, type McpToolSet, type McpToolsOptions, McpSchemaError, mcpTools } from './mcp/index.ts';
 export { type ChatModel, type ChatRequest, type ChatResponse, LlmError } from './llm/model.ts';
 export { createModel, createProviderModel, createRecordingModel, createScriptedModel } from './llm/index.ts';
 export {
