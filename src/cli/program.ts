@@ -2,6 +2,7 @@
 import { Command } from 'commander';
 import { agentCommand } from './commands/agent.ts';
 import { codecServerCommand } from './commands/codec-server.ts';
+import { consoleCommand } from './commands/console.ts';
 import { demoCommand } from './commands/demo.ts';
 import { devCommand } from './commands/dev.ts';
 import { evalCommand } from './commands/eval.ts';
@@ -45,6 +46,7 @@ export function buildProgram(): Command {
     demoCommand,
     planCommand,
     codecServerCommand,
+    consoleCommand,
   ]) {
     program.addCommand(command);
   }
