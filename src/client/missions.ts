@@ -13,6 +13,8 @@
  */
 import { WorkflowUpdateFailedError, type Client, type WorkflowHandle } from '@temporalio/client';
 import { type AuditOptions, type AuditReport, auditMission } from '../audit/index.ts';
+import { fetchChain } from '../audit/history.ts';
+import { type TimelineLine, timeline } from '../audit/timeline.ts';
 import { type Json, MissionInput, type StatusView } from '../workflows/contract.ts';
 import * as m from '../workflows/messages.ts';
 
@@ -127,6 +129,11 @@ export class MissionHandle {
   /** The validated return value; a failed or cancelled mission rejects with its failure. */
   result(): Promise<Json> {
     return this.workflow.result();
+  }
+
+  /** A readable timeline from Temporal history (passes, tasks, tools, decisions), with event ids. */
+  async timeline(): Promise<TimelineLine[]> {
+    return timeline(await fetchChain(this.client, this.id));
   }
 
   /** Cross-checks the mission against Temporal history (see src/audit). */

@@ -58,5 +58,11 @@ export const pretty = (value: unknown): string => JSON.stringify(value, null, 2)
 export const LIVE_SCRIPT = `(() => {
   const me = document.currentScript;
   const source = new EventSource(me.dataset.live);
-  source.addEventListener('change', () => { if (!document.activeElement || !['TEXTAREA','INPUT'].includes(document.activeElement.tagName)) location.reload(); });
+  let leaving = false;
+  // a form being sent navigates by itself: a reload now would cancel it
+  document.addEventListener('submit', () => { leaving = true; source.close(); });
+  source.addEventListener('change', () => {
+    const typing = document.activeElement && ['TEXTAREA', 'INPUT', 'SELECT'].includes(document.activeElement.tagName);
+    if (!leaving && !typing) location.reload();
+  });
 })();`;

@@ -29,7 +29,11 @@ export function decisionForm(ctx: ConsoleContext, action: string, pending: Pendi
   return html`<form method="post" action="${action}">${hidden}<input name="value" placeholder="JSON value" size="30" /> ${note} <button class="primary">Decide</button></form>`;
 }
 
-const deadline = (p: Pending) => (p.deadline ? html`until ${p.deadline}${p.onTimeout ? html` (then: ${p.onTimeout})` : ''}` : 'no deadline');
+/** What happens when nobody decides in time, in words. */
+export const atDeadline = (onTimeout: Pending['onTimeout']): string =>
+  onTimeout === 'fail' ? 'the mission fails' : onTimeout ? 'the expiry value is written for you' : 'nothing happens';
+
+const deadline = (p: Pending) => (p.deadline ? html`until ${p.deadline} (then ${atDeadline(p.onTimeout)})` : 'no deadline');
 
 export function missionRoutes(app: Hono, ctx: ConsoleContext): void {
   app.get('/missions', async (c) => {
@@ -72,6 +76,45 @@ export function missionRoutes(app: Hono, ctx: ConsoleContext): void {
     return c.redirect(`/missions/${encodeURIComponent(id)}`, 303);
   });
 
+  /** A journal change by a person: write a value, or reset a task so the next pass runs it again. */
+  app.post('/missions/:id/journal', async (c) => {
+    const id = c.req.param('id');
+    const form = await c.req.parseBody();
+    const key = String(form.key ?? '').trim();
+    try {
+      if (form.what === 'reset') await ctx.navigator.mission(id).resetTask(key);
+      else {
+        let value: Json;
+        try {
+          value = JSON.parse(String(form.value ?? '')) as Json;
+        } catch {
+          return c.html(await missionPage(ctx, id, `the value is not JSON: ${String(form.value ?? '')}`), 400);
+        }
+        await ctx.navigator.mission(id).write(key, value);
+      }
+    } catch (err) {
+      if (err instanceof MissionRejected) return c.html(await missionPage(ctx, id, err.message), 400);
+      throw err;
+    }
+    return c.redirect(`/missions/${encodeURIComponent(id)}`, 303);
+  });
+
+  /** The audit against Temporal history, on demand (it replays the history: a few seconds). */
+  app.get('/missions/:id/audit', async (c) => {
+    const id = c.req.param('id');
+    const report = await ctx.navigator.mission(id).audit();
+    const body = html`<div class="card"><span class="status ${report.ok ? 'ok' : ''}">${report.ok ? 'audit passed' : 'audit FAILED'}</span>
+        · journal rebuilt from history ${report.journal.matches ? 'matches' : 'differs from'} the workflow
+        · external effects run twice: ${report.duplicateEffects.length}
+        · replay: ${report.replay.ok ? 'deterministic' : report.replay.errors.join('; ')}</div>
+      ${report.problems.length ? html`<div class="problem"><ul>${report.problems.map((p) => html`<li>${p}</li>`)}</ul></div>` : ''}
+      <h2>Where each task was committed</h2>
+      <table><tr><th>task</th><th>committed by</th><th>event</th></tr>
+        ${report.provenance.map((p) => html`<tr><td><code>${p.key}</code></td><td>${p.source}</td><td>${p.eventId}</td></tr>`)}</table>
+      <p><a href="/missions/${encodeURIComponent(id)}">back to the mission</a></p>`;
+    return c.html(page(`Audit of ${id}`, body));
+  });
+
   app.post('/missions/:id/cancel', async (c) => {
     const id = c.req.param('id');
     try {
@@ -86,7 +129,15 @@ export function missionRoutes(app: Hono, ctx: ConsoleContext): void {
 
 async function missionPage(ctx: ConsoleContext, id: string, problem?: string): Promise<Fragment> {
   const m = ctx.navigator.mission(id);
-  const [status, journal, ledger, progress, contracts] = await Promise.all([m.status(), m.journal(), m.ledger(), m.progress().catch(() => ''), m.decisions().catch(() => [] as DecisionContract[])]);
+  const [status, journal, ledger, progress, contracts, events] = await Promise.all([
+    m.status(),
+    m.journal(),
+    m.ledger(),
+    m.progress().catch(() => ''),
+    m.decisions().catch(() => [] as DecisionContract[]),
+    m.timeline().catch(() => []),
+  ]);
+  const open = status.status === 'running' || status.status === 'waiting';
   const action = `/missions/${encodeURIComponent(id)}/decide`;
   const pending = status.pending;
   const body = html`
@@ -109,8 +160,17 @@ async function missionPage(ctx: ConsoleContext, id: string, problem?: string): P
     <table><tr><th>#</th><th>tool</th><th>class</th><th>task</th><th>status</th><th>attempts</th><th>result</th></tr>
       ${ledger.map((e) => html`<tr><td>${e.seq}</td><td>${e.tool}</td><td>${e.sideEffect}</td><td>${e.taskId ?? ''}</td><td>${e.status}</td><td>${e.attempts}</td><td><pre>${e.error ?? pretty(e.result ?? null)}</pre></td></tr>`)}
     </table>
-    ${status.status === 'running' || status.status === 'waiting'
-      ? html`<form method="post" action="/missions/${encodeURIComponent(id)}/cancel" class="inline"><input type="hidden" name="_csrf" value="${ctx.csrf}" /><button class="danger">Cancel mission</button></form>`
+    <h2>Timeline (from Temporal history)</h2>
+    <table><tr><th>event</th><th>time</th><th>what</th></tr>
+      ${events.map((l) => html`<tr><td>${l.eventId}</td><td>${l.time}</td><td>${l.text}</td></tr>`)}
+    </table>
+    <p><a href="/missions/${encodeURIComponent(id)}/audit">Run the audit against history</a></p>
+    ${open
+      ? html`<div class="card"><h2>Change the journal</h2>
+          <form method="post" action="/missions/${encodeURIComponent(id)}/journal"><input type="hidden" name="_csrf" value="${ctx.csrf}" />
+            <input name="key" placeholder="key" required /> <input name="value" placeholder="JSON value" size="30" />
+            <button name="what" value="write">Write</button> <button name="what" value="reset">Reset task</button></form></div>
+        <form method="post" action="/missions/${encodeURIComponent(id)}/cancel" class="inline"><input type="hidden" name="_csrf" value="${ctx.csrf}" /><button class="danger">Cancel mission</button></form>`
       : ''}`;
   return page(`Mission ${id}`, body, { live: `/live/missions/${encodeURIComponent(id)}` });
 }

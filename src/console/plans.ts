@@ -15,6 +15,24 @@ function problemsBox(problems: readonly PlanProblem[] | undefined, message?: str
     ${problems?.length ? html`<ul>${problems.map((p) => html`<li>${p.stepId ? html`<code>${p.stepId}</code> ` : ''}${p.path ? html`<code>${p.path}</code> ` : ''}${p.message}</li>`)}</ul>` : ''}</div>`;
 }
 
+/** Steps added, removed and changed (args, description, dependencies) between two versions, as a short list. */
+function diffList(before: readonly Step[], after: readonly Step[]): Fragment | string {
+  const old = new Map(before.map((s) => [s.id, s]));
+  const now = new Map(after.map((s) => [s.id, s]));
+  const lines: Fragment[] = [];
+  for (const s of after) {
+    const was = old.get(s.id);
+    if (!was) lines.push(html`<li>added <code>${s.id}</code></li>`);
+    else {
+      const changed = (['description', 'args', 'input', 'dependsOn', 'status'] as const).filter((k) => JSON.stringify(was[k]) !== JSON.stringify(s[k]));
+      for (const k of changed) lines.push(html`<li><code>${s.id}</code> ${k}: <code>${JSON.stringify(was[k] ?? null)}</code> → <code>${JSON.stringify(s[k] ?? null)}</code></li>`);
+    }
+  }
+  for (const s of before) if (!now.has(s.id)) lines.push(html`<li>removed <code>${s.id}</code></li>`);
+  if (before.map((s) => s.id).join() !== after.map((s) => s.id).join() && lines.length === 0) lines.push(html`<li>order: ${after.map((s) => s.id).join(', ')}</li>`);
+  return lines.length ? html`<ul>${lines}</ul>` : 'no change to the steps';
+}
+
 const stepArgs = (s: Step) => (s.agent !== undefined ? (s.input ?? {}) : (s.args ?? {}));
 
 function reviewRows(ctx: ConsoleContext, id: string, steps: readonly Step[]): Fragment {
@@ -75,15 +93,25 @@ async function planPage(ctx: ConsoleContext, id: string, outcome?: { message?: s
         <form method="post" action="${planUrl(id, '/regenerate')}" class="inline">${csrfField(ctx)}<input name="feedback" placeholder="what to change" size="40" /> <button>Regenerate</button></form>
       </div>`
     : '';
-  const history = html`<h2>Versions</h2><table><tr><th>version</th><th>change</th><th>by</th><th>at</th><th>steps</th></tr>
-    ${versions.map((v) => html`<tr><td>${v.version}</td><td>${v.change}</td><td>${v.by ?? ''}</td><td>${v.at}</td><td>${v.steps.map((s) => s.id).join(', ')}</td></tr>`)}</table>`;
+  const history = html`<h2>Versions</h2><table><tr><th>version</th><th>change</th><th>by</th><th>at</th><th>what changed from the version before</th></tr>
+    ${versions.map((v, i) => html`<tr><td>${v.version}</td><td>${v.change}</td><td>${v.by ?? ''}</td><td>${v.at}</td><td>${i === 0 ? v.steps.map((s) => s.id).join(', ') : diffList(versions[i - 1]!.steps, v.steps)}</td></tr>`)}</table>`;
+  const editors = inReview
+    ? html`<div class="card"><h2>Add a step</h2>
+        <form method="post" action="${planUrl(id, '/edit')}">${csrfField(ctx)}
+          <textarea name="step" rows="3" placeholder='{"id": "notify", "description": "Tell the team", "tool": "echo", "args": {"value": 1}, "dependsOn": ["first"]}'></textarea>
+          <button name="what" value="add">Add step</button></form>
+        <h2>Order</h2>
+        <form method="post" action="${planUrl(id, '/edit')}">${csrfField(ctx)}
+          <input name="order" size="60" value="${(view.plan?.steps ?? []).map((s) => s.id).join(', ')}" /> <button name="what" value="reorder">Reorder</button></form></div>`
+    : '';
   const body = html`
     ${problemsBox(outcome?.problems, outcome?.message)}
     <div class="card"><span class="status">${view.status}</span> · agent ${view.agent} · version ${view.version}
       ${view.error ? html`<div class="problem">${view.error}</div>` : ''}</div>
     ${actions}
     ${view.plan ? (inReview ? reviewRows(ctx, id, view.plan.steps) : runRows(ctx, id, view)) : html`<p>No plan yet (the planner is writing it).</p>`}
-    ${view.summary ? html`<h2>Summary</h2><pre class="card">${pretty(view.summary)}</pre>` : ''}
+    ${editors}
+    ${view.summary && !inReview ? html`<h2>Summary</h2><pre class="card">${pretty(view.summary)}</pre>` : ''}
     ${history}`;
   return page(`Plan ${id}`, body, { live: `/live/plans/${encodeURIComponent(id)}` });
 }
@@ -143,6 +171,15 @@ function editOf(form: Record<string, unknown>): unknown {
       return { kind: 'skip', stepId, reason: 'skipped in the console' };
     case 'remove':
       return { kind: 'remove', stepId };
+    case 'add': {
+      try {
+        return { kind: 'add', step: JSON.parse(String(form.step ?? '')) };
+      } catch (err) {
+        throw new InputProblem(`the new step is not JSON: ${(err as Error).message}`);
+      }
+    }
+    case 'reorder':
+      return { kind: 'reorder', order: String(form.order ?? '').split(/[\s,]+/).filter(Boolean) };
     default:
       throw new InputProblem('unknown change');
   }

@@ -14,7 +14,7 @@ import { MissionRejected } from '../client/missions.ts';
 import { PlanRejected } from '../client/plans.ts';
 import type { Json } from '../workflows/contract.ts';
 import { LIVE_SCRIPT, html, page, pretty } from './html.ts';
-import { type ConsoleContext, decisionForm, missionRoutes } from './missions.ts';
+import { type ConsoleContext, atDeadline, decisionForm, missionRoutes } from './missions.ts';
 import { planRoutes } from './plans.ts';
 import { security } from './security.ts';
 
@@ -123,7 +123,7 @@ async function inbox(ctx: ConsoleContext) {
     ${decisions.map(
       (d) => html`<div class="card">
         <a href="/missions/${encodeURIComponent(d.id)}">${d.id}</a> (${d.agent}) waits for <code>${d.pending.key}</code> since ${d.pending.since}
-        ${d.pending.deadline ? html` · deadline ${d.pending.deadline}${d.pending.onTimeout ? html`, then ${d.pending.onTimeout}` : ''}` : ''}
+        ${d.pending.deadline ? html` · deadline ${d.pending.deadline}, then ${atDeadline(d.pending.onTimeout)}` : ''}
         <p>${d.contract?.description ?? ''}</p>
         ${decisionForm(ctx, `/missions/${encodeURIComponent(d.id)}/decide`, d.pending, d.contract)}
       </div>`,

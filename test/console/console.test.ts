@@ -77,6 +77,24 @@ describe('missions in the console', () => {
     await m.cancel('test done');
   }, 120_000);
 
+  it('a person writes and resets journal entries; the timeline and the audit are on the page', async () => {
+    const m = await waitingMission('hal', 50);
+    const page = await get(`/missions/${m.id}`);
+    expect(page.text).toContain('Timeline (from Temporal history)');
+    expect(page.text).toMatch(/<td>1<\/td><td>[^<]+<\/td><td>[^<]*(start|Start)/);
+    const csrf = csrfOf(page.text);
+    expect((await post(`/missions/${m.id}/journal`, { _csrf: csrf, key: 'note', value: '{"ok": true}', what: 'write' })).status).toBe(303);
+    expect((await m.journal()).entries).toContainEqual(['note', { ok: true }]);
+    expect((await post(`/missions/${m.id}/journal`, { _csrf: csrf, key: 'note', what: 'reset' })).status).toBe(303);
+    expect((await m.journal()).entries.map(([k]) => k)).not.toContain('note');
+    expect((await post(`/missions/${m.id}/journal`, { _csrf: csrf, key: 'note', value: '{', what: 'write' })).status).toBe(400);
+    await m.approve();
+    await m.result();
+    const audit = await get(`/missions/${m.id}/audit`);
+    expect(audit.text).toContain('audit passed');
+    expect(audit.text).toContain('execute_wire_hal_50');
+  }, 120_000);
+
   it('state changes need the CSRF token and the same origin', async () => {
     const m = await waitingMission('ed', 30);
     const csrf = csrfOf((await get(`/missions/${m.id}`)).text);
@@ -163,6 +181,13 @@ describe('plans in the console', () => {
     expect((await plan.plan())!.steps[0]!.args).toEqual({ value: 10 });
     expect((await get(`/plans/${plan.id}`)).text).toContain('edited args of step first');
 
+    const added = await post(`/plans/${plan.id}/edit`, { _csrf: csrf, what: 'add', step: '{"id": "extra", "description": "more", "tool": "echo", "args": {"value": 3}}' });
+    expect(added.status).toBe(303);
+    expect((await post(`/plans/${plan.id}/edit`, { _csrf: csrf, what: 'reorder', order: 'first, extra, gated' })).status).toBe(303);
+    expect((await plan.plan())!.steps.map((x) => x.id)).toEqual(['first', 'extra', 'gated']);
+    const history = (await get(`/plans/${plan.id}`)).text;
+    expect(history).toMatch(/added <code>extra<\/code>/);
+    expect(history).toMatch(/<code>first<\/code> args: <code>\{&quot;value&quot;:1\}<\/code> → <code>\{&quot;value&quot;:10\}<\/code>/);
     expect((await post(`/plans/${plan.id}/approve`, { _csrf: csrf })).status).toBe(303);
     await waitForPlan(plan, awaiting('gated'));
     const inbox = await get('/');
