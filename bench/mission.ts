@@ -29,6 +29,7 @@ import type { Json, MissionInput, StatusView } from '../src/workflows/contract.t
 import { cancelUpdate, decideUpdate, statusQuery } from '../src/workflows/messages.ts';
 import { benchAgents, effects, onePass } from './agents/mission-agents.ts';
 import { type BenchRow, medianMs } from './types.ts';
+import { historySize, passEvents } from './pass-history.ts';
 
 const JOURNAL_SIZES = [10, 100, 1000];
 /** passes measured per journal size (after the first, which also describes the agent) */
@@ -261,17 +262,7 @@ export async function passHistoryBytes(start: Ctx['start'], n: number): Promise<
   const handle = await start({ agent: 'bench-sequential', input: { n } });
   await handle.result();
   const evs = ((await handle.fetchHistory()).events ?? []).slice(1);
-  const runPass = new Set<number>();
-  let first = -1;
-  let last = -1;
-  evs.forEach((e, i) => {
-    if (e.activityTaskScheduledEventAttributes?.activityType?.name === 'runPass') {
-      runPass.add(Number(e.eventId));
-      if (first < 0) first = i;
-    }
-    if (runPass.has(Number(e.activityTaskCompletedEventAttributes?.scheduledEventId ?? -1))) last = i;
-  });
-  return { bytes: encodedSize(evs), passBytes: encodedSize(evs.slice(first, last + 1)), events: evs.length };
+  return { bytes: historySize(evs), passBytes: historySize(passEvents(evs).events), events: evs.length };
 }
 
 async function effectHistoryBytes(ctx: Ctx): Promise<BenchRow[]> {

@@ -3,28 +3,15 @@
  * patch of its packed state, so a 4 KB program is stored once and each further effect
  * adds only what changed. Byte counts, not times: the protobuf size of the events.
  */
-import proto from '@temporalio/proto';
 import type { temporal } from '@temporalio/proto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RegisteredAgent } from '../../src/activities/agents.ts';
 import { benchAgents, sequentialProgram } from '../../bench/agents/mission-agents.ts';
+import { historySize, passEvents } from '../../bench/pass-history.ts';
 import { type MissionEnv, missionEnv } from './harness.ts';
 
 type HistoryEvent = temporal.api.history.v1.IHistoryEvent;
-/**
- * Encoded size of events, with each worker identity (`pid@hostname`, which varies by
- * machine) counted as a fixed 12 characters, so the figure does not depend on the host.
- */
-const size = (evs: HistoryEvent[]) => {
-  const fixed = evs.map((e) => {
-    const copy = proto.temporal.api.history.v1.HistoryEvent.fromObject(proto.temporal.api.history.v1.HistoryEvent.toObject(e as never));
-    for (const value of Object.values(copy)) {
-      if (value && typeof value === 'object' && typeof (value as { identity?: unknown }).identity === 'string') (value as { identity: string }).identity = '1234@worker1';
-    }
-    return copy;
-  });
-  return proto.temporal.api.history.v1.History.encode({ events: fixed }).finish().length;
-};
+const size = historySize;
 
 const payload = (e: HistoryEvent) => Buffer.from(e.activityTaskCompletedEventAttributes?.result?.payloads?.[0]?.data ?? []).toString();
 
@@ -35,27 +22,12 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => m?.shutdown());
 
-/** The pass's events: from its first runPass scheduled to its last runPass completed. */
-function passEvents(evs: HistoryEvent[]): { events: HistoryEvent[]; resumes: HistoryEvent[] } {
-  const runPass = new Set<number>();
-  let first = -1;
-  let last = -1;
-  evs.forEach((e, i) => {
-    if (e.activityTaskScheduledEventAttributes?.activityType?.name === 'runPass') {
-      runPass.add(Number(e.eventId));
-      if (first < 0) first = i;
-    }
-    if (runPass.has(Number(e.activityTaskCompletedEventAttributes?.scheduledEventId ?? -1))) last = i;
-  });
-  const completions = evs.filter((e) => runPass.has(Number(e.activityTaskCompletedEventAttributes?.scheduledEventId ?? -1)));
-  return { events: evs.slice(first, last + 1), resumes: completions.slice(1) };
-}
-
 async function run(n: number) {
   const handle = await m.start({ agent: 'bench-sequential', input: { n } });
   const result = await handle.result();
   const evs = (await handle.fetchHistory()).events ?? [];
-  return { handle, result, ...passEvents(evs) };
+  const pass = passEvents(evs);
+  return { handle, result, events: pass.events, resumes: pass.completions.slice(1) };
 }
 
 describe('history bytes of a pass with sequential effects', () => {
