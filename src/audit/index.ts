@@ -11,7 +11,7 @@ import type { DataConverter } from '@temporalio/common';
 import { Worker } from '@temporalio/worker';
 import { journalQuery } from '../workflows/messages.ts';
 import type { Json } from '../workflows/contract.ts';
-import { EventType, fetchChain, type RunHistory } from './history.ts';
+import { EventType, decodeFirst, fetchChain, type RunHistory } from './history.ts';
 import { type Provenance, reconstruct } from './reconstruct.ts';
 import { workflowsPath } from '../worker/workflows-path.ts';
 import { decodePayloads } from '../codec/history.ts';
@@ -26,6 +26,8 @@ export interface AuditReport {
   duplicateEffects: Array<{ idempotencyKey: string; taskId: string | null; tool: string; completions: number }>;
   replay: { ok: boolean; errors: string[] };
   problems: string[];
+  /** for a mission restarted from another's journal: that mission, and whether the seed matches it */
+  resumedFrom?: { workflowId: string; runId: string; journalMatches: boolean };
 }
 
 export interface AuditOptions {
@@ -41,7 +43,31 @@ export interface AuditOptions {
 export async function auditMission(client: Client, workflowId: string, opts: AuditOptions = {}): Promise<AuditReport> {
   const chain = await fetchChain(client, workflowId);
   const fromWorkflow = await workflowJournal(client, workflowId);
-  return auditChain(chain, fromWorkflow, { dataConverter: client.options.dataConverter, ...opts });
+  const report = await auditChain(chain, fromWorkflow, { dataConverter: client.options.dataConverter, ...opts });
+  return followResumeLink(client, chain, report);
+}
+
+/**
+ * A mission restarted from another's journal (`navigator resume`): the journal it was
+ * seeded with must be the one the old mission's history commits, and no external effect
+ * may complete in both for one idempotency key.
+ */
+async function followResumeLink(client: Client, chain: RunHistory[], report: AuditReport): Promise<AuditReport> {
+  const started = chain[0]?.history.events?.[0]?.workflowExecutionStartedEventAttributes;
+  const input = decodeFirst<{ resumedFrom?: { workflowId: string; runId: string }; carried?: { journal: Array<[string, Json]> } }>(started?.input);
+  const from = input?.resumedFrom;
+  if (!from) return report;
+  const oldChain = await fetchChain(client, from.workflowId, from.runId);
+  const old = reconstruct(oldChain);
+  const seeded = input?.carried?.journal ?? [];
+  const differences = diffJournals(old.journal, seeded);
+  const problems = differences.map((d) => `seed from ${from.workflowId}: ${d}`);
+  const mine = reconstruct(chain).effects;
+  for (const [key, effect] of old.effects) {
+    const again = mine.get(key);
+    if (effect.completions.length && again?.completions.length) problems.push(`external effect ${effect.tool} (key ${key.slice(0, 12)}…) completed in ${from.workflowId} and again after the resume`);
+  }
+  return { ...report, ok: report.ok && problems.length === 0, problems: [...report.problems, ...problems], resumedFrom: { ...from, journalMatches: differences.length === 0 } };
 }
 
 /**

@@ -10,6 +10,7 @@ import { auditCommand, historyCommand, replayCommand } from './commands/history.
 import { journalCommand, ledgerCommand, listCommand, progressCommand, statusCommand, watchCommand } from './commands/inspect.ts';
 import { approveCommand, cancelCommand, decideCommand, rejectCommand, resetTaskCommand, writeCommand } from './commands/messages.ts';
 import { planCommand } from './commands/plan.ts';
+import { resumeCommand } from './commands/resume.ts';
 import { runCommand } from './commands/run.ts';
 import { workerCommand } from './commands/worker.ts';
 
@@ -47,6 +48,7 @@ export function buildProgram(): Command {
     planCommand,
     codecServerCommand,
     consoleCommand,
+    resumeCommand,
   ]) {
     program.addCommand(command);
   }

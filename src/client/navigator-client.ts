@@ -13,6 +13,7 @@ import type { Client } from '@temporalio/client';
 import { DEFAULT_TASK_QUEUE } from '../temporal/connection.ts';
 import type { Json } from '../workflows/contract.ts';
 import { MISSION_WORKFLOW, type MissionHandle, type StartMissionOptions, getMission, startMission } from './missions.ts';
+import { type ResumeOptions, resumeMission } from './resume.ts';
 import { PLAN_WORKFLOW, type PlanHandle, type StartPlanOptions, getPlan, startPlan } from './plans.ts';
 
 export interface NavigatorClientOptions {
@@ -44,6 +45,11 @@ export class NavigatorClient {
 
   mission(id: string): MissionHandle {
     return getMission(this.client, id);
+  }
+
+  /** Restarts a stopped mission from its journal as a new mission (see resume.ts). */
+  resume(id: string, opts: ResumeOptions = {}): Promise<MissionHandle> {
+    return resumeMission(this.client, id, opts);
   }
 
   /** Starts a plan: the agent's planner writes it from `request`, or `document` gives it. */

@@ -102,8 +102,10 @@ export const MissionInput = z.object({
   options: MissionOptions.prefault({}),
   /** logical run id shared by the whole continue-as-new chain; default: the workflow id */
   runId: z.string().min(1).optional(),
-  /** set by the workflow itself when it continues as new */
+  /** set by the workflow itself when it continues as new (and by `resume`, to seed a new mission) */
   carried: CarriedState.optional(),
+  /** the mission this one restarts from its journal (`navigator resume`) */
+  resumedFrom: z.object({ workflowId: z.string().min(1), runId: z.string().min(1) }).optional(),
 });
 export type MissionInput = z.input<typeof MissionInput>;
 export type ParsedMissionInput = z.output<typeof MissionInput>;
@@ -146,6 +148,8 @@ export interface StatusView {
   result?: Json;
   error?: string;
   rejectedSignals: Array<{ signal: string; reason: string }>;
+  /** the mission this one was restarted from */
+  resumedFrom?: { workflowId: string; runId: string };
 }
 
 // ---------------------------------------------------------------- activities

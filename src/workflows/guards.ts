@@ -107,11 +107,16 @@ export function checkMissionInput(raw: unknown): Checked<ParsedMissionInput> {
   checkJournal(p, m.journal);
   if (m.runId !== undefined && (typeof m.runId !== 'string' || m.runId.length === 0)) p.add('runId', 'expected a non-empty string');
   if (m.carried !== undefined) checkCarried(p, m.carried);
+  const from = m.resumedFrom;
+  if (from !== undefined && (!isObj(from) || typeof from.workflowId !== 'string' || !from.workflowId || typeof from.runId !== 'string' || !from.runId)) {
+    p.add('resumedFrom', 'expected {workflowId, runId} of the mission this one restarts');
+  }
   const options = checkOptions(p, m.options);
   const out = { agent, input: input as Json, options } as ParsedMissionInput;
   if (m.journal !== undefined) out.journal = m.journal as ParsedMissionInput['journal'];
   if (m.runId !== undefined) out.runId = m.runId as string;
   if (m.carried !== undefined) out.carried = m.carried as CarriedState;
+  if (from !== undefined) out.resumedFrom = from as ParsedMissionInput['resumedFrom'];
   return p.check(out);
 }
 

@@ -239,6 +239,7 @@ export class MissionState {
       ...(this.result !== undefined ? { result: this.result } : {}),
       ...(this.error !== undefined ? { error: this.error } : {}),
       rejectedSignals: this.rejectedSignals,
+      ...(this.input.resumedFrom ? { resumedFrom: this.input.resumedFrom } : {}),
     };
   }
 
