@@ -144,6 +144,8 @@ async function missionPage(ctx: ConsoleContext, id: string, problem?: string): P
     ${problem ? html`<div class="problem">Not recorded: ${problem}</div>` : ''}
     <div class="card">
       <span class="status">${status.status}</span> · agent ${status.agent} · pass ${status.passes} · ${status.journalSize} tasks in the journal
+      ${status.resumedFrom ? html` · resumed from <a href="/missions/${encodeURIComponent(status.resumedFrom.workflowId)}">${status.resumedFrom.workflowId}</a>` : ''}
+      <details><summary>Input</summary><pre>${pretty(status.input ?? null)}</pre></details>
       ${status.error ? html`<div class="problem">${status.error}</div>` : ''}
       ${status.result !== undefined ? html`<p>Result:</p><pre>${pretty(status.result)}</pre>` : ''}
     </div>

@@ -98,7 +98,7 @@ async function inboxItems(ctx: ConsoleContext) {
         const status = await m.status().catch(() => null);
         if (!status?.pending) return null;
         const contracts = await m.decisions().catch(() => []);
-        return { id: w.workflowId, agent: status.agent, pending: status.pending, contract: contracts.find((d) => d.key === status.pending!.key) };
+        return { id: w.workflowId, agent: status.agent, input: status.input ?? null, pending: status.pending, contract: contracts.find((d) => d.key === status.pending!.key) };
       }),
     )
   ).filter((d) => d !== null);
@@ -125,6 +125,7 @@ async function inbox(ctx: ConsoleContext) {
         <a href="/missions/${encodeURIComponent(d.id)}">${d.id}</a> (${d.agent}) waits for <code>${d.pending.key}</code> since ${d.pending.since}
         ${d.pending.deadline ? html` · deadline ${d.pending.deadline}, then ${atDeadline(d.pending.onTimeout)}` : ''}
         <p>${d.contract?.description ?? ''}</p>
+        <details open><summary>Mission input</summary><pre>${pretty(d.input)}</pre></details>
         ${decisionForm(ctx, `/missions/${encodeURIComponent(d.id)}/decide`, d.pending, d.contract)}
       </div>`,
     )}

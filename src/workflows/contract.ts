@@ -150,6 +150,8 @@ export interface StatusView {
   rejectedSignals: Array<{ signal: string; reason: string }>;
   /** the mission this one was restarted from */
   resumedFrom?: { workflowId: string; runId: string };
+  /** the agent input the mission runs with (what a decision is about) */
+  input?: Json;
 }
 
 // ---------------------------------------------------------------- activities

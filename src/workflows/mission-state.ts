@@ -240,6 +240,7 @@ export class MissionState {
       ...(this.error !== undefined ? { error: this.error } : {}),
       rejectedSignals: this.rejectedSignals,
       ...(this.input.resumedFrom ? { resumedFrom: this.input.resumedFrom } : {}),
+      input: this.input.input,
     };
   }
 

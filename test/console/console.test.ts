@@ -198,3 +198,57 @@ describe('plans in the console', () => {
     expect((await get(`/plans/${plan.id}`)).text).toContain('completed');
   }, 120_000);
 });
+
+describe('the other routes', () => {
+  it('lists missions and plans, serves the live script, streams the inbox and a plan, and shows the mission input', async () => {
+    const m = await waitingMission('ivy', 60);
+    expect((await get('/missions?status=Running&q=' + m.id)).text).toContain(m.id);
+    expect((await get('/missions?q=no-such-mission')).text).not.toContain(m.id);
+    expect((await get('/')).text).toMatch(/&quot;recipient&quot;: &quot;ivy&quot;/);
+    const script = await app.request(`${ORIGIN}/assets/live.js`);
+    expect(script.headers.get('content-type')).toContain('javascript');
+    expect(await script.text()).toContain('EventSource');
+    for (const path of ['/live/inbox', `/live/missions/${m.id}`]) {
+      const res = await app.request(`${ORIGIN}${path}`);
+      expect(res.headers.get('content-type')).toContain('text/event-stream');
+      await res.body!.cancel();
+    }
+    await m.cancel('test done');
+  }, 120_000);
+
+  it('a plan in review is regenerated or refused with a message, cancelled; a running one has a step denied; plans stream', async () => {
+    const csrf = csrfOf((await get('/start')).text);
+    const doc = { steps: [{ id: 'a', description: 'one', tool: 'echo', args: { value: 1 }, requiresApproval: true }] };
+    const p1 = await env.startPlan({ agent: 'lab', document: doc });
+    await waitForPlan(p1, (v) => v.status === 'review');
+    const live = await app.request(`${ORIGIN}/live/plans/${p1.id}`);
+    expect(live.headers.get('content-type')).toContain('text/event-stream');
+    await live.body!.cancel();
+    expect((await get('/plans')).text).toContain(p1.id);
+    // the lab planner has no answer for this feedback: the page says why, nothing breaks
+    const regen = await post(`/plans/${p1.id}/regenerate`, { _csrf: csrf, feedback: 'make it two steps' });
+    expect([303, 400]).toContain(regen.status);
+    if (regen.status === 400) expect(await regen.text()).toContain('Not applied');
+    await waitForPlan(p1, (v) => v.status === 'review');
+    expect((await post(`/plans/${p1.id}/cancel`, { _csrf: csrf })).status).toBe(303);
+    await expect(p1.result()).rejects.toThrow();
+
+    const p2 = await env.startPlan({ agent: 'lab', document: doc, approve: true });
+    await waitForPlan(p2, awaiting('a'));
+    expect((await post(`/plans/${p2.id}/steps/a/deny`, { _csrf: csrf, reason: 'not today' })).status).toBe(303);
+    await p2.result().catch(() => undefined);
+    const view = await p2.status();
+    expect(view.plan!.steps[0]!.status).not.toBe('completed');
+    expect(view.plan!.steps[0]!.reason ?? '').toMatch(/not today/);
+  }, 120_000);
+
+  it('starts a plan from the form; a plan for an unknown agent is refused or fails visibly', async () => {
+    const csrf = csrfOf((await get('/start')).text);
+    const res = await post('/start/plan', { _csrf: csrf, agent: 'lab', request: 'echo something' });
+    expect(res.status).toBe(303);
+    const id = decodeURIComponent(res.headers.get('location')!.replace('/plans/', ''));
+    expect((await get(`/plans/${id}`)).status).toBe(200);
+    await navigator.plan(id).cancel('test done').catch(() => undefined);
+  }, 120_000);
+});
+
