@@ -5,7 +5,8 @@
  *     in library mode (runNavigator);
  *  2. overhead per effect: a pass with N external effects, N = 1 and 10, both ways;
  *  3. history bytes per pass with an initial journal of 10, 100 and 1,000 entries
- *     (protobuf-encoded size of the events each pass adds);
+ *     (protobuf-encoded size of the events each pass adds), and of one pass of a 4 KB
+ *     program with 0, 1 and 3 sequential external effects;
  *  4. one mission of 500 passes under continue-as-new, audited at the end;
  *  5. 200 concurrent missions waiting for a decision on one worker, with memory use.
  * Every part is bounded by a timeout; a part that fails or runs out of time reports
@@ -28,6 +29,7 @@ import type { Json, MissionInput, StatusView } from '../src/workflows/contract.t
 import { cancelUpdate, decideUpdate, statusQuery } from '../src/workflows/messages.ts';
 import { benchAgents, effects, onePass } from './agents/mission-agents.ts';
 import { type BenchRow, medianMs } from './types.ts';
+import { historySize, passEvents } from './pass-history.ts';
 
 const JOURNAL_SIZES = [10, 100, 1000];
 /** passes measured per journal size (after the first, which also describes the agent) */
@@ -113,6 +115,7 @@ export async function benchMission(): Promise<BenchRow[]> {
   try {
     rows.push(...(await bounded('pass overhead', PART_TIMEOUT_MS, passOverhead(ctx)).catch((e) => [errorRow('pass overhead', e)])));
     rows.push(...(await bounded('history bytes', PART_TIMEOUT_MS, historyBytes(ctx)).catch((e) => [errorRow('history bytes per pass', e)])));
+    rows.push(...(await bounded('history bytes per effect', PART_TIMEOUT_MS, effectHistoryBytes(ctx)).catch((e) => [errorRow('history bytes per effect', e)])));
     rows.push(...(await longMission(ctx).catch((e) => [errorRow(`${LONG_PASSES}-pass mission`, e)])));
     rows.push(...(await bounded('parked missions', PART_TIMEOUT_MS, parkedMissions(ctx)).catch((e) => [errorRow(`${PARKED} waiting missions`, e)])));
   } finally {
@@ -245,6 +248,38 @@ async function historyBytes(ctx: Ctx): Promise<BenchRow[]> {
       note:
         `${perPass} B/pass (${verdict}; protobuf History.encode of the events one pass adds, decide update included; min ${Math.min(...bytes)}, max ${Math.max(...bytes)}); ` +
         `${median(counts)} events/pass; runPass activity ${median(activityMs).toFixed(1)} ms; start event ${startedBytes} B carries the initial journal once`,
+    });
+  }
+  return rows;
+}
+
+/**
+ * History of a one-pass mission of a 4 KB program with N sequential effects: `passBytes`
+ * from the pass's first runPass scheduled event to its last runPass completed event (the
+ * pass itself, its effects and their workflow tasks), `bytes` every event after the start.
+ */
+export async function passHistoryBytes(start: Ctx['start'], n: number): Promise<{ bytes: number; passBytes: number; events: number }> {
+  const handle = await start({ agent: 'bench-sequential', input: { n } });
+  await handle.result();
+  const evs = ((await handle.fetchHistory()).events ?? []).slice(1);
+  return { bytes: historySize(evs), passBytes: historySize(passEvents(evs).events), events: evs.length };
+}
+
+async function effectHistoryBytes(ctx: Ctx): Promise<BenchRow[]> {
+  const rows: BenchRow[] = [];
+  let base: number | undefined;
+  for (const n of [0, 1, 3]) {
+    const t = performance.now();
+    const got = await passHistoryBytes(ctx.start, n);
+    base ??= got.passBytes;
+    const kb = (b: number) => `${(b / 1024).toFixed(1)} KB`;
+    rows.push({
+      name: `history bytes of a pass with ${n} sequential effect${n === 1 ? '' : 's'} (4 KB program)`,
+      median_ms: performance.now() - t,
+      ratio: got.passBytes / base,
+      note:
+        `${kb(got.passBytes)} from the pass's first runPass to its result (whole mission ${kb(got.bytes)}, ${got.events} events)` +
+        (n === 3 ? `; goal under 12 KB: ${got.passBytes < 12 * 1024 ? 'met' : 'MISSED'}` : ''),
     });
   }
   return rows;

@@ -1,6 +1,15 @@
 #!/usr/bin/env node
-// Runs the TypeScript CLI through tsx so that `npm install` is the only set-up step.
-import { register } from 'tsx/esm/api';
+// The navigator CLI. From the published package it runs the compiled JavaScript in
+// dist/; in this repository it runs the TypeScript sources through tsx, so that
+// `npm install` is the only set-up step.
+import { existsSync } from 'node:fs';
 
-register();
-await import('../client.ts');
+const compiled = new URL('../dist/client.js', import.meta.url);
+const fromSources = new URL('../client.ts', import.meta.url);
+if (existsSync(fromSources)) {
+  const { register } = await import('tsx/esm/api');
+  register();
+  await import(fromSources.href);
+} else {
+  await import(compiled.href);
+}

@@ -8,6 +8,7 @@ import type { ChatModel } from '../src/llm/model.ts';
 import type { Agent } from '../src/navigator/index.ts';
 import { answersFile, defaultInput as wireInput, wireTransfer } from './wire-transfer/index.ts';
 import { plannerAnswersFile, workspaceAgent } from './workspace/index.ts';
+import { answersFile as reportAnswersFile, defaultInput as reportInput, reportJob } from './report-job/index.ts';
 
 export interface ExampleAgent {
   agent: Agent;
@@ -23,4 +24,5 @@ const recordedOr = (file: string) => (): ChatModel =>
 export const exampleAgents: Record<string, ExampleAgent> = {
   'wire-transfer': { agent: wireTransfer as unknown as Agent, model: recordedOr(answersFile), defaultInput: wireInput },
   workspace: { agent: workspaceAgent as unknown as Agent, model: recordedOr(plannerAnswersFile) },
+  'report-job': { agent: reportJob as unknown as Agent, model: recordedOr(reportAnswersFile), defaultInput: reportInput },
 };

@@ -8,7 +8,10 @@
  *                     `step_1..step_k` decided, the next pass commits `work_(k+1)` only.
  *                     Returns `{:steps n}` once `step_n` is decided.
  * - `bench-parked`:   waits for the contract decision `go_ahead` (approved / rejected).
+ * - `bench-sequential`: a realistic 4 KB program that runs N external `ping` effects one
+ *                     after the other (each its own suspension), then returns.
  */
+import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { createScriptedModel } from '../../src/llm/index.ts';
 import type { ChatModel } from '../../src/llm/model.ts';
@@ -91,6 +94,22 @@ export const parked = defineAgent({
   limits: { maxTurns: 2 },
 });
 
+/**
+ * A realistic program of about 4 KB (helpers, validation, grouping, a report, then N
+ * external pings one after the other, each its own suspension): what a model writes for
+ * a real mission, so history sizes measured with it are not flattered by repetition.
+ */
+export const sequentialProgram = readFileSync(new URL('./sequential-program.clj', import.meta.url), 'utf8').trim();
+
+export const sequential = defineAgent({
+  name: 'bench-sequential',
+  prompt: 'Ping {{n}} times, one after the other, each in its own task, then return the count.',
+  input: z.object({ n: z.number().int().nonnegative() }),
+  output: z.object({ count: z.number() }),
+  tools: [ping],
+  limits: { maxTurns: 2 },
+});
+
 const entry = (agent: Agent, program: string): RegisteredAgent => ({ agent, model: repeatingModel(program) });
 
 /** The bench agents with their models, ready for a worker's registry. */
@@ -99,4 +118,5 @@ export const benchAgents: RegisteredAgent[] = [
   entry(effects as unknown as Agent, effectsProgram),
   entry(stepper as unknown as Agent, stepperProgram),
   entry(parked as unknown as Agent, parkedProgram),
+  entry(sequential as unknown as Agent, sequentialProgram),
 ];

@@ -12,22 +12,11 @@
  * killed mid-run): the next call reads it again.
  */
 import { createHash } from 'node:crypto';
-import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
-import { dirname } from 'node:path';
-
-type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+import { type Json, ServiceError, type ServiceRecord, applyOnce, readRecords } from '../shared/service-log.ts';
 
 export type Operation = 'prepare_wire' | 'request_approval' | 'execute_wire' | 'cancel_hold';
 
-export interface BankRecord {
-  operation: Operation;
-  args: { [key: string]: Json };
-  idempotencyKey: string;
-  outcome: 'applied' | 'deduplicated' | 'rejected';
-  result?: Json;
-  error?: string;
-  at: string;
-}
+export type BankRecord = ServiceRecord<Operation>;
 
 export const DEFAULT_BANK_FILE = '.navigator/wire-transfer-bank.jsonl';
 
@@ -35,53 +24,17 @@ export const DEFAULT_BANK_FILE = '.navigator/wire-transfer-bank.jsonl';
 export const bankFile = (): string => process.env.WIRE_TRANSFER_BANK_FILE || DEFAULT_BANK_FILE;
 
 /** Every call recorded so far, in order. */
-export function readBank(file = bankFile()): BankRecord[] {
-  if (!existsSync(file)) return [];
-  return readFileSync(file, 'utf8')
-    .split('\n')
-    .filter((l) => l.trim())
-    .map((l) => JSON.parse(l) as BankRecord);
-}
+export const readBank = (file = bankFile()): BankRecord[] => readRecords<Operation>(file);
 
 /** Operations that really happened (applied), e.g. to assert "one wire was sent". */
 export const appliedOperations = (file = bankFile()): BankRecord[] => readBank(file).filter((r) => r.outcome === 'applied');
 
-export class BankError extends Error {
-  override readonly name = 'BankError';
-}
+export { ServiceError as BankError };
 
 const short = (key: string): string => createHash('sha256').update(key).digest('hex').slice(0, 10);
 
-function append(file: string, rec: BankRecord): void {
-  mkdirSync(dirname(file), { recursive: true });
-  appendFileSync(file, `${JSON.stringify(rec)}\n`);
-}
-
-/** Applies one operation under an idempotency key, at most once. */
-function call(operation: Operation, args: { [key: string]: Json }, idempotencyKey: string, apply: (history: BankRecord[]) => Json): Json {
-  const file = bankFile();
-  const history = readBank(file);
-  const at = new Date().toISOString();
-  const first = history.find((r) => r.idempotencyKey === idempotencyKey && r.outcome === 'applied');
-  if (first) {
-    if (first.operation !== operation) {
-      const error = `idempotency key already used for ${first.operation}`;
-      append(file, { operation, args, idempotencyKey, outcome: 'rejected', error, at });
-      throw new BankError(error);
-    }
-    append(file, { operation, args, idempotencyKey, outcome: 'deduplicated', result: first.result ?? null, at });
-    return first.result ?? null;
-  }
-  let result: Json;
-  try {
-    result = apply(history.filter((r) => r.outcome === 'applied'));
-  } catch (e) {
-    append(file, { operation, args, idempotencyKey, outcome: 'rejected', error: (e as Error).message, at });
-    throw e;
-  }
-  append(file, { operation, args, idempotencyKey, outcome: 'applied', result, at });
-  return result;
-}
+const call = (operation: Operation, args: { [key: string]: Json }, key: string, apply: (applied: BankRecord[]) => Json): Json =>
+  applyOnce(bankFile(), operation, args, key, apply);
 
 const holdState = (applied: BankRecord[], holdId: string): 'held' | 'sent' | 'released' | 'unknown' => {
   let state: 'held' | 'sent' | 'released' | 'unknown' = 'unknown';
@@ -109,7 +62,7 @@ export const bank = {
   /** Notifies a manager that a wire waits for approval. */
   requestApproval(args: { hold_id: string; decision_key: string }, key: string): Json {
     return call('request_approval', args, key, (applied) => {
-      if (holdState(applied, args.hold_id) !== 'held') throw new BankError(`hold ${args.hold_id} is not active`);
+      if (holdState(applied, args.hold_id) !== 'held') throw new ServiceError(`hold ${args.hold_id} is not active`);
       return { request_id: `apr_${short(key)}`, hold_id: args.hold_id, decision_key: args.decision_key, notified: 'manager' };
     });
   },
@@ -118,7 +71,7 @@ export const bank = {
   executeWire(args: { hold_id: string }, key: string): Json {
     return call('execute_wire', args, key, (applied) => {
       const state = holdState(applied, args.hold_id);
-      if (state !== 'held') throw new BankError(`hold ${args.hold_id} cannot be sent (${state})`);
+      if (state !== 'held') throw new ServiceError(`hold ${args.hold_id} cannot be sent (${state})`);
       return { reference: `wire_${short(key)}`, hold_id: args.hold_id, status: 'sent' };
     });
   },
@@ -127,7 +80,7 @@ export const bank = {
   cancelHold(args: { hold_id: string }, key: string): Json {
     return call('cancel_hold', args, key, (applied) => {
       const state = holdState(applied, args.hold_id);
-      if (state !== 'held') throw new BankError(`hold ${args.hold_id} cannot be released (${state})`);
+      if (state !== 'held') throw new ServiceError(`hold ${args.hold_id} cannot be released (${state})`);
       return { hold_id: args.hold_id, status: 'released' };
     });
   },

@@ -12,7 +12,8 @@ import { type AgentRegistry, lookupAgent, lookupTool } from './agents.ts';
 import { describe } from './describe.ts';
 import { withHeartbeat } from './heartbeat.ts';
 import { createPlanActivities } from './plans.ts';
-import { runPassStep } from './pass.ts';
+import { type PassActivity, passActivity, runPassStep } from './pass.ts';
+import type { PassProgress } from '../navigator/index.ts';
 
 export interface ActivityDeps {
   agents: AgentRegistry;
@@ -41,14 +42,24 @@ export function createActivities(deps: ActivityDeps) {
       const entry = lookupAgent(deps.agents, req.agent);
       // Heartbeat from the start: the query below may wait while Temporal moves the
       // workflow off the sticky queue of a worker that died.
+      let progress: PassActivity = { pass: req.pass, phase: 'starting', text: `pass ${req.pass}: starting` };
+      const onProgress = (p: PassProgress) => {
+        const changed = p.phase !== progress.phase || p.turn !== progress.turn;
+        progress = passActivity(req.pass, p);
+        if (changed) ctx.heartbeat(progress);
+      };
       return withHeartbeat(ctx, deps.heartbeatEveryMs ?? 2000, async () => {
         const context = await deps.client.workflow.getHandle(workflowId, runId).query(passContextQuery);
         if (context.journalVersion < req.journalVersion) {
           // The query reached a worker whose copy of the workflow is behind: try again.
           throw ApplicationFailure.retryable(`journal version ${context.journalVersion} is older than ${req.journalVersion}`, 'StaleJournal');
         }
-        return runPassStep(entry, req, context);
-      });
+        if (req.step !== undefined && context.passStep !== undefined && context.passStep !== req.step) {
+          // the answer carries a change to the suspended state it read: it must be the workflow's
+          throw ApplicationFailure.retryable(`suspended pass state ${context.passStep} is not ${req.step}`, 'StalePassState');
+        }
+        return runPassStep(entry, req, context, onProgress);
+      }, () => progress);
     },
 
     async runTool(req: ToolRequest): Promise<{ result: Json; attempt: number }> {
@@ -62,11 +73,14 @@ export function createActivities(deps: ActivityDeps) {
       }
       try {
         const call = () => tool.handler(args.data, { idempotencyKey: req.idempotencyKey, taskId: req.taskId, signal: ctx.cancellationSignal });
-        const out = await withHeartbeat(ctx, deps.heartbeatEveryMs ?? 2000, async () => call());
+        const doing = { text: `tool ${req.tool}${req.taskId ? ` for task ${req.taskId}` : ''}` };
+        const out = await withHeartbeat(ctx, deps.heartbeatEveryMs ?? 2000, async () => call(), () => doing);
         return { result: toJson(fromJson((out ?? null) as Json)), attempt };
       } catch (err) {
         const message = err instanceof Error ? err.message : String(err);
-        throw ApplicationFailure.create({ message: `tool ${req.tool} failed: ${message}`, type: 'ToolError', details: [{ attempt }] });
+        // a refusal (ToolRejected) will not change on retry: the model gets it at once
+        const rejected = err instanceof Error && err.name === 'ToolRejected';
+        throw ApplicationFailure.create({ message: `tool ${req.tool} ${rejected ? 'rejected the call' : 'failed'}: ${message}`, type: rejected ? 'ToolRejected' : 'ToolError', nonRetryable: rejected, details: [{ attempt }] });
       }
     },
   };

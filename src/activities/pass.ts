@@ -4,12 +4,29 @@
  */
 import { ApplicationFailure } from '@temporalio/activity';
 import { sideEffectOf } from '../lisp/tools.ts';
-import { resumePass, startPass } from '../navigator/index.ts';
+import { type PassProgress, passOpening, resumePass, startPass } from '../navigator/index.ts';
 import type { InlineToolCall, Json, PassContext, PassOutcome, PassRequest, PassResponse } from '../workflows/contract.ts';
 import type { RegisteredAgent } from './agents.ts';
 import { programEvaluator } from '../sandbox/index.ts';
+import { type PackedState, packState, unpackState } from '../navigator/state-packing.ts';
+import { type JsonValue, diffJson } from '../workflows/json-patch.ts';
 
-export async function runPassStep(entry: RegisteredAgent, req: PassRequest, ctx: PassContext): Promise<PassResponse> {
+/** The heartbeat details of a running pass: what it does now, as data and as one line. */
+export interface PassActivity {
+  pass: number;
+  phase: 'starting' | PassProgress['phase'];
+  turn?: number;
+  outputTokens?: number;
+  text: string;
+}
+
+export function passActivity(pass: number, p: PassProgress): PassActivity {
+  if (p.phase === 'program') return { pass, phase: p.phase, turn: p.turn, text: `pass ${pass}, turn ${p.turn}: running the program` };
+  const tokens = p.outputTokens ? `, ${p.outputTokens} tokens` : '';
+  return { pass, phase: p.phase, turn: p.turn, ...(p.outputTokens ? { outputTokens: p.outputTokens } : {}), text: `pass ${pass}, turn ${p.turn}: model answering${tokens}` };
+}
+
+export async function runPassStep(entry: RegisteredAgent, req: PassRequest, ctx: PassContext, onProgress?: (p: PassProgress) => void): Promise<PassResponse> {
   const journal = new Map(ctx.journal);
   const model = entry.model();
   if (req.resume && ctx.passState === null) {
@@ -17,7 +34,7 @@ export async function runPassStep(entry: RegisteredAgent, req: PassRequest, ctx:
   }
   const evaluate = programEvaluator();
   const step = req.resume
-    ? await resumePass({ agent: entry.agent, state: ctx.passState as never, journal, effectResults: ctx.effectResults, model, evaluate })
+    ? await resumePass({ agent: entry.agent, state: unpackOrFail(entry, ctx), journal, effectResults: ctx.effectResults, model, evaluate, onProgress })
     : await startPass({
         evaluate,
         agent: entry.agent,
@@ -29,9 +46,17 @@ export async function runPassStep(entry: RegisteredAgent, req: PassRequest, ctx:
         lastError: ctx.lastError,
         effects: 'suspend',
         toolShapes: ctx.toolShapes,
+        onProgress,
       });
   if (step.kind === 'effects') {
-    return { kind: 'effects', effects: step.effects, state: step.state as unknown as Json };
+    // only what changed since the state this step read: history keeps each change once
+    // effect results and the effect list stay out: the workflow holds both, and gives the results back
+    const held = { ...step.state, effectResults: {}, pending: step.state.pending && { ...step.state.pending, effects: [] } };
+    const next = packState(held, { opening: openingOf(entry, held.input, ctx) }) as unknown as JsonValue;
+    const base = req.resume ? (ctx.passState as JsonValue) : null;
+    // an effect's id is its idempotency key: sent once (the workflow restores the id)
+    const effects = step.effects.map(({ id, ...e }) => (id === e.idempotencyKey ? e : { id, ...e }));
+    return { kind: 'effects', effects, patch: diffJson(base, next) ?? { o: {} } };
   }
   const classes = new Map(entry.agent.tools.map((t) => [t.name, sideEffectOf(t)]));
   return {
@@ -53,6 +78,24 @@ export async function runPassStep(entry: RegisteredAgent, req: PassRequest, ctx:
       })),
     tokens: step.usage.inputTokens + step.usage.outputTokens,
   };
+}
+
+/** The pass's first message as the workflow's context rebuilds it (undefined if it cannot). */
+function openingOf(entry: RegisteredAgent, input: Record<string, Json>, ctx: PassContext): string | undefined {
+  try {
+    return passOpening({ agent: entry.agent, input, summaries: ctx.summaries, toolShapes: ctx.toolShapes, lastError: ctx.lastError });
+  } catch {
+    return undefined;
+  }
+}
+
+function unpackOrFail(entry: RegisteredAgent, ctx: PassContext) {
+  const packed = ctx.passState as unknown as PackedState;
+  try {
+    return unpackState(packed, { opening: openingOf(entry, packed.input, ctx) });
+  } catch (err) {
+    throw ApplicationFailure.nonRetryable((err as Error).message, 'InvalidPassState');
+  }
 }
 
 interface NavigatorOutcome {

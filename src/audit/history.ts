@@ -3,8 +3,9 @@
  */
 import type { Client } from '@temporalio/client';
 import { defaultPayloadConverter } from '@temporalio/common';
-import { historyFromJSON } from '@temporalio/common/lib/proto-utils';
+import { historyFromJSON } from '@temporalio/common/lib/proto-utils.js';
 import proto from '@temporalio/proto';
+import { decodePayloads } from '../codec/history.ts';
 import type { temporal } from '@temporalio/proto';
 
 export type History = temporal.api.history.v1.IHistory;
@@ -23,6 +24,8 @@ export async function fetchChain(client: Client, workflowId: string, runId?: str
   let current: string | undefined = runId ?? (await client.workflow.getHandle(workflowId).describe()).runId;
   while (current) {
     const history: History = await client.workflow.getHandle(workflowId, current).fetchHistory();
+    // the audit reads values from history: decode them with the client's codecs (if any)
+    await decodePayloads(history, client.options.loadedDataConverter.payloadCodecs);
     chain.unshift({ workflowId, runId: current, history });
     const started: temporal.api.history.v1.IWorkflowExecutionStartedEventAttributes | null | undefined = history.events?.[0]?.workflowExecutionStartedEventAttributes;
     current = started?.continuedExecutionRunId || undefined;

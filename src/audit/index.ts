@@ -7,11 +7,15 @@
  * 4. replays every run with the current workflow code (determinism).
  */
 import type { Client } from '@temporalio/client';
+import type { DataConverter } from '@temporalio/common';
 import { Worker } from '@temporalio/worker';
 import { journalQuery } from '../workflows/messages.ts';
 import type { Json } from '../workflows/contract.ts';
-import { EventType, fetchChain, type RunHistory } from './history.ts';
+import { EventType, decodeFirst, fetchChain, type RunHistory } from './history.ts';
 import { type Provenance, reconstruct } from './reconstruct.ts';
+import { workflowsPath } from '../worker/workflows-path.ts';
+import { decodePayloads } from '../codec/history.ts';
+import { configuredDataConverter } from '../codec/load.ts';
 
 export interface AuditReport {
   ok: boolean;
@@ -22,6 +26,8 @@ export interface AuditReport {
   duplicateEffects: Array<{ idempotencyKey: string; taskId: string | null; tool: string; completions: number }>;
   replay: { ok: boolean; errors: string[] };
   problems: string[];
+  /** for a mission restarted from another's journal: that mission, and whether the seed matches it */
+  resumedFrom?: { workflowId: string; runId: string; journalMatches: boolean };
 }
 
 export interface AuditOptions {
@@ -30,12 +36,38 @@ export interface AuditOptions {
   workflowBundle?: { code: string };
   /** skip the replay step (e.g. when no workflow code is available) */
   skipReplay?: boolean;
+  /** decodes the histories' payloads in the replay @default the process's codec (NAVIGATOR_CODEC), if any */
+  dataConverter?: DataConverter;
 }
 
 export async function auditMission(client: Client, workflowId: string, opts: AuditOptions = {}): Promise<AuditReport> {
   const chain = await fetchChain(client, workflowId);
   const fromWorkflow = await workflowJournal(client, workflowId);
-  return auditChain(chain, fromWorkflow, opts);
+  const report = await auditChain(chain, fromWorkflow, { dataConverter: client.options.dataConverter, ...opts });
+  return followResumeLink(client, chain, report);
+}
+
+/**
+ * A mission restarted from another's journal (`navigator resume`): the journal it was
+ * seeded with must be the one the old mission's history commits, and no external effect
+ * may complete in both for one idempotency key.
+ */
+async function followResumeLink(client: Client, chain: RunHistory[], report: AuditReport): Promise<AuditReport> {
+  const started = chain[0]?.history.events?.[0]?.workflowExecutionStartedEventAttributes;
+  const input = decodeFirst<{ resumedFrom?: { workflowId: string; runId: string }; carried?: { journal: Array<[string, Json]> } }>(started?.input);
+  const from = input?.resumedFrom;
+  if (!from) return report;
+  const oldChain = await fetchChain(client, from.workflowId, from.runId);
+  const old = reconstruct(oldChain);
+  const seeded = input?.carried?.journal ?? [];
+  const differences = diffJournals(old.journal, seeded);
+  const problems = differences.map((d) => `seed from ${from.workflowId}: ${d}`);
+  const mine = reconstruct(chain).effects;
+  for (const [key, effect] of old.effects) {
+    const again = mine.get(key);
+    if (effect.completions.length && again?.completions.length) problems.push(`external effect ${effect.tool} (key ${key.slice(0, 12)}…) completed in ${from.workflowId} and again after the resume`);
+  }
+  return { ...report, ok: report.ok && problems.length === 0, problems: [...report.problems, ...problems], resumedFrom: { ...from, journalMatches: differences.length === 0 } };
 }
 
 /**
@@ -46,6 +78,9 @@ export async function auditMission(client: Client, workflowId: string, opts: Aud
 export async function auditChain(chain: RunHistory[], fromWorkflow: Array<[string, Json]> | null, opts: AuditOptions & { requireClosed?: boolean } = {}): Promise<AuditReport> {
   const workflowId = chain[0]?.workflowId ?? '';
   const problems: string[] = [];
+  // encrypted payloads (a history read from a file) are decoded with the codec given or configured
+  const codecs = (opts.dataConverter ?? (await configuredDataConverter()))?.payloadCodecs ?? [];
+  await decodePayloads(chain, codecs).catch((err: Error) => problems.push(`payloads could not be decoded: ${err.message}`));
   let rebuilt: ReturnType<typeof reconstruct>;
   try {
     rebuilt = reconstruct(chain);
@@ -130,12 +165,13 @@ export async function replayChain(chain: RunHistory[], opts: AuditOptions, repla
   const errors: string[] = [];
   const source = opts.workflowBundle ? { workflowBundle: opts.workflowBundle } : { workflowsPath: opts.workflowsPath ?? defaultWorkflowsPath() };
   const histories = chain.map((r) => ({ workflowId: r.workflowId, history: r.history }));
-  for await (const result of Worker.runReplayHistories({ ...source, replayName }, histories)) {
+  const dataConverter = opts.dataConverter ?? (await configuredDataConverter());
+  for await (const result of Worker.runReplayHistories({ ...source, replayName, ...(dataConverter ? { dataConverter } : {}) }, histories)) {
     if (result.error) errors.push(`run ${result.runId}: ${result.error.message}`);
   }
   return { ok: errors.length === 0, errors };
 }
 
 export function defaultWorkflowsPath(): string {
-  return new URL('../workflows/index.ts', import.meta.url).pathname;
+  return workflowsPath;
 }

@@ -1,12 +1,11 @@
 /**
- * What every mission command needs: a connection, a mission by workflow id (through the
- * client library, src/client/missions.ts), and one-line errors for unknown ids, finished
- * missions and rejected updates.
+ * What every mission command needs: a connection, a handle by workflow id, and one-line
+ * errors for unknown ids, finished missions and rejected updates.
  */
-import { WorkflowNotFoundError, WorkflowUpdateFailedError, type Client } from '@temporalio/client';
-import { type MissionHandle, MissionClosed, MissionNotFound, MissionRejected, NoVerdict, NotAMission, getMission } from '../client/missions.ts';
+import { WorkflowNotFoundError, WorkflowUpdateFailedError, type Client, type WorkflowHandle } from '@temporalio/client';
 import { connectClient, resolveTarget, type Connected } from '../temporal/connection.ts';
 import { CliError } from './errors.ts';
+import { MissionRejected } from '../client/missions.ts';
 
 export async function withClient<T>(fn: (client: Client, conn: Connected) => Promise<T>): Promise<T> {
   const target = resolveTarget();
@@ -23,12 +22,23 @@ export async function withClient<T>(fn: (client: Client, conn: Connected) => Pro
   }
 }
 
-/** Turns client and SDK errors about a mission into one-line CLI errors. */
+/** A handle to an existing mission and its Temporal status; unknown ids fail clearly. */
+export async function missionHandle(client: Client, id: string): Promise<{ handle: WorkflowHandle; status: string }> {
+  const handle = client.workflow.getHandle(id);
+  try {
+    const description = await handle.describe();
+    if (description.type === 'planExecution') throw new CliError(`${id} is a plan, not a mission: use \`navigator plan show ${id}\``);
+    return { handle, status: description.status.name };
+  } catch (err) {
+    throw explain(err, id);
+  }
+}
+
+/** Turns SDK errors about a mission into one-line CLI errors. */
 export function explain(err: unknown, id: string): Error {
   if (err instanceof CliError) return err;
-  if (err instanceof MissionNotFound || err instanceof NotAMission || err instanceof MissionClosed || err instanceof NoVerdict) return new CliError(err.message);
-  if (err instanceof MissionRejected) return new CliError(`rejected: ${err.message}`);
   if (err instanceof WorkflowNotFoundError) return new CliError(`no mission with id ${id}`);
+  if (err instanceof MissionRejected) return new CliError(`rejected: ${err.message}`);
   if (err instanceof WorkflowUpdateFailedError) {
     const cause = err.cause as Error | undefined;
     return new CliError(`rejected: ${cause?.message ?? err.message}`);
@@ -38,21 +48,21 @@ export function explain(err: unknown, id: string): Error {
 }
 
 /**
- * Runs `fn` with an existing mission, mapping every failure through {@link explain}.
- * With `running: true` a finished mission is refused before anything is sent.
+ * Runs `fn` with a handle, mapping every failure through {@link explain}. With
+ * `running: true` a finished mission is refused before anything is sent.
  */
-export async function onMission<T>(id: string, fn: (mission: MissionHandle, client: Client) => Promise<T>, opts: { running?: boolean } = {}): Promise<T> {
+export async function onMission<T>(
+  id: string,
+  fn: (handle: WorkflowHandle, client: Client) => Promise<T>,
+  opts: { running?: boolean } = {},
+): Promise<T> {
   return withClient(async (client) => {
-    const mission = getMission(client, id);
+    const { handle, status } = await missionHandle(client, id);
+    if (opts.running && status !== 'RUNNING') throw new CliError(`mission ${id} has already finished (${status.toLowerCase()})`);
     try {
-      await mission.check(opts);
+      return await fn(handle, client);
     } catch (err) {
-      throw explain(err, id);
-    }
-    try {
-      return await fn(mission, client);
-    } catch (err) {
-      // The mission exists (describe found it): "not found" now means it closed meanwhile.
+      // The mission exists (describe found it): "not found" from an update means it closed meanwhile.
       if (err instanceof WorkflowNotFoundError) throw new CliError(`mission ${id} has already finished`);
       throw explain(err, id);
     }

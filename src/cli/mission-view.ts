@@ -1,11 +1,45 @@
 /**
- * Printing a mission's state in the CLI: what it waits for, with the exact commands to
- * go on. Reading and waiting are the client library's (src/client/missions.ts).
+ * Reading a mission's state from the CLI: waiting until it settles, and printing what it
+ * waits for with the exact commands to go on.
  */
-import { type Settled, closedState, settle } from '../client/missions.ts';
+import { WorkflowFailedError, type WorkflowHandle } from '@temporalio/client';
+import type { StatusView } from '../workflows/contract.ts';
+import { statusQuery } from '../workflows/messages.ts';
 
-// The polling itself lives in the client library; these names stay for the CLI's users.
-export { type Settled, closedState, settle };
+const SETTLED = new Set(['waiting', 'completed', 'failed', 'cancelled', 'budget_exhausted']);
+const CLOSED = new Set(['COMPLETED', 'FAILED', 'CANCELLED', 'TERMINATED', 'TIMED_OUT', 'CONTINUED_AS_NEW']);
+
+export interface Settled {
+  status: StatusView | null;
+  /** set once the workflow has closed */
+  closed: { status: string; result?: unknown; failure?: string } | null;
+}
+
+/** Polls until the mission waits or ends (or `timeoutMs` passes). */
+export async function settle(handle: WorkflowHandle, opts: { untilClosed?: boolean; timeoutMs?: number; onStatus?: (s: StatusView) => void } = {}): Promise<Settled> {
+  const deadline = Date.now() + (opts.timeoutMs ?? 60_000);
+  for (;;) {
+    const closed = await closedState(handle);
+    const status = await handle.query(statusQuery).catch(() => null);
+    if (status) opts.onStatus?.(status);
+    if (closed) return { status, closed };
+    if (!opts.untilClosed && status && SETTLED.has(status.status)) return { status, closed: null };
+    if (Date.now() > deadline) return { status, closed: null };
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+/** How the workflow ended (result or failure message), or null while it runs or continues as new. */
+export async function closedState(handle: WorkflowHandle): Promise<Settled['closed']> {
+  const d = await handle.describe();
+  if (!CLOSED.has(d.status.name) || d.status.name === 'CONTINUED_AS_NEW') return null;
+  try {
+    return { status: d.status.name, result: await handle.result() };
+  } catch (err) {
+    const cause = err instanceof WorkflowFailedError ? err.cause : err;
+    return { status: d.status.name, failure: cause instanceof Error ? cause.message : String(cause) };
+  }
+}
 
 const CLI = 'npx navigator';
 

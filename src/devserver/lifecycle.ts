@@ -11,6 +11,7 @@ import { append, appendNew, flushBuffered, newEvent, record } from './history.ts
 import { RUNNING, type ExecutionStatus, type NamespaceState, type ParentLink, type RunState } from './model.ts';
 import { onRunClosed, parentAttributes } from './children.ts';
 import { checkSearchAttributes } from './namespaces.ts';
+import { parseCron } from './cron.ts';
 import { duration, durationMs, type Msg, timestamp } from './proto.ts';
 import * as queries from './queries.ts';
 import { fillRetryPolicy, nextRetry } from './retry-policy.ts';
@@ -44,6 +45,8 @@ interface RunParams {
   continuedFrom?: { runId: string; initiator?: string; lastCompletionResult?: Msg; failure?: Msg };
   /** a child workflow's parent */
   parent?: ParentLink;
+  /** the run repeats on this cron schedule (the first task waits for its first time) */
+  cronSchedule?: string;
 }
 
 export function normalizeTimeouts(executionMs: number, runMs: number, taskMs: number) {
@@ -115,6 +118,7 @@ export function createRun(engine: Engine, ns: NamespaceState, p: RunParams): Run
       header: p.header,
       workflowId: p.workflowId,
       priority: p.priority,
+      ...(p.cronSchedule ? { cronSchedule: p.cronSchedule } : {}),
       ...(p.parent ? parentAttributes(p.parent) : {}),
     },
     p.userMetadata ? { userMetadata: p.userMetadata } : {},
@@ -136,9 +140,10 @@ function paramsFromRequest(r: Msg): RunParams {
     userMetadata: r.userMetadata,
     identity: r.identity,
     requestId: r.requestId,
-    startDelayMs: durationMs(r.workflowStartDelay),
+    startDelayMs: r.cronSchedule ? cronDelayMs(r.cronSchedule, Date.now()) : durationMs(r.workflowStartDelay),
     retryPolicy: r.retryPolicy,
     priority: r.priority,
+    ...(r.cronSchedule ? { cronSchedule: r.cronSchedule } : {}),
   };
 }
 
@@ -146,6 +151,14 @@ function validateStart(ns: NamespaceState, r: Msg): void {
   if (!r.workflowId) throw new RpcError(status.INVALID_ARGUMENT, 'WorkflowId is not set on request.');
   if (!r.workflowType?.name) throw new RpcError(status.INVALID_ARGUMENT, 'WorkflowType is not set on request.');
   if (!r.taskQueue?.name) throw new RpcError(status.INVALID_ARGUMENT, 'TaskQueue is not set on request.');
+  if (r.cronSchedule) {
+    try {
+      parseCron(r.cronSchedule).next(Date.now());
+    } catch (err) {
+      throw new RpcError(status.INVALID_ARGUMENT, `invalid CronSchedule "${r.cronSchedule}": ${(err as Error).message}`);
+    }
+    if (durationMs(r.workflowStartDelay) > 0) throw new RpcError(status.INVALID_ARGUMENT, 'CronSchedule and WorkflowStartDelay may not be used together.');
+  }
   checkSearchAttributes(ns, r.searchAttributes);
 }
 
@@ -301,6 +314,7 @@ function closeRun(engine: Engine, run: RunState, finalStatus: ExecutionStatus, e
 // --- closing commands ----------------------------------------------------------------
 
 export function completeFromCommand(ctx: CommandContext, a: Msg): void {
+  if (cronOf(ctx.run)) return continueCron(ctx, { lastCompletionResult: a.result });
   closeRun(ctx.engine, ctx.run, 'WORKFLOW_EXECUTION_STATUS_COMPLETED', 'WorkflowExecutionCompleted', {
     result: a.result,
     workflowTaskCompletedEventId: ctx.completedEventId,
@@ -308,6 +322,9 @@ export function completeFromCommand(ctx: CommandContext, a: Msg): void {
 }
 
 export function failFromCommand(ctx: CommandContext, a: Msg): void {
+  const started = ctx.run.events[0]!.workflowExecutionStartedEventAttributes as Msg;
+  // a cron workflow without a retry policy goes on to its next time, carrying the failure
+  if (cronOf(ctx.run) && !started.retryPolicy) return continueCron(ctx, { failure: a.failure ?? {} });
   const { retryState, newExecutionRunId } = retryRun(ctx.engine, ctx.run, a.failure ?? {});
   closeRun(ctx.engine, ctx.run, 'WORKFLOW_EXECUTION_STATUS_FAILED', 'WorkflowExecutionFailed', {
     failure: a.failure,
@@ -370,6 +387,64 @@ export function continueAsNewFromCommand(ctx: CommandContext, a: Msg): void {
     header: a.header,
     memo: params.memo,
     searchAttributes: params.searchAttributes,
+  });
+  scheduleWorkflowTask(engine, next);
+  engine.touch(next);
+}
+
+// --- cron ----------------------------------------------------------------------------
+
+const cronOf = (run: RunState): string | undefined => (run.events[0]?.workflowExecutionStartedEventAttributes as Msg | undefined)?.cronSchedule || undefined;
+
+/** Milliseconds from `nowMs` to the schedule's next time. */
+function cronDelayMs(spec: string, nowMs: number): number {
+  return parseCron(spec).next(nowMs) - nowMs;
+}
+
+/**
+ * A cron run that closed starts the next one at the schedule's next time, as Temporal
+ * does: the run ends ContinuedAsNew (initiator CRON_SCHEDULE, the backoff recorded), the
+ * next keeps the first run id and gets the result (or the failure) of this one.
+ */
+function continueCron(ctx: CommandContext, carried: { lastCompletionResult?: Msg; failure?: Msg }): void {
+  const { engine, run } = ctx;
+  const started = run.events[0]!.workflowExecutionStartedEventAttributes as Msg;
+  const spec = cronOf(run)!;
+  const backoffMs = cronDelayMs(spec, Date.now());
+  const next = createRun(engine, engine.namespace(run.namespace), {
+    workflowId: run.workflowId,
+    workflowType: run.workflowType,
+    taskQueue: run.taskQueue,
+    input: started.input,
+    header: started.header,
+    executionTimeoutMs: run.executionTimeoutMs,
+    runTimeoutMs: run.runTimeoutMs,
+    taskTimeoutMs: run.taskTimeoutMs,
+    memo: run.memo,
+    searchAttributes: run.searchAttributes,
+    userMetadata: run.userMetadata,
+    startDelayMs: backoffMs,
+    firstRunId: run.firstRunId,
+    executionExpiresAt: run.executionExpiresAt,
+    parent: run.parent,
+    cronSchedule: spec,
+    continuedFrom: { runId: run.runId, initiator: 'CONTINUE_AS_NEW_INITIATOR_CRON_SCHEDULE', ...carried },
+  });
+  run.newRunId = next.runId;
+  closeRun(engine, run, 'WORKFLOW_EXECUTION_STATUS_CONTINUED_AS_NEW', 'WorkflowExecutionContinuedAsNew', {
+    newExecutionRunId: next.runId,
+    workflowType: { name: run.workflowType },
+    taskQueue: { name: run.taskQueue, kind: 'TASK_QUEUE_KIND_NORMAL' },
+    input: started.input,
+    workflowRunTimeout: duration(run.runTimeoutMs),
+    workflowTaskTimeout: duration(run.taskTimeoutMs),
+    workflowTaskCompletedEventId: ctx.completedEventId,
+    backoffStartInterval: duration(backoffMs),
+    initiator: 'CONTINUE_AS_NEW_INITIATOR_CRON_SCHEDULE',
+    ...carried,
+    header: started.header,
+    memo: run.memo,
+    searchAttributes: run.searchAttributes,
   });
   scheduleWorkflowTask(engine, next);
   engine.touch(next);

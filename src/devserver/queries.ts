@@ -19,7 +19,8 @@ interface PendingQuery {
   id: string;
   run: string;
   query: Msg;
-  state: 'waiting' | 'attached' | 'legacy' | 'started';
+  /** `queued`: another legacy query of the same run is with a worker; this one follows it */
+  state: 'waiting' | 'attached' | 'queued' | 'legacy' | 'started';
   dispatchId?: string;
   /** Queue a legacy query task was put on. */
   queue?: string;
@@ -85,12 +86,19 @@ function forget(engine: Engine, id: string): void {
   const query = pending(engine).get(id);
   if (query?.fallback) clearTimeout(query.fallback);
   pending(engine).delete(id);
+  if (query && (query.state === 'legacy' || query.state === 'started')) dispatchNext(engine, query.run);
 }
 
 /** Decides the delivery path for a query that is not with a worker. */
 function route(engine: Engine, run: RunState, query: PendingQuery): void {
   if (run.status === RUNNING && run.wft) {
     query.state = 'waiting'; // attached when the scheduled task starts, or deferred past the running one
+    return;
+  }
+  // One legacy query task per run at a time: the SDK stalls on concurrent ones for the
+  // same workflow (five at once took 20 s); the others follow as each is answered.
+  if (legacyInFlight(engine, query)) {
+    query.state = 'queued';
     return;
   }
   const sticky = run.status === RUNNING ? run.sticky : undefined;
@@ -101,6 +109,24 @@ function route(engine: Engine, run: RunState, query: PendingQuery): void {
     query.fallback = setTimeout(() => {
       if (query.state === 'legacy' && pending(engine).has(query.id)) dispatchLegacy(engine, run, query, run.taskQueue);
     }, sticky.timeoutMs);
+  }
+}
+
+function legacyInFlight(engine: Engine, query: PendingQuery): boolean {
+  for (const other of pending(engine).values()) {
+    if (other !== query && other.run === query.run && (other.state === 'legacy' || other.state === 'started')) return true;
+  }
+  return false;
+}
+
+/** The next queued query of `runKey`, once the one with a worker is answered or forgotten. */
+function dispatchNext(engine: Engine, runKey: string): void {
+  const run = engine.state.runs[runKey];
+  if (!run) return;
+  for (const query of pending(engine).values()) {
+    if (query.run !== runKey || query.state !== 'queued') continue;
+    route(engine, run, query);
+    return;
   }
 }
 
@@ -138,7 +164,7 @@ function answer(engine: Engine, id: string, result: Msg): void {
 export function afterTask(engine: Engine, run: RunState): void {
   const key = Engine.keyOf(run);
   for (const query of pending(engine).values()) {
-    if (query.run !== key || (query.state !== 'waiting' && query.state !== 'attached')) continue;
+    if (query.run !== key || (query.state !== 'waiting' && query.state !== 'attached' && query.state !== 'queued')) continue;
     if (run.wft?.startedEventId) continue; // a new task is already running: wait for it
     route(engine, run, query);
   }

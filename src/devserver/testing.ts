@@ -18,6 +18,7 @@ import {
   type WorkerOptions,
   type WorkflowBundleWithSourceMap,
 } from '@temporalio/worker';
+import type { DataConverter } from '@temporalio/common';
 import { randomUUID } from 'node:crypto';
 import { type DevServer, type DevServerOptions, startDevServer } from './index.ts';
 
@@ -29,6 +30,8 @@ export interface TestEnvOptions {
   startWorker?: boolean;
   server?: DevServerOptions;
   worker?: Partial<WorkerOptions>;
+  /** for the client and every worker (e.g. a payload codec) */
+  dataConverter?: DataConverter;
 }
 
 export interface TestEnv {
@@ -73,7 +76,7 @@ export async function createTestEnv(options: TestEnvOptions): Promise<TestEnv> {
   const [server, bundle] = await Promise.all([startDevServer({ port: 0, ...options.server }), bundleOnce(options.workflowsPath)]);
   const nativeConnection = await NativeConnection.connect({ address: server.address });
   const connection = await Connection.connect({ address: server.address });
-  const client = new Client({ connection, namespace: server.namespace });
+  const client = new Client({ connection, namespace: server.namespace, dataConverter: options.dataConverter });
   const taskQueue = `tq-${randomUUID()}`;
   const running: Array<{ worker: Worker; done: Promise<void> }> = [];
   const created: Worker[] = [];
@@ -86,6 +89,7 @@ export async function createTestEnv(options: TestEnvOptions): Promise<TestEnv> {
       workflowBundle: bundle,
       activities: options.activities,
       shutdownGraceTime: '1s',
+      ...(options.dataConverter ? { dataConverter: options.dataConverter } : {}),
       ...options.worker,
       ...extra,
     });
@@ -107,7 +111,7 @@ export async function createTestEnv(options: TestEnvOptions): Promise<TestEnv> {
     bundle,
     createWorker,
     async replay(histories) {
-      const results = Worker.runReplayHistories({ workflowBundle: bundle }, histories as never);
+      const results = Worker.runReplayHistories({ workflowBundle: bundle, dataConverter: options.dataConverter }, histories as never);
       for await (const result of results) {
         if (result.error) throw result.error;
       }

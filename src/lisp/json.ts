@@ -17,7 +17,7 @@ import { isList, isOrderedMap, isOrderedSet, OrderedMap } from 'immutable';
 import { PtcError, limitExceeded } from './errors.ts';
 import { prStrLimited } from './printer/index.ts';
 import type { Json } from './tools.ts';
-import { LazySeq, type PMap, type Value, vec, isFn, isKeyword, isLazySeq, isPList, isRegex } from './values.ts';
+import { LazySeq, type PMap, type Value, vec, isFn, isKeyword, isLazySeq, isPList, isRegex, isSymbol } from './values.ts';
 
 export type { Json };
 
@@ -80,7 +80,7 @@ export function toJson(v: Value, options: JsonOptions = {}): Json {
         if (Number.isFinite(x)) return x === 0 ? 0 : x;
         throw jsonTypeError(`${x !== x ? '##NaN' : x > 0 ? '##Inf' : '##-Inf'} is not representable in JSON`, path);
     }
-    if (isKeyword(x)) return x.fullName;
+    if (isKeyword(x) || isSymbol(x)) return x.fullName;
     if (path.length >= maxDepth) throw limitExceeded('depth', `value is nested more than ${maxDepth} levels deep`);
     if (isList(x) || isPList(x) || isOrderedSet(x)) {
       const items = isPList(x) ? x.items : x;
@@ -109,7 +109,7 @@ export function toJson(v: Value, options: JsonOptions = {}): Json {
       for (const [k, item] of x as PMap) {
         let key: string;
         if (typeof k === 'string') key = k;
-        else if (isKeyword(k)) key = k.fullName;
+        else if (isKeyword(k) || isSymbol(k)) key = k.fullName;
         else {
           throw jsonTypeError(
             `map key ${prStrLimited(k, 60)} is not representable in JSON`,

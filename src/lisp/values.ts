@@ -9,6 +9,7 @@
  * | number              | `number` (JS double; see docs/language.md)   |
  * | string, character   | `string` (a character is a 1-char string)    |
  * | keyword             | {@link Keyword}, interned: compare with `===` |
+ * | symbol (quoted)     | {@link Sym}, interned: compare with `===`     |
  * | vector              | `Immutable.List` (persistent, O(log32 n))    |
  * | list / realised seq | {@link PList}                                |
  * | lazy seq            | {@link LazySeq} (range, iterate, repeat, ...) |
@@ -31,6 +32,7 @@ export type Value =
   | number
   | string
   | Keyword
+  | Sym
   | Vector
   | PList
   | LazySeq
@@ -58,6 +60,7 @@ const TAG_LAZY = 3;
 const TAG_FN = 4;
 const TAG_REGEX = 5;
 const TAG_REDUCED = 6;
+const TAG_SYMBOL = 7;
 
 type Tagged = { readonly ptcTag?: number };
 
@@ -101,6 +104,39 @@ setTag(Keyword, TAG_KEYWORD);
 
 /** Interned keyword from its spelling without the colon: `kw('status')` is `:status`. */
 export const kw = (fullName: string): Keyword => Keyword.intern(fullName);
+
+// ---------------------------------------------------------------- symbols
+
+const symbolTable = new Map<string, Sym>();
+
+/**
+ * A symbol as data: only quoting makes one (`'sym`, `'[a b]`, `(symbol "x")`); symbols
+ * in code are names the analyzer resolves. Interned like keywords, so `===` is equality.
+ */
+export class Sym {
+  private constructor(
+    readonly ns: string | null,
+    readonly name: string,
+  ) {}
+
+  get fullName(): string {
+    return this.ns === null ? this.name : `${this.ns}/${this.name}`;
+  }
+
+  static intern(fullName: string): Sym {
+    let s = symbolTable.get(fullName);
+    if (s) return s;
+    const slash = fullName.indexOf('/');
+    s = slash > 0 && slash < fullName.length - 1 ? new Sym(fullName.slice(0, slash), fullName.slice(slash + 1)) : new Sym(null, fullName);
+    symbolTable.set(fullName, s);
+    return s;
+  }
+}
+
+setTag(Sym, TAG_SYMBOL);
+
+/** Interned symbol: `sym('a')` is `'a`. */
+export const sym = (fullName: string): Sym => Sym.intern(fullName);
 
 // ---------------------------------------------------------------- lists and seqs
 
@@ -257,6 +293,7 @@ export interface Runtime {
 // ---------------------------------------------------------------- type tests
 
 export const isKeyword = (v: Value): v is Keyword => typeof v === 'object' && v !== null && tagOf(v) === TAG_KEYWORD;
+export const isSymbol = (v: Value): v is Sym => typeof v === 'object' && v !== null && tagOf(v) === TAG_SYMBOL;
 export const isVector = (v: Value): v is Vector => isList(v);
 export const isPList = (v: Value): v is PList => typeof v === 'object' && v !== null && tagOf(v) === TAG_PLIST;
 export const isLazySeq = (v: Value): v is LazySeq => typeof v === 'object' && v !== null && tagOf(v) === TAG_LAZY;
@@ -291,6 +328,8 @@ export function typeName(v: Value): string {
   switch (tagOf(v)) {
     case TAG_KEYWORD:
       return 'keyword';
+    case TAG_SYMBOL:
+      return 'symbol';
     case TAG_PLIST:
     case TAG_LAZY:
       return 'list';

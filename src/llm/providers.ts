@@ -14,7 +14,7 @@
 import { createAnthropic } from '@ai-sdk/anthropic';
 import { createOpenAI } from '@ai-sdk/openai';
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
-import { APICallError, generateText, type LanguageModel } from 'ai';
+import { APICallError, generateText, streamText, type LanguageModel } from 'ai';
 import { type ChatModel, type ChatRequest, type ChatResponse, LlmError, type LlmErrorCode } from './model.ts';
 
 // ---------------------------------------------------------------- model strings
@@ -75,7 +75,7 @@ export interface RetryOptions {
   baseDelayMs?: number;
   /** longest single wait, Retry-After included @default 30000 */
   maxDelayMs?: number;
-  /** per-attempt timeout @default NAVIGATOR_MODEL_TIMEOUT_MS, else 120000 */
+  /** per-attempt timeout @default NAVIGATOR_MODEL_TIMEOUT_MS, else 10 minutes */
   timeoutMs?: number;
   /** injectable for tests */
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
@@ -83,9 +83,12 @@ export interface RetryOptions {
   onRetry?: (info: { attempt: number; delayMs: number; error: LlmError }) => void;
 }
 
+/** Reasoning models and local models on a CPU take minutes; the pass heartbeats meanwhile. */
+export const DEFAULT_MODEL_TIMEOUT_MS = 10 * 60_000;
+
 /**
  * NAVIGATOR_MODEL_TIMEOUT_MS: reasoning models and local models on a CPU can need longer
- * than the default two minutes per answer.
+ * than a few minutes per answer; the default is ten.
  */
 export function modelTimeoutFromEnv(env: NodeJS.ProcessEnv = process.env): number | undefined {
   const raw = env.NAVIGATOR_MODEL_TIMEOUT_MS;
@@ -122,7 +125,7 @@ export async function withRetries<T>(
   const maxRetries = opts.maxRetries ?? 3;
   const base = opts.baseDelayMs ?? 1000;
   const maxDelay = opts.maxDelayMs ?? 30_000;
-  const timeoutMs = opts.timeoutMs ?? modelTimeoutFromEnv() ?? 120_000;
+  const timeoutMs = opts.timeoutMs ?? modelTimeoutFromEnv() ?? DEFAULT_MODEL_TIMEOUT_MS;
   const sleep = opts.sleep ?? defaultSleep;
   for (let n = 0; ; n++) {
     if (opts.signal?.aborted) throw aborted(model, n, opts.signal.reason);
@@ -261,7 +264,7 @@ export function createProviderModel(spec: string | ModelSpec, opts: ProviderOpti
       return withRetries(
         id,
         async (signal) => {
-          const result = await generateText({
+          const call = {
             model: lm,
             system: req.system,
             messages: req.messages.map((m) => ({ role: m.role, content: m.content })),
@@ -269,17 +272,44 @@ export function createProviderModel(spec: string | ModelSpec, opts: ProviderOpti
             abortSignal: signal,
             maxOutputTokens: opts.maxOutputTokens ?? 4096,
             ...(opts.temperature === undefined ? {} : { temperature: opts.temperature }),
-          });
-          return {
-            text: result.text,
-            usage: {
-              inputTokens: result.usage.inputTokens ?? 0,
-              outputTokens: result.usage.outputTokens ?? 0,
-            },
           };
+          if (req.onProgress) return streamed(call, req.onProgress);
+          const result = await generateText(call);
+          return { text: result.text, usage: usageOf(result.usage) };
         },
         { ...opts, signal: req.signal },
       );
     },
   };
+}
+
+const usageOf = (u: { inputTokens?: number | undefined; outputTokens?: number | undefined }) => ({
+  inputTokens: u.inputTokens ?? 0,
+  outputTokens: u.outputTokens ?? 0,
+});
+
+/** How often, at most, a streaming answer reports its progress. */
+const PROGRESS_EVERY_MS = 500;
+
+/**
+ * The answer streamed, telling `onProgress` the output tokens so far (estimated as
+ * characters / 4 while it streams; the provider's count at the end). A stream error
+ * is thrown as the provider's error, so retries classify it like a non-streamed one.
+ */
+async function streamed(call: Parameters<typeof generateText>[0], onProgress: (outputTokens: number) => void): Promise<ChatResponse> {
+  const result = streamText({ ...call, onError: () => undefined });
+  let text = '';
+  let reported = 0;
+  for await (const part of result.fullStream) {
+    if (part.type === 'error') throw part.error;
+    if (part.type !== 'text-delta') continue;
+    text += part.text;
+    if (Date.now() - reported >= PROGRESS_EVERY_MS) {
+      reported = Date.now();
+      onProgress(Math.ceil(text.length / 4));
+    }
+  }
+  const usage = usageOf(await result.totalUsage);
+  onProgress(usage.outputTokens || Math.ceil(text.length / 4));
+  return { text, usage };
 }

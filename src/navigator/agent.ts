@@ -36,6 +36,8 @@ export const AgentLimits = z.strictObject({
   maxToolCalls: z.number().int().positive().optional(),
   /** input + output tokens per pass (absent: unlimited) */
   maxTokens: z.number().int().positive().optional(),
+  /** longest wait for one model answer, in ms (then it is retried) @default NAVIGATOR_MODEL_TIMEOUT_MS, else 10 minutes */
+  modelTimeoutMs: z.number().int().positive().optional(),
 });
 export type AgentLimits = z.output<typeof AgentLimits>;
 export type AgentLimitsInput = z.input<typeof AgentLimits>;

@@ -25,7 +25,7 @@ export {
   renderMissionText,
   resolveDecisions,
 } from './agent.ts';
-export { type NavigatorTool, type ToolSpec, DefinitionError, TOOL_NAME, defineTool } from './tool.ts';
+export { type NavigatorTool, type ToolSpec, DefinitionError, TOOL_NAME, ToolRejected, defineTool } from './tool.ts';
 export { type PlanStep, type PlanItem, PlanError, checkPlan, normalizePlan } from './plan.ts';
 export {
   type Decision,
@@ -49,9 +49,11 @@ export {
   type PassDone,
   type PassEffects,
   type PassOutcome,
+  type PassProgress,
   type PassStep,
   type ResumePassOptions,
   type StartPassOptions,
+  passOpening,
   previousError,
   resumePass,
   startPass,

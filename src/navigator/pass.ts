@@ -75,6 +75,8 @@ export interface StartPassOptions {
   effects?: 'inline' | 'suspend';
   /** how programs are evaluated @default the interpreter's `run`, in this thread (see src/sandbox) */
   evaluate?: Evaluate;
+  /** told what the pass is doing (a host shows it live, e.g. in heartbeat details) */
+  onProgress?: (p: PassProgress) => void;
   /** result shapes learned from earlier calls, by tool: shown for tools without an `output` schema */
   toolShapes?: Readonly<Record<string, string>>;
 }
@@ -92,7 +94,13 @@ export interface ResumePassOptions {
   model: ChatModel;
   /** how programs are evaluated @default `run`, in this thread */
   evaluate?: Evaluate;
+  onProgress?: (p: PassProgress) => void;
 }
+
+/** What a pass is doing: waiting for the model's answer on a turn, or running its program. */
+export type PassProgress =
+  | { phase: 'model'; turn: number; outputTokens?: number }
+  | { phase: 'program'; turn: number };
 
 export interface PassEffects {
   kind: 'effects';
@@ -128,7 +136,10 @@ interface Ctx {
   model: ChatModel;
   staticPrompt: string;
   evaluate: Evaluate;
+  progress: (p: PassProgress) => void;
 }
+
+const noProgress = (): void => undefined;
 
 const summaryRecord = (s: StartPassOptions['summaries']): Record<string, string> =>
   !s ? {} : s instanceof Map ? Object.fromEntries(s) : { ...(s as Record<string, string>) };
@@ -161,21 +172,35 @@ export async function startPass(o: StartPassOptions): Promise<PassStep> {
     usage: zeroUsage(),
     warnings: [],
   };
-  const ctx: Ctx = { agent, host: toJournal(o.journal), model: o.model, staticPrompt: staticSystemPrompt(), evaluate: o.evaluate ?? run };
+  const ctx: Ctx = { agent, host: toJournal(o.journal), model: o.model, staticPrompt: staticSystemPrompt(), evaluate: o.evaluate ?? run, progress: o.onProgress ?? noProgress };
   let first: string;
   try {
     const input = parseInput(agent, o.input) as Record<string, unknown>;
     st.input = JSON.parse(JSON.stringify(input)) as Record<string, Json>;
-    first = firstUserMessage({ agent, input: st.input, decisions: resolveDecisions(agent, st.input), summaries: st.summaries, toolShapes: o.toolShapes });
+    first = passOpening({ agent, input: st.input, summaries: st.summaries, toolShapes: o.toolShapes, lastError: o.lastError });
   } catch (e) {
     if (e instanceof InputError || e instanceof DefinitionError) {
       return done(st, { status: 'error', error: simpleError(e instanceof InputError ? 'invalid_input' : 'invalid_agent', e.message) });
     }
     throw e;
   }
-  if (o.lastError) first = `${first}\n\n${previousError(o.lastError)}`;
   st.messages.push({ role: 'user', content: first });
   return loop(ctx, st);
+}
+
+/**
+ * The first user message of a pass, from the validated input and what the pass starts
+ * with: a function of these alone, so a host that keeps them can rebuild it.
+ */
+export function passOpening(o: {
+  agent: AnyAgent;
+  input: Record<string, Json>;
+  summaries: Readonly<Record<string, string>>;
+  toolShapes?: Readonly<Record<string, string>>;
+  lastError?: string | null;
+}): string {
+  const first = firstUserMessage({ agent: o.agent, input: o.input, decisions: resolveDecisions(o.agent, o.input), summaries: o.summaries, toolShapes: o.toolShapes });
+  return o.lastError ? `${first}\n\n${previousError(o.lastError)}` : first;
 }
 
 /** The first-message section telling the model the previous pass ended in an error. */
@@ -193,7 +218,8 @@ export async function resumePass(o: ResumePassOptions): Promise<PassStep> {
   // a private copy: the caller's state object is never changed
   const st = checkState(JSON.parse(JSON.stringify(o.state)) as unknown, o.agent.name);
   for (const [id, r] of Object.entries(o.effectResults ?? {})) st.effectResults[id] = r;
-  const ctx: Ctx = { agent: o.agent, host: toJournal(o.journal), model: o.model, staticPrompt: staticSystemPrompt(), evaluate: o.evaluate ?? run };
+  const ctx: Ctx = { agent: o.agent, host: toJournal(o.journal), model: o.model, staticPrompt: staticSystemPrompt(), evaluate: o.evaluate ?? run, progress: o.onProgress ?? noProgress };
+  ctx.progress({ phase: 'program', turn: st.turn });
   const pending = st.pending!;
   const step = await execute(ctx, st, pending.code, pending.turnKind);
   return step ?? loop(ctx, st);
@@ -217,7 +243,8 @@ async function loop(ctx: Ctx, st: PassState): Promise<PassStep> {
     const system = systemPrompt(ctx.staticPrompt, st.journalActive ? mergedJournal(ctx.host, st) : null);
     let answer: { text: string; usage: { inputTokens: number; outputTokens: number } };
     try {
-      answer = await ctx.model.generate({ system, messages: st.messages });
+      ctx.progress({ phase: 'model', turn });
+      answer = await ctx.model.generate({ system, messages: st.messages, onProgress: (outputTokens) => ctx.progress({ phase: 'model', turn, outputTokens }) });
     } catch (e) {
       const message = e instanceof Error ? e.message : String(e);
       return done(st, { status: 'error', error: simpleError('llm_error', `LLM call failed (${ctx.model.id}): ${message}`) });
@@ -250,6 +277,7 @@ async function loop(ctx: Ctx, st: PassState): Promise<PassStep> {
     }
     trace.program = ex.code;
     st.messages.push({ role: 'assistant', content: fencedProgram(ex.code) });
+    ctx.progress({ phase: 'program', turn });
     const step = await execute(ctx, st, ex.code, kind);
     if (step) return step;
   }

@@ -48,6 +48,15 @@ export interface NavigatorTool extends ToolDef {
   destructive: boolean;
 }
 
+/**
+ * Thrown by a tool handler when the service refused the request for good (a 4xx: bad
+ * input, not allowed): the call is not retried, and the model sees the message at once
+ * and can change its request.
+ */
+export class ToolRejected extends Error {
+  override readonly name = 'ToolRejected';
+}
+
 /** A bad tool or agent definition. The message lists every problem with its path. */
 export class DefinitionError extends Error {
   override readonly name = 'DefinitionError';

@@ -7,6 +7,7 @@
 import { Client, Connection } from '@temporalio/client';
 import { loadClientConnectConfig } from '@temporalio/envconfig';
 import { NativeConnection } from '@temporalio/worker';
+import { configuredDataConverter } from '../codec/load.ts';
 
 export const DEFAULT_ADDRESS = '127.0.0.1:7233';
 export const DEFAULT_TASK_QUEUE = 'navigator';
@@ -43,7 +44,8 @@ export interface Connected {
 
 export async function connectClient(target: TemporalTarget): Promise<Connected> {
   const connection = await Connection.connect({ ...target.connectionOptions, address: target.address } as never);
-  const client = new Client({ connection, namespace: target.namespace });
+  // the payload codec of this process (NAVIGATOR_CODEC / --codec), if any
+  const client = new Client({ connection, namespace: target.namespace, dataConverter: await configuredDataConverter() });
   return { client, connection, close: () => connection.close() };
 }
 

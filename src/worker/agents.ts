@@ -18,7 +18,7 @@ function withOwnModel(agent: Agent, fallbackModel?: string): RegisteredAgent {
     agent,
     model: (): ChatModel => {
       if (!spec) throw new Error(`agent ${agent.name} names no model; set model in defineAgent or NAVIGATOR_MODEL`);
-      return createModel(spec);
+      return createModel(spec, agent.limits.modelTimeoutMs ? { timeoutMs: agent.limits.modelTimeoutMs } : {});
     },
   };
 }
@@ -45,6 +45,8 @@ export function agentsOfModule(exported: unknown, where: string): RegisteredAgen
 
 export async function loadAgentModule(spec: string): Promise<RegisteredAgent[]> {
   const target = spec.startsWith('.') || spec.startsWith('/') ? pathToFileURL(resolve(spec)).href : spec;
+  // the packaged CLI runs compiled JavaScript: a TypeScript agents module needs tsx's loader
+  if (/\.[cm]?ts$/.test(spec) && !import.meta.url.endsWith('.ts')) (await import('tsx/esm/api')).register();
   const mod = (await import(target)) as { default?: unknown };
   return agentsOfModule(mod.default, spec);
 }

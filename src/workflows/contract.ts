@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import type { EffectRequest } from '../lisp/api.ts';
+import type { JsonPatch } from './json-patch.ts';
 
 export const JsonValue: z.ZodType<Json> = z.lazy(() =>
   z.union([z.null(), z.boolean(), z.number(), z.string(), z.array(JsonValue), z.record(z.string(), JsonValue)]),
@@ -35,8 +36,8 @@ export const ApprovalOptions = z.object({
 });
 
 export const ActivityTimeouts = z.object({
-  /** longest a pass may run @default 15 minutes */
-  passMs: positiveInt.default(15 * 60_000),
+  /** longest a pass may run (several turns, each a model answer of up to 10 minutes) @default 60 minutes */
+  passMs: positiveInt.default(60 * 60_000),
   /** longest one tool call may run @default 5 minutes */
   toolMs: positiveInt.default(5 * 60_000),
   /** a pass or tool whose worker stops heartbeating this long is retried elsewhere @default 30 s */
@@ -101,8 +102,10 @@ export const MissionInput = z.object({
   options: MissionOptions.prefault({}),
   /** logical run id shared by the whole continue-as-new chain; default: the workflow id */
   runId: z.string().min(1).optional(),
-  /** set by the workflow itself when it continues as new */
+  /** set by the workflow itself when it continues as new (and by `resume`, to seed a new mission) */
   carried: CarriedState.optional(),
+  /** the mission this one restarts from its journal (`navigator resume`) */
+  resumedFrom: z.object({ workflowId: z.string().min(1), runId: z.string().min(1) }).optional(),
 });
 export type MissionInput = z.input<typeof MissionInput>;
 export type ParsedMissionInput = z.output<typeof MissionInput>;
@@ -145,6 +148,10 @@ export interface StatusView {
   result?: Json;
   error?: string;
   rejectedSignals: Array<{ signal: string; reason: string }>;
+  /** the mission this one was restarted from */
+  resumedFrom?: { workflowId: string; runId: string };
+  /** the agent input the mission runs with (what a decision is about) */
+  input?: Json;
 }
 
 // ---------------------------------------------------------------- activities
@@ -180,10 +187,15 @@ export interface PassRequest {
   journalVersion: number;
   /** true when resuming the pass after its effects ran */
   resume: boolean;
+  /** suspensions of this pass so far: the suspended state the activity must read (by query) */
+  step?: number;
 }
 
 /** An external tool call a pass stopped at; the interpreter defines it. */
 export type { EffectRequest };
+
+/** An effect as the pass activity returns it: `id` left out when it is the idempotency key. */
+export type WireEffect = Omit<EffectRequest, 'id'> & { id?: string };
 
 export interface InlineToolCall {
   tool: string;
@@ -200,8 +212,12 @@ export type PassOutcome =
   | { kind: 'error'; message: string };
 
 export type PassResponse =
-  /** the pass stopped at external effects; `state` resumes it after they ran */
-  | { kind: 'effects'; effects: EffectRequest[]; state: Json }
+  /**
+   * The pass stopped at external effects. `patch` turns the suspended state the activity
+   * read (null on the first step) into the new one (src/workflows/json-patch.ts), so history
+   * keeps each change once; `state` (whole) is what workers before patches returned.
+   */
+  | { kind: 'effects'; effects: WireEffect[]; patch?: JsonPatch; state?: Json }
   | {
       kind: 'done';
       outcome: PassOutcome;
@@ -226,6 +242,8 @@ export interface PassContext {
   runId: string;
   /** present while a pass is suspended on effects */
   passState: Json | null;
+  /** suspensions of the current pass so far (the version of `passState`) */
+  passStep?: number;
   /** results of this pass's effects so far, by effect id */
   effectResults: Record<string, EffectResult>;
   /** result shapes learned from earlier calls, by tool (shown for tools without `output`) */

@@ -107,11 +107,16 @@ export function checkMissionInput(raw: unknown): Checked<ParsedMissionInput> {
   checkJournal(p, m.journal);
   if (m.runId !== undefined && (typeof m.runId !== 'string' || m.runId.length === 0)) p.add('runId', 'expected a non-empty string');
   if (m.carried !== undefined) checkCarried(p, m.carried);
+  const from = m.resumedFrom;
+  if (from !== undefined && (!isObj(from) || typeof from.workflowId !== 'string' || !from.workflowId || typeof from.runId !== 'string' || !from.runId)) {
+    p.add('resumedFrom', 'expected {workflowId, runId} of the mission this one restarts');
+  }
   const options = checkOptions(p, m.options);
   const out = { agent, input: input as Json, options } as ParsedMissionInput;
   if (m.journal !== undefined) out.journal = m.journal as ParsedMissionInput['journal'];
   if (m.runId !== undefined) out.runId = m.runId as string;
   if (m.carried !== undefined) out.carried = m.carried as CarriedState;
+  if (from !== undefined) out.resumedFrom = from as ParsedMissionInput['resumedFrom'];
   return p.check(out);
 }
 
@@ -155,7 +160,7 @@ function checkOptions(p: Problems, raw: unknown): ParsedMissionInput['options'] 
     }),
     continueAsNewAfterEvents: optionalPositive(p, 'options.continueAsNewAfterEvents', o.continueAsNewAfterEvents, 2000)!,
     timeouts: {
-      passMs: optionalPositive(p, 'options.timeouts.passMs', timeouts.passMs, 15 * 60_000)!,
+      passMs: optionalPositive(p, 'options.timeouts.passMs', timeouts.passMs, 60 * 60_000)!,
       toolMs: optionalPositive(p, 'options.timeouts.toolMs', timeouts.toolMs, 5 * 60_000)!,
       heartbeatMs: optionalPositive(p, 'options.timeouts.heartbeatMs', timeouts.heartbeatMs, 30_000)!,
     },

@@ -6,6 +6,7 @@ import { SearchAttributeType, defineSearchAttributeKey } from '@temporalio/commo
 import * as wf from '@temporalio/workflow';
 import type { createActivities } from '../activities/index.ts';
 import type { EffectRequest, Json, PassResponse } from './contract.ts';
+import { type JsonValue, applyPatch } from './json-patch.ts';
 import { type MissionState, contractFor, deadlineOf, expire, waitingKey } from './mission-state.ts';
 import { retryPolicyFor } from './retry-policies.ts';
 
@@ -16,7 +17,7 @@ const { describeAgent } = wf.proxyActivities<Activities>({
   startToCloseTimeout: '1 minute',
   retry: { maximumAttempts: 5, nonRetryableErrorTypes: ['UnknownAgent', 'InvalidAgentInput'] },
 });
-const { runPass, runTool } = wf.proxyActivities<Activities>({ startToCloseTimeout: '15 minutes' });
+const { runPass, runTool } = wf.proxyActivities<Activities>({ startToCloseTimeout: '60 minutes' });
 
 export async function runMission(state: MissionState): Promise<Json> {
   try {
@@ -29,7 +30,7 @@ export async function runMission(state: MissionState): Promise<Json> {
     const exhausted = state.exhaustedBudget(Date.now());
     if (exhausted) return budgetStop(state, exhausted);
     if (shouldContinueAsNew(state)) await continueAsNew(state);
-    state.passes++;
+    state.beginPass();
     setStatus(state, 'running');
     const readVersion = state.journalVersion;
     const done = await runOnePass(state).catch((err) => failedPass(state, err, readVersion));
@@ -59,11 +60,13 @@ async function runOnePass(state: MissionState): Promise<DonePass> {
     pass: state.passes,
     journalVersion: state.journalVersion,
     resume,
+    step: state.passStep,
   });
   let response = await runPass.executeWithOptions(passOptions(state, `pass ${state.passes}`), [request(false)]);
   for (let step = 1; response.kind === 'effects'; step++) {
-    state.passState = response.state;
-    await Promise.all(response.effects.map((e) => runEffect(state, e)));
+    state.passState = response.state ?? (applyPatch(state.passState as JsonValue | null, response.patch ?? null) as Json);
+    state.passStep = step;
+    await Promise.all(response.effects.map((e) => runEffect(state, { ...e, id: e.id ?? e.idempotencyKey })));
     response = await runPass.executeWithOptions(passOptions(state, `pass ${state.passes} resume ${step}`), [request(true)]);
   }
   return response;
@@ -73,6 +76,7 @@ async function runOnePass(state: MissionState): Promise<DonePass> {
 function failedPass(state: MissionState, err: unknown, readVersion: number): DonePass {
   if (!(err instanceof wf.ActivityFailure)) throw err;
   state.passState = null;
+  state.passStep = 0;
   state.effectResults = {};
   return {
     kind: 'done',
@@ -103,7 +107,11 @@ async function runEffect(state: MissionState, effect: EffectRequest): Promise<vo
     state.effectResults[effect.id] = { ok: done.result ?? null };
     return;
   }
-  const activityId = `tool-${state.ledger.length + 1}-${effect.taskId ?? effect.tool}`;
+  // Activity ids are never encrypted: name the tool (code), not the task id (data, e.g.
+  // `charge_order_42`), which the summary carries through the payload codec. Missions
+  // started before this change keep their ids on replay.
+  const seq = state.ledger.length + 1;
+  const activityId = wf.patched('activity-id-without-task-id') ? `tool-${seq}-${effect.tool}` : `tool-${seq}-${effect.taskId ?? effect.tool}`;
   const entry = state.startEffect(effect, activityId);
   const t = state.input.options.timeouts;
   try {

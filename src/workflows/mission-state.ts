@@ -48,6 +48,10 @@ export class MissionState {
   agent: AgentDescription | null = null;
   /** state of the pass suspended on effects, and the results gathered for it */
   passState: Json | null = null;
+  /** suspensions of the current pass so far: the version of `passState` */
+  passStep = 0;
+  /** ledger entries before the current pass: its tool shapes stay what they were when it started */
+  passLedgerStart = 0;
   effectResults: Record<string, EffectResult> = {};
 
   constructor(
@@ -101,6 +105,12 @@ export class MissionState {
     return existed;
   }
 
+  /** A new pass: what it is shown of the ledger is fixed now, for all its steps. */
+  beginPass(): void {
+    this.passes++;
+    this.passLedgerStart = this.ledger.length;
+  }
+
   /**
    * Applies a finished pass. Resets first, then commits in commit order. A commit to a key
    * a person wrote after the version the pass read is dropped: the person's value wins.
@@ -118,6 +128,7 @@ export class MissionState {
     this.recordInlineCalls(done.toolCalls);
     this.tokens += done.tokens;
     this.passState = null;
+    this.passStep = 0;
     this.effectResults = {};
   }
 
@@ -201,8 +212,9 @@ export class MissionState {
       lastError: this.lastError,
       runId: this.runId,
       passState: this.passState,
+      passStep: this.passStep,
       effectResults: this.effectResults,
-      toolShapes: shapesFromCalls(this.ledger),
+      toolShapes: shapesFromCalls(this.ledger.slice(0, this.passLedgerStart)),
     };
   }
 
@@ -227,6 +239,8 @@ export class MissionState {
       ...(this.result !== undefined ? { result: this.result } : {}),
       ...(this.error !== undefined ? { error: this.error } : {}),
       rejectedSignals: this.rejectedSignals,
+      ...(this.input.resumedFrom ? { resumedFrom: this.input.resumedFrom } : {}),
+      input: this.input.input,
     };
   }
 

@@ -57,6 +57,17 @@ describe('signals and queries', () => {
     expect(failed.cause).toBe(1 /* UNHANDLED_COMMAND */);
   });
 
+  it('answers many concurrent queries of one idle workflow, one legacy query task at a time', async () => {
+    const handle = await startWorkflow(env, counter, { workflowId: 'idle-many' });
+    await handle.signal(addSignal, 3);
+    await untilDescribed(handle, (d) => d.raw.pendingWorkflowTask == null && d.historyLength >= 8);
+    // each query is given its own deadline: a stalled one fails instead of waiting 10 s for a retry
+    const answers = await env.client.withDeadline(Date.now() + 5000, () => Promise.all(Array.from({ length: 8 }, () => handle.query(totalQuery))));
+    expect(answers).toEqual(Array(8).fill(3));
+    await handle.signal(finishSignal);
+    await handle.result();
+  });
+
   it('answers legacy queries on an idle and on a closed workflow', async () => {
     const handle = await startWorkflow(env, counter, { workflowId: 'idle-1' });
     await handle.signal(addSignal, 5);

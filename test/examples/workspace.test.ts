@@ -207,8 +207,8 @@ describe('the workspace agent and its recorded answers', () => {
     return parsed.document.steps.map((s) => StepSpec.parse(s));
   };
 
-  it('is registered as "workspace" next to wire-transfer, with the recorded answers', () => {
-    expect(Object.keys(exampleAgents)).toEqual(['wire-transfer', 'workspace']);
+  it('is registered as "workspace" next to wire-transfer and report-job, with the recorded answers', () => {
+    expect(Object.keys(exampleAgents)).toEqual(['wire-transfer', 'workspace', 'report-job']);
     const example = exampleAgents.workspace!;
     expect(example.agent).toBe(workspaceAgent);
     expect(example.model().id).toBe(`scripted:${plannerAnswersFile}`);

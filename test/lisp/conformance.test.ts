@@ -40,9 +40,26 @@ describe('quote', () => {
     expect(await value(source)).toBe(expected);
   });
 
-  it('refuses quoted symbols with a hint', async () => {
-    const r = await run("'[a b]");
-    expect(r.status === 'error' && [r.error.code, r.error.message, r.error.hint]).toEqual(['invalid_form', 'quoted symbol a: symbols are not values in PTC-Lisp', 'use a keyword :a or a string "a"']);
+  it.each([
+    ["'sym", 'sym'],
+    ["'[a b/c 1]", '[a b/c 1]'],
+    ["(= 'a 'a (symbol \"a\"))", 'true'],
+    ["[(= 'a :a) (= 'a \"a\")]", '[false false]'],
+    ["[(symbol? 'a) (symbol? :a) (type 'a)]", '[true false :symbol]'],
+    ["[(name 'x/y) (namespace 'x/y) (keyword 'k) (symbol :k)]", '["y" "x" :k k]'],
+    ["(str 'a \"-\" 'b)", '"a-b"'],
+    ["[(get {'a 1} 'a) ('a {'a 2}) (contains? #{'a} 'a)]", '[1 2 true]'],
+    ["(sort ['c 'a 'b])", '(a b c)'],
+    ["(case 'b a 1 b 2 :none)", '2'],
+    ["(case :b a 1 :none)", ':none'],
+  ])('symbols as data: %s is %s', async (source, expected) => {
+    expect(await value(source)).toBe(expected);
+  });
+
+  it('symbols cross the JSON boundary as their name, like keywords', async () => {
+    const { toJson } = await import('../../src/lisp/json.ts');
+    const r = await run("{'k ['a 'b/c]}");
+    expect(r.status === 'ok' && toJson(r.value)).toEqual({ k: ['a', 'b/c'] });
   });
 
   it('a closure over quoted data persists and reads back', async () => {
@@ -54,5 +71,17 @@ describe('quote', () => {
     const namespace = await deserializeNamespace(saved, { tools: [] });
     const again = await run('(f)', { namespace });
     expect(again.status === 'ok' && prStr(again.value)).toBe('(1 2)');
+  });
+});
+
+describe('quoted symbols in saved definitions', () => {
+  it('a closure over a quoted symbol persists and reads back', async () => {
+    const { serializeNamespace, deserializeNamespace } = await import('../../src/lisp/index.ts');
+    const first = await run("(defn g [] ['ok 'a/b])");
+    if (first.status !== 'ok') throw new Error('def failed');
+    const saved = serializeNamespace(first.namespace);
+    const namespace = await deserializeNamespace(saved, { tools: [] });
+    const again = await run('(g)', { namespace });
+    expect(again.status === 'ok' && prStr(again.value)).toBe('[ok a/b]');
   });
 });

@@ -220,7 +220,7 @@ describe('strings: errors and limits', () => {
     ['(str/upper-case nil)', 'type_error', 'upper-case: expected string, got nil'],
     ['(str/split "a" 1)', 'type_error', 'split: expected regex or string separator, got number'],
     ['(str/trim 5)', 'type_error', 'trim: expected string, got number'],
-    ['(name 5)', 'type_error', 'name: expected keyword or string, got number'],
+    ['(name 5)', 'type_error', 'name: expected keyword, symbol or string, got number'],
     ['(format "%d" 2.5)', 'type_error', 'format: %d needs an integer, got 2.5'],
     ['(format "%d" "a")', 'type_error', 'format: %d needs a number, got a'],
     ['(format "%s %s" 1)', 'type_error', 'format: not enough arguments for %s (got 1)'],

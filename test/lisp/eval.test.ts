@@ -189,7 +189,7 @@ describe('static checks', () => {
     expect((await error('(fn x)')).code).toBe('invalid_form');
     expect((await error('(def)')).code).toBe('invalid_arity');
     expect((await error('(return)')).code).toBe('invalid_arity');
-    expect((await error('(quote x)')).code).toBe('invalid_form');
+    expect((await error('(quote x y)')).code).toBe('invalid_form');
     expect((await error('(for [x 5] x)')).hint).toMatch(/range 5/);
     expect((await error('(map and [1])')).code).toBe('invalid_form');
   });

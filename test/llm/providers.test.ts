@@ -5,7 +5,9 @@ import {
   type FakeServer,
   anthropicError,
   anthropicMessage,
+  anthropicStream,
   openaiCompletion,
+  openaiStream,
   openaiError,
   startFakeServer,
 } from './fake-server.ts';
@@ -246,5 +248,40 @@ describe('withRetries', () => {
     );
     expect(result).toBe('done');
     expect(waits).toEqual([10, 250, 40, 80, 160]);
+  });
+});
+
+describe('streamed answers (a caller that wants progress)', () => {
+  const openai = () => createProviderModel('openai:gpt-test', { env: { OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: `${server.url}/v1` }, ...fast });
+  const anthropic = () => createProviderModel('anthropic:claude-test', { env: { ANTHROPIC_API_KEY: 'ak-test', ANTHROPIC_BASE_URL: `${server.url}/v1` }, ...fast });
+  const chunks = ['```clojure\n', '(+ 1 ', '2)', '\n```'];
+
+  it.each([
+    ['openai', openai, () => openaiStream(chunks, { prompt_tokens: 40, completion_tokens: 9 }), { inputTokens: 40, outputTokens: 9 }],
+    ['anthropic', anthropic, () => anthropicStream(chunks, { input_tokens: 30, output_tokens: 7 }), { inputTokens: 30, outputTokens: 7 }],
+  ] as const)('%s: the text and usage of the stream, with progress while it streams', async (_name, make, events, usage) => {
+    server.reply({ events: events() });
+    const progress: number[] = [];
+    const answer = await make().generate({ ...req, onProgress: (n) => progress.push(n) });
+    expect(answer).toEqual({ text: chunks.join(''), usage });
+    expect(server.received[0]!.body.stream).toBe(true);
+    expect(progress.length).toBeGreaterThanOrEqual(2);
+    expect(progress[0]).toBeGreaterThan(0);
+    expect(progress[progress.length - 1]).toBe(usage.outputTokens);
+  });
+
+  it('an HTTP error on a streamed call is classified and retried like any other', async () => {
+    server.reply({ status: 503, body: openaiError('overloaded', 'server_error') }, { events: openaiStream(['ok']) });
+    const answer = await openai().generate({ ...req, onProgress: () => undefined });
+    expect(answer.text).toBe('ok');
+    expect(server.received).toHaveLength(2);
+  });
+
+  it('an authentication failure on a streamed call is not retried', async () => {
+    server.reply({ status: 401, body: anthropicError('bad key') });
+    const err = await failure(anthropic().generate({ ...req, onProgress: () => undefined }));
+    expect(err).toBeInstanceOf(LlmError);
+    expect((err as LlmError).code).toBe('llm_auth');
+    expect(server.received).toHaveLength(1);
   });
 });

@@ -64,6 +64,8 @@ describe('in the prompt and the mission', () => {
       toolCalls: [{ tool: 'lookup', taskId: null, idempotencyKey: 'k', sideEffect: 'read_only', result: { name: 'ann', age: 40 } }],
       tokens: 0,
     });
+    expect(state.passContext().toolShapes).toEqual({});
+    state.beginPass();
     expect(state.passContext().toolShapes).toEqual({ lookup: '{:name string, :age integer}' });
   });
 });

@@ -15,12 +15,13 @@ export const say = (text = '') => process.stdout.write(text + '\n');
 export const heading = (text: string) => say(`\n== ${text}`);
 
 export const demoCommand = new Command('demo')
-  .description('run an example end to end (embedded Temporal unless TEMPORAL_ADDRESS is set): the wire-transfer mission, or `demo plan`')
-  .argument('[which]', '`mission` (the wire-transfer mission) or `plan` (the workspace plan)', 'mission')
+  .description('run an example end to end (embedded Temporal unless TEMPORAL_ADDRESS is set): the wire-transfer mission, `demo plan` or `demo report`')
+  .argument('[which]', '`mission` (the wire-transfer mission), `plan` (the workspace plan) or `report` (the durable report job)', 'mission')
   .action(
     action(async (which: string) => {
       if (which === 'plan') return (await import('./demo-plan.ts')).runPlanDemo();
-      if (which !== 'mission') throw new CliError(`unknown demo ${which}: choose mission or plan`, 2);
+      if (which === 'report') return (await import('./demo-report.ts')).runReportDemo();
+      if (which !== 'mission') throw new CliError(`unknown demo ${which}: choose mission, plan or report`, 2);
       return runDemo();
     }),
   );
@@ -74,8 +75,7 @@ export async function startDemoWorker(target: import('../../temporal/connection.
 async function runMission(target: import('../../temporal/connection.ts').TemporalTarget, taskQueue: string, statusAttribute: boolean): Promise<void> {
   const { connectClient } = await import('../../temporal/connection.ts');
   const { describeSettled, settle } = await import('../mission-view.ts');
-  const { who } = await import('./messages.ts');
-  const { getMission } = await import('../../client/missions.ts');
+  const { MissionHandle } = await import('../../client/missions.ts');
   const { journalQuery, ledgerQuery, progressQuery } = await import('../../workflows/messages.ts');
   const { auditMission } = await import('../../audit/index.ts');
   const { client, close } = await connectClient(target);
@@ -94,7 +94,7 @@ async function runMission(target: import('../../temporal/connection.ts').Tempora
     say(describeSettled(id, waiting));
 
     heading('A manager approves (the same validated update as `navigator approve`)');
-    const written = await getMission(client, id).verdict('approve', { by: who(), note: 'approved in the demo' });
+    const written = await new MissionHandle(handle, client).approve({ by: 'demo', note: 'approved in the demo' });
     say(`${written.key} = ${JSON.stringify(written.value)}`);
     const done = await settle(handle, { untilClosed: true });
     say(describeSettled(id, done));

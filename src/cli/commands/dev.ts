@@ -14,6 +14,8 @@ interface DevFlags {
   worker: boolean;
   agents?: string;
   taskQueue?: string;
+  console: boolean;
+  consolePort: string;
 }
 
 export const devCommand = new Command('dev')
@@ -24,6 +26,8 @@ export const devCommand = new Command('dev')
   .option('--no-worker', 'do not run a Navigator worker on the server')
   .option('--agents <module>', 'module with your agents, for the worker (or NAVIGATOR_AGENTS)')
   .option('--task-queue <name>', 'task queue of the worker (or NAVIGATOR_TASK_QUEUE)')
+  .option('--console-port <port>', 'port of the web console (8233 when free, else any free port)', '8233')
+  .option('--no-console', 'do not serve the web console')
   .action(
     action(async (flags: DevFlags) => {
       // Loaded on demand so that commands without Temporal start fast.
@@ -36,6 +40,7 @@ export const devCommand = new Command('dev')
       const server = await startDevServer({ port, ip: flags.ip, db: flags.db, searchAttributes: { NavigatorStatus: 'Keyword' } });
       console.log(`Temporal dev server listening on ${server.address}`);
       const taskQueue = taskQueueFrom(flags.taskQueue);
+      const webConsole = flags.console ? await serveConsole(server.address, server.namespace, taskQueue, parsePositiveInt(flags.consolePort, '--console-port')) : null;
       try {
         // Returns once the Temporal runtime has shut the worker down on SIGINT/SIGTERM.
         await runWorker({
@@ -45,7 +50,27 @@ export const devCommand = new Command('dev')
           onReady: (agents) => console.log(`Navigator worker on task queue ${taskQueue} running agents: ${agents.join(', ')}`),
         });
       } finally {
+        await webConsole?.close();
         await server.shutdown();
       }
     }),
   );
+
+/** The web console on the dev server, on `port` when free, else on any free port. */
+async function serveConsole(address: string, namespace: string, taskQueue: string, port: number) {
+  const { connectClient } = await import('../../temporal/connection.ts');
+  const { NavigatorClient } = await import('../../client/navigator-client.ts');
+  const { startConsole } = await import('../../console/server.ts');
+  const { userInfo } = await import('node:os');
+  const { client, close } = await connectClient({ address, namespace, connectionOptions: {}, configured: true });
+  const navigator = new NavigatorClient({ client, taskQueue });
+  const user = process.env.NAVIGATOR_USER ?? userInfo().username;
+  const running = await startConsole({ navigator, user, port }).catch(() => startConsole({ navigator, user, port: 0 }));
+  console.log(`Console at ${running.url}`);
+  return {
+    close: async () => {
+      await running.close();
+      await close();
+    },
+  };
+}

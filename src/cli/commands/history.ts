@@ -2,7 +2,7 @@
 import { Command } from 'commander';
 import { Worker } from '@temporalio/worker';
 import { fetchChain } from '../../audit/history.ts';
-import { getMission } from '../../client/missions.ts';
+import { timeline } from '../../audit/timeline.ts';
 import { CliError, action } from '../errors.ts';
 import { explain, printJson, quietTemporalLogs, withClient } from '../mission-client.ts';
 
@@ -15,7 +15,8 @@ export const historyCommand = new Command('history')
   .action(
     action(async (id: string, flags: Flags) => {
       await withClient(async (client) => {
-        const lines = await getMission(client, id).timeline().catch((e) => Promise.reject(explain(e, id)));
+        const chain = await fetchChain(client, id).catch((e) => Promise.reject(explain(e, id)));
+        const lines = timeline(chain);
         if (flags.json) return printJson(lines);
         for (const l of lines) process.stdout.write(`${l.time.slice(11, 23)}  #${String(l.eventId).padEnd(4)} ${l.text}\n`);
       });
@@ -29,7 +30,7 @@ export const auditCommand = new Command('audit')
   .option('--json', 'print the full report as JSON')
   .action(
     action(async (id: string | undefined, flags: Flags & { history?: string }) => {
-      const { auditChain } = await import('../../audit/index.ts');
+      const { auditChain, auditMission } = await import('../../audit/index.ts');
       const { bundleMissionWorkflows } = await import('../../worker/index.ts');
       const { readHistoryFile } = await import('../input.ts');
       if (!id && !flags.history) throw new CliError('give a workflow id, or --history FILE', 2);
@@ -37,7 +38,7 @@ export const auditCommand = new Command('audit')
       const workflowBundle = await bundleMissionWorkflows();
       const report = flags.history
         ? await auditChain(await readHistoryFile(flags.history), null, { workflowBundle, requireClosed: true })
-        : await withClient((client) => getMission(client, id!).audit({ workflowBundle }).catch((e) => Promise.reject(explain(e, id!))));
+        : await withClient((client) => auditMission(client, id!, { workflowBundle }).catch((e) => Promise.reject(explain(e, id!))));
       if (flags.json) printJson(report);
       else printAudit(report);
       if (!report.ok) throw new CliError(`audit of ${report.workflowId || flags.history} failed`);
@@ -68,7 +69,8 @@ export const replayCommand = new Command('replay')
         const chain = await fetchChain(client, id).catch((e) => Promise.reject(explain(e, id)));
         const histories = chain.map((r) => ({ workflowId: r.workflowId, history: r.history }));
         let failed = 0;
-        for await (const r of Worker.runReplayHistories({ workflowBundle, replayName: 'navigator-replay' }, histories)) {
+        const dataConverter = client.options.dataConverter;
+        for await (const r of Worker.runReplayHistories({ workflowBundle, replayName: 'navigator-replay', dataConverter }, histories)) {
           if (r.error) failed++;
           process.stdout.write(`run ${r.runId}: ${r.error ? `NOT deterministic: ${r.error.message}` : 'replays cleanly'}\n`);
         }

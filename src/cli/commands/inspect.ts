@@ -1,10 +1,10 @@
 /** Read-only views of a mission: status, journal, progress, ledger, watch, list. */
 import { Command } from 'commander';
-import { listMissions } from '../../client/missions.ts';
-import type { StatusView } from '../../workflows/contract.ts';
+import { journalQuery, ledgerQuery, missionLogQuery, progressQuery } from '../../workflows/messages.ts';
 import { action } from '../errors.ts';
 import { onMission, printJson, withClient } from '../mission-client.ts';
-import { describeSettled } from '../mission-view.ts';
+import { follow } from '../follow.ts';
+import { describeSettled, settle } from '../mission-view.ts';
 
 type Flags = { json?: boolean };
 
@@ -14,8 +14,8 @@ export const statusCommand = new Command('status')
   .option('--json', 'print JSON')
   .action(
     action(async (id: string, flags: Flags) => {
-      await onMission(id, async (mission) => {
-        const settled = await mission.settle({ timeoutMs: 0 });
+      await onMission(id, async (handle) => {
+        const settled = await settle(handle, { timeoutMs: 0 });
         if (flags.json) printJson({ workflowId: id, ...settled });
         else process.stdout.write(describeSettled(id, settled) + '\n');
       });
@@ -29,9 +29,9 @@ export const journalCommand = new Command('journal')
   .option('--log', 'print it as the Mission Log the model sees')
   .action(
     action(async (id: string, flags: Flags & { log?: boolean }) => {
-      await onMission(id, async (mission) => {
-        if (flags.log) return void process.stdout.write((await mission.missionLog()) + '\n');
-        const { version, entries } = await mission.journal();
+      await onMission(id, async (handle) => {
+        if (flags.log) return void process.stdout.write((await handle.query(missionLogQuery)) + '\n');
+        const { version, entries } = await handle.query(journalQuery);
         if (flags.json) return printJson({ version, entries });
         if (entries.length === 0) return void process.stdout.write('(empty journal)\n');
         for (const [key, value] of entries) process.stdout.write(`${key}: ${JSON.stringify(value)}\n`);
@@ -44,7 +44,7 @@ export const progressCommand = new Command('progress')
   .argument('<id>', 'workflow id')
   .action(
     action(async (id: string) => {
-      await onMission(id, async (mission) => void process.stdout.write((await mission.progress()) + '\n'));
+      await onMission(id, async (handle) => void process.stdout.write((await handle.query(progressQuery)) + '\n'));
     }),
   );
 
@@ -54,8 +54,8 @@ export const ledgerCommand = new Command('ledger')
   .option('--json', 'print JSON')
   .action(
     action(async (id: string, flags: Flags) => {
-      await onMission(id, async (mission) => {
-        const ledger = await mission.ledger();
+      await onMission(id, async (handle) => {
+        const ledger = await handle.query(ledgerQuery);
         if (flags.json) return printJson(ledger);
         if (ledger.length === 0) return void process.stdout.write('(no tool calls)\n');
         for (const e of ledger) {
@@ -69,19 +69,20 @@ export const ledgerCommand = new Command('ledger')
   );
 
 export const watchCommand = new Command('watch')
-  .description('follow a mission live until it ends or waits')
+  .description('follow a mission live (pass, turn, model answering, effects) until it ends or waits')
   .argument('<id>', 'workflow id')
+  .option('--until-closed', 'keep following past a wait, until the mission ends')
   .action(
-    action(async (id: string) => {
-      await onMission(id, async (mission) => {
-        let last = '';
-        const show = (s: StatusView) => {
-          const line = `${s.status}: pass ${s.passes}, ${s.journalSize} task(s), ${s.budgets.used.toolCalls} tool call(s)`;
-          if (line !== last) process.stdout.write(`${new Date().toISOString().slice(11, 19)} ${line}\n`);
-          last = line;
-        };
-        const settled = await mission.settle({ timeoutMs: 24 * 3600_000, onStatus: show });
-        process.stdout.write((await mission.progress().catch(() => '')) + '\n');
+    action(async (id: string, flags: { untilClosed?: boolean }) => {
+      await onMission(id, async (handle) => {
+        const stop = new AbortController();
+        const onInterrupt = () => stop.abort();
+        process.once('SIGINT', onInterrupt);
+        const settled = await follow(handle, { write: (line) => process.stdout.write(`${line}\n`), untilClosed: flags.untilClosed, signal: stop.signal }).finally(() =>
+          process.off('SIGINT', onInterrupt),
+        );
+        if (stop.signal.aborted) return void process.stdout.write(`Stopped following; mission ${id} goes on.\n`);
+        process.stdout.write((await handle.query(progressQuery).catch(() => '')) + '\n');
         process.stdout.write(describeSettled(id, settled) + '\n');
       });
     }),
@@ -97,8 +98,13 @@ export const listCommand = new Command('list')
   .action(
     action(async (flags: Flags & { query?: string; limit: string; status?: string; statusAttribute: string }) => {
       await withClient(async (client) => {
-        const found = await listMissions(client, { query: flags.query, status: flags.status, statusAttribute: flags.statusAttribute, limit: Number(flags.limit) });
-        const rows = found.map((r) => ({ workflowId: r.workflowId, status: r.status, startTime: r.startTime }));
+        const byStatus = flags.status ? `${flags.statusAttribute} = '${flags.status.replace(/'/g, "\\'")}'` : undefined;
+        const query = ["WorkflowType = 'navigatorMission'", byStatus, flags.query].filter(Boolean).join(' AND ');
+        const rows: Array<{ workflowId: string; status: string; startTime: string }> = [];
+        for await (const w of client.workflow.list({ query })) {
+          rows.push({ workflowId: w.workflowId, status: w.status.name, startTime: w.startTime.toISOString() });
+          if (rows.length >= Number(flags.limit)) break;
+        }
         if (flags.json) return printJson(rows);
         if (rows.length === 0) return void process.stdout.write('(no missions)\n');
         for (const r of rows) process.stdout.write(`${r.startTime}  ${r.status.padEnd(10)}  ${r.workflowId}\n`);

@@ -1,22 +1,31 @@
 /**
  * Commands that change a mission through validated updates: approve, reject, decide,
  * write, reset-task, cancel. A bad key or value is rejected by the workflow's validator
- * and reported as one line with a non-zero exit. Every one goes through the client
- * library's MissionHandle (src/client/missions.ts), as the web console does.
+ * and reported as one line with a non-zero exit.
  */
 import { Command } from 'commander';
 import { userInfo } from 'node:os';
+import type { Client, WorkflowHandle } from '@temporalio/client';
+import { MissionHandle } from '../../client/missions.ts';
 import type { Json } from '../../workflows/contract.ts';
 import { action } from '../errors.ts';
 import { parseJson } from '../input.ts';
 import { onMission } from '../mission-client.ts';
 
-/** Who acts from this terminal: recorded as `by` with each decision. */
-export const who = (): string => process.env.NAVIGATOR_USER ?? userInfo().username;
+const who = (): string => process.env.NAVIGATOR_USER ?? userInfo().username;
+
+/**
+ * Writes the agent's approve or reject value for `key` (default: the pending decision)
+ * through the validated `decide` update. Returns the key and value written.
+ */
+export function recordVerdict(handle: WorkflowHandle, client: Client, kind: 'approve' | 'reject', key?: string, note?: string): Promise<{ key: string; value: Json }> {
+  const mission = new MissionHandle(handle, client);
+  return kind === 'approve' ? mission.approve({ key, by: who(), note }) : mission.reject({ key, by: who(), note });
+}
 
 function verdict(kind: 'approve' | 'reject') {
   return action(async (id: string, key: string | undefined, flags: { note?: string }) => {
-    const written = await onMission(id, (mission) => mission.verdict(kind, { key, by: who(), note: flags.note }), { running: true });
+    const written = await onMission(id, (handle, client) => recordVerdict(handle, client, kind, key, flags.note), { running: true });
     process.stdout.write(`${written.key} = ${JSON.stringify(written.value)} recorded on ${id}\n`);
   });
 }
@@ -44,7 +53,7 @@ export const decideCommand = new Command('decide')
   .action(
     action(async (id: string, key: string, raw: string, flags: { note?: string }) => {
       const value = parseJson(raw, 'VALUE_JSON') as Json;
-      await onMission(id, (mission) => mission.decide(key, value, { by: who(), note: flags.note }), { running: true });
+      await onMission(id, (h, client) => new MissionHandle(h, client).decide(key, value, { by: who(), note: flags.note }), { running: true });
       process.stdout.write(`${key} = ${JSON.stringify(value)} recorded on ${id}\n`);
     }),
   );
@@ -57,7 +66,7 @@ export const writeCommand = new Command('write')
   .action(
     action(async (id: string, key: string, raw: string) => {
       const value = parseJson(raw, 'VALUE_JSON') as Json;
-      await onMission(id, (mission) => mission.write(key, value), { running: true });
+      await onMission(id, (h, client) => new MissionHandle(h, client).write(key, value), { running: true });
       process.stdout.write(`journal ${key} = ${JSON.stringify(value)} on ${id}\n`);
     }),
   );
@@ -68,7 +77,7 @@ export const resetTaskCommand = new Command('reset-task')
   .argument('<key>', 'task id')
   .action(
     action(async (id: string, key: string) => {
-      await onMission(id, (mission) => mission.resetTask(key), { running: true });
+      await onMission(id, (h, client) => new MissionHandle(h, client).resetTask(key), { running: true });
       process.stdout.write(`task ${key} reset on ${id}\n`);
     }),
   );
@@ -79,7 +88,7 @@ export const cancelCommand = new Command('cancel')
   .option('--reason <text>', 'why', 'cancelled from the CLI')
   .action(
     action(async (id: string, flags: { reason: string }) => {
-      await onMission(id, (mission) => mission.cancel(flags.reason), { running: true });
+      await onMission(id, (h, client) => new MissionHandle(h, client).cancel(flags.reason), { running: true });
       process.stdout.write(`cancel requested for ${id}\n`);
     }),
   );

@@ -1,9 +1,14 @@
-/** `navigator run AGENT`: start a mission on the cluster and report where it stands. */
+/**
+ * `navigator run AGENT`: start a mission on the cluster, print its id at once, then follow
+ * it live until it waits or ends (`--detach`: return at once; Ctrl-C: stop following,
+ * the mission goes on).
+ */
 import { Command } from 'commander';
 import { randomBytes } from 'node:crypto';
-import { MissionInput, type Json } from '../../workflows/contract.ts';
+import type { Json } from '../../workflows/contract.ts';
 import { CliError, action } from '../errors.ts';
 import { parseJson } from '../input.ts';
+import { follow } from '../follow.ts';
 import { describeSettled, settle } from '../mission-view.ts';
 import { printJson, withClient } from '../mission-client.ts';
 
@@ -11,6 +16,7 @@ interface RunFlags {
   input?: string;
   id?: string;
   wait?: boolean;
+  detach?: boolean;
   taskQueue?: string;
   statusAttribute?: string;
   json?: boolean;
@@ -21,7 +27,8 @@ export const runCommand = new Command('run')
   .argument('<agent>', 'agent name, as registered on the worker')
   .option('--input <json>', 'mission input as a JSON object', '{}')
   .option('--id <id>', 'workflow id (default: AGENT-<random>)')
-  .option('--wait', 'wait until the mission finishes, not only until it waits or ends')
+  .option('--wait', 'follow until the mission finishes, not only until it waits or ends')
+  .option('--detach', 'print the id and return at once; follow later with `navigator watch ID`')
   .option('--task-queue <name>', 'task queue of the worker (or NAVIGATOR_TASK_QUEUE)')
   .option('--status-attribute <name>', 'Keyword search attribute to keep set to the status (or NAVIGATOR_STATUS_ATTRIBUTE); must be registered')
   .option('--json', 'print the result as JSON')
@@ -30,26 +37,45 @@ export const runCommand = new Command('run')
 async function runAction(agent: string, flags: RunFlags): Promise<void> {
   const input = parseJson(flags.input ?? '{}', '--input') as Json;
   const statusSearchAttribute = flags.statusAttribute ?? process.env.NAVIGATOR_STATUS_ATTRIBUTE;
-  const mission = { agent, input, ...(statusSearchAttribute ? { options: { statusSearchAttribute } } : {}) };
-  const parsed = MissionInput.safeParse(mission);
-  if (!parsed.success) throw new CliError(`invalid mission: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`, 2);
   const { taskQueueFrom } = await import('../../temporal/connection.ts');
+  const { MissionRejected, startMission } = await import('../../client/missions.ts');
   const id = flags.id ?? `${agent}-${randomBytes(4).toString('hex')}`;
   await withClient(async (client) => {
-    const handle = await client.workflow.start('navigatorMission', {
+    const mission = await startMission(client, {
+      agent,
+      input,
+      id,
       taskQueue: taskQueueFrom(flags.taskQueue),
-      workflowId: id,
-      args: [mission],
-      staticSummary: `Navigator mission: ${agent}`,
-      staticDetails: `Agent **${agent}**\n\nInput:\n\`\`\`json\n${JSON.stringify(input, null, 2)}\n\`\`\``,
+      ...(statusSearchAttribute ? { options: { statusSearchAttribute } } : {}),
     }).catch((err: Error) => {
+      if (err instanceof MissionRejected) throw new CliError(err.message, 2);
       throw new CliError(/already/i.test(err.message) ? `a mission with id ${id} already exists` : err.message);
     });
-    // say at once what started: with a real model the first pass can take a minute
-    if (!flags.json) process.stdout.write(`Started mission ${id} (agent ${agent}); waiting for it to wait or end (Ctrl-C leaves it running)...\n`);
-    const settled = await settle(handle, { untilClosed: flags.wait, timeoutMs: flags.wait ? 24 * 3600_000 : 60_000 });
-    if (flags.json) printJson({ workflowId: id, ...settled });
-    else process.stdout.write(`${describeSettled(id, settled)}\n`);
+    const handle = mission.workflow;
+    if (flags.detach) {
+      if (flags.json) printJson({ workflowId: id, agent });
+      else process.stdout.write(`Started mission ${id} (agent ${agent}).\n  follow:   npx navigator watch ${id}\n  status:   npx navigator status ${id}\n`);
+      return;
+    }
+    if (flags.json) {
+      const settled = await settle(handle, { untilClosed: flags.wait, timeoutMs: flags.wait ? 24 * 3600_000 : 60_000 });
+      printJson({ workflowId: id, ...settled });
+      if (settled.closed?.failure) process.exitCode = 1;
+      return;
+    }
+    // say at once what started: with a real model the first pass can take minutes
+    process.stdout.write(`Started mission ${id} (agent ${agent}); following it (Ctrl-C stops following, the mission goes on)\n`);
+    const stop = new AbortController();
+    const onInterrupt = () => stop.abort();
+    process.once('SIGINT', onInterrupt);
+    const settled = await follow(handle, { write: (line) => process.stdout.write(`  ${line}\n`), untilClosed: flags.wait, signal: stop.signal }).finally(() =>
+      process.off('SIGINT', onInterrupt),
+    );
+    if (stop.signal.aborted) {
+      process.stdout.write(`Stopped following; mission ${id} goes on. Follow again: npx navigator watch ${id}\n`);
+      return;
+    }
+    process.stdout.write(`${describeSettled(id, settled)}\n`);
     if (settled.closed?.failure) process.exitCode = 1;
   });
 }

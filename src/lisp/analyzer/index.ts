@@ -13,7 +13,7 @@ import { printForm } from '../printer/index.ts';
 import { literalToValue } from '../reader/data.ts';
 import { compileRegex } from '../regex.ts';
 import type { ToolDef } from '../tools.ts';
-import { type Value, Keyword, PList, kw, list, vec } from '../values.ts';
+import { type Value, Keyword, PList, Sym, kw, list, sym as symbolValue, vec } from '../values.ts';
 import { builtinValue, coreArityError, lookupCore } from '../eval/builtins.ts';
 import { coreConstants, coreNamespaces, unknownNameHint } from '../core/index.ts';
 import type {
@@ -336,7 +336,7 @@ class Analyzer {
     return out;
   }
 
-  /** The value of quoted data: `'(1 2)` is a list, `'[a]` would need symbols, which are not values here. */
+  /** The value of quoted data: `'(1 2)` is a list, `'[a b]` a vector of symbols. */
   private quoted(form: Form): Value {
     const other = (f: Form): Value => {
       switch (f.kind) {
@@ -344,10 +344,8 @@ class Analyzer {
           return list(f.items.map((x) => literalToValue(x, other)!));
         case 'regex':
           return compileRegex(f.source, this.opts.maxRegexLength ?? 1000);
-        case 'symbol': {
-          const name = f.ns === null ? f.name : `${f.ns}/${f.name}`;
-          throw err('invalid_form', `quoted symbol ${name}: symbols are not values in PTC-Lisp`, f.span, `use a keyword :${name} or a string "${name}"`);
-        }
+        case 'symbol':
+          return symbolValue(f.ns === null ? f.name : `${f.ns}/${f.name}`);
         default:
           throw err('invalid_form', `cannot quote ${f.kind === 'fnLiteral' ? '#(...)' : `#'${(f as { name?: string }).name}`}`, f.span);
       }
@@ -898,11 +896,12 @@ class Analyzer {
     const results: Node[] = [];
     const seen: Value[] = [];
     const add = (c: Form, index: number): void => {
-      const v = c.kind === 'symbol' ? undefined : literalValue(c);
+      // as in Clojure, case constants are not evaluated: a symbol matches that symbol as data
+      const v = c.kind === 'symbol' ? symbolValue(c.ns === null ? c.name : `${c.ns}/${c.name}`) : literalValue(c);
       if (v === undefined) {
         throw err('invalid_form', `case constants must be literals, got ${describeForm(c)}`, c.span, 'use keywords, strings, numbers, nil or booleans');
       }
-      if (v === null || typeof v !== 'object' || v instanceof Keyword) {
+      if (v === null || typeof v !== 'object' || v instanceof Keyword || v instanceof Sym) {
         const key = v === null ? NIL_KEY : v;
         if (table.has(key)) throw err('invalid_form', `duplicate case constant ${describeForm(c)}`, c.span);
         table.set(key, index);

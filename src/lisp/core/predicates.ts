@@ -12,6 +12,7 @@ import { OrderedSet } from 'immutable';
 import {
   type Value,
   Keyword,
+  Sym,
   isColl,
   isFn,
   isLazySeq,
@@ -42,6 +43,7 @@ export function typeKeyword(v: Value): Value {
       return kw('string');
   }
   if (v instanceof Keyword) return kw('keyword');
+  if (v instanceof Sym) return kw('symbol');
   if (isVector(v)) return kw('vector');
   if (isPList(v) || isLazySeq(v)) return kw('list');
   if (isMap(v)) return kw('map');
@@ -69,6 +71,7 @@ export const predicateFns: CoreTable = {
   'string?': pred((x) => typeof x === 'string', 'a string (characters are 1-character strings)'),
   'char?': pred((x) => typeof x === 'string' && x.length === 1, 'a 1-character string, like \\a'),
   'keyword?': pred((x) => x instanceof Keyword, 'a keyword'),
+  'symbol?': pred((x) => x instanceof Sym, "a quoted symbol: (symbol? 'a) is true"),
   'vector?': pred(isVector, 'a vector [..]'),
   'list?': pred(isPList, "a list '(..) (results of map, filter, ... are lists)"),
   'seq?': pred((x) => isPList(x) || isLazySeq(x), 'a list or lazy sequence (not a vector)'),
@@ -77,7 +80,7 @@ export const predicateFns: CoreTable = {
   'set?': pred(isSet, 'a set'),
   'coll?': pred(isColl, 'any collection: vector, list, map or set'),
   'fn?': pred(isFn, 'a function'),
-  'ifn?': pred((x) => isFn(x) || x instanceof Keyword || isMap(x) || isSet(x) || isVector(x), 'callable: functions, keywords, maps, sets, vectors'),
+  'ifn?': pred((x) => isFn(x) || x instanceof Keyword || x instanceof Sym || isMap(x) || isSet(x) || isVector(x), 'callable: functions, keywords, maps, sets, vectors'),
   'regex?': pred(isRegex, 'a regex #"..."'),
   'distinct?': defn(
     [1, VARIADIC],
@@ -89,5 +92,5 @@ export const predicateFns: CoreTable = {
   ),
   not: defn([1, 1], ([x]) => !truthy(x!), 'true for nil and false, else false'),
   boolean: defn([1, 1], ([x]) => truthy(x!), 'false for nil and false, else true'),
-  type: defn([1, 1], ([x]) => typeKeyword(x!), 'a keyword: :number :string :keyword :boolean :vector :list :map :set :function :regex; nil for nil'),
+  type: defn([1, 1], ([x]) => typeKeyword(x!), 'a keyword: :number :string :keyword :symbol :boolean :vector :list :map :set :function :regex; nil for nil'),
 };

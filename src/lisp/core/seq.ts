@@ -20,6 +20,7 @@ import {
   type Vector,
   Builtin,
   Keyword,
+  Sym,
   LazySeq,
   PList,
   equals,
@@ -433,7 +434,7 @@ export function compareValues(a: Value, b: Value, fn = 'compare'): number {
   if (typeof a === 'number' && typeof b === 'number') return a < b ? -1 : a > b ? 1 : 0;
   if (typeof a === 'string' && typeof b === 'string') return compareStrings(a, b);
   if (typeof a === 'boolean' && typeof b === 'boolean') return a ? 1 : -1;
-  if (a instanceof Keyword && b instanceof Keyword) {
+  if ((a instanceof Keyword && b instanceof Keyword) || (a instanceof Sym && b instanceof Sym)) {
     if (a.ns !== b.ns) {
       if (a.ns === null) return -1;
       if (b.ns === null) return 1;

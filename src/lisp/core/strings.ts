@@ -21,6 +21,8 @@ import {
   type Runtime,
   type Value,
   Keyword,
+  Sym,
+  sym,
   isMap,
   isRegex,
   isVector,
@@ -572,17 +574,17 @@ export const stringCoreFns: CoreTable = {
   name: defn(
     [1, 1],
     ([x]) => {
-      if (x instanceof Keyword) return x.name;
+      if (x instanceof Keyword || x instanceof Sym) return x.name;
       if (typeof x === 'string') return x;
-      throw argError('name', 'keyword or string', x!);
+      throw argError('name', 'keyword, symbol or string', x!);
     },
     '(name :user/id) is "id"; a string is returned as is',
   ),
   namespace: defn(
     [1, 1],
     ([x]) => {
-      if (x instanceof Keyword) return x.ns;
-      throw argError('namespace', 'keyword', x!);
+      if (x instanceof Keyword || x instanceof Sym) return x.ns;
+      throw argError('namespace', 'keyword or symbol', x!);
     },
     '(namespace :user/id) is "user"; nil without a namespace',
   ),
@@ -596,9 +598,25 @@ export const stringCoreFns: CoreTable = {
       }
       const [x] = args;
       if (x instanceof Keyword) return x;
+      if (x instanceof Sym) return kw(x.fullName);
       return typeof x === 'string' ? kw(x) : null;
     },
     '(keyword "a") is :a; (keyword "ns" "a") is :ns/a',
+  ),
+  symbol: defn(
+    [1, 2],
+    (args) => {
+      if (args.length === 2) {
+        const ns = args[0] === null ? null : expectString('symbol', args[0]!);
+        const nm = expectString('symbol', args[1]!);
+        return sym(ns === null ? nm : `${ns}/${nm}`);
+      }
+      const [x] = args;
+      if (x instanceof Sym) return x;
+      if (x instanceof Keyword) return sym(x.fullName);
+      return sym(expectString('symbol', x!));
+    },
+    '(symbol "a") is the symbol a, as data (the same as \'a)',
   ),
   char: defn(
     [1, 1],

@@ -38,6 +38,7 @@ import {
   vec,
   isFn,
   isKeyword,
+  isSymbol,
   isLazySeq,
   isPList,
 } from '../values.ts';
@@ -374,7 +375,7 @@ export function compile(n: Node, rt: RecurTarget | null): Code {
         const v = test(f, ev);
         let idx: number | undefined;
         if (v === null) idx = table.get(NIL_KEY);
-        else if (typeof v !== 'object' || isKeyword(v)) idx = table.get(v);
+        else if (typeof v !== 'object' || isKeyword(v) || isSymbol(v)) idx = table.get(v);
         else
           for (const o of others)
             if (equals(o.value, v)) {

@@ -41,6 +41,7 @@ import {
   vec,
   isFn,
   isKeyword,
+  isSymbol,
   isLazySeq,
 } from '../values.ts';
 import { type Code, destructure, programCode } from './compile.ts';
@@ -315,6 +316,10 @@ export class Evaluator implements Runtime {
     if (f !== null && typeof f === 'object' && Object.getPrototypeOf(f) === BUILTIN_PROTO) return (f as Builtin).impl(args, this);
     if (isKeyword(f)) {
       if (args.length < 1 || args.length > 2) throw arity(`keyword :${f.fullName}`, '1 or 2', args.length);
+      return getIn1(args[0]!, f, args.length > 1 ? args[1]! : null);
+    }
+    if (isSymbol(f)) {
+      if (args.length < 1 || args.length > 2) throw arity(`symbol '${f.fullName}`, '1 or 2', args.length);
       return getIn1(args[0]!, f, args.length > 1 ? args[1]! : null);
     }
     if (f instanceof VarRef) {

@@ -5,7 +5,7 @@
  */
 import { isList, isOrderedMap, isOrderedSet } from 'immutable';
 import { PtcError, limitExceeded } from '../errors.ts';
-import { LazySeq, type PMap, type Value, isFn, isKeyword, isLazySeq, isPList, isReduced, isRegex } from '../values.ts';
+import { LazySeq, type PMap, type Value, isFn, isKeyword, isLazySeq, isPList, isReduced, isRegex, isSymbol } from '../values.ts';
 import { formatNumber, strNumber } from './number.ts';
 
 export interface PrintOptions {
@@ -76,6 +76,7 @@ class Writer {
     if (isKeyword(v)) {
       return this.put(this.code && !READABLE_KEYWORD.test(v.fullName) ? `(keyword ${quoteString(v.fullName)})` : `:${v.fullName}`);
     }
+    if (isSymbol(v)) return this.put(this.code ? `'${v.fullName}` : v.fullName);
     if (depth >= this.maxDepth) {
       throw limitExceeded('depth', `value is nested more than ${this.maxDepth} levels deep to print`);
     }

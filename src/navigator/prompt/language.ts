@@ -80,7 +80,7 @@ Clojure syntax, and a program that is valid Clojure means what it means in Cloju
 Key lookup is flexible: (:id m), (get m :id) and (get m "id") find the key whether it is :id or "id".
 
 Forms: do, let, if, if-not, when, when-not, if-let, when-let, cond, case, condp, and, or, fn, #(+ % 1), defn, def, defonce, letfn, loop/recur, for, doseq, ->, ->>, some->, cond->, as->. Destructuring: [a b & more], {:keys [a b] :or {b 0} :as m}.
-Not available: try/catch/throw, atoms, quote, eval, files, network, host interop. Tools are the only way to reach the outside world.
+Not available: try/catch/throw, atoms, eval, files, network, host interop. Tools are the only way to reach the outside world.
 
 Core functions:
 ${functionList(opts)}
@@ -99,7 +99,7 @@ ${functionList(opts)}
 - One task per side effect: never two side effects in one task, never a task inside another.
 - Tasks already done are listed under "## Mission Log" in this prompt. Trust them and do not redo their work.
 - (task-reset "id") forgets a recorded task so that it runs again. Use it only when the recorded result is wrong.
-- (step-done "id" "summary") marks a plan step as done in the progress checklist.
+- (step-done "id" "summary") marks a plan step as done in the progress checklist. It counts once the program ends without an error, also when it returns or waits for a decision; the next pass shows the step ticked. A program that ends in an error keeps no step-done.
 - Reading with a read-only tool needs no task.
 
 ## Ending

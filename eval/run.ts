@@ -1,0 +1,94 @@
+/**
+ * `npm run eval -- [--model M] [--runs N] [--case NAME ...] [--record] [--json]`
+ *
+ * Runs the evaluation suite (eval/cases) as real missions on the embedded Temporal
+ * server and prints, per mission, whether it was done right (decided by each case's
+ * checker from the tools' recorded effects and the returned value, plus an audit of the
+ * history), passes, model calls, tokens and duration; then the success rate and the mean
+ * model calls per mission.
+ *
+ * Without --model (no credentials needed) the recorded answers in eval/recordings/ are
+ * replayed. With --model and --record, the real model's answers are written there.
+ */
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { DefaultLogger, Runtime } from '@temporalio/worker';
+import { createTestEnv } from '../src/devserver/testing.ts';
+import { createModel, createRecordingModel, createScriptedModel } from '../src/llm/index.ts';
+import type { ChatModel } from '../src/llm/model.ts';
+import { workflowsPath } from '../src/worker/index.ts';
+import type { EvalCase } from './case.ts';
+import { cases } from './cases/index.ts';
+import { formatReport, summarize } from './report.ts';
+import { type RunResult, runCase } from './runner.ts';
+
+export const recordingsDir = fileURLToPath(new URL('./recordings/', import.meta.url));
+export const recordingOf = (c: EvalCase, dir = recordingsDir) => join(dir, `${c.name}.json`);
+
+export interface SuiteOptions {
+  /** a model string; none replays the recordings */
+  model?: string;
+  runs?: number;
+  only?: readonly string[];
+  record?: boolean;
+  /** where recordings are read from and written to */
+  recordings?: string;
+  /** replay this file for a case instead of its recording (tests use wrong answers) */
+  recordingFor?: (c: EvalCase) => string;
+}
+
+function modelFor(c: EvalCase, opts: SuiteOptions): ChatModel {
+  const file = opts.recordingFor?.(c) ?? recordingOf(c, opts.recordings);
+  if (!opts.model) return createScriptedModel(file);
+  const real = createModel(opts.model);
+  return opts.record ? createRecordingModel(real, file) : real;
+}
+
+export async function runSuite(opts: SuiteOptions = {}): Promise<RunResult[]> {
+  const selected = opts.only?.length ? cases.filter((c) => opts.only!.includes(c.name)) : cases;
+  const unknown = (opts.only ?? []).filter((n) => !cases.some((c) => c.name === n));
+  if (unknown.length) throw new Error(`unknown case(s): ${unknown.join(', ')}; cases: ${cases.map((c) => c.name).join(', ')}`);
+  const env = await createTestEnv({ workflowsPath, startWorker: false });
+  const results: RunResult[] = [];
+  try {
+    for (let run = 1; run <= (opts.runs ?? 1); run++) {
+      for (const c of selected) results.push(await runCase(env, c, { model: modelFor(c, opts), run }));
+    }
+  } finally {
+    await env.shutdown();
+  }
+  return results;
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      model: { type: 'string' },
+      runs: { type: 'string', default: '1' },
+      case: { type: 'string', multiple: true },
+      record: { type: 'boolean', default: false },
+      json: { type: 'boolean', default: false },
+    },
+  });
+  const runs = Number(values.runs);
+  if (!Number.isInteger(runs) || runs < 1) throw new Error(`--runs must be a positive integer, got ${values.runs}`);
+  if (values.record && !values.model) throw new Error('--record needs --model: it records a real model\'s answers');
+  try {
+    Runtime.install({ logger: new DefaultLogger('ERROR') });
+  } catch {
+    // already installed
+  }
+  const model = values.model ?? process.env.NAVIGATOR_MODEL;
+  const results = await runSuite({ model, runs, only: values.case, record: values.record });
+  if (values.json) process.stdout.write(`${JSON.stringify({ model: model ?? 'recorded', results, summary: summarize(results) }, null, 2)}\n`);
+  else process.stdout.write(`${formatReport(model ?? 'recorded answers (eval/recordings)', results)}\n`);
+  process.exitCode = results.every((r) => r.correct) ? 0 : 1;
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  main().catch((err: Error) => {
+    process.stderr.write(`eval: ${err.message}\n`);
+    process.exit(2);
+  });
+}

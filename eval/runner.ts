@@ -1,0 +1,109 @@
+/**
+ * Runs one evaluation case as a real mission on the embedded Temporal server: a worker
+ * with the case's agent and the model under test, decisions given as a person would
+ * (through the validated `decide` update), then the checker and an audit of the history.
+ */
+import { WorkflowFailedError } from '@temporalio/client';
+import { createActivities } from '../src/activities/index.ts';
+import { auditMission } from '../src/audit/index.ts';
+import type { TestEnv } from '../src/devserver/testing.ts';
+import type { ChatModel } from '../src/llm/model.ts';
+import type { Json } from '../src/lisp/tools.ts';
+import { decideUpdate, statusQuery, summariesQuery } from '../src/workflows/messages.ts';
+import type { EvalCase, Verdict } from './case.ts';
+
+export interface RunResult {
+  case: string;
+  run: number;
+  correct: boolean;
+  why: string | null;
+  passes: number;
+  modelCalls: number;
+  tokens: number;
+  durationMs: number;
+  audit: boolean;
+}
+
+/** A model that counts its calls and tokens. */
+function counted(inner: ChatModel) {
+  const stats = { calls: 0, tokens: 0 };
+  const model: ChatModel = {
+    id: inner.id,
+    async generate(req) {
+      stats.calls++;
+      const res = await inner.generate(req);
+      stats.tokens += res.usage.inputTokens + res.usage.outputTokens;
+      return res;
+    },
+  };
+  return { model, stats };
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+export interface RunOptions {
+  /** the model for this one mission: every pass of it asks the same instance */
+  model: ChatModel;
+  run: number;
+  /** give up on a mission after this long @default 10 minutes */
+  timeoutMs?: number;
+}
+
+export async function runCase(env: TestEnv, c: EvalCase, opts: RunOptions): Promise<RunResult> {
+  const started = performance.now();
+  const made = c.make();
+  const { model, stats } = counted(opts.model);
+  const agents = new Map([[made.agent.name, { agent: made.agent, model: () => model }]]);
+  const worker = await env.createWorker({ activities: createActivities({ agents, client: env.client }) });
+  const running = worker.run();
+  const workflowId = `eval-${c.name}-${opts.run}-${Date.now().toString(36)}`;
+  const base = { case: c.name, run: opts.run, modelCalls: 0, tokens: 0, passes: 0, audit: false };
+  try {
+    const handle = await env.client.workflow.start('navigatorMission', {
+      taskQueue: env.taskQueue,
+      workflowId,
+      args: [{ agent: made.agent.name, input: made.input, ...(made.journal ? { journal: made.journal } : {}), options: { maxPasses: 4 } }],
+    });
+    const deadline = Date.now() + (opts.timeoutMs ?? 600_000);
+    const decided = new Set<string>();
+    let closed: { result: Json | null; failure: string | null } | null = null;
+    while (!closed) {
+      if (Date.now() > deadline) throw new Error(`no end within ${opts.timeoutMs ?? 600_000} ms`);
+      const d = await handle.describe();
+      if (d.status.name !== 'RUNNING') {
+        closed = await handle.result().then(
+          (result) => ({ result: result as Json, failure: null }),
+          (err) => ({ result: null, failure: err instanceof WorkflowFailedError ? String(err.cause?.message ?? err.message) : String(err) }),
+        );
+        break;
+      }
+      const status = await handle.query(statusQuery).catch(() => null);
+      const key = status?.status === 'waiting' ? status.pending?.key : undefined;
+      if (key && !decided.has(key)) {
+        if (!made.decide) throw new Error(`the mission waits for ${key} and the case gives no decision`);
+        await handle.executeUpdate(decideUpdate, { args: [{ key, value: made.decide(key), by: 'eval' }] });
+        decided.add(key);
+      }
+      await sleep(100);
+    }
+    const summaries = await handle.query(summariesQuery).catch(() => ({}));
+    const finalStatus = await handle.query(statusQuery).catch(() => null);
+    const verdict: Verdict = c.check({ ...closed, effects: made.effects, summaries });
+    const audit = await auditMission(env.client, workflowId, { workflowBundle: env.bundle });
+    return {
+      ...base,
+      correct: verdict.ok && audit.ok,
+      why: !verdict.ok ? verdict.why : audit.ok ? null : `audit: ${audit.problems.join('; ')}`,
+      passes: finalStatus?.passes ?? 0,
+      modelCalls: stats.calls,
+      tokens: stats.tokens,
+      durationMs: performance.now() - started,
+      audit: audit.ok,
+    };
+  } catch (err) {
+    return { ...base, correct: false, why: `the run broke: ${(err as Error).message}`, modelCalls: stats.calls, tokens: stats.tokens, durationMs: performance.now() - started };
+  } finally {
+    worker.shutdown();
+    await running.catch(() => undefined);
+  }
+}

@@ -1,0 +1,15 @@
+/**
+ * The client library: start and drive missions and plans from your own code. The CLI
+ * and the web console use these same functions.
+ *
+ * @module
+ */
+export * from './navigator-client.ts';
+export * from './missions.ts';
+export { type ResumeOptions, resumeMission } from './resume.ts';
+export * from './plans.ts';
+export * as missionMessages from '../workflows/messages.ts';
+export type * from '../workflows/contract.ts';
+export { auditMission, type AuditReport } from '../audit/index.ts';
+export { auditPlan, type PlanAuditReport } from '../audit/plans.ts';
+export { connectClient, resolveTarget, type TemporalTarget } from '../temporal/connection.ts';

@@ -1,0 +1,178 @@
+/** Mission pages: the list, one mission (status, decision, progress, journal, ledger, actions), and its actions. */
+import type { Hono } from 'hono';
+import type { NavigatorClient } from '../client/navigator-client.ts';
+import { MissionRejected } from '../client/missions.ts';
+import type { DecisionContract, Json, Pending } from '../workflows/contract.ts';
+import { type Fragment, html, page, pretty } from './html.ts';
+
+export interface ConsoleContext {
+  navigator: NavigatorClient;
+  csrf: string;
+  /** who decides, recorded with every decision */
+  user: string;
+}
+
+const csrfField = (ctx: ConsoleContext) => html`<input type="hidden" name="_csrf" value="${ctx.csrf}" />`;
+
+/** Buttons for a decision: Approve/Reject for approve/reject contracts, one per allowed value, else a JSON field. */
+export function decisionForm(ctx: ConsoleContext, action: string, pending: Pending, contract: DecisionContract | undefined): Fragment {
+  const note = html`<input name="note" placeholder="note (optional)" size="30" />`;
+  const hidden = html`${csrfField(ctx)}<input type="hidden" name="key" value="${pending.key}" />`;
+  const button = (label: string, value: Json, cls = '') =>
+    html`<button class="${cls}" name="value" value="${JSON.stringify(value)}">${label}</button>`;
+  if (contract?.approveValue !== undefined && contract.approveValue !== null && contract.rejectValue !== undefined && contract.rejectValue !== null) {
+    return html`<form method="post" action="${action}">${hidden}${button('Approve', contract.approveValue, 'primary')} ${button('Reject', contract.rejectValue, 'danger')} ${note}</form>`;
+  }
+  if (pending.allowed?.length) {
+    return html`<form method="post" action="${action}">${hidden}${pending.allowed.map((v) => html`${button(typeof v === 'string' ? v : JSON.stringify(v), v)} `)}${note}</form>`;
+  }
+  return html`<form method="post" action="${action}">${hidden}<input name="value" placeholder="JSON value" size="30" /> ${note} <button class="primary">Decide</button></form>`;
+}
+
+/** What happens when nobody decides in time, in words. */
+export const atDeadline = (onTimeout: Pending['onTimeout']): string =>
+  onTimeout === 'fail' ? 'the mission fails' : onTimeout ? 'the expiry value is written for you' : 'nothing happens';
+
+const deadline = (p: Pending) => (p.deadline ? html`until ${p.deadline} (then ${atDeadline(p.onTimeout)})` : 'no deadline');
+
+export function missionRoutes(app: Hono, ctx: ConsoleContext): void {
+  app.get('/missions', async (c) => {
+    const status = c.req.query('status');
+    const search = c.req.query('q')?.trim();
+    const query = status ? `ExecutionStatus = '${status.replace(/[^A-Za-z]/g, '')}'` : undefined;
+    const rows = (await ctx.navigator.list({ kind: 'missions', query, limit: 200 })).filter((w) => !search || w.workflowId.includes(search));
+    const body = html`<form method="get">
+        <select name="status">
+          ${['', 'Running', 'Completed', 'Failed', 'Canceled', 'Terminated'].map((s) => html`<option value="${s}" ${s === (status ?? '') ? 'selected' : ''}>${s || 'any status'}</option>`)}
+        </select>
+        <input name="q" placeholder="id contains" value="${search ?? ''}" /> <button>Filter</button>
+      </form>
+      <table>
+        <tr><th>mission</th><th>status</th><th>started</th></tr>
+        ${rows.map((w) => html`<tr><td><a href="/missions/${encodeURIComponent(w.workflowId)}">${w.workflowId}</a></td><td>${w.status}</td><td>${w.startTime.toISOString()}</td></tr>`)}
+      </table>`;
+    return c.html(page('Missions', body));
+  });
+
+  app.get('/missions/:id', async (c) => c.html(await missionPage(ctx, c.req.param('id'))));
+
+  app.post('/missions/:id/decide', async (c) => {
+    const id = c.req.param('id');
+    const form = await c.req.parseBody();
+    const key = String(form.key ?? '');
+    const raw = String(form.value ?? '');
+    let value: Json;
+    try {
+      value = JSON.parse(raw) as Json;
+    } catch {
+      return c.html(await missionPage(ctx, id, `the value is not JSON: ${raw}`), 400);
+    }
+    try {
+      await ctx.navigator.mission(id).decide(key, value, { by: ctx.user, ...(form.note ? { note: String(form.note) } : {}) });
+    } catch (err) {
+      if (err instanceof MissionRejected) return c.html(await missionPage(ctx, id, err.message), 400);
+      throw err;
+    }
+    return c.redirect(`/missions/${encodeURIComponent(id)}`, 303);
+  });
+
+  /** A journal change by a person: write a value, or reset a task so the next pass runs it again. */
+  app.post('/missions/:id/journal', async (c) => {
+    const id = c.req.param('id');
+    const form = await c.req.parseBody();
+    const key = String(form.key ?? '').trim();
+    try {
+      if (form.what === 'reset') await ctx.navigator.mission(id).resetTask(key);
+      else {
+        let value: Json;
+        try {
+          value = JSON.parse(String(form.value ?? '')) as Json;
+        } catch {
+          return c.html(await missionPage(ctx, id, `the value is not JSON: ${String(form.value ?? '')}`), 400);
+        }
+        await ctx.navigator.mission(id).write(key, value);
+      }
+    } catch (err) {
+      if (err instanceof MissionRejected) return c.html(await missionPage(ctx, id, err.message), 400);
+      throw err;
+    }
+    return c.redirect(`/missions/${encodeURIComponent(id)}`, 303);
+  });
+
+  /** The audit against Temporal history, on demand (it replays the history: a few seconds). */
+  app.get('/missions/:id/audit', async (c) => {
+    const id = c.req.param('id');
+    const report = await ctx.navigator.mission(id).audit();
+    const body = html`<div class="card"><span class="status ${report.ok ? 'ok' : ''}">${report.ok ? 'audit passed' : 'audit FAILED'}</span>
+        · journal rebuilt from history ${report.journal.matches ? 'matches' : 'differs from'} the workflow
+        · external effects run twice: ${report.duplicateEffects.length}
+        · replay: ${report.replay.ok ? 'deterministic' : report.replay.errors.join('; ')}</div>
+      ${report.problems.length ? html`<div class="problem"><ul>${report.problems.map((p) => html`<li>${p}</li>`)}</ul></div>` : ''}
+      <h2>Where each task was committed</h2>
+      <table><tr><th>task</th><th>committed by</th><th>event</th></tr>
+        ${report.provenance.map((p) => html`<tr><td><code>${p.key}</code></td><td>${p.source}</td><td>${p.eventId}</td></tr>`)}</table>
+      <p><a href="/missions/${encodeURIComponent(id)}">back to the mission</a></p>`;
+    return c.html(page(`Audit of ${id}`, body));
+  });
+
+  app.post('/missions/:id/cancel', async (c) => {
+    const id = c.req.param('id');
+    try {
+      await ctx.navigator.mission(id).cancel(`cancelled from the console by ${ctx.user}`);
+    } catch (err) {
+      if (err instanceof MissionRejected) return c.html(await missionPage(ctx, id, err.message), 400);
+      throw err;
+    }
+    return c.redirect(`/missions/${encodeURIComponent(id)}`, 303);
+  });
+}
+
+async function missionPage(ctx: ConsoleContext, id: string, problem?: string): Promise<Fragment> {
+  const m = ctx.navigator.mission(id);
+  const [status, journal, ledger, progress, contracts, events] = await Promise.all([
+    m.status(),
+    m.journal(),
+    m.ledger(),
+    m.progress().catch(() => ''),
+    m.decisions().catch(() => [] as DecisionContract[]),
+    m.timeline().catch(() => []),
+  ]);
+  const open = status.status === 'running' || status.status === 'waiting';
+  const action = `/missions/${encodeURIComponent(id)}/decide`;
+  const pending = status.pending;
+  const body = html`
+    ${problem ? html`<div class="problem">Not recorded: ${problem}</div>` : ''}
+    <div class="card">
+      <span class="status">${status.status}</span> · agent ${status.agent} · pass ${status.passes} · ${status.journalSize} tasks in the journal
+      ${status.resumedFrom ? html` · resumed from <a href="/missions/${encodeURIComponent(status.resumedFrom.workflowId)}">${status.resumedFrom.workflowId}</a>` : ''}
+      <details><summary>Input</summary><pre>${pretty(status.input ?? null)}</pre></details>
+      ${status.error ? html`<div class="problem">${status.error}</div>` : ''}
+      ${status.result !== undefined ? html`<p>Result:</p><pre>${pretty(status.result)}</pre>` : ''}
+    </div>
+    ${pending
+      ? html`<div class="card"><h2>Waiting for ${pending.key}</h2><p>${contracts.find((d) => d.key === pending.key)?.description ?? ''} · ${deadline(pending)}</p>
+          ${decisionForm(ctx, action, pending, contracts.find((d) => d.key === pending.key))}</div>`
+      : ''}
+    ${progress ? html`<h2>Progress</h2><pre class="card">${progress}</pre>` : ''}
+    <h2>Journal</h2>
+    <table><tr><th>#</th><th>task</th><th>value</th></tr>
+      ${journal.entries.map(([k, v], i) => html`<tr><td>${i + 1}</td><td><code>${k}</code></td><td><pre>${pretty(v)}</pre></td></tr>`)}
+    </table>
+    <h2>Ledger</h2>
+    <table><tr><th>#</th><th>tool</th><th>class</th><th>task</th><th>status</th><th>attempts</th><th>result</th></tr>
+      ${ledger.map((e) => html`<tr><td>${e.seq}</td><td>${e.tool}</td><td>${e.sideEffect}</td><td>${e.taskId ?? ''}</td><td>${e.status}</td><td>${e.attempts}</td><td><pre>${e.error ?? pretty(e.result ?? null)}</pre></td></tr>`)}
+    </table>
+    <h2>Timeline (from Temporal history)</h2>
+    <table><tr><th>event</th><th>time</th><th>what</th></tr>
+      ${events.map((l) => html`<tr><td>${l.eventId}</td><td>${l.time}</td><td>${l.text}</td></tr>`)}
+    </table>
+    <p><a href="/missions/${encodeURIComponent(id)}/audit">Run the audit against history</a></p>
+    ${open
+      ? html`<div class="card"><h2>Change the journal</h2>
+          <form method="post" action="/missions/${encodeURIComponent(id)}/journal"><input type="hidden" name="_csrf" value="${ctx.csrf}" />
+            <input name="key" placeholder="key" required /> <input name="value" placeholder="JSON value" size="30" />
+            <button name="what" value="write">Write</button> <button name="what" value="reset">Reset task</button></form></div>
+        <form method="post" action="/missions/${encodeURIComponent(id)}/cancel" class="inline"><input type="hidden" name="_csrf" value="${ctx.csrf}" /><button class="danger">Cancel mission</button></form>`
+      : ''}`;
+  return page(`Mission ${id}`, body, { live: `/live/missions/${encodeURIComponent(id)}` });
+}

@@ -1,0 +1,186 @@
+/** Plan pages: the list, one plan (review with edits, or the running checklist with approvals), and its actions. */
+import type { Context, Hono } from 'hono';
+import { PlanRejected } from '../client/plans.ts';
+import type { PlanProblem, Step } from '../plans/schema.ts';
+import type { PlanStatusView } from '../workflows/plan-contract.ts';
+import { type Fragment, html, page, pretty } from './html.ts';
+import type { ConsoleContext } from './missions.ts';
+
+const csrfField = (ctx: ConsoleContext) => html`<input type="hidden" name="_csrf" value="${ctx.csrf}" />`;
+const planUrl = (id: string, rest = '') => `/plans/${encodeURIComponent(id)}${rest}`;
+
+function problemsBox(problems: readonly PlanProblem[] | undefined, message?: string): Fragment | string {
+  if (!message && !problems?.length) return '';
+  return html`<div class="problem">${message ? html`<strong>Not applied:</strong> ${message}` : ''}
+    ${problems?.length ? html`<ul>${problems.map((p) => html`<li>${p.stepId ? html`<code>${p.stepId}</code> ` : ''}${p.path ? html`<code>${p.path}</code> ` : ''}${p.message}</li>`)}</ul>` : ''}</div>`;
+}
+
+/** Steps added, removed and changed (args, description, dependencies) between two versions, as a short list. */
+function diffList(before: readonly Step[], after: readonly Step[]): Fragment | string {
+  const old = new Map(before.map((s) => [s.id, s]));
+  const now = new Map(after.map((s) => [s.id, s]));
+  const lines: Fragment[] = [];
+  for (const s of after) {
+    const was = old.get(s.id);
+    if (!was) lines.push(html`<li>added <code>${s.id}</code></li>`);
+    else {
+      const changed = (['description', 'args', 'input', 'dependsOn', 'status'] as const).filter((k) => JSON.stringify(was[k]) !== JSON.stringify(s[k]));
+      for (const k of changed) lines.push(html`<li><code>${s.id}</code> ${k}: <code>${JSON.stringify(was[k] ?? null)}</code> → <code>${JSON.stringify(s[k] ?? null)}</code></li>`);
+    }
+  }
+  for (const s of before) if (!now.has(s.id)) lines.push(html`<li>removed <code>${s.id}</code></li>`);
+  if (before.map((s) => s.id).join() !== after.map((s) => s.id).join() && lines.length === 0) lines.push(html`<li>order: ${after.map((s) => s.id).join(', ')}</li>`);
+  return lines.length ? html`<ul>${lines}</ul>` : 'no change to the steps';
+}
+
+const stepArgs = (s: Step) => (s.agent !== undefined ? (s.input ?? {}) : (s.args ?? {}));
+
+function reviewRows(ctx: ConsoleContext, id: string, steps: readonly Step[]): Fragment {
+  return html`<table>
+    <tr><th>step</th><th>what</th><th>tool</th><th>args</th><th>depends on</th><th>approval</th><th></th></tr>
+    ${steps.map(
+      (s) => html`<tr>
+        <td><code>${s.id}</code></td>
+        <td>
+          <form method="post" action="${planUrl(id, '/edit')}">${csrfField(ctx)}<input type="hidden" name="stepId" value="${s.id}" />
+            <input name="description" value="${s.description}" size="28" /> <button name="what" value="description">Save</button></form>
+        </td>
+        <td>${s.tool ?? html`agent ${s.agent ?? ''}`}</td>
+        <td>${s.status === 'pending'
+          ? html`<form method="post" action="${planUrl(id, '/edit')}">${csrfField(ctx)}<input type="hidden" name="stepId" value="${s.id}" />
+              <textarea name="args" rows="4">${pretty(stepArgs(s))}</textarea><button name="what" value="args">Save args</button></form>`
+          : html`<pre>${pretty(stepArgs(s))}</pre> (${s.status})`}</td>
+        <td>${s.dependsOn.join(', ')}</td>
+        <td>${s.requiresApproval ? 'requires approval' : ''}</td>
+        <td>
+          <form method="post" action="${planUrl(id, '/edit')}" class="inline">${csrfField(ctx)}<input type="hidden" name="stepId" value="${s.id}" /><button name="what" value="skip">Skip</button></form>
+          <form method="post" action="${planUrl(id, '/edit')}" class="inline">${csrfField(ctx)}<input type="hidden" name="stepId" value="${s.id}" /><button name="what" value="remove" class="danger">Remove</button></form>
+        </td>
+      </tr>`,
+    )}
+  </table>`;
+}
+
+function runRows(ctx: ConsoleContext, id: string, view: PlanStatusView): Fragment {
+  const waiting = new Map(view.approvals.map((a) => [a.stepId, a]));
+  return html`<table>
+    <tr><th>step</th><th>what</th><th>status</th><th>attempts</th><th>args</th><th>result</th></tr>
+    ${(view.plan?.steps ?? []).map((s) => {
+      const approval = waiting.get(s.id);
+      return html`<tr>
+        <td><code>${s.id}</code></td><td>${s.description}</td>
+        <td class="status">${s.status}${s.reason ? html`<br /><small>${s.reason}</small>` : ''}
+          ${approval
+            ? html`<form method="post" action="${planUrl(id, `/steps/${encodeURIComponent(s.id)}/approve`)}">${csrfField(ctx)}<button class="primary">Approve</button></form>
+                <form method="post" action="${planUrl(id, `/steps/${encodeURIComponent(s.id)}/deny`)}">${csrfField(ctx)}<input name="reason" placeholder="why (optional)" size="14" /> <button class="danger">Deny</button></form>`
+            : ''}</td>
+        <td>${s.result?.attempts ?? ''}</td>
+        <td><pre>${pretty(approval ? approval.args : stepArgs(s))}</pre></td>
+        <td><pre>${s.result ? (s.result.error ?? pretty(s.result.value ?? null)) : ''}</pre></td>
+      </tr>`;
+    })}
+  </table>`;
+}
+
+async function planPage(ctx: ConsoleContext, id: string, outcome?: { message?: string; problems?: readonly PlanProblem[] }): Promise<Fragment> {
+  const plan = ctx.navigator.plan(id);
+  const [view, versions] = await Promise.all([plan.status(), plan.versions().catch(() => [])]);
+  const inReview = view.status === 'review';
+  const actions = inReview
+    ? html`<div class="card">
+        <form method="post" action="${planUrl(id, '/approve')}" class="inline">${csrfField(ctx)}<button class="primary">Start</button></form>
+        <form method="post" action="${planUrl(id, '/cancel')}" class="inline">${csrfField(ctx)}<button class="danger">Cancel</button></form>
+        <form method="post" action="${planUrl(id, '/regenerate')}" class="inline">${csrfField(ctx)}<input name="feedback" placeholder="what to change" size="40" /> <button>Regenerate</button></form>
+      </div>`
+    : '';
+  const history = html`<h2>Versions</h2><table><tr><th>version</th><th>change</th><th>by</th><th>at</th><th>what changed from the version before</th></tr>
+    ${versions.map((v, i) => html`<tr><td>${v.version}</td><td>${v.change}</td><td>${v.by ?? ''}</td><td>${v.at}</td><td>${i === 0 ? v.steps.map((s) => s.id).join(', ') : diffList(versions[i - 1]!.steps, v.steps)}</td></tr>`)}</table>`;
+  const editors = inReview
+    ? html`<div class="card"><h2>Add a step</h2>
+        <form method="post" action="${planUrl(id, '/edit')}">${csrfField(ctx)}
+          <textarea name="step" rows="3" placeholder='{"id": "notify", "description": "Tell the team", "tool": "echo", "args": {"value": 1}, "dependsOn": ["first"]}'></textarea>
+          <button name="what" value="add">Add step</button></form>
+        <h2>Order</h2>
+        <form method="post" action="${planUrl(id, '/edit')}">${csrfField(ctx)}
+          <input name="order" size="60" value="${(view.plan?.steps ?? []).map((s) => s.id).join(', ')}" /> <button name="what" value="reorder">Reorder</button></form></div>`
+    : '';
+  const body = html`
+    ${problemsBox(outcome?.problems, outcome?.message)}
+    <div class="card"><span class="status">${view.status}</span> · agent ${view.agent} · version ${view.version}
+      ${view.error ? html`<div class="problem">${view.error}</div>` : ''}</div>
+    ${actions}
+    ${view.plan ? (inReview ? reviewRows(ctx, id, view.plan.steps) : runRows(ctx, id, view)) : html`<p>No plan yet (the planner is writing it).</p>`}
+    ${editors}
+    ${view.summary && !inReview ? html`<h2>Summary</h2><pre class="card">${pretty(view.summary)}</pre>` : ''}
+    ${history}`;
+  return page(`Plan ${id}`, body, { live: `/live/plans/${encodeURIComponent(id)}` });
+}
+
+export function planRoutes(app: Hono, ctx: ConsoleContext): void {
+  app.get('/plans', async (c) => {
+    const rows = await ctx.navigator.list({ kind: 'plans', limit: 200 });
+    return c.html(
+      page(
+        'Plans',
+        html`<table><tr><th>plan</th><th>status</th><th>started</th></tr>
+          ${rows.map((w) => html`<tr><td><a href="${planUrl(w.workflowId)}">${w.workflowId}</a></td><td>${w.status}</td><td>${w.startTime.toISOString()}</td></tr>`)}</table>`,
+      ),
+    );
+  });
+
+  app.get('/plans/:id', async (c) => c.html(await planPage(ctx, c.req.param('id'))));
+
+  /** Runs a plan change; a refusal re-renders the page with the validator's problems. */
+  const change = (run: (id: string, form: Record<string, unknown>, step: string) => Promise<unknown>) => async (c: Context) => {
+    const id = c.req.param('id')!;
+    const form = (await c.req.parseBody()) as Record<string, unknown>;
+    try {
+      await run(id, form, c.req.param('step') ?? '');
+    } catch (err) {
+      if (err instanceof PlanRejected) return c.html(await planPage(ctx, id, { message: err.message, problems: err.problems }), 400);
+      if (err instanceof InputProblem) return c.html(await planPage(ctx, id, { message: err.message }), 400);
+      throw err;
+    }
+    return c.redirect(planUrl(id), 303);
+  };
+
+  app.post('/plans/:id/edit', change((id, form) => ctx.navigator.plan(id).edit(editOf(form), { by: ctx.user })));
+  app.post('/plans/:id/approve', change((id) => ctx.navigator.plan(id).approve({ by: ctx.user })));
+  app.post('/plans/:id/cancel', change((id) => ctx.navigator.plan(id).cancel(`cancelled from the console by ${ctx.user}`, { by: ctx.user })));
+  app.post('/plans/:id/regenerate', change((id, form) => ctx.navigator.plan(id).regenerate(String(form.feedback ?? ''), { by: ctx.user })));
+  app.post('/plans/:id/steps/:step/approve', change((id, _form, step) => ctx.navigator.plan(id).approveStep(step, { by: ctx.user })));
+  app.post('/plans/:id/steps/:step/deny', change((id, form, step) => ctx.navigator.plan(id).denyStep(step, { by: ctx.user, ...(form.reason ? { reason: String(form.reason) } : {}) })));
+}
+
+/** Bad form input (not JSON): shown like a refusal. */
+class InputProblem extends Error {}
+
+function editOf(form: Record<string, unknown>): unknown {
+  const stepId = String(form.stepId ?? '');
+  switch (form.what) {
+    case 'args': {
+      try {
+        return { kind: 'edit', stepId, args: JSON.parse(String(form.args ?? '')) };
+      } catch (err) {
+        throw new InputProblem(`the args of ${stepId} are not JSON: ${(err as Error).message}`);
+      }
+    }
+    case 'description':
+      return { kind: 'edit', stepId, description: String(form.description ?? '') };
+    case 'skip':
+      return { kind: 'skip', stepId, reason: 'skipped in the console' };
+    case 'remove':
+      return { kind: 'remove', stepId };
+    case 'add': {
+      try {
+        return { kind: 'add', step: JSON.parse(String(form.step ?? '')) };
+      } catch (err) {
+        throw new InputProblem(`the new step is not JSON: ${(err as Error).message}`);
+      }
+    }
+    case 'reorder':
+      return { kind: 'reorder', order: String(form.order ?? '').split(/[\s,]+/).filter(Boolean) };
+    default:
+      throw new InputProblem('unknown change');
+  }
+}

@@ -1,0 +1,181 @@
+/**
+ * The web console: the people who approve wires or review plans use it instead of the
+ * CLI. Server-rendered pages (hono) with plain forms, so every action works without
+ * JavaScript; a 10-line script reloads a page when its server-sent event stream says the
+ * mission or plan changed. Everything is read and sent through the client library
+ * (NavigatorClient), the same validated updates as the CLI.
+ */
+import { serve } from '@hono/node-server';
+import { Hono } from 'hono';
+import { streamSSE } from 'hono/streaming';
+import type { AddressInfo } from 'node:net';
+import type { NavigatorClient } from '../client/navigator-client.ts';
+import { MissionRejected } from '../client/missions.ts';
+import { PlanRejected } from '../client/plans.ts';
+import type { Json } from '../workflows/contract.ts';
+import { LIVE_SCRIPT, html, page, pretty } from './html.ts';
+import { type ConsoleContext, atDeadline, decisionForm, missionRoutes } from './missions.ts';
+import { planRoutes } from './plans.ts';
+import { security } from './security.ts';
+
+export interface ConsoleOptions {
+  navigator: NavigatorClient;
+  /** recorded as `by` with every decision and approval */
+  user: string;
+  /** required for any host but 127.0.0.1 / localhost */
+  token?: string;
+  /** how often live streams look for changes @default 500 */
+  pollMs?: number;
+}
+
+export function createConsoleApp(opts: ConsoleOptions): Hono {
+  const app = new Hono();
+  const sec = security({ token: opts.token });
+  const ctx: ConsoleContext = { navigator: opts.navigator, csrf: sec.csrfToken, user: opts.user };
+  app.use('*', sec.middleware);
+  app.onError((err, c) => c.html(page('Something went wrong', html`<div class="problem">${err.message}</div>`), 500));
+
+  app.get('/assets/live.js', (c) => c.body(LIVE_SCRIPT, 200, { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'no-store' }));
+  app.get('/', async (c) => c.html(await inbox(ctx)));
+  app.get('/start', (c) => c.html(startPage(ctx)));
+  app.post('/start/mission', async (c) => {
+    const form = await c.req.parseBody();
+    let input: Json;
+    try {
+      input = JSON.parse(String(form.input || '{}')) as Json;
+    } catch (err) {
+      return c.html(startPage(ctx, `the input is not JSON: ${(err as Error).message}`), 400);
+    }
+    try {
+      const m = await ctx.navigator.start(String(form.agent ?? ''), input);
+      return c.redirect(`/missions/${encodeURIComponent(m.id)}`, 303);
+    } catch (err) {
+      if (err instanceof MissionRejected) return c.html(startPage(ctx, err.message), 400);
+      throw err;
+    }
+  });
+  app.post('/start/plan', async (c) => {
+    const form = await c.req.parseBody();
+    try {
+      const p = await ctx.navigator.startPlan({ agent: String(form.agent ?? ''), request: String(form.request ?? '') });
+      return c.redirect(`/plans/${encodeURIComponent(p.id)}`, 303);
+    } catch (err) {
+      if (err instanceof PlanRejected) return c.html(startPage(ctx, err.message), 400);
+      throw err;
+    }
+  });
+  missionRoutes(app, ctx);
+  planRoutes(app, ctx);
+  app.get('/live/missions/:id', (c) => live(c, () => ctx.navigator.mission(c.req.param('id')).status(), opts.pollMs));
+  app.get('/live/inbox', (c) => live(c, () => inboxItems(ctx), opts.pollMs));
+  app.get('/live/plans/:id', (c) => live(c, () => ctx.navigator.plan(c.req.param('id')).status(), opts.pollMs));
+  return app;
+}
+
+/** Sends a `change` event whenever what `read` returns changes; ends when the client leaves. */
+function live(c: import('hono').Context, read: () => Promise<unknown>, pollMs = 500) {
+  return streamSSE(c, async (stream) => {
+    let last = '';
+    while (!stream.aborted) {
+      const now = JSON.stringify(await read().catch((e: Error) => ({ error: e.message })));
+      if (last && now !== last) await stream.writeSSE({ event: 'change', data: String(Date.now()) });
+      last = now;
+      await stream.sleep(pollMs);
+    }
+  });
+}
+
+/** Everything waiting for a person, oldest first: mission decisions and plan steps to approve. */
+async function inboxItems(ctx: ConsoleContext) {
+  const [missions, plans] = await Promise.all([
+    ctx.navigator.list({ kind: 'missions', query: "ExecutionStatus = 'Running'", limit: 200 }),
+    ctx.navigator.list({ kind: 'plans', query: "ExecutionStatus = 'Running'", limit: 200 }),
+  ]);
+  const decisions = (
+    await Promise.all(
+      missions.map(async (w) => {
+        const m = ctx.navigator.mission(w.workflowId);
+        const status = await m.status().catch(() => null);
+        if (!status?.pending) return null;
+        const contracts = await m.decisions().catch(() => []);
+        return { id: w.workflowId, agent: status.agent, input: status.input ?? null, pending: status.pending, contract: contracts.find((d) => d.key === status.pending!.key) };
+      }),
+    )
+  ).filter((d) => d !== null);
+  const approvals = (
+    await Promise.all(
+      plans.map(async (w) => {
+        const view = await ctx.navigator.plan(w.workflowId).status().catch(() => null);
+        return (view?.approvals ?? []).map((a) => ({ planId: w.workflowId, agent: view!.agent, ...a }));
+      }),
+    )
+  ).flat();
+  decisions.sort((a, b) => a.pending.since.localeCompare(b.pending.since));
+  approvals.sort((a, b) => a.since.localeCompare(b.since));
+  return { decisions, approvals };
+}
+
+async function inbox(ctx: ConsoleContext) {
+  const { decisions, approvals } = await inboxItems(ctx);
+  const body = html`
+    <h2>Decisions (${decisions.length})</h2>
+    ${decisions.length === 0 ? html`<p>Nothing waits for a decision.</p>` : ''}
+    ${decisions.map(
+      (d) => html`<div class="card">
+        <a href="/missions/${encodeURIComponent(d.id)}">${d.id}</a> (${d.agent}) waits for <code>${d.pending.key}</code> since ${d.pending.since}
+        ${d.pending.deadline ? html` · deadline ${d.pending.deadline}, then ${atDeadline(d.pending.onTimeout)}` : ''}
+        <p>${d.contract?.description ?? ''}</p>
+        <details open><summary>Mission input</summary><pre>${pretty(d.input)}</pre></details>
+        ${decisionForm(ctx, `/missions/${encodeURIComponent(d.id)}/decide`, d.pending, d.contract)}
+      </div>`,
+    )}
+    <h2>Plan steps to approve (${approvals.length})</h2>
+    ${approvals.length === 0 ? html`<p>No plan step waits for approval.</p>` : ''}
+    ${approvals.map(
+      (a) => html`<div class="card">
+        <a href="/plans/${encodeURIComponent(a.planId)}">${a.planId}</a> (${a.agent}): step <code>${a.stepId}</code> ${a.description} · ${a.tool ?? ''} since ${a.since}
+        ${a.deadline ? html` · deadline ${a.deadline}${a.onTimeout ? html`, then ${a.onTimeout}` : ''}` : ''}
+        <pre>${pretty(a.args)}</pre>
+        <form method="post" action="/plans/${encodeURIComponent(a.planId)}/steps/${encodeURIComponent(a.stepId)}/approve" class="inline"><input type="hidden" name="_csrf" value="${ctx.csrf}" /><button class="primary">Approve</button></form>
+        <form method="post" action="/plans/${encodeURIComponent(a.planId)}/steps/${encodeURIComponent(a.stepId)}/deny" class="inline"><input type="hidden" name="_csrf" value="${ctx.csrf}" /><input name="reason" placeholder="why (optional)" /> <button class="danger">Deny</button></form>
+      </div>`,
+    )}`;
+  return page('Inbox', body, { live: '/live/inbox' });
+}
+
+function startPage(ctx: ConsoleContext, problem?: string) {
+  const csrf = html`<input type="hidden" name="_csrf" value="${ctx.csrf}" />`;
+  return page(
+    'Start',
+    html`${problem ? html`<div class="problem">Not started: ${problem}</div>` : ''}
+      <div class="card"><h2>A mission</h2><form method="post" action="/start/mission">${csrf}
+        <p><input name="agent" placeholder="agent" required /></p><p><textarea name="input" rows="4" placeholder='{"recipient": "bob", "amount": 5000}'></textarea></p>
+        <button class="primary">Start mission</button></form></div>
+      <div class="card"><h2>A plan</h2><form method="post" action="/start/plan">${csrf}
+        <p><input name="agent" placeholder="agent" required /></p><p><textarea name="request" rows="3" placeholder="what the plan should do"></textarea></p>
+        <button class="primary">Plan it</button></form></div>`,
+  );
+}
+
+export interface RunningConsole {
+  url: string;
+  close(): Promise<void>;
+}
+
+const LOCAL = new Set(['127.0.0.1', 'localhost', '::1']);
+
+/** Serves the console; any host but the loopback needs a token. */
+export async function startConsole(opts: ConsoleOptions & { host?: string; port?: number }): Promise<RunningConsole> {
+  const host = opts.host ?? '127.0.0.1';
+  if (!LOCAL.has(host) && !opts.token) throw new Error(`the console binds to ${host}, reachable from other machines: give a token (--token or NAVIGATOR_CONSOLE_TOKEN)`);
+  const app = createConsoleApp(opts);
+  const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
+    const s = serve({ fetch: app.fetch, hostname: host, port: opts.port ?? 8233 }, () => resolve(s));
+    s.once('error', reject);
+  });
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}

@@ -1,0 +1,107 @@
+/**
+ * The console in a real browser (headless Chromium, Debian's package, driven by
+ * playwright-core; skipped when no Chromium is installed): a person approves the
+ * wire-transfer decision from the inbox and sees the mission complete; reviews a plan,
+ * gets an invalid edit refused with its problem, makes a valid one, starts the plan,
+ * approves its gated step and sees it complete. CONSOLE_SCREENSHOTS=DIR keeps screenshots.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { type Browser, type Page, chromium } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { NavigatorClient } from '../../src/client/index.ts';
+import { type RunningConsole, startConsole } from '../../src/console/server.ts';
+import { freshBankFile, waitForStatus } from '../mission/harness.ts';
+import { type PlanEnv, awaiting, planEnv, waitForPlan } from '../plans/plan-harness.ts';
+
+function chromiumPath(): string | null {
+  for (const name of ['chromium', 'chromium-browser', 'google-chrome']) {
+    try {
+      const path = execFileSync('which', [name], { encoding: 'utf8' }).trim();
+      if (path && existsSync(path)) return path;
+    } catch {
+      // not installed under this name
+    }
+  }
+  return null;
+}
+
+const executablePath = chromiumPath();
+if (!executablePath) console.warn('console browser tests skipped: no Chromium found (apt-get install -y chromium)');
+const shots = process.env.CONSOLE_SCREENSHOTS;
+
+describe.skipIf(!executablePath)('the console in a browser', () => {
+  let env: PlanEnv;
+  let navigator: NavigatorClient;
+  let web: RunningConsole;
+  let browser: Browser;
+  let page: Page;
+
+  beforeAll(async () => {
+    env = await planEnv();
+    await env.startWorker();
+    navigator = new NavigatorClient({ client: env.client, taskQueue: env.taskQueue });
+    web = await startConsole({ navigator, user: 'ana', port: 0, pollMs: 100 });
+    browser = await chromium.launch({ executablePath: executablePath!, headless: true, args: ['--no-sandbox'] });
+    page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    if (shots) mkdirSync(shots, { recursive: true });
+  }, 120_000);
+  afterAll(async () => {
+    await browser?.close();
+    await web?.close();
+    await env?.shutdown();
+  });
+
+  const shot = async (name: string) => {
+    if (shots) await page.screenshot({ path: join(shots, `${name}.png`), fullPage: true });
+  };
+
+  it('approves the wire transfer from the inbox and sees the mission complete', async () => {
+    freshBankFile();
+    const m = await navigator.start('wire-transfer', { recipient: 'bob', amount: 5000 }, { options: { timeouts: { heartbeatMs: 3000 } } });
+    await waitForStatus(m.workflow, (s) => s.status === 'waiting');
+    await page.goto(`${web.url}/`);
+    await expect.poll(() => page.textContent('main')).toContain('manager_decision_bob_5000');
+    await shot('inbox');
+    await page.locator('.card', { hasText: m.id }).getByRole('button', { name: 'Approve' }).click();
+    await page.waitForURL(`**/missions/${m.id}`).catch(async (e) => { throw new Error(`${e.message}; at ${page.url()}: ${(await page.textContent('body'))?.slice(0, 500)}`); });
+    expect(await m.result()).toMatchObject({ status: 'sent' });
+    await page.goto(`${web.url}/missions/${m.id}`);
+    await expect.poll(() => page.textContent('.status')).toBe('completed');
+    expect(await page.textContent('main')).toContain('execute_wire_bob_5000');
+    await shot('mission');
+  }, 120_000);
+
+  it('reviews a plan: a refused edit shows its problem, a valid one applies; starts it and approves the gated step', async () => {
+    const plan = await navigator.startPlan({
+      agent: 'lab',
+      document: {
+        steps: [
+          { id: 'first', description: 'make the value', tool: 'echo', args: { value: 1 } },
+          { id: 'gated', description: 'publish it (needs a person)', tool: 'echo', args: { value: '$first.got' }, dependsOn: ['first'], requiresApproval: true },
+        ],
+      },
+      options: { timeouts: { heartbeatMs: 3000 } },
+    });
+    await waitForPlan(plan, (v) => v.status === 'review');
+    await page.goto(`${web.url}/plans/${plan.id}`);
+    const firstRow = page.locator('tr', { has: page.locator('code', { hasText: /^first$/ }) });
+    await firstRow.locator('textarea[name=args]').fill('{"nope": 1}');
+    await firstRow.getByRole('button', { name: 'Save args' }).click();
+    await expect.poll(() => page.textContent('.problem')).toMatch(/Not applied/);
+    await page.goto(`${web.url}/plans/${plan.id}`);
+    await firstRow.locator('textarea[name=args]').fill('{"value": 42}');
+    await firstRow.getByRole('button', { name: 'Save args' }).click();
+    await expect.poll(() => page.textContent('main')).toContain('edited args of step first');
+    await shot('plan-review');
+    await page.getByRole('button', { name: 'Start' }).click();
+    await waitForPlan(plan, awaiting('gated'));
+    await page.goto(`${web.url}/`);
+    await page.locator('.card', { hasText: plan.id }).getByRole('button', { name: 'Approve' }).click();
+    const summary = await plan.result();
+    expect(summary.status).toBe('completed');
+    await page.goto(`${web.url}/plans/${plan.id}`);
+    expect(await page.textContent('main')).toContain('"got": 42');
+  }, 120_000);
+});
