@@ -8,7 +8,7 @@ import { type Fragment, html, page, pretty } from './html.ts';
 export interface ConsoleContext {
   navigator: NavigatorClient;
   csrf: string;
-  /** who decides, recorded with every decision */
+  /** the console's `--user`; each request's own `by` (the token's name, else this) is `c.get('by')` */
   user: string;
 }
 
@@ -68,7 +68,7 @@ export function missionRoutes(app: Hono, ctx: ConsoleContext): void {
       return c.html(await missionPage(ctx, id, `the value is not JSON: ${raw}`), 400);
     }
     try {
-      await ctx.navigator.mission(id).decide(key, value, { by: ctx.user, ...(form.note ? { note: String(form.note) } : {}) });
+      await ctx.navigator.mission(id).decide(key, value, { by: c.get('by'), ...(form.note ? { note: String(form.note) } : {}) });
     } catch (err) {
       if (err instanceof MissionRejected) return c.html(await missionPage(ctx, id, err.message), 400);
       throw err;
@@ -118,7 +118,7 @@ export function missionRoutes(app: Hono, ctx: ConsoleContext): void {
   app.post('/missions/:id/cancel', async (c) => {
     const id = c.req.param('id');
     try {
-      await ctx.navigator.mission(id).cancel(`cancelled from the console by ${ctx.user}`);
+      await ctx.navigator.mission(id).cancel(`cancelled from the console by ${c.get('by')}`);
     } catch (err) {
       if (err instanceof MissionRejected) return c.html(await missionPage(ctx, id, err.message), 400);
       throw err;

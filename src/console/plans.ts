@@ -131,11 +131,11 @@ export function planRoutes(app: Hono, ctx: ConsoleContext): void {
   app.get('/plans/:id', async (c) => c.html(await planPage(ctx, c.req.param('id'))));
 
   /** Runs a plan change; a refusal re-renders the page with the validator's problems. */
-  const change = (run: (id: string, form: Record<string, unknown>, step: string) => Promise<unknown>) => async (c: Context) => {
+  const change = (run: (id: string, form: Record<string, unknown>, step: string, by: string) => Promise<unknown>) => async (c: Context) => {
     const id = c.req.param('id')!;
     const form = (await c.req.parseBody()) as Record<string, unknown>;
     try {
-      await run(id, form, c.req.param('step') ?? '');
+      await run(id, form, c.req.param('step') ?? '', c.get('by'));
     } catch (err) {
       if (err instanceof PlanRejected) return c.html(await planPage(ctx, id, { message: err.message, problems: err.problems }), 400);
       if (err instanceof InputProblem) return c.html(await planPage(ctx, id, { message: err.message }), 400);
@@ -144,12 +144,12 @@ export function planRoutes(app: Hono, ctx: ConsoleContext): void {
     return c.redirect(planUrl(id), 303);
   };
 
-  app.post('/plans/:id/edit', change((id, form) => ctx.navigator.plan(id).edit(editOf(form), { by: ctx.user })));
-  app.post('/plans/:id/approve', change((id) => ctx.navigator.plan(id).approve({ by: ctx.user })));
-  app.post('/plans/:id/cancel', change((id) => ctx.navigator.plan(id).cancel(`cancelled from the console by ${ctx.user}`, { by: ctx.user })));
-  app.post('/plans/:id/regenerate', change((id, form) => ctx.navigator.plan(id).regenerate(String(form.feedback ?? ''), { by: ctx.user })));
-  app.post('/plans/:id/steps/:step/approve', change((id, _form, step) => ctx.navigator.plan(id).approveStep(step, { by: ctx.user })));
-  app.post('/plans/:id/steps/:step/deny', change((id, form, step) => ctx.navigator.plan(id).denyStep(step, { by: ctx.user, ...(form.reason ? { reason: String(form.reason) } : {}) })));
+  app.post('/plans/:id/edit', change((id, form, _step, by) => ctx.navigator.plan(id).edit(editOf(form), { by })));
+  app.post('/plans/:id/approve', change((id, _form, _step, by) => ctx.navigator.plan(id).approve({ by })));
+  app.post('/plans/:id/cancel', change((id, _form, _step, by) => ctx.navigator.plan(id).cancel(`cancelled from the console by ${by}`, { by })));
+  app.post('/plans/:id/regenerate', change((id, form, _step, by) => ctx.navigator.plan(id).regenerate(String(form.feedback ?? ''), { by })));
+  app.post('/plans/:id/steps/:step/approve', change((id, _form, step, by) => ctx.navigator.plan(id).approveStep(step, { by })));
+  app.post('/plans/:id/steps/:step/deny', change((id, form, step, by) => ctx.navigator.plan(id).denyStep(step, { by, ...(form.reason ? { reason: String(form.reason) } : {}) })));
 }
 
 /** Bad form input (not JSON): shown like a refusal. */

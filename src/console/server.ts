@@ -16,13 +16,13 @@ import type { Json } from '../workflows/contract.ts';
 import { LIVE_SCRIPT, html, page, pretty } from './html.ts';
 import { type ConsoleContext, atDeadline, decisionForm, missionRoutes } from './missions.ts';
 import { planRoutes } from './plans.ts';
-import { security } from './security.ts';
+import { parseTokens, security } from './security.ts';
 
 export interface ConsoleOptions {
   navigator: NavigatorClient;
   /** recorded as `by` with every decision and approval */
   user: string;
-  /** required for any host but 127.0.0.1 / localhost */
+  /** required for any host but 127.0.0.1 / localhost: `SECRET` or `NAME:SECRET`, comma-separated (see security.ts) */
   token?: string;
   /** how often live streams look for changes @default 500 */
   pollMs?: number;
@@ -30,7 +30,7 @@ export interface ConsoleOptions {
 
 export function createConsoleApp(opts: ConsoleOptions): Hono {
   const app = new Hono();
-  const sec = security({ token: opts.token });
+  const sec = security({ token: opts.token, user: opts.user });
   const ctx: ConsoleContext = { navigator: opts.navigator, csrf: sec.csrfToken, user: opts.user };
   app.use('*', sec.middleware);
   app.onError((err, c) => c.html(page('Something went wrong', html`<div class="problem">${err.message}</div>`), 500));
@@ -167,7 +167,7 @@ const LOCAL = new Set(['127.0.0.1', 'localhost', '::1']);
 /** Serves the console; any host but the loopback needs a token. */
 export async function startConsole(opts: ConsoleOptions & { host?: string; port?: number }): Promise<RunningConsole> {
   const host = opts.host ?? '127.0.0.1';
-  if (!LOCAL.has(host) && !opts.token) throw new Error(`the console binds to ${host}, reachable from other machines: give a token (--token or NAVIGATOR_CONSOLE_TOKEN)`);
+  if (!LOCAL.has(host) && parseTokens(opts.token).length === 0) throw new Error(`the console binds to ${host}, reachable from other machines: give a token (--token or NAVIGATOR_CONSOLE_TOKEN)`);
   const app = createConsoleApp(opts);
   const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
     const s = serve({ fetch: app.fetch, hostname: host, port: opts.port ?? 8233 }, () => resolve(s));

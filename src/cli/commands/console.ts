@@ -8,8 +8,8 @@ export const consoleCommand = new Command('console')
   .description('serve the web console: inbox of decisions and approvals, missions, plan review (127.0.0.1 unless --host; other hosts need --token)')
   .option('--port <n>', 'port', '8233')
   .option('--host <h>', 'address to bind', '127.0.0.1')
-  .option('--token <t>', 'required for every request (or NAVIGATOR_CONSOLE_TOKEN); open /?token=T once in the browser')
-  .option('--user <name>', 'recorded as who decided (default: NAVIGATOR_USER or your login)')
+  .option('--token <t>', 'required for every request (or NAVIGATOR_CONSOLE_TOKEN); NAME:SECRET records NAME as who decided, several comma-separated; open /?token=SECRET once in the browser')
+  .option('--user <name>', 'recorded as who decided when the token has no name (default: NAVIGATOR_USER or your login)')
   .option('--task-queue <name>', 'task queue of the workers (or NAVIGATOR_TASK_QUEUE)')
   .action(
     action(async (flags: { port: string; host: string; token?: string; user?: string; taskQueue?: string }) => {
