@@ -1,5 +1,6 @@
 /** Mission pages: the list, one mission (status, decision, progress, journal, ledger, actions), and its actions. */
 import type { Hono } from 'hono';
+import type { AgentRegistry } from '../activities/agents.ts';
 import type { NavigatorClient } from '../client/navigator-client.ts';
 import { MissionRejected } from '../client/missions.ts';
 import type { DecisionContract, Json, Pending } from '../workflows/contract.ts';
@@ -10,6 +11,8 @@ export interface ConsoleContext {
   csrf: string;
   /** the console's `--user`; each request's own `by` (the token's name, else this) is `c.get('by')` */
   user: string;
+  /** agents the console knows, see agents.ts */
+  agents?: AgentRegistry;
 }
 
 const csrfField = (ctx: ConsoleContext) => html`<input type="hidden" name="_csrf" value="${ctx.csrf}" />`;
@@ -30,10 +33,15 @@ export function decisionForm(ctx: ConsoleContext, action: string, pending: Pendi
 }
 
 /** What happens when nobody decides in time, in words. */
-export const atDeadline = (onTimeout: Pending['onTimeout']): string =>
-  onTimeout === 'fail' ? 'the mission fails' : onTimeout ? 'the expiry value is written for you' : 'nothing happens';
+export function atDeadline(onTimeout: Pending['onTimeout'], contract?: DecisionContract): string {
+  if (onTimeout === 'fail') return 'the mission fails';
+  if (!onTimeout) return 'nothing happens';
+  const expiry = contract?.expiryValue;
+  // name the value an approver would otherwise have to look up in the agent's code
+  return expiry === undefined || expiry === null ? 'the expiry value is written for you' : `${JSON.stringify(expiry)} is written for you`;
+}
 
-const deadline = (p: Pending) => (p.deadline ? html`until ${p.deadline} (then ${atDeadline(p.onTimeout)})` : 'no deadline');
+const deadline = (p: Pending, contract?: DecisionContract) => (p.deadline ? html`until ${p.deadline} (then ${atDeadline(p.onTimeout, contract)})` : 'no deadline');
 
 export function missionRoutes(app: Hono, ctx: ConsoleContext): void {
   app.get('/missions', async (c) => {
@@ -150,7 +158,7 @@ async function missionPage(ctx: ConsoleContext, id: string, problem?: string): P
       ${status.result !== undefined ? html`<p>Result:</p><pre>${pretty(status.result)}</pre>` : ''}
     </div>
     ${pending
-      ? html`<div class="card"><h2>Waiting for ${pending.key}</h2><p>${contracts.find((d) => d.key === pending.key)?.description ?? ''} · ${deadline(pending)}</p>
+      ? html`<div class="card"><h2>Waiting for ${pending.key}</h2><p>${contracts.find((d) => d.key === pending.key)?.description ?? ''} · ${deadline(pending, contracts.find((d) => d.key === pending.key))}</p>
           ${decisionForm(ctx, action, pending, contracts.find((d) => d.key === pending.key))}</div>`
       : ''}
     ${progress ? html`<h2>Progress</h2><pre class="card">${progress}</pre>` : ''}

@@ -1,0 +1,27 @@
+/**
+ * What the console knows about agents: the registry it was given (the examples plus
+ * `--agents MODULE`, as a worker builds it). It offers their names in the start form
+ * and checks a mission's input against the agent's own schema before starting, so a
+ * bad input is refused on the form instead of failing the mission's first pass. Agents
+ * it does not know (run only by workers elsewhere) still start; their worker checks.
+ */
+import type { AgentRegistry } from '../activities/agents.ts';
+import { InputError, parseInput } from '../navigator/agent.ts';
+
+/** The problems of `input` for `agent`, or null when it is fine or the agent is unknown here. */
+export function inputProblems(agents: AgentRegistry | undefined, agent: string, input: unknown): string[] | null {
+  const entry = agents?.get(agent);
+  if (!entry) return null;
+  try {
+    parseInput(entry.agent, input);
+    return null;
+  } catch (err) {
+    if (err instanceof InputError) return err.problems;
+    throw err;
+  }
+}
+
+/** Agent names for the start form, with what each expects. */
+export function agentChoices(agents: AgentRegistry | undefined): Array<{ name: string; fields: string[] }> {
+  return [...(agents?.values() ?? [])].map((e) => ({ name: e.agent.name, fields: Object.keys(e.agent.input.shape) })).sort((a, b) => a.name.localeCompare(b.name));
+}
