@@ -16,7 +16,7 @@ import { PlanRejected } from '../client/plans.ts';
 import type { Json } from '../workflows/contract.ts';
 import { LIVE_SCRIPT, html, page, pretty } from './html.ts';
 import { type ConsoleContext, atDeadline, decisionForm, missionRoutes } from './missions.ts';
-import { agentChoices, inputProblems } from './agents.ts';
+import { agentChoices, inputProblems, planProblems } from './agents.ts';
 import { planRoutes, stepAtDeadline } from './plans.ts';
 import { parseTokens, security } from './security.ts';
 
@@ -62,8 +62,19 @@ export function createConsoleApp(opts: ConsoleOptions): Hono {
   });
   app.post('/start/plan', async (c) => {
     const form = await c.req.parseBody();
+    const agent = String(form.agent ?? '');
+    const request = String(form.request ?? '').trim() || undefined;
+    const given = String(form.document ?? '').trim();
+    let document: unknown;
     try {
-      const p = await ctx.navigator.startPlan({ agent: String(form.agent ?? ''), request: String(form.request ?? '') });
+      document = given ? JSON.parse(given) : undefined;
+    } catch (err) {
+      return c.html(startPage(ctx, `the plan is not JSON: ${(err as Error).message}`), 400);
+    }
+    const problems = document === undefined ? null : planProblems(ctx.agents, agent, document);
+    if (problems) return c.html(startPage(ctx, `the plan does not fit agent ${agent}: ${problems.join('; ')}`), 400);
+    try {
+      const p = await ctx.navigator.startPlan({ agent, request, document });
       return c.redirect(`/plans/${encodeURIComponent(p.id)}`, 303);
     } catch (err) {
       if (err instanceof PlanRejected) return c.html(startPage(ctx, err.message), 400);
@@ -168,7 +179,8 @@ function startPage(ctx: ConsoleContext, problem?: string) {
         <p><input name="agent" placeholder="agent" list="agent-names" required /></p><p><textarea name="input" rows="4" placeholder='{"recipient": "bob", "amount": 5000}'></textarea></p>
         <button class="primary">Start mission</button></form></div>
       <div class="card"><h2>A plan</h2><form method="post" action="/start/plan">${csrf}
-        <p><input name="agent" placeholder="agent" list="agent-names" required /></p><p><textarea name="request" rows="3" placeholder="what the plan should do"></textarea></p>
+        <p><input name="agent" placeholder="agent" list="agent-names" required /></p><p><textarea name="request" rows="3" placeholder="what the plan should do (the agent's model writes the plan)"></textarea></p>
+        <p><textarea name="document" rows="5" placeholder='or the plan itself: {"steps": [{"id": "read", "description": "...", "tool": "read_file", "args": {"path": "package.json"}}]}'></textarea></p>
         <button class="primary">Plan it</button></form></div>`,
   );
 }

@@ -115,6 +115,29 @@ describe('the start form', () => {
     expect(text).toContain('amount');
     expect((await navigator.list({ kind: 'missions', limit: 500 })).length).toBe(before);
   }, 60_000);
+
+  it("starts a plan given as JSON after checking it against the agent's tools; a bad one lists its problems and starts nothing", async () => {
+    const csrf = csrfOf(await page('/start', 'ana-secret-1'));
+    const before = (await navigator.list({ kind: 'plans', limit: 500 })).length;
+    const bad = { steps: [{ id: 'a', description: 'x', tool: 'no_such_tool', args: {} }, { id: 'b', description: 'y', tool: 'echo', args: { label: 7 }, dependsOn: ['zz'] }] };
+    const refused = await post('/start/plan', 'ana-secret-1', { _csrf: csrf, agent: 'lab', document: JSON.stringify(bad) });
+    expect(refused.status).toBe(400);
+    const text = await refused.text();
+    expect(text).toContain('Not started: the plan does not fit agent lab');
+    expect(text).toMatch(/a tool: .*no_such_tool/);
+    expect(text).toMatch(/b args\.label/);
+    expect(text).toMatch(/b dependsOn/);
+    expect((await post('/start/plan', 'ana-secret-1', { _csrf: csrf, agent: 'lab', document: '{"steps": [' })).status).toBe(400);
+    expect((await navigator.list({ kind: 'plans', limit: 500 })).length).toBe(before);
+
+    const good = { steps: [{ id: 'say', description: 'say it', tool: 'echo', args: { value: 'hi' } }] };
+    const started = await post('/start/plan', 'ana-secret-1', { _csrf: csrf, agent: 'lab', document: JSON.stringify(good) });
+    expect(started.status).toBe(303);
+    const id = decodeURIComponent(started.headers.get('location')!.replace('/plans/', ''));
+    const view = await waitForPlan(navigator.plan(id), (v) => v.status === 'review');
+    expect(view.plan!.steps.map((st) => st.id)).toEqual(['say']);
+    await navigator.plan(id).cancel('test done');
+  }, 60_000);
 });
 
 describe('a running plan', () => {
