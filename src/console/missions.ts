@@ -43,15 +43,26 @@ export function atDeadline(onTimeout: Pending['onTimeout'], contract?: DecisionC
 
 const deadline = (p: Pending, contract?: DecisionContract) => (p.deadline ? html`until ${p.deadline} (then ${atDeadline(p.onTimeout, contract)})` : 'no deadline');
 
+const WAITING = 'waiting';
+
+/** The missions among `rows` that wait for a decision now. */
+async function waitingOnly<T extends { workflowId: string }>(ctx: ConsoleContext, rows: T[]): Promise<T[]> {
+  const pending = await Promise.all(rows.map((w) => ctx.navigator.mission(w.workflowId).pending().catch(() => null)));
+  return rows.filter((_w, i) => pending[i]);
+}
+
 export function missionRoutes(app: Hono, ctx: ConsoleContext): void {
   app.get('/missions', async (c) => {
     const status = c.req.query('status');
     const search = c.req.query('q')?.trim();
-    const query = status ? `ExecutionStatus = '${status.replace(/[^A-Za-z]/g, '')}'` : undefined;
-    const rows = (await ctx.navigator.list({ kind: 'missions', query, limit: 200 })).filter((w) => !search || w.workflowId.includes(search));
+    // "waiting" is the mission's own status (it waits for a person), not Temporal's: running ones are asked
+    const waiting = status === WAITING;
+    const query = waiting ? "ExecutionStatus = 'Running'" : status ? `ExecutionStatus = '${status.replace(/[^A-Za-z]/g, '')}'` : undefined;
+    let rows = (await ctx.navigator.list({ kind: 'missions', query, limit: 200 })).filter((w) => !search || w.workflowId.includes(search));
+    if (waiting) rows = await waitingOnly(ctx, rows);
     const body = html`<form method="get">
         <select name="status">
-          ${['', 'Running', 'Completed', 'Failed', 'Canceled', 'Terminated'].map((s) => html`<option value="${s}" ${s === (status ?? '') ? 'selected' : ''}>${s || 'any status'}</option>`)}
+          ${['', WAITING, 'Running', 'Completed', 'Failed', 'Canceled', 'Terminated'].map((s) => html`<option value="${s}" ${s === (status ?? '') ? 'selected' : ''}>${s === WAITING ? 'waiting for a decision' : s || 'any status'}</option>`)}
         </select>
         <input name="q" placeholder="id contains" value="${search ?? ''}" /> <button>Filter</button>
       </form>

@@ -167,3 +167,21 @@ describe('a running plan', () => {
     expect((await plan.result()).status).toBe('completed');
   }, 120_000);
 });
+
+describe('the missions list', () => {
+  it('filters on missions waiting for a decision (their own status, not only Temporal running)', async () => {
+    freshBankFile();
+    const waiting = await navigator.start('wire-transfer', { recipient: 'jo', amount: 70 }, { options: { timeouts: { heartbeatMs: 3000 } } });
+    await waitForStatus(waiting.workflow, (s) => s.status === 'waiting');
+    const done = await navigator.start('wire-transfer', { recipient: 'kim', amount: 80 }, { options: { timeouts: { heartbeatMs: 3000 } } });
+    await waitForStatus(done.workflow, (s) => s.status === 'waiting');
+    await done.approve({ by: 'test' });
+    await done.result();
+    const list = await page('/missions?status=waiting', 'ana-secret-1');
+    expect(list).toContain('<option value="waiting" selected>waiting for a decision</option>');
+    expect(list).toContain(`>${waiting.id}</a>`);
+    expect(list).not.toContain(`>${done.id}</a>`);
+    expect(await page('/missions', 'ana-secret-1')).toContain(`>${done.id}</a>`);
+    await waiting.cancel('test done');
+  }, 120_000);
+});
