@@ -86,7 +86,7 @@ function runRows(ctx: ConsoleContext, id: string, view: PlanStatusView, events: 
         <td><code>${s.id}</code></td><td>${s.description}</td><td>${s.dependsOn.join(', ')}</td>
         <td class="status">${s.status}${s.reason ? html`<br /><small>${s.reason}</small>` : ''}${progressNote(s, progress.get(s.id))}
           ${approval
-            ? html`<form method="post" action="${planUrl(id, `/steps/${encodeURIComponent(s.id)}/approve`)}">${csrfField(ctx)}<button class="primary">Approve</button></form>
+            ? html`<form method="post" action="${planUrl(id, `/steps/${encodeURIComponent(s.id)}/approve`)}">${csrfField(ctx)}<input name="note" placeholder="note (optional)" size="14" /> <button class="primary">Approve</button></form>
                 <form method="post" action="${planUrl(id, `/steps/${encodeURIComponent(s.id)}/deny`)}">${csrfField(ctx)}<input name="reason" placeholder="why (optional)" size="14" /> <button class="danger">Deny</button></form>`
             : ''}</td>
         <td>${s.result?.attempts ?? ''}</td>
@@ -169,7 +169,7 @@ export function planRoutes(app: Hono, ctx: ConsoleContext): void {
   app.post('/plans/:id/approve', change((id, _form, _step, by) => ctx.navigator.plan(id).approve({ by })));
   app.post('/plans/:id/cancel', change((id, _form, _step, by) => ctx.navigator.plan(id).cancel(`cancelled from the console by ${by}`, { by })));
   app.post('/plans/:id/regenerate', change((id, form, _step, by) => ctx.navigator.plan(id).regenerate(String(form.feedback ?? ''), { by })));
-  app.post('/plans/:id/steps/:step/approve', change((id, _form, step, by) => ctx.navigator.plan(id).approveStep(step, { by })));
+  app.post('/plans/:id/steps/:step/approve', change((id, form, step, by) => ctx.navigator.plan(id).approveStep(step, { by, ...(form.note ? { note: String(form.note) } : {}) })));
   app.post('/plans/:id/steps/:step/deny', change((id, form, step, by) => ctx.navigator.plan(id).denyStep(step, { by, ...(form.reason ? { reason: String(form.reason) } : {}) })));
 }
 

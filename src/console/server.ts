@@ -159,7 +159,7 @@ async function inbox(ctx: ConsoleContext) {
         <a href="/plans/${encodeURIComponent(a.planId)}">${a.planId}</a> (${a.agent}): step <code>${a.stepId}</code> ${a.description} · ${a.tool ?? ''} since ${a.since}
         ${a.deadline ? html` · deadline ${a.deadline}${a.onTimeout ? html`, then ${stepAtDeadline(a.onTimeout)}` : ''}` : ''}
         <pre>${pretty(a.args)}</pre>
-        <form method="post" action="/plans/${encodeURIComponent(a.planId)}/steps/${encodeURIComponent(a.stepId)}/approve" class="inline"><input type="hidden" name="_csrf" value="${ctx.csrf}" /><button class="primary">Approve</button></form>
+        <form method="post" action="/plans/${encodeURIComponent(a.planId)}/steps/${encodeURIComponent(a.stepId)}/approve" class="inline"><input type="hidden" name="_csrf" value="${ctx.csrf}" /><input name="note" placeholder="note (optional)" /> <button class="primary">Approve</button></form>
         <form method="post" action="/plans/${encodeURIComponent(a.planId)}/steps/${encodeURIComponent(a.stepId)}/deny" class="inline"><input type="hidden" name="_csrf" value="${ctx.csrf}" /><input name="reason" placeholder="why (optional)" /> <button class="danger">Deny</button></form>
       </div>`,
     )}`;

@@ -63,19 +63,21 @@ describe('named console tokens', () => {
     expect((await post(`/plans/${plan.id}/edit`, 'bob-secret-2', { _csrf: csrf, stepId: 'gated', what: 'args', args: '{"value": 2}' })).status).toBe(303);
     expect((await post(`/plans/${plan.id}/approve`, 'ana-secret-1', { _csrf: csrf })).status).toBe(303);
     await waitForPlan(plan, awaiting('gated'));
-    expect((await post(`/plans/${plan.id}/steps/gated/approve`, 'bob-secret-2', { _csrf: csrf })).status).toBe(303);
+    expect(await page('/', 'bob-secret-2')).toMatch(/steps\/gated\/approve" class="inline">.*<input name="note"/);
+    expect((await post(`/plans/${plan.id}/steps/gated/approve`, 'bob-secret-2', { _csrf: csrf, note: 'checked the value' })).status).toBe(303);
     expect((await plan.result()).status).toBe('completed');
     const versions = await plan.versions();
     expect(versions.find((v) => v.change.startsWith('edited args'))?.by).toBe('bob');
     const events = (await env.client.workflow.getHandle(plan.id).fetchHistory()).events ?? [];
     const updates = events.flatMap((e) => {
       const input = e.workflowExecutionUpdateAcceptedEventAttributes?.acceptedRequest?.input;
-      return input ? [[input.name, (decodeAll(input.args)[0] as { by?: string }).by]] : [];
+      const arg = decodeAll(input?.args)[0] as { by?: string; note?: string } | undefined;
+      return input && arg ? [[input.name, arg.by, arg.note]] : [];
     });
     expect(updates).toEqual([
-      ['editPlan', 'bob'],
-      ['approvePlan', 'ana'],
-      ['approveStep', 'bob'],
+      ['editPlan', 'bob', undefined],
+      ['approvePlan', 'ana', undefined],
+      ['approveStep', 'bob', 'checked the value'],
     ]);
   }, 120_000);
 });
