@@ -19,6 +19,7 @@ import { listen } from './grpc.ts';
 import { restoreTaskIds } from './history.ts';
 import { RUNNING, type ServerState } from './model.ts';
 import { newNamespace } from './namespaces.ts';
+import { startRetention } from './retention.ts';
 import { FileStore } from './persistence.ts';
 import { healthHandlers, operatorServiceHandlers, workflowServiceHandlers } from './service.ts';
 import { hooks } from './timeouts.ts';
@@ -35,6 +36,8 @@ export interface DevServerOptions {
   namespace?: string;
   /** Custom search attributes to pre-register on that namespace: name → IndexedValueType name. */
   searchAttributes?: Record<string, string>;
+  /** Days a closed workflow is kept in that namespace (fractions allowed). @default 1, as the real dev server */
+  retentionDays?: number;
 }
 
 export interface DevServer {
@@ -77,9 +80,14 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
   const state = store?.load() ?? emptyState();
   const ns = (state.namespaces[namespace] ??= newNamespace(namespace));
   for (const [name, type] of Object.entries(options.searchAttributes ?? {})) ns.searchAttributes[name] = normalizeAttributeType(type);
+  if (options.retentionDays !== undefined) {
+    if (!(options.retentionDays > 0)) throw new Error(`retention must be a positive number of days, got ${options.retentionDays}`);
+    ns.retentionDays = options.retentionDays;
+  }
 
   const engine = new Engine(state, hooks(() => store?.scheduleSave(state)));
   restore(engine);
+  const stopRetention = startRetention(engine, (ns.retentionDays * 86_400_000) / 10);
   const { server, port } = await listen(ip, options.port ?? 7233, {
     workflow: workflowServiceHandlers(engine),
     operator: operatorServiceHandlers(engine),
@@ -89,7 +97,10 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
   return {
     address: `${ip}:${port}`,
     namespace,
-    shutdown: () => shutdown(server, engine, () => store?.close(state)),
+    shutdown: () => {
+      stopRetention();
+      return shutdown(server, engine, () => store?.close(state));
+    },
   };
 }
 
@@ -114,8 +125,8 @@ async function shutdown(server: grpc.Server, engine: Engine, flush: () => void):
  * `navigator dev`: runs the server until SIGINT or SIGTERM.
  * Prints exactly `Temporal dev server listening on IP:PORT`.
  */
-export async function runDevCommand(options: { port?: number; ip?: string; db?: string }): Promise<void> {
-  const server = await startDevServer({ port: options.port ?? 7233, ip: options.ip, db: options.db });
+export async function runDevCommand(options: { port?: number; ip?: string; db?: string; retentionDays?: number }): Promise<void> {
+  const server = await startDevServer({ port: options.port ?? 7233, ip: options.ip, db: options.db, retentionDays: options.retentionDays });
   console.log(`Temporal dev server listening on ${server.address}`);
   await new Promise<void>((resolve) => {
     const stop = () => {

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import type { Payload } from '@temporalio/common';
 import { defaultPayloadConverter } from '@temporalio/common';
 import proto from '@temporalio/proto';
+import type { Worker } from '@temporalio/worker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createActivities } from '../../src/activities/index.ts';
 import { auditMission } from '../../src/audit/index.ts';
@@ -68,6 +69,8 @@ describe('AES-256-GCM codec', () => {
 describe('a mission with the codec on', () => {
   const codec = new AesGcmCodec(keysFromEnv({ NAVIGATOR_CODEC_KEYS: KEYS }));
   let env: TestEnv;
+  let worker: Worker;
+  let running: Promise<void>;
   let server: CodecServer;
   let workflowId: string;
   let raw: Buffer;
@@ -76,8 +79,8 @@ describe('a mission with the codec on', () => {
   beforeAll(async () => {
     process.env.REPORT_JOB_SERVICES_FILE = join(mkdtempSync(join(tmpdir(), 'codec-')), 'services.jsonl');
     env = await createTestEnv({ workflowsPath, startWorker: false, dataConverter: { payloadCodecs: [codec] } });
-    const worker = await env.createWorker({ activities: createActivities({ agents: await buildRegistry(), client: env.client }) });
-    void worker.run();
+    worker = await env.createWorker({ activities: createActivities({ agents: await buildRegistry(), client: env.client }) });
+    running = worker.run();
     workflowId = `codec-${Date.now()}`;
     const handle = await env.client.workflow.start('navigatorMission', { taskQueue: env.taskQueue, workflowId, args: [{ agent: 'report-job', input: defaultInput }] });
     await handle.result();
@@ -91,6 +94,9 @@ describe('a mission with the codec on', () => {
   }, 120_000);
   afterAll(async () => {
     await server?.close();
+    // the worker lets go of the connection before the env closes it
+    worker?.shutdown();
+    await running?.catch(() => undefined);
     await env?.shutdown();
   });
 

@@ -3,6 +3,7 @@
  * tokens so far (from the pass activity's heartbeat details), the program running, each
  * external effect, then what it waits for; and stopping to follow leaves it running.
  */
+import type { Worker } from '@temporalio/worker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createActivities } from '../../src/activities/index.ts';
@@ -51,17 +52,24 @@ function gatedModel(): ChatModel {
 }
 
 let m: MissionEnv;
+let worker: Worker;
+let running: Promise<void>;
 beforeAll(async () => {
   m = await missionEnv();
   const agents = new Map(await buildRegistry());
   agents.set('follow-me', { agent: agent as unknown as Agent, model: gatedModel } satisfies RegisteredAgent);
-  const worker = await m.env.createWorker({
+  worker = await m.env.createWorker({
     activities: createActivities({ agents, client: m.client, heartbeatEveryMs: 50 }),
     maxHeartbeatThrottleInterval: '50 milliseconds',
   });
-  void worker.run();
+  running = worker.run();
 }, 60_000);
-afterAll(() => m?.shutdown());
+afterAll(async () => {
+  openGate();
+  worker?.shutdown();
+  await running?.catch(() => undefined);
+  await m?.shutdown();
+});
 
 describe('following a mission live', () => {
   it('shows the model answering with its tokens, the effect, then the wait', async () => {

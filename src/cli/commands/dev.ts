@@ -4,7 +4,7 @@
  * is the default (127.0.0.1:7233) of every navigator command and Temporal SDK.
  */
 import { Command } from 'commander';
-import { action } from '../errors.ts';
+import { CliError, action } from '../errors.ts';
 import { parsePositiveInt } from '../input.ts';
 
 interface DevFlags {
@@ -16,6 +16,7 @@ interface DevFlags {
   taskQueue?: string;
   console: boolean;
   consolePort: string;
+  retention: string;
 }
 
 export const devCommand = new Command('dev')
@@ -23,6 +24,7 @@ export const devCommand = new Command('dev')
   .option('--port <port>', 'gRPC port', '7233')
   .option('--ip <ip>', 'address to listen on', '127.0.0.1')
   .option('--db <file>', 'keep server state in this file across restarts')
+  .option('--retention <days>', 'days a closed workflow is kept (fractions allowed)', '1')
   .option('--no-worker', 'do not run a Navigator worker on the server')
   .option('--agents <module>', 'module with your agents, for the worker (or NAVIGATOR_AGENTS)')
   .option('--task-queue <name>', 'task queue of the worker (or NAVIGATOR_TASK_QUEUE)')
@@ -33,11 +35,13 @@ export const devCommand = new Command('dev')
       // Loaded on demand so that commands without Temporal start fast.
       const { runDevCommand, startDevServer } = await import('../../devserver/index.ts');
       const port = parsePositiveInt(flags.port, '--port');
-      if (!flags.worker) return runDevCommand({ port, ip: flags.ip, db: flags.db });
+      const retentionDays = Number(flags.retention);
+      if (!(retentionDays > 0)) throw new CliError(`--retention must be a positive number of days, got ${flags.retention}`, 2);
+      if (!flags.worker) return runDevCommand({ port, ip: flags.ip, db: flags.db, retentionDays });
       const { taskQueueFrom } = await import('../../temporal/connection.ts');
       const { runWorker } = await import('../../worker/run.ts');
       // NavigatorStatus is registered so that `run --status-attribute NavigatorStatus` works here.
-      const server = await startDevServer({ port, ip: flags.ip, db: flags.db, searchAttributes: { NavigatorStatus: 'Keyword' } });
+      const server = await startDevServer({ port, ip: flags.ip, db: flags.db, retentionDays, searchAttributes: { NavigatorStatus: 'Keyword' } });
       console.log(`Temporal dev server listening on ${server.address}`);
       const taskQueue = taskQueueFrom(flags.taskQueue);
       const agentsModule = flags.agents ?? process.env.NAVIGATOR_AGENTS;

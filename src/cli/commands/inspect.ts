@@ -98,13 +98,11 @@ export const listCommand = new Command('list')
   .action(
     action(async (flags: Flags & { query?: string; limit: string; status?: string; statusAttribute: string }) => {
       await withClient(async (client) => {
+        const { NavigatorClient } = await import('../../client/navigator-client.ts');
         const byStatus = flags.status ? `${flags.statusAttribute} = '${flags.status.replace(/'/g, "\\'")}'` : undefined;
-        const query = ["WorkflowType = 'navigatorMission'", byStatus, flags.query].filter(Boolean).join(' AND ');
-        const rows: Array<{ workflowId: string; status: string; startTime: string }> = [];
-        for await (const w of client.workflow.list({ query })) {
-          rows.push({ workflowId: w.workflowId, status: w.status.name, startTime: w.startTime.toISOString() });
-          if (rows.length >= Number(flags.limit)) break;
-        }
+        const query = [byStatus, flags.query].filter(Boolean).join(' AND ') || undefined;
+        const listed = await new NavigatorClient({ client }).list({ kind: 'missions', query, limit: Number(flags.limit) });
+        const rows = listed.map((w) => ({ workflowId: w.workflowId, status: w.status, startTime: w.startTime.toISOString() }));
         if (flags.json) return printJson(rows);
         if (rows.length === 0) return void process.stdout.write('(no missions)\n');
         for (const r of rows) process.stdout.write(`${r.startTime}  ${r.status.padEnd(10)}  ${r.workflowId}\n`);
