@@ -159,6 +159,7 @@ async function missionPage(ctx: ConsoleContext, id: string, problem?: string): P
   const open = status.status === 'running' || status.status === 'waiting';
   const action = `/missions/${encodeURIComponent(id)}/decide`;
   const pending = status.pending;
+  const contract = pending ? contracts.find((d) => d.key === pending.key) : undefined;
   const body = html`
     ${problem ? html`<div class="problem">Not recorded: ${problem}</div>` : ''}
     <div class="card">
@@ -169,8 +170,8 @@ async function missionPage(ctx: ConsoleContext, id: string, problem?: string): P
       ${status.result !== undefined ? html`<p>Result:</p><pre>${pretty(status.result)}</pre>` : ''}
     </div>
     ${pending
-      ? html`<div class="card"><h2>Waiting for ${pending.key}</h2><p>${contracts.find((d) => d.key === pending.key)?.description ?? ''} · ${deadline(pending, contracts.find((d) => d.key === pending.key))}</p>
-          ${decisionForm(ctx, action, pending, contracts.find((d) => d.key === pending.key))}</div>`
+      ? html`<div class="card"><h2>Waiting for ${pending.key}</h2><p>${contract?.description ?? ''} · ${deadline(pending, contract)}</p>
+          ${decisionForm(ctx, action, pending, contract)}</div>`
       : ''}
     ${progress ? html`<h2>Progress</h2><pre class="card">${progress}</pre>` : ''}
     <h2>Journal</h2>

@@ -22,7 +22,7 @@ import { parseTokens, security } from './security.ts';
 
 export interface ConsoleOptions {
   navigator: NavigatorClient;
-  /** recorded as `by` with every decision and approval */
+  /** recorded as `by` with every decision and approval, unless the request's token has a name */
   user: string;
   /** required for any host but 127.0.0.1 / localhost: `SECRET` or `NAME:SECRET`, comma-separated (see security.ts) */
   token?: string;
