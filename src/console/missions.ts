@@ -1,5 +1,6 @@
 /** Mission pages: the list, one mission (status, decision, progress, journal, ledger, actions), and its actions. */
 import type { Hono } from 'hono';
+import type { AgentRegistry } from '../activities/agents.ts';
 import type { NavigatorClient } from '../client/navigator-client.ts';
 import { MissionRejected } from '../client/missions.ts';
 import type { DecisionContract, Json, Pending } from '../workflows/contract.ts';
@@ -8,8 +9,10 @@ import { type Fragment, html, page, pretty } from './html.ts';
 export interface ConsoleContext {
   navigator: NavigatorClient;
   csrf: string;
-  /** who decides, recorded with every decision */
+  /** the console's `--user`; each request's own `by` (the token's name, else this) is `c.get('by')` */
   user: string;
+  /** agents the console knows, see agents.ts */
+  agents?: AgentRegistry;
 }
 
 const csrfField = (ctx: ConsoleContext) => html`<input type="hidden" name="_csrf" value="${ctx.csrf}" />`;
@@ -30,20 +33,36 @@ export function decisionForm(ctx: ConsoleContext, action: string, pending: Pendi
 }
 
 /** What happens when nobody decides in time, in words. */
-export const atDeadline = (onTimeout: Pending['onTimeout']): string =>
-  onTimeout === 'fail' ? 'the mission fails' : onTimeout ? 'the expiry value is written for you' : 'nothing happens';
+export function atDeadline(onTimeout: Pending['onTimeout'], contract?: DecisionContract): string {
+  if (onTimeout === 'fail') return 'the mission fails';
+  if (!onTimeout) return 'nothing happens';
+  const expiry = contract?.expiryValue;
+  // name the value an approver would otherwise have to look up in the agent's code
+  return expiry === undefined || expiry === null ? 'the expiry value is written for you' : `${JSON.stringify(expiry)} is written for you`;
+}
 
-const deadline = (p: Pending) => (p.deadline ? html`until ${p.deadline} (then ${atDeadline(p.onTimeout)})` : 'no deadline');
+const deadline = (p: Pending, contract?: DecisionContract) => (p.deadline ? html`until ${p.deadline} (then ${atDeadline(p.onTimeout, contract)})` : 'no deadline');
+
+const WAITING = 'waiting';
+
+/** The missions among `rows` that wait for a decision now. */
+async function waitingOnly<T extends { workflowId: string }>(ctx: ConsoleContext, rows: T[]): Promise<T[]> {
+  const pending = await Promise.all(rows.map((w) => ctx.navigator.mission(w.workflowId).pending().catch(() => null)));
+  return rows.filter((_w, i) => pending[i]);
+}
 
 export function missionRoutes(app: Hono, ctx: ConsoleContext): void {
   app.get('/missions', async (c) => {
     const status = c.req.query('status');
     const search = c.req.query('q')?.trim();
-    const query = status ? `ExecutionStatus = '${status.replace(/[^A-Za-z]/g, '')}'` : undefined;
-    const rows = (await ctx.navigator.list({ kind: 'missions', query, limit: 200 })).filter((w) => !search || w.workflowId.includes(search));
+    // "waiting" is the mission's own status (it waits for a person), not Temporal's: running ones are asked
+    const waiting = status === WAITING;
+    const query = waiting ? "ExecutionStatus = 'Running'" : status ? `ExecutionStatus = '${status.replace(/[^A-Za-z]/g, '')}'` : undefined;
+    let rows = (await ctx.navigator.list({ kind: 'missions', query, limit: 200 })).filter((w) => !search || w.workflowId.includes(search));
+    if (waiting) rows = await waitingOnly(ctx, rows);
     const body = html`<form method="get">
         <select name="status">
-          ${['', 'Running', 'Completed', 'Failed', 'Canceled', 'Terminated'].map((s) => html`<option value="${s}" ${s === (status ?? '') ? 'selected' : ''}>${s || 'any status'}</option>`)}
+          ${['', WAITING, 'Running', 'Completed', 'Failed', 'Canceled', 'Terminated'].map((s) => html`<option value="${s}" ${s === (status ?? '') ? 'selected' : ''}>${s === WAITING ? 'waiting for a decision' : s || 'any status'}</option>`)}
         </select>
         <input name="q" placeholder="id contains" value="${search ?? ''}" /> <button>Filter</button>
       </form>
@@ -68,7 +87,7 @@ export function missionRoutes(app: Hono, ctx: ConsoleContext): void {
       return c.html(await missionPage(ctx, id, `the value is not JSON: ${raw}`), 400);
     }
     try {
-      await ctx.navigator.mission(id).decide(key, value, { by: ctx.user, ...(form.note ? { note: String(form.note) } : {}) });
+      await ctx.navigator.mission(id).decide(key, value, { by: c.get('by'), ...(form.note ? { note: String(form.note) } : {}) });
     } catch (err) {
       if (err instanceof MissionRejected) return c.html(await missionPage(ctx, id, err.message), 400);
       throw err;
@@ -118,7 +137,7 @@ export function missionRoutes(app: Hono, ctx: ConsoleContext): void {
   app.post('/missions/:id/cancel', async (c) => {
     const id = c.req.param('id');
     try {
-      await ctx.navigator.mission(id).cancel(`cancelled from the console by ${ctx.user}`);
+      await ctx.navigator.mission(id).cancel(`cancelled from the console by ${c.get('by')}`);
     } catch (err) {
       if (err instanceof MissionRejected) return c.html(await missionPage(ctx, id, err.message), 400);
       throw err;
@@ -150,7 +169,7 @@ async function missionPage(ctx: ConsoleContext, id: string, problem?: string): P
       ${status.result !== undefined ? html`<p>Result:</p><pre>${pretty(status.result)}</pre>` : ''}
     </div>
     ${pending
-      ? html`<div class="card"><h2>Waiting for ${pending.key}</h2><p>${contracts.find((d) => d.key === pending.key)?.description ?? ''} · ${deadline(pending)}</p>
+      ? html`<div class="card"><h2>Waiting for ${pending.key}</h2><p>${contracts.find((d) => d.key === pending.key)?.description ?? ''} · ${deadline(pending, contracts.find((d) => d.key === pending.key))}</p>
           ${decisionForm(ctx, action, pending, contracts.find((d) => d.key === pending.key))}</div>`
       : ''}
     ${progress ? html`<h2>Progress</h2><pre class="card">${progress}</pre>` : ''}

@@ -2,7 +2,7 @@
 import type { Context, Hono } from 'hono';
 import { PlanRejected } from '../client/plans.ts';
 import type { PlanProblem, Step } from '../plans/schema.ts';
-import type { PlanStatusView } from '../workflows/plan-contract.ts';
+import type { PlanStatusView, ProgressEvent } from '../workflows/plan-contract.ts';
 import { type Fragment, html, page, pretty } from './html.ts';
 import type { ConsoleContext } from './missions.ts';
 
@@ -33,6 +33,20 @@ function diffList(before: readonly Step[], after: readonly Step[]): Fragment | s
   return lines.length ? html`<ul>${lines}</ul>` : 'no change to the steps';
 }
 
+/** What happens when nobody approves a step in time, in words. */
+export const stepAtDeadline = (onTimeout: 'deny' | 'fail'): string =>
+  onTimeout === 'fail' ? 'the plan fails' : 'the step is denied (skipped, and steps that depend on it are blocked)';
+
+/** The last progress (percent and log line) each step's tool reported. */
+function latestProgress(events: readonly ProgressEvent[]): Map<string, { progress?: number; log?: string }> {
+  const out = new Map<string, { progress?: number; log?: string }>();
+  for (const e of events) {
+    const was = out.get(e.stepId) ?? {};
+    out.set(e.stepId, { progress: e.progress ?? was.progress, log: e.logs?.at(-1) ?? was.log });
+  }
+  return out;
+}
+
 const stepArgs = (s: Step) => (s.agent !== undefined ? (s.input ?? {}) : (s.args ?? {}));
 
 function reviewRows(ctx: ConsoleContext, id: string, steps: readonly Step[]): Fragment {
@@ -61,17 +75,18 @@ function reviewRows(ctx: ConsoleContext, id: string, steps: readonly Step[]): Fr
   </table>`;
 }
 
-function runRows(ctx: ConsoleContext, id: string, view: PlanStatusView): Fragment {
+function runRows(ctx: ConsoleContext, id: string, view: PlanStatusView, events: readonly ProgressEvent[]): Fragment {
   const waiting = new Map(view.approvals.map((a) => [a.stepId, a]));
+  const progress = latestProgress(events);
   return html`<table>
-    <tr><th>step</th><th>what</th><th>status</th><th>attempts</th><th>args</th><th>result</th></tr>
+    <tr><th>step</th><th>what</th><th>after</th><th>status</th><th>attempts</th><th>args</th><th>result</th></tr>
     ${(view.plan?.steps ?? []).map((s) => {
       const approval = waiting.get(s.id);
       return html`<tr>
-        <td><code>${s.id}</code></td><td>${s.description}</td>
-        <td class="status">${s.status}${s.reason ? html`<br /><small>${s.reason}</small>` : ''}
+        <td><code>${s.id}</code></td><td>${s.description}</td><td>${s.dependsOn.join(', ')}</td>
+        <td class="status">${s.status}${s.reason ? html`<br /><small>${s.reason}</small>` : ''}${progressNote(s, progress.get(s.id))}
           ${approval
-            ? html`<form method="post" action="${planUrl(id, `/steps/${encodeURIComponent(s.id)}/approve`)}">${csrfField(ctx)}<button class="primary">Approve</button></form>
+            ? html`<form method="post" action="${planUrl(id, `/steps/${encodeURIComponent(s.id)}/approve`)}">${csrfField(ctx)}<input name="note" placeholder="note (optional)" size="14" /> <button class="primary">Approve</button></form>
                 <form method="post" action="${planUrl(id, `/steps/${encodeURIComponent(s.id)}/deny`)}">${csrfField(ctx)}<input name="reason" placeholder="why (optional)" size="14" /> <button class="danger">Deny</button></form>`
             : ''}</td>
         <td>${s.result?.attempts ?? ''}</td>
@@ -82,9 +97,15 @@ function runRows(ctx: ConsoleContext, id: string, view: PlanStatusView): Fragmen
   </table>`;
 }
 
+/** A running step's last reported progress, e.g. `60% · step 3 of 5`. */
+function progressNote(step: Step, p: { progress?: number; log?: string } | undefined): Fragment | string {
+  if (!p || step.status !== 'running') return '';
+  return html`<br /><small class="progress">${[p.progress !== undefined ? `${p.progress}%` : '', p.log ?? ''].filter(Boolean).join(' · ')}</small>`;
+}
+
 async function planPage(ctx: ConsoleContext, id: string, outcome?: { message?: string; problems?: readonly PlanProblem[] }): Promise<Fragment> {
   const plan = ctx.navigator.plan(id);
-  const [view, versions] = await Promise.all([plan.status(), plan.versions().catch(() => [])]);
+  const [view, versions, progress] = await Promise.all([plan.status(), plan.versions().catch(() => []), plan.progress().catch(() => null)]);
   const inReview = view.status === 'review';
   const actions = inReview
     ? html`<div class="card">
@@ -109,7 +130,7 @@ async function planPage(ctx: ConsoleContext, id: string, outcome?: { message?: s
     <div class="card"><span class="status">${view.status}</span> · agent ${view.agent} · version ${view.version}
       ${view.error ? html`<div class="problem">${view.error}</div>` : ''}</div>
     ${actions}
-    ${view.plan ? (inReview ? reviewRows(ctx, id, view.plan.steps) : runRows(ctx, id, view)) : html`<p>No plan yet (the planner is writing it).</p>`}
+    ${view.plan ? (inReview ? reviewRows(ctx, id, view.plan.steps) : runRows(ctx, id, view, progress?.events ?? [])) : html`<p>No plan yet (the planner is writing it).</p>`}
     ${editors}
     ${view.summary && !inReview ? html`<h2>Summary</h2><pre class="card">${pretty(view.summary)}</pre>` : ''}
     ${history}`;
@@ -131,11 +152,11 @@ export function planRoutes(app: Hono, ctx: ConsoleContext): void {
   app.get('/plans/:id', async (c) => c.html(await planPage(ctx, c.req.param('id'))));
 
   /** Runs a plan change; a refusal re-renders the page with the validator's problems. */
-  const change = (run: (id: string, form: Record<string, unknown>, step: string) => Promise<unknown>) => async (c: Context) => {
+  const change = (run: (id: string, form: Record<string, unknown>, step: string, by: string) => Promise<unknown>) => async (c: Context) => {
     const id = c.req.param('id')!;
     const form = (await c.req.parseBody()) as Record<string, unknown>;
     try {
-      await run(id, form, c.req.param('step') ?? '');
+      await run(id, form, c.req.param('step') ?? '', c.get('by'));
     } catch (err) {
       if (err instanceof PlanRejected) return c.html(await planPage(ctx, id, { message: err.message, problems: err.problems }), 400);
       if (err instanceof InputProblem) return c.html(await planPage(ctx, id, { message: err.message }), 400);
@@ -144,12 +165,12 @@ export function planRoutes(app: Hono, ctx: ConsoleContext): void {
     return c.redirect(planUrl(id), 303);
   };
 
-  app.post('/plans/:id/edit', change((id, form) => ctx.navigator.plan(id).edit(editOf(form), { by: ctx.user })));
-  app.post('/plans/:id/approve', change((id) => ctx.navigator.plan(id).approve({ by: ctx.user })));
-  app.post('/plans/:id/cancel', change((id) => ctx.navigator.plan(id).cancel(`cancelled from the console by ${ctx.user}`, { by: ctx.user })));
-  app.post('/plans/:id/regenerate', change((id, form) => ctx.navigator.plan(id).regenerate(String(form.feedback ?? ''), { by: ctx.user })));
-  app.post('/plans/:id/steps/:step/approve', change((id, _form, step) => ctx.navigator.plan(id).approveStep(step, { by: ctx.user })));
-  app.post('/plans/:id/steps/:step/deny', change((id, form, step) => ctx.navigator.plan(id).denyStep(step, { by: ctx.user, ...(form.reason ? { reason: String(form.reason) } : {}) })));
+  app.post('/plans/:id/edit', change((id, form, _step, by) => ctx.navigator.plan(id).edit(editOf(form), { by })));
+  app.post('/plans/:id/approve', change((id, _form, _step, by) => ctx.navigator.plan(id).approve({ by })));
+  app.post('/plans/:id/cancel', change((id, _form, _step, by) => ctx.navigator.plan(id).cancel(`cancelled from the console by ${by}`, { by })));
+  app.post('/plans/:id/regenerate', change((id, form, _step, by) => ctx.navigator.plan(id).regenerate(String(form.feedback ?? ''), { by })));
+  app.post('/plans/:id/steps/:step/approve', change((id, form, step, by) => ctx.navigator.plan(id).approveStep(step, { by, ...(form.note ? { note: String(form.note) } : {}) })));
+  app.post('/plans/:id/steps/:step/deny', change((id, form, step, by) => ctx.navigator.plan(id).denyStep(step, { by, ...(form.reason ? { reason: String(form.reason) } : {}) })));
 }
 
 /** Bad form input (not JSON): shown like a refusal. */

@@ -9,29 +9,33 @@ import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import type { AddressInfo } from 'node:net';
+import type { AgentRegistry } from '../activities/agents.ts';
 import type { NavigatorClient } from '../client/navigator-client.ts';
 import { MissionRejected } from '../client/missions.ts';
 import { PlanRejected } from '../client/plans.ts';
 import type { Json } from '../workflows/contract.ts';
 import { LIVE_SCRIPT, html, page, pretty } from './html.ts';
 import { type ConsoleContext, atDeadline, decisionForm, missionRoutes } from './missions.ts';
-import { planRoutes } from './plans.ts';
-import { security } from './security.ts';
+import { agentChoices, inputProblems, planProblems } from './agents.ts';
+import { planRoutes, stepAtDeadline } from './plans.ts';
+import { parseTokens, security } from './security.ts';
 
 export interface ConsoleOptions {
   navigator: NavigatorClient;
   /** recorded as `by` with every decision and approval */
   user: string;
-  /** required for any host but 127.0.0.1 / localhost */
+  /** required for any host but 127.0.0.1 / localhost: `SECRET` or `NAME:SECRET`, comma-separated (see security.ts) */
   token?: string;
   /** how often live streams look for changes @default 500 */
   pollMs?: number;
+  /** agents the console knows (the examples plus `--agents`): named in the start form, their input checked before a start */
+  agents?: AgentRegistry;
 }
 
 export function createConsoleApp(opts: ConsoleOptions): Hono {
   const app = new Hono();
-  const sec = security({ token: opts.token });
-  const ctx: ConsoleContext = { navigator: opts.navigator, csrf: sec.csrfToken, user: opts.user };
+  const sec = security({ token: opts.token, user: opts.user });
+  const ctx: ConsoleContext = { navigator: opts.navigator, csrf: sec.csrfToken, user: opts.user, agents: opts.agents };
   app.use('*', sec.middleware);
   app.onError((err, c) => c.html(page('Something went wrong', html`<div class="problem">${err.message}</div>`), 500));
 
@@ -46,6 +50,8 @@ export function createConsoleApp(opts: ConsoleOptions): Hono {
     } catch (err) {
       return c.html(startPage(ctx, `the input is not JSON: ${(err as Error).message}`), 400);
     }
+    const problems = inputProblems(ctx.agents, String(form.agent ?? ''), input);
+    if (problems) return c.html(startPage(ctx, `the input does not fit agent ${String(form.agent)}: ${problems.join('; ')}`), 400);
     try {
       const m = await ctx.navigator.start(String(form.agent ?? ''), input);
       return c.redirect(`/missions/${encodeURIComponent(m.id)}`, 303);
@@ -56,8 +62,19 @@ export function createConsoleApp(opts: ConsoleOptions): Hono {
   });
   app.post('/start/plan', async (c) => {
     const form = await c.req.parseBody();
+    const agent = String(form.agent ?? '');
+    const request = String(form.request ?? '').trim() || undefined;
+    const given = String(form.document ?? '').trim();
+    let document: unknown;
     try {
-      const p = await ctx.navigator.startPlan({ agent: String(form.agent ?? ''), request: String(form.request ?? '') });
+      document = given ? JSON.parse(given) : undefined;
+    } catch (err) {
+      return c.html(startPage(ctx, `the plan is not JSON: ${(err as Error).message}`), 400);
+    }
+    const problems = document === undefined ? null : planProblems(ctx.agents, agent, document);
+    if (problems) return c.html(startPage(ctx, `the plan does not fit agent ${agent}: ${problems.join('; ')}`), 400);
+    try {
+      const p = await ctx.navigator.startPlan({ agent, request, document });
       return c.redirect(`/plans/${encodeURIComponent(p.id)}`, 303);
     } catch (err) {
       if (err instanceof PlanRejected) return c.html(startPage(ctx, err.message), 400);
@@ -68,8 +85,14 @@ export function createConsoleApp(opts: ConsoleOptions): Hono {
   planRoutes(app, ctx);
   app.get('/live/missions/:id', (c) => live(c, () => ctx.navigator.mission(c.req.param('id')).status(), opts.pollMs));
   app.get('/live/inbox', (c) => live(c, () => inboxItems(ctx), opts.pollMs));
-  app.get('/live/plans/:id', (c) => live(c, () => ctx.navigator.plan(c.req.param('id')).status(), opts.pollMs));
+  // progress events too: a running tool's percent and log line change without a status change
+  app.get('/live/plans/:id', (c) => live(c, () => planNow(ctx, c.req.param('id')), opts.pollMs));
   return app;
+}
+
+function planNow(ctx: ConsoleContext, id: string) {
+  const plan = ctx.navigator.plan(id);
+  return Promise.all([plan.status(), plan.progress()]);
 }
 
 /** Sends a `change` event whenever what `read` returns changes; ends when the client leaves. */
@@ -123,7 +146,7 @@ async function inbox(ctx: ConsoleContext) {
     ${decisions.map(
       (d) => html`<div class="card">
         <a href="/missions/${encodeURIComponent(d.id)}">${d.id}</a> (${d.agent}) waits for <code>${d.pending.key}</code> since ${d.pending.since}
-        ${d.pending.deadline ? html` · deadline ${d.pending.deadline}, then ${atDeadline(d.pending.onTimeout)}` : ''}
+        ${d.pending.deadline ? html` · deadline ${d.pending.deadline}, then ${atDeadline(d.pending.onTimeout, d.contract)}` : ''}
         <p>${d.contract?.description ?? ''}</p>
         <details open><summary>Mission input</summary><pre>${pretty(d.input)}</pre></details>
         ${decisionForm(ctx, `/missions/${encodeURIComponent(d.id)}/decide`, d.pending, d.contract)}
@@ -134,9 +157,9 @@ async function inbox(ctx: ConsoleContext) {
     ${approvals.map(
       (a) => html`<div class="card">
         <a href="/plans/${encodeURIComponent(a.planId)}">${a.planId}</a> (${a.agent}): step <code>${a.stepId}</code> ${a.description} · ${a.tool ?? ''} since ${a.since}
-        ${a.deadline ? html` · deadline ${a.deadline}${a.onTimeout ? html`, then ${a.onTimeout}` : ''}` : ''}
+        ${a.deadline ? html` · deadline ${a.deadline}${a.onTimeout ? html`, then ${stepAtDeadline(a.onTimeout)}` : ''}` : ''}
         <pre>${pretty(a.args)}</pre>
-        <form method="post" action="/plans/${encodeURIComponent(a.planId)}/steps/${encodeURIComponent(a.stepId)}/approve" class="inline"><input type="hidden" name="_csrf" value="${ctx.csrf}" /><button class="primary">Approve</button></form>
+        <form method="post" action="/plans/${encodeURIComponent(a.planId)}/steps/${encodeURIComponent(a.stepId)}/approve" class="inline"><input type="hidden" name="_csrf" value="${ctx.csrf}" /><input name="note" placeholder="note (optional)" /> <button class="primary">Approve</button></form>
         <form method="post" action="/plans/${encodeURIComponent(a.planId)}/steps/${encodeURIComponent(a.stepId)}/deny" class="inline"><input type="hidden" name="_csrf" value="${ctx.csrf}" /><input name="reason" placeholder="why (optional)" /> <button class="danger">Deny</button></form>
       </div>`,
     )}`;
@@ -145,14 +168,19 @@ async function inbox(ctx: ConsoleContext) {
 
 function startPage(ctx: ConsoleContext, problem?: string) {
   const csrf = html`<input type="hidden" name="_csrf" value="${ctx.csrf}" />`;
+  const choices = agentChoices(ctx.agents);
+  const known = html`<datalist id="agent-names">${choices.map((a) => html`<option value="${a.name}"></option>`)}</datalist>
+    ${choices.length ? html`<p><small>Agents: ${choices.map((a, i) => html`${i ? ' · ' : ''}<code>${a.name}</code>${a.fields.length ? ` (${a.fields.join(', ')})` : ''}`)}</small></p>` : ''}`;
   return page(
     'Start',
     html`${problem ? html`<div class="problem">Not started: ${problem}</div>` : ''}
+      ${known}
       <div class="card"><h2>A mission</h2><form method="post" action="/start/mission">${csrf}
-        <p><input name="agent" placeholder="agent" required /></p><p><textarea name="input" rows="4" placeholder='{"recipient": "bob", "amount": 5000}'></textarea></p>
+        <p><input name="agent" placeholder="agent" list="agent-names" required /></p><p><textarea name="input" rows="4" placeholder='{"recipient": "bob", "amount": 5000}'></textarea></p>
         <button class="primary">Start mission</button></form></div>
       <div class="card"><h2>A plan</h2><form method="post" action="/start/plan">${csrf}
-        <p><input name="agent" placeholder="agent" required /></p><p><textarea name="request" rows="3" placeholder="what the plan should do"></textarea></p>
+        <p><input name="agent" placeholder="agent" list="agent-names" required /></p><p><textarea name="request" rows="3" placeholder="what the plan should do (the agent's model writes the plan)"></textarea></p>
+        <p><textarea name="document" rows="5" placeholder='or the plan itself: {"steps": [{"id": "read", "description": "...", "tool": "read_file", "args": {"path": "package.json"}}]}'></textarea></p>
         <button class="primary">Plan it</button></form></div>`,
   );
 }
@@ -167,7 +195,7 @@ const LOCAL = new Set(['127.0.0.1', 'localhost', '::1']);
 /** Serves the console; any host but the loopback needs a token. */
 export async function startConsole(opts: ConsoleOptions & { host?: string; port?: number }): Promise<RunningConsole> {
   const host = opts.host ?? '127.0.0.1';
-  if (!LOCAL.has(host) && !opts.token) throw new Error(`the console binds to ${host}, reachable from other machines: give a token (--token or NAVIGATOR_CONSOLE_TOKEN)`);
+  if (!LOCAL.has(host) && parseTokens(opts.token).length === 0) throw new Error(`the console binds to ${host}, reachable from other machines: give a token (--token or NAVIGATOR_CONSOLE_TOKEN)`);
   const app = createConsoleApp(opts);
   const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
     const s = serve({ fetch: app.fetch, hostname: host, port: opts.port ?? 8233 }, () => resolve(s));

@@ -44,13 +44,14 @@ export const devCommand = new Command('dev')
       const server = await startDevServer({ port, ip: flags.ip, db: flags.db, retentionDays, searchAttributes: { NavigatorStatus: 'Keyword' } });
       console.log(`Temporal dev server listening on ${server.address}`);
       const taskQueue = taskQueueFrom(flags.taskQueue);
-      const webConsole = flags.console ? await serveConsole(server.address, server.namespace, taskQueue, parsePositiveInt(flags.consolePort, '--console-port')) : null;
+      const agentsModule = flags.agents ?? process.env.NAVIGATOR_AGENTS;
+      const webConsole = flags.console ? await serveConsole(server.address, server.namespace, taskQueue, parsePositiveInt(flags.consolePort, '--console-port'), agentsModule) : null;
       try {
         // Returns once the Temporal runtime has shut the worker down on SIGINT/SIGTERM.
         await runWorker({
           target: { address: server.address, namespace: server.namespace, connectionOptions: {}, configured: true },
           taskQueue,
-          agentsModule: flags.agents ?? process.env.NAVIGATOR_AGENTS,
+          agentsModule,
           onReady: (agents) => console.log(`Navigator worker on task queue ${taskQueue} running agents: ${agents.join(', ')}`),
         });
       } finally {
@@ -61,7 +62,7 @@ export const devCommand = new Command('dev')
   );
 
 /** The web console on the dev server, on `port` when free, else on any free port. */
-async function serveConsole(address: string, namespace: string, taskQueue: string, port: number) {
+async function serveConsole(address: string, namespace: string, taskQueue: string, port: number, agentsModule: string | undefined) {
   const { connectClient } = await import('../../temporal/connection.ts');
   const { NavigatorClient } = await import('../../client/navigator-client.ts');
   const { startConsole } = await import('../../console/server.ts');
@@ -69,7 +70,10 @@ async function serveConsole(address: string, namespace: string, taskQueue: strin
   const { client, close } = await connectClient({ address, namespace, connectionOptions: {}, configured: true });
   const navigator = new NavigatorClient({ client, taskQueue });
   const user = process.env.NAVIGATOR_USER ?? userInfo().username;
-  const running = await startConsole({ navigator, user, port }).catch(() => startConsole({ navigator, user, port: 0 }));
+  // the worker's agents: the start form names them and checks their input
+  const { buildRegistry } = await import('../../worker/agents.ts');
+  const agents = await buildRegistry(agentsModule);
+  const running = await startConsole({ navigator, user, port, agents }).catch(() => startConsole({ navigator, user, port: 0, agents }));
   console.log(`Console at ${running.url}`);
   return {
     close: async () => {
