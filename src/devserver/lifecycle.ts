@@ -392,6 +392,23 @@ export function continueAsNewFromCommand(ctx: CommandContext, a: Msg): void {
   engine.touch(next);
 }
 
+/** What the next run of a chain (a retry, a cron run) repeats of this one. */
+function sameWorkflow(run: RunState, started: Msg) {
+  return {
+    workflowId: run.workflowId,
+    workflowType: run.workflowType,
+    taskQueue: run.taskQueue,
+    input: started.input,
+    header: started.header,
+    executionTimeoutMs: run.executionTimeoutMs,
+    runTimeoutMs: run.runTimeoutMs,
+    taskTimeoutMs: run.taskTimeoutMs,
+    memo: run.memo,
+    searchAttributes: run.searchAttributes,
+    userMetadata: run.userMetadata,
+  };
+}
+
 // --- cron ----------------------------------------------------------------------------
 
 const cronOf = (run: RunState): string | undefined => (run.events[0]?.workflowExecutionStartedEventAttributes as Msg | undefined)?.cronSchedule || undefined;
@@ -412,17 +429,7 @@ function continueCron(ctx: CommandContext, carried: { lastCompletionResult?: Msg
   const spec = cronOf(run)!;
   const backoffMs = cronDelayMs(spec, Date.now());
   const next = createRun(engine, engine.namespace(run.namespace), {
-    workflowId: run.workflowId,
-    workflowType: run.workflowType,
-    taskQueue: run.taskQueue,
-    input: started.input,
-    header: started.header,
-    executionTimeoutMs: run.executionTimeoutMs,
-    runTimeoutMs: run.runTimeoutMs,
-    taskTimeoutMs: run.taskTimeoutMs,
-    memo: run.memo,
-    searchAttributes: run.searchAttributes,
-    userMetadata: run.userMetadata,
+    ...sameWorkflow(run, started),
     startDelayMs: backoffMs,
     firstRunId: run.firstRunId,
     executionExpiresAt: run.executionExpiresAt,
@@ -484,17 +491,7 @@ function retryRun(engine: Engine, run: RunState, failure: Msg): { retryState: st
   const decision = nextRetry({ policy: fillRetryPolicy(started.retryPolicy), attempt, failure, deadline: run.executionExpiresAt });
   if (!('delayMs' in decision)) return { retryState: decision.state };
   const next = createRun(engine, engine.namespace(run.namespace), {
-    workflowId: run.workflowId,
-    workflowType: run.workflowType,
-    taskQueue: run.taskQueue,
-    input: started.input,
-    header: started.header,
-    executionTimeoutMs: run.executionTimeoutMs,
-    runTimeoutMs: run.runTimeoutMs,
-    taskTimeoutMs: run.taskTimeoutMs,
-    memo: run.memo,
-    searchAttributes: run.searchAttributes,
-    userMetadata: run.userMetadata,
+    ...sameWorkflow(run, started),
     startDelayMs: decision.delayMs,
     retryPolicy: started.retryPolicy,
     attempt: attempt + 1,

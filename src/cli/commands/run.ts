@@ -23,7 +23,7 @@ interface RunFlags {
 }
 
 export const runCommand = new Command('run')
-  .description('start a Navigator mission and show what it waits for')
+  .description('start a Navigator mission and follow it live until it waits or ends (--detach: return at once)')
   .argument('<agent>', 'agent name, as registered on the worker')
   .option('--input <json>', 'mission input as a JSON object', '{}')
   .option('--id <id>', 'workflow id (default: AGENT-<random>)')
