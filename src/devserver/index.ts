@@ -24,6 +24,8 @@ import { FileStore } from './persistence.ts';
 import { healthHandlers, operatorServiceHandlers, workflowServiceHandlers } from './service.ts';
 import { hooks } from './timeouts.ts';
 import { restoreWorkflowTask } from './workflow-tasks.ts';
+import { Scheduler } from './scheduler.ts';
+import { scheduleHandlers } from './schedules.ts';
 
 export interface DevServerOptions {
   /** TCP port; 0 picks a free one. @default 7233 */
@@ -87,9 +89,11 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
 
   const engine = new Engine(state, hooks(() => store?.scheduleSave(state)));
   restore(engine);
+  const scheduler = new Scheduler(engine);
+  scheduler.restoreAll();
   const stopRetention = startRetention(engine, (ns.retentionDays * 86_400_000) / 10);
   const { server, port } = await listen(ip, options.port ?? 7233, {
-    workflow: workflowServiceHandlers(engine),
+    workflow: { ...workflowServiceHandlers(engine), ...scheduleHandlers(engine, scheduler) },
     operator: operatorServiceHandlers(engine),
     health: healthHandlers(),
   }, () => engine.isClosed());
@@ -99,6 +103,7 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
     namespace,
     shutdown: () => {
       stopRetention();
+      scheduler.close();
       return shutdown(server, engine, () => store?.close(state));
     },
   };

@@ -166,6 +166,52 @@ export interface ServerState {
   runs: Record<string, RunState>;
   /** namespace|workflowId → runIds oldest first; the last is the current run. */
   chains: Record<string, string[]>;
+  /** namespace|scheduleId → schedule (absent in databases written before schedules) */
+  schedules?: Record<string, ScheduleRecord>;
+}
+
+/** A start the schedule took: when, and which workflow it started. */
+export interface ScheduleAction {
+  /** the spec's time (jitter included) */
+  scheduledAt: number;
+  takenAt: number;
+  workflowId: string;
+  runId: string;
+}
+
+/** A start waiting for the running workflow to close (overlap policy buffer/cancel). */
+export interface BufferedStart {
+  nominal: number;
+  scheduledAt: number;
+  overlapPolicy: string;
+}
+
+/** A Temporal Schedule (temporal.api.schedule.v1) and what it did. */
+export interface ScheduleRecord {
+  namespace: string;
+  scheduleId: string;
+  /** temporal.api.schedule.v1.Schedule with the spec compiled (schedule-spec.ts) */
+  schedule: Msg;
+  memo?: Msg;
+  searchAttributes?: Msg;
+  createdAt: number;
+  updatedAt?: number;
+  conflictToken: number;
+  /** every spec time up to here was taken, skipped or missed */
+  processedUntil: number;
+  actionCount: number;
+  missedCatchupWindow: number;
+  overlapSkipped: number;
+  bufferDropped: number;
+  buffered: BufferedStart[];
+  /** the last 10 actions, oldest first */
+  recent: ScheduleAction[];
+  /** workflows it started that had not closed when last looked at */
+  running: Array<{ workflowId: string; runId: string }>;
+}
+
+export function scheduleKey(namespace: string, scheduleId: string): string {
+  return `${namespace}|${scheduleId}`;
 }
 
 export function runKey(namespace: string, workflowId: string, runId: string): string {

@@ -39,7 +39,7 @@ export function getSystemInfo(): Msg {
       signalAndQueryHeader: true,
       internalErrorDifferentiation: true,
       activityFailureIncludeHeartbeat: true,
-      supportsSchedules: false,
+      supportsSchedules: true,
       encodedFailureAttributes: true,
       upsertMemo: true,
       eagerWorkflowStart: false,
@@ -71,7 +71,7 @@ function describe(ns: NamespaceState): Msg {
       // Only what is implemented: advertising worker-poll or heartbeat capabilities makes
       // the SDK wait on calls this server does not answer the way it expects.
       capabilities: { eagerWorkflowStart: false, syncUpdate: true, asyncUpdate: true },
-      supportsSchedules: false,
+      supportsSchedules: true,
     },
     config: {
       workflowExecutionRetentionTtl: duration(ns.retentionDays * 86_400_000),

@@ -79,8 +79,15 @@ const TYPE_NAMES: Record<string, SearchAttributeType> = {
   INDEXED_VALUE_TYPE_KEYWORD_LIST: 'KeywordList',
 };
 
-function attributeTypes(ns: NamespaceState): Record<string, SearchAttributeType> {
-  const types: Record<string, SearchAttributeType> = {};
+/** System attributes a real server lets queries name (schedules set them on what they start). */
+const QUERYABLE_SYSTEM: Record<string, SearchAttributeType> = {
+  TemporalScheduledById: 'Keyword',
+  TemporalScheduledStartTime: 'Datetime',
+  TemporalSchedulePaused: 'Bool',
+};
+
+export function attributeTypes(ns: NamespaceState): Record<string, SearchAttributeType> {
+  const types: Record<string, SearchAttributeType> = { ...QUERYABLE_SYSTEM };
   for (const [name, type] of Object.entries(ns.searchAttributes)) types[name] = TYPE_NAMES[type] ?? 'Keyword';
   return types;
 }
@@ -93,7 +100,7 @@ function statusName(status: string): string {
     .replace(/(^|_)([a-z])/g, (_m, _s, c: string) => c.toUpperCase());
 }
 
-function decodeAttribute(payload: Msg): unknown {
+export function decodeAttribute(payload: Msg): unknown {
   try {
     return JSON.parse(textOf(payload.data));
   } catch {

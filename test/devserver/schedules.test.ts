@@ -1,0 +1,208 @@
+/**
+ * Temporal Schedules on the embedded server, driven by the real SDK's ScheduleClient:
+ * interval and calendar specs, overlap policies, pause/unpause/trigger/backfill, limited
+ * actions, update with its conflict token, list with a query, delete; each started
+ * workflow is an ordinary one (id with the spec time, scheduled-by search attributes) whose
+ * history replays. Also the spec compiler and its times, without a server.
+ */
+import { ScheduleAlreadyRunning, ScheduleNotFoundError, ScheduleOverlapPolicy, type ScheduleDescription } from '@temporalio/client';
+import { describe, expect, it } from 'vitest';
+import { compileSpec, SpecTimes } from '../../src/devserver/schedule-spec.ts';
+import { hello, sleeper } from './fixtures/workflows.ts';
+import { fetchAndReplayAll, useTestEnv } from './helpers.ts';
+
+const env = useTestEnv();
+const iso = (t: number | undefined) => (t === undefined ? undefined : new Date(t).toISOString());
+const times = (spec: object, from: string, n = 3) => new SpecTimes(compileSpec(spec)).upcoming(Date.parse(from), n).map(iso);
+
+let seq = 0;
+const uniqueId = (name: string) => `${name}-${Date.now().toString(36)}-${seq++}`;
+
+async function until(describeIt: () => Promise<ScheduleDescription>, ready: (d: ScheduleDescription) => boolean): Promise<ScheduleDescription> {
+  for (let i = 0; i < 300; i++) {
+    const d = await describeIt();
+    if (ready(d)) return d;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error('the schedule never got there');
+}
+
+describe('schedule specs', () => {
+  it.each([
+    [{ cronString: ['*/15 * * * *'] }, ['2026-11-24T08:45:00.000Z', '2026-11-24T09:00:00.000Z', '2026-11-24T09:15:00.000Z']],
+    [{ cronString: ['0 9 * * MON-FRI'] }, ['2026-11-24T09:00:00.000Z', '2026-11-25T09:00:00.000Z', '2026-11-26T09:00:00.000Z']],
+    [{ cronString: ['30 0 9 * * * *'] }, ['2026-11-24T09:00:30.000Z', '2026-11-25T09:00:30.000Z', '2026-11-26T09:00:30.000Z']],
+    [{ cronString: ['0 0 1 1 * 2028'] }, ['2028-01-01T00:00:00.000Z']],
+    [{ cronString: ['@every 90s'] }, ['2026-11-24T08:31:30.000Z', '2026-11-24T08:33:00.000Z', '2026-11-24T08:34:30.000Z']],
+    [{ cronString: ['@every 1h/15m'] }, ['2026-11-24T09:15:00.000Z', '2026-11-24T10:15:00.000Z', '2026-11-24T11:15:00.000Z']],
+    [{ cronString: ['@weekly'] }, ['2026-11-29T00:00:00.000Z', '2026-12-06T00:00:00.000Z', '2026-12-13T00:00:00.000Z']],
+    [{ calendar: [{ hour: '12', dayOfWeek: 'SAT' }] }, ['2026-11-28T12:00:00.000Z', '2026-12-05T12:00:00.000Z', '2026-12-12T12:00:00.000Z']],
+    [{ cronString: ['0 * * * *'], excludeCalendar: [{ hour: '10-11', minute: '*' }] }, ['2026-11-24T09:00:00.000Z', '2026-11-24T12:00:00.000Z', '2026-11-24T13:00:00.000Z']],
+    // every field must match (not either day field, as in classic cron)
+    [{ cronString: ['0 12 13 * FRI'] }, ['2027-08-13T12:00:00.000Z', '2028-10-13T12:00:00.000Z', '2029-04-13T12:00:00.000Z']],
+    [{ interval: [{ interval: { seconds: 3600 } }], endTime: { seconds: Date.parse('2026-11-24T10:30:00Z') / 1000 } }, ['2026-11-24T09:00:00.000Z', '2026-11-24T10:00:00.000Z']],
+  ])('%j fires at %j', (spec, expected) => {
+    expect(times(spec, '2026-11-24T08:30:10Z', 3)).toEqual(expected);
+  });
+
+  it('keeps wall-clock times in a time zone across a DST change', () => {
+    // New York leaves daylight saving time on 2026-11-01: 9:00 is 13:00Z before, 14:00Z after
+    expect(times({ cronString: ['CRON_TZ=America/New_York 0 9 * * *'] }, '2026-10-30T12:00:00Z', 4)).toEqual([
+      '2026-10-30T13:00:00.000Z', '2026-10-31T13:00:00.000Z', '2026-11-01T14:00:00.000Z', '2026-11-02T14:00:00.000Z',
+    ]);
+    expect(compileSpec({ cronString: ['TZ=Europe/Paris @daily'] }).timezoneName).toBe('Europe/Paris');
+  });
+
+  it('compiles cron strings into structured calendars, as the server describes them', () => {
+    const spec = compileSpec({ cronString: ['5 4 * * MON'] });
+    expect(spec.cronString).toBeUndefined();
+    expect(spec.structuredCalendar[0]).toMatchObject({
+      second: [{ start: 0, end: 0, step: 1 }],
+      minute: [{ start: 5, end: 5, step: 1 }],
+      hour: [{ start: 4, end: 4, step: 1 }],
+      dayOfWeek: [{ start: 1, end: 1, step: 1 }],
+      year: [],
+    });
+  });
+
+  it.each([
+    [{ cronString: ['0 9 * *'] }, /expected 5 fields/],
+    [{ cronString: ['61 * * * *'] }, /minute: "61" is not in 0-59/],
+    [{ cronString: ['@every 500ms'] }, /at least 1s/],
+    [{ calendar: [{ hour: '25' }] }, /hour: "25" is not in 0-23/],
+    [{ cronString: ['CRON_TZ=Mars/Olympus 0 9 * * *'] }, /unknown time zone "Mars\/Olympus"/],
+  ])('refuses %j', (spec, why) => {
+    expect(() => compileSpec(spec)).toThrow(why);
+  });
+});
+
+describe('schedules on the embedded server', () => {
+  it('start a workflow at each interval, with the time in its id and the schedule in its search attributes', async () => {
+    const scheduleId = uniqueId('every-second');
+    const handle = await env.client.schedule.create({
+      scheduleId,
+      spec: { intervals: [{ every: '1s' }] },
+      action: { type: 'startWorkflow', workflowType: hello, args: ['schedule'], taskQueue: env.taskQueue, workflowId: `${scheduleId}-wf` },
+    });
+    const d = await until(() => handle.describe(), (x) => x.info.recentActions.length >= 2);
+    expect(d.info.numActionsTaken).toBeGreaterThanOrEqual(2);
+    expect(d.info.nextActionTimes.length).toBe(10);
+    expect(d.policies.overlap).toBe(ScheduleOverlapPolicy.SKIP);
+    expect(d.spec.intervals).toMatchObject([{ every: 1000 }]);
+    await handle.delete();
+
+    const first = d.info.recentActions[0]!;
+    const workflowId = first.action.workflow.workflowId;
+    expect(workflowId).toBe(`${scheduleId}-wf-${first.scheduledAt.toISOString().replace('.000Z', 'Z')}`);
+    const started = env.client.workflow.getHandle(workflowId);
+    expect(await started.result()).toBe('Hello, schedule!');
+    const described = await started.describe();
+    expect(described.searchAttributes.TemporalScheduledById).toEqual([scheduleId]);
+    const listed = [];
+    for await (const w of env.client.workflow.list({ query: `TemporalScheduledById = '${scheduleId}'` })) listed.push(w.workflowId);
+    expect(listed).toContain(workflowId);
+    await fetchAndReplayAll(env, [started]);
+    await expect(handle.describe()).rejects.toBeInstanceOf(ScheduleNotFoundError);
+  }, 60_000);
+
+  it('skips a time while the last workflow still runs (overlap SKIP), buffers one with BUFFER_ONE', async () => {
+    const skipId = uniqueId('skip');
+    const skip = await env.client.schedule.create({
+      scheduleId: skipId,
+      spec: { intervals: [{ every: '1s' }] },
+      action: { type: 'startWorkflow', workflowType: sleeper, args: [60_000], taskQueue: env.taskQueue, workflowId: skipId },
+    });
+    const skipped = await until(() => skip.describe(), (x) => x.info.numActionsSkippedOverlap >= 2);
+    expect(skipped.info.numActionsTaken).toBe(1);
+    expect(skipped.info.runningActions).toHaveLength(1);
+
+    const bufferId = uniqueId('buffer');
+    const buffer = await env.client.schedule.create({
+      scheduleId: bufferId,
+      spec: { intervals: [{ every: '1s' }] },
+      policies: { overlap: ScheduleOverlapPolicy.BUFFER_ONE },
+      action: { type: 'startWorkflow', workflowType: sleeper, args: [1500], taskQueue: env.taskQueue, workflowId: bufferId },
+    });
+    // the buffered start goes when the running one closes: a second action, then drops
+    const buffered = await until(() => buffer.describe(), (x) => x.info.numActionsTaken >= 2 && Number(x.raw.info?.bufferDropped ?? 0) >= 1);
+    const [a, b] = buffered.info.recentActions;
+    const firstClose = (await env.client.workflow.getHandle(a!.action.workflow.workflowId).describe()).closeTime!;
+    const secondStart = (await env.client.workflow.getHandle(b!.action.workflow.workflowId).describe()).startTime;
+    expect(secondStart.getTime()).toBeGreaterThanOrEqual(firstClose.getTime());
+
+    for (const h of [skip, buffer]) await h.delete();
+    for (const run of skipped.info.runningActions) await env.client.workflow.getHandle(run.workflow.workflowId).terminate('test over');
+  }, 60_000);
+
+  it('pause, trigger while paused, unpause, limited actions, and an update that loses a race', async () => {
+    const scheduleId = uniqueId('hourly');
+    const handle = await env.client.schedule.create({
+      scheduleId,
+      spec: { calendars: [{ minute: 0, hour: '*' }] },
+      action: { type: 'startWorkflow', workflowType: hello, args: ['trigger'], taskQueue: env.taskQueue, workflowId: scheduleId },
+      state: { paused: true, note: 'waiting for the launch', remainingActions: 2 },
+    });
+    let d = await handle.describe();
+    expect(d.state).toEqual({ paused: true, note: 'waiting for the launch', remainingActions: 2 });
+    expect(d.info.nextActionTimes).toHaveLength(2);
+
+    await handle.trigger();
+    d = await until(() => handle.describe(), (x) => x.info.numActionsTaken === 1);
+    expect(d.state.remainingActions).toBe(1);
+    expect(await env.client.workflow.getHandle(d.info.recentActions[0]!.action.workflow.workflowId).result()).toBe('Hello, trigger!');
+
+    await handle.unpause('launched');
+    d = await handle.describe();
+    expect(d.state).toMatchObject({ paused: false, note: 'launched' });
+    await handle.pause('stopped again');
+
+    const stale = d.raw.conflictToken;
+    await handle.update((prev) => ({ ...prev, spec: { calendars: [{ minute: 30, hour: '*' }] } }));
+    d = await handle.describe();
+    expect(d.spec.calendars?.[0]?.minute).toEqual([{ start: 30, end: 30, step: 1 }]);
+    // an update carrying a token from before the change is refused
+    const raced = await env.client.workflowService
+      .updateSchedule({ namespace: 'default', scheduleId, schedule: d.raw.schedule, conflictToken: stale, requestId: 'raced' })
+      .catch((e: Error) => e);
+    expect(String(raced)).toMatch(/conflict token mismatch/);
+
+    await expect(env.client.schedule.create({
+      scheduleId,
+      spec: { intervals: [{ every: '1h' }] },
+      action: { type: 'startWorkflow', workflowType: hello, args: ['x'], taskQueue: env.taskQueue },
+    })).rejects.toBeInstanceOf(ScheduleAlreadyRunning);
+
+    const paused: string[] = [];
+    for await (const s of env.client.schedule.list({ query: 'TemporalSchedulePaused = true' })) paused.push(s.scheduleId);
+    expect(paused).toContain(scheduleId);
+    await handle.delete();
+  }, 60_000);
+
+  it('backfills the spec times of a past range (ALLOW_ALL), and lists matching times', async () => {
+    const scheduleId = uniqueId('backfill');
+    const handle = await env.client.schedule.create({
+      scheduleId,
+      spec: { calendars: [{ minute: 0, hour: '*' }] },
+      action: { type: 'startWorkflow', workflowType: hello, args: ['backfill'], taskQueue: env.taskQueue, workflowId: scheduleId },
+      state: { paused: true },
+    });
+    const start = new Date('2026-01-01T00:30:00Z');
+    const end = new Date('2026-01-01T03:30:00Z');
+    await handle.backfill({ start, end, overlap: ScheduleOverlapPolicy.ALLOW_ALL });
+    const d = await handle.describe();
+    expect(d.info.recentActions.map((a) => a.action.workflow.workflowId)).toEqual(
+      ['01', '02', '03'].map((h) => `${scheduleId}-2026-01-01T${h}:00:00Z`),
+    );
+    const matching = await env.client.workflowService.listScheduleMatchingTimes({
+      namespace: 'default', scheduleId, startTime: { seconds: start.getTime() / 1000 }, endTime: { seconds: end.getTime() / 1000 },
+    });
+    expect(matching.startTime?.map((t) => Number(t.seconds))).toEqual([1, 2, 3].map((h) => Date.UTC(2026, 0, 1, h) / 1000));
+    const bad = await env.client.schedule.create({
+      scheduleId: uniqueId('bad'),
+      spec: { cronExpressions: ['0 9 * *'] },
+      action: { type: 'startWorkflow', workflowType: hello, args: ['x'], taskQueue: env.taskQueue },
+    }).catch((e: Error) => e);
+    expect(String((bad as Error & { cause?: Error }).cause ?? bad)).toMatch(/invalid schedule spec: cron "0 9 \* \*": expected 5 fields/);
+    await handle.delete();
+  }, 60_000);
+});
