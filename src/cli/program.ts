@@ -12,6 +12,7 @@ import { approveCommand, cancelCommand, decideCommand, rejectCommand, resetTaskC
 import { planCommand } from './commands/plan.ts';
 import { resumeCommand } from './commands/resume.ts';
 import { runCommand } from './commands/run.ts';
+import { scheduleCommand } from './commands/schedule.ts';
 import { workerCommand } from './commands/worker.ts';
 
 export function buildProgram(): Command {
@@ -49,6 +50,7 @@ export function buildProgram(): Command {
     codecServerCommand,
     consoleCommand,
     resumeCommand,
+    scheduleCommand,
   ]) {
     program.addCommand(command);
   }

@@ -8,6 +8,7 @@ export * from './navigator-client.ts';
 export * from './missions.ts';
 export { type ResumeOptions, resumeMission } from './resume.ts';
 export * from './plans.ts';
+export * from './schedules.ts';
 export * as missionMessages from '../workflows/messages.ts';
 export type * from '../workflows/contract.ts';
 export { auditMission, type AuditReport } from '../audit/index.ts';

@@ -39,18 +39,25 @@ export class MissionRejected extends Error {
 
 const issueText = (issues: ReadonlyArray<{ path: PropertyKey[]; message: string }>) => issues.map((i) => `${i.path.join('.') || 'input'}: ${i.message}`).join('; ');
 
-export async function startMission(client: Client, opts: StartMissionOptions): Promise<MissionHandle> {
+/**
+ * The workflow start of a mission (also a schedule's action): the checked input and what
+ * the Temporal UI shows. Throws MissionRejected for an input the workflow would refuse.
+ */
+export function missionStart(opts: Omit<StartMissionOptions, 'id' | 'taskQueue'>) {
   const input = { agent: opts.agent, input: opts.input ?? {}, ...(opts.journal ? { journal: opts.journal } : {}), ...(opts.options ? { options: opts.options } : {}) };
   const parsed = MissionInput.safeParse(input);
   if (!parsed.success) throw new MissionRejected(`invalid mission: ${issueText(parsed.error.issues)}`);
-  const id = opts.id ?? `${opts.agent}-${Math.random().toString(16).slice(2, 10)}`;
-  const handle = await client.workflow.start(MISSION_WORKFLOW, {
-    taskQueue: opts.taskQueue,
-    workflowId: id,
+  return {
     args: [input],
     staticSummary: `Navigator mission: ${opts.agent}`,
     staticDetails: `Agent **${opts.agent}**\n\nInput:\n\`\`\`json\n${JSON.stringify(opts.input ?? {}, null, 2)}\n\`\`\``,
-  });
+  };
+}
+
+export async function startMission(client: Client, opts: StartMissionOptions): Promise<MissionHandle> {
+  const start = missionStart(opts);
+  const id = opts.id ?? `${opts.agent}-${Math.random().toString(16).slice(2, 10)}`;
+  const handle = await client.workflow.start(MISSION_WORKFLOW, { taskQueue: opts.taskQueue, workflowId: id, ...start });
   return new MissionHandle(handle, client);
 }
 

@@ -14,6 +14,7 @@ import { DEFAULT_TASK_QUEUE } from '../temporal/connection.ts';
 import type { Json } from '../workflows/contract.ts';
 import { MISSION_WORKFLOW, type MissionHandle, type StartMissionOptions, getMission, startMission } from './missions.ts';
 import { type ResumeOptions, resumeMission } from './resume.ts';
+import { type MissionSchedule, type MissionScheduleOptions, createMissionSchedule, getMissionSchedule, listMissionSchedules } from './schedules.ts';
 import { PLAN_WORKFLOW, type PlanHandle, type StartPlanOptions, getPlan, startPlan } from './plans.ts';
 
 export interface NavigatorClientOptions {
@@ -59,6 +60,19 @@ export class NavigatorClient {
 
   plan(id: string): PlanHandle {
     return getPlan(this.client, id);
+  }
+
+  /** A Temporal Schedule that starts a mission of `agent` at each cron time or interval. */
+  schedule(agent: string, input: Json, opts: Omit<MissionScheduleOptions, 'agent' | 'input' | 'taskQueue'> & { taskQueue?: string }): Promise<MissionSchedule> {
+    return createMissionSchedule(this.client, { taskQueue: this.taskQueue, ...opts, agent, input });
+  }
+
+  missionSchedule(id: string): MissionSchedule {
+    return getMissionSchedule(this.client, id);
+  }
+
+  listSchedules() {
+    return listMissionSchedules(this.client);
   }
 
   /** Missions (or plans), newest first; `query` adds a visibility filter. */

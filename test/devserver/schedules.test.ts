@@ -193,9 +193,10 @@ describe('schedules on the embedded server', () => {
     expect(d.info.recentActions.map((a) => a.action.workflow.workflowId)).toEqual(
       ['01', '02', '03'].map((h) => `${scheduleId}-2026-01-01T${h}:00:00Z`),
     );
-    const matching = await env.client.workflowService.listScheduleMatchingTimes({
-      namespace: 'default', scheduleId, startTime: { seconds: start.getTime() / 1000 }, endTime: { seconds: end.getTime() / 1000 },
-    });
+    const seconds = (d: Date) => ({ seconds: d.getTime() / 1000 }) as never;
+    const matching = (await env.client.workflowService.listScheduleMatchingTimes({
+      namespace: 'default', scheduleId, startTime: seconds(start), endTime: seconds(end),
+    })) as { startTime?: Array<{ seconds?: unknown }> };
     expect(matching.startTime?.map((t) => Number(t.seconds))).toEqual([1, 2, 3].map((h) => Date.UTC(2026, 0, 1, h) / 1000));
     const bad = await env.client.schedule.create({
       scheduleId: uniqueId('bad'),
