@@ -5,10 +5,14 @@
  * workflow is an ordinary one (id with the spec time, scheduled-by search attributes) whose
  * history replays. Also the spec compiler and its times, without a server.
  */
-import { ScheduleAlreadyRunning, ScheduleNotFoundError, ScheduleOverlapPolicy, type ScheduleDescription } from '@temporalio/client';
+import { Client, Connection, ScheduleAlreadyRunning, ScheduleNotFoundError, ScheduleOverlapPolicy, type ScheduleDescription } from '@temporalio/client';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { startDevServer } from '../../src/devserver/index.ts';
 import { compileSpec, SpecTimes } from '../../src/devserver/schedule-spec.ts';
-import { hello, sleeper } from './fixtures/workflows.ts';
+import { failing, hello, sleeper } from './fixtures/workflows.ts';
 import { fetchAndReplayAll, useTestEnv } from './helpers.ts';
 
 const env = useTestEnv();
@@ -205,5 +209,47 @@ describe('schedules on the embedded server', () => {
     }).catch((e: Error) => e);
     expect(String((bad as Error & { cause?: Error }).cause ?? bad)).toMatch(/invalid schedule spec: cron "0 9 \* \*": expected 5 fields/);
     await handle.delete();
+  }, 60_000);
+});
+
+describe('schedules that outlive things', () => {
+  it('pause themselves when a workflow they started fails (pauseOnFailure)', async () => {
+    const scheduleId = uniqueId('fragile');
+    const handle = await env.client.schedule.create({
+      scheduleId,
+      spec: { intervals: [{ every: '1s' }] },
+      policies: { pauseOnFailure: true },
+      action: { type: 'startWorkflow', workflowType: failing, taskQueue: env.taskQueue, workflowId: scheduleId },
+    });
+    const d = await until(() => handle.describe(), (x) => x.state.paused);
+    expect(d.state.note).toMatch(new RegExp(`paused: workflow ${scheduleId}-.* failed`));
+    expect(d.info.numActionsTaken).toBe(1);
+    await handle.delete();
+  }, 60_000);
+
+  it('survive a restart of a server on --db, paused or not, and go on firing', async () => {
+    const db = join(mkdtempSync(join(tmpdir(), 'schedules-db-')), 'state.json');
+    const action = { type: 'startWorkflow' as const, workflowType: 'nobodyRunsThis', taskQueue: 'no-worker', workflowId: 'kept' };
+    let server = await startDevServer({ port: 0, db });
+    let connection = await Connection.connect({ address: server.address });
+    let client = new Client({ connection });
+    const live = await client.schedule.create({ scheduleId: 'kept', spec: { intervals: [{ every: '1s' }] }, policies: { overlap: ScheduleOverlapPolicy.ALLOW_ALL }, action });
+    await client.schedule.create({ scheduleId: 'kept-paused', spec: { intervals: [{ every: '1s' }] }, state: { paused: true, note: 'hold' }, action });
+    const before = (await until(() => live.describe(), (x) => x.info.numActionsTaken >= 1)).info.numActionsTaken;
+    await connection.close();
+    await server.shutdown();
+
+    server = await startDevServer({ port: 0, db });
+    connection = await Connection.connect({ address: server.address });
+    client = new Client({ connection });
+    try {
+      const after = await until(() => client.schedule.getHandle('kept').describe(), (x) => x.info.numActionsTaken > before);
+      expect(after.info.recentActions.length).toBeGreaterThan(before);
+      const paused = await client.schedule.getHandle('kept-paused').describe();
+      expect([paused.state.paused, paused.state.note, paused.info.numActionsTaken]).toEqual([true, 'hold', 0]);
+    } finally {
+      await connection.close();
+      await server.shutdown();
+    }
   }, 60_000);
 });
