@@ -14,6 +14,8 @@ import { withHeartbeat } from './heartbeat.ts';
 import { createPlanActivities } from './plans.ts';
 import { type PassActivity, passActivity, runPassStep } from './pass.ts';
 import type { PassProgress } from '../navigator/index.ts';
+import { sideEffectOf } from '../lisp/tools.ts';
+import { inSpan, ownerAttributes, toolAttributes } from '../telemetry/spans.ts';
 
 export interface ActivityDeps {
   agents: AgentRegistry;
@@ -58,7 +60,12 @@ export function createActivities(deps: ActivityDeps) {
           // the answer carries a change to the suspended state it read: it must be the workflow's
           throw ApplicationFailure.retryable(`suspended pass state ${context.passStep} is not ${req.step}`, 'StalePassState');
         }
-        return runPassStep(entry, req, context, onProgress);
+        const owner = { workflowId, runId: context.runId, agent: req.agent };
+        return inSpan('navigator.pass', { ...ownerAttributes(owner), 'navigator.pass': req.pass, 'navigator.pass.resume': Boolean(req.resume) }, async (span) => {
+          const response = await runPassStep(entry, req, context, onProgress, owner);
+          span.setAttributes({ 'navigator.pass.turns': progress.turn ?? 0, 'navigator.pass.outcome': response.kind === 'done' ? response.outcome.kind : 'effects' });
+          return response;
+        });
       }, () => progress);
     },
 
@@ -71,8 +78,11 @@ export function createActivities(deps: ActivityDeps) {
         const issues = args.error.issues.map((i) => `${i.path.join('.') || 'args'}: ${i.message}`).join('; ');
         throw ApplicationFailure.create({ message: `invalid arguments for ${req.tool}: ${issues}`, type: 'InvalidToolArgs', nonRetryable: true, details: [{ attempt }] });
       }
+      const workflowId = ctx.info.workflowExecution?.workflowId ?? '';
+      const owner = { workflowId, runId: req.runId ?? workflowId, agent: req.agent };
+      const spanAttributes = { ...toolAttributes(owner, { tool: req.tool, sideEffect: sideEffectOf(tool), taskId: req.taskId, idempotencyKey: req.idempotencyKey, cached: false }), 'navigator.tool.attempt': attempt };
       try {
-        const call = () => tool.handler(args.data, { idempotencyKey: req.idempotencyKey, taskId: req.taskId, signal: ctx.cancellationSignal });
+        const call = () => inSpan('navigator.tool', spanAttributes, async () => tool.handler(args.data, { idempotencyKey: req.idempotencyKey, taskId: req.taskId, signal: ctx.cancellationSignal }));
         const doing = { text: `tool ${req.tool}${req.taskId ? ` for task ${req.taskId}` : ''}` };
         const out = await withHeartbeat(ctx, deps.heartbeatEveryMs ?? 2000, async () => call(), () => doing);
         return { result: toJson(fromJson((out ?? null) as Json)), attempt };

@@ -7,6 +7,8 @@ import { sideEffectOf } from '../lisp/tools.ts';
 import { type PassProgress, passOpening, resumePass, startPass } from '../navigator/index.ts';
 import type { InlineToolCall, Json, PassContext, PassOutcome, PassRequest, PassResponse } from '../workflows/contract.ts';
 import type { RegisteredAgent } from './agents.ts';
+import { context as otelContext } from '@opentelemetry/api';
+import { type SpanOwner, tracedAgent, tracedModel } from '../telemetry/spans.ts';
 import { programEvaluator } from '../sandbox/index.ts';
 import { type PackedState, packState, unpackState } from '../navigator/state-packing.ts';
 import { type JsonValue, diffJson } from '../workflows/json-patch.ts';
@@ -26,9 +28,11 @@ export function passActivity(pass: number, p: PassProgress): PassActivity {
   return { pass, phase: p.phase, turn: p.turn, ...(p.outputTokens ? { outputTokens: p.outputTokens } : {}), text: `pass ${pass}, turn ${p.turn}: model answering${tokens}` };
 }
 
-export async function runPassStep(entry: RegisteredAgent, req: PassRequest, ctx: PassContext, onProgress?: (p: PassProgress) => void): Promise<PassResponse> {
+export async function runPassStep(registered: RegisteredAgent, req: PassRequest, ctx: PassContext, onProgress?: (p: PassProgress) => void, owner?: SpanOwner): Promise<PassResponse> {
   const journal = new Map(ctx.journal);
-  const model = entry.model();
+  // with tracing on, model answers and tool calls are spans under this pass's span
+  const entry = owner ? { ...registered, agent: tracedAgent(registered.agent, owner, otelContext.active()) } : registered;
+  const model = owner ? tracedModel(entry.model(), owner) : entry.model();
   if (req.resume && ctx.passState === null) {
     throw ApplicationFailure.nonRetryable(`pass ${req.pass} has no suspended state to resume`, 'InvalidPassState');
   }

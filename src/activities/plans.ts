@@ -4,6 +4,8 @@
  * have) and the agent's model; `runPlanStep` runs one tool call with an idempotency key
  * derived from plan id, step id and the resolved args.
  */
+import { inSpan, ownerAttributes } from '../telemetry/spans.ts';
+import { sideEffectOf } from '../lisp/tools.ts';
 import { Context, ApplicationFailure } from '@temporalio/activity';
 import type { Client } from '@temporalio/client';
 import { createHash } from 'node:crypto';
@@ -123,10 +125,22 @@ export function createPlanActivities(deps: PlanActivityDeps) {
         throw ApplicationFailure.create({ message: `invalid arguments for step ${req.stepId} (${req.tool}): ${issues}`, type: 'InvalidToolArgs', nonRetryable: true, details: [{ attempt, idempotencyKey }] });
       }
       const report = progressReporter(ctx, deps, req.stepId);
+      const spanAttributes = {
+        ...ownerAttributes({ workflowId: req.planId, runId: req.planId, agent: req.agent }),
+        'navigator.plan_step': req.stepId,
+        'navigator.tool': req.tool,
+        'navigator.tool.side_effect': sideEffectOf(tool),
+        'navigator.tool.idempotency_key': idempotencyKey,
+        'navigator.plan_step.attempt': attempt,
+      };
       try {
-        const out = await withHeartbeat(Context.current(), every, async () =>
-          tool.handler(args.data, { idempotencyKey, taskId: req.stepId, signal: ctx.cancellationSignal, report }),
-        );
+        const out = await inSpan('navigator.plan_step', spanAttributes, async (span) => {
+          const result = await withHeartbeat(Context.current(), every, async () =>
+            tool.handler(args.data, { idempotencyKey, taskId: req.stepId, signal: ctx.cancellationSignal, report }),
+          );
+          span.setAttribute('navigator.plan_step.status', 'completed');
+          return result;
+        });
         return { result: toJson(fromJson((out ?? null) as Json)), attempt, idempotencyKey };
       } catch (err) {
         const message = err instanceof Error ? err.message : String(err);

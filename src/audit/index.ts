@@ -14,6 +14,7 @@ import type { Json } from '../workflows/contract.ts';
 import { EventType, decodeFirst, fetchChain, type RunHistory } from './history.ts';
 import { type Provenance, reconstruct } from './reconstruct.ts';
 import { workflowsPath } from '../worker/workflows-path.ts';
+import { silentSpanSinks, workflowInterceptorModules } from '../telemetry/setup.ts';
 import { decodePayloads } from '../codec/history.ts';
 import { configuredDataConverter } from '../codec/load.ts';
 
@@ -163,10 +164,13 @@ export function diffJournals(a: Array<[string, Json]>, b: Array<[string, Json]>)
 /** Replays every run of a chain with the current workflow code. */
 export async function replayChain(chain: RunHistory[], opts: AuditOptions, replayName = 'navigator-audit'): Promise<{ ok: boolean; errors: string[] }> {
   const errors: string[] = [];
-  const source = opts.workflowBundle ? { workflowBundle: opts.workflowBundle } : { workflowsPath: opts.workflowsPath ?? defaultWorkflowsPath() };
+  // the tracing interceptors are part of the workflow code (src/telemetry/setup.ts); their spans go nowhere here
+  const source = opts.workflowBundle
+    ? { workflowBundle: opts.workflowBundle }
+    : { workflowsPath: opts.workflowsPath ?? defaultWorkflowsPath(), interceptors: { workflowModules: [...workflowInterceptorModules] } };
   const histories = chain.map((r) => ({ workflowId: r.workflowId, history: r.history }));
   const dataConverter = opts.dataConverter ?? (await configuredDataConverter());
-  for await (const result of Worker.runReplayHistories({ ...source, replayName, ...(dataConverter ? { dataConverter } : {}) }, histories)) {
+  for await (const result of Worker.runReplayHistories({ ...source, sinks: silentSpanSinks, replayName, ...(dataConverter ? { dataConverter } : {}) }, histories)) {
     if (result.error) errors.push(`run ${result.runId}: ${result.error.message}`);
   }
   return { ok: errors.length === 0, errors };

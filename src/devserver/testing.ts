@@ -25,6 +25,8 @@ import { type DevServer, type DevServerOptions, startDevServer } from './index.t
 export interface TestEnvOptions {
   /** Module exporting the workflows (bundled once per process). */
   workflowsPath: string;
+  /** workflow interceptor modules bundled with them */
+  workflowInterceptorModules?: readonly string[];
   activities?: object;
   /** Start a worker on `taskQueue` right away. @default true */
   startWorker?: boolean;
@@ -50,11 +52,12 @@ export interface TestEnv {
 
 const bundles = new Map<string, Promise<WorkflowBundleWithSourceMap>>();
 
-export function bundleOnce(workflowsPath: string): Promise<WorkflowBundleWithSourceMap> {
-  let bundle = bundles.get(workflowsPath);
+export function bundleOnce(workflowsPath: string, workflowInterceptorModules: readonly string[] = []): Promise<WorkflowBundleWithSourceMap> {
+  const key = [workflowsPath, ...workflowInterceptorModules].join('\n');
+  let bundle = bundles.get(key);
   if (!bundle) {
-    bundle = bundleWorkflowCode({ workflowsPath, logger: new DefaultLogger('WARN') });
-    bundles.set(workflowsPath, bundle);
+    bundle = bundleWorkflowCode({ workflowsPath, workflowInterceptorModules: [...workflowInterceptorModules], logger: new DefaultLogger('WARN') });
+    bundles.set(key, bundle);
   }
   return bundle;
 }
@@ -73,7 +76,7 @@ function quietRuntime(): void {
 
 export async function createTestEnv(options: TestEnvOptions): Promise<TestEnv> {
   quietRuntime();
-  const [server, bundle] = await Promise.all([startDevServer({ port: 0, ...options.server }), bundleOnce(options.workflowsPath)]);
+  const [server, bundle] = await Promise.all([startDevServer({ port: 0, ...options.server }), bundleOnce(options.workflowsPath, options.workflowInterceptorModules)]);
   const nativeConnection = await NativeConnection.connect({ address: server.address });
   const connection = await Connection.connect({ address: server.address });
   const client = new Client({ connection, namespace: server.namespace, dataConverter: options.dataConverter });
@@ -111,7 +114,7 @@ export async function createTestEnv(options: TestEnvOptions): Promise<TestEnv> {
     bundle,
     createWorker,
     async replay(histories) {
-      const results = Worker.runReplayHistories({ workflowBundle: bundle, dataConverter: options.dataConverter }, histories as never);
+      const results = Worker.runReplayHistories({ workflowBundle: bundle, dataConverter: options.dataConverter, ...(options.worker?.sinks ? { sinks: options.worker.sinks } : {}) }, histories as never);
       for await (const result of results) {
         if (result.error) throw result.error;
       }

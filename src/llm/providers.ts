@@ -11,6 +11,7 @@
  * errors and timeouts with exponential backoff (honouring `Retry-After`), and never
  * retries authentication failures or other 4xx answers.
  */
+import { trace } from '@opentelemetry/api';
 import { createAnthropic } from '@ai-sdk/anthropic';
 import { createOpenAI } from '@ai-sdk/openai';
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
@@ -133,6 +134,8 @@ export async function withRetries<T>(
     const timer = setTimeout(() => timeout.abort(new Error(`timed out after ${timeoutMs} ms`)), timeoutMs);
     const signal = opts.signal ? AbortSignal.any([opts.signal, timeout.signal]) : timeout.signal;
     let error: LlmError;
+    // the model call's span, if tracing is on (src/telemetry), says how many attempts it took
+    trace.getActiveSpan()?.setAttribute('navigator.model.attempt', n + 1);
     try {
       return await attempt(signal);
     } catch (e) {

@@ -4,6 +4,7 @@
  * file) through @temporalio/envconfig. Without an address, the default local server
  * (`navigator dev` or `temporal server start-dev`) on 127.0.0.1:7233.
  */
+import { telemetry } from '../telemetry/setup.ts';
 import { Client, Connection } from '@temporalio/client';
 import { loadClientConnectConfig } from '@temporalio/envconfig';
 import { NativeConnection } from '@temporalio/worker';
@@ -45,8 +46,10 @@ export interface Connected {
 export async function connectClient(target: TemporalTarget): Promise<Connected> {
   const connection = await Connection.connect({ ...target.connectionOptions, address: target.address } as never);
   // the payload codec of this process (NAVIGATOR_CODEC / --codec), if any
-  const client = new Client({ connection, namespace: target.namespace, dataConverter: await configuredDataConverter() });
-  return { client, connection, close: () => connection.close() };
+  const t = telemetry();
+  const client = new Client({ connection, namespace: target.namespace, dataConverter: await configuredDataConverter(), ...(t ? { plugins: t.plugins } : {}) });
+  // a command that ends right after its call still exports its spans
+  return { client, connection, close: async () => Promise.all([connection.close(), t?.flush()]).then(() => undefined) };
 }
 
 export async function connectWorker(target: TemporalTarget): Promise<NativeConnection> {

@@ -10,6 +10,7 @@ import { createActivities } from '../activities/index.ts';
 import type { Agent } from '../navigator/index.ts';
 import { agentsOfModule } from './agents.ts';
 import { workflowsPath } from './workflows-path.ts';
+import { type Telemetry, silentSpanSinks, telemetry as telemetryFromEnv, workflowInterceptorModules } from '../telemetry/setup.ts';
 
 export { workflowsPath };
 export { buildRegistry, loadAgentModule } from './agents.ts';
@@ -24,28 +25,40 @@ export interface NavigatorWorkerOptions {
   taskQueue: string;
   /** agents (each with its own `model`), `{agent, model}` entries, or a registry by name */
   agents: AgentRegistry | ReadonlyArray<Agent | RegisteredAgent>;
-  /** prebuilt bundle (tests build it once per file); default: bundle from source */
+  /** prebuilt bundle from {@link bundleMissionWorkflows} (tests build it once per file) @default bundled now */
   workflowBundle?: WorkflowBundle;
   /** how often a running pass heartbeats */
   heartbeatEveryMs?: number;
   /** payload codecs etc. @default the process's codec (NAVIGATOR_CODEC), if any */
   dataConverter?: DataConverter;
   identity?: string;
+  /** OpenTelemetry plugins @default from OTEL_* (off when nothing is set); null: off */
+  telemetry?: Telemetry | null;
 }
 
-/** Bundles the workflow code once; reuse the result for several workers. */
+/**
+ * Bundles the workflow code once; reuse the result for several workers. The bundle always
+ * carries the tracing workflow interceptors (see src/telemetry/setup.ts), whether tracing
+ * is on or not: a bundle of your own must list {@link workflowInterceptorModules} too.
+ */
 export function bundleMissionWorkflows(): Promise<WorkflowBundle> {
-  return bundleWorkflowCode({ workflowsPath, logger: quietLogger });
+  return bundleWorkflowCode({ workflowsPath, workflowInterceptorModules: [...workflowInterceptorModules], logger: quietLogger });
 }
+
+export { workflowInterceptorModules };
 
 export async function createNavigatorWorker(opts: NavigatorWorkerOptions): Promise<Worker> {
   const dataConverter = opts.dataConverter ?? (await configuredDataConverter());
+  const t = opts.telemetry === undefined ? telemetryFromEnv() : opts.telemetry;
+  const workflowBundle = opts.workflowBundle ?? (await bundleMissionWorkflows());
   return Worker.create({
+    // on: the plugin adds the interceptors and the span sink; off: the sink drops the spans
+    ...(t ? { plugins: t.plugins } : { sinks: silentSpanSinks }),
+    workflowBundle,
     ...(dataConverter ? { dataConverter } : {}),
     connection: opts.connection,
     namespace: opts.namespace ?? 'default',
     taskQueue: opts.taskQueue,
-    ...(opts.workflowBundle ? { workflowBundle: opts.workflowBundle } : { workflowsPath }),
     activities: createActivities({ agents: registryOf(opts.agents), client: opts.client, heartbeatEveryMs: opts.heartbeatEveryMs }),
     // A pass's heartbeat details say what it does (`navigator run`/`watch` show them): send
     // them every 5 s at most, not every 24 s (the SDK's 80% of a 30 s heartbeat timeout).

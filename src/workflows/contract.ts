@@ -258,4 +258,6 @@ export interface ToolRequest {
   args: Json;
   idempotencyKey: string;
   taskId: string | null;
+  /** the mission's logical run id (for traces; absent in histories written before it) */
+  runId?: string;
 }

@@ -123,7 +123,7 @@ async function runEffect(state: MissionState, effect: EffectRequest): Promise<vo
         summary: effect.taskId ?? effect.tool,
         retry: retryPolicyFor(entry.sideEffect),
       },
-      [{ agent: state.input.agent, tool: effect.tool, args: effect.args, idempotencyKey: effect.idempotencyKey, taskId: effect.taskId }],
+      [{ agent: state.input.agent, tool: effect.tool, args: effect.args, idempotencyKey: effect.idempotencyKey, taskId: effect.taskId, runId: state.runId }],
     );
     Object.assign(entry, { status: 'completed', attempts: out.attempt, result: out.result });
     state.effectResults[effect.id] = { ok: out.result };

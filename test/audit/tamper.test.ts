@@ -11,7 +11,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { auditChain } from '../../src/audit/index.ts';
 import { historiesFromJson } from '../../src/audit/history.ts';
 import { bundleOnce } from '../../src/devserver/testing.ts';
-import { workflowsPath } from '../../src/worker/index.ts';
+import { workflowInterceptorModules, workflowsPath } from '../../src/worker/index.ts';
 
 const fixture = (name: string) => readFileSync(fileURLToPath(new URL(`./fixtures/${name}`, import.meta.url)), 'utf8');
 const HISTORY = fixture('wire-transfer.history.json');
@@ -22,7 +22,7 @@ const JOURNAL = JSON.parse(fixture('wire-transfer.journal.json')) as Array<[stri
 type Json = Record<string, unknown>;
 let bundle: { code: string };
 beforeAll(async () => {
-  bundle = await bundleOnce(workflowsPath);
+  bundle = await bundleOnce(workflowsPath, workflowInterceptorModules);
 }, 120_000);
 
 /** The recorded history as plain JSON, for tampering. */

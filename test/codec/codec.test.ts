@@ -18,7 +18,8 @@ import { AesGcmCodec, CodecKeyError, keysFromEnv } from '../../src/codec/aes-gcm
 import { type CodecServer, startCodecServer } from '../../src/codec/server.ts';
 import { createTestEnv, type TestEnv } from '../../src/devserver/testing.ts';
 import { buildRegistry } from '../../src/worker/agents.ts';
-import { workflowsPath } from '../../src/worker/index.ts';
+import { workflowInterceptorModules, workflowsPath } from '../../src/worker/index.ts';
+import { silentSpanSinks } from '../../src/telemetry/setup.ts';
 import { defaultInput } from '../../examples/report-job/index.ts';
 
 const key = (fill: number) => Buffer.alloc(32, fill).toString('base64');
@@ -78,7 +79,7 @@ describe('a mission with the codec on', () => {
 
   beforeAll(async () => {
     process.env.REPORT_JOB_SERVICES_FILE = join(mkdtempSync(join(tmpdir(), 'codec-')), 'services.jsonl');
-    env = await createTestEnv({ workflowsPath, startWorker: false, dataConverter: { payloadCodecs: [codec] } });
+    env = await createTestEnv({ workflowsPath, workflowInterceptorModules, worker: { sinks: silentSpanSinks }, startWorker: false, dataConverter: { payloadCodecs: [codec] } });
     worker = await env.createWorker({ activities: createActivities({ agents: await buildRegistry(), client: env.client }) });
     running = worker.run();
     workflowId = `codec-${Date.now()}`;

@@ -13,7 +13,8 @@ import { createTestEnv, type TestEnv } from '../../src/devserver/testing.ts';
 import { createActivities } from '../../src/activities/index.ts';
 import type { AgentRegistry, RegisteredAgent } from '../../src/activities/agents.ts';
 import { buildRegistry } from '../../src/worker/agents.ts';
-import { workflowsPath } from '../../src/worker/index.ts';
+import { workflowInterceptorModules, workflowsPath } from '../../src/worker/index.ts';
+import { silentSpanSinks } from '../../src/telemetry/setup.ts';
 import { auditMission, type AuditReport } from '../../src/audit/index.ts';
 import type { MissionInput, StatusView } from '../../src/workflows/contract.ts';
 import { statusQuery } from '../../src/workflows/messages.ts';
@@ -37,7 +38,7 @@ export interface MissionEnv {
 export const testTimeouts = { heartbeatMs: 3000 };
 
 export async function missionEnv(): Promise<MissionEnv> {
-  const env = await createTestEnv({ workflowsPath, startWorker: false, server: { searchAttributes: { NavigatorStatus: 'Keyword' } } });
+  const env = await createTestEnv({ workflowsPath, workflowInterceptorModules, worker: { sinks: silentSpanSinks }, startWorker: false, server: { searchAttributes: { NavigatorStatus: 'Keyword' } } });
   const running: Array<{ worker: Worker; done: Promise<void> }> = [];
   const children: ChildProcess[] = [];
   let seq = 0;

@@ -1,0 +1,66 @@
+/**
+ * Workflow interceptors (bundled with the workflows; spans go nowhere when tracing is off): a
+ * `navigator.decision` span for each decision a mission or plan accepts, in the mission's
+ * own trace (under its RunWorkflow span) and linked to the trace of whoever decided. Spans
+ * leave the sandbox through Temporal's exporter sink, which replays do not call.
+ */
+import * as otel from '@opentelemetry/api';
+// Temporal's workflow interceptors register the sandbox's tracer provider: load them first.
+import '@temporalio/interceptors-opentelemetry/lib/workflow';
+import { type Next, type SignalInput, type UpdateInput, type WorkflowExecuteInput, type WorkflowInboundCallsInterceptor, type WorkflowInterceptors, workflowInfo } from '@temporalio/workflow';
+
+/** Messages that carry a decision, and how to read its key and value. */
+const DECISIONS: Record<string, (arg: Record<string, unknown>) => { key: string; value: unknown }> = {
+  decide: (a) => ({ key: String(a.key ?? ''), value: a.value }),
+  approveStep: (a) => ({ key: String(a.stepId ?? ''), value: 'approve' }),
+  denyStep: (a) => ({ key: String(a.stepId ?? ''), value: 'deny' }),
+  approvePlan: () => ({ key: 'plan', value: 'approve' }),
+};
+
+class DecisionSpans implements WorkflowInboundCallsInterceptor {
+  private run: otel.Context | undefined;
+  private owner: otel.Attributes = {};
+
+  execute(input: WorkflowExecuteInput, next: Next<WorkflowInboundCallsInterceptor, 'execute'>): Promise<unknown> {
+    this.run = otel.context.active();
+    const arg = (input.args[0] ?? {}) as { runId?: string; agent?: string };
+    const workflowId = workflowInfo().workflowId;
+    this.owner = { 'navigator.workflow_id': workflowId, 'navigator.run_id': arg.runId ?? workflowId, 'navigator.agent': arg.agent ?? '' };
+    return next(input);
+  }
+
+  // The handler's own promise is returned untouched: an extra await here would move the
+  // update's completion among the workflow's commands, and histories would stop replaying.
+  handleUpdate(input: UpdateInput, next: Next<WorkflowInboundCallsInterceptor, 'handleUpdate'>): Promise<unknown> {
+    const out = next(input);
+    out.then(() => this.record(input.name, input.args[0], 'update'), () => undefined);
+    return out;
+  }
+
+  handleSignal(input: SignalInput, next: Next<WorkflowInboundCallsInterceptor, 'handleSignal'>): Promise<void> {
+    const out = next(input);
+    out.then(() => this.record(input.signalName, input.args[0], 'signal'), () => undefined);
+    return out;
+  }
+
+  private record(name: string, raw: unknown, via: string): void {
+    const read = DECISIONS[name];
+    if (!read || !this.run) return;
+    const arg = (raw ?? {}) as Record<string, unknown>;
+    const { key, value } = read(arg);
+    const decider = otel.trace.getSpanContext(otel.context.active());
+    const span = otel.trace.getTracer('navigator').startSpan('navigator.decision', {
+      attributes: {
+        ...this.owner,
+        'navigator.decision.key': key,
+        'navigator.decision.value': JSON.stringify(value ?? null).slice(0, 256),
+        'navigator.decision.by': String(arg.by ?? ''),
+        'navigator.decision.via': via,
+      },
+      links: decider ? [{ context: decider }] : [],
+    }, this.run);
+    span.end();
+  }
+}
+
+export const interceptors = (): WorkflowInterceptors => ({ inbound: [new DecisionSpans()] });
