@@ -46,6 +46,7 @@ export function bundleMissionWorkflows(): Promise<WorkflowBundle> {
 }
 
 export { workflowInterceptorModules };
+export { setupTelemetry, useTelemetry, telemetryWanted, type Telemetry, type TelemetryOptions } from '../telemetry/setup.ts';
 
 export async function createNavigatorWorker(opts: NavigatorWorkerOptions): Promise<Worker> {
   const dataConverter = opts.dataConverter ?? (await configuredDataConverter());

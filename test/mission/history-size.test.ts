@@ -54,6 +54,8 @@ describe('history bytes of a pass with sequential effects', () => {
     const suspended = three.resumes.filter((e) => payload(e).includes('"kind":"effects"')).map((e) => size([e]));
     expect(suspended).toHaveLength(2);
     expect(Math.abs(suspended[1]! - suspended[0]!)).toBeLessThan(64);
-    expect(perEffect).toBeLessThan(2.5 * 1024);
+    // two activities per effect (the tool, the resumed pass), each with a ~120-byte trace
+    // context header from the tracing interceptors (bundled whether tracing is on or not)
+    expect(perEffect).toBeLessThan(2.75 * 1024);
   }, 120_000);
 });
