@@ -3,10 +3,10 @@
  * `run()` (read + analyze + evaluate) and compared with the same work written by hand
  * in JS, measured in the same process.
  *
- * Optional comparison with SCI (the Clojure interpreter behind babashka/nbb): when `nbb`
- * is on the PATH, or the environment variable `NBB` names a command that runs it (e.g.
- * `NBB="npx --yes nbb@latest"`), the same programs are timed in one nbb process and the
- * note column shows `nbb X ms`. nbb is never a dependency; without it nothing changes.
+ * Comparison with SCI (the Clojure interpreter behind babashka/nbb): nbb is a dev
+ * dependency, so `npm run bench` finds it on the PATH (or `NBB` names another command);
+ * the same programs are timed in one nbb process and the note column shows `nbb X ms`
+ * and our time as a multiple of it. Without nbb the column is left out.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
