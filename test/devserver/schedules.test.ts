@@ -10,7 +10,12 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { Engine } from '../../src/devserver/engine.ts';
 import { startDevServer } from '../../src/devserver/index.ts';
+import { type ScheduleRecord, scheduleKey } from '../../src/devserver/model.ts';
+import { newNamespace } from '../../src/devserver/namespaces.ts';
+import { Scheduler } from '../../src/devserver/scheduler.ts';
+import { hooks } from '../../src/devserver/timeouts.ts';
 import { compileSpec, SpecTimes } from '../../src/devserver/schedule-spec.ts';
 import { failing, hello, sleeper } from './fixtures/workflows.ts';
 import { fetchAndReplayAll, useTestEnv } from './helpers.ts';
@@ -252,4 +257,33 @@ describe('schedules that outlive things', () => {
       await server.shutdown();
     }
   }, 60_000);
+});
+
+describe('catching up after the server was down', () => {
+  it('takes the times missed within the catch-up window and counts the older ones as missed', () => {
+    const engine = new Engine({ namespaces: { default: newNamespace('default') }, runs: {}, chains: {} }, hooks(() => undefined));
+    const scheduler = new Scheduler(engine);
+    const now = Date.now();
+    const rec: ScheduleRecord = {
+      namespace: 'default', scheduleId: 'late', createdAt: now - 60_000, conflictToken: 1,
+      // the server stopped 30 s ago; the window is 10 s; one time per second
+      processedUntil: now - 30_000,
+      schedule: {
+        spec: compileSpec({ interval: [{ interval: { seconds: 1 } }] }),
+        action: { startWorkflow: { workflowId: 'late', workflowType: { name: 'nobody' }, taskQueue: { name: 'none' } } },
+        policies: { catchupWindow: { seconds: 10 }, overlapPolicy: 'SCHEDULE_OVERLAP_POLICY_ALLOW_ALL' },
+        state: {},
+      },
+      actionCount: 0, missedCatchupWindow: 0, overlapSkipped: 0, bufferDropped: 0, buffered: [], recent: [], running: [],
+    };
+    scheduler.records[scheduleKey('default', 'late')] = rec;
+    scheduler.wake(scheduleKey('default', 'late'));
+    scheduler.close();
+    engine.close();
+    // 30 times passed: about 20 too late for the window, about 10 within it (one boundary either way)
+    expect(rec.missedCatchupWindow + rec.actionCount).toBe(30);
+    expect(rec.actionCount).toBeGreaterThanOrEqual(9);
+    expect(rec.actionCount).toBeLessThanOrEqual(11);
+    expect(Object.keys(engine.state.chains)).toHaveLength(rec.actionCount);
+  });
 });
