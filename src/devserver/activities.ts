@@ -8,8 +8,7 @@
  * trace in history.
  */
 import { status } from '@grpc/grpc-js';
-import type { CommandContext } from './commands.ts';
-import { commandMetadata } from './commands.ts';
+import { type CommandContext, commandMetadata } from './command-context.ts';
 import { decodeToken, Engine, encodeToken } from './engine.ts';
 import { RpcError } from './errors.ts';
 import type { CallContext } from './grpc.ts';
@@ -17,7 +16,7 @@ import { appendNew, newEvent, PREVIOUS_EVENT, record } from './history.ts';
 import { type ActivityState, RUNNING, type RunState } from './model.ts';
 import { duration, durationMs, type Msg, timestamp } from './proto.ts';
 import { fillRetryPolicy, nextRetry } from './retry-policy.ts';
-import { queueKey, scheduleWorkflowTask } from './workflow-tasks.ts';
+import { queueKey, scheduleWorkflowTask } from './workflow-task-schedule.ts';
 
 // --- scheduling ----------------------------------------------------------------------
 

@@ -6,24 +6,13 @@
  * ExternalWorkflowExecution. Events about other workflows are written after the
  * completion's own command events, as they would arrive later on a real cluster.
  */
-import type { CommandContext } from './commands.ts';
+import { type CommandContext, commandMetadata } from './command-context.ts';
 import type { Engine } from './engine.ts';
 import { appendNew, newEvent, record } from './history.ts';
 import { cancelRun, createRun, normalizeTimeouts, signalRun, terminateRun } from './lifecycle.ts';
-import { RUNNING, type ChildLink, type ParentLink, type RunState } from './model.ts';
+import { RUNNING, type ChildLink, type RunState } from './model.ts';
 import { durationMs, type Msg } from './proto.ts';
-import { scheduleWorkflowTask } from './workflow-tasks.ts';
-
-/** The parent fields of a child's WorkflowExecutionStarted event. */
-export function parentAttributes(p: ParentLink): Msg {
-  return {
-    parentWorkflowNamespace: p.namespace,
-    parentWorkflowNamespaceId: p.namespaceId,
-    parentWorkflowExecution: { workflowId: p.workflowId, runId: p.runId },
-    parentInitiatedEventId: p.initiatedEventId,
-    rootWorkflowExecution: p.root,
-  };
-}
+import { scheduleWorkflowTask } from './workflow-task-schedule.ts';
 
 const execution = (run: { workflowId: string; runId: string }) => ({ workflowId: run.workflowId, runId: run.runId });
 
@@ -31,7 +20,7 @@ export function startChildFromCommand(ctx: CommandContext, a: Msg, command: Msg)
   const { engine, run: parent } = ctx;
   const namespace: string = a.namespace || parent.namespace;
   const attributes = { ...a, namespace, taskQueue: a.taskQueue?.name ? a.taskQueue : { name: parent.taskQueue, kind: 'TASK_QUEUE_KIND_NORMAL' } };
-  const initiatedEventId = appendNew(parent, 'StartChildWorkflowExecutionInitiated', { ...attributes, workflowTaskCompletedEventId: ctx.completedEventId }, command.userMetadata ? { userMetadata: command.userMetadata } : {});
+  const initiatedEventId = appendNew(parent, 'StartChildWorkflowExecutionInitiated', { ...attributes, workflowTaskCompletedEventId: ctx.completedEventId }, commandMetadata(command));
   ctx.deferred.push(() => startChild(engine, parent, attributes, initiatedEventId, ctx.completedEventId));
   ctx.needsTask = true;
 }
@@ -169,7 +158,7 @@ function externalCommand(ctx: CommandContext, a: Msg, command: Msg, c: ExternalC
     run,
     `${c.verb}ExternalWorkflowExecutionInitiated`,
     { namespace, workflowExecution: c.execution, ...c.initiated, control: a.control, childWorkflowOnly: a.childWorkflowOnly, workflowTaskCompletedEventId: ctx.completedEventId },
-    command.userMetadata ? { userMetadata: command.userMetadata } : {},
+    commandMetadata(command),
   );
   ctx.needsTask = true;
   ctx.deferred.push(() => {

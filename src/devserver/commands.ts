@@ -1,34 +1,20 @@
 /**
  * Commands from a completed workflow task, applied in order. Each supported command
  * writes its event(s) exactly as the real server does; anything else is rejected
- * before any event is written (see commandProblem).
+ * before any event is written (see commandProblem). The table of handlers sits above the
+ * domain modules that implement them; what a handler gets is command-context.ts.
  */
 import * as activities from './activities.ts';
 import * as children from './children.ts';
+import * as closing from './closing.ts';
+import { type CommandContext, commandMetadata } from './command-context.ts';
 import type { Engine } from './engine.ts';
 import { appendNew } from './history.ts';
-import * as lifecycle from './lifecycle.ts';
 import type { NamespaceState, RunState } from './model.ts';
 import { durationMs, type Msg } from './proto.ts';
 import * as timers from './timers.ts';
 import * as updates from './updates.ts';
 import { mergeMemo, mergeSearchAttributes, undefinedSearchAttributes } from './namespaces.ts';
-
-/** Context a command handler needs. */
-export interface CommandContext {
-  engine: Engine;
-  run: RunState;
-  completedEventId: number;
-  identity: string;
-  /** Protocol messages of the completion by id (updates). */
-  messages: Map<string, Msg>;
-  /** Set when a command added an event the workflow must see in a new task. */
-  needsTask: boolean;
-  /** Activities the worker asked to run eagerly (returned with the completion response). */
-  eagerActivities: number[];
-  /** Effects on other workflows, run after every command event of the completion is written. */
-  deferred: Array<() => void>;
-}
 
 export interface CompletionOutcome {
   needsTask: boolean;
@@ -42,12 +28,12 @@ const HANDLERS: Record<string, [attributesField: string, handler: CommandHandler
   COMMAND_TYPE_REQUEST_CANCEL_ACTIVITY_TASK: ['requestCancelActivityTaskCommandAttributes', activities.cancelFromCommand],
   COMMAND_TYPE_START_TIMER: ['startTimerCommandAttributes', timers.startFromCommand],
   COMMAND_TYPE_CANCEL_TIMER: ['cancelTimerCommandAttributes', timers.cancelFromCommand],
-  COMMAND_TYPE_COMPLETE_WORKFLOW_EXECUTION: ['completeWorkflowExecutionCommandAttributes', lifecycle.completeFromCommand],
-  COMMAND_TYPE_FAIL_WORKFLOW_EXECUTION: ['failWorkflowExecutionCommandAttributes', lifecycle.failFromCommand],
-  COMMAND_TYPE_CANCEL_WORKFLOW_EXECUTION: ['cancelWorkflowExecutionCommandAttributes', lifecycle.cancelFromCommand],
+  COMMAND_TYPE_COMPLETE_WORKFLOW_EXECUTION: ['completeWorkflowExecutionCommandAttributes', closing.completeFromCommand],
+  COMMAND_TYPE_FAIL_WORKFLOW_EXECUTION: ['failWorkflowExecutionCommandAttributes', closing.failFromCommand],
+  COMMAND_TYPE_CANCEL_WORKFLOW_EXECUTION: ['cancelWorkflowExecutionCommandAttributes', closing.cancelFromCommand],
   COMMAND_TYPE_CONTINUE_AS_NEW_WORKFLOW_EXECUTION: [
     'continueAsNewWorkflowExecutionCommandAttributes',
-    lifecycle.continueAsNewFromCommand,
+    closing.continueAsNewFromCommand,
   ],
   COMMAND_TYPE_RECORD_MARKER: ['recordMarkerCommandAttributes', recordMarker],
   COMMAND_TYPE_UPSERT_WORKFLOW_SEARCH_ATTRIBUTES: ['upsertWorkflowSearchAttributesCommandAttributes', upsertSearchAttributes],
@@ -105,11 +91,6 @@ export function applyCompletion(engine: Engine, run: RunState, request: Msg, com
   // Messages without a ProtocolMessage command (rejections, mostly) are handled last.
   for (const message of [...messages.values()]) updates.handleMessage(ctx, message);
   return { needsTask: ctx.needsTask, eagerActivities: ctx.eagerActivities };
-}
-
-/** Events of workflow-task commands carry the command's user metadata (summaries). */
-export function commandMetadata(command: Msg): Msg {
-  return command.userMetadata ? { userMetadata: command.userMetadata } : {};
 }
 
 function recordMarker(ctx: CommandContext, a: Msg, command: Msg): void {

@@ -23,6 +23,8 @@ export interface EngineHooks {
   onDeadline(engine: Engine, run: RunState, name: string): void;
   /** Called after every change so persistence can write the state. */
   onChange(): void;
+  /** Called once a run has closed, for what it means to other runs (children.ts). */
+  onRunClosed(engine: Engine, run: RunState, eventType: string, attributes: Msg): void;
 }
 
 /** Long polls answer empty before the SDK's own ~70 s poll deadline. */
@@ -115,6 +117,11 @@ export class Engine {
 
   changed(): void {
     this.hooks.onChange();
+  }
+
+  /** Call once a run has closed, after its closing event (see EngineHooks.onRunClosed). */
+  runClosed(run: RunState, eventType: string, attributes: Msg): void {
+    this.hooks.onRunClosed(this, run, eventType, attributes);
   }
 
   /**

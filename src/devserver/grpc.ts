@@ -1,7 +1,8 @@
 /**
  * grpc-js wiring: turns the reflected Temporal services into grpc-js service
  * definitions and routes each unary call to a handler working on decoded messages.
- * Methods without a handler answer UNIMPLEMENTED, as an older real server would.
+ * Methods without a handler answer UNIMPLEMENTED, as an older real server would, saying
+ * which RPC is missing so the caller knows it hit a limit of this server, not a bug.
  */
 import * as grpc from '@grpc/grpc-js';
 import { decode, encode, type Msg, root } from './proto.ts';
@@ -72,7 +73,13 @@ function toServiceError(err: unknown): Partial<grpc.StatusObject> {
   return { code: grpc.status.INTERNAL, details: message };
 }
 
+function unimplemented(serviceName: string, method: string): Partial<grpc.StatusObject> {
+  const service = serviceName.slice(serviceName.lastIndexOf('.') + 1);
+  return { code: grpc.status.UNIMPLEMENTED, details: `${service}.${method} is not implemented by the embedded navigator dev server` };
+}
+
 function implementation(
+  serviceName: string,
   definition: grpc.ServiceDefinition,
   handlers: Handlers,
   stopping: () => boolean,
@@ -87,7 +94,7 @@ function implementation(
         return;
       }
       if (!handler) {
-        callback({ code: grpc.status.UNIMPLEMENTED, details: `${name} is not supported by the navigator dev server` });
+        callback(unimplemented(serviceName, name));
         return;
       }
       const ctx = callContext(call);
@@ -115,7 +122,7 @@ export async function listen(
   });
   for (const key of Object.keys(SERVICES) as Array<keyof typeof SERVICES>) {
     const definition = serviceDefinition(SERVICES[key]);
-    server.addService(definition, implementation(definition, handlers[key], stopping));
+    server.addService(definition, implementation(SERVICES[key], definition, handlers[key], stopping));
   }
   const bound = await new Promise<number>((resolve, reject) =>
     server.bindAsync(`${ip}:${port}`, grpc.ServerCredentials.createInsecure(), (err, p) =>

@@ -1,27 +1,24 @@
 /**
  * Workflow executions: start (request-id dedup, id reuse and conflict policies),
- * signal, signal-with-start, cancel requests, terminate, close by command,
- * continue-as-new and run/execution timeouts.
+ * signal, signal-with-start, cancel requests, terminate, and closing a run. How a run
+ * closes itself (commands, retries, cron, timeouts) is closing.ts.
  */
 import { status } from '@grpc/grpc-js';
-import type { CommandContext } from './commands.ts';
+import { parseCron } from './cron.ts';
 import { Engine } from './engine.ts';
 import { RpcError } from './errors.ts';
 import { append, appendNew, flushBuffered, newEvent, record } from './history.ts';
 import { RUNNING, type ExecutionStatus, type NamespaceState, type ParentLink, type RunState } from './model.ts';
-import { onRunClosed, parentAttributes } from './children.ts';
 import { checkSearchAttributes } from './namespaces.ts';
-import { parseCron } from './cron.ts';
 import { duration, durationMs, type Msg, timestamp } from './proto.ts';
 import * as queries from './queries.ts';
-import { fillRetryPolicy, nextRetry } from './retry-policy.ts';
-import { scheduleWorkflowTask } from './workflow-tasks.ts';
+import { scheduleWorkflowTask } from './workflow-task-schedule.ts';
 
 const DEFAULT_TASK_TIMEOUT_MS = 10_000;
 const MAX_TASK_TIMEOUT_MS = 120_000;
 
 /** What a new run is started with (from a start request or a continue-as-new). */
-interface RunParams {
+export interface RunParams {
   workflowId: string;
   workflowType: string;
   taskQueue: string;
@@ -53,6 +50,17 @@ export function normalizeTimeouts(executionMs: number, runMs: number, taskMs: nu
   const runTimeoutMs = runMs > 0 ? (executionMs > 0 ? Math.min(runMs, executionMs) : runMs) : executionMs;
   const taskTimeoutMs = Math.min(taskMs > 0 ? taskMs : DEFAULT_TASK_TIMEOUT_MS, MAX_TASK_TIMEOUT_MS, runTimeoutMs || Infinity);
   return { executionTimeoutMs: executionMs, runTimeoutMs, taskTimeoutMs };
+}
+
+/** The parent fields of a child's WorkflowExecutionStarted event. */
+function parentAttributes(p: ParentLink): Msg {
+  return {
+    parentWorkflowNamespace: p.namespace,
+    parentWorkflowNamespaceId: p.namespaceId,
+    parentWorkflowExecution: { workflowId: p.workflowId, runId: p.runId },
+    parentInitiatedEventId: p.initiatedEventId,
+    rootWorkflowExecution: p.root,
+  };
 }
 
 export function createRun(engine: Engine, ns: NamespaceState, p: RunParams): RunState {
@@ -279,7 +287,7 @@ export function terminateRun(engine: Engine, run: RunState, reason: string, deta
 }
 
 /** A workflow closed from outside while a task runs: that task fails (force close). */
-function abortWorkflowTask(run: RunState): void {
+export function abortWorkflowTask(run: RunState): void {
   const wft = run.wft;
   if (wft?.startedEventId && !wft.transient) {
     appendNew(run, 'WorkflowTaskFailed', {
@@ -294,7 +302,7 @@ function abortWorkflowTask(run: RunState): void {
 }
 
 /** Writes the closing event and drops everything the run still had pending. */
-function closeRun(engine: Engine, run: RunState, finalStatus: ExecutionStatus, eventType: string, attributes: Msg): void {
+export function closeRun(engine: Engine, run: RunState, finalStatus: ExecutionStatus, eventType: string, attributes: Msg): void {
   appendNew(run, eventType, attributes);
   run.status = finalStatus;
   run.closedAt = Date.now();
@@ -308,200 +316,10 @@ function closeRun(engine: Engine, run: RunState, finalStatus: ExecutionStatus, e
   run.firstTaskAt = undefined;
   queries.afterTask(engine, run);
   engine.touch(run);
-  onRunClosed(engine, run, eventType, attributes);
+  engine.runClosed(run, eventType, attributes);
 }
-
-// --- closing commands ----------------------------------------------------------------
-
-export function completeFromCommand(ctx: CommandContext, a: Msg): void {
-  if (cronOf(ctx.run)) return continueCron(ctx, { lastCompletionResult: a.result });
-  closeRun(ctx.engine, ctx.run, 'WORKFLOW_EXECUTION_STATUS_COMPLETED', 'WorkflowExecutionCompleted', {
-    result: a.result,
-    workflowTaskCompletedEventId: ctx.completedEventId,
-  });
-}
-
-export function failFromCommand(ctx: CommandContext, a: Msg): void {
-  const started = ctx.run.events[0]!.workflowExecutionStartedEventAttributes as Msg;
-  // a cron workflow without a retry policy goes on to its next time, carrying the failure
-  if (cronOf(ctx.run) && !started.retryPolicy) return continueCron(ctx, { failure: a.failure ?? {} });
-  const { retryState, newExecutionRunId } = retryRun(ctx.engine, ctx.run, a.failure ?? {});
-  closeRun(ctx.engine, ctx.run, 'WORKFLOW_EXECUTION_STATUS_FAILED', 'WorkflowExecutionFailed', {
-    failure: a.failure,
-    retryState,
-    workflowTaskCompletedEventId: ctx.completedEventId,
-    newExecutionRunId,
-  });
-}
-
-export function cancelFromCommand(ctx: CommandContext, a: Msg): void {
-  closeRun(ctx.engine, ctx.run, 'WORKFLOW_EXECUTION_STATUS_CANCELED', 'WorkflowExecutionCanceled', {
-    details: a.details,
-    workflowTaskCompletedEventId: ctx.completedEventId,
-  });
-}
-
-export function continueAsNewFromCommand(ctx: CommandContext, a: Msg): void {
-  const { engine, run } = ctx;
-  const ns = engine.namespace(run.namespace);
-  const timeouts = normalizeTimeouts(
-    run.executionTimeoutMs,
-    durationMs(a.workflowRunTimeout) || run.runTimeoutMs,
-    durationMs(a.workflowTaskTimeout) || run.taskTimeoutMs,
-  );
-  const params: RunParams = {
-    workflowId: run.workflowId,
-    workflowType: a.workflowType?.name || run.workflowType,
-    taskQueue: a.taskQueue?.name || run.taskQueue,
-    input: a.input,
-    header: a.header,
-    ...timeouts,
-    memo: a.memo ?? run.memo,
-    searchAttributes: a.searchAttributes ?? run.searchAttributes,
-    startDelayMs: durationMs(a.backoffStartInterval),
-    retryPolicy: a.retryPolicy,
-    firstRunId: run.firstRunId,
-    executionExpiresAt: run.executionExpiresAt,
-    parent: run.parent,
-    continuedFrom: {
-      runId: run.runId,
-      initiator: a.initiator ?? 'CONTINUE_AS_NEW_INITIATOR_WORKFLOW',
-      lastCompletionResult: a.lastCompletionResult,
-      failure: a.failure,
-    },
-  };
-  const next = createRun(engine, ns, params);
-  run.newRunId = next.runId;
-  closeRun(engine, run, 'WORKFLOW_EXECUTION_STATUS_CONTINUED_AS_NEW', 'WorkflowExecutionContinuedAsNew', {
-    newExecutionRunId: next.runId,
-    workflowType: { name: params.workflowType },
-    taskQueue: { name: params.taskQueue, kind: 'TASK_QUEUE_KIND_NORMAL' },
-    input: a.input,
-    workflowRunTimeout: duration(timeouts.runTimeoutMs),
-    workflowTaskTimeout: duration(timeouts.taskTimeoutMs),
-    workflowTaskCompletedEventId: ctx.completedEventId,
-    backoffStartInterval: a.backoffStartInterval,
-    initiator: params.continuedFrom!.initiator,
-    failure: a.failure,
-    lastCompletionResult: a.lastCompletionResult,
-    header: a.header,
-    memo: params.memo,
-    searchAttributes: params.searchAttributes,
-  });
-  scheduleWorkflowTask(engine, next);
-  engine.touch(next);
-}
-
-/** What the next run of a chain (a retry, a cron run) repeats of this one. */
-function sameWorkflow(run: RunState, started: Msg) {
-  return {
-    workflowId: run.workflowId,
-    workflowType: run.workflowType,
-    taskQueue: run.taskQueue,
-    input: started.input,
-    header: started.header,
-    executionTimeoutMs: run.executionTimeoutMs,
-    runTimeoutMs: run.runTimeoutMs,
-    taskTimeoutMs: run.taskTimeoutMs,
-    memo: run.memo,
-    searchAttributes: run.searchAttributes,
-    userMetadata: run.userMetadata,
-  };
-}
-
-// --- cron ----------------------------------------------------------------------------
-
-const cronOf = (run: RunState): string | undefined => (run.events[0]?.workflowExecutionStartedEventAttributes as Msg | undefined)?.cronSchedule || undefined;
 
 /** Milliseconds from `nowMs` to the schedule's next time. */
-function cronDelayMs(spec: string, nowMs: number): number {
+export function cronDelayMs(spec: string, nowMs: number): number {
   return parseCron(spec).next(nowMs) - nowMs;
-}
-
-/**
- * A cron run that closed starts the next one at the schedule's next time, as Temporal
- * does: the run ends ContinuedAsNew (initiator CRON_SCHEDULE, the backoff recorded), the
- * next keeps the first run id and gets the result (or the failure) of this one.
- */
-function continueCron(ctx: CommandContext, carried: { lastCompletionResult?: Msg; failure?: Msg }): void {
-  const { engine, run } = ctx;
-  const started = run.events[0]!.workflowExecutionStartedEventAttributes as Msg;
-  const spec = cronOf(run)!;
-  const backoffMs = cronDelayMs(spec, Date.now());
-  const next = createRun(engine, engine.namespace(run.namespace), {
-    ...sameWorkflow(run, started),
-    startDelayMs: backoffMs,
-    firstRunId: run.firstRunId,
-    executionExpiresAt: run.executionExpiresAt,
-    parent: run.parent,
-    cronSchedule: spec,
-    continuedFrom: { runId: run.runId, initiator: 'CONTINUE_AS_NEW_INITIATOR_CRON_SCHEDULE', ...carried },
-  });
-  run.newRunId = next.runId;
-  closeRun(engine, run, 'WORKFLOW_EXECUTION_STATUS_CONTINUED_AS_NEW', 'WorkflowExecutionContinuedAsNew', {
-    newExecutionRunId: next.runId,
-    workflowType: { name: run.workflowType },
-    taskQueue: { name: run.taskQueue, kind: 'TASK_QUEUE_KIND_NORMAL' },
-    input: started.input,
-    workflowRunTimeout: duration(run.runTimeoutMs),
-    workflowTaskTimeout: duration(run.taskTimeoutMs),
-    workflowTaskCompletedEventId: ctx.completedEventId,
-    backoffStartInterval: duration(backoffMs),
-    initiator: 'CONTINUE_AS_NEW_INITIATOR_CRON_SCHEDULE',
-    ...carried,
-    header: started.header,
-    memo: run.memo,
-    searchAttributes: run.searchAttributes,
-  });
-  scheduleWorkflowTask(engine, next);
-  engine.touch(next);
-}
-
-// --- run deadlines -------------------------------------------------------------------
-
-export function runDeadlines(run: RunState): Array<{ name: string; at: number }> {
-  const out = [];
-  if (run.runExpiresAt) out.push({ name: 'run:timeout', at: run.runExpiresAt });
-  if (run.executionExpiresAt) out.push({ name: 'run:execution-timeout', at: run.executionExpiresAt });
-  return out;
-}
-
-export function onRunDeadline(engine: Engine, run: RunState, name: string): void {
-  if (run.status !== RUNNING) return;
-  abortWorkflowTask(run);
-  // A run timeout is retried under the workflow's retry policy; the execution timeout is final.
-  const retry = name === 'run:timeout'
-    ? retryRun(engine, run, { message: 'workflow run timed out', timeoutFailureInfo: { timeoutType: 'TIMEOUT_TYPE_START_TO_CLOSE' } })
-    : { retryState: 'RETRY_STATE_TIMEOUT' };
-  closeRun(engine, run, 'WORKFLOW_EXECUTION_STATUS_TIMED_OUT', 'WorkflowExecutionTimedOut', {
-    retryState: retry.retryState === 'RETRY_STATE_IN_PROGRESS' ? retry.retryState : 'RETRY_STATE_TIMEOUT',
-    newExecutionRunId: retry.newExecutionRunId,
-  });
-}
-
-/**
- * Starts the next attempt of a failed run when its retry policy allows, as the real
- * server does: a new run in the same chain, started after the backoff, that carries
- * the failure. Returns the RetryState for the closing event.
- */
-function retryRun(engine: Engine, run: RunState, failure: Msg): { retryState: string; newExecutionRunId?: string } {
-  const started = run.events[0]!.workflowExecutionStartedEventAttributes as Msg;
-  if (!started.retryPolicy) return { retryState: 'RETRY_STATE_RETRY_POLICY_NOT_SET' };
-  const attempt = Number(started.attempt ?? 1);
-  const decision = nextRetry({ policy: fillRetryPolicy(started.retryPolicy), attempt, failure, deadline: run.executionExpiresAt });
-  if (!('delayMs' in decision)) return { retryState: decision.state };
-  const next = createRun(engine, engine.namespace(run.namespace), {
-    ...sameWorkflow(run, started),
-    startDelayMs: decision.delayMs,
-    retryPolicy: started.retryPolicy,
-    attempt: attempt + 1,
-    firstRunId: run.firstRunId,
-    executionExpiresAt: run.executionExpiresAt,
-    parent: run.parent,
-    continuedFrom: { runId: run.runId, initiator: 'CONTINUE_AS_NEW_INITIATOR_RETRY', failure },
-  });
-  run.newRunId = next.runId;
-  scheduleWorkflowTask(engine, next);
-  engine.touch(next);
-  return { retryState: 'RETRY_STATE_IN_PROGRESS', newExecutionRunId: next.runId };
 }

@@ -32,22 +32,81 @@ export function newNamespace(name: string, description = '', retentionDays = 1):
   return { name, id: randomUUID(), description, retentionDays, searchAttributes: {} };
 }
 
+/**
+ * Capabilities are exactly what this server does: SDKs change how they call the server on
+ * each flag, so a flag advertised and not honoured breaks workers in ways hard to trace.
+ */
 export function getSystemInfo(): Msg {
   return {
     serverVersion: SERVER_VERSION,
     capabilities: {
+      // Signal and query headers reach the worker: kept on WorkflowExecutionSignaled and in the query.
       signalAndQueryHeader: true,
+      // INTERNAL comes only from a server bug (grpc.ts); every expected error has its own code.
       internalErrorDifferentiation: true,
+      // RespondActivityTaskFailed's lastHeartbeatDetails are kept and handed to the next attempt.
       activityFailureIncludeHeartbeat: true,
+      // Create/Describe/Update/Patch/List/DeleteSchedule and ListScheduleMatchingTimes (schedules.ts).
       supportsSchedules: true,
+      // Failures are stored in the full proto shape, encodedAttributes included.
       encodedFailureAttributes: true,
+      // No dispatch by build id: there are no version sets, every worker of a queue gets its tasks.
+      buildIdBasedVersioning: false,
+      // ModifyWorkflowProperties (upsertMemo) is applied to the memo and written to history.
       upsertMemo: true,
+      // StartWorkflowExecution ignores requestEagerExecution and never returns a workflow task.
       eagerWorkflowStart: false,
+      // WorkflowTaskCompleted records the completion's sdkMetadata, which replay needs.
       sdkMetadata: true,
+      // CountWorkflowExecutions answers `GROUP BY ExecutionStatus` with groups.
       countGroupByExecutionStatus: true,
+      // No Nexus endpoints, Nexus tasks or Nexus operation commands.
+      nexus: false,
+      // No server-scaled worker deployments.
+      serverScaledDeployments: false,
+      // No compute providers, Cloud Run or other.
+      serverScaledProviderCloudRun: false,
     },
   };
 }
+
+/** Every namespace has the same capabilities, on the same rule as getSystemInfo's. */
+const NAMESPACE_CAPABILITIES: Msg = {
+  // Same as the system flag: a start never carries its first workflow task back.
+  eagerWorkflowStart: false,
+  // UpdateWorkflowExecution waits for the stage asked for, COMPLETED included.
+  syncUpdate: true,
+  // An update can be left at ACCEPTED and awaited with PollWorkflowExecutionUpdate.
+  asyncUpdate: true,
+  // RecordWorkerHeartbeat is not implemented: workers must not send heartbeats.
+  workerHeartbeats: false,
+  // TemporalReportedProblems is never set on failing workflow tasks.
+  reportedProblemsSearchAttribute: false,
+  // PauseWorkflowExecution is not implemented.
+  workflowPause: false,
+  // StartActivityExecution (activities outside workflows) is not implemented.
+  standaloneActivities: false,
+  // ShutdownWorker answers the worker's waiting polls empty and its later ones at once (worker-polls.ts).
+  workerPollCompleteOnShutdown: true,
+  // Poll responses carry no PollerScalingDecision: pollers keep their configured number.
+  pollerAutoscaling: false,
+  // No worker control queues, hence no server-to-worker commands.
+  workerCommands: false,
+  // No Nexus at all (see the system flag).
+  standaloneNexusOperation: false,
+  // Completion callbacks on update requests are neither kept nor called.
+  workflowUpdateCallbacks: false,
+  // Without poller autoscaling there is nothing to enrol workers into.
+  pollerAutoscalingAutoEnroll: false,
+  // RespondWorkflowTaskCompleted takes a completion in one request only.
+  workflowTaskCompletionPagination: false,
+  // No standalone activities, so no start delay for them.
+  standaloneActivityStartDelay: false,
+  // No standalone activities, so no batch operations on them.
+  standaloneActivityBatchOperations: false,
+  // No standalone activities, so no operator commands on them.
+  standaloneActivityOperatorCommands: false,
+};
 
 export function getClusterInfo(): Msg {
   return {
@@ -68,9 +127,7 @@ function describe(ns: NamespaceState): Msg {
       state: 'NAMESPACE_STATE_REGISTERED',
       description: ns.description,
       id: ns.id,
-      // Only what is implemented: advertising worker-poll or heartbeat capabilities makes
-      // the SDK wait on calls this server does not answer the way it expects.
-      capabilities: { eagerWorkflowStart: false, syncUpdate: true, asyncUpdate: true },
+      capabilities: NAMESPACE_CAPABILITIES,
       supportsSchedules: true,
     },
     config: {

@@ -13,7 +13,7 @@ import { RpcError } from './errors.ts';
 import type { CallContext } from './grpc.ts';
 import { RUNNING, type RunState } from './model.ts';
 import { type Msg, timestamp } from './proto.ts';
-import { queueKey } from './workflow-tasks.ts';
+import { queueKey } from './workflow-task-schedule.ts';
 
 interface PendingQuery {
   id: string;

@@ -10,6 +10,7 @@ import * as queries from './queries.ts';
 import * as updates from './updates.ts';
 import * as visibility from './visibility.ts';
 import * as wft from './workflow-tasks.ts';
+import { completePolls, trackPoll } from './worker-polls.ts';
 
 export function workflowServiceHandlers(engine: Engine): Handlers {
   return {
@@ -40,10 +41,11 @@ export function workflowServiceHandlers(engine: Engine): Handlers {
     ScanWorkflowExecutions: (r) => visibility.listWorkflowExecutions(engine, r),
     CountWorkflowExecutions: (r) => visibility.countWorkflowExecutions(engine, r),
 
-    PollWorkflowTaskQueue: (r, call) => wft.pollWorkflowTask(engine, r, call),
+    PollWorkflowTaskQueue: (r, call) => trackPoll(engine, r, call, (c) => wft.pollWorkflowTask(engine, r, c)),
     RespondWorkflowTaskCompleted: (r) => wft.respondWorkflowTaskCompleted(engine, r),
     RespondWorkflowTaskFailed: (r) => wft.respondWorkflowTaskFailed(engine, r),
     ShutdownWorker: (r) => {
+      completePolls(engine, r.workerInstanceKey);
       if (r.stickyTaskQueue) wft.dropStickyQueue(engine, r.namespace, r.stickyTaskQueue);
       return {};
     },
@@ -53,7 +55,7 @@ export function workflowServiceHandlers(engine: Engine): Handlers {
     },
     DescribeTaskQueue: () => ({ pollers: [] }),
 
-    PollActivityTaskQueue: (r, call) => activities.pollActivityTask(engine, r, call),
+    PollActivityTaskQueue: (r, call) => trackPoll(engine, r, call, (c) => activities.pollActivityTask(engine, r, c)),
     RecordActivityTaskHeartbeat: (r) => activities.heartbeat(engine, r, false),
     RecordActivityTaskHeartbeatById: (r) => activities.heartbeat(engine, r, true),
     RespondActivityTaskCompleted: (r) => activities.completed(engine, r, false),

@@ -1,8 +1,13 @@
-/** Which deadlines a run needs, and what happens when one passes (see deadlines.ts). */
+/**
+ * The engine's hooks: which deadlines a run needs and what happens when one passes (see
+ * deadlines.ts), and what a closed run means to others. Wired here, above the domain
+ * modules, so that the engine and lifecycle need not import them.
+ */
 import { activityDeadlines, onActivityDeadline } from './activities.ts';
+import { onRunClosed } from './children.ts';
+import { onRunDeadline, runDeadlines } from './closing.ts';
 import type { Deadline } from './deadlines.ts';
 import type { Engine, EngineHooks } from './engine.ts';
-import { onRunDeadline, runDeadlines } from './lifecycle.ts';
 import { RUNNING, type RunState } from './model.ts';
 import { onTimerDeadline, timerDeadlines } from './timers.ts';
 import { onWorkflowTaskDeadline, workflowTaskDeadlines } from './workflow-tasks.ts';
@@ -22,5 +27,5 @@ export function onDeadline(engine: Engine, run: RunState, name: string): void {
 }
 
 export function hooks(onChange: () => void): EngineHooks {
-  return { deadlinesOf, onDeadline, onChange };
+  return { deadlinesOf, onDeadline, onChange, onRunClosed };
 }

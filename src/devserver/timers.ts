@@ -1,11 +1,10 @@
 /** Durable timers: StartTimer / CancelTimer commands and firing. */
-import type { CommandContext } from './commands.ts';
-import { commandMetadata } from './commands.ts';
+import { type CommandContext, commandMetadata } from './command-context.ts';
 import type { Engine } from './engine.ts';
 import { appendNew, attributesOf, newEvent, record } from './history.ts';
 import type { RunState } from './model.ts';
 import { durationMs, type Msg } from './proto.ts';
-import { scheduleWorkflowTask } from './workflow-tasks.ts';
+import { scheduleWorkflowTask } from './workflow-task-schedule.ts';
 
 export function startFromCommand(ctx: CommandContext, a: Msg, command: Msg): void {
   const startedEventId = appendNew(

@@ -5,14 +5,14 @@
  * update leaves no event, exactly like the real server.
  */
 import { status } from '@grpc/grpc-js';
-import type { CommandContext } from './commands.ts';
+import type { CommandContext } from './command-context.ts';
 import { Engine, LONG_POLL_MS } from './engine.ts';
 import { RpcError } from './errors.ts';
 import type { CallContext } from './grpc.ts';
 import { appendNew } from './history.ts';
 import { RUNNING, type RunState, type UpdateStage, type UpdateState, type WorkflowTaskState } from './model.ts';
 import { type Msg, packAny, unpackAny } from './proto.ts';
-import { scheduleWorkflowTask } from './workflow-tasks.ts';
+import { scheduleWorkflowTask } from './workflow-task-schedule.ts';
 
 const ORDER: Record<UpdateStage, number> = { ADMITTED: 1, ACCEPTED: 2, COMPLETED: 3 };
 const PREFIX = 'UPDATE_WORKFLOW_EXECUTION_LIFECYCLE_STAGE_';

@@ -1,8 +1,9 @@
 /**
- * Workflow tasks: scheduling, dispatch to pollers (normal and sticky queues), completion,
- * failure and timeouts. Mirrors the real server's rules that the SDK depends on:
- * events arriving during a task are buffered; a task closing the workflow while events
- * are buffered fails with UnhandledCommand; attempts after the first are transient.
+ * Workflow tasks: dispatch to pollers (normal and sticky queues), completion, failure and
+ * timeouts; scheduling is workflow-task-schedule.ts. Mirrors the real server's rules that
+ * the SDK depends on: events arriving during a task are buffered; a task closing the
+ * workflow while events are buffered fails with UnhandledCommand; attempts after the
+ * first are transient.
  */
 import { status } from '@grpc/grpc-js';
 import { startEager } from './activities.ts';
@@ -12,69 +13,10 @@ import { RpcError } from './errors.ts';
 import type { CallContext } from './grpc.ts';
 import { appendNew, flushBuffered, newEvent, nextEventId } from './history.ts';
 import { RUNNING, type RunState, type WorkflowTaskState } from './model.ts';
-import { duration, durationMs, type Msg, timestamp } from './proto.ts';
+import { durationMs, type Msg, timestamp } from './proto.ts';
 import * as queries from './queries.ts';
 import * as updates from './updates.ts';
-
-export const queueKey = (namespace: string, taskQueue: string) => `${namespace}/${taskQueue}`;
-
-/** Schedules a workflow task unless one is already scheduled or running (then owes one). */
-export function scheduleWorkflowTask(engine: Engine, run: RunState, attempt = 1, availableAt?: number): void {
-  if (run.status !== RUNNING) return;
-  if (run.wft) {
-    if (run.wft.startedEventId) run.wftPending = true;
-    return;
-  }
-  if (run.firstTaskAt && run.firstTaskAt > Date.now()) return; // the start delay deadline schedules it
-  const sticky = run.sticky;
-  const wft: WorkflowTaskState = {
-    attempt,
-    transient: attempt > 1,
-    scheduledEventId: 0,
-    scheduledAt: Date.now(),
-    queue: sticky?.queue ?? run.taskQueue,
-    sticky: !!sticky,
-    availableAt,
-    dispatchId: Engine.newId(),
-  };
-  run.wft = wft;
-  run.wftPending = false;
-  if (!wft.transient) wft.scheduledEventId = appendNew(run, 'WorkflowTaskScheduled', scheduledAttributes(run, wft));
-  if (!availableAt || availableAt <= Date.now()) enqueueWorkflowTask(engine, run);
-}
-
-function scheduledAttributes(run: RunState, wft: WorkflowTaskState): Msg {
-  return {
-    taskQueue: taskQueueOf(run, wft),
-    startToCloseTimeout: duration(run.taskTimeoutMs),
-    attempt: wft.attempt,
-  };
-}
-
-function taskQueueOf(run: RunState, wft: WorkflowTaskState): Msg {
-  return wft.sticky
-    ? { name: wft.queue, kind: 'TASK_QUEUE_KIND_STICKY', normalName: run.taskQueue }
-    : { name: run.taskQueue, kind: 'TASK_QUEUE_KIND_NORMAL' };
-}
-
-function enqueueWorkflowTask(engine: Engine, run: RunState): void {
-  const wft = run.wft!;
-  engine.workflowQueues.add(queueKey(run.namespace, wft.queue), {
-    kind: 'task',
-    run: Engine.keyOf(run),
-    dispatchId: wft.dispatchId,
-  });
-}
-
-/** Moves a not-yet-started task to the normal queue (sticky worker gone or timed out). */
-function moveToNormalQueue(engine: Engine, run: RunState): void {
-  const wft = run.wft;
-  if (!wft || wft.startedEventId || !wft.sticky) return;
-  wft.sticky = false;
-  wft.queue = run.taskQueue;
-  wft.dispatchId = Engine.newId();
-  if (!wft.availableAt || wft.availableAt <= Date.now()) enqueueWorkflowTask(engine, run);
-}
+import { enqueueWorkflowTask, moveToNormalQueue, queueKey, scheduledAttributes, scheduleWorkflowTask } from './workflow-task-schedule.ts';
 
 // --- polling -------------------------------------------------------------------------
 
