@@ -76,6 +76,7 @@ function implementation(
   definition: grpc.ServiceDefinition,
   handlers: Handlers,
   stopping: () => boolean,
+  beforeReply: () => void,
 ): grpc.UntypedServiceImplementation {
   const impl: grpc.UntypedServiceImplementation = {};
   for (const name of Object.keys(definition)) {
@@ -93,6 +94,8 @@ function implementation(
       const ctx = callContext(call);
       Promise.resolve()
         .then(() => handler(call.request, ctx))
+        // A failure to persist fails the call: the client must not believe it happened.
+        .finally(beforeReply)
         .then(
           (response) => callback(null, response),
           (err) => callback(toServiceError(err)),
@@ -102,12 +105,16 @@ function implementation(
   return impl;
 }
 
-/** Starts a grpc-js server on `ip:port` serving the given handler tables. */
+/**
+ * Starts a grpc-js server on `ip:port` serving the given handler tables. `beforeReply`
+ * runs (synchronously) after each handler and before its answer is sent.
+ */
 export async function listen(
   ip: string,
   port: number,
   handlers: Record<keyof typeof SERVICES, Handlers>,
   stopping: () => boolean,
+  beforeReply: () => void = () => {},
 ): Promise<{ server: grpc.Server; port: number }> {
   const server = new grpc.Server({
     'grpc.max_receive_message_length': 128 * 1024 * 1024,
@@ -115,7 +122,7 @@ export async function listen(
   });
   for (const key of Object.keys(SERVICES) as Array<keyof typeof SERVICES>) {
     const definition = serviceDefinition(SERVICES[key]);
-    server.addService(definition, implementation(definition, handlers[key], stopping));
+    server.addService(definition, implementation(definition, handlers[key], stopping, beforeReply));
   }
   const bound = await new Promise<number>((resolve, reject) =>
     server.bindAsync(`${ip}:${port}`, grpc.ServerCredentials.createInsecure(), (err, p) =>
