@@ -76,7 +76,7 @@ function implementation(
   definition: grpc.ServiceDefinition,
   handlers: Handlers,
   stopping: () => boolean,
-  beforeReply: () => void,
+  beforeReply: () => Promise<void> | void,
 ): grpc.UntypedServiceImplementation {
   const impl: grpc.UntypedServiceImplementation = {};
   for (const name of Object.keys(definition)) {
@@ -107,14 +107,14 @@ function implementation(
 
 /**
  * Starts a grpc-js server on `ip:port` serving the given handler tables. `beforeReply`
- * runs (synchronously) after each handler and before its answer is sent.
+ * runs after each handler; the answer is sent once the promise it returns resolves.
  */
 export async function listen(
   ip: string,
   port: number,
   handlers: Record<keyof typeof SERVICES, Handlers>,
   stopping: () => boolean,
-  beforeReply: () => void = () => {},
+  beforeReply: () => Promise<void> | void = () => {},
 ): Promise<{ server: grpc.Server; port: number }> {
   const server = new grpc.Server({
     'grpc.max_receive_message_length': 128 * 1024 * 1024,

@@ -93,7 +93,7 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
   const stopRetention = startRetention(engine, (ns.retentionDays * 86_400_000) / 10);
   const handlers = { workflow: workflowServiceHandlers(engine), operator: operatorServiceHandlers(engine), health: healthHandlers() };
   // A reply acknowledges a change, so it goes out once the change is on disk (persistence.ts).
-  const { server, port } = await listen(ip, options.port ?? 7233, handlers, () => engine.isClosed(), () => store?.flush());
+  const { server, port } = await listen(ip, options.port ?? 7233, handlers, () => engine.isClosed(), () => store?.persisted());
   return {
     address: `${ip}:${port}`,
     namespace,

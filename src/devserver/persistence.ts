@@ -15,12 +15,12 @@
  *
  * Crash safety. A write is applied on load only if its commit line is there, so a write
  * cut short by kill -9 or power loss is dropped whole, never half applied (a run without
- * its chain); a torn last line is such a write. Every write ends with fsync. The server
- * writes pending changes synchronously before it answers an RPC (index.ts), so what a
- * client was told happened is on disk: a kill -9 loses only changes no call has
- * answered for yet — those made by timers, deadlines or retention within the last
- * WRITE_DELAY_MS, which are made again after the restart because the deadlines that
- * caused them are persisted.
+ * its chain); a torn last line is such a write. Every write ends with fsync. An RPC is
+ * answered only once its changes are on disk (index.ts waits on persisted()), so what a
+ * client was told happened survives a kill -9 or a power loss. What can be lost is what
+ * no call has answered for yet: calls still running, and changes made by timers,
+ * deadlines or retention within the last WRITE_DELAY_MS — those are made again after the
+ * restart, because the deadlines that caused them are persisted.
  *
  * Compaction. Rewritten entries leave dead lines behind, so once the log outgrows the
  * last snapshot COMPACT_FACTOR times (and COMPACT_MIN_BYTES) it is replaced by a fresh
@@ -56,6 +56,9 @@ export class FileStore {
   private state: Maps | undefined;
   private readonly changes = new ChangeSet();
   private timer: NodeJS.Timeout | undefined;
+  /** Group commit: the write at the end of this event-loop turn, and the replies waiting on it. */
+  private immediate: NodeJS.Immediate | undefined;
+  private waiters: Array<{ resolve: () => void; reject: (err: unknown) => void }> = [];
   private closed = false;
   /** Append descriptor, opened on the first write after load or compaction. */
   private fd: number | undefined;
@@ -88,13 +91,47 @@ export class FileStore {
   changed(collection?: string, key?: string): void {
     if (this.closed) return;
     this.changes.mark(collection, key);
-    this.timer ??= setTimeout(() => this.flush(), WRITE_DELAY_MS);
+    this.timer ??= setTimeout(() => this.flushScheduled(), WRITE_DELAY_MS);
+  }
+
+  /**
+   * Resolves once every change marked so far is on disk (undefined: already is). The write
+   * happens at the end of the current event-loop turn, so that all the calls answered in
+   * one turn share one write and one fsync instead of paying one each.
+   */
+  persisted(): Promise<void> | undefined {
+    if (this.closed || !this.state || (this.changes.empty && !this.snapshotNeeded)) return undefined;
+    const done = new Promise<void>((resolve, reject) => this.waiters.push({ resolve, reject }));
+    this.immediate ??= setImmediate(() => this.flushScheduled());
+    return done;
   }
 
   /** Writes the marked changes now, if there are any; returns once they are on disk. */
   flush(): void {
     if (this.timer) clearTimeout(this.timer);
+    if (this.immediate) clearImmediate(this.immediate);
     this.timer = undefined;
+    this.immediate = undefined;
+    const waiters = this.waiters.splice(0);
+    try {
+      this.write();
+    } catch (err) {
+      for (const waiter of waiters) waiter.reject(err);
+      throw err;
+    }
+    for (const waiter of waiters) waiter.resolve();
+  }
+
+  /** A flush nobody called: its failure goes to the calls waiting on it (and stderr). */
+  private flushScheduled(): void {
+    try {
+      this.flush();
+    } catch (err) {
+      console.error(`navigator dev server: cannot write ${this.path}:`, err);
+    }
+  }
+
+  private write(): void {
     if (this.closed || !this.state) return;
     if (this.snapshotNeeded) return this.compact();
     if (this.changes.empty) return;

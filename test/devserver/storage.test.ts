@@ -77,6 +77,25 @@ describe('log store', () => {
     store.close();
   });
 
+  it('lets the calls of one event-loop turn wait for one shared write', async () => {
+    const { path, state, store } = populated();
+    const commits = () => lines(path).filter((l) => l.startsWith('{"commit"')).length;
+    const before = commits();
+    expect(store.persisted()).toBeUndefined(); // nothing pending
+    state.chains['default|a'] = ['1'];
+    store.changed('chains', 'default|a');
+    const first = store.persisted();
+    state.chains['default|b'] = ['2'];
+    store.changed('chains', 'default|b');
+    const second = store.persisted();
+    expect(commits()).toBe(before); // not written yet: at the end of this turn
+    await Promise.all([first, second]);
+    expect(commits()).toBe(before + 1);
+    expect(reload(path)).toEqual(state);
+    expect(store.persisted()).toBeUndefined();
+    store.close();
+  });
+
   it('writes deletes, whole maps and whole states', () => {
     const { path, state, store } = populated();
     delete state.runs['default|wf|r1'];
