@@ -185,9 +185,9 @@ export class FileStore {
     } finally {
       closeSync(fd);
     }
+    this.closeLog(); // before the rename: Windows cannot replace an open file
     renameSync(tmp, this.path);
     syncDirectory(this.path);
-    this.closeLog();
     this.logBytes = bytes;
     this.snapshotBytes = bytes;
     this.snapshotNeeded = false;
