@@ -9,6 +9,7 @@ type Suite = () => Promise<BenchRow[]>;
 const suites: Record<string, () => Promise<Suite>> = {
   lisp: async () => (await import('./lisp.ts')).benchLisp,
   devserver: async () => (await import('./devserver.ts')).benchDevServer,
+  storage: async () => (await import('./devserver.ts')).benchDevServerStorage,
   mission: async () => (await import('./mission.ts')).benchMission,
   plans: async () => (await import('./plans.ts')).benchPlans,
 };

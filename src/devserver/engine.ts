@@ -21,8 +21,11 @@ export interface EngineHooks {
   deadlinesOf(run: RunState): Deadline[];
   /** Called when one of them passes. */
   onDeadline(engine: Engine, run: RunState, name: string): void;
-  /** Called after every change so persistence can write the state. */
-  onChange(): void;
+  /**
+   * Called after every change, naming what changed (a top-level map of the state and a
+   * key in it, a whole map, or nothing: everything) so persistence writes only that.
+   */
+  onChange(collection?: string, key?: string): void;
   /** Called once a run has closed, for what it means to other runs (children.ts). */
   onRunClosed(engine: Engine, run: RunState, eventType: string, attributes: Msg): void;
 }
@@ -92,7 +95,12 @@ export class Engine {
   addRun(run: RunState): void {
     const key = runKey(run.namespace, run.workflowId, run.runId);
     this.state.runs[key] = run;
-    (this.state.chains[chainKey(run.namespace, run.workflowId)] ??= []).push(run.runId);
+    const chain = chainKey(run.namespace, run.workflowId);
+    (this.state.chains[chain] ??= []).push(run.runId);
+    // Chains change only here and in retention, so touch() need not rewrite them (a
+    // long continue-as-new chain would be written on every change of its current run).
+    this.hooks.onChange('runs', key);
+    this.hooks.onChange('chains', chain);
   }
 
   static keyOf(run: RunState): string {
@@ -107,7 +115,7 @@ export class Engine {
     const key = Engine.keyOf(run);
     this.deadlines.reconcile(key, this.hooks.deadlinesOf(run));
     for (const wake of [...(this.watchers.get(key) ?? [])]) wake();
-    this.hooks.onChange();
+    this.hooks.onChange('runs', key);
   }
 
   /** Re-arms deadlines of every run (after restoring state). */
@@ -115,8 +123,13 @@ export class Engine {
     for (const [key, run] of Object.entries(this.state.runs)) this.deadlines.reconcile(key, this.hooks.deadlinesOf(run));
   }
 
-  changed(): void {
-    this.hooks.onChange();
+  /**
+   * Call after a change outside touch(): `changed('namespaces', name)` for one entry of a
+   * top-level map of the state (also a deleted one), `changed('namespaces')` for the whole
+   * map, `changed()` when unsure (persistence then rewrites the whole state).
+   */
+  changed(collection?: string, key?: string): void {
+    this.hooks.onChange(collection, key);
   }
 
   /** Call once a run has closed, after its closing event (see EngineHooks.onRunClosed). */

@@ -83,6 +83,7 @@ function implementation(
   definition: grpc.ServiceDefinition,
   handlers: Handlers,
   stopping: () => boolean,
+  beforeReply: () => Promise<void> | void,
 ): grpc.UntypedServiceImplementation {
   const impl: grpc.UntypedServiceImplementation = {};
   for (const name of Object.keys(definition)) {
@@ -100,6 +101,8 @@ function implementation(
       const ctx = callContext(call);
       Promise.resolve()
         .then(() => handler(call.request, ctx))
+        // A failure to persist fails the call: the client must not believe it happened.
+        .finally(beforeReply)
         .then(
           (response) => callback(null, response),
           (err) => callback(toServiceError(err)),
@@ -109,12 +112,16 @@ function implementation(
   return impl;
 }
 
-/** Starts a grpc-js server on `ip:port` serving the given handler tables. */
+/**
+ * Starts a grpc-js server on `ip:port` serving the given handler tables. `beforeReply`
+ * runs after each handler; the answer is sent once the promise it returns resolves.
+ */
 export async function listen(
   ip: string,
   port: number,
   handlers: Record<keyof typeof SERVICES, Handlers>,
   stopping: () => boolean,
+  beforeReply: () => Promise<void> | void = () => {},
 ): Promise<{ server: grpc.Server; port: number }> {
   const server = new grpc.Server({
     'grpc.max_receive_message_length': 128 * 1024 * 1024,
@@ -122,7 +129,7 @@ export async function listen(
   });
   for (const key of Object.keys(SERVICES) as Array<keyof typeof SERVICES>) {
     const definition = serviceDefinition(SERVICES[key]);
-    server.addService(definition, implementation(SERVICES[key], definition, handlers[key], stopping));
+    server.addService(definition, implementation(SERVICES[key], definition, handlers[key], stopping, beforeReply));
   }
   const bound = await new Promise<number>((resolve, reject) =>
     server.bindAsync(`${ip}:${port}`, grpc.ServerCredentials.createInsecure(), (err, p) =>

@@ -79,7 +79,7 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
   const ip = options.ip ?? '127.0.0.1';
   const namespace = options.namespace ?? 'default';
   const store = options.db ? new FileStore(options.db) : undefined;
-  const state = store?.load() ?? emptyState();
+  const state = store ? store.open(emptyState()) : emptyState();
   const ns = (state.namespaces[namespace] ??= newNamespace(namespace));
   for (const [name, type] of Object.entries(options.searchAttributes ?? {})) ns.searchAttributes[name] = normalizeAttributeType(type);
   if (options.retentionDays !== undefined) {
@@ -87,24 +87,28 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
     ns.retentionDays = options.retentionDays;
   }
 
-  const engine = new Engine(state, hooks(() => store?.scheduleSave(state)));
+  const engine = new Engine(state, hooks((collection, key) => store?.changed(collection, key)));
   restore(engine);
   const scheduler = new Scheduler(engine);
   scheduler.restoreAll();
+  // One fresh snapshot per start: it holds the changes above, turns an old-format file
+  // into the log format and starts the log afresh.
+  store?.compact();
   const stopRetention = startRetention(engine, (ns.retentionDays * 86_400_000) / 10);
-  const { server, port } = await listen(ip, options.port ?? 7233, {
+  const handlers = {
     workflow: { ...workflowServiceHandlers(engine), ...scheduleHandlers(engine, scheduler) },
     operator: operatorServiceHandlers(engine),
     health: healthHandlers(),
-  }, () => engine.isClosed());
-  store?.flush(state);
+  };
+  // A reply acknowledges a change, so it goes out once the change is on disk (persistence.ts).
+  const { server, port } = await listen(ip, options.port ?? 7233, handlers, () => engine.isClosed(), () => store?.persisted());
   return {
     address: `${ip}:${port}`,
     namespace,
     shutdown: () => {
       stopRetention();
       scheduler.close();
-      return shutdown(server, engine, () => store?.close(state));
+      return shutdown(server, engine, () => store?.close());
     },
   };
 }

@@ -196,7 +196,10 @@ function resolveExisting(engine: Engine, ns: NamespaceState, r: Msg): { existing
   if (existing.status === RUNNING) {
     const conflict: string = r.workflowIdConflictPolicy ?? '';
     if (conflict === 'WORKFLOW_ID_CONFLICT_POLICY_USE_EXISTING') {
-      if (r.requestId) existing.requestIds.push(r.requestId);
+      if (r.requestId) {
+        existing.requestIds.push(r.requestId);
+        engine.changed('runs', Engine.keyOf(existing)); // persisted, so a retry after a restart dedups
+      }
       return { existing, reuse: true };
     }
     const terminate = conflict === 'WORKFLOW_ID_CONFLICT_POLICY_TERMINATE_EXISTING' ||

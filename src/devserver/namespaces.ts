@@ -160,7 +160,7 @@ export function registerNamespace(engine: Engine, request: Msg): Msg {
   if (engine.state.namespaces[name]) throw new RpcError(status.ALREADY_EXISTS, 'Namespace already exists.');
   const retentionMs = Number(request.workflowExecutionRetentionPeriod?.seconds ?? 86_400) * 1000;
   engine.state.namespaces[name] = newNamespace(name, request.description ?? '', retentionMs / 86_400_000);
-  engine.changed();
+  engine.changed('namespaces', name);
   return {};
 }
 
@@ -186,14 +186,14 @@ export function addSearchAttributes(engine: Engine, request: Msg): Msg {
     }
     ns.searchAttributes[name] = type;
   }
-  engine.changed();
+  engine.changed('namespaces', ns.name);
   return {};
 }
 
 export function removeSearchAttributes(engine: Engine, request: Msg): Msg {
   const ns = engine.namespace(request.namespace || 'default');
   for (const name of request.searchAttributes ?? []) delete ns.searchAttributes[name];
-  engine.changed();
+  engine.changed('namespaces', ns.name);
   return {};
 }
 

@@ -18,13 +18,14 @@ export function sweepRetention(engine: Engine, nowMs = Date.now()): number {
     const retentionMs = (state.namespaces[run.namespace]?.retentionDays ?? 1) * DAY_MS;
     if (nowMs - run.closedAt < retentionMs) continue;
     delete state.runs[key];
+    engine.changed('runs', key);
     const chain = chainKey(run.namespace, run.workflowId);
     const left = (state.chains[chain] ?? []).filter((id) => id !== run.runId && state.runs[runKey(run.namespace, run.workflowId, id)]);
     if (left.length) state.chains[chain] = left;
     else delete state.chains[chain];
+    engine.changed('chains', chain);
     deleted++;
   }
-  if (deleted) engine.changed();
   return deleted;
 }
 

@@ -94,7 +94,7 @@ export class Scheduler {
       if (now - scheduledAt > catchupMs(rec)) rec.missedCatchupWindow++;
       else this.act(rec, t, scheduledAt, overlapOf(rec));
     }
-    this.engine.changed();
+    this.saved(rec);
     this.arm(rec);
   }
 
@@ -103,7 +103,7 @@ export class Scheduler {
     this.refreshRunning(rec);
     const now = Date.now();
     this.act(rec, now, now, overlapOf(rec, overlapPolicy));
-    this.engine.changed();
+    this.saved(rec);
   }
 
   /** Backfill: the spec times in [start, end], as if each came now (no catch-up window). */
@@ -113,7 +113,7 @@ export class Scheduler {
     for (let t = spec.next(startMs - 1); t !== undefined && t <= endMs; t = spec.next(t)) {
       this.act(rec, t, t, overlapOf(rec, overlapPolicy));
     }
-    this.engine.changed();
+    this.saved(rec);
   }
 
   /** Re-arms after a change (update, pause, unpause). */
@@ -128,6 +128,11 @@ export class Scheduler {
     const timer = setTimeout(() => this.wake(key), delay);
     timer.unref();
     this.timers.set(key, timer);
+  }
+
+  /** Tells persistence this schedule changed (only it is written). */
+  saved(rec: ScheduleRecord): void {
+    this.engine.changed('schedules', scheduleKey(rec.namespace, rec.scheduleId));
   }
 
   forget(key: string): void {

@@ -97,7 +97,7 @@ export function scheduleHandlers(engine: Engine, scheduler: Scheduler): Handlers
       };
       scheduler.records[key] = rec;
       applyPatch(scheduler, rec, r.initialPatch);
-      engine.changed();
+      scheduler.saved(rec);
       return { conflictToken: tokenOf(rec.conflictToken) };
     },
 
@@ -135,7 +135,7 @@ export function scheduleHandlers(engine: Engine, scheduler: Scheduler): Handlers
       rec.updatedAt = Date.now();
       rec.processedUntil = Math.max(rec.processedUntil, rec.updatedAt);
       scheduler.arm(rec);
-      engine.changed();
+      scheduler.saved(rec);
       return {};
     },
 
@@ -144,7 +144,7 @@ export function scheduleHandlers(engine: Engine, scheduler: Scheduler): Handlers
       applyPatch(scheduler, rec, r.patch);
       rec.conflictToken++;
       rec.updatedAt = Date.now();
-      engine.changed();
+      scheduler.saved(rec);
       return {};
     },
 
@@ -153,7 +153,7 @@ export function scheduleHandlers(engine: Engine, scheduler: Scheduler): Handlers
       const key = scheduleKey(rec.namespace, rec.scheduleId);
       scheduler.forget(key);
       delete scheduler.records[key];
-      engine.changed();
+      engine.changed('schedules', key);
       return {};
     },
 

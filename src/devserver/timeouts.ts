@@ -26,6 +26,6 @@ export function onDeadline(engine: Engine, run: RunState, name: string): void {
   else if (kind === 'timer') onTimerDeadline(engine, run, name);
 }
 
-export function hooks(onChange: () => void): EngineHooks {
+export function hooks(onChange: EngineHooks['onChange']): EngineHooks {
   return { deadlinesOf, onDeadline, onChange, onRunClosed };
 }
