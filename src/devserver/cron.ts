@@ -12,7 +12,8 @@ export interface CronSchedule {
   next(afterMs: number): number;
 }
 
-const DESCRIPTORS: Record<string, string> = {
+/** Cron descriptors and the five fields they stand for (schedule specs read them too). */
+export const DESCRIPTORS: Record<string, string> = {
   '@yearly': '0 0 1 1 *',
   '@annually': '0 0 1 1 *',
   '@monthly': '0 0 1 * *',
@@ -22,8 +23,8 @@ const DESCRIPTORS: Record<string, string> = {
   '@hourly': '0 * * * *',
 };
 
-const MONTHS = ['JAN', 'FEB', 'MAR', 'APR', 'MAY', 'JUN', 'JUL', 'AUG', 'SEP', 'OCT', 'NOV', 'DEC'];
-const DAYS = ['SUN', 'MON', 'TUE', 'WED', 'THU', 'FRI', 'SAT'];
+export const MONTHS = ['JAN', 'FEB', 'MAR', 'APR', 'MAY', 'JUN', 'JUL', 'AUG', 'SEP', 'OCT', 'NOV', 'DEC'];
+export const DAYS = ['SUN', 'MON', 'TUE', 'WED', 'THU', 'FRI', 'SAT'];
 
 interface Field {
   name: string;

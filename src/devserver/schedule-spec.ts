@@ -11,7 +11,7 @@
  * moment. Unlike classic cron, every field of a calendar must match (day of month AND day
  * of week), as in Temporal schedules.
  */
-import { goDurationMs } from './cron.ts';
+import { DAYS, DESCRIPTORS, goDurationMs, MONTHS } from './cron.ts';
 import { durationMs, type Msg } from './proto.ts';
 
 export class SpecError extends Error {}
@@ -27,9 +27,6 @@ interface FieldDef {
   nameBase?: number;
 }
 
-const MONTHS = ['JAN', 'FEB', 'MAR', 'APR', 'MAY', 'JUN', 'JUL', 'AUG', 'SEP', 'OCT', 'NOV', 'DEC'];
-const DAYS = ['SUN', 'MON', 'TUE', 'WED', 'THU', 'FRI', 'SAT'];
-
 const FIELD: Record<FieldDef['name'], FieldDef> = {
   second: { name: 'second', label: 'second', min: 0, max: 59, missing: 0 },
   minute: { name: 'minute', label: 'minute', min: 0, max: 59, missing: 0 },
@@ -40,16 +37,6 @@ const FIELD: Record<FieldDef['name'], FieldDef> = {
   dayOfWeek: { name: 'dayOfWeek', label: 'day of week', min: 0, max: 7, names: DAYS, nameBase: 0 },
 };
 const FIELD_ORDER = Object.values(FIELD);
-
-const DESCRIPTORS: Record<string, string> = {
-  '@yearly': '0 0 1 1 *',
-  '@annually': '0 0 1 1 *',
-  '@monthly': '0 0 1 * *',
-  '@weekly': '0 0 * * 0',
-  '@daily': '0 0 * * *',
-  '@midnight': '0 0 * * *',
-  '@hourly': '0 * * * *',
-};
 
 type Range = { start: number; end: number; step: number };
 
