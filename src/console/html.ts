@@ -40,7 +40,7 @@ export function page(title: string, body: Fragment | string, opts: { live?: stri
   <body>
     <header>
       <strong>Navigator console</strong>
-      <a href="/">Inbox</a><a href="/missions">Missions</a><a href="/plans">Plans</a><a href="/start">Start</a>
+      <a href="/">Inbox</a><a href="/missions">Missions</a><a href="/plans">Plans</a><a href="/schedules">Schedules</a><a href="/start">Start</a>
     </header>
     <main>
       <h1>${title}</h1>

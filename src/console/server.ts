@@ -18,6 +18,7 @@ import { LIVE_SCRIPT, html, page, pretty } from './html.ts';
 import { type ConsoleContext, atDeadline, decisionForm, missionRoutes } from './missions.ts';
 import { agentChoices, inputProblems, planProblems } from './agents.ts';
 import { planRoutes, stepAtDeadline } from './plans.ts';
+import { scheduleRoutes } from './schedules.ts';
 import { parseTokens, security } from './security.ts';
 
 export interface ConsoleOptions {
@@ -83,6 +84,7 @@ export function createConsoleApp(opts: ConsoleOptions): Hono {
   });
   missionRoutes(app, ctx);
   planRoutes(app, ctx);
+  scheduleRoutes(app, ctx);
   app.get('/live/missions/:id', (c) => live(c, () => ctx.navigator.mission(c.req.param('id')).status(), opts.pollMs));
   app.get('/live/inbox', (c) => live(c, () => inboxItems(ctx), opts.pollMs));
   // progress events too: a running tool's percent and log line change without a status change

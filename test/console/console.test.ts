@@ -130,6 +130,38 @@ describe('missions in the console', () => {
   }, 120_000);
 });
 
+describe('schedules in the console', () => {
+  it('lists the schedules of missions; a schedule page pauses, unpauses, starts one now and deletes', async () => {
+    freshBankFile();
+    const s = await navigator.schedule('wire-transfer', { recipient: 'eve', amount: 7 }, { id: 'console-hourly', every: '1h', paused: true, note: 'not yet', options: { timeouts: { heartbeatMs: 3000 } } });
+    const list = await get('/schedules');
+    expect(list.text).toMatch(/<a href="\/schedules\/console-hourly">console-hourly<\/a><\/td><td>paused \(not yet\)/);
+    let view = await get('/schedules/console-hourly');
+    expect(view.text).toContain('starts a mission of agent <strong>wire-transfer</strong> every 1 h (UTC)');
+    expect(view.text).toContain('&quot;recipient&quot;: &quot;eve&quot;');
+
+    expect((await post('/schedules/console-hourly/trigger', { _csrf: csrfOf(view.text) })).status).toBe(303);
+    for (let i = 0; i < 100 && (await s.describe()).missionsStarted < 1; i++) await new Promise((r) => setTimeout(r, 100));
+    const started = (await s.describe()).recent[0]!.missionId;
+    expect(started).toMatch(/^console-hourly-/);
+    await waitForStatus(navigator.mission(started).workflow, (x) => x.status === 'waiting');
+    view = await get('/schedules/console-hourly');
+    expect(view.text).toContain(`<a href="/missions/${encodeURIComponent(started)}">`);
+
+    expect((await post('/schedules/console-hourly/unpause', { _csrf: csrfOf(view.text) })).status).toBe(303);
+    expect((await s.describe()).paused).toBe(false);
+    expect((await post('/schedules/console-hourly/pause', { _csrf: csrfOf(view.text), note: 'holiday' })).status).toBe(303);
+    expect(await s.describe()).toMatchObject({ paused: true, note: 'holiday' });
+    // without the CSRF token nothing happens
+    expect((await post('/schedules/console-hourly/unpause', {})).status).toBe(403);
+    expect((await s.describe()).paused).toBe(true);
+
+    expect((await post('/schedules/console-hourly/delete', { _csrf: csrfOf(view.text) })).status).toBe(303);
+    expect((await get('/schedules/console-hourly')).status).toBe(404);
+    await navigator.mission(started).cancel('test done');
+  }, 120_000);
+});
+
 describe('the token', () => {
   const guarded = () => createConsoleApp({ navigator, user: 'ana', token: 's3cret' });
 
