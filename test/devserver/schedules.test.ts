@@ -14,7 +14,7 @@ import { Engine } from '../../src/devserver/engine.ts';
 import { startDevServer } from '../../src/devserver/index.ts';
 import { type ScheduleRecord, scheduleKey } from '../../src/devserver/model.ts';
 import { newNamespace } from '../../src/devserver/namespaces.ts';
-import { Scheduler } from '../../src/devserver/scheduler.ts';
+import { jitterMs, Scheduler } from '../../src/devserver/scheduler.ts';
 import { hooks } from '../../src/devserver/timeouts.ts';
 import { compileSpec, SpecTimes } from '../../src/devserver/schedule-spec.ts';
 import { failing, hello, sleeper } from './fixtures/workflows.ts';
@@ -285,5 +285,17 @@ describe('catching up after the server was down', () => {
     expect(rec.actionCount).toBeGreaterThanOrEqual(9);
     expect(rec.actionCount).toBeLessThanOrEqual(11);
     expect(Object.keys(engine.state.chains)).toHaveLength(rec.actionCount);
+  });
+});
+
+describe('jitter', () => {
+  it('delays each time by up to the jitter, the same amount for the same time on every server start', () => {
+    const rec = { scheduleId: 'jittery', schedule: { spec: { jitter: { seconds: 30 } } } } as unknown as ScheduleRecord;
+    const times = Array.from({ length: 200 }, (_, i) => Date.UTC(2026, 0, 1, 0, i));
+    const delays = times.map((t) => jitterMs(rec, t));
+    for (const d of delays) expect(d >= 0 && d < 30_000).toBe(true);
+    expect(new Set(delays).size).toBeGreaterThan(150); // spread, not one fixed offset
+    expect(times.map((t) => jitterMs(rec, t))).toEqual(delays);
+    expect(jitterMs({ ...rec, schedule: { spec: {} } } as ScheduleRecord, times[0]!)).toBe(0);
   });
 });
