@@ -70,7 +70,8 @@ export const replayCommand = new Command('replay')
         const histories = chain.map((r) => ({ workflowId: r.workflowId, history: r.history }));
         let failed = 0;
         const dataConverter = client.options.dataConverter;
-        for await (const r of Worker.runReplayHistories({ workflowBundle, replayName: 'navigator-replay', dataConverter }, histories)) {
+        const { silentSpanSinks } = await import('../../telemetry/setup.ts');
+        for await (const r of Worker.runReplayHistories({ workflowBundle, sinks: silentSpanSinks, replayName: 'navigator-replay', dataConverter }, histories)) {
           if (r.error) failed++;
           process.stdout.write(`run ${r.runId}: ${r.error ? `NOT deterministic: ${r.error.message}` : 'replays cleanly'}\n`);
         }
