@@ -148,13 +148,14 @@ export function missionRoutes(app: Hono, ctx: ConsoleContext): void {
 
 async function missionPage(ctx: ConsoleContext, id: string, problem?: string): Promise<Fragment> {
   const m = ctx.navigator.mission(id);
-  const [status, journal, ledger, progress, contracts, events] = await Promise.all([
+  const [status, journal, ledger, progress, contracts, events, scheduledBy] = await Promise.all([
     m.status(),
     m.journal(),
     m.ledger(),
     m.progress().catch(() => ''),
     m.decisions().catch(() => [] as DecisionContract[]),
     m.timeline().catch(() => []),
+    m.workflow.describe().then((d) => d.searchAttributes.TemporalScheduledById?.[0] as string | undefined, () => undefined),
   ]);
   const open = status.status === 'running' || status.status === 'waiting';
   const action = `/missions/${encodeURIComponent(id)}/decide`;
@@ -164,6 +165,7 @@ async function missionPage(ctx: ConsoleContext, id: string, problem?: string): P
     ${problem ? html`<div class="problem">Not recorded: ${problem}</div>` : ''}
     <div class="card">
       <span class="status">${status.status}</span> · agent ${status.agent} · pass ${status.passes} · ${status.journalSize} tasks in the journal
+      ${scheduledBy ? html` · started by schedule <a href="/schedules/${encodeURIComponent(scheduledBy)}">${scheduledBy}</a>` : ''}
       ${status.resumedFrom ? html` · resumed from <a href="/missions/${encodeURIComponent(status.resumedFrom.workflowId)}">${status.resumedFrom.workflowId}</a>` : ''}
       <details><summary>Input</summary><pre>${pretty(status.input ?? null)}</pre></details>
       ${status.error ? html`<div class="problem">${status.error}</div>` : ''}

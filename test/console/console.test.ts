@@ -147,6 +147,7 @@ describe('schedules in the console', () => {
     await waitForStatus(navigator.mission(started).workflow, (x) => x.status === 'waiting');
     view = await get('/schedules/console-hourly');
     expect(view.text).toContain(`<a href="/missions/${encodeURIComponent(started)}">`);
+    expect((await get(`/missions/${encodeURIComponent(started)}`)).text).toContain('started by schedule <a href="/schedules/console-hourly">console-hourly</a>');
 
     expect((await post('/schedules/console-hourly/unpause', { _csrf: csrfOf(view.text) })).status).toBe(303);
     expect((await s.describe()).paused).toBe(false);
