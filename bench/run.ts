@@ -12,6 +12,7 @@ const suites: Record<string, () => Promise<Suite>> = {
   storage: async () => (await import('./devserver.ts')).benchDevServerStorage,
   mission: async () => (await import('./mission.ts')).benchMission,
   plans: async () => (await import('./plans.ts')).benchPlans,
+  telemetry: async () => (await import('./telemetry.ts')).benchTelemetry,
 };
 
 function fmt(n: number | undefined): string {
