@@ -24,7 +24,8 @@ import { createActivities } from '../src/activities/index.ts';
 import type { AgentRegistry } from '../src/activities/agents.ts';
 import { auditMission } from '../src/audit/index.ts';
 import { runNavigator } from '../src/navigator/index.ts';
-import { workflowsPath } from '../src/worker/index.ts';
+import { workflowInterceptorModules, workflowsPath } from '../src/worker/index.ts';
+import { silentSpanSinks } from '../src/telemetry/setup.ts';
 import type { Json, MissionInput, StatusView } from '../src/workflows/contract.ts';
 import { cancelUpdate, decideUpdate, statusQuery } from '../src/workflows/messages.ts';
 import { benchAgents, effects, onePass } from './agents/mission-agents.ts';
@@ -90,7 +91,8 @@ export async function benchMission(): Promise<BenchRow[]> {
   } catch {
     // already installed
   }
-  const env = await createTestEnv({ workflowsPath, startWorker: false });
+  // the shipped workflow code: the tracing interceptors are always bundled (src/telemetry/setup.ts)
+  const env = await createTestEnv({ workflowsPath, workflowInterceptorModules, worker: { sinks: silentSpanSinks }, startWorker: false });
   const agents: AgentRegistry = new Map(benchAgents.map((e) => [e.agent.name, e]));
   // Enough cache for every parked mission of part 5 to stay in memory.
   const worker = await env.createWorker({

@@ -17,7 +17,8 @@ import { defineAgent, defineTool } from '../src/navigator/index.ts';
 import { buildPlan } from '../src/plans/build.ts';
 import { readySteps } from '../src/plans/scheduler.ts';
 import type { Catalog, Plan, StepSpecInput } from '../src/plans/schema.ts';
-import { workflowsPath } from '../src/worker/index.ts';
+import { workflowInterceptorModules, workflowsPath } from '../src/worker/index.ts';
+import { silentSpanSinks } from '../src/telemetry/setup.ts';
 import { type BenchRow, medianMs } from './types.ts';
 
 const tick = defineTool({
@@ -46,7 +47,7 @@ async function runInProcess(steps: StepSpecInput[]): Promise<void> {
 }
 
 export async function benchPlans(): Promise<BenchRow[]> {
-  const env: TestEnv = await createTestEnv({ workflowsPath, startWorker: false });
+  const env: TestEnv = await createTestEnv({ workflowsPath, workflowInterceptorModules, worker: { sinks: silentSpanSinks }, startWorker: false });
   const agents: AgentRegistry = new Map([['bench-plans', { agent, model: () => createScriptedModel([]) }]]);
   const worker = await env.createWorker({ activities: createActivities({ agents, client: env.client }), maxConcurrentActivityTaskExecutions: 200 });
   const running = worker.run();
