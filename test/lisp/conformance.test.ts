@@ -85,3 +85,33 @@ describe('quoted symbols in saved definitions', () => {
     expect(again.status === 'ok' && prStr(again.value)).toBe('[ok a/b]');
   });
 });
+
+describe('transducers', () => {
+  it.each([
+    ['(into [] (comp (filter odd?) (map inc)) (range 10))', '[2 4 6 8 10]'],
+    ['(transduce (map :n) + 0 [{:n 1} {:n 2}])', '3'],
+    ['(transduce (map inc) + [1 2])', '5'],
+    ['(sequence (take 2) (range))', '(0 1)'],
+    ['(eduction (filter even?) (map inc) (range 5))', '(1 3 5)'],
+    ['(pr-str (comp (filter odd?) (map inc)))', '"(comp (filter odd?) (map inc))"'],
+    ['(let [xf (map #(* 2 %))] [(into [] xf [1 2]) (into #{} xf [1 1])])', '[[2 4] #{2}]'],
+    ['(fn? (map inc))', 'true'],
+  ])('%s is %s', async (source, expected) => {
+    expect(await value(source)).toBe(expected);
+  });
+
+  it('a transducer is not called directly, and into says what it wanted', async () => {
+    const direct = await run('((map inc) conj)');
+    expect(direct.status === 'error' && direct.error.message).toMatch(/a transducer is not called directly: use it with into, transduce, sequence or eduction/);
+    const wrong = await run('(into [] inc [1 2])');
+    expect(wrong.status === 'error' && wrong.error.message).toMatch(/into: expected a transducer such as \(map f\)/);
+  });
+
+  it('survives the namespace round trip (defs cross passes and the sandbox as source)', async () => {
+    const { deserializeNamespace, serializeNamespace } = await import('../../src/lisp/index.ts');
+    const first = await run('(def xf (comp (remove nil?) (map inc)))');
+    const namespace = await deserializeNamespace(serializeNamespace(first.namespace));
+    const again = await run('(into [] xf [1 nil 2])', { namespace });
+    expect(again.status === 'ok' && prStr(again.value)).toBe('[2 3]');
+  });
+});

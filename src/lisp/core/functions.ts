@@ -6,6 +6,7 @@
  */
 import { List } from 'immutable';
 import { valueSource } from '../printer/index.ts';
+import { composeTransducers } from './transducers.ts';
 import { type BuiltinImpl, type Value, Builtin, truthy } from '../values.ts';
 import { expectCallable } from './args.ts';
 import { type CoreTable, VARIADIC, defn } from './registry.ts';
@@ -37,6 +38,9 @@ export const fnFns: CoreTable = {
     [0, VARIADIC],
     (fs) => {
       callables('comp', fs);
+      // transducers compose in data-flow order: (comp (filter p) (map f)) filters first
+      const xf = composeTransducers(fs);
+      if (xf && fs.length > 1) return xf;
       if (fs.length === 0) return new Builtin('identity', ([x]) => x ?? null);
       if (fs.length === 1) return fs[0]!;
       return made('comp', fs, (args, rt) => {

@@ -53,6 +53,7 @@ import {
   tooManyItems,
 } from './args.ts';
 import { type CoreTable, VARIADIC, defn } from './registry.ts';
+import { composeTransducers, expectTransducer, runSteps, withTransducerArities } from './transducers.ts';
 
 const END: typeof LazySeq.END = LazySeq.END;
 
@@ -675,7 +676,7 @@ function lastArg(args: Value[]): Value {
 
 // ---------------------------------------------------------------- the table
 
-export const seqFns: CoreTable = {
+const sequenceFns: CoreTable = {
   // ;; access
   first: defn([1, 1], ([c], rt) => firstOf('first', c!, rt), 'first item, or nil'),
   second: defn([1, 1], ([c], rt) => firstOf('second', nextOf('second', c!, rt), rt), 'second item, or nil'),
@@ -906,9 +907,35 @@ export const seqFns: CoreTable = {
     '(conj coll x & xs) adds items: at the end of a vector, the front of a list, [k v] to a map, to a set',
   ),
   into: defn(
-    [2, 2],
-    ([to, from], rt) => conjAll('into', to!, seqItems('into', from!, rt), rt),
-    '(into to from) conj every item of from into to: (into {} pairs), (into [] coll), (into #{} coll)',
+    [2, 3],
+    (args, rt) => {
+      const from = args.length === 3 ? transduced('into', args[1]!, args[2]!, rt) : args[1]!;
+      return conjAll('into', args[0]!, seqItems('into', from, rt), rt);
+    },
+    '(into to from) conj every item of from into to: (into {} pairs), (into [] coll), (into #{} coll); (into to xform from) through a transducer',
+  ),
+  transduce: defn(
+    [3, 4],
+    (args, rt) => {
+      const f = args[1]!;
+      const init = args.length === 4 ? args[2]! : rt.apply(f, []);
+      // the completing call (f result), as in Clojure: + and conj return their argument
+      return rt.apply(f, [reduceOf('transduce', f, init, transduced('transduce', args[0]!, lastArg(args), rt), rt)]);
+    },
+    '(transduce xform f init coll) reduce with f over coll through the transducer, then (f result)',
+  ),
+  sequence: defn(
+    [1, 2],
+    (args, rt) => {
+      const coll = args.length === 2 ? transduced('sequence', args[0]!, args[1]!, rt) : args[0]!;
+      return seqOf('sequence', coll, rt) ?? PList.EMPTY;
+    },
+    '(sequence coll) the items as a seq, () when empty; (sequence xform coll) through a transducer',
+  ),
+  eduction: defn(
+    [2, VARIADIC],
+    (args, rt) => transduced('eduction', composeTransducers(args.slice(0, -1)) ?? args[0]!, lastArg(args), rt),
+    '(eduction xform & xforms coll) the items of coll through the transducers',
   ),
   vec: defn([1, 1], ([c], rt) => toVector('vec', c!, rt), '(vec coll) vector of the items'),
   vector: defn([0, VARIADIC], (args) => List(args), '(vector & xs) vector of the arguments'),
@@ -1168,4 +1195,13 @@ export function mapEntry(m: PMap, k: Value): Value {
   if (m.has(k)) return List<Value>([k, m.get(k) as Value]);
   const alt = alternateKey(k);
   return alt !== undefined && m.has(alt) ? List<Value>([alt, m.get(alt) as Value]) : null;
+}
+
+/** Every sequence function, with the transducer arities (see transducers.ts). */
+export const seqFns: CoreTable = withTransducerArities(sequenceFns);
+
+
+/** `coll` through the transducer `xf`, by the sequence functions it names. */
+function transduced(fn: string, xf: Value, coll: Value, rt: Runtime): Value {
+  return runSteps(expectTransducer(fn, xf), coll, (name, args) => seqFns[name]!.fn(args, rt));
 }
