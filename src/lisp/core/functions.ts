@@ -56,6 +56,14 @@ export const fnFns: CoreTable = {
     ([f]) => (expectCallable('complement', f!), made('complement', [f!], (args, rt) => !truthy(rt.apply(f!, args)))),
     '(complement f) a function returning the logical opposite of f',
   ),
+  comparator: defn(
+    [1, 1],
+    ([pred]) => {
+      expectCallable('comparator', pred!);
+      return made('comparator', [pred!], ([a, b], rt) => (truthy(rt.apply(pred!, [a!, b!])) ? -1 : truthy(rt.apply(pred!, [b!, a!])) ? 1 : 0));
+    },
+    '(comparator pred) a comparator for sort from a less-than predicate: (sort (comparator >) xs)',
+  ),
   fnil: defn(
     [2, 4],
     ([f, ...defaults]) => {
