@@ -16,13 +16,14 @@
  */
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
-import { Resource } from '@opentelemetry/resources';
-import { BatchSpanProcessor, ConsoleSpanExporter, type SpanProcessor } from '@opentelemetry/sdk-trace-base';
-import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
-import { OpenTelemetryPlugin } from '@temporalio/interceptors-opentelemetry';
+import type { SpanExporter, SpanProcessor } from '@opentelemetry/sdk-trace-base';
 import type { SimplePlugin } from '@temporalio/plugin';
 import type { InjectedSinks } from '@temporalio/worker';
+
+// The OpenTelemetry SDK, exporters and Temporal's plugin are loaded only when tracing is
+// set up: importing them costs a quarter of a second, which every CLI command and worker
+// would pay with tracing off.
+const require = createRequire(import.meta.url);
 
 export interface Telemetry {
   /** for Worker.create and new Client: Temporal's OpenTelemetry plugin (interceptors, the span sink) */
@@ -39,7 +40,6 @@ export interface TelemetryOptions {
 }
 
 const ext = import.meta.url.endsWith('.ts') ? 'ts' : 'js';
-const require = createRequire(import.meta.url);
 
 /** Bundled with the workflows, tracing on or off: Temporal's tracing interceptors, then our decision spans. */
 export const workflowInterceptorModules: readonly string[] = [
@@ -62,6 +62,9 @@ export function telemetryWanted(env: NodeJS.ProcessEnv = process.env): boolean {
  * plugins that make workers and clients trace. One per process.
  */
 export function setupTelemetry(opts: TelemetryOptions): Telemetry {
+  const { Resource } = require('@opentelemetry/resources') as typeof import('@opentelemetry/resources');
+  const { NodeTracerProvider } = require('@opentelemetry/sdk-trace-node') as typeof import('@opentelemetry/sdk-trace-node');
+  const { OpenTelemetryPlugin } = require('@temporalio/interceptors-opentelemetry') as typeof import('@temporalio/interceptors-opentelemetry');
   const resource = new Resource({ 'service.name': opts.serviceName ?? process.env.OTEL_SERVICE_NAME ?? 'navigator' });
   const provider = new NodeTracerProvider({ resource, spanProcessors: [opts.spanProcessor] });
   provider.register();
@@ -78,9 +81,27 @@ let fromEnv: Telemetry | null | undefined;
 export function telemetry(): Telemetry | null {
   if (fromEnv !== undefined) return fromEnv;
   if (!telemetryWanted()) return (fromEnv = null);
-  const exporter = process.env.OTEL_TRACES_EXPORTER?.trim() === 'console' ? new ConsoleSpanExporter() : new OTLPTraceExporter();
-  fromEnv = setupTelemetry({ spanProcessor: new BatchSpanProcessor(exporter) });
+  const { BatchSpanProcessor } = require('@opentelemetry/sdk-trace-base') as typeof import('@opentelemetry/sdk-trace-base');
+  fromEnv = setupTelemetry({ spanProcessor: new BatchSpanProcessor(exporterFromEnv()) });
   return fromEnv;
+}
+
+/**
+ * The exporter the environment asks for: `console`, or OTLP over the protocol of
+ * OTEL_EXPORTER_OTLP_TRACES_PROTOCOL / OTEL_EXPORTER_OTLP_PROTOCOL (`http/protobuf`, the
+ * standard's default; `http/json`; `grpc`). Each exporter reads its endpoint, headers and
+ * timeout from the OTEL_EXPORTER_OTLP_* variables itself.
+ */
+export function exporterFromEnv(env: NodeJS.ProcessEnv = process.env): SpanExporter {
+  if (env.OTEL_TRACES_EXPORTER?.trim() === 'console') {
+    const { ConsoleSpanExporter } = require('@opentelemetry/sdk-trace-base') as typeof import('@opentelemetry/sdk-trace-base');
+    return new ConsoleSpanExporter();
+  }
+  const protocol = (env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL ?? env.OTEL_EXPORTER_OTLP_PROTOCOL ?? 'http/protobuf').trim();
+  if (protocol === 'grpc') return new (require('@opentelemetry/exporter-trace-otlp-grpc') as typeof import('@opentelemetry/exporter-trace-otlp-grpc')).OTLPTraceExporter();
+  if (protocol === 'http/json') return new (require('@opentelemetry/exporter-trace-otlp-http') as typeof import('@opentelemetry/exporter-trace-otlp-http')).OTLPTraceExporter();
+  if (protocol === 'http/protobuf') return new (require('@opentelemetry/exporter-trace-otlp-proto') as typeof import('@opentelemetry/exporter-trace-otlp-proto')).OTLPTraceExporter();
+  throw new Error(`OTEL_EXPORTER_OTLP_PROTOCOL must be http/protobuf, http/json or grpc, got ${protocol}`);
 }
 
 /** Uses `t` for this process instead of the environment's (tests, embedding applications). */

@@ -10,7 +10,7 @@ import { InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from '@o
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NavigatorClient } from '../../src/client/index.ts';
 import { startDevServer, type DevServer } from '../../src/devserver/index.ts';
-import { setupTelemetry, telemetryWanted, type Telemetry } from '../../src/telemetry/setup.ts';
+import { exporterFromEnv, setupTelemetry, telemetryWanted, type Telemetry } from '../../src/telemetry/setup.ts';
 import { tracedModel, tracingOn } from '../../src/telemetry/spans.ts';
 import { buildRegistry, bundleMissionWorkflows, createNavigatorWorker } from '../../src/worker/index.ts';
 import { freshBankFile } from '../mission/harness.ts';
@@ -22,6 +22,13 @@ describe('telemetry off', () => {
     expect(telemetryWanted({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318' })).toBe(true);
     expect(telemetryWanted({ OTEL_TRACES_EXPORTER: 'otlp', OTEL_SDK_DISABLED: 'true' })).toBe(false);
     expect(tracingOn()).toBe(false);
+    // the exporter follows the standard protocol variables (http/protobuf by default)
+    const names = ['', 'http/protobuf', 'http/json', 'grpc'].map((p) => exporterFromEnv(p ? { OTEL_EXPORTER_OTLP_PROTOCOL: p } : {}));
+    for (const e of names) void e.shutdown();
+    expect(names.map((e) => e.constructor.name)).toEqual(['OTLPTraceExporter', 'OTLPTraceExporter', 'OTLPTraceExporter', 'OTLPTraceExporter']);
+    expect(new Set(names.slice(1).map((e) => Object.getPrototypeOf(e)))).toHaveProperty('size', 3);
+    expect(exporterFromEnv({ OTEL_TRACES_EXPORTER: 'console' }).constructor.name).toBe('ConsoleSpanExporter');
+    expect(() => exporterFromEnv({ OTEL_EXPORTER_OTLP_PROTOCOL: 'carrier-pigeon' })).toThrow(/must be http\/protobuf, http\/json or grpc, got carrier-pigeon/);
     const model = { id: 'm', generate: async () => ({ text: '', usage: { inputTokens: 0, outputTokens: 0 } }) };
     expect(tracedModel(model, { workflowId: 'w', runId: 'w', agent: 'a' })).toBe(model);
   });
