@@ -245,12 +245,14 @@ export class Builtin extends FnValue {
   constructor(
     readonly name: string,
     readonly impl: BuiltinImpl,
-    readonly source?: string,
+    /** or a function computing it: functions made in a loop, `(fnil inc 0)`, are rarely printed */
+    private source?: string | (() => string),
   ) {
     super();
   }
 
   toSource(): string {
+    if (typeof this.source === 'function') this.source = this.source();
     return this.source ?? this.name;
   }
 }

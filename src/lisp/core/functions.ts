@@ -13,8 +13,7 @@ import { type CoreTable, VARIADIC, defn } from './registry.ts';
 
 /** A builtin built by `maker` from `args`, printed as `(maker arg ...)`. */
 function made(maker: string, args: Value[], impl: BuiltinImpl): Builtin {
-  const source = `(${[maker, ...args.map((a) => valueSource(a))].join(' ')})`;
-  return new Builtin(maker, impl, source);
+  return new Builtin(maker, impl, () => `(${[maker, ...args.map((a) => valueSource(a))].join(' ')})`);
 }
 
 function callables(fn: string, fs: Value[]): Value[] {
