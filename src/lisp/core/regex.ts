@@ -9,6 +9,7 @@
  */
 import { type Matcher, MatcherInput } from 're2js';
 import { compileRegex, re2Of } from '../regex.ts';
+import { NativeMatcher, nativeInput, nativeRegex } from '../regex-native.ts';
 import { type Regex, type Runtime, type Value, isRegex, list, vec } from '../values.ts';
 import { argError, expectInteger, expectString } from './args.ts';
 import { type CoreTable, defn } from './registry.ts';
@@ -34,8 +35,14 @@ export function chargeScan(rt: Runtime, s: string): void {
   rt.tick(1 + (s.length >> 8));
 }
 
-/** A fresh matcher of `r` over `s`. */
-export const matcherOf = (r: Regex, s: string): Matcher => re2Of(r).matcher(s);
+/**
+ * A fresh matcher of `r` over `s`: V8's linear-time engine when that gives re2js's
+ * answers (see regex-native.ts), else re2js.
+ */
+export function matcherOf(r: Regex, s: string): Matcher {
+  const native = nativeInput(s) ? nativeRegex(r.source) : null;
+  return native ? (new NativeMatcher(native, s, re2Of(r).groupCount()) as unknown as Matcher) : re2Of(r).matcher(s);
+}
 
 /** Clojure `re-groups` of the current match: a string, or `[match g1 ...]`. */
 export function groupsOf(m: Matcher): Value {
@@ -71,7 +78,8 @@ export function allGroups(r: Regex, s: string, rt: Runtime): Value[] {
   const pattern = re2Of(r);
   const ng = pattern.groupCount();
   const engine = pattern.re2();
-  if (ng === 0 || engine.createLookbehindState() !== null) return Array.from(eachMatch(r, s, rt), groupsOf);
+  const native = nativeInput(s) && nativeRegex(r.source) !== null;
+  if (ng === 0 || native || engine.createLookbehindState() !== null) return Array.from(eachMatch(r, s, rt), groupsOf);
   chargeScan(rt, s);
   const input = MatcherInput.utf16(s);
   const len = s.length;
