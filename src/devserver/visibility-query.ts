@@ -46,17 +46,8 @@ import {
   type VisibilityRecord,
 } from './visibility-syntax.ts';
 
-export {
-  VisibilityQueryError,
-  type ComparisonOperator,
-  type FieldRef,
-  type OrderByItem,
-  type SearchAttributeType,
-  type VisibilityExpr,
-  type VisibilityLiteral,
-  type VisibilityQuery,
-  type VisibilityRecord,
-};
+// the query language's types and errors, for the modules that use this one
+export * from './visibility-syntax.ts';
 // ---------------------------------------------------------------------------------------------
 // Built-in fields
 
