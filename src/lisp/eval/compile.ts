@@ -48,6 +48,7 @@ import { exInfo } from './builtins.ts';
 import { Closure, VarRef, isClosure } from './closure.ts';
 import type { Evaluator } from './index.ts';
 import { FailSignal, MISSING, RECUR, ReturnSignal, SUSPEND, ThrowSignal } from './signals.ts';
+import { fastLoop } from './loop-codegen.ts';
 
 /** A compiled node. */
 export type Code = (f: Value[], ev: Evaluator) => Value;
@@ -275,6 +276,16 @@ export function compile(n: Node, rt: RecurTarget | null): Code {
     case 'loop': {
       const bs = compileBindings(n.bindings, rt);
       const body = compile(n.body, { params: bs.map((b) => b.pattern), rest: null });
+      const plain = bs.every((b) => b.pattern.kind === 'bind');
+      // numeric loops run as one JS function per iteration (loop-codegen.ts), exactly like the closures
+      const fast = plain ? fastLoop(n.body, bs.map((b) => (b.pattern as { slot: number }).slot), body) : undefined;
+      if (fast) {
+        return (f, ev) => {
+          if (--ev.ticks <= 0) ev.slowCheck();
+          bindAll(bs, f, ev);
+          return fast(f, ev);
+        };
+      }
       return (f, ev) => {
         if (--ev.ticks <= 0) ev.slowCheck();
         bindAll(bs, f, ev);
