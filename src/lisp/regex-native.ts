@@ -1,7 +1,9 @@
 /**
- * A faster path for regexes: V8's own linear-time engine (the `l` flag), used only where
- * its answers are guaranteed to be re2js's. Linear time is kept (the `l` engine refuses
- * anything it cannot run in linear time, and then re2js runs), and so is every result:
+ * A faster path for regexes: V8's own engines, used only where their answers are
+ * guaranteed to be re2js's. Searches run on V8's backtracking engine, which V8 itself
+ * hands to its linear-time engine once a search backtracks too much; patterns the linear
+ * engine cannot run (checked by compiling them with the `l` flag) stay on re2js. So
+ * linear time is kept, and so is every result:
  *
  * - The pattern must be in a conservative subset whose meaning is the same in RE2 and in
  *   JS without the `u` flag (the `l` engine refuses `u`): literals, the escapes below,
@@ -16,13 +18,26 @@
 import { setFlagsFromString } from 'node:v8';
 import { translateJavaRegex } from './regex.ts';
 
+/**
+ * Backtracks one search may take before V8 gives it to the linear engine. A normal
+ * search takes a handful; a pattern that would backtrack exponentially (or quadratically
+ * over a huge input) reaches this quickly and then finishes in linear time.
+ */
+const BACKTRACKS_BEFORE_LINEAR = 10_000;
+
 let available: boolean | undefined;
 
-/** Whether this V8 runs `l` regexes (it needs a flag, set here once). */
+/**
+ * Whether this V8 has its linear engine, both for `l` regexes and as the fallback of
+ * ordinary ones that backtrack too much. The flags are process-wide and set once, before
+ * any of our regexes is compiled: the backtrack limit is built into compiled code.
+ */
 function linearEngine(): boolean {
   if (available !== undefined) return available;
   try {
     setFlagsFromString('--enable-experimental-regexp-engine');
+    setFlagsFromString('--enable-experimental-regexp-engine-on-excessive-backtracks');
+    setFlagsFromString(`--regexp-backtracks-before-fallback=${BACKTRACKS_BEFORE_LINEAR}`);
     new RegExp('a', 'l');
     available = true;
   } catch {
@@ -30,6 +45,7 @@ function linearEngine(): boolean {
   }
   return available;
 }
+linearEngine();
 
 const RE2_SPACE = '\\t\\n\\f\\r ';
 /** Escapes whose meaning is the same in RE2 and in JS (non-unicode mode). */
@@ -41,6 +57,8 @@ const SAME_IN_CLASS = new Set([...'dDwWntrfv', ...'.*+?()[]{}|\\^$/-']);
  * outside the subset. Counted repetitions are kept within RE2's limit of 1000.
  */
 export function toNativeSource(re2: string): string | undefined {
+  // V8's linear engine wrongly matches U+FFFF with a negated class that lists it
+  if (re2.includes('\uffff')) return undefined;
   if (!loopsAgree(re2)) return undefined;
   let out = '';
   let inClass = false;
@@ -158,7 +176,11 @@ export function nativeRegex(source: string): Compiled | null {
   const js = linearEngine() ? toNativeSource(translateJavaRegex(source)) : undefined;
   if (js !== undefined) {
     try {
-      compiled = { find: new RegExp(js, 'gl'), whole: new RegExp(`^(?:${js})$`, 'l') };
+      // Compiling with `l` proves the linear engine can run the pattern, so the fallback
+      // will take it when it backtracks too much; the search itself runs on V8's
+      // backtracking engine, several times faster on ordinary inputs.
+      new RegExp(js, 'l');
+      compiled = { find: new RegExp(js, 'g'), whole: new RegExp(`^(?:${js})$`) };
     } catch {
       compiled = null; // V8 cannot run it in linear time (or disagrees on the syntax)
     }

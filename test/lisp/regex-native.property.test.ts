@@ -84,4 +84,24 @@ describe('the native regex path', () => {
     const r = await run(`(re-find #"(a+)+$" (str (apply str (repeat 30000 "a")) "b"))`);
     expect(r.status === 'ok' && r.value).toBe(null);
   });
+
+  it('stays linear on the native path: V8 hands a search that backtracks too much to its linear engine', async () => {
+    const cases: Array<[string, string, string]> = [
+      ['(?:a|a)+b', '(apply str (repeat 60 "a"))', 'nil'],
+      ['(?:a+)+b', '(apply str (repeat 5000 "a"))', 'nil'],
+      ['(?:a|aa)+c', '(str (apply str (repeat 3000 "a")) "c")', `"${'a'.repeat(3000)}c"`],
+      ['(?:\\w|\\d)+x', '(apply str (repeat 50 "1"))', 'nil'],
+    ];
+    for (const [source, input, expected] of cases) {
+      expect(nativeRegex(source)).not.toBeNull();
+      const r = await run(`(re-find #"${source}" ${input})`);
+      expect(r.status === 'ok' && prStr(r.value)).toBe(expected);
+    }
+  });
+
+  it('leaves patterns with U+FFFF to re2js: V8\'s linear engine gets negated classes with it wrong', async () => {
+    expect(toNativeSource('[^\uffff]')).toBeUndefined();
+    const r = await run('(re-find #"[^\uffff]+" "ab\uffffc")');
+    expect(r.status === 'ok' && prStr(r.value)).toBe('"ab"');
+  });
 });
