@@ -78,8 +78,9 @@ export function allGroups(r: Regex, s: string, rt: Runtime): Value[] {
   const pattern = re2Of(r);
   const ng = pattern.groupCount();
   const engine = pattern.re2();
-  const native = nativeInput(s) && nativeRegex(r.source) !== null;
-  if (ng === 0 || native || engine.createLookbehindState() !== null) return Array.from(eachMatch(r, s, rt), groupsOf);
+  const native = nativeInput(s) ? nativeRegex(r.source) : null;
+  if (native) return nativeGroups(native.find, s, ng, rt);
+  if (ng === 0 || engine.createLookbehindState() !== null) return Array.from(eachMatch(r, s, rt), groupsOf);
   chargeScan(rt, s);
   const input = MatcherInput.utf16(s);
   const len = s.length;
@@ -106,6 +107,33 @@ export function allGroups(r: Regex, s: string, rt: Runtime): Value[] {
 }
 
 const UNANCHORED = 0;
+
+/**
+ * {@link allGroups} on the native path: the loop of {@link eachMatch} and
+ * {@link groupsOf} over a native regex (`g` flag) without a matcher object per search.
+ */
+function nativeGroups(re: RegExp, s: string, ng: number, rt: Runtime): Value[] {
+  chargeScan(rt, s);
+  const out: Value[] = [];
+  for (let next = 0; next <= s.length; ) {
+    re.lastIndex = next;
+    const m = re.exec(s);
+    if (m === null) break;
+    rt.tick(1);
+    rt.checkSize(out.length + 1);
+    out.push(ng === 0 ? m[0] : matchGroups(m, ng));
+    const end = m.index + m[0].length;
+    // an empty match steps over one character (the input has no surrogates), as Matcher.find
+    next = end === m.index ? end + 1 : end;
+  }
+  return out;
+}
+
+function matchGroups(m: RegExpExecArray, ng: number): Value {
+  const items: Value[] = new Array(ng + 1);
+  for (let i = 0; i <= ng; i++) items[i] = m[i] ?? null;
+  return vec(items);
+}
 
 function charWidth(s: string, pos: number, len: number): number {
   const c1 = s.charCodeAt(pos);
