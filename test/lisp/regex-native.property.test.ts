@@ -11,7 +11,10 @@ import { describe, expect, it } from 'vitest';
 import { run } from '../../src/lisp/index.ts';
 import { prStr } from '../../src/lisp/printer/index.ts';
 import { NativeMatcher, nativeInput, nativeRegex, toNativeSource } from '../../src/lisp/regex-native.ts';
-import { translateJavaRegex } from '../../src/lisp/regex.ts';
+import { compileRegex, translateJavaRegex } from '../../src/lisp/regex.ts';
+import { allGroups, groupsOf } from '../../src/lisp/core/regex.ts';
+import { vec } from '../../src/lisp/values.ts';
+import { FakeRuntime } from './helpers/fake-runtime.ts';
 
 const atom = fc.constantFrom('a', 'b', '1', ' ', '.', '\\d', '\\D', '\\w', '\\W', '\\s', '\\S', '\\b', '[ab]', '[^a ]', '[\\d\\s]', '[a-c1]', '\\.', '\\n', 'é');
 const quant = fc.constantFrom('', '', '', '*', '+', '?', '*?', '+?', '??', '{1,2}', '{2}', '{0,3}?');
@@ -57,6 +60,21 @@ describe('the native regex path', () => {
     );
     // the subset is what random patterns mostly fall in: the property is not vacuous
     expect(native).toBeGreaterThan(2000);
+  });
+
+  it('re-seq on the native path gives what the re2js matcher loop gives, with the same fuel', () => {
+    fc.assert(
+      fc.property(pattern, text, (p, s) => {
+        const rt = new FakeRuntime();
+        const ours = prStr(vec(allGroups(compileRegex(p, 1000), s, rt)));
+        const m = RE2JS.compile(translateJavaRegex(p)).matcher(s);
+        const theirs = [];
+        while (m.find()) theirs.push(groupsOf(m));
+        expect(ours, `${p} on ${JSON.stringify(s)}`).toBe(prStr(vec(theirs)));
+        expect(rt.ticks).toBe(1 + (s.length >> 8) + theirs.length);
+      }),
+      { numRuns: 2000 },
+    );
   });
 
   it.each([
