@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fixedHalfUp } from '../../src/lisp/core/strings.ts';
+import { fixedHalfUp } from '../../src/lisp/core/format.ts';
 import { FakeRuntime, ev, evError, pr } from './helpers/fake-runtime-b.ts';
 
 /** [source, printed value]: what Clojure 1.11 gives for the same program. */
