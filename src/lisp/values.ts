@@ -21,6 +21,7 @@
  * Maps and sets keep insertion order so printing and iteration are deterministic.
  */
 import { List, OrderedMap, OrderedSet, isList, isOrderedMap, isOrderedSet, hash } from 'immutable';
+import { vectorOfArray } from './small-vector.ts';
 
 export type Vector = List<Value>;
 export type PMap = OrderedMap<Value, Value>;
@@ -350,7 +351,7 @@ export function typeName(v: Value): string {
 
 // ---------------------------------------------------------------- constructors
 
-export const vec = (items: Iterable<Value> = []): Vector => List(items);
+export const vec = (items: Iterable<Value> = []): Vector => (Array.isArray(items) ? vectorOfArray(items.slice()) : List(items));
 export const list = (items: Iterable<Value> = []): PList => PList.of(items);
 export const map = (entries: Iterable<[Value, Value]> = []): PMap => OrderedMap(entries);
 export const set = (items: Iterable<Value> = []): PSet => OrderedSet(items);
@@ -419,7 +420,7 @@ export function seqable(v: Value): Iterable<Value> | undefined {
 }
 
 function* mapEntries(m: PMap): Iterable<Value> {
-  for (const [k, v] of m) yield List([k, v]);
+  for (const [k, v] of m) yield vectorOfArray([k, v]);
 }
 
 /** Like {@link seqable} but for values already known to be seqable. */

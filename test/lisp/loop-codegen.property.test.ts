@@ -74,4 +74,18 @@ describe('numeric loops compiled to JS', () => {
     expect(await outcome(src, 1e9, true)).toEqual(await outcome(src, 1e9, false));
     expect((await outcome(src, 1e9, true)).what).toBe('ok 4999950000');
   });
+
+  it('a loop without locals, and fuel running out after several 2^20-unit chunks', async () => {
+    for (const [src, fuel] of [
+      ['(loop [] (recur))', 10_000],
+      ['(loop [i 0] (recur (inc i)))', 3_000_017],
+      ['(loop [i 0 acc 0] (if (< i 700000) (recur (inc i) (+ acc i)) acc))', 7_000_000],
+    ] as const) {
+      const before = loopCodegen.compiled;
+      const generated = await outcome(src, fuel, true);
+      expect(loopCodegen.compiled, src).toBe(before + 1);
+      expect(generated, src).toEqual(await outcome(src, fuel, false));
+      expect(generated.fuel, src).toBe(fuel);
+    }
+  });
 });

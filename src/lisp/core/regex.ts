@@ -11,6 +11,7 @@ import { type Matcher, MatcherInput } from 're2js';
 import { compileRegex, re2Of } from '../regex.ts';
 import { NativeMatcher, nativeInput, nativeRegex } from '../regex-native.ts';
 import { type Regex, type Runtime, type Value, isRegex, list, vec } from '../values.ts';
+import { vectorOfArray } from '../small-vector.ts';
 import { argError, expectInteger, expectString } from './args.ts';
 import { type CoreTable, defn } from './registry.ts';
 
@@ -132,7 +133,7 @@ function nativeGroups(re: RegExp, s: string, ng: number, rt: Runtime): Value[] {
 function matchGroups(m: RegExpExecArray, ng: number): Value {
   const items: Value[] = new Array(ng + 1);
   for (let i = 0; i <= ng; i++) items[i] = m[i] ?? null;
-  return vec(items);
+  return vectorOfArray(items);
 }
 
 function charWidth(s: string, pos: number, len: number): number {

@@ -173,9 +173,10 @@ export function fastLoop(body: Node, slots: readonly number[], closures: Code): 
   // from `s`, keep them in JS variables (l0, l1, ..., tk) and put them back when they stop.
   // Touching nothing else keeps V8's optimised code for them simple and stable.
   const source = `
+    'use strict';
     return function iterations(s, K) {
       ${g.declarations()}
-      let ${slots.map((_s, i) => `l${i} = s[${i}]`).join(', ')};
+      ${slots.map((_s, i) => `let l${i} = s[${i}];`).join(' ')}
       let tk = s[${n}];
       let bailed = false;
       while (tk > ${max}) {

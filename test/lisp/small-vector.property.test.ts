@@ -1,0 +1,46 @@
+/**
+ * Small vectors made directly from an array (src/lisp/small-vector.ts) are
+ * indistinguishable from `List(array)`: checked with fast-check over arrays of every size
+ * up to past one leaf, through the operations the core library uses.
+ */
+import fc from 'fast-check';
+import { List, is } from 'immutable';
+import { describe, expect, it } from 'vitest';
+import { directSmallVectors, vectorOfArray } from '../../src/lisp/small-vector.ts';
+import type { Value } from '../../src/lisp/values.ts';
+import { prStr } from '../../src/lisp/printer/index.ts';
+
+const item: fc.Arbitrary<Value> = fc.oneof(fc.integer(), fc.string({ maxLength: 4 }), fc.constant(null), fc.boolean());
+
+describe('small vectors', () => {
+  it('are made directly with this version of Immutable', () => {
+    expect(directSmallVectors).toBe(true);
+  });
+
+  it('behave as List(array) under every operation the library uses', () => {
+    fc.assert(
+      fc.property(fc.array(item, { maxLength: 40 }), item, fc.nat(), (items, x, i) => {
+        const made = vectorOfArray(items.slice());
+        const real = List(items);
+        expect(is(made, real)).toBe(true);
+        expect(made.hashCode()).toBe(real.hashCode());
+        expect(made.size).toBe(real.size);
+        expect(made.toArray()).toEqual(real.toArray());
+        expect([...made]).toEqual([...real]);
+        expect(prStr(made)).toBe(prStr(real));
+        expect(is(made.push(x), real.push(x))).toBe(true);
+        expect(made.push(x).toArray()).toEqual(real.push(x).toArray());
+        const k = items.length === 0 ? 0 : i % items.length;
+        expect(made.get(k)).toBe(real.get(k));
+        expect(is(made.set(k, x), real.set(k, x))).toBe(true);
+        expect(is(made.pop(), real.pop())).toBe(true);
+        expect(is(made.slice(1, k + 1), real.slice(1, k + 1))).toBe(true);
+        expect(is(made.concat(real), real.concat(made))).toBe(true);
+        expect(is(made.withMutations((m) => m.push(x).set(0, x)), real.withMutations((m) => m.push(x).set(0, x)))).toBe(true);
+        // the made vector is persistent: the operations above left it as it was
+        expect(made.toArray()).toEqual(items);
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
