@@ -21,7 +21,7 @@
  * Maps and sets keep insertion order so printing and iteration are deterministic.
  */
 import { List, OrderedMap, OrderedSet, isList, isOrderedMap, isOrderedSet, hash } from 'immutable';
-import { vectorOfArray } from './small-vector.ts';
+import { vectorOfArray } from './vector-of-array.ts';
 
 export type Vector = List<Value>;
 export type PMap = OrderedMap<Value, Value>;
@@ -151,7 +151,7 @@ export class PList {
   static readonly EMPTY = new PList(List());
 
   static of(items: Iterable<Value>): PList {
-    return new PList(List(items));
+    return new PList(vec(items));
   }
 
   get size(): number {
@@ -351,7 +351,12 @@ export function typeName(v: Value): string {
 
 // ---------------------------------------------------------------- constructors
 
-export const vec = (items: Iterable<Value> = []): Vector => (Array.isArray(items) ? vectorOfArray(items.slice()) : List(items));
+/** A vector of the items (an array is copied: the caller keeps it). */
+export const vec = (items: Iterable<Value> = []): Vector => {
+  if (!Array.isArray(items)) return List(items);
+  // vectorOfArray keeps arrays of up to 32 items as they are and copies bigger ones by leaf
+  return vectorOfArray(items.length <= 32 ? items.slice() : items);
+};
 export const list = (items: Iterable<Value> = []): PList => PList.of(items);
 export const map = (entries: Iterable<[Value, Value]> = []): PMap => OrderedMap(entries);
 export const set = (items: Iterable<Value> = []): PSet => OrderedSet(items);

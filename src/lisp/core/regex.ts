@@ -11,7 +11,7 @@ import { type Matcher, MatcherInput } from 're2js';
 import { compileRegex, re2Of } from '../regex.ts';
 import { NativeMatcher, nativeInput, nativeRegex } from '../regex-native.ts';
 import { type Regex, type Runtime, type Value, isRegex, list, vec } from '../values.ts';
-import { vectorOfArray } from '../small-vector.ts';
+import { vectorOfArray } from '../vector-of-array.ts';
 import { argError, expectInteger, expectString } from './args.ts';
 import { type CoreTable, defn } from './registry.ts';
 

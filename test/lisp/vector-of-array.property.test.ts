@@ -1,25 +1,30 @@
 /**
- * Small vectors made directly from an array (src/lisp/small-vector.ts) are
+ * Vectors made directly from an array (src/lisp/vector-of-array.ts) are
  * indistinguishable from `List(array)`: checked with fast-check over arrays of every size
  * up to past one leaf, through the operations the core library uses.
  */
 import fc from 'fast-check';
 import { List, is } from 'immutable';
 import { describe, expect, it } from 'vitest';
-import { directSmallVectors, vectorOfArray } from '../../src/lisp/small-vector.ts';
+import { directVectors, vectorOfArray } from '../../src/lisp/vector-of-array.ts';
 import type { Value } from '../../src/lisp/values.ts';
 import { prStr } from '../../src/lisp/printer/index.ts';
 
 const item: fc.Arbitrary<Value> = fc.oneof(fc.integer(), fc.string({ maxLength: 4 }), fc.constant(null), fc.boolean());
 
-describe('small vectors', () => {
+/** Arrays of every size up to past the second trie level (32 * 32 + a tail). */
+const sized = fc
+  .oneof(fc.integer({ min: 0, max: 70 }), fc.integer({ min: 1000, max: 1100 }), fc.constantFrom(32, 33, 64, 65, 1024, 1025, 1056, 1057))
+  .chain((n) => fc.array(item, { minLength: n, maxLength: n }));
+
+describe('vectors made from an array', () => {
   it('are made directly with this version of Immutable', () => {
-    expect(directSmallVectors).toBe(true);
+    expect(directVectors).toBe(true);
   });
 
   it('behave as List(array) under every operation the library uses', () => {
     fc.assert(
-      fc.property(fc.array(item, { maxLength: 40 }), item, fc.nat(), (items, x, i) => {
+      fc.property(sized, item, fc.nat(), (items, x, i) => {
         const made = vectorOfArray(items.slice());
         const real = List(items);
         expect(is(made, real)).toBe(true);
@@ -40,7 +45,7 @@ describe('small vectors', () => {
         // the made vector is persistent: the operations above left it as it was
         expect(made.toArray()).toEqual(items);
       }),
-      { numRuns: 300 },
+      { numRuns: 200 },
     );
   });
 });
