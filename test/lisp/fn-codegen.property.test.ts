@@ -1,0 +1,135 @@
+/**
+ * Numeric fns compiled to JS (src/lisp/eval/fn-codegen.ts) behave exactly like the
+ * closures, checked with fast-check on random recursive fns: the same status, value or
+ * error (code, message and location), the same fuel used, under fuel limits that run out
+ * at every point of a run, depth limits that recursion hits, and arguments that are not
+ * numbers (the generated run is abandoned and the closures run the call again).
+ */
+import fc from 'fast-check';
+import { afterEach, describe, expect, it } from 'vitest';
+import { run } from '../../src/lisp/index.ts';
+import { prStr } from '../../src/lisp/printer/index.ts';
+import { fnCodegen } from '../../src/lisp/eval/fn-codegen.ts';
+
+const PARAMS = ['a', 'b', 'c'];
+const num = fc.oneof(fc.integer({ min: -3, max: 12 }), fc.constantFrom(0.5, -0.5, 1e300));
+const anyConst = fc.oneof({ weight: 8, arbitrary: num.map(String) }, { weight: 1, arbitrary: fc.constantFrom('nil', 'true', 'false', '"x"') });
+
+/** A body expression over the first `n` params; `self` adds calls to the fn itself (first arg smaller). */
+function expr(n: number, depth: number, self: boolean): fc.Arbitrary<string> {
+  const local = fc.constantFrom(...PARAMS.slice(0, n));
+  const leaf = fc.oneof({ weight: 3, arbitrary: local }, { weight: 2, arbitrary: anyConst });
+  if (depth <= 0) return leaf;
+  const sub = expr(n, depth - 1, self);
+  const options: fc.WeightedArbitrary<string>[] = [
+    { weight: 3, arbitrary: leaf },
+    { weight: 3, arbitrary: fc.tuple(fc.constantFrom('+', '-', '*', '<', '>', '<=', '>=', '=', 'not='), sub, sub).map(([op, x, y]) => `(${op} ${x} ${y})`) },
+    { weight: 1, arbitrary: fc.tuple(fc.constantFrom('inc', 'dec', 'zero?', 'pos?', 'neg?', 'not'), sub).map(([op, x]) => `(${op} ${x})`) },
+    { weight: 1, arbitrary: fc.tuple(sub, sub, sub).map(([t, x, y]) => `(if ${t} ${x} ${y})`) },
+    { weight: 1, arbitrary: fc.tuple(fc.constantFrom('and', 'or'), sub, sub).map(([op, x, y]) => `(${op} ${x} ${y})`) },
+    { weight: 1, arbitrary: fc.tuple(sub, sub).map(([x, y]) => `(let [z ${x}] (+ z ${y}))`) },
+    { weight: 1, arbitrary: fc.tuple(sub, sub).map(([x, y]) => `(do ${x} ${y})`) },
+  ];
+  if (self) {
+    const call = fc.tuple(fc.integer({ min: 1, max: 2 }), fc.array(sub, { minLength: n - 1, maxLength: n - 1 }));
+    options.push({ weight: 2, arbitrary: call.map(([k, rest]) => `(f ${[`(- a ${k})`, ...rest].join(' ')})`) });
+  }
+  return fc.oneof(...options);
+}
+
+/** `(defn f [a ...] (if (< a limit) base step))` called with random args: terminates unless an arg misbehaves. */
+const randomFn = fc.integer({ min: 1, max: 3 }).chain((n) =>
+  fc
+    .tuple(
+      fc.integer({ min: -1, max: 3 }),
+      expr(n, 2, false),
+      expr(n, 3, true),
+      fc.array(fc.oneof({ weight: 10, arbitrary: fc.integer({ min: 0, max: 9 }).map(String) }, { weight: 1, arbitrary: fc.constantFrom('nil', '"s"', '2.5') }), {
+        minLength: n,
+        maxLength: n,
+      }),
+    )
+    .map(([limit, base, step, args]) => `(defn f [${PARAMS.slice(0, n).join(' ')}] (if (< a ${limit}) ${base} ${step})) (f ${args.join(' ')})`),
+);
+
+/** Well-known shapes: fib, ackermann, non-tail countdowns (deep), tail recursion with recur. */
+const knownFn = fc.oneof(
+  fc.tuple(fc.integer({ min: 0, max: 14 }), fc.constantFrom('n', 'nil', '"s"', '0.5')).map(
+    ([n, base]) => `(defn fib [n] (if (< n 2) ${base === 'n' ? 'n' : `(if (= n 0) ${base} n)`} (+ (fib (- n 1)) (fib (- n 2))))) (fib ${n})`,
+  ),
+  fc.tuple(fc.integer({ min: 0, max: 2 }), fc.integer({ min: 0, max: 4 })).map(
+    ([m, n]) => `(defn ack [m n] (cond (zero? m) (inc n) (zero? n) (ack (dec m) 1) :else (ack (dec m) (ack m (dec n))))) (ack ${m} ${n})`,
+  ),
+  fc.tuple(fc.integer({ min: 0, max: 700 }), fc.constantFrom('0', 'nil')).map(([n, base]) => `(defn down [n] (if (<= n 0) ${base} (+ 1 (down (dec n))))) (down ${n})`),
+  fc.tuple(fc.integer({ min: 0, max: 3000 }), fc.constantFrom('0', '"s"')).map(
+    ([n, start]) => `(defn total [n acc] (if (zero? n) acc (recur (dec n) (+ acc n)))) (total ${n} ${start})`,
+  ),
+  fc.integer({ min: 0, max: 40 }).map((n) => `(defn f [n] (when (pos? n) (let [m (dec n)] (or (f m) n)))) (f ${n})`),
+);
+
+async function outcome(src: string, fuel: number, maxDepth: number, codegen: boolean) {
+  fnCodegen.enabled = codegen;
+  const r = await run(src, { limits: { fuel, maxDepth, timeoutMs: 600_000 } });
+  const what =
+    r.status === 'ok'
+      ? `ok ${prStr(r.value)}`
+      : r.status === 'error'
+        ? `error ${r.error.code}: ${r.error.message} at ${r.error.span?.line}:${r.error.span?.col}`
+        : r.status;
+  return { what, fuel: r.fuelUsed };
+}
+
+afterEach(() => {
+  fnCodegen.enabled = true;
+});
+
+describe('numeric fns compiled to JS', () => {
+  it('random recursive fns: same value or error and fuel as the closures, at any fuel and depth limit', async () => {
+    const before = fnCodegen.compiled;
+    await fc.assert(
+      fc.asyncProperty(randomFn, fc.integer({ min: 5, max: 20_000 }), fc.constantFrom(3, 10, 512), async (src, fuel, maxDepth) => {
+        const closures = await outcome(src, fuel, maxDepth, false);
+        const generated = await outcome(src, fuel, maxDepth, true);
+        expect(generated, src).toEqual(closures);
+      }),
+      { numRuns: 400 },
+    );
+    // most random fns are in the subset: the comparison is not vacuous
+    expect(fnCodegen.compiled - before).toBeGreaterThan(250);
+  });
+
+  it('fib, ackermann, deep countdowns, recur: same as the closures, at any fuel and depth limit', async () => {
+    const before = { ...fnCodegen };
+    await fc.assert(
+      fc.asyncProperty(knownFn, fc.integer({ min: 5, max: 30_000 }), fc.constantFrom(20, 512, 600, 5000), async (src, fuel, maxDepth) => {
+        const closures = await outcome(src, fuel, maxDepth, false);
+        const generated = await outcome(src, fuel, maxDepth, true);
+        expect(generated, src).toEqual(closures);
+      }),
+      { numRuns: 300 },
+    );
+    expect(fnCodegen.compiled - before.compiled).toBeGreaterThan(250);
+    // some runs were abandoned (limits, non-numbers) and redone on the closures
+    expect(fnCodegen.bailed - before.bailed).toBeGreaterThan(20);
+  });
+
+  it('the benchmark fib: same answer and fuel, with and without, and no run abandoned', async () => {
+    const src = '(defn fib [n] (if (< n 2) n (+ (fib (- n 1)) (fib (- n 2))))) (fib 20)';
+    const bailed = fnCodegen.bailed;
+    const generated = await outcome(src, 1e9, 512, true);
+    expect(fnCodegen.bailed).toBe(bailed);
+    expect(generated).toEqual(await outcome(src, 1e9, 512, false));
+    expect(generated.what).toBe('ok 6765');
+  });
+
+  it('a self call goes to the fn itself even after its name is rebound', async () => {
+    const src = '(defn f [n] (if (< n 1) 0 (+ 1 (f (dec n))))) (def g f) (defn f [n] "other") [(g 5) (f 5)]';
+    expect(await outcome(src, 1e6, 512, true)).toEqual(await outcome(src, 1e6, 512, false));
+    expect((await outcome(src, 1e6, 512, true)).what).toBe('ok [5 "other"]');
+  });
+
+  it('budget/remaining after a compiled fn is the same', async () => {
+    const src = '(defn fib [n] (if (< n 2) n (+ (fib (- n 1)) (fib (- n 2))))) [(fib 12) (budget/remaining)]';
+    expect(await outcome(src, 100_000, 512, true)).toEqual(await outcome(src, 100_000, 512, false));
+  });
+});
