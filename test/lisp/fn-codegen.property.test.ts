@@ -122,6 +122,15 @@ describe('numeric fns compiled to JS', () => {
     expect(generated.what).toBe('ok 6765');
   });
 
+  it('recursion right at the depth limit: the same error or value', async () => {
+    for (const maxDepth of [5, 100, 511, 512, 513, 600]) {
+      for (let n = maxDepth - 3; n <= maxDepth + 1; n++) {
+        const src = `(defn down [n] (if (<= n 0) 0 (+ 1 (down (dec n))))) (down ${n})`;
+        expect(await outcome(src, 1e7, maxDepth, true), src).toEqual(await outcome(src, 1e7, maxDepth, false));
+      }
+    }
+  });
+
   it('a self call goes to the fn itself even after its name is rebound', async () => {
     const src = '(defn f [n] (if (< n 1) 0 (+ 1 (f (dec n))))) (def g f) (defn f [n] "other") [(g 5) (f 5)]';
     expect(await outcome(src, 1e6, 512, true)).toEqual(await outcome(src, 1e6, 512, false));
