@@ -79,6 +79,16 @@ async function outcome(src: string, fuel: number, maxDepth: number, codegen: boo
   return { what, fuel: r.fuelUsed };
 }
 
+/**
+ * Fuel limits around the fuel the program uses on the closures (`used`): `used - 1`,
+ * `used`, `used + 1` (running out on the very last unit, or just not) and a point `at`
+ * (0..1) of the way through the run.
+ */
+async function fuelLimits(src: string, maxDepth: number, at: number): Promise<number[]> {
+  const used = (await outcome(src, 10_000_000, maxDepth, false)).fuel;
+  return [...new Set([used - 1, used, used + 1, Math.max(1, Math.round(at * used))])].filter((f) => f >= 1);
+}
+
 afterEach(() => {
   fnCodegen.enabled = true;
 });
@@ -87,28 +97,32 @@ describe('numeric fns compiled to JS', () => {
   it('random recursive fns: same value or error and fuel as the closures, at any fuel and depth limit', async () => {
     const before = fnCodegen.compiled;
     await fc.assert(
-      fc.asyncProperty(randomFn, fc.integer({ min: 5, max: 20_000 }), fc.constantFrom(3, 10, 512), async (src, fuel, maxDepth) => {
-        const closures = await outcome(src, fuel, maxDepth, false);
-        const generated = await outcome(src, fuel, maxDepth, true);
-        expect(generated, src).toEqual(closures);
+      fc.asyncProperty(randomFn, fc.double({ min: 0, max: 1, noNaN: true }), fc.constantFrom(3, 10, 512), async (src, at, maxDepth) => {
+        for (const fuel of await fuelLimits(src, maxDepth, at)) {
+          const closures = await outcome(src, fuel, maxDepth, false);
+          const generated = await outcome(src, fuel, maxDepth, true);
+          expect(generated, `${src} with fuel ${fuel}`).toEqual(closures);
+        }
       }),
-      { numRuns: 400 },
+      { numRuns: 300 },
     );
     // most random fns are in the subset: the comparison is not vacuous
-    expect(fnCodegen.compiled - before).toBeGreaterThan(250);
+    expect(fnCodegen.compiled - before).toBeGreaterThan(500);
   });
 
   it('fib, ackermann, deep countdowns, recur: same as the closures, at any fuel and depth limit', async () => {
     const before = { ...fnCodegen };
     await fc.assert(
-      fc.asyncProperty(knownFn, fc.integer({ min: 5, max: 30_000 }), fc.constantFrom(20, 512, 600, 5000), async (src, fuel, maxDepth) => {
-        const closures = await outcome(src, fuel, maxDepth, false);
-        const generated = await outcome(src, fuel, maxDepth, true);
-        expect(generated, src).toEqual(closures);
+      fc.asyncProperty(knownFn, fc.double({ min: 0, max: 1, noNaN: true }), fc.constantFrom(20, 512, 600, 5000), async (src, at, maxDepth) => {
+        for (const fuel of await fuelLimits(src, maxDepth, at)) {
+          const closures = await outcome(src, fuel, maxDepth, false);
+          const generated = await outcome(src, fuel, maxDepth, true);
+          expect(generated, `${src} with fuel ${fuel}`).toEqual(closures);
+        }
       }),
       { numRuns: 300 },
     );
-    expect(fnCodegen.compiled - before.compiled).toBeGreaterThan(250);
+    expect(fnCodegen.compiled - before.compiled).toBeGreaterThan(500);
     // some runs were abandoned (limits, non-numbers) and redone on the closures
     expect(fnCodegen.bailed - before.bailed).toBeGreaterThan(20);
   });

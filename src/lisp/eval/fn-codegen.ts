@@ -60,16 +60,29 @@ const PREDICATES = new Map<unknown, (x: string) => string>(
   ).map(([name, test]) => [resolveCore(null, name), test]),
 );
 
-/** `k` units charged as one group, as the closures do. */
-const charge = (k: number): string => (k === 1 ? '--ev.ticks <= 0 && ev.slowCheck()' : `(ev.ticks -= ${k}) <= 0 && ev.slowCheck()`);
-const C1 = charge(1);
+/** Statements that charge fuel groups `gs` (in order) exactly as the closures would. */
+function chargeCode(gs: readonly number[]): string {
+  const one = (k: number): string => (k === 1 ? 'if (--ev.ticks <= 0) ev.slowCheck();' : `if ((ev.ticks -= ${k}) <= 0) ev.slowCheck();`);
+  if (gs.length === 1) return one(gs[0]!);
+  // when more units are left than the groups use, none of them would reach a check: one subtraction
+  const total = gs.reduce((a, b) => a + b, 0);
+  return `if (ev.ticks > ${total}) ev.ticks -= ${total}; else { ${gs.map(one).join(' ')} }`;
+}
 
+/**
+ * Emits the body as statements into `out`. Fuel is charged in the closures' groups, but a
+ * run of groups is written as one subtraction where nothing observable happens in between
+ * (only arithmetic and type tests, whose failure abandons the run anyway): before a self
+ * call, a branch, a return or a recur, {@link flush} charges the pending groups.
+ */
 class Generator {
   readonly consts: Value[] = [];
+  private readonly out: string[] = [];
+  private pending: number[] = [];
   private temps = 0;
   private nodes = 0;
   /** slots of `let` locals (declared once at the top of the function) */
-  readonly lets = new Set<number>();
+  private readonly lets = new Set<number>();
   /** slots readable at this point: the params and the `let` locals in scope */
   private readonly scope: Set<number>;
   recurs = false;
@@ -82,22 +95,43 @@ class Generator {
     this.scope = new Set(params);
   }
 
-  temp(): string {
+  private temp(): string {
     return `t${this.temps++}`;
   }
 
-  /** `let t0, t1, ..., v5, ...;` for every temporary and `let` local. */
-  declarations(): string {
+  private emit(stmt: string): void {
+    this.out.push(stmt);
+  }
+
+  private charge(k: number): void {
+    this.pending.push(k);
+  }
+
+  private flush(): void {
+    if (this.pending.length === 0) return;
+    this.emit(chargeCode(this.pending));
+    this.pending = [];
+  }
+
+  /** The function body: declarations and the statements. */
+  source(): string {
     const names = [...Array.from({ length: this.temps }, (_, i) => `t${i}`), ...[...this.lets].map((s) => `v${s}`)];
-    return names.length === 0 ? '' : `let ${names.join(', ')};`;
+    const decl = names.length === 0 ? '' : `let ${names.join(', ')};`;
+    const body = this.out.join('\n');
+    return `${decl}\n${this.recurs ? `for (;;) {\n${body}\n}` : body}`;
   }
 
   private grow(): boolean {
     return ++this.nodes <= MAX_NODES;
   }
 
+  /** A param (read as is: only a recur reassigns it, after its args are computed) or a `let` local (copied). */
   private local(n: Node): string | undefined {
-    return n.kind === 'local' && this.scope.has(n.slot) ? `v${n.slot}` : undefined;
+    if (n.kind !== 'local' || !this.scope.has(n.slot)) return undefined;
+    if (this.params.includes(n.slot)) return `v${n.slot}`;
+    const t = this.temp();
+    this.emit(`${t} = v${n.slot};`);
+    return t;
   }
 
   private constant(v: Value): string | undefined {
@@ -107,76 +141,96 @@ class Generator {
     return `K[${this.consts.length - 1}]`;
   }
 
-  /** A JS expression for the value of `n`, charging fuel as the closures do. */
+  /** `if (x is not a number) bail();` unless it is a number constant. */
+  private number(x: string): void {
+    if (!x.startsWith('K[')) this.emit(`if (typeof ${x} !== 'number') bail();`);
+  }
+
+  /** Emits the statements computing `n`; returns a JS expression for its value (valid right after them). */
   value(n: Node): string | undefined {
     if (!this.grow()) return undefined;
     switch (n.kind) {
-      case 'local': {
-        const v = this.local(n);
-        return v && `(${C1}, ${v})`;
-      }
+      case 'local':
+        this.charge(1);
+        return this.local(n);
       case 'const': {
         const v = this.constant(n.value);
-        return v && `(${C1}, ${v})`;
+        if (v !== undefined) this.charge(1);
+        return v;
       }
       case 'op1': {
         // `(inc local)` charges 2 units at once, like compileOp1
-        const local = this.local(n.a);
-        const a = local ?? this.value(n.a);
-        if (a === undefined) return undefined;
-        const x = this.temp();
+        let x: string | undefined;
+        if (n.a.kind === 'local') {
+          this.charge(2);
+          x = this.local(n.a);
+        } else {
+          this.charge(1);
+          x = this.value(n.a);
+        }
+        if (x === undefined) return undefined;
+        this.number(x);
         const r = this.temp();
-        const head = local ? `${charge(2)}, ${x} = ${local}` : `${C1}, ${x} = ${a}`;
-        return `(${head}, typeof ${x} === 'number' ? ((${r} = ${x} ${n.op === 'inc' ? '+' : '-'} 1) === 0 ? 0 : ${r}) : bail())`;
+        this.emit(`${r} = ${x} ${n.op === 'inc' ? '+' : '-'} 1; if (${r} === 0) ${r} = 0;`);
+        return r;
       }
       case 'op2':
         return this.op2(n);
       case 'if': {
-        const test = this.value(n.test);
-        const then = test && this.value(n.then);
-        const els = then && this.value(n.else);
-        if (!els) return undefined;
-        const t = this.temp();
-        return `(${C1}, ${t} = ${test}, ${t} !== null && ${t} !== false ? ${then} : ${els})`;
+        this.charge(1);
+        const t = this.value(n.test);
+        if (t === undefined) return undefined;
+        this.flush();
+        const r = this.temp();
+        this.emit(`if (${t} !== null && ${t} !== false) {`);
+        const then = this.value(n.then);
+        if (then === undefined) return undefined;
+        this.flush();
+        this.emit(`${r} = ${then}; } else {`);
+        const els = this.value(n.else);
+        if (els === undefined) return undefined;
+        this.flush();
+        this.emit(`${r} = ${els}; }`);
+        return r;
       }
       case 'and':
       case 'or': {
-        const items: string[] = [];
-        for (const it of n.items) {
-          const v = this.value(it);
-          if (v === undefined) return undefined;
-          items.push(v);
-        }
-        const t = this.temp();
         // the first falsy (and) / truthy (or) item ends it; otherwise the last item's value
-        const stop = n.kind === 'and' ? `${t} === null || ${t} === false` : `${t} !== null && ${t} !== false`;
-        let code = items[items.length - 1]!;
-        for (let i = items.length - 2; i >= 0; i--) code = `(${t} = ${items[i]}, ${stop} ? ${t} : ${code})`;
-        return `(${C1}, ${code})`;
+        this.charge(1);
+        const r = this.temp();
+        const go = n.kind === 'and' ? `${r} !== null && ${r} !== false` : `${r} === null || ${r} === false`;
+        for (let i = 0; i < n.items.length; i++) {
+          const v = this.value(n.items[i]!);
+          if (v === undefined) return undefined;
+          this.flush();
+          this.emit(`${r} = ${v};`);
+          if (i < n.items.length - 1) this.emit(`if (${go}) {`);
+        }
+        this.emit('}'.repeat(n.items.length - 1));
+        return r;
       }
       case 'do': {
-        const parts: string[] = [];
-        for (const x of n.body) {
-          const v = this.value(x);
-          if (v === undefined) return undefined;
-          parts.push(v);
-        }
-        return `(${C1}, ${parts.join(', ')})`;
+        this.charge(1);
+        let v: string | undefined;
+        for (const x of n.body) if ((v = this.value(x)) === undefined) return undefined;
+        return v;
       }
       case 'let': {
-        const binds = this.bindings(n);
-        if (binds === undefined) return undefined;
+        this.charge(1);
+        if (!this.bind(n)) return undefined;
         const body = this.value(n.body);
         this.unbind(n);
-        return body && `(${C1}, ${binds.join(', ')}, ${body})`;
+        return body;
       }
       case 'callCore': {
         const test = PREDICATES.get(n.core);
         if (test === undefined || n.args.length !== 1) return undefined;
-        const a = this.value(n.args[0]!);
-        if (a === undefined) return undefined;
-        const x = this.temp();
-        return `(${C1}, ${x} = ${a}, ${test(x)})`;
+        this.charge(1);
+        const x = this.value(n.args[0]!);
+        if (x === undefined) return undefined;
+        const r = this.temp();
+        this.emit(`${r} = ${test(x)};`);
+        return r;
       }
       case 'call':
         return this.selfCall(n);
@@ -187,29 +241,24 @@ class Generator {
 
   /** Same shapes and charges as compileOp2: (local, number) and (local, local) charge 3 units at once. */
   private op2(n: Extract<Node, { kind: 'op2' }>): string | undefined {
-    const x = this.temp();
-    const y = this.temp();
-    let head: string;
-    const la = this.local(n.a);
-    const lb = this.local(n.b);
-    if (la && n.b.kind === 'const' && typeof n.b.value === 'number') {
-      head = `${charge(3)}, ${x} = ${la}, ${y} = ${this.constant(n.b.value)}`;
-    } else if (la && lb) {
-      head = `${charge(3)}, ${x} = ${la}, ${y} = ${lb}`;
-    } else if ((n.a.kind === 'local' && !la) || (n.b.kind === 'local' && !lb)) {
-      return undefined; // a captured local or the fn itself
+    let x: string | undefined;
+    let y: string | undefined;
+    if (n.a.kind === 'local' && ((n.b.kind === 'const' && typeof n.b.value === 'number') || n.b.kind === 'local')) {
+      this.charge(3);
+      x = this.local(n.a);
+      y = n.b.kind === 'local' ? this.local(n.b) : this.constant(n.b.value);
     } else {
-      const a = this.value(n.a);
-      const b = a && this.value(n.b);
-      if (!b) return undefined;
-      head = `${C1}, ${x} = ${a}, ${y} = ${b}`;
+      this.charge(1);
+      x = this.value(n.a);
+      y = x === undefined ? undefined : this.value(n.b);
     }
-    const both = `typeof ${x} === 'number' && typeof ${y} === 'number'`;
-    if (ARITH[n.op]) {
-      const r = this.temp();
-      return `(${head}, ${both} ? ((${r} = ${x} ${ARITH[n.op]} ${y}) === 0 ? 0 : ${r}) : bail())`;
-    }
-    return `(${head}, ${both} ? ${x} ${COMPARE[n.op]} ${y} : bail())`;
+    if (x === undefined || y === undefined) return undefined;
+    this.number(x);
+    this.number(y);
+    const r = this.temp();
+    if (ARITH[n.op]) this.emit(`${r} = ${x} ${ARITH[n.op]} ${y}; if (${r} === 0) ${r} = 0;`);
+    else this.emit(`${r} = ${x} ${COMPARE[n.op]} ${y};`);
+    return r;
   }
 
   /**
@@ -221,85 +270,96 @@ class Generator {
     const { info, arity } = this;
     if (n.fn.kind !== 'local' || info.selfSlot < 0 || n.fn.slot !== info.selfSlot) return undefined;
     if (n.args.length !== arity.fixed || info.byCount[n.args.length] !== arity) return undefined;
-    const names: string[] = [];
-    const parts: string[] = [];
+    if (n.args.length === 1 || n.args.length === 2) this.charge(2);
+    else this.pending.push(1, 1);
+    const args: string[] = [];
     for (const a of n.args) {
       const v = this.value(a);
       if (v === undefined) return undefined;
-      const t = this.temp();
-      names.push(t);
-      parts.push(`${t} = ${v}`);
+      // a param can be read as is: nothing reassigns it before the call
+      if (/^v\d+$/.test(v) || v.startsWith('K[')) args.push(v);
+      else {
+        const t = this.temp();
+        this.emit(`${t} = ${v};`);
+        args.push(t);
+      }
     }
-    const head = n.args.length === 1 || n.args.length === 2 ? charge(2) : `${C1}, ${C1}`;
-    return `(${[head, ...parts].join(', ')}, d >= lim ? bail() : run(ev, d + 1${names.map((t) => `, ${t}`).join('')}))`;
+    this.flush();
+    const r = this.temp();
+    this.emit(`if (d >= lim) bail(); ${r} = run(ev, d + 1${args.map((a) => `, ${a}`).join('')});`);
+    return r;
   }
 
-  /** `v5 = init` for each binding of a `let` of plain names (its slots then in scope). */
-  private bindings(n: Extract<Node, { kind: 'let' }>): string[] | undefined {
-    const out: string[] = [];
+  /** `v5 = init;` for each binding of a `let` of plain names (its slots then in scope). */
+  private bind(n: Extract<Node, { kind: 'let' }>): boolean {
     for (const b of n.bindings) {
-      if (b.pattern.kind !== 'bind') return undefined;
+      if (b.pattern.kind !== 'bind') return false;
       const v = this.value(b.init);
-      if (v === undefined) return undefined;
+      if (v === undefined) return false;
       this.lets.add(b.pattern.slot);
       this.scope.add(b.pattern.slot);
-      out.push(`v${b.pattern.slot} = ${v}`);
+      this.emit(`v${b.pattern.slot} = ${v};`);
     }
-    return out;
+    return true;
   }
 
   private unbind(n: Extract<Node, { kind: 'let' }>): void {
     for (const b of n.bindings) if (b.pattern.kind === 'bind' && !this.params.includes(b.pattern.slot)) this.scope.delete(b.pattern.slot);
   }
 
-  /** Statements for `n` in tail position: `continue` after a recur, `return` of a value. */
-  tail(n: Node): string | undefined {
+  /** Emits `n` in tail position: ends with `continue` after a recur, `return` of a value. */
+  tail(n: Node): boolean {
     switch (n.kind) {
       case 'if': {
-        if (!this.grow()) return undefined;
-        const test = this.value(n.test);
-        const then = test && this.tail(n.then);
-        const els = then && this.tail(n.else);
-        if (!els) return undefined;
-        const t = this.temp();
-        return `${C1}; ${t} = ${test}; if (${t} !== null && ${t} !== false) { ${then} } else { ${els} }`;
+        if (!this.grow()) return false;
+        this.charge(1);
+        const t = this.value(n.test);
+        if (t === undefined) return false;
+        this.flush();
+        this.emit(`if (${t} !== null && ${t} !== false) {`);
+        if (!this.tail(n.then)) return false;
+        this.emit('} else {');
+        if (!this.tail(n.else)) return false;
+        this.emit('}');
+        return true;
       }
       case 'let': {
-        if (!this.grow()) return undefined;
-        const binds = this.bindings(n);
-        const body = binds && this.tail(n.body);
+        if (!this.grow()) return false;
+        this.charge(1);
+        if (!this.bind(n)) return false;
+        const ok = this.tail(n.body);
         this.unbind(n);
-        return body && `${C1}; ${binds!.join('; ')}; ${body}`;
+        return ok;
       }
       case 'do': {
-        if (!this.grow()) return undefined;
-        const parts: string[] = [];
-        for (const x of n.body.slice(0, -1)) {
-          const v = this.value(x);
-          if (v === undefined) return undefined;
-          parts.push(`${v};`);
-        }
-        const last = this.tail(n.body[n.body.length - 1]!);
-        return last && `${C1}; ${parts.join(' ')} ${last}`;
+        if (!this.grow()) return false;
+        this.charge(1);
+        for (const x of n.body.slice(0, -1)) if (this.value(x) === undefined) return false;
+        return this.tail(n.body[n.body.length - 1]!);
       }
       case 'recur': {
         // compileRecur: one unit, the args in order, then the params rebound
-        if (!this.grow() || n.args.length !== this.params.length) return undefined;
-        const names: string[] = [];
-        const parts: string[] = [];
+        if (!this.grow() || n.args.length !== this.params.length) return false;
+        this.charge(1);
+        const args: string[] = [];
         for (const a of n.args) {
           const v = this.value(a);
-          if (v === undefined) return undefined;
+          if (v === undefined) return false;
           const t = this.temp();
-          names.push(t);
-          parts.push(`${t} = ${v};`);
+          this.emit(`${t} = ${v};`);
+          args.push(t);
         }
+        this.flush();
+        this.emit(`${this.params.map((s, i) => `v${s} = ${args[i]};`).join(' ')} continue;`);
         this.recurs = true;
-        return `${C1}; ${parts.join(' ')} ${this.params.map((s, i) => `v${s} = ${names[i]};`).join(' ')} continue;`;
+        return true;
       }
       default: {
         const v = this.value(n);
-        return v && `return ${v};`;
+        if (v === undefined) return false;
+        this.flush();
+        this.emit(`return ${v};`);
+        return true;
       }
     }
   }
@@ -324,15 +384,13 @@ const MAX_FACTORIES = 200;
 export function fastFn(info: FnInfo, arity: Arity, slots: readonly number[], closures: Code): Code | undefined {
   if (!fnCodegen.enabled || arity.rest !== null) return undefined;
   const g = new Generator(info, arity, slots);
-  const body = g.tail(arity.body);
-  if (body === undefined) return undefined;
+  if (!g.tail(arity.body)) return undefined;
   const params = slots.map((s) => `v${s}`);
   const source = `
     const bail = () => { throw BAIL; };
     let lim = 0, off = false;
     function run(ev, d${params.map((p) => `, ${p}`).join('')}) {
-      ${g.declarations()}
-      ${g.recurs ? `for (;;) { ${body} }` : body}
+      ${g.source()}
     }
     return function fastFnBody(f, ev) {
       if (off) return closures(f, ev);
