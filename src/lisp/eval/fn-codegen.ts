@@ -365,17 +365,6 @@ class Generator {
   }
 }
 
-type Factory = (K: Value[], closures: Code, bail: unknown, cap: number, stats: typeof fnCodegen) => Code;
-
-/**
- * Generated functions by source. The same source (the same fn shape, constants apart)
- * reuses one factory, so its functions share V8's feedback and optimised code: a program
- * run again, or a fn like one seen before, does not start cold. Measured (fib 25, runs of
- * one program): a new factory per run 5.6 ms, cached ...
- */
-const factories = new Map<string, Factory>();
-const MAX_FACTORIES = 200;
-
 /**
  * The arity's body as one JS function behind a {@link Code} (see the module comment), or
  * undefined when it is outside the subset. `slots` are its param slots (plain names);
@@ -408,13 +397,7 @@ export function fastFn(info: FnInfo, arity: Arity, slots: readonly number[], clo
       }
     };`;
   try {
-    let factory = factories.get(source);
-    if (factory === undefined) {
-      if (factories.size >= MAX_FACTORIES) factories.clear();
-      factory = new Function('K', 'closures', 'BAIL', 'CAP', 'stats', source) as Factory;
-      factories.set(source, factory);
-    }
-    const code = factory(g.consts, closures, BAIL, DEPTH_CAP, fnCodegen);
+    const code = new Function('K', 'closures', 'BAIL', 'CAP', 'stats', source)(g.consts, closures, BAIL, DEPTH_CAP, fnCodegen) as Code;
     fnCodegen.compiled++;
     return code;
   } catch {
