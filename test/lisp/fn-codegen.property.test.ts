@@ -23,8 +23,8 @@ function expr(n: number, depth: number, self: boolean): fc.Arbitrary<string> {
   const sub = expr(n, depth - 1, self);
   const options: fc.WeightedArbitrary<string>[] = [
     { weight: 3, arbitrary: leaf },
-    { weight: 3, arbitrary: fc.tuple(fc.constantFrom('+', '-', '*', '<', '>', '<=', '>=', '=', 'not='), sub, sub).map(([op, x, y]) => `(${op} ${x} ${y})`) },
-    { weight: 1, arbitrary: fc.tuple(fc.constantFrom('inc', 'dec', 'zero?', 'pos?', 'neg?', 'not'), sub).map(([op, x]) => `(${op} ${x})`) },
+    { weight: 3, arbitrary: fc.tuple(fc.constantFrom('+', '-', '*', '<', '>', '<=', '>=', '=', 'not=', '+', '-', '*', '<', 'quot', 'rem', 'mod', '/', 'max', 'min'), sub, sub).map(([op, x, y]) => `(${op} ${x} ${y})`) },
+    { weight: 1, arbitrary: fc.tuple(fc.constantFrom('inc', 'dec', 'zero?', 'pos?', 'neg?', 'not', 'abs', 'even?', 'odd?'), sub).map(([op, x]) => `(${op} ${x})`) },
     { weight: 1, arbitrary: fc.tuple(sub, sub, sub).map(([t, x, y]) => `(if ${t} ${x} ${y})`) },
     { weight: 1, arbitrary: fc.tuple(fc.constantFrom('and', 'or'), sub, sub).map(([op, x, y]) => `(${op} ${x} ${y})`) },
     { weight: 1, arbitrary: fc.tuple(sub, sub).map(([x, y]) => `(let [z ${x}] (+ z ${y}))`) },
@@ -65,6 +65,8 @@ const knownFn = fc.oneof(
     ([n, start]) => `(defn total [n acc] (if (zero? n) acc (recur (dec n) (+ acc n)))) (total ${n} ${start})`,
   ),
   fc.integer({ min: 0, max: 40 }).map((n) => `(defn f [n] (when (pos? n) (let [m (dec n)] (or (f m) n)))) (f ${n})`),
+  fc.tuple(fc.integer({ min: -50, max: 3000 }), fc.integer({ min: -50, max: 3000 })).map(([a, b]) => `(defn gcd [a b] (if (zero? b) a (recur b (mod a b)))) (gcd ${a} ${b})`),
+  fc.integer({ min: 0, max: 60 }).map((n) => `(defn steps [n] (cond (<= n 1) 0 (even? n) (inc (steps (quot n 2))) :else (inc (steps (+ (* 3 n) 1))))) (steps ${n})`),
 );
 
 async function outcome(src: string, fuel: number, maxDepth: number, codegen: boolean) {

@@ -1,7 +1,8 @@
 /**
  * Numeric fns as one JS function. A fn arity with plain-name params whose body uses only
  * its params and `let` locals, numbers, booleans, nil, `+ - * < > <= >= = == not=`,
- * `inc`/`dec`, `zero? pos? neg? not`, `if` (so `when`, `cond`), `and`, `or`, `do`, `let`,
+ * `inc dec / quot rem mod max min abs`, `zero? pos? neg? even? odd? not`, `if` (so
+ * `when`, `cond`), `and`, `or`, `do`, `let`,
  * `recur` and calls to itself (its own name, same arity) is compiled, in addition to its
  * closures, into a JS function that calls itself directly: no frame array, no closure
  * call per node, no try/finally per call. It behaves exactly like the closures:
@@ -58,6 +59,28 @@ const PREDICATES = new Map<unknown, (x: string) => string>(
       ['not', (x: string) => `(${x} === null || ${x} === false)`],
     ] as const
   ).map(([name, test]) => [resolveCore(null, name), test]),
+);
+
+/**
+ * Core arithmetic on numbers, as the core functions compute it (core/math.ts: `-0`
+ * cleaned where they clean it); the emitted statements bail where the function would
+ * throw (a divisor of 0, an odd? of a non-integer). The args are already known numbers,
+ * except for `even?`/`odd?`, which test for an integer themselves.
+ */
+const ARITHMETIC = new Map<unknown, { args: number; numbers: boolean; code: (r: string, x: string, y: string) => string }>(
+  (
+    [
+      ['quot', 2, true, (r: string, x: string, y: string) => `if (${y} === 0) bail(); ${r} = Math.trunc(${x} / ${y}); if (${r} === 0) ${r} = 0;`],
+      ['rem', 2, true, (r: string, x: string, y: string) => `if (${y} === 0) bail(); ${r} = ${x} % ${y}; if (${r} === 0) ${r} = 0;`],
+      ['mod', 2, true, (r: string, x: string, y: string) => `if (${y} === 0) bail(); ${r} = ${x} % ${y}; if (${r} !== 0 && (${r} < 0) !== (${y} < 0)) ${r} += ${y}; if (${r} === 0) ${r} = 0;`],
+      ['/', 2, true, (r: string, x: string, y: string) => `if (${y} === 0) bail(); ${r} = ${x} / ${y}; if (${r} === 0) ${r} = 0;`],
+      ['max', 2, true, (r: string, x: string, y: string) => `${r} = Math.max(${x}, ${y});`],
+      ['min', 2, true, (r: string, x: string, y: string) => `${r} = Math.min(${x}, ${y});`],
+      ['abs', 1, true, (r: string, x: string) => `${r} = Math.abs(${x});`],
+      ['even?', 1, false, (r: string, x: string) => `if (!Number.isInteger(${x})) bail(); ${r} = ${x} % 2 === 0;`],
+      ['odd?', 1, false, (r: string, x: string) => `if (!Number.isInteger(${x})) bail(); ${r} = ${x} % 2 !== 0;`],
+    ] as const
+  ).map(([name, args, numbers, code]) => [resolveCore(null, name), { args, numbers, code }]),
 );
 
 /** Statements that charge fuel groups `gs` (in order) exactly as the closures would. */
@@ -223,13 +246,23 @@ class Generator {
         return body;
       }
       case 'callCore': {
+        // compileCallCore: one unit, then the args; these core functions charge nothing more
         const test = PREDICATES.get(n.core);
-        if (test === undefined || n.args.length !== 1) return undefined;
+        const op = ARITHMETIC.get(n.core);
+        if (n.args.length !== (test ? 1 : op?.args)) return undefined;
         this.charge(1);
-        const x = this.value(n.args[0]!);
-        if (x === undefined) return undefined;
+        const xs: string[] = [];
+        for (const a of n.args) {
+          const x = this.value(a);
+          if (x === undefined) return undefined;
+          xs.push(x);
+        }
         const r = this.temp();
-        this.emit(`${r} = ${test(x)};`);
+        if (test) this.emit(`${r} = ${test(xs[0]!)};`);
+        else {
+          if (op!.numbers) for (const x of xs) this.number(x);
+          this.emit(op!.code(r, xs[0]!, xs[1] ?? ''));
+        }
         return r;
       }
       case 'call':
