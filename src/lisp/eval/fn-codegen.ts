@@ -20,10 +20,11 @@
  *   no side effects, so they give exactly their own result or error (spans and messages
  *   included). A fn that abandoned once stays on the closures, so a fn that keeps
  *   failing does not pay twice.
- * - The host stack: the generated code uses much less stack per level than the closures,
- *   so it could succeed where the closures overflow. It therefore only goes
- *   {@link DEPTH_CAP} levels deep (a depth the closures reach without overflowing);
- *   deeper recursion is left to the closures.
+ * - The host stack: the generated code uses one JS frame per level, the closures one per
+ *   node between the body and the self call plus two, so it could succeed where the
+ *   closures overflow. It therefore goes only as deep as the closures would with
+ *   {@link STACK_FRAMES} JS frames (a few times fewer than they overflow at), and gives
+ *   deeper recursion to the closures, which succeed or overflow as they always did.
  *
  * The generated source holds only slot numbers, indices into the constants array and
  * names of our own variables: nothing of the program's text.
@@ -39,11 +40,12 @@ export const fnCodegen = { enabled: true, compiled: 0, bailed: 0 };
 /** Bodies bigger than this stay on the closures (source size, compile time). */
 const MAX_NODES = 400;
 /**
- * The generated code stops (and the closures take over) beyond this call depth. The
- * default `maxDepth` is 512; the closures reach well over 1000 levels on Node's default
- * stack, so up to here they would not have overflowed where the generated code did not.
+ * The generated code stops (and the closures take over) where the closures would be this
+ * many JS frames deep. Measured on Node's default stack, cold: the closures overflow at
+ * 5,000 to 10,000 frames (fib's body is 5 frames per level: fine at 1,000 levels, not at
+ * 2,000; a self call under 19 nested nodes overflows at 510 levels).
  */
-const DEPTH_CAP = 512;
+const STACK_FRAMES = 2500;
 const BAIL = { bail: true };
 
 const ARITH: Record<string, string> = { '+': '+', '-': '-', '*': '*' };
@@ -109,6 +111,9 @@ class Generator {
   /** slots readable at this point: the params and the `let` locals in scope */
   private readonly scope: Set<number>;
   recurs = false;
+  /** closure frames around the node being generated, and the most around a self call */
+  private level = 0;
+  private callLevel = 0;
 
   constructor(
     private readonly info: FnInfo,
@@ -171,6 +176,20 @@ class Generator {
 
   /** Emits the statements computing `n`; returns a JS expression for its value (valid right after them). */
   value(n: Node): string | undefined {
+    this.level++; // the node's closure is one JS frame (callCore's evAll one more)
+    try {
+      return this.valueOf(n);
+    } finally {
+      this.level--;
+    }
+  }
+
+  /** JS frames one level of recursion takes on the closures: the nodes down to the self call, call1/enter and runBody. */
+  framesPerLevel(): number {
+    return this.callLevel + 2;
+  }
+
+  private valueOf(n: Node): string | undefined {
     if (!this.grow()) return undefined;
     switch (n.kind) {
       case 'local':
@@ -252,11 +271,13 @@ class Generator {
         if (n.args.length !== (test ? 1 : op?.args)) return undefined;
         this.charge(1);
         const xs: string[] = [];
+        this.level++;
         for (const a of n.args) {
           const x = this.value(a);
           if (x === undefined) return undefined;
           xs.push(x);
         }
+        this.level--;
         const r = this.temp();
         if (test) this.emit(`${r} = ${test(xs[0]!)};`);
         else {
@@ -303,6 +324,7 @@ class Generator {
     const { info, arity } = this;
     if (n.fn.kind !== 'local' || info.selfSlot < 0 || n.fn.slot !== info.selfSlot) return undefined;
     if (n.args.length !== arity.fixed || info.byCount[n.args.length] !== arity) return undefined;
+    this.callLevel = Math.max(this.callLevel, this.level);
     if (n.args.length === 1 || n.args.length === 2) this.charge(2);
     else this.pending.push(1, 1);
     const args: string[] = [];
@@ -342,6 +364,15 @@ class Generator {
 
   /** Emits `n` in tail position: ends with `continue` after a recur, `return` of a value. */
   tail(n: Node): boolean {
+    this.level++;
+    try {
+      return this.tailOf(n);
+    } finally {
+      this.level--;
+    }
+  }
+
+  private tailOf(n: Node): boolean {
     switch (n.kind) {
       case 'if': {
         if (!this.grow()) return false;
@@ -388,7 +419,7 @@ class Generator {
         return true;
       }
       default: {
-        const v = this.value(n);
+        const v = this.valueOf(n); // the same node: one frame, counted by tail()
         if (v === undefined) return false;
         this.flush();
         this.emit(`return ${v};`);
@@ -430,7 +461,7 @@ export function fastFn(info: FnInfo, arity: Arity, slots: readonly number[], clo
       }
     };`;
   try {
-    const code = new Function('K', 'closures', 'BAIL', 'CAP', 'stats', source)(g.consts, closures, BAIL, DEPTH_CAP, fnCodegen) as Code;
+    const code = new Function('K', 'closures', 'BAIL', 'CAP', 'stats', source)(g.consts, closures, BAIL, Math.max(1, Math.floor(STACK_FRAMES / g.framesPerLevel())), fnCodegen) as Code;
     fnCodegen.compiled++;
     return code;
   } catch {
