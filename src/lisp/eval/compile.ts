@@ -49,7 +49,7 @@ import { Closure, VarRef, isClosure } from './closure.ts';
 import type { Evaluator } from './index.ts';
 import { FailSignal, MISSING, RECUR, ReturnSignal, SUSPEND, ThrowSignal } from './signals.ts';
 import { fastLoop } from './loop-codegen.ts';
-import { fastFn } from './fn-codegen.ts';
+import { compileLater } from './fn-codegen.ts';
 
 /** A compiled node. */
 export type Code = (f: Value[], ev: Evaluator) => Value;
@@ -168,10 +168,10 @@ export function compileFn(info: FnInfo): CFn {
     const rest = a.rest ? compilePattern(a.rest) : null;
     const simple = params.every((p) => p.kind === 'bind');
     const slots = simple ? params.map((p) => (p as { slot: number }).slot) : [];
-    const body = compile(a.body, { params, rest });
-    // numeric (self-recursive) fns run as one JS function (fn-codegen.ts), exactly like the closures
-    const fast = simple && rest === null ? fastFn(info, a, slots, body) : undefined;
-    return { fixed: a.fixed, params, rest, simple, slots, body: fast ?? body };
+    const ar: CArity = { fixed: a.fixed, params, rest, simple, slots, body: compile(a.body, { params, rest }) };
+    // numeric (self-recursive) fns run as one JS function once called often (fn-codegen.ts), exactly like the closures
+    if (simple && rest === null) compileLater(info, a, ar);
+    return ar;
   };
   const byArity = new Map(info.arities.map((a) => [a, arity(a)]));
   return {

@@ -12,6 +12,9 @@
  *   with its leading local/constant operands), and runs `ev.slowCheck()` at the same
  *   points. So the fuel used, `budget/remaining`, where fuel runs out and when the clock
  *   is read are unchanged.
+ *   A run of groups with nothing observable between them (only arithmetic and type
+ *   tests) is taken by one subtraction when more units are left than it uses, since no
+ *   check would fall inside it; otherwise group by group.
  * - Depth: a self call counts one level, as `Evaluator.enter` does; the level is carried
  *   as a JS argument (nothing else reads `ev.depth` meanwhile).
  * - Anything unusual (an operand that is not a number, the depth limit, fuel or time
@@ -21,10 +24,13 @@
  *   included). A fn that abandoned once stays on the closures, so a fn that keeps
  *   failing does not pay twice.
  * - The host stack: the generated code uses one JS frame per level, the closures one per
- *   node between the body and the self call plus two, so it could succeed where the
+ *   node between the body and the self call plus three, so it could succeed where the
  *   closures overflow. It therefore goes only as deep as the closures would with
  *   {@link STACK_FRAMES} JS frames (a few times fewer than they overflow at), and gives
  *   deeper recursion to the closures, which succeed or overflow as they always did.
+ *
+ * An arity is generated on its 200th call ({@link compileLater}); until then, and
+ * whenever the generated code gives up, its closures run.
  *
  * The generated source holds only slot numbers, indices into the constants array and
  * names of our own variables: nothing of the program's text.
@@ -34,8 +40,11 @@ import { resolveCore } from '../core/index.ts';
 import type { Value } from '../values.ts';
 import type { Code } from './compile.ts';
 
-/** Switch, count of arities compiled and of runs abandoned, for tests that compare with the closures. */
-export const fnCodegen = { enabled: true, compiled: 0, bailed: 0 };
+/**
+ * Switch, calls before an arity is compiled, count of arities compiled and of runs
+ * abandoned: for tests that compare with the closures.
+ */
+export const fnCodegen = { enabled: true, compileAfter: 200, compiled: 0, bailed: 0 };
 
 /** Bodies bigger than this stay on the closures (source size, compile time). */
 const MAX_NODES = 400;
@@ -184,9 +193,9 @@ class Generator {
     }
   }
 
-  /** JS frames one level of recursion takes on the closures: the nodes down to the self call, call1/enter and runBody. */
+  /** JS frames one level of recursion takes on the closures: the nodes down to the self call, call1/enter, runBody and the generated body's entry. */
   framesPerLevel(): number {
-    return this.callLevel + 2;
+    return this.callLevel + 3;
   }
 
   private valueOf(n: Node): string | undefined {
@@ -435,7 +444,6 @@ class Generator {
  * `closures` is the body compiled the usual way.
  */
 export function fastFn(info: FnInfo, arity: Arity, slots: readonly number[], closures: Code): Code | undefined {
-  if (!fnCodegen.enabled || arity.rest !== null) return undefined;
   const g = new Generator(info, arity, slots);
   if (!g.tail(arity.body)) return undefined;
   const params = slots.map((s) => `v${s}`);
@@ -461,10 +469,34 @@ export function fastFn(info: FnInfo, arity: Arity, slots: readonly number[], clo
       }
     };`;
   try {
-    const code = new Function('K', 'closures', 'BAIL', 'CAP', 'stats', source)(g.consts, closures, BAIL, Math.max(1, Math.floor(STACK_FRAMES / g.framesPerLevel())), fnCodegen) as Code;
+    const cap = Math.max(1, Math.floor(STACK_FRAMES / g.framesPerLevel()));
+    const code = new Function('K', 'closures', 'BAIL', 'CAP', 'stats', source)(g.consts, closures, BAIL, cap, fnCodegen) as Code;
     fnCodegen.compiled++;
     return code;
   } catch {
     return undefined; // a generator bug must never break a program: the closures run it
   }
+}
+
+/**
+ * Gives `arity` (compiled as `ar`, whose `body` is its closures) the generated body on
+ * its {@link fnCodegen.compileAfter}-th call: generating and `new Function` cost about
+ * as much as a thousand closure calls, a loss for a fn called a few times. Until then a
+ * stub counts calls and runs the closures; then `ar.body` is replaced, by the generated
+ * body or, outside the subset, by the closures themselves.
+ */
+export function compileLater(info: FnInfo, arity: Arity, ar: { slots: number[]; body: Code }): void {
+  if (!fnCodegen.enabled || arity.rest !== null) return;
+  const closures = ar.body;
+  const after = fnCodegen.compileAfter;
+  let calls = 0;
+  let body: Code | undefined;
+  ar.body = (f, ev) => {
+    if (body === undefined) {
+      if (++calls <= after) return closures(f, ev);
+      body = fastFn(info, arity, ar.slots, closures) ?? closures;
+      ar.body = body;
+    }
+    return body(f, ev); // a runBody loop (recur) may still hold the stub
+  };
 }
