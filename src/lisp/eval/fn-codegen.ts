@@ -440,7 +440,7 @@ class Generator {
 
 /**
  * The arity's body as one JS function behind a {@link Code} (see the module comment), or
- * undefined when it is outside the subset. `slots` are its param slots (plain names);
+ * undefined when it is outside the subset (throws on a bug: see {@link compileLater}). `slots` are its param slots (plain names);
  * `closures` is the body compiled the usual way.
  */
 export function fastFn(info: FnInfo, arity: Arity, slots: readonly number[], closures: Code): Code | undefined {
@@ -468,14 +468,10 @@ export function fastFn(info: FnInfo, arity: Arity, slots: readonly number[], clo
         return closures(f, ev);
       }
     };`;
-  try {
-    const cap = Math.max(1, Math.floor(STACK_FRAMES / g.framesPerLevel()));
-    const code = new Function('K', 'closures', 'BAIL', 'CAP', 'stats', source)(g.consts, closures, BAIL, cap, fnCodegen) as Code;
-    fnCodegen.compiled++;
-    return code;
-  } catch {
-    return undefined; // a generator bug must never break a program: the closures run it
-  }
+  const cap = Math.max(1, Math.floor(STACK_FRAMES / g.framesPerLevel()));
+  const code = new Function('K', 'closures', 'BAIL', 'CAP', 'stats', source)(g.consts, closures, BAIL, cap, fnCodegen) as Code;
+  fnCodegen.compiled++;
+  return code;
 }
 
 /**
@@ -494,7 +490,11 @@ export function compileLater(info: FnInfo, arity: Arity, ar: { slots: number[]; 
   ar.body = (f, ev) => {
     if (body === undefined) {
       if (++calls <= after) return closures(f, ev);
-      body = fastFn(info, arity, ar.slots, closures) ?? closures;
+      try {
+        body = fastFn(info, arity, ar.slots, closures) ?? closures;
+      } catch {
+        body = closures; // a generator bug must never break a program: the closures run it
+      }
       ar.body = body;
     }
     return body(f, ev); // a runBody loop (recur) may still hold the stub
