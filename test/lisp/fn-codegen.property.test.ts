@@ -163,6 +163,12 @@ describe('numeric fns compiled to JS', () => {
     expect(generated.what).toBe((await outcome(src, 1e8, 512, false)).what);
   });
 
+  it('an error inside a compiled fn, caught by the caller: the same each time', async () => {
+    const src = `(defn f [n] (if (< n 1) (+ n nil) (f (dec n))))
+                 [(vec (for [i (range 3)] (try (f (* 100 i)) (catch Exception e (ex-message e))))) (budget/remaining)]`;
+    expect(await outcome(src, 100_000, 512, true)).toEqual(await outcome(src, 100_000, 512, false));
+  });
+
   it('a self call goes to the fn itself even after its name is rebound', async () => {
     const src = '(defn f [n] (if (< n 1) 0 (+ 1 (f (dec n))))) (def g f) (defn f [n] "other") [(g 5) (f 5)]';
     expect(await outcome(src, 1e6, 512, true)).toEqual(await outcome(src, 1e6, 512, false));
