@@ -49,6 +49,7 @@ import { Closure, VarRef, isClosure } from './closure.ts';
 import type { Evaluator } from './index.ts';
 import { FailSignal, MISSING, RECUR, ReturnSignal, SUSPEND, ThrowSignal } from './signals.ts';
 import { fastLoop } from './loop-codegen.ts';
+import { compileLater } from './fn-codegen.ts';
 
 /** A compiled node. */
 export type Code = (f: Value[], ev: Evaluator) => Value;
@@ -166,14 +167,11 @@ export function compileFn(info: FnInfo): CFn {
     const params = a.params.map(compilePattern);
     const rest = a.rest ? compilePattern(a.rest) : null;
     const simple = params.every((p) => p.kind === 'bind');
-    return {
-      fixed: a.fixed,
-      params,
-      rest,
-      simple,
-      slots: simple ? params.map((p) => (p as { slot: number }).slot) : [],
-      body: compile(a.body, { params, rest }),
-    };
+    const slots = simple ? params.map((p) => (p as { slot: number }).slot) : [];
+    const ar: CArity = { fixed: a.fixed, params, rest, simple, slots, body: compile(a.body, { params, rest }) };
+    // numeric (self-recursive) fns run as one JS function once called often (fn-codegen.ts), exactly like the closures
+    if (simple && rest === null) compileLater(info, a, ar);
+    return ar;
   };
   const byArity = new Map(info.arities.map((a) => [a, arity(a)]));
   return {

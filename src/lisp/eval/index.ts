@@ -169,8 +169,10 @@ export class Evaluator implements Runtime {
    * every 4096 units and when the fuel is spent.
    */
   ticks: number;
-  private fuelBase: number;
-  private depth = 0;
+  /** fuel left at the next check (internal; saved and restored by fn-codegen.ts) */
+  fuelBase: number;
+  /** call depth (internal; read by fn-codegen.ts) */
+  depth = 0;
   private printed = 0;
   private readonly tasks: TaskFrame[] = [];
   private prefix = '';
@@ -178,7 +180,8 @@ export class Evaluator implements Runtime {
   /** tool calls made in this attempt */
   toolCount = 0;
   private readonly dataCache = new Map<string, Value>();
-  private readonly maxDepth: number;
+  /** (internal; read by fn-codegen.ts) */
+  readonly maxDepth: number;
 
   constructor(private readonly st: RunState) {
     this.journal = st.journal === null ? null : new Map(st.journal);
@@ -187,7 +190,7 @@ export class Evaluator implements Runtime {
     const fuel = st.limits.fuel;
     const checkAt = Math.max(fuel - 4096, 0);
     this.fuelBase = checkAt;
-    this.ticks = Number.isFinite(fuel) ? fuel - checkAt : 0;
+    this.ticks = Number.isFinite(fuel) ? smi(fuel - checkAt) : 0;
     this.maxCollectionSize = st.limits.maxCollectionSize;
     this.maxDepth = st.limits.maxDepth;
   }
@@ -298,7 +301,7 @@ export class Evaluator implements Runtime {
     const checkAt = Math.max(left - chunk, 0);
     this.fuelBase = checkAt;
     // unlimited fuel: check the clock every `chunk` units
-    this.ticks = Number.isFinite(left) ? left - checkAt : chunk;
+    this.ticks = Number.isFinite(left) ? smi(left - checkAt) : chunk;
   }
 
   checkSize(n: number): void {
@@ -682,6 +685,14 @@ export class Evaluator implements Runtime {
     return fromJson(entry.result!);
   }
 }
+
+/**
+ * `x`, as a small integer when it is one. `ticks` is written by every node; the
+ * difference of two large doubles (fuel 1e10) is a heap number even when it is 4096, and
+ * a field holding heap numbers costs every write. Measured (CPU ms, min of 15, three
+ * alternated runs): fib 25 on the closures 11.5 -> 10.0, with fn-codegen 4.0 -> 2.5.
+ */
+const smi = (x: number): number => (x === (x | 0) ? x | 0 : x);
 
 /** Runs a fn body until it ends without `recur`. */
 function runBody(body: Code, f: Value[], ev: Evaluator): Value {

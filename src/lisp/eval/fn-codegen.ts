@@ -1,0 +1,502 @@
+/**
+ * Numeric fns as one JS function. A fn arity with plain-name params whose body uses only
+ * its params and `let` locals, numbers, booleans, nil, `+ - * < > <= >= = == not=`,
+ * `inc dec / quot rem mod max min abs`, `zero? pos? neg? even? odd? not`, `if` (so
+ * `when`, `cond`), `and`, `or`, `do`, `let`,
+ * `recur` and calls to itself (its own name, same arity) is compiled, in addition to its
+ * closures, into a JS function that calls itself directly: no frame array, no closure
+ * call per node, no try/finally per call. It behaves exactly like the closures:
+ *
+ * - Fuel: the generated code charges `ev.ticks` with the same units, grouped the same
+ *   way and in the same order as the closures (see compile.ts: a node charges together
+ *   with its leading local/constant operands), and runs `ev.slowCheck()` at the same
+ *   points. So the fuel used, `budget/remaining`, where fuel runs out and when the clock
+ *   is read are unchanged.
+ *   A run of groups with nothing observable between them (only arithmetic and type
+ *   tests) is taken by one subtraction when more units are left than it uses, since no
+ *   check would fall inside it; otherwise group by group.
+ * - Depth: a self call counts one level, as `Evaluator.enter` does; the level is carried
+ *   as a JS argument (nothing else reads `ev.depth` meanwhile).
+ * - Anything unusual (an operand that is not a number, the depth limit, fuel or time
+ *   running out, the host stack) abandons the whole run: the fuel state saved when the
+ *   fn was entered is restored and the closures run the same call again. The subset has
+ *   no side effects, so they give exactly their own result or error (spans and messages
+ *   included). A fn that abandoned once stays on the closures, so a fn that keeps
+ *   failing does not pay twice.
+ * - The host stack: the generated code uses one JS frame per level, the closures one per
+ *   node between the body and the self call plus three, so it could succeed where the
+ *   closures overflow. It therefore goes only as deep as the closures would with
+ *   {@link STACK_FRAMES} JS frames (a few times fewer than they overflow at), and gives
+ *   deeper recursion to the closures, which succeed or overflow as they always did.
+ *
+ * An arity is generated on its 200th call ({@link compileLater}); until then, and
+ * whenever the generated code gives up, its closures run.
+ *
+ * The generated source holds only slot numbers, indices into the constants array and
+ * names of our own variables: nothing of the program's text.
+ */
+import type { Arity, FnInfo, Node } from '../analyzer/nodes.ts';
+import { resolveCore } from '../core/index.ts';
+import type { Value } from '../values.ts';
+import type { Code } from './compile.ts';
+
+/**
+ * Switch, calls before an arity is compiled, count of arities compiled and of runs
+ * abandoned: for tests that compare with the closures.
+ */
+export const fnCodegen = { enabled: true, compileAfter: 200, compiled: 0, bailed: 0 };
+
+/** Bodies bigger than this stay on the closures (source size, compile time). */
+const MAX_NODES = 400;
+/**
+ * The generated code stops (and the closures take over) where the closures would be this
+ * many JS frames deep. Measured on Node's default stack, cold: the closures overflow at
+ * 5,000 to 10,000 frames (fib's body is 5 frames per level: fine at 1,000 levels, not at
+ * 2,000; a self call under 19 nested nodes overflows at 510 levels).
+ */
+const STACK_FRAMES = 2500;
+const BAIL = { bail: true };
+
+const ARITH: Record<string, string> = { '+': '+', '-': '-', '*': '*' };
+const COMPARE: Record<string, string> = { '<': '<', '>': '>', '<=': '<=', '>=': '>=', '=': '===', '==': '===', 'not=': '!==' };
+
+/** Core predicates whose result is fixed for any argument: a JS test on `x`. */
+const PREDICATES = new Map<unknown, (x: string) => string>(
+  (
+    [
+      ['zero?', (x: string) => `${x} === 0`],
+      ['pos?', (x: string) => `(typeof ${x} === 'number' && ${x} > 0)`],
+      ['neg?', (x: string) => `(typeof ${x} === 'number' && ${x} < 0)`],
+      ['not', (x: string) => `(${x} === null || ${x} === false)`],
+    ] as const
+  ).map(([name, test]) => [resolveCore(null, name), test]),
+);
+
+/**
+ * Core arithmetic on numbers, as the core functions compute it (core/math.ts: `-0`
+ * cleaned where they clean it); the emitted statements bail where the function would
+ * throw (a divisor of 0, an odd? of a non-integer). The args are already known numbers,
+ * except for `even?`/`odd?`, which test for an integer themselves.
+ */
+const ARITHMETIC = new Map<unknown, { args: number; numbers: boolean; code: (r: string, x: string, y: string) => string }>(
+  (
+    [
+      ['quot', 2, true, (r: string, x: string, y: string) => `if (${y} === 0) bail(); ${r} = Math.trunc(${x} / ${y}); if (${r} === 0) ${r} = 0;`],
+      ['rem', 2, true, (r: string, x: string, y: string) => `if (${y} === 0) bail(); ${r} = ${x} % ${y}; if (${r} === 0) ${r} = 0;`],
+      ['mod', 2, true, (r: string, x: string, y: string) => `if (${y} === 0) bail(); ${r} = ${x} % ${y}; if (${r} !== 0 && (${r} < 0) !== (${y} < 0)) ${r} += ${y}; if (${r} === 0) ${r} = 0;`],
+      ['/', 2, true, (r: string, x: string, y: string) => `if (${y} === 0) bail(); ${r} = ${x} / ${y}; if (${r} === 0) ${r} = 0;`],
+      ['max', 2, true, (r: string, x: string, y: string) => `${r} = Math.max(${x}, ${y});`],
+      ['min', 2, true, (r: string, x: string, y: string) => `${r} = Math.min(${x}, ${y});`],
+      ['abs', 1, true, (r: string, x: string) => `${r} = Math.abs(${x});`],
+      ['even?', 1, false, (r: string, x: string) => `if (!Number.isInteger(${x})) bail(); ${r} = ${x} % 2 === 0;`],
+      ['odd?', 1, false, (r: string, x: string) => `if (!Number.isInteger(${x})) bail(); ${r} = ${x} % 2 !== 0;`],
+    ] as const
+  ).map(([name, args, numbers, code]) => [resolveCore(null, name), { args, numbers, code }]),
+);
+
+/** Statements that charge fuel groups `gs` (in order) exactly as the closures would. */
+function chargeCode(gs: readonly number[]): string {
+  const one = (k: number): string => (k === 1 ? 'if (--ev.ticks <= 0) ev.slowCheck();' : `if ((ev.ticks -= ${k}) <= 0) ev.slowCheck();`);
+  if (gs.length === 1) return one(gs[0]!);
+  // when more units are left than the groups use, none of them would reach a check: one subtraction
+  const total = gs.reduce((a, b) => a + b, 0);
+  return `if (ev.ticks > ${total}) ev.ticks -= ${total}; else { ${gs.map(one).join(' ')} }`;
+}
+
+/**
+ * Emits the body as statements into `out`. Fuel is charged in the closures' groups, but a
+ * run of groups is written as one subtraction where nothing observable happens in between
+ * (only arithmetic and type tests, whose failure abandons the run anyway): before a self
+ * call, a branch, a return or a recur, {@link flush} charges the pending groups.
+ */
+class Generator {
+  readonly consts: Value[] = [];
+  private readonly out: string[] = [];
+  private pending: number[] = [];
+  private temps = 0;
+  private nodes = 0;
+  /** slots of `let` locals (declared once at the top of the function) */
+  private readonly lets = new Set<number>();
+  /** slots readable at this point: the params and the `let` locals in scope */
+  private readonly scope: Set<number>;
+  recurs = false;
+  /** closure frames around the node being generated, and the most around a self call */
+  private level = 0;
+  private callLevel = 0;
+
+  constructor(
+    private readonly info: FnInfo,
+    private readonly arity: Arity,
+    private readonly params: readonly number[],
+  ) {
+    this.scope = new Set(params);
+  }
+
+  private temp(): string {
+    return `t${this.temps++}`;
+  }
+
+  private emit(stmt: string): void {
+    this.out.push(stmt);
+  }
+
+  private charge(k: number): void {
+    this.pending.push(k);
+  }
+
+  private flush(): void {
+    if (this.pending.length === 0) return;
+    this.emit(chargeCode(this.pending));
+    this.pending = [];
+  }
+
+  /** The function body: declarations and the statements. */
+  source(): string {
+    const names = [...Array.from({ length: this.temps }, (_, i) => `t${i}`), ...[...this.lets].map((s) => `v${s}`)];
+    const decl = names.length === 0 ? '' : `let ${names.join(', ')};`;
+    const body = this.out.join('\n');
+    return `${decl}\n${this.recurs ? `for (;;) {\n${body}\n}` : body}`;
+  }
+
+  private grow(): boolean {
+    return ++this.nodes <= MAX_NODES;
+  }
+
+  /** A param (read as is: only a recur reassigns it, after its args are computed) or a `let` local (copied). */
+  private local(n: Node): string | undefined {
+    if (n.kind !== 'local' || !this.scope.has(n.slot)) return undefined;
+    if (this.params.includes(n.slot)) return `v${n.slot}`;
+    const t = this.temp();
+    this.emit(`${t} = v${n.slot};`);
+    return t;
+  }
+
+  private constant(v: Value): string | undefined {
+    if (v === null || typeof v === 'boolean') return String(v);
+    if (typeof v !== 'number') return undefined;
+    this.consts.push(v);
+    return `K[${this.consts.length - 1}]`;
+  }
+
+  /** `if (x is not a number) bail();` unless it is a number constant. */
+  private number(x: string): void {
+    if (!x.startsWith('K[')) this.emit(`if (typeof ${x} !== 'number') bail();`);
+  }
+
+  /** Emits the statements computing `n`; returns a JS expression for its value (valid right after them). */
+  value(n: Node): string | undefined {
+    this.level++; // the node's closure is one JS frame (callCore's evAll one more)
+    try {
+      return this.valueOf(n);
+    } finally {
+      this.level--;
+    }
+  }
+
+  /** JS frames one level of recursion takes on the closures: the nodes down to the self call, call1/enter, runBody and the generated body's entry. */
+  framesPerLevel(): number {
+    return this.callLevel + 3;
+  }
+
+  private valueOf(n: Node): string | undefined {
+    if (!this.grow()) return undefined;
+    switch (n.kind) {
+      case 'local':
+        this.charge(1);
+        return this.local(n);
+      case 'const': {
+        const v = this.constant(n.value);
+        if (v !== undefined) this.charge(1);
+        return v;
+      }
+      case 'op1': {
+        // `(inc local)` charges 2 units at once, like compileOp1
+        let x: string | undefined;
+        if (n.a.kind === 'local') {
+          this.charge(2);
+          x = this.local(n.a);
+        } else {
+          this.charge(1);
+          x = this.value(n.a);
+        }
+        if (x === undefined) return undefined;
+        this.number(x);
+        const r = this.temp();
+        this.emit(`${r} = ${x} ${n.op === 'inc' ? '+' : '-'} 1; if (${r} === 0) ${r} = 0;`);
+        return r;
+      }
+      case 'op2':
+        return this.op2(n);
+      case 'if': {
+        this.charge(1);
+        const t = this.value(n.test);
+        if (t === undefined) return undefined;
+        this.flush();
+        const r = this.temp();
+        this.emit(`if (${t} !== null && ${t} !== false) {`);
+        const then = this.value(n.then);
+        if (then === undefined) return undefined;
+        this.flush();
+        this.emit(`${r} = ${then}; } else {`);
+        const els = this.value(n.else);
+        if (els === undefined) return undefined;
+        this.flush();
+        this.emit(`${r} = ${els}; }`);
+        return r;
+      }
+      case 'and':
+      case 'or': {
+        // the first falsy (and) / truthy (or) item ends it; otherwise the last item's value
+        this.charge(1);
+        const r = this.temp();
+        const go = n.kind === 'and' ? `${r} !== null && ${r} !== false` : `${r} === null || ${r} === false`;
+        for (let i = 0; i < n.items.length; i++) {
+          const v = this.value(n.items[i]!);
+          if (v === undefined) return undefined;
+          this.flush();
+          this.emit(`${r} = ${v};`);
+          if (i < n.items.length - 1) this.emit(`if (${go}) {`);
+        }
+        this.emit('}'.repeat(n.items.length - 1));
+        return r;
+      }
+      case 'do': {
+        this.charge(1);
+        let v: string | undefined;
+        for (const x of n.body) if ((v = this.value(x)) === undefined) return undefined;
+        return v;
+      }
+      case 'let': {
+        this.charge(1);
+        if (!this.bind(n)) return undefined;
+        const body = this.value(n.body);
+        this.unbind(n);
+        return body;
+      }
+      case 'callCore': {
+        // compileCallCore: one unit, then the args; these core functions charge nothing more
+        const test = PREDICATES.get(n.core);
+        const op = ARITHMETIC.get(n.core);
+        if (n.args.length !== (test ? 1 : op?.args)) return undefined;
+        this.charge(1);
+        const xs: string[] = [];
+        this.level++;
+        for (const a of n.args) {
+          const x = this.value(a);
+          if (x === undefined) return undefined;
+          xs.push(x);
+        }
+        this.level--;
+        const r = this.temp();
+        if (test) this.emit(`${r} = ${test(xs[0]!)};`);
+        else {
+          if (op!.numbers) for (const x of xs) this.number(x);
+          this.emit(op!.code(r, xs[0]!, xs[1] ?? ''));
+        }
+        return r;
+      }
+      case 'call':
+        return this.selfCall(n);
+      default:
+        return undefined;
+    }
+  }
+
+  /** Same shapes and charges as compileOp2: (local, number) and (local, local) charge 3 units at once. */
+  private op2(n: Extract<Node, { kind: 'op2' }>): string | undefined {
+    let x: string | undefined;
+    let y: string | undefined;
+    if (n.a.kind === 'local' && ((n.b.kind === 'const' && typeof n.b.value === 'number') || n.b.kind === 'local')) {
+      this.charge(3);
+      x = this.local(n.a);
+      y = n.b.kind === 'local' ? this.local(n.b) : this.constant(n.b.value);
+    } else {
+      this.charge(1);
+      x = this.value(n.a);
+      y = x === undefined ? undefined : this.value(n.b);
+    }
+    if (x === undefined || y === undefined) return undefined;
+    this.number(x);
+    this.number(y);
+    const r = this.temp();
+    if (ARITH[n.op]) this.emit(`${r} = ${x} ${ARITH[n.op]} ${y}; if (${r} === 0) ${r} = 0;`);
+    else this.emit(`${r} = ${x} ${COMPARE[n.op]} ${y};`);
+    return r;
+  }
+
+  /**
+   * `(name args...)` where name is the fn's own slot and the call lands on this arity.
+   * Charges as compileCall: with 1 or 2 args the node and the local at once, otherwise
+   * one unit each; then the args; then one call level (enter), checked against `lim`.
+   */
+  private selfCall(n: Extract<Node, { kind: 'call' }>): string | undefined {
+    const { info, arity } = this;
+    if (n.fn.kind !== 'local' || info.selfSlot < 0 || n.fn.slot !== info.selfSlot) return undefined;
+    if (n.args.length !== arity.fixed || info.byCount[n.args.length] !== arity) return undefined;
+    this.callLevel = Math.max(this.callLevel, this.level);
+    if (n.args.length === 1 || n.args.length === 2) this.charge(2);
+    else this.pending.push(1, 1);
+    const args: string[] = [];
+    for (const a of n.args) {
+      const v = this.value(a);
+      if (v === undefined) return undefined;
+      // a param can be read as is: nothing reassigns it before the call
+      if (/^v\d+$/.test(v) || v.startsWith('K[')) args.push(v);
+      else {
+        const t = this.temp();
+        this.emit(`${t} = ${v};`);
+        args.push(t);
+      }
+    }
+    this.flush();
+    const r = this.temp();
+    this.emit(`if (d >= lim) bail(); ${r} = run(ev, d + 1${args.map((a) => `, ${a}`).join('')});`);
+    return r;
+  }
+
+  /** `v5 = init;` for each binding of a `let` of plain names (its slots then in scope). */
+  private bind(n: Extract<Node, { kind: 'let' }>): boolean {
+    for (const b of n.bindings) {
+      if (b.pattern.kind !== 'bind') return false;
+      const v = this.value(b.init);
+      if (v === undefined) return false;
+      this.lets.add(b.pattern.slot);
+      this.scope.add(b.pattern.slot);
+      this.emit(`v${b.pattern.slot} = ${v};`);
+    }
+    return true;
+  }
+
+  private unbind(n: Extract<Node, { kind: 'let' }>): void {
+    for (const b of n.bindings) if (b.pattern.kind === 'bind' && !this.params.includes(b.pattern.slot)) this.scope.delete(b.pattern.slot);
+  }
+
+  /** Emits `n` in tail position: ends with `continue` after a recur, `return` of a value. */
+  tail(n: Node): boolean {
+    this.level++;
+    try {
+      return this.tailOf(n);
+    } finally {
+      this.level--;
+    }
+  }
+
+  private tailOf(n: Node): boolean {
+    switch (n.kind) {
+      case 'if': {
+        if (!this.grow()) return false;
+        this.charge(1);
+        const t = this.value(n.test);
+        if (t === undefined) return false;
+        this.flush();
+        this.emit(`if (${t} !== null && ${t} !== false) {`);
+        if (!this.tail(n.then)) return false;
+        this.emit('} else {');
+        if (!this.tail(n.else)) return false;
+        this.emit('}');
+        return true;
+      }
+      case 'let': {
+        if (!this.grow()) return false;
+        this.charge(1);
+        if (!this.bind(n)) return false;
+        const ok = this.tail(n.body);
+        this.unbind(n);
+        return ok;
+      }
+      case 'do': {
+        if (!this.grow()) return false;
+        this.charge(1);
+        for (const x of n.body.slice(0, -1)) if (this.value(x) === undefined) return false;
+        return this.tail(n.body[n.body.length - 1]!);
+      }
+      case 'recur': {
+        // compileRecur: one unit, the args in order, then the params rebound
+        if (!this.grow() || n.args.length !== this.params.length) return false;
+        this.charge(1);
+        const args: string[] = [];
+        for (const a of n.args) {
+          const v = this.value(a);
+          if (v === undefined) return false;
+          const t = this.temp();
+          this.emit(`${t} = ${v};`);
+          args.push(t);
+        }
+        this.flush();
+        this.emit(`${this.params.map((s, i) => `v${s} = ${args[i]};`).join(' ')} continue;`);
+        this.recurs = true;
+        return true;
+      }
+      default: {
+        const v = this.valueOf(n); // the same node: one frame, counted by tail()
+        if (v === undefined) return false;
+        this.flush();
+        this.emit(`return ${v};`);
+        return true;
+      }
+    }
+  }
+}
+
+/**
+ * The arity's body as one JS function behind a {@link Code} (see the module comment), or
+ * undefined when it is outside the subset (throws on a bug: see {@link compileLater}). `slots` are its param slots (plain names);
+ * `closures` is the body compiled the usual way.
+ */
+export function fastFn(info: FnInfo, arity: Arity, slots: readonly number[], closures: Code): Code | undefined {
+  const g = new Generator(info, arity, slots);
+  if (!g.tail(arity.body)) return undefined;
+  const params = slots.map((s) => `v${s}`);
+  const source = `
+    const bail = () => { throw BAIL; };
+    let lim = 0, off = false;
+    function run(ev, d${params.map((p) => `, ${p}`).join('')}) {
+      ${g.source()}
+    }
+    return function fastFnBody(f, ev) {
+      if (off) return closures(f, ev);
+      const ticks = ev.ticks, base = ev.fuelBase, d = ev.depth;
+      lim = ev.maxDepth < CAP ? ev.maxDepth : CAP;
+      try {
+        return run(ev, d${slots.map((s) => `, f[${s}]`).join('')});
+      } catch (e) {
+        // a value, limit or error the closures handle: they run this call again from the same fuel state
+        off = true;
+        stats.bailed++;
+        ev.ticks = ticks;
+        ev.fuelBase = base;
+        return closures(f, ev);
+      }
+    };`;
+  const cap = Math.max(1, Math.floor(STACK_FRAMES / g.framesPerLevel()));
+  const code = new Function('K', 'closures', 'BAIL', 'CAP', 'stats', source)(g.consts, closures, BAIL, cap, fnCodegen) as Code;
+  fnCodegen.compiled++;
+  return code;
+}
+
+/**
+ * Gives `arity` (compiled as `ar`, whose `body` is its closures) the generated body on
+ * its {@link fnCodegen.compileAfter}-th call: generating and `new Function` cost about
+ * as much as a thousand closure calls, a loss for a fn called a few times. Until then a
+ * stub counts calls and runs the closures; then `ar.body` is replaced, by the generated
+ * body or, outside the subset, by the closures themselves.
+ */
+export function compileLater(info: FnInfo, arity: Arity, ar: { slots: number[]; body: Code }): void {
+  if (!fnCodegen.enabled || arity.rest !== null) return;
+  const closures = ar.body;
+  const after = fnCodegen.compileAfter;
+  let calls = 0;
+  let body: Code | undefined;
+  ar.body = (f, ev) => {
+    if (body === undefined) {
+      if (++calls <= after) return closures(f, ev);
+      try {
+        body = fastFn(info, arity, ar.slots, closures) ?? closures;
+      } catch {
+        body = closures; // a generator bug must never break a program: the closures run it
+      }
+      ar.body = body;
+    }
+    return body(f, ev); // a runBody loop (recur) may still hold the stub
+  };
+}
