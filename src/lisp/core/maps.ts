@@ -7,9 +7,9 @@
  * the key exactly as given. `update`/`update-in` (and the inner levels of `assoc-in`)
  * write back to the key they read, so `(update {"n" 1} :n inc)` is `{"n" 2}`.
  */
-import { List, OrderedMap } from 'immutable';
+import { List } from 'immutable';
 import { alternateKey, getIn1, mapHas } from '../lookup.ts';
-import { type PMap, type Runtime, type Value, PList, isLazySeq, isMap, isPList, isSet, isVector } from '../values.ts';
+import { PMap, type Runtime, type Value, PList, isLazySeq, isMap, isPList, isSet, isVector } from '../values.ts';
 import { argError, expectCallable, expectMap, expectSet, indexOutOfBounds, oddPairs, seqItems } from './args.ts';
 import { type CoreTable, VARIADIC, defn } from './registry.ts';
 import { compareValues, conjAll, getPath, itemsArray } from './seq.ts';
@@ -27,7 +27,7 @@ function storedKey(coll: Value, k: Value): Value {
 
 /** `(assoc coll k v)` on a map, a vector (index ≤ size) or nil. */
 export function assocOne(fn: string, coll: Value, k: Value, v: Value): Value {
-  if (coll === null) return OrderedMap<Value, Value>([[k, v]]);
+  if (coll === null) return PMap.from([[k, v]]);
   if (isMap(coll)) return coll.set(k, v);
   if (isVector(coll)) {
     if (typeof k !== 'number' || !Number.isInteger(k)) throw argError(fn, 'integer index for a vector', k);
@@ -54,7 +54,7 @@ function updateIn(fn: string, coll: Value, path: Value[], f: Value, extra: Value
 /** Builds a map from alternating keys and values. */
 function mapFromPairs(fn: string, kvs: Value[]): PMap {
   if (kvs.length % 2 !== 0) throw oddPairs(fn, kvs.length);
-  return OrderedMap<Value, Value>().withMutations((m) => {
+  return PMap.EMPTY.withMutations((m) => {
     for (let i = 0; i < kvs.length; i += 2) m.set(kvs[i]!, kvs[i + 1]!);
   });
 }
@@ -128,7 +128,7 @@ export const mapFns: CoreTable = {
     [2, 2],
     ([m, ks], rt) => {
       const mm = mapOrNil('select-keys', m!);
-      return OrderedMap<Value, Value>().withMutations((out) => {
+      return PMap.EMPTY.withMutations((out) => {
         for (const k of seqItems('select-keys', ks!, rt)) {
           const v = mm === null ? NOT_FOUND : getIn1(mm, k, NOT_FOUND);
           if (v !== NOT_FOUND) out.set(k, v);
@@ -199,7 +199,7 @@ export const mapFns: CoreTable = {
       let acc: Value = null;
       for (const m of ms) {
         if (m === null) continue;
-        acc = acc === null ? (isMap(m) ? m : conjAll('merge', OrderedMap(), [m], rt)) : conjAll('merge', acc, [m], rt);
+        acc = acc === null ? (isMap(m) ? m : conjAll('merge', PMap.EMPTY, [m], rt)) : conjAll('merge', acc, [m], rt);
       }
       return acc;
     },
@@ -231,7 +231,7 @@ export const mapFns: CoreTable = {
     ([ks, vs], rt) => {
       const ki = seqItems('zipmap', ks!, rt)[Symbol.iterator]();
       const vi = seqItems('zipmap', vs!, rt)[Symbol.iterator]();
-      const out = OrderedMap<Value, Value>().withMutations((m) => {
+      const out = PMap.EMPTY.withMutations((m) => {
         for (let k = ki.next(), v = vi.next(); !k.done && !v.done; k = ki.next(), v = vi.next()) m.set(k.value, v.value);
       });
       rt.tick(out.size);
@@ -245,7 +245,7 @@ export const mapFns: CoreTable = {
       const mm = expectMapFirst('update-vals', m!, f!, updateValsHint);
       expectCallable('update-vals', f!);
       rt.tick(mm?.size ?? 0);
-      return mm === null ? OrderedMap() : mm.map((v) => rt.apply(f!, [v]));
+      return mm === null ? PMap.EMPTY : mm.map((v) => rt.apply(f!, [v]));
     },
     '(update-vals m f) map with (f v) for every value',
   ),
@@ -255,7 +255,7 @@ export const mapFns: CoreTable = {
       const mm = expectMapFirst('update-keys', m!, f!, updateKeysHint);
       expectCallable('update-keys', f!);
       rt.tick(mm?.size ?? 0);
-      return OrderedMap<Value, Value>().withMutations((out) => {
+      return PMap.EMPTY.withMutations((out) => {
         if (mm !== null) for (const [k, v] of mm) out.set(rt.apply(f!, [k]), v);
       });
     },
@@ -267,7 +267,7 @@ export const mapFns: CoreTable = {
   'array-map': defn([0, VARIADIC], (kvs) => mapFromPairs('array-map', kvs), '(array-map k v ...) map of the pairs'),
   'sorted-map': defn(
     [0, VARIADIC],
-    (kvs) => mapFromPairs('sorted-map', kvs).sortBy((_, k) => k, (a, b) => compareValues(a, b, 'sorted-map')),
+    (kvs) => PMap.from(Array.from(mapFromPairs('sorted-map', kvs)).sort(([a], [b]) => compareValues(a, b, 'sorted-map'))),
     '(sorted-map k v ...) map of the pairs ordered by key',
   ),
 };
