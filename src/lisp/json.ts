@@ -170,13 +170,14 @@ export function fromJson(j: Json, options: Pick<JsonOptions, 'maxDepth'> = {}): 
     if (typeof obj.toJSON === 'function') return convert((obj.toJSON as () => unknown)(), depth + 1);
     if (Array.isArray(x)) return vec(x.map((item) => convert(item, depth + 1)));
     const record = x as Record<string, unknown>;
-    return PMap.EMPTY.withMutations((m) => {
-      for (const key of Object.keys(record)) {
-        const item = record[key];
-        if (item === undefined || typeof item === 'function' || typeof item === 'symbol') continue;
-        m.set(key, convert(item, depth + 1));
-      }
-    });
+    const flat: Value[] = [];
+    for (const key of Object.keys(record)) {
+      const item = record[key];
+      if (item === undefined || typeof item === 'function' || typeof item === 'symbol') continue;
+      flat.push(key, convert(item, depth + 1));
+    }
+    // object keys are distinct: no lookup per key
+    return PMap.fromDistinctFlat(flat);
   };
   return convert(j, 0);
 }

@@ -111,10 +111,12 @@ export function assoc<K, V>(node: Node<K, V>, shift: number, leaf: Leaf<K, V>, o
   const bit = 1 << ((leaf.h >>> shift) & MASK);
   const i = popcount(node.bitmap & (bit - 1));
   if ((node.bitmap & bit) === 0) {
-    const target = editable(node, owner);
-    target.slots.splice(i, 0, leaf);
-    target.bitmap |= bit;
-    return target;
+    if (owner !== null && node.owner === owner) {
+      node.slots.splice(i, 0, leaf);
+      node.bitmap |= bit;
+      return node;
+    }
+    return new BitmapNode(node.bitmap | bit, inserted(node.slots, i, leaf), owner);
   }
   const slot = node.slots[i]!;
   let next: Slot<K, V>;
@@ -161,6 +163,15 @@ function pair<K, V>(shift: number, a: Leaf<K, V>, b: Leaf<K, V>, owner: Owner): 
   const fb = (b.h >>> shift) & MASK;
   if (fa === fb) return new BitmapNode(1 << fa, [pair(shift + BITS, a, b, owner)], owner);
   return new BitmapNode((1 << fa) | (1 << fb), fa < fb ? [a, b] : [b, a], owner);
+}
+
+/** A copy of `slots` with `x` inserted at `i`, in one pass (slice + splice copies twice). */
+function inserted<T>(slots: T[], i: number, x: T): T[] {
+  const out = new Array<T>(slots.length + 1);
+  for (let j = 0; j < i; j++) out[j] = slots[j]!;
+  out[i] = x;
+  for (let j = i; j < slots.length; j++) out[j + 1] = slots[j]!;
+  return out;
 }
 
 function editable<K, V>(node: BitmapNode<K, V>, owner: Owner): BitmapNode<K, V> {

@@ -57,6 +57,18 @@ export class PMap {
     });
   }
 
+  /**
+   * A map of `[k0, v0, k1, v1, ...]` whose keys are known to be distinct (the keys of a
+   * JS object): a small one takes the array itself, without a lookup per key. The
+   * caller hands the array over and must not change it afterwards.
+   */
+  static fromDistinctFlat(flat: Value[]): PMap {
+    if (flat.length <= SMALL * 2) return new PMap(flat, null, flat.length / 2, 0);
+    return PMap.EMPTY.withMutations((m) => {
+      for (let i = 0; i < flat.length; i += 2) m.set(flat[i]!, flat[i + 1]!);
+    });
+  }
+
   get size(): number {
     return this.count;
   }
