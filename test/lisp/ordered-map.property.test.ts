@@ -155,3 +155,13 @@ function dedupe(pairs: Entry[]): Entry[] {
   for (const p of pairs) if (!out.some(([k]) => sameKey(k, p[0]))) out.push(p);
   return out;
 }
+
+describe('hashing shared structure', () => {
+  it('a key built by doubling (2^40 paths, 40 distinct parts) hashes in linear time', () => {
+    let v: Value = 1;
+    for (let i = 0; i < 40; i++) v = vec([v, v]);
+    const m = PMap.EMPTY.set(v, 1);
+    expect(m.hashCode()).toBe(map([[v, 1]]).hashCode());
+    expect(OrderedSet<Value>([m, map([[v, 1]])]).size).toBe(1);
+  });
+});

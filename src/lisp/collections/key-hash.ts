@@ -29,20 +29,27 @@ export function hashKey(k: Value): number {
   if (k === null) return 0x42108422;
   const tag = tagOf(k);
   if (tag === TAG_KEYWORD) return (k as Keyword).hash;
-  if (tag === TAG_PLIST) return hashSequence((k as PList).items);
-  if (isList(k)) return hashSequence(k as Iterable<Value>);
-  if (isOrderedSet(k)) {
-    let h = 0x5e7;
-    for (const x of k as Iterable<Value>) h = (h + hashKey(x)) | 0;
-    return h;
-  }
+  if (tag === TAG_PLIST) return hashCollection((k as PList).items, false);
+  if (isList(k)) return hashCollection(k as Iterable<Value> & object, false);
+  if (isOrderedSet(k)) return hashCollection(k as Iterable<Value> & object, true);
   // maps (their own order-free hashCode), lazy seqs, symbols, functions, regexes
   return immutableHash(k);
 }
 
-function hashSequence(items: Iterable<Value>): number {
-  let h = 1;
-  for (const x of items) h = (Math.imul(31, h) + hashKey(x)) | 0;
+/**
+ * Hashes of vectors and sets, computed once per (immutable) collection object: a value
+ * built by doubling (`[v v]` nested n deep) shares its parts, and hashing it must stay
+ * linear in the number of distinct parts, not their 2^n paths.
+ */
+const collectionHashes = new WeakMap<object, number>();
+
+function hashCollection(items: Iterable<Value> & object, unordered: boolean): number {
+  const cached = collectionHashes.get(items);
+  if (cached !== undefined) return cached;
+  let h = unordered ? 0x5e7 : 1;
+  if (unordered) for (const x of items) h = (h + hashKey(x)) | 0;
+  else for (const x of items) h = (Math.imul(31, h) + hashKey(x)) | 0;
+  collectionHashes.set(items, h);
   return h;
 }
 

@@ -19,7 +19,7 @@
  */
 import { type Change, type KeyOps, type Leaf, type Owner, type Root, Leaf as LeafClass, assoc, collect, dissoc, emptyRoot, find } from './hamt.ts';
 import { hashKey, keyEquals } from './key-hash.ts';
-import type { Value } from '../values.ts';
+import { type Value, equals } from '../values.ts';
 
 /** Largest map kept in the flat-array form. */
 const SMALL = 8;
@@ -269,7 +269,7 @@ export class PMap {
     this.forEach((v, k) => {
       if (!same) return;
       const w = other.get(k, missing);
-      if (w === missing || !keyEquals(v, w)) same = false;
+      if (w === missing || !equals(v, w)) same = false;
     });
     return same;
   }
