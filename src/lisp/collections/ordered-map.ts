@@ -107,8 +107,9 @@ export class PMap {
   /** The map with `k` set to `v` (this map itself when transient). */
   set(k: Value, v: Value): PMap {
     if (this.arr !== null) return this.setSmall(this.arr, k, v);
-    const change: Change<Value, Value> = { old: undefined };
     const leaf = new LeafClass<Value, Value>(hashKey(k), k, v, this.nextSeq);
+    const change = scratch;
+    change.old = undefined;
     const root = assoc(this.root!, 0, leaf, this.owner, ops, change);
     if (root === this.root && this.owner === null) return this;
     const added = change.old === undefined ? 1 : 0;
@@ -289,6 +290,12 @@ export class PMap {
 Object.defineProperty(PMap.prototype, 'ptcTag', { value: MAP_TAG, enumerable: false, writable: false, configurable: false });
 
 const MISSING = Symbol('missing');
+
+/**
+ * The change record of `set`, reused: the trie update never calls back into map
+ * updates (key hashing and equality only read), and `set` reads it right after.
+ */
+const scratch: Change<Value, Value> = { old: undefined };
 
 /** Keywords and symbols are interned: equal only when identical. */
 function isInterned(k: object): boolean {

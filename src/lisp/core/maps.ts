@@ -44,10 +44,23 @@ function assocIn(fn: string, coll: Value, path: Value[], v: Value): Value {
   return assocOne(fn, coll, k, assocIn(fn, getIn1(coll, k), path.slice(1), v));
 }
 
-function updateIn(fn: string, coll: Value, path: Value[], f: Value, extra: Value[], rt: Runtime): Value {
-  const k = storedKey(coll, path[0] ?? null);
-  const inner = getIn1(coll, k);
-  const next = path.length <= 1 ? rt.apply(f, [inner, ...extra]) : updateIn(fn, inner, path.slice(1), f, extra, rt);
+/** `update-in` from `path[i]` on: reads each level once, writes back to the key it read. */
+function updateIn(fn: string, coll: Value, path: Value[], f: Value, extra: Value[], rt: Runtime, i = 0): Value {
+  let k = path[i] ?? null;
+  let inner: Value;
+  if (isMap(coll)) {
+    // storedKey + getIn1 in one or two lookups instead of up to four
+    inner = coll.get(k, NOT_FOUND);
+    if (inner === NOT_FOUND) {
+      const alt = alternateKey(k);
+      inner = alt === undefined ? NOT_FOUND : coll.get(alt, NOT_FOUND);
+      if (inner === NOT_FOUND) inner = null;
+      else k = alt!;
+    }
+  } else {
+    inner = getIn1(coll, k);
+  }
+  const next = i >= path.length - 1 ? rt.apply(f, [inner, ...extra]) : updateIn(fn, inner, path, f, extra, rt, i + 1);
   return assocOne(fn, coll, k, next);
 }
 
@@ -142,6 +155,8 @@ export const mapFns: CoreTable = {
   assoc: defn(
     [3, VARIADIC],
     ([m, ...kvs]) => {
+      // the common case, without the generic path's checks
+      if (kvs.length === 2 && isMap(m!)) return m.set(kvs[0]!, kvs[1]!);
       if (kvs.length % 2 !== 0) throw oddPairs('assoc', kvs.length);
       let out: Value = m!;
       if (isMap(out) && kvs.length > 2) {
