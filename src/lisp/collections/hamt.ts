@@ -29,12 +29,8 @@ export class Leaf<K, V> {
     readonly h: number,
     readonly k: K,
     readonly v: V,
-    /**
-     * insertion sequence number: position in the map's iteration order. Written once
-     * more by `assoc` when the leaf replaces an equal key's (the key keeps its place),
-     * before the new leaf is reachable from any map.
-     */
-    public s: number,
+    /** insertion sequence number: position in the map's iteration order */
+    readonly s: number,
   ) {}
 }
 
@@ -124,8 +120,7 @@ export function assoc<K, V>(node: Node<K, V>, shift: number, leaf: Leaf<K, V>, o
     if (slot.h === leaf.h && ops.equals(slot.k, leaf.k)) {
       change.old = slot;
       if (slot.v === leaf.v) return node;
-      leaf.s = slot.s;
-      next = leaf;
+      next = replacement(slot, leaf);
     } else {
       next = pair(shift + BITS, slot, leaf, owner);
     }
@@ -148,12 +143,20 @@ function assocCollision<K, V>(node: CollisionNode<K, V>, shift: number, leaf: Le
   const target = node.owner !== null && node.owner === owner ? node : new CollisionNode(node.h, node.leaves.slice(), owner);
   if (i >= 0) {
     change.old = node.leaves[i]!;
-    leaf.s = change.old.s;
-    target.leaves[i] = leaf;
+    target.leaves[i] = replacement(change.old, leaf);
   } else {
     target.leaves.push(leaf);
   }
   return target;
+}
+
+/**
+ * The leaf of an existing key with a new value: the key keeps its place (sequence
+ * number) and, as in Clojure, the key object first stored (`(assoc {[1 2] 0} '(1 2) 1)`
+ * is `{[1 2] 1}`).
+ */
+function replacement<K, V>(old: Leaf<K, V>, leaf: Leaf<K, V>): Leaf<K, V> {
+  return new Leaf(old.h, old.k, leaf.v, old.s);
 }
 
 /** A node holding two leaves of different keys, split on their hash fragments. */

@@ -17,7 +17,7 @@
  * The API follows the subset of Immutable.OrderedMap the interpreter used, so call
  * sites read the same; `equals` / `hashCode` let Immutable sets and vectors hold maps.
  */
-import { type Change, type KeyOps, type Leaf, type Owner, type Root, Leaf as LeafClass, assoc, collect, dissoc, emptyRoot, find } from './hamt.ts';
+import { type Change, type KeyOps, type Owner, type Root, Leaf, assoc, collect, dissoc, emptyRoot, find } from './hamt.ts';
 import { hashKey, keyEquals } from './key-hash.ts';
 import { type Value, equals } from '../values.ts';
 
@@ -107,7 +107,7 @@ export class PMap {
   /** The map with `k` set to `v` (this map itself when transient). */
   set(k: Value, v: Value): PMap {
     if (this.arr !== null) return this.setSmall(this.arr, k, v);
-    const leaf = new LeafClass<Value, Value>(hashKey(k), k, v, this.nextSeq);
+    const leaf = new Leaf<Value, Value>(hashKey(k), k, v, this.nextSeq);
     const change = scratch;
     change.old = undefined;
     const root = assoc(this.root!, 0, leaf, this.owner, ops, change);
@@ -138,7 +138,7 @@ export class PMap {
     const owner = this.owner ?? {};
     let root = emptyRoot<Value, Value>(owner);
     const change: Change<Value, Value> = { old: undefined };
-    for (let i = 0; i < arr.length; i += 2) root = assoc(root, 0, new LeafClass(hashKey(arr[i]!), arr[i]!, arr[i + 1]!, i / 2), owner, ops, change);
+    for (let i = 0; i < arr.length; i += 2) root = assoc(root, 0, new Leaf(hashKey(arr[i]!), arr[i]!, arr[i + 1]!, i / 2), owner, ops, change);
     if (this.owner === null) return new PMap(null, root, this.count, this.count);
     this.assign(null, root, this.count, this.count);
     return this;
