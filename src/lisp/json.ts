@@ -13,11 +13,11 @@
  *
  * Errors name where the bad value sits: `... at [:items 2]`.
  */
-import { isList, isOrderedMap, isOrderedSet, OrderedMap } from 'immutable';
+import { isList, isOrderedSet } from 'immutable';
 import { PtcError, limitExceeded } from './errors.ts';
 import { prStrLimited } from './printer/index.ts';
 import type { Json } from './tools.ts';
-import { LazySeq, type PMap, type Value, vec, isFn, isKeyword, isLazySeq, isPList, isRegex, isSymbol } from './values.ts';
+import { LazySeq, PMap, type Value, vec, isMap, isFn, isKeyword, isLazySeq, isPList, isRegex, isSymbol } from './values.ts';
 
 export type { Json };
 
@@ -104,9 +104,9 @@ export function toJson(v: Value, options: JsonOptions = {}): Json {
         path.pop();
       }
     }
-    if (isOrderedMap(x)) {
+    if (isMap(x)) {
       const out: { [key: string]: Json } = {};
-      for (const [k, item] of x as PMap) {
+      for (const [k, item] of x) {
         let key: string;
         if (typeof k === 'string') key = k;
         else if (isKeyword(k) || isSymbol(k)) key = k.fullName;
@@ -170,13 +170,14 @@ export function fromJson(j: Json, options: Pick<JsonOptions, 'maxDepth'> = {}): 
     if (typeof obj.toJSON === 'function') return convert((obj.toJSON as () => unknown)(), depth + 1);
     if (Array.isArray(x)) return vec(x.map((item) => convert(item, depth + 1)));
     const record = x as Record<string, unknown>;
-    return OrderedMap<Value, Value>().withMutations((m) => {
-      for (const key of Object.keys(record)) {
-        const item = record[key];
-        if (item === undefined || typeof item === 'function' || typeof item === 'symbol') continue;
-        m.set(key, convert(item, depth + 1));
-      }
-    });
+    const flat: Value[] = [];
+    for (const key of Object.keys(record)) {
+      const item = record[key];
+      if (item === undefined || typeof item === 'function' || typeof item === 'symbol') continue;
+      flat.push(key, convert(item, depth + 1));
+    }
+    // object keys are distinct: no lookup per key
+    return PMap.fromDistinctFlat(flat);
   };
   return convert(j, 0);
 }
@@ -265,7 +266,7 @@ function renameKeys(j: Json, shape: KeyShape | undefined): Json {
  */
 export function toToolArgs(v: Value, schemaKeys?: Set<string> | KeyShape, options: JsonOptions = {}): Json {
   if (v === null) return {};
-  if (!isOrderedMap(v)) {
+  if (!isMap(v)) {
     throw new PtcError('type_error', `tool arguments must be a map, got ${prStrLimited(v, 60)}`, undefined, 'call tools as (tool/name {:key value})');
   }
   const j = toJson(v, options);

@@ -13,18 +13,20 @@
  * | vector              | `Immutable.List` (persistent, O(log32 n))    |
  * | list / realised seq | {@link PList}                                |
  * | lazy seq            | {@link LazySeq} (range, iterate, repeat, ...) |
- * | map                 | `Immutable.OrderedMap` (insertion order)     |
+ * | map                 | {@link PMap} (insertion order)               |
  * | set                 | `Immutable.OrderedSet` (insertion order)     |
  * | function            | {@link FnValue} subclasses                   |
  * | regex               | {@link Regex}                                |
  *
  * Maps and sets keep insertion order so printing and iteration are deterministic.
  */
-import { List, OrderedMap, OrderedSet, isList, isOrderedMap, isOrderedSet, hash } from 'immutable';
+import { List, OrderedSet, isList, isOrderedSet, hash } from 'immutable';
+import { PMap } from './collections/ordered-map.ts';
 import { vectorOfArray } from './vector-of-array.ts';
 
+export { PMap };
+
 export type Vector = List<Value>;
-export type PMap = OrderedMap<Value, Value>;
 export type PSet = OrderedSet<Value>;
 
 export type Value =
@@ -62,6 +64,11 @@ const TAG_FN = 4;
 const TAG_REGEX = 5;
 const TAG_REDUCED = 6;
 const TAG_SYMBOL = 7;
+/**
+ * PMap's tag, set by collections/ordered-map.ts (MAP_TAG there): a literal, as the two
+ * modules import each other and values.ts must not read PMap's module while loading.
+ */
+const TAG_MAP = 8;
 
 type Tagged = { readonly ptcTag?: number };
 
@@ -74,14 +81,30 @@ function setTag(cls: { prototype: object }, tag: number): void {
 
 // ---------------------------------------------------------------- keywords
 
+/** A well-mixed 32-bit hash of a string (for map keys; see collections/key-hash.ts). */
+export function hashString(s: string): number {
+  let h = 0;
+  for (let i = 0; i < s.length; i++) h = (Math.imul(31, h) + s.charCodeAt(i)) | 0;
+  // spread the bits: keys that differ in one character must differ in the low 5 bits
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b);
+  h ^= h >>> 13;
+  return h;
+}
+
 const keywordTable = new Map<string, Keyword>();
 
 /** A keyword. Interned, so `===` is equality and identity hashing is correct. */
 export class Keyword {
+  /** hash of the spelling, computed once: maps hash keyword keys on every lookup */
+  readonly hash: number;
+
   private constructor(
     readonly ns: string | null,
     readonly name: string,
-  ) {}
+  ) {
+    this.hash = hashString(ns === null ? name : `${ns}/${name}`) ^ 0x3c6ef372;
+  }
 
   /** `foo` for `:foo`, `a/b` for `:a/b`: the spelling without the colon. */
   get fullName(): string {
@@ -300,7 +323,7 @@ export const isSymbol = (v: Value): v is Sym => typeof v === 'object' && v !== n
 export const isVector = (v: Value): v is Vector => isList(v);
 export const isPList = (v: Value): v is PList => typeof v === 'object' && v !== null && tagOf(v) === TAG_PLIST;
 export const isLazySeq = (v: Value): v is LazySeq => typeof v === 'object' && v !== null && tagOf(v) === TAG_LAZY;
-export const isMap = (v: Value): v is PMap => isOrderedMap(v);
+export const isMap = (v: Value): v is PMap => typeof v === 'object' && v !== null && tagOf(v) === TAG_MAP;
 export const isSet = (v: Value): v is PSet => isOrderedSet(v);
 export const isFn = (v: Value): v is FnValue => typeof v === 'object' && v !== null && tagOf(v) === TAG_FN;
 export const isRegex = (v: Value): v is Regex => typeof v === 'object' && v !== null && tagOf(v) === TAG_REGEX;
@@ -315,7 +338,7 @@ export const isSeq = (v: Value): v is PList | LazySeq => {
 export const isSequential = (v: Value): v is Vector | PList | LazySeq => isSeq(v) || isList(v);
 /** any collection: sequential, map or set */
 export const isColl = (v: Value): v is Vector | PList | LazySeq | PMap | PSet =>
-  isSequential(v) || isOrderedMap(v) || isOrderedSet(v);
+  isSequential(v) || isMap(v) || isOrderedSet(v);
 
 /** Name of a value's type as used in error messages: `expected number, got string`. */
 export function typeName(v: Value): string {
@@ -342,9 +365,10 @@ export function typeName(v: Value): string {
       return 'regex';
     case TAG_REDUCED:
       return 'reduced';
+    case TAG_MAP:
+      return 'map';
   }
   if (isList(v)) return 'vector';
-  if (isOrderedMap(v)) return 'map';
   if (isOrderedSet(v)) return 'set';
   return 'unknown';
 }
@@ -358,7 +382,7 @@ export const vec = (items: Iterable<Value> = []): Vector => {
   return vectorOfArray(items.length <= 32 ? items.slice() : items);
 };
 export const list = (items: Iterable<Value> = []): PList => PList.of(items);
-export const map = (entries: Iterable<[Value, Value]> = []): PMap => OrderedMap(entries);
+export const map = (entries: Iterable<readonly [Value, Value]> = []): PMap => PMap.from(entries);
 export const set = (items: Iterable<Value> = []): PSet => OrderedSet(items);
 
 // ---------------------------------------------------------------- equality
@@ -373,7 +397,7 @@ export function equals(a: Value, b: Value): boolean {
   if (a === null || b === null) return false;
   if (typeof a !== 'object' || typeof b !== 'object') return false;
   if (isSequential(a)) return isSequential(b) && sequentialEquals(a, b);
-  if (isOrderedMap(a)) return isOrderedMap(b) && mapEquals(a, b);
+  if (isMap(a)) return isMap(b) && mapEquals(a, b);
   if (isOrderedSet(a)) return isOrderedSet(b) && a.size === b.size && a.every((x) => b.has(x));
   return false;
 }
@@ -417,9 +441,9 @@ export function seqable(v: Value): Iterable<Value> | undefined {
   const t = tagOf(v);
   if (t === TAG_PLIST) return (v as PList).items;
   if (t === TAG_LAZY) return v as LazySeq;
+  if (t === TAG_MAP) return mapEntries(v as PMap);
   if (t !== undefined) return undefined;
   if (isList(v)) return v;
-  if (isOrderedMap(v)) return mapEntries(v);
   if (isOrderedSet(v)) return v;
   return undefined;
 }

@@ -7,9 +7,9 @@
  * the key exactly as given. `update`/`update-in` (and the inner levels of `assoc-in`)
  * write back to the key they read, so `(update {"n" 1} :n inc)` is `{"n" 2}`.
  */
-import { List, OrderedMap } from 'immutable';
+import { List } from 'immutable';
 import { alternateKey, getIn1, mapHas } from '../lookup.ts';
-import { type PMap, type Runtime, type Value, PList, isLazySeq, isMap, isPList, isSet, isVector } from '../values.ts';
+import { PMap, type Runtime, type Value, PList, isLazySeq, isMap, isPList, isSet, isVector } from '../values.ts';
 import { argError, expectCallable, expectMap, expectSet, indexOutOfBounds, oddPairs, seqItems } from './args.ts';
 import { type CoreTable, VARIADIC, defn } from './registry.ts';
 import { compareValues, conjAll, getPath, itemsArray } from './seq.ts';
@@ -27,7 +27,7 @@ function storedKey(coll: Value, k: Value): Value {
 
 /** `(assoc coll k v)` on a map, a vector (index ≤ size) or nil. */
 export function assocOne(fn: string, coll: Value, k: Value, v: Value): Value {
-  if (coll === null) return OrderedMap<Value, Value>([[k, v]]);
+  if (coll === null) return PMap.from([[k, v]]);
   if (isMap(coll)) return coll.set(k, v);
   if (isVector(coll)) {
     if (typeof k !== 'number' || !Number.isInteger(k)) throw argError(fn, 'integer index for a vector', k);
@@ -44,17 +44,30 @@ function assocIn(fn: string, coll: Value, path: Value[], v: Value): Value {
   return assocOne(fn, coll, k, assocIn(fn, getIn1(coll, k), path.slice(1), v));
 }
 
-function updateIn(fn: string, coll: Value, path: Value[], f: Value, extra: Value[], rt: Runtime): Value {
-  const k = storedKey(coll, path[0] ?? null);
-  const inner = getIn1(coll, k);
-  const next = path.length <= 1 ? rt.apply(f, [inner, ...extra]) : updateIn(fn, inner, path.slice(1), f, extra, rt);
+/** `update-in` from `path[i]` on: reads each level once, writes back to the key it read. */
+function updateIn(fn: string, coll: Value, path: Value[], f: Value, extra: Value[], rt: Runtime, i = 0): Value {
+  let k = path[i] ?? null;
+  let inner: Value;
+  if (isMap(coll)) {
+    // storedKey + getIn1 in one or two lookups instead of up to four
+    inner = coll.get(k, NOT_FOUND);
+    if (inner === NOT_FOUND) {
+      const alt = alternateKey(k);
+      inner = alt === undefined ? NOT_FOUND : coll.get(alt, NOT_FOUND);
+      if (inner === NOT_FOUND) inner = null;
+      else k = alt!;
+    }
+  } else {
+    inner = getIn1(coll, k);
+  }
+  const next = i >= path.length - 1 ? rt.apply(f, [inner, ...extra]) : updateIn(fn, inner, path, f, extra, rt, i + 1);
   return assocOne(fn, coll, k, next);
 }
 
 /** Builds a map from alternating keys and values. */
 function mapFromPairs(fn: string, kvs: Value[]): PMap {
   if (kvs.length % 2 !== 0) throw oddPairs(fn, kvs.length);
-  return OrderedMap<Value, Value>().withMutations((m) => {
+  return PMap.EMPTY.withMutations((m) => {
     for (let i = 0; i < kvs.length; i += 2) m.set(kvs[i]!, kvs[i + 1]!);
   });
 }
@@ -128,7 +141,7 @@ export const mapFns: CoreTable = {
     [2, 2],
     ([m, ks], rt) => {
       const mm = mapOrNil('select-keys', m!);
-      return OrderedMap<Value, Value>().withMutations((out) => {
+      return PMap.EMPTY.withMutations((out) => {
         for (const k of seqItems('select-keys', ks!, rt)) {
           const v = mm === null ? NOT_FOUND : getIn1(mm, k, NOT_FOUND);
           if (v !== NOT_FOUND) out.set(k, v);
@@ -142,6 +155,8 @@ export const mapFns: CoreTable = {
   assoc: defn(
     [3, VARIADIC],
     ([m, ...kvs]) => {
+      // the common case, without the generic path's checks
+      if (kvs.length === 2 && isMap(m!)) return m.set(kvs[0]!, kvs[1]!);
       if (kvs.length % 2 !== 0) throw oddPairs('assoc', kvs.length);
       let out: Value = m!;
       if (isMap(out) && kvs.length > 2) {
@@ -199,7 +214,7 @@ export const mapFns: CoreTable = {
       let acc: Value = null;
       for (const m of ms) {
         if (m === null) continue;
-        acc = acc === null ? (isMap(m) ? m : conjAll('merge', OrderedMap(), [m], rt)) : conjAll('merge', acc, [m], rt);
+        acc = acc === null ? (isMap(m) ? m : conjAll('merge', PMap.EMPTY, [m], rt)) : conjAll('merge', acc, [m], rt);
       }
       return acc;
     },
@@ -231,7 +246,7 @@ export const mapFns: CoreTable = {
     ([ks, vs], rt) => {
       const ki = seqItems('zipmap', ks!, rt)[Symbol.iterator]();
       const vi = seqItems('zipmap', vs!, rt)[Symbol.iterator]();
-      const out = OrderedMap<Value, Value>().withMutations((m) => {
+      const out = PMap.EMPTY.withMutations((m) => {
         for (let k = ki.next(), v = vi.next(); !k.done && !v.done; k = ki.next(), v = vi.next()) m.set(k.value, v.value);
       });
       rt.tick(out.size);
@@ -245,7 +260,7 @@ export const mapFns: CoreTable = {
       const mm = expectMapFirst('update-vals', m!, f!, updateValsHint);
       expectCallable('update-vals', f!);
       rt.tick(mm?.size ?? 0);
-      return mm === null ? OrderedMap() : mm.map((v) => rt.apply(f!, [v]));
+      return mm === null ? PMap.EMPTY : mm.map((v) => rt.apply(f!, [v]));
     },
     '(update-vals m f) map with (f v) for every value',
   ),
@@ -255,7 +270,7 @@ export const mapFns: CoreTable = {
       const mm = expectMapFirst('update-keys', m!, f!, updateKeysHint);
       expectCallable('update-keys', f!);
       rt.tick(mm?.size ?? 0);
-      return OrderedMap<Value, Value>().withMutations((out) => {
+      return PMap.EMPTY.withMutations((out) => {
         if (mm !== null) for (const [k, v] of mm) out.set(rt.apply(f!, [k]), v);
       });
     },
@@ -267,7 +282,7 @@ export const mapFns: CoreTable = {
   'array-map': defn([0, VARIADIC], (kvs) => mapFromPairs('array-map', kvs), '(array-map k v ...) map of the pairs'),
   'sorted-map': defn(
     [0, VARIADIC],
-    (kvs) => mapFromPairs('sorted-map', kvs).sortBy((_, k) => k, (a, b) => compareValues(a, b, 'sorted-map')),
+    (kvs) => PMap.from(Array.from(mapFromPairs('sorted-map', kvs)).sort(([a], [b]) => compareValues(a, b, 'sorted-map'))),
     '(sorted-map k v ...) map of the pairs ordered by key',
   ),
 };

@@ -10,11 +10,11 @@
  * so `(take 5 (map inc (range)))` works; consumers that stop early never realise more.
  * Realising more than the collection-size limit is a `limit_exceeded` error.
  */
-import { List, OrderedMap, OrderedSet, Set as ISet } from 'immutable';
+import { List, OrderedSet, Set as ISet } from 'immutable';
 import { PtcError, typeError } from '../errors.ts';
 import { alternateKey, getIn1 } from '../lookup.ts';
 import {
-  type PMap,
+  PMap,
   type Runtime,
   type Value,
   type Vector,
@@ -949,7 +949,7 @@ const sequenceFns: CoreTable = {
     [1, 1],
     ([c]) => {
       if (isVector(c!)) return List();
-      if (isMap(c!)) return OrderedMap();
+      if (isMap(c!)) return PMap.EMPTY;
       if (isSet(c!)) return OrderedSet();
       if (isPList(c!) || isLazySeq(c!)) return PList.EMPTY;
       return null;
@@ -1047,7 +1047,7 @@ const sequenceFns: CoreTable = {
   frequencies: defn(
     [1, 1],
     ([c], rt) => {
-      const out = OrderedMap<Value, Value>().withMutations((m) => {
+      const out = PMap.EMPTY.withMutations((m) => {
         for (const x of seqItems('frequencies', c!, rt)) m.set(x, ((m.get(x) as number | undefined) ?? 0) + 1);
       });
       rt.tick(out.size);
@@ -1059,7 +1059,7 @@ const sequenceFns: CoreTable = {
     [2, 2],
     ([f, c], rt) => {
       const key = keyFnOf('group-by', f!, rt);
-      const out = OrderedMap<Value, Value>().withMutations((m) => {
+      const out = PMap.EMPTY.withMutations((m) => {
         for (const x of seqItems('group-by', c!, rt)) {
           const k = key(x);
           m.set(k, ((m.get(k) as Vector | undefined) ?? List<Value>()).push(x));

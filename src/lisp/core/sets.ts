@@ -4,8 +4,8 @@
  * names (as in the reference). Sets keep insertion order; membership is exact (`:a` and
  * `"a"` are different members).
  */
-import { OrderedMap, OrderedSet } from 'immutable';
-import { type PMap, type PSet, type Runtime, type Value, isSet, truthy } from '../values.ts';
+import { OrderedSet } from 'immutable';
+import { PMap, type PSet, type Runtime, type Value, isSet, truthy } from '../values.ts';
 import { expectCallable, expectMap, seqItems } from './args.ts';
 import { type CoreTable, VARIADIC, defn } from './registry.ts';
 import { compareValues } from './seq.ts';
@@ -102,9 +102,9 @@ export const setFns: CoreTable = {
   'map-invert': defn(
     [1, 1],
     ([m], rt) => {
-      const mm: PMap = m === null ? OrderedMap() : expectMap('map-invert', m!);
+      const mm: PMap = m === null ? PMap.EMPTY : expectMap('map-invert', m!);
       rt.tick(mm.size);
-      return OrderedMap<Value, Value>(Array.from(mm, ([k, v]) => [v, k] as [Value, Value]));
+      return PMap.from(Array.from(mm, ([k, v]) => [v, k] as [Value, Value]));
     },
     '(map-invert m) map from values to keys',
   ),

@@ -5,9 +5,9 @@
  * returns for its entries. Lists stay lists, vectors vectors, sets sets; a lazy seq is
  * realised (bounded) and comes back as a list.
  */
-import { List, OrderedMap, OrderedSet } from 'immutable';
+import { List, OrderedSet } from 'immutable';
 import {
-  type PMap,
+  PMap,
   type Runtime,
   type Value,
   Keyword,
@@ -34,7 +34,7 @@ function walk(fn: string, inner: Fn, outer: Fn, form: Value, rt: Runtime): Value
   if (isLazySeq(form)) return outer(new PList(List(itemsArray(fn, form, rt).map(inner))));
   if (isMap(form)) {
     const entries = Array.from(form, ([k, v]) => inner(List<Value>([k, v])));
-    return outer(conjAll(fn, OrderedMap(), entries, rt));
+    return outer(conjAll(fn, PMap.EMPTY, entries, rt));
   }
   if (isSet(form)) return outer(OrderedSet(Array.from(form, inner)));
   return outer(form);
@@ -63,7 +63,7 @@ const replacer = (fn: string, smap: Value): Fn => {
 function rekeyMaps(fn: string, rekey: (k: Value) => Value, form: Value, rt: Runtime): Value {
   return postwalk(
     fn,
-    (x) => (isMap(x) ? OrderedMap<Value, Value>().withMutations((m) => void (x as PMap).forEach((v, k) => m.set(rekey(k), v))) : x),
+    (x) => (isMap(x) ? PMap.EMPTY.withMutations((m) => void (x as PMap).forEach((v, k) => m.set(rekey(k), v))) : x),
     form,
     rt,
   );

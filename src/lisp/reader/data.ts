@@ -4,8 +4,8 @@
  */
 import type { Form } from '../form.ts';
 import { compileRegex } from '../regex.ts';
-import { type Value, list, vec } from '../values.ts';
-import { OrderedMap, OrderedSet } from 'immutable';
+import { PMap, type Value, list, vec } from '../values.ts';
+import { OrderedSet } from 'immutable';
 import { parseError, readerMessages as M } from './messages.ts';
 import { read } from './reader.ts';
 
@@ -16,7 +16,7 @@ export interface ReadDataOptions {
 
 /**
  * Reads exactly one form of `text` as data: literals, keywords, vectors (Immutable
- * List), lists (PList), maps (OrderedMap), sets (OrderedSet) and regexes.
+ * List), lists (PList), maps (PMap), sets (OrderedSet) and regexes.
  * @throws PtcError `parse_error` for bad syntax, symbols, `#()` and `#'`; `regex_error`
  */
 export function readData(text: string, options: ReadDataOptions = {}): Value {
@@ -63,7 +63,7 @@ export function literalToValue(f: Form, other: (f: Form) => Value | undefined): 
     case 'map': {
       const items = all(f.items);
       if (!items) return undefined;
-      return OrderedMap<Value, Value>().withMutations((m) => {
+      return PMap.EMPTY.withMutations((m) => {
         for (let i = 0; i < items.length; i += 2) m.set(items[i]!, items[i + 1]!);
       });
     }

@@ -5,7 +5,7 @@
  * `ev`/`pr`/`evError` built with it over the core tables under test here.
  * `fake-runtime-b.ts` builds the same over the whole core library.
  */
-import { List, OrderedMap, OrderedSet } from 'immutable';
+import { List, OrderedSet } from 'immutable';
 import { fnFns } from '../../../src/lisp/core/functions.ts';
 import { mapFns } from '../../../src/lisp/core/maps.ts';
 import type { CoreFn, CoreTable } from '../../../src/lisp/core/registry.ts';
@@ -20,6 +20,7 @@ import { formToValue, read } from '../../../src/lisp/reader/index.ts';
 import { compileRegex } from '../../../src/lisp/regex.ts';
 import {
   type Runtime,
+  PMap,
   type Value,
   Builtin,
   Keyword,
@@ -169,7 +170,7 @@ export function miniEvaluator(resolve: (ns: string | null, name: string) => Valu
       case 'map': {
         const entries: [Value, Value][] = [];
         for (let i = 0; i < f.items.length; i += 2) entries.push([evalForm(f.items[i]!, env, rt), evalForm(f.items[i + 1]!, env, rt)]);
-        return OrderedMap(entries);
+        return PMap.from(entries);
       }
       case 'fnLiteral':
         return closure(['%1', '%2', '%3'], { kind: 'list', items: f.items, span: f.span }, env, rt, true);
