@@ -13,44 +13,29 @@
  * `recur` evaluates its arguments, rebinds the enclosing loop's (or fn arity's) locals
  * in place and returns {@link RECUR}; the loop or fn then runs its body again. No
  * exception and no argument array per iteration.
+ * Call sites, arithmetic, destructuring, `for` clauses and `try` are compiled in their own
+ * modules (calls.ts, arithmetic.ts, destructure.ts, comprehension.ts, try-catch.ts).
  * @module
  */
-import type { Binding, CatchClause, FnInfo, ForClause, Node, Op2, Pattern, Program } from '../analyzer/nodes.ts';
+import type { Binding, FnInfo, Node, Pattern, Program } from '../analyzer/nodes.ts';
 import { NIL_KEY } from '../analyzer/nodes.ts';
 import type { Span } from '../form.ts';
 import { PtcError } from '../errors.ts';
-import { getIn1, mapGet } from '../lookup.ts';
+import { getIn1 } from '../lookup.ts';
 import { formatNumber, prStr } from '../printer/index.ts';
-import {
-  LazySeq,
-  PList,
-  type PMap,
-  type Value,
-  equals,
-  isMap,
-  isSequential,
-  isVector,
-  kw,
-  map as pmap,
-  seqable,
-  set as pset,
-  typeName,
-  vec,
-  isFn,
-  isKeyword,
-  isSymbol,
-  isLazySeq,
-  isPList,
-} from '../values.ts';
+import { PList, type Value, equals, isMap, kw, map as pmap, set as pset, typeName, vec, isKeyword, isSymbol } from '../values.ts';
 import { allOf, anyOf, noneOf, whereFn } from '../core/query.ts';
-import type { CoreFn } from '../core/registry.ts';
 import { exInfo } from './builtins.ts';
-import { Closure, VarRef, isClosure } from './closure.ts';
+import { Closure, VarRef } from './closure.ts';
 import type { Evaluator } from './index.ts';
-import { FailSignal, MISSING, RECUR, ReturnSignal, SUSPEND, ThrowSignal } from './signals.ts';
+import { FailSignal, RECUR, ReturnSignal, ThrowSignal } from './signals.ts';
 import { fastLoop } from './loop-codegen.ts';
 import { compileLater } from './fn-codegen.ts';
-
+import { compileCall, compileCallCore, compileRecur } from './calls.ts';
+import { compileOp1, compileOp2 } from './arithmetic.ts';
+import { destructure } from './destructure.ts';
+import { compileForClause, forClause } from './comprehension.ts';
+import { tryNode } from './try-catch.ts';
 /** A compiled node. */
 export type Code = (f: Value[], ev: Evaluator) => Value;
 
@@ -66,7 +51,7 @@ interface CMapEntry {
   default: Code | null;
 }
 
-interface CBinding {
+export interface CBinding {
   pattern: CPattern;
   init: Code;
 }
@@ -90,21 +75,15 @@ export interface CFn {
   variadic: CArity | null;
 }
 
-type CForClause =
-  | { kind: 'bind'; pattern: CPattern; coll: Code; span: Span }
-  | { kind: 'let'; bindings: CBinding[] }
-  | { kind: 'when'; test: Code }
-  | { kind: 'while'; test: Code };
 
 /** What a `recur` rebinds: the params of a fn arity or the bindings of a loop. */
-interface RecurTarget {
+export interface RecurTarget {
   params: CPattern[];
   rest: CPattern | null;
 }
 
 const K_FUEL = kw('fuel');
 const K_TOOL_CALLS = kw('tool-calls');
-const K_TYPE = kw('type');
 
 const compiled = new WeakMap<Program, Code>();
 
@@ -120,18 +99,18 @@ export function programCode(p: Program): Code {
 
 // ---------------------------------------------------------------- the compiler
 
-function compileAll(nodes: Node[], rt: RecurTarget | null): Code[] {
+export function compileAll(nodes: Node[], rt: RecurTarget | null): Code[] {
   return nodes.map((n) => compile(n, rt));
 }
 
-function evAll(codes: Code[], f: Value[], ev: Evaluator): Value[] {
+export function evAll(codes: Code[], f: Value[], ev: Evaluator): Value[] {
   const n = codes.length;
   const out: Value[] = new Array(n);
   for (let i = 0; i < n; i++) out[i] = codes[i]!(f, ev);
   return out;
 }
 
-function compilePattern(p: Pattern): CPattern {
+export function compilePattern(p: Pattern): CPattern {
   switch (p.kind) {
     case 'bind':
       return { kind: 'bind', slot: p.slot };
@@ -147,11 +126,11 @@ function compilePattern(p: Pattern): CPattern {
   }
 }
 
-function compileBindings(bs: Binding[], rt: RecurTarget | null): CBinding[] {
+export function compileBindings(bs: Binding[], rt: RecurTarget | null): CBinding[] {
   return bs.map((b) => ({ pattern: compilePattern(b.pattern), init: compile(b.init, rt) }));
 }
 
-function bindAll(bs: CBinding[], f: Value[], ev: Evaluator): void {
+export function bindAll(bs: CBinding[], f: Value[], ev: Evaluator): void {
   for (let i = 0; i < bs.length; i++) {
     const b = bs[i]!;
     const v = b.init(f, ev);
@@ -605,649 +584,6 @@ export function compile(n: Node, rt: RecurTarget | null): Code {
       };
     }
   }
-}
-
-// ---------------------------------------------------------------- calls
-
-function compileCall(n: Extract<Node, { kind: 'call' }>): Code {
-  const fc = compile(n.fn, null);
-  const args = compileAll(n.args, null);
-  const span = n.span;
-  const fnName = (fn: Value): string | undefined => (isFn(fn) ? fn.name : undefined);
-  // Closures are called without an argument array (call0/call1/call2), and a local
-  // function (self-recursion, let-bound fns) is read from its slot with the node's fuel,
-  // one closure call less; errors are located as applyAt does. These arity-specialised
-  // blocks are what makes calls cheap: without the local ones fib 25 goes 7.9 -> 9.6 ms.
-  if (n.fn.kind === 'local' && (args.length === 1 || args.length === 2)) {
-    // a local function (self-recursion, let-bound fns): the node and the local charged at once
-    const slot = n.fn.slot;
-    const a0 = args[0]!;
-    if (args.length === 1) {
-      return (f, ev) => {
-        if ((ev.ticks -= 2) <= 0) ev.slowCheck();
-        const fn = f[slot]!;
-        const x = a0(f, ev);
-        try {
-          return isClosure(fn) ? ev.call1(fn, x) : ev.apply(fn, [x]);
-        } catch (e) {
-          throw ev.toPtcError(e, span, fnName(fn), [x]);
-        }
-      };
-    }
-    const a1 = args[1]!;
-    return (f, ev) => {
-      if ((ev.ticks -= 2) <= 0) ev.slowCheck();
-      const fn = f[slot]!;
-      const x = a0(f, ev);
-      const y = a1(f, ev);
-      try {
-        return isClosure(fn) ? ev.call2(fn, x, y) : ev.apply(fn, [x, y]);
-      } catch (e) {
-        throw ev.toPtcError(e, span, fnName(fn), [x, y]);
-      }
-    };
-  }
-  switch (args.length) {
-    case 0:
-      return (f, ev) => {
-        if (--ev.ticks <= 0) ev.slowCheck();
-        const fn = fc(f, ev);
-        try {
-          return isClosure(fn) ? ev.call0(fn) : ev.apply(fn, []);
-        } catch (e) {
-          throw ev.toPtcError(e, span, fnName(fn), []);
-        }
-      };
-    case 1: {
-      const a0 = args[0]!;
-      return (f, ev) => {
-        if (--ev.ticks <= 0) ev.slowCheck();
-        const fn = fc(f, ev);
-        const x = a0(f, ev);
-        try {
-          return isClosure(fn) ? ev.call1(fn, x) : ev.apply(fn, [x]);
-        } catch (e) {
-          throw ev.toPtcError(e, span, fnName(fn), [x]);
-        }
-      };
-    }
-    case 2: {
-      const a0 = args[0]!;
-      const a1 = args[1]!;
-      return (f, ev) => {
-        if (--ev.ticks <= 0) ev.slowCheck();
-        const fn = fc(f, ev);
-        const x = a0(f, ev);
-        const y = a1(f, ev);
-        try {
-          return isClosure(fn) ? ev.call2(fn, x, y) : ev.apply(fn, [x, y]);
-        } catch (e) {
-          throw ev.toPtcError(e, span, fnName(fn), [x, y]);
-        }
-      };
-    }
-    default:
-      return (f, ev) => {
-        if (--ev.ticks <= 0) ev.slowCheck();
-        const fn = fc(f, ev);
-        return ev.applyAt(fn, evAll(args, f, ev), span);
-      };
-  }
-}
-
-function compileCallCore(n: Extract<Node, { kind: 'callCore' }>): Code {
-  const args = compileAll(n.args, null);
-  const { span, name } = n;
-  const fn = n.core.fn;
-  return (f, ev) => {
-    if (--ev.ticks <= 0) ev.slowCheck();
-    const av = evAll(args, f, ev);
-    try {
-      return fn(av, ev);
-    } catch (e) {
-      throw ev.toPtcError(e, span, name, av);
-    }
-  };
-}
-
-function compileRecur(n: Extract<Node, { kind: 'recur' }>, rt: RecurTarget | null): Code {
-  if (rt === null) throw new PtcError('invalid_form', 'recur can only be used inside loop or fn', n.span);
-  const args = compileAll(n.args, null);
-  const { params, rest } = rt;
-  const np = params.length;
-  if (rest === null && np === args.length && params.every((p) => p.kind === 'bind')) {
-    const slots = params.map((p) => (p as { slot: number }).slot);
-    // Specialised for 1-3 plain params: no argument array per iteration. The generic
-    // path for these (evAll + a copy loop) made the 1e6-iteration loop/recur bench
-    // 18.2 -> 34.8 ms.
-    switch (np) {
-      case 1: {
-        const a0 = args[0]!;
-        const s0 = slots[0]!;
-        return (f, ev) => {
-          if (--ev.ticks <= 0) ev.slowCheck();
-          f[s0] = a0(f, ev);
-          return RECUR;
-        };
-      }
-      case 2: {
-        const a0 = args[0]!;
-        const a1 = args[1]!;
-        const s0 = slots[0]!;
-        const s1 = slots[1]!;
-        return (f, ev) => {
-          if (--ev.ticks <= 0) ev.slowCheck();
-          const x = a0(f, ev);
-          const y = a1(f, ev);
-          f[s0] = x;
-          f[s1] = y;
-          return RECUR;
-        };
-      }
-      case 3: {
-        const a0 = args[0]!;
-        const a1 = args[1]!;
-        const a2 = args[2]!;
-        const s0 = slots[0]!;
-        const s1 = slots[1]!;
-        const s2 = slots[2]!;
-        return (f, ev) => {
-          if (--ev.ticks <= 0) ev.slowCheck();
-          const x = a0(f, ev);
-          const y = a1(f, ev);
-          const z = a2(f, ev);
-          f[s0] = x;
-          f[s1] = y;
-          f[s2] = z;
-          return RECUR;
-        };
-      }
-    }
-  }
-  return (f, ev) => {
-    if (--ev.ticks <= 0) ev.slowCheck();
-    const ra = evAll(args, f, ev);
-    for (let i = 0; i < np; i++) {
-      const p = params[i]!;
-      if (p.kind === 'bind') f[p.slot] = ra[i]!;
-      else destructure(p, ra[i]!, f, ev);
-    }
-    if (rest) destructure(rest, ra[np]!, f, ev);
-    return RECUR;
-  };
-}
-
-// ---------------------------------------------------------------- arithmetic fast paths
-
-type Slow = (av: Value[], ev: Evaluator) => Value;
-
-/** The core function, for arguments that are not all numbers (errors located at the call). */
-function slowPath(core: CoreFn, span: Span, name: string): Slow {
-  const fn = core.fn;
-  return (av, ev) => {
-    try {
-      return fn(av, ev);
-    } catch (e) {
-      throw ev.toPtcError(e, span, name, av);
-    }
-  };
-}
-
-function compileOp1(n: Extract<Node, { kind: 'op1' }>): Code {
-  const slow = slowPath(n.core, n.span, n.name);
-  const d = n.op === 'inc' ? 1 : -1;
-  if (n.a.kind === 'local') {
-    const slot = n.a.slot;
-    return (f, ev) => {
-      if ((ev.ticks -= 2) <= 0) ev.slowCheck();
-      const a = f[slot]!;
-      if (typeof a === 'number') {
-        const r = a + d;
-        return r === 0 ? 0 : r;
-      }
-      return slow([a], ev);
-    };
-  }
-  const ca = compile(n.a, null);
-  return (f, ev) => {
-    if (--ev.ticks <= 0) ev.slowCheck();
-    const a = ca(f, ev);
-    if (typeof a === 'number') {
-      const r = a + d;
-      return r === 0 ? 0 : r;
-    }
-    return slow([a], ev);
-  };
-}
-
-function compileOp2(n: Extract<Node, { kind: 'op2' }>): Code {
-  const slow = slowPath(n.core, n.span, n.name);
-  const { a, b, op } = n;
-  if (a.kind === 'local' && b.kind === 'const' && typeof b.value === 'number') return op2LocalNum(op, a.slot, b.value, slow);
-  if (a.kind === 'local' && b.kind === 'local') return op2LocalLocal(op, a.slot, b.slot, slow);
-  return op2Generic(op, compile(a, null), compile(b, null), slow);
-}
-
-// One literal closure per operator and operand shape, so each is optimised for its own
-// operation: V8 shares optimised code and call feedback between closures of one literal,
-// so a table of operator functions called from one shared closure makes that call
-// polymorphic and not inlined. Measured (npm run bench -- lisp, median): with a table,
-// 1e6-iteration loop/recur 18.3 -> 24.6 ms, fib 25 7.8 -> 10.1 ms.
-
-function op2Generic(op: Op2, ca: Code, cb: Code, slow: Slow): Code {
-  switch (op) {
-    case '+':
-      return (f, ev) => {
-        if (--ev.ticks <= 0) ev.slowCheck();
-        const a = ca(f, ev);
-        const b = cb(f, ev);
-        if (typeof a === 'number' && typeof b === 'number') {
-          const r = a + b;
-          return r === 0 ? 0 : r;
-        }
-        return slow([a, b], ev);
-      };
-    case '-':
-      return (f, ev) => {
-        if (--ev.ticks <= 0) ev.slowCheck();
-        const a = ca(f, ev);
-        const b = cb(f, ev);
-        if (typeof a === 'number' && typeof b === 'number') {
-          const r = a - b;
-          return r === 0 ? 0 : r;
-        }
-        return slow([a, b], ev);
-      };
-    case '*':
-      return (f, ev) => {
-        if (--ev.ticks <= 0) ev.slowCheck();
-        const a = ca(f, ev);
-        const b = cb(f, ev);
-        if (typeof a === 'number' && typeof b === 'number') {
-          const r = a * b;
-          return r === 0 ? 0 : r;
-        }
-        return slow([a, b], ev);
-      };
-    case '<':
-      return (f, ev) => {
-        if (--ev.ticks <= 0) ev.slowCheck();
-        const a = ca(f, ev);
-        const b = cb(f, ev);
-        if (typeof a === 'number' && typeof b === 'number') return a < b;
-        return slow([a, b], ev);
-      };
-    case '>':
-      return (f, ev) => {
-        if (--ev.ticks <= 0) ev.slowCheck();
-        const a = ca(f, ev);
-        const b = cb(f, ev);
-        if (typeof a === 'number' && typeof b === 'number') return a > b;
-        return slow([a, b], ev);
-      };
-    case '<=':
-      return (f, ev) => {
-        if (--ev.ticks <= 0) ev.slowCheck();
-        const a = ca(f, ev);
-        const b = cb(f, ev);
-        if (typeof a === 'number' && typeof b === 'number') return a <= b;
-        return slow([a, b], ev);
-      };
-    case '>=':
-      return (f, ev) => {
-        if (--ev.ticks <= 0) ev.slowCheck();
-        const a = ca(f, ev);
-        const b = cb(f, ev);
-        if (typeof a === 'number' && typeof b === 'number') return a >= b;
-        return slow([a, b], ev);
-      };
-    case '=':
-    case '==':
-      return (f, ev) => {
-        if (--ev.ticks <= 0) ev.slowCheck();
-        const a = ca(f, ev);
-        const b = cb(f, ev);
-        if (typeof a === 'number' && typeof b === 'number') return a === b;
-        return slow([a, b], ev);
-      };
-    case 'not=':
-      return (f, ev) => {
-        if (--ev.ticks <= 0) ev.slowCheck();
-        const a = ca(f, ev);
-        const b = cb(f, ev);
-        if (typeof a === 'number' && typeof b === 'number') return a !== b;
-        return slow([a, b], ev);
-      };
-  }
-}
-
-/** `(op local 123)`: the node and both operands charged at once (3 units). */
-function op2LocalNum(op: Op2, s: number, b: number, slow: Slow): Code {
-  switch (op) {
-    case '+':
-      return (f, ev) => {
-        if ((ev.ticks -= 3) <= 0) ev.slowCheck();
-        const a = f[s]!;
-        if (typeof a === 'number') {
-          const r = a + b;
-          return r === 0 ? 0 : r;
-        }
-        return slow([a, b], ev);
-      };
-    case '-':
-      return (f, ev) => {
-        if ((ev.ticks -= 3) <= 0) ev.slowCheck();
-        const a = f[s]!;
-        if (typeof a === 'number') {
-          const r = a - b;
-          return r === 0 ? 0 : r;
-        }
-        return slow([a, b], ev);
-      };
-    case '*':
-      return (f, ev) => {
-        if ((ev.ticks -= 3) <= 0) ev.slowCheck();
-        const a = f[s]!;
-        if (typeof a === 'number') {
-          const r = a * b;
-          return r === 0 ? 0 : r;
-        }
-        return slow([a, b], ev);
-      };
-    case '<':
-      return (f, ev) => {
-        if ((ev.ticks -= 3) <= 0) ev.slowCheck();
-        const a = f[s]!;
-        return typeof a === 'number' ? a < b : slow([a, b], ev);
-      };
-    case '>':
-      return (f, ev) => {
-        if ((ev.ticks -= 3) <= 0) ev.slowCheck();
-        const a = f[s]!;
-        return typeof a === 'number' ? a > b : slow([a, b], ev);
-      };
-    case '<=':
-      return (f, ev) => {
-        if ((ev.ticks -= 3) <= 0) ev.slowCheck();
-        const a = f[s]!;
-        return typeof a === 'number' ? a <= b : slow([a, b], ev);
-      };
-    case '>=':
-      return (f, ev) => {
-        if ((ev.ticks -= 3) <= 0) ev.slowCheck();
-        const a = f[s]!;
-        return typeof a === 'number' ? a >= b : slow([a, b], ev);
-      };
-    case '=':
-    case '==':
-      return (f, ev) => {
-        if ((ev.ticks -= 3) <= 0) ev.slowCheck();
-        const a = f[s]!;
-        return typeof a === 'number' ? a === b : slow([a, b], ev);
-      };
-    case 'not=':
-      return (f, ev) => {
-        if ((ev.ticks -= 3) <= 0) ev.slowCheck();
-        const a = f[s]!;
-        return typeof a === 'number' ? a !== b : slow([a, b], ev);
-      };
-  }
-}
-
-/** `(op local local)`: 3 units at once. */
-function op2LocalLocal(op: Op2, sa: number, sb: number, slow: Slow): Code {
-  switch (op) {
-    case '+':
-      return (f, ev) => {
-        if ((ev.ticks -= 3) <= 0) ev.slowCheck();
-        const a = f[sa]!;
-        const b = f[sb]!;
-        if (typeof a === 'number' && typeof b === 'number') {
-          const r = a + b;
-          return r === 0 ? 0 : r;
-        }
-        return slow([a, b], ev);
-      };
-    case '-':
-      return (f, ev) => {
-        if ((ev.ticks -= 3) <= 0) ev.slowCheck();
-        const a = f[sa]!;
-        const b = f[sb]!;
-        if (typeof a === 'number' && typeof b === 'number') {
-          const r = a - b;
-          return r === 0 ? 0 : r;
-        }
-        return slow([a, b], ev);
-      };
-    case '*':
-      return (f, ev) => {
-        if ((ev.ticks -= 3) <= 0) ev.slowCheck();
-        const a = f[sa]!;
-        const b = f[sb]!;
-        if (typeof a === 'number' && typeof b === 'number') {
-          const r = a * b;
-          return r === 0 ? 0 : r;
-        }
-        return slow([a, b], ev);
-      };
-    case '<':
-      return (f, ev) => {
-        if ((ev.ticks -= 3) <= 0) ev.slowCheck();
-        const a = f[sa]!;
-        const b = f[sb]!;
-        return typeof a === 'number' && typeof b === 'number' ? a < b : slow([a, b], ev);
-      };
-    case '>':
-      return (f, ev) => {
-        if ((ev.ticks -= 3) <= 0) ev.slowCheck();
-        const a = f[sa]!;
-        const b = f[sb]!;
-        return typeof a === 'number' && typeof b === 'number' ? a > b : slow([a, b], ev);
-      };
-    case '<=':
-      return (f, ev) => {
-        if ((ev.ticks -= 3) <= 0) ev.slowCheck();
-        const a = f[sa]!;
-        const b = f[sb]!;
-        return typeof a === 'number' && typeof b === 'number' ? a <= b : slow([a, b], ev);
-      };
-    case '>=':
-      return (f, ev) => {
-        if ((ev.ticks -= 3) <= 0) ev.slowCheck();
-        const a = f[sa]!;
-        const b = f[sb]!;
-        return typeof a === 'number' && typeof b === 'number' ? a >= b : slow([a, b], ev);
-      };
-    case '=':
-    case '==':
-      return (f, ev) => {
-        if ((ev.ticks -= 3) <= 0) ev.slowCheck();
-        const a = f[sa]!;
-        const b = f[sb]!;
-        return typeof a === 'number' && typeof b === 'number' ? a === b : slow([a, b], ev);
-      };
-    case 'not=':
-      return (f, ev) => {
-        if ((ev.ticks -= 3) <= 0) ev.slowCheck();
-        const a = f[sa]!;
-        const b = f[sb]!;
-        return typeof a === 'number' && typeof b === 'number' ? a !== b : slow([a, b], ev);
-      };
-  }
-}
-
-// ---------------------------------------------------------------- destructuring
-
-export function destructure(p: CPattern, v: Value, f: Value[], ev: Evaluator): void {
-  switch (p.kind) {
-    case 'bind':
-      f[p.slot] = v;
-      return;
-    case 'seq': {
-      if (p.as >= 0) f[p.as] = v;
-      const items = p.items;
-      if (v === null) {
-        for (const it of items) destructure(it, null, f, ev);
-        if (p.rest) destructure(p.rest, null, f, ev);
-        return;
-      }
-      if (isVector(v) || isPList(v)) {
-        const list = isVector(v) ? v : v.items;
-        for (let i = 0; i < items.length; i++) destructure(items[i]!, i < list.size ? list.get(i)! : null, f, ev);
-        if (p.rest) destructure(p.rest, list.size > items.length ? new PList(list.slice(items.length)) : null, f, ev);
-        return;
-      }
-      if (typeof v === 'string' || isLazySeq(v)) {
-        const all = typeof v === 'string' ? Array.from(v) : null;
-        const at = (i: number): Value => {
-          if (all) return i < all.length ? all[i]! : null;
-          const x = (v as LazySeq).nth(i);
-          return x === LazySeq.END ? null : x;
-        };
-        for (let i = 0; i < items.length; i++) destructure(items[i]!, at(i), f, ev);
-        if (p.rest) {
-          let rest: Value = null;
-          if (all) rest = all.length > items.length ? new PList(vec(all.slice(items.length))) : null;
-          else {
-            const lz = v as LazySeq;
-            const start = items.length;
-            if (lz.nth(start) !== LazySeq.END) rest = new LazySeq((i) => lz.nth(start + i));
-          }
-          destructure(p.rest, rest, f, ev);
-        }
-        return;
-      }
-      throw new PtcError('destructure_error', `cannot destructure a ${typeName(v)} with a vector pattern`, p.span, isMap(v) ? 'use a map pattern {:keys [a b]} for maps' : undefined);
-    }
-    case 'map': {
-      let m: PMap | null = null;
-      if (isMap(v)) m = v;
-      else if (v !== null && isSequential(v)) {
-        const xs = Array.from(seqable(v)!);
-        if (xs.length === 1 && isMap(xs[0]!)) m = xs[0] as PMap;
-        else {
-          const entries: [Value, Value][] = [];
-          for (let i = 0; i < xs.length; i += 2) entries.push([xs[i]!, xs[i + 1] ?? null]);
-          m = pmap(entries);
-        }
-      } else if (v !== null) {
-        throw new PtcError('destructure_error', `cannot destructure a ${typeName(v)} with a map pattern`, p.span);
-      }
-      if (p.as >= 0) f[p.as] = v;
-      for (const e of p.entries) {
-        let x = m === null ? MISSING : mapGet(m, e.key, MISSING);
-        if (x === MISSING) x = e.default ? e.default(f, ev) : null;
-        destructure(e.pattern, x, f, ev);
-      }
-      return;
-    }
-  }
-}
-
-// ---------------------------------------------------------------- for / doseq
-
-function compileForClause(c: ForClause): CForClause {
-  switch (c.kind) {
-    case 'bind':
-      return { kind: 'bind', pattern: compilePattern(c.pattern), coll: compile(c.coll, null), span: c.span };
-    case 'let':
-      return { kind: 'let', bindings: compileBindings(c.bindings, null) };
-    case 'when':
-      return { kind: 'when', test: compile(c.test, null) };
-    case 'while':
-      return { kind: 'while', test: compile(c.test, null) };
-  }
-}
-
-function forClause(ev: Evaluator, clauses: CForClause[], ci: number, body: Code, out: Value[] | null, f: Value[]): boolean {
-  if (ci === clauses.length) {
-    const v = body(f, ev);
-    if (out) {
-      out.push(v);
-      if (out.length > ev.maxCollectionSize) ev.checkSize(out.length);
-    }
-    return true;
-  }
-  const c = clauses[ci]!;
-  switch (c.kind) {
-    case 'bind': {
-      const coll = c.coll(f, ev);
-      const it = seqable(coll);
-      if (!it) throw new PtcError('type_error', `${out ? 'for' : 'doseq'}: expected a collection, got ${typeName(coll)}`, c.span);
-      for (const x of it) {
-        ev.tick();
-        if (c.pattern.kind === 'bind') f[c.pattern.slot] = x;
-        else destructure(c.pattern, x, f, ev);
-        if (!forClause(ev, clauses, ci + 1, body, out, f)) break;
-      }
-      return true;
-    }
-    case 'let':
-      bindAll(c.bindings, f, ev);
-      return forClause(ev, clauses, ci + 1, body, out, f);
-    case 'when': {
-      const t = c.test(f, ev);
-      return t !== null && t !== false ? forClause(ev, clauses, ci + 1, body, out, f) : true;
-    }
-    case 'while': {
-      const t = c.test(f, ev);
-      return t !== null && t !== false ? forClause(ev, clauses, ci + 1, body, out, f) : false;
-    }
-  }
-}
-
-// ---------------------------------------------------------------- try
-
-interface CCatch {
-  match: CatchClause['match'];
-  slot: number;
-  body: Code;
-}
-
-function tryNode(body: Code, catches: CCatch[], fin: Code | null, f: Value[], ev: Evaluator): Value {
-  let result: Value;
-  try {
-    result = body(f, ev);
-  } catch (e) {
-    const clause = catchClause(catches, e);
-    if (!clause) {
-      if (fin && runsFinally(e)) fin(f, ev);
-      throw e;
-    }
-    try {
-      f[clause.slot] = exceptionValue(e);
-      result = clause.body(f, ev);
-    } catch (e2) {
-      if (fin && runsFinally(e2)) fin(f, ev);
-      throw e2;
-    }
-  }
-  if (fin) fin(f, ev);
-  return result;
-}
-
-function runsFinally(e: unknown): boolean {
-  if (e === SUSPEND) return false;
-  if (e instanceof PtcError && e.code === 'limit_exceeded') return false;
-  if (e instanceof RangeError) return false;
-  return true;
-}
-
-const UNCATCHABLE = new Set(['limit_exceeded', 'tool_call_limit_exceeded']);
-
-function catchClause(catches: CCatch[], e: unknown): CCatch | undefined {
-  if (catches.length === 0) return undefined;
-  if (e instanceof ThrowSignal) return catches.find((c) => c.match !== 'arithmetic');
-  if (e instanceof PtcError && !UNCATCHABLE.has(e.code)) {
-    return catches.find((c) => c.match === 'all' || (c.match === 'arithmetic' && e.code === 'arithmetic_error'));
-  }
-  return undefined;
-}
-
-function exceptionValue(e: unknown): Value {
-  if (e instanceof ThrowSignal) return e.value;
-  const p = e as PtcError;
-  return exInfo(p.message, pmap([[K_TYPE, kw(p.code)]]), [[K_TYPE, kw(p.code)]]);
 }
 
 // ---------------------------------------------------------------- helpers

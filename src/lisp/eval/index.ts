@@ -44,7 +44,8 @@ import {
   isSymbol,
   isLazySeq,
 } from '../values.ts';
-import { type Code, destructure, programCode } from './compile.ts';
+import { type Code, programCode } from './compile.ts';
+import { destructure } from './destructure.ts';
 import { Closure, VarRef, isClosure } from './closure.ts';
 import { FailSignal, RECUR, ReturnSignal, SUSPEND, ThrowSignal } from './signals.ts';
 
