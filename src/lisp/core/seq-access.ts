@@ -13,7 +13,7 @@ import { END, countOf, dropLazy, isEmptyColl, itemsArray, lazyNth, listOf, seqRe
 function firstOf(fn: string, v: Value, rt: Runtime): Value {
   if (v === null) return null;
   if (isVector(v)) return v.size > 0 ? (v.get(0) as Value) : null;
-  if (isPList(v)) return v.size > 0 ? (v.items.get(0) as Value) : null;
+  if (isPList(v)) return v.size > 0 ? v.get(0)! : null;
   if (isLazySeq(v)) {
     const x = v.nth(0);
     return x === END ? null : x;
@@ -48,8 +48,7 @@ function nthOf(fn: string, coll: Value, index: Value, rt: Runtime, notFound?: Va
   };
   if (coll === null) return notFound ?? null;
   if (isVector(coll) || isPList(coll)) {
-    const items = isVector(coll) ? coll : coll.items;
-    return i >= 0 && i < items.size ? (items.get(i) as Value) : missing(items.size);
+    return i >= 0 && i < coll.size ? (coll.get(i) as Value) : missing(coll.size);
   }
   if (typeof coll === 'string') return i >= 0 && i < coll.length ? coll[i]! : missing(coll.length);
   if (isLazySeq(coll)) {
@@ -62,7 +61,7 @@ function nthOf(fn: string, coll: Value, index: Value, rt: Runtime, notFound?: Va
 
 function lastOf(fn: string, v: Value, rt: Runtime): Value {
   if (isVector(v)) return v.size > 0 ? (v.last() as Value) : null;
-  if (isPList(v)) return v.size > 0 ? (v.items.last() as Value) : null;
+  if (isPList(v)) return v.size > 0 ? v.get(v.size - 1)! : null;
   let last: Value = null;
   for (const x of seqItems(fn, v, rt)) last = x;
   return last;
@@ -162,7 +161,7 @@ export const accessFns: CoreTable = {
     ([c]) => {
       if (c === null) return null;
       if (isVector(c)) return c.size > 0 ? (c.last() as Value) : null;
-      if (isPList(c)) return c.size > 0 ? (c.items.first() as Value) : null;
+      if (isPList(c)) return c.size > 0 ? c.get(0)! : null;
       throw argError('peek', 'vector or list', c!);
     },
     'last of a vector, first of a list',

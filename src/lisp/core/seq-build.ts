@@ -131,7 +131,8 @@ export const buildFns: CoreTable = {
   ),
   vec: defn([1, 1], ([c], rt) => toVector('vec', c!, rt), '(vec coll) vector of the items'),
   vector: defn([0, VARIADIC], (args) => List(args), '(vector & xs) vector of the arguments'),
-  list: defn([0, VARIADIC], (args) => listOf(args), '(list & xs) list of the arguments'),
+  // a copy: the caller may hold on to its argument array
+  list: defn([0, VARIADIC], (args) => listOf(args.slice()), '(list & xs) list of the arguments'),
   'list*': defn(
     [1, VARIADIC],
     (args, rt) => listOf([...args.slice(0, -1), ...itemsArray('list*', lastArg(args), rt)]),

@@ -31,7 +31,7 @@ export function eagerList(fn: string, rt: Runtime, items: Iterable<Value>): PLis
     }
   }
   rt.tick(out.length);
-  return out.length === 0 ? PList.EMPTY : new PList(List(out));
+  return PList.fromArray(out);
 }
 
 /** Lazy when `lazy` (an input was lazy), otherwise an eager list. */
@@ -42,18 +42,20 @@ export function seqResult(fn: string, rt: Runtime, lazy: boolean, gen: () => Ite
 
 /** An eager vector of every item, bounded by the collection-size limit. */
 export function eagerVector(fn: string, rt: Runtime, items: Iterable<Value>): Vector {
-  return eagerList(fn, rt, items).items;
+  const xs = eagerList(fn, rt, items).array;
+  return xs === undefined ? List() : List(xs);
 }
 
 /** All items as an array (lazy seqs realised, bounded). */
 export function itemsArray(fn: string, v: Value, rt: Runtime): Value[] {
   if (isVector(v)) return v.toArray();
-  if (isPList(v)) return v.items.toArray();
+  // a copy: callers may sort or reverse it in place
+  if (isPList(v)) return v.array?.slice() ?? v.items.toArray();
   return Array.from(seqItems(fn, v, rt));
 }
 
-
-export const listOf = (xs: Value[]): PList => (xs.length === 0 ? PList.EMPTY : new PList(List(xs)));
+/** A list of the items of `xs`, which the caller must not change afterwards. */
+export const listOf = (xs: Value[]): PList => PList.fromArray(xs);
 
 /** Item `i` of a lazy seq with the walk bounded by the size limit. */
 export function lazyNth(fn: string, s: LazySeq, i: number, rt: Runtime): Value | typeof END {
