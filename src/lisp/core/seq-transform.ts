@@ -1,10 +1,12 @@
 /**
  * Transforming sequences: map, filter, keep, mapcat, reduce, reductions, apply.
  */
+import { List } from 'immutable';
 import { type Runtime, type Value, isKeyword, isLazySeq, isMap, isPList, isSet, isVector, truthy, Reduced, isReduced } from '../values.ts';
 import { argError, expectCallable, seqItems } from './args.ts';
 import { type CoreTable, VARIADIC, defn } from './registry.ts';
-import { allLazy, anyLazy, eagerVector, itemsArray, lastArg, seqResult } from './seq-common.ts';
+import { conjEach, fastPaths, filterArray, isCoreConj, mapArray, reduceEach } from './seq-eager.ts';
+import { allLazy, anyLazy, eagerVector, itemsArray, lastArg, listOf, seqResult } from './seq-common.ts';
 
 // ---------------------------------------------------------------- transforming
 
@@ -37,9 +39,12 @@ export function mapSeq(fn: string, f: Value, colls: Value[], rt: Runtime): Itera
 
 /** Lazy iff every collection is lazy (a finite input bounds the result). */
 
+const isFilterable = (coll: Value): boolean =>
+  coll === null || isVector(coll) || isPList(coll) || isLazySeq(coll) || isMap(coll) || isSet(coll) || typeof coll === 'string';
+
 function filterSeq(fn: string, pred: Value, coll: Value, rt: Runtime, keep: boolean): Iterator<Value> {
   expectCallable(fn, pred);
-  if (coll === null || isVector(coll) || isPList(coll) || isLazySeq(coll) || isMap(coll) || isSet(coll) || typeof coll === 'string') {
+  if (isFilterable(coll)) {
     const it = seqItems(fn, coll, rt);
     return (function* () {
       for (const x of it) if (truthy(rt.apply(pred, [x])) === keep) yield x;
@@ -70,6 +75,10 @@ function* mapcatSeq(fn: string, f: Value, colls: Value[], rt: Runtime): Iterator
 
 export function reduceOf(fn: string, f: Value, init: Value | undefined, coll: Value, rt: Runtime): Value {
   expectCallable(fn, f);
+  if (fastPaths.on) {
+    if (init !== undefined && isVector(init) && isCoreConj(f)) return conjEach(fn, init, coll, rt);
+    return reduceEach(fn, f, init, coll, rt);
+  }
   const it = seqItems(fn, coll, rt)[Symbol.iterator]();
   let acc: Value;
   if (init === undefined) {
@@ -103,16 +112,34 @@ function* reductionsSeq(fn: string, f: Value, init: Value | undefined, coll: Val
   }
 }
 
+/** One collection that is not lazy: the case {@link mapOne} and {@link filterOne} take. */
+const eagerOne = (colls: Value[]): boolean => fastPaths.on && colls.length === 1 && !isLazySeq(colls[0]!);
+
+/** `mapSeq` of one collection, eagerly, with its argument checks. */
+function mapOne(fn: string, f: Value, coll: Value, rt: Runtime): Value[] {
+  expectCallable(fn, f);
+  if (isKeyword(f) && isMap(coll)) throw argError(fn, 'a collection of maps', coll, keywordMapHint);
+  return mapArray(fn, f, coll, rt);
+}
+
+/** `filterSeq` eagerly, with its argument checks. */
+function filterOne(fn: string, pred: Value, coll: Value, rt: Runtime, keep: boolean): Value[] {
+  expectCallable(fn, pred);
+  if (!isFilterable(coll)) throw argError(fn, 'collection', coll);
+  return filterArray(fn, pred, coll, rt, keep);
+}
+
 export const transformFns: CoreTable = {
   // ;; transforming
   map: defn(
     [2, VARIADIC],
-    ([f, ...cs], rt) => seqResult('map', rt, allLazy(cs), () => mapSeq('map', f!, cs, rt)),
+    ([f, ...cs], rt) => (eagerOne(cs) ? listOf(mapOne('map', f!, cs[0]!, rt)) : seqResult('map', rt, allLazy(cs), () => mapSeq('map', f!, cs, rt))),
     '(map f coll & colls) seq of (f item); with several colls f takes one item of each, stopping at the shortest',
   ),
   mapv: defn(
     [2, VARIADIC],
-    ([f, ...cs], rt) => eagerVector('mapv', rt, { [Symbol.iterator]: () => mapSeq('mapv', f!, cs, rt) }),
+    ([f, ...cs], rt) =>
+      eagerOne(cs) ? List(mapOne('mapv', f!, cs[0]!, rt)) : eagerVector('mapv', rt, { [Symbol.iterator]: () => mapSeq('mapv', f!, cs, rt) }),
     '(mapv f coll & colls) like map but returns a vector',
   ),
   'map-indexed': defn(
@@ -127,17 +154,18 @@ export const transformFns: CoreTable = {
   ),
   filter: defn(
     [2, 2],
-    ([p, c], rt) => seqResult('filter', rt, isLazySeq(c!), () => filterSeq('filter', p!, c!, rt, true)),
+    ([p, c], rt) => (eagerOne([c!]) ? listOf(filterOne('filter', p!, c!, rt, true)) : seqResult('filter', rt, isLazySeq(c!), () => filterSeq('filter', p!, c!, rt, true))),
     '(filter pred coll) items for which pred is truthy; pred may be a keyword or set',
   ),
   filterv: defn(
     [2, 2],
-    ([p, c], rt) => eagerVector('filterv', rt, { [Symbol.iterator]: () => filterSeq('filterv', p!, c!, rt, true) }),
+    ([p, c], rt) =>
+      eagerOne([c!]) ? List(filterOne('filterv', p!, c!, rt, true)) : eagerVector('filterv', rt, { [Symbol.iterator]: () => filterSeq('filterv', p!, c!, rt, true) }),
     '(filterv pred coll) like filter but returns a vector',
   ),
   remove: defn(
     [2, 2],
-    ([p, c], rt) => seqResult('remove', rt, isLazySeq(c!), () => filterSeq('remove', p!, c!, rt, false)),
+    ([p, c], rt) => (eagerOne([c!]) ? listOf(filterOne('remove', p!, c!, rt, false)) : seqResult('remove', rt, isLazySeq(c!), () => filterSeq('remove', p!, c!, rt, false))),
     '(remove pred coll) items for which pred is falsy',
   ),
   keep: defn(

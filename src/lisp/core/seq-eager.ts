@@ -1,0 +1,105 @@
+/**
+ * Fast paths of the eager sequence functions over finite collections: `map` and
+ * `filter`/`remove` of one collection, `reduce`, and `reduce` with the core `conj` onto a
+ * vector. They give the same values and charge the same fuel, in the same order, as the
+ * general paths (generators feeding {@link eagerList}, one `rt.apply` per item), which
+ * stay for every other case; `test/lisp/seq-fast.property.test.ts` compares the two.
+ *
+ * What they save: a generator and an iterator result per item, and the per-item copy of
+ * the vector in `(reduce conj [] coll)`.
+ */
+import { type Runtime, type Value, type Vector, Builtin, isPList, isReduced, isVector, truthy } from '../values.ts';
+import { seqItems, tooManyItems } from './args.ts';
+
+/** Off only in the property tests, which compare each fast path with the general path. */
+export const fastPaths = { on: true };
+
+/**
+ * Calls `visit` on every item of `coll`, charging one unit of fuel per item before the
+ * visit, as {@link seqItems} does; `visit` returns true to stop early. Vectors and
+ * array-backed lists are walked by index, without an iterator.
+ */
+export function eachItem(fn: string, coll: Value, rt: Runtime, visit: (x: Value) => boolean | void): void {
+  if (isPList(coll) && coll.array !== undefined) {
+    const xs = coll.array;
+    for (let i = 0; i < xs.length; i++) {
+      rt.tick(1);
+      if (visit(xs[i]!) === true) return;
+    }
+    return;
+  }
+  if (isVector(coll)) {
+    const n = coll.size;
+    for (let i = 0; i < n; i++) {
+      rt.tick(1);
+      if (visit(coll.get(i) as Value) === true) return;
+    }
+    return;
+  }
+  for (const x of seqItems(fn, coll, rt)) if (visit(x) === true) return;
+}
+
+/** Appends to a result being built, with {@link eagerList}'s size check. */
+function pushBounded(fn: string, out: Value[], x: Value, rt: Runtime): void {
+  out.push(x);
+  if (out.length > rt.maxCollectionSize) {
+    rt.checkSize(out.length);
+    tooManyItems(fn, rt);
+  }
+}
+
+/** `(map f coll)` of one finite collection, as an array (the fuel of eagerList charged). */
+export function mapArray(fn: string, f: Value, coll: Value, rt: Runtime): Value[] {
+  const out: Value[] = [];
+  eachItem(fn, coll, rt, (x) => pushBounded(fn, out, rt.apply(f, [x]), rt));
+  rt.tick(out.length);
+  return out;
+}
+
+/** `(filter pred coll)` (or `remove` when `keep` is false) as an array. */
+export function filterArray(fn: string, pred: Value, coll: Value, rt: Runtime, keep: boolean): Value[] {
+  const out: Value[] = [];
+  eachItem(fn, coll, rt, (x) => {
+    if (truthy(rt.apply(pred, [x])) === keep) pushBounded(fn, out, x, rt);
+  });
+  rt.tick(out.length);
+  return out;
+}
+
+/**
+ * The core `conj` itself (a user function named conj is a closure). Only the reduce
+ * loop sees its accumulator, so it may build the vector in place.
+ */
+export const isCoreConj = (f: Value): boolean => f instanceof Builtin && f.name === 'conj';
+
+/**
+ * `(reduce conj v coll)`: one transient vector instead of a copy per item. `conj`
+ * charges no fuel and checks the size of each vector it makes, so this does too.
+ */
+export function conjEach(fn: string, v: Vector, coll: Value, rt: Runtime): Vector {
+  const out = v.asMutable();
+  const max = rt.maxCollectionSize;
+  eachItem(fn, coll, rt, (x) => {
+    out.push(x);
+    if (out.size > max) rt.checkSize(out.size);
+  });
+  return out.asImmutable();
+}
+
+/** `reduce` (init undefined: the first item is the start) over {@link eachItem}. */
+export function reduceEach(fn: string, f: Value, init: Value | undefined, coll: Value, rt: Runtime): Value {
+  let acc: Value = init ?? null;
+  let empty = init === undefined;
+  eachItem(fn, coll, rt, (x) => {
+    if (empty) {
+      acc = x;
+      empty = false;
+      return false;
+    }
+    acc = rt.apply(f, [acc, x]);
+    if (!isReduced(acc)) return false;
+    acc = acc.value;
+    return true;
+  });
+  return empty ? rt.apply(f, []) : acc;
+}
