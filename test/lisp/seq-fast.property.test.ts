@@ -28,6 +28,11 @@ const coll: fc.Arbitrary<string> = fc.oneof(
   fc.constantFrom('nil', '{:a 1 :b 2}', '"abc"', '(range)', '(iterate inc 0)'),
 );
 
+/** Maps, some without :a, some with a non-number :a, for the keyword and comparator paths. */
+const mapItem = fc.oneof(fc.tuple(fc.integer({ min: 0, max: 4 }), item).map(([a, b]) => `{:a ${a} :b ${b}}`), item.map((x) => `{:b ${x}}`), fc.constantFrom('{:a "s"}', '{:a nil}', '{:a 2.5}', '{:a ##NaN}'));
+const maps = fc.array(mapItem, { maxLength: 8 }).map((ms) => `[${ms.join(' ')}]`);
+const cmpOf = fc.constantFrom('>', '<', ':asc', ':desc', 'compare', '#(> %1 %2)', '>=');
+
 const fnOf = fc.constantFrom('inc', 'str', '#(* 2 %)', '(fn [x] (if (> x 20) nil x))', 'odd?', ':a', '#{1 2 3}', 'vector');
 const predOf = fc.constantFrom('odd?', 'even?', '#(> % 3)', '#{1 2 3}', 'nil?', 'some?', ':a');
 const reducerOf = fc.constantFrom('+', 'conj', 'max', 'vector', '(fn [a x] (if (> a 20) (reduced [:stop a]) (+ a x)))', '#(conj %1 (inc %2))');
@@ -42,6 +47,11 @@ const program: fc.Arbitrary<string> = fc.oneof(
   fc.tuple(reducerOf, coll).map(([f, c]) => `(reduce ${f} ${c})`),
   fc.tuple(reducerOf, initOf, coll).map(([f, i, c]) => `(reduce ${f} ${i} ${c})`),
   fc.tuple(initOf, coll, coll).map(([i, a, b]) => `(reduce conj (reduce conj ${i} ${a}) ${b})`),
+  fc.tuple(cmpOf, coll).map(([c, xs]) => `(sort ${c} ${xs})`),
+  fc.tuple(cmpOf, maps).map(([c, ms]) => `(sort-by :a ${c} ${ms})`),
+  fc.tuple(cmpOf, maps).map(([c, ms]) => `(sort-by #(get % :b 0) ${c} ${ms})`),
+  fc.tuple(cmpOf, coll).map(([c, xs]) => `(sort ${c} (map #(if (odd? %) (str %) %) ${xs}))`),
+  maps.map((ms) => `[(group-by :a ${ms}) (distinct-by :b ${ms}) (sort-by :b ${ms})]`),
   fc.tuple(fnOf, predOf, coll).map(([f, p, c]) => `(let [xs (map ${f} ${c})] [(count xs) (first xs) (last xs) (nth xs 1 :none) (seq (rest xs)) (filter ${p} xs)])`),
 );
 

@@ -66,11 +66,27 @@ export function filterArray(fn: string, pred: Value, coll: Value, rt: Runtime, k
   return out;
 }
 
+/** The core function `name` itself (a user function of that name is a closure). */
+export const isCore = (f: Value, name: string): boolean => f instanceof Builtin && f.name === name;
+
 /**
- * The core `conj` itself (a user function named conj is a closure). Only the reduce
- * loop sees its accumulator, so it may build the vector in place.
+ * `(reduce conj v ...)` with the core `conj`: only the reduce loop sees its accumulator,
+ * so {@link conjEach} may build the vector in place.
  */
-export const isCoreConj = (f: Value): boolean => f instanceof Builtin && f.name === 'conj';
+export const isCoreConj = (f: Value): boolean => isCore(f, 'conj');
+
+/**
+ * The comparator `(sort > coll)` makes from the core `>` or `<` when both items are
+ * numbers: what calling it gives ((f a b) true: -1, else (f b a) true: 1, else 0),
+ * without the two calls. Those functions charge no fuel; other items still go through
+ * `general`, where they fail as before.
+ */
+export function numberComparator(cmp: Value, general: (a: Value, b: Value) => number): ((a: Value, b: Value) => number) | undefined {
+  if (!fastPaths.on) return undefined;
+  if (isCore(cmp, '>')) return (a, b) => (typeof a === 'number' && typeof b === 'number' ? (a > b ? -1 : b > a ? 1 : 0) : general(a, b));
+  if (isCore(cmp, '<')) return (a, b) => (typeof a === 'number' && typeof b === 'number' ? (a < b ? -1 : b < a ? 1 : 0) : general(a, b));
+  return undefined;
+}
 
 /**
  * `(reduce conj v coll)`: one transient vector instead of a copy per item. `conj`

@@ -6,6 +6,7 @@ import { getIn1 } from '../lookup.ts';
 import { type Runtime, type Value, Keyword, Sym, equals, isFn, isKeyword, isLazySeq, isMap, isSequential, isSet, isVector, kw, seqable, truthy } from '../values.ts';
 import { argError, expectCallable, expectNumber, incomparable, seqItems } from './args.ts';
 import { type CoreTable, VARIADIC, defn } from './registry.ts';
+import { fastPaths, numberComparator } from './seq-eager.ts';
 import { END, itemsArray, lastArg, listOf, seqResult } from './seq-common.ts';
 
 // ---------------------------------------------------------------- ordering
@@ -62,7 +63,7 @@ function comparatorOf(fn: string, cmp: Value | undefined, rt: Runtime): (a: Valu
   if (cmp === undefined || cmp === ASC) return (a, b) => compareValues(a, b, fn);
   if (cmp === DESC) return (a, b) => compareValues(b, a, fn);
   if (!isFn(cmp) && !isMap(cmp) && !isSet(cmp)) throw argError(fn, 'comparator function, :asc or :desc', cmp);
-  return (a, b) => {
+  const general = (a: Value, b: Value): number => {
     const r = rt.apply(cmp, [a, b]);
     if (typeof r === 'number') return Math.sign(Math.trunc(r));
     if (typeof r === 'boolean' || r === null) {
@@ -71,6 +72,7 @@ function comparatorOf(fn: string, cmp: Value | undefined, rt: Runtime): (a: Valu
     }
     throw argError(fn, 'comparator returning a number or boolean', r);
   };
+  return numberComparator(cmp, general) ?? general;
 }
 
 /** Charges n·log2(n) fuel for a sort of n items. */
@@ -87,6 +89,8 @@ export function keyFnOf(fn: string, f: Value, rt: Runtime): (x: Value) => Value 
   if (typeof f === 'string') return (x) => getIn1(x, f);
   if (isVector(f)) return (x) => getPath(x, f.toArray());
   expectCallable(fn, f);
+  // what the evaluator does for a keyword called on one item, without the call
+  if (isKeyword(f) && fastPaths.on) return (x) => getIn1(x, f, null);
   return (x) => rt.apply(f, [x]);
 }
 
