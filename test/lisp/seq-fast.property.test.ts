@@ -1,5 +1,6 @@
 /**
- * The fast paths of the sequence functions (core/seq-eager.ts, array-backed lists)
+ * The fast paths of the sequence functions (core/seq-eager.ts, array-backed lists, items
+ * read by index in seqItems, comparators of > and <, keyword key functions)
  * against the general paths, checked with fast-check: random programs over random
  * collections of every kind give the same value or error, the same fuel used, and the
  * same outcome when the fuel runs out part way or the collection-size limit is small.
@@ -51,6 +52,7 @@ const program: fc.Arbitrary<string> = fc.oneof(
   fc.tuple(cmpOf, maps).map(([c, ms]) => `(sort-by :a ${c} ${ms})`),
   fc.tuple(cmpOf, maps).map(([c, ms]) => `(sort-by #(get % :b 0) ${c} ${ms})`),
   fc.tuple(cmpOf, coll).map(([c, xs]) => `(sort ${c} (map #(if (odd? %) (str %) %) ${xs}))`),
+  fc.tuple(predOf, coll).map(([p, c]) => `[(frequencies ${c}) (str/join "," ${c}) (some ${p} ${c}) (every? ${p} ${c}) (vec ${c}) (into [] ${c})]`),
   maps.map((ms) => `[(group-by :a ${ms}) (distinct-by :b ${ms}) (sort-by :b ${ms})]`),
   fc.tuple(fnOf, predOf, coll).map(([f, p, c]) => `(let [xs (map ${f} ${c})] [(count xs) (first xs) (last xs) (nth xs 1 :none) (seq (rest xs)) (filter ${p} xs)])`),
 );

@@ -10,9 +10,9 @@
  */
 import { type Runtime, type Value, type Vector, Builtin, isPList, isReduced, isVector, truthy } from '../values.ts';
 import { seqItems, tooManyItems } from './args.ts';
+import { fastPaths } from './fast-paths.ts';
 
-/** Off only in the property tests, which compare each fast path with the general path. */
-export const fastPaths = { on: true };
+export { fastPaths };
 
 /**
  * Calls `visit` on every item of `coll`, charging one unit of fuel per item before the
