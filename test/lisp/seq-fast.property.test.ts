@@ -9,7 +9,8 @@ import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { fastPaths } from '../../src/lisp/core/seq-eager.ts';
 import { run } from '../../src/lisp/index.ts';
-import { prStr } from '../../src/lisp/printer/index.ts';
+import { formatNumber, prStr, strOf } from '../../src/lisp/printer/index.ts';
+import { vec } from '../../src/lisp/values.ts';
 
 const item = fc.integer({ min: -5, max: 30 }).map(String);
 const items = fc.array(item, { maxLength: 9 }).map((xs) => xs.join(' '));
@@ -87,6 +88,19 @@ describe('sequence fast paths', () => {
         expect(fast, src).toEqual(general);
       }),
       { numRuns: 1500 },
+    );
+  });
+
+  it('str and str/join write numbers as strOf does', async () => {
+    const num = fc.oneof(fc.double(), fc.integer(), fc.constantFrom(0, -0, 1e21, -1e21, 1.5e-7, 2 ** 53));
+    await fc.assert(
+      fc.asyncProperty(fc.array(num, { minLength: 1, maxLength: 4 }), async (xs) => {
+        const src = xs.map((x) => (Number.isNaN(x) ? '##NaN' : x === Infinity ? '##Inf' : x === -Infinity ? '##-Inf' : formatNumber(x))).join(' ');
+        const r = await run(`[(str ${src}) (str/join "," [${src}])]`);
+        const texts = xs.map((x) => strOf(x));
+        expect(r.status === 'ok' ? prStr(r.value) : r.status).toBe(prStr(vec([texts.join(''), texts.join(',')])));
+      }),
+      { numRuns: 300 },
     );
   });
 
