@@ -6,6 +6,7 @@ import { typeError } from '../errors.ts';
 import { type Runtime, type Value, LazySeq, PList, isLazySeq, isMap, isPList, isSet, isVector, truthy } from '../values.ts';
 import { argError, expectCallable, expectCount, expectInteger, expectNumber, expectPositiveInt, expectVector, indexOutOfBounds, seqItems } from './args.ts';
 import { type CoreTable, defn } from './registry.ts';
+import { fastPaths } from './fast-paths.ts';
 import { END, countOf, dropLazy, isEmptyColl, itemsArray, lazyNth, listOf, seqResult } from './seq-common.ts';
 
 // ---------------------------------------------------------------- access
@@ -82,7 +83,8 @@ function takeOf(fn: string, nv: Value, coll: Value, rt: Runtime): PList | LazySe
     return listOf(out);
   }
   if (isVector(coll)) return new PList(coll.take(n));
-  if (isPList(coll)) return new PList(coll.items.take(n));
+  // an array-backed list: a copy of the slice costs less than building the List
+  if (isPList(coll)) return coll.array !== undefined && fastPaths.on ? listOf(coll.array.slice(0, n)) : new PList(coll.items.take(n));
   return listOf(itemsArray(fn, coll, rt).slice(0, n));
 }
 
@@ -90,7 +92,7 @@ function dropOf(fn: string, nv: Value, coll: Value, rt: Runtime): PList | LazySe
   const n = expectCount(fn, nv);
   if (isLazySeq(coll)) return n === 0 ? coll : dropLazy(fn, coll, n, rt);
   if (isVector(coll)) return new PList(coll.skip(n).toList());
-  if (isPList(coll)) return new PList(coll.items.skip(n).toList());
+  if (isPList(coll)) return coll.array !== undefined && fastPaths.on ? listOf(coll.array.slice(n)) : new PList(coll.items.skip(n).toList());
   return listOf(itemsArray(fn, coll, rt).slice(n));
 }
 
