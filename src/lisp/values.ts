@@ -191,6 +191,7 @@ export class PList {
 
   /** Item `i`, or undefined outside `0 <= i < size`; does not build the `List`. */
   get(i: number): Value | undefined {
+    if (i < 0) return undefined; // List.get(-1) would count from the end
     return this.arr !== undefined ? this.arr[i] : this.list!.get(i);
   }
 

@@ -114,6 +114,12 @@ describe('sequence fast paths', () => {
     );
   });
 
+  it('array-backed and List-backed lists are equal and work as the same key', async () => {
+    const r = await run(`(let [a (map inc [0 1 2]) b (into () [3 2 1])]
+      [(= a b) (get {b :found} a) (contains? #{a} b) (frequencies [a b]) (nth a -1 :none) (second a) (peek a) (pop a) (conj a 0) (cons 0 a)])`);
+    expect(r.status === 'ok' ? prStr(r.value) : r.status).toBe('[true :found true {(1 2 3) 2} :none 2 1 (2 3) (0 1 2 3) (0 1 2 3)]');
+  });
+
   it('build the reduce-conj vector without touching the initial one', async () => {
     const r = await run('(let [v [1 2] w (reduce conj v (range 5))] [v w])');
     expect(r.status === 'ok' ? prStr(r.value) : r.status).toBe('[[1 2] [1 2 0 1 2 3 4]]');

@@ -87,6 +87,7 @@ export function countOf(fn: string, v: Value, rt: Runtime): number {
   throw argError(fn, 'collection', v);
 }
 
+/** Lazy iff every collection is lazy (a finite input bounds the result). */
 export const allLazy = (colls: Value[]): boolean => colls.length > 0 && colls.every(isLazySeq);
 export const anyLazy = (colls: Value[]): boolean => colls.some(isLazySeq);
 

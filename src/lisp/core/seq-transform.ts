@@ -37,8 +37,7 @@ export function mapSeq(fn: string, f: Value, colls: Value[], rt: Runtime): Itera
   })();
 }
 
-/** Lazy iff every collection is lazy (a finite input bounds the result). */
-
+/** What filter and remove take: nil, a collection or a string. */
 const isFilterable = (coll: Value): boolean =>
   coll === null || isVector(coll) || isPList(coll) || isLazySeq(coll) || isMap(coll) || isSet(coll) || typeof coll === 'string';
 
