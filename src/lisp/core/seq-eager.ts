@@ -8,6 +8,7 @@
  * What they save: a generator and an iterator result per item, and the per-item copy of
  * the vector in `(reduce conj [] coll)`.
  */
+import { List } from 'immutable';
 import { type Runtime, type Value, type Vector, Builtin, isPList, isReduced, isVector, truthy } from '../values.ts';
 import { seqItems, tooManyItems } from './args.ts';
 import { fastPaths } from './fast-paths.ts';
@@ -93,8 +94,17 @@ export function numberComparator(cmp: Value, general: (a: Value, b: Value) => nu
  * charges no fuel and checks the size of each vector it makes, so this does too.
  */
 export function conjEach(fn: string, v: Vector, coll: Value, rt: Runtime): Vector {
-  const out = v.asMutable();
   const max = rt.maxCollectionSize;
+  if (v.size === 0) {
+    // from empty: an array, then one List (cheaper than a push per item)
+    const xs: Value[] = [];
+    eachItem(fn, coll, rt, (x) => {
+      xs.push(x);
+      if (xs.length > max) rt.checkSize(xs.length);
+    });
+    return List(xs);
+  }
+  const out = v.asMutable();
   eachItem(fn, coll, rt, (x) => {
     out.push(x);
     if (out.size > max) rt.checkSize(out.size);
