@@ -9,7 +9,8 @@
  * the vector in `(reduce conj [] coll)`.
  */
 import { List } from 'immutable';
-import { type Runtime, type Value, type Vector, Builtin, isPList, isReduced, isVector, truthy } from '../values.ts';
+import { type Runtime, type Value, type Vector, Builtin, isKeyword, isPList, isReduced, isVector, truthy } from '../values.ts';
+import { getIn1 } from '../lookup.ts';
 import { seqItems, tooManyItems } from './args.ts';
 import { fastPaths } from './fast-paths.ts';
 
@@ -49,10 +50,20 @@ function pushBounded(fn: string, out: Value[], x: Value, rt: Runtime): void {
   }
 }
 
+/**
+ * `(f x)` as a JS function: a keyword reads the field as the evaluator's call of a
+ * keyword does (`(filter :active users)`, `(map :name users)`), without the call.
+ */
+export function callOne(f: Value, rt: Runtime): (x: Value) => Value {
+  if (isKeyword(f)) return (x) => getIn1(x, f, null);
+  return (x) => rt.apply(f, [x]);
+}
+
 /** `(map f coll)` of one finite collection, as an array (the fuel of eagerList charged). */
 export function mapArray(fn: string, f: Value, coll: Value, rt: Runtime): Value[] {
   const out: Value[] = [];
-  eachItem(fn, coll, rt, (x) => pushBounded(fn, out, rt.apply(f, [x]), rt));
+  const call = callOne(f, rt);
+  eachItem(fn, coll, rt, (x) => pushBounded(fn, out, call(x), rt));
   rt.tick(out.length);
   return out;
 }
@@ -60,8 +71,9 @@ export function mapArray(fn: string, f: Value, coll: Value, rt: Runtime): Value[
 /** `(filter pred coll)` (or `remove` when `keep` is false) as an array. */
 export function filterArray(fn: string, pred: Value, coll: Value, rt: Runtime, keep: boolean): Value[] {
   const out: Value[] = [];
+  const call = callOne(pred, rt);
   eachItem(fn, coll, rt, (x) => {
-    if (truthy(rt.apply(pred, [x])) === keep) pushBounded(fn, out, x, rt);
+    if (truthy(call(x)) === keep) pushBounded(fn, out, x, rt);
   });
   rt.tick(out.length);
   return out;

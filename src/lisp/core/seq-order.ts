@@ -6,7 +6,7 @@ import { getIn1 } from '../lookup.ts';
 import { type Runtime, type Value, Keyword, Sym, equals, isFn, isKeyword, isLazySeq, isMap, isSequential, isSet, isVector, kw, seqable, truthy } from '../values.ts';
 import { argError, expectCallable, expectNumber, incomparable, seqItems } from './args.ts';
 import { type CoreTable, VARIADIC, defn } from './registry.ts';
-import { fastPaths, numberComparator } from './seq-eager.ts';
+import { callOne, fastPaths, numberComparator } from './seq-eager.ts';
 import { END, itemsArray, lastArg, listOf, seqResult } from './seq-common.ts';
 
 // ---------------------------------------------------------------- ordering
@@ -89,9 +89,7 @@ export function keyFnOf(fn: string, f: Value, rt: Runtime): (x: Value) => Value 
   if (typeof f === 'string') return (x) => getIn1(x, f);
   if (isVector(f)) return (x) => getPath(x, f.toArray());
   expectCallable(fn, f);
-  // what the evaluator does for a keyword called on one item, without the call
-  if (isKeyword(f) && fastPaths.on) return (x) => getIn1(x, f, null);
-  return (x) => rt.apply(f, [x]);
+  return fastPaths.on ? callOne(f, rt) : (x) => rt.apply(f, [x]);
 }
 
 const NOT_FOUND = Symbol('not-found') as unknown as Value;
