@@ -1,12 +1,13 @@
 /**
  * Fast paths of the eager sequence functions over finite collections: `map` and
- * `filter`/`remove` of one collection, `reduce`, and `reduce` with the core `conj` onto a
- * vector. They give the same values and charge the same fuel, in the same order, as the
- * general paths (generators feeding {@link eagerList}, one `rt.apply` per item), which
- * stay for every other case; `test/lisp/seq-fast.property.test.ts` compares the two.
+ * `filter`/`remove` of one collection, `reduce`, `reduce` with the core `conj` onto a
+ * vector, keyword functions read without a call, and the comparators of the core `>` and
+ * `<`. They give the same values and charge the same fuel, in the same order, as the
+ * general paths (generators feeding `eagerList`, one `rt.apply` per item), which stay
+ * for every other case; `test/lisp/seq-fast.property.test.ts` compares the two.
  *
- * What they save: a generator and an iterator result per item, and the per-item copy of
- * the vector in `(reduce conj [] coll)`.
+ * What they save: a generator and an iterator result per item, the per-item copy of the
+ * vector in `(reduce conj [] coll)`, and the calls of `>` in `(sort-by :k > coll)`.
  */
 import { List } from 'immutable';
 import { type Runtime, type Value, type Vector, Builtin, isKeyword, isPList, isReduced, isVector, truthy } from '../values.ts';
