@@ -167,9 +167,25 @@ export const sym = (fullName: string): Sym => Sym.intern(fullName);
 /**
  * A list or a realised sequence: prints as `(a b c)`, `conj` prepends. Results of
  * `map`, `filter`, `list`, `cons`, ... are PLists. Equal to a vector with equal items.
+ *
+ * Either an Immutable `List` or a plain array backs it. The sequence functions build
+ * their results in arrays, and most results are only walked once (by the next function
+ * of a `->>` pipeline), so building a `List` for each (a tree update per item) would be
+ * wasted: {@link items} builds it on first use (`rest`, `cons`, `conj`, printing) and
+ * keeps it. {@link array} lets the hot loops read the array directly.
  */
 export class PList {
-  constructor(readonly items: List<Value>) {}
+  private list: List<Value> | undefined;
+  /** never mutated: {@link PList.fromArray} takes ownership of the array */
+  private readonly arr: readonly Value[] | undefined;
+
+  constructor(items: List<Value>);
+  /** array-backed: see {@link PList.fromArray} */
+  constructor(items: undefined, arr: readonly Value[]);
+  constructor(items: List<Value> | undefined, arr?: readonly Value[]) {
+    this.list = items;
+    this.arr = arr;
+  }
 
   static readonly EMPTY = new PList(List());
 
@@ -177,8 +193,31 @@ export class PList {
     return new PList(vec(items));
   }
 
+  /** A list of the items of `xs`, which the caller must not change afterwards. */
+  static fromArray(xs: readonly Value[]): PList {
+    if (xs.length === 0) return PList.EMPTY;
+    return new PList(undefined, xs);
+  }
+
+  /** The items as an Immutable `List` (built from the array on first use). */
+  get items(): List<Value> {
+    // the array is never changed, by us or by Immutable (its leaf nodes are copied before any change)
+    return (this.list ??= vectorOfArray(this.arr as Value[]));
+  }
+
+  /** The backing array when there is one (read only), else undefined. */
+  get array(): readonly Value[] | undefined {
+    return this.arr;
+  }
+
   get size(): number {
-    return this.items.size;
+    return this.arr !== undefined ? this.arr.length : this.list!.size;
+  }
+
+  /** Item `i`, or undefined outside `0 <= i < size`; does not build the `List`. */
+  get(i: number): Value | undefined {
+    if (i < 0) return undefined; // List.get(-1) would count from the end
+    return this.arr !== undefined ? this.arr[i] : this.list!.get(i);
   }
 
   // Immutable.js value-object protocol, so PLists work as map keys and set members.
@@ -439,7 +478,7 @@ export function seqable(v: Value): Iterable<Value> | undefined {
   if (typeof v === 'string') return Array.from(v);
   if (typeof v !== 'object') return undefined;
   const t = tagOf(v);
-  if (t === TAG_PLIST) return (v as PList).items;
+  if (t === TAG_PLIST) return (v as PList).array ?? (v as PList).items;
   if (t === TAG_LAZY) return v as LazySeq;
   if (t === TAG_MAP) return mapEntries(v as PMap);
   if (t !== undefined) return undefined;

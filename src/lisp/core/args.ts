@@ -4,6 +4,7 @@
  * format these messages themselves.
  */
 import { PtcError, limitExceeded } from '../errors.ts';
+import { fastPaths } from './fast-paths.ts';
 import {
   type FnValue,
   type PMap,
@@ -16,6 +17,7 @@ import {
   isKeyword,
   isLazySeq,
   isMap,
+  isPList,
   isSet,
   isVector,
   seqable,
@@ -100,6 +102,11 @@ export function tooManyItems(fn: string, rt: Runtime): never {
  * of fuel per lazy item produced.
  */
 export function seqItems(fn: string, v: Value, rt: Runtime): Iterable<Value> {
+  if (fastPaths.on) {
+    if (isVector(v)) return chargedIndexed(v.size, (i) => v.get(i) as Value, rt);
+    const xs = isPList(v) ? v.array : undefined;
+    if (xs !== undefined) return chargedIndexed(xs.length, (i) => xs[i]!, rt);
+  }
   if (!isLazySeq(v)) return charged(expectSeqable(fn, v), rt);
   return {
     *[Symbol.iterator]() {
@@ -127,6 +134,28 @@ function charged(items: Iterable<Value>, rt: Runtime): Iterable<Value> {
           const r = it.next();
           if (!r.done) rt.tick(1);
           return r;
+        },
+        [Symbol.iterator]() {
+          return this;
+        },
+      };
+    },
+  };
+}
+
+/**
+ * {@link charged} over items read by index (vectors, array-backed lists), without an
+ * inner iterator: an Immutable `List` iterator costs several times a `get` per item.
+ */
+function chargedIndexed(n: number, at: (i: number) => Value, rt: Runtime): Iterable<Value> {
+  return {
+    [Symbol.iterator]() {
+      let i = 0;
+      return {
+        next(): IteratorResult<Value> {
+          if (i >= n) return { value: undefined, done: true };
+          rt.tick(1);
+          return { value: at(i++), done: false };
         },
         [Symbol.iterator]() {
           return this;

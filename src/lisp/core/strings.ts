@@ -13,7 +13,7 @@
  * Characters are 1-character strings; indices count UTF-16 code units, as in Java.
  * Every string a function builds is bounded by the collection-size limit.
  */
-import { type PrintOptions, prStr, printlnText, strOf } from '../printer/index.ts';
+import { type PrintOptions, prStr, printlnText, strNumber, strOf } from '../printer/index.ts';
 import { PtcError } from '../errors.ts';
 import { getIn1, mapHas } from '../lookup.ts';
 import {
@@ -47,7 +47,7 @@ import type { Matcher } from 're2js';
 function strConcat(args: Value[], rt: Runtime): string {
   let out = '';
   for (const a of args) {
-    out += typeof a === 'string' ? a : strIn(a, rt);
+    out += typeof a === 'string' ? a : typeof a === 'number' ? strNumber(a) : strIn(a, rt);
     if (out.length > rt.maxCollectionSize) rt.checkSize(out.length);
   }
   return out;
@@ -272,7 +272,7 @@ export const stringFns: CoreTable = {
     (args, rt) => {
       const [sep, coll] = args.length === 1 ? ['', args[0]!] : [args[0]!, args[1]!];
       const parts: string[] = [];
-      for (const x of seqItems('join', coll, rt)) parts.push(strIn(x, rt));
+      for (const x of seqItems('join', coll, rt)) parts.push(typeof x === 'string' ? x : typeof x === 'number' ? strNumber(x) : strIn(x, rt));
       rt.tick(parts.length);
       return concat(parts, rt, strOf(sep));
     },

@@ -1,0 +1,144 @@
+/**
+ * Fast paths of the eager sequence functions over finite collections: `map` and
+ * `filter`/`remove` of one collection, `reduce`, `reduce` with the core `conj` onto a
+ * vector, keyword functions read without a call, and the comparators of the core `>` and
+ * `<`. They give the same values and charge the same fuel, in the same order, as the
+ * general paths (generators feeding `eagerList`, one `rt.apply` per item), which stay
+ * for every other case; `test/lisp/seq-fast.property.test.ts` compares the two.
+ *
+ * What they save: a generator and an iterator result per item, the per-item copy of the
+ * vector in `(reduce conj [] coll)`, and the calls of `>` in `(sort-by :k > coll)`.
+ */
+import { List } from 'immutable';
+import { type Runtime, type Value, type Vector, Builtin, isKeyword, isPList, isReduced, isVector, truthy } from '../values.ts';
+import { getIn1 } from '../lookup.ts';
+import { seqItems, tooManyItems } from './args.ts';
+import { fastPaths } from './fast-paths.ts';
+
+export { fastPaths };
+
+/**
+ * Calls `visit` on every item of `coll`, charging one unit of fuel per item before the
+ * visit, as {@link seqItems} does; `visit` returns true to stop early. Vectors and
+ * array-backed lists are walked by index, without an iterator.
+ */
+export function eachItem(fn: string, coll: Value, rt: Runtime, visit: (x: Value) => boolean | void): void {
+  if (isPList(coll) && coll.array !== undefined) {
+    const xs = coll.array;
+    for (let i = 0; i < xs.length; i++) {
+      rt.tick(1);
+      if (visit(xs[i]!) === true) return;
+    }
+    return;
+  }
+  if (isVector(coll)) {
+    const n = coll.size;
+    for (let i = 0; i < n; i++) {
+      rt.tick(1);
+      if (visit(coll.get(i) as Value) === true) return;
+    }
+    return;
+  }
+  for (const x of seqItems(fn, coll, rt)) if (visit(x) === true) return;
+}
+
+/** Appends to a result being built, with {@link eagerList}'s size check. */
+function pushBounded(fn: string, out: Value[], x: Value, rt: Runtime): void {
+  out.push(x);
+  if (out.length > rt.maxCollectionSize) {
+    rt.checkSize(out.length);
+    tooManyItems(fn, rt);
+  }
+}
+
+/**
+ * `(f x)` as a JS function: a keyword reads the field as the evaluator's call of a
+ * keyword does (`(filter :active users)`, `(map :name users)`), without the call.
+ */
+export function callOne(f: Value, rt: Runtime): (x: Value) => Value {
+  if (isKeyword(f)) return (x) => getIn1(x, f, null);
+  return (x) => rt.apply(f, [x]);
+}
+
+/** `(map f coll)` of one finite collection, as an array (the fuel of eagerList charged). */
+export function mapArray(fn: string, f: Value, coll: Value, rt: Runtime): Value[] {
+  const out: Value[] = [];
+  const call = callOne(f, rt);
+  eachItem(fn, coll, rt, (x) => pushBounded(fn, out, call(x), rt));
+  rt.tick(out.length);
+  return out;
+}
+
+/** `(filter pred coll)` (or `remove` when `keep` is false) as an array. */
+export function filterArray(fn: string, pred: Value, coll: Value, rt: Runtime, keep: boolean): Value[] {
+  const out: Value[] = [];
+  const call = callOne(pred, rt);
+  eachItem(fn, coll, rt, (x) => {
+    if (truthy(call(x)) === keep) pushBounded(fn, out, x, rt);
+  });
+  rt.tick(out.length);
+  return out;
+}
+
+/** The core function `name` itself (a user function of that name is a closure). */
+export const isCore = (f: Value, name: string): boolean => f instanceof Builtin && f.name === name;
+
+/**
+ * `(reduce conj v ...)` with the core `conj`: only the reduce loop sees its accumulator,
+ * so {@link conjEach} may build the vector in place.
+ */
+export const isCoreConj = (f: Value): boolean => isCore(f, 'conj');
+
+/**
+ * The comparator `(sort > coll)` makes from the core `>` or `<` when both items are
+ * numbers: what calling it gives ((f a b) true: -1, else (f b a) true: 1, else 0),
+ * without the two calls. Those functions charge no fuel; other items still go through
+ * `general`, where they fail as before.
+ */
+export function numberComparator(cmp: Value, general: (a: Value, b: Value) => number): ((a: Value, b: Value) => number) | undefined {
+  if (!fastPaths.on) return undefined;
+  if (isCore(cmp, '>')) return (a, b) => (typeof a === 'number' && typeof b === 'number' ? (a > b ? -1 : b > a ? 1 : 0) : general(a, b));
+  if (isCore(cmp, '<')) return (a, b) => (typeof a === 'number' && typeof b === 'number' ? (a < b ? -1 : b < a ? 1 : 0) : general(a, b));
+  return undefined;
+}
+
+/**
+ * `(reduce conj v coll)`: one transient vector instead of a copy per item. `conj`
+ * charges no fuel and checks the size of each vector it makes, so this does too.
+ */
+export function conjEach(fn: string, v: Vector, coll: Value, rt: Runtime): Vector {
+  const max = rt.maxCollectionSize;
+  if (v.size === 0) {
+    // from empty: an array, then one List (cheaper than a push per item)
+    const xs: Value[] = [];
+    eachItem(fn, coll, rt, (x) => {
+      xs.push(x);
+      if (xs.length > max) rt.checkSize(xs.length);
+    });
+    return List(xs);
+  }
+  const out = v.asMutable();
+  eachItem(fn, coll, rt, (x) => {
+    out.push(x);
+    if (out.size > max) rt.checkSize(out.size);
+  });
+  return out.asImmutable();
+}
+
+/** `reduce` (init undefined: the first item is the start) over {@link eachItem}. */
+export function reduceEach(fn: string, f: Value, init: Value | undefined, coll: Value, rt: Runtime): Value {
+  let acc: Value = init ?? null;
+  let empty = init === undefined;
+  eachItem(fn, coll, rt, (x) => {
+    if (empty) {
+      acc = x;
+      empty = false;
+      return false;
+    }
+    acc = rt.apply(f, [acc, x]);
+    if (!isReduced(acc)) return false;
+    acc = acc.value;
+    return true;
+  });
+  return empty ? rt.apply(f, []) : acc;
+}
