@@ -10,7 +10,7 @@
 import { type Matcher, MatcherInput } from 're2js';
 import { compileRegex, re2Of } from '../regex.ts';
 import { NativeMatcher, nativeInput, nativeRegex } from '../regex-native.ts';
-import { type Regex, type Runtime, type Value, isRegex, list, vec } from '../values.ts';
+import { type Regex, type Runtime, type Value, PList, isRegex, vec } from '../values.ts';
 import { vectorOfArray } from '../vector-of-array.ts';
 import { argError, expectInteger, expectString } from './args.ts';
 import { type CoreTable, defn } from './registry.ts';
@@ -213,7 +213,7 @@ export const regexFns: CoreTable = {
     ([re, s], rt) => {
       const text = expectString('re-seq', s!);
       const out = allGroups(expectRegex('re-seq', re!, rt), text, rt);
-      return out.length === 0 ? null : list(out);
+      return out.length === 0 ? null : PList.fromArray(out);
     },
     'all matches as a list (nil if none): (re-seq #"\\d+" "a1b22") is ("1" "22")',
   ),
