@@ -20,7 +20,7 @@
  *
  * Maps and sets keep insertion order so printing and iteration are deterministic.
  */
-import { List, OrderedSet, isList, isOrderedSet, hash } from 'immutable';
+import { List, OrderedSet, isList, isOrderedSet } from 'immutable';
 import { PMap } from './collections/ordered-map.ts';
 import { vectorOfArray } from './vector-of-array.ts';
 
@@ -462,9 +462,6 @@ function mapEquals(a: PMap, b: PMap): boolean {
   }
   return true;
 }
-
-/** Hash consistent with Immutable.js keys (used by sets and maps of values). */
-export const hashValue = (v: Value): number => hash(v);
 
 // ---------------------------------------------------------------- iteration
 
