@@ -345,6 +345,10 @@ setTag(Reduced, TAG_REDUCED);
 export interface Runtime {
   /** Calls any callable value (fn, builtin, keyword, map, set) with arguments. */
   apply(f: Value, args: Value[]): Value;
+  /** `apply(f, [x])`, without the array when `f` is a closure (map/filter callbacks). */
+  apply1(f: Value, x: Value): Value;
+  /** `apply(f, [x, y])`, without the array when `f` is a closure (reduce callbacks). */
+  apply2(f: Value, x: Value, y: Value): Value;
   /** Charges `n` units of evaluation fuel; throws `limit_exceeded` when spent. */
   tick(n?: number): void;
   /** Throws `limit_exceeded` if a collection of `n` items would exceed the size limit. */

@@ -13,7 +13,8 @@ import { fnCodegen } from '../../src/lisp/eval/fn-codegen.ts';
 
 const PARAMS = ['a', 'b', 'c'];
 const num = fc.oneof(fc.integer({ min: -3, max: 12 }), fc.constantFrom(0.5, -0.5, 1e300));
-const anyConst = fc.oneof({ weight: 8, arbitrary: num.map(String) }, { weight: 1, arbitrary: fc.constantFrom('nil', 'true', 'false', '"x"') });
+// -0.0 and 1e400 (Infinity) are constants the generated code keeps in K[] rather than writing literally
+const anyConst = fc.oneof({ weight: 8, arbitrary: num.map(String) }, { weight: 1, arbitrary: fc.constantFrom('-0.0', '1e400', '-1e400') }, { weight: 1, arbitrary: fc.constantFrom('nil', 'true', 'false', '"x"') });
 
 /** A body expression over the first `n` params; `self` adds calls to the fn itself (first arg smaller). */
 function expr(n: number, depth: number, self: boolean): fc.Arbitrary<string> {

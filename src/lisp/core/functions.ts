@@ -84,7 +84,7 @@ export const fnFns: CoreTable = {
   'every-pred': defn(
     [1, VARIADIC],
     (ps) =>
-      made('every-pred', callables('every-pred', ps), (args, rt) => ps.every((p) => args.every((x) => truthy(rt.apply(p, [x]))))),
+      made('every-pred', callables('every-pred', ps), (args, rt) => ps.every((p) => args.every((x) => truthy(rt.apply1(p, x))))),
     '(every-pred p & ps) a predicate true when every p is truthy for every argument',
   ),
   'some-fn': defn(
@@ -94,7 +94,7 @@ export const fnFns: CoreTable = {
         let r: Value = null;
         for (const p of ps) {
           for (const x of args) {
-            r = rt.apply(p, [x]);
+            r = rt.apply1(p, x);
             if (truthy(r)) return r;
           }
         }

@@ -101,7 +101,7 @@ function takeWhile(fn: string, pred: Value, coll: Value, rt: Runtime): PList | L
   const it = seqItems(fn, coll, rt);
   return seqResult(fn, rt, isLazySeq(coll), function* () {
     for (const x of it) {
-      if (!truthy(rt.apply(pred, [x]))) return;
+      if (!truthy(rt.apply1(pred, x))) return;
       yield x;
     }
   });
@@ -113,7 +113,7 @@ function dropWhile(fn: string, pred: Value, coll: Value, rt: Runtime): PList | L
   return seqResult(fn, rt, isLazySeq(coll), function* () {
     let dropping = true;
     for (const x of it) {
-      if (dropping && truthy(rt.apply(pred, [x]))) continue;
+      if (dropping && truthy(rt.apply1(pred, x))) continue;
       dropping = false;
       yield x;
     }

@@ -57,7 +57,7 @@ function pushBounded(fn: string, out: Value[], x: Value, rt: Runtime): void {
  */
 export function callOne(f: Value, rt: Runtime): (x: Value) => Value {
   if (isKeyword(f)) return (x) => getIn1(x, f, null);
-  return (x) => rt.apply(f, [x]);
+  return (x) => rt.apply1(f, x);
 }
 
 /** `(map f coll)` of one finite collection, as an array (the fuel of eagerList charged). */
@@ -135,7 +135,7 @@ export function reduceEach(fn: string, f: Value, init: Value | undefined, coll: 
       empty = false;
       return false;
     }
-    acc = rt.apply(f, [acc, x]);
+    acc = rt.apply2(f, acc, x);
     if (!isReduced(acc)) return false;
     acc = acc.value;
     return true;

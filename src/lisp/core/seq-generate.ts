@@ -48,7 +48,7 @@ function repeatN(fn: string, n: number, make: (i: number) => Value, rt: Runtime)
 function someOf(fn: string, pred: Value, coll: Value, rt: Runtime): Value {
   expectCallable(fn, pred);
   for (const x of seqItems(fn, coll, rt)) {
-    const r = rt.apply(pred, [x]);
+    const r = rt.apply1(pred, x);
     if (truthy(r)) return r;
   }
   return null;
@@ -56,7 +56,7 @@ function someOf(fn: string, pred: Value, coll: Value, rt: Runtime): Value {
 
 function everyOf(fn: string, pred: Value, coll: Value, rt: Runtime): boolean {
   expectCallable(fn, pred);
-  for (const x of seqItems(fn, coll, rt)) if (!truthy(rt.apply(pred, [x]))) return false;
+  for (const x of seqItems(fn, coll, rt)) if (!truthy(rt.apply1(pred, x))) return false;
   return true;
 }
 

@@ -47,7 +47,7 @@ function* partitionBySeq(fn: string, f: Value, coll: Value, rt: Runtime): Iterat
   let group: Value[] = [];
   let key: Value = null;
   for (const x of seqItems(fn, coll, rt)) {
-    const k = rt.apply(f, [x]);
+    const k = rt.apply1(f, x);
     if (group.length > 0 && !equals(k, key)) {
       yield listOf(group);
       group = [];

@@ -64,11 +64,11 @@ function comparatorOf(fn: string, cmp: Value | undefined, rt: Runtime): (a: Valu
   if (cmp === DESC) return (a, b) => compareValues(b, a, fn);
   if (!isFn(cmp) && !isMap(cmp) && !isSet(cmp)) throw argError(fn, 'comparator function, :asc or :desc', cmp);
   const general = (a: Value, b: Value): number => {
-    const r = rt.apply(cmp, [a, b]);
+    const r = rt.apply2(cmp, a, b);
     if (typeof r === 'number') return Math.sign(Math.trunc(r));
     if (typeof r === 'boolean' || r === null) {
       if (r === true) return -1;
-      return truthy(rt.apply(cmp, [b, a])) ? 1 : 0;
+      return truthy(rt.apply2(cmp, b, a)) ? 1 : 0;
     }
     throw argError(fn, 'comparator returning a number or boolean', r);
   };

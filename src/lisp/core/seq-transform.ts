@@ -22,7 +22,7 @@ export function mapSeq(fn: string, f: Value, colls: Value[], rt: Runtime): Itera
   return (function* () {
     if (its.length === 1) {
       const it = its[0]!;
-      for (let r = it.next(); !r.done; r = it.next()) yield rt.apply(f, [r.value]);
+      for (let r = it.next(); !r.done; r = it.next()) yield rt.apply1(f, r.value);
       return;
     }
     for (;;) {
@@ -46,7 +46,7 @@ function filterSeq(fn: string, pred: Value, coll: Value, rt: Runtime, keep: bool
   if (isFilterable(coll)) {
     const it = seqItems(fn, coll, rt);
     return (function* () {
-      for (const x of it) if (truthy(rt.apply(pred, [x])) === keep) yield x;
+      for (const x of it) if (truthy(rt.apply1(pred, x)) === keep) yield x;
     })();
   }
   throw argError(fn, 'collection', coll);
@@ -55,7 +55,7 @@ function filterSeq(fn: string, pred: Value, coll: Value, rt: Runtime, keep: bool
 function* indexed(fn: string, f: Value, coll: Value, rt: Runtime, mode: 'map' | 'keep'): Iterator<Value> {
   let i = 0;
   for (const x of seqItems(fn, coll, rt)) {
-    const y = rt.apply(f, [i++, x]);
+    const y = rt.apply2(f, i++, x);
     if (mode === 'map' || y !== null) yield y;
   }
 }
@@ -86,7 +86,7 @@ export function reduceOf(fn: string, f: Value, init: Value | undefined, coll: Va
     acc = first.value;
   } else acc = init;
   for (let r = it.next(); !r.done; r = it.next()) {
-    acc = rt.apply(f, [acc, r.value]);
+    acc = rt.apply2(f, acc, r.value);
     if (isReduced(acc)) return acc.value;
   }
   return acc;
@@ -105,7 +105,7 @@ function* reductionsSeq(fn: string, f: Value, init: Value | undefined, coll: Val
   } else acc = init;
   yield acc;
   for (let r = it.next(); !r.done; r = it.next()) {
-    acc = rt.apply(f, [acc, r.value]);
+    acc = rt.apply2(f, acc, r.value);
     if (isReduced(acc)) return yield acc.value;
     yield acc;
   }

@@ -171,7 +171,7 @@ function regexReplacement(r: Regex, repl: Value, rt: Runtime): Replacement {
     const named = (r.compiled as { namedGroups(): Record<string, number> }).namedGroups();
     return (m) => expandReplacement(repl, m, named);
   }
-  return (m) => strOf(rt.apply(repl, [groupsOf(m)]));
+  return (m) => strOf(rt.apply1(repl, groupsOf(m)));
 }
 
 function replaceRegex(s: string, r: Regex, replace: Replacement, firstOnly: boolean, rt: Runtime): string {
@@ -192,7 +192,7 @@ function* firstMatch(r: Regex, s: string, rt: Runtime): Generator<Matcher> {
 }
 
 function replaceLiteral(s: string, match: string, repl: Value, firstOnly: boolean, rt: Runtime): string {
-  const replaceWith = (found: string): string => (typeof repl === 'string' ? repl : strOf(rt.apply(repl, [found])));
+  const replaceWith = (found: string): string => (typeof repl === 'string' ? repl : strOf(rt.apply1(repl, found)));
   const parts: string[] = [];
   let last = 0;
   for (const { start, end } of literalPositions(s, match, rt)) {

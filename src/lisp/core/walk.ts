@@ -50,7 +50,7 @@ function prewalk(fn: string, f: Fn, form: Value, rt: Runtime): Value {
 
 const called = (fn: string, f: Value, rt: Runtime): Fn => {
   expectCallable(fn, f);
-  return (x) => rt.apply(f, [x]);
+  return (x) => rt.apply1(f, x);
 };
 
 /** A walker replacing values that are keys of `smap` (exact keys). */

@@ -13,8 +13,9 @@
  *   points. So the fuel used, `budget/remaining`, where fuel runs out and when the clock
  *   is read are unchanged.
  *   A run of groups with nothing observable between them (only arithmetic and type
- *   tests) is taken by one subtraction when more units are left than it uses, since no
- *   check would fall inside it; otherwise group by group.
+ *   tests; an `if` test too: the groups before it are charged in each branch, with the
+ *   branch's own) is taken by one subtraction when more units are left than it uses,
+ *   since no check would fall inside it; otherwise group by group.
  * - Depth: a self call counts one level, as `Evaluator.enter` does; the level is carried
  *   as a JS argument (nothing else reads `ev.depth` meanwhile).
  * - Anything unusual (an operand that is not a number, the depth limit, fuel or time
@@ -58,6 +59,9 @@ const STACK_FRAMES = 2500;
 const BAIL = { bail: true };
 
 const ARITH: Record<string, string> = { '+': '+', '-': '-', '*': '*' };
+
+/** A number written by {@link Generator.constant}: a literal or a `K[i]` (no type test needed). */
+const isNumberConstant = (x: string): boolean => x.startsWith('K[') || /^\(?-?\d/.test(x);
 const COMPARE: Record<string, string> = { '<': '<', '>': '>', '<=': '<=', '>=': '>=', '=': '===', '==': '===', 'not=': '!==' };
 
 /** Core predicates whose result is fixed for any argument: a JS test on `x`. */
@@ -171,16 +175,21 @@ class Generator {
     return t;
   }
 
+  /**
+   * A number is written as a literal when `String` gives it back exactly (finite, not
+   * -0): V8 then folds it into the code instead of loading `K[i]` and checking its type.
+   */
   private constant(v: Value): string | undefined {
     if (v === null || typeof v === 'boolean') return String(v);
     if (typeof v !== 'number') return undefined;
+    if (Number.isFinite(v) && !Object.is(v, -0)) return v < 0 ? `(${v})` : String(v);
     this.consts.push(v);
     return `K[${this.consts.length - 1}]`;
   }
 
   /** `if (x is not a number) bail();` unless it is a number constant. */
   private number(x: string): void {
-    if (!x.startsWith('K[')) this.emit(`if (typeof ${x} !== 'number') bail();`);
+    if (!isNumberConstant(x)) this.emit(`if (typeof ${x} !== 'number') bail();`);
   }
 
   /** Emits the statements computing `n`; returns a JS expression for its value (valid right after them). */
@@ -222,7 +231,8 @@ class Generator {
         if (x === undefined) return undefined;
         this.number(x);
         const r = this.temp();
-        this.emit(`${r} = ${x} ${n.op === 'inc' ? '+' : '-'} 1; if (${r} === 0) ${r} = 0;`);
+        // x + 1 and x - 1 are never -0: no cleaning
+        this.emit(`${r} = ${x} ${n.op === 'inc' ? '+' : '-'} 1;`);
         return r;
       }
       case 'op2':
@@ -231,13 +241,15 @@ class Generator {
         this.charge(1);
         const t = this.value(n.test);
         if (t === undefined) return undefined;
-        this.flush();
+        const carried = this.pending; // charged in each branch, with its own groups
         const r = this.temp();
         this.emit(`if (${t} !== null && ${t} !== false) {`);
+        this.pending = [...carried];
         const then = this.value(n.then);
         if (then === undefined) return undefined;
         this.flush();
         this.emit(`${r} = ${then}; } else {`);
+        this.pending = [...carried];
         const els = this.value(n.else);
         if (els === undefined) return undefined;
         this.flush();
@@ -319,7 +331,8 @@ class Generator {
     this.number(x);
     this.number(y);
     const r = this.temp();
-    if (ARITH[n.op]) this.emit(`${r} = ${x} ${ARITH[n.op]} ${y}; if (${r} === 0) ${r} = 0;`);
+    // `+ 0` turns -0 into 0 and leaves every other number as it is, without a branch
+    if (ARITH[n.op]) this.emit(`${r} = (${x} ${ARITH[n.op]} ${y}) + 0;`);
     else this.emit(`${r} = ${x} ${COMPARE[n.op]} ${y};`);
     return r;
   }
@@ -341,7 +354,7 @@ class Generator {
       const v = this.value(a);
       if (v === undefined) return undefined;
       // a param can be read as is: nothing reassigns it before the call
-      if (/^v\d+$/.test(v) || v.startsWith('K[')) args.push(v);
+      if (/^v\d+$/.test(v) || isNumberConstant(v) || v === 'null' || v === 'true' || v === 'false') args.push(v);
       else {
         const t = this.temp();
         this.emit(`${t} = ${v};`);
@@ -388,10 +401,12 @@ class Generator {
         this.charge(1);
         const t = this.value(n.test);
         if (t === undefined) return false;
-        this.flush();
+        const carried = this.pending; // charged in each branch, with its own groups
         this.emit(`if (${t} !== null && ${t} !== false) {`);
+        this.pending = [...carried];
         if (!this.tail(n.then)) return false;
         this.emit('} else {');
+        this.pending = [...carried];
         if (!this.tail(n.else)) return false;
         this.emit('}');
         return true;
@@ -469,9 +484,31 @@ export function fastFn(info: FnInfo, arity: Arity, slots: readonly number[], clo
       }
     };`;
   const cap = Math.max(1, Math.floor(STACK_FRAMES / g.framesPerLevel()));
-  const code = new Function('K', 'closures', 'BAIL', 'CAP', 'stats', source)(g.consts, closures, BAIL, cap, fnCodegen) as Code;
+  const code = factory(source)(g.consts, closures, BAIL, cap, fnCodegen);
   fnCodegen.compiled++;
   return code;
+}
+
+type Factory = (consts: Value[], closures: Code, bail: unknown, cap: number, stats: typeof fnCodegen) => Code;
+
+/**
+ * Factories by source. A program is compiled anew on every run; a new `new Function` starts
+ * cold each time (interpreted, then optimised after thousands of calls), while the
+ * functions a cached factory makes share its feedback and so V8's optimised code. Each
+ * call of the factory still makes its own `run`, `lim` and `off`: nothing is shared
+ * between fns or runs but the code.
+ */
+const bySource = new Map<string, Factory>();
+const MAX_CACHED = 1000;
+
+function factory(source: string): Factory {
+  let make = bySource.get(source);
+  if (make === undefined) {
+    make = new Function('K', 'closures', 'BAIL', 'CAP', 'stats', source) as Factory;
+    if (bySource.size >= MAX_CACHED) bySource.clear();
+    bySource.set(source, make);
+  }
+  return make;
 }
 
 /**

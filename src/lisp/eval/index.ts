@@ -353,6 +353,14 @@ export class Evaluator implements Runtime {
     throw new PtcError('not_callable', `${describe(f)} is not a function`, undefined, notCallableHint(f));
   }
 
+  apply1(f: Value, x: Value): Value {
+    return isClosure(f) ? this.call1(f, x) : this.apply(f, [x]);
+  }
+
+  apply2(f: Value, x: Value, y: Value): Value {
+    return isClosure(f) ? this.call2(f, x, y) : this.apply(f, [x, y]);
+  }
+
   callClosure(c: Closure, args: Value[]): Value {
     const cf = c.code;
     const n = args.length;

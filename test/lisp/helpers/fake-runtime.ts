@@ -52,6 +52,14 @@ export class FakeRuntime implements Runtime {
     this.fuel = options.fuel ?? Infinity;
   }
 
+  apply1(f: Value, x: Value): Value {
+    return this.apply(f, [x]);
+  }
+
+  apply2(f: Value, x: Value, y: Value): Value {
+    return this.apply(f, [x, y]);
+  }
+
   apply(f: Value, args: Value[]): Value {
     this.calls++;
     this.tick(1);
