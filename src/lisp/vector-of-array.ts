@@ -89,7 +89,12 @@ function behavesAsList(make: Maker): boolean {
         is(made.unshift(0), real.unshift(0)) &&
         is(made.slice(1, -1), real.slice(1, -1)) &&
         is(made.concat(real), real.concat(real)) &&
-        made.toArray().every((v, i) => v === items[i]);
+        made.toArray().every((v, i) => v === items[i]) &&
+        sameItems(made) &&
+        sameItems(real) &&
+        sameItems(real.pop()) &&
+        sameItems(real.slice(1)) &&
+        sameItems(real.push(true));
       if (!same) return false;
     }
     return true;
@@ -98,7 +103,34 @@ function behavesAsList(make: Maker): boolean {
   }
 }
 
+/**
+ * The items of a vector of at most 32 items starting at its origin: they are the first
+ * `size` cells of its tail node (Immutable's `toArray` walks its generic iteration).
+ * Undefined for other vectors.
+ */
+function tailItems(v: Vector): Value[] | undefined {
+  const l = v as unknown as ListFields;
+  if (l._origin !== 0 || l._capacity > WIDTH || l._root != null) return undefined;
+  const tail = l._tail as { array: Value[] } | undefined | null;
+  if (tail == null) return l.size === 0 ? [] : undefined;
+  // a vector grown by setSize may have cells the tail never held
+  return tail.array.length >= l.size ? tail.array.slice(0, l.size) : undefined;
+}
+
+/** `tailItems` gives what `toArray` gives (or nothing). */
+function sameItems(v: Vector): boolean {
+  const fast = tailItems(v);
+  if (fast === undefined) return true;
+  const slow = v.toArray();
+  return fast.length === slow.length && fast.every((x, i) => x === slow[i]);
+}
+
 const direct = directMaker();
+
+/** A new array of the items of `v`. */
+export function vectorToArray(v: Vector): Value[] {
+  return (direct !== undefined ? tailItems(v) : undefined) ?? v.toArray();
+}
 
 /** A vector of `items`. The array is not copied for 32 items or fewer: the caller gives it up. */
 export function vectorOfArray(items: Value[]): Vector {
