@@ -60,7 +60,7 @@ function updateIn(fn: string, coll: Value, path: Value[], f: Value, extra: Value
   } else {
     inner = getIn1(coll, k);
   }
-  const next = i >= path.length - 1 ? rt.apply(f, [inner, ...extra]) : updateIn(fn, inner, path, f, extra, rt, i + 1);
+  const next = i >= path.length - 1 ? rt.apply(f, extra.length === 0 ? [inner] : [inner, ...extra]) : updateIn(fn, inner, path, f, extra, rt, i + 1);
   return assocOne(fn, coll, k, next);
 }
 
