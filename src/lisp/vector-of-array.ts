@@ -83,7 +83,10 @@ function behavesAsList(make: Maker): boolean {
   try {
     for (const n of [1, 2, 32, 33, 65]) {
       const items: Value[] = Array.from({ length: n }, (_, i) => (i % 3 === 0 ? `s${i}` : i));
-      if (!sameList(make(items.slice()), List(items))) return false;
+      const real = List(items);
+      if (!sameList(make(items.slice()), real)) return false;
+      // vectorToArray's shortcut gives what toArray gives, also after changes
+      if (![real, real.pop(), real.slice(1), real.push(true)].every(sameItems)) return false;
     }
     const made = make(['a', 1, null]);
     const real = List<Value>(['a', 1, null]);
@@ -120,7 +123,34 @@ function sameNode(x: unknown, y: unknown): boolean {
   return true;
 }
 
+/**
+ * The items of a vector of at most 32 items starting at its origin: they are the first
+ * `size` cells of its tail node (Immutable's `toArray` walks its generic iteration).
+ * Undefined for other vectors.
+ */
+function tailItems(v: Vector): Value[] | undefined {
+  const l = v as unknown as ListFields;
+  if (l._origin !== 0 || l._capacity > WIDTH || l._root != null) return undefined;
+  const tail = l._tail as { array: Value[] } | undefined | null;
+  if (tail == null) return l.size === 0 ? [] : undefined;
+  // a vector grown by setSize may have cells the tail never held
+  return tail.array.length >= l.size ? tail.array.slice(0, l.size) : undefined;
+}
+
+/** `tailItems` gives what `toArray` gives (or nothing). */
+function sameItems(v: Vector): boolean {
+  const fast = tailItems(v);
+  if (fast === undefined) return true;
+  const slow = v.toArray();
+  return fast.length === slow.length && fast.every((x, i) => x === slow[i]);
+}
+
 const direct = directMaker();
+
+/** A new array of the items of `v`. */
+export function vectorToArray(v: Vector): Value[] {
+  return (direct !== undefined ? tailItems(v) : undefined) ?? v.toArray();
+}
 
 /** A vector of `items`. The array is not copied for 32 items or fewer: the caller gives it up. */
 export function vectorOfArray(items: Value[]): Vector {

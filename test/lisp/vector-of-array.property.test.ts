@@ -6,7 +6,7 @@
 import fc from 'fast-check';
 import { List, is } from 'immutable';
 import { describe, expect, it } from 'vitest';
-import { directVectors, vectorOfArray } from '../../src/lisp/vector-of-array.ts';
+import { directVectors, vectorOfArray, vectorToArray } from '../../src/lisp/vector-of-array.ts';
 import type { Value } from '../../src/lisp/values.ts';
 import { prStr } from '../../src/lisp/printer/index.ts';
 
@@ -46,6 +46,37 @@ describe('vectors made from an array', () => {
         expect(made.toArray()).toEqual(items);
       }),
       { numRuns: 200 },
+    );
+  });
+
+  it('list their items through vectorToArray as toArray does, after any operation', () => {
+    fc.assert(
+      fc.property(sized, item, fc.nat(), fc.nat(), (items, x, i, j) => {
+        const made = vectorOfArray(items.slice());
+        const k = items.length === 0 ? 0 : i % items.length;
+        const variants = [
+          made,
+          List(items),
+          made.push(x),
+          made.pop(),
+          made.set(k, x),
+          made.slice(k),
+          made.slice(0, k),
+          made.shift(),
+          made.unshift(x),
+          made.setSize(j % 40),
+          made.concat(made),
+          made.withMutations((m) => m.push(x).pop().pop()),
+        ];
+        for (const v of variants) {
+          const arr = vectorToArray(v);
+          expect(arr).toEqual(v.toArray());
+          // a copy: writing to it leaves the vector alone
+          if (arr.length > 0) arr[0] = 'changed';
+        }
+        expect(made.toArray()).toEqual(items);
+      }),
+      { numRuns: 300 },
     );
   });
 });

@@ -98,15 +98,17 @@ export function find<K, V>(root: Node<K, V>, h: number, k: K, ops: KeyOps<K>): L
 }
 
 /**
- * Puts `leaf` in the trie (replacing the leaf of an equal key, whose sequence number
- * the caller has already carried over). Returns the new root; `change.old` tells
- * whether a key was replaced.
+ * Sets key `k` (hash `h`) to `v`: a new key gets a leaf with sequence number `s`; an
+ * existing key keeps its leaf's key and number. Returns the new root; `change.old` tells
+ * whether a key was replaced. The leaf is made only where it goes, so replacing a value
+ * allocates one leaf, not two.
  */
-export function assoc<K, V>(node: Node<K, V>, shift: number, leaf: Leaf<K, V>, owner: Owner, ops: KeyOps<K>, change: Change<K, V>): Node<K, V> {
-  if (node.t === COLLISION) return assocCollision(node, shift, leaf, owner, ops, change);
-  const bit = 1 << ((leaf.h >>> shift) & MASK);
+export function assoc<K, V>(node: Node<K, V>, shift: number, h: number, k: K, v: V, s: number, owner: Owner, ops: KeyOps<K>, change: Change<K, V>): Node<K, V> {
+  if (node.t === COLLISION) return assocCollision(node, shift, h, k, v, s, owner, ops, change);
+  const bit = 1 << ((h >>> shift) & MASK);
   const i = popcount(node.bitmap & (bit - 1));
   if ((node.bitmap & bit) === 0) {
+    const leaf = new Leaf(h, k, v, s);
     if (owner !== null && node.owner === owner) {
       node.slots.splice(i, 0, leaf);
       node.bitmap |= bit;
@@ -117,15 +119,15 @@ export function assoc<K, V>(node: Node<K, V>, shift: number, leaf: Leaf<K, V>, o
   const slot = node.slots[i]!;
   let next: Slot<K, V>;
   if (slot.t === LEAF) {
-    if (slot.h === leaf.h && ops.equals(slot.k, leaf.k)) {
+    if (slot.h === h && ops.equals(slot.k, k)) {
       change.old = slot;
-      if (slot.v === leaf.v) return node;
-      next = replacement(slot, leaf);
+      if (slot.v === v) return node;
+      next = replacement(slot, v);
     } else {
-      next = pair(shift + BITS, slot, leaf, owner);
+      next = pair(shift + BITS, slot, new Leaf(h, k, v, s), owner);
     }
   } else {
-    next = assoc(slot, shift + BITS, leaf, owner, ops, change);
+    next = assoc(slot, shift + BITS, h, k, v, s, owner, ops, change);
     if (next === slot) return node;
   }
   const target = editable(node, owner);
@@ -133,19 +135,19 @@ export function assoc<K, V>(node: Node<K, V>, shift: number, leaf: Leaf<K, V>, o
   return target;
 }
 
-function assocCollision<K, V>(node: CollisionNode<K, V>, shift: number, leaf: Leaf<K, V>, owner: Owner, ops: KeyOps<K>, change: Change<K, V>): Node<K, V> {
-  if (node.h !== leaf.h) {
+function assocCollision<K, V>(node: CollisionNode<K, V>, shift: number, h: number, k: K, v: V, s: number, owner: Owner, ops: KeyOps<K>, change: Change<K, V>): Node<K, V> {
+  if (node.h !== h) {
     // a different hash reached this depth: put the collision node under a bitmap node
     const wrapper = new BitmapNode<K, V>(1 << ((node.h >>> shift) & MASK), [node], owner);
-    return assoc(wrapper, shift, leaf, owner, ops, change);
+    return assoc(wrapper, shift, h, k, v, s, owner, ops, change);
   }
-  const i = node.leaves.findIndex((l) => ops.equals(l.k, leaf.k));
+  const i = node.leaves.findIndex((l) => ops.equals(l.k, k));
   const target = node.owner !== null && node.owner === owner ? node : new CollisionNode(node.h, node.leaves.slice(), owner);
   if (i >= 0) {
     change.old = node.leaves[i]!;
-    target.leaves[i] = replacement(change.old, leaf);
+    target.leaves[i] = replacement(change.old, v);
   } else {
-    target.leaves.push(leaf);
+    target.leaves.push(new Leaf(h, k, v, s));
   }
   return target;
 }
@@ -155,8 +157,8 @@ function assocCollision<K, V>(node: CollisionNode<K, V>, shift: number, leaf: Le
  * number) and, as in Clojure, the key object first stored (`(assoc {[1 2] 0} '(1 2) 1)`
  * is `{[1 2] 1}`).
  */
-function replacement<K, V>(old: Leaf<K, V>, leaf: Leaf<K, V>): Leaf<K, V> {
-  return new Leaf(old.h, old.k, leaf.v, old.s);
+function replacement<K, V>(old: Leaf<K, V>, v: V): Leaf<K, V> {
+  return new Leaf(old.h, old.k, v, old.s);
 }
 
 /** A node holding two leaves of different keys, split on their hash fragments. */

@@ -107,10 +107,9 @@ export class PMap {
   /** The map with `k` set to `v` (this map itself when transient). */
   set(k: Value, v: Value): PMap {
     if (this.arr !== null) return this.setSmall(this.arr, k, v);
-    const leaf = new Leaf<Value, Value>(hashKey(k), k, v, this.nextSeq);
     const change = scratch;
     change.old = undefined;
-    const root = assoc(this.root!, 0, leaf, this.owner, ops, change);
+    const root = assoc(this.root!, 0, hashKey(k), k, v, this.nextSeq, this.owner, ops, change);
     if (root === this.root && this.owner === null) return this;
     const added = change.old === undefined ? 1 : 0;
     return this.update(null, root, this.count + added, this.nextSeq + added);
@@ -138,7 +137,7 @@ export class PMap {
     const owner = this.owner ?? {};
     let root = emptyRoot<Value, Value>(owner);
     const change: Change<Value, Value> = { old: undefined };
-    for (let i = 0; i < arr.length; i += 2) root = assoc(root, 0, new Leaf(hashKey(arr[i]!), arr[i]!, arr[i + 1]!, i / 2), owner, ops, change);
+    for (let i = 0; i < arr.length; i += 2) root = assoc(root, 0, hashKey(arr[i]!), arr[i]!, arr[i + 1]!, i / 2, owner, ops, change);
     if (this.owner === null) return new PMap(null, root, this.count, this.count);
     this.assign(null, root, this.count, this.count);
     return this;

@@ -16,6 +16,21 @@ function made(maker: string, args: Value[], impl: BuiltinImpl): Builtin {
   return new Builtin(maker, impl, () => `(${[maker, ...args.map((a) => valueSource(a))].join(' ')})`);
 }
 
+/**
+ * `args` with nil arguments replaced by the defaults at their positions: the same array
+ * when none is nil (a call of `(fnil inc 0)` on a present value copies nothing).
+ */
+function withDefaults(args: Value[], defaults: Value[]): Value[] {
+  let out = args;
+  const n = Math.min(args.length, defaults.length);
+  for (let i = 0; i < n; i++) {
+    if (args[i] !== null) continue;
+    if (out === args) out = args.slice();
+    out[i] = defaults[i]!;
+  }
+  return out;
+}
+
 function callables(fn: string, fs: Value[]): Value[] {
   for (const f of fs) expectCallable(fn, f);
   return fs;
@@ -67,12 +82,7 @@ export const fnFns: CoreTable = {
     [2, 4],
     ([f, ...defaults]) => {
       expectCallable('fnil', f!);
-      return made('fnil', [f!, ...defaults], (args, rt) =>
-        rt.apply(
-          f!,
-          args.map((a, i) => (a === null && i < defaults.length ? defaults[i]! : a)),
-        ),
-      );
+      return made('fnil', [f!, ...defaults], (args, rt) => rt.apply(f!, withDefaults(args, defaults)));
     },
     '(fnil f default & defaults) f with nil arguments replaced by defaults: ((fnil inc 0) nil) is 1',
   ),

@@ -60,7 +60,7 @@ function updateIn(fn: string, coll: Value, path: Value[], f: Value, extra: Value
   } else {
     inner = getIn1(coll, k);
   }
-  const next = i >= path.length - 1 ? rt.apply(f, [inner, ...extra]) : updateIn(fn, inner, path, f, extra, rt, i + 1);
+  const next = i >= path.length - 1 ? rt.apply(f, extra.length === 0 ? [inner] : [inner, ...extra]) : updateIn(fn, inner, path, f, extra, rt, i + 1);
   return assocOne(fn, coll, k, next);
 }
 
@@ -154,11 +154,13 @@ export const mapFns: CoreTable = {
   // ;; writing
   assoc: defn(
     [3, VARIADIC],
-    ([m, ...kvs]) => {
-      // the common case, without the generic path's checks
-      if (kvs.length === 2 && isMap(m!)) return m.set(kvs[0]!, kvs[1]!);
+    (args) => {
+      // the common case, without the generic path's checks (or a rest array)
+      const m = args[0]!;
+      if (args.length === 3 && isMap(m)) return m.set(args[1]!, args[2]!);
+      const kvs = args.slice(1);
       if (kvs.length % 2 !== 0) throw oddPairs('assoc', kvs.length);
-      let out: Value = m!;
+      let out: Value = m;
       if (isMap(out) && kvs.length > 2) {
         return out.withMutations((mm) => {
           for (let i = 0; i < kvs.length; i += 2) mm.set(kvs[i]!, kvs[i + 1]!);

@@ -3,6 +3,7 @@
  * limit, lazy seqs), bounded access to lazy seqs, and running a transducer.
  */
 import { List } from 'immutable';
+import { vectorToArray } from '../vector-of-array.ts';
 import { type Runtime, type Value, type Vector, LazySeq, PList, isLazySeq, isMap, isPList, isSet, isVector } from '../values.ts';
 import { argError, seqItems, tooManyItems } from './args.ts';
 import { type CoreTable } from './registry.ts';
@@ -48,7 +49,7 @@ export function eagerVector(fn: string, rt: Runtime, items: Iterable<Value>): Ve
 
 /** All items as an array (lazy seqs realised, bounded). */
 export function itemsArray(fn: string, v: Value, rt: Runtime): Value[] {
-  if (isVector(v)) return v.toArray();
+  if (isVector(v)) return vectorToArray(v);
   // a copy: callers may sort or reverse it in place
   if (isPList(v)) return v.array?.slice() ?? v.items.toArray();
   return Array.from(seqItems(fn, v, rt));
