@@ -40,6 +40,7 @@ import type { Arity, FnInfo, Node } from '../analyzer/nodes.ts';
 import { resolveCore } from '../core/index.ts';
 import type { Value } from '../values.ts';
 import type { Code } from './compile.ts';
+import { generatedFunction } from './generated-code.ts';
 
 /**
  * Switch, calls before an arity is compiled, count of arities compiled and of runs
@@ -484,32 +485,15 @@ export function fastFn(info: FnInfo, arity: Arity, slots: readonly number[], clo
       }
     };`;
   const cap = Math.max(1, Math.floor(STACK_FRAMES / g.framesPerLevel()));
-  const code = factory(source)(g.consts, closures, BAIL, cap, fnCodegen);
+  // the factory is shared by every fn with this source (see generated-code.ts); each call makes its own `run`, `lim` and `off`
+  const make = generatedFunction<Factory>(['K', 'closures', 'BAIL', 'CAP', 'stats'], source);
+  const code = make(g.consts, closures, BAIL, cap, fnCodegen);
   fnCodegen.compiled++;
   return code;
 }
 
 type Factory = (consts: Value[], closures: Code, bail: unknown, cap: number, stats: typeof fnCodegen) => Code;
 
-/**
- * Factories by source. A program is compiled anew on every run; a new `new Function` starts
- * cold each time (interpreted, then optimised after thousands of calls), while the
- * functions a cached factory makes share its feedback and so V8's optimised code. Each
- * call of the factory still makes its own `run`, `lim` and `off`: nothing is shared
- * between fns or runs but the code.
- */
-const bySource = new Map<string, Factory>();
-const MAX_CACHED = 1000;
-
-function factory(source: string): Factory {
-  let make = bySource.get(source);
-  if (make === undefined) {
-    make = new Function('K', 'closures', 'BAIL', 'CAP', 'stats', source) as Factory;
-    if (bySource.size >= MAX_CACHED) bySource.clear();
-    bySource.set(source, make);
-  }
-  return make;
-}
 
 /**
  * Gives `arity` (compiled as `ar`, whose `body` is its closures) the generated body on

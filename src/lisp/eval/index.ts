@@ -146,6 +146,9 @@ const safeText = (s: string): string => s.replace(/\bundefined\b/g, 'nil').repla
 
 // ---------------------------------------------------------------- the evaluator
 
+/** Fuel units between the closures' fuel and clock checks. */
+export const CHECK_EVERY = 4096;
+
 export type Outcome =
   | { kind: 'ok'; value: Value; returned: boolean }
   | { kind: 'fail'; value: Value }
@@ -189,7 +192,7 @@ export class Evaluator implements Runtime {
     this.summaries = new Map(st.summaries);
     this.namespace = new Map(st.namespace);
     const fuel = st.limits.fuel;
-    const checkAt = Math.max(fuel - 4096, 0);
+    const checkAt = Math.max(fuel - CHECK_EVERY, 0);
     this.fuelBase = checkAt;
     this.ticks = Number.isFinite(fuel) ? smi(fuel - checkAt) : 0;
     this.maxCollectionSize = st.limits.maxCollectionSize;
@@ -291,7 +294,7 @@ export class Evaluator implements Runtime {
    * closures check every 4096 units; generated numeric code, some 50 times faster per
    * unit, takes bigger chunks (and gives back what it did not use when it ends).
    */
-  slowCheck(chunk = 4096): void {
+  slowCheck(chunk = CHECK_EVERY): void {
     const left = this.fuelBase + this.ticks;
     if (left <= 0) {
       throw limitExceeded('fuel', `evaluation used more than ${this.st.limits.fuel} steps`);

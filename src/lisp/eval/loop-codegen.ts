@@ -27,7 +27,8 @@
 import type { Node } from '../analyzer/nodes.ts';
 import type { Value } from '../values.ts';
 import type { Code } from './compile.ts';
-import type { Evaluator } from './index.ts';
+import { CHECK_EVERY, type Evaluator } from './index.ts';
+import { generatedFunction } from './generated-code.ts';
 import { RECUR } from './signals.ts';
 
 /** Switch (and count of loops compiled) for tests that compare the generated code with the closures. */
@@ -173,8 +174,7 @@ export function fastLoop(body: Node, slots: readonly number[], closures: Code): 
   // from `s`, keep them in JS variables (l0, l1, ..., tk) and put them back when they stop.
   // Touching nothing else keeps V8's optimised code for them simple and stable.
   const source = `
-    'use strict';
-    return function iterations(s, K) {
+      'use strict';
       ${g.declarations()}
       ${slots.map((_s, i) => `let l${i} = s[${i}];`).join(' ')}
       let tk = s[${n}];
@@ -184,10 +184,9 @@ export function fastLoop(body: Node, slots: readonly number[], closures: Code): 
         ${tail.replace('STORE', store).replaceAll('BAILED', '(bailed = true, 0)')}
       }
       ${store} s[${n}] = tk;
-      return bailed ? ${BAILED} : ${LOW};
-    };`;
+      return bailed ? ${BAILED} : ${LOW};`;
   try {
-    const iterations = generated(source);
+    const iterations = generatedFunction<Iterations>(['s', 'K'], source);
     loopCodegen.compiled++;
     return (f, ev) => drive(iterations, g.consts, slots, max, closures, f, ev);
   } catch {
@@ -216,7 +215,7 @@ function drive(iterations: Iterations, consts: Value[], slots: readonly number[]
     ev.ticks = s[n] as number;
     for (let i = 0; i < n; i++) f[slots[i]!] = s[i]!;
     if (stop === DONE) {
-      if (ev.ticks > 4096) ev.slowCheck(); // the closures check every 4096 units
+      if (ev.ticks > CHECK_EVERY) ev.slowCheck(); // the closures check every CHECK_EVERY units
       return s[n + 1]!;
     }
     // too few units before the next check: make it now (the total left is unchanged,
@@ -229,7 +228,7 @@ function drive(iterations: Iterations, consts: Value[], slots: readonly number[]
       }
     }
     // little fuel left in all, or a value that is not a number: the closures run this iteration
-    if (ev.ticks > 4096) ev.slowCheck();
+    if (ev.ticks > CHECK_EVERY) ev.slowCheck();
     const r = closures(f, ev);
     if (r !== RECUR) return r;
     for (let i = 0; i < n; i++) s[i] = f[slots[i]!]!;
@@ -237,20 +236,3 @@ function drive(iterations: Iterations, consts: Value[], slots: readonly number[]
   }
 }
 
-/**
- * Generated functions by source. A program is compiled anew on every run, and a new JS
- * function starts cold (interpreted, then optimised on-stack) each time; reusing the one
- * made for the same source keeps V8's optimised code.
- */
-const bySource = new Map<string, Iterations>();
-const MAX_CACHED = 1000;
-
-function generated(source: string): Iterations {
-  let fn = bySource.get(source);
-  if (fn === undefined) {
-    fn = new Function(source)() as Iterations;
-    if (bySource.size >= MAX_CACHED) bySource.clear();
-    bySource.set(source, fn);
-  }
-  return fn;
-}
