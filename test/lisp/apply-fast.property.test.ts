@@ -8,9 +8,9 @@
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { run } from '../../src/lisp/index.ts';
-import { prStr } from '../../src/lisp/printer/index.ts';
 import { Evaluator } from '../../src/lisp/eval/index.ts';
 import type { Value } from '../../src/lisp/values.ts';
+import { outcomeOf } from './helpers/outcome.ts';
 
 const ONE = [
   '(fn [x] (str x))',
@@ -55,14 +55,7 @@ const fast = { apply1: Evaluator.prototype.apply1, apply2: Evaluator.prototype.a
 async function outcome(src: string, fuel: number, fastCalls: boolean) {
   Evaluator.prototype.apply1 = fastCalls ? fast.apply1 : function (this: Evaluator, f: Value, x: Value) { return this.apply(f, [x]); };
   Evaluator.prototype.apply2 = fastCalls ? fast.apply2 : function (this: Evaluator, f: Value, x: Value, y: Value) { return this.apply(f, [x, y]); };
-  const r = await run(src, { limits: { fuel, timeoutMs: 600_000 } });
-  const what =
-    r.status === 'ok'
-      ? `ok ${prStr(r.value)}`
-      : r.status === 'error'
-        ? `error ${r.error.code}: ${r.error.message} at ${r.error.span?.line}:${r.error.span?.col}`
-        : r.status;
-  return { what, fuel: r.fuelUsed };
+  return outcomeOf(await run(src, { limits: { fuel, timeoutMs: 600_000 } }));
 }
 
 afterEach(() => {

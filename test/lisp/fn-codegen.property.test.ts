@@ -8,8 +8,8 @@
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { run } from '../../src/lisp/index.ts';
-import { prStr } from '../../src/lisp/printer/index.ts';
 import { fnCodegen } from '../../src/lisp/eval/fn-codegen.ts';
+import { outcomeOf } from './helpers/outcome.ts';
 
 const PARAMS = ['a', 'b', 'c'];
 const num = fc.oneof(fc.integer({ min: -3, max: 12 }), fc.constantFrom(0.5, -0.5, 1e300));
@@ -74,14 +74,7 @@ const knownFn = fc.oneof(
 async function outcome(src: string, fuel: number, maxDepth: number, codegen: boolean, after = 0) {
   fnCodegen.enabled = codegen;
   fnCodegen.compileAfter = after;
-  const r = await run(src, { limits: { fuel, maxDepth, timeoutMs: 600_000 } });
-  const what =
-    r.status === 'ok'
-      ? `ok ${prStr(r.value)}`
-      : r.status === 'error'
-        ? `error ${r.error.code}: ${r.error.message} at ${r.error.span?.line}:${r.error.span?.col}`
-        : r.status;
-  return { what, fuel: r.fuelUsed };
+  return outcomeOf(await run(src, { limits: { fuel, maxDepth, timeoutMs: 600_000 } }));
 }
 
 /**
