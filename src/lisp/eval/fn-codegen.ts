@@ -16,7 +16,7 @@
  *   tests; an `if` test too: the groups before it are charged in each branch, with the
  *   branch's own) is taken by one subtraction when more units are left than it uses,
  *   since no check would fall inside it; otherwise group by group.
- * - Depth: a self call counts one level, as `Evaluator.enter` does; the level is carried
+ * - Depth: a self call counts one level, as `Evaluator.enter` does; the levels left are carried
  *   as a JS argument (nothing else reads `ev.depth` meanwhile).
  * - Anything unusual (an operand that is not a number, the depth limit, fuel or time
  *   running out, the host stack) abandons the whole run: the fuel state saved when the
@@ -341,7 +341,7 @@ class Generator {
   /**
    * `(name args...)` where name is the fn's own slot and the call lands on this arity.
    * Charges as compileCall: with 1 or 2 args the node and the local at once, otherwise
-   * one unit each; then the args; then one call level (enter), checked against `lim`.
+   * one unit each; then the args; then one call level (enter), checked against `r`, the self calls left.
    */
   private selfCall(n: Extract<Node, { kind: 'call' }>): string | undefined {
     const { info, arity } = this;
@@ -364,7 +364,7 @@ class Generator {
     }
     this.flush();
     const r = this.temp();
-    this.emit(`if (d >= lim) bail(); ${r} = run(ev, d + 1${args.map((a) => `, ${a}`).join('')});`);
+    this.emit(`if (r <= 0) bail(); ${r} = run(ev, K, r - 1${args.map((a) => `, ${a}`).join('')});`);
     return r;
   }
 
@@ -455,6 +455,31 @@ class Generator {
 }
 
 /**
+ * The generated function: `run(ev, K, r, ...params)` computes the body with `r` self calls
+ * left before the depth limit; `enter(ev, K, r, f)` calls it with the params read from the
+ * frame `f`. Made once per source and shared by every fn with that source, so V8 optimises
+ * one function for all runs of a program (a closure made per run starts cold each time).
+ */
+type Generated = {
+  enter: (ev: unknown, consts: Value[], r: number, f: Value[]) => Value;
+};
+const instances = new WeakMap<object, Generated>();
+
+function generated(slots: readonly number[], body: string): Generated {
+  const params = slots.map((s) => `, v${s}`).join('');
+  const source = `
+    const bail = () => { throw BAIL; };
+    function run(ev, K, r${params}) {
+      ${body}
+    }
+    return { enter: (ev, K, r, f) => run(ev, K, r${slots.map((s) => `, f[${s}]`).join('')}) };`;
+  const make = generatedFunction<(bail: unknown) => Generated>(['BAIL'], source);
+  let g = instances.get(make);
+  if (g === undefined) instances.set(make, (g = make(BAIL)));
+  return g;
+}
+
+/**
  * The arity's body as one JS function behind a {@link Code} (see the module comment), or
  * undefined when it is outside the subset (throws on a bug: see {@link compileLater}). `slots` are its param slots (plain names);
  * `closures` is the body compiled the usual way.
@@ -462,38 +487,27 @@ class Generator {
 export function fastFn(info: FnInfo, arity: Arity, slots: readonly number[], closures: Code): Code | undefined {
   const g = new Generator(info, arity, slots);
   if (!g.tail(arity.body)) return undefined;
-  const params = slots.map((s) => `v${s}`);
-  const source = `
-    const bail = () => { throw BAIL; };
-    let lim = 0, off = false;
-    function run(ev, d${params.map((p) => `, ${p}`).join('')}) {
-      ${g.source()}
-    }
-    return function fastFnBody(f, ev) {
-      if (off) return closures(f, ev);
-      const ticks = ev.ticks, base = ev.fuelBase, d = ev.depth;
-      lim = ev.maxDepth < CAP ? ev.maxDepth : CAP;
-      try {
-        return run(ev, d${slots.map((s) => `, f[${s}]`).join('')});
-      } catch (e) {
-        // a value, limit or error the closures handle: they run this call again from the same fuel state
-        off = true;
-        stats.bailed++;
-        ev.ticks = ticks;
-        ev.fuelBase = base;
-        return closures(f, ev);
-      }
-    };`;
+  const { enter } = generated(slots, g.source());
+  const consts = g.consts;
   const cap = Math.max(1, Math.floor(STACK_FRAMES / g.framesPerLevel()));
-  // the factory is shared by every fn with this source (see generated-code.ts); each call makes its own `run`, `lim` and `off`
-  const make = generatedFunction<Factory>(['K', 'closures', 'BAIL', 'CAP', 'stats'], source);
-  const code = make(g.consts, closures, BAIL, cap, fnCodegen);
+  let off = false;
   fnCodegen.compiled++;
-  return code;
+  return (f, ev) => {
+    if (off) return closures(f, ev);
+    const ticks = ev.ticks;
+    const base = ev.fuelBase;
+    try {
+      return enter(ev, consts, (ev.maxDepth < cap ? ev.maxDepth : cap) - ev.depth, f);
+    } catch {
+      // a value, limit or error the closures handle: they run this call again from the same fuel state
+      off = true;
+      fnCodegen.bailed++;
+      ev.ticks = ticks;
+      ev.fuelBase = base;
+      return closures(f, ev);
+    }
+  };
 }
-
-type Factory = (consts: Value[], closures: Code, bail: unknown, cap: number, stats: typeof fnCodegen) => Code;
-
 
 /**
  * Gives `arity` (compiled as `ar`, whose `body` is its closures) the generated body on
