@@ -349,6 +349,11 @@ export interface Runtime {
   apply1(f: Value, x: Value): Value;
   /** `apply(f, [x, y])`, without the array when `f` is a closure (reduce callbacks). */
   apply2(f: Value, x: Value, y: Value): Value;
+  /**
+   * Whether `(f acc x)` only updates `acc` with `assoc`/`update` and lets nothing else
+   * see it, so `reduce` may pass a transient map (eval/in-place-accumulator.ts).
+   */
+  updatesInPlace(f: Value): boolean;
   /** Charges `n` units of evaluation fuel; throws `limit_exceeded` when spent. */
   tick(n?: number): void;
   /** Throws `limit_exceeded` if a collection of `n` items would exceed the size limit. */

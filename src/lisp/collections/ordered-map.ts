@@ -192,11 +192,26 @@ export class PMap {
    * anything this map (or another) shares.
    */
   withMutations(fn: (m: PMap) => unknown): PMap {
+    const m = this.asMutable();
+    fn(m);
+    return m.asImmutable();
+  }
+
+  /**
+   * A transient copy, as `withMutations` gives its fn: `set` and `delete` update it in
+   * place (and return it) until {@link asImmutable}. The caller must let nothing else
+   * see it before then.
+   */
+  asMutable(): PMap {
     const m = new PMap(this.arr === null ? null : this.arr.slice(), this.root, this.count, this.nextSeq);
     m.owner = {};
-    fn(m);
-    m.owner = null;
     return m;
+  }
+
+  /** Ends a transient: this map, persistent from now on. */
+  asImmutable(): PMap {
+    this.owner = null;
+    return this;
   }
 
   /** A map with the same keys and `f(v, k)` as values. */

@@ -10,7 +10,8 @@
  * vector in `(reduce conj [] coll)`, and the calls of `>` in `(sort-by :k > coll)`.
  */
 import { List } from 'immutable';
-import { type Runtime, type Value, type Vector, Builtin, isKeyword, isPList, isReduced, isVector, truthy } from '../values.ts';
+import { type Runtime, type Value, type Vector, Builtin, isKeyword, isMap, isPList, isReduced, isVector, truthy } from '../values.ts';
+import type { PMap } from '../collections/ordered-map.ts';
 import { getIn1 } from '../lookup.ts';
 import { seqItems, tooManyItems } from './args.ts';
 import { fastPaths } from './fast-paths.ts';
@@ -127,6 +128,7 @@ export function conjEach(fn: string, v: Vector, coll: Value, rt: Runtime): Vecto
 
 /** `reduce` (init undefined: the first item is the start) over {@link eachItem}. */
 export function reduceEach(fn: string, f: Value, init: Value | undefined, coll: Value, rt: Runtime): Value {
+  if (init !== undefined && isMap(init) && fastPaths.on && rt.updatesInPlace(f)) return reduceInPlace(fn, f, init, coll, rt);
   let acc: Value = init ?? null;
   let empty = init === undefined;
   eachItem(fn, coll, rt, (x) => {
@@ -141,4 +143,26 @@ export function reduceEach(fn: string, f: Value, init: Value | undefined, coll: 
     return true;
   });
   return empty ? rt.apply(f, []) : acc;
+}
+
+/**
+ * `reduce` of a fn that only `assoc`s/`update`s its accumulator (eval/in-place-accumulator.ts):
+ * one transient map updated in place instead of a new map per item. The fn returns the
+ * transient itself, so nothing but this loop ever holds it; it is frozen when the loop
+ * ends, normally or not.
+ */
+function reduceInPlace(fn: string, f: Value, init: PMap, coll: Value, rt: Runtime): Value {
+  const transient = init.asMutable();
+  let acc: Value = transient;
+  try {
+    eachItem(fn, coll, rt, (x) => {
+      acc = rt.apply2(f, acc, x);
+      if (!isReduced(acc)) return false;
+      acc = acc.value;
+      return true;
+    });
+    return acc;
+  } finally {
+    transient.asImmutable();
+  }
 }

@@ -31,6 +31,7 @@ import type { Evaluator } from './index.ts';
 import { FailSignal, RECUR, ReturnSignal, ThrowSignal } from './signals.ts';
 import { fastLoop } from './loop-codegen.ts';
 import { compileLater } from './fn-codegen.ts';
+import { updatesFirstParamInPlace } from './in-place-accumulator.ts';
 import { compileCall, compileCallCore, compileRecur } from './calls.ts';
 import { compileOp1, compileOp2 } from './arithmetic.ts';
 import { destructure } from './destructure.ts';
@@ -66,6 +67,8 @@ export interface CArity {
   /** param slots when {@link simple} */
   slots: number[];
   body: Code;
+  /** a two-param arity that only passes its first param to `assoc`/`update` (in-place-accumulator.ts) */
+  inPlaceFirst: boolean;
 }
 
 /** A compiled `fn`; its closures share it. */
@@ -147,7 +150,7 @@ export function compileFn(info: FnInfo): CFn {
     const rest = a.rest ? compilePattern(a.rest) : null;
     const simple = params.every((p) => p.kind === 'bind');
     const slots = simple ? params.map((p) => (p as { slot: number }).slot) : [];
-    const ar: CArity = { fixed: a.fixed, params, rest, simple, slots, body: compile(a.body, { params, rest }) };
+    const ar: CArity = { fixed: a.fixed, params, rest, simple, slots, body: compile(a.body, { params, rest }), inPlaceFirst: updatesFirstParamInPlace(a) };
     // numeric (self-recursive) fns run as one JS function once called often (fn-codegen.ts), exactly like the closures
     if (simple && rest === null) compileLater(info, a, ar);
     return ar;

@@ -364,6 +364,10 @@ export class Evaluator implements Runtime {
     return isClosure(f) ? this.call2(f, x, y) : this.apply(f, [x, y]);
   }
 
+  updatesInPlace(f: Value): boolean {
+    return isClosure(f) && f.code.byCount[2]?.inPlaceFirst === true;
+  }
+
   callClosure(c: Closure, args: Value[]): Value {
     const cf = c.code;
     const n = args.length;

@@ -60,6 +60,10 @@ export class FakeRuntime implements Runtime {
     return this.apply(f, [x, y]);
   }
 
+  updatesInPlace(): boolean {
+    return false;
+  }
+
   apply(f: Value, args: Value[]): Value {
     this.calls++;
     this.tick(1);
