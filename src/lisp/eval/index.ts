@@ -9,22 +9,22 @@
  * from the per-run call log (keyed by a deterministic call-site path), never invoking
  * the handler twice. `pmap`/`pcalls` evaluate every branch before suspending, so the
  * pending calls of all branches run concurrently. Effects (tools the host runs
- * elsewhere) use the same mechanism: a missing effect result suspends the run.
+ * elsewhere) use the same mechanism: a missing effect result suspends the run. How a
+ * call with valid arguments is answered is in `tool-calls.ts`.
  *
  * One instance evaluates one attempt; {@link RunState} is shared by all attempts of
  * one `run()`.
  * @module
  */
-import { issueProblems } from '../validate.ts';
-import { createHash } from 'node:crypto';
 import type { EffectOptions, EffectRequest, Journal, Limits, Namespace, RunOptions, ToolCallRecord, Warning } from '../api.ts';
 import type { FnInfo, Node, Program } from '../analyzer/nodes.ts';
 import type { Span } from '../form.ts';
 import { PtcError, limitExceeded } from '../errors.ts';
-import { canonicalJson, fromJson, keyShapeOf, toJson, toToolArgs, type KeyShape } from '../json.ts';
+import { fromJson, toJson } from '../json.ts';
 import { getIn1, mapGet } from '../lookup.ts';
 import { prStr } from '../printer/index.ts';
 import type { Json, ToolDef } from '../tools.ts';
+import { type CallEntry, type ToolCall, callKey, errorText, performToolCall, resultToJson, safeText, taskKey, toolArgMap, validToolArgs } from './tool-calls.ts';
 import {
   Builtin,
   LazySeq,
@@ -35,7 +35,6 @@ import {
   isSet,
   isVector,
   kw,
-  map as pmap,
   seqable,
   typeName,
   vec,
@@ -52,20 +51,9 @@ import { FailSignal, RECUR, ReturnSignal, SUSPEND, ThrowSignal } from './signals
 export { Closure, VarRef } from './closure.ts';
 
 export { SuspendSignal, SUSPEND, ReturnSignal, FailSignal, ThrowSignal } from './signals.ts';
+export { type CallEntry, taskKey, callKey, errorText, resultToJson } from './tool-calls.ts';
 
 // ---------------------------------------------------------------- shared run state
-
-/** One tool call known to the run, by call-site path. */
-export interface CallEntry {
-  tool: string;
-  args: string;
-  state: 'pending' | 'ok' | 'error';
-  promise?: Promise<unknown>;
-  result?: Json;
-  error?: PtcError;
-  record: ToolCallRecord;
-  started: number;
-}
 
 export interface RunState {
   program: Program;
@@ -93,56 +81,6 @@ interface TaskFrame {
 
 /** `Builtin` has no subclasses: a prototype test is `instanceof Builtin`, without its slow path (see Closure.isClosure). */
 const BUILTIN_PROTO: object = Builtin.prototype;
-
-const sha256 = (s: string): string => createHash('sha256').update(s).digest('hex');
-
-/** Idempotency key of a call inside `(task id ...)`: the n-th call gets `#n` (n ≥ 2). */
-export function taskKey(runId: string, taskId: string, n: number): string {
-  const base = sha256(`${runId}\u0000task\u0000${taskId}`);
-  return n > 1 ? `${base}#${n}` : base;
-}
-
-/** Idempotency key of a call outside any task. */
-export function callKey(runId: string, tool: string, argsCanonical: string): string {
-  return sha256(`${runId}\u0000${tool}\u0000${argsCanonical}`);
-}
-
-const shapeCache = new WeakMap<object, KeyShape | null>();
-function shapeOf(tool: ToolDef): KeyShape | undefined {
-  if (tool.keyShape !== undefined) return tool.keyShape ?? undefined;
-  const s = tool.input as unknown as object;
-  let v = shapeCache.get(s);
-  if (v === undefined) {
-    v = keyShapeOf(tool.input) ?? null;
-    shapeCache.set(s, v);
-  }
-  return v ?? undefined;
-}
-
-const isThenable = (x: unknown): x is Promise<unknown> =>
-  x !== null && (typeof x === 'object' || typeof x === 'function') && typeof (x as { then?: unknown }).then === 'function';
-
-/** A JS value from a tool handler as JSON (Dates become strings, functions vanish). */
-export function resultToJson(r: unknown): Json {
-  if (r === undefined || r === null) return null;
-  if (typeof r === 'string' || typeof r === 'boolean') return r;
-  if (typeof r === 'number') return Number.isFinite(r) ? r : null;
-  const text = JSON.stringify(r);
-  return text === undefined ? null : (JSON.parse(text) as Json);
-}
-
-export function errorText(e: unknown): string {
-  if (e instanceof Error) return e.message || e.name;
-  if (typeof e === 'string') return e;
-  try {
-    return JSON.stringify(e) ?? 'unknown error';
-  } catch {
-    return 'unknown error';
-  }
-}
-
-/** Text of a JS exception safe to show: no `undefined`, no `[object Object]`. */
-const safeText = (s: string): string => s.replace(/\bundefined\b/g, 'nil').replace(/\[object \w+\]/g, 'value');
 
 // ---------------------------------------------------------------- the evaluator
 
@@ -597,108 +535,24 @@ export class Evaluator implements Runtime {
     }
     const argv: Value[] = new Array(argCodes.length);
     for (let i = 0; i < argCodes.length; i++) argv[i] = argCodes[i]!(f, this);
-    let argMap: Value;
-    if (argv.length === 0) argMap = pmap();
-    else if (argv.length === 1) {
-      argMap = argv[0]!;
-      if (argMap !== null && !isMap(argMap)) {
-        throw new PtcError('invalid_tool_args', `tool/${n.name} takes named arguments, got a ${typeName(argMap)}`, n.span, `wrap arguments in a map: (tool/${n.name} {:key value})`);
-      }
-    } else {
-      const entries: [Value, Value][] = [];
-      for (let i = 0; i < argv.length; i += 2) {
-        const k = argv[i]!;
-        if (!isKeyword(k) && typeof k !== 'string') {
-          throw new PtcError('invalid_tool_args', `tool/${n.name}: argument names must be keywords, got ${typeName(k)}`, n.span);
-        }
-        entries.push([k, argv[i + 1]!]);
-      }
-      argMap = pmap(entries);
-    }
+    const argMap = toolArgMap(n.name, argv, n.span);
     if (++this.toolCount > this.st.limits.maxToolCalls) {
       throw new PtcError('tool_call_limit_exceeded', `more than ${this.st.limits.maxToolCalls} tool calls in one program (tool_call_limit)`, n.span);
     }
-    let json: Json;
-    try {
-      json = toToolArgs(argMap, shapeOf(tool), { maxItems: this.maxCollectionSize });
-    } catch (e) {
-      const msg = e instanceof PtcError ? e.message : safeText(errorText(e));
-      throw new PtcError('invalid_tool_args', `tool/${n.name}: ${msg}`, n.span);
-    }
-    const parsed = tool.input.safeParse(json);
-    if (!parsed.success) {
-      const issues = parsed.error.issues.map((i) => ({ path: i.path.map(String), message: i.message, code: i.code }));
-      const text = issueProblems(parsed.error.issues, json).join('; ').replaceAll('(root)', '(arguments)');
-      throw new PtcError('invalid_tool_args', `tool/${n.name}: ${text}`, n.span, undefined, 'eval', { issues });
-    }
-    const args = resultToJson(parsed.data);
-    const canonical = canonicalJson(args);
+    const { parsed, args, canonical } = validToolArgs(tool, argMap, n.span, this.maxCollectionSize);
     const task = this.tasks.length ? this.tasks[this.tasks.length - 1]! : null;
-    const taskId = task ? task.id : null;
     const runId = this.st.runId;
-    const key = task ? taskKey(runId, task.id, ++task.calls) : callKey(runId, tool.name, canonical);
-    const path = this.prefix + String(this.ordinal++);
-
-    const fx = this.st.effects;
-    if (fx && fx.isEffect(tool)) {
-      const results = fx.results;
-      if (results && results.has(key)) {
-        const r = results.get(key)!;
-        this.toolCalls.push({ tool: tool.name, args, taskId, idempotencyKey: key, result: r, durationMs: 0 });
-        return fromJson(r);
-      }
-      const failure = fx.errors?.get(key);
-      if (failure !== undefined) {
-        this.toolCalls.push({ tool: tool.name, args, taskId, idempotencyKey: key, error: failure, durationMs: 0 });
-        throw new PtcError('tool_error', `tool/${tool.name} failed: ${failure}`, n.span);
-      }
-      this.pendingEffects.push({ id: key, taskId, tool: tool.name, args, idempotencyKey: key });
-      throw SUSPEND;
-    }
-
-    const remembered = fx?.inlineResults?.get(key);
-    if (remembered !== undefined) {
-      this.toolCalls.push({ tool: tool.name, args, taskId, idempotencyKey: key, result: remembered, durationMs: 0 });
-      return fromJson(remembered);
-    }
-
-    const known = this.st.log.get(path);
-    if (known) {
-      if (known.tool !== tool.name || known.args !== canonical) {
-        throw new PtcError('tool_error', `tool/${n.name}: the program made different tool calls when it was re-evaluated (is it deterministic?)`, n.span);
-      }
-      if (known.state === 'pending') {
-        this.pendingCalls.push(known);
-        throw SUSPEND;
-      }
-      this.toolCalls.push(known.record);
-      if (known.state === 'error') throw known.error!.withSpan(n.span);
-      return fromJson(known.result!);
-    }
-
-    const record: ToolCallRecord = { tool: tool.name, args, taskId, idempotencyKey: key, durationMs: 0 };
-    const entry: CallEntry = { tool: tool.name, args: canonical, state: 'pending', record, started: Date.now() };
-    this.st.log.set(path, entry);
-    let r: unknown;
-    try {
-      r = tool.handler(parsed.data, { idempotencyKey: key, taskId, signal: this.st.abort.signal });
-    } catch (e) {
-      settleError(entry, e, n.name);
-      this.toolCalls.push(record);
-      throw entry.error!.withSpan(n.span);
-    }
-    if (isThenable(r)) {
-      entry.promise = Promise.resolve(r).then(
-        (v) => settleOk(entry, v, n.name),
-        (e) => settleError(entry, e, n.name),
-      );
-      this.pendingCalls.push(entry);
-      throw SUSPEND;
-    }
-    settleOk(entry, r, n.name);
-    this.toolCalls.push(record);
-    if (entry.state === 'error') throw entry.error!.withSpan(n.span);
-    return fromJson(entry.result!);
+    const call: ToolCall = {
+      tool,
+      parsed,
+      args,
+      canonical,
+      taskId: task ? task.id : null,
+      key: task ? taskKey(runId, task.id, ++task.calls) : callKey(runId, tool.name, canonical),
+      path: this.prefix + String(this.ordinal++),
+      span: n.span,
+    };
+    return performToolCall(call, this.st, this);
   }
 }
 
@@ -716,25 +570,6 @@ function runBody(body: Code, f: Value[], ev: Evaluator): Value {
     const r = body(f, ev);
     if (r !== RECUR) return r;
   }
-}
-
-function settleOk(entry: CallEntry, v: unknown, name: string): void {
-  entry.record.durationMs = Date.now() - entry.started;
-  try {
-    entry.result = resultToJson(v);
-    entry.state = 'ok';
-    entry.record.result = entry.result;
-  } catch (e) {
-    settleError(entry, new Error(`returned a value that is not JSON (${safeText(errorText(e))})`), name);
-  }
-}
-
-function settleError(entry: CallEntry, e: unknown, name: string): void {
-  entry.record.durationMs = Date.now() - entry.started;
-  const msg = safeText(errorText(e));
-  entry.state = 'error';
-  entry.error = new PtcError('tool_error', `tool/${name} failed: ${msg}`);
-  entry.record.error = msg;
 }
 
 // ---------------------------------------------------------------- helpers
