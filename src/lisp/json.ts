@@ -13,11 +13,11 @@
  *
  * Errors name where the bad value sits: `... at [:items 2]`.
  */
-import { isList, isOrderedSet } from 'immutable';
+import { isList } from 'immutable';
 import { PtcError, limitExceeded } from './errors.ts';
 import { prStrLimited } from './printer/index.ts';
 import type { Json } from './tools.ts';
-import { LazySeq, PMap, type Value, vec, isMap, isFn, isKeyword, isLazySeq, isPList, isRegex, isSymbol } from './values.ts';
+import { LazySeq, PMap, type Value, vec, isMap, isSet, isFn, isKeyword, isLazySeq, isPList, isRegex, isSymbol } from './values.ts';
 
 export type { Json };
 
@@ -82,7 +82,7 @@ export function toJson(v: Value, options: JsonOptions = {}): Json {
     }
     if (isKeyword(x) || isSymbol(x)) return x.fullName;
     if (path.length >= maxDepth) throw limitExceeded('depth', `value is nested more than ${maxDepth} levels deep`);
-    if (isList(x) || isPList(x) || isOrderedSet(x)) {
+    if (isList(x) || isPList(x) || isSet(x)) {
       const items = isPList(x) ? x.items : x;
       const out: Json[] = [];
       let i = 0;

@@ -43,9 +43,11 @@ export function getIn1(coll: Value, k: Value, notFound: Value = null): Value {
     return items.get(k) ?? null;
   }
   if (isSet(coll)) {
-    if (coll.has(k)) return k;
+    // the member as stored, as Clojure gives it: (get #{[1 2]} '(1 2)) is [1 2]
+    const member = coll.get(k, MISSING);
+    if (member !== MISSING) return member;
     const alt = alternateKey(k);
-    return alt !== undefined && coll.has(alt) ? alt : notFound;
+    return alt === undefined ? notFound : coll.get(alt, notFound);
   }
   if (typeof coll === 'string' && typeof k === 'number' && Number.isInteger(k) && k >= 0 && k < coll.length) {
     return coll[k]!;

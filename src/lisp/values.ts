@@ -14,20 +14,20 @@
  * | list / realised seq | {@link PList}                                |
  * | lazy seq            | {@link LazySeq} (range, iterate, repeat, ...) |
  * | map                 | {@link PMap} (insertion order)               |
- * | set                 | `Immutable.OrderedSet` (insertion order)     |
+ * | set                 | `PSet` (collections/ordered-set.ts)         |
  * | function            | {@link FnValue} subclasses                   |
  * | regex               | {@link Regex}                                |
  *
  * Maps and sets keep insertion order so printing and iteration are deterministic.
  */
-import { List, OrderedSet, isList, isOrderedSet } from 'immutable';
+import { List, isList } from 'immutable';
 import { PMap } from './collections/ordered-map.ts';
+import { PSet } from './collections/ordered-set.ts';
 import { vectorOfArray } from './vector-of-array.ts';
 
-export { PMap };
+export { PMap, PSet };
 
 export type Vector = List<Value>;
-export type PSet = OrderedSet<Value>;
 
 export type Value =
   | null
@@ -69,6 +69,8 @@ const TAG_SYMBOL = 7;
  * modules import each other and values.ts must not read PMap's module while loading.
  */
 const TAG_MAP = 8;
+/** PSet's tag, set by collections/ordered-set.ts (SET_TAG there), a literal as TAG_MAP. */
+const TAG_SET = 9;
 
 type Tagged = { readonly ptcTag?: number };
 
@@ -372,7 +374,7 @@ export const isVector = (v: Value): v is Vector => isList(v);
 export const isPList = (v: Value): v is PList => typeof v === 'object' && v !== null && tagOf(v) === TAG_PLIST;
 export const isLazySeq = (v: Value): v is LazySeq => typeof v === 'object' && v !== null && tagOf(v) === TAG_LAZY;
 export const isMap = (v: Value): v is PMap => typeof v === 'object' && v !== null && tagOf(v) === TAG_MAP;
-export const isSet = (v: Value): v is PSet => isOrderedSet(v);
+export const isSet = (v: Value): v is PSet => typeof v === 'object' && v !== null && tagOf(v) === TAG_SET;
 export const isFn = (v: Value): v is FnValue => typeof v === 'object' && v !== null && tagOf(v) === TAG_FN;
 export const isRegex = (v: Value): v is Regex => typeof v === 'object' && v !== null && tagOf(v) === TAG_REGEX;
 export const isReduced = (v: Value): v is Reduced => typeof v === 'object' && v !== null && tagOf(v) === TAG_REDUCED;
@@ -386,7 +388,7 @@ export const isSeq = (v: Value): v is PList | LazySeq => {
 export const isSequential = (v: Value): v is Vector | PList | LazySeq => isSeq(v) || isList(v);
 /** any collection: sequential, map or set */
 export const isColl = (v: Value): v is Vector | PList | LazySeq | PMap | PSet =>
-  isSequential(v) || isMap(v) || isOrderedSet(v);
+  isSequential(v) || isMap(v) || isSet(v);
 
 /** Name of a value's type as used in error messages: `expected number, got string`. */
 export function typeName(v: Value): string {
@@ -417,7 +419,7 @@ export function typeName(v: Value): string {
       return 'map';
   }
   if (isList(v)) return 'vector';
-  if (isOrderedSet(v)) return 'set';
+  if (isSet(v)) return 'set';
   return 'unknown';
 }
 
@@ -431,7 +433,7 @@ export const vec = (items: Iterable<Value> = []): Vector => {
 };
 export const list = (items: Iterable<Value> = []): PList => PList.of(items);
 export const map = (entries: Iterable<readonly [Value, Value]> = []): PMap => PMap.from(entries);
-export const set = (items: Iterable<Value> = []): PSet => OrderedSet(items);
+export const set = (items: Iterable<Value> = []): PSet => PSet.from(items);
 
 // ---------------------------------------------------------------- equality
 
@@ -446,7 +448,7 @@ export function equals(a: Value, b: Value): boolean {
   if (typeof a !== 'object' || typeof b !== 'object') return false;
   if (isSequential(a)) return isSequential(b) && sequentialEquals(a, b);
   if (isMap(a)) return isMap(b) && mapEquals(a, b);
-  if (isOrderedSet(a)) return isOrderedSet(b) && a.size === b.size && a.every((x) => b.has(x));
+  if (isSet(a)) return isSet(b) && a.size === b.size && a.every((x) => b.has(x));
   return false;
 }
 
@@ -487,9 +489,9 @@ export function seqable(v: Value): Iterable<Value> | undefined {
   if (t === TAG_PLIST) return (v as PList).array ?? (v as PList).items;
   if (t === TAG_LAZY) return v as LazySeq;
   if (t === TAG_MAP) return mapEntries(v as PMap);
+  if (t === TAG_SET) return v as PSet;
   if (t !== undefined) return undefined;
   if (isList(v)) return v;
-  if (isOrderedSet(v)) return v;
   return undefined;
 }
 

@@ -1,5 +1,4 @@
 /** The value model's type tests (prototype tags, same answers as `instanceof`). */
-import { OrderedSet } from 'immutable';
 import { describe, expect, it } from 'vitest';
 import { Closure, VarRef } from '../../src/lisp/eval/closure.ts';
 import {
@@ -9,6 +8,7 @@ import {
   LazySeq,
   PList,
   PMap,
+  PSet,
   Regex,
   type Value,
   isColl,
@@ -29,7 +29,7 @@ const fn = new Builtin('inc', () => null);
 const closure = Object.create(Closure.prototype) as Value;
 const lazy = new LazySeq(() => LazySeq.END);
 const regex = new Regex('a', null);
-const samples: Value[] = [null, true, 1, 'a', kw('a'), list([1]), lazy, vec([1]), PMap.EMPTY, OrderedSet(), fn, closure, new VarRef('x'), regex];
+const samples: Value[] = [null, true, 1, 'a', kw('a'), list([1]), lazy, vec([1]), PMap.EMPTY, PSet.EMPTY, fn, closure, new VarRef('x'), regex];
 
 describe('type tests', () => {
   it('agree with instanceof for every kind of value, subclasses included', () => {

@@ -3,15 +3,17 @@
  * language's `=`: equal values hash equal. So vectors and lists with equal items hash
  * alike, sets and maps hash independently of insertion order, `1` and `1.0` are one key.
  *
- * Immutable's own `hash` is ordered for OrderedSet, so sets (and sequences, which may
- * hold sets) are hashed here instead of by Immutable. Lazy seqs keep their constant
- * hash (they may be infinite).
+ * Vectors and lists (which may hold sets or maps) and sets are hashed here instead of by
+ * Immutable, so a vector and a list with equal items hash alike. Lazy seqs keep their
+ * constant hash (they may be infinite).
  */
-import { hash as immutableHash, isList, isOrderedSet } from 'immutable';
+import { hash as immutableHash, isList } from 'immutable';
 import { type Keyword, type PList, type Value, equals, hashString } from '../values.ts';
 
 const TAG_KEYWORD = 1;
 const TAG_PLIST = 2;
+/** PSet's tag (SET_TAG in ordered-set.ts, which imports this module) */
+const TAG_SET = 9;
 
 const tagOf = (v: object): number | undefined => (v as { ptcTag?: number }).ptcTag;
 
@@ -31,7 +33,7 @@ export function hashKey(k: Value): number {
   if (tag === TAG_KEYWORD) return (k as Keyword).hash;
   if (tag === TAG_PLIST) return hashCollection((k as PList).items, false);
   if (isList(k)) return hashCollection(k as Iterable<Value> & object, false);
-  if (isOrderedSet(k)) return hashCollection(k as Iterable<Value> & object, true);
+  if (tag === TAG_SET) return hashCollection(k as Iterable<Value> & object, true);
   // maps (their own order-free hashCode), lazy seqs, symbols, functions, regexes
   return immutableHash(k);
 }

@@ -259,7 +259,13 @@ export class PMap {
   }
 
   *keys(): IterableIterator<Value> {
-    for (const [k] of this.entries()) yield k;
+    const arr = this.arr;
+    if (arr !== null) {
+      const copy = this.owner !== null ? arr.slice() : arr;
+      for (let i = 0; i < copy.length; i += 2) yield copy[i]!;
+      return;
+    }
+    for (const l of this.leaves()) yield l.k;
   }
 
   *values(): IterableIterator<Value> {

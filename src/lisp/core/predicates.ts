@@ -8,8 +8,8 @@
  * `map`, `filter`, ... are lists here, where Clojure has lazy seqs), `seq?` for lists
  * and lazy seqs.
  */
-import { OrderedSet } from 'immutable';
 import {
+  PSet,
   type Value,
   Keyword,
   Sym,
@@ -86,7 +86,7 @@ export const predicateFns: CoreTable = {
     [1, VARIADIC],
     (args, rt) => {
       rt.tick(args.length);
-      return OrderedSet(args).size === args.length;
+      return PSet.from(args).size === args.length;
     },
     'no two arguments are equal',
   ),

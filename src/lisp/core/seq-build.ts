@@ -1,8 +1,8 @@
 /**
  * Building collections: conj, into, cons, vec, list, concat, transduce, ...
  */
-import { List, OrderedSet } from 'immutable';
-import { PMap, type Runtime, type Value, type Vector, LazySeq, PList, isLazySeq, isMap, isPList, isSet, isVector } from '../values.ts';
+import { List } from 'immutable';
+import { PMap, PSet, type Runtime, type Value, type Vector, LazySeq, PList, isLazySeq, isMap, isPList, isSet, isVector } from '../values.ts';
 import { argError, expectCallable, seqItems } from './args.ts';
 import { type CoreTable, VARIADIC, defn } from './registry.ts';
 import { composeTransducers } from './transducers.ts';
@@ -143,7 +143,7 @@ export const buildFns: CoreTable = {
     ([c]) => {
       if (isVector(c!)) return List();
       if (isMap(c!)) return PMap.EMPTY;
-      if (isSet(c!)) return OrderedSet();
+      if (isSet(c!)) return PSet.EMPTY;
       if (isPList(c!) || isLazySeq(c!)) return PList.EMPTY;
       return null;
     },

@@ -1,9 +1,8 @@
 /**
  * Ordering: compare, sort, sort-by, distinct, dedupe, min-key, max-key.
  */
-import { Set as ISet } from 'immutable';
 import { getIn1 } from '../lookup.ts';
-import { type Runtime, type Value, Keyword, Sym, equals, isFn, isKeyword, isLazySeq, isMap, isSequential, isSet, isVector, kw, seqable, truthy } from '../values.ts';
+import { PSet, type Runtime, type Value, Keyword, Sym, equals, isFn, isKeyword, isLazySeq, isMap, isSequential, isSet, isVector, kw, seqable, truthy } from '../values.ts';
 import { argError, expectCallable, expectNumber, incomparable, seqItems } from './args.ts';
 import { type CoreTable, VARIADIC, defn } from './registry.ts';
 import { callOne, fastPaths, numberComparator } from './seq-eager.ts';
@@ -105,7 +104,8 @@ export function getPath(coll: Value, path: Iterable<Value>, notFound: Value = nu
 }
 
 function* distinctSeq(fn: string, key: (x: Value) => Value, coll: Value, rt: Runtime): Iterator<Value> {
-  const seen = ISet<Value>().asMutable();
+  // compared with = (PSet): (distinct [[1 2] '(1 2)]) keeps one
+  const seen = PSet.EMPTY.asMutable();
   for (const x of seqItems(fn, coll, rt)) {
     const k = key(x);
     if (seen.has(k)) continue;

@@ -4,8 +4,7 @@
  * names (as in the reference). Sets keep insertion order; membership is exact (`:a` and
  * `"a"` are different members).
  */
-import { OrderedSet } from 'immutable';
-import { PMap, type PSet, type Runtime, type Value, isSet, truthy } from '../values.ts';
+import { PMap, PSet, type Runtime, type Value, isSet, truthy } from '../values.ts';
 import { expectCallable, expectMap, seqItems } from './args.ts';
 import { type CoreTable, VARIADIC, defn } from './registry.ts';
 import { compareValues } from './seq.ts';
@@ -13,7 +12,7 @@ import { compareValues } from './seq.ts';
 /** A set from a set (as is), nil (empty) or any other collection (its items). */
 function asSet(fn: string, v: Value, rt: Runtime): PSet {
   if (isSet(v)) return v;
-  const out = OrderedSet<Value>(seqItems(fn, v, rt));
+  const out = PSet.from(seqItems(fn, v, rt));
   rt.tick(out.size);
   rt.checkSize(out.size);
   return out;
@@ -27,16 +26,16 @@ function sizeChecked(s: PSet, rt: Runtime): PSet {
 
 export const setFns: CoreTable = {
   set: defn([1, 1], ([c], rt) => asSet('set', c!, rt), '(set coll) set of the items'),
-  'hash-set': defn([0, VARIADIC], (xs, rt) => sizeChecked(OrderedSet(xs), rt), '(hash-set & xs) set of the arguments'),
+  'hash-set': defn([0, VARIADIC], (xs, rt) => sizeChecked(PSet.from(xs), rt), '(hash-set & xs) set of the arguments'),
   'sorted-set': defn(
     [0, VARIADIC],
-    (xs, rt) => sizeChecked(OrderedSet(xs).sort((a, b) => compareValues(a, b, 'sorted-set')), rt),
+    (xs, rt) => sizeChecked(PSet.from(xs).sort((a, b) => compareValues(a, b, 'sorted-set')), rt),
     '(sorted-set & xs) set of the arguments in sorted order',
   ),
   union: defn(
     [0, VARIADIC],
     (ss, rt) => {
-      if (ss.length === 0) return OrderedSet();
+      if (ss.length === 0) return PSet.EMPTY;
       const first = asSet('union', ss[0]!, rt);
       return sizeChecked(
         first.withMutations((out) => {

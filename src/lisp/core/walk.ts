@@ -5,9 +5,10 @@
  * returns for its entries. Lists stay lists, vectors vectors, sets sets; a lazy seq is
  * realised (bounded) and comes back as a list.
  */
-import { List, OrderedSet } from 'immutable';
+import { List } from 'immutable';
 import {
   PMap,
+  PSet,
   type Runtime,
   type Value,
   Keyword,
@@ -36,7 +37,7 @@ function walk(fn: string, inner: Fn, outer: Fn, form: Value, rt: Runtime): Value
     const entries = Array.from(form, ([k, v]) => inner(List<Value>([k, v])));
     return outer(conjAll(fn, PMap.EMPTY, entries, rt));
   }
-  if (isSet(form)) return outer(OrderedSet(Array.from(form, inner)));
+  if (isSet(form)) return outer(PSet.from(Array.from(form, inner)));
   return outer(form);
 }
 

@@ -3,9 +3,9 @@
  * `str`. Output is built into one string by a small writer that can stop early, so a
  * huge or infinite value can be cut without being printed in full first.
  */
-import { isList, isOrderedSet } from 'immutable';
+import { isList } from 'immutable';
 import { PtcError, limitExceeded } from '../errors.ts';
-import { LazySeq, type PMap, type Value, isFn, isMap, isKeyword, isLazySeq, isPList, isReduced, isRegex, isSymbol } from '../values.ts';
+import { LazySeq, type PMap, type Value, isFn, isMap, isSet, isKeyword, isLazySeq, isPList, isReduced, isRegex, isSymbol } from '../values.ts';
 import { formatNumber, strNumber } from './number.ts';
 
 export interface PrintOptions {
@@ -84,7 +84,7 @@ class Writer {
     if (isPList(v)) return this.items(this.code && v.size > 0 ? '(list ' : '(', v.items, ')', depth);
     if (isLazySeq(v)) return this.lazy(v, depth);
     if (isMap(v)) return this.map(v, depth);
-    if (isOrderedSet(v)) return this.items('#{', v, '}', depth);
+    if (isSet(v)) return this.items('#{', v, '}', depth);
     if (isRegex(v)) return this.put(`#"${v.source}"`);
     if (isFn(v)) return this.put(v.toSource());
     if (isReduced(v)) {

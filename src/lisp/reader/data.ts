@@ -4,8 +4,7 @@
  */
 import type { Form } from '../form.ts';
 import { compileRegex } from '../regex.ts';
-import { PMap, type Value, list, vec } from '../values.ts';
-import { OrderedSet } from 'immutable';
+import { PMap, PSet, type Value, list, vec } from '../values.ts';
 import { parseError, readerMessages as M } from './messages.ts';
 import { read } from './reader.ts';
 
@@ -16,7 +15,7 @@ export interface ReadDataOptions {
 
 /**
  * Reads exactly one form of `text` as data: literals, keywords, vectors (Immutable
- * List), lists (PList), maps (PMap), sets (OrderedSet) and regexes.
+ * List), lists (PList), maps (PMap), sets (PSet) and regexes.
  * @throws PtcError `parse_error` for bad syntax, symbols, `#()` and `#'`; `regex_error`
  */
 export function readData(text: string, options: ReadDataOptions = {}): Value {
@@ -58,7 +57,7 @@ export function literalToValue(f: Form, other: (f: Form) => Value | undefined): 
     }
     case 'set': {
       const items = all(f.items);
-      return items && OrderedSet(items);
+      return items && PSet.from(items);
     }
     case 'map': {
       const items = all(f.items);

@@ -5,7 +5,7 @@
  * `ev`/`pr`/`evError` built with it over the core tables under test here.
  * `fake-runtime-b.ts` builds the same over the whole core library.
  */
-import { List, OrderedSet } from 'immutable';
+import { List } from 'immutable';
 import { fnFns } from '../../../src/lisp/core/functions.ts';
 import { mapFns } from '../../../src/lisp/core/maps.ts';
 import type { CoreFn, CoreTable } from '../../../src/lisp/core/registry.ts';
@@ -21,6 +21,7 @@ import { compileRegex } from '../../../src/lisp/regex.ts';
 import {
   type Runtime,
   PMap,
+  PSet,
   type Value,
   Builtin,
   Keyword,
@@ -178,7 +179,7 @@ export function miniEvaluator(resolve: (ns: string | null, name: string) => Valu
       case 'vector':
         return List(f.items.map((x) => evalForm(x, env, rt)));
       case 'set':
-        return OrderedSet(f.items.map((x) => evalForm(x, env, rt)));
+        return PSet.from(f.items.map((x) => evalForm(x, env, rt)));
       case 'map': {
         const entries: [Value, Value][] = [];
         for (let i = 0; i < f.items.length; i += 2) entries.push([evalForm(f.items[i]!, env, rt), evalForm(f.items[i + 1]!, env, rt)]);
