@@ -352,7 +352,7 @@ export interface Runtime {
   /** `apply(f, [x, y])`, without the array when `f` is a closure (reduce callbacks). */
   apply2(f: Value, x: Value, y: Value): Value;
   /**
-   * Whether `(f acc x)` only updates `acc` with `assoc`/`update` and lets nothing else
+   * Whether `(f acc x)` only updates `acc` with `assoc`, `update`, ... and lets nothing else
    * see it, so `reduce` may pass a transient map (eval/in-place-accumulator.ts).
    */
   updatesInPlace(f: Value): boolean;

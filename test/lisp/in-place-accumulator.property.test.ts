@@ -39,6 +39,9 @@ describe('in-place accumulator: which fns qualify', () => {
     '(fn [m [k v]] (assoc m k v))',
     '(fn [m x] (assoc m x (let [y (* x x)] (if (odd? y) [y] {:y y}))))',
     '(fn [m x] (assoc m x (map #(+ x %) [1 2])))',
+    '(fn [m x] (dissoc m x))',
+    '(fn [m x] (assoc-in m [:a x] 1))',
+    '(fn [m x] (update-in m [:a (:k x)] (fnil inc 0)))',
   ])('%s', (src) => {
     expect(updatesFirstParamInPlace(arityOf(src))).toBe(true);
   });
@@ -50,7 +53,7 @@ describe('in-place accumulator: which fns qualify', () => {
     '(fn [m x] (assoc m x (let [n m] 1)))',
     '(fn [m x] (assoc m x (let [{:keys [a] :or {a m}} x] a)))',
     '(fn [m x] (update m x (fn [_] m)))',
-    '(fn [m x] (dissoc m x))',
+    '(fn [m x] (conj m [x 1]))',
     '(fn [m x] (assoc (assoc m x 1) :n 2))',
     '(fn [m x] (do (println m) (assoc m x 1)))',
     '(fn [{:as m} x] (assoc m x 1))',
@@ -72,6 +75,11 @@ const reducer = fc.constantFrom(
   '(fn [m x] (assoc m [x (* x x)] #{x}))',
   '(fn [m x] (update m :total + x))',
   '(fn [m x] (assoc m (mod x 3) x (inc x) :pair))',
+  '(fn [m x] (dissoc m x (inc x)))',
+  '(fn [m x] (dissoc m (- x 1)))',
+  '(fn [m x] (assoc-in m [(mod x 4) :v] x))',
+  '(fn [m x] (update-in m [:n (odd? x)] (fnil + 0) x))',
+  '(fn [m x] (update-in m [x] str))',
 );
 const init = fc.constantFrom('{}', '{:a 1}', '{0 :zero :total 0}', '(zipmap (range 12) (range 12))', '(zipmap (range 40) (repeat :x))', 'nil', '[]');
 const coll = fc.oneof(

@@ -39,11 +39,12 @@ function applyModel(model: Value[], o: Op): Value[] {
 }
 
 function applySet(s: PSet, o: Op): PSet {
-  if (o.kind === 'add') return s.add(pool[o.i]!);
-  if (o.kind === 'delete') return s.delete(pool[o.i]!);
-  return s.withMutations((t) => {
-    for (const inner of o.ops) applySet(t, inner);
-  });
+  if (o.kind === 'batch') {
+    return s.withMutations((t) => {
+      for (const inner of o.ops) applySet(t, inner);
+    });
+  }
+  return o.kind === 'add' ? s.add(pool[o.i]!) : s.delete(pool[o.i]!);
 }
 
 describe('PSet against a model', () => {

@@ -146,9 +146,9 @@ export function reduceEach(fn: string, f: Value, init: Value | undefined, coll: 
 }
 
 /**
- * `reduce` of a fn that only `assoc`s/`update`s its accumulator (eval/in-place-accumulator.ts):
+ * `reduce` of a fn that only `assoc`s, `update`s, ... its accumulator (eval/in-place-accumulator.ts):
  * one transient map updated in place instead of a new map per item. The fn returns the
- * transient itself, so nothing but this loop ever holds it; it is frozen when the loop
+ * transient itself (or a new persistent map), so nothing but this loop ever holds it; it is frozen when the loop
  * ends, normally or not.
  */
 function reduceInPlace(fn: string, f: Value, init: PMap, coll: Value, rt: Runtime): Value {

@@ -67,7 +67,7 @@ export interface CArity {
   /** param slots when {@link simple} */
   slots: number[];
   body: Code;
-  /** a two-param arity that only passes its first param to `assoc`/`update` (in-place-accumulator.ts) */
+  /** a two-param arity that only passes its first param to `assoc`, `update`, ... (in-place-accumulator.ts) */
   inPlaceFirst: boolean;
 }
 

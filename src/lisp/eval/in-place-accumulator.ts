@@ -9,18 +9,20 @@
  * can tell the difference: no code ever sees an intermediate map.
  *
  * The test is syntactic and conservative: the arity takes two plain params and its body
- * is a call of the core `assoc` or `update` whose first argument is the first param,
- * which no other argument mentions (nor captures in a nested fn). Any node kind not
- * known here counts as a mention.
+ * is a call of the core `assoc`, `update`, `assoc-in`, `update-in` or `dissoc` whose
+ * first argument is the first param, which no other argument mentions (nor captures in
+ * a nested fn). Any node kind not known here counts as a mention.
  */
 import type { Arity, Binding, Node } from '../analyzer/nodes.ts';
 import { resolveCore } from '../core/index.ts';
 
 /**
- * Core functions that, given a transient map as first argument, update it in place, return
- * it and pass it to nothing else (`update` passes the old value, not the map, to its fn).
+ * Core functions that, given a transient map as first argument, update it in place and
+ * return it, or return a new persistent map without writing to it, and pass it to
+ * nothing else (`update` and `update-in` pass the old value, not the map, to their fn;
+ * nested maps are read from it and written back persistently).
  */
-const IN_PLACE = new Set<unknown>([resolveCore(null, 'assoc'), resolveCore(null, 'update')]);
+const IN_PLACE = new Set<unknown>(['assoc', 'update', 'assoc-in', 'update-in', 'dissoc'].map((name) => resolveCore(null, name)));
 
 /** True when `reduce` may pass this two-param arity a transient map (see the module comment). */
 export function updatesFirstParamInPlace(arity: Arity): boolean {
