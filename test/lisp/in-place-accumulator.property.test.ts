@@ -37,6 +37,8 @@ describe('in-place accumulator: which fns qualify', () => {
     '(fn [m x] (update m x (fnil inc 0)))',
     '(fn [m x] (update m (:k x) #(conj (or % []) x)))',
     '(fn [m [k v]] (assoc m k v))',
+    '(fn [m {:keys [a] :or {a 0}}] (assoc m a 1))',
+    '(fn [m x] (assoc m x (let [[a b] [x x]] (+ a b))))',
     '(fn [m x] (assoc m x (let [y (* x x)] (if (odd? y) [y] {:y y}))))',
     '(fn [m x] (assoc m x (map #(+ x %) [1 2])))',
     '(fn [m x] (dissoc m x))',
@@ -52,6 +54,8 @@ describe('in-place accumulator: which fns qualify', () => {
     '(fn [m x] (assoc m x #(get m %)))',
     '(fn [m x] (assoc m x (let [n m] 1)))',
     '(fn [m x] (assoc m x (let [{:keys [a] :or {a m}} x] a)))',
+    '(fn [m {:keys [a] :or {a m}}] (assoc m a 1))',
+    '(fn [m [x & {:keys [b] :or {b (count m)}}]] (assoc m x b))',
     '(fn [m x] (update m x (fn [_] m)))',
     '(fn [m x] (conj m [x 1]))',
     '(fn [m x] (assoc (assoc m x 1) :n 2))',
@@ -123,6 +127,15 @@ describe('in-place accumulator: reduce', () => {
             caught (try (reduce #(assoc %1 %2 (/ 1 %2)) m0 [5 4 0 3]) (catch Exception e (ex-message e)))]
         [(count m0) (get m0 15) (count r) (get r 15) (get r 100) (count r2) caught (count m0)])`);
     expect(r.status === 'ok' ? prStr(r.value) : r).toBe('[20 15 30 :new nil 31 "/: divide by zero" 20]');
+  });
+
+  it('keeps the persistent result when an :or default of the item reads the accumulator', async () => {
+    const src = '(reduce (fn [m {:keys [k] :or {k m}}] (assoc m k (count m))) {:a 0} [{} {:k :b} {}])';
+    const fast = await run(src);
+    fastPaths.on = false;
+    const general = await run(src);
+    expect(fast.status).toBe('ok');
+    expect(outcomeOf(fast)).toEqual(outcomeOf(general));
   });
 
   it('builds a 10k-entry map equal to the one the general path builds', async () => {

@@ -13,7 +13,7 @@
  * first argument is the first param, which no other argument mentions (nor captures in
  * a nested fn). Any node kind not known here counts as a mention.
  */
-import type { Arity, Binding, Node } from '../analyzer/nodes.ts';
+import type { Arity, Binding, Node, Pattern } from '../analyzer/nodes.ts';
 import { resolveCore } from '../core/index.ts';
 
 /**
@@ -32,7 +32,8 @@ export function updatesFirstParamInPlace(arity: Arity): boolean {
   if (acc.kind !== 'bind' || body.kind !== 'callCore' || !IN_PLACE.has(body.core)) return false;
   const [first, ...others] = body.args;
   if (first === undefined || first.kind !== 'local' || first.slot !== acc.slot) return false;
-  return !others.some((n) => mentions(n, acc.slot));
+  // the item's destructuring may have `:or` defaults, evaluated with the accumulator in scope
+  return !patternMentions(arity.params[1]!, acc.slot) && !others.some((n) => mentions(n, acc.slot));
 }
 
 /** Whether `n` may read local `slot` (true for any node kind not listed). */
@@ -77,7 +78,18 @@ function mentions(n: Node, slot: number): boolean {
   }
 }
 
-/** Plain-name bindings only: a destructuring pattern may hold default expressions. */
 function bindingsMention(bs: readonly Binding[], slot: number): boolean {
-  return bs.some((b) => b.pattern.kind !== 'bind' || mentions(b.init, slot));
+  return bs.some((b) => patternMentions(b.pattern, slot) || mentions(b.init, slot));
+}
+
+/** Whether a destructuring pattern's `:or` defaults may read local `slot`. */
+function patternMentions(p: Pattern, slot: number): boolean {
+  switch (p.kind) {
+    case 'bind':
+      return false;
+    case 'seq':
+      return p.items.some((q) => patternMentions(q, slot)) || (p.rest !== null && patternMentions(p.rest, slot));
+    case 'map':
+      return p.entries.some((e) => (e.default !== null && mentions(e.default, slot)) || patternMentions(e.pattern, slot));
+  }
 }
