@@ -292,7 +292,7 @@ export const mapFns: CoreTable = {
 function listFrom(items: Iterable<Value>, rt: Runtime): PList {
   const arr = Array.from(items);
   rt.tick(arr.length);
-  return arr.length === 0 ? PList.EMPTY : new PList(List(arr));
+  return PList.fromArray(arr);
 }
 
 function entryPart(fn: string, e: Value, i: 0 | 1): Value {

@@ -3,7 +3,7 @@
  * limit, lazy seqs), bounded access to lazy seqs, and running a transducer.
  */
 import { List } from 'immutable';
-import { vectorToArray } from '../vector-of-array.ts';
+import { vectorOfArray, vectorToArray } from '../vector-of-array.ts';
 import { type Runtime, type Value, type Vector, LazySeq, PList, isLazySeq, isMap, isPList, isSet, isVector } from '../values.ts';
 import { argError, seqItems, tooManyItems } from './args.ts';
 import { type CoreTable } from './registry.ts';
@@ -44,7 +44,7 @@ export function seqResult(fn: string, rt: Runtime, lazy: boolean, gen: () => Ite
 /** An eager vector of every item, bounded by the collection-size limit. */
 export function eagerVector(fn: string, rt: Runtime, items: Iterable<Value>): Vector {
   const xs = eagerList(fn, rt, items).array;
-  return xs === undefined ? List() : List(xs);
+  return xs === undefined ? List() : vectorOfArray(xs.slice());
 }
 
 /** All items as an array (lazy seqs realised, bounded). */

@@ -9,10 +9,10 @@
  * What they save: a generator and an iterator result per item, the per-item copy of the
  * vector in `(reduce conj [] coll)`, and the calls of `>` in `(sort-by :k > coll)`.
  */
-import { List } from 'immutable';
 import { type Runtime, type Value, type Vector, Builtin, isKeyword, isMap, isPList, isReduced, isVector, truthy } from '../values.ts';
 import type { PMap } from '../collections/ordered-map.ts';
 import { getIn1 } from '../lookup.ts';
+import { vectorOfArray } from '../vector-of-array.ts';
 import { seqItems, tooManyItems } from './args.ts';
 import { fastPaths } from './fast-paths.ts';
 
@@ -110,13 +110,13 @@ export function numberComparator(cmp: Value, general: (a: Value, b: Value) => nu
 export function conjEach(fn: string, v: Vector, coll: Value, rt: Runtime): Vector {
   const max = rt.maxCollectionSize;
   if (v.size === 0) {
-    // from empty: an array, then one List (cheaper than a push per item)
+    // from empty: an array, then one vector built from it (cheaper than a push per item)
     const xs: Value[] = [];
     eachItem(fn, coll, rt, (x) => {
       xs.push(x);
       if (xs.length > max) rt.checkSize(xs.length);
     });
-    return List(xs);
+    return vectorOfArray(xs);
   }
   const out = v.asMutable();
   eachItem(fn, coll, rt, (x) => {
