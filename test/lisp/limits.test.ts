@@ -39,6 +39,17 @@ describe('limits', () => {
     expect(await limitOf('(for [x (range)] x)', { maxCollectionSize: 1000 })).toBe('collection_size');
     expect(await limitOf('(range)', { maxCollectionSize: 1000 })).toBe('collection_size');
   });
+  it('collection size: lazy sequences inside the result are realised in the run, within one budget', async () => {
+    expect(await limitOf('[(iterate inc 0)]', { maxCollectionSize: 1000 })).toBe('collection_size');
+    expect(await limitOf('{:a 1 :xs (range)}', { maxCollectionSize: 1000 })).toBe('collection_size');
+    expect(await limitOf('(return #{(map inc (range))})', { maxCollectionSize: 1000 })).toBe('collection_size');
+    expect(await limitOf('(fail [(repeat 1)])', { maxCollectionSize: 1000 })).toBe('collection_size');
+    // a hundred infinite sequences cost one budget, not a hundred
+    expect(await limitOf('(vec (map (fn [_] (range)) (range 100)))', { maxCollectionSize: 1000 })).toBe('collection_size');
+    // finite ones are realised and print; shared structure is walked once
+    const r = await run('(let [xs (take 3 (iterate inc 5))] (reduce (fn [acc _] [acc acc]) {:xs xs} (range 40)))');
+    expect(r.status).toBe('ok');
+  });
   it('printed output', async () => {
     expect(await limitOf('(dotimes [i 1000] (println "0123456789"))', { maxOutputChars: 500 })).toBe('output');
   });

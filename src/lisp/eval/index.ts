@@ -45,6 +45,7 @@ import {
 } from '../values.ts';
 import { type Code, programCode } from './compile.ts';
 import { destructure } from './destructure.ts';
+import { realizeNested } from './realize.ts';
 import { Closure, VarRef, isClosure } from './closure.ts';
 import { FailSignal, RECUR, ReturnSignal, SUSPEND, ThrowSignal } from './signals.ts';
 
@@ -166,6 +167,7 @@ export class Evaluator implements Runtime {
     try {
       let v = programCode(this.st.program)(frame, this);
       if (isLazySeq(v)) v = this.realize(v);
+      this.realizeInside(v);
       return { kind: 'ok', value: v, returned: false };
     } catch (e) {
       return this.outcomeOf(e);
@@ -183,10 +185,12 @@ export class Evaluator implements Runtime {
     try {
       if (e instanceof ReturnSignal) {
         const v = isLazySeq(e.value) ? this.realize(e.value) : e.value;
+        this.realizeInside(v);
         return { kind: 'ok', value: v, returned: true };
       }
       if (e instanceof FailSignal) {
         const v = isLazySeq(e.value) ? this.realize(e.value) : e.value;
+        this.realizeInside(v);
         return { kind: 'fail', value: v };
       }
     } catch (inner) {
@@ -209,6 +213,13 @@ export class Evaluator implements Runtime {
       };
     }
     return { kind: 'error', error: this.toPtcError(e, undefined, undefined) };
+  }
+
+  /** The lazy seqs nested in a result (realize.ts), within the collection-size limit. */
+  private realizeInside(v: Value): void {
+    realizeNested(v, this.maxCollectionSize, () => {
+      throw limitExceeded('collection_size', `the result holds lazy sequences of more than ${this.maxCollectionSize} items in all (is one infinite?)`);
+    });
   }
 
   private realize(v: LazySeq): Value {
