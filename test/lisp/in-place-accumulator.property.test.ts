@@ -42,6 +42,14 @@ describe('in-place accumulator: which fns qualify', () => {
     '(fn [m x] (assoc m x (let [y (* x x)] (if (odd? y) [y] {:y y}))))',
     '(fn [m x] (assoc m x (map #(+ x %) [1 2])))',
     '(fn [m x] (dissoc m x))',
+    '(fn [m x] (assoc m x (count m)))',
+    '(fn [m [x & {:keys [b] :or {b (count m)}}]] (assoc m x b))',
+    '(fn [m x] (assoc (assoc m x 1) :n 2))',
+    '(fn [m x] (if (contains? m x) m (assoc m x 1)))',
+    '(fn [m x] (-> m (assoc :last x) (update :n (fnil inc 0))))',
+    '(fn [m x] (when (odd? x) (assoc m x (:total m))))',
+    '(fn [m x] (let [n (count m)] (assoc m x n)))',
+    '(fn [m x] (cond (neg? x) m (zero? x) {} :else (update m :sum + x)))',
     '(fn [m x] (assoc-in m [:a x] 1))',
     '(fn [m x] (update-in m [:a (:k x)] (fnil inc 0)))',
   ])('%s', (src) => {
@@ -50,15 +58,16 @@ describe('in-place accumulator: which fns qualify', () => {
 
   it.each([
     '(fn [m x] (assoc m x m))',
-    '(fn [m x] (assoc m x (count m)))',
     '(fn [m x] (assoc m x #(get m %)))',
     '(fn [m x] (assoc m x (let [n m] 1)))',
     '(fn [m x] (assoc m x (let [{:keys [a] :or {a m}} x] a)))',
     '(fn [m {:keys [a] :or {a m}}] (assoc m a 1))',
-    '(fn [m [x & {:keys [b] :or {b (count m)}}]] (assoc m x b))',
     '(fn [m x] (update m x (fn [_] m)))',
     '(fn [m x] (conj m [x 1]))',
-    '(fn [m x] (assoc (assoc m x 1) :n 2))',
+    '(fn [m x] (assoc (assoc m :a 1) :b (count m)))',
+    '(fn [m x] (update (assoc m :a 1) :b (constantly (:a m))))',
+    '(fn [m x] (if (= m {}) (assoc m x 1) m))',
+    '(fn [m x] (assoc m x (fn [] (count m))))',
     '(fn [m x] (do (println m) (assoc m x 1)))',
     '(fn [{:as m} x] (assoc m x 1))',
     '(fn [m x y] (assoc m x y))',
@@ -84,6 +93,12 @@ const reducer = fc.constantFrom(
   '(fn [m x] (assoc-in m [(mod x 4) :v] x))',
   '(fn [m x] (update-in m [:n (odd? x)] (fnil + 0) x))',
   '(fn [m x] (update-in m [x] str))',
+  '(fn [m x] (if (contains? m (mod x 5)) (update m (mod x 5) inc) (assoc m (mod x 5) 0)))',
+  '(fn [m x] (-> m (assoc :last x) (update :n (fnil inc 0))))',
+  '(fn [m x] (when (odd? x) (assoc m x (count m))))',
+  '(fn [m x] (assoc (assoc m x 1) :size (count m)))',
+  '(fn [m x] (let [n (get m :n 0)] (assoc m :n (+ n x) :seen (contains? m x))))',
+  '(fn [m x] (assoc (if (even? x) m {}) x (:n m 0)))',
 );
 const init = fc.constantFrom('{}', '{:a 1}', '{0 :zero :total 0}', '(zipmap (range 12) (range 12))', '(zipmap (range 40) (repeat :x))', 'nil', '[]');
 const coll = fc.oneof(
