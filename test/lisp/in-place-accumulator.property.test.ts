@@ -43,6 +43,8 @@ describe('in-place accumulator: which fns qualify', () => {
     '(fn [m x] (assoc m x (map #(+ x %) [1 2])))',
     '(fn [m x] (dissoc m x))',
     '(fn [m x] (assoc m x (count m)))',
+    '(fn [m x] (conj m [x 1]))',
+    '(fn [acc x] (if (odd? x) (conj acc x) acc))',
     '(fn [m [x & {:keys [b] :or {b (count m)}}]] (assoc m x b))',
     '(fn [m x] (assoc (assoc m x 1) :n 2))',
     '(fn [m x] (if (contains? m x) m (assoc m x 1)))',
@@ -63,7 +65,6 @@ describe('in-place accumulator: which fns qualify', () => {
     '(fn [m x] (assoc m x (let [{:keys [a] :or {a m}} x] a)))',
     '(fn [m {:keys [a] :or {a m}}] (assoc m a 1))',
     '(fn [m x] (update m x (fn [_] m)))',
-    '(fn [m x] (conj m [x 1]))',
     '(fn [m x] (assoc (assoc m :a 1) :b (count m)))',
     '(fn [m x] (update (assoc m :a 1) :b (constantly (:a m))))',
     '(fn [m x] (if (= m {}) (assoc m x 1) m))',
@@ -99,8 +100,14 @@ const reducer = fc.constantFrom(
   '(fn [m x] (assoc (assoc m x 1) :size (count m)))',
   '(fn [m x] (let [n (get m :n 0)] (assoc m :n (+ n x) :seen (contains? m x))))',
   '(fn [m x] (assoc (if (even? x) m {}) x (:n m 0)))',
+  '(fn [v x] (conj v (* x x)))',
+  '(fn [v x] (if (even? x) (conj v x) v))',
+  '(fn [v x] (conj v x (inc x)))',
+  '(fn [v x] (assoc v 0 x))',
+  '(fn [v x] (update v 0 (fnil + 0) x))',
+  '(fn [v x] (cond-> v (odd? x) (conj x) (> (count v) 3) (conj :big)))',
 );
-const init = fc.constantFrom('{}', '{:a 1}', '{0 :zero :total 0}', '(zipmap (range 12) (range 12))', '(zipmap (range 40) (repeat :x))', 'nil', '[]');
+const init = fc.constantFrom('{}', '{:a 1}', '{0 :zero :total 0}', '(zipmap (range 12) (range 12))', '(zipmap (range 40) (repeat :x))', 'nil', '[]', '[1 2]', '(vec (range 40))', '#{1}');
 const coll = fc.oneof(
   fc.integer({ min: 0, max: 60 }).map((n) => `(range ${n})`),
   fc.array(fc.integer({ min: -3, max: 40 }), { maxLength: 12 }).map((xs) => `[${xs.join(' ')}]`),
@@ -122,7 +129,7 @@ describe('in-place accumulator: reduce', () => {
     await fc.assert(
       fc.asyncProperty(reducer, init, coll, fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { maxLength: 3 }), async (f, i, c, cuts) => {
         // the initial map and the result are both used afterwards: neither may have changed
-        const src = `(let [m0 ${i} r (reduce ${f} m0 ${c})] [m0 r (assoc r :after 1) r (count r)])`;
+        const src = `(let [m0 ${i} r (reduce ${f} m0 ${c})] [m0 r (cond (map? r) (assoc r :after 1) (vector? r) (conj r :after) :else r) r (count r)])`;
         fastPaths.on = true;
         const fast = await outcomes(src, cuts);
         fastPaths.on = false;

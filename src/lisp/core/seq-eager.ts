@@ -128,7 +128,7 @@ export function conjEach(fn: string, v: Vector, coll: Value, rt: Runtime): Vecto
 
 /** `reduce` (init undefined: the first item is the start) over {@link eachItem}. */
 export function reduceEach(fn: string, f: Value, init: Value | undefined, coll: Value, rt: Runtime): Value {
-  if (init !== undefined && isMap(init) && fastPaths.on && rt.updatesInPlace(f)) return reduceInPlace(fn, f, init, coll, rt);
+  if (init !== undefined && (isMap(init) || isVector(init)) && fastPaths.on && rt.updatesInPlace(f)) return reduceInPlace(fn, f, init, coll, rt);
   let acc: Value = init ?? null;
   let empty = init === undefined;
   eachItem(fn, coll, rt, (x) => {
@@ -146,14 +146,16 @@ export function reduceEach(fn: string, f: Value, init: Value | undefined, coll: 
 }
 
 /**
- * `reduce` of a fn that only `assoc`s, `update`s, ... its accumulator (eval/in-place-accumulator.ts):
- * one transient map updated in place instead of a new map per item. The fn returns the
- * transient itself (or a new persistent map), so nothing but this loop ever holds it; it is frozen when the loop
- * ends, normally or not.
+ * `reduce` of a fn that only `assoc`s, `update`s, `conj`es ... its accumulator
+ * (eval/in-place-accumulator.ts): one transient map or vector updated in place instead of
+ * a new one per item. The fn returns the transient itself (or a new collection), so
+ * nothing but this loop ever holds it. It is frozen when the loop ends, normally or not;
+ * the frozen value is what is returned (a frozen empty vector is another object).
  */
-function reduceInPlace(fn: string, f: Value, init: PMap, coll: Value, rt: Runtime): Value {
-  const transient = init.asMutable();
+function reduceInPlace(fn: string, f: Value, init: PMap | Vector, coll: Value, rt: Runtime): Value {
+  const transient: PMap | Vector = init.asMutable();
   let acc: Value = transient;
+  let frozen: Value = null;
   try {
     eachItem(fn, coll, rt, (x) => {
       acc = rt.apply2(f, acc, x);
@@ -161,8 +163,8 @@ function reduceInPlace(fn: string, f: Value, init: PMap, coll: Value, rt: Runtim
       acc = acc.value;
       return true;
     });
-    return acc;
   } finally {
-    transient.asImmutable();
+    frozen = transient.asImmutable();
   }
+  return acc === transient ? frozen : acc;
 }

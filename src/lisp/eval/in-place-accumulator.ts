@@ -1,5 +1,5 @@
 /**
- * Which reducing functions may be handed a transient map by `reduce`.
+ * Which reducing functions may be handed a transient map or vector by `reduce`.
  *
  * `(reduce (fn [m x] (assoc m (:id x) x)) {} coll)` copies a path of the map's trie per
  * item, although every intermediate map is dropped as soon as the next is made: only
@@ -11,7 +11,7 @@
  * The test is syntactic and conservative. The arity takes two params, the first a plain
  * name (the accumulator), and its body gives either the accumulator itself, or a value
  * that does not mention it, or a call of the core `assoc`, `update`, `assoc-in`,
- * `update-in` or `dissoc` whose first argument is again such a body (so `(-> m (assoc
+ * `update-in`, `dissoc` or `conj` whose first argument is again such a body (so `(-> m (assoc
  * :a 1) (update :n inc))`) and whose other arguments do not mention it; `if`, `let` and
  * `do` combine these, their tests, bindings and other forms not mentioning it. Reading
  * the accumulator with `get`, `contains?`, `count`, `empty?` or a keyword (`(:total m)`)
@@ -23,12 +23,13 @@ import type { Arity, Binding, Node, Pattern } from '../analyzer/nodes.ts';
 import { resolveCore } from '../core/index.ts';
 
 /**
- * Core functions that, given a transient map as first argument, update it in place and
- * return it, or return a new persistent map without writing to it, and pass it to
- * nothing else (`update` and `update-in` pass the old value, not the map, to their fn;
- * nested maps are read from it and written back persistently).
+ * Core functions that, given a transient map or vector as first argument, update it in
+ * place and return it, or return a new persistent collection without writing to it, and
+ * pass it to nothing else (`update` and `update-in` pass the old value, not the
+ * collection, to their fn; nested collections are read from it and written back
+ * persistently; `conj` appends to a vector, and makes a new map from a map).
  */
-const IN_PLACE = new Set<unknown>(['assoc', 'update', 'assoc-in', 'update-in', 'dissoc'].map((name) => resolveCore(null, name)));
+const IN_PLACE = new Set<unknown>(['assoc', 'update', 'assoc-in', 'update-in', 'dissoc', 'conj'].map((name) => resolveCore(null, name)));
 
 /** Core functions that read a map and give a value stored in it, a number or a boolean. */
 const READERS = new Set<unknown>(['get', 'contains?', 'count', 'empty?'].map((name) => resolveCore(null, name)));
