@@ -31,10 +31,10 @@ import { resolveCore } from '../core/index.ts';
  */
 const IN_PLACE = new Set<unknown>(['assoc', 'update', 'assoc-in', 'update-in', 'dissoc', 'conj'].map((name) => resolveCore(null, name)));
 
-/** Core functions that read a map and give a value stored in it, a number or a boolean. */
+/** Core functions that read a collection and give a value stored in it, a number or a boolean. */
 const READERS = new Set<unknown>(['get', 'contains?', 'count', 'empty?'].map((name) => resolveCore(null, name)));
 
-/** True when `reduce` may pass this two-param arity a transient map (see the module comment). */
+/** True when `reduce` may pass this two-param arity a transient map or vector (see the module comment). */
 export function updatesFirstParamInPlace(arity: Arity): boolean {
   if (arity.fixed !== 2 || arity.rest !== null) return false;
   const acc = arity.params[0]!;
@@ -52,7 +52,7 @@ function givesAcc(n: Node, slot: number): boolean {
       if (!IN_PLACE.has(n.core)) return !mentions(n, slot);
       const [first, ...others] = n.args;
       if (first === undefined || !givesAcc(first, slot)) return false;
-      // the other args run after `first`: once it may have updated the map, not even a read
+      // the other args run after `first`: once it may have updated the accumulator, not even a read
       const reads = isLocal(first, slot);
       return !others.some((x) => mentions(x, slot, reads));
     }
