@@ -78,13 +78,32 @@ export function compileRegex(source: string, maxLength: number): Regex {
     throw limitExceeded('regex', `regex pattern is ${source.length} characters long; the limit is ${maxLength}`);
   }
   try {
-    return new Regex(source, RE2JS.compile(translateJavaRegex(source)));
+    return new Regex(source, compiledPattern(source));
   } catch (e) {
     const raw = e instanceof Error ? e.message : '';
     const detail = raw.replace(/^error parsing regexp:\s*/, '').replace(/`/g, '');
     const unsupported = /\(\?<?[=!]|\\[1-9]|\\k<|invalid named capture|unsupported Perl syntax/.test(raw + source);
     return throwRegexError(source, detail || 'invalid pattern', unsupported ? UNSUPPORTED_HINT : undefined);
   }
+}
+
+/**
+ * re2js patterns by source. A program is analysed anew on every run, and compiling a
+ * pattern costs more than a typical search with it (about 100 µs for
+ * `order-(\d+) total (\d+)\.(\d+)`); a compiled pattern holds no per-search state, so
+ * every run can share it. Bounded: emptied when it holds {@link MAX_PATTERNS}.
+ */
+const patterns = new Map<string, RE2JS>();
+const MAX_PATTERNS = 1000;
+
+function compiledPattern(source: string): RE2JS {
+  let p = patterns.get(source);
+  if (p === undefined) {
+    p = RE2JS.compile(translateJavaRegex(source));
+    if (patterns.size >= MAX_PATTERNS) patterns.clear();
+    patterns.set(source, p);
+  }
+  return p;
 }
 
 function throwRegexError(source: string, detail: string, hint?: string): never {
