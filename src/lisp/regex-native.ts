@@ -17,6 +17,7 @@
  */
 import { setFlagsFromString } from 'node:v8';
 import { translateJavaRegex } from './regex.ts';
+import { BoundedCache } from './bounded-cache.ts';
 
 /**
  * Backtracks one search may take before V8 gives it to the linear engine. A normal
@@ -165,13 +166,14 @@ interface Compiled {
   whole: RegExp;
 }
 
-const cache = new Map<string, Compiled | null>();
-const CACHE_MAX = 500;
+const cache = new BoundedCache<Compiled | null>(500);
 
 /** The native regexes of a pattern (as written), or null when it must stay on re2js. */
 export function nativeRegex(source: string): Compiled | null {
-  const hit = cache.get(source);
-  if (hit !== undefined) return hit;
+  return cache.get(source, () => nativeOf(source));
+}
+
+function nativeOf(source: string): Compiled | null {
   let compiled: Compiled | null = null;
   const js = linearEngine() ? toNativeSource(translateJavaRegex(source)) : undefined;
   if (js !== undefined) {
@@ -185,8 +187,6 @@ export function nativeRegex(source: string): Compiled | null {
       compiled = null; // V8 cannot run it in linear time (or disagrees on the syntax)
     }
   }
-  if (cache.size >= CACHE_MAX) cache.clear();
-  cache.set(source, compiled);
   return compiled;
 }
 

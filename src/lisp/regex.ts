@@ -7,6 +7,7 @@
 import { RE2JS } from 're2js';
 import { PtcError, limitExceeded } from './errors.ts';
 import { Regex } from './values.ts';
+import { BoundedCache } from './bounded-cache.ts';
 
 const H_SPACE = ' \\t\\x{A0}\\x{1680}\\x{180E}\\x{2000}-\\x{200A}\\x{202F}\\x{205F}\\x{3000}';
 const LINEBREAK = '(?:\\r\\n|[\\n\\x0B\\f\\r\\x{85}\\x{2028}\\x{2029}])';
@@ -91,19 +92,12 @@ export function compileRegex(source: string, maxLength: number): Regex {
  * re2js patterns by source. A program is analysed anew on every run, and compiling a
  * pattern costs more than a typical search with it (about 100 µs for
  * `order-(\d+) total (\d+)\.(\d+)`); a compiled pattern holds no per-search state, so
- * every run can share it. Bounded: emptied when it holds {@link MAX_PATTERNS}.
+ * every run can share it.
  */
-const patterns = new Map<string, RE2JS>();
-const MAX_PATTERNS = 1000;
+const patterns = new BoundedCache<RE2JS>(1000);
 
 function compiledPattern(source: string): RE2JS {
-  let p = patterns.get(source);
-  if (p === undefined) {
-    p = RE2JS.compile(translateJavaRegex(source));
-    if (patterns.size >= MAX_PATTERNS) patterns.clear();
-    patterns.set(source, p);
-  }
-  return p;
+  return patterns.get(source, () => RE2JS.compile(translateJavaRegex(source)));
 }
 
 function throwRegexError(source: string, detail: string, hint?: string): never {

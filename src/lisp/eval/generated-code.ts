@@ -3,19 +3,13 @@
  * their parameters and source. A program is compiled anew on every run, and a function
  * from a fresh `new Function` starts cold each time (interpreted, then optimised after
  * thousands of calls); the one made for the same source keeps V8's feedback and
- * optimised code. Bounded: the cache is emptied when it holds {@link MAX_CACHED}.
+ * optimised code. Bounded (bounded-cache.ts).
  */
-const bySource = new Map<string, unknown>();
-const MAX_CACHED = 2000;
+import { BoundedCache } from '../bounded-cache.ts';
+
+const bySource = new BoundedCache<unknown>(2000);
 
 /** `new Function(...params, source)`, or the one already made for the same parameters and source. */
 export function generatedFunction<F>(params: readonly string[], source: string): F {
-  const key = `${params.join(',')}\n${source}`;
-  let fn = bySource.get(key);
-  if (fn === undefined) {
-    fn = new Function(...params, source);
-    if (bySource.size >= MAX_CACHED) bySource.clear();
-    bySource.set(key, fn);
-  }
-  return fn as F;
+  return bySource.get(`${params.join(',')}\n${source}`, () => new Function(...params, source)) as F;
 }
