@@ -93,6 +93,17 @@ export const allLazy = (colls: Value[]): boolean => colls.length > 0 && colls.ev
 export const anyLazy = (colls: Value[]): boolean => colls.some(isLazySeq);
 
 /** Splits `[f? ... coll]` style arguments where the optional middle ones are given. */
+/** The next item of each iterator, in order, or null as soon as one of them has ended. */
+export function nextOfEach(its: readonly Iterator<Value>[]): Value[] | null {
+  const xs: Value[] = [];
+  for (const it of its) {
+    const r = it.next();
+    if (r.done) return null;
+    xs.push(r.value);
+  }
+  return xs;
+}
+
 export function lastArg(args: Value[]): Value {
   return args[args.length - 1]!;
 }

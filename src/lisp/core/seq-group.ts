@@ -5,7 +5,7 @@ import { List } from 'immutable';
 import { PMap, type Runtime, type Value, type Vector, Builtin, PList, equals, isLazySeq, isSequential } from '../values.ts';
 import { expectCallable, expectCount, expectPositiveInt, seqItems } from './args.ts';
 import { type CoreTable, VARIADIC, defn } from './registry.ts';
-import { allLazy, eagerList, itemsArray, lastArg, listOf, seqResult } from './seq-common.ts';
+import { allLazy, eagerList, itemsArray, lastArg, listOf, nextOfEach, seqResult } from './seq-common.ts';
 import { keyFnOf } from './seq-order.ts';
 import { mapSeq } from './seq-transform.ts';
 
@@ -61,15 +61,7 @@ function* partitionBySeq(fn: string, f: Value, coll: Value, rt: Runtime): Iterat
 function* interleaveSeq(fn: string, colls: Value[], rt: Runtime): Iterator<Value> {
   const its = colls.map((c) => seqItems(fn, c, rt)[Symbol.iterator]());
   if (its.length === 0) return;
-  for (;;) {
-    const xs: Value[] = [];
-    for (const it of its) {
-      const r = it.next();
-      if (r.done) return;
-      xs.push(r.value);
-    }
-    yield* xs;
-  }
+  for (let xs = nextOfEach(its); xs !== null; xs = nextOfEach(its)) yield* xs;
 }
 
 function* flattenSeq(fn: string, v: Value, rt: Runtime): Generator<Value> {

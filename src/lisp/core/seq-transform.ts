@@ -6,7 +6,7 @@ import { type Runtime, type Value, isKeyword, isLazySeq, isMap, isPList, isSet, 
 import { argError, expectCallable, seqItems } from './args.ts';
 import { type CoreTable, VARIADIC, defn } from './registry.ts';
 import { conjEach, fastPaths, filterArray, isCoreConj, mapArray, reduceEach } from './seq-eager.ts';
-import { allLazy, anyLazy, eagerVector, itemsArray, lastArg, listOf, seqResult } from './seq-common.ts';
+import { allLazy, anyLazy, eagerVector, itemsArray, lastArg, listOf, nextOfEach, seqResult } from './seq-common.ts';
 
 // ---------------------------------------------------------------- transforming
 
@@ -25,15 +25,7 @@ export function mapSeq(fn: string, f: Value, colls: Value[], rt: Runtime): Itera
       for (let r = it.next(); !r.done; r = it.next()) yield rt.apply1(f, r.value);
       return;
     }
-    for (;;) {
-      const xs: Value[] = [];
-      for (const it of its) {
-        const r = it.next();
-        if (r.done) return;
-        xs.push(r.value);
-      }
-      yield rt.apply(f, xs);
-    }
+    for (let xs = nextOfEach(its); xs !== null; xs = nextOfEach(its)) yield rt.apply(f, xs);
   })();
 }
 
