@@ -3,7 +3,7 @@
  */
 import { List } from 'immutable';
 import { typeError } from '../errors.ts';
-import { type Runtime, type Value, LazySeq, PList, isLazySeq, isMap, isPList, isSet, isVector, truthy } from '../values.ts';
+import { type Runtime, type Value, LazySeq, PList, isLazySeq, isPList, isVector, truthy } from '../values.ts';
 import { argError, expectCallable, expectCount, expectInteger, expectNumber, expectPositiveInt, expectVector, indexOutOfBounds, seqItems } from './args.ts';
 import { type CoreTable, defn } from './registry.ts';
 import { fastPaths } from './fast-paths.ts';
