@@ -129,20 +129,29 @@ export function conjEach(fn: string, v: Vector, coll: Value, rt: Runtime): Vecto
 /** `reduce` (init undefined: the first item is the start) over {@link eachItem}. */
 export function reduceEach(fn: string, f: Value, init: Value | undefined, coll: Value, rt: Runtime): Value {
   if (init !== undefined && (isMap(init) || isVector(init)) && fastPaths.on && rt.updatesInPlace(f)) return reduceInPlace(fn, f, init, coll, rt);
-  let acc: Value = init ?? null;
-  let empty = init === undefined;
+  const r = fold(fn, f, init, coll, rt);
+  return r === NO_ITEMS ? rt.apply(f, []) : r;
+}
+
+const NO_ITEMS = Symbol('no items');
+
+/** `(f acc x)` over the items from `start` (or from the first item), stopping at a `reduced`. */
+function fold(fn: string, f: Value, start: Value | undefined, coll: Value, rt: Runtime): Value | typeof NO_ITEMS {
+  let acc: Value | typeof NO_ITEMS = start === undefined ? NO_ITEMS : start;
   eachItem(fn, coll, rt, (x) => {
-    if (empty) {
+    if (acc === NO_ITEMS) {
       acc = x;
-      empty = false;
       return false;
     }
-    acc = rt.apply2(f, acc, x);
-    if (!isReduced(acc)) return false;
-    acc = acc.value;
+    const r = rt.apply2(f, acc, x);
+    if (!isReduced(r)) {
+      acc = r;
+      return false;
+    }
+    acc = r.value;
     return true;
   });
-  return empty ? rt.apply(f, []) : acc;
+  return acc;
 }
 
 /**
@@ -157,12 +166,7 @@ function reduceInPlace(fn: string, f: Value, init: PMap | Vector, coll: Value, r
   let acc: Value = transient;
   let frozen: Value = null;
   try {
-    eachItem(fn, coll, rt, (x) => {
-      acc = rt.apply2(f, acc, x);
-      if (!isReduced(acc)) return false;
-      acc = acc.value;
-      return true;
-    });
+    acc = fold(fn, f, transient, coll, rt) as Value;
   } finally {
     frozen = transient.asImmutable();
   }
