@@ -258,11 +258,11 @@ export class LazySeq {
     return index < this.realised.length ? this.realised[index]! : LazySeq.END;
   }
 
-  /** Every item, failing through `onTooMany` once `max` items have been produced. */
+  /** Every item, failing through `onTooMany` when there are more than `max`. */
   realize(max: number, onTooMany: () => never): Value[] {
     for (let i = 0; ; i++) {
-      if (i >= max) onTooMany();
       if (this.nth(i) === LazySeq.END) return this.realised.slice();
+      if (i >= max) onTooMany(); // item max exists: one more than allowed
     }
   }
 

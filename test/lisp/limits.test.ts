@@ -39,6 +39,19 @@ describe('limits', () => {
     expect(await limitOf('(for [x (range)] x)', { maxCollectionSize: 1000 })).toBe('collection_size');
     expect(await limitOf('(range)', { maxCollectionSize: 1000 })).toBe('collection_size');
   });
+  it('collection size: a lazy sequence of exactly the limit is allowed, one more is not', async () => {
+    const limits = { maxCollectionSize: 1000 };
+    for (const src of ['(take 1000 (range))', '(vec (take 1000 (range)))', '[(take 1000 (iterate inc 0))]', '(count (map inc (take 1000 (range))))']) {
+      const r = await run(src, { limits, journal: new Map() });
+      expect(r.status, src).toBe('ok');
+    }
+    expect(await limitOf('(take 1001 (range))', limits)).toBe('collection_size');
+    expect(await limitOf('(vec (take 1001 (range)))', limits)).toBe('collection_size');
+    expect(await limitOf('[(take 1001 (iterate inc 0))]', limits)).toBe('collection_size');
+    // nested seqs share one budget: 600 + 400 fit, 600 + 401 do not
+    expect((await run('[(take-while #(< % 600) (range)) (take-while #(< % 400) (range))]', { limits })).status).toBe('ok');
+    expect(await limitOf('[(take-while #(< % 600) (range)) (take-while #(< % 401) (range))]', limits)).toBe('collection_size');
+  });
   it('collection size: lazy sequences inside the result are realised in the run, within one budget', async () => {
     expect(await limitOf('[(iterate inc 0)]', { maxCollectionSize: 1000 })).toBe('collection_size');
     expect(await limitOf('{:a 1 :xs (range)}', { maxCollectionSize: 1000 })).toBe('collection_size');
