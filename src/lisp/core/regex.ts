@@ -109,31 +109,42 @@ export function allGroups(r: Regex, s: string, rt: Runtime): Value[] {
 
 const UNANCHORED = 0;
 
+/** Matches found between two fuel and size checks on the native path. */
+const CHECK_EVERY = 1024;
+
 /**
  * {@link allGroups} on the native path: the loop of {@link eachMatch} and
  * {@link groupsOf} over a native regex (`g` flag) without a matcher object per search.
+ * The loop does as little as it can per match, because it runs in V8's baseline tier
+ * until the optimising compiler has caught up with it, several runs in: the regex moves
+ * `lastIndex` on, a match's items are one `slice` of the exec result, and fuel and the
+ * size limit are checked every {@link CHECK_EVERY} matches and once at the end. The fuel
+ * charged and the limits are those of one unit and one size check per match: a limit
+ * is hit a little later in the loop, never with a different outcome.
  */
 function nativeGroups(re: RegExp, s: string, ng: number, rt: Runtime): Value[] {
   chargeScan(rt, s);
   const out: Value[] = [];
-  for (let next = 0; next <= s.length; ) {
-    re.lastIndex = next;
-    const m = re.exec(s);
-    if (m === null) break;
-    rt.tick(1);
-    rt.checkSize(out.length + 1);
-    out.push(ng === 0 ? m[0] : matchGroups(m, ng));
-    const end = m.index + m[0].length;
+  re.lastIndex = 0;
+  let m: RegExpExecArray | null;
+  while ((m = re.exec(s)) !== null) {
     // an empty match steps over one character (the input has no surrogates), as Matcher.find
-    next = end === m.index ? end + 1 : end;
+    if (m[0].length === 0) re.lastIndex++;
+    out.push(ng === 0 ? m[0] : matchGroups(m));
+    if (out.length % CHECK_EVERY === 0) {
+      rt.tick(CHECK_EVERY);
+      rt.checkSize(out.length);
+    }
   }
+  rt.tick(out.length % CHECK_EVERY);
+  rt.checkSize(out.length);
   return out;
 }
 
-function matchGroups(m: RegExpExecArray, ng: number): Value {
-  const items: Value[] = new Array(ng + 1);
-  for (let i = 0; i <= ng; i++) items[i] = m[i] ?? null;
-  return vectorOfArray(items);
+/** `[match g1 g2 ...]`, with nil for a group that took no part (JS gives undefined). */
+function matchGroups(m: RegExpExecArray): Value {
+  const items: (Value | undefined)[] = m.slice();
+  return vectorOfArray(items.includes(undefined) ? items.map((x) => x ?? null) : (items as Value[]));
 }
 
 function charWidth(s: string, pos: number, len: number): number {
