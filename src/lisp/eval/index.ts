@@ -17,11 +17,11 @@
  * @module
  */
 import type { EffectOptions, EffectRequest, Journal, Limits, Namespace, RunOptions, ToolCallRecord, Warning } from '../api.ts';
-import type { FnInfo, Node, Program } from '../analyzer/nodes.ts';
+import type { Node, Program } from '../analyzer/nodes.ts';
 import type { Span } from '../form.ts';
 import { PtcError, limitExceeded } from '../errors.ts';
 import { fromJson, toJson } from '../json.ts';
-import { getIn1, mapGet } from '../lookup.ts';
+import { mapGet } from '../lookup.ts';
 import { prStr } from '../printer/index.ts';
 import type { Json, ToolDef } from '../tools.ts';
 import { type CallEntry, type ToolCall, callKey, errorText, performToolCall, resultToJson, safeText, taskKey, toolArgMap, validToolArgs } from './tool-calls.ts';
@@ -32,20 +32,17 @@ import {
   type Runtime,
   type Value,
   isMap,
-  isSet,
-  isVector,
   kw,
   seqable,
   typeName,
   vec,
   isFn,
-  isKeyword,
-  isSymbol,
   isLazySeq,
 } from '../values.ts';
 import { type Code, programCode } from './compile.ts';
 import { destructure } from './destructure.ts';
 import { realizeNested } from './realize.ts';
+import { applyData, closureArity } from './apply-data.ts';
 import { Closure, VarRef, isClosure } from './closure.ts';
 import { FailSignal, RECUR, ReturnSignal, SUSPEND, ThrowSignal } from './signals.ts';
 
@@ -274,35 +271,12 @@ export class Evaluator implements Runtime {
   apply(f: Value, args: Value[]): Value {
     if (isClosure(f)) return this.callClosure(f, args);
     if (f !== null && typeof f === 'object' && Object.getPrototypeOf(f) === BUILTIN_PROTO) return (f as Builtin).impl(args, this);
-    if (isKeyword(f)) {
-      if (args.length < 1 || args.length > 2) throw arity(`keyword :${f.fullName}`, '1 or 2', args.length);
-      return getIn1(args[0]!, f, args.length > 1 ? args[1]! : null);
-    }
-    if (isSymbol(f)) {
-      if (args.length < 1 || args.length > 2) throw arity(`symbol '${f.fullName}`, '1 or 2', args.length);
-      return getIn1(args[0]!, f, args.length > 1 ? args[1]! : null);
-    }
     if (f instanceof VarRef) {
       const v = this.namespace.get(f.name);
       if (v === undefined) throw new PtcError('unbound_var', `Undefined variable: ${f.name}`);
       return this.apply(v, args);
     }
-    if (isMap(f)) {
-      if (args.length < 1 || args.length > 2) throw arity('a map', '1 or 2', args.length);
-      return mapGet(f, args[0]!, args.length > 1 ? args[1]! : null);
-    }
-    if (isSet(f)) {
-      if (args.length !== 1) throw arity('a set', '1', args.length);
-      return getIn1(f, args[0]!, null);
-    }
-    if (isVector(f)) {
-      if (args.length !== 1) throw arity('a vector', '1', args.length);
-      const i = args[0]!;
-      if (typeof i !== 'number' || !Number.isInteger(i)) throw new PtcError('type_error', `vector index must be an integer, got ${typeName(i)}`);
-      if (i < 0 || i >= f.size) throw new PtcError('index_out_of_bounds', `index ${i} is out of bounds for a vector of ${f.size} items`);
-      return f.get(i)!;
-    }
-    throw new PtcError('not_callable', `${describe(f)} is not a function`, undefined, notCallableHint(f));
+    return applyData(f, args);
   }
 
   apply1(f: Value, x: Value): Value {
@@ -584,30 +558,6 @@ function runBody(body: Code, f: Value[], ev: Evaluator): Value {
 }
 
 // ---------------------------------------------------------------- helpers
-
-function arity(what: string, expected: string, got: number): PtcError {
-  return new PtcError('arity_error', `${what} expects ${expected} argument${expected === '1' ? '' : 's'}, got ${got}`);
-}
-
-function closureArity(info: FnInfo, got: number): PtcError {
-  const counts = info.arities.map((a) => (a.rest ? `${a.fixed} or more` : String(a.fixed)));
-  const expected = counts.length === 1 ? counts[0]! : `${counts.slice(0, -1).join(', ')} or ${counts[counts.length - 1]}`;
-  const plural = counts.length === 1 && counts[0] === '1' ? 'argument' : 'arguments';
-  return new PtcError('arity_error', `${info.name ?? 'fn'} expects ${expected} ${plural}, got ${got}`);
-}
-
-function describe(v: Value): string {
-  if (v === null) return 'nil';
-  if (typeof v === 'string') return `the string ${prStr(v).slice(0, 40)}`;
-  if (typeof v === 'number' || typeof v === 'boolean') return `${typeName(v)} ${String(v)}`;
-  return `a ${typeName(v)}`;
-}
-
-function notCallableHint(v: Value): string | undefined {
-  if (typeof v === 'number') return 'a list of numbers is written as a vector: [1 2 3]';
-  if (v === null) return 'the function is nil: check the name, or that a value you call is bound';
-  return undefined;
-}
 
 function safeJson(v: Value): Json {
   try {
