@@ -1,6 +1,6 @@
 /**
- * The analyzer's core: dispatch over forms, symbols, calls, special forms, bindings and
- * destructuring patterns. Functions, control forms and the PTC forms (tools, tasks,
+ * The analyzer's core: dispatch over forms, symbols, calls and special forms. Bindings
+ * and destructuring patterns, functions, control forms and the PTC forms (tools, tasks,
  * where) live in their own modules and are called with the analyzer.
  */
 import type { Form, Span } from '../form.ts';
@@ -9,10 +9,10 @@ import { printForm } from '../printer/index.ts';
 import { literalToValue } from '../reader/data.ts';
 import { compileRegex } from '../regex.ts';
 import type { ToolDef } from '../tools.ts';
-import { type Value, PList, kw, list, sym as symbolValue } from '../values.ts';
+import { type Value, PList, list, sym as symbolValue } from '../values.ts';
 import { builtinValue, coreArityError, lookupCore } from '../eval/builtins.ts';
 import { coreConstants, coreNamespaces } from '../core/index.ts';
-import type { Binding, MapPatternEntry, Node, Pattern, Program } from './nodes.ts';
+import type { Node, Program } from './nodes.ts';
 import { OP2, type Op2 } from './nodes.ts';
 import { Scope } from './scope.ts';
 import { SPECIAL_FORMS, PLACEHOLDER, collectDefs, describeForm, err, isSym, literalValue, lst, sym, threadStep, vecf } from './syntax.ts';
@@ -20,6 +20,7 @@ import { specialValueHint, undefinedHint } from './hints.ts';
 import { fn, fnLiteral, letfn } from './functions.ts';
 import { caseForm, cond, condp, forForm, tryForm } from './control.ts';
 import { task, toolCall, where } from './effects.ts';
+import { bindingsOf, patternOf } from './patterns.ts';
 
 export interface AnalyzeOptions {
   /** the program text, used to keep each `fn`'s source as written */
@@ -331,7 +332,7 @@ export class Analyzer {
         }
         const init = this.an(bv.items[1]!, false);
         const mark = this.scope.mark();
-        const pattern = this.pattern(bv.items[0]!);
+        const pattern = patternOf(this, bv.items[0]!);
         const then = isIf ? this.an(it[2]!, tail) : this.body(it.slice(2), tail, span);
         this.scope.reset(mark);
         const els = isIf && it[3] ? this.an(it[3], tail) : ({ kind: 'const', value: null, span } as Node);
@@ -357,7 +358,7 @@ export class Analyzer {
       case 'let': {
         this.arity(f, 'let', 1, Infinity, '(let [name value ...] body...)');
         const mark = this.scope.mark();
-        const bindings = this.bindings(it[1]!, 'let');
+        const bindings = bindingsOf(this, it[1]!, 'let');
         const body = this.body(it.slice(2), tail, span);
         this.scope.reset(mark);
         return { kind: 'let', bindings, body, span };
@@ -365,7 +366,7 @@ export class Analyzer {
       case 'loop': {
         this.arity(f, 'loop', 1, Infinity, '(loop [name value ...] body...)');
         const mark = this.scope.mark();
-        const bindings = this.bindings(it[1]!, 'loop');
+        const bindings = bindingsOf(this, it[1]!, 'loop');
         const saved = this.recurArity;
         this.recurArity = bindings.length;
         const body = this.body(it.slice(2), true, span);
@@ -504,113 +505,4 @@ export class Analyzer {
     }
     if (name.includes('/')) throw err('invalid_form', `cannot define a qualified name ${name}`, span);
   }
-
-  // ------------------------------------------------------------ bindings and patterns
-
-  bindings(bv: Form, what: string): Binding[] {
-    if (bv.kind !== 'vector') throw err('invalid_form', `${what} needs a binding vector: (${what} [name value ...] ...)`, bv.span);
-    if (bv.items.length % 2 !== 0) throw err('invalid_form', `${what} bindings need an even number of forms (name value pairs)`, bv.span);
-    const out: Binding[] = [];
-    for (let i = 0; i < bv.items.length; i += 2) {
-      const init = this.an(bv.items[i + 1]!, false);
-      out.push({ pattern: this.pattern(bv.items[i]!), init });
-    }
-    return out;
-  }
-
-  private bindName(f: Form): Pattern {
-    if (!isSym(f) || f.name === '&') {
-      throw err('invalid_form', `cannot bind ${describeForm(f)}: expected a symbol, a vector or a map pattern`, f.span);
-    }
-    const slot = this.scope.alloc();
-    this.scope.bind(f.name, slot);
-    return { kind: 'bind', slot, name: f.name };
-  }
-
-  /** Allocates slots for the names in a pattern and binds them in the current scope. */
-  pattern(f: Form): Pattern {
-    if (f.kind === 'vector') {
-      const items: Pattern[] = [];
-      let rest: Pattern | null = null;
-      let as = -1;
-      for (let i = 0; i < f.items.length; i++) {
-        const x = f.items[i]!;
-        if (isSym(x, '&')) {
-          const r = f.items[i + 1];
-          if (!r) throw err('invalid_form', '& must be followed by a name', x.span);
-          rest = this.pattern(r);
-          i++;
-        } else if (x.kind === 'keyword' && x.value.fullName === 'as') {
-          const n = f.items[i + 1];
-          if (!n) throw err('invalid_form', ':as must be followed by a name', x.span);
-          as = (this.bindName(n) as { slot: number }).slot;
-          i++;
-        } else {
-          if (rest) throw err('invalid_form', 'only :as may follow the & rest name', x.span);
-          items.push(this.pattern(x));
-        }
-      }
-      return { kind: 'seq', items, rest, as, span: f.span };
-    }
-    if (f.kind === 'map') return this.mapPattern(f);
-    return this.bindName(f);
-  }
-
-  private mapPattern(f: Extract<Form, { kind: 'map' }>): Pattern {
-    const defaults = new Map<string, Node>();
-    for (let i = 0; i < f.items.length; i += 2) {
-      const k = f.items[i]!;
-      if (k.kind === 'keyword' && k.value.fullName === 'or') {
-        const m = f.items[i + 1]!;
-        if (m.kind !== 'map') throw err('invalid_form', ':or needs a map of defaults: {:or {a 1}}', m.span);
-        for (let j = 0; j < m.items.length; j += 2) {
-          const n = m.items[j]!;
-          if (!isSym(n)) throw err('invalid_form', ':or keys must be names', n.span);
-          defaults.set(n.name, this.an(m.items[j + 1]!, false));
-        }
-      }
-    }
-    const entries: MapPatternEntry[] = [];
-    let as = -1;
-    for (let i = 0; i < f.items.length; i += 2) {
-      const k = f.items[i]!;
-      const v = f.items[i + 1]!;
-      if (k.kind === 'keyword' && k.value.ns === null) {
-        const kname = k.value.name;
-        if (kname === 'or') continue;
-        if (kname === 'as') {
-          as = (this.bindName(v) as { slot: number }).slot;
-          continue;
-        }
-        if (kname === 'keys' || kname === 'strs') {
-          if (v.kind !== 'vector') throw err('invalid_form', `:${kname} needs a vector of names`, v.span);
-          for (const n of v.items) {
-            let full: string;
-            let local: string;
-            if (n.kind === 'symbol') {
-              full = n.ns ? `${n.ns}/${n.name}` : n.name;
-              local = n.name;
-            } else if (n.kind === 'keyword' && kname === 'keys') {
-              full = n.value.fullName;
-              local = n.value.name;
-            } else if (n.kind === 'string' && kname === 'strs') {
-              full = local = n.value;
-            } else throw err('invalid_form', `:${kname} entries must be names`, n.span);
-            const key: Value = kname === 'keys' ? kw(full) : full;
-            const slot = this.scope.alloc();
-            this.scope.bind(local, slot);
-            entries.push({ key, pattern: { kind: 'bind', slot, name: local }, default: defaults.get(local) ?? null });
-          }
-          continue;
-        }
-        if (kname === 'syms') throw err('invalid_form', ':syms destructuring is not supported (there are no symbol values); use :keys or :strs', k.span);
-      }
-      const key = literalValue(v);
-      if (key === undefined) throw err('invalid_form', `map pattern: ${describeForm(v)} is not a literal key`, v.span);
-      const pattern = this.pattern(k);
-      entries.push({ key, pattern, default: pattern.kind === 'bind' ? (defaults.get(pattern.name) ?? null) : null });
-    }
-    return { kind: 'map', entries, as, span: f.span };
-  }
-
 }

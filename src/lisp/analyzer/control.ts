@@ -5,6 +5,7 @@ import { printForm } from '../printer/index.ts';
 import type { CatchClause, ForClause, Node } from './nodes.ts';
 import { NIL_KEY } from './nodes.ts';
 import { describeForm, err, isSym, literalValue, sym } from './syntax.ts';
+import { bindingsOf, patternOf } from './patterns.ts';
 import { type Value, Keyword, Sym, list, sym as symbolValue } from '../values.ts';
 
 export function cond(az: Analyzer, f: Extract<Form, { kind: 'list' }>, tail: boolean): Node {
@@ -102,7 +103,7 @@ export function forForm(az: Analyzer, f: Extract<Form, { kind: 'list' }>, collec
       if (clauses.length === 0) throw err('invalid_form', `${name} must start with a binding, not ${printForm(k)}`, k.span);
       switch (k.value.fullName) {
         case 'let':
-          clauses.push({ kind: 'let', bindings: az.bindings(v, ':let') });
+          clauses.push({ kind: 'let', bindings: bindingsOf(az, v, ':let') });
           continue;
         case 'when':
           clauses.push({ kind: 'when', test: az.an(v, false) });
@@ -117,7 +118,7 @@ export function forForm(az: Analyzer, f: Extract<Form, { kind: 'list' }>, collec
       throw err('invalid_form', `${name} needs a collection to iterate, got ${printForm(v)}`, v.span, v.kind === 'number' ? `use (range ${printForm(v)})` : undefined);
     }
     const coll = az.an(v, false);
-    clauses.push({ kind: 'bind', pattern: az.pattern(k), coll, span: k.span });
+    clauses.push({ kind: 'bind', pattern: patternOf(az, k), coll, span: k.span });
   }
   const saved = az.recurArity;
   az.recurArity = null;

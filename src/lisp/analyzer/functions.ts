@@ -4,6 +4,7 @@ import type { Analyzer } from './analyzer.ts';
 import { Scope } from './scope.ts';
 import type { Arity, FnInfo, Node, Pattern } from './nodes.ts';
 import { PLACEHOLDER, err, isSym, sym } from './syntax.ts';
+import { patternOf } from './patterns.ts';
 import { list } from '../values.ts';
 
 /** `parts`: the forms after `fn` (optional name, then params+body or arity lists). */
@@ -71,10 +72,10 @@ export function fnArity(az: Analyzer, params: Extract<Form, { kind: 'vector' }>,
     if (isSym(p, '&')) {
       const r = params.items[i + 1];
       if (!r || i + 2 !== params.items.length) throw err('invalid_form', '& must be followed by exactly one name', p.span);
-      rest = az.pattern(r);
+      rest = patternOf(az, r);
       break;
     }
-    ps.push(az.pattern(p));
+    ps.push(patternOf(az, p));
   }
   az.recurArity = ps.length + (rest ? 1 : 0);
   const node = az.body(body, true, span);
