@@ -41,10 +41,14 @@ export const fnFns: CoreTable = {
   constantly: defn([1, 1], ([x]) => made('constantly', [x!], () => x!), '(constantly x) a function that always returns x'),
   partial: defn(
     [1, VARIADIC],
-    ([f, ...fixed]) => {
-      expectCallable('partial', f!);
-      if (fixed.length === 0) return f!;
-      return made('partial', [f!, ...fixed], (more, rt) => rt.apply(f!, [...fixed, ...more]));
+    (args) => {
+      const f = args[0]!;
+      expectCallable('partial', f);
+      if (args.length === 1) return f;
+      // the argument array is ours (comp and juxt keep theirs too); no rest destructuring
+      // or spreads: programs make these in loops, (update m k (partial + 1))
+      const fixed = args.slice(1);
+      return made('partial', args, (more, rt) => rt.apply(f, fixed.concat(more)));
     },
     '(partial f & args) f with the first arguments fixed: ((partial + 1) 2) is 3',
   ),
@@ -80,9 +84,12 @@ export const fnFns: CoreTable = {
   ),
   fnil: defn(
     [2, 4],
-    ([f, ...defaults]) => {
-      expectCallable('fnil', f!);
-      return made('fnil', [f!, ...defaults], (args, rt) => rt.apply(f!, withDefaults(args, defaults)));
+    (args) => {
+      const f = args[0]!;
+      expectCallable('fnil', f);
+      // made in loops all the time, (update m k (fnil inc 0)): see partial
+      const defaults = args.slice(1);
+      return made('fnil', args, (xs, rt) => rt.apply(f, withDefaults(xs, defaults)));
     },
     '(fnil f default & defaults) f with nil arguments replaced by defaults: ((fnil inc 0) nil) is 1',
   ),
