@@ -77,6 +77,25 @@ describe('the native regex path', () => {
     );
   });
 
+  it('re-seq over thousands of matches (fuel and size checked in chunks): the items, fuel and size limit of one check per match', () => {
+    const s = 'a1 b22 '.repeat(1500) + 'a';
+    for (const p of ['\\d', '[ab](\\d+)?', 'x*', '(b)|(\\d)']) {
+      const m = RE2JS.compile(translateJavaRegex(p)).matcher(s);
+      const theirs = [];
+      while (m.find()) theirs.push(groupsOf(m));
+      expect(theirs.length, p).toBeGreaterThan(2048);
+      const rt = new FakeRuntime({ maxCollectionSize: theirs.length });
+      expect(prStr(vec(allGroups(compileRegex(p, 1000), s, rt))), p).toBe(prStr(vec(theirs)));
+      expect(rt.ticks, p).toBe(1 + (s.length >> 8) + theirs.length);
+      // one fewer item allowed: limit_exceeded, as with a check per match
+      const tight = new FakeRuntime({ maxCollectionSize: theirs.length - 1 });
+      expect(() => allGroups(compileRegex(p, 1000), s, tight), p).toThrow(/exceeds/);
+      // fuel for all but the last match: the run stops
+      const short = new FakeRuntime({ fuel: 1 + (s.length >> 8) + theirs.length - 1 });
+      expect(() => allGroups(compileRegex(p, 1000), s, short), p).toThrow(/fuel/);
+    }
+  });
+
   it.each([
     ['\\d+', '\\d+'],
     ['a.b', 'a[^\\n]b'],
