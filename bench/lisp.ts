@@ -5,15 +5,13 @@
  *
  * Comparison with SCI (the Clojure interpreter behind babashka/nbb): nbb is a dev
  * dependency, so `npm run bench` finds it on the PATH (or `NBB` names another command);
- * the same programs are timed in one nbb process and the note column shows `nbb X ms`
- * and our time as a multiple of it. Without nbb the column is left out.
+ * the same programs are timed in one nbb process kept for the run, each right after ours
+ * (`nbb.ts`), and the note column shows `nbb X ms` and our time as a multiple of it.
+ * Without nbb the column is left out.
  */
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { run } from '../src/lisp/index.ts';
 import type { RunOptions } from '../src/lisp/api.ts';
+import { NbbSession } from './nbb.ts';
 import { type BenchRow, medianMs } from './types.ts';
 
 const LIMITS: RunOptions = { limits: { fuel: 1e10, timeoutMs: 60_000, maxCollectionSize: 10_000_000 } };
@@ -205,60 +203,6 @@ const TYPICAL_NBB = `
   {:report report :top top :flags flagged})
 `;
 
-/** The command that runs nbb, if there is one: `$NBB`, else `nbb` on the PATH. */
-function nbbCommand(): string[] | undefined {
-  const cmd = process.env.NBB?.trim() ? process.env.NBB.trim().split(/\s+/) : ['nbb'];
-  const probe = spawnSync(cmd[0]!, [...cmd.slice(1), '-e', '(+ 1 2)'], { encoding: 'utf8', timeout: 300_000 });
-  return probe.status === 0 ? cmd : undefined;
-}
-
-/** Median ms per case name, timed by SCI in one nbb process (empty without nbb). */
-function timeNbb(): Map<string, number> {
-  const out = new Map<string, number>();
-  const cmd = nbbCommand();
-  if (!cmd) return out;
-  const dir = mkdtempSync(join(tmpdir(), 'bench-nbb-'));
-  try {
-    writeFileSync(join(dir, 'data.json'), JSON.stringify({ records, text: text100k, users: typicalUsers }));
-    const cases_ = cases
-      .filter((c) => c.nbb)
-      .map((c) => `(bench ${JSON.stringify(c.name)} ${c.iterations ?? 15} (fn [] ${c.nbb}))`)
-      .join('\n');
-    const typical = cases.find((c) => c.src === TYPICAL)!;
-    const script = `(ns bench (:require ["fs" :as fs] [clojure.string :as str] [promesa.core :as p] [nbb.core :refer [load-string]]))
-(def data (js/JSON.parse (fs/readFileSync ${JSON.stringify(join(dir, 'data.json'))} "utf8")))
-(def records (.-records data))
-(def text (.-text data))
-(def users (.-users data))
-(defn fib [n] (if (< n 2) n (+ (fib (- n 1)) (fib (- n 2)))))
-(defn median [xs] (nth (sort xs) (quot (count xs) 2)))
-(defn bench [name n f]
-  (dotimes [_ 3] (f))
-  (let [ts (vec (for [_ (range n)] (let [t (js/performance.now)] (f) (- (js/performance.now) t))))]
-    (println (str name "\t" (median ts)))))
-${cases_}
-(defn time-load [n]
-  (p/loop [i 0 ts []]
-    (if (< i n)
-      (let [t (js/performance.now)]
-        (p/let [_ (load-string ${JSON.stringify(TYPICAL_NBB)})]
-          (p/recur (inc i) (conj ts (- (js/performance.now) t)))))
-      ts)))
-(p/let [_ (time-load 20) ts (time-load ${typical.iterations ?? 15})]
-  (println (str ${JSON.stringify(typical.name)} "\t" (median ts))))
-`;
-    writeFileSync(join(dir, 'bench.cljs'), script);
-    const r = spawnSync(cmd[0]!, [...cmd.slice(1), join(dir, 'bench.cljs')], { encoding: 'utf8', timeout: 600_000, maxBuffer: 64 << 20 });
-    for (const line of (r.stdout ?? '').split('\n')) {
-      const [name, ms] = line.split('\t');
-      if (name && ms && Number.isFinite(Number(ms))) out.set(name, Number(ms));
-    }
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-  return out;
-}
-
 async function timeLisp(c: Case): Promise<number> {
   const opts = { ...LIMITS, ...c.opts, limits: LIMITS.limits };
   const check = await run(c.src, { ...opts, journal: c.opts?.journal ? new Map() : undefined });
@@ -280,19 +224,30 @@ async function sandboxRow(): Promise<BenchRow> {
 }
 
 export async function benchLisp(): Promise<BenchRow[]> {
+  const typical = cases.find((c) => c.src === TYPICAL)!;
+  const nbb = await NbbSession.start(
+    { records, text: text100k, users: typicalUsers },
+    cases.filter((c) => c.nbb).map((c) => ({ name: c.name, expr: c.nbb!, iterations: c.iterations ?? 15 })),
+    { name: typical.name, src: TYPICAL_NBB, iterations: typical.iterations ?? 15 },
+  );
   const rows: BenchRow[] = [];
-  for (const c of cases) {
-    const median = await timeLisp(c);
-    const baseline = await medianMs(c.js, Math.max(c.iterations ?? 15, 15));
-    rows.push({ name: c.name, median_ms: median, baseline_ms: baseline, ratio: baseline > 0 ? median / baseline : undefined, note: c.note });
+  try {
+    for (const c of cases) {
+      const median = await timeLisp(c);
+      // nbb's figure for the row right after ours, in the same conditions
+      const sci = c.nbb || c === typical ? await nbb?.time(c.name) : undefined;
+      const baseline = await medianMs(c.js, Math.max(c.iterations ?? 15, 15));
+      rows.push({ name: c.name, median_ms: median, baseline_ms: baseline, ratio: baseline > 0 ? median / baseline : undefined, note: withNbb(c.note, median, sci) });
+    }
+  } finally {
+    nbb?.close();
   }
   rows.push(await sandboxRow());
-  const nbb = timeNbb();
-  for (const row of rows) {
-    const ms = nbb.get(row.name);
-    if (ms === undefined) continue;
-    const vs = `nbb ${ms >= 1 ? ms.toFixed(2) : ms.toFixed(3)} ms (${(row.median_ms / ms).toFixed(2)}x)`;
-    row.note = row.note ? `${row.note}; ${vs}` : vs;
-  }
   return rows;
+}
+
+function withNbb(note: string | undefined, ours: number, nbb: number | undefined): string | undefined {
+  if (nbb === undefined) return note;
+  const vs = `nbb ${nbb >= 1 ? nbb.toFixed(2) : nbb.toFixed(3)} ms (${(ours / nbb).toFixed(2)}x)`;
+  return note ? `${note}; ${vs}` : vs;
 }
