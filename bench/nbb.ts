@@ -3,8 +3,9 @@
  *
  * One nbb process is started before the first row and kept for the whole run, as ours is
  * one process: earlier rows warm it up as they warm ours. It waits on stdin for the name
- * of a case, times that case (3 warm-ups, then the median of `iterations` runs, as
- * `medianMs` does for ours) and answers `name<TAB>ms`. The harness asks right after
+ * of a case, times it as `steadyMedianMs` times ours (warm-up runs for at least
+ * `steadyMs`, then the median of at least `iterations` runs lasting at least `steadyMs`)
+ * and answers `name<TAB>ms`. The harness asks right after
  * timing our row, so both figures of a row are taken within a second or two of each
  * other: on a shared machine whose speed drifts over tens of seconds, timing all our rows
  * first and all of nbb's afterwards put the two sides of a row in different conditions.
@@ -36,7 +37,7 @@ function nbbCommand(): string[] | undefined {
   return probe.status === 0 ? cmd : undefined;
 }
 
-function script(dataFile: string, vars: string[], cases: NbbCase[], program: NbbProgram): string {
+function script(dataFile: string, vars: string[], cases: NbbCase[], program: NbbProgram, steadyMs: number): string {
   const defs = vars.map((v) => `(def ${v} (aget data ${JSON.stringify(v)}))`).join('\n');
   const table = cases.map((c) => `   ${JSON.stringify(c.name)} (fn [] (bench ${c.iterations} (fn [] ${c.expr})))`).join('\n');
   return `(ns bench (:require ["fs" :as fs] ["readline" :as readline] [clojure.string :as str] [promesa.core :as p] [nbb.core :refer [load-string]]))
@@ -45,16 +46,21 @@ ${defs}
 (defn fib [n] (if (< n 2) n (+ (fib (- n 1)) (fib (- n 2)))))
 (defn median [xs] (nth (sort xs) (quot (count xs) 2)))
 (defn bench [n f]
-  (dotimes [_ 3] (f))
-  (median (vec (for [_ (range n)] (let [t (js/performance.now)] (f) (- (js/performance.now) t))))))
+  (let [warm (js/performance.now)]
+    (loop [i 0] (when (or (< i 3) (< (- (js/performance.now) warm) ${steadyMs})) (f) (recur (inc i)))))
+  (let [start (js/performance.now)]
+    (loop [ts []]
+      (if (and (>= (count ts) n) (>= (- (js/performance.now) start) ${steadyMs}))
+        (median ts)
+        (recur (conj ts (let [t (js/performance.now)] (f) (- (js/performance.now) t))))))))
 (def cases {
 ${table}})
 (defn time-load [n]
-  (p/loop [i 0 ts []]
-    (if (< i n)
+  (p/loop [i 0 ts [] start (js/performance.now)]
+    (if (or (< i n) (< (- (js/performance.now) start) ${steadyMs}))
       (let [t (js/performance.now)]
         (p/let [_ (load-string ${JSON.stringify(program.src)})]
-          (p/recur (inc i) (conj ts (- (js/performance.now) t)))))
+          (p/recur (inc i) (conj ts (- (js/performance.now) t)) start)))
       ts)))
 (defn answer [name ms] (println (str name "\\t" ms)))
 (def lines (.createInterface readline #js {:input js/process.stdin}))
@@ -99,12 +105,12 @@ export class NbbSession {
    * Starts nbb over `data` (each top-level key becomes a var), or gives undefined when
    * nbb is not installed or does not come up.
    */
-  static async start(data: Record<string, unknown>, cases: NbbCase[], program: NbbProgram): Promise<NbbSession | undefined> {
+  static async start(data: Record<string, unknown>, cases: NbbCase[], program: NbbProgram, steadyMs: number): Promise<NbbSession | undefined> {
     const cmd = nbbCommand();
     if (!cmd) return undefined;
     const dir = mkdtempSync(join(tmpdir(), 'bench-nbb-'));
     writeFileSync(join(dir, 'data.json'), JSON.stringify(data));
-    writeFileSync(join(dir, 'bench.cljs'), script(join(dir, 'data.json'), Object.keys(data), cases, program));
+    writeFileSync(join(dir, 'bench.cljs'), script(join(dir, 'data.json'), Object.keys(data), cases, program, steadyMs));
     const child = spawn(cmd[0]!, [...cmd.slice(1), join(dir, 'bench.cljs')], { stdio: ['pipe', 'pipe', 'inherit'] });
     const session = new NbbSession(child, dir);
     if ((await session.line('ready')) === undefined) {
