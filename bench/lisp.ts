@@ -22,8 +22,8 @@ import { type BenchRow, medianMs, steadyMedianMs } from './types.ts';
  */
 const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3) || 3);
 
-/** Each row warms up for at least this long, then is timed for at least this long (and its iterations), on both sides: see steadyMedianMs. */
-const STEADY_MS = 100;
+/** Each row warms up for at least this long, then is timed for at least this long (and its iterations), on both sides: see steadyMedianMs. `BENCH_STEADY_MS=0 BENCH_ROUNDS=1` is the earlier method: 3 warm-ups, one median of the iterations. */
+const STEADY_MS = Math.max(0, Number(process.env.BENCH_STEADY_MS ?? 100) || 0);
 
 const LIMITS: RunOptions = { limits: { fuel: 1e10, timeoutMs: 60_000, maxCollectionSize: 10_000_000 } };
 
