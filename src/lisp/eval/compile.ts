@@ -23,7 +23,8 @@ import type { Span } from '../form.ts';
 import { PtcError } from '../errors.ts';
 import { getIn1 } from '../lookup.ts';
 import { formatNumber, prStr } from '../printer/index.ts';
-import { PList, type Value, equals, isMap, kw, map as pmap, set as pset, typeName, vec, isKeyword, isSymbol } from '../values.ts';
+import { vectorOfArray } from '../vector-of-array.ts';
+import { PList, type Value, equals, isMap, kw, map as pmap, set as pset, typeName, isKeyword, isSymbol } from '../values.ts';
 import { allOf, anyOf, noneOf, whereFn } from '../core/query.ts';
 import { exInfo } from './builtins.ts';
 import { Closure, VarRef } from './closure.ts';
@@ -320,7 +321,8 @@ export function compile(n: Node, rt: RecurTarget | null): Code {
       const items = compileAll(n.items, rt);
       return (f, ev) => {
         if (--ev.ticks <= 0) ev.slowCheck();
-        return vec(evAll(items, f, ev));
+        // evAll's array is fresh: the vector takes it (vec would copy it first)
+        return vectorOfArray(evAll(items, f, ev));
       };
     }
     case 'map': {
@@ -404,7 +406,7 @@ export function compile(n: Node, rt: RecurTarget | null): Code {
         if (--ev.ticks <= 0) ev.slowCheck();
         const out: Value[] = [];
         forClause(ev, clauses, 0, body, collect ? out : null, f);
-        return collect ? new PList(vec(out)) : null;
+        return collect ? PList.fromArray(out) : null;
       };
     }
     case 'dotimes': {
@@ -523,7 +525,7 @@ export function compile(n: Node, rt: RecurTarget | null): Code {
         const fn = fnc(f, ev);
         const coll = collc(f, ev);
         const items = ev.items('pmap', coll, span);
-        return new PList(vec(ev.parallel(items.length, (i) => ev.applyAt(fn, [items[i]!], span))));
+        return PList.fromArray(ev.parallel(items.length, (i) => ev.applyAt(fn, [items[i]!], span)));
       };
     }
     case 'pcalls': {
@@ -532,7 +534,7 @@ export function compile(n: Node, rt: RecurTarget | null): Code {
       return (f, ev) => {
         if (--ev.ticks <= 0) ev.slowCheck();
         const fns = evAll(fnsc, f, ev);
-        return new PList(vec(ev.parallel(fns.length, (i) => ev.applyAt(fns[i]!, [], span))));
+        return PList.fromArray(ev.parallel(fns.length, (i) => ev.applyAt(fns[i]!, [], span)));
       };
     }
     case 'return':

@@ -35,13 +35,13 @@ import {
   kw,
   seqable,
   typeName,
-  vec,
   isFn,
   isLazySeq,
 } from '../values.ts';
 import { type Code, programCode } from './compile.ts';
 import { destructure } from './destructure.ts';
 import { realizeNested } from './realize.ts';
+import { vectorOfArray } from '../vector-of-array.ts';
 import { applyData, closureArity } from './apply-data.ts';
 import { Closure, VarRef, isClosure } from './closure.ts';
 import { FailSignal, RECUR, ReturnSignal, SUSPEND, ThrowSignal } from './signals.ts';
@@ -220,12 +220,10 @@ export class Evaluator implements Runtime {
   }
 
   private realize(v: LazySeq): Value {
-    return new PList(
-      vec(
-        v.realize(this.maxCollectionSize, () => {
-          throw limitExceeded('collection_size', `result sequence has more than ${this.maxCollectionSize} items (is it infinite?)`);
-        }),
-      ),
+    return PList.fromArray(
+      v.realize(this.maxCollectionSize, () => {
+        throw limitExceeded('collection_size', `result sequence has more than ${this.maxCollectionSize} items (is it infinite?)`);
+      }),
     );
   }
 
@@ -309,7 +307,7 @@ export class Evaluator implements Runtime {
           else destructure(p, args[i]!, f, this);
         }
       }
-      if (ar.rest) destructure(ar.rest, n > ar.fixed ? new PList(vec(args.slice(ar.fixed))) : null, f, this);
+      if (ar.rest) destructure(ar.rest, n > ar.fixed ? new PList(vectorOfArray(args.slice(ar.fixed))) : null, f, this);
       return runBody(ar.body, f, this);
     } finally {
       this.depth--;
