@@ -21,8 +21,8 @@ import {
   isVector,
   seqable,
   truthy,
-  vec,
 } from '../values.ts';
+import { vectorOfArray } from '../vector-of-array.ts';
 import { argError, expectInteger, seqItems } from './args.ts';
 import { chargeScan, expectRegex, matcherOf } from './regex.ts';
 import { type CoreTable, VARIADIC, defn } from './registry.ts';
@@ -205,7 +205,7 @@ export const queryFns: CoreTable = {
       const k = keyOf('pluck', key!, rt);
       const out = Array.from(seqItems('pluck', coll!, rt), k);
       rt.tick(out.length);
-      return vec(out);
+      return vectorOfArray(out);
     },
     '(pluck :name users) is the vector of names; the key may be a path [:user :name]',
   ),

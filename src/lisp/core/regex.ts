@@ -10,7 +10,7 @@
 import { type Matcher, MatcherInput } from 're2js';
 import { compileRegex, re2Of } from '../regex.ts';
 import { NativeMatcher, nativeInput, nativeRegex } from '../regex-native.ts';
-import { type Regex, type Runtime, type Value, PList, isRegex, vec } from '../values.ts';
+import { type Regex, type Runtime, type Value, PList, isRegex } from '../values.ts';
 import { vectorOfArray } from '../vector-of-array.ts';
 import { argError, expectInteger, expectString } from './args.ts';
 import { type CoreTable, defn } from './registry.ts';
@@ -51,7 +51,7 @@ export function groupsOf(m: Matcher): Value {
   if (n === 0) return m.group(0) ?? '';
   const out: Value[] = [];
   for (let i = 0; i <= n; i++) out.push(m.group(i));
-  return vec(out);
+  return vectorOfArray(out);
 }
 
 /**
@@ -99,7 +99,7 @@ export function allGroups(r: Regex, s: string, rt: Runtime): Value[] {
       const b = g[2 * i + 1]!;
       items[i] = a < 0 && b < 0 ? null : s.substring(a, b);
     }
-    out.push(vec(items));
+    out.push(vectorOfArray(items));
     start = g[1]!;
     // an empty match: step over one character (a surrogate pair counts as one), as Matcher.find
     if (g[0] === start) start += start >= len ? 1 : charWidth(s, start, len);
@@ -190,7 +190,7 @@ function reSplit(fn: string, re: Value, s: Value, limit: Value | undefined, rt: 
   const r = expectRegex(fn, re, rt);
   const text = expectString(fn, s);
   const n = limit === undefined || limit === null ? 0 : expectInteger(fn, limit);
-  return vec(splitWith(regexPositions(r, text, rt), text, n));
+  return vectorOfArray(splitWith(regexPositions(r, text, rt), text, n));
 }
 
 export const regexFns: CoreTable = {

@@ -28,8 +28,8 @@ import {
   isVector,
   kw,
   list,
-  vec,
 } from '../values.ts';
+import { vectorOfArray } from '../vector-of-array.ts';
 import { argError, expectInteger, expectString, seqItems } from './args.ts';
 import { DOUBLE_TEXT } from './math.ts';
 import { chargeScan, eachMatch, groupsOf, matcherOf, regexPositions, splitWith } from './regex.ts';
@@ -111,7 +111,7 @@ function split(fn: string, s: Value, sep: Value, limit: Value | undefined, rt: R
         })();
   const pieces = splitWith(positions, text, n);
   rt.checkSize(pieces.length);
-  return vec(pieces);
+  return vectorOfArray(pieces);
 }
 
 function replacementError(message: string): PtcError {
@@ -227,7 +227,7 @@ function replaceInColl(smap: Value, coll: Value, rt: Runtime): Value {
   const out: Value[] = [];
   for (const x of seqItems('replace', coll, rt)) out.push(has(x) ? getIn1(smap, x) : x);
   rt.tick(out.length);
-  return isVector(coll) ? vec(out) : list(out);
+  return isVector(coll) ? vectorOfArray(out) : list(out);
 }
 
 // ---------------------------------------------------------------- parsing
@@ -285,7 +285,7 @@ export const stringFns: CoreTable = {
   ),
   'split-lines': defn(
     [1, 1],
-    ([s], rt) => vec(splitWith(literalLines(expectString('split-lines', s!), rt), s as string, 0)),
+    ([s], rt) => vectorOfArray(splitWith(literalLines(expectString('split-lines', s!), rt), s as string, 0)),
     'splits on \\n or \\r\\n, dropping trailing empty lines',
   ),
   trim: defn([1, 1], ([s]) => trimRight(trimLeft(expectString('trim', s!))), 'removes whitespace at both ends'),
