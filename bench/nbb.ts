@@ -77,6 +77,9 @@ ${table}})
 `;
 }
 
+/** How long one case may take in nbb (the slowest takes a few seconds). */
+const ANSWER_MS = 300_000;
+
 /** A running nbb that times cases on request. */
 export class NbbSession {
   /** the line awaited: `ready`, or the answer for one case (the programs' own prints are skipped) */
@@ -94,6 +97,7 @@ export class NbbSession {
       this.awaited = undefined;
       resolve(line);
     });
+    child.stdin!.on('error', () => undefined); // a write after nbb died: its exit already answered
     child.on('exit', () => {
       this.ended = true;
       this.awaited?.resolve(undefined);
@@ -120,11 +124,18 @@ export class NbbSession {
     return session;
   }
 
-  /** nbb's median ms for the case (or program) named `name`, undefined if it failed. */
+  /**
+   * nbb's median ms for the case (or program) named `name`, undefined if it failed. A
+   * case that has not answered within {@link ANSWER_MS} stops nbb: the rest of the run
+   * goes on without it.
+   */
   async time(name: string): Promise<number | undefined> {
+    if (this.ended) return undefined;
     const answer = this.line(`${name}\t`);
     this.child.stdin!.write(`${name}\n`);
+    const timer = setTimeout(() => this.child.kill(), ANSWER_MS);
     const text = (await answer)?.slice(name.length + 1);
+    clearTimeout(timer);
     const ms = text ? Number(text) : NaN;
     return Number.isFinite(ms) ? ms : undefined;
   }
