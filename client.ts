@@ -4,4 +4,4 @@
  */
 import { buildProgram } from './src/cli/program.ts';
 
-await buildProgram().parseAsync(process.argv);
+await (await buildProgram(process.argv)).parseAsync(process.argv);
