@@ -63,7 +63,7 @@ export async function buildProgram(argv: readonly string[] = []): Promise<Comman
       if (codec) process.env.NAVIGATOR_CODEC = codec;
     });
   const named = commandNamed(argv.slice(2));
-  const wanted = named !== undefined && !argv.includes('--help') && !argv.includes('-h') ? [named] : Object.keys(COMMANDS);
+  const wanted = named !== undefined ? [named] : Object.keys(COMMANDS);
   for (const name of wanted) program.addCommand(await COMMANDS[name]!());
   return program;
 }
