@@ -85,32 +85,37 @@ function expectMapFirst(fn: string, m: Value, f: Value, hint: string): PMap | nu
   return mapOrNil(fn, m);
 }
 
+/** `contains?`: a key of a map, a member of a set, an index of a vector or string. */
+function containsKey(c: Value, k: Value): boolean {
+  if (c === null) return false;
+  if (isMap(c)) return mapHas(c, k);
+  if (isSet(c)) return getIn1(c, k, NOT_FOUND) !== NOT_FOUND;
+  if (isVector(c) || typeof c === 'string') {
+    const size = isVector(c) ? c.size : c.length;
+    return typeof k === 'number' && Number.isInteger(k) && k >= 0 && k < size;
+  }
+  throw argError('contains?', 'map, set, vector or string', c, isPList(c) || isLazySeq(c) ? 'to test membership use (some #{x} coll)' : undefined);
+}
+
+/** No extra arguments (shared: never changed). */
+const NO_ARGS: Value[] = [];
+
 export const mapFns: CoreTable = {
   // ;; reading
-  get: defn(
-    [2, 3],
-    ([m, k, d]) => getIn1(m!, k!, d ?? null),
-    '(get m k) or (get m k default): value at key k (keyword or string spelling) or index k',
-  ),
+  get: {
+    ...defn([2, 3], ([m, k, d]) => getIn1(m!, k!, d ?? null), '(get m k) or (get m k default): value at key k (keyword or string spelling) or index k'),
+    call2: (m, k) => getIn1(m, k, null),
+    call3: (m, k, d) => getIn1(m, k, d),
+  },
   'get-in': defn(
     [2, 3],
     ([m, ks, d], rt) => getPath(m!, seqItems('get-in', ks!, rt), d ?? null),
     '(get-in m [k1 k2 ...] default?) nested lookup; default when a level is missing',
   ),
-  'contains?': defn(
-    [2, 2],
-    ([c, k]) => {
-      if (c === null) return false;
-      if (isMap(c)) return mapHas(c, k!);
-      if (isSet(c)) return getIn1(c, k!, NOT_FOUND) !== NOT_FOUND;
-      if (isVector(c) || typeof c === 'string') {
-        const size = isVector(c) ? c.size : c.length;
-        return typeof k === 'number' && Number.isInteger(k) && k >= 0 && k < size;
-      }
-      throw argError('contains?', 'map, set, vector or string', c!, isPList(c!) || isLazySeq(c!) ? 'to test membership use (some #{x} coll)' : undefined);
-    },
-    '(contains? coll k) true if the map/set has key k, or the vector has index k (use (some #{x} v) for membership)',
-  ),
+  'contains?': {
+    ...defn([2, 2], ([c, k]) => containsKey(c!, k!), '(contains? coll k) true if the map/set has key k, or the vector has index k (use (some #{x} v) for membership)'),
+    call2: (c, k) => containsKey(c, k),
+  },
   keys: defn(
     [1, 1],
     ([m], rt) => {
@@ -152,25 +157,29 @@ export const mapFns: CoreTable = {
   ),
 
   // ;; writing
-  assoc: defn(
-    [3, VARIADIC],
-    (args) => {
-      // the common case, without the generic path's checks (or a rest array)
-      const m = args[0]!;
-      if (args.length === 3 && isMap(m)) return m.set(args[1]!, args[2]!);
-      const kvs = args.slice(1);
-      if (kvs.length % 2 !== 0) throw oddPairs('assoc', kvs.length);
-      let out: Value = m;
-      if (isMap(out) && kvs.length > 2) {
-        return out.withMutations((mm) => {
-          for (let i = 0; i < kvs.length; i += 2) mm.set(kvs[i]!, kvs[i + 1]!);
-        });
-      }
-      for (let i = 0; i < kvs.length; i += 2) out = assocOne('assoc', out, kvs[i]!, kvs[i + 1]!);
-      return out;
-    },
-    '(assoc m k v & kvs) map with keys set; on a vector k is an index (= count appends)',
-  ),
+  assoc: {
+    ...defn(
+      [3, VARIADIC],
+      (args) => {
+        // the common case, without the generic path's checks (or a rest array)
+        const m = args[0]!;
+        if (args.length === 3 && isMap(m)) return m.set(args[1]!, args[2]!);
+        const kvs = args.slice(1);
+        if (kvs.length % 2 !== 0) throw oddPairs('assoc', kvs.length);
+        let out: Value = m;
+        if (isMap(out) && kvs.length > 2) {
+          return out.withMutations((mm) => {
+            for (let i = 0; i < kvs.length; i += 2) mm.set(kvs[i]!, kvs[i + 1]!);
+          });
+        }
+        for (let i = 0; i < kvs.length; i += 2) out = assocOne('assoc', out, kvs[i]!, kvs[i + 1]!);
+        return out;
+      },
+      '(assoc m k v & kvs) map with keys set; on a vector k is an index (= count appends)',
+    ),
+    // one pair: what the loop above does for it
+    call3: (m, k, v) => (isMap(m) ? m.set(k, v) : assocOne('assoc', m, k, v)),
+  },
   'assoc-in': defn(
     [3, 3],
     ([m, ks, v], rt) => assocIn('assoc-in', m!, itemsArray('assoc-in', ks!, rt), v!),
@@ -194,14 +203,20 @@ export const mapFns: CoreTable = {
     },
     '(disj set & xs) set without those items (exact items)',
   ),
-  update: defn(
-    [3, VARIADIC],
-    ([m, k, f, ...extra], rt) => {
-      expectCallable('update', f!);
-      return updateIn('update', m!, [k!], f!, extra, rt);
+  update: {
+    ...defn(
+      [3, VARIADIC],
+      ([m, k, f, ...extra], rt) => {
+        expectCallable('update', f!);
+        return updateIn('update', m!, [k!], f!, extra, rt);
+      },
+      '(update m k f & args) sets k to (f old-value & args)',
+    ),
+    call3: (m, k, f, rt) => {
+      expectCallable('update', f);
+      return updateIn('update', m, [k], f, NO_ARGS, rt);
     },
-    '(update m k f & args) sets k to (f old-value & args)',
-  ),
+  },
   'update-in': defn(
     [3, VARIADIC],
     ([m, ks, f, ...extra], rt) => {

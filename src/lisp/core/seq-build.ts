@@ -93,11 +93,15 @@ export const buildFns: CoreTable = {
     },
     '(cons x coll) seq with x in front',
   ),
-  conj: defn(
-    [0, VARIADIC],
-    (args, rt) => (args.length === 0 ? List() : conjAll('conj', args[0]!, args.slice(1), rt)),
-    '(conj coll x & xs) adds items: at the end of a vector, the front of a list, [k v] to a map, to a set',
-  ),
+  conj: {
+    ...defn(
+      [0, VARIADIC],
+      (args, rt) => (args.length === 0 ? List() : conjAll('conj', args[0]!, args.slice(1), rt)),
+      '(conj coll x & xs) adds items: at the end of a vector, the front of a list, [k v] to a map, to a set',
+    ),
+    call1: (c, rt) => conjAll('conj', c, [], rt),
+    call2: (c, x, rt) => conjAll('conj', c, [x], rt),
+  },
   into: defn(
     [2, 3],
     (args, rt) => {

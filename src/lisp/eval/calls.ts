@@ -97,7 +97,51 @@ export function compileCall(n: Extract<Node, { kind: 'call' }>): Code {
 export function compileCallCore(n: Extract<Node, { kind: 'callCore' }>): Code {
   const args = compileAll(n.args, null);
   const { span, name } = n;
-  const fn = n.core.fn;
+  const { fn, call1, call2, call3 } = n.core;
+  // a core function's fixed-arity form: the same charge, order of evaluation and errors,
+  // without the argument array
+  if (args.length === 1 && call1) {
+    const a0 = args[0]!;
+    return (f, ev) => {
+      if (--ev.ticks <= 0) ev.slowCheck();
+      const x = a0(f, ev);
+      try {
+        return call1(x, ev);
+      } catch (e) {
+        throw ev.toPtcError(e, span, name, [x]);
+      }
+    };
+  }
+  if (args.length === 2 && call2) {
+    const a0 = args[0]!;
+    const a1 = args[1]!;
+    return (f, ev) => {
+      if (--ev.ticks <= 0) ev.slowCheck();
+      const x = a0(f, ev);
+      const y = a1(f, ev);
+      try {
+        return call2(x, y, ev);
+      } catch (e) {
+        throw ev.toPtcError(e, span, name, [x, y]);
+      }
+    };
+  }
+  if (args.length === 3 && call3) {
+    const a0 = args[0]!;
+    const a1 = args[1]!;
+    const a2 = args[2]!;
+    return (f, ev) => {
+      if (--ev.ticks <= 0) ev.slowCheck();
+      const x = a0(f, ev);
+      const y = a1(f, ev);
+      const z = a2(f, ev);
+      try {
+        return call3(x, y, z, ev);
+      } catch (e) {
+        throw ev.toPtcError(e, span, name, [x, y, z]);
+      }
+    };
+  }
   return (f, ev) => {
     if (--ev.ticks <= 0) ev.slowCheck();
     const av = evAll(args, f, ev);
