@@ -107,11 +107,11 @@ export const mapFns: CoreTable = {
     call2: (m, k) => getIn1(m, k, null),
     call3: (m, k, d) => getIn1(m, k, d),
   },
-  'get-in': defn(
-    [2, 3],
-    ([m, ks, d], rt) => getPath(m!, seqItems('get-in', ks!, rt), d ?? null),
-    '(get-in m [k1 k2 ...] default?) nested lookup; default when a level is missing',
-  ),
+  'get-in': {
+    ...defn([2, 3], ([m, ks, d], rt) => getPath(m!, seqItems('get-in', ks!, rt), d ?? null), '(get-in m [k1 k2 ...] default?) nested lookup; default when a level is missing'),
+    call2: (m, ks, rt) => getPath(m, seqItems('get-in', ks, rt), null),
+    call3: (m, ks, d, rt) => getPath(m, seqItems('get-in', ks, rt), d),
+  },
   'contains?': {
     ...defn([2, 2], ([c, k]) => containsKey(c!, k!), '(contains? coll k) true if the map/set has key k, or the vector has index k (use (some #{x} v) for membership)'),
     call2: (c, k) => containsKey(c, k),
@@ -180,20 +180,22 @@ export const mapFns: CoreTable = {
     // one pair: what the loop above does for it
     call3: (m, k, v) => (isMap(m) ? m.set(k, v) : assocOne('assoc', m, k, v)),
   },
-  'assoc-in': defn(
-    [3, 3],
-    ([m, ks, v], rt) => assocIn('assoc-in', m!, itemsArray('assoc-in', ks!, rt), v!),
-    '(assoc-in m [k1 k2 ...] v) sets a nested value, creating maps as needed',
-  ),
-  dissoc: defn(
-    [1, VARIADIC],
-    ([m, ...ks]) => {
-      const mm = mapOrNil('dissoc', m!);
-      if (mm === null) return null;
-      return ks.length === 1 ? mm.delete(ks[0]!) : mm.deleteAll(ks);
-    },
-    '(dissoc m & ks) map without those keys (exact keys)',
-  ),
+  'assoc-in': {
+    ...defn([3, 3], ([m, ks, v], rt) => assocIn('assoc-in', m!, itemsArray('assoc-in', ks!, rt), v!), '(assoc-in m [k1 k2 ...] v) sets a nested value, creating maps as needed'),
+    call3: (m, ks, v, rt) => assocIn('assoc-in', m, itemsArray('assoc-in', ks, rt), v),
+  },
+  dissoc: {
+    ...defn(
+      [1, VARIADIC],
+      ([m, ...ks]) => {
+        const mm = mapOrNil('dissoc', m!);
+        if (mm === null) return null;
+        return ks.length === 1 ? mm.delete(ks[0]!) : mm.deleteAll(ks);
+      },
+      '(dissoc m & ks) map without those keys (exact keys)',
+    ),
+    call2: (m, k) => mapOrNil('dissoc', m)?.delete(k) ?? null,
+  },
   disj: defn(
     [1, VARIADIC],
     ([s, ...ks]) => {
@@ -217,14 +219,20 @@ export const mapFns: CoreTable = {
       return updateIn('update', m, [k], f, NO_ARGS, rt);
     },
   },
-  'update-in': defn(
-    [3, VARIADIC],
-    ([m, ks, f, ...extra], rt) => {
-      expectCallable('update-in', f!);
-      return updateIn('update-in', m!, itemsArray('update-in', ks!, rt), f!, extra, rt);
+  'update-in': {
+    ...defn(
+      [3, VARIADIC],
+      ([m, ks, f, ...extra], rt) => {
+        expectCallable('update-in', f!);
+        return updateIn('update-in', m!, itemsArray('update-in', ks!, rt), f!, extra, rt);
+      },
+      '(update-in m [k1 k2 ...] f & args) updates a nested value, creating maps as needed',
+    ),
+    call3: (m, ks, f, rt) => {
+      expectCallable('update-in', f);
+      return updateIn('update-in', m, itemsArray('update-in', ks, rt), f, NO_ARGS, rt);
     },
-    '(update-in m [k1 k2 ...] f & args) updates a nested value, creating maps as needed',
-  ),
+  },
   merge: defn(
     [0, VARIADIC],
     (ms, rt) => {

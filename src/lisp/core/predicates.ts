@@ -25,9 +25,9 @@ import {
   kw,
   truthy,
 } from '../values.ts';
-import { type CoreTable, VARIADIC, defn } from './registry.ts';
+import { type CoreFn, type CoreTable, VARIADIC, defn } from './registry.ts';
 
-const pred = (test: (x: Value) => boolean, doc: string) => defn([1, 1], ([x]) => test(x!), doc);
+const pred = (test: (x: Value) => boolean, doc: string): CoreFn => ({ ...defn([1, 1], ([x]) => test(x!), doc), call1: test });
 
 const isInteger = (x: Value): boolean => typeof x === 'number' && Number.isInteger(x);
 

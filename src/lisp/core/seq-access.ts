@@ -155,7 +155,7 @@ export const accessFns: CoreTable = {
     'all but the last item; nil when that is empty',
   ),
   count: { ...defn([1, 1], ([c], rt) => countOf('count', c!, rt), 'number of items (nil is 0; strings count characters)'), call1: (c, rt) => countOf('count', c, rt) },
-  'empty?': defn([1, 1], ([c]) => isEmptyColl('empty?', c!), 'true if the collection has no items (nil is empty)'),
+  'empty?': { ...defn([1, 1], ([c]) => isEmptyColl('empty?', c!), 'true if the collection has no items (nil is empty)'), call1: (c) => isEmptyColl('empty?', c) },
   'not-empty': defn([1, 1], ([c]) => (isEmptyColl('not-empty', c!) ? null : c!), 'the collection, or nil when empty'),
   seq: defn([1, 1], ([c], rt) => seqOf('seq', c!, rt), 'a seq of the items, or nil when empty'),
   peek: defn(

@@ -266,6 +266,20 @@ const strIn = (v: Value, rt: Runtime): string => (typeof v === 'object' && v !==
 // ---------------------------------------------------------------- the tables
 
 /** `clojure.string`: reached as `str/x`, `string/x` or `clojure.string/x`. */
+/** `(keyword x)`: a keyword from a keyword, symbol or string; nil otherwise. */
+function keywordOf(x: Value): Value {
+  if (x instanceof Keyword) return x;
+  if (x instanceof Sym) return kw(x.fullName);
+  return typeof x === 'string' ? kw(x) : null;
+}
+
+/** `(keyword ns name)`. */
+function keywordIn(nsv: Value, name: Value): Value {
+  const ns = nsv === null ? null : expectString('keyword', nsv);
+  const nm = expectString('keyword', name);
+  return kw(ns === null ? nm : `${ns}/${nm}`);
+}
+
 export const stringFns: CoreTable = {
   join: defn(
     [1, 2],
@@ -411,21 +425,11 @@ export const stringCoreFns: CoreTable = {
     },
     '(namespace :user/id) is "user"; nil without a namespace',
   ),
-  keyword: defn(
-    [1, 2],
-    (args) => {
-      if (args.length === 2) {
-        const ns = args[0] === null ? null : expectString('keyword', args[0]!);
-        const nm = expectString('keyword', args[1]!);
-        return kw(ns === null ? nm : `${ns}/${nm}`);
-      }
-      const [x] = args;
-      if (x instanceof Keyword) return x;
-      if (x instanceof Sym) return kw(x.fullName);
-      return typeof x === 'string' ? kw(x) : null;
-    },
-    '(keyword "a") is :a; (keyword "ns" "a") is :ns/a',
-  ),
+  keyword: {
+    ...defn([1, 2], (args) => (args.length === 2 ? keywordIn(args[0]!, args[1]!) : keywordOf(args[0]!)), '(keyword "a") is :a; (keyword "ns" "a") is :ns/a'),
+    call1: (x) => keywordOf(x),
+    call2: (ns, nm) => keywordIn(ns, nm),
+  },
   symbol: defn(
     [1, 2],
     (args) => {
