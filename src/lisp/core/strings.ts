@@ -46,11 +46,15 @@ import type { Matcher } from 're2js';
  */
 function strConcat(args: Value[], rt: Runtime): string {
   let out = '';
-  for (const a of args) {
-    out += typeof a === 'string' ? a : typeof a === 'number' ? strNumber(a) : strIn(a, rt);
-    if (out.length > rt.maxCollectionSize) rt.checkSize(out.length);
-  }
+  for (const a of args) out = strAppend(out, a, rt);
   return out;
+}
+
+/** `out` followed by the text of `a`, within the size limit. */
+function strAppend(out: string, a: Value, rt: Runtime): string {
+  const s = out + (typeof a === 'string' ? a : typeof a === 'number' ? strNumber(a) : strIn(a, rt));
+  if (s.length > rt.maxCollectionSize) rt.checkSize(s.length);
+  return s;
 }
 
 /** Java's `Character.isWhitespace`, which Clojure's `trim` and `blank?` use. */
@@ -388,11 +392,12 @@ function literalLines(s: string, rt: Runtime): Generator<{ start: number; end: n
 /** Bare names: core string functions plus the `clojure.string` ones (see module doc). */
 export const stringCoreFns: CoreTable = {
   // ;; building strings
-  str: defn(
-    [0, VARIADIC],
-    (args, rt) => strConcat(args, rt),
-    '(str "a" 1 :k nil [1]) is "a1:k[1]"; nil adds nothing',
-  ),
+  str: {
+    ...defn([0, VARIADIC], (args, rt) => strConcat(args, rt), '(str "a" 1 :k nil [1]) is "a1:k[1]"; nil adds nothing'),
+    call1: (a, rt) => strAppend('', a, rt),
+    call2: (a, b, rt) => strAppend(strAppend('', a, rt), b, rt),
+    call3: (a, b, c, rt) => strAppend(strAppend(strAppend('', a, rt), b, rt), c, rt),
+  },
   format: defn(
     [1, VARIADIC],
     ([fmt, ...args], rt) => format(expectString('format', fmt!), args, rt),
