@@ -267,9 +267,6 @@ const charging = (rt: Runtime): PrintOptions => ({ charge: (units) => rt.tick(un
 /** `str` of one value; only collections print, so only they get a fuel-charging printer. */
 const strIn = (v: Value, rt: Runtime): string => (typeof v === 'object' && v !== null ? strOf(v, charging(rt)) : strOf(v));
 
-// ---------------------------------------------------------------- the tables
-
-/** `clojure.string`: reached as `str/x`, `string/x` or `clojure.string/x`. */
 /** `(keyword x)`: a keyword from a keyword, symbol or string; nil otherwise. */
 function keywordOf(x: Value): Value {
   if (x instanceof Keyword) return x;
@@ -284,6 +281,9 @@ function keywordIn(nsv: Value, name: Value): Value {
   return kw(ns === null ? nm : `${ns}/${nm}`);
 }
 
+// ---------------------------------------------------------------- the tables
+
+/** `clojure.string`: reached as `str/x`, `string/x` or `clojure.string/x`. */
 export const stringFns: CoreTable = {
   join: defn(
     [1, 2],
