@@ -11,7 +11,7 @@ import { List } from 'immutable';
 import { alternateKey, getIn1, mapHas } from '../lookup.ts';
 import { PMap, type Runtime, type Value, PList, isLazySeq, isMap, isPList, isSet, isVector } from '../values.ts';
 import { argError, expectCallable, expectMap, expectSet, indexOutOfBounds, oddPairs, seqItems } from './args.ts';
-import { type CoreTable, VARIADIC, defn } from './registry.ts';
+import { type CoreTable, VARIADIC, defn, fixedArity } from './registry.ts';
 import { compareValues, conjAll, getPath, itemsArray } from './seq.ts';
 
 const NOT_FOUND = Symbol('not-found') as unknown as Value;
@@ -102,20 +102,17 @@ const NO_ARGS: Value[] = [];
 
 export const mapFns: CoreTable = {
   // ;; reading
-  get: {
-    ...defn([2, 3], ([m, k, d]) => getIn1(m!, k!, d ?? null), '(get m k) or (get m k default): value at key k (keyword or string spelling) or index k'),
-    call2: (m, k) => getIn1(m, k, null),
-    call3: (m, k, d) => getIn1(m, k, d),
-  },
-  'get-in': {
-    ...defn([2, 3], ([m, ks, d], rt) => getPath(m!, seqItems('get-in', ks!, rt), d ?? null), '(get-in m [k1 k2 ...] default?) nested lookup; default when a level is missing'),
-    call2: (m, ks, rt) => getPath(m, seqItems('get-in', ks, rt), null),
-    call3: (m, ks, d, rt) => getPath(m, seqItems('get-in', ks, rt), d),
-  },
-  'contains?': {
-    ...defn([2, 2], ([c, k]) => containsKey(c!, k!), '(contains? coll k) true if the map/set has key k, or the vector has index k (use (some #{x} v) for membership)'),
-    call2: (c, k) => containsKey(c, k),
-  },
+  get: fixedArity(
+    [2, 3],
+    { call2: (m, k) => getIn1(m, k, null), call3: (m, k, d) => getIn1(m, k, d) },
+    '(get m k) or (get m k default): value at key k (keyword or string spelling) or index k',
+  ),
+  'get-in': fixedArity(
+    [2, 3],
+    { call2: (m, ks, rt) => getPath(m, seqItems('get-in', ks, rt), null), call3: (m, ks, d, rt) => getPath(m, seqItems('get-in', ks, rt), d) },
+    '(get-in m [k1 k2 ...] default?) nested lookup; default when a level is missing',
+  ),
+  'contains?': fixedArity([2, 2], { call2: containsKey }, '(contains? coll k) true if the map/set has key k, or the vector has index k (use (some #{x} v) for membership)'),
   keys: defn(
     [1, 1],
     ([m], rt) => {
@@ -180,10 +177,11 @@ export const mapFns: CoreTable = {
     // one pair: what the loop above does for it
     call3: (m, k, v) => (isMap(m) ? m.set(k, v) : assocOne('assoc', m, k, v)),
   },
-  'assoc-in': {
-    ...defn([3, 3], ([m, ks, v], rt) => assocIn('assoc-in', m!, itemsArray('assoc-in', ks!, rt), v!), '(assoc-in m [k1 k2 ...] v) sets a nested value, creating maps as needed'),
-    call3: (m, ks, v, rt) => assocIn('assoc-in', m, itemsArray('assoc-in', ks, rt), v),
-  },
+  'assoc-in': fixedArity(
+    [3, 3],
+    { call3: (m, ks, v, rt) => assocIn('assoc-in', m, itemsArray('assoc-in', ks, rt), v) },
+    '(assoc-in m [k1 k2 ...] v) sets a nested value, creating maps as needed',
+  ),
   dissoc: {
     ...defn(
       [1, VARIADIC],

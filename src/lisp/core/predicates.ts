@@ -25,9 +25,9 @@ import {
   kw,
   truthy,
 } from '../values.ts';
-import { type CoreFn, type CoreTable, VARIADIC, defn } from './registry.ts';
+import { type CoreFn, type CoreTable, VARIADIC, defn, fixedArity } from './registry.ts';
 
-const pred = (test: (x: Value) => boolean, doc: string): CoreFn => ({ ...defn([1, 1], ([x]) => test(x!), doc), call1: test });
+const pred = (test: (x: Value) => boolean, doc: string): CoreFn => fixedArity([1, 1], { call1: test }, doc);
 
 const isInteger = (x: Value): boolean => typeof x === 'number' && Number.isInteger(x);
 

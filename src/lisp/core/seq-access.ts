@@ -5,7 +5,7 @@ import { List } from 'immutable';
 import { typeError } from '../errors.ts';
 import { type Runtime, type Value, LazySeq, PList, isLazySeq, isPList, isVector, truthy } from '../values.ts';
 import { argError, expectCallable, expectCount, expectInteger, expectNumber, expectPositiveInt, expectVector, indexOutOfBounds, seqItems } from './args.ts';
-import { type CoreTable, defn } from './registry.ts';
+import { type CoreTable, defn, fixedArity } from './registry.ts';
 import { fastPaths } from './fast-paths.ts';
 import { END, countOf, dropLazy, isEmptyColl, itemsArray, lazyNth, listOf, seqResult } from './seq-common.ts';
 
@@ -122,7 +122,7 @@ function dropWhile(fn: string, pred: Value, coll: Value, rt: Runtime): PList | L
 
 export const accessFns: CoreTable = {
   // ;; access
-  first: { ...defn([1, 1], ([c], rt) => firstOf('first', c!, rt), 'first item, or nil'), call1: (c, rt) => firstOf('first', c, rt) },
+  first: fixedArity([1, 1], { call1: (c, rt) => firstOf('first', c, rt) }, 'first item, or nil'),
   second: defn([1, 1], ([c], rt) => firstOf('second', nextOf('second', c!, rt), rt), 'second item, or nil'),
   last: defn([1, 1], ([c], rt) => lastOf('last', c!, rt), 'last item, or nil'),
   ffirst: defn([1, 1], ([c], rt) => firstOf('ffirst', firstOf('ffirst', c!, rt), rt), '(first (first coll))'),
@@ -131,11 +131,11 @@ export const accessFns: CoreTable = {
   nnext: defn([1, 1], ([c], rt) => nextOf('nnext', nextOf('nnext', c!, rt), rt), '(next (next coll))'),
   rest: defn([1, 1], ([c], rt) => restOf('rest', c!, rt), 'items after the first; () when none'),
   next: defn([1, 1], ([c], rt) => nextOf('next', c!, rt), 'items after the first; nil when none'),
-  nth: {
-    ...defn([2, 3], ([c, i, d], rt) => nthOf('nth', c!, i!, rt, d), '(nth coll i) item at index i (error when out of range); (nth coll i default)'),
-    call2: (c, i, rt) => nthOf('nth', c, i, rt),
-    call3: (c, i, d, rt) => nthOf('nth', c, i, rt, d),
-  },
+  nth: fixedArity(
+    [2, 3],
+    { call2: (c, i, rt) => nthOf('nth', c, i, rt), call3: (c, i, d, rt) => nthOf('nth', c, i, rt, d) },
+    '(nth coll i) item at index i (error when out of range); (nth coll i default)',
+  ),
   nthrest: defn(
     [2, 2],
     ([c, n], rt) => (expectCount('nthrest', n!) === 0 ? c! : dropOf('nthrest', n!, c!, rt)),
@@ -154,8 +154,8 @@ export const accessFns: CoreTable = {
     },
     'all but the last item; nil when that is empty',
   ),
-  count: { ...defn([1, 1], ([c], rt) => countOf('count', c!, rt), 'number of items (nil is 0; strings count characters)'), call1: (c, rt) => countOf('count', c, rt) },
-  'empty?': { ...defn([1, 1], ([c]) => isEmptyColl('empty?', c!), 'true if the collection has no items (nil is empty)'), call1: (c) => isEmptyColl('empty?', c) },
+  count: fixedArity([1, 1], { call1: (c, rt) => countOf('count', c, rt) }, 'number of items (nil is 0; strings count characters)'),
+  'empty?': fixedArity([1, 1], { call1: (c) => isEmptyColl('empty?', c) }, 'true if the collection has no items (nil is empty)'),
   'not-empty': defn([1, 1], ([c]) => (isEmptyColl('not-empty', c!) ? null : c!), 'the collection, or nil when empty'),
   seq: defn([1, 1], ([c], rt) => seqOf('seq', c!, rt), 'a seq of the items, or nil when empty'),
   peek: defn(

@@ -33,7 +33,7 @@ import { vectorOfArray } from '../vector-of-array.ts';
 import { argError, expectInteger, expectString, seqItems } from './args.ts';
 import { DOUBLE_TEXT } from './math.ts';
 import { chargeScan, eachMatch, groupsOf, matcherOf, regexPositions, splitWith } from './regex.ts';
-import { type CoreTable, VARIADIC, defn } from './registry.ts';
+import { type CoreTable, VARIADIC, defn, fixedArity } from './registry.ts';
 import { concat } from './concat.ts';
 import { format } from './format.ts';
 import type { Matcher } from 're2js';
@@ -430,11 +430,7 @@ export const stringCoreFns: CoreTable = {
     },
     '(namespace :user/id) is "user"; nil without a namespace',
   ),
-  keyword: {
-    ...defn([1, 2], (args) => (args.length === 2 ? keywordIn(args[0]!, args[1]!) : keywordOf(args[0]!)), '(keyword "a") is :a; (keyword "ns" "a") is :ns/a'),
-    call1: (x) => keywordOf(x),
-    call2: (ns, nm) => keywordIn(ns, nm),
-  },
+  keyword: fixedArity([1, 2], { call1: keywordOf, call2: keywordIn }, '(keyword "a") is :a; (keyword "ns" "a") is :ns/a'),
   symbol: defn(
     [1, 2],
     (args) => {
