@@ -12,7 +12,7 @@
 import { run } from '../src/lisp/index.ts';
 import type { RunOptions } from '../src/lisp/api.ts';
 import { NbbSession } from './nbb.ts';
-import { type BenchRow, medianMs, steadyMedianMs } from './types.ts';
+import { type BenchRow, medianMs } from './types.ts';
 
 /**
  * Rounds per row: ours, then nbb, repeated, and each side's best median kept. The
@@ -22,7 +22,7 @@ import { type BenchRow, medianMs, steadyMedianMs } from './types.ts';
  */
 const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3) || 3);
 
-/** Each row warms up for at least this long, then is timed for at least this long (and its iterations), on both sides: see steadyMedianMs. `BENCH_STEADY_MS=0 BENCH_ROUNDS=1` is the earlier method: 3 warm-ups, one median of the iterations. */
+/** Each row warms up for at least this long, then is timed for at least this long (and its iterations), on both sides: see medianMs. `BENCH_STEADY_MS=0 BENCH_ROUNDS=1` is the earlier method: 3 warm-ups, one median of the iterations. */
 const STEADY_MS = Math.max(0, Number(process.env.BENCH_STEADY_MS ?? 100) || 0);
 
 const LIMITS: RunOptions = { limits: { fuel: 1e10, timeoutMs: 60_000, maxCollectionSize: 10_000_000 } };
@@ -220,7 +220,7 @@ async function timeLisp(c: Case): Promise<number> {
   if (check.status !== 'ok' && check.status !== 'fail') {
     throw new Error(`bench ${c.name}: ${check.status === 'error' ? check.error.toLine() : check.status}`);
   }
-  return steadyMedianMs(() => run(c.src, { ...opts, journal: c.opts?.journal ? new Map() : undefined }), c.iterations ?? 15, STEADY_MS);
+  return medianMs(() => run(c.src, { ...opts, journal: c.opts?.journal ? new Map() : undefined }), c.iterations ?? 15, 3, STEADY_MS);
 }
 
 /** The typical program in a sandbox thread (what a pass and `navigator eval` use) vs in-process. */
@@ -253,7 +253,7 @@ export async function benchLisp(): Promise<BenchRow[]> {
         const t = c.nbb || c === typical ? await nbb?.time(c.name) : undefined;
         if (t !== undefined) sci = Math.min(sci ?? Infinity, t);
       }
-      const baseline = await steadyMedianMs(c.js, Math.max(c.iterations ?? 15, 15), STEADY_MS);
+      const baseline = await medianMs(c.js, Math.max(c.iterations ?? 15, 15), 3, STEADY_MS);
       rows.push({ name: c.name, median_ms: median, baseline_ms: baseline, ratio: baseline > 0 ? median / baseline : undefined, note: withNbb(c.note, median, sci) });
     }
   } finally {

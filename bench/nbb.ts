@@ -3,7 +3,7 @@
  *
  * One nbb process is started before the first row and kept for the whole run, as ours is
  * one process: earlier rows warm it up as they warm ours. It waits on stdin for the name
- * of a case, times it as `steadyMedianMs` times ours (warm-up runs for at least
+ * of a case, times it as `medianMs` times ours (warm-up runs for at least
  * `steadyMs`, then the median of at least `iterations` runs lasting at least `steadyMs`)
  * and answers `name<TAB>ms`. The harness asks right after
  * timing our row, so both figures of a row are taken within a second or two of each
@@ -56,12 +56,13 @@ ${defs}
 (def cases {
 ${table}})
 (defn time-load [n]
-  (p/loop [i 0 ts [] start (js/performance.now)]
-    (if (or (< i n) (< (- (js/performance.now) start) ${steadyMs}))
-      (let [t (js/performance.now)]
-        (p/let [_ (load-string ${JSON.stringify(program.src)})]
-          (p/recur (inc i) (conj ts (- (js/performance.now) t)) start)))
-      ts)))
+  (let [start (js/performance.now)]
+    (p/loop [i 0 ts []]
+      (if (or (< i n) (< (- (js/performance.now) start) ${steadyMs}))
+        (let [t (js/performance.now)]
+          (p/let [_ (load-string ${JSON.stringify(program.src)})]
+            (p/recur (inc i) (conj ts (- (js/performance.now) t)))))
+        ts))))
 (defn answer [name ms] (println (str name "\\t" ms)))
 (def lines (.createInterface readline #js {:input js/process.stdin}))
 (.on lines "line"

@@ -11,33 +11,21 @@ export interface BenchRow {
   note?: string;
 }
 
-/** Median of `iterations` timed runs of `fn`, after `warmup` untimed runs. */
-export async function medianMs(fn: () => unknown | Promise<unknown>, iterations = 15, warmup = 3): Promise<number> {
-  for (let i = 0; i < warmup; i++) await fn();
-  const times: number[] = [];
-  for (let i = 0; i < iterations; i++) {
-    const t = performance.now();
-    await fn();
-    times.push(performance.now() - t);
-  }
-  times.sort((a, b) => a - b);
-  return times[Math.floor(times.length / 2)]!;
-}
-
 /**
- * Median of at least `runs` timed runs lasting at least `ms` in all, after warm-up runs
- * lasting at least `ms` (and at least 3). For comparing interpreters on short programs:
- * a fixed count of 3 warm-ups is 3 ms for a 1 ms program, and V8's optimising compiler
- * takes 10-25 ms per function on a loaded 2-core machine, so a short row's median caught
- * its first runs in unoptimised code, on one side or the other depending on which of its
- * functions earlier rows had already made hot.
+ * Median of at least `iterations` timed runs of `fn`, after at least `warmup` untimed
+ * runs; with `minMs`, the warm-up and the timed runs each also last at least that long.
+ * `minMs` is for comparing interpreters on short programs: a fixed count of 3 warm-ups
+ * is 3 ms for a 1 ms program, and V8's optimising compiler takes 10-25 ms per function
+ * on a loaded 2-core machine, so a short row's median caught its first runs in
+ * unoptimised code, on one side or the other depending on which of its functions
+ * earlier rows had already made hot.
  */
-export async function steadyMedianMs(fn: () => unknown | Promise<unknown>, runs = 15, ms = 100): Promise<number> {
+export async function medianMs(fn: () => unknown | Promise<unknown>, iterations = 15, warmup = 3, minMs = 0): Promise<number> {
   const warm = performance.now();
-  for (let i = 0; i < 3 || performance.now() - warm < ms; i++) await fn();
+  for (let i = 0; i < warmup || performance.now() - warm < minMs; i++) await fn();
   const times: number[] = [];
   const start = performance.now();
-  while (times.length < runs || performance.now() - start < ms) {
+  while (times.length < iterations || performance.now() - start < minMs) {
     const t = performance.now();
     await fn();
     times.push(performance.now() - t);
