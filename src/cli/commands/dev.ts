@@ -1,65 +1,137 @@
 /**
- * `navigator dev`: the embedded Temporal dev server and, unless `--no-worker`, a Navigator
- * worker on it, until interrupted. Other terminals reach it at the printed address, which
- * is the default (127.0.0.1:7233) of every navigator command and Temporal SDK.
+ * `navigator dev`: a Temporal dev server and, unless `--no-worker`, a Navigator worker on
+ * it, until interrupted. Other terminals reach it at the printed address, which is the
+ * default (127.0.0.1:7233) of every navigator command and Temporal SDK.
+ *
+ * Two servers: the embedded one (default; pure Node, nothing to install) or, with
+ * `--server temporal`, the real `temporal server start-dev` of the Temporal CLI with the
+ * Temporal UI.
  */
 import { Command } from 'commander';
 import { CliError, action } from '../errors.ts';
 import { parsePositiveInt } from '../input.ts';
 
 interface DevFlags {
+  server?: string;
   port: string;
   ip: string;
+  uiPort?: string;
   db?: string;
   worker: boolean;
   agents?: string;
   taskQueue?: string;
   console: boolean;
-  consolePort: string;
+  consolePort?: string;
   retention: string;
 }
 
+/** What `dev` needs of either server. */
+interface RunningServer {
+  address: string;
+  namespace: string;
+  /** the Temporal UI (real server only) */
+  uiUrl: string | null;
+  shutdown(): Promise<void>;
+}
+
+const SERVERS = ['embedded', 'temporal'] as const;
+type ServerKind = (typeof SERVERS)[number];
+
 export const devCommand = new Command('dev')
-  .description('run the embedded Temporal dev server (and a Navigator worker) until interrupted')
+  .description('run a Temporal dev server (embedded, or the real one with --server temporal) and a Navigator worker until interrupted')
+  .option('--server <kind>', 'embedded (pure Node) or temporal (the Temporal CLI\'s real dev server with its UI); or NAVIGATOR_DEV_SERVER')
   .option('--port <port>', 'gRPC port', '7233')
   .option('--ip <ip>', 'address to listen on', '127.0.0.1')
+  .option('--ui-port <port>', 'Temporal UI port with --server temporal (default: gRPC port + 1000)')
   .option('--db <file>', 'keep server state in this file across restarts')
   .option('--retention <days>', 'days a closed workflow is kept (fractions allowed)', '1')
   .option('--no-worker', 'do not run a Navigator worker on the server')
   .option('--agents <module>', 'module with your agents, for the worker (or NAVIGATOR_AGENTS)')
   .option('--task-queue <name>', 'task queue of the worker (or NAVIGATOR_TASK_QUEUE)')
-  .option('--console-port <port>', 'port of the web console (8233 when free, else any free port)', '8233')
+  .option('--console-port <port>', 'port of the web console (8233, or the UI port + 1 with --server temporal; any free port when taken)')
   .option('--no-console', 'do not serve the web console')
   .action(
     action(async (flags: DevFlags) => {
-      // Loaded on demand so that commands without Temporal start fast.
-      const { runDevCommand, startDevServer } = await import('../../devserver/index.ts');
+      const kind = serverKind(flags.server ?? process.env.NAVIGATOR_DEV_SERVER);
       const port = parsePositiveInt(flags.port, '--port');
       const retentionDays = Number(flags.retention);
       if (!(retentionDays > 0)) throw new CliError(`--retention must be a positive number of days, got ${flags.retention}`, 2);
-      if (!flags.worker) return runDevCommand({ port, ip: flags.ip, db: flags.db, retentionDays });
-      const { taskQueueFrom } = await import('../../temporal/connection.ts');
-      const { runWorker } = await import('../../worker/run.ts');
-      // NavigatorStatus is registered so that `run --status-attribute NavigatorStatus` works here.
-      const server = await startDevServer({ port, ip: flags.ip, db: flags.db, retentionDays, searchAttributes: { NavigatorStatus: 'Keyword' } });
-      console.log(`Temporal dev server listening on ${server.address}`);
-      const taskQueue = taskQueueFrom(flags.taskQueue);
-      const agentsModule = flags.agents ?? process.env.NAVIGATOR_AGENTS;
-      const webConsole = flags.console ? await serveConsole(server.address, server.namespace, taskQueue, parsePositiveInt(flags.consolePort, '--console-port'), agentsModule) : null;
+      const uiPort = flags.uiPort === undefined ? port + 1000 : parsePositiveInt(flags.uiPort, '--ui-port');
+      const server = await startServer(kind, { port, ip: flags.ip, db: flags.db, retentionDays, uiPort });
+      console.log(`Temporal dev server listening on ${server.address}${kind === 'temporal' ? ' (temporal server start-dev)' : ''}`);
+      if (server.uiUrl) console.log(`Temporal UI at ${server.uiUrl}`);
       try {
-        // Returns once the Temporal runtime has shut the worker down on SIGINT/SIGTERM.
-        await runWorker({
-          target: { address: server.address, namespace: server.namespace, connectionOptions: {}, configured: true },
-          taskQueue,
-          agentsModule,
-          onReady: (agents) => console.log(`Navigator worker on task queue ${taskQueue} running agents: ${agents.join(', ')}`),
-        });
+        if (!flags.worker) return await untilInterrupted();
+        await runWorkerAndConsole(server, flags, kind === 'temporal' ? uiPort + 1 : 8233);
       } finally {
-        await webConsole?.close();
         await server.shutdown();
       }
     }),
   );
+
+function serverKind(value: string | undefined): ServerKind {
+  if (value === undefined || value === '') return 'embedded';
+  if ((SERVERS as readonly string[]).includes(value)) return value as ServerKind;
+  throw new CliError(`--server must be one of ${SERVERS.join(', ')}, got ${value}`, 2);
+}
+
+interface ServerFlags {
+  port: number;
+  ip: string;
+  db?: string;
+  retentionDays: number;
+  uiPort: number;
+}
+
+async function startServer(kind: ServerKind, o: ServerFlags): Promise<RunningServer> {
+  // NavigatorStatus is registered so that `run --status-attribute NavigatorStatus` works here.
+  const searchAttributes = { NavigatorStatus: 'Keyword' };
+  if (kind === 'embedded') {
+    // Loaded on demand so that commands without Temporal start fast.
+    const { startDevServer } = await import('../../devserver/index.ts');
+    const server = await startDevServer({ port: o.port, ip: o.ip, db: o.db, retentionDays: o.retentionDays, searchAttributes });
+    return { ...server, uiUrl: null };
+  }
+  const { startTemporalCliServer, setRetention } = await import('../../temporal/cli-server.ts');
+  const server = await startTemporalCliServer({ port: o.port, ip: o.ip, db: o.db, uiPort: o.uiPort, searchAttributes }).catch((e: Error) => {
+    throw new CliError(e.message, 1);
+  });
+  await setRetention(server, o.retentionDays);
+  return server;
+}
+
+/** Resolves on SIGINT or SIGTERM. */
+function untilInterrupted(): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const stop = () => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      resolve();
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
+}
+
+async function runWorkerAndConsole(server: RunningServer, flags: DevFlags, defaultConsolePort: number): Promise<void> {
+  const { taskQueueFrom } = await import('../../temporal/connection.ts');
+  const { runWorker } = await import('../../worker/run.ts');
+  const taskQueue = taskQueueFrom(flags.taskQueue);
+  const agentsModule = flags.agents ?? process.env.NAVIGATOR_AGENTS;
+  const consolePort = flags.consolePort === undefined ? defaultConsolePort : parsePositiveInt(flags.consolePort, '--console-port');
+  const webConsole = flags.console ? await serveConsole(server.address, server.namespace, taskQueue, consolePort, agentsModule) : null;
+  try {
+    // Returns once the Temporal runtime has shut the worker down on SIGINT/SIGTERM.
+    await runWorker({
+      target: { address: server.address, namespace: server.namespace, connectionOptions: {}, configured: true },
+      taskQueue,
+      agentsModule,
+      onReady: (agents) => console.log(`Navigator worker on task queue ${taskQueue} running agents: ${agents.join(', ')}`),
+    });
+  } finally {
+    await webConsole?.close();
+  }
+}
 
 /** The web console on the dev server, on `port` when free, else on any free port. */
 async function serveConsole(address: string, namespace: string, taskQueue: string, port: number, agentsModule: string | undefined) {

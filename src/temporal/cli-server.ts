@@ -1,0 +1,248 @@
+/**
+ * The real Temporal server, as the Temporal CLI's `temporal server start-dev` runs it
+ * (SQLite, the Temporal UI): finding or building the pinned CLI, and starting it as a
+ * child process that speaks the same gRPC API as a production cluster.
+ *
+ * The CLI is a Go module. Prebuilt binaries cannot always be downloaded, so it is built
+ * from the Go module proxy with `go install`, pinned to one version, into a per-machine
+ * cache outside any clone (it builds once per machine).
+ */
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { accessSync, constants, mkdirSync, mkdtempSync, renameSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import type Long from 'long';
+import { homedir } from 'node:os';
+import { delimiter, join } from 'node:path';
+
+/**
+ * The pinned Temporal CLI. v1.5.1 (Temporal server 1.29.1, UI 2.42.1) is the newest release
+ * the Go module proxy builds: later ones replace a nested `cliext` module by a local path,
+ * which `go install` refuses and the proxy does not serve.
+ */
+export const TEMPORAL_CLI_VERSION = 'v1.5.1';
+export const TEMPORAL_CLI_MODULE = 'github.com/temporalio/cli/cmd/temporal';
+
+/** Where the pinned CLI is cached: `$NAVIGATOR_CACHE_DIR` or `$XDG_CACHE_HOME` or `~/.cache`. */
+export function temporalCliCacheDir(env: NodeJS.ProcessEnv = process.env): string {
+  const base = env.NAVIGATOR_CACHE_DIR ?? join(env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'navigator-on-temporal');
+  return join(base, `temporal-cli-${TEMPORAL_CLI_VERSION}`);
+}
+
+function executable(path: string): boolean {
+  try {
+    accessSync(path, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function onPath(name: string, env: NodeJS.ProcessEnv): string | null {
+  for (const dir of (env.PATH ?? '').split(delimiter)) {
+    if (dir && executable(join(dir, name))) return join(dir, name);
+  }
+  return null;
+}
+
+/**
+ * The `temporal` binary to run: `$NAVIGATOR_TEMPORAL_CLI` if set (it must exist), else the
+ * cached pinned build, else a `temporal` on the PATH; null when there is none.
+ */
+export function findTemporalCli(env: NodeJS.ProcessEnv = process.env): string | null {
+  const explicit = env.NAVIGATOR_TEMPORAL_CLI;
+  if (explicit) {
+    if (!executable(explicit)) throw new Error(`NAVIGATOR_TEMPORAL_CLI=${explicit} is not an executable file`);
+    return explicit;
+  }
+  const cached = join(temporalCliCacheDir(env), 'temporal');
+  if (executable(cached)) return cached;
+  return onPath('temporal', env);
+}
+
+export class GoMissingError extends Error {
+  constructor() {
+    super(
+      `Go is not installed (no 'go' on the PATH): building the Temporal CLI needs Go 1.25 or newer. ` +
+        `Install Go, or put a 'temporal' binary on the PATH, or set NAVIGATOR_TEMPORAL_CLI to one.`,
+    );
+    this.name = 'GoMissingError';
+  }
+}
+
+/**
+ * Builds the pinned CLI into the cache unless it is there already; returns its path. The
+ * build goes to a fresh directory first and is moved into place whole, so an interrupted
+ * build never leaves a half-written binary where `findTemporalCli` looks.
+ */
+export function buildTemporalCli(opts: { env?: NodeJS.ProcessEnv; log?: (line: string) => void } = {}): string {
+  const env = opts.env ?? process.env;
+  const dir = temporalCliCacheDir(env);
+  const target = join(dir, 'temporal');
+  if (executable(target)) return target;
+  const go = spawnSync('go', ['version'], { encoding: 'utf8', env });
+  if (go.error || go.status !== 0) throw new GoMissingError();
+  mkdirSync(dir, { recursive: true });
+  const staging = mkdtempSync(join(dir, 'build-'));
+  try {
+    opts.log?.(`building ${TEMPORAL_CLI_MODULE}@${TEMPORAL_CLI_VERSION} with ${go.stdout.trim()} (a few minutes, once per machine)`);
+    const build = spawnSync('go', ['install', `${TEMPORAL_CLI_MODULE}@${TEMPORAL_CLI_VERSION}`], {
+      env: { ...env, GOBIN: staging, CGO_ENABLED: '0' },
+      stdio: ['ignore', 'inherit', 'inherit'],
+    });
+    if (build.status !== 0) throw new Error(`go install ${TEMPORAL_CLI_MODULE}@${TEMPORAL_CLI_VERSION} failed (exit ${build.status ?? build.signal})`);
+    renameSync(join(staging, 'temporal'), target);
+    return target;
+  } finally {
+    rmSync(staging, { recursive: true, force: true });
+  }
+}
+
+/** A free TCP port on `ip` (bound, then released: good enough for a dev server on loopback). */
+export function freePort(ip = '127.0.0.1'): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, ip, () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export interface TemporalCliServerOptions {
+  /** the `temporal` binary (default: {@link findTemporalCli}) */
+  binary?: string;
+  /** gRPC port; 0 picks a free one. @default 7233 */
+  port?: number;
+  /** @default '127.0.0.1' */
+  ip?: string;
+  /** Temporal UI port (0 picks a free one); null runs headless. @default port + 1000 */
+  uiPort?: number | null;
+  /** SQLite file that keeps state across restarts; in memory without it */
+  db?: string;
+  /** @default 'default' */
+  namespace?: string;
+  /** custom search attributes registered at start: name → type (Keyword, Text, Int, ...) */
+  searchAttributes?: Record<string, string>;
+  /** `--dynamic-config-value KEY=JSON` pairs */
+  dynamicConfig?: Record<string, unknown>;
+  /** the Temporal UI's codec endpoint (`--ui-codec-endpoint`) */
+  uiCodecEndpoint?: string;
+  /** @default 'error' */
+  logLevel?: 'debug' | 'info' | 'warn' | 'error';
+  /** how long to wait for the server to answer. @default 60 s */
+  startTimeoutMs?: number;
+}
+
+export interface TemporalCliServer {
+  /** `ip:port` for Connection.connect / NativeConnection.connect */
+  address: string;
+  namespace: string;
+  /** the Temporal UI, or null when headless */
+  uiUrl: string | null;
+  process: ChildProcess;
+  shutdown(): Promise<void>;
+}
+
+function startDevArgs(o: Required<Pick<TemporalCliServerOptions, 'ip' | 'namespace' | 'logLevel'>> & TemporalCliServerOptions, port: number, uiPort: number | null): string[] {
+  const args = ['server', 'start-dev', '--ip', o.ip, '--port', String(port), '--namespace', o.namespace, '--log-level', o.logLevel];
+  args.push(...(uiPort === null ? ['--headless'] : ['--ui-port', String(uiPort)]));
+  if (o.db) args.push('--db-filename', o.db);
+  if (o.uiCodecEndpoint) args.push('--ui-codec-endpoint', o.uiCodecEndpoint);
+  for (const [name, type] of Object.entries(o.searchAttributes ?? {})) args.push('--search-attribute', `${name}=${type}`);
+  for (const [key, value] of Object.entries(o.dynamicConfig ?? {})) args.push('--dynamic-config-value', `${key}=${JSON.stringify(value)}`);
+  return args;
+}
+
+/**
+ * Starts `temporal server start-dev` and resolves once its frontend answers for the
+ * namespace. The child is killed if this process exits first.
+ */
+export async function startTemporalCliServer(options: TemporalCliServerOptions = {}): Promise<TemporalCliServer> {
+  const binary = options.binary ?? requireTemporalCli();
+  const ip = options.ip ?? '127.0.0.1';
+  const namespace = options.namespace ?? 'default';
+  const port = options.port === 0 ? await freePort(ip) : (options.port ?? 7233);
+  const uiPort = options.uiPort === null ? null : options.uiPort === 0 || (options.uiPort === undefined && options.port === 0) ? await freePort(ip) : (options.uiPort ?? port + 1000);
+  const args = startDevArgs({ ...options, ip, namespace, logLevel: options.logLevel ?? 'error' }, port, uiPort);
+  const child = spawn(binary, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  const keep = (chunk: Buffer) => void (output = (output + chunk.toString()).slice(-8000));
+  child.stdout!.on('data', keep);
+  child.stderr!.on('data', keep);
+  const killOnExit = () => child.kill('SIGKILL');
+  process.once('exit', killOnExit);
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const address = `${ip}:${port}`;
+  const shutdown = async () => {
+    process.off('exit', killOnExit);
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    child.kill('SIGTERM');
+    const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+    await exited;
+    clearTimeout(timer);
+  };
+  try {
+    await waitUntilServing(address, namespace, Object.keys(options.searchAttributes ?? {}), exited, options.startTimeoutMs ?? 60_000);
+  } catch (e) {
+    await shutdown();
+    throw new Error(`${binary} ${args.join(' ')}: ${(e as Error).message}\n${output.trim()}`);
+  }
+  return { address, namespace, uiUrl: uiPort === null ? null : `http://${ip}:${uiPort}`, process: child, shutdown };
+}
+
+/** Polls until the namespace is described and lists the search attributes, or the child exits. */
+async function waitUntilServing(address: string, namespace: string, attributes: string[], exited: Promise<void>, timeoutMs: number): Promise<void> {
+  const { Connection } = await import('@temporalio/client');
+  let gone = false;
+  void exited.then(() => (gone = true));
+  const deadline = Date.now() + timeoutMs;
+  let last = '';
+  while (!gone && Date.now() < deadline) {
+    try {
+      const connection = await Connection.connect({ address, connectTimeout: 1000 });
+      try {
+        const described = await connection.workflowService.describeNamespace({ namespace });
+        const custom = Object.keys(await customSearchAttributes(connection, namespace));
+        if (described.namespaceInfo && attributes.every((a) => custom.includes(a))) return;
+        last = `search attributes not registered yet (${custom.join(', ') || 'none'})`;
+      } finally {
+        await connection.close();
+      }
+    } catch (e) {
+      last = (e as Error).message;
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(gone ? 'the server exited during start-up' : `not serving after ${timeoutMs} ms (${last})`);
+}
+
+async function customSearchAttributes(connection: import('@temporalio/client').Connection, namespace: string): Promise<Record<string, unknown>> {
+  const listed = await connection.operatorService.listSearchAttributes({ namespace });
+  return (listed.customAttributes ?? {}) as Record<string, unknown>;
+}
+
+/** The binary, or a clear error naming every way to get one. */
+export function requireTemporalCli(env: NodeJS.ProcessEnv = process.env): string {
+  const found = findTemporalCli(env);
+  if (found) return found;
+  throw new Error(
+    `the real Temporal server needs the Temporal CLI: run 'npm run temporal:build' in a clone of navigator-on-temporal ` +
+      `(or 'GOBIN=${temporalCliCacheDir(env)} go install ${TEMPORAL_CLI_MODULE}@${TEMPORAL_CLI_VERSION}'), ` +
+      `put 'temporal' on the PATH, or set NAVIGATOR_TEMPORAL_CLI`,
+  );
+}
+
+/** Sets the namespace's retention (start-dev creates namespaces with one day). */
+export async function setRetention(server: Pick<TemporalCliServer, 'address' | 'namespace'>, days: number): Promise<void> {
+  if (days === 1) return;
+  const { Connection } = await import('@temporalio/client');
+  const connection = await Connection.connect({ address: server.address });
+  try {
+    // protobufjs encodes a plain number for an int64 field
+    const seconds = Math.round(days * 86_400);
+    await connection.workflowService.updateNamespace({ namespace: server.namespace, config: { workflowExecutionRetentionTtl: { seconds: seconds as unknown as Long } } });
+  } finally {
+    await connection.close();
+  }
+}
