@@ -8,6 +8,7 @@ import { execFileSync } from 'node:child_process';
 import { cpSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { unresolvedImports } from './check-dist-imports.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const dist = join(root, 'dist');
@@ -38,5 +39,11 @@ for (const file of files(dist)) {
   const text = readFileSync(file, 'utf8');
   const fixed = text.replace(SPECIFIER, '$1$2.js$3');
   if (fixed !== text) writeFileSync(file, fixed);
+}
+// a package whose imports a user's Node would refuse must not be packed
+const problems = unresolvedImports(dist, JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')));
+if (problems.length) {
+  console.error(`dist/ has imports that do not resolve under Node's ESM resolver:\n  ${problems.join('\n  ')}`);
+  process.exit(1);
 }
 console.log(`built ${relative(root, dist)}/`);

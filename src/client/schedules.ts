@@ -12,7 +12,8 @@
  * ```
  */
 import { ScheduleOverlapPolicy, type Client, type ScheduleHandle, type ScheduleSpec } from '@temporalio/client';
-import { msToNumber } from '@temporalio/common/lib/time';
+// with its extension: Node's ESM resolver (the compiled package) does not guess one
+import { msToNumber } from '@temporalio/common/lib/time.js';
 import type { Json } from '../workflows/contract.ts';
 import { MISSION_WORKFLOW, MissionRejected, missionStart } from './missions.ts';
 

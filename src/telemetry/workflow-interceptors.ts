@@ -6,7 +6,9 @@
  */
 import * as otel from '@opentelemetry/api';
 // Temporal's workflow interceptors register the sandbox's tracer provider: load them first.
-import '@temporalio/interceptors-opentelemetry/lib/workflow';
+// The file is named in full: the compiled package is ES modules, which webpack (like Node)
+// resolves only fully specified, without guessing an extension or a directory's index.
+import '@temporalio/interceptors-opentelemetry/lib/workflow/index.js';
 import { type Next, type SignalInput, type UpdateInput, type WorkflowExecuteInput, type WorkflowInboundCallsInterceptor, type WorkflowInterceptors, workflowInfo } from '@temporalio/workflow';
 
 /** Messages that carry a decision, and how to read its key and value. */
