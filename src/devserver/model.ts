@@ -24,6 +24,12 @@ export interface WorkflowTaskState {
    * keeps failing does not grow its history.
    */
   transient: boolean;
+  /**
+   * Scheduled only to deliver an update while history had nothing new, as the real server's
+   * speculative tasks: transient, and dropped whole (no event written) when the worker
+   * answers with update rejections only. Anything new in history makes it a normal task.
+   */
+  speculative?: boolean;
   /** Written scheduled event id; for a transient task, assigned when it starts. */
   scheduledEventId: number;
   scheduledAt: number;
@@ -139,6 +145,12 @@ export interface RunState {
   sticky?: { queue: string; timeoutMs: number };
   /** startedEventId of the last completed workflow task (previousStartedEventId). */
   lastCompletedStartedEventId: number;
+  /**
+   * History length right after the last completed task wrote its own events (its completion
+   * and the events of its commands): a task scheduled while it is still that long would show
+   * the worker nothing new, and may be speculative.
+   */
+  lastCompletionEnd?: number;
   activities: Record<string, ActivityState>;
   timers: Record<string, TimerState>;
   updates: Record<string, UpdateState>;

@@ -7,6 +7,10 @@
  * const handle = await env.client.workflow.start(hello, { taskQueue: env.taskQueue, workflowId, args });
  * await env.shutdown();
  * ```
+ *
+ * With `NAVIGATOR_TEST_SERVER=temporal` every env runs on a real `temporal server start-dev`
+ * of its own (the Temporal CLI: `npm run temporal:build`) instead of the embedded server, so
+ * the same tests prove the same behaviour on both.
  */
 import { Client, Connection } from '@temporalio/client';
 import {
@@ -74,9 +78,23 @@ function quietRuntime(): void {
   }
 }
 
+/** Which server test envs run on: `NAVIGATOR_TEST_SERVER` (`embedded`, the default, or `temporal`). */
+export function testServerKind(env: NodeJS.ProcessEnv = process.env): 'embedded' | 'temporal' {
+  const kind = env.NAVIGATOR_TEST_SERVER ?? 'embedded';
+  if (kind !== 'embedded' && kind !== 'temporal') throw new Error(`NAVIGATOR_TEST_SERVER must be embedded or temporal, got ${kind}`);
+  return kind;
+}
+
+/** A server for one test file: the embedded one, or the real one under `NAVIGATOR_TEST_SERVER=temporal`. */
+export async function startTestServer(options: DevServerOptions = {}): Promise<DevServer> {
+  if (testServerKind() === 'embedded') return startDevServer({ port: 0, ...options });
+  const { startTemporalDevServer } = await import('../temporal/cli-server.ts');
+  return startTemporalDevServer({ port: 0, ...options });
+}
+
 export async function createTestEnv(options: TestEnvOptions): Promise<TestEnv> {
   quietRuntime();
-  const [server, bundle] = await Promise.all([startDevServer({ port: 0, ...options.server }), bundleOnce(options.workflowsPath, options.workflowInterceptorModules)]);
+  const [server, bundle] = await Promise.all([startTestServer(options.server), bundleOnce(options.workflowsPath, options.workflowInterceptorModules)]);
   const nativeConnection = await NativeConnection.connect({ address: server.address });
   const connection = await Connection.connect({ address: server.address });
   const client = new Client({ connection, namespace: server.namespace, dataConverter: options.dataConverter });

@@ -2,7 +2,8 @@
  * Workflow updates: admission (UpdateWorkflowExecution), delivery to the worker as
  * protocol messages on a workflow task, and the worker's Acceptance / Rejection /
  * Response messages. Accepted and completed updates are written to history; a rejected
- * update leaves no event, exactly like the real server.
+ * update leaves no event, exactly like the real server, and neither does the task that
+ * carried it when that task was scheduled for the update alone (a speculative task).
  */
 import { status } from '@grpc/grpc-js';
 import type { CommandContext } from './command-context.ts';
@@ -34,7 +35,7 @@ export async function updateWorkflowExecution(engine: Engine, request: Msg, call
     if (run.status !== RUNNING) throw new RpcError(status.NOT_FOUND, 'workflow execution already completed');
     update = { updateId, request: request.request, stage: 'ADMITTED' };
     run.updates[updateId] = update;
-    scheduleWorkflowTask(engine, run);
+    scheduleWorkflowTask(engine, run, 1, undefined, true);
     engine.touch(run);
   }
   return waitForStage(engine, run, update, wantedStage(request.waitPolicy), call);

@@ -13,10 +13,10 @@ import { RpcError } from './errors.ts';
 import type { CallContext } from './grpc.ts';
 import { appendNew, flushBuffered, newEvent, nextEventId } from './history.ts';
 import { RUNNING, type RunState, type WorkflowTaskState } from './model.ts';
-import { durationMs, type Msg, timestamp } from './proto.ts';
+import { durationMs, type Msg, timestamp, unpackAny } from './proto.ts';
 import * as queries from './queries.ts';
 import * as updates from './updates.ts';
-import { enqueueWorkflowTask, moveToNormalQueue, queueKey, scheduledAttributes, scheduleWorkflowTask } from './workflow-task-schedule.ts';
+import { enqueueWorkflowTask, makeNormal, moveToNormalQueue, nothingNewSinceLastTask, queueKey, scheduledAttributes, scheduleWorkflowTask } from './workflow-task-schedule.ts';
 
 // --- polling -------------------------------------------------------------------------
 
@@ -43,6 +43,8 @@ function startWorkflowTask(engine: Engine, key: string, dispatchId: string, requ
     requestId: wft.requestId,
     ...continueAsNewSuggestion(run),
   };
+  // Something was written since it was scheduled: the worker sees events, so the task stays.
+  if (wft.speculative && !nothingNewSinceLastTask(run)) makeNormal(run, wft);
   let transientEvents: Msg[] = [];
   if (wft.transient) {
     // Transient attempt: its events are shown to the worker but written only on completion.
@@ -106,14 +108,15 @@ export function respondWorkflowTaskCompleted(engine: Engine, request: Msg): Msg 
   const { run, wft } = startedTask(engine, request.taskToken);
   queries.answerFromTask(engine, request.queryResults ?? {});
   rejectBadCompletion(engine, run, request);
+  if (wft.speculative && onlyRejections(request) && run.buffered.length === 0) return dropSpeculative(engine, run, wft, request);
   writeTransientEvents(run, wft);
   const completedEventId = appendNew(run, 'WorkflowTaskCompleted', completedAttributes(wft, request));
   run.wft = undefined;
   run.lastCompletedStartedEventId = wft.startedEventId!;
   const outcome = applyCompletion(engine, run, request, completedEventId);
+  run.lastCompletionEnd = run.events.length;
   if (run.status === RUNNING) {
-    const sticky = request.stickyAttributes?.workerTaskQueue?.name;
-    run.sticky = sticky ? { queue: sticky, timeoutMs: durationMs(request.stickyAttributes.scheduleToStartTimeout) || 10_000 } : undefined;
+    stickyFrom(run, request);
     updates.undeliver(run, wft.dispatchId);
     const flushed = flushBuffered(run);
     if (flushed > 0 || outcome.needsTask || run.wftPending || request.forceCreateNewWorkflowTask || updates.hasUndelivered(run)) {
@@ -124,6 +127,35 @@ export function respondWorkflowTaskCompleted(engine: Engine, request: Msg): Msg 
   const activityTasks = startEager(engine, run, outcome.eagerActivities, request.identity);
   engine.touch(run);
   return activityTasks.length ? { activityTasks } : {};
+}
+
+/** The worker's sticky queue for the next task, if it asked for one. */
+function stickyFrom(run: RunState, request: Msg): void {
+  const sticky = request.stickyAttributes?.workerTaskQueue?.name;
+  run.sticky = sticky ? { queue: sticky, timeoutMs: durationMs(request.stickyAttributes.scheduleToStartTimeout) || 10_000 } : undefined;
+}
+
+/** No command, and every message an update rejection: the real server writes nothing for it. */
+function onlyRejections(request: Msg): boolean {
+  if ((request.commands ?? []).length > 0 || request.forceCreateNewWorkflowTask) return false;
+  return (request.messages ?? []).every((m: Msg) => unpackAny(m.body)?.type === 'temporal.api.update.v1.Rejection');
+}
+
+/**
+ * A speculative task that only rejected updates leaves no trace in history, as on the real
+ * server: the rejections complete their updates, the worker is told to roll its history back
+ * to the last completed task (`resetHistoryEventId`), and the next task starts where this one
+ * did. The SDK flags this task's completion carried are lost with it, as there.
+ */
+function dropSpeculative(engine: Engine, run: RunState, wft: WorkflowTaskState, request: Msg): Msg {
+  applyCompletion(engine, run, request, 0);
+  run.wft = undefined;
+  stickyFrom(run, request);
+  updates.undeliver(run, wft.dispatchId);
+  if (run.wftPending || updates.hasUndelivered(run)) scheduleWorkflowTask(engine, run, 1, undefined, !run.wftPending);
+  queries.afterTask(engine, run);
+  engine.touch(run);
+  return { resetHistoryEventId: run.lastCompletedStartedEventId };
 }
 
 /**
@@ -216,6 +248,11 @@ function endTask(
   nextAttempt?: number,
 ): void {
   const wft = run.wft!;
+  // A failed or timed-out speculative task is kept, as a normal first attempt.
+  if (wft.speculative && wft.startedEventId) {
+    writeTransientEvents(run, wft);
+    wft.transient = false;
+  }
   if (!wft.transient) {
     appendNew(run, eventType, { scheduledEventId: wft.scheduledEventId, startedEventId: wft.startedEventId, ...attributes });
   }

@@ -9,6 +9,8 @@ import * as otel from '@opentelemetry/api';
 // The file is named in full: the compiled package is ES modules, which webpack (like Node)
 // resolves only fully specified, without guessing an extension or a directory's index.
 import '@temporalio/interceptors-opentelemetry/lib/workflow/index.js';
+import { SdkFlags } from '@temporalio/workflow/lib/flags.js';
+import { getActivator } from '@temporalio/workflow/lib/global-attributes.js';
 import { type Next, type SignalInput, type UpdateInput, type WorkflowExecuteInput, type WorkflowInboundCallsInterceptor, type WorkflowInterceptors, workflowInfo } from '@temporalio/workflow';
 
 /** Messages that carry a decision, and how to read its key and value. */
@@ -24,6 +26,7 @@ class DecisionSpans implements WorkflowInboundCallsInterceptor {
   private owner: otel.Attributes = {};
 
   execute(input: WorkflowExecuteInput, next: Next<WorkflowInboundCallsInterceptor, 'execute'>): Promise<unknown> {
+    recordUpdateFlagAtStart();
     this.run = otel.context.active();
     const arg = (input.args[0] ?? {}) as { runId?: string; agent?: string };
     const workflowId = workflowInfo().workflowId;
@@ -63,6 +66,20 @@ class DecisionSpans implements WorkflowInboundCallsInterceptor {
     }, this.run);
     span.end();
   }
+}
+
+/**
+ * Temporal's tracing interceptors change their update handling (extra yield points) under an
+ * SDK flag, and the first use of a flag is recorded in the history of the workflow task that
+ * used it. A real server drops the workflow task of an update its validator rejected (a
+ * speculative task), flag record included, while the worker believes the flag recorded: an
+ * update accepted later then replays without the flag, in another command order, and fails
+ * with a nondeterminism error (`Update machine does not handle this event: TimerCanceled`).
+ * Using the flag in the first workflow task, which is never speculative, records it for good.
+ * Replaying an older history, the flag stays as that history recorded it.
+ */
+function recordUpdateFlagAtStart(): void {
+  getActivator().hasFlag(SdkFlags.OpenTelemetryInterceptorsInstrumentsAllMethods);
 }
 
 export const interceptors = (): WorkflowInterceptors => ({ inbound: [new DecisionSpans()] });

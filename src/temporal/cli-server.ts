@@ -11,6 +11,7 @@ import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { accessSync, constants, mkdirSync, mkdtempSync, renameSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import type Long from 'long';
+import type { DevServer, DevServerOptions } from '../devserver/index.ts';
 import { homedir } from 'node:os';
 import { delimiter, join } from 'node:path';
 
@@ -245,4 +246,21 @@ export async function setRetention(server: Pick<TemporalCliServer, 'address' | '
   } finally {
     await connection.close();
   }
+}
+
+/**
+ * The real server behind the embedded server's options ({@link DevServerOptions}), so that
+ * a test environment runs unchanged on either: headless, on a free port unless one is given.
+ */
+export async function startTemporalDevServer(options: DevServerOptions = {}): Promise<DevServer> {
+  const server = await startTemporalCliServer({
+    port: options.port ?? 0,
+    ip: options.ip,
+    uiPort: null,
+    db: options.db,
+    namespace: options.namespace,
+    searchAttributes: options.searchAttributes,
+  });
+  await setRetention(server, options.retentionDays ?? 1);
+  return { address: server.address, namespace: server.namespace, shutdown: server.shutdown };
 }

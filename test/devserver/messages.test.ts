@@ -113,6 +113,22 @@ describe('updates', () => {
     expect(types.slice(0, 5)).toEqual([...FIRST_TASK, 'WorkflowTaskScheduled']);
   });
 
+  it('writes nothing for a task that only rejected an update (a speculative task), and carries on after it', async () => {
+    const handle = await startWorkflow(env, counter, { workflowId: 'update-speculative' });
+    expect(await handle.query(totalQuery)).toBe(0);
+    const before = eventTypes(await handle.fetchHistory());
+    await expect(handle.executeUpdate(setLimit, { args: [-1] })).rejects.toBeInstanceOf(WorkflowUpdateFailedError);
+    await expect(handle.executeUpdate(setLimit, { args: [-2] })).rejects.toBeInstanceOf(WorkflowUpdateFailedError);
+    expect(eventTypes(await handle.fetchHistory())).toEqual(before);
+    await handle.signal(addSignal, 5);
+    expect(await handle.executeUpdate(setLimit, { args: [7] })).toBe(100);
+    await handle.signal(finishSignal);
+    expect(await handle.result()).toBe(5);
+    const types = eventTypes(await fetchAndReplay(env, handle));
+    expect(types).not.toContain('WorkflowTaskFailed');
+    expect(types.filter((t) => t === 'WorkflowExecutionUpdateAccepted')).toHaveLength(1);
+  });
+
   it('starts a workflow and updates it in one call (update-with-start)', async () => {
     const startWorkflowOperation = new WithStartWorkflowOperation(counter, {
       taskQueue: env.taskQueue,
