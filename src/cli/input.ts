@@ -1,7 +1,6 @@
 /** Reading CLI inputs: files, stdin, JSON, modules. Every failure is a CliError. */
 import { readFile } from 'node:fs/promises';
-import { resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { importUserModule } from '../user-module.ts';
 import { CliError } from './errors.ts';
 
 export async function readText(file: string): Promise<string> {
@@ -33,9 +32,8 @@ export async function readJsonFile(file: string, what: string): Promise<unknown>
 
 /** Imports a JS/TS module by path (relative to the working directory) or package name. */
 export async function importModule(spec: string): Promise<Record<string, unknown>> {
-  const target = spec.startsWith('.') || spec.startsWith('/') ? pathToFileURL(resolve(spec)).href : spec;
   try {
-    return (await import(target)) as Record<string, unknown>;
+    return await importUserModule(spec);
   } catch (err) {
     throw new CliError(`cannot load module ${spec}: ${(err as Error).message}`, 2);
   }

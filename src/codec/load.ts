@@ -4,9 +4,8 @@
  * module whose default export (or `codec`) is a `PayloadCodec` or a function making one.
  * Every client, worker, audit and replay of the process uses it.
  */
-import { pathToFileURL } from 'node:url';
-import { resolve } from 'node:path';
 import type { DataConverter, PayloadCodec } from '@temporalio/common';
+import { importUserModule } from '../user-module.ts';
 import { AesGcmCodec } from './aes-gcm.ts';
 
 let configured: Promise<PayloadCodec | null> | undefined;
@@ -17,9 +16,7 @@ const isCodec = (v: unknown): v is PayloadCodec =>
 /** The codec named by `spec` (`aes-gcm` or a module path). */
 export async function loadCodec(spec: string): Promise<PayloadCodec> {
   if (spec === 'aes-gcm') return new AesGcmCodec();
-  const target = spec.startsWith('.') || spec.startsWith('/') ? pathToFileURL(resolve(spec)).href : spec;
-  if (/\.[cm]?ts$/.test(spec) && !import.meta.url.endsWith('.ts')) (await import('tsx/esm/api')).register();
-  const mod = (await import(target)) as { default?: unknown; codec?: unknown };
+  const mod = await importUserModule(spec);
   const exported = mod.codec ?? mod.default;
   const codec = typeof exported === 'function' ? await (exported as () => unknown)() : exported;
   if (!isCodec(codec)) throw new Error(`${spec}: export a PayloadCodec (encode and decode) as default or as \`codec\`, or a function returning one`);

@@ -2,12 +2,11 @@
  * Building the agent registry of a worker: the bundled examples plus the agents of a
  * user module (`--agents MODULE` or NAVIGATOR_AGENTS).
  */
-import { pathToFileURL } from 'node:url';
-import { resolve } from 'node:path';
 import { createModel } from '../llm/index.ts';
 import type { ChatModel } from '../llm/model.ts';
 import type { Agent } from '../navigator/index.ts';
 import type { AgentRegistry, RegisteredAgent } from '../activities/agents.ts';
+import { importUserModule } from '../user-module.ts';
 
 const isAgent = (v: unknown): v is Agent => typeof v === 'object' && v !== null && (v as Agent).kind === 'agent';
 
@@ -44,11 +43,7 @@ export function agentsOfModule(exported: unknown, where: string): RegisteredAgen
 }
 
 export async function loadAgentModule(spec: string): Promise<RegisteredAgent[]> {
-  const target = spec.startsWith('.') || spec.startsWith('/') ? pathToFileURL(resolve(spec)).href : spec;
-  // the packaged CLI runs compiled JavaScript: a TypeScript agents module needs tsx's loader
-  if (/\.[cm]?ts$/.test(spec) && !import.meta.url.endsWith('.ts')) (await import('tsx/esm/api')).register();
-  const mod = (await import(target)) as { default?: unknown };
-  return agentsOfModule(mod.default, spec);
+  return agentsOfModule((await importUserModule(spec)).default, spec);
 }
 
 export async function buildRegistry(userModule?: string): Promise<AgentRegistry> {

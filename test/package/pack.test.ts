@@ -9,7 +9,7 @@
  * ESM resolver refuses, so only a run without it shows the package works for a user.
  */
 import { type ChildProcess, execFile, execFileSync, spawn } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -66,9 +66,10 @@ beforeAll(() => {
   for (const file of ['my-agents.ts', 'start.ts', 'note.plan.json']) copyFileSync(join(fixtures, file), join(project, file));
   copyFileSync(join(fixtures, 'consumer-main.ts'), join(project, 'main.ts'));
   copyFileSync(join(fixtures, 'tsconfig.consumer.json'), join(project, 'tsconfig.json'));
-  // tsx is a dependency of the package (the CLI loads a user's .ts agents module with it).
-  // Removed here, so that nothing below can be working only because something loaded it.
-  rmSync(join(project, 'node_modules/tsx'), { recursive: true, force: true });
+  // tsx is a dependency of the package (the CLI loads a user's .ts module with it). Moved
+  // out of reach here, so that nothing can be working only because something loaded it,
+  // until the last test puts it back for a .ts module.
+  renameSync(join(project, 'node_modules/tsx'), join(dir, 'tsx-aside'));
 }, 300_000);
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -225,4 +226,18 @@ describe('the README walk-through with the installed CLI and plain node', () => 
     expect(shown.length).toBeGreaterThan(10);
     for (const command of shown) expect(section).toContain(command);
   });
+});
+
+describe('a TypeScript module given to the installed CLI', () => {
+  it('is loaded through tsx, the one thing the package needs tsx for', () => {
+    renameSync(join(dir, 'tsx-aside'), join(project, 'node_modules/tsx'));
+    const tools = [
+      "import { z } from 'zod';",
+      "import { defineTool } from 'navigator-on-temporal';",
+      "const n: number = 2;",
+      "export default [defineTool({ name: 'double', description: 'Doubles n.', input: z.object({ n: z.number() }), sideEffect: 'read_only', handler: async ({ n: x }) => x * n })];",
+    ];
+    writeFileSync(join(project, 'tools.ts'), tools.join('\n'));
+    expect(run(join(project, 'node_modules/.bin/navigator'), ['eval', '-', '--tools', './tools.ts'], project, '(tool/double {:n 21})').trim()).toBe('42');
+  }, 60_000);
 });
