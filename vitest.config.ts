@@ -3,6 +3,8 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
+    // test/real: the real-server lane only (npm run test:real, vitest.real.config.ts)
+    exclude: ['**/node_modules/**', 'test/real/**'],
     testTimeout: 60_000,
     hookTimeout: 120_000,
     // End-to-end files start servers and workers; two cores cannot run many at once.

@@ -7,11 +7,12 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type DevServer, startDevServer } from '../../src/devserver/index.ts';
+import type { DevServer } from '../../src/devserver/index.ts';
+import { startTestServer } from '../../src/devserver/testing.ts';
 
 let server: DevServer;
 beforeAll(async () => {
-  server = await startDevServer({ port: 0 });
+  server = await startTestServer();
 });
 afterAll(() => server?.shutdown());
 

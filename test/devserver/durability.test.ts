@@ -3,7 +3,8 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { type DevServer, startDevServer } from '../../src/devserver/index.ts';
+import type { DevServer } from '../../src/devserver/index.ts';
+import { startTestServer } from '../../src/devserver/testing.ts';
 import { addSignal, counter, finishSignal, napThenGreet, totalQuery } from './fixtures/workflows.ts';
 import { ACTIVITY, expectEventTypes, fetchAndReplayAll, FIRST_TASK, startWorkflow, untilDescribed, useTestEnv, WORKFLOW_TASK } from './helpers.ts';
 
@@ -26,7 +27,7 @@ describe('--db durability', () => {
 
     const port = Number(env.server.address.split(':')[1]);
     await env.server.shutdown();
-    restarted = await startDevServer({ port, db });
+    restarted = await startTestServer({ port, db });
 
     // The same worker and client reconnect to the restarted server.
     expect(await timed.result()).toBe('Hello, again!');

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Engine } from '../../src/devserver/engine.ts';
-import { startDevServer } from '../../src/devserver/index.ts';
+import { startTestServer } from '../../src/devserver/testing.ts';
 import { type ScheduleRecord, scheduleKey } from '../../src/devserver/model.ts';
 import { newNamespace } from '../../src/devserver/namespaces.ts';
 import { jitterMs, Scheduler } from '../../src/devserver/scheduler.ts';
@@ -235,7 +235,7 @@ describe('schedules that outlive things', () => {
   it('survive a restart of a server on --db, paused or not, and go on firing', async () => {
     const db = join(mkdtempSync(join(tmpdir(), 'schedules-db-')), 'state.json');
     const action = { type: 'startWorkflow' as const, workflowType: 'nobodyRunsThis', taskQueue: 'no-worker', workflowId: 'kept' };
-    let server = await startDevServer({ port: 0, db });
+    let server = await startTestServer({ db });
     let connection = await Connection.connect({ address: server.address });
     let client = new Client({ connection });
     const live = await client.schedule.create({ scheduleId: 'kept', spec: { intervals: [{ every: '1s' }] }, policies: { overlap: ScheduleOverlapPolicy.ALLOW_ALL }, action });
@@ -244,7 +244,7 @@ describe('schedules that outlive things', () => {
     await connection.close();
     await server.shutdown();
 
-    server = await startDevServer({ port: 0, db });
+    server = await startTestServer({ db });
     connection = await Connection.connect({ address: server.address });
     client = new Client({ connection });
     try {

@@ -9,7 +9,8 @@ import { NativeConnection } from '@temporalio/worker';
 import { InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NavigatorClient } from '../../src/client/index.ts';
-import { startDevServer, type DevServer } from '../../src/devserver/index.ts';
+import type { DevServer } from '../../src/devserver/index.ts';
+import { startTestServer } from '../../src/devserver/testing.ts';
 import { exporterFromEnv, setupTelemetry, telemetryWanted, type Telemetry } from '../../src/telemetry/setup.ts';
 import { tracedModel, tracingOn } from '../../src/telemetry/spans.ts';
 import { buildRegistry, bundleMissionWorkflows, createNavigatorWorker } from '../../src/worker/index.ts';
@@ -43,7 +44,7 @@ describe('a traced mission', () => {
 
   beforeAll(async () => {
     telemetry = setupTelemetry({ spanProcessor: new SimpleSpanProcessor(exporter), serviceName: 'navigator-test' });
-    server = await startDevServer({ port: 0 });
+    server = await startTestServer();
     connection = await Connection.connect({ address: server.address });
     native = await NativeConnection.connect({ address: server.address });
   }, 60_000);

@@ -1,0 +1,37 @@
+/**
+ * `npm run test:real`: the end-to-end suites on the real Temporal server (vitest.real.config.ts),
+ * with the pinned Temporal CLI found or built first (`npm run temporal:build`). Prints
+ * `N passed, M failed` last and exits non-zero when a test failed. Arguments go to vitest
+ * (a file filter, `-t NAME`).
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { buildTemporalCli, findTemporalCli } from '../src/temporal/cli-server.ts';
+
+let binary: string;
+try {
+  binary = findTemporalCli() ?? buildTemporalCli({ log: (line) => console.error(line) });
+} catch (e) {
+  console.error(`test:real: ${(e as Error).message}`);
+  process.exit(1);
+}
+console.error(`test:real: Temporal CLI ${binary}`);
+const dir = mkdtempSync(join(tmpdir(), 'navigator-test-real-'));
+const report = join(dir, 'report.json');
+const vitest = spawnSync(
+  process.execPath,
+  ['node_modules/vitest/vitest.mjs', 'run', '--config', 'vitest.real.config.ts', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`, ...process.argv.slice(2)],
+  { stdio: 'inherit', env: { ...process.env, NAVIGATOR_TEMPORAL_CLI: binary, NAVIGATOR_TEST_SERVER: 'temporal' } },
+);
+let summary = '0 passed, 1 failed';
+try {
+  const r = JSON.parse(readFileSync(report, 'utf8')) as { numPassedTests: number; numFailedTests: number };
+  summary = `${r.numPassedTests} passed, ${r.numFailedTests} failed`;
+} catch {
+  // no report: vitest itself failed before running tests
+}
+rmSync(dir, { recursive: true, force: true });
+console.log(`real-server: ${summary}`);
+process.exit(vitest.status === 0 ? 0 : 1);

@@ -1,0 +1,37 @@
+import { defineConfig } from 'vitest/config';
+
+/**
+ * The real-server lane (`npm run test:real`): the end-to-end suites again, each test file on a
+ * real `temporal server start-dev` of its own (NAVIGATOR_TEST_SERVER=temporal, see
+ * src/devserver/testing.ts). Pure-code suites (lisp, navigator, llm, ...) do not touch a
+ * server and stay in `npm test` only, as do the tests of the embedded server's own
+ * internals named below.
+ */
+export default defineConfig({
+  test: {
+    include: [
+      'test/devserver/**/*.test.ts',
+      'test/mission/**/*.test.ts',
+      'test/plans/e2e-*.test.ts',
+      'test/plans/cli.test.ts',
+      'test/examples/**/*.test.ts',
+      'test/console/**/*.test.ts',
+      'test/codec/**/*.test.ts',
+      'test/telemetry/**/*.test.ts',
+      'test/client/**/*.test.ts',
+      'test/real/**/*.test.ts',
+    ],
+    exclude: [
+      // the embedded server's own pieces, not behaviour a client sees
+      'test/devserver/visibility-query.test.ts',
+      'test/devserver/storage.test.ts',
+      'test/devserver/cli.test.ts',
+      'test/devserver/module-order.test.ts',
+    ],
+    env: { NAVIGATOR_TEST_SERVER: 'temporal' },
+    testTimeout: 60_000,
+    hookTimeout: 120_000,
+    maxWorkers: 2,
+    pool: 'forks',
+  },
+});
