@@ -35,6 +35,8 @@ export interface TestEnvOptions {
   /** Start a worker on `taskQueue` right away. @default true */
   startWorker?: boolean;
   server?: DevServerOptions;
+  /** Starts the server instead of {@link startTestServer} (e.g. a real one with its UI). */
+  startServer?: () => Promise<DevServer>;
   worker?: Partial<WorkerOptions>;
   /** for the client and every worker (e.g. a payload codec) */
   dataConverter?: DataConverter;
@@ -94,7 +96,7 @@ export async function startTestServer(options: DevServerOptions = {}): Promise<D
 
 export async function createTestEnv(options: TestEnvOptions): Promise<TestEnv> {
   quietRuntime();
-  const [server, bundle] = await Promise.all([startTestServer(options.server), bundleOnce(options.workflowsPath, options.workflowInterceptorModules)]);
+  const [server, bundle] = await Promise.all([options.startServer?.() ?? startTestServer(options.server), bundleOnce(options.workflowsPath, options.workflowInterceptorModules)]);
   const nativeConnection = await NativeConnection.connect({ address: server.address });
   const connection = await Connection.connect({ address: server.address });
   const client = new Client({ connection, namespace: server.namespace, dataConverter: options.dataConverter });

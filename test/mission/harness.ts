@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Client, WorkflowHandle } from '@temporalio/client';
 import type { Worker } from '@temporalio/worker';
-import { createTestEnv, type TestEnv } from '../../src/devserver/testing.ts';
+import { createTestEnv, type TestEnv, type TestEnvOptions } from '../../src/devserver/testing.ts';
 import { createActivities } from '../../src/activities/index.ts';
 import type { AgentRegistry, RegisteredAgent } from '../../src/activities/agents.ts';
 import { buildRegistry } from '../../src/worker/agents.ts';
@@ -37,8 +37,8 @@ export interface MissionEnv {
 /** Fast failure detection for tests: heartbeat timeouts of a few seconds. */
 export const testTimeouts = { heartbeatMs: 3000 };
 
-export async function missionEnv(): Promise<MissionEnv> {
-  const env = await createTestEnv({ workflowsPath, workflowInterceptorModules, worker: { sinks: silentSpanSinks }, startWorker: false, server: { searchAttributes: { NavigatorStatus: 'Keyword' } } });
+export async function missionEnv(opts: Pick<TestEnvOptions, 'startServer' | 'dataConverter'> = {}): Promise<MissionEnv> {
+  const env = await createTestEnv({ workflowsPath, workflowInterceptorModules, worker: { sinks: silentSpanSinks }, startWorker: false, server: { searchAttributes: { NavigatorStatus: 'Keyword' } }, ...opts });
   const running: Array<{ worker: Worker; done: Promise<void> }> = [];
   const children: ChildProcess[] = [];
   let seq = 0;
