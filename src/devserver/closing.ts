@@ -12,21 +12,23 @@ import { fillRetryPolicy, nextRetry } from './retry-policy.ts';
 import { scheduleWorkflowTask } from './workflow-task-schedule.ts';
 
 export function completeFromCommand(ctx: CommandContext, a: Msg): void {
-  if (cronOf(ctx.run)) return continueCron(ctx, { lastCompletionResult: a.result });
+  // a cron workflow's run completes as any other, naming the next run, which gets its result
+  const newExecutionRunId = cronOf(ctx.run) ? nextCronRun(ctx.engine, ctx.run, { lastCompletionResult: a.result }) : undefined;
   closeRun(ctx.engine, ctx.run, 'WORKFLOW_EXECUTION_STATUS_COMPLETED', 'WorkflowExecutionCompleted', {
     result: a.result,
     workflowTaskCompletedEventId: ctx.completedEventId,
+    newExecutionRunId,
   });
 }
 
 export function failFromCommand(ctx: CommandContext, a: Msg): void {
-  const started = ctx.run.events[0]!.workflowExecutionStartedEventAttributes as Msg;
-  // a cron workflow without a retry policy goes on to its next time, carrying the failure
-  if (cronOf(ctx.run) && !started.retryPolicy) return continueCron(ctx, { failure: a.failure ?? {} });
-  const { retryState, newExecutionRunId } = retryRun(ctx.engine, ctx.run, a.failure ?? {});
+  const failure = a.failure ?? {};
+  // the retry policy first; once it gives up (or with none), a cron workflow goes on to its next time
+  const retry = retryRun(ctx.engine, ctx.run, failure);
+  const newExecutionRunId = retry.newExecutionRunId ?? (cronOf(ctx.run) ? nextCronRun(ctx.engine, ctx.run, { failure }) : undefined);
   closeRun(ctx.engine, ctx.run, 'WORKFLOW_EXECUTION_STATUS_FAILED', 'WorkflowExecutionFailed', {
     failure: a.failure,
-    retryState,
+    retryState: retry.retryState,
     workflowTaskCompletedEventId: ctx.completedEventId,
     newExecutionRunId,
   });
@@ -112,42 +114,35 @@ function sameWorkflow(run: RunState, started: Msg) {
 const cronOf = (run: RunState): string | undefined => (run.events[0]?.workflowExecutionStartedEventAttributes as Msg | undefined)?.cronSchedule || undefined;
 
 /**
- * A cron run that closed starts the next one at the schedule's next time, as Temporal
- * does: the run ends ContinuedAsNew (initiator CRON_SCHEDULE, the backoff recorded), the
- * next keeps the first run id and gets the result (or the failure) of this one.
+ * Starts the next run of a cron workflow whose run is closing, as Temporal does: the run
+ * closes with its own event (completed, failed, timed out) naming the new run, which starts
+ * at the schedule's next time (initiator CRON_SCHEDULE, the backoff its first task waits)
+ * as attempt 1 of the same workflow, keeps the first run id and gets the result of this run
+ * (after a failure: the failure, and the last result this run had been given). Returns the
+ * new run's id.
  */
-function continueCron(ctx: CommandContext, carried: { lastCompletionResult?: Msg; failure?: Msg }): void {
-  const { engine, run } = ctx;
+function nextCronRun(engine: Engine, run: RunState, carried: { lastCompletionResult?: Msg; failure?: Msg }): string {
   const started = run.events[0]!.workflowExecutionStartedEventAttributes as Msg;
   const spec = cronOf(run)!;
-  const backoffMs = cronDelayMs(spec, Date.now());
   const next = createRun(engine, engine.namespace(run.namespace), {
     ...sameWorkflow(run, started),
-    startDelayMs: backoffMs,
+    startDelayMs: cronDelayMs(spec, run.executionTime, Date.now()),
+    retryPolicy: started.retryPolicy,
     firstRunId: run.firstRunId,
     executionExpiresAt: run.executionExpiresAt,
     parent: run.parent,
     cronSchedule: spec,
-    continuedFrom: { runId: run.runId, initiator: 'CONTINUE_AS_NEW_INITIATOR_CRON_SCHEDULE', ...carried },
+    continuedFrom: {
+      runId: run.runId,
+      initiator: 'CONTINUE_AS_NEW_INITIATOR_CRON_SCHEDULE',
+      lastCompletionResult: carried.failure ? started.lastCompletionResult : carried.lastCompletionResult,
+      failure: carried.failure,
+    },
   });
   run.newRunId = next.runId;
-  closeRun(engine, run, 'WORKFLOW_EXECUTION_STATUS_CONTINUED_AS_NEW', 'WorkflowExecutionContinuedAsNew', {
-    newExecutionRunId: next.runId,
-    workflowType: { name: run.workflowType },
-    taskQueue: { name: run.taskQueue, kind: 'TASK_QUEUE_KIND_NORMAL' },
-    input: started.input,
-    workflowRunTimeout: duration(run.runTimeoutMs),
-    workflowTaskTimeout: duration(run.taskTimeoutMs),
-    workflowTaskCompletedEventId: ctx.completedEventId,
-    backoffStartInterval: duration(backoffMs),
-    initiator: 'CONTINUE_AS_NEW_INITIATOR_CRON_SCHEDULE',
-    ...carried,
-    header: started.header,
-    memo: run.memo,
-    searchAttributes: run.searchAttributes,
-  });
   scheduleWorkflowTask(engine, next);
   engine.touch(next);
+  return next.runId;
 }
 
 // --- run deadlines -------------------------------------------------------------------
@@ -162,13 +157,14 @@ export function runDeadlines(run: RunState): Array<{ name: string; at: number }>
 export function onRunDeadline(engine: Engine, run: RunState, name: string): void {
   if (run.status !== RUNNING) return;
   abortWorkflowTask(run);
-  // A run timeout is retried under the workflow's retry policy; the execution timeout is final.
-  const retry = name === 'run:timeout'
-    ? retryRun(engine, run, { message: 'workflow run timed out', timeoutFailureInfo: { timeoutType: 'TIMEOUT_TYPE_START_TO_CLOSE' } })
-    : { retryState: 'RETRY_STATE_TIMEOUT' };
+  // A run timeout is retried under the workflow's retry policy, or else a cron workflow goes
+  // on to its next time; the execution timeout is final.
+  const failure = { message: 'workflow run timed out', timeoutFailureInfo: { timeoutType: 'TIMEOUT_TYPE_START_TO_CLOSE' } };
+  const retry: { retryState: string; newExecutionRunId?: string } = name === 'run:timeout' ? retryRun(engine, run, failure) : { retryState: 'RETRY_STATE_TIMEOUT' };
+  const newExecutionRunId = retry.newExecutionRunId ?? (name === 'run:timeout' && cronOf(run) ? nextCronRun(engine, run, { failure }) : undefined);
   closeRun(engine, run, 'WORKFLOW_EXECUTION_STATUS_TIMED_OUT', 'WorkflowExecutionTimedOut', {
     retryState: retry.retryState === 'RETRY_STATE_IN_PROGRESS' ? retry.retryState : 'RETRY_STATE_TIMEOUT',
-    newExecutionRunId: retry.newExecutionRunId,
+    newExecutionRunId,
   });
 }
 

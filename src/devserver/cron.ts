@@ -1,9 +1,11 @@
 /**
  * Cron schedules of workflows, as Temporal reads them (robfig/cron): five fields in UTC
- * (minute hour day-of-month month day-of-week, with `*`, `?`, lists, ranges, steps and
+ * (minute hour day-of-month month day-of-week 0-6, with `*`, `?`, lists, ranges, steps and
  * month/day names), the descriptors `@yearly @annually @monthly @weekly @daily @midnight
- * @hourly`, and `@every DURATION` (`90s`, `1h30m`, `500ms`). Day of month and day of week
- * both restricted means either matches, as in cron.
+ * @hourly`, and `@every DURATION` (`90s`, `1h30m`; whole seconds, at least 1s, counted
+ * from the time it is asked about, not from the epoch). Day of month and day of week
+ * both restricted means either matches, as in cron. Also Go's duration syntax, which
+ * schedule specs read too.
  */
 export class CronError extends Error {}
 
@@ -40,16 +42,40 @@ const FIELDS: Field[] = [
   { name: 'hour', min: 0, max: 23 },
   { name: 'day of month', min: 1, max: 31 },
   { name: 'month', min: 1, max: 12, names: MONTHS, nameBase: 1 },
-  { name: 'day of week', min: 0, max: 7, names: DAYS, nameBase: 0 },
+  { name: 'day of week', min: 0, max: 6, names: DAYS, nameBase: 0 },
 ];
 
-const UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+const UNITS: Record<string, number> = { ns: 1e-6, us: 1e-3, 'µs': 1e-3, 'μs': 1e-3, ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
 
-/** A Go duration (`1h30m`, `90s`, `500ms`) in ms. */
-export function goDurationMs(text: string): number {
-  const parts = [...text.matchAll(/(\d+(?:\.\d+)?)(ms|s|m|h)/g)];
-  if (!parts.length || parts.map((p) => p[0]).join('') !== text) throw new CronError(`invalid duration "${text}" (e.g. 90s, 1h30m, 500ms)`);
-  return parts.reduce((sum, p) => sum + Number(p[1]) * UNITS[p[2]!]!, 0);
+/**
+ * A Go duration (`1h30m`, `90s`, `500ms`, `-2.5h`) in ms, refused with Go's own messages
+ * (`time: unknown unit "x" in duration "1x"`). With `days`, also `d` for 24 hours, as
+ * Temporal's schedules read `@every 1d`.
+ */
+export function goDurationMs(text: string, opts: { days?: boolean } = {}): number {
+  const units: Record<string, number> = opts.days ? { ...UNITS, d: 86_400_000 } : UNITS;
+  const quoted = JSON.stringify(text);
+  let s = text;
+  let sign = 1;
+  if (s[0] === '-' || s[0] === '+') {
+    sign = s[0] === '-' ? -1 : 1;
+    s = s.slice(1);
+  }
+  if (s === '0') return 0;
+  if (!s) throw new CronError(`time: invalid duration ${quoted}`);
+  let total = 0;
+  while (s) {
+    const number = /^(\d*)(?:\.(\d*))?/.exec(s)!;
+    if (!number[1] && !number[2]) throw new CronError(`time: invalid duration ${quoted}`);
+    s = s.slice(number[0].length);
+    const unit = /^[^\d.]*/.exec(s)![0];
+    if (!unit) throw new CronError(`time: missing unit in duration ${quoted}`);
+    const scale = units[unit];
+    if (scale === undefined) throw new CronError(`time: unknown unit ${JSON.stringify(unit)} in duration ${quoted}`);
+    total += Number(`${number[1] || '0'}.${number[2] || '0'}`) * scale;
+    s = s.slice(unit.length);
+  }
+  return sign * total;
 }
 
 function value(f: Field, text: string): number {
@@ -81,7 +107,7 @@ function parseField(f: Field, text: string): { values: Set<number>; any: boolean
       lo = value(f, range);
       hi = stepText === undefined ? lo : f.max;
     }
-    for (let v = lo; v <= hi; v += step) values.add(f.name === 'day of week' && v === 7 ? 0 : v);
+    for (let v = lo; v <= hi; v += step) values.add(v);
   }
   return { values, any };
 }
@@ -89,9 +115,9 @@ function parseField(f: Field, text: string): { values: Set<number>; any: boolean
 export function parseCron(spec: string): CronSchedule {
   const text = spec.trim();
   if (text.startsWith('@every ')) {
-    const every = goDurationMs(text.slice(7).trim());
-    if (every < 1000) throw new CronError('@every needs at least 1s');
-    return { next: (after) => (Math.floor(after / every) + 1) * every };
+    // robfig's Every: whole seconds, at least one, added to the time asked about
+    const every = Math.max(1000, Math.floor(goDurationMs(text.slice(7).trim()) / 1000) * 1000);
+    return { next: (after) => Math.floor(after / 1000) * 1000 + every };
   }
   const fields = (DESCRIPTORS[text] ?? text).split(/\s+/);
   if (fields.length !== 5) throw new CronError(`expected 5 fields (minute hour day-of-month month day-of-week) or a descriptor like @daily, got "${spec}"`);

@@ -111,7 +111,7 @@ export function createRun(engine: Engine, ns: NamespaceState, p: RunParams): Run
       workflowRunTimeout: duration(p.runTimeoutMs),
       workflowTaskTimeout: duration(p.taskTimeoutMs),
       continuedExecutionRunId: p.continuedFrom?.runId,
-      initiator: p.continuedFrom?.initiator,
+      initiator: p.continuedFrom?.initiator ?? (p.cronSchedule ? 'CONTINUE_AS_NEW_INITIATOR_CRON_SCHEDULE' : undefined),
       continuedFailure: p.continuedFrom?.failure,
       lastCompletionResult: p.continuedFrom?.lastCompletionResult,
       originalExecutionRunId: runId,
@@ -148,7 +148,7 @@ function paramsFromRequest(r: Msg): RunParams {
     userMetadata: r.userMetadata,
     identity: r.identity,
     requestId: r.requestId,
-    startDelayMs: r.cronSchedule ? cronDelayMs(r.cronSchedule, Date.now()) : durationMs(r.workflowStartDelay),
+    startDelayMs: r.cronSchedule ? cronDelayMs(r.cronSchedule, Date.now(), Date.now()) : durationMs(r.workflowStartDelay),
     retryPolicy: r.retryPolicy,
     priority: r.priority,
     ...(r.cronSchedule ? { cronSchedule: r.cronSchedule } : {}),
@@ -160,11 +160,9 @@ function validateStart(ns: NamespaceState, r: Msg): void {
   if (!r.workflowType?.name) throw new RpcError(status.INVALID_ARGUMENT, 'WorkflowType is not set on request.');
   if (!r.taskQueue?.name) throw new RpcError(status.INVALID_ARGUMENT, 'TaskQueue is not set on request.');
   if (r.cronSchedule) {
-    try {
-      parseCron(r.cronSchedule).next(Date.now());
-    } catch (err) {
-      throw new RpcError(status.INVALID_ARGUMENT, `invalid CronSchedule "${r.cronSchedule}": ${(err as Error).message}`);
-    }
+    // the real server's words, which name neither the schedule nor what is wrong with it
+    const refused = cronScheduleError(r.cronSchedule);
+    if (refused) throw new RpcError(status.INVALID_ARGUMENT, refused);
     if (durationMs(r.workflowStartDelay) > 0) throw new RpcError(status.INVALID_ARGUMENT, 'CronSchedule and WorkflowStartDelay may not be used together.');
   }
   checkSearchAttributes(ns, r.searchAttributes);
@@ -322,7 +320,30 @@ export function closeRun(engine: Engine, run: RunState, finalStatus: ExecutionSt
   engine.runClosed(run, eventType, attributes);
 }
 
-/** Milliseconds from `nowMs` to the schedule's next time. */
-export function cronDelayMs(spec: string, nowMs: number): number {
-  return parseCron(spec).next(nowMs) - nowMs;
+/**
+ * The backoff before a cron run's first task, as Temporal computes it: the schedule's first
+ * time after the last run's scheduled time (`scheduledMs`; a first run: now) that is not
+ * before now, rounded up to whole seconds.
+ */
+export function cronDelayMs(spec: string, scheduledMs: number, nowMs: number): number {
+  const cron = parseCron(spec);
+  let next = nowMs < scheduledMs ? scheduledMs : cron.next(scheduledMs);
+  while (next < nowMs) next = cron.next(next);
+  return Math.ceil((next - nowMs) / 1000) * 1000;
+}
+
+/** Why the real server refuses a cron schedule at start, in its words; undefined if it does not. */
+export function cronScheduleError(spec: string): string | undefined {
+  let cron;
+  try {
+    cron = parseCron(spec);
+  } catch {
+    return 'invalid CronSchedule.';
+  }
+  try {
+    cron.next(Date.now());
+  } catch {
+    return 'invalid CronSchedule, no time can be found to satisfy the schedule';
+  }
+  return undefined;
 }
