@@ -14,7 +14,7 @@ import type { NamespaceState, RunState } from './model.ts';
 import { durationMs, type Msg } from './proto.ts';
 import * as timers from './timers.ts';
 import * as updates from './updates.ts';
-import { mergeMemo, mergeSearchAttributes, undefinedSearchAttributes } from './namespaces.ts';
+import { mergeMemo, mergeSearchAttributes, noMapping, undefinedSearchAttributes } from './namespaces.ts';
 
 export interface CompletionOutcome {
   needsTask: boolean;
@@ -74,7 +74,7 @@ export function commandProblem(ns: NamespaceState, command: Msg): CommandProblem
   if (type === 'COMMAND_TYPE_UPSERT_WORKFLOW_SEARCH_ATTRIBUTES') {
     const unknown = undefinedSearchAttributes(ns, command.upsertWorkflowSearchAttributesCommandAttributes?.searchAttributes);
     if (unknown.length) {
-      return { cause: 'WORKFLOW_TASK_FAILED_CAUSE_BAD_SEARCH_ATTRIBUTES', message: `search attribute ${unknown[0]} is not defined` };
+      return { cause: 'WORKFLOW_TASK_FAILED_CAUSE_BAD_SEARCH_ATTRIBUTES', message: noMapping(ns, unknown[0]!) };
     }
   }
   return undefined;

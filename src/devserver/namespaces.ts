@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import type { Engine } from './engine.ts';
 import { invalidArgument, RpcError } from './errors.ts';
 import type { NamespaceState } from './model.ts';
-import { duration, type Msg, textOf } from './proto.ts';
+import { duration, durationMs, type Msg, textOf } from './proto.ts';
 
 const SERVER_VERSION = '1.27.0';
 
@@ -158,7 +158,9 @@ export function registerNamespace(engine: Engine, request: Msg): Msg {
   const name: string = request.namespace ?? '';
   if (!name) throw invalidArgument('Namespace is not set on request.');
   if (engine.state.namespaces[name]) throw new RpcError(status.ALREADY_EXISTS, 'Namespace already exists.');
-  const retentionMs = Number(request.workflowExecutionRetentionPeriod?.seconds ?? 86_400) * 1000;
+  // As the real server: no default retention, a namespace is registered with one.
+  const retentionMs = durationMs(request.workflowExecutionRetentionPeriod);
+  if (!(retentionMs > 0)) throw invalidArgument('A valid retention period is not set on request.');
   engine.state.namespaces[name] = newNamespace(name, request.description ?? '', retentionMs / 86_400_000);
   engine.changed('namespaces', name);
   return {};
@@ -202,9 +204,14 @@ export function undefinedSearchAttributes(ns: NamespaceState, attributes: Msg | 
   return Object.keys(attributes?.indexedFields ?? {}).filter((name) => !ns.searchAttributes[name] && !SYSTEM_SEARCH_ATTRIBUTES[name]);
 }
 
+/** The real server's words for a search attribute the namespace does not define. */
+export function noMapping(ns: NamespaceState, name: string): string {
+  return `Namespace ${ns.name} has no mapping defined for search attribute ${name}`;
+}
+
 export function checkSearchAttributes(ns: NamespaceState, attributes: Msg | undefined): void {
   const unknown = undefinedSearchAttributes(ns, attributes);
-  if (unknown.length) throw invalidArgument(`search attribute ${unknown[0]} is not defined`);
+  if (unknown.length) throw invalidArgument(noMapping(ns, unknown[0]!));
 }
 
 /** An upsert with an empty/null value removes the attribute, as in the real server. */

@@ -2,6 +2,8 @@
  * Visibility: DescribeWorkflowExecution, ListWorkflowExecutions and
  * CountWorkflowExecutions. Filtering and ordering are the pure query module's
  * (visibility-query.ts); this module only turns runs into records and pages results.
+ * Results come in the SQL store's default order (running first, then the most recently
+ * closed); ORDER BY is refused, as by the real dev server's SQLite visibility.
  */
 import { describePending } from './activities.ts';
 import { describeChildren } from './children.ts';
@@ -136,6 +138,9 @@ function matching(engine: Engine, namespace: string, query: string): RunState[] 
   } catch (err) {
     throw invalidArgument(`invalid query: ${(err as Error).message}`);
   }
+  // The query module can sort, but a real dev server's SQL visibility (SQLite) refuses
+  // ORDER BY, so a client written against this server must not depend on it either.
+  if (parsed.orderBy.length) throw invalidArgument("invalid query: operation is not supported: 'order by' clause");
   const runs = new Map<VisibilityRecord, RunState>();
   for (const run of Object.values(engine.state.runs)) {
     if (run.namespace !== ns.name) continue;

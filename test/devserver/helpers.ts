@@ -3,6 +3,7 @@ import { WorkflowFailedError, type WorkflowExecutionDescription, type WorkflowOp
 import type { WithWorkflowArgs, Workflow } from '@temporalio/common';
 import { temporal } from '@temporalio/proto';
 import { fileURLToPath } from 'node:url';
+import { isDeepStrictEqual } from 'node:util';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { createTestEnv, type TestEnv, type TestEnvOptions } from '../../src/devserver/testing.ts';
 import * as activities from './fixtures/activities.ts';
@@ -102,6 +103,19 @@ export async function untilDescribed(
     const d = await handle.describe();
     if (ready(d)) return d;
     await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+/**
+ * Polls `read` until its value deep-equals `expected`, and returns the last value for the
+ * test to assert: for what a real server answers eventually, e.g. list and count (its
+ * visibility store is updated after the change). No time bound: the test timeout is the bound.
+ */
+export async function untilEqual<T>(read: () => Promise<T>, expected: T): Promise<T> {
+  for (;;) {
+    const value = await read();
+    if (isDeepStrictEqual(value, expected)) return value;
+    await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
 
