@@ -119,6 +119,21 @@ export async function untilEqual<T>(read: () => Promise<T>, expected: T): Promis
   }
 }
 
+/**
+ * Waits until the run is idle with `eventType` handled: the event is in its history and the
+ * history ends with a completed workflow task (nothing new since, no task pending). Not a
+ * count of events: a signal sent right after the start lands before the first task on a
+ * real server now and then, and that one task handles it (5 events instead of 8).
+ */
+export async function untilIdleAfter(handle: { fetchHistory(): Promise<History> }, eventType: string): Promise<History> {
+  for (;;) {
+    const history = await handle.fetchHistory();
+    const types = eventTypes(history);
+    if (types.includes(eventType) && types.at(-1) === 'WorkflowTaskCompleted') return history;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
 /** Waits until a worker has started the run's workflow task. */
 export function untilWorkflowTaskStarted(handle: { describe(): Promise<WorkflowExecutionDescription> }): Promise<WorkflowExecutionDescription> {
   return untilDescribed(handle, (d) => d.raw.pendingWorkflowTask?.state === 2 /* STARTED */);

@@ -9,7 +9,7 @@ import {
   fetchAndReplay,
   FIRST_TASK,
   startWorkflow,
-  untilDescribed,
+  untilIdleAfter,
   untilWorkflowTaskStarted,
   useTestEnv,
   WORKFLOW_TASK,
@@ -60,7 +60,7 @@ describe('signals and queries', () => {
   it('answers many concurrent queries of one idle workflow, one legacy query task at a time', async () => {
     const handle = await startWorkflow(env, counter, { workflowId: 'idle-many' });
     await handle.signal(addSignal, 3);
-    await untilDescribed(handle, (d) => d.raw.pendingWorkflowTask == null && d.historyLength >= 8);
+    await untilIdleAfter(handle, 'WorkflowExecutionSignaled');
     // each query is given its own deadline: a stalled one fails instead of waiting 10 s for a retry
     const answers = await env.client.withDeadline(Date.now() + 5000, () => Promise.all(Array.from({ length: 8 }, () => handle.query(totalQuery))));
     expect(answers).toEqual(Array(8).fill(3));
@@ -71,7 +71,7 @@ describe('signals and queries', () => {
   it('answers legacy queries on an idle and on a closed workflow', async () => {
     const handle = await startWorkflow(env, counter, { workflowId: 'idle-1' });
     await handle.signal(addSignal, 5);
-    await untilDescribed(handle, (d) => d.raw.pendingWorkflowTask == null && d.historyLength >= 8);
+    await untilIdleAfter(handle, 'WorkflowExecutionSignaled');
     expect(await handle.query(totalQuery)).toBe(5);
     await handle.signal(finishSignal);
     expect(await handle.result()).toBe(5);
