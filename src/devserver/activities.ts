@@ -17,6 +17,7 @@ import { type ActivityState, RUNNING, type RunState } from './model.ts';
 import { duration, durationMs, type Msg, timestamp } from './proto.ts';
 import { fillRetryPolicy, nextRetry } from './retry-policy.ts';
 import { queueKey, scheduleWorkflowTask } from './workflow-task-schedule.ts';
+import { versionStamp } from './worker-polls.ts';
 
 // --- scheduling ----------------------------------------------------------------------
 
@@ -98,11 +99,11 @@ export function scheduleFromCommand(ctx: CommandContext, a: Msg, command: Msg): 
 }
 
 /** Starts the eagerly requested activities (none if the same completion closed the run). */
-export function startEager(engine: Engine, run: RunState, scheduledEventIds: number[], identity: string): Msg[] {
+export function startEager(engine: Engine, run: RunState, scheduledEventIds: number[], identity: string, workerVersion: Msg | undefined): Msg[] {
   const tasks: Msg[] = [];
   for (const id of scheduledEventIds) {
     const activity = run.activities[id];
-    if (activity && run.status === RUNNING) tasks.push(startActivity(engine, run, activity, identity));
+    if (activity && run.status === RUNNING) tasks.push(startActivity(engine, run, activity, identity, versionStamp(workerVersion)));
   }
   return tasks;
 }
@@ -124,15 +125,16 @@ export async function pollActivityTask(engine: Engine, request: Msg, call: CallC
     const run = engine.state.runs[ticket.run];
     const activity = run?.activities[ticket.scheduledEventId];
     if (!run || run.status !== RUNNING || activity?.phase !== 'SCHEDULED' || activity.dispatchId !== ticket.dispatchId) return undefined;
-    return startActivity(engine, run, activity, request.identity);
+    return startActivity(engine, run, activity, request.identity, versionStamp(request.workerVersionCapabilities));
   });
 }
 
-function startActivity(engine: Engine, run: RunState, activity: ActivityState, identity: string): Msg {
+function startActivity(engine: Engine, run: RunState, activity: ActivityState, identity: string, workerVersion: Msg | undefined): Msg {
   activity.phase = 'STARTED';
   activity.startedAt = Date.now();
   activity.lastHeartbeatAt = undefined;
   activity.identity = identity;
+  activity.workerVersion = workerVersion;
   const a = activity.attributes;
   const response = {
     taskToken: encodeToken({
@@ -235,6 +237,7 @@ function finish(engine: Engine, run: RunState, activity: ActivityState, type: st
         requestId: activity.dispatchId,
         attempt: activity.attempt,
         lastFailure: activity.lastFailure,
+        workerVersion: activity.workerVersion,
       }),
     );
   }

@@ -6,7 +6,11 @@
 import type { RunState } from './model.ts';
 import { type Msg, timestamp } from './proto.ts';
 
-let nextTaskId = 1;
+/**
+ * Task ids start where a real server's do (its first shard range, 1 << 20), so events
+ * encode to the same size as there: the history size the SDK and tests see matches.
+ */
+let nextTaskId = 2 ** 20;
 
 /** 'ActivityTaskScheduled' → 'EVENT_TYPE_ACTIVITY_TASK_SCHEDULED' */
 function eventTypeName(type: string): string {

@@ -42,6 +42,8 @@ export interface WorkflowTaskState {
   startedAt?: number;
   identity?: string;
   requestId?: string;
+  /** the polling worker's build id stamp, for WorkflowTaskStarted */
+  workerVersion?: Msg;
   /** Changes on every (re)dispatch; queue items and task tokens carrying an old one are stale. */
   dispatchId: string;
 }
@@ -65,6 +67,8 @@ export interface ActivityState {
   lastHeartbeatAt?: number;
   lastFailure?: Msg;
   identity?: string;
+  /** the worker's build id stamp, for ActivityTaskStarted */
+  workerVersion?: Msg;
   cancelRequested: boolean;
   latestCancelRequestedEventId?: number;
   dispatchId: string;

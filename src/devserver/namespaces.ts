@@ -50,8 +50,12 @@ export function getSystemInfo(): Msg {
       supportsSchedules: true,
       // Failures are stored in the full proto shape, encodedAttributes included.
       encodedFailureAttributes: true,
-      // No dispatch by build id: there are no version sets, every worker of a queue gets its tasks.
-      buildIdBasedVersioning: false,
+      // As the real dev server (1.29): the SDK then sends build id stamps instead of a
+      // binaryChecksum, written on the task started and completed events as a real server
+      // does. There is no dispatch by build id: the version set and rule RPCs are
+      // unimplemented (the real dev server refuses the version set ones too), so every
+      // worker of a queue gets its tasks.
+      buildIdBasedVersioning: true,
       // ModifyWorkflowProperties (upsertMemo) is applied to the memo and written to history.
       upsertMemo: true,
       // StartWorkflowExecution ignores requestEagerExecution and never returns a workflow task.

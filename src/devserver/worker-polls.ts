@@ -6,8 +6,18 @@
  * finish instead of dropping the calls, so no task is handed to a call nobody reads.
  */
 import type { Engine } from './engine.ts';
+import { invalidArgument } from './errors.ts';
 import type { CallContext } from './grpc.ts';
 import type { Msg } from './proto.ts';
+
+/**
+ * The build id stamp the real server writes on the task started events: from the poll's
+ * WorkerVersionCapabilities, which the SDK sends instead of a binaryChecksum because the
+ * server advertises buildIdBasedVersioning.
+ */
+export function versionStamp(capabilities: Msg | undefined): Msg | undefined {
+  return capabilities?.buildId ? { buildId: capabilities.buildId, useVersioning: capabilities.useVersioning } : undefined;
+}
 
 /** A poll sent this long after its worker shut down does not happen: the key can go. */
 const FORGET_AFTER_MS = 10 * 60_000;
@@ -61,8 +71,13 @@ function endableCall(call: CallContext, ended: boolean): { call: CallContext; en
   };
 }
 
-/** Runs a task poll that ends empty when the polling worker shuts down. */
+/**
+ * Runs a task poll that ends empty when the polling worker shuts down. A poll without a
+ * gRPC deadline is refused, in the real server's words: it would wait forever (the SDK's
+ * workers always set one).
+ */
 export async function trackPoll(engine: Engine, request: Msg, call: CallContext, poll: (call: CallContext) => Promise<Msg>): Promise<Msg> {
+  if (call.deadline === undefined) throw invalidArgument('Context timeout is not set.');
   const key: string = request.workerInstanceKey ?? '';
   if (!key) return poll(call);
   const polls = pollsOf(engine);

@@ -17,6 +17,7 @@ import { durationMs, type Msg, timestamp, unpackAny } from './proto.ts';
 import * as queries from './queries.ts';
 import * as updates from './updates.ts';
 import { enqueueWorkflowTask, makeNormal, moveToNormalQueue, nothingNewSinceLastTask, queueKey, scheduledAttributes, scheduleWorkflowTask } from './workflow-task-schedule.ts';
+import { versionStamp } from './worker-polls.ts';
 
 // --- polling -------------------------------------------------------------------------
 
@@ -37,11 +38,13 @@ function startWorkflowTask(engine: Engine, key: string, dispatchId: string, requ
   wft.startedAt = Date.now();
   wft.identity = request.identity;
   wft.requestId = Engine.newId();
+  wft.workerVersion = versionStamp(request.workerVersionCapabilities);
   const startedAttributes = {
     scheduledEventId: 0,
     identity: request.identity,
     requestId: wft.requestId,
     ...continueAsNewSuggestion(run),
+    workerVersion: wft.workerVersion,
   };
   // Something was written since it was scheduled: the worker sees events, so the task stays.
   if (wft.speculative && !nothingNewSinceLastTask(run)) makeNormal(run, wft);
@@ -124,7 +127,7 @@ export function respondWorkflowTaskCompleted(engine: Engine, request: Msg): Msg 
     }
   }
   queries.afterTask(engine, run);
-  const activityTasks = startEager(engine, run, outcome.eagerActivities, request.identity);
+  const activityTasks = startEager(engine, run, outcome.eagerActivities, request.identity, request.workerVersionStamp);
   engine.touch(run);
   return activityTasks.length ? { activityTasks } : {};
 }
@@ -219,6 +222,7 @@ function writeTransientEvents(run: RunState, wft: WorkflowTaskState): void {
     identity: wft.identity,
     requestId: wft.requestId,
     ...continueAsNewSuggestion(run),
+    workerVersion: wft.workerVersion,
   };
   appendNew(run, 'WorkflowTaskScheduled', scheduledAttributes(run, wft));
   appendNew(run, 'WorkflowTaskStarted', started);
@@ -231,6 +235,7 @@ export function respondWorkflowTaskFailed(engine: Engine, request: Msg): Msg {
     failure: request.failure,
     identity: request.identity,
     binaryChecksum: request.binaryChecksum,
+    workerVersion: request.workerVersion,
   });
   return {};
 }

@@ -1,6 +1,11 @@
 /**
  * The capabilities the server advertises, against the decisions below and, for those
  * advertised true that the SDK can observe, against what the server does.
+ *
+ * On a real server (NAVIGATOR_TEST_SERVER=temporal) only the behaviour runs: the decisions,
+ * the list of unimplemented RPCs and poll completion at worker shutdown are the embedded
+ * server's own (a real 1.29 dev server advertises other flags, nexus and eager start among
+ * them, implements those RPCs, and does not advertise workerPollCompleteOnShutdown).
  */
 import { status } from '@grpc/grpc-js';
 import { defaultPayloadConverter } from '@temporalio/common';
@@ -8,6 +13,7 @@ import { NativeConnection } from '@temporalio/worker';
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { root } from '../../src/devserver/proto.ts';
+import { testServerKind } from '../../src/devserver/testing.ts';
 import { startGrpcRecorder } from './fixtures/grpc-recorder.ts';
 import { asyncHello, counter, finishSignal, hello, retrying, setLimit, tagged } from './fixtures/workflows.ts';
 import { eventsOfType, failureCause, startWorkflow, untilDescribed, useTestEnv } from './helpers.ts';
@@ -21,7 +27,7 @@ const SYSTEM: Record<string, boolean> = {
   internalErrorDifferentiation: true,
   activityFailureIncludeHeartbeat: true,
   encodedFailureAttributes: true,
-  buildIdBasedVersioning: false,
+  buildIdBasedVersioning: true,
   upsertMemo: true,
   eagerWorkflowStart: false,
   sdkMetadata: true,
@@ -79,7 +85,9 @@ function rejection(call: Promise<unknown>): Promise<CallError> {
   );
 }
 
-describe('advertised capabilities', () => {
+const embeddedOnly = testServerKind() === 'temporal';
+
+describe.skipIf(embeddedOnly)('advertised capabilities', () => {
   it('GetSystemInfo advertises exactly the decided system capabilities', async () => {
     const flags = flagsOf('temporal.api.workflowservice.v1.GetSystemInfoResponse.Capabilities');
     expect(Object.keys(SYSTEM).sort()).toEqual(flags);
@@ -95,7 +103,7 @@ describe('advertised capabilities', () => {
   });
 });
 
-describe('unimplemented RPCs', () => {
+describe.skipIf(embeddedOnly)('unimplemented RPCs', () => {
   const MESSAGE = 'WorkflowService.ResetWorkflowExecution is not implemented by the embedded navigator dev server';
 
   it('answer UNIMPLEMENTED naming the RPC, and the client passes the message on', async () => {
@@ -171,6 +179,23 @@ describe('behaviour behind the capabilities advertised true', () => {
     expect(metadata.some((m) => m?.sdkName || m?.coreUsedFlags?.length || m?.langUsedFlags?.length)).toBe(true);
   });
 
+  it('buildIdBasedVersioning: the worker\'s build id is stamped on its task started and completed events', async () => {
+    const taskQueue = id('cap-build-id');
+    const worker = await env.createWorker({ taskQueue, buildId: 'cap-build-1' });
+    const handle = await startWorkflow(env, hello, { workflowId: id('cap-build-id'), taskQueue, args: ['b'] });
+    expect(await worker.runUntil(handle.result())).toBe('Hello, b!');
+    const history = await handle.fetchHistory();
+    const stamped = [
+      ...eventsOfType(history, 'WorkflowTaskStarted').map((e) => e.workflowTaskStartedEventAttributes!),
+      ...eventsOfType(history, 'WorkflowTaskCompleted').map((e) => e.workflowTaskCompletedEventAttributes!),
+      ...eventsOfType(history, 'ActivityTaskStarted').map((e) => e.activityTaskStartedEventAttributes!),
+    ];
+    expect(stamped).toHaveLength(5);
+    for (const attributes of stamped) expect(attributes.workerVersion?.buildId).toBe('cap-build-1');
+    // the SDK sends the stamp instead of a binary checksum
+    for (const e of eventsOfType(history, 'WorkflowTaskCompleted')) expect(e.workflowTaskCompletedEventAttributes!.binaryChecksum ?? '').toBe('');
+  });
+
   it('syncUpdate and asyncUpdate: an update is awaited to completion, or accepted and polled', async () => {
     const handle = await startWorkflow(env, counter, { workflowId: id('cap-update') });
     expect(await handle.executeUpdate(setLimit, { args: [5] })).toBe(100);
@@ -181,14 +206,28 @@ describe('behaviour behind the capabilities advertised true', () => {
   });
 });
 
-describe('workerPollCompleteOnShutdown', () => {
+describe('long polls', () => {
+  it('refuse a task poll without a deadline, in the real server\'s words', async () => {
+    const service = env.connection.workflowService;
+    const request = { namespace: env.server.namespace, taskQueue: { name: id('cap-no-deadline') } };
+    for (const err of [await rejection(service.pollWorkflowTaskQueue(request)), await rejection(service.pollActivityTaskQueue(request))]) {
+      expect(err.code).toBe(status.INVALID_ARGUMENT);
+      expect(err.details).toBe('Context timeout is not set.');
+    }
+  });
+});
+
+describe.skipIf(embeddedOnly)('workerPollCompleteOnShutdown', () => {
+  // A long poll needs a deadline (a real server refuses one without); this one outlasts the test.
   const poll = (taskQueue: string, workerInstanceKey?: string) =>
-    env.connection.workflowService.pollWorkflowTaskQueue({
-      namespace: env.server.namespace,
-      taskQueue: { name: taskQueue },
-      identity: 'capabilities-test',
-      workerInstanceKey,
-    });
+    env.client.withDeadline(Date.now() + 60_000, () =>
+      env.connection.workflowService.pollWorkflowTaskQueue({
+        namespace: env.server.namespace,
+        taskQueue: { name: taskQueue },
+        identity: 'capabilities-test',
+        workerInstanceKey,
+      }),
+    );
 
   it('answers a shut-down worker its waiting polls empty, refuses its later ones, and keeps the task', async () => {
     const taskQueue = id('cap-shutdown-raw');
