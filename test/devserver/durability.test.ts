@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { DevServer } from '../../src/devserver/index.ts';
 import { startTestServer } from '../../src/devserver/testing.ts';
 import { addSignal, counter, finishSignal, napThenGreet, totalQuery } from './fixtures/workflows.ts';
-import { ACTIVITY, expectEventTypes, fetchAndReplayAll, FIRST_TASK, startWorkflow, untilDescribed, useTestEnv, WORKFLOW_TASK } from './helpers.ts';
+import { ACTIVITY, expectEventTypes, fetchAndReplayAll, FIRST_TASK, startWorkflow, untilDescribed, untilIdleAfter, useTestEnv, WORKFLOW_TASK } from './helpers.ts';
 
 const db = join(mkdtempSync(join(tmpdir(), 'devserver-db-')), 'state.json');
 let restarted: DevServer | undefined;
@@ -23,7 +23,7 @@ describe('--db durability', () => {
     const waiting = await startWorkflow(env, counter, { workflowId: 'durable-counter-1' });
     await waiting.signal(addSignal, 2);
     await untilDescribed(timed, (d) => d.historyLength >= 5); // TimerStarted written
-    await untilDescribed(waiting, (d) => d.historyLength >= 8 && d.raw.pendingWorkflowTask == null);
+    await untilIdleAfter(waiting, 'WorkflowExecutionSignaled');
 
     const port = Number(env.server.address.split(':')[1]);
     await env.server.shutdown();
