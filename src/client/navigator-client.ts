@@ -75,7 +75,7 @@ export class NavigatorClient {
     return listMissionSchedules(this.client);
   }
 
-  /** Missions (or plans), newest first; `query` adds a visibility filter. */
+  /** Missions (or plans) in Temporal's order (running first, then the most recently closed); `query` adds a visibility filter. */
   async list(opts: { kind?: 'missions' | 'plans'; query?: string; limit?: number } = {}): Promise<ListedWorkflow[]> {
     const type = opts.kind === 'plans' ? PLAN_WORKFLOW : MISSION_WORKFLOW;
     const query = [`WorkflowType = '${type}'`, opts.query].filter(Boolean).join(' AND ');

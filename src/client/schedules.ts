@@ -160,7 +160,7 @@ export class MissionSchedule {
     };
   }
 
-  /** Missions this schedule started, newest first (from visibility, so closed ones too). */
+  /** Missions this schedule started, in Temporal's order: running first, then the most recently closed (from visibility, so closed ones too). */
   async missions(limit = 20): Promise<Array<{ workflowId: string; status: string; startTime: Date }>> {
     const out = [];
     for await (const w of this.client.workflow.list({ query: `TemporalScheduledById = '${this.id.replace(/'/g, "\\'")}'` })) {

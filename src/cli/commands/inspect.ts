@@ -89,7 +89,7 @@ export const watchCommand = new Command('watch')
   );
 
 export const listCommand = new Command('list')
-  .description('missions on the cluster, newest first')
+  .description('missions on the cluster: running ones first, then the most recently closed')
   .option('--query <q>', 'extra visibility filter, e.g. "ExecutionStatus = \'Running\'"')
   .option('--status <status>', 'only missions in this Navigator status (waiting, completed, ...): needs the status search attribute')
   .option('--status-attribute <name>', 'the status search attribute (or NAVIGATOR_STATUS_ATTRIBUTE)', process.env.NAVIGATOR_STATUS_ATTRIBUTE ?? 'NavigatorStatus')
