@@ -11,113 +11,197 @@
  * moment. Unlike classic cron, every field of a calendar must match (day of month AND day
  * of week), as in Temporal schedules.
  */
-import { DAYS, DESCRIPTORS, goDurationMs, MONTHS } from './cron.ts';
+import { CronError, DAYS, DESCRIPTORS, goDurationMs } from './cron.ts';
 import { durationMs, type Msg } from './proto.ts';
 
+/** A spec the server refuses; the message is the real server's (calendar.go, spec.go). */
 export class SpecError extends Error {}
 
 interface FieldDef {
   name: 'second' | 'minute' | 'hour' | 'dayOfMonth' | 'month' | 'year' | 'dayOfWeek';
+  /** the field as the server's messages name it */
   label: string;
   min: number;
+  /** the largest value a stored range may hold */
   max: number;
-  /** a missing field: these values (undefined = any value) */
+  /** the largest value text may give (day of week: 7 is Sunday too) */
+  textMax?: number;
+  /** the text of a missing field */
+  missingText: string;
+  /** a missing field of a structured calendar: these values (undefined = any value) */
   missing?: number;
-  names?: string[];
-  nameBase?: number;
+  /** names matched by prefix, at least this long */
+  names?: { list: string[]; base: number; minLength: number };
 }
 
+const MONTH_NAMES = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
+const DAY_NAMES = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'];
+
 const FIELD: Record<FieldDef['name'], FieldDef> = {
-  second: { name: 'second', label: 'second', min: 0, max: 59, missing: 0 },
-  minute: { name: 'minute', label: 'minute', min: 0, max: 59, missing: 0 },
-  hour: { name: 'hour', label: 'hour', min: 0, max: 23, missing: 0 },
-  dayOfMonth: { name: 'dayOfMonth', label: 'day of month', min: 1, max: 31 },
-  month: { name: 'month', label: 'month', min: 1, max: 12, names: MONTHS, nameBase: 1 },
-  year: { name: 'year', label: 'year', min: 1970, max: 2999 },
-  dayOfWeek: { name: 'dayOfWeek', label: 'day of week', min: 0, max: 7, names: DAYS, nameBase: 0 },
+  second: { name: 'second', label: 'Second', min: 0, max: 59, missingText: '0', missing: 0 },
+  minute: { name: 'minute', label: 'Minute', min: 0, max: 59, missingText: '0', missing: 0 },
+  hour: { name: 'hour', label: 'Hour', min: 0, max: 23, missingText: '0', missing: 0 },
+  dayOfMonth: { name: 'dayOfMonth', label: 'DayOfMonth', min: 1, max: 31, missingText: '*' },
+  month: { name: 'month', label: 'Month', min: 1, max: 12, missingText: '*', names: { list: MONTH_NAMES, base: 1, minLength: 3 } },
+  year: { name: 'year', label: 'Year', min: 2000, max: 2100, missingText: '*' },
+  dayOfWeek: { name: 'dayOfWeek', label: 'DayOfWeek', min: 0, max: 6, textMax: 7, missingText: '*', names: { list: DAY_NAMES, base: 0, minLength: 2 } },
 };
 const FIELD_ORDER = Object.values(FIELD);
+/** The order the server reads a calendar's text fields in (its messages come in this order). */
+const TEXT_ORDER = [FIELD.second, FIELD.minute, FIELD.hour, FIELD.dayOfWeek, FIELD.dayOfMonth, FIELD.month, FIELD.year];
+const MAX_COMMENT = 200;
 
 type Range = { start: number; end: number; step: number };
 
 // --- parsing the text forms ------------------------------------------------------------
 
-function valueOf(f: FieldDef, text: string): number {
-  const named = f.names?.indexOf(text.toUpperCase().slice(0, 3)) ?? -1;
-  const n = named >= 0 && /^[a-z]+$/i.test(text) ? named + (f.nameBase ?? 0) : /^\d+$/.test(text) ? Number(text) : NaN;
-  if (!Number.isInteger(n) || n < f.min || n > f.max) throw new SpecError(`${f.label}: "${text}" is not in ${f.min}-${f.max}`);
-  return n;
+/** Go's strconv.Atoi, with its message. */
+function atoi(text: string): number {
+  if (!/^[+-]?\d+$/.test(text)) throw new SpecError(`strconv.Atoi: parsing ${JSON.stringify(text)}: invalid syntax`);
+  return Number(text);
 }
 
-/** One text field (`*`, `?`, `1,5`, `9-17`, `*\/15`, `MON-FRI`) → ranges. */
-function parseTextField(f: FieldDef, text: string): Range[] {
-  if (text === '*' || text === '?') return f.name === 'year' ? [] : [{ start: f.min, end: f.name === 'dayOfWeek' ? 6 : f.max, step: 1 }];
-  return text.split(',').map((part) => {
-    const [range, stepText] = part.split('/') as [string, string | undefined];
-    const step = stepText === undefined ? 1 : Number(stepText);
-    if (!Number.isInteger(step) || step < 1) throw new SpecError(`${f.label}: bad step in "${part}"`);
-    if (range === '*' || range === '?') return { start: f.min, end: f.max, step };
-    if (range.includes('-')) {
-      const [a, b] = range.split('-') as [string, string];
-      const [start, end] = [valueOf(f, a), valueOf(f, b)];
-      if (start > end) throw new SpecError(`${f.label}: range "${range}" runs backwards`);
-      return { start, end, step };
+/** One value (a number, or a month or day name by prefix) within [min, max]; undefined if not. */
+function valueOf(f: FieldDef, text: string, min: number, max: number): number | undefined {
+  if (f.names && text.length >= f.names.minLength) {
+    const i = f.names.list.findIndex((name) => name.startsWith(text.toLowerCase()));
+    if (i >= 0) return i + f.names.base >= min && i + f.names.base <= max ? i + f.names.base : undefined;
+  }
+  if (!/^[+-]?\d+$/.test(text)) return undefined;
+  const n = Number(text);
+  return n >= min && n <= max ? n : undefined;
+}
+
+/** One text field (`*`, `1,5`, `9-17`, `*\/15`, `MON-FRI`) → ranges, as the server's makeRange. */
+function parseTextField(f: FieldDef, raw: string): Range[] {
+  const text = raw.trim() || f.missingText;
+  if (text === '*' && f.name === 'year') return [];
+  const max = f.textMax ?? f.max;
+  const ranges: Range[] = [];
+  for (let part of text.split(',')) {
+    let step = 1;
+    let hasStep = false;
+    const slashes = part.split('/').length - 1;
+    if (slashes > 1) throw new SpecError(`${f.label} has too many slashes`);
+    if (slashes === 1) {
+      const [range, stepText] = part.split('/') as [string, string];
+      if (!stepText) throw new SpecError(`${f.label} missing step value`);
+      step = atoi(stepText);
+      if (step < 1) throw new SpecError(`${f.label} has invalid Step`);
+      part = range;
+      hasStep = true;
     }
-    const start = valueOf(f, range);
-    return { start, end: stepText === undefined ? start : f.max, step };
-  });
+    let start: number | undefined = f.min;
+    let end: number | undefined = max;
+    if (part !== '*') {
+      if (part.includes('-')) {
+        if (part.split('-').length > 2) throw new SpecError(`${f.label} has too many dashes`);
+        const [a, b] = part.split('-') as [string, string];
+        start = valueOf(f, a, f.min, max);
+        if (start === undefined) throw new SpecError(`${f.label} Start is not in range [${f.min}-${max}]`);
+        end = valueOf(f, b, start, max);
+        if (end === undefined) throw new SpecError(`${f.label} End is before Start or not in range [${f.min}-${max}]`);
+      } else {
+        start = valueOf(f, part, f.min, max);
+        if (start === undefined) throw new SpecError(`${f.label} is not in range [${f.min}-${max}]`);
+        if (!hasStep) end = start;
+      }
+    }
+    // Sunday is 0 and 7: a range reaching 7 ends at 6, with a 0 of its own when it stepped on 7
+    if (f.name === 'dayOfWeek' && end === 7) {
+      if ((7 - start) % step === 0 && (step > 1 || start > 1)) {
+        ranges.push({ start: 0, end: 0, step: 1 });
+        if (start === 7) continue;
+      }
+      end = 6;
+    }
+    ranges.push({ start, end, step });
+  }
+  return ranges;
 }
 
-/** A cron string → structured calendars or an interval (with its time zone, if it names one). */
-function compileCron(text: string): { calendar?: Msg; interval?: Msg; timezone?: string } {
+/** A calendar's text fields → a structured calendar; every field's problem in one message. */
+function compileTextCalendar(c: Msg): Msg {
+  const out: Msg = {};
+  const problems: string[] = [];
+  for (const f of TEXT_ORDER) {
+    try {
+      out[f.name] = parseTextField(f, String(c[f.name] ?? ''));
+    } catch (err) {
+      if (!(err instanceof SpecError)) throw err;
+      problems.push(err.message);
+    }
+  }
+  if (problems.length) throw new SpecError(problems.join(', '));
+  if (c.comment) out.comment = c.comment;
+  return out;
+}
+
+/** Go's duration syntax (and `d`), refused with Go's message. */
+function specDurationMs(text: string): number {
+  try {
+    return goDurationMs(text, { days: true });
+  } catch (err) {
+    if (err instanceof CronError) throw new SpecError(err.message);
+    throw err;
+  }
+}
+
+/** A cron string → a structured calendar or an interval, and the time zone it names ('' for none). */
+function compileCron(text: string): { calendar?: Msg; interval?: Msg; timezone: string } {
   let rest = text.trim();
-  let timezone: string | undefined;
-  const tz = /^(?:CRON_TZ|TZ)=(\S+)\s+/.exec(rest);
-  if (tz) {
-    timezone = tz[1];
-    rest = rest.slice(tz[0].length);
+  let timezone = '';
+  if (rest.startsWith('TZ=') || rest.startsWith('CRON_TZ=')) {
+    const space = rest.indexOf(' ');
+    if (space < 0) throw new SpecError('CronString has time zone but missing fields');
+    timezone = rest.slice(rest.indexOf('=') + 1, space);
+    rest = rest.slice(space + 1);
   }
   const hash = rest.indexOf('#');
-  const comment = hash >= 0 ? rest.slice(hash + 1).trim() : undefined;
-  if (hash >= 0) rest = rest.slice(0, hash).trim();
-  if (rest.startsWith('@every ')) {
-    const [every, phase] = rest.slice(7).trim().split('/') as [string, string | undefined];
-    return { interval: { interval: msDuration(goDurationMs(every)), ...(phase ? { phase: msDuration(goDurationMs(phase)) } : {}) }, timezone };
+  const comment = hash >= 0 ? rest.slice(hash + 1).trim() : '';
+  rest = (hash >= 0 ? rest.slice(0, hash) : rest).trim();
+  if (rest.startsWith('@every')) {
+    const space = rest.indexOf(' ');
+    if (space < 0) throw new SpecError('CronString does not have interval after @every');
+    const [every, phase] = rest.slice(space + 1).split('/') as [string, string | undefined];
+    return { interval: { interval: msDuration(specDurationMs(every)), ...(phase ? { phase: msDuration(specDurationMs(phase)) } : {}) }, timezone: '' };
   }
-  const fields = (DESCRIPTORS[rest] ?? rest).split(/\s+/);
+  const fields = (DESCRIPTORS[rest] ?? rest).split(/\s+/).filter(Boolean);
   const names: Array<FieldDef['name']> =
     fields.length === 5 ? ['minute', 'hour', 'dayOfMonth', 'month', 'dayOfWeek']
     : fields.length === 6 ? ['minute', 'hour', 'dayOfMonth', 'month', 'dayOfWeek', 'year']
     : fields.length === 7 ? ['second', 'minute', 'hour', 'dayOfMonth', 'month', 'dayOfWeek', 'year']
     : [];
-  if (!names.length) throw new SpecError(`cron "${text}": expected 5 fields (minute hour day-of-month month day-of-week), 6 (and a year) or 7 (a second first), or a descriptor like @daily`);
-  const calendar: Msg = { second: [{ start: 0, end: 0, step: 1 }], year: [] };
-  names.forEach((name, i) => (calendar[name] = parseTextField(FIELD[name], fields[i]!)));
-  if (comment) calendar.comment = comment;
-  return { calendar, timezone };
+  if (!names.length) throw new SpecError('CronString does not have 5-7 fields');
+  const textCalendar: Msg = Object.fromEntries(names.map((name, i) => [name, fields[i]]));
+  if (comment) textCalendar.comment = comment;
+  return { calendar: compileTextCalendar(textCalendar), timezone };
 }
 
-/** The string form of a calendar (`{hour: "9-17"}`; missing fields take the proto defaults). */
-function compileTextCalendar(c: Msg): Msg {
-  const out: Msg = {};
-  for (const f of FIELD_ORDER) {
-    const text = String(c[f.name] ?? '').trim();
-    out[f.name] = text ? parseTextField(f, text) : f.missing !== undefined ? [{ start: f.missing, end: f.missing, step: 1 }] : [];
-  }
-  if (c.comment) out.comment = c.comment;
-  return out;
-}
+const msDuration = (ms: number): Msg => ({ seconds: Math.floor(ms / 1000), nanos: Math.round((ms - Math.floor(ms / 1000) * 1000) * 1_000_000) });
 
-const msDuration = (ms: number): Msg => ({ seconds: Math.floor(ms / 1000), nanos: (ms % 1000) * 1_000_000 });
-
-function checkRanges(calendar: Msg): void {
+/** A structured calendar's ranges and comment, as the server validates them. */
+function checkCalendar(calendar: Msg): void {
+  const problems: string[] = [];
   for (const f of FIELD_ORDER) {
     for (const r of (calendar[f.name] ?? []) as Msg[]) {
       const start = Number(r.start ?? 0);
       const end = Number(r.end ?? 0);
-      if (start < f.min || start > f.max || (end > start && end > f.max)) throw new SpecError(`${f.label}: range ${start}-${end} is outside ${f.min}-${f.max}`);
+      if (start < f.min || start > f.max) problems.push(`${f.label} Start is not in range [${f.min}-${f.max}]`);
+      if (end !== 0 && (end < start || end > f.max)) problems.push(`${f.label} End is before Start or not in range [${f.min}-${f.max}]`);
+      if (Number(r.step ?? 0) < 0) problems.push(`${f.label} has invalid Step`);
     }
   }
+  if (String(calendar.comment ?? '').length > MAX_COMMENT) problems.push('comment is too long');
+  if (problems.length) throw new SpecError(`invalid calendar spec: ${problems.join(', ')}`);
+}
+
+function checkInterval(i: Msg): void {
+  const every = durationMs(i.interval);
+  const phase = durationMs(i.phase);
+  if (every < 1000) throw new SpecError('interval is too small');
+  if (phase < 0) throw new SpecError('phase is negative');
+  if (phase >= every) throw new SpecError('phase cannot be greater than Interval');
 }
 
 function checkTimezone(name: string | undefined): void {
@@ -125,33 +209,36 @@ function checkTimezone(name: string | undefined): void {
   try {
     new Intl.DateTimeFormat('en-US', { timeZone: name });
   } catch {
-    throw new SpecError(`unknown time zone "${name}"`);
+    throw new SpecError(`unknown time zone ${name}`);
   }
 }
 
 /**
  * The spec as the server stores it: cron strings and string calendars folded into
- * structured calendars and intervals, everything checked. Throws SpecError.
+ * structured calendars and intervals, everything checked in the order the real server
+ * checks it (canonicalizeSpec). Throws SpecError with its message.
  */
 export function compileSpec(spec: Msg | undefined): Msg {
   const out: Msg = { ...(spec ?? {}) };
   const calendars: Msg[] = [...((spec?.structuredCalendar ?? []) as Msg[])];
   const intervals: Msg[] = [...((spec?.interval ?? []) as Msg[])];
   for (const c of (spec?.calendar ?? []) as Msg[]) calendars.push(compileTextCalendar(c));
+  const excluded: Msg[] = [...((spec?.excludeStructuredCalendar ?? []) as Msg[]), ...((spec?.excludeCalendar ?? []) as Msg[]).map(compileTextCalendar)];
+  // every cron string must name the same time zone (or none); the spec's own must agree
+  let cronTimezone: string | undefined;
   for (const text of (spec?.cronString ?? []) as string[]) {
     const compiled = compileCron(text);
+    if (cronTimezone !== undefined && compiled.timezone !== cronTimezone) throw new SpecError('conflicting timezone names');
+    cronTimezone = compiled.timezone;
     if (compiled.calendar) calendars.push(compiled.calendar);
     if (compiled.interval) intervals.push(compiled.interval);
-    if (compiled.timezone) {
-      if (out.timezoneName && out.timezoneName !== compiled.timezone) throw new SpecError(`cron "${text}" names time zone ${compiled.timezone}, the spec ${out.timezoneName}`);
-      out.timezoneName = compiled.timezone;
-    }
   }
-  const excluded: Msg[] = [...((spec?.excludeStructuredCalendar ?? []) as Msg[]), ...((spec?.excludeCalendar ?? []) as Msg[]).map(compileTextCalendar)];
-  for (const c of [...calendars, ...excluded]) checkRanges(c);
-  for (const i of intervals) {
-    if (durationMs(i.interval) < 1000) throw new SpecError('an interval must be at least 1s');
+  if (cronTimezone) {
+    if (out.timezoneName && out.timezoneName !== cronTimezone) throw new SpecError('conflicting timezone names');
+    out.timezoneName = cronTimezone;
   }
+  for (const c of calendars) checkCalendar(c);
+  for (const i of intervals) checkInterval(i);
   checkTimezone(out.timezoneName);
   delete out.cronString;
   delete out.calendar;

@@ -2,7 +2,11 @@
  * What makes schedules act: one timer per schedule armed for its next spec time (jitter
  * included), the due times taken, skipped (paused, out of the catch-up window, out of
  * remaining actions) or put through the overlap policy, and the workflows it started
- * watched so buffered starts go when they close and pause-on-failure pauses it.
+ * watched so buffered starts go when they close and pause-on-failure pauses it. As the real
+ * server's scheduler (service/worker/scheduler): a trigger or backfill (a manual start) goes
+ * even while paused and does not use up remaining actions; a time that finds the one buffered
+ * start of BUFFER_ONE taken counts as skipped; only a buffer of 1000 drops starts; ALLOW_ALL
+ * starts are not tracked as running (they take no part in overlap or pause-on-failure).
  *
  * Started workflows are ordinary ones: id `<action workflow id>-<spec time, RFC 3339 to
  * the second>` (the action's id unchanged with keepOriginalWorkflowId), with the search
@@ -12,7 +16,7 @@ import { createHash } from 'node:crypto';
 import { Engine } from './engine.ts';
 import type { CallContext } from './grpc.ts';
 import { cancelRun, startWorkflowExecution, terminateRun } from './lifecycle.ts';
-import { RUNNING, type ScheduleRecord, scheduleKey } from './model.ts';
+import { type BufferedStart, RUNNING, type ScheduleRecord, scheduleKey } from './model.ts';
 import { durationMs, type Msg } from './proto.ts';
 import { SpecTimes } from './schedule-spec.ts';
 
@@ -20,9 +24,13 @@ import { SpecTimes } from './schedule-spec.ts';
 export const DEFAULT_CATCHUP_MS = 365 * 86_400_000;
 const MIN_CATCHUP_MS = 10_000;
 const RECENT_ACTIONS = 10;
+const MAX_BUFFER = 1000;
 /** Timers are re-armed at least this often (setTimeout cannot wait for months). */
 const MAX_TIMER_MS = 3_600_000;
 const IDENTITY = 'temporal-scheduler';
+
+/** A buffered start; a manual one (trigger, backfill) goes even while paused and uses up no action. */
+type Start = BufferedStart & { manual?: boolean };
 
 /** A call that never ends by itself: the scheduler's waits on runs. */
 const FOREVER: CallContext = { deadline: undefined, cancelled: () => false, onCancel: () => {} };
@@ -92,7 +100,7 @@ export class Scheduler {
       rec.processedUntil = t;
       if (rec.schedule.state?.paused || this.noActionsLeft(rec)) continue;
       if (now - scheduledAt > catchupMs(rec)) rec.missedCatchupWindow++;
-      else this.act(rec, t, scheduledAt, overlapOf(rec));
+      else this.act(rec, { nominal: t, scheduledAt, overlapPolicy: overlapOf(rec) });
     }
     this.saved(rec);
     this.arm(rec);
@@ -102,7 +110,7 @@ export class Scheduler {
   trigger(rec: ScheduleRecord, overlapPolicy?: string): void {
     this.refreshRunning(rec);
     const now = Date.now();
-    this.act(rec, now, now, overlapOf(rec, overlapPolicy));
+    this.act(rec, { nominal: now, scheduledAt: now, overlapPolicy: overlapOf(rec, overlapPolicy), manual: true });
     this.saved(rec);
   }
 
@@ -111,7 +119,7 @@ export class Scheduler {
     this.refreshRunning(rec);
     const spec = new SpecTimes(rec.schedule.spec ?? {});
     for (let t = spec.next(startMs - 1); t !== undefined && t <= endMs; t = spec.next(t)) {
-      this.act(rec, t, t, overlapOf(rec, overlapPolicy));
+      this.act(rec, { nominal: t, scheduledAt: t, overlapPolicy: overlapOf(rec, overlapPolicy), manual: true });
     }
     this.saved(rec);
   }
@@ -151,33 +159,42 @@ export class Scheduler {
     return Boolean(state?.limitedActions) && Number(state?.remainingActions ?? 0) <= 0;
   }
 
-  /** One spec time through the overlap policy. */
-  private act(rec: ScheduleRecord, nominal: number, scheduledAt: number, policy: string): void {
-    if (!rec.running.length || policy === 'SCHEDULE_OVERLAP_POLICY_ALLOW_ALL') return this.start(rec, nominal, scheduledAt);
+  /** One time (a spec time, or a manual one) through the overlap policy. */
+  private act(rec: ScheduleRecord, start: Start): void {
+    const policy = start.overlapPolicy;
+    if (policy === 'SCHEDULE_OVERLAP_POLICY_ALLOW_ALL') return this.start(rec, start, false);
+    if (!rec.running.length) return this.start(rec, start, true);
+    const buffer = (s: Start) => {
+      if (rec.buffered.length >= MAX_BUFFER) rec.bufferDropped++;
+      else rec.buffered.push(s);
+    };
     switch (policy) {
       case 'SCHEDULE_OVERLAP_POLICY_BUFFER_ONE':
-        if (rec.buffered.length) rec.bufferDropped++;
-        else rec.buffered.push({ nominal, scheduledAt, overlapPolicy: policy });
+        if (rec.buffered.length) rec.overlapSkipped++;
+        else buffer(start);
         return;
       case 'SCHEDULE_OVERLAP_POLICY_BUFFER_ALL':
-        rec.buffered.push({ nominal, scheduledAt, overlapPolicy: policy });
+        buffer(start);
         return;
       case 'SCHEDULE_OVERLAP_POLICY_CANCEL_OTHER':
         for (const run of this.runningRuns(rec)) cancelRun(this.engine, run, { cause: `cancelled by schedule ${rec.scheduleId} (overlap policy CANCEL_OTHER)`, identity: IDENTITY });
-        rec.buffered = [{ nominal, scheduledAt, overlapPolicy: policy }];
+        rec.buffered = [start];
         return;
       case 'SCHEDULE_OVERLAP_POLICY_TERMINATE_OTHER':
         for (const run of this.runningRuns(rec)) terminateRun(this.engine, run, `terminated by schedule ${rec.scheduleId} (overlap policy TERMINATE_OTHER)`, undefined, IDENTITY);
         this.refreshRunning(rec);
-        return this.start(rec, nominal, scheduledAt);
+        return this.start(rec, start, true);
       default:
         rec.overlapSkipped++;
     }
   }
 
-  private start(rec: ScheduleRecord, nominal: number, scheduledAt: number): void {
+  /** Starts the action's workflow; `track`: watched as running (not ALLOW_ALL's). */
+  private start(rec: ScheduleRecord, { nominal, scheduledAt, manual }: Start, track: boolean): void {
     const action: Msg | undefined = rec.schedule.action?.startWorkflow;
     if (!action) return;
+    // a buffered start the schedule may no longer take (paused, no actions left) is dropped
+    if (!manual && (rec.schedule.state?.paused || this.noActionsLeft(rec))) return;
     const workflowId = rec.schedule.policies?.keepOriginalWorkflowId ? action.workflowId : `${action.workflowId}-${idTime(nominal)}`;
     const searchAttributes = {
       indexedFields: {
@@ -204,8 +221,9 @@ export class Scheduler {
     }
     rec.actionCount++;
     const state = rec.schedule.state;
-    if (state?.limitedActions) state.remainingActions = Math.max(0, Number(state.remainingActions ?? 0) - 1);
+    if (state?.limitedActions && !manual) state.remainingActions = Math.max(0, Number(state.remainingActions ?? 0) - 1);
     rec.recent = [...rec.recent, { scheduledAt, takenAt: Date.now(), workflowId, runId }].slice(-RECENT_ACTIONS);
+    if (!track) return;
     rec.running.push({ workflowId, runId });
     this.watch(scheduleKey(rec.namespace, rec.scheduleId), rec.namespace, workflowId);
   }
@@ -222,14 +240,17 @@ export class Scheduler {
       if (current?.status === RUNNING) return true;
       const failed = current?.status === 'WORKFLOW_EXECUTION_STATUS_FAILED' || current?.status === 'WORKFLOW_EXECUTION_STATUS_TIMED_OUT';
       if (failed && rec.schedule.policies?.pauseOnFailure && !rec.schedule.state?.paused) {
-        rec.schedule.state = { ...(rec.schedule.state ?? {}), paused: true, notes: `paused: workflow ${w.workflowId} failed` };
+        // the real server's notes
+        const failure: Msg | undefined = current.events.at(-1)?.workflowExecutionFailedEventAttributes?.failure;
+        const notes = current.status === 'WORKFLOW_EXECUTION_STATUS_FAILED' ? `paused due to workflow failure: ${w.workflowId}: ${failure?.message ?? ''}` : `paused due to workflow timeout: ${w.workflowId}`;
+        rec.schedule.state = { ...(rec.schedule.state ?? {}), paused: true, notes };
         this.forget(scheduleKey(rec.namespace, rec.scheduleId));
       }
       return false;
     });
     while (!rec.running.length && rec.buffered.length) {
-      const next = rec.buffered.shift()!;
-      this.start(rec, next.nominal, next.scheduledAt);
+      const next: Start = rec.buffered.shift()!;
+      this.start(rec, next, true);
     }
   }
 

@@ -46,7 +46,8 @@ function checkedSchedule(engine: Engine, namespace: string, schedule: Msg | unde
   try {
     spec = compileSpec(schedule?.spec);
   } catch (err) {
-    if (err instanceof SpecError) throw invalidArgument(`invalid schedule spec: ${err.message}`);
+    // the real server's prefix, which the SDKs strip to throw the reason alone (a TypeError in TypeScript)
+    if (err instanceof SpecError) throw invalidArgument(`Invalid schedule spec: ${err.message}`);
     throw err;
   }
   return { ...schedule, spec, state: { ...(schedule?.state ?? {}) }, policies: { ...(schedule?.policies ?? {}) } };
@@ -125,10 +126,11 @@ export function scheduleHandlers(engine: Engine, scheduler: Scheduler): Handlers
 
     UpdateSchedule: (r) => {
       const rec = find(engine, scheduler, r);
-      if (r.conflictToken && textOf(r.conflictToken) !== String(rec.conflictToken)) {
-        throw new RpcError(status.FAILED_PRECONDITION, `schedule "${rec.scheduleId}" changed since it was read (conflict token mismatch)`);
-      }
-      rec.schedule = checkedSchedule(engine, rec.namespace, r.schedule, r.searchAttributes);
+      const schedule = checkedSchedule(engine, rec.namespace, r.schedule, r.searchAttributes);
+      // An update read before a change (its conflict token is stale) loses the race: accepted
+      // and dropped without a word, as the real server's scheduler drops it.
+      if (r.conflictToken && textOf(r.conflictToken) !== String(rec.conflictToken)) return {};
+      rec.schedule = schedule;
       if (r.searchAttributes) rec.searchAttributes = r.searchAttributes;
       if (r.memo) rec.memo = r.memo;
       rec.conflictToken++;
