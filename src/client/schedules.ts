@@ -93,20 +93,40 @@ function specOf(opts: MissionScheduleOptions): ScheduleSpec {
   };
 }
 
-/** Creates a schedule that starts a mission of `agent` with `input` at each time. */
+/** The spec as it was given, for a message: `cron "0 9 * *"`, `every 1h`, `time zone Europe/Paris`. */
+function specText(opts: MissionScheduleOptions): string {
+  return [
+    ...(opts.cron ?? []).map((c) => `cron ${JSON.stringify(c)}`),
+    ...(opts.every !== undefined ? [`every ${opts.every}`] : []),
+    ...(opts.timezone ? [`time zone ${opts.timezone}`] : []),
+    ...(opts.jitter !== undefined ? [`jitter ${opts.jitter}`] : []),
+  ].join(', ');
+}
+
+/**
+ * Creates a schedule that starts a mission of `agent` with `input` at each time. A spec the
+ * cluster refuses is a MissionRejected naming what was given and the cluster's reason
+ * (`invalid schedule spec: cron "0 9 * *": CronString does not have 5-7 fields`): a real
+ * Temporal server's reason names no cron, and the SDK throws it as a bare TypeError.
+ */
 export async function createMissionSchedule(client: Client, opts: MissionScheduleOptions): Promise<MissionSchedule> {
   const start = missionStart({ agent: opts.agent, input: opts.input, options: opts.options });
   if (opts.overlap && !(opts.overlap in OVERLAP_POLICIES)) throw new MissionRejected(`overlap must be one of ${Object.keys(OVERLAP_POLICIES).join(', ')}, got ${opts.overlap}`);
   const id = opts.id ?? `${opts.agent}-schedule-${Math.random().toString(16).slice(2, 8)}`;
+  const spec = specOf(opts);
   const handle = await client.schedule.create({
     scheduleId: id,
-    spec: specOf(opts),
+    spec,
     action: { type: 'startWorkflow', workflowType: MISSION_WORKFLOW, workflowId: id, taskQueue: opts.taskQueue, ...start },
     policies: {
       overlap: OVERLAP_POLICIES[opts.overlap ?? 'skip'],
       ...(opts.catchupWindow !== undefined ? { catchupWindow: durationOf(opts.catchupWindow, 'catchupWindow') } : {}),
     },
     state: { paused: opts.paused ?? false, ...(opts.note ? { note: opts.note } : {}) },
+  }).catch((err: unknown) => {
+    // the SDK's form of INVALID_ARGUMENT 'Invalid schedule spec: REASON' (ServiceError for anything else)
+    if (err instanceof TypeError) throw new MissionRejected(`invalid schedule spec: ${specText(opts)}: ${err.message}`);
+    throw err;
   });
   return new MissionSchedule(handle, client);
 }

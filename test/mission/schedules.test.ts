@@ -94,8 +94,11 @@ describe('scheduled missions', () => {
     expect([gone.code, gone.stderr.trim()]).toEqual([1, 'navigator: no schedule with id weekday-wires']);
     const noSpec = await cli('schedule', 'create', 'wire-transfer');
     expect([noSpec.code, noSpec.stderr.trim()]).toEqual([2, 'navigator: give --cron EXPR or --every DURATION']);
+    // the cron named, and the cluster's reason (a real server's names no cron)
     const badCron = await cli('schedule', 'create', 'wire-transfer', '--cron', '0 9 * *');
-    expect(badCron.stderr).toMatch(/invalid schedule spec: cron "0 9 \* \*": expected 5 fields/);
+    expect([badCron.code, badCron.stderr.trim()]).toEqual([2, 'navigator: invalid schedule spec: cron "0 9 * *": CronString does not have 5-7 fields']);
+    const badZone = await cli('schedule', 'create', 'wire-transfer', '--cron', '0 9 * * *', '--timezone', 'Mars/Olympus');
+    expect([badZone.code, badZone.stderr.trim()]).toEqual([2, 'navigator: invalid schedule spec: cron "0 9 * * *", time zone Mars/Olympus: unknown time zone Mars/Olympus']);
     const badEvery = await cli('schedule', 'create', 'wire-transfer', '--every', 'soon');
     expect([badEvery.code, badEvery.stderr.trim()]).toEqual([2, 'navigator: every must be a duration like 90s, 15m, 1h or 1d, got "soon"']);
   }, 120_000);
