@@ -10,6 +10,11 @@ import { Context, ApplicationFailure } from '@temporalio/activity';
 import type { Client } from '@temporalio/client';
 import { createHash } from 'node:crypto';
 import { canonicalJson, fromJson, toJson } from '../lisp/json.ts';
+import type { Limits } from '../lisp/api.ts';
+import { programEvaluator } from '../sandbox/index.ts';
+import { PLAN_NAMESPACES, substituteExpressions, truthy } from '../plans/expressions.ts';
+import { checkParams } from '../plans/params.ts';
+import { computedIn, pathText } from '../plans/references.ts';
 import type { ChatMessage, ChatModel } from '../llm/model.ts';
 import { buildPlan, toSpec } from '../plans/build.ts';
 import { PlanEdit, RecoveryAction, applyEdit, applyRecovery } from '../plans/edits.ts';
@@ -20,6 +25,8 @@ import { formatProblems } from '../plans/validate.ts';
 import type {
   CatalogDescription,
   EditPlanRequest,
+  EvaluateStepOutcome,
+  EvaluateStepRequest,
   PlanOutcome,
   PreparePlanRequest,
   RecoveryOutcome,
@@ -72,8 +79,10 @@ export function createPlanActivities(deps: PlanActivityDeps) {
       const entry = lookupAgent(deps.agents, req.agent);
       const catalog = catalogOf(deps.agents, entry);
       const base = { id: req.planId, taskId: req.taskId, createdAt: req.createdAt };
+      const params = checkParams(req.document?.params ?? {}, req.params ?? {});
+      if (!params.ok) return { ok: false, problems: params.problems, message: `the plan's parameters are invalid:\n${formatProblems(params.problems)}`, attempts: 0, tokens: 0 };
       if (req.document) {
-        const built = buildPlan({ ...base, steps: req.document.steps, estimatedDuration: req.document.estimatedDuration }, catalog);
+        const built = buildPlan({ ...base, steps: req.document.steps, params: params.params, estimatedDuration: req.document.estimatedDuration }, catalog);
         if (built.ok) return { ok: true, plan: built.plan, change: 'given by the caller', attempts: 0, tokens: 0 };
         return { ok: false, problems: built.problems, message: `the given plan is invalid:\n${formatProblems(built.problems)}`, attempts: 0, tokens: 0 };
       }
@@ -114,6 +123,23 @@ export function createPlanActivities(deps: PlanActivityDeps) {
       return withHeartbeat(Context.current(), every, () => askRecovery(entry, catalogOf(deps.agents, entry), req));
     },
 
+    /** A step's condition, then its `$expr` values, in the sandbox with small limits. */
+    async evaluatePlanStep(req: EvaluateStepRequest): Promise<EvaluateStepOutcome> {
+      const context = {
+        ...Object.fromEntries(Object.entries(req.steps).map(([id, v]) => [`step/${id}`, v])),
+        ...Object.fromEntries(Object.entries(req.params).map(([name, v]) => [`param/${name}`, v])),
+      };
+      if (req.when !== undefined) {
+        const condition = await evaluateExpression(req.when, context, req.stepId, 'when');
+        if (!truthy(condition)) return { run: false, condition };
+      }
+      const values = new Map<string, Json>();
+      for (const { path, computed } of computedIn(req.args)) {
+        if (computed.kind === 'expr') values.set(JSON.stringify(path), await evaluateExpression(computed.source, context, req.stepId, pathText(path, req.root)));
+      }
+      return { run: true, args: substituteExpressions(req.args, (path) => values.get(JSON.stringify(path)) ?? null) };
+    },
+
     async runPlanStep(req: StepRequest): Promise<StepOutcome> {
       const ctx = Context.current();
       const attempt = ctx.info.attempt;
@@ -150,6 +176,28 @@ export function createPlanActivities(deps: PlanActivityDeps) {
       }
     },
   };
+}
+
+/** Limits of one plan expression: small, since an expression only computes a value. */
+export const EXPRESSION_LIMITS: Partial<Limits> = { fuel: 100_000, timeoutMs: 2000, maxToolCalls: 0, maxOutputChars: 0 };
+
+/**
+ * One expression's value as JSON, evaluated in the sandbox; an error (or a value that is
+ * not JSON) fails the step for good, naming the step, the path and the position.
+ */
+async function evaluateExpression(source: string, context: Record<string, Json>, stepId: string, where: string): Promise<Json> {
+  const result = await programEvaluator()(source, { context, dataNamespaces: [...PLAN_NAMESPACES], limits: EXPRESSION_LIMITS, journal: null });
+  const failure = (message: string) => ApplicationFailure.create({ message: `step ${stepId} ${where}: ${message}`, type: 'InvalidExpression', nonRetryable: true });
+  if (result.status === 'error') {
+    const at = result.error.span ? `line ${result.error.span.line}, column ${result.error.span.col}: ` : '';
+    throw failure(`${at}${result.error.message}`);
+  }
+  if (result.status !== 'ok') throw failure(result.status === 'fail' ? 'the expression called fail' : 'the expression called a tool');
+  try {
+    return toJson(result.value);
+  } catch (err) {
+    throw failure(`its value is not JSON: ${(err as Error).message}`);
+  }
 }
 
 type Built = { ok: true; plan: Plan } | { ok: false; problems: PlanProblem[] };

@@ -63,6 +63,8 @@ function stepLines(step: Step, index: number, full: boolean): string[] {
     .filter(Boolean)
     .join(', ');
   const lines = [`${String(index + 1).padStart(2)}. ${STATUS_MARK[step.status] ?? ' '} ${pc.bold(step.id)}  ${step.description}`, `      ${what}`];
+  if (step.when !== undefined) lines.push(`      when: ${step.when}`);
+  if (step.resolved) lines.push(`      computed: ${short(step.resolved, full ? 400 : 100)}`);
   if (step.dependsOn.length) lines.push(`      depends on: ${step.dependsOn.join(', ')}`);
   if (flags) lines.push(`      ${flags}`);
   if (step.status !== 'pending') lines.push(`      ${step.status}${step.reason ? `: ${step.reason}` : ''}${resultText(step)}`);
@@ -82,6 +84,7 @@ export function renderPlan(view: PlanStatusView, opts: { full?: boolean } = {}):
   const bar = '─'.repeat(72);
   const lines = [`┌${bar}`, `│ Plan ${pc.bold(id)} · version ${view.version} · ${pc.bold(view.status)} · agent ${view.agent}`];
   if (plan?.estimatedDuration !== undefined) lines.push(`│ estimated duration: ${plan.estimatedDuration} s`);
+  if (plan?.params) lines.push(`│ params: ${Object.entries(plan.params).map(([k, p]) => `${k} = ${short(p.value, 60)}`).join(', ')}`);
   lines.push(`├${bar}`);
   if (!plan) lines.push('│ (no plan yet: the planner is working)');
   plan?.steps.forEach((s, i) => lines.push(...stepLines(s, i, opts.full ?? false).map((l) => `│ ${l}`)));

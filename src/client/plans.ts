@@ -14,6 +14,8 @@ import { WorkflowUpdateFailedError, type Client, type WorkflowHandle } from '@te
 import { ApplicationFailure } from '@temporalio/common';
 import { z } from 'zod';
 import { PlanDocument, PlanOptions, type PlanProblem } from '../plans/schema.ts';
+import { checkParams } from '../plans/params.ts';
+import { formatProblems } from '../plans/validate.ts';
 import { type ExecutionSummary, type Json, type PlanAck, PlanInput } from '../workflows/plan-contract.ts';
 import * as m from '../workflows/plan-messages.ts';
 
@@ -33,6 +35,8 @@ export interface StartPlanOptions {
   approve?: boolean;
   /** options over the document's own */
   options?: z.input<typeof PlanOptions>;
+  /** values of the document's parameters (checked against their JSON Schemas) */
+  params?: Record<string, Json>;
 }
 
 /** A plan start or change the workflow refused: the message plus the problems as data. */
@@ -59,11 +63,16 @@ export function planInputOf(opts: StartPlanOptions): PlanInput {
   const merged = { ...(opts.document as { options?: object } | undefined)?.options, ...opts.options };
   const options = PlanOptions.safeParse(merged);
   if (!options.success) throw new PlanRejected(`invalid plan options: ${issueText(options.error)}`);
+  const params = checkParams(document?.params ?? {}, opts.params ?? {});
+  if (!params.ok) throw new PlanRejected(`invalid plan parameters:\n${formatProblems(params.problems)}`, params.problems);
   const input = {
     agent: opts.agent,
     ...(opts.request !== undefined ? { request: opts.request } : {}),
     ...(opts.context !== undefined ? { context: opts.context } : {}),
-    ...(document ? { document: { steps: document.steps, ...(document.estimatedDuration !== undefined ? { estimatedDuration: document.estimatedDuration } : {}) } } : {}),
+    ...(document
+      ? { document: { steps: document.steps, ...(document.params ? { params: document.params } : {}), ...(document.estimatedDuration !== undefined ? { estimatedDuration: document.estimatedDuration } : {}) } }
+      : {}),
+    ...(opts.params !== undefined ? { params: opts.params } : {}),
     ...(opts.taskId ? { taskId: opts.taskId } : {}),
     ...(opts.approve ? { approve: true } : {}),
     options: options.data,

@@ -48,6 +48,8 @@ export interface EffectOptions {
 export interface RunOptions {
   /** `data/` context */
   context?: Record<string, unknown>;
+  /** namespaces read from the context like `data/`: `ns/name` is the key `"ns/name"` */
+  dataNamespaces?: string[];
   tools?: ToolDef[];
   /** `null`/absent: tasks run uncached and a `journal_inactive` warning is returned */
   journal?: Journal | null;

@@ -82,6 +82,7 @@ export async function run(source: string, opts: RunOptions = {}): Promise<RunRes
       tools,
       journal: journalIn,
       maxRegexLength: limits.maxRegexLength,
+      ...(opts.dataNamespaces ? { dataNamespaces: opts.dataNamespaces } : {}),
     });
   } catch (e) {
     return { ...base(), status: 'error', error: asStaticError(e) };

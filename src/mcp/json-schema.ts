@@ -37,12 +37,21 @@ export function outputSchemaOf(tool: string, schema: unknown, warn?: (message: s
   }
 }
 
+/**
+ * The zod schema of a JSON Schema object (zod's converter; also used for plan
+ * parameters).
+ * @throws Error with zod's reason when the schema cannot be expressed in zod
+ */
+export function zodOfJsonSchema(schema: Record<string, unknown>): z.ZodType {
+  return z.fromJSONSchema(schema as Parameters<typeof z.fromJSONSchema>[0]);
+}
+
 function convert(tool: string, which: 'input' | 'output', schema: unknown, opts: { onUnsupported?: Unsupported; warn?: (message: string) => void }): z.ZodType {
   if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) {
     throw new McpSchemaError(`MCP tool ${tool}: its ${which} schema is not a JSON Schema object`);
   }
   try {
-    return z.fromJSONSchema(schema as Parameters<typeof z.fromJSONSchema>[0]);
+    return zodOfJsonSchema(schema as Record<string, unknown>);
   } catch (err) {
     const message = `MCP tool ${tool}: its ${which} schema cannot be converted to zod: ${(err as Error).message}`;
     if (opts.onUnsupported !== 'loose') throw new McpSchemaError(`${message} (pass onUnsupported: 'loose' to accept any JSON object and let the server check)`);

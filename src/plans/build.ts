@@ -3,15 +3,15 @@
  * the tools' defaults where a step does not say.
  */
 import { validatePlan } from './validate.ts';
-import { type Catalog, type Plan, type PlanProblem, type Step, StepSpec, type StepSpecInput, defaultRequiresApproval } from './schema.ts';
+import { type Catalog, type Plan, type PlanParam, type PlanProblem, type Step, StepSpec, type StepSpecInput, defaultRequiresApproval } from './schema.ts';
 
 export type Built = { ok: true; plan: Plan } | { ok: false; problems: PlanProblem[] };
 
 export function buildPlan(
-  input: { id: string; taskId: string; steps: readonly unknown[]; estimatedDuration?: number; createdAt: string },
+  input: { id: string; taskId: string; steps: readonly unknown[]; params?: Record<string, PlanParam>; estimatedDuration?: number; createdAt: string },
   catalog: Catalog,
 ): Built {
-  const problems = validatePlan(input.steps, catalog);
+  const problems = validatePlan(input.steps, catalog, Object.keys(input.params ?? {}));
   if (problems.length) return { ok: false, problems };
   return {
     ok: true,
@@ -20,6 +20,7 @@ export function buildPlan(
       taskId: input.taskId,
       version: 1,
       steps: input.steps.map((raw, order) => toStep(raw, order, catalog)),
+      ...(input.params && Object.keys(input.params).length ? { params: input.params } : {}),
       ...(input.estimatedDuration !== undefined ? { estimatedDuration: input.estimatedDuration } : {}),
       createdAt: input.createdAt,
     },
@@ -39,6 +40,7 @@ export function toStep(raw: unknown, order: number, catalog: Pick<Catalog, 'tool
     critical: spec.critical,
     requiresApproval: spec.requiresApproval ?? defaultRequiresApproval(spec, catalog),
     ...(spec.retry ? { retry: spec.retry } : {}),
+    ...(spec.when !== undefined ? { when: spec.when } : {}),
     status: 'pending',
   };
 }
@@ -54,5 +56,6 @@ export function toSpec(step: Step): StepSpecInput {
     critical: step.critical,
     requiresApproval: step.requiresApproval,
     ...(step.retry ? { retry: step.retry } : {}),
+    ...(step.when !== undefined ? { when: step.when } : {}),
   };
 }

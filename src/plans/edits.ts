@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import { toStep } from './build.ts';
-import { referencedSteps } from './references.ts';
+import { resultsUsedBy } from './expressions.ts';
 import { type Catalog, JsonValue, type Plan, type PlanProblem, type Step, StepId } from './schema.ts';
 import { validatePlan } from './validate.ts';
 
@@ -37,10 +37,12 @@ const problem = (code: PlanProblem['code'], stepId: string | null, message: stri
 
 /** The new plan (version + 1), validated as a whole; steps renumbered in array order. */
 function commit(plan: Plan, steps: Step[], change: string, catalog: Catalog): Applied {
-  const problems = validatePlan(steps, catalog);
+  const problems = validatePlan(steps, catalog, paramNames(plan));
   if (problems.length) return { ok: false, problems };
   return { ok: true, plan: { ...plan, version: plan.version + 1, steps: steps.map((s, order) => ({ ...s, order })) }, change };
 }
+
+const paramNames = (plan: Plan): string[] => Object.keys(plan.params ?? {});
 
 function editable(plan: Plan, stepId: string): Step | Applied {
   const step = plan.steps.find((s) => s.id === stepId);
@@ -53,7 +55,7 @@ const isApplied = (v: Step | Applied): v is Applied => 'ok' in v;
 
 /** Who depends on or uses the result of `stepId`. */
 function dependentsOf(plan: Plan, stepId: string): string[] {
-  return plan.steps.filter((s) => s.id !== stepId && (s.dependsOn.includes(stepId) || referencedSteps([s.args ?? null, s.input ?? null]).has(stepId))).map((s) => s.id);
+  return plan.steps.filter((s) => s.id !== stepId && (s.dependsOn.includes(stepId) || resultsUsedBy(s).has(stepId))).map((s) => s.id);
 }
 
 export function applyEdit(plan: Plan, edit: PlanEdit, catalog: Catalog): Applied {
@@ -78,7 +80,7 @@ export function applyEdit(plan: Plan, edit: PlanEdit, catalog: Catalog): Applied
       return commit(plan, plan.steps.map((s) => (s.id === step.id ? skipped : s)), `skipped step ${step.id}`, catalog);
     }
     case 'add': {
-      const problems = validatePlan([...plan.steps, edit.step], catalog);
+      const problems = validatePlan([...plan.steps, edit.step], catalog, paramNames(plan));
       if (problems.length) return { ok: false, problems };
       const step = toStep(edit.step, plan.steps.length, catalog);
       return commit(plan, [...plan.steps, step], `added step ${step.id}`, catalog);
@@ -121,7 +123,7 @@ export function applyRecovery(plan: Plan, failedId: string, action: RecoveryActi
   if (!failed) return problem('unknown_step', failedId, `no step ${failedId} in the plan`);
   if (failed.status !== 'failed') return problem('not_editable', failedId, `step ${failedId} is ${failed.status}, not failed`);
   const again = (s: Step): Step => {
-    const { result: _result, reason: _reason, ...rest } = s;
+    const { result: _result, reason: _reason, resolved: _resolved, ...rest } = s;
     return { ...rest, status: 'pending' };
   };
   switch (action.action) {
@@ -145,7 +147,7 @@ function insert(plan: Plan, failedId: string, action: Extract<RecoveryAction, { 
   const before = plan.steps.find((s) => s.id === action.before);
   if (!before) return problem('unknown_step', action.before, `no step ${action.before} to insert before`, 'before');
   if (before.id !== failedId && before.status !== 'pending') return problem('not_editable', before.id, `cannot insert before ${before.id}: it is ${before.status}`, 'before');
-  const problems = validatePlan([...plan.steps, ...action.steps], catalog);
+  const problems = validatePlan([...plan.steps, ...action.steps], catalog, paramNames(plan));
   if (problems.length) return { ok: false, problems };
   const added = action.steps.map((raw, i) => toStep(raw, i, catalog));
   const target = before.id === failedId ? again(before) : before;

@@ -1,8 +1,10 @@
 /**
  * `$step` references in step args: a whole-string value `"$fetch"` is fetch's result,
  * `"$fetch.rows.0.id"` a path into it (object keys and array indices), `"$$x"` the
- * literal string `$x`. References work at any depth of the args. Pure and zod-free: the
- * workflow resolves references right before a step runs.
+ * literal string `$x`. References work at any depth of the args, and so do the computed
+ * values `{"$param": "name"}` (a plan parameter) and `{"$expr": "..."}` (a PTC-Lisp
+ * expression, see expressions.ts). Pure and zod-free: the workflow resolves references
+ * and parameters right before a step runs; expressions are left for the worker.
  */
 import type { Json } from './schema.ts';
 
@@ -23,8 +25,33 @@ export function parseReference(s: string): Reference | null {
 
 export type Path = Array<string | number>;
 
+export type Computed = { kind: 'expr'; source: string } | { kind: 'param'; name: string };
+
+/** `{"$expr": string}` or `{"$param": string}` (exactly that one key), else null. */
+export function computedOf(v: unknown): Computed | null {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return null;
+  const keys = Object.keys(v);
+  if (keys.length !== 1) return null;
+  const inner = (v as Record<string, unknown>)[keys[0]!];
+  if (typeof inner !== 'string') return null;
+  if (keys[0] === '$expr') return { kind: 'expr', source: inner };
+  if (keys[0] === '$param') return { kind: 'param', name: inner };
+  return null;
+}
+
+/** Every `$expr` and `$param` value inside a JSON value, with its path. */
+export function computedIn(value: unknown, at: Path = []): Array<{ path: Path; computed: Computed }> {
+  const computed = computedOf(value);
+  if (computed) return [{ path: at, computed }];
+  if (Array.isArray(value)) return value.flatMap((v, i) => computedIn(v, [...at, i]));
+  if (value !== null && typeof value === 'object') return Object.entries(value).flatMap(([k, v]) => computedIn(v, [...at, k]));
+  return [];
+}
+
+
 /** Every `$` string inside a JSON value (references, literals and malformed ones) with its path. */
 export function referencesIn(value: unknown, at: Path = []): Array<{ path: Path; ref: Reference }> {
+  if (computedOf(value)) return [];
   if (typeof value === 'string') {
     const ref = parseReference(value);
     return ref ? [{ path: at, ref }] : [];
@@ -46,11 +73,19 @@ export type Resolved = { ok: true; value: Json } | { ok: false; message: string;
 
 export const pathText = (path: Path, root = 'args'): string => [root, ...path].join('.');
 
-/** Replaces every reference by the value it names; the first one that cannot be resolved fails. */
-export function resolveReferences(value: Json, resultOf: ResultOf, root = 'args'): Resolved {
+/**
+ * Replaces every reference and `$param` by the value it names (`$expr` values stay as
+ * they are); the first one that cannot be resolved fails.
+ */
+export function resolveReferences(value: Json, resultOf: ResultOf, root = 'args', params: Readonly<Record<string, Json>> = {}): Resolved {
   const failure: { message: string; path: string }[] = [];
   const walk = (v: Json, at: Path): Json => {
     if (failure.length) return null;
+    const computed = computedOf(v);
+    if (computed?.kind === 'expr') return v;
+    if (computed?.kind === 'param') {
+      return Object.hasOwn(params, computed.name) ? params[computed.name]! : fail(pathText(at, root), `the plan has no parameter ${computed.name}`);
+    }
     if (typeof v === 'string') return resolveString(v, at);
     if (Array.isArray(v)) return v.map((x, i) => walk(x, [...at, i]));
     if (v !== null && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x, [...at, k])]));

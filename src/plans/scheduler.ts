@@ -7,10 +7,10 @@
  * dependency failed, is blocked or was denied, or when it references a step that has no
  * result: it ends `blocked`.
  */
-import { referencedSteps } from './references.ts';
+import { resultsUsedBy } from './expressions.ts';
 import type { Plan, PlanStatus, Step, StepResult, StepStatus } from './schema.ts';
 
-const stepRefs = (s: Step): Set<string> => referencedSteps([s.args ?? null, s.input ?? null]);
+const stepRefs = (s: Step): Set<string> => resultsUsedBy(s);
 
 function satisfied(dep: Step, refs: Set<string>): boolean {
   if (dep.status === 'completed') return true;

@@ -58,6 +58,8 @@ export const StepSpec = z
     requiresApproval: z.boolean().optional(),
     /** default: the side-effect class's retry policy */
     retry: RetrySpec.optional(),
+    /** a PTC-Lisp condition: when falsy (nil or false) the step is skipped, "condition false" */
+    when: z.string().min(1, 'an empty condition').optional(),
   })
   .superRefine((s, ctx) => {
     const isTool = s.tool !== undefined;
@@ -85,14 +87,24 @@ export const Step = z.object({
   /** resolved: the step's own choice, else the tool's default */
   requiresApproval: z.boolean(),
   retry: RetrySpec.optional(),
+  when: z.string().optional(),
+  /** the args (or input) as they ran, once its `$expr` values were computed on the worker */
+  resolved: JsonObject.optional(),
   status: StepStatus,
   result: StepResult.optional(),
   /** why a step was skipped or blocked (denial reason, "skipped by the reviewer", ...) */
   reason: z.string().optional(),
   /** set when a reviewer or a recovery skipped the step (not a denial) */
-  skippedBy: z.enum(['reviewer', 'recovery', 'denial']).optional(),
+  skippedBy: z.enum(['reviewer', 'recovery', 'denial', 'condition']).optional(),
 });
 export type Step = z.infer<typeof Step>;
+
+/** Parameter names appear as `param/NAME` in expressions: letters, digits, _ and -. */
+export const PARAM_NAME = STEP_ID;
+
+/** A plan parameter: its JSON Schema as declared and the value the plan runs with. */
+export const PlanParam = z.object({ schema: JsonObject, value: JsonValue });
+export type PlanParam = z.infer<typeof PlanParam>;
 
 export const Plan = z.object({
   id: z.string().min(1),
@@ -100,6 +112,8 @@ export const Plan = z.object({
   taskId: z.string().min(1),
   version: z.number().int().positive(),
   steps: z.array(Step),
+  /** parameters by name (absent: the plan has none) */
+  params: z.record(z.string(), PlanParam).optional(),
   /** the planner's estimate, in seconds */
   estimatedDuration: z.number().nonnegative().optional(),
   createdAt: z.string(),
@@ -144,6 +158,8 @@ export type PlanOptionsInput = z.input<typeof PlanOptions>;
 /** What the planner answers and what a caller may give as a file: steps and options. */
 export const PlanDocument = z.object({
   steps: z.array(z.unknown()).min(1, 'a plan needs at least one step'),
+  /** parameters: name -> JSON Schema; values are given at start (`--params`) */
+  params: z.record(z.string().regex(PARAM_NAME, 'a parameter name is letters, digits, _ and -'), JsonObject).optional(),
   estimatedDuration: z.number().nonnegative().optional(),
   options: PlanOptions.optional(),
 });
@@ -179,6 +195,11 @@ export const PROBLEM_CODES = [
   'cycle',
   'reference_not_a_dependency',
   'invalid_reference',
+  // computed values and parameters
+  'invalid_expression',
+  'unknown_param',
+  'missing_param',
+  'invalid_param',
   // a model answer that is not a plan document at all
   'invalid_answer',
   // edits and recovery actions

@@ -6,12 +6,17 @@
  * the step runs.
  */
 import { z } from 'zod';
-import { pathText, referencesIn } from './references.ts';
+import { analyze } from '../lisp/analyzer/index.ts';
+import { PtcError } from '../lisp/errors.ts';
+import { read } from '../lisp/reader/index.ts';
+import { PLAN_NAMESPACES, expressionNames, stepExpressions } from './expressions.ts';
+import { computedIn, pathText, referencesIn } from './references.ts';
 import { type Catalog, type PlanProblem, StepSpec } from './schema.ts';
 
 type Spec = z.output<typeof StepSpec>;
 
-export function validatePlan(steps: readonly unknown[], catalog: Catalog): PlanProblem[] {
+/** `params`: the names of the plan's declared parameters (what `param/NAME` may read). */
+export function validatePlan(steps: readonly unknown[], catalog: Catalog, params: readonly string[] = []): PlanProblem[] {
   const problems: PlanProblem[] = [];
   const specs: Array<{ spec: Spec; index: number }> = [];
   steps.forEach((raw, index) => {
@@ -28,7 +33,7 @@ export function validatePlan(steps: readonly unknown[], catalog: Catalog): PlanP
   }
   for (const { spec } of specs) problems.push(...toolProblems(spec, catalog), ...dependencyProblems(spec, ids));
   problems.push(...cycleProblems(specs.map((s) => s.spec), ids));
-  problems.push(...referenceProblems(specs.map((s) => s.spec), ids));
+  problems.push(...referenceProblems(specs.map((s) => s.spec), ids, new Set(params)));
   const order = (p: PlanProblem) => (p.stepId !== null ? (ids.get(p.stepId) ?? -1) : -1);
   return problems.map((p, i) => ({ p, i })).sort((a, b) => order(a.p) - order(b.p) || a.i - b.i).map(({ p }) => p);
 }
@@ -60,9 +65,12 @@ function argProblems(spec: Spec, schema: z.ZodType): PlanProblem[] {
   const args = spec.args ?? {};
   const parsed = schema.safeParse(args);
   if (parsed.success) return [];
-  const refPaths = referencesIn(args)
-    .filter((r) => r.ref.kind === 'ref')
-    .map((r) => r.path.map(String));
+  const refPaths = [
+    ...referencesIn(args)
+      .filter((r) => r.ref.kind === 'ref')
+      .map((r) => r.path.map(String)),
+    ...computedIn(args).map((c) => c.path.map(String)),
+  ];
   const underRef = (path: string[]) => refPaths.some((r) => r.length <= path.length && r.every((seg, i) => seg === path[i]));
   return parsed.error.issues
     .filter((i) => !underRef(i.path.map(String)))
@@ -111,13 +119,17 @@ function cycleProblems(specs: Spec[], ids: Map<string, number>): PlanProblem[] {
   return out;
 }
 
-/** Malformed `$` strings, references to unknown steps, and references that would race. */
-function referenceProblems(specs: Spec[], ids: Map<string, number>): PlanProblem[] {
+/**
+ * Malformed `$` strings, references to unknown steps, references that would race, and in
+ * expressions the same plus syntax errors and unknown parameters.
+ */
+function referenceProblems(specs: Spec[], ids: Map<string, number>, params: ReadonlySet<string>): PlanProblem[] {
   const deps = dependencyMap(specs, (s) => s.dependsOn);
   const out: PlanProblem[] = [];
   for (const s of specs) {
     const root = s.agent !== undefined ? 'input' : 'args';
     const ancestors = transitiveDeps(s.id, deps);
+    out.push(...expressionProblems(s, ids, ancestors, params));
     for (const { path, ref } of referencesIn(s.agent !== undefined ? (s.input ?? {}) : (s.args ?? {}))) {
       const where = pathText(path, root);
       if (ref.kind === 'invalid') out.push({ code: 'invalid_reference', stepId: s.id, path: where, message: `${where}: ${ref.message}` });
@@ -129,6 +141,45 @@ function referenceProblems(specs: Spec[], ids: Map<string, number>): PlanProblem
     }
   }
   return out;
+}
+
+/** Each expression of a step: read and analysed, the steps and parameters it names. */
+function expressionProblems(s: Spec, ids: Map<string, number>, ancestors: Set<string>, params: ReadonlySet<string>): PlanProblem[] {
+  const out: PlanProblem[] = [];
+  const root = s.agent !== undefined ? 'input' : 'args';
+  const unknownParam = (where: string, name: string) =>
+    out.push({ code: 'unknown_param', stepId: s.id, path: where, message: `${where}: uses parameter ${name}, which the plan does not declare (declared: ${[...params].join(', ') || 'none'})` });
+  for (const { path, computed } of computedIn(s.agent !== undefined ? (s.input ?? {}) : (s.args ?? {}))) {
+    if (computed.kind === 'param' && !params.has(computed.name)) unknownParam(pathText(path, root), computed.name);
+  }
+  for (const { path, source } of stepExpressions(s)) {
+    const syntax = expressionError(source);
+    if (syntax) {
+      out.push({ code: 'invalid_expression', stepId: s.id, path, message: `${path}: ${syntax}` });
+      continue;
+    }
+    const names = expressionNames(source);
+    for (const id of names.steps) {
+      if (!ids.has(id)) out.push({ code: 'unknown_dependency', stepId: s.id, path, message: `${path}: reads step/${id}, which is not in the plan` });
+      else if (!ancestors.has(id)) out.push({ code: 'reference_not_a_dependency', stepId: s.id, path, message: `${path}: reads step/${id}, which is not among its dependencies (add it to dependsOn)` });
+    }
+    for (const name of names.params) if (!params.has(name)) unknownParam(path, name);
+  }
+  return out;
+}
+
+/** Why an expression cannot run, located (`line 1, column 9: ...`), or null. */
+function expressionError(source: string): string | null {
+  try {
+    const forms = read(source);
+    if (forms.length !== 1) return `an expression is exactly one form (found ${forms.length})`;
+    analyze(forms, { source, tools: new Map(), journal: null, dataNamespaces: PLAN_NAMESPACES });
+    return null;
+  } catch (err) {
+    if (!(err instanceof PtcError)) throw err;
+    const at = err.span ? `line ${err.span.line}, column ${err.span.col}: ` : '';
+    return `${at}${err.message}${err.hint ? ` (${err.hint})` : ''}`;
+  }
 }
 
 /** Dependencies by step id; steps sharing an id (a duplicate_id problem) pool theirs. */

@@ -154,6 +154,7 @@ function requestOf(source: string, opts: RunOptions, maxItems: number): RunReque
   return {
     source,
     context: opts.context ?? {},
+    ...(opts.dataNamespaces ? { dataNamespaces: opts.dataNamespaces } : {}),
     journal: opts.journal ? [...opts.journal] : null,
     summaries: [...(opts.summaries ?? new Map())],
     namespace: serializeNamespace(opts.namespace ?? new Map(), { maxItems }),

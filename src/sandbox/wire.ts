@@ -24,6 +24,7 @@ export interface ToolWire {
 export interface RunRequest {
   source: string;
   context: Record<string, unknown>;
+  dataNamespaces?: string[];
   journal: Array<[string, Json]> | null;
   summaries: Array<[string, string]>;
   /** name → source */

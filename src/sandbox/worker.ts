@@ -79,6 +79,7 @@ async function execute(req: RunRequest, rpc: MessagePort, flag: Int32Array): Pro
     const namespace = all;
     const opts: RunOptions = {
       context: req.context,
+      ...(req.dataNamespaces ? { dataNamespaces: req.dataNamespaces } : {}),
       tools,
       journal: req.journal === null ? null : new Map(req.journal),
       summaries: new Map(req.summaries),

@@ -20,6 +20,8 @@ export const PlanInput = z
     context: JsonValue.optional(),
     /** a plan given by the caller (no model call to plan) */
     document: PlanDocument.optional(),
+    /** values of the document's parameters, checked against their JSON Schemas */
+    params: z.record(z.string(), JsonValue).optional(),
     /** the task this plan serves @default the workflow id */
     taskId: z.string().min(1).optional(),
     /** start executing without review */
@@ -139,7 +141,9 @@ export interface PreparePlanRequest {
   createdAt: string;
   request?: string;
   context?: Json;
-  document?: { steps: unknown[]; estimatedDuration?: number };
+  document?: { steps: unknown[]; params?: Record<string, Record<string, Json>>; estimatedDuration?: number };
+  /** values of the document's parameters */
+  params?: Record<string, Json>;
 }
 
 export interface EditPlanRequest {
@@ -176,6 +180,23 @@ export interface StepRequest {
   tool: string;
   args: Json;
 }
+
+/** A step's condition and computed args, evaluated on the worker before its approval gate. */
+export interface EvaluateStepRequest {
+  planId: string;
+  stepId: string;
+  when?: string;
+  /** args (or input) with references and parameters resolved, `$expr` values still to compute */
+  args: Json;
+  /** `args` or `input`: where the paths of expression errors start */
+  root: 'args' | 'input';
+  /** results of the steps the expressions read, by id */
+  steps: Record<string, Json>;
+  params: Record<string, Json>;
+}
+
+/** `run: false` when the condition was falsy (args not computed). */
+export type EvaluateStepOutcome = { run: false; condition: Json } | { run: true; args: Json };
 
 export interface StepOutcome {
   result: Json;

@@ -6,6 +6,7 @@
  */
 import * as wf from '@temporalio/workflow';
 import type { createPlanActivities } from '../activities/plans.ts';
+import { needsEvaluation, paramValues, stepsReadBy } from '../plans/expressions.ts';
 import { resolveReferences } from '../plans/references.ts';
 import { blockSteps, readySteps } from '../plans/scheduler.ts';
 import type { Plan, Step, StepResult } from '../plans/schema.ts';
@@ -41,7 +42,10 @@ export async function preparePlan(state: PlanState): Promise<void> {
         createdAt: iso(Date.now()),
         ...(state.input.request !== undefined ? { request: state.input.request } : {}),
         ...(state.input.context !== undefined ? { context: state.input.context } : {}),
-        ...(state.input.document ? { document: { steps: state.input.document.steps, estimatedDuration: state.input.document.estimatedDuration } } : {}),
+        ...(state.input.document
+          ? { document: { steps: state.input.document.steps, params: state.input.document.params, estimatedDuration: state.input.document.estimatedDuration } }
+          : {}),
+        ...(state.input.params ? { params: state.input.params } : {}),
       },
     ],
   );
@@ -133,17 +137,20 @@ function closeUnstarted(state: PlanState): void {
   }
 }
 
-/** One step from ready to settled: approval, run, recovery. */
+/** One step from ready to settled: condition and computed args, approval, run, recovery. */
 async function runStep(state: PlanState, id: string): Promise<void> {
   const step = state.step(id)!;
-  if (step.requiresApproval) {
-    const verdict = await awaitApproval(state, step, argsToApprove(state, step));
+  const prepared = await prepareArgs(state, step);
+  if (prepared.kind === 'skip') return void state.updateStep(id, { status: 'skipped', skippedBy: 'condition', reason: 'condition false' }, Date.now());
+  if (prepared.kind === 'run' && step.requiresApproval) {
+    const verdict = await awaitApproval(state, step, prepared.args);
     if (verdict !== 'approved') return;
   }
   const startedAt = Date.now();
   state.updateStep(id, { status: 'running' }, startedAt);
   const current = state.step(id)!;
-  const outcome = await (current.tool ? runToolStep(state, current) : runAgentStep(state, current));
+  const outcome: RunOutcome =
+    prepared.kind === 'failed' ? { ok: false, error: prepared.error, attempts: 0, cause: null } : await (current.tool ? runToolStep(state, current, prepared.args) : runAgentStep(state, current, prepared.args));
   const result = { ok: outcome.ok, ...(outcome.ok ? { value: outcome.value } : { error: outcome.error }), attempts: outcome.attempts, duration: Date.now() - startedAt, timestamp: iso(Date.now()) };
   if (outcome.ok) return state.finishStep(id, 'completed', result, Date.now());
   const stopped = wf.isCancellation(outcome.cause) || state.cancelReason !== null;
@@ -154,11 +161,36 @@ async function runStep(state: PlanState, id: string): Promise<void> {
 
 type RunOutcome = { ok: true; value: Json; attempts: number; cause?: undefined; error?: undefined } | { ok: false; error: string; attempts: number; cause: unknown };
 
-/** The args a person approves: references resolved (the step's dependencies are done), as they will run. */
-function argsToApprove(state: PlanState, step: Step): Json {
-  const written = (step.args ?? step.input ?? {}) as Json;
-  const resolved = resolveReferences(written, (ref) => resultOf(state, ref));
-  return resolved.ok ? resolved.value : written;
+type Prepared = { kind: 'run'; args: Json } | { kind: 'skip' } | { kind: 'failed'; error: string };
+
+/**
+ * The args as they will run (what a person approves): references and parameters
+ * resolved here, then, when the step has a condition or `$expr` values, evaluated on the
+ * worker (the activity's result keeps them in history; the step records them).
+ */
+async function prepareArgs(state: PlanState, step: Step): Promise<Prepared> {
+  const root = step.agent !== undefined ? 'input' : 'args';
+  const params = paramValues(state.plan!.params);
+  const resolved = resolveReferences(((root === 'input' ? step.input : step.args) ?? {}) as Json, (ref) => resultOf(state, ref), root, params);
+  if (!resolved.ok) return { kind: 'failed', error: resolved.message };
+  if (!needsEvaluation(step)) return { kind: 'run', args: resolved.value };
+  const steps: Record<string, Json> = {};
+  for (const ref of stepsReadBy(step)) {
+    const r = resultOf(state, ref);
+    if (r.found) steps[ref] = r.value;
+  }
+  const { evaluatePlanStep } = wf.proxyActivities<Activities>({ startToCloseTimeout: '1 minute', retry: { maximumAttempts: 3, nonRetryableErrorTypes: ['InvalidExpression'] } });
+  try {
+    const out = await evaluatePlanStep.executeWithOptions({ summary: `evaluate ${step.id}`.slice(0, 200) }, [
+      { planId: state.planId, stepId: step.id, ...(step.when !== undefined ? { when: step.when } : {}), args: resolved.value, root, steps, params },
+    ]);
+    if (!out.run) return { kind: 'skip' };
+    state.updateStep(step.id, { resolved: out.args as Record<string, Json> }, Date.now());
+    return { kind: 'run', args: out.args };
+  } catch (err) {
+    if (wf.isCancellation(err)) throw err;
+    return { kind: 'failed', error: failureMessage(err) };
+  }
 }
 
 /** Waits for approve-step / deny-step or the deadline. */
@@ -199,9 +231,7 @@ function deny(state: PlanState, id: string, reason: string): 'denied' {
 
 const failedResult = (error: string) => ({ ok: false, error, duration: 0, timestamp: iso(Date.now()), attempts: 0 });
 
-async function runToolStep(state: PlanState, step: Step): Promise<RunOutcome> {
-  const resolved = resolveReferences((step.args ?? {}) as Json, (ref) => resultOf(state, ref));
-  if (!resolved.ok) return { ok: false, error: resolved.message, attempts: 0, cause: null };
+async function runToolStep(state: PlanState, step: Step, args: Json): Promise<RunOutcome> {
   const round = state.ledger.filter((e) => e.stepId === step.id).length + 1;
   const activityId = `step-${step.id}-${round}`;
   const entry = state.startLedger(step, activityId);
@@ -217,7 +247,7 @@ async function runToolStep(state: PlanState, step: Step): Promise<RunOutcome> {
         heartbeatTimeout: state.options.timeouts.heartbeatMs,
         retry: step.retry ? { ...policy, maximumAttempts: step.retry.maxAttempts } : policy,
       },
-      [{ agent: state.input.agent, planId: state.planId, stepId: step.id, tool: step.tool!, args: resolved.value }],
+      [{ agent: state.input.agent, planId: state.planId, stepId: step.id, tool: step.tool!, args }],
     );
     state.toolCalls += out.attempt;
     Object.assign(entry, { status: 'completed', attempts: out.attempt, idempotencyKey: out.idempotencyKey, result: out.result });
@@ -232,16 +262,14 @@ async function runToolStep(state: PlanState, step: Step): Promise<RunOutcome> {
 }
 
 /** An agent step is a Navigator mission run as a child workflow; its result is the mission's. */
-async function runAgentStep(state: PlanState, step: Step): Promise<RunOutcome> {
-  const resolved = resolveReferences((step.input ?? {}) as Json, (ref) => resultOf(state, ref));
-  if (!resolved.ok) return { ok: false, error: resolved.message, attempts: 0, cause: null };
+async function runAgentStep(state: PlanState, step: Step, input: Json): Promise<RunOutcome> {
   const round = state.ledger.filter((e) => e.stepId === step.id).length + 1;
   const workflowId = `${state.planId}--${step.id}-${round}`;
   const entry = state.startLedger(step, workflowId);
   try {
     const value = await wf.executeChild('navigatorMission', {
       workflowId,
-      args: [{ agent: step.agent!, input: resolved.value, runId: workflowId }],
+      args: [{ agent: step.agent!, input, runId: workflowId }],
       staticSummary: `plan ${state.planId} step ${step.id}: ${step.description}`.slice(0, 200),
       parentClosePolicy: 'TERMINATE',
     });

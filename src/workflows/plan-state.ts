@@ -27,7 +27,8 @@ export interface ParsedPlanInput {
   agent: string;
   request?: string;
   context?: Json;
-  document?: { steps: unknown[]; estimatedDuration?: number; options?: Partial<PlanOptions> };
+  document?: { steps: unknown[]; params?: Record<string, Record<string, Json>>; estimatedDuration?: number; options?: Partial<PlanOptions> };
+  params?: Record<string, Json>;
   taskId?: string;
   approve?: boolean;
   options?: Partial<PlanOptions>;

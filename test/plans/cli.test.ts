@@ -39,6 +39,32 @@ function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr:
 }
 
 describe('navigator plan', () => {
+  it('validate --params: a missing or ill-typed parameter and a bad expression are problems naming them', { timeout: 60_000 }, async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'plan-params-')), 'bump.json');
+    writeFileSync(
+      file,
+      JSON.stringify({
+        params: { version: { type: 'string' } },
+        steps: [
+          { id: 'read', description: 'read', tool: 'read_file', args: { path: 'config.json' } },
+          { id: 'write', description: 'write', tool: 'write_file', args: { path: 'config.json', content: { $expr: '(str/replace (:content step/read) "1" param/version)' } }, dependsOn: ['read'] },
+          { id: 'bad', description: 'bad', tool: 'read_file', args: { path: { $expr: '(str "a"' } } },
+        ],
+      }),
+    );
+    const missing = await cli('plan', 'validate', file, '--agent', 'workspace', '--params', '{}', '--json');
+    expect(missing.code).toBe(1);
+    const problems = (JSON.parse(missing.stdout) as { problems: Array<{ code: string; stepId: string | null; path: string; message: string }> }).problems;
+    expect(problems.map((p) => [p.code, p.stepId, p.path])).toEqual([
+      ['missing_param', null, 'params.version'],
+      ['invalid_expression', 'bad', 'args.path'],
+    ]);
+    expect(problems[1]!.message).toMatch(/^args\.path: line 1, column 1: /);
+    const illTyped = await cli('plan', 'validate', file, '--agent', 'workspace', '--params', '{"version": 2}');
+    expect(illTyped.code).toBe(1);
+    expect(illTyped.stdout).toMatch(/plan params\.version: parameter version = 2 is invalid: version: .*expected string.* \[invalid_param\]/);
+  });
+
   it('validate: a good file passes; a bad one lists every problem and exits 1', { timeout: 60_000 }, async () => {
     const ok = await cli('plan', 'validate', PLAN_FILE, '--agent', 'workspace');
     expect(ok.code).toBe(0);

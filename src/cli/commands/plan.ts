@@ -6,7 +6,7 @@
 import { Command } from 'commander';
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import { type PlanHandle, PlanRejected, getPlan, startPlan } from '../../client/plans.ts';
-import type { Json } from '../../plans/schema.ts';
+import type { Json, PlanProblem } from '../../plans/schema.ts';
 import { CliError, action } from '../errors.ts';
 import { parseJson, readHistoryFile, readJsonFile, readText } from '../input.ts';
 import { printJson, withClient } from '../mission-client.ts';
@@ -47,28 +47,44 @@ async function showAfterStart(plan: PlanHandle, json: boolean | undefined): Prom
 
 const validate = new Command('validate')
   .description('check a plan file against an agent\'s tools (no server needed)')
-  .argument('<file>', 'plan JSON: {"steps": [...], "estimatedDuration"?, "options"?}')
+  .argument('<file>', 'plan JSON: {"steps": [...], "params"?, "estimatedDuration"?, "options"?}')
   .requiredOption('--agent <name>', 'the agent whose tools the plan uses')
   .option('--agents <module>', 'a module with more agents (as for `worker --agents`)')
+  .option('--params <json>', 'parameter values to check against the plan\'s "params" (without it only their schemas are checked)')
   .option('--json', 'print {"ok", "problems"}')
   .action(
-    action(async (file: string, flags: JsonFlag & { agent: string; agents?: string }) => {
+    action(async (file: string, flags: JsonFlag & { agent: string; agents?: string; params?: string }) => {
       const { buildRegistry } = await import('../../worker/agents.ts');
       const { catalogOf } = await import('../../activities/plans.ts');
       const { PlanDocument } = await import('../../plans/schema.ts');
       const { validatePlan, formatProblems } = await import('../../plans/validate.ts');
+      const { checkParams } = await import('../../plans/params.ts');
+      const given = flags.params !== undefined ? paramsFlag(flags.params) : undefined;
       const registry = await buildRegistry(flags.agents);
       const entry = registry.get(flags.agent);
       if (!entry) throw new CliError(`unknown agent ${flags.agent}; known: ${[...registry.keys()].join(', ')}`, 2);
       const doc = PlanDocument.safeParse(await readJsonFile(file, 'plan'));
       const problems = doc.success
-        ? validatePlan(doc.data.steps, catalogOf(registry, entry))
+        ? [...paramProblems(checkParams(doc.data.params ?? {}, given ?? {}), given !== undefined), ...validatePlan(doc.data.steps, catalogOf(registry, entry), Object.keys(doc.data.params ?? {}))]
         : doc.error.issues.map((i) => ({ code: 'invalid_step' as const, stepId: null, path: i.path.join('.'), message: i.message }));
       if (flags.json) printJson({ ok: problems.length === 0, problems });
       else process.stdout.write(problems.length ? `${file}: ${problems.length} problem(s)\n${formatProblems(problems)}\n` : `${file}: valid (${doc.success ? doc.data.steps.length : 0} steps)\n`);
       if (problems.length) process.exitCode = 1;
     }),
   );
+
+/** `--params JSON`: an object of parameter values. */
+function paramsFlag(text: string): Record<string, Json> {
+  const value = parseJson(text, '--params');
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new CliError('--params: expected a JSON object {"name": value, ...}', 2);
+  return value as Record<string, Json>;
+}
+
+/** The parameter problems; without given values, only those of the schemas themselves. */
+function paramProblems(checked: { ok: true } | { ok: false; problems: PlanProblem[] }, valuesGiven: boolean): PlanProblem[] {
+  if (checked.ok) return [];
+  return valuesGiven ? checked.problems : checked.problems.filter((p) => p.code !== 'missing_param');
+}
 
 const create = new Command('create')
   .description('ask the agent\'s model for a plan, then show it for review')
@@ -92,19 +108,21 @@ const create = new Command('create')
 
 const start = new Command('start')
   .description('start a plan from a file (no model), then show it for review')
-  .argument('<file>', 'plan JSON: {"steps": [...], "estimatedDuration"?, "options"?} (- for stdin)')
+  .argument('<file>', 'plan JSON: {"steps": [...], "params"?, "estimatedDuration"?, "options"?} (- for stdin)')
   .requiredOption('--agent <name>', 'the agent whose tools the plan uses')
+  .option('--params <json>', 'values of the plan\'s parameters, a JSON object (checked against their schemas)')
   .option('--id <id>', 'workflow id')
   .option('--request <text>', 'what the plan is for (shown to the model on recovery)')
   .option('--approve', 'start executing without review')
   .option('--task-queue <name>', 'task queue of the worker (or NAVIGATOR_TASK_QUEUE)')
   .option('--json', 'print JSON')
   .action(
-    action(async (file: string, flags: JsonFlag & { agent: string; id?: string; request?: string; approve?: boolean; taskQueue?: string }) => {
+    action(async (file: string, flags: JsonFlag & { agent: string; id?: string; request?: string; approve?: boolean; taskQueue?: string; params?: string }) => {
       const document = parseJson(await readText(file), `plan (${file})`);
+      const params = flags.params !== undefined ? paramsFlag(flags.params) : undefined;
       const queue = await taskQueue(flags.taskQueue);
       await withClient(async (client) => {
-        const plan = await startPlan(client, { agent: flags.agent, document, request: flags.request, id: flags.id, approve: flags.approve, taskQueue: queue }).catch(startError(flags.id));
+        const plan = await startPlan(client, { agent: flags.agent, document, params, request: flags.request, id: flags.id, approve: flags.approve, taskQueue: queue }).catch(startError(flags.id));
         await showAfterStart(plan, flags.json);
       });
     }),
@@ -130,12 +148,15 @@ const show = new Command('show')
           id: view.planId,
           version: view.version,
           status: view.status,
+          params: Object.fromEntries(Object.entries(view.plan?.params ?? {}).map(([k, p]) => [k, p.value])),
           steps: (view.plan?.steps ?? []).map((s) => ({
             id: s.id,
             description: s.description,
             tool: s.tool ?? null,
             agent: s.agent ?? null,
             args: s.args ?? s.input ?? {},
+            ...(s.when !== undefined ? { when: s.when } : {}),
+            ...(s.resolved ? { computed: s.resolved } : {}),
             dependsOn: s.dependsOn,
             status: s.status,
             result: s.result ?? null,

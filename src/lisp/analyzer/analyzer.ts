@@ -33,6 +33,11 @@ export interface AnalyzeOptions {
   journal?: ReadonlyMap<string, unknown> | null;
   /** most characters of a regex literal @default 1000 */
   maxRegexLength?: number;
+  /**
+   * Host namespaces read like `data/`: `step/fetch` reads the context key `"step/fetch"`
+   * (the plan executor's `step/` and `param/`).
+   */
+  dataNamespaces?: Iterable<string>;
 }
 
 /** Namespace prefixes the core library resolves (an unknown name there is undefined, not an unknown namespace). */
@@ -54,9 +59,11 @@ export class Analyzer {
   private gensyms = 0;
   /** names the program defines at top level anywhere: function bodies may refer to them before the def */
   private readonly laterDefs = new Set<string>();
+  private readonly dataNamespaces: ReadonlySet<string>;
 
   constructor(readonly opts: AnalyzeOptions) {
     this.globals = new Set(opts.globals ?? []);
+    this.dataNamespaces = new Set(opts.dataNamespaces ?? []);
     this.tools = opts.tools ?? new Map();
   }
 
@@ -166,6 +173,7 @@ export class Analyzer {
       if (!this.undefinedSyms.has(name)) this.undefinedSyms.set(name, span);
       return { kind: 'global', name, orNil: false, span };
     }
+    if (this.dataNamespaces.has(ns)) return { kind: 'data', name: `${ns}/${name}`, span };
     switch (ns) {
       case 'data':
         return { kind: 'data', name, span };
