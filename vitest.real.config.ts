@@ -27,6 +27,8 @@ export default defineConfig({
       'test/devserver/storage.test.ts',
       'test/devserver/cli.test.ts',
       'test/devserver/module-order.test.ts',
+      // a retention of one second: a real server keeps closed workflows at least an hour
+      'test/devserver/retention.test.ts',
     ],
     env: { NAVIGATOR_TEST_SERVER: 'temporal' },
     testTimeout: 60_000,

@@ -5,7 +5,7 @@
  * (a file filter, `-t NAME`).
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildTemporalCli, findTemporalCli } from '../src/temporal/cli-server.ts';
@@ -25,13 +25,8 @@ const vitest = spawnSync(
   ['node_modules/vitest/vitest.mjs', 'run', '--config', 'vitest.real.config.ts', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`, ...process.argv.slice(2)],
   { stdio: 'inherit', env: { ...process.env, NAVIGATOR_TEMPORAL_CLI: binary, NAVIGATOR_TEST_SERVER: 'temporal' } },
 );
-let summary = '0 passed, 1 failed';
-try {
-  const r = JSON.parse(readFileSync(report, 'utf8')) as { numPassedTests: number; numFailedTests: number };
-  summary = `${r.numPassedTests} passed, ${r.numFailedTests} failed`;
-} catch {
-  // no report: vitest itself failed before running tests
-}
+const counts = spawnSync(process.execPath, ['scripts/vitest-summary.mjs', report], { encoding: 'utf8' }).stdout.trim().split(' ');
+const summary = `${counts[0] ?? 0} passed, ${counts[1] ?? 1} failed`;
 rmSync(dir, { recursive: true, force: true });
 console.log(`real-server: ${summary}`);
 process.exit(vitest.status === 0 ? 0 : 1);

@@ -158,13 +158,17 @@ export function listNamespaces(engine: Engine): Msg {
   return { namespaces: Object.values(engine.state.namespaces).map(describe) };
 }
 
+/** The real server's smallest retention for a local namespace. */
+const MIN_RETENTION_MS = 3_600_000;
+
 export function registerNamespace(engine: Engine, request: Msg): Msg {
   const name: string = request.namespace ?? '';
   if (!name) throw invalidArgument('Namespace is not set on request.');
   if (engine.state.namespaces[name]) throw new RpcError(status.ALREADY_EXISTS, 'Namespace already exists.');
-  // As the real server: no default retention, a namespace is registered with one.
+  // As the real server: no default retention, a namespace is registered with one of at
+  // least an hour (its minimum for a local namespace).
   const retentionMs = durationMs(request.workflowExecutionRetentionPeriod);
-  if (!(retentionMs > 0)) throw invalidArgument('A valid retention period is not set on request.');
+  if (!(retentionMs >= MIN_RETENTION_MS)) throw invalidArgument('A valid retention period is not set on request.');
   engine.state.namespaces[name] = newNamespace(name, request.description ?? '', retentionMs / 86_400_000);
   engine.changed('namespaces', name);
   return {};

@@ -237,6 +237,7 @@ export function requireTemporalCli(env: NodeJS.ProcessEnv = process.env): string
 /** Sets the namespace's retention (start-dev creates namespaces with one day). */
 export async function setRetention(server: Pick<TemporalCliServer, 'address' | 'namespace'>, days: number): Promise<void> {
   if (days === 1) return;
+  if (days * 24 < 1) throw new Error(`a Temporal server keeps closed workflows at least one hour: a retention of ${days} days is too short (1/24 = 0.0417 days is the least)`);
   const { Connection } = await import('@temporalio/client');
   const connection = await Connection.connect({ address: server.address });
   try {

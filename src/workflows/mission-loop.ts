@@ -162,7 +162,8 @@ async function waitForDecision(state: MissionState, key: string, readVersion: nu
   };
   setStatus(state, 'waiting');
   const arrived = () => state.personWriteVersion(key) > readVersion || state.cancelReason !== null;
-  const inTime = timeoutMs === null ? (await wf.condition(arrived), true) : await wf.condition(arrived, timeoutMs);
+  // The deadline's timer is named for the decision in the Temporal UI.
+  const inTime = timeoutMs === null ? (await wf.condition(arrived), true) : await wf.condition(arrived, timeoutMs, { summary: `deadline of ${key}` });
   state.pending = null;
   // A decision that landed in the same workflow task as the deadline still counts.
   return inTime || arrived() || expire(state, key) ? 'decided' : 'fail';

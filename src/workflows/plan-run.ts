@@ -210,7 +210,7 @@ async function awaitApproval(state: PlanState, step: Step, args: Json): Promise<
   state.updateStep(step.id, { status: 'awaiting_approval' }, now);
   setDetails(state);
   const arrived = () => state.verdicts.has(step.id) || state.cancelReason !== null || state.abortReason !== null;
-  const inTime = timeoutMs === null ? (await wf.condition(arrived), true) : await wf.condition(arrived, timeoutMs);
+  const inTime = timeoutMs === null ? (await wf.condition(arrived), true) : await wf.condition(arrived, timeoutMs, { summary: `approval deadline of step ${step.id}` });
   state.awaiting.delete(step.id);
   const verdict = state.verdicts.get(step.id);
   if (verdict?.approved) return 'approved';
