@@ -99,7 +99,7 @@ describe.runIf(testServerKind() === 'temporal' && executablePath)('the Temporal 
       const handle = mission.workflow;
       await waitForStatus(handle, (s) => s.status === 'waiting');
       const url = `${ui}/namespaces/default/workflows/${handle.workflowId}`;
-      await tabShows(url, null, ['navigatorMission', 'runPass • pass 1', 'Running']);
+      await tabShows(url, null, ['navigatorMission', 'runPass • pass 1', `deadline of ${KEY}`, 'Running']);
       await shot('waiting-history');
       await tabShows(url, 'User Metadata', ['Navigator mission: wire-transfer', 'Current Details', 'waiting', KEY, 'Mission Log', 'prepare_wire_bob_5000']);
       await shot('waiting-current-details');
