@@ -87,8 +87,10 @@ export async function follow(handle: WorkflowHandle, opts: FollowOptions): Promi
   }
 }
 
+/** Waits `ms` or until `signal` aborts; the abort listener goes with the wait (one per poll would pile up). */
 const sleep = (ms: number, signal?: AbortSignal) =>
   new Promise<void>((resolve) => {
-    const t = setTimeout(resolve, ms);
-    signal?.addEventListener('abort', () => (clearTimeout(t), resolve()), { once: true });
+    const onAbort = () => (clearTimeout(t), resolve());
+    const t = setTimeout(() => (signal?.removeEventListener('abort', onAbort), resolve()), ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
   });
