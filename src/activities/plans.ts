@@ -12,7 +12,7 @@ import { createHash } from 'node:crypto';
 import { canonicalJson, fromJson, toJson } from '../lisp/json.ts';
 import type { Limits } from '../lisp/api.ts';
 import { programEvaluator } from '../sandbox/index.ts';
-import { PLAN_NAMESPACES, substituteExpressions, truthy } from '../plans/expressions.ts';
+import { DEFAULT_MAX_ITEMS, PLAN_NAMESPACES, substituteExpressions, truthy } from '../plans/expressions.ts';
 import { checkParams } from '../plans/params.ts';
 import { computedIn, pathText } from '../plans/references.ts';
 import type { ChatMessage, ChatModel } from '../llm/model.ts';
@@ -131,20 +131,20 @@ export function createPlanActivities(deps: PlanActivityDeps) {
       };
       if (req.when !== undefined) {
         const condition = await evaluateExpression(req.when, context, req.stepId, 'when');
-        if (!truthy(condition)) return { run: false, condition };
+        if (!truthy(condition)) return { kind: 'skip', condition };
       }
-      const values = new Map<string, Json>();
-      for (const { path, computed } of computedIn(req.args)) {
-        if (computed.kind === 'expr') values.set(JSON.stringify(path), await evaluateExpression(computed.source, context, req.stepId, pathText(path, req.root)));
-      }
-      return { run: true, args: substituteExpressions(req.args, (path) => values.get(JSON.stringify(path)) ?? null) };
+      if (req.forEach === undefined) return { kind: 'args', args: await computeArgs(req, context) };
+      const items = await forEachItems(req, req.forEach, context);
+      const each: Json[] = [];
+      for (const [i, item] of items.entries()) each.push(await computeArgs(req, context, { item, where: `item ${i}` }));
+      return { kind: 'each', items: each };
     },
 
     async runPlanStep(req: StepRequest): Promise<StepOutcome> {
       const ctx = Context.current();
       const attempt = ctx.info.attempt;
       const tool = lookupTool(lookupAgent(deps.agents, req.agent), req.tool);
-      const idempotencyKey = stepKey(req.planId, req.stepId, req.args);
+      const idempotencyKey = stepKey(req.planId, req.item === undefined ? req.stepId : `${req.stepId}[${req.item}]`, req.args);
       const args = tool.input.safeParse(req.args);
       if (!args.success) {
         const issues = args.error.issues.map((i) => `args${i.path.length ? '.' + i.path.join('.') : ''}: ${i.message}`).join('; ');
@@ -181,12 +181,34 @@ export function createPlanActivities(deps: PlanActivityDeps) {
 /** Limits of one plan expression: small, since an expression only computes a value. */
 export const EXPRESSION_LIMITS: Partial<Limits> = { fuel: 100_000, timeoutMs: 2000, maxToolCalls: 0, maxOutputChars: 0 };
 
+/** The args with every `$expr` computed (`item` bound for a forEach item). */
+async function computeArgs(req: EvaluateStepRequest, context: Record<string, Json>, each?: { item: Json; where: string }): Promise<Json> {
+  const values = new Map<string, Json>();
+  for (const { path, computed } of computedIn(req.args)) {
+    if (computed.kind !== 'expr') continue;
+    const where = `${each ? `${each.where} ` : ''}${pathText(path, req.root)}`;
+    values.set(JSON.stringify(path), await evaluateExpression(computed.source, context, req.stepId, where, each?.item));
+  }
+  return substituteExpressions(req.args, (path) => values.get(JSON.stringify(path)) ?? null);
+}
+
+/** A forEach expression's list; anything else, or more than maxItems, fails the step. */
+async function forEachItems(req: EvaluateStepRequest, source: string, context: Record<string, Json>): Promise<Json[]> {
+  const list = await evaluateExpression(source, context, req.stepId, 'forEach');
+  const max = req.maxItems ?? DEFAULT_MAX_ITEMS;
+  const fail = (message: string) => ApplicationFailure.create({ message: `step ${req.stepId} forEach: ${message}`, type: 'InvalidExpression', nonRetryable: true });
+  if (!Array.isArray(list)) throw fail(`expected a list, got ${list === null ? 'nil' : typeof list === 'object' ? 'a map' : JSON.stringify(list)}`);
+  if (list.length > max) throw fail(`gave ${list.length} items, more than maxItems ${max}`);
+  return list;
+}
+
 /**
  * One expression's value as JSON, evaluated in the sandbox; an error (or a value that is
  * not JSON) fails the step for good, naming the step, the path and the position.
  */
-async function evaluateExpression(source: string, context: Record<string, Json>, stepId: string, where: string): Promise<Json> {
-  const result = await programEvaluator()(source, { context, dataNamespaces: [...PLAN_NAMESPACES], limits: EXPRESSION_LIMITS, journal: null });
+async function evaluateExpression(source: string, context: Record<string, Json>, stepId: string, where: string, item?: Json): Promise<Json> {
+  const namespace = item === undefined ? undefined : new Map([['item', fromJson(item)]]);
+  const result = await programEvaluator()(source, { context, dataNamespaces: [...PLAN_NAMESPACES], limits: EXPRESSION_LIMITS, journal: null, ...(namespace ? { namespace } : {}) });
   const failure = (message: string) => ApplicationFailure.create({ message: `step ${stepId} ${where}: ${message}`, type: 'InvalidExpression', nonRetryable: true });
   if (result.status === 'error') {
     const at = result.error.span ? `line ${result.error.span.line}, column ${result.error.span.col}: ` : '';

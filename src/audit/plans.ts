@@ -1,14 +1,15 @@
 /**
  * `auditPlan`: cross-checks a plan workflow against Temporal's own history.
  * 1. rebuilds every step's outcome from history events alone (the `runPlanStep`
- *    activities and the child missions of agent steps, across the continue-as-new chain)
- *    and compares it with the steps the workflow reports;
+ *    activities and the child missions of agent steps, across the continue-as-new chain;
+ *    a forEach step's result is the list of its items' results, their count given by its
+ *    `evaluatePlanStep` activity) and compares it with the steps the workflow reports;
  * 2. checks that no step's side effect completed twice for one idempotency key;
  * 3. replays every run with the current workflow code, and audits each child mission.
  */
 import type { Client } from '@temporalio/client';
 import type { Json, Plan } from '../plans/schema.ts';
-import type { StepOutcome, StepRequest } from '../workflows/plan-contract.ts';
+import type { EvaluateStepOutcome, EvaluateStepRequest, StepOutcome, StepRequest } from '../workflows/plan-contract.ts';
 import { planQuery } from '../workflows/plan-messages.ts';
 import { EventType, type HistoryEvent, type RunHistory, decodeFirst, eventId, fetchChain } from './history.ts';
 import { type AuditOptions, auditMission, replayChain } from './index.ts';
@@ -99,9 +100,16 @@ export function rebuildSteps(chain: RunHistory[], planId: string): Rebuilt {
   for (const run of chain) {
     const activities = new Map<number, StepRequest>();
     const childSteps = new Map<number, { stepId: string; workflowId: string }>();
-    for (const e of run.history.events ?? []) applyEvent(e, run.runId, planId, activities, childSteps, out);
+    const each: ForEachRuns = { evaluations: new Map(), steps: new Map() };
+    for (const e of run.history.events ?? []) applyEvent(e, run.runId, planId, activities, childSteps, out, each);
   }
   return out;
+}
+
+/** forEach steps: evaluations by scheduled event id, and each step's items so far. */
+interface ForEachRuns {
+  evaluations: Map<number, string>;
+  steps: Map<string, { results: Json[]; done: number }>;
 }
 
 function applyEvent(
@@ -111,9 +119,11 @@ function applyEvent(
   activities: Map<number, StepRequest>,
   childSteps: Map<number, { stepId: string; workflowId: string }>,
   out: Rebuilt,
+  each: ForEachRuns,
 ): void {
   const id = eventId(e);
   const record = (ev: Omit<StepEvidence, 'runId' | 'eventId'>) => out.last.set(ev.stepId, { ...ev, runId, eventId: id });
+  if (forEachEvent(e, each, record)) return;
   switch (e.eventType) {
     case EventType.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED: {
       const a = e.activityTaskScheduledEventAttributes!;
@@ -128,7 +138,13 @@ function applyEvent(
       const req = activities.get(Number(a.scheduledEventId));
       if (!req) return;
       const result = decodeFirst<StepOutcome>(a.result)!;
-      record({ stepId: req.stepId, outcome: 'completed', value: result.result, via: `runPlanStep event ${a.scheduledEventId}` });
+      const items = req.item === undefined ? undefined : each.steps.get(req.stepId);
+      if (items) {
+        items.results[req.item!] = result.result;
+        items.done++;
+      }
+      const done = !items || items.done === items.results.length;
+      record({ stepId: req.stepId, outcome: done ? 'completed' : 'running', value: items ? items.results : result.result, via: `runPlanStep event ${a.scheduledEventId}` });
       const key = result.idempotencyKey;
       const effect = out.effects.get(key) ?? { idempotencyKey: key, stepId: req.stepId, tool: req.tool, completions: 0 };
       effect.completions++;
@@ -177,6 +193,24 @@ function applyEvent(
       return;
     }
   }
+}
+
+/** The `evaluatePlanStep` of a forEach step: how many items its runs will have (none: completed with []). */
+function forEachEvent(e: HistoryEvent, each: ForEachRuns, record: (ev: Omit<StepEvidence, 'runId' | 'eventId'>) => void): boolean {
+  if (e.eventType === EventType.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED && e.activityTaskScheduledEventAttributes?.activityType?.name === 'evaluatePlanStep') {
+    const req = decodeFirst<EvaluateStepRequest>(e.activityTaskScheduledEventAttributes.input)!;
+    each.evaluations.set(eventId(e), req.stepId);
+    return true;
+  }
+  if (e.eventType !== EventType.EVENT_TYPE_ACTIVITY_TASK_COMPLETED) return false;
+  const a = e.activityTaskCompletedEventAttributes!;
+  const stepId = each.evaluations.get(Number(a.scheduledEventId));
+  if (stepId === undefined) return false;
+  const outcome = decodeFirst<EvaluateStepOutcome>(a.result)!;
+  if (outcome.kind !== 'each') return true;
+  each.steps.set(stepId, { results: outcome.items.map(() => null), done: 0 });
+  if (outcome.items.length === 0) record({ stepId, outcome: 'completed', value: [], via: `evaluatePlanStep event ${a.scheduledEventId}` });
+  return true;
 }
 
 /** Child ids are `<planId>--<stepId>-<round>`. */

@@ -64,6 +64,7 @@ function stepLines(step: Step, index: number, full: boolean): string[] {
     .join(', ');
   const lines = [`${String(index + 1).padStart(2)}. ${STATUS_MARK[step.status] ?? ' '} ${pc.bold(step.id)}  ${step.description}`, `      ${what}`];
   if (step.when !== undefined) lines.push(`      when: ${step.when}`);
+  if (step.forEach !== undefined) lines.push(`      for each item of: ${step.forEach}${step.maxItems !== undefined ? ` (at most ${step.maxItems})` : ''}`);
   if (step.resolved) lines.push(`      computed: ${short(step.resolved, full ? 400 : 100)}`);
   if (step.dependsOn.length) lines.push(`      depends on: ${step.dependsOn.join(', ')}`);
   if (flags) lines.push(`      ${flags}`);

@@ -41,6 +41,8 @@ export function toStep(raw: unknown, order: number, catalog: Pick<Catalog, 'tool
     requiresApproval: spec.requiresApproval ?? defaultRequiresApproval(spec, catalog),
     ...(spec.retry ? { retry: spec.retry } : {}),
     ...(spec.when !== undefined ? { when: spec.when } : {}),
+    ...(spec.forEach !== undefined ? { forEach: spec.forEach } : {}),
+    ...(spec.maxItems !== undefined ? { maxItems: spec.maxItems } : {}),
     status: 'pending',
   };
 }
@@ -57,5 +59,7 @@ export function toSpec(step: Step): StepSpecInput {
     requiresApproval: step.requiresApproval,
     ...(step.retry ? { retry: step.retry } : {}),
     ...(step.when !== undefined ? { when: step.when } : {}),
+    ...(step.forEach !== undefined ? { forEach: step.forEach } : {}),
+    ...(step.maxItems !== undefined ? { maxItems: step.maxItems } : {}),
   };
 }

@@ -54,27 +54,36 @@ function collect(f: Form, out: ExpressionNames): void {
   if ('items' in f) for (const c of f.items) collect(c, out);
 }
 
-/** Where a step keeps expressions: its `when` and every `$expr` of its args or input. */
-export function stepExpressions(step: { when?: string; args?: unknown; input?: unknown }): Array<{ path: string; source: string }> {
+type WithExpressions = { when?: string; forEach?: string; args?: unknown; input?: unknown };
+
+/** Most items a forEach may give when the step does not say. */
+export const DEFAULT_MAX_ITEMS = 100;
+
+/** Where a step keeps expressions: its `when`, its `forEach` and every `$expr` of its args or input. */
+export function stepExpressions(step: WithExpressions): Array<{ path: string; source: string }> {
   const root = step.input !== undefined && step.args === undefined ? 'input' : 'args';
   const inArgs = computedIn(step.args ?? step.input ?? {}).flatMap(({ path, computed }) => (computed.kind === 'expr' ? [{ path: [root, ...path].join('.'), source: computed.source }] : []));
-  return [...(step.when !== undefined ? [{ path: 'when', source: step.when }] : []), ...inArgs];
+  return [
+    ...(step.when !== undefined ? [{ path: 'when', source: step.when }] : []),
+    ...(step.forEach !== undefined ? [{ path: 'forEach', source: step.forEach }] : []),
+    ...inArgs,
+  ];
 }
 
 /** The steps whose results a step's expressions read. */
-export function stepsReadBy(step: { when?: string; args?: unknown; input?: unknown }): Set<string> {
+export function stepsReadBy(step: WithExpressions): Set<string> {
   const out = new Set<string>();
   for (const e of stepExpressions(step)) for (const id of expressionNames(e.source).steps) out.add(id);
   return out;
 }
 
 /** The steps whose results a step uses: `$ref` strings and `step/` in its expressions. */
-export function resultsUsedBy(step: { when?: string; args?: unknown; input?: unknown }): Set<string> {
+export function resultsUsedBy(step: WithExpressions): Set<string> {
   return new Set([...referencedSteps([step.args ?? null, step.input ?? null]), ...stepsReadBy(step)]);
 }
 
 /** Whether a step needs the worker before it runs (a condition or a computed arg). */
-export const needsEvaluation = (step: { when?: string; args?: unknown; input?: unknown }): boolean => stepExpressions(step).length > 0;
+export const needsEvaluation = (step: WithExpressions): boolean => stepExpressions(step).length > 0;
 
 /** Parameter values by name (what `param/NAME` and `$param` read). */
 export const paramValues = (params: Readonly<Record<string, { value: Json }>> | undefined): Record<string, Json> =>

@@ -60,6 +60,10 @@ export const StepSpec = z
     retry: RetrySpec.optional(),
     /** a PTC-Lisp condition: when falsy (nil or false) the step is skipped, "condition false" */
     when: z.string().min(1, 'an empty condition').optional(),
+    /** a PTC-Lisp expression giving a list: the tool runs once per item, `item` bound in its args */
+    forEach: z.string().min(1, 'an empty forEach expression').optional(),
+    /** most items a forEach may give; more fails the step @default 100 */
+    maxItems: z.number().int().min(1).max(10_000).optional(),
   })
   .superRefine((s, ctx) => {
     const isTool = s.tool !== undefined;
@@ -69,6 +73,8 @@ export const StepSpec = z
     }
     if (isTool && s.input !== undefined) ctx.addIssue({ code: 'custom', path: ['input'], message: 'a tool step takes `args`, not `input`' });
     if (isAgent && s.args !== undefined) ctx.addIssue({ code: 'custom', path: ['args'], message: 'an agent step takes `input`, not `args`' });
+    if (isAgent && s.forEach !== undefined) ctx.addIssue({ code: 'custom', path: ['forEach'], message: 'forEach is for tool steps' });
+    if (s.maxItems !== undefined && s.forEach === undefined) ctx.addIssue({ code: 'custom', path: ['maxItems'], message: 'maxItems goes with forEach' });
   });
 export type StepSpec = z.output<typeof StepSpec>;
 export type StepSpecInput = z.input<typeof StepSpec>;
@@ -88,8 +94,13 @@ export const Step = z.object({
   requiresApproval: z.boolean(),
   retry: RetrySpec.optional(),
   when: z.string().optional(),
-  /** the args (or input) as they ran, once its `$expr` values were computed on the worker */
-  resolved: JsonObject.optional(),
+  forEach: z.string().optional(),
+  maxItems: z.number().int().optional(),
+  /**
+   * the args (or input) as they ran, once its `$expr` values were computed on the worker;
+   * for a forEach step, the list of each item's args
+   */
+  resolved: JsonValue.optional(),
   status: StepStatus,
   result: StepResult.optional(),
   /** why a step was skipped or blocked (denial reason, "skipped by the reviewer", ...) */

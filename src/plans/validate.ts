@@ -153,7 +153,8 @@ function expressionProblems(s: Spec, ids: Map<string, number>, ancestors: Set<st
     if (computed.kind === 'param' && !params.has(computed.name)) unknownParam(pathText(path, root), computed.name);
   }
   for (const { path, source } of stepExpressions(s)) {
-    const syntax = expressionError(source);
+    // `item` is bound in the args of a forEach step (not in its when or forEach)
+    const syntax = expressionError(source, s.forEach !== undefined && path !== 'when' && path !== 'forEach');
     if (syntax) {
       out.push({ code: 'invalid_expression', stepId: s.id, path, message: `${path}: ${syntax}` });
       continue;
@@ -169,11 +170,11 @@ function expressionProblems(s: Spec, ids: Map<string, number>, ancestors: Set<st
 }
 
 /** Why an expression cannot run, located (`line 1, column 9: ...`), or null. */
-function expressionError(source: string): string | null {
+function expressionError(source: string, withItem: boolean): string | null {
   try {
     const forms = read(source);
     if (forms.length !== 1) return `an expression is exactly one form (found ${forms.length})`;
-    analyze(forms, { source, tools: new Map(), journal: null, dataNamespaces: PLAN_NAMESPACES });
+    analyze(forms, { source, tools: new Map(), journal: null, dataNamespaces: PLAN_NAMESPACES, globals: withItem ? ['item'] : [] });
     return null;
   } catch (err) {
     if (!(err instanceof PtcError)) throw err;

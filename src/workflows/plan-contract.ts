@@ -179,6 +179,8 @@ export interface StepRequest {
   stepId: string;
   tool: string;
   args: Json;
+  /** the item's index in a forEach step (part of its idempotency key) */
+  item?: number;
 }
 
 /** A step's condition and computed args, evaluated on the worker before its approval gate. */
@@ -186,6 +188,8 @@ export interface EvaluateStepRequest {
   planId: string;
   stepId: string;
   when?: string;
+  forEach?: string;
+  maxItems?: number;
   /** args (or input) with references and parameters resolved, `$expr` values still to compute */
   args: Json;
   /** `args` or `input`: where the paths of expression errors start */
@@ -195,8 +199,8 @@ export interface EvaluateStepRequest {
   params: Record<string, Json>;
 }
 
-/** `run: false` when the condition was falsy (args not computed). */
-export type EvaluateStepOutcome = { run: false; condition: Json } | { run: true; args: Json };
+/** `skip` when the condition was falsy (args not computed); `each`: a forEach step's args, one per item. */
+export type EvaluateStepOutcome = { kind: 'skip'; condition: Json } | { kind: 'args'; args: Json } | { kind: 'each'; items: Json[] };
 
 export interface StepOutcome {
   result: Json;

@@ -142,15 +142,19 @@ async function runStep(state: PlanState, id: string): Promise<void> {
   const step = state.step(id)!;
   const prepared = await prepareArgs(state, step);
   if (prepared.kind === 'skip') return void state.updateStep(id, { status: 'skipped', skippedBy: 'condition', reason: 'condition false' }, Date.now());
-  if (prepared.kind === 'run' && step.requiresApproval) {
-    const verdict = await awaitApproval(state, step, prepared.args);
+  if (prepared.kind !== 'failed' && step.requiresApproval) {
+    const verdict = await awaitApproval(state, step, prepared.kind === 'each' ? prepared.items : prepared.args);
     if (verdict !== 'approved') return;
   }
   const startedAt = Date.now();
   state.updateStep(id, { status: 'running' }, startedAt);
   const current = state.step(id)!;
   const outcome: RunOutcome =
-    prepared.kind === 'failed' ? { ok: false, error: prepared.error, attempts: 0, cause: null } : await (current.tool ? runToolStep(state, current, prepared.args) : runAgentStep(state, current, prepared.args));
+    prepared.kind === 'failed'
+      ? { ok: false, error: prepared.error, attempts: 0, cause: null }
+      : prepared.kind === 'each'
+        ? await runEachItem(state, current, prepared.items)
+        : await (current.tool ? runToolStep(state, current, prepared.args) : runAgentStep(state, current, prepared.args));
   const result = { ok: outcome.ok, ...(outcome.ok ? { value: outcome.value } : { error: outcome.error }), attempts: outcome.attempts, duration: Date.now() - startedAt, timestamp: iso(Date.now()) };
   if (outcome.ok) return state.finishStep(id, 'completed', result, Date.now());
   const stopped = wf.isCancellation(outcome.cause) || state.cancelReason !== null;
@@ -161,7 +165,7 @@ async function runStep(state: PlanState, id: string): Promise<void> {
 
 type RunOutcome = { ok: true; value: Json; attempts: number; cause?: undefined; error?: undefined } | { ok: false; error: string; attempts: number; cause: unknown };
 
-type Prepared = { kind: 'run'; args: Json } | { kind: 'skip' } | { kind: 'failed'; error: string };
+type Prepared = { kind: 'run'; args: Json } | { kind: 'each'; items: Json[] } | { kind: 'skip' } | { kind: 'failed'; error: string };
 
 /**
  * The args as they will run (what a person approves): references and parameters
@@ -182,11 +186,21 @@ async function prepareArgs(state: PlanState, step: Step): Promise<Prepared> {
   const { evaluatePlanStep } = wf.proxyActivities<Activities>({ startToCloseTimeout: '1 minute', retry: { maximumAttempts: 3, nonRetryableErrorTypes: ['InvalidExpression'] } });
   try {
     const out = await evaluatePlanStep.executeWithOptions({ summary: `evaluate ${step.id}`.slice(0, 200) }, [
-      { planId: state.planId, stepId: step.id, ...(step.when !== undefined ? { when: step.when } : {}), args: resolved.value, root, steps, params },
+      {
+        planId: state.planId,
+        stepId: step.id,
+        ...(step.when !== undefined ? { when: step.when } : {}),
+        ...(step.forEach !== undefined ? { forEach: step.forEach, ...(step.maxItems !== undefined ? { maxItems: step.maxItems } : {}) } : {}),
+        args: resolved.value,
+        root,
+        steps,
+        params,
+      },
     ]);
-    if (!out.run) return { kind: 'skip' };
-    state.updateStep(step.id, { resolved: out.args as Record<string, Json> }, Date.now());
-    return { kind: 'run', args: out.args };
+    if (out.kind === 'skip') return { kind: 'skip' };
+    const computed = out.kind === 'each' ? out.items : out.args;
+    state.updateStep(step.id, { resolved: computed }, Date.now());
+    return out.kind === 'each' ? { kind: 'each', items: out.items } : { kind: 'run', args: out.args };
   } catch (err) {
     if (wf.isCancellation(err)) throw err;
     return { kind: 'failed', error: failureMessage(err) };
@@ -231,9 +245,24 @@ function deny(state: PlanState, id: string, reason: string): 'denied' {
 
 const failedResult = (error: string) => ({ ok: false, error, duration: 0, timestamp: iso(Date.now()), attempts: 0 });
 
-async function runToolStep(state: PlanState, step: Step, args: Json): Promise<RunOutcome> {
-  const round = state.ledger.filter((e) => e.stepId === step.id).length + 1;
-  const activityId = `step-${step.id}-${round}`;
+/** A forEach step: each item's tool call at once, each its own activity; the result is the list of results. */
+async function runEachItem(state: PlanState, step: Step, items: Json[]): Promise<RunOutcome> {
+  const round = nextRound(state, step);
+  const outcomes = await Promise.all(items.map((args, index) => runToolStep(state, step, args, { index, round })));
+  const attempts = outcomes.reduce((n, o) => n + o.attempts, 0);
+  const failed = outcomes.findIndex((o) => !o.ok);
+  if (failed >= 0) {
+    const o = outcomes[failed]!;
+    return { ok: false, error: `item ${failed}: ${o.error}`, attempts, cause: o.cause };
+  }
+  return { ok: true, value: outcomes.map((o) => (o.ok ? o.value : null)), attempts };
+}
+
+/** Activity and child ids of a step's next run are unique by the step's ledger entries so far. */
+const nextRound = (state: PlanState, step: Step): number => state.ledger.filter((e) => e.stepId === step.id).length + 1;
+
+async function runToolStep(state: PlanState, step: Step, args: Json, each?: { index: number; round: number }): Promise<RunOutcome> {
+  const activityId = each ? `step-${step.id}-${each.round}-item${each.index}` : `step-${step.id}-${nextRound(state, step)}`;
   const entry = state.startLedger(step, activityId);
   const sideEffect = state.catalog.tools[step.tool!]?.sideEffect ?? 'external';
   const policy = retryPolicyFor(sideEffect);
@@ -247,7 +276,7 @@ async function runToolStep(state: PlanState, step: Step, args: Json): Promise<Ru
         heartbeatTimeout: state.options.timeouts.heartbeatMs,
         retry: step.retry ? { ...policy, maximumAttempts: step.retry.maxAttempts } : policy,
       },
-      [{ agent: state.input.agent, planId: state.planId, stepId: step.id, tool: step.tool!, args }],
+      [{ agent: state.input.agent, planId: state.planId, stepId: step.id, tool: step.tool!, args, ...(each ? { item: each.index } : {}) }],
     );
     state.toolCalls += out.attempt;
     Object.assign(entry, { status: 'completed', attempts: out.attempt, idempotencyKey: out.idempotencyKey, result: out.result });
@@ -263,8 +292,7 @@ async function runToolStep(state: PlanState, step: Step, args: Json): Promise<Ru
 
 /** An agent step is a Navigator mission run as a child workflow; its result is the mission's. */
 async function runAgentStep(state: PlanState, step: Step, input: Json): Promise<RunOutcome> {
-  const round = state.ledger.filter((e) => e.stepId === step.id).length + 1;
-  const workflowId = `${state.planId}--${step.id}-${round}`;
+  const workflowId = `${state.planId}--${step.id}-${nextRound(state, step)}`;
   const entry = state.startLedger(step, workflowId);
   try {
     const value = await wf.executeChild('navigatorMission', {

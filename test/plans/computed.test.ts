@@ -150,6 +150,27 @@ describe('conditions', () => {
   });
 });
 
+describe('forEach', () => {
+  const list = { id: 'list', description: 'list', tool: 'echo', args: { value: [1, 2] } };
+  const each = (extra: Record<string, unknown>) => ({ id: 'each', description: 'each', tool: 'echo', args: { value: { $expr: '(* 2 item)' } }, dependsOn: ['list'], forEach: '(:got step/list)', ...extra });
+
+  it('binds item in the args of a forEach step only', () => {
+    expect(validatePlan([list, each({})], catalog)).toEqual([]);
+    const outside = validatePlan([list, { ...each({}), forEach: undefined }], catalog);
+    expect(outside).toEqual([expect.objectContaining({ code: 'invalid_expression', stepId: 'each', path: 'args.value' })]);
+    expect(outside[0]!.message).toMatch(/item/);
+    expect(validatePlan([list, each({ when: '(pos? item)' })], catalog)[0]).toMatchObject({ code: 'invalid_expression', path: 'when' });
+  });
+
+  it('checks the forEach expression and its step/ names; a forEach needs a tool step; maxItems needs a forEach', () => {
+    expect(validatePlan([list, each({ forEach: '(:got step/list' })], catalog)[0]).toMatchObject({ code: 'invalid_expression', stepId: 'each', path: 'forEach' });
+    expect(validatePlan([list, each({ dependsOn: [] })], catalog)[0]).toMatchObject({ code: 'reference_not_a_dependency', path: 'forEach' });
+    expect(validatePlan([list, each({ maxItems: 0 })], catalog)[0]).toMatchObject({ code: 'invalid_step', path: 'maxItems' });
+    expect(validatePlan([{ ...list, maxItems: 3 }], catalog)[0]).toMatchObject({ code: 'invalid_step', path: 'maxItems' });
+    expect(resultsUsedBy({ forEach: '(:got step/list)', args: {} })).toEqual(new Set(['list']));
+  });
+});
+
 describe('parameters', () => {
   const declared = { version: { type: 'string', pattern: '^\\d+\\.\\d+\\.\\d+$' }, dryRun: { type: 'boolean', default: false } };
 

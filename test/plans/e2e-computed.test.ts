@@ -94,6 +94,35 @@ describe('plans that compute and decide', () => {
     expect((bad as PlanRejected).message).toMatch(/parameter version = "latest" is invalid/);
   });
 
+  it('forEach runs the tool once per item, each its own activity and key; the result is the list; more than maxItems fails', T, async () => {
+    const plan = await env.startPlan({
+      agent: 'lab',
+      approve: true,
+      document: {
+        steps: [
+          { id: 'list', description: 'three items', tool: 'make_list', args: { n: 3 } },
+          { id: 'each', description: 'echo each id', tool: 'echo', args: { value: { $expr: '(:id item)' }, label: 'same' }, dependsOn: ['list'], forEach: '(:items step/list)' },
+          { id: 'none', description: 'no items', tool: 'echo', args: { value: { $expr: 'item' } }, dependsOn: ['list'], forEach: '(filter :missing (:items step/list))' },
+          { id: 'too_many', description: 'over the limit', tool: 'echo', args: { value: 1 }, dependsOn: ['list'], forEach: '(:items step/list)', maxItems: 2, critical: false },
+          { id: 'sum', description: 'use the list', tool: 'echo', args: { value: { $expr: '(count step/each)' } }, dependsOn: ['each'] },
+        ],
+      },
+    });
+    const summary = await plan.result();
+    expect(summary.status).toBe('completed_with_failures');
+    const view = await plan.status();
+    expect(stepOf(view, 'each').result!.value).toEqual([0, 1, 2].map((i) => ({ got: `item-${i}`, label: 'same' })));
+    expect(stepOf(view, 'each').resolved).toEqual([0, 1, 2].map((i) => ({ value: `item-${i}`, label: 'same' })));
+    expect(stepOf(view, 'none')).toMatchObject({ status: 'completed', result: { ok: true, value: [] } });
+    expect(stepOf(view, 'sum').result!.value).toEqual({ got: 3 });
+    expect(stepOf(view, 'too_many').status).toBe('failed');
+    expect(stepOf(view, 'too_many').result!.error).toBe('step too_many forEach: gave 3 items, more than maxItems 2');
+    const ledger = (await plan.ledger()).filter((e) => e.stepId === 'each');
+    expect(ledger.map((e) => e.activity).sort()).toEqual(['step-each-1-item0', 'step-each-1-item1', 'step-each-1-item2']);
+    expect(new Set(ledger.map((e) => e.idempotencyKey)).size).toBe(3);
+    await expectPlanAuditOk(env, plan.id);
+  });
+
   it('an expression that fails at run time fails its step with the step, path and position', T, async () => {
     const plan = await env.startPlan({
       agent: 'lab',

@@ -156,6 +156,7 @@ const show = new Command('show')
             agent: s.agent ?? null,
             args: s.args ?? s.input ?? {},
             ...(s.when !== undefined ? { when: s.when } : {}),
+            ...(s.forEach !== undefined ? { forEach: s.forEach } : {}),
             ...(s.resolved ? { computed: s.resolved } : {}),
             dependsOn: s.dependsOn,
             status: s.status,
