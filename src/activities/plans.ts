@@ -111,7 +111,7 @@ export function createPlanActivities(deps: PlanActivityDeps) {
       const current = { steps: req.plan.steps.map(toSpec), ...(req.plan.estimatedDuration !== undefined ? { estimatedDuration: req.plan.estimatedDuration } : {}) };
       const outcome = await withHeartbeat(Context.current(), every, () =>
         askPlanner(entry, catalog, { request: req.request ?? '', context: req.context, feedback: req.feedback, currentPlan: current as unknown as Json }, (steps, estimatedDuration) =>
-          buildPlan({ id: req.plan.id, taskId: req.plan.taskId, createdAt: req.plan.createdAt, steps, estimatedDuration }, catalog),
+          buildPlan({ id: req.plan.id, taskId: req.plan.taskId, createdAt: req.plan.createdAt, steps, params: req.plan.params, estimatedDuration }, catalog),
         ),
       );
       if (!outcome.ok) return outcome;

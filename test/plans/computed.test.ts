@@ -168,6 +168,8 @@ describe('forEach', () => {
     expect(validatePlan([list, each({ maxItems: 0 })], catalog)[0]).toMatchObject({ code: 'invalid_step', path: 'maxItems' });
     expect(validatePlan([{ ...list, maxItems: 3 }], catalog)[0]).toMatchObject({ code: 'invalid_step', path: 'maxItems' });
     expect(resultsUsedBy({ forEach: '(:got step/list)', args: {} })).toEqual(new Set(['list']));
+    const agentStep = { id: 'agent_each', description: 'a mission per item', agent: 'helper', input: {}, forEach: '[1 2]' };
+    expect(validatePlan([agentStep], { ...catalog, agents: new Set(['helper']) })).toEqual([expect.objectContaining({ code: 'invalid_step', stepId: 'agent_each', path: 'forEach', message: 'forEach: forEach is for tool steps' })]);
   });
 });
 
