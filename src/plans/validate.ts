@@ -179,8 +179,16 @@ function expressionError(source: string, withItem: boolean): string | null {
   } catch (err) {
     if (!(err instanceof PtcError)) throw err;
     const at = err.span ? `line ${err.span.line}, column ${err.span.col}: ` : '';
-    return `${at}${err.message}${err.hint ? ` (${err.hint})` : ''}`;
+    const hint = planHint(err) ?? err.hint;
+    return `${at}${err.message}${hint ? ` (${hint})` : ''}`;
   }
+}
+
+/** The analyzer's hints speak of programs; in a plan, what an expression can name. */
+function planHint(err: PtcError): string | undefined {
+  if (err.code === 'unknown_namespace') return 'a plan expression reads step/ID and param/NAME, and the core namespaces str/, set/, Math/';
+  if (err.code === 'unbound_var' && /: item$/.test(err.message)) return 'item is bound only in the args of a forEach step';
+  return undefined;
 }
 
 /** Dependencies by step id; steps sharing an id (a duplicate_id problem) pool theirs. */

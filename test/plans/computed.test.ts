@@ -158,7 +158,9 @@ describe('forEach', () => {
     expect(validatePlan([list, each({})], catalog)).toEqual([]);
     const outside = validatePlan([list, { ...each({}), forEach: undefined }], catalog);
     expect(outside).toEqual([expect.objectContaining({ code: 'invalid_expression', stepId: 'each', path: 'args.value' })]);
-    expect(outside[0]!.message).toMatch(/item/);
+    expect(outside[0]!.message).toBe('args.value: line 1, column 6: Undefined variable: item (item is bound only in the args of a forEach step)');
+    const typo = validatePlan([list, { ...list, id: 'typo', args: { value: { $expr: '(:got stp/list)' } }, dependsOn: ['list'] }], catalog);
+    expect(typo[0]!.message).toBe('args.value: line 1, column 7: unknown namespace stp/ (a plan expression reads step/ID and param/NAME, and the core namespaces str/, set/, Math/)');
     expect(validatePlan([list, each({ when: '(pos? item)' })], catalog)[0]).toMatchObject({ code: 'invalid_expression', path: 'when' });
   });
 
