@@ -16,7 +16,7 @@ import { root } from '../../src/devserver/proto.ts';
 import { testServerKind } from '../../src/devserver/testing.ts';
 import { startGrpcRecorder } from './fixtures/grpc-recorder.ts';
 import { asyncHello, counter, finishSignal, hello, retrying, setLimit, tagged } from './fixtures/workflows.ts';
-import { eventsOfType, failureCause, startWorkflow, untilDescribed, useTestEnv } from './helpers.ts';
+import { eventsOfType, failureCause, startWorkflow, untilDescribed, untilEqual, useTestEnv } from './helpers.ts';
 
 const env = useTestEnv({ server: { searchAttributes: { CustomKeywordField: 'Keyword' } } });
 
@@ -167,8 +167,9 @@ describe('behaviour behind the capabilities advertised true', () => {
     const handle = await startWorkflow(env, tagged, { workflowId: id('cap-memo'), memo: { note: 'initial' } });
     await handle.result();
     expect((await handle.describe()).memo).toEqual({ note: 'updated' });
-    const counted = await env.client.workflow.count(`WorkflowId = '${handle.workflowId}' GROUP BY ExecutionStatus`);
-    expect(counted.groups).toEqual([{ count: 1, groupValues: [['Completed']] }]);
+    // visibility on a real server catches up with the close a moment later
+    const count = async () => (await env.client.workflow.count(`WorkflowId = '${handle.workflowId}' GROUP BY ExecutionStatus`)).groups;
+    expect(await untilEqual(count, [{ count: 1, groupValues: [['Completed']] }])).toEqual([{ count: 1, groupValues: [['Completed']] }]);
   });
 
   it('sdkMetadata: workflow task completions keep what the SDK recorded', async () => {
