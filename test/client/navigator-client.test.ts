@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MissionRejected, NavigatorClient } from '../../src/client/index.ts';
-import { type MissionEnv, freshBankFile, missionEnv, waitForStatus } from '../mission/harness.ts';
+import { type MissionEnv, freshBankFile, missionEnv, until, waitForStatus } from '../mission/harness.ts';
 
 let m: MissionEnv;
 let navigator: NavigatorClient;
@@ -52,7 +52,7 @@ describe('NavigatorClient', () => {
     await mission.cancel('not needed');
     await expect(mission.result()).rejects.toThrow();
     expect((await mission.status()).status).toBe('cancelled');
-    const listed = await navigator.list();
+    const listed = await until(() => navigator.list(), (l) => l.some((w) => w.workflowId === mission.id));
     expect(listed.map((w) => w.workflowId)).toContain(mission.id);
   }, 120_000);
 });

@@ -12,7 +12,7 @@ import { NavigatorClient } from '../../src/client/index.ts';
 import { buildRegistry } from '../../src/worker/agents.ts';
 import labAgents from '../plans/fixtures/lab-agents.ts';
 import { createConsoleApp } from '../../src/console/server.ts';
-import { freshBankFile, waitForStatus } from '../mission/harness.ts';
+import { freshBankFile, until, waitForStatus } from '../mission/harness.ts';
 import { type PlanEnv, awaiting, planEnv, waitForPlan } from '../plans/plan-harness.ts';
 
 let env: PlanEnv;
@@ -179,7 +179,7 @@ describe('the missions list', () => {
     await waitForStatus(done.workflow, (s) => s.status === 'waiting');
     await done.approve({ by: 'test' });
     await done.result();
-    const list = await page('/missions?status=waiting', 'ana-secret-1');
+    const list = await until(() => page('/missions?status=waiting', 'ana-secret-1'), (t) => !t.includes(`>${done.id}</a>`));
     expect(list).toContain('<option value="waiting" selected>waiting for a decision</option>');
     expect(list).toContain(`>${waiting.id}</a>`);
     expect(list).not.toContain(`>${done.id}</a>`);

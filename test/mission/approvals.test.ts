@@ -6,7 +6,7 @@ import { answersFile, wireTransfer } from '../../examples/wire-transfer/agent.ts
 import { createScriptedModel } from '../../src/llm/index.ts';
 import type { ChatModel } from '../../src/llm/model.ts';
 import type { Agent } from '../../src/navigator/index.ts';
-import { freshBankFile, missionEnv, waitForStatus, type MissionEnv } from './harness.ts';
+import { freshBankFile, missionEnv, until, waitForStatus, type MissionEnv } from './harness.ts';
 
 /** The first model call of the gated agent waits until the test opens the gate. */
 let openGate: () => void = () => undefined;
@@ -169,11 +169,12 @@ describe('wire-transfer mission on the dev server', () => {
       for await (const w of m.client.workflow.list({ query: `NavigatorStatus = '${status}'` })) out.push(w.workflowId);
       return out;
     };
-    expect(await ids('waiting')).toContain(handle.workflowId);
+    const id = handle.workflowId;
+    expect(await until(() => ids('waiting'), (x) => x.includes(id))).toContain(id);
     await handle.executeUpdate(decideUpdate, { args: [{ key: KEY, value: 'approved' }] });
     await handle.result();
-    expect(await ids('completed')).toContain(handle.workflowId);
-    expect(await ids('waiting')).not.toContain(handle.workflowId);
+    expect(await until(() => ids('completed'), (x) => x.includes(id))).toContain(id);
+    expect(await until(() => ids('waiting'), (x) => !x.includes(id))).not.toContain(id);
     await expectAuditOk(handle.workflowId);
   });
 

@@ -124,3 +124,17 @@ export async function eventually(predicate: () => boolean, timeoutMs = 60_000, w
     await new Promise((r) => setTimeout(r, 100));
   }
 }
+
+/**
+ * Reads until `ok` holds and returns that reading: for visibility (list, count, the status
+ * search attribute), which a real server updates a moment after the change.
+ */
+export async function until<T>(read: () => Promise<T>, ok: (value: T) => boolean, timeoutMs = 60_000, what = 'visibility to catch up'): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (ok(value)) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; last reading: ${JSON.stringify(value).slice(0, 500)}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}

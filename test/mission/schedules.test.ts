@@ -9,7 +9,7 @@ import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NavigatorClient } from '../../src/client/index.ts';
 import { appliedOperations } from '../../examples/wire-transfer/index.ts';
-import { type MissionEnv, eventually, freshBankFile, missionEnv, waitForStatus } from './harness.ts';
+import { type MissionEnv, eventually, freshBankFile, missionEnv, until, waitForStatus } from './harness.ts';
 
 let m: MissionEnv;
 let navigator: NavigatorClient;
@@ -79,7 +79,7 @@ describe('scheduled missions', () => {
     expect(created.stdout).toMatch(/Created Schedule weekday-wires: agent wire-transfer, cron "0 9 \* \* 1-5" \(Europe\/Paris\)/);
     expect(created.stdout).toMatch(/next: +\d{4}-\d\d-\d\dT0[78]:00:00Z/);
 
-    expect((await cli('schedule', 'list')).stdout).toMatch(/^weekday-wires {2}next /m);
+    expect((await until(() => cli('schedule', 'list'), (r) => /^weekday-wires {2}next /m.test(r.stdout))).stdout).toMatch(/^weekday-wires {2}next /m);
     expect((await cli('schedule', 'pause', 'weekday-wires', '--note', 'holiday')).stdout).toMatch(/Paused schedule weekday-wires/);
     expect((await cli('schedule', 'trigger', 'weekday-wires')).stdout).toMatch(/Triggered/);
     const described = await cli('schedule', 'describe', 'weekday-wires', '--json');
