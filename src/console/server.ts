@@ -33,7 +33,7 @@ export interface ConsoleOptions {
   agents?: AgentRegistry;
 }
 
-export function createConsoleApp(opts: ConsoleOptions): Hono {
+export function createConsoleApp(opts: ConsoleOptions, streams = new LiveStreams()): Hono {
   const app = new Hono();
   const sec = security({ token: opts.token, user: opts.user });
   const ctx: ConsoleContext = { navigator: opts.navigator, csrf: sec.csrfToken, user: opts.user, agents: opts.agents };
@@ -85,10 +85,10 @@ export function createConsoleApp(opts: ConsoleOptions): Hono {
   missionRoutes(app, ctx);
   planRoutes(app, ctx);
   scheduleRoutes(app, ctx);
-  app.get('/live/missions/:id', (c) => live(c, () => ctx.navigator.mission(c.req.param('id')).status(), opts.pollMs));
-  app.get('/live/inbox', (c) => live(c, () => inboxItems(ctx), opts.pollMs));
+  app.get('/live/missions/:id', (c) => streams.serve(c, () => ctx.navigator.mission(c.req.param('id')).status(), opts.pollMs));
+  app.get('/live/inbox', (c) => streams.serve(c, () => inboxItems(ctx), opts.pollMs));
   // progress events too: a running tool's percent and log line change without a status change
-  app.get('/live/plans/:id', (c) => live(c, () => planNow(ctx, c.req.param('id')), opts.pollMs));
+  app.get('/live/plans/:id', (c) => streams.serve(c, () => planNow(ctx, c.req.param('id')), opts.pollMs));
   return app;
 }
 
@@ -97,17 +97,38 @@ function planNow(ctx: ConsoleContext, id: string) {
   return Promise.all([plan.status(), plan.progress()]);
 }
 
-/** Sends a `change` event whenever what `read` returns changes; ends when the client leaves. */
-function live(c: import('hono').Context, read: () => Promise<unknown>, pollMs = 500) {
-  return streamSSE(c, async (stream) => {
+/**
+ * The live streams a console serves. `stop()` ends their loops and waits for the reads in
+ * flight, so that no query to Temporal outlives the console (one still running when its
+ * client's connection closed was retried on the closed channel and threw out of a timer).
+ */
+export class LiveStreams {
+  private stopped = false;
+  private readonly running = new Set<Promise<void>>();
+
+  /** Sends a `change` event whenever what `read` returns changes; ends when the client leaves or on stop. */
+  serve(c: import('hono').Context, read: () => Promise<unknown>, pollMs = 500) {
+    return streamSSE(c, async (stream) => {
+      const loop = this.poll(stream, read, pollMs);
+      this.running.add(loop);
+      await loop.finally(() => this.running.delete(loop));
+    });
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    await Promise.allSettled([...this.running]);
+  }
+
+  private async poll(stream: import('hono/streaming').SSEStreamingApi, read: () => Promise<unknown>, pollMs: number): Promise<void> {
     let last = '';
-    while (!stream.aborted) {
+    while (!stream.aborted && !this.stopped) {
       const now = JSON.stringify(await read().catch((e: Error) => ({ error: e.message })));
       if (last && now !== last) await stream.writeSSE({ event: 'change', data: String(Date.now()) });
       last = now;
       await stream.sleep(pollMs);
     }
-  });
+  }
 }
 
 /** Everything waiting for a person, oldest first: mission decisions and plan steps to approve. */
@@ -198,7 +219,8 @@ const LOCAL = new Set(['127.0.0.1', 'localhost', '::1']);
 export async function startConsole(opts: ConsoleOptions & { host?: string; port?: number }): Promise<RunningConsole> {
   const host = opts.host ?? '127.0.0.1';
   if (!LOCAL.has(host) && parseTokens(opts.token).length === 0) throw new Error(`the console binds to ${host}, reachable from other machines: give a token (--token or NAVIGATOR_CONSOLE_TOKEN)`);
-  const app = createConsoleApp(opts);
+  const streams = new LiveStreams();
+  const app = createConsoleApp(opts, streams);
   const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
     const s = serve({ fetch: app.fetch, hostname: host, port: opts.port ?? 8233 }, () => resolve(s));
     s.once('error', reject);
@@ -206,6 +228,9 @@ export async function startConsole(opts: ConsoleOptions & { host?: string; port?
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    close: async () => {
+      await streams.stop();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
   };
 }
