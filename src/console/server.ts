@@ -38,7 +38,8 @@ export function createConsoleApp(opts: ConsoleOptions, streams = new LiveStreams
   const sec = security({ token: opts.token, user: opts.user });
   const ctx: ConsoleContext = { navigator: opts.navigator, csrf: sec.csrfToken, user: opts.user, agents: opts.agents };
   app.use('*', sec.middleware);
-  app.onError((err, c) => c.html(page('Something went wrong', html`<div class="problem">${err.message}</div>`), 500));
+  // the cause too: the client's own message ("Failed to query Workflow") says little without the server's reason
+  app.onError((err, c) => c.html(page('Something went wrong', html`<div class="problem">${messageWithCause(err)}</div>`), 500));
 
   app.get('/assets/live.js', (c) => c.body(LIVE_SCRIPT, 200, { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'no-store' }));
   app.get('/', async (c) => c.html(await inbox(ctx)));
@@ -95,6 +96,11 @@ export function createConsoleApp(opts: ConsoleOptions, streams = new LiveStreams
 function planNow(ctx: ConsoleContext, id: string) {
   const plan = ctx.navigator.plan(id);
   return Promise.all([plan.status(), plan.progress()]);
+}
+
+function messageWithCause(err: Error): string {
+  const cause = err.cause instanceof Error ? err.cause.message : null;
+  return cause && cause !== err.message ? `${err.message}: ${cause}` : err.message;
 }
 
 /**
