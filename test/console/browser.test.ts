@@ -5,27 +5,15 @@
  * gets an invalid edit refused with its problem, makes a valid one, starts the plan,
  * approves its gated step and sees it complete. CONSOLE_SCREENSHOTS=DIR keeps screenshots.
  */
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Browser, type Page, chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chromiumPath } from './chromium.ts';
 import { NavigatorClient } from '../../src/client/index.ts';
 import { type RunningConsole, startConsole } from '../../src/console/server.ts';
 import { freshBankFile, waitForStatus } from '../mission/harness.ts';
 import { type PlanEnv, awaiting, planEnv, waitForPlan } from '../plans/plan-harness.ts';
-
-function chromiumPath(): string | null {
-  for (const name of ['chromium', 'chromium-browser', 'google-chrome']) {
-    try {
-      const path = execFileSync('which', [name], { encoding: 'utf8' }).trim();
-      if (path && existsSync(path)) return path;
-    } catch {
-      // not installed under this name
-    }
-  }
-  return null;
-}
 
 const executablePath = chromiumPath();
 if (!executablePath) console.warn('console browser tests skipped: no Chromium found (apt-get install -y chromium)');

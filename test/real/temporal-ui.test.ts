@@ -6,11 +6,11 @@
  * attribute; with the AES-GCM codec, payloads decode in the UI through the codec server.
  * UI_SCREENSHOTS=DIR keeps screenshots (docs/temporal-ui/ holds the published ones).
  */
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Browser, type Page, chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chromiumPath } from '../console/chromium.ts';
 import { AesGcmCodec, keysFromEnv } from '../../src/codec/aes-gcm.ts';
 import { type CodecServer, startCodecServer } from '../../src/codec/server.ts';
 import { type TemporalCliServer, freePort, startTemporalCliServer } from '../../src/temporal/cli-server.ts';
@@ -18,18 +18,6 @@ import { startMission } from '../../src/client/missions.ts';
 import { testServerKind } from '../../src/devserver/testing.ts';
 import { decideUpdate } from '../../src/workflows/messages.ts';
 import { freshBankFile, missionEnv, waitForStatus, type MissionEnv } from '../mission/harness.ts';
-
-function chromiumPath(): string | null {
-  for (const name of ['chromium', 'chromium-browser', 'google-chrome']) {
-    try {
-      const path = execFileSync('which', [name], { encoding: 'utf8' }).trim();
-      if (path && existsSync(path)) return path;
-    } catch {
-      // not installed under this name
-    }
-  }
-  return null;
-}
 
 const executablePath = chromiumPath();
 const shots = process.env.UI_SCREENSHOTS;
