@@ -11,6 +11,11 @@ const clojureAgreement: Array<[string, string]> = [
   ['(- 5)', '-5'],
   ['(- 10 1 2)', '7'],
   ['(- 0)', '0'],
+  // one argument is a cast to Number in Clojure, so nil stays nil (ptc-0837, ptc-0841)
+  ['(+ nil)', 'nil'],
+  ['(* nil)', 'nil'],
+  ['(filter + [0 1 2 nil])', '(0 1 2)'],
+  ['(some + [nil nil 1 nil])', '1'],
   ['(/ 10 2)', '5'],
   ['(/ 1 4 2)', '0.125'],
   ['(/ 0.5)', '2'],

@@ -85,6 +85,9 @@ describe('predicates: number and character model', () => {
     ['(char? "a")', 'true'],
     ['(string? \\a)', 'true'],
     ['(char? "ab")', 'false'],
+    // one code point, as `first` of a string gives (ptc-0946: an emoji was not a char)
+    ['(char? (first "👍"))', 'true'],
+    ['(char? "👍👍")', 'false'],
   ])('%s → %s', (src, expected) => {
     expect(pr(src)).toBe(expected);
   });

@@ -16,7 +16,8 @@ const num = fc.oneof(fc.integer({ min: -5, max: 50 }), fc.constantFrom(0.5, -0.5
 const anyConst = fc.oneof({ weight: 6, arbitrary: num.map(String) }, { weight: 1, arbitrary: fc.constantFrom('nil', 'true', 'false', '"x"') });
 
 function expr(n: number, depth: number): fc.Arbitrary<string> {
-  const local = fc.constantFrom(...NAMES.slice(0, n));
+  // `o` is a local of an enclosing `let`: read from the frame, never written
+  const local = fc.constantFrom(...NAMES.slice(0, n), 'o');
   if (depth <= 0) return fc.oneof(local, anyConst);
   const sub = expr(n, depth - 1);
   return fc.oneof(
@@ -34,12 +35,13 @@ const loopProgram = fc.integer({ min: 1, max: 3 }).chain((n) =>
       fc.integer({ min: 1, max: 400 }),
       fc.array(expr(n, 2), { minLength: n, maxLength: n }),
       expr(n, 2),
+      fc.oneof({ weight: 8, arbitrary: num.map(String) }, { weight: 1, arbitrary: fc.constant('"s"') }),
     )
-    .map(([inits, limit, steps, result]) => {
+    .map(([inits, limit, steps, result, outer]) => {
       const bindings = inits.map((v, i) => `${NAMES[i]} ${v}`).join(' ');
       // the first local counts up to the limit, so most loops end; some run out of fuel
       const recur = [`(inc ${NAMES[0]})`, ...steps.slice(1)].join(' ');
-      return `(loop [${bindings}] (if (< ${NAMES[0]} ${limit}) (recur ${recur}) ${result}))`;
+      return `(let [o ${outer}] (loop [${bindings}] (if (< ${NAMES[0]} ${limit}) (recur ${recur}) ${result})))`;
     }),
 );
 
@@ -73,6 +75,15 @@ describe('numeric loops compiled to JS', () => {
     const src = '(loop [i 0 acc 0] (if (< i 100000) (recur (inc i) (+ acc i)) acc))';
     expect(await outcome(src, 1e9, true)).toEqual(await outcome(src, 1e9, false));
     expect((await outcome(src, 1e9, true)).what).toBe('ok 4999950000');
+  });
+
+  it('a loop nested in the arguments of an outer recur reads the outer loop variable (ptc-0604: was a leaked ReferenceError)', async () => {
+    const src = '(loop [i 0 result []] (if (< i 3) (recur (+ i 1) (conj result (loop [j 0 sum 0] (if (< j i) (recur (+ j 1) (+ sum j)) sum)))) result))';
+    const before = loopCodegen.compiled;
+    const generated = await outcome(src, 1e6, true);
+    expect(loopCodegen.compiled).toBeGreaterThan(before);
+    expect(generated.what).toBe('ok [0 0 1]');
+    expect(generated).toEqual(await outcome(src, 1e6, false));
   });
 
   it('a loop without locals, and fuel running out after several 2^20-unit chunks', async () => {

@@ -89,7 +89,9 @@ function shiftAmount(fn: string, v: Value): bigint {
 
 export const mathFns: CoreTable = {
   // ;; arithmetic
-  '+': defn([0, VARIADIC], (args) => clean(nums('+', args).reduce((a, b) => a + b, 0)), 'sum of the arguments; (+) is 0'),
+  // (+ nil) and (* nil) are nil, as in Clojure (its one-argument arity is a cast to
+  // Number), so `(filter + [0 nil])` and `(some + [nil 1])` work as there
+  '+': defn([0, VARIADIC], (args) => (args.length === 1 && args[0] === null ? null : clean(nums('+', args).reduce((a, b) => a + b, 0))), 'sum of the arguments; (+) is 0, (+ nil) is nil'),
   '-': defn(
     [1, VARIADIC],
     (args) => {
@@ -98,7 +100,7 @@ export const mathFns: CoreTable = {
     },
     '(- x) negates; (- x y z) subtracts left to right',
   ),
-  '*': defn([0, VARIADIC], (args) => clean(nums('*', args).reduce((a, b) => a * b, 1)), 'product; (*) is 1'),
+  '*': defn([0, VARIADIC], (args) => (args.length === 1 && args[0] === null ? null : clean(nums('*', args).reduce((a, b) => a * b, 1))), 'product; (*) is 1, (* nil) is nil'),
   '/': defn(
     [1, VARIADIC],
     (args) => {

@@ -3,7 +3,7 @@
  *
  * Clojure agreement notes (numbers are doubles, characters are 1-character strings):
  * `integer?`/`int?` mean "integral number", `float?`/`double?` "not integral" (so
- * `(double? 1.0)` is false here); `char?` is true for any 1-character string, which is
+ * `(double? 1.0)` is false here); `char?` is true for any one-code-point string, which is
  * also `string?`. `vector?` is true for vectors only, `list?` for lists (the results of
  * `map`, `filter`, ... are lists here, where Clojure has lazy seqs), `seq?` for lists
  * and lazy seqs.
@@ -69,7 +69,8 @@ export const predicateFns: CoreTable = {
   'float?': pred((x) => typeof x === 'number' && !Number.isInteger(x), 'a number with a fractional part (or ##Inf/##NaN)'),
   'double?': pred((x) => typeof x === 'number' && !Number.isInteger(x), 'same as float?'),
   'string?': pred((x) => typeof x === 'string', 'a string (characters are 1-character strings)'),
-  'char?': pred((x) => typeof x === 'string' && x.length === 1, 'a 1-character string, like \\a'),
+  // one code point, as `first`/`seq` of a string give (an emoji is 2 UTF-16 units)
+  'char?': pred((x) => typeof x === 'string' && (x.length === 1 || (x.length === 2 && x.codePointAt(0)! > 0xffff)), 'a 1-character string (one code point), like \\a'),
   'keyword?': pred((x) => x instanceof Keyword, 'a keyword'),
   'symbol?': pred((x) => x instanceof Sym, "a quoted symbol: (symbol? 'a) is true"),
   'vector?': pred(isVector, 'a vector [..]'),

@@ -47,7 +47,11 @@ class Generator {
 
   constructor(private readonly slots: readonly number[]) {}
 
-  /** The JS expression for a local: a loop local lives in a JS variable (`l0`...) during the loop. */
+  /**
+   * The JS expression for a local: a loop local lives in a JS variable (`l0`...) during
+   * the loop; any other local (of an enclosing `let`, `loop` or `fn`) is read from the
+   * frame `f`, which the iterations never write.
+   */
   private local(slot: number): string {
     const i = this.slots.indexOf(slot);
     return i >= 0 ? `l${i}` : `f[${slot}]`;
@@ -186,7 +190,7 @@ export function fastLoop(body: Node, slots: readonly number[], closures: Code): 
       ${store} s[${n}] = tk;
       return bailed ? ${BAILED} : ${LOW};`;
   try {
-    const iterations = generatedFunction<Iterations>(['s', 'K'], source);
+    const iterations = generatedFunction<Iterations>(['s', 'K', 'f'], source);
     loopCodegen.compiled++;
     return (f, ev) => drive(iterations, g.consts, slots, max, closures, f, ev);
   } catch {
@@ -202,7 +206,7 @@ const BAILED = 2;
 /** Units between clock checks in generated code: about a millisecond of it. */
 const CHUNK = 1 << 20;
 
-type Iterations = (s: Value[], consts: Value[]) => typeof DONE | typeof LOW | typeof BAILED;
+type Iterations = (s: Value[], consts: Value[], f: Value[]) => typeof DONE | typeof LOW | typeof BAILED;
 
 /** Runs the loop: generated iterations while they can, the closures for the others. */
 function drive(iterations: Iterations, consts: Value[], slots: readonly number[], max: number, closures: Code, f: Value[], ev: Evaluator): Value {
@@ -211,7 +215,7 @@ function drive(iterations: Iterations, consts: Value[], slots: readonly number[]
   for (let i = 0; i < n; i++) s[i] = f[slots[i]!]!;
   s[n] = ev.ticks;
   for (;;) {
-    const stop = iterations(s, consts);
+    const stop = iterations(s, consts, f);
     ev.ticks = s[n] as number;
     for (let i = 0; i < n; i++) f[slots[i]!] = s[i]!;
     if (stop === DONE) {
