@@ -194,7 +194,7 @@ export class Analyzer {
       if (!this.undefinedSyms.has(full)) this.undefinedSyms.set(full, span);
       return { kind: 'const', value: null, span };
     }
-    throw err('unknown_namespace', `unknown namespace ${ns}/`, span, 'namespaces: tool/, data/, budget/, str/, set/, Math/');
+    throw err('unknown_namespace', `unknown namespace ${ns}/`, span, 'namespaces: tool/, data/, budget/, str/, set/, Math/, date/');
   }
 
   // ------------------------------------------------------------ lists

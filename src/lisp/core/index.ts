@@ -16,6 +16,7 @@
  * `reverse` is the sequence function and the bare `replace` dispatches (see strings.ts).
  * @module
  */
+import { dateFns, localDateFns } from './dates.ts';
 import { fnFns } from './functions.ts';
 import { mapFns } from './maps.ts';
 import { javaMathFns, mathConstants, mathFns } from './math.ts';
@@ -63,6 +64,9 @@ const NAMESPACES: Record<string, readonly CoreTable[]> = {
   'clojure.walk': [walkFns],
   walk: [walkFns],
   regex: [regexFns, core],
+  date: [dateFns],
+  LocalDate: [localDateFns],
+  'java.time.LocalDate': [localDateFns],
   ...Object.fromEntries(Object.entries(javaMathFns).map(([ns, t]) => [ns, [t]])),
 };
 
@@ -103,6 +107,7 @@ export function coreDocs(): Array<{ area: string; name: string; doc: string }> {
     ['str/', 'strings', stringFns],
     ['set/', 'sets', setFns],
     ['walk/', 'walk', walkFns],
+    ['date/', 'dates', dateFns],
   ] as const) {
     for (const [name, f] of Object.entries(table)) {
       if (f.doc && core[name] !== f) out.push({ area, name: prefix + name, doc: f.doc });
@@ -116,6 +121,7 @@ export function coreDocs(): Array<{ area: string; name: string; doc: string }> {
 const NONDETERMINISTIC = 'not available: programs must replay identically, so there is no randomness or clock';
 const NO_STATE = 'there is no mutable state; carry values with let, loop/recur or reduce';
 const NO_IO = 'there is no I/O; call tools (tool/name {...}) for outside data';
+const NO_CLOCK = 'there is no clock: programs must replay identically; read today\'s date from data/... or a tool, then use the date/ functions';
 
 /** Clojure (and other languages') names we do not have, with what to use instead. */
 const MISSING: Record<string, string> = {
@@ -125,6 +131,11 @@ const MISSING: Record<string, string> = {
   shuffle: NONDETERMINISTIC,
   'random-uuid': NONDETERMINISTIC,
   'random-sample': NONDETERMINISTIC,
+  now: NO_CLOCK,
+  today: NO_CLOCK,
+  'current-time': NO_CLOCK,
+  currentTimeMillis: NO_CLOCK,
+  'local-date': 'use date/parse: dates are ISO strings, "2024-03-15"',
   atom: NO_STATE,
   'swap!': NO_STATE,
   'reset!': NO_STATE,

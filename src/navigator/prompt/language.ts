@@ -38,6 +38,14 @@ export const CORE_AREAS: ReadonlyArray<readonly [area: string, names: readonly s
       'str/includes?', 'str/index-of', 'str/blank?', 'parse-long', 'parse-double',
     ],
   ],
+  [
+    'dates (ISO strings)',
+    [
+      'date/parse', 'date/format', 'date/days-between', 'date/hours-between', 'date/months-between', 'date/plus-days',
+      'date/minus-days', 'date/plus-months', 'date/plus-hours', 'date/day-of-week', 'date/before?', 'date/after?',
+      'date/compare', 'date/year', 'date/month', 'date/day', 'date/date', 'date/instant',
+    ],
+  ],
   ['regex', ['re-pattern', 're-find', 're-matches', 're-seq', 'extract', 'extract-int']],
   [
     'numbers',
@@ -78,6 +86,7 @@ export function languageReference(opts: LanguageOptions = {}): string {
 ## PTC-Lisp
 Clojure syntax, and a program that is valid Clojure means what it means in Clojure. Values: nil, true, false, numbers (one number type: (/ 10 4) is 2.5, (/ 10 2) is 5), "strings", :keywords, [vectors], (lists), {:maps "and" :keys}, #{sets}, functions, #"regexes". Collections are immutable; maps and sets keep insertion order.
 Key lookup is flexible: (:id m), (get m :id) and (get m "id") find the key whether it is :id or "id".
+Dates are ISO strings ("2024-03-15", "2024-03-15T09:30:00Z") used with the date/ functions: (date/days-between (:due inv) data/today) counts days overdue, (date/format d "yyyy-MM") gives the month. There is no clock: today's date comes from data or a tool.
 
 Forms: do, let, if, if-not, when, when-not, if-let, when-let, cond, case, condp, and, or, fn, #(+ % 1), defn, def, defonce, letfn, loop/recur, for, doseq, ->, ->>, some->, cond->, as->. Destructuring: [a b & more], {:keys [a b] :or {b 0} :as m}.
 Not available: try/catch/throw, atoms, eval, files, network, host interop. Tools are the only way to reach the outside world.
