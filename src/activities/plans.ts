@@ -14,6 +14,7 @@ import type { Limits } from '../lisp/api.ts';
 import { programEvaluator } from '../sandbox/index.ts';
 import { DEFAULT_MAX_ITEMS, PLAN_NAMESPACES, substituteExpressions, truthy } from '../plans/expressions.ts';
 import { checkParams } from '../plans/params.ts';
+import { checkAnswer } from '../plans/questions.ts';
 import { computedIn, pathText } from '../plans/references.ts';
 import type { ChatMessage, ChatModel } from '../llm/model.ts';
 import { buildPlan, toSpec } from '../plans/build.ts';
@@ -24,6 +25,8 @@ import type { Catalog, Json, Plan, PlanProblem } from '../plans/schema.ts';
 import { formatProblems } from '../plans/validate.ts';
 import type {
   CatalogDescription,
+  CheckAnswerOutcome,
+  CheckAnswerRequest,
   EditPlanRequest,
   EvaluateStepOutcome,
   EvaluateStepRequest,
@@ -138,6 +141,11 @@ export function createPlanActivities(deps: PlanActivityDeps) {
       const each: Json[] = [];
       for (const [i, item] of items.entries()) each.push(await computeArgs(req, context, { item, where: `item ${i}` }));
       return { kind: 'each', items: each };
+    },
+
+    /** A person's answer to a question step, checked against the question's JSON Schema. */
+    async checkPlanAnswer(req: CheckAnswerRequest): Promise<CheckAnswerOutcome> {
+      return checkAnswer(req.stepId, req.ask, req.value);
     },
 
     async runPlanStep(req: StepRequest): Promise<StepOutcome> {

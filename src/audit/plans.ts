@@ -3,13 +3,14 @@
  * 1. rebuilds every step's outcome from history events alone (the `runPlanStep`
  *    activities and the child missions of agent steps, across the continue-as-new chain;
  *    a forEach step's result is the list of its items' results, their count given by its
- *    `evaluatePlanStep` activity) and compares it with the steps the workflow reports;
+ *    `evaluatePlanStep` activity; a question step's answer from its accepted `answerStep`
+ *    update) and compares it with the steps the workflow reports;
  * 2. checks that no step's side effect completed twice for one idempotency key;
  * 3. replays every run with the current workflow code, and audits each child mission.
  */
 import type { Client } from '@temporalio/client';
 import type { Json, Plan } from '../plans/schema.ts';
-import type { EvaluateStepOutcome, EvaluateStepRequest, StepOutcome, StepRequest } from '../workflows/plan-contract.ts';
+import type { AnswerAck, EvaluateStepOutcome, EvaluateStepRequest, StepOutcome, StepRequest } from '../workflows/plan-contract.ts';
 import { planQuery } from '../workflows/plan-messages.ts';
 import { EventType, type HistoryEvent, type RunHistory, decodeFirst, eventId, fetchChain } from './history.ts';
 import { type AuditOptions, auditMission, replayChain } from './index.ts';
@@ -100,7 +101,7 @@ export function rebuildSteps(chain: RunHistory[], planId: string): Rebuilt {
   for (const run of chain) {
     const activities = new Map<number, StepRequest>();
     const childSteps = new Map<number, { stepId: string; workflowId: string }>();
-    const each: ForEachRuns = { evaluations: new Map(), steps: new Map() };
+    const each: ForEachRuns = { evaluations: new Map(), steps: new Map(), updates: new Map() };
     for (const e of run.history.events ?? []) applyEvent(e, run.runId, planId, activities, childSteps, out, each);
   }
   return out;
@@ -110,6 +111,8 @@ export function rebuildSteps(chain: RunHistory[], planId: string): Rebuilt {
 interface ForEachRuns {
   evaluations: Map<number, string>;
   steps: Map<string, { results: Json[]; done: number }>;
+  /** accepted updates' names by event id (answers are `answerStep` updates) */
+  updates: Map<number, string>;
 }
 
 function applyEvent(
@@ -123,7 +126,7 @@ function applyEvent(
 ): void {
   const id = eventId(e);
   const record = (ev: Omit<StepEvidence, 'runId' | 'eventId'>) => out.last.set(ev.stepId, { ...ev, runId, eventId: id });
-  if (forEachEvent(e, each, record)) return;
+  if (forEachEvent(e, each, record) || answerEvent(e, each.updates, record)) return;
   switch (e.eventType) {
     case EventType.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED: {
       const a = e.activityTaskScheduledEventAttributes!;
@@ -210,6 +213,20 @@ function forEachEvent(e: HistoryEvent, each: ForEachRuns, record: (ev: Omit<Step
   if (outcome.kind !== 'each') return true;
   each.steps.set(stepId, { results: outcome.items.map(() => null), done: 0 });
   if (outcome.items.length === 0) record({ stepId, outcome: 'completed', value: [], via: `evaluatePlanStep event ${a.scheduledEventId}` });
+  return true;
+}
+
+/** An `answerStep` update that completed: the question step's answer as the workflow recorded it. */
+function answerEvent(e: HistoryEvent, updates: Map<number, string>, record: (ev: Omit<StepEvidence, 'runId' | 'eventId'>) => void): boolean {
+  if (e.eventType === EventType.EVENT_TYPE_WORKFLOW_EXECUTION_UPDATE_ACCEPTED) {
+    updates.set(eventId(e), e.workflowExecutionUpdateAcceptedEventAttributes?.acceptedRequest?.input?.name ?? '');
+    return true;
+  }
+  if (e.eventType !== EventType.EVENT_TYPE_WORKFLOW_EXECUTION_UPDATE_COMPLETED) return false;
+  const a = e.workflowExecutionUpdateCompletedEventAttributes!;
+  if (updates.get(Number(a.acceptedEventId)) !== 'answerStep' || !a.outcome?.success) return true;
+  const ack = decodeFirst<AnswerAck>(a.outcome.success)!;
+  record({ stepId: ack.stepId, outcome: 'completed', value: ack.answer, via: `answerStep update event ${a.acceptedEventId}` });
   return true;
 }
 

@@ -34,7 +34,7 @@ export async function settlePlan(
       if (progress) opts.onProgress(progress.events);
     }
     if (closed) return { view, closed };
-    const needsPerson = view && (view.status === 'review' || view.approvals.length > 0);
+    const needsPerson = view && (view.status === 'review' || view.approvals.length > 0 || (view.questions ?? []).length > 0);
     if (!opts.untilClosed && needsPerson) return { view, closed: null };
     if (Date.now() > deadline) return { view, closed: null };
     await new Promise((r) => setTimeout(r, 250));
@@ -48,6 +48,7 @@ const STATUS_MARK: Record<string, string> = {
   blocked: pc.yellow('⊘'),
   running: pc.cyan('▶'),
   awaiting_approval: pc.yellow('?'),
+  awaiting_answer: pc.yellow('?'),
   ready: '·',
   pending: '·',
 };
@@ -58,7 +59,11 @@ const short = (v: unknown, n = 100): string => {
 };
 
 function stepLines(step: Step, index: number, full: boolean): string[] {
-  const what = step.tool ? `${step.tool} ${short(step.args ?? {}, full ? 400 : 100)}` : `agent ${step.agent} ${short(step.input ?? {}, full ? 400 : 100)}`;
+  const what = step.ask
+    ? `ask: ${step.ask.question} (answer: ${short(step.ask.schema, full ? 400 : 100)})`
+    : step.tool
+      ? `${step.tool} ${short(step.args ?? {}, full ? 400 : 100)}`
+      : `agent ${step.agent} ${short(step.input ?? {}, full ? 400 : 100)}`;
   const flags = [step.requiresApproval ? pc.yellow('requires approval') : '', step.critical ? '' : 'non-critical', step.retry ? `max ${step.retry.maxAttempts} attempts` : '']
     .filter(Boolean)
     .join(', ');
@@ -75,6 +80,7 @@ function stepLines(step: Step, index: number, full: boolean): string[] {
 function resultText(step: Step): string {
   const r = step.result;
   if (!r) return '';
+  if (r.ok && step.ask) return ` → answered ${short(r.value)}${step.answeredBy ? ` by ${step.answeredBy}` : ''}`;
   return r.ok ? ` → ${short(r.value)} (${r.attempts} attempt(s), ${r.duration} ms)` : ` → ${r.error} (${r.attempts} attempt(s))`;
 }
 
@@ -114,6 +120,9 @@ function nextCommands(view: PlanStatusView): string[] {
     `    approve: ${CLI} approve-step ${id} ${a.stepId}`,
     `    deny:    ${CLI} deny-step ${id} ${a.stepId} --reason '...'`,
   ]);
+  for (const q of view.questions ?? []) {
+    lines.push(`  ${pc.yellow('waiting for an answer')}: ${q.stepId}: ${q.question} (JSON matching ${short(q.schema)})`, `    answer: ${CLI} answer ${id} ${q.stepId} '<JSON>'`);
+  }
   lines.push(`  follow: ${CLI} watch ${id}   audit: ${CLI} audit ${id}`);
   return lines;
 }

@@ -10,13 +10,14 @@
  * const summary = await plan.result();
  * ```
  */
+import { valueHash } from '../audit/hash.ts';
 import { WorkflowUpdateFailedError, type Client, type WorkflowHandle } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import { z } from 'zod';
 import { PlanDocument, PlanOptions, type PlanProblem } from '../plans/schema.ts';
 import { checkParams } from '../plans/params.ts';
 import { formatProblems } from '../plans/validate.ts';
-import { type ExecutionSummary, type Json, type PlanAck, PlanInput } from '../workflows/plan-contract.ts';
+import { type AnswerAck, type ExecutionSummary, type Json, type PlanAck, PlanInput } from '../workflows/plan-contract.ts';
 import * as m from '../workflows/plan-messages.ts';
 
 export const PLAN_WORKFLOW = 'planExecution';
@@ -136,11 +137,20 @@ export class PlanHandle {
   cancel(reason?: string, opts: { by?: string } = {}): Promise<PlanAck> {
     return this.update(m.cancelPlanUpdate, { ...(reason ? { reason } : {}), ...opts });
   }
-  approveStep(stepId: string, opts: { by?: string; note?: string } = {}): Promise<PlanAck> {
-    return this.update(m.approveStepUpdate, { stepId, ...opts });
+  /** Approves the step's args as they are now: their hash goes with the approval, and the audit checks it. */
+  async approveStep(stepId: string, opts: { by?: string; note?: string } = {}): Promise<PlanAck> {
+    const pending = (await this.status()).approvals.find((a) => a.stepId === stepId);
+    return this.update(m.approveStepUpdate, { stepId, ...opts, ...(pending ? { argsHash: valueHash(pending.args) } : {}) });
   }
   denyStep(stepId: string, opts: { by?: string; reason?: string } = {}): Promise<PlanAck> {
     return this.update(m.denyStepUpdate, { stepId, ...opts });
+  }
+  /**
+   * Answers a question step; the answer must match the question's JSON Schema (else a
+   * {@link PlanRejected} with the reasons, and the step keeps waiting).
+   */
+  answer(stepId: string, value: Json, opts: { by?: string } = {}): Promise<AnswerAck> {
+    return this.update(m.answerStepUpdate, { stepId, value, ...opts }) as Promise<AnswerAck>;
   }
 
   /** The execution summary; a failed or cancelled plan rejects with the failure. */

@@ -1,8 +1,8 @@
 /** Plan pages: the list, one plan (review with edits, or the running checklist with approvals), and its actions. */
 import type { Context, Hono } from 'hono';
 import { PlanRejected } from '../client/plans.ts';
-import type { PlanProblem, Step } from '../plans/schema.ts';
-import type { PlanStatusView, ProgressEvent } from '../workflows/plan-contract.ts';
+import type { Json, PlanProblem, Step } from '../plans/schema.ts';
+import type { PendingQuestion, PlanStatusView, ProgressEvent } from '../workflows/plan-contract.ts';
 import { type Fragment, html, page, pretty } from './html.ts';
 import type { ConsoleContext } from './missions.ts';
 
@@ -77,6 +77,7 @@ function reviewRows(ctx: ConsoleContext, id: string, steps: readonly Step[]): Fr
 
 function runRows(ctx: ConsoleContext, id: string, view: PlanStatusView, events: readonly ProgressEvent[]): Fragment {
   const waiting = new Map(view.approvals.map((a) => [a.stepId, a]));
+  const asked = new Map((view.questions ?? []).map((q) => [q.stepId, q]));
   const progress = latestProgress(events);
   return html`<table>
     <tr><th>step</th><th>what</th><th>after</th><th>status</th><th>attempts</th><th>args</th><th>result</th></tr>
@@ -88,13 +89,21 @@ function runRows(ctx: ConsoleContext, id: string, view: PlanStatusView, events: 
           ${approval
             ? html`<form method="post" action="${planUrl(id, `/steps/${encodeURIComponent(s.id)}/approve`)}">${csrfField(ctx)}<input name="note" placeholder="note (optional)" size="14" /> <button class="primary">Approve</button></form>
                 <form method="post" action="${planUrl(id, `/steps/${encodeURIComponent(s.id)}/deny`)}">${csrfField(ctx)}<input name="reason" placeholder="why (optional)" size="14" /> <button class="danger">Deny</button></form>`
-            : ''}</td>
+            : ''}${questionForm(ctx, id, asked.get(s.id))}</td>
         <td>${s.result?.attempts ?? ''}</td>
         <td><pre>${pretty(approval ? approval.args : stepArgs(s))}</pre></td>
         <td><pre>${s.result ? (s.result.error ?? pretty(s.result.value ?? null)) : ''}</pre></td>
       </tr>`;
     })}
   </table>`;
+}
+
+/** A question step waiting for its answer: the question, the answer's schema, a JSON field. */
+function questionForm(ctx: ConsoleContext, id: string, q: PendingQuestion | undefined): Fragment | string {
+  if (!q) return '';
+  return html`<form method="post" action="${planUrl(id, `/steps/${encodeURIComponent(q.stepId)}/answer`)}" class="question">${csrfField(ctx)}
+    <p><strong>${q.question}</strong></p><small>answer: JSON matching <code>${JSON.stringify(q.schema)}</code></small><br />
+    <textarea name="value" rows="2" placeholder="JSON answer"></textarea> <button class="primary">Answer</button></form>`;
 }
 
 /** A running step's last reported progress, e.g. `60% · step 3 of 5`. */
@@ -170,11 +179,20 @@ export function planRoutes(app: Hono, ctx: ConsoleContext): void {
   app.post('/plans/:id/cancel', change((id, _form, _step, by) => ctx.navigator.plan(id).cancel(`cancelled from the console by ${by}`, { by })));
   app.post('/plans/:id/regenerate', change((id, form, _step, by) => ctx.navigator.plan(id).regenerate(String(form.feedback ?? ''), { by })));
   app.post('/plans/:id/steps/:step/approve', change((id, form, step, by) => ctx.navigator.plan(id).approveStep(step, { by, ...(form.note ? { note: String(form.note) } : {}) })));
+  app.post('/plans/:id/steps/:step/answer', change((id, form, step, by) => ctx.navigator.plan(id).answer(step, jsonField(form.value, `the answer to ${step}`), { by })));
   app.post('/plans/:id/steps/:step/deny', change((id, form, step, by) => ctx.navigator.plan(id).denyStep(step, { by, ...(form.reason ? { reason: String(form.reason) } : {}) })));
 }
 
 /** Bad form input (not JSON): shown like a refusal. */
 class InputProblem extends Error {}
+
+function jsonField(value: unknown, what: string): Json {
+  try {
+    return JSON.parse(String(value ?? '')) as Json;
+  } catch (err) {
+    throw new InputProblem(`${what} is not JSON: ${(err as Error).message}`);
+  }
+}
 
 function editOf(form: Record<string, unknown>): unknown {
   const stepId = String(form.stepId ?? '');

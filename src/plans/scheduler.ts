@@ -69,7 +69,7 @@ export function blockSteps(plan: Plan): Plan {
   return any ? { ...plan, steps } : plan;
 }
 
-const ACTIVE: ReadonlySet<StepStatus> = new Set(['pending', 'ready', 'running', 'awaiting_approval']);
+const ACTIVE: ReadonlySet<StepStatus> = new Set(['pending', 'ready', 'running', 'awaiting_approval', 'awaiting_answer']);
 
 /** No step can still change by itself. */
 export function isSettled(plan: Plan): boolean {
@@ -105,7 +105,7 @@ export interface ExecutionSummary {
   totalDuration: number;
 }
 
-export const STEP_STATUS_LIST: readonly StepStatus[] = ['pending', 'blocked', 'ready', 'running', 'awaiting_approval', 'completed', 'failed', 'skipped'];
+export const STEP_STATUS_LIST: readonly StepStatus[] = ['pending', 'blocked', 'ready', 'running', 'awaiting_approval', 'awaiting_answer', 'completed', 'failed', 'skipped'];
 
 export function countByStatus(plan: Plan): Record<StepStatus, number> {
   const counts = Object.fromEntries(STEP_STATUS_LIST.map((s) => [s, 0])) as Record<StepStatus, number>;

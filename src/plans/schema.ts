@@ -20,7 +20,7 @@ export const StepId = z
   .string({ error: 'must be a string' })
   .regex(STEP_ID, 'must be letters, digits, _ and - (no dots: `$id.path` references a step result)');
 
-export const STEP_STATUSES = ['pending', 'blocked', 'ready', 'running', 'awaiting_approval', 'completed', 'failed', 'skipped'] as const;
+export const STEP_STATUSES = ['pending', 'blocked', 'ready', 'running', 'awaiting_approval', 'awaiting_answer', 'completed', 'failed', 'skipped'] as const;
 export const StepStatus = z.enum(STEP_STATUSES);
 export type StepStatus = z.infer<typeof StepStatus>;
 
@@ -39,9 +39,18 @@ export type StepResult = z.infer<typeof StepResult>;
 export const RetrySpec = z.strictObject({ maxAttempts: z.number().int().min(1).max(50) });
 export type RetrySpec = z.infer<typeof RetrySpec>;
 
+/** A question for a person: the answer (JSON, checked against `schema`) is the step's result. */
+export const AskSpec = z.strictObject({
+  question: z.string().min(1, 'an empty question'),
+  /** JSON Schema of the answer */
+  schema: JsonObject,
+});
+export type AskSpec = z.infer<typeof AskSpec>;
+
 /**
- * A step as written. Exactly one kind: a tool step (`tool` + `args`) or an agent step
- * (`agent` + `input`, run as a Navigator mission in a child workflow).
+ * A step as written. Exactly one kind: a tool step (`tool` + `args`), an agent step
+ * (`agent` + `input`, run as a Navigator mission in a child workflow) or a question
+ * (`ask`, answered by a person).
  */
 export const StepSpec = z
   .object({
@@ -51,6 +60,7 @@ export const StepSpec = z
     args: JsonObject.optional(),
     agent: z.string().min(1).optional(),
     input: JsonObject.optional(),
+    ask: AskSpec.optional(),
     dependsOn: z.array(z.string()).default([]),
     /** a failed non-critical step does not stop the plan @default true */
     critical: z.boolean().default(true),
@@ -68,8 +78,16 @@ export const StepSpec = z
   .superRefine((s, ctx) => {
     const isTool = s.tool !== undefined;
     const isAgent = s.agent !== undefined;
-    if (isTool === isAgent) {
-      ctx.addIssue({ code: 'custom', path: [isTool ? 'agent' : 'tool'], message: 'a step names exactly one of `tool` (with `args`) or `agent` (with `input`)' });
+    const isAsk = s.ask !== undefined;
+    if (Number(isTool) + Number(isAgent) + Number(isAsk) !== 1) {
+      const path = isAsk ? (isTool ? 'tool' : 'agent') : isTool ? 'agent' : 'tool';
+      ctx.addIssue({ code: 'custom', path: [path], message: 'a step names exactly one of `tool` (with `args`), `agent` (with `input`) or `ask` (a question)' });
+    }
+    if (isAsk) {
+      // requiresApproval false is what a built step carries; only true is refused
+      for (const key of ['args', 'input', 'forEach', 'requiresApproval', 'retry'] as const) {
+        if (s[key] !== undefined && s[key] !== false) ctx.addIssue({ code: 'custom', path: [key], message: `a question (ask) takes no ${key}: a person answers it` });
+      }
     }
     if (isTool && s.input !== undefined) ctx.addIssue({ code: 'custom', path: ['input'], message: 'a tool step takes `args`, not `input`' });
     if (isAgent && s.args !== undefined) ctx.addIssue({ code: 'custom', path: ['args'], message: 'an agent step takes `input`, not `args`' });
@@ -88,6 +106,7 @@ export const Step = z.object({
   args: JsonObject.optional(),
   agent: z.string().optional(),
   input: JsonObject.optional(),
+  ask: AskSpec.optional(),
   dependsOn: z.array(z.string()),
   critical: z.boolean(),
   /** resolved: the step's own choice, else the tool's default */
@@ -107,6 +126,8 @@ export const Step = z.object({
   reason: z.string().optional(),
   /** set when a reviewer or a recovery skipped the step (not a denial) */
   skippedBy: z.enum(['reviewer', 'recovery', 'denial', 'condition']).optional(),
+  /** who answered the step's question */
+  answeredBy: z.string().optional(),
 });
 export type Step = z.infer<typeof Step>;
 
@@ -211,6 +232,8 @@ export const PROBLEM_CODES = [
   'unknown_param',
   'missing_param',
   'invalid_param',
+  // questions
+  'invalid_question',
   // a model answer that is not a plan document at all
   'invalid_answer',
   // edits and recovery actions

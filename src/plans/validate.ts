@@ -10,6 +10,7 @@ import { analyze } from '../lisp/analyzer/index.ts';
 import { PtcError } from '../lisp/errors.ts';
 import { read } from '../lisp/reader/index.ts';
 import { PLAN_NAMESPACES, expressionNames, stepExpressions } from './expressions.ts';
+import { askSchemaProblem } from './questions.ts';
 import { computedIn, pathText, referencesIn } from './references.ts';
 import { type Catalog, type PlanProblem, StepSpec } from './schema.ts';
 
@@ -49,6 +50,10 @@ const dependsOnOf = (raw: unknown): string[] => {
 };
 
 function toolProblems(spec: Spec, catalog: Catalog): PlanProblem[] {
+  if (spec.ask !== undefined) {
+    const problem = askSchemaProblem(spec.ask.schema);
+    return problem ? [{ code: 'invalid_question', stepId: spec.id, path: 'ask.schema', message: `ask.schema: ${problem}` }] : [];
+  }
   if (spec.agent !== undefined) {
     if (catalog.agents.has(spec.agent)) return [];
     return [{ code: 'unknown_agent', stepId: spec.id, path: 'agent', message: `unknown agent ${spec.agent}; known agents: ${[...catalog.agents].join(', ') || 'none'}` }];

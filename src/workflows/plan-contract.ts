@@ -81,6 +81,16 @@ export interface PendingApproval {
   onTimeout: 'deny' | 'fail' | null;
 }
 
+/** A question step waiting for a person's answer. */
+export interface PendingQuestion {
+  stepId: string;
+  description: string;
+  question: string;
+  /** JSON Schema the answer must match */
+  schema: { [key: string]: Json };
+  since: string;
+}
+
 export interface PlanStatusView {
   planId: string;
   runId: string;
@@ -89,6 +99,7 @@ export interface PlanStatusView {
   version: number;
   plan: Plan | null;
   approvals: PendingApproval[];
+  questions: PendingQuestion[];
   summary: ExecutionSummary | null;
   error: string | null;
   budgets: { used: { wallClockMs: number; toolCalls: number; recoveries: number }; limits: { wallClockMs?: number; toolCalls?: number } };
@@ -110,6 +121,22 @@ export interface StepVerdict {
   note?: string;
   /** for a denial: why */
   reason?: string;
+  /** for an approval: the hash of the args the approver saw (src/audit/hash.ts), checked by the audit */
+  argsHash?: string;
+}
+
+/** A person's answer to a question step. */
+export interface StepAnswer {
+  stepId: string;
+  /** the answer, JSON matching the question's schema */
+  value: Json;
+  by?: string;
+}
+
+/** An accepted answer: the plan's version and status, and the answer as recorded (the step's result). */
+export interface AnswerAck extends PlanAck {
+  stepId: string;
+  answer: Json;
 }
 
 export interface StepProgressReport {
@@ -182,6 +209,15 @@ export interface StepRequest {
   /** the item's index in a forEach step (part of its idempotency key) */
   item?: number;
 }
+
+/** An answer to check against its question's schema (on the worker: zod stays out of the workflow). */
+export interface CheckAnswerRequest {
+  planId: string;
+  stepId: string;
+  ask: { question: string; schema: { [key: string]: Json } };
+  value: Json;
+}
+export type CheckAnswerOutcome = { ok: true; value: Json } | { ok: false; message: string };
 
 /** A step's condition and computed args, evaluated on the worker before its approval gate. */
 export interface EvaluateStepRequest {

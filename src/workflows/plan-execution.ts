@@ -7,6 +7,7 @@
 import * as wf from '@temporalio/workflow';
 import type { ExecutionSummary, PlanAck, PlanInput, PlanStatus, StepVerdict } from './plan-contract.ts';
 import * as m from './plan-messages.ts';
+import { acceptAnswer, validateAnswer } from './plan-questions.ts';
 import { applyPlanChange, execute, preparePlan, setDetails } from './plan-run.ts';
 import { type ParsedPlanInput, PlanState } from './plan-state.ts';
 
@@ -189,6 +190,8 @@ function setHandlers(state: PlanState): void {
       else verdict(v, approved);
     });
   }
+
+  wf.setHandler(m.answerStepUpdate, (req) => acceptAnswer(state, req, ack), { validator: (req) => validateAnswer(state, req) });
 
   wf.setHandler(m.stepProgressSignal, (report) => {
     const problem = isObj(report) ? state.stepProgress(report, Date.now()) : 'expected {stepId, progress?, log?}';

@@ -6,7 +6,7 @@
  * recorded as rejected and changes nothing).
  */
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
-import type { Plan, PlanAck, PlanLedgerEntry, PlanStatusView, PlanVersion, ProgressView, StepProgressReport, StepVerdict } from './plan-contract.ts';
+import type { AnswerAck, Plan, PlanAck, PlanLedgerEntry, PlanStatusView, PlanVersion, ProgressView, StepAnswer, StepProgressReport, StepVerdict } from './plan-contract.ts';
 
 /** a review edit: `{kind: 'edit' | 'skip' | 'add' | 'remove' | 'reorder', ...}` (src/plans/edits.ts) */
 export const editPlanUpdate = defineUpdate<PlanAck, [{ edit: unknown; by?: string }]>('editPlan');
@@ -15,6 +15,8 @@ export const approvePlanUpdate = defineUpdate<PlanAck, [{ by?: string }]>('appro
 export const cancelPlanUpdate = defineUpdate<PlanAck, [{ reason?: string; by?: string }]>('cancelPlan');
 export const approveStepUpdate = defineUpdate<PlanAck, [StepVerdict]>('approveStep');
 export const denyStepUpdate = defineUpdate<PlanAck, [StepVerdict]>('denyStep');
+/** the answer to a question step; a bad answer fails the update and the step keeps waiting */
+export const answerStepUpdate = defineUpdate<AnswerAck, [StepAnswer]>('answerStep');
 
 export const approvePlanSignal = defineSignal<[{ by?: string }]>('approvePlan');
 export const cancelPlanSignal = defineSignal<[{ reason?: string; by?: string }]>('cancelPlan');

@@ -11,6 +11,7 @@ import { resolveReferences } from '../plans/references.ts';
 import { blockSteps, readySteps } from '../plans/scheduler.ts';
 import type { Plan, Step, StepResult } from '../plans/schema.ts';
 import type { ExecutionSummary, Json, PlanOutcome, StepOutcome } from './plan-contract.ts';
+import { awaitAnswer } from './plan-questions.ts';
 import { type PlanState, iso } from './plan-state.ts';
 import { retryPolicyFor } from './retry-policies.ts';
 
@@ -119,8 +120,9 @@ function stopped(state: PlanState, id: string, err: unknown): void {
   const status = state.step(id)?.status;
   const reason = `plan cancelled: ${state.cancelReason ?? 'cancelled'}`;
   state.awaiting.delete(id);
+  state.questions.delete(id);
   if (status === 'running') state.finishStep(id, 'failed', failedResult(reason), Date.now());
-  else if (status === 'awaiting_approval' || status === 'ready') state.updateStep(id, { status: 'skipped', reason }, Date.now());
+  else if (status === 'awaiting_approval' || status === 'awaiting_answer' || status === 'ready') state.updateStep(id, { status: 'skipped', reason }, Date.now());
 }
 
 function settleBlocked(state: PlanState): void {
@@ -142,6 +144,7 @@ async function runStep(state: PlanState, id: string): Promise<void> {
   const step = state.step(id)!;
   const prepared = await prepareArgs(state, step);
   if (prepared.kind === 'skip') return void state.updateStep(id, { status: 'skipped', skippedBy: 'condition', reason: 'condition false' }, Date.now());
+  if (step.ask && prepared.kind !== 'failed') return awaitAnswer(state, step, () => setDetails(state));
   if (prepared.kind !== 'failed' && step.requiresApproval) {
     const verdict = await awaitApproval(state, step, prepared.kind === 'each' ? prepared.items : prepared.args);
     if (verdict !== 'approved') return;
@@ -199,7 +202,7 @@ async function prepareArgs(state: PlanState, step: Step): Promise<Prepared> {
     ]);
     if (out.kind === 'skip') return { kind: 'skip' };
     const computed = out.kind === 'each' ? out.items : out.args;
-    state.updateStep(step.id, { resolved: computed }, Date.now());
+    if (!step.ask) state.updateStep(step.id, { resolved: computed }, Date.now());
     return out.kind === 'each' ? { kind: 'each', items: out.items } : { kind: 'run', args: out.args };
   } catch (err) {
     if (wf.isCancellation(err)) throw err;
@@ -383,10 +386,11 @@ function failureDetails(err: unknown): { attempt: number; idempotencyKey?: strin
 
 /** The checklist shown in the Temporal UI. */
 export function setDetails(state: PlanState): void {
-  const mark: Record<string, string> = { completed: 'x', failed: '!', skipped: '-', blocked: '#', running: '>', awaiting_approval: '?', ready: ' ', pending: ' ' };
+  const mark: Record<string, string> = { completed: 'x', failed: '!', skipped: '-', blocked: '#', running: '>', awaiting_approval: '?', awaiting_answer: '?', ready: ' ', pending: ' ' };
   const plan = state.plan;
   const lines = [`**${state.status}**${plan ? `, plan version ${plan.version}, ${plan.steps.length} steps` : ''}`];
   if (state.awaiting.size) lines.push(`Waiting for approval of ${[...state.awaiting.keys()].map((k) => `\`${k}\``).join(', ')}`);
+  if (state.questions.size) lines.push(`Waiting for an answer to ${[...state.questions.keys()].map((k) => `\`${k}\``).join(', ')}`);
   if (plan) {
     lines.push('', '## Steps');
     for (const s of plan.steps) lines.push(`- [${mark[s.status] ?? ' '}] ${s.id}: ${s.description} (${s.status})`);

@@ -11,6 +11,7 @@ import type {
   ExecutionSummary,
   Json,
   PendingApproval,
+  PendingQuestion,
   Plan,
   PlanCarried,
   PlanLedgerEntry,
@@ -56,6 +57,11 @@ export class PlanState {
   /** steps waiting for a person, and the verdicts that arrived for them */
   readonly awaiting = new Map<string, PendingApproval>();
   readonly verdicts = new Map<string, Verdict>();
+  /** question steps waiting for an answer, and the answers accepted for them */
+  readonly questions = new Map<string, PendingQuestion>();
+  readonly answers = new Map<string, { value: Json; by: string | null }>();
+  /** an answer is being checked (answers go one at a time) */
+  answering = false;
   /** set by cancel; the plan stops scheduling and cancels running steps */
   cancelReason: string | null = null;
   /** set when a critical failure, a budget or a recovery ends the plan */
@@ -185,6 +191,17 @@ export class PlanState {
     return null;
   }
 
+  /** Why an answer for `stepId` cannot be taken, or null. */
+  answerProblem(stepId: unknown): string | null {
+    if (typeof stepId !== 'string' || stepId === '') return 'stepId: expected a non-empty string';
+    const step = this.step(stepId);
+    if (!step) return `no step ${JSON.stringify(stepId)} in plan ${this.planId}`;
+    if (!step.ask) return `step ${stepId} is not a question (it runs ${step.tool ? `tool ${step.tool}` : `agent ${step.agent}`})`;
+    if (this.answers.has(stepId)) return `step ${stepId} is already answered`;
+    if (!this.questions.has(stepId)) return `step ${stepId} is ${step.status}, not awaiting an answer`;
+    return null;
+  }
+
   wallClockMs(nowMs: number): number {
     return nowMs - this.startedAtMs;
   }
@@ -217,6 +234,7 @@ export class PlanState {
       version: this.plan?.version ?? 0,
       plan: this.plan,
       approvals: [...this.awaiting.values()],
+      questions: [...this.questions.values()],
       summary: this.summary ?? (this.plan ? executionSummary(this.plan, { startedAt: this.startedAtMs, now: nowMs, status: this.status }) : null),
       error: this.error,
       budgets: {
@@ -251,7 +269,7 @@ export class PlanState {
   }
 }
 
-const STATUSES: readonly StepStatus[] = ['pending', 'blocked', 'ready', 'running', 'awaiting_approval', 'completed', 'failed', 'skipped'];
+const STATUSES: readonly StepStatus[] = ['pending', 'blocked', 'ready', 'running', 'awaiting_approval', 'awaiting_answer', 'completed', 'failed', 'skipped'];
 
 export const iso = (ms: number): string => new Date(ms).toISOString();
 

@@ -204,3 +204,33 @@ describe('parameters', () => {
     expect(checkParams({ v: { type: 'strin' } }, { v: 'x' })).toMatchObject({ ok: false, problems: [{ code: 'invalid_param', path: 'params.v' }] });
   });
 });
+
+describe('question steps (ask)', () => {
+  const ask = { id: 'pick', description: 'where', ask: { question: 'Which environment?', schema: { enum: ['staging', 'prod'] } } };
+
+  it('validatePlan accepts a question read by step/ and $ref, and refuses a bad schema or a question with tool fields', () => {
+    const use = { id: 'use', description: 'use', tool: 'echo', args: { value: { $expr: '(str "to " step/pick)' }, again: '$pick' }, dependsOn: ['pick'] };
+    expect(validatePlan([ask, use], catalog)).toEqual([]);
+    const built = plan([ask, use]);
+    expect(built.steps[0]).toMatchObject({ id: 'pick', ask: ask.ask, requiresApproval: false, status: 'pending' });
+    expect(applyEdit(built, { kind: 'edit', stepId: 'pick', description: 'where to' }, catalog)).toMatchObject({ ok: true });
+    const bad = validatePlan([{ ...ask, ask: { question: 'n?', schema: { type: 'strin' } } }], catalog);
+    expect(bad).toEqual([{ code: 'invalid_question', stepId: 'pick', path: 'ask.schema', message: "ask.schema: the answer's JSON Schema cannot be used: Unsupported type: strin" }]);
+    const mixed = validatePlan([{ ...ask, tool: 'echo', args: { value: 1 }, requiresApproval: true }], catalog).map((p) => [p.path, p.message]);
+    expect(mixed).toEqual([
+      ['tool', 'tool: a step names exactly one of `tool` (with `args`), `agent` (with `input`) or `ask` (a question)'],
+      ['args', 'args: a question (ask) takes no args: a person answers it'],
+      ['requiresApproval', 'requiresApproval: a question (ask) takes no requiresApproval: a person answers it'],
+    ]);
+  });
+
+  it('checkAnswer keeps a matching answer and refuses others with every reason', async () => {
+    const { checkAnswer } = await import('../../src/plans/questions.ts');
+    const schema = { type: 'object', properties: { env: { enum: ['staging', 'prod'] }, n: { type: 'integer' } }, required: ['env'] };
+    expect(checkAnswer('pick', { question: 'q', schema }, { env: 'prod', n: 2 })).toEqual({ ok: true, value: { env: 'prod', n: 2 } });
+    expect(checkAnswer('pick', { question: 'q', schema }, { n: 1.5 })).toEqual({
+      ok: false,
+      message: 'step pick: the answer {"n":1.5} does not match the question\'s schema: answer.env: Invalid option: expected one of "staging"|"prod"; answer.n: Invalid input: expected int, received number',
+    });
+  });
+});

@@ -164,7 +164,7 @@ describe('scheduler', () => {
     expect(finalStatus(withStatus(all, { e: { status: 'blocked' } }))).toBe('completed_with_failures');
     expect(finalStatus(withStatus(all, { e: { status: 'failed' } }))).toBe('failed');
     const summary = executionSummary(withStatus(all, { e: { status: 'skipped', skippedBy: 'reviewer' } }), { startedAt: 10, now: 110, status: 'completed' });
-    expect(summary.counts).toEqual({ pending: 0, blocked: 0, ready: 0, running: 0, awaiting_approval: 0, completed: 4, failed: 0, skipped: 1 });
+    expect(summary.counts).toEqual({ pending: 0, blocked: 0, ready: 0, running: 0, awaiting_approval: 0, awaiting_answer: 0, completed: 4, failed: 0, skipped: 1 });
     expect(summary.totalDuration).toBe(100);
   });
 });

@@ -154,6 +154,8 @@ const show = new Command('show')
             description: s.description,
             tool: s.tool ?? null,
             agent: s.agent ?? null,
+            ...(s.ask ? { ask: s.ask } : {}),
+            ...(s.answeredBy ? { answeredBy: s.answeredBy } : {}),
             args: s.args ?? s.input ?? {},
             ...(s.when !== undefined ? { when: s.when } : {}),
             ...(s.forEach !== undefined ? { forEach: s.forEach } : {}),
@@ -166,6 +168,7 @@ const show = new Command('show')
           })),
           summary: view.summary,
           approvals: view.approvals,
+          questions: view.questions,
           error: view.error,
         });
       });
@@ -252,6 +255,12 @@ const denyStep = reviewAction(
   'deny a step that awaits approval (skipped; its dependents are blocked)',
   (c) => c.argument('<id>').argument('<step>').option('--reason <text>').option('--by <name>'),
   (plan, step: string, flags: { by?: string; reason?: string }) => plan.denyStep(step, flags),
+);
+const answer = reviewAction(
+  'answer',
+  'answer a question step (JSON matching its schema; the answer is the step\'s result)',
+  (c) => c.argument('<id>', 'plan id').argument('<step>', 'the question step').argument('<value-json>', 'the answer as JSON, e.g. \'"staging"\' or \'{"n": 2}\'').option('--by <name>', 'who answers'),
+  (plan, step: string, value: string, flags: { by?: string }) => plan.answer(step, parseJson(value, 'VALUE_JSON') as Json, { by: flags.by }),
 );
 const cancel = reviewAction(
   'cancel',
@@ -358,6 +367,7 @@ export const planCommand = new Command('plan')
   .addCommand(approve)
   .addCommand(approveStep)
   .addCommand(denyStep)
+  .addCommand(answer)
   .addCommand(cancel)
   .addCommand(watch)
   .addCommand(versions)
