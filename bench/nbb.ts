@@ -2,13 +2,20 @@
  * SCI (the Clojure interpreter behind babashka/nbb) timed side by side with our rows.
  *
  * One nbb process is started before the first row and kept for the whole run, as ours is
- * one process: earlier rows warm it up as they warm ours. It waits on stdin for the name
- * of a case, times it as `medianMs` times ours (warm-up runs for at least
- * `steadyMs`, then the median of at least `iterations` runs lasting at least `steadyMs`)
- * and answers `name<TAB>ms`. The harness asks right after
- * timing our row, so both figures of a row are taken within a second or two of each
- * other: on a shared machine whose speed drifts over tens of seconds, timing all our rows
- * first and all of nbb's afterwards put the two sides of a row in different conditions.
+ * one process: the same warm-up programs and earlier rows warm it up as they warm ours.
+ * It reads one JSON request per line on stdin and answers `#id<TAB>ms` (the programs' own
+ * prints are skipped):
+ *
+ * - `load`: a whole program run with `load-string` `n` times, each run read, analysed and
+ *   evaluated anew (what a program new to the process costs in SCI, which keeps nothing
+ *   by source); the median.
+ * - `batch`: each of many programs run once with `load-string`; the total.
+ * - `steady`: an expression analysed once at start-up, called as `medianMs` calls ours
+ *   (warm-up runs for at least `steadyMs`, then the median of at least `n` runs lasting at
+ *   least `steadyMs`): SCI's steady state.
+ *
+ * The harness asks right after timing our row, so both figures of a row are taken within
+ * a second or two of each other on a shared machine whose speed drifts.
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -16,18 +23,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 
-export interface NbbCase {
+export interface NbbSteadyCase {
   name: string;
-  /** a ClojureScript expression over the vars the data defines */
+  /** a ClojureScript expression over the vars the data defines (`bench/records`, ...) */
   expr: string;
-  iterations: number;
-}
-
-export interface NbbProgram {
-  name: string;
-  /** a whole program, run with `load-string` (timed with its reading and analysis) */
-  src: string;
-  iterations: number;
 }
 
 /** The command that runs nbb, if there is one: `$NBB`, else `nbb` on the PATH. */
@@ -37,15 +36,15 @@ function nbbCommand(): string[] | undefined {
   return probe.status === 0 ? cmd : undefined;
 }
 
-function script(dataFile: string, vars: string[], cases: NbbCase[], program: NbbProgram, steadyMs: number): string {
+function script(dataFile: string, vars: string[], cases: NbbSteadyCase[], steadyMs: number): string {
   const defs = vars.map((v) => `(def ${v} (aget data ${JSON.stringify(v)}))`).join('\n');
-  const table = cases.map((c) => `   ${JSON.stringify(c.name)} (fn [] (bench ${c.iterations} (fn [] ${c.expr})))`).join('\n');
+  const table = cases.map((c) => `   ${JSON.stringify(c.name)} (fn [] ${c.expr})`).join('\n');
   return `(ns bench (:require ["fs" :as fs] ["readline" :as readline] [clojure.string :as str] [promesa.core :as p] [nbb.core :refer [load-string]]))
 (def data (js/JSON.parse (fs/readFileSync ${JSON.stringify(dataFile)} "utf8")))
 ${defs}
 (defn fib [n] (if (< n 2) n (+ (fib (- n 1)) (fib (- n 2)))))
 (defn median [xs] (nth (sort xs) (quot (count xs) 2)))
-(defn bench [n f]
+(defn steady [n f]
   (let [warm (js/performance.now)]
     (loop [i 0] (when (or (< i 3) (< (- (js/performance.now) warm) ${steadyMs})) (f) (recur (inc i)))))
   (let [start (js/performance.now)]
@@ -55,37 +54,42 @@ ${defs}
         (recur (conj ts (let [t (js/performance.now)] (f) (- (js/performance.now) t))))))))
 (def cases {
 ${table}})
-(defn time-load [n]
-  (let [start (js/performance.now)]
-    (p/loop [i 0 ts []]
-      (if (or (< i n) (< (- (js/performance.now) start) ${steadyMs}))
-        (let [t (js/performance.now)]
-          (p/let [_ (load-string ${JSON.stringify(program.src)})]
-            (p/recur (inc i) (conj ts (- (js/performance.now) t)))))
-        ts))))
-(defn answer [name ms] (println (str name "\\t" ms)))
+(defn timed-load [src]
+  (let [t (js/performance.now)]
+    (p/let [_ (load-string src)] (- (js/performance.now) t))))
+(defn loads [srcs]
+  (p/loop [srcs srcs ts []]
+    (if (seq srcs)
+      (p/let [t (timed-load (first srcs))] (p/recur (rest srcs) (conj ts t)))
+      ts)))
+(defn answer [id ms] (println (str "#" id "\\t" ms)))
+(defn handle [{:keys [id op src srcs n name]}]
+  (case op
+    "load" (p/let [ts (loads (repeat n src))] (median ts))
+    "batch" (p/let [ts (loads srcs)] (reduce + ts))
+    "steady" (steady n (get cases name))))
 (def lines (.createInterface readline #js {:input js/process.stdin}))
 (.on lines "line"
-  (fn [name]
-    (cond
-      (= name ${JSON.stringify(program.name)})
-      (-> (p/let [_ (time-load 20) ts (time-load ${program.iterations})] (answer name (median ts)))
-          (p/catch (fn [_] (answer name "NaN"))))
-      (contains? cases name) (answer name (try ((get cases name)) (catch :default _ "NaN")))
-      :else (answer name "NaN"))))
+  (fn [line]
+    (let [req (js->clj (js/JSON.parse line) :keywordize-keys true)]
+      (-> (p/let [ms (handle req)] (answer (:id req) ms))
+          (p/catch (fn [e] (binding [*print-fn* *print-err-fn*] (println "nbb bench:" (ex-message e))) (answer (:id req) "NaN")))))))
 (.on lines "close" (fn [] (js/process.exit 0)))
 (println "ready")
 `;
 }
 
-/** How long one case may take in nbb (the slowest takes a few seconds). */
+/** How long one request may take in nbb (the slowest takes a few seconds). */
 const ANSWER_MS = 300_000;
 
-/** A running nbb that times cases on request. */
+type Request = { op: 'load'; src: string; n: number } | { op: 'batch'; srcs: string[] } | { op: 'steady'; name: string; n: number };
+
+/** A running nbb that times programs on request. */
 export class NbbSession {
-  /** the line awaited: `ready`, or the answer for one case (the programs' own prints are skipped) */
+  /** the line awaited: `ready`, or the answer to one request */
   private awaited: { prefix: string; resolve: (line: string | undefined) => void } | undefined;
   private ended = false;
+  private nextId = 0;
 
   private constructor(
     private readonly child: ChildProcess,
@@ -107,15 +111,15 @@ export class NbbSession {
   }
 
   /**
-   * Starts nbb over `data` (each top-level key becomes a var), or gives undefined when
-   * nbb is not installed or does not come up.
+   * Starts nbb over `data` (each top-level key becomes a var of the `bench` namespace), or
+   * gives undefined when nbb is not installed or does not come up.
    */
-  static async start(data: Record<string, unknown>, cases: NbbCase[], program: NbbProgram, steadyMs: number): Promise<NbbSession | undefined> {
+  static async start(data: Record<string, unknown>, cases: NbbSteadyCase[], steadyMs: number): Promise<NbbSession | undefined> {
     const cmd = nbbCommand();
     if (!cmd) return undefined;
     const dir = mkdtempSync(join(tmpdir(), 'bench-nbb-'));
     writeFileSync(join(dir, 'data.json'), JSON.stringify(data));
-    writeFileSync(join(dir, 'bench.cljs'), script(join(dir, 'data.json'), Object.keys(data), cases, program, steadyMs));
+    writeFileSync(join(dir, 'bench.cljs'), script(join(dir, 'data.json'), Object.keys(data), cases, steadyMs));
     const child = spawn(cmd[0]!, [...cmd.slice(1), join(dir, 'bench.cljs')], { stdio: ['pipe', 'pipe', 'inherit'] });
     const session = new NbbSession(child, dir);
     if ((await session.line('ready')) === undefined) {
@@ -125,26 +129,41 @@ export class NbbSession {
     return session;
   }
 
-  /**
-   * nbb's median ms for the case (or program) named `name`, undefined if it failed. A
-   * case that has not answered within {@link ANSWER_MS} stops nbb: the rest of the run
-   * goes on without it.
-   */
-  async time(name: string): Promise<number | undefined> {
-    if (this.ended) return undefined;
-    const answer = this.line(`${name}\t`);
-    this.child.stdin!.write(`${name}\n`);
-    const timer = setTimeout(() => this.child.kill(), ANSWER_MS);
-    const text = (await answer)?.slice(name.length + 1);
-    clearTimeout(timer);
-    const ms = text ? Number(text) : NaN;
-    return Number.isFinite(ms) ? ms : undefined;
+  /** Median ms of `n` runs of the whole program `src`, each read and analysed anew. */
+  load(src: string, n: number): Promise<number | undefined> {
+    return this.request({ op: 'load', src, n });
+  }
+
+  /** Total ms of one run of each program. */
+  batch(srcs: string[]): Promise<number | undefined> {
+    return this.request({ op: 'batch', srcs });
+  }
+
+  /** Steady-state median ms of the expression named `name`. */
+  steady(name: string, n: number): Promise<number | undefined> {
+    return this.request({ op: 'steady', name, n });
   }
 
   close(): void {
     this.child.stdin?.end();
     if (!this.ended) this.child.kill();
     rmSync(this.dir, { recursive: true, force: true });
+  }
+
+  /**
+   * The answer to one request, undefined if it failed. A request not answered within
+   * {@link ANSWER_MS} stops nbb: the rest of the run goes on without it.
+   */
+  private async request(req: Request): Promise<number | undefined> {
+    if (this.ended) return undefined;
+    const id = this.nextId++;
+    const answer = this.line(`#${id}\t`);
+    this.child.stdin!.write(`${JSON.stringify({ id, ...req })}\n`);
+    const timer = setTimeout(() => this.child.kill(), ANSWER_MS);
+    const line = await answer;
+    clearTimeout(timer);
+    const ms = line ? Number(line.slice(line.indexOf('\t') + 1)) : NaN;
+    return Number.isFinite(ms) ? ms : undefined;
   }
 
   /** The next line nbb prints that starts with `prefix` (undefined once it has exited). */

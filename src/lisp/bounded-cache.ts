@@ -7,7 +7,13 @@
 export class BoundedCache<V> {
   private readonly entries = new Map<string, V>();
 
-  constructor(private readonly max: number) {}
+  constructor(private readonly max: number) {
+    all.push(this);
+  }
+
+  clear(): void {
+    this.entries.clear();
+  }
 
   /** The value for `key`, made by `make` the first time (a throw from `make` caches nothing). */
   get(key: string, make: () => V): V {
@@ -17,4 +23,23 @@ export class BoundedCache<V> {
     this.entries.set(key, v);
     return v;
   }
+}
+
+const all: Array<BoundedCache<unknown>> = [];
+let generation = 0;
+
+/**
+ * Empties every cache, for the benchmark that times a program new to a warm process:
+ * its second run must pay what its first paid. {@link cacheGeneration} goes up, so
+ * generated code can mark its source as new (V8 keeps its own compilation cache by
+ * source text).
+ */
+export function forgetCaches(): void {
+  generation++;
+  for (const c of all) c.clear();
+}
+
+/** How many times {@link forgetCaches} ran (0 outside benchmarks). */
+export function cacheGeneration(): number {
+  return generation;
 }

@@ -5,11 +5,14 @@
  * thousands of calls); the one made for the same source keeps V8's feedback and
  * optimised code. Bounded (bounded-cache.ts).
  */
-import { BoundedCache } from '../bounded-cache.ts';
+import { BoundedCache, cacheGeneration } from '../bounded-cache.ts';
 
 const bySource = new BoundedCache<unknown>(2000);
 
 /** `new Function(...params, source)`, or the one already made for the same parameters and source. */
 export function generatedFunction<F>(params: readonly string[], source: string): F {
-  return bySource.get(`${params.join(',')}\n${source}`, () => new Function(...params, source)) as F;
+  return bySource.get(`${params.join(',')}\n${source}`, () => {
+    const g = cacheGeneration();
+    return new Function(...params, g === 0 ? source : `${source}\n// ${g}`);
+  }) as F;
 }
