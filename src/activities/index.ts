@@ -15,7 +15,19 @@ import { createPlanActivities } from './plans.ts';
 import { type PassActivity, passActivity, runPassStep } from './pass.ts';
 import type { PassProgress } from '../navigator/index.ts';
 import { sideEffectOf } from '../lisp/tools.ts';
+import { LlmError } from '../llm/model.ts';
 import { inSpan, ownerAttributes, toolAttributes } from '../telemetry/spans.ts';
+
+/**
+ * A model that stayed unreachable through the provider's own retries (network, 5xx, 429,
+ * timeout) fails the pass activity as `ModelUnavailable`: Temporal retries it with backoff,
+ * and the workflow neither counts it as a failed pass nor shows it to the model.
+ */
+function modelUnavailable(err: unknown): never {
+  if (!(err instanceof LlmError && err.retryable)) throw err;
+  const wait = err.details.retryAfterMs;
+  throw ApplicationFailure.create({ message: err.message, type: 'ModelUnavailable', details: [err.toJSON()], ...(wait ? { nextRetryDelay: wait } : {}) });
+}
 
 export interface ActivityDeps {
   agents: AgentRegistry;
@@ -62,7 +74,7 @@ export function createActivities(deps: ActivityDeps) {
         }
         const owner = { workflowId, runId: context.runId, agent: req.agent };
         return inSpan('navigator.pass', { ...ownerAttributes(owner), 'navigator.pass': req.pass, 'navigator.pass.resume': Boolean(req.resume) }, async (span) => {
-          const response = await runPassStep(entry, req, context, onProgress, owner);
+          const response = await runPassStep(entry, req, context, onProgress, owner).catch(modelUnavailable);
           span.setAttributes({ 'navigator.pass.turns': progress.turn ?? 0, 'navigator.pass.outcome': response.kind === 'done' ? response.outcome.kind : 'effects' });
           return response;
         });

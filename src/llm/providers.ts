@@ -16,6 +16,7 @@ import { createAnthropic } from '@ai-sdk/anthropic';
 import { createOpenAI } from '@ai-sdk/openai';
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import { APICallError, generateText, streamText, type LanguageModel } from 'ai';
+import { acceptJsonAnswers } from './json-stream.ts';
 import { type ChatModel, type ChatRequest, type ChatResponse, LlmError, type LlmErrorCode } from './model.ts';
 
 // ---------------------------------------------------------------- model strings
@@ -175,10 +176,20 @@ function retryAfterMs(headers: Record<string, string> | undefined): number | und
   return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
 }
 
+/** An answer that started well and then broke off: the connection dropped, or the stream just stopped. */
+function brokenOff(e: unknown): boolean {
+  if (APICallError.isInstance(e)) return e.statusCode !== undefined && e.statusCode >= 200 && e.statusCode < 300;
+  return e instanceof Error && e.name === 'AI_InvalidResponseDataError' && /stream ended without a finish reason/i.test(e.message);
+}
+
 /** Maps whatever the SDK threw to an {@link LlmError} with the right retry class. */
 export function classifyError(model: string, e: unknown): LlmError {
   if (e instanceof LlmError) return e;
   const message = e instanceof Error ? e.message : String(e);
+  if (brokenOff(e)) {
+    const why = e instanceof Error && e.cause instanceof Error ? `: ${e.cause.message}` : '';
+    return new LlmError('llm_network', `model ${model}: the answer broke off before its end${why}`, { model, cause: e });
+  }
   if (APICallError.isInstance(e)) {
     const status = e.statusCode;
     const details = { model, status, cause: e, retryAfterMs: retryAfterMs(e.responseHeaders) };
@@ -212,6 +223,21 @@ export interface ProviderOptions extends RetryOptions {
   temperature?: number;
   /** @default 4096 */
   maxOutputTokens?: number;
+  /**
+   * Ask for a streamed answer when the caller wants progress. Off, every answer is one
+   * plain JSON completion (endpoints that cannot stream); a JSON answer to a streaming
+   * request is read either way. @default NAVIGATOR_MODEL_STREAM, else true
+   */
+  stream?: boolean;
+}
+
+/** NAVIGATOR_MODEL_STREAM: `off`/`false`/`0` asks every endpoint for plain JSON answers. */
+export function streamFromEnv(env: Record<string, string | undefined> = process.env): boolean | undefined {
+  const raw = env.NAVIGATOR_MODEL_STREAM?.trim().toLowerCase();
+  if (raw === undefined || raw === '') return undefined;
+  if (['on', 'true', '1', 'yes'].includes(raw)) return true;
+  if (['off', 'false', '0', 'no'].includes(raw)) return false;
+  throw new LlmError('llm_config', `NAVIGATOR_MODEL_STREAM must be on or off, got ${JSON.stringify(env.NAVIGATOR_MODEL_STREAM)}`);
 }
 
 function requireKey(env: Record<string, string | undefined>, name: string, spec: string): string {
@@ -224,12 +250,14 @@ function requireKey(env: Record<string, string | undefined>, name: string, spec:
 export function languageModel(spec: ModelSpec, opts: ProviderOptions = {}): LanguageModel {
   const env = opts.env ?? process.env;
   const id = modelId(spec);
+  // a proxy or a local server may answer a streaming request with plain JSON
+  const chatFetch = acceptJsonAnswers(opts.fetch);
   switch (spec.provider) {
     case 'openai':
       return createOpenAI({
         apiKey: requireKey(env, 'OPENAI_API_KEY', id),
         baseURL: env.OPENAI_BASE_URL || undefined,
-        fetch: opts.fetch,
+        fetch: chatFetch,
       }).chat(spec.model);
     case 'anthropic':
       return createAnthropic({
@@ -242,7 +270,7 @@ export function languageModel(spec: ModelSpec, opts: ProviderOptions = {}): Lang
         name: 'openai-compatible',
         baseURL: spec.baseURL,
         apiKey: env.OPENAI_COMPATIBLE_API_KEY || undefined,
-        fetch: opts.fetch,
+        fetch: chatFetch,
       }).chatModel(spec.model);
   }
 }
@@ -261,6 +289,7 @@ export function createProviderModel(spec: string | ModelSpec, opts: ProviderOpti
   const parsed = typeof spec === 'string' ? parseModelString(spec) : spec;
   const id = modelId(parsed);
   const lm = languageModel(parsed, opts);
+  const stream = opts.stream ?? streamFromEnv(opts.env ?? process.env) ?? true;
   return {
     id,
     async generate(req: ChatRequest): Promise<ChatResponse> {
@@ -276,9 +305,11 @@ export function createProviderModel(spec: string | ModelSpec, opts: ProviderOpti
             maxOutputTokens: opts.maxOutputTokens ?? 4096,
             ...(opts.temperature === undefined ? {} : { temperature: opts.temperature }),
           };
-          if (req.onProgress) return streamed(call, req.onProgress);
+          if (req.onProgress && stream) return streamed(call, req.onProgress);
           const result = await generateText(call);
-          return { text: result.text, usage: usageOf(result.usage) };
+          const usage = usageOf(result.usage);
+          req.onProgress?.(usage.outputTokens || Math.ceil(result.text.length / 4));
+          return { text: result.text, usage };
         },
         { ...opts, signal: req.signal },
       );

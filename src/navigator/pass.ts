@@ -20,7 +20,7 @@
 import { run } from '../lisp/index.ts';
 import type { EffectRequest, Journal, RunOptions, RunResult, ToolCallRecord, Warning } from '../lisp/api.ts';
 import { sideEffectOf, type Json, type ToolDef } from '../lisp/tools.ts';
-import type { ChatModel } from '../llm/model.ts';
+import { type ChatModel, LlmError } from '../llm/model.ts';
 import { type AnyAgent, InputError, parseInput, resolveDecisions } from './agent.ts';
 import { cut } from '../lisp/printer/edn.ts';
 import { extractCode, fencedProgram } from './extract.ts';
@@ -246,6 +246,9 @@ async function loop(ctx: Ctx, st: PassState): Promise<PassStep> {
       ctx.progress({ phase: 'model', turn });
       answer = await ctx.model.generate({ system, messages: st.messages, onProgress: (outputTokens) => ctx.progress({ phase: 'model', turn, outputTokens }) });
     } catch (e) {
+      // a transport failure (network, 5xx, 429, timeout) is not the program's fault: the
+      // host retries the pass; only a failure no retry can mend ends it in an error
+      if (e instanceof LlmError && e.retryable) throw e;
       const message = e instanceof Error ? e.message : String(e);
       return done(st, { status: 'error', error: simpleError('llm_error', `LLM call failed (${ctx.model.id}): ${message}`) });
     }

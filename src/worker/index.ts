@@ -64,6 +64,8 @@ export async function createNavigatorWorker(opts: NavigatorWorkerOptions): Promi
     // A pass's heartbeat details say what it does (`navigator run`/`watch` show them): send
     // them every 5 s at most, not every 24 s (the SDK's 80% of a 30 s heartbeat timeout).
     maxHeartbeatThrottleInterval: '5 seconds',
+    // a workflow whose worker died moves to another worker after 3 s, not the SDK's 10 s
+    stickyQueueScheduleToStartTimeout: '3 seconds',
     ...(opts.identity ? { identity: opts.identity } : {}),
   });
 }

@@ -35,13 +35,20 @@ export const ApprovalOptions = z.object({
   onTimeout: z.enum(['expiry_value', 'fail']).optional(),
 });
 
+/** How long a pass or tool may go without a heartbeat before Temporal retries it. */
+export const DEFAULT_HEARTBEAT_MS = 10_000;
+
 export const ActivityTimeouts = z.object({
   /** longest a pass may run (several turns, each a model answer of up to 10 minutes) @default 60 minutes */
   passMs: positiveInt.default(60 * 60_000),
   /** longest one tool call may run @default 5 minutes */
   toolMs: positiveInt.default(5 * 60_000),
-  /** a pass or tool whose worker stops heartbeating this long is retried elsewhere @default 30 s */
-  heartbeatMs: positiveInt.default(30_000),
+  /**
+   * a pass or tool whose worker stops heartbeating this long is retried elsewhere @default 10 s
+   * (workers beat every 2 s and send at least every 5 s, so a crashed effect is retried about
+   * 10 s after its worker died, as soon as a worker is there)
+   */
+  heartbeatMs: positiveInt.default(DEFAULT_HEARTBEAT_MS),
 });
 
 export const MissionOptions = z.object({

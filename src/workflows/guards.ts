@@ -162,7 +162,7 @@ function checkOptions(p: Problems, raw: unknown): ParsedMissionInput['options'] 
     timeouts: {
       passMs: optionalPositive(p, 'options.timeouts.passMs', timeouts.passMs, 60 * 60_000)!,
       toolMs: optionalPositive(p, 'options.timeouts.toolMs', timeouts.toolMs, 5 * 60_000)!,
-      heartbeatMs: optionalPositive(p, 'options.timeouts.heartbeatMs', timeouts.heartbeatMs, 30_000)!,
+      heartbeatMs: optionalPositive(p, 'options.timeouts.heartbeatMs', timeouts.heartbeatMs, 10_000)!,
     },
     ...(attribute !== undefined ? { statusSearchAttribute: attribute as string } : {}),
   };

@@ -25,6 +25,8 @@ export async function runMission(state: MissionState): Promise<Json> {
   } catch (err) {
     return fail(state, failureMessage(err), 'InvalidMission', null);
   }
+  // passes in a row that ended in an error or could not reach the model: each waits longer
+  let failedInARow = 0;
   for (;;) {
     if (state.cancelReason !== null) return cancelled(state, state.cancelReason);
     const exhausted = state.exhaustedBudget(Date.now());
@@ -34,6 +36,11 @@ export async function runMission(state: MissionState): Promise<Json> {
     setStatus(state, 'running');
     const readVersion = state.journalVersion;
     const done = await runOnePass(state).catch((err) => failedPass(state, err, readVersion));
+    if (done === MODEL_UNAVAILABLE) {
+      // not the program's fault: not counted, not shown to the model; the pass runs again
+      await backOff(state, ++failedInARow);
+      continue;
+    }
     state.applyPass(done);
     const outcome = done.outcome;
     if (outcome.kind === 'fail') return fail(state, `the Navigator failed the mission: ${JSON.stringify(outcome.value)}`, 'NavigatorFail', outcome.value);
@@ -43,8 +50,10 @@ export async function runMission(state: MissionState): Promise<Json> {
       if (state.errorPasses >= state.input.options.maxPasses) {
         return fail(state, `${state.errorPasses} passes ended in errors; last: ${outcome.message}`, 'MaxPassesExceeded', null);
       }
+      await backOff(state, ++failedInARow);
       continue;
     }
+    failedInARow = 0;
     state.lastError = null;
     const waitKey = waitingKey(state, outcome.value);
     if (waitKey === null) return complete(state, outcome.value);
@@ -72,12 +81,33 @@ async function runOnePass(state: MissionState): Promise<DonePass> {
   return response;
 }
 
-/** A pass whose activity failed for good counts as a pass that ended in an error. */
-function failedPass(state: MissionState, err: unknown, readVersion: number): DonePass {
+/** The activity type of a model that stayed unreachable through the pass's retries (see src/activities). */
+const MODEL_UNAVAILABLE_TYPE = 'ModelUnavailable';
+const MODEL_UNAVAILABLE = Symbol('model unavailable');
+
+/** Longest wait between two failed passes. */
+const MAX_PASS_BACKOFF_MS = 30_000;
+
+/** 1 s, 2 s, 4 s ... up to {@link MAX_PASS_BACKOFF_MS} after the `n`th failed pass in a row. */
+const passBackoffMs = (n: number): number => Math.min(MAX_PASS_BACKOFF_MS, 1000 * 2 ** Math.max(0, n - 1));
+
+/** Waits before the next pass, so a failing endpoint is not called again within a second. */
+async function backOff(state: MissionState, failedInARow: number): Promise<void> {
+  // missions that ran before the backoff replay without its timer
+  if (!wf.patched('pass-backoff')) return;
+  await wf.sleep(passBackoffMs(failedInARow), { summary: `back off after pass ${state.passes}` });
+}
+
+/**
+ * A pass whose activity failed for good counts as a pass that ended in an error, unless
+ * the model could not be reached: then the pass is dropped and run again.
+ */
+function failedPass(state: MissionState, err: unknown, readVersion: number): DonePass | typeof MODEL_UNAVAILABLE {
   if (!(err instanceof wf.ActivityFailure)) throw err;
   state.passState = null;
   state.passStep = 0;
   state.effectResults = {};
+  if (err.cause instanceof wf.ApplicationFailure && err.cause.type === MODEL_UNAVAILABLE_TYPE) return MODEL_UNAVAILABLE;
   return {
     kind: 'done',
     outcome: { kind: 'error', message: `pass ${state.passes} could not run: ${failureMessage(err)}` },
@@ -96,7 +126,8 @@ function passOptions(state: MissionState, summary: string): wf.ActivityOptions {
     startToCloseTimeout: t.passMs,
     heartbeatTimeout: t.heartbeatMs,
     summary,
-    retry: { maximumAttempts: 5, nonRetryableErrorTypes: ['UnknownAgent', 'InvalidPassState'] },
+    // a model that cannot be reached is retried here first: 1 s, 2 s, 4 s, 8 s between tries
+    retry: { maximumAttempts: 5, initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds', nonRetryableErrorTypes: ['UnknownAgent', 'InvalidPassState'] },
   };
 }
 

@@ -14,6 +14,8 @@ export interface Reply {
   delayMs?: number;
   /** answer as a server-sent event stream of these events (see openaiStream, anthropicStream) */
   events?: string[];
+  /** after the events, drop the connection instead of ending the answer */
+  cut?: boolean;
 }
 
 export interface Received {
@@ -45,7 +47,8 @@ export async function startFakeServer(): Promise<FakeServer> {
         if (r.events) {
           res.writeHead(r.status ?? 200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', ...r.headers });
           for (const e of r.events) res.write(e);
-          res.end();
+          if (r.cut) setTimeout(() => res.socket?.destroy(), 20);
+          else res.end();
           return;
         }
         res.writeHead(r.status ?? 200, { 'content-type': 'application/json', ...r.headers });

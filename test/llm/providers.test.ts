@@ -285,3 +285,54 @@ describe('streamed answers (a caller that wants progress)', () => {
     expect(server.received).toHaveLength(1);
   });
 });
+
+describe('endpoints that do not stream, and streams that break off', () => {
+  const compatible = (extra: object = {}) => createProviderModel(`openai-compatible:${server.url}/v1#m`, { env: {}, ...fast, ...extra });
+  const progressing = { ...req, onProgress: () => undefined };
+
+  it('reads a plain JSON completion answered to a streaming request', async () => {
+    server.reply({ body: openaiCompletion('(return 3)', { prompt_tokens: 20, completion_tokens: 4 }) });
+    const progress: number[] = [];
+    const answer = await compatible().generate({ ...req, onProgress: (n) => progress.push(n) });
+    expect(answer).toEqual({ text: '(return 3)', usage: { inputTokens: 20, outputTokens: 4 } });
+    expect(server.received).toHaveLength(1);
+    expect(server.received[0]!.body.stream).toBe(true);
+    expect(progress.at(-1)).toBe(4);
+  });
+
+  it('does the same for the openai provider behind a proxy (OPENAI_BASE_URL)', async () => {
+    server.reply({ body: openaiCompletion('ok') });
+    const model = createProviderModel('openai:gpt-test', { env: { OPENAI_API_KEY: 'sk', OPENAI_BASE_URL: `${server.url}/v1` }, ...fast });
+    expect((await model.generate(progressing)).text).toBe('ok');
+  });
+
+  it('asks for no stream when streaming is off (option or NAVIGATOR_MODEL_STREAM=off)', async () => {
+    server.reply({ body: openaiCompletion('a') }, { body: openaiCompletion('b') });
+    const progress: number[] = [];
+    expect((await compatible({ stream: false }).generate({ ...req, onProgress: (n) => progress.push(n) })).text).toBe('a');
+    expect((await compatible({ env: { NAVIGATOR_MODEL_STREAM: 'off' } }).generate(progressing)).text).toBe('b');
+    expect(server.received.map((r) => Boolean(r.body.stream))).toEqual([false, false]);
+    expect(progress).toEqual([5]);
+    expect(() => compatible({ env: { NAVIGATOR_MODEL_STREAM: 'maybe' } })).toThrow('NAVIGATOR_MODEL_STREAM must be on or off, got "maybe"');
+  });
+
+  it('retries a stream whose connection drops half way', async () => {
+    server.reply({ events: openaiStream(['(ret']).slice(0, 2), cut: true }, { events: openaiStream(['(return 1)']) });
+    const retries: string[] = [];
+    const answer = await compatible({ onRetry: ({ error }: { error: LlmError }) => retries.push(`${error.code}: ${error.message}`) }).generate(progressing);
+    expect(answer.text).toBe('(return 1)');
+    expect(server.received).toHaveLength(2);
+    expect(retries).toHaveLength(1);
+    expect(retries[0]).toMatch(/^llm_network: .*the answer broke off before its end/);
+  });
+
+  it('retries a stream that ends without a finish reason, and says so when it gives up', async () => {
+    const truncated = () => ({ events: openaiStream(['(ret']).slice(0, 2) });
+    server.reply(truncated(), truncated());
+    const err = await failure(compatible({ maxRetries: 1 }).generate(progressing));
+    expect(err.code).toBe('llm_network');
+    expect(err.retryable).toBe(true);
+    expect(err.message).toContain('the answer broke off before its end');
+    expect(err.message).toContain('gave up after 2 attempts');
+  });
+});

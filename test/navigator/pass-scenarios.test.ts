@@ -252,17 +252,27 @@ describe('our additions', () => {
     expect(s.journal).toEqual([['a', 1]]);
   });
 
-  it('an LLM error ends the pass with llm_error and keeps earlier commits', async () => {
+  const failingAfter = (error: LlmError) => {
     const model = listModel(['(task "a" 1)']);
-    const failing = { ...model, id: 'flaky', generate: async (req: Parameters<typeof model.generate>[0]) => {
-      if (model.requests.length >= 1) throw new LlmError('llm_server', 'HTTP 503 from provider');
+    return { ...model, id: 'flaky', generate: async (req: Parameters<typeof model.generate>[0]) => {
+      if (model.requests.length >= 1) throw error;
       return model.generate(req);
     } };
-    const s = await runNavigator(testAgent(), { input: {}, journal: [], model: failing, runId: 'r' });
+  };
+
+  it('an LLM error no retry can mend ends the pass with llm_error and keeps earlier commits', async () => {
+    const s = await runNavigator(testAgent(), { input: {}, journal: [], model: failingAfter(new LlmError('llm_auth', 'HTTP 401 from provider')), runId: 'r' });
     expect(s.status).toBe('error');
     expect(s.error!.type).toBe('llm_error');
-    expect(s.error!.message).toBe('LLM call failed (flaky): HTTP 503 from provider');
+    expect(s.error!.message).toBe('LLM call failed (flaky): HTTP 401 from provider');
     expect(s.journal).toEqual([['a', 1]]);
+  });
+
+  it('a transport failure (5xx, network, 429, timeout) is thrown for the host to retry, never a pass error', async () => {
+    for (const code of ['llm_server', 'llm_network', 'llm_rate_limit', 'llm_timeout'] as const) {
+      const error = new LlmError(code, 'HTTP 503 from provider');
+      await expect(runNavigator(testAgent(), { input: {}, journal: [], model: failingAfter(error), runId: 'r' })).rejects.toBe(error);
+    }
   });
 
   it('lastError of the previous pass is shown in the first message', async () => {
