@@ -5,12 +5,26 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import { sideEffectOf } from '../lisp/tools.ts';
 import { type PassProgress, passOpening, resumePass, startPass } from '../navigator/index.ts';
-import type { InlineToolCall, Json, PassContext, PassOutcome, PassRequest, PassResponse } from '../workflows/contract.ts';
+import type { InlineToolCall, Json, JournalRead, PassContext, PassOutcome, PassRequest, PassResponse, RecordedProgram, RecordedTurnResult } from '../workflows/contract.ts';
 import type { RegisteredAgent } from './agents.ts';
 import { context as otelContext } from '@opentelemetry/api';
 import { type SpanOwner, tracedAgent, tracedModel } from '../telemetry/spans.ts';
 import { programEvaluator } from '../sandbox/index.ts';
-import { type PackedState, packState, unpackState } from '../navigator/state-packing.ts';
+import { type PackedState, packState, turnAnswers, unpackState } from '../navigator/state-packing.ts';
+import type { TurnResult, TurnTrace } from '../navigator/pass-state.ts';
+import { journalHash } from '../audit/hash.ts';
+import { type ShapeMemory, passShapes } from '../navigator/shape-memory.ts';
+import type { WaitingPrograms } from '../navigator/waiting-programs.ts';
+
+/** What a worker keeps across passes and missions to spare model calls (issue 29). */
+export interface WorkerMemory {
+  /** result shapes of tools without output, shown on a mission's first pass */
+  shapes?: ShapeMemory;
+  /** the program a pass waited for a decision in, run first in the next pass */
+  waiting?: WaitingPrograms;
+  /** the mission (workflow id) this step belongs to: the key of `waiting` */
+  mission?: string;
+}
 import { type JsonValue, diffJson } from '../workflows/json-patch.ts';
 
 /** The heartbeat details of a running pass: what it does now, as data and as one line. */
@@ -28,7 +42,7 @@ export function passActivity(pass: number, p: PassProgress): PassActivity {
   return { pass, phase: p.phase, turn: p.turn, ...(p.outputTokens ? { outputTokens: p.outputTokens } : {}), text: `pass ${pass}, turn ${p.turn}: model answering${tokens}` };
 }
 
-export async function runPassStep(registered: RegisteredAgent, req: PassRequest, ctx: PassContext, onProgress?: (p: PassProgress) => void, owner?: SpanOwner): Promise<PassResponse> {
+export async function runPassStep(registered: RegisteredAgent, req: PassRequest, ctx: PassContext, onProgress?: (p: PassProgress) => void, owner?: SpanOwner, memory: WorkerMemory = {}): Promise<PassResponse> {
   const journal = new Map(ctx.journal);
   // with tracing on, model answers and tool calls are spans under this pass's span
   const entry = owner ? { ...registered, agent: tracedAgent(registered.agent, owner, otelContext.active()) } : registered;
@@ -49,7 +63,10 @@ export async function runPassStep(registered: RegisteredAgent, req: PassRequest,
         model,
         lastError: ctx.lastError,
         effects: 'suspend',
-        toolShapes: ctx.toolShapes,
+        // shapes earlier missions on this worker saw, too: the opening then differs from the
+        // one openingOf rebuilds, so a suspended state keeps its first message itself
+        toolShapes: passShapes(memory.shapes, entry.agent, ctx.toolShapes),
+        replay: memory.mission === undefined ? undefined : memory.waiting?.replayFor(memory.mission, req.pass),
         onProgress,
       });
   if (step.kind === 'effects') {
@@ -60,8 +77,10 @@ export async function runPassStep(registered: RegisteredAgent, req: PassRequest,
     const base = req.resume ? (ctx.passState as JsonValue) : null;
     // an effect's id is its idempotency key: sent once (the workflow restores the id)
     const effects = step.effects.map(({ id, ...e }) => (id === e.idempotencyKey ? e : { id, ...e }));
-    return { kind: 'effects', effects, patch: diffJson(base, next) ?? { o: {} } };
+    return { kind: 'effects', effects, patch: diffJson(base, next) ?? { o: {} }, journalRead: journalReadOf(ctx) };
   }
+  memory.shapes?.learn(entry.agent, step.toolCalls);
+  if (memory.mission !== undefined) memory.waiting?.remember(memory.mission, req.pass, step);
   const classes = new Map(entry.agent.tools.map((t) => [t.name, sideEffectOf(t)]));
   return {
     kind: 'done',
@@ -81,7 +100,45 @@ export async function runPassStep(registered: RegisteredAgent, req: PassRequest,
         ...(c.error !== undefined ? { error: c.error } : {}),
       })),
     tokens: step.usage.inputTokens + step.usage.outputTokens,
+    journalRead: journalReadOf(ctx),
+    programs: recordPrograms(step.trace, req.resume ? (ctx.passState as unknown as PackedState) : null),
   };
+}
+
+/** The journal this step read, as the audit recomputes it from history. */
+const journalReadOf = (ctx: PassContext): JournalRead => ({ version: ctx.journalVersion, hash: journalHash(ctx.journal) });
+
+/** Most bytes of program text one pass result records; later programs are marked cut. */
+export const MAX_RECORDED_PROGRAM_BYTES = 32 * 1024;
+
+/**
+ * Every turn's program and what it gave, so the audit can run them again (value replay).
+ * A program the suspended state in history already holds is not repeated.
+ */
+export function recordPrograms(trace: readonly TurnTrace[], suspended: PackedState | null, maxBytes = MAX_RECORDED_PROGRAM_BYTES): RecordedProgram[] {
+  const inState = suspended ? turnAnswers(suspended).map((a) => a.program) : [];
+  let bytes = 0;
+  const out: RecordedProgram[] = [];
+  for (const [i, t] of trace.entries()) {
+    if (t.program === null) continue;
+    const result = recordedResult(t.result);
+    if (inState[i] === t.program) {
+      out.push({ turn: t.turn, result });
+      continue;
+    }
+    bytes += Buffer.byteLength(t.program);
+    out.push(bytes <= maxBytes ? { turn: t.turn, code: t.program, result } : { turn: t.turn, cut: true, result });
+  }
+  return out;
+}
+
+/** A turn's result, small: returned and failed values are the outcome's, printed ones are cut to 200 characters. */
+function recordedResult(r: TurnResult | null): RecordedTurnResult | null {
+  if (!r) return null;
+  if (r.status === 'ok') return { status: 'ok', value: r.value };
+  if (r.status === 'error') return { status: 'error', error: `${r.error.type}: ${r.error.message}`.slice(0, 300) };
+  if (r.status === 'no_code') return null;
+  return { status: r.status };
 }
 
 /** The pass's first message as the workflow's context rebuilds it (undefined if it cannot). */

@@ -4,7 +4,9 @@
  *    compares it with the journal the workflow reports;
  * 2. names, for each task id, the event that committed it;
  * 3. checks that no external effect completed twice for one idempotency key;
- * 4. replays every run with the current workflow code (determinism).
+ * 4. replays every run with the current workflow code (determinism);
+ * 5. checks the values history repeats agree (src/audit/values.ts) and runs every
+ *    recorded program again on the values of history (src/audit/value-replay.ts).
  */
 import type { Client } from '@temporalio/client';
 import type { DataConverter } from '@temporalio/common';
@@ -12,7 +14,9 @@ import { Worker } from '@temporalio/worker';
 import { journalQuery } from '../workflows/messages.ts';
 import type { Json } from '../workflows/contract.ts';
 import { EventType, decodeFirst, fetchChain, type RunHistory } from './history.ts';
-import { type Provenance, reconstruct } from './reconstruct.ts';
+import { type Provenance, type Reconstruction, reconstruct } from './reconstruct.ts';
+import { type ValueLinks, type ValueMismatch, checkValueLinks } from './values.ts';
+import { type ValueReplay, replayPasses } from './value-replay.ts';
 import { workflowsPath } from '../worker/workflows-path.ts';
 import { silentSpanSinks, workflowInterceptorModules } from '../telemetry/setup.ts';
 import { decodePayloads } from '../codec/history.ts';
@@ -26,6 +30,10 @@ export interface AuditReport {
   provenance: Provenance[];
   duplicateEffects: Array<{ idempotencyKey: string; taskId: string | null; tool: string; completions: number }>;
   replay: { ok: boolean; errors: string[] };
+  /** links between values in history: each failed one names the events on both sides */
+  values: { checked: number; mismatches: ValueMismatch[]; unrecordedReads: number };
+  /** every recorded program run again on the values of history */
+  valueReplay: ValueReplay;
   problems: string[];
   /** for a mission restarted from another's journal: that mission, and whether the seed matches it */
   resumedFrom?: { workflowId: string; runId: string; journalMatches: boolean };
@@ -82,13 +90,16 @@ export async function auditChain(chain: RunHistory[], fromWorkflow: Array<[strin
   // encrypted payloads (a history read from a file) are decoded with the codec given or configured
   const codecs = (opts.dataConverter ?? (await configuredDataConverter()))?.payloadCodecs ?? [];
   await decodePayloads(chain, codecs).catch((err: Error) => problems.push(`payloads could not be decoded: ${err.message}`));
-  let rebuilt: ReturnType<typeof reconstruct>;
+  let links: ValueLinks;
   try {
-    rebuilt = reconstruct(chain);
+    links = checkValueLinks(chain);
   } catch (err) {
     problems.push(`the history could not be read: ${(err as Error).message}`);
-    rebuilt = { journal: [], provenance: new Map(), effects: new Map(), problems: [] };
+    const rebuilt: Reconstruction = { journal: [], provenance: new Map(), effects: new Map(), problems: [] };
+    links = { rebuilt, checked: 0, mismatches: [], commitMismatches: new Map(), passes: [], effects: new Map(), unrecordedReads: 0 };
   }
+  const rebuilt = links.rebuilt;
+  const { values, valueReplay } = await valueChecks(links);
   if (opts.requireClosed) problems.push(...openRuns(chain));
   problems.push(...unknownEvents(chain));
   const differences = fromWorkflow ? diffJournals(rebuilt.journal, fromWorkflow) : [];
@@ -100,15 +111,68 @@ export async function auditChain(chain: RunHistory[], fromWorkflow: Array<[strin
   problems.push(...rebuilt.problems, ...provenance.filter((p) => p.source === 'unknown').map((p) => `no event committed ${p.key}`));
   for (const d of duplicateEffects) problems.push(`external effect ${d.tool}${d.taskId ? ` (task ${d.taskId})` : ''} completed ${d.completions} times for one idempotency key`);
   return {
-    ok: differences.length === 0 && duplicateEffects.length === 0 && replay.ok && problems.length === 0,
+    ok: differences.length === 0 && duplicateEffects.length === 0 && replay.ok && problems.length === 0 && values.mismatches.length === 0 && valueReplay.ok,
     workflowId,
     runs: chain.map((r) => r.runId),
     journal: { matches: differences.length === 0, fromHistory: rebuilt.journal, fromWorkflow: fromWorkflow ?? [], differences },
     provenance,
     duplicateEffects,
     replay,
+    values,
+    valueReplay,
     problems,
   };
+}
+
+/**
+ * Value replay, then the links: an effect result that differs from its task's commit is
+ * a failure for a pass whose programs cannot be run again (not recorded, or cut); a
+ * replayed pass re-derives its commits from the effects' results itself.
+ */
+async function valueChecks(links: ValueLinks): Promise<Pick<AuditReport, 'values' | 'valueReplay'>> {
+  const valueReplay = await replayPasses(links.passes, links.effects).catch(
+    (err: Error): ValueReplay => ({ ok: false, passes: [], mismatches: [{ check: 'replay', message: `value replay could not run: ${err.message}`, sides: [noSide, noSide] }] }),
+  );
+  const verified = new Set(valueReplay.passes.filter((p) => p.status === 'ok' || p.status === 'failed').map((p) => p.pass));
+  const unverified = [...links.commitMismatches].filter(([pass]) => !verified.has(pass)).flatMap(([, m]) => m);
+  const rederived = new Set(valueReplay.passes.filter((p) => p.status === 'ok').map((p) => p.pass));
+  return { values: { checked: links.checked, mismatches: [...suspects(links.mismatches, rederived), ...unverified], unrecordedReads: links.unrecordedReads }, valueReplay };
+}
+
+/**
+ * A journal a pass read that differs from the rebuilt one names every entry changed since
+ * the last matching read; an entry committed by a pass that value replay re-derived is
+ * borne out by that pass's program and tool results, so it is left out (unless all are).
+ */
+function suspects(mismatches: ValueMismatch[], rederived: Set<number>): ValueMismatch[] {
+  const groups = new Map<string, ValueMismatch[]>();
+  for (const m of mismatches) {
+    if (m.check !== 'journal-read') continue;
+    const key = `${m.sides[0].runId}:${m.sides[0].eventId}`;
+    groups.set(key, [...(groups.get(key) ?? []), m]);
+  }
+  const dropped = new Set<ValueMismatch>();
+  for (const group of groups.values()) {
+    const borne = group.filter((m) => m.committedBy !== undefined && rederived.has(m.committedBy));
+    if (borne.length < group.length) for (const m of borne) dropped.add(m);
+  }
+  return mismatches.filter((m) => !dropped.has(m));
+}
+
+const noSide = { runId: '', eventId: 0, what: '', value: null };
+
+/** The value checks of a report as text lines (the CLI prints them). */
+export function formatValueChecks(report: Pick<AuditReport, 'values' | 'valueReplay'>): string[] {
+  const lines: string[] = [];
+  const { values, valueReplay } = report;
+  const reads = values.unrecordedReads ? ` (${values.unrecordedReads} pass step(s) recorded no journal read: written before it)` : '';
+  lines.push(`  value links: ${values.checked} checked, ${values.mismatches.length === 0 ? 'all agree' : `${values.mismatches.length} DIFFER`}${reads}`);
+  for (const m of values.mismatches) lines.push(`    ${m.message}`);
+  const count = (status: string) => valueReplay.passes.filter((p) => p.status === status).length;
+  const parts = [`${count('ok')} re-derived`, count('failed') && `${count('failed')} FAILED`, count('not recorded') && `${count('not recorded')} not recorded`, count('cut') && `${count('cut')} cut (programs too large to record)`].filter(Boolean);
+  lines.push(`  value replay: ${valueReplay.passes.length} pass(es): ${parts.join(', ')}`);
+  for (const m of valueReplay.mismatches) lines.push(`    ${m.message}`);
+  return lines;
 }
 
 const CLOSING = new Set<number | null | undefined>([

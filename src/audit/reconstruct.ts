@@ -33,13 +33,28 @@ export interface Reconstruction {
   problems: string[];
 }
 
-export function reconstruct(chain: RunHistory[]): Reconstruction {
+/**
+ * Told of every event in the order the workflow saw it, with the state rebuilt so far:
+ * `before` it is applied and `after` (the value checks of src/audit/values.ts).
+ */
+export interface ReconstructObserver {
+  before?(event: HistoryEvent, at: ObservedState): void;
+  after?(event: HistoryEvent, at: ObservedState): void;
+}
+
+export interface ObservedState {
+  state: MissionState;
+  runId: string;
+  provenance: ReadonlyMap<string, Provenance>;
+}
+
+export function reconstruct(chain: RunHistory[], observer: ReconstructObserver = {}): Reconstruction {
   const provenance = new Map<string, Provenance>();
   const effects = new Map<string, EffectRun>();
   const problems: string[] = [];
   let state: MissionState | null = null;
   for (const run of chain) {
-    state = replayRun(run, state, { provenance, effects, problems });
+    state = replayRun(run, state, { provenance, effects, problems }, observer);
   }
   return { journal: state ? state.journalEntries() : [], provenance, effects, problems };
 }
@@ -50,7 +65,7 @@ interface Sinks {
   problems: string[];
 }
 
-function replayRun(run: RunHistory, previous: MissionState | null, sinks: Sinks): MissionState {
+function replayRun(run: RunHistory, previous: MissionState | null, sinks: Sinks, observer: ReconstructObserver): MissionState {
   const events = run.history.events ?? [];
   const started = events[0]?.workflowExecutionStartedEventAttributes;
   const input = MissionInputSchema.parse(decodeFirst<MissionInput>(started?.input));
@@ -59,7 +74,14 @@ function replayRun(run: RunHistory, previous: MissionState | null, sinks: Sinks)
   else for (const [key] of state.journal) sinks.provenance.set(key, { key, runId: run.runId, eventId: eventId(events[0]!), source: 'initial journal' });
   state.agent = previous?.agent ?? null;
   const ctx: RunContext = { state, scheduled: new Map(), wait: { key: null, readVersion: 0 }, runId: run.runId, sinks };
-  for (const batch of activations(events)) for (const event of batch) applyEvent(event, ctx);
+  const at: ObservedState = { state, runId: run.runId, provenance: sinks.provenance };
+  for (const batch of activations(events)) {
+    for (const event of batch) {
+      observer.before?.(event, at);
+      applyEvent(event, ctx);
+      observer.after?.(event, at);
+    }
+  }
   return state;
 }
 

@@ -137,17 +137,29 @@ export function unpackState(packed: PackedState, host: PackContext = {}): PassSt
     }
     st.messages = [{ role: 'user', content: host.opening }];
   }
-  const programs = new Set(packing.programs ?? []);
-  const deflated = new Set(packing.deflated ?? []);
+  const answers = turnAnswers(packed);
   let from = 0;
   const trace = st.trace.map((t, i) => {
     const n = packing.turnCalls?.[i];
-    const response = deflated.has(i) ? inflate(t.response) : t.response;
+    const { response, program } = answers[i]!;
     const calls = n === undefined ? { ...t, response } : { ...t, response, toolCalls: st.toolCalls.slice(from, (from += n)).map(traceCall) };
-    return programs.has(i) ? { ...calls, program: extracted(response) } : calls;
+    return { ...calls, program };
   });
   const messages = packing.messages && st.messages[0] ? conversation(st.messages[0], trace) : st.messages;
   const last = trace[trace.length - 1];
   const pending = packing.pendingCode && st.pending && last?.program ? { ...st.pending, code: last.program } : st.pending;
   return { ...st, messages, trace, pending };
+}
+
+/**
+ * Each turn's answer and program from a packed state, without the host's opening (the
+ * audit reads the programs of a suspended pass from history with this).
+ */
+export function turnAnswers(packed: PackedState): Array<{ response: string; program: string | null }> {
+  const programs = new Set(packed.packing?.programs ?? []);
+  const deflated = new Set(packed.packing?.deflated ?? []);
+  return (packed.trace ?? []).map((t, i) => {
+    const response = deflated.has(i) ? inflate(t.response) : t.response;
+    return { response, program: programs.has(i) ? extracted(response) : t.program };
+  });
 }

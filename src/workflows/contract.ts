@@ -218,13 +218,36 @@ export type PassOutcome =
   | { kind: 'fail'; value: Json }
   | { kind: 'error'; message: string };
 
+/** The journal a pass step read: its version and a hash of its entries (src/audit/hash.ts). */
+export interface JournalRead {
+  version: number;
+  hash: string;
+}
+
+/** What a turn's program gave, as the pass recorded it for the audit's value replay. */
+export type RecordedTurnResult =
+  | { status: 'ok'; value: string }
+  | { status: 'return' | 'fail' | 'invalid_return' }
+  | { status: 'error'; error: string };
+
+/**
+ * A turn's program as recorded in the pass result. `code` is absent when the pass's last
+ * suspended state in history holds it (`cut`: left out to keep the result small).
+ */
+export interface RecordedProgram {
+  turn: number;
+  code?: string;
+  cut?: true;
+  result: RecordedTurnResult | null;
+}
+
 export type PassResponse =
   /**
    * The pass stopped at external effects. `patch` turns the suspended state the activity
    * read (null on the first step) into the new one (src/workflows/json-patch.ts), so history
    * keeps each change once; `state` (whole) is what workers before patches returned.
    */
-  | { kind: 'effects'; effects: WireEffect[]; patch?: JsonPatch; state?: Json }
+  | { kind: 'effects'; effects: WireEffect[]; patch?: JsonPatch; state?: Json; journalRead?: JournalRead }
   | {
       kind: 'done';
       outcome: PassOutcome;
@@ -237,6 +260,10 @@ export type PassResponse =
       toolCalls: InlineToolCall[];
       /** model tokens the whole pass used */
       tokens: number;
+      /** the journal this step read (absent in histories written before it) */
+      journalRead?: JournalRead;
+      /** every turn's program and what it gave, for the audit's value replay (absent before it) */
+      programs?: RecordedProgram[];
     };
 
 /** What the pass activity reads from the workflow by query, instead of in its input. */

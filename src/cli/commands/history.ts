@@ -30,7 +30,7 @@ export const auditCommand = new Command('audit')
   .option('--json', 'print the full report as JSON')
   .action(
     action(async (id: string | undefined, flags: Flags & { history?: string }) => {
-      const { auditChain, auditMission } = await import('../../audit/index.ts');
+      const { auditChain, auditMission, formatValueChecks } = await import('../../audit/index.ts');
       const { bundleMissionWorkflows } = await import('../../worker/index.ts');
       const { readHistoryFile } = await import('../input.ts');
       if (!id && !flags.history) throw new CliError('give a workflow id, or --history FILE', 2);
@@ -40,12 +40,12 @@ export const auditCommand = new Command('audit')
         ? await auditChain(await readHistoryFile(flags.history), null, { workflowBundle, requireClosed: true })
         : await withClient((client) => auditMission(client, id!, { workflowBundle }).catch((e) => Promise.reject(explain(e, id!))));
       if (flags.json) printJson(report);
-      else printAudit(report);
+      else printAudit(report, formatValueChecks);
       if (!report.ok) throw new CliError(`audit of ${report.workflowId || flags.history} failed`);
     }),
   );
 
-function printAudit(report: import('../../audit/index.ts').AuditReport): void {
+function printAudit(report: import('../../audit/index.ts').AuditReport, formatValueChecks: typeof import('../../audit/index.ts').formatValueChecks): void {
   const say = (line: string) => process.stdout.write(line + '\n');
   say(`Audit of ${report.workflowId} (${report.runs.length} run(s))`);
   say(`  journal rebuilt from history: ${report.journal.fromHistory.length} task(s), ${report.journal.fromWorkflow.length ? (report.journal.matches ? 'matches the workflow' : 'DIFFERS') : 'no workflow journal to compare (offline)'}`);
@@ -53,6 +53,7 @@ function printAudit(report: import('../../audit/index.ts').AuditReport): void {
   for (const p of report.provenance) say(`  ${p.key}: committed by ${p.source}, event ${p.eventId}`);
   say(`  external effects run twice: ${report.duplicateEffects.length === 0 ? 'none' : JSON.stringify(report.duplicateEffects)}`);
   say(`  replay: ${report.replay.ok ? 'deterministic' : report.replay.errors.join('; ')}`);
+  for (const line of formatValueChecks(report)) say(line);
   for (const p of report.problems) say(`  problem: ${p}`);
   say(report.ok ? 'audit passed' : 'audit FAILED');
 }
