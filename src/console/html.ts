@@ -26,6 +26,14 @@ textarea{width:100%;font:13px ui-monospace,monospace}
 form.inline{display:inline}
 input,select,textarea{max-width:100%;box-sizing:border-box}
 .wide{overflow-x:auto}
+.approval h3{margin:0 0 6px}.asked{color:#5a6578;margin:0 0 8px}
+.status.waiting{background:#fff3c4;color:#6b4e00;padding:1px 6px;border-radius:3px}
+.effects{background:#f3f6fb;border-left:4px solid #1f5fd1;padding:4px 12px;margin:8px 0}.effects p{margin:4px 0}
+.irreversible{color:#b33}
+dl.values{display:grid;grid-template-columns:max-content 1fr;gap:2px 12px;margin:8px 0}dl.values dt{font-weight:600}dl.values dd{margin:0}
+dl.values small{font-weight:normal;color:#5a6578}
+pre.diff{background:#fafbfc;border:1px solid #dde1e7;padding:6px}pre.diff .add{background:#e6ffec;color:#116329}pre.diff .del{background:#ffebe9;color:#82071e}
+pre.text{background:#fafbfc;border:1px solid #dde1e7;padding:6px}
 /* a phone: bigger tap targets, 16 px fields (no zoom on focus), tables as stacked cards */
 @media (max-width:700px){
   body{font-size:16px}main{padding:12px}header{padding:6px 12px}
@@ -37,6 +45,7 @@ input,select,textarea{max-width:100%;box-sizing:border-box}
   tr:has(th){display:none}
   tr{background:#fff;border:1px solid #dde1e7;border-radius:6px;margin:0 0 10px;padding:4px 0}
   td{border:0;border-bottom:1px solid #eef1f5}
+  dl.values{grid-template-columns:1fr}dl.values dd{margin:0 0 6px}
   td[data-label]::before{content:attr(data-label);display:block;font-size:12px;color:#5a6578;text-transform:uppercase}
 }
 `;
@@ -62,7 +71,7 @@ export function page(title: string, body: Fragment | string, opts: { live?: stri
       <h1>${title}</h1>
       ${body}
     </main>
-    ${opts.live ? html`<script src="/assets/live.js" data-live="${opts.live}"></script>` : ''}
+    <script src="/assets/live.js" ${opts.live ? html`data-live="${opts.live}"` : ''}></script>
   </body>
 </html>`;
 }
@@ -70,13 +79,40 @@ export function page(title: string, body: Fragment | string, opts: { live?: stri
 /** JSON shown readably (escaped by the caller's template). */
 export const pretty = (value: unknown): string => JSON.stringify(value, null, 2) ?? 'null';
 
-/** The script that reloads a page when its live stream says something changed. */
-export const LIVE_SCRIPT = `(() => {
+/**
+ * The script of every page: a button with `data-confirm` asks before its form is sent (an
+ * irreversible approval, an engineer action); times are shown in the reader's own zone;
+ * with `data-live`, the page reloads when its server-sent event stream says something
+ * changed (the stream compares with `seen`, what the page was rendered from).
+ */
+export const PAGE_SCRIPT = `(() => {
   const me = document.currentScript;
-  const source = new EventSource(me.dataset.live);
+  let source = null;
   let leaving = false;
-  // a form being sent navigates by itself: a reload now would cancel it
-  document.addEventListener('submit', () => { leaving = true; source.close(); });
+  document.addEventListener('submit', (e) => {
+    const ask = e.submitter && e.submitter.dataset.confirm;
+    if (ask && !window.confirm(ask)) { e.preventDefault(); return; }
+    // a form being sent navigates by itself: a reload now would cancel it
+    leaving = true;
+    if (source) source.close();
+  });
+  const words = new Intl.RelativeTimeFormat(undefined, { numeric: 'auto' });
+  const units = [['day', 864e5], ['hour', 36e5], ['minute', 6e4], ['second', 1e3]];
+  const relative = (d) => {
+    const ms = d.getTime() - Date.now();
+    if (Math.abs(ms) < 5000) return 'just now';
+    const [unit, size] = units.find(([, size]) => Math.abs(ms) >= size) || units[3];
+    return words.format(Math.round(ms / size), unit);
+  };
+  const local = () => document.querySelectorAll('time[datetime]').forEach((t) => {
+    const d = new Date(t.dateTime);
+    t.textContent = relative(d) + ' (' + d.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' }) + ')';
+    t.title = d.toString();
+  });
+  local();
+  setInterval(local, 30000);
+  if (!me.dataset.live) return;
+  source = new EventSource(me.dataset.live);
   source.addEventListener('change', () => {
     const typing = document.activeElement && ['TEXTAREA', 'INPUT', 'SELECT'].includes(document.activeElement.tagName);
     if (!leaving && !typing) location.reload();

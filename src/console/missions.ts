@@ -5,6 +5,7 @@ import type { NavigatorClient } from '../client/navigator-client.ts';
 import { MissionRejected } from '../client/missions.ts';
 import type { DecisionContract, Json, Pending } from '../workflows/contract.ts';
 import { type Fragment, html, page, pretty } from './html.ts';
+import { decisionCard } from './approvals.ts';
 
 export interface ConsoleContext {
   navigator: NavigatorClient;
@@ -18,13 +19,13 @@ export interface ConsoleContext {
 const csrfField = (ctx: ConsoleContext) => html`<input type="hidden" name="_csrf" value="${ctx.csrf}" />`;
 
 /** Buttons for a decision: Approve/Reject for approve/reject contracts, one per allowed value, else a JSON field. */
-export function decisionForm(ctx: ConsoleContext, action: string, pending: Pending, contract: DecisionContract | undefined): Fragment {
-  const note = html`<input name="note" placeholder="note (optional)" size="30" />`;
+export function decisionForm(ctx: ConsoleContext, action: string, pending: Pending, contract: DecisionContract | undefined, confirm?: string): Fragment {
+  const note = html`<input name="note" placeholder="note (optional)" aria-label="note" size="30" />`;
   const hidden = html`${csrfField(ctx)}<input type="hidden" name="key" value="${pending.key}" />`;
-  const button = (label: string, value: Json, cls = '') =>
-    html`<button class="${cls}" name="value" value="${JSON.stringify(value)}">${label}</button>`;
+  const button = (label: string, value: Json, cls = '', ask?: string) =>
+    html`<button class="${cls}" name="value" value="${JSON.stringify(value)}"${ask ? html` data-confirm="${ask}"` : ''}>${label}</button>`;
   if (contract?.approveValue !== undefined && contract.approveValue !== null && contract.rejectValue !== undefined && contract.rejectValue !== null) {
-    return html`<form method="post" action="${action}">${hidden}${button('Approve', contract.approveValue, 'primary')} ${button('Reject', contract.rejectValue, 'danger')} ${note}</form>`;
+    return html`<form method="post" action="${action}">${hidden}${button('Approve', contract.approveValue, 'primary', confirm)} ${button('Reject', contract.rejectValue, 'danger')} ${note}</form>`;
   }
   if (pending.allowed?.length) {
     return html`<form method="post" action="${action}">${hidden}${pending.allowed.map((v) => html`${button(typeof v === 'string' ? v : JSON.stringify(v), v)} `)}${note}</form>`;
@@ -40,8 +41,6 @@ export function atDeadline(onTimeout: Pending['onTimeout'], contract?: DecisionC
   // name the value an approver would otherwise have to look up in the agent's code
   return expiry === undefined || expiry === null ? 'the expiry value is written for you' : `${JSON.stringify(expiry)} is written for you`;
 }
-
-const deadline = (p: Pending, contract?: DecisionContract) => (p.deadline ? html`until ${p.deadline} (then ${atDeadline(p.onTimeout, contract)})` : 'no deadline');
 
 const WAITING = 'waiting';
 
@@ -158,7 +157,6 @@ async function missionPage(ctx: ConsoleContext, id: string, problem?: string): P
     m.workflow.describe().then((d) => d.searchAttributes.TemporalScheduledById?.[0] as string | undefined, () => undefined),
   ]);
   const open = status.status === 'running' || status.status === 'waiting';
-  const action = `/missions/${encodeURIComponent(id)}/decide`;
   const pending = status.pending;
   const contract = pending ? contracts.find((d) => d.key === pending.key) : undefined;
   const body = html`
@@ -171,10 +169,7 @@ async function missionPage(ctx: ConsoleContext, id: string, problem?: string): P
       ${status.error ? html`<div class="problem">${status.error}</div>` : ''}
       ${status.result !== undefined ? html`<p>Result:</p><pre>${pretty(status.result)}</pre>` : ''}
     </div>
-    ${pending
-      ? html`<div class="card"><h2>Waiting for ${pending.key}</h2><p>${contract?.description ?? ''} · ${deadline(pending, contract)}</p>
-          ${decisionForm(ctx, action, pending, contract)}</div>`
-      : ''}
+    ${pending ? decisionCard(ctx, { missionId: id, agent: status.agent, input: status.input ?? null, pending, contract }) : ''}
     ${progress ? html`<h2>Progress</h2><pre class="card">${progress}</pre>` : ''}
     <h2>Journal</h2>
     <table><tr><th>#</th><th>task</th><th>value</th></tr>

@@ -5,6 +5,7 @@ import type { Json, PlanProblem, Step } from '../plans/schema.ts';
 import type { PendingQuestion, PlanStatusView, ProgressEvent } from '../workflows/plan-contract.ts';
 import { type Fragment, html, page, pretty } from './html.ts';
 import type { ConsoleContext } from './missions.ts';
+import { stepApprovalCard } from './approvals.ts';
 
 const csrfField = (ctx: ConsoleContext) => html`<input type="hidden" name="_csrf" value="${ctx.csrf}" />`;
 const planUrl = (id: string, rest = '') => `/plans/${encodeURIComponent(id)}${rest}`;
@@ -83,13 +84,10 @@ function runRows(ctx: ConsoleContext, id: string, view: PlanStatusView, events: 
     <tr><th>step</th><th>what</th><th>after</th><th>status</th><th>attempts</th><th>args</th><th>result</th></tr>
     ${(view.plan?.steps ?? []).map((s) => {
       const approval = waiting.get(s.id);
-      return html`<tr>
+      return html`<tr id="step-${s.id}">
         <td><code>${s.id}</code></td><td>${s.description}</td><td>${s.dependsOn.join(', ')}</td>
         <td class="status">${s.status}${s.reason ? html`<br /><small>${s.reason}</small>` : ''}${progressNote(s, progress.get(s.id))}
-          ${approval
-            ? html`<form method="post" action="${planUrl(id, `/steps/${encodeURIComponent(s.id)}/approve`)}">${csrfField(ctx)}<input name="note" placeholder="note (optional)" size="14" /> <button class="primary">Approve</button></form>
-                <form method="post" action="${planUrl(id, `/steps/${encodeURIComponent(s.id)}/deny`)}">${csrfField(ctx)}<input name="reason" placeholder="why (optional)" size="14" /> <button class="danger">Deny</button></form>`
-            : ''}${questionForm(ctx, id, asked.get(s.id))}</td>
+          ${approval ? html`<br /><a href="#approve-${s.id}">waiting for you: approve or deny above</a>` : ''}${questionForm(ctx, id, asked.get(s.id))}</td>
         <td>${s.result?.attempts ?? ''}</td>
         <td><pre>${pretty(approval ? approval.args : stepArgs(s))}</pre></td>
         <td><pre>${s.result ? (s.result.error ?? pretty(s.result.value ?? null)) : ''}</pre></td>
@@ -139,12 +137,16 @@ async function planPage(ctx: ConsoleContext, id: string, outcome?: { message?: s
     <div class="card"><span class="status">${view.status}</span> · agent ${view.agent} · version ${view.version}
       ${view.error ? html`<div class="problem">${view.error}</div>` : ''}</div>
     ${actions}
+    ${approvalCards(ctx, view)}
     ${view.plan ? (inReview ? reviewRows(ctx, id, view.plan.steps) : runRows(ctx, id, view, progress?.events ?? [])) : html`<p>No plan yet (the planner is writing it).</p>`}
     ${editors}
     ${view.summary && !inReview ? html`<h2>Summary</h2><pre class="card">${pretty(view.summary)}</pre>` : ''}
     ${history}`;
   return page(`Plan ${id}`, body, { live: `/live/plans/${encodeURIComponent(id)}` });
 }
+
+/** The steps waiting for approval, each as a card saying what Approve and Deny do. */
+const approvalCards = (ctx: ConsoleContext, view: PlanStatusView) => view.approvals.map((a) => stepApprovalCard(ctx, view.planId, view.agent, a, view.plan?.steps ?? []));
 
 export function planRoutes(app: Hono, ctx: ConsoleContext): void {
   app.get('/plans', async (c) => {

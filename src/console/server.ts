@@ -14,10 +14,11 @@ import type { NavigatorClient } from '../client/navigator-client.ts';
 import { MissionRejected } from '../client/missions.ts';
 import { PlanRejected } from '../client/plans.ts';
 import type { Json } from '../workflows/contract.ts';
-import { LIVE_SCRIPT, html, page, pretty } from './html.ts';
-import { type ConsoleContext, atDeadline, decisionForm, missionRoutes } from './missions.ts';
+import { PAGE_SCRIPT, html, page, pretty } from './html.ts';
+import { type ConsoleContext, missionRoutes } from './missions.ts';
+import { decisionCard, stepApprovalCard } from './approvals.ts';
 import { agentChoices, inputProblems, planProblems } from './agents.ts';
-import { planRoutes, stepAtDeadline } from './plans.ts';
+import { planRoutes } from './plans.ts';
 import { scheduleRoutes } from './schedules.ts';
 import { parseTokens, security } from './security.ts';
 
@@ -41,7 +42,7 @@ export function createConsoleApp(opts: ConsoleOptions, streams = new LiveStreams
   // the cause too: the client's own message ("Failed to query Workflow") says little without the server's reason
   app.onError((err, c) => c.html(page('Something went wrong', html`<div class="problem">${messageWithCause(err)}</div>`), 500));
 
-  app.get('/assets/live.js', (c) => c.body(LIVE_SCRIPT, 200, { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'no-store' }));
+  app.get('/assets/live.js', (c) => c.body(PAGE_SCRIPT, 200, { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'no-store' }));
   app.get('/', async (c) => c.html(await inbox(ctx)));
   app.get('/start', (c) => c.html(startPage(ctx)));
   app.post('/start/mission', async (c) => {
@@ -158,7 +159,7 @@ async function inboxItems(ctx: ConsoleContext) {
     await Promise.all(
       plans.map(async (w) => {
         const view = await ctx.navigator.plan(w.workflowId).status().catch(() => null);
-        return (view?.approvals ?? []).map((a) => ({ planId: w.workflowId, agent: view!.agent, ...a }));
+        return (view?.approvals ?? []).map((a) => ({ planId: w.workflowId, agent: view!.agent, steps: view!.plan?.steps ?? [], ...a }));
       }),
     )
   ).flat();
@@ -172,26 +173,10 @@ async function inbox(ctx: ConsoleContext) {
   const body = html`
     <h2>Decisions (${decisions.length})</h2>
     ${decisions.length === 0 ? html`<p>Nothing waits for a decision.</p>` : ''}
-    ${decisions.map(
-      (d) => html`<div class="card">
-        <a href="/missions/${encodeURIComponent(d.id)}">${d.id}</a> (${d.agent}) waits for <code>${d.pending.key}</code> since ${d.pending.since}
-        ${d.pending.deadline ? html` · deadline ${d.pending.deadline}, then ${atDeadline(d.pending.onTimeout, d.contract)}` : ''}
-        <p>${d.contract?.description ?? ''}</p>
-        <details open><summary>Mission input</summary><pre>${pretty(d.input)}</pre></details>
-        ${decisionForm(ctx, `/missions/${encodeURIComponent(d.id)}/decide`, d.pending, d.contract)}
-      </div>`,
-    )}
+    ${decisions.map((d) => decisionCard(ctx, { missionId: d.id, agent: d.agent, input: d.input, pending: d.pending, contract: d.contract }))}
     <h2>Plan steps to approve (${approvals.length})</h2>
     ${approvals.length === 0 ? html`<p>No plan step waits for approval.</p>` : ''}
-    ${approvals.map(
-      (a) => html`<div class="card">
-        <a href="/plans/${encodeURIComponent(a.planId)}">${a.planId}</a> (${a.agent}): step <code>${a.stepId}</code> ${a.description} · ${a.tool ?? ''} since ${a.since}
-        ${a.deadline ? html` · deadline ${a.deadline}${a.onTimeout ? html`, then ${stepAtDeadline(a.onTimeout)}` : ''}` : ''}
-        <pre>${pretty(a.args)}</pre>
-        <form method="post" action="/plans/${encodeURIComponent(a.planId)}/steps/${encodeURIComponent(a.stepId)}/approve" class="inline"><input type="hidden" name="_csrf" value="${ctx.csrf}" /><input name="note" placeholder="note (optional)" /> <button class="primary">Approve</button></form>
-        <form method="post" action="/plans/${encodeURIComponent(a.planId)}/steps/${encodeURIComponent(a.stepId)}/deny" class="inline"><input type="hidden" name="_csrf" value="${ctx.csrf}" /><input name="reason" placeholder="why (optional)" /> <button class="danger">Deny</button></form>
-      </div>`,
-    )}`;
+    ${approvals.map((a) => stepApprovalCard(ctx, a.planId, a.agent, a, a.steps))}`;
   return page('Inbox', body, { live: '/live/inbox' });
 }
 

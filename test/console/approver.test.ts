@@ -101,4 +101,48 @@ describe.skipIf(!executablePath)('the console for an approver', () => {
     await running.cancel('test done');
     await review.cancel('test done');
   }, 120_000);
+
+  it('an approval card says what Approve and Reject do, shows the amount with its unit, and asks before an irreversible Approve', async () => {
+    const m = await waitingWire('cy', 5000);
+    const page = await desktop.newPage();
+    await page.goto(`${web.url}/`);
+    const card = page.locator('.card', { hasText: m.id });
+    const text = (await card.textContent())!.replace(/\s+/g, ' ');
+    expect(text).toContain('A manager approves or rejects the wire.');
+    expect(text).toMatch(/On Approve:.*execute_wire: Sends the wire of an approved hold\. Irreversible\..*On Reject:/);
+    expect(text).toMatch(/On Reject:.*cancel_hold: Releases the hold of a wire that will not be sent\./);
+    expect(text).toContain('5,000 USD');
+    expect(text).toContain('account name of the recipient');
+    expect(await card.locator(`a[href="/missions/${m.id}#ledger"]`).count()).toBe(1);
+    await shot(page, 'approval-card');
+    // the first time the approver thinks again: nothing is sent
+    const asked: string[] = [];
+    page.once('dialog', (d) => (asked.push(d.message()), void d.dismiss()));
+    await card.getByRole('button', { name: 'Approve' }).click();
+    expect(asked[0]).toMatch(/cannot be undone[\s\S]*Sends the wire/);
+    expect((await m.status()).status).toBe('waiting');
+    page.once('dialog', (d) => void d.accept());
+    await card.getByRole('button', { name: 'Approve' }).click();
+    expect(await m.result()).toMatchObject({ status: 'sent' });
+    await page.close();
+  }, 120_000);
+
+  it("a plan step that writes a file shows the edit as a diff against what the plan read, and what Deny blocks", async () => {
+    const plan = await bumpPlan(true);
+    const page = await desktop.newPage();
+    for (const path of ['/', `/plans/${plan.id}`]) {
+      await page.goto(`${web.url}${path}`);
+      const card = page.locator('.card.approval', { hasText: 'write_config' });
+      expect(await card.locator('pre.diff .del').allTextContents()).toEqual(['-   "version": "1.4.2"\n']);
+      expect(await card.locator('pre.diff .add').allTextContents()).toEqual(['+   "version": "2.0.0"\n']);
+      const text = (await card.textContent())!.replace(/\s+/g, ' ');
+      expect(text).not.toContain('\\"name\\"');
+      expect(text).toMatch(/On Approve: Runs write_file: Writes \(creates or overwrites\) a text file of the workspace\. Changes data on our side\. Overwrites or deletes what is there\./);
+      expect(text).toContain('On Deny: The step is skipped; nothing runs. Steps that depend on it are blocked: verify.');
+      expect(await card.locator(`a[href="/plans/${plan.id}#step-write_config"]`).count()).toBe(1);
+    }
+    await shot(page, 'plan-approval');
+    await page.close();
+    await plan.cancel('test done');
+  }, 120_000);
 });

@@ -98,7 +98,7 @@ describe('deadlines in words', () => {
     const inbox = await page('/', 'ana-secret-1');
     expect(inbox).toContain('then &quot;rejected&quot; is written for you');
     expect(inbox).toContain('then the step is denied (skipped, and steps that depend on it are blocked)');
-    expect(await page(`/missions/${m.id}`, 'ana-secret-1')).toContain('(then &quot;rejected&quot; is written for you)');
+    expect(await page(`/missions/${m.id}`, 'ana-secret-1')).toContain('; then &quot;rejected&quot; is written for you.');
     await m.cancel('test done');
     await plan.cancel('test done');
   }, 120_000);

@@ -243,7 +243,7 @@ describe('the other routes', () => {
     const m = await waitingMission('ivy', 60);
     expect((await get('/missions?status=Running&q=' + m.id)).text).toContain(m.id);
     expect((await get('/missions?q=no-such-mission')).text).not.toContain(m.id);
-    expect((await get('/')).text).toMatch(/&quot;recipient&quot;: &quot;ivy&quot;/);
+    expect((await get('/')).text).toMatch(/<dt>recipient<\/dt>\s*<dd>ivy<\/dd>/);
     const script = await app.request(`${ORIGIN}/assets/live.js`);
     expect(script.headers.get('content-type')).toContain('javascript');
     expect(await script.text()).toContain('EventSource');

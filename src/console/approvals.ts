@@ -1,0 +1,62 @@
+/**
+ * Approval cards, the same in the inbox and on a mission's or plan's page: what waits,
+ * what Approve and Reject do in words, the values with their units (a file edit as a
+ * diff), the deadline, a link to what asked for it, and the buttons. Approve asks for
+ * confirmation first when what follows cannot be undone.
+ */
+import type { Step } from '../plans/schema.ts';
+import type { DecisionContract, Json, Pending } from '../workflows/contract.ts';
+import type { PendingApproval } from '../workflows/plan-contract.ts';
+import { decisionEffects, effectsBox, fileEdit, stepEffects, valuesList, type Effects } from './explain.ts';
+import { type Fragment, html } from './html.ts';
+import { type ConsoleContext, atDeadline, decisionForm } from './missions.ts';
+import { stepAtDeadline } from './plans.ts';
+import { when } from './time.ts';
+
+/** The question a browser asks before an irreversible Approve is sent. */
+export const confirmText = (effects: Effects): string | undefined =>
+  effects.irreversible ? `Approve? This cannot be undone.\n\n${effects.approve.join('\n')}` : undefined;
+
+export interface WaitingDecision {
+  missionId: string;
+  agent: string;
+  input: Json;
+  pending: Pending;
+  contract: DecisionContract | undefined;
+}
+
+/** A mission waiting for a decision. */
+export function decisionCard(ctx: ConsoleContext, d: WaitingDecision, opts: { heading?: boolean } = {}): Fragment {
+  const entry = ctx.agents?.get(d.agent);
+  const effects = decisionEffects(entry, d.contract);
+  const url = `/missions/${encodeURIComponent(d.missionId)}`;
+  return html`<div class="card approval" id="decision">
+    ${opts.heading !== false ? html`<h3>${d.contract?.description ?? `Decision ${d.pending.key}`}</h3>` : ''}
+    <p class="asked"><span class="status waiting">waiting for you</span> · mission <a href="${url}">${d.missionId}</a> (${d.agent}) asks since ${when(d.pending.since)}
+      · <a href="${url}#ledger">what asked for it</a></p>
+    ${valuesList(entry?.agent.input, d.input)}
+    ${effectsBox(effects)}
+    <p class="deadline">${d.pending.deadline ? html`Decide ${when(d.pending.deadline)}; then ${atDeadline(d.pending.onTimeout, d.contract)}.` : 'No deadline.'} <small>Key <code>${d.pending.key}</code>.</small></p>
+    ${decisionForm(ctx, `${url}/decide`, d.pending, d.contract, confirmText(effects))}
+  </div>`;
+}
+
+/** A plan step waiting for approval; `steps` are the plan's (for the diff and the dependents). */
+export function stepApprovalCard(ctx: ConsoleContext, planId: string, agent: string, a: PendingApproval, steps: readonly Step[]): Fragment {
+  const entry = ctx.agents?.get(agent);
+  const step = steps.find((s) => s.id === a.stepId) ?? { id: a.stepId, tool: a.tool ?? undefined, agent: undefined, dependsOn: [] };
+  const effects = stepEffects(entry, step, steps);
+  const tool = a.tool ? entry?.agent.tools.find((t) => t.name === a.tool) : undefined;
+  const url = `/plans/${encodeURIComponent(planId)}`;
+  const action = (what: string) => `${url}/steps/${encodeURIComponent(a.stepId)}/${what}`;
+  const confirm = confirmText(effects);
+  return html`<div class="card approval" id="approve-${a.stepId}">
+    <h3>${a.description}</h3>
+    <p class="asked"><span class="status waiting">waiting for you</span> · step <a href="${url}#step-${encodeURIComponent(a.stepId)}"><code>${a.stepId}</code></a> of plan <a href="${url}">${planId}</a> (${agent}) since ${when(a.since)}</p>
+    ${fileEdit(a.args, steps) ?? valuesList(tool?.input, a.args)}
+    ${effectsBox(effects, 'Deny')}
+    ${a.deadline ? html`<p class="deadline">Decide ${when(a.deadline)}${a.onTimeout ? html`; then ${stepAtDeadline(a.onTimeout)}` : ''}.</p>` : ''}
+    <form method="post" action="${action('approve')}" class="inline"><input type="hidden" name="_csrf" value="${ctx.csrf}" /><input name="note" placeholder="note (optional)" aria-label="note" /> <button class="primary"${confirm ? html` data-confirm="${confirm}"` : ''}>Approve</button></form>
+    <form method="post" action="${action('deny')}" class="inline"><input type="hidden" name="_csrf" value="${ctx.csrf}" /><input name="reason" placeholder="why (optional)" aria-label="why" /> <button class="danger">Deny</button></form>
+  </div>`;
+}

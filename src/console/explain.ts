@@ -1,0 +1,157 @@
+/**
+ * What an approval means, in words a manager reads: what happens on Approve and on
+ * Reject (from the agent's, decision's and tools' descriptions and side-effect classes),
+ * values with the units their schema names ("amount in USD": `5,000 USD`), and a file
+ * edit as a diff against the file's content a step of the same plan read.
+ */
+import type { z } from 'zod';
+import type { RegisteredAgent } from '../activities/agents.ts';
+import type { NavigatorTool } from '../navigator/tool.ts';
+import type { DecisionContract, Json } from '../workflows/contract.ts';
+import type { Step } from '../plans/schema.ts';
+import { type LineChange, lineDiff } from './diff.ts';
+import { type Fragment, html, pretty } from './html.ts';
+
+export interface Effects {
+  /** sentences: what Approve does */
+  approve: string[];
+  /** sentences: what Reject / Deny does */
+  reject: string[];
+  /** Approve starts something that cannot be undone: the page asks before sending it */
+  irreversible: boolean;
+}
+
+const IRREVERSIBLE = /irreversib|cannot be undone/i;
+
+/** A tool's side-effect class in words, for someone who does not know the classes. */
+export function sideEffectWords(tool: Pick<NavigatorTool, 'sideEffect' | 'destructive' | 'description'>): string {
+  const words = {
+    read_only: 'Only reads; changes nothing.',
+    memory: 'Changes only the mission’s own memory.',
+    local: 'Changes data on our side.',
+    external: 'Acts on an outside system.',
+  }[tool.sideEffect];
+  const destructive = tool.destructive ? ' Overwrites or deletes what is there.' : '';
+  const final = IRREVERSIBLE.test(tool.description ?? '') ? '' : tool.sideEffect === 'external' || tool.destructive ? ' It cannot be taken back from here.' : '';
+  return `${words}${destructive}${final}`;
+}
+
+const isIrreversible = (t: NavigatorTool) => IRREVERSIBLE.test(t.description ?? '') || (t.sideEffect === 'external' && t.destructive);
+const toolSentence = (t: NavigatorTool) => `${t.name}: ${t.description ?? ''} ${sideEffectWords(t)}`.replace(/\s+/g, ' ').trim();
+
+/** The word stem of a decision value (`"approved"` → `approve`), to find the tools that name it. */
+const stem = (value: Json): string | null => (typeof value === 'string' && value.length >= 4 ? value.toLowerCase().replace(/(e?d|s)$/, '') : null);
+
+/**
+ * What a mission decision's Approve and Reject lead to. The tools that act outside
+ * (external or destructive) are split by whether their description names the approve
+ * value ("Sends the wire of an approved hold."): those follow Approve, the others Reject.
+ */
+export function decisionEffects(entry: RegisteredAgent | undefined, contract: DecisionContract | undefined): Effects {
+  const approveValue = contract?.approveValue ?? null;
+  const rejectValue = contract?.rejectValue ?? null;
+  const head = (value: Json) => (value === null ? [] : [`The mission goes on with ${JSON.stringify(value)}.`]);
+  if (!entry) return { approve: head(approveValue), reject: head(rejectValue), irreversible: false };
+  const acting = entry.agent.tools.filter((t) => t.sideEffect === 'external' || t.destructive);
+  const word = stem(approveValue);
+  const afterApprove = word ? acting.filter((t) => (t.description ?? '').toLowerCase().includes(word)) : [];
+  const afterReject = afterApprove.length ? acting.filter((t) => !afterApprove.includes(t)) : [];
+  const unsplit = afterApprove.length ? [] : acting;
+  const may = (tools: NavigatorTool[]) => tools.map((t) => `Then ${toolSentence(t)}`);
+  const purpose = entry.agent.description ? [`${entry.agent.name}: ${entry.agent.description}`] : [];
+  return {
+    approve: [...purpose, ...head(approveValue), ...may(afterApprove), ...may(unsplit)],
+    reject: [...head(rejectValue), ...may(afterReject), ...may(unsplit)],
+    irreversible: [...afterApprove, ...unsplit].some(isIrreversible),
+  };
+}
+
+/** What approving and denying a plan step do: its tool runs, or it is skipped and its dependents blocked. */
+export function stepEffects(entry: RegisteredAgent | undefined, step: Pick<Step, 'id' | 'tool' | 'agent'>, steps: readonly Step[]): Effects {
+  const tool = step.tool ? entry?.agent.tools.find((t) => t.name === step.tool) : undefined;
+  const runs = tool ? `Runs ${toolSentence(tool)}` : step.agent ? `Starts a mission of agent ${step.agent}.` : `Runs ${step.tool ?? 'the step'}.`;
+  const dependents = dependentsOf(step.id, steps);
+  const blocked = dependents.length ? ` Steps that depend on it are blocked: ${dependents.join(', ')}.` : '';
+  return { approve: [runs], reject: [`The step is skipped; nothing runs.${blocked}`], irreversible: tool ? isIrreversible(tool) : false };
+}
+
+/** The steps that depend on `id`, directly or through others. */
+function dependentsOf(id: string, steps: readonly Step[]): string[] {
+  const out = new Set<string>();
+  let grew = true;
+  while (grew) {
+    grew = false;
+    for (const s of steps) if (!out.has(s.id) && s.dependsOn.some((d) => d === id || out.has(d))) (out.add(s.id), (grew = true));
+  }
+  return [...out];
+}
+
+/** The card's "On Approve / On Reject" lines. */
+export function effectsBox(effects: Effects, reject = 'Reject'): Fragment {
+  return html`<div class="effects">
+    <p><strong>On Approve:</strong> ${effects.approve.join(' ')}${effects.irreversible ? html` <strong class="irreversible">Irreversible.</strong>` : ''}</p>
+    <p><strong>On ${reject}:</strong> ${effects.reject.join(' ')}</p>
+  </div>`;
+}
+
+/** The unit a field's description names: "amount in USD" → USD, "timeout in seconds" → seconds. */
+export function unitOf(description: string | undefined): string | null {
+  const m = /\bin ([A-Z]{3}|[a-z]+)\s*$/.exec(description ?? '');
+  return m ? m[1]! : null;
+}
+
+/** A value as a person reads it: numbers grouped with their unit, strings bare. */
+export function readable(value: Json, description?: string): string {
+  if (typeof value === 'number') {
+    const unit = unitOf(description);
+    return `${value.toLocaleString('en-US', { maximumFractionDigits: 20 })}${unit ? ` ${unit}` : ''}`;
+  }
+  if (typeof value === 'string') return value;
+  if (typeof value === 'boolean') return value ? 'yes' : 'no';
+  return JSON.stringify(value);
+}
+
+type Shape = Record<string, z.ZodType>;
+
+/** Each field of `value` with its readable value and its schema's description; other values as JSON. */
+export function valuesList(schema: z.ZodObject | undefined, value: Json): Fragment {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return html`<pre>${pretty(value)}</pre>`;
+  const shape: Shape = (schema?.shape as Shape | undefined) ?? {};
+  return html`<dl class="values">
+    ${Object.entries(value).map(([k, v]) => {
+      const description = shape[k]?.description;
+      const block = typeof v === 'string' && v.includes('\n');
+      const plain = v === null || typeof v !== 'object';
+      return html`<dt>${k}${description ? html` <small>(${description})</small>` : ''}</dt>
+        <dd>${block ? html`<pre class="text">${v}</pre>` : plain ? readable(v, description) : html`<pre>${pretty(v)}</pre>`}</dd>`;
+    })}
+  </dl>`;
+}
+
+/**
+ * A step that writes a file (args `path` and `content`), as a diff against the content a
+ * completed step of the same plan read from that path; a new file as its text.
+ */
+export function fileEdit(args: Json, steps: readonly Step[]): Fragment | null {
+  if (!args || typeof args !== 'object' || Array.isArray(args)) return null;
+  const { path, content } = args as Record<string, Json>;
+  if (typeof path !== 'string' || typeof content !== 'string') return null;
+  const before = readContent(path, steps);
+  if (before === null) return html`<p>New content of <code>${path}</code>:</p><pre class="text">${content}</pre>`;
+  const changes = lineDiff(before, content);
+  if (changes.every((c) => c.kind === 'same')) return html`<p><code>${path}</code> stays as it is (same content).</p>`;
+  return html`<p>Changes to <code>${path}</code>:</p>${diffBlock(changes)}`;
+}
+
+function readContent(path: string, steps: readonly Step[]): string | null {
+  for (const s of [...steps].reverse()) {
+    const v = s.status === 'completed' ? s.result?.value : undefined;
+    if (v && typeof v === 'object' && !Array.isArray(v) && v.path === path && typeof v.content === 'string') return v.content;
+  }
+  return null;
+}
+
+function diffBlock(changes: readonly LineChange[]): Fragment {
+  const sign = { same: ' ', add: '+', del: '-' } as const;
+  return html`<pre class="diff">${changes.map((c) => html`<span class="${c.kind}">${sign[c.kind]} ${c.line}\n</span>`)}</pre>`;
+}
