@@ -23,6 +23,7 @@ import { parsePlanAnswer, plannerPrompt } from '../plans/planner.ts';
 import { parseRecoveryAnswer, recoveryPrompt } from '../plans/recovery-prompt.ts';
 import type { Catalog, Json, Plan, PlanProblem } from '../plans/schema.ts';
 import { formatProblems } from '../plans/validate.ts';
+import { type AgentInfo, agentInfo } from '../plans/tool-text.ts';
 import type {
   CatalogDescription,
   CheckAnswerOutcome,
@@ -59,7 +60,19 @@ export function catalogOf(agents: AgentRegistry, entry: RegisteredAgent): Catalo
   return {
     tools: new Map(entry.agent.tools.map((t) => [t.name, { sideEffect: t.sideEffect, destructive: t.destructive ?? false, input: t.input }])),
     agents: new Set(agents.keys()),
+    agentInputs: new Map([...agents].map(([name, a]) => [name, a.agent.input])),
   };
+}
+
+/**
+ * The agents a step of `entry`'s plan may run, as prompts show them: every registered
+ * agent but the plan's own (a plan running its own agent is a loop), unless the request
+ * names it.
+ */
+export function stepAgents(agents: AgentRegistry, entry: RegisteredAgent, request = ''): AgentInfo[] {
+  const own = entry.agent.name;
+  const named = new RegExp(`(^|[^\\w-])${own.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}($|[^\\w-])`).test(request);
+  return [...agents.values()].filter((a) => a.agent.name !== own || named).map((a) => agentInfo(a.agent));
 }
 
 /** The step's idempotency key: the same plan, step and resolved args give the same key. */
@@ -90,7 +103,7 @@ export function createPlanActivities(deps: PlanActivityDeps) {
         return { ok: false, problems: built.problems, message: `the given plan is invalid:\n${formatProblems(built.problems)}`, attempts: 0, tokens: 0 };
       }
       return withHeartbeat(Context.current(), every, () =>
-        askPlanner(entry, catalog, { request: req.request ?? '', context: req.context }, (steps, estimatedDuration) =>
+        askPlanner(entry, stepAgents(deps.agents, entry, req.request), { request: req.request ?? '', context: req.context }, (steps, estimatedDuration) =>
           buildPlan({ ...base, steps, estimatedDuration }, catalog),
         ),
       );
@@ -113,7 +126,7 @@ export function createPlanActivities(deps: PlanActivityDeps) {
       const catalog = catalogOf(deps.agents, entry);
       const current = { steps: req.plan.steps.map(toSpec), ...(req.plan.estimatedDuration !== undefined ? { estimatedDuration: req.plan.estimatedDuration } : {}) };
       const outcome = await withHeartbeat(Context.current(), every, () =>
-        askPlanner(entry, catalog, { request: req.request ?? '', context: req.context, feedback: req.feedback, currentPlan: current as unknown as Json }, (steps, estimatedDuration) =>
+        askPlanner(entry, stepAgents(deps.agents, entry, req.request), { request: req.request ?? '', context: req.context, feedback: req.feedback, currentPlan: current as unknown as Json }, (steps, estimatedDuration) =>
           buildPlan({ id: req.plan.id, taskId: req.plan.taskId, createdAt: req.plan.createdAt, steps, params: req.plan.params, estimatedDuration }, catalog),
         ),
       );
@@ -123,7 +136,7 @@ export function createPlanActivities(deps: PlanActivityDeps) {
 
     async recoverStep(req: RecoveryRequest): Promise<RecoveryOutcome> {
       const entry = lookupAgent(deps.agents, req.agent);
-      return withHeartbeat(Context.current(), every, () => askRecovery(entry, catalogOf(deps.agents, entry), req));
+      return withHeartbeat(Context.current(), every, () => askRecovery(entry, catalogOf(deps.agents, entry), stepAgents(deps.agents, entry, req.request), req));
     },
 
     /** A step's condition, then its `$expr` values, in the sandbox with small limits. */
@@ -235,12 +248,11 @@ type Built = { ok: true; plan: Plan } | { ok: false; problems: PlanProblem[] };
 /** Asks the planner until it gives a valid plan, telling it each time what was wrong. */
 async function askPlanner(
   entry: RegisteredAgent,
-  catalog: Catalog,
+  agents: AgentInfo[],
   ask: { request: string; context?: Json; feedback?: string; currentPlan?: Json },
   build: (steps: unknown[], estimatedDuration: number | undefined) => Built,
 ): Promise<PlanOutcome> {
   const model = modelOf(entry);
-  const agents = [...catalog.agents].map((name) => ({ name }));
   let problems: PlanProblem[] | undefined;
   let tokens = 0;
   for (let attempt = 1; attempt <= PLANNER_ATTEMPTS; attempt++) {
@@ -261,9 +273,9 @@ async function askPlanner(
 }
 
 /** Asks the model for a recovery action; an unusable answer goes back to it once. */
-async function askRecovery(entry: RegisteredAgent, catalog: Catalog, req: RecoveryRequest): Promise<RecoveryOutcome> {
+async function askRecovery(entry: RegisteredAgent, catalog: Catalog, agents: AgentInfo[], req: RecoveryRequest): Promise<RecoveryOutcome> {
   const model = modelOf(entry);
-  const prompt = recoveryPrompt({ request: req.request, plan: req.plan, failedStepId: req.stepId, error: req.error, tools: [...entry.agent.tools] });
+  const prompt = recoveryPrompt({ request: req.request, plan: req.plan, failedStepId: req.stepId, error: req.error, tools: [...entry.agent.tools], agents });
   const messages: ChatMessage[] = [...prompt.messages];
   let tokens = 0;
   let problem = '';

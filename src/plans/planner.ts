@@ -7,13 +7,14 @@
 import type { NavigatorTool } from '../navigator/tool.ts';
 import { extractJson } from './answer-json.ts';
 import { type Json, PlanDocument, type PlanProblem } from './schema.ts';
-import { toolText } from './tool-text.ts';
+import { type AgentInfo, agentText, toolText } from './tool-text.ts';
 
 export interface PlannerAsk {
   request: string;
   context?: Json;
   tools: NavigatorTool[];
-  agents?: Array<{ name: string; description?: string }>;
+  /** agents a step may run (not the plan's own agent, unless the request names it) */
+  agents?: AgentInfo[];
   /** regeneration: what the reviewer wants changed, and the plan they saw */
   feedback?: string;
   currentPlan?: Json;
@@ -27,17 +28,25 @@ export const CONTEXT_LIMIT = 8000;
 const SYSTEM = `You are a planner. You turn a request into a plan: a list of steps that a program executes for you.
 
 Rules:
-- Each step uses exactly one tool, with its args as a JSON object matching the tool's args type (a key written "key"? is optional).
+- Each step uses exactly one tool, with its args as a JSON object matching the tool's args type (a key written "key"? is optional). A step may instead run one of the agents listed (a whole task given to another agent, "input" matching its input type) or ask a person a question (below).
 - Steps name the steps they need in "dependsOn" (by id). Steps without a dependency between them run in parallel, so only add the dependencies that are real.
-- To use a previous step's result in args, write the string "$step_id" (the whole result) or "$step_id.field.0.key" (a path into it, object keys and array indices); the referenced step must be in dependsOn (directly or through other steps). A reference is a whole string value: it is not replaced inside a longer string, so write composed text out in full. Write "$$" for a literal "$" at the start of a string.
+- To use a previous step's result in args, write the string "$step_id" (the whole result) or "$step_id.field.0.key" (a path into it, object keys and array indices); the referenced step must be in dependsOn (directly or through other steps). A reference is a whole string value: it is not replaced inside a longer string. To build a value from results (new file content, a message), compute it (below). Write "$$" for a literal "$" at the start of a string.
 - Steps using a destructive or external tool wait for a person's approval before they run (requiresApproval defaults to true for them); add "requiresApproval": true to any other step that changes something important.
 - After a change, add a step that verifies it.
 - Mark a step "critical": false when the plan can succeed without it.
 - Step ids are short snake_case names without dots, unique in the plan.
 
+Computing and deciding: expressions are PTC-Lisp (Clojure-like: (str "a" x), (str/replace s "old" "new"), (:key m), (get-in m [:a 0 :b]), (count xs), (filter f xs), (map f xs), (= a b), (zero? n), (empty? xs), (and ...), (if c a b)). In an expression, step/ID is the result of step ID (a keyword reads a field: (:content step/read_pkg)); that step must be in dependsOn, as for "$ref".
+- Computed args: {"$expr": "<expression>"} anywhere in args, e.g. new content from a file a step read:
+  "args": {"path": "package.json", "content": {"$expr": "(str/replace (:content step/read_pkg) \\"1.4.2\\" \\"1.5.0\\")"}}
+- Conditions: "when": "<expression>" runs the step only when it is true (not nil or false); otherwise the step is skipped, and steps that use its result are blocked. E.g. a tag only when the tests passed: "when": "(zero? (:failed step/run_tests))".
+- For each: "forEach": "<expression giving a list>" runs a tool step once per item, item bound in its args' expressions: {"forEach": "(:files step/list)", "args": {"path": {"$expr": "item"}}}. Its result is the list of results. "maxItems" caps the list (default 100).
+- Questions: a step {"id": "pick", "description": "...", "ask": {"question": "Deploy to staging or prod?", "schema": {"enum": ["staging", "prod"]}}, "dependsOn": [...]} waits for a person's answer (JSON matching the JSON Schema), which is its result (step/pick). Ask only what the request leaves for a person to decide.
+- Parameters: a plan template declares "params": {"version": {"type": "string"}} and reads them as param/version or {"$param": "version"}; values are given when a template starts. A plan written here gets no parameter values: write the values from the request into the plan.
+
 Answer with one JSON object and nothing else (a \`\`\`json block is fine):
 {"steps": [{"id": "...", "description": "...", "tool": "...", "args": {...}, "dependsOn": []}], "estimatedDuration": seconds}
-A step may also carry "requiresApproval": true and "critical": false.`;
+A step may also carry "requiresApproval": true, "critical": false, "when", "forEach" and "maxItems".`;
 
 const TOOLS_HEADER =
   'Tools, each with its side effect (read_only: changes nothing; local/memory: changes files or memory here; external: reaches other systems, cannot be taken back) and "destructive" when it overwrites or deletes:';
@@ -48,8 +57,8 @@ export function plannerPrompt(ask: PlannerAsk): { system: string; messages: Arra
   parts.push(`${TOOLS_HEADER}\n${ask.tools.map(toolText).join('\n') || '(none)'}`);
   if (ask.agents?.length) {
     parts.push(
-      `Agents (a step may run one instead of a tool: {"id", "description", "agent": NAME, "input": {...}, "dependsOn"}; its result is the agent's result):\n` +
-        ask.agents.map((a) => `- ${a.name}${a.description ? `: ${a.description}` : ''}`).join('\n'),
+      `Agents (a step may run one instead of a tool: {"id", "description", "agent": NAME, "input": {...}, "dependsOn"}; "input" matches the agent's input type, its description is given to the agent, its result is the agent's result):\n` +
+        ask.agents.map(agentText).join('\n'),
     );
   }
   if (ask.currentPlan !== undefined) parts.push(`Current plan:\n${JSON.stringify(ask.currentPlan, null, 2)}`);

@@ -5,7 +5,7 @@
 import type { NavigatorTool } from '../navigator/tool.ts';
 import { extractJson } from './answer-json.ts';
 import type { Plan } from './schema.ts';
-import { toolText } from './tool-text.ts';
+import { type AgentInfo, agentText, toolText } from './tool-text.ts';
 
 export interface RecoveryAsk {
   request?: string;
@@ -13,14 +13,16 @@ export interface RecoveryAsk {
   failedStepId: string;
   error: string;
   tools: NavigatorTool[];
+  /** agents a step may run (as the planner saw them) */
+  agents?: AgentInfo[];
 }
 
 const SYSTEM = `You repair plans. A step of a plan failed after its retries. Decide what to do, and answer with exactly one JSON object, nothing else:
-- {"action": "retry", "args": {...}}: run the step again with other args (omit "args" to retry as it was);
+- {"action": "retry", "args": {...}}: run the step again with other args (for an agent step: its new input; omit "args" to retry as it was);
 - {"action": "skip"}: go on without it, only if the plan can succeed without its result;
 - {"action": "insert", "steps": [{"id", "description", "tool", "args", "dependsOn"}], "before": "STEP_ID"}: run new steps first (for example to create what is missing), then the step again;
 - {"action": "abort", "reason": "..."}: stop the plan when it cannot succeed.
-Args follow the tool's args type; "$step_id.path" references a completed step's result.`;
+Args follow the tool's args type (an agent's input its input type); "$step_id.path" references a completed step's result, {"$expr": "<PTC-Lisp>"} computes a value from step/ID results.`;
 
 const cut = (v: unknown, n = 300): string => {
   const s = JSON.stringify(v) ?? 'null';
@@ -48,6 +50,7 @@ export function recoveryPrompt(ask: RecoveryAsk): { system: string; messages: Ar
   });
   parts.push(`The plan now:\n${state.join('\n')}`);
   parts.push(`Tools:\n${ask.tools.map(toolText).join('\n') || '(none)'}`);
+  if (ask.agents?.length) parts.push(`Agents a step may run ("agent": NAME, "input" matching its input type):\n${ask.agents.map(agentText).join('\n')}`);
   return { system: SYSTEM, messages: [{ role: 'user', content: parts.join('\n\n') }] };
 }
 

@@ -214,6 +214,8 @@ export interface ToolInfo {
 export interface Catalog {
   tools: ReadonlyMap<string, ToolInfo>;
   agents: ReadonlySet<string>;
+  /** each agent's input schema; without it an agent step's input is not checked */
+  agentInputs?: ReadonlyMap<string, z.ZodType>;
 }
 
 export const PROBLEM_CODES = [

@@ -6,6 +6,7 @@
 import type { Json } from './schema.ts';
 import { type JsonSchema, jsonSchemaOf } from '../navigator/schema.ts';
 import type { NavigatorTool } from '../navigator/tool.ts';
+import type { AnyAgent } from '../navigator/agent.ts';
 
 export function jsonTypeText(s: JsonSchema | boolean | undefined, depth = 0): string {
   if (s === undefined || s === true) return 'any';
@@ -39,4 +40,23 @@ export function toolText(tool: NavigatorTool): string {
   const lines = [`- ${tool.name} (${flags}): ${tool.description}`, `  args: ${jsonTypeText(jsonSchemaOf(tool.input))}`];
   if (tool.output) lines.push(`  result: ${jsonTypeText(jsonSchemaOf(tool.output, 'output'))}`);
   return lines.join('\n');
+}
+
+/** An agent a plan step may run, as the planner and the recovery prompt show it. */
+export interface AgentInfo {
+  name: string;
+  description?: string;
+  /** the agent's input as a JSON type (`{"request"?: string}`) */
+  input?: string;
+}
+
+export const agentInfo = (agent: AnyAgent): AgentInfo => ({
+  name: agent.name,
+  ...(agent.description ? { description: agent.description } : {}),
+  input: jsonTypeText(jsonSchemaOf(agent.input)),
+});
+
+export function agentText(agent: AgentInfo): string {
+  const line = `- ${agent.name}${agent.description ? `: ${agent.description}` : ''}`;
+  return agent.input ? `${line}\n  input: ${agent.input}` : line;
 }

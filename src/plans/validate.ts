@@ -55,19 +55,31 @@ function toolProblems(spec: Spec, catalog: Catalog): PlanProblem[] {
     return problem ? [{ code: 'invalid_question', stepId: spec.id, path: 'ask.schema', message: `ask.schema: ${problem}` }] : [];
   }
   if (spec.agent !== undefined) {
-    if (catalog.agents.has(spec.agent)) return [];
-    return [{ code: 'unknown_agent', stepId: spec.id, path: 'agent', message: `unknown agent ${spec.agent}; known agents: ${[...catalog.agents].join(', ') || 'none'}` }];
+    if (!catalog.agents.has(spec.agent)) return [{ code: 'unknown_agent', stepId: spec.id, path: 'agent', message: `unknown agent ${spec.agent}; known agents: ${[...catalog.agents].join(', ') || 'none'}` }];
+    const input = catalog.agentInputs?.get(spec.agent);
+    return input ? [...unknownKeys(spec.id, spec.input ?? {}, input, `agent ${spec.agent}`), ...argProblems(spec.id, spec.input ?? {}, input, 'input')] : [];
   }
   if (spec.tool === undefined) return [];
   const tool = catalog.tools.get(spec.tool);
   if (!tool) return [{ code: 'unknown_tool', stepId: spec.id, path: 'tool', message: `unknown tool ${spec.tool}; known tools: ${[...catalog.tools.keys()].join(', ') || 'none'}` }];
   if (!tool.input) return [];
-  return argProblems(spec, tool.input);
+  return argProblems(spec.id, spec.args ?? {}, tool.input);
 }
 
-/** zod issues of the args as written, except where a `$` reference stands. */
-function argProblems(spec: Spec, schema: z.ZodType): PlanProblem[] {
-  const args = spec.args ?? {};
+/**
+ * Keys the schema's object does not have: a mission's input schema strips them, so the
+ * agent would run without what the plan meant to give it.
+ */
+function unknownKeys(stepId: string, value: Record<string, unknown>, schema: z.ZodType, who: string): PlanProblem[] {
+  if (!(schema instanceof z.ZodObject)) return [];
+  const known = Object.keys(schema.shape);
+  return Object.keys(value)
+    .filter((k) => !known.includes(k))
+    .map((k) => ({ code: 'invalid_args' as const, stepId, path: `input.${k}`, message: `input.${k}: ${who} takes no ${k} (its input: ${known.join(', ') || 'none'})` }));
+}
+
+/** zod issues of the args (or input) as written, except where a `$` reference stands. */
+function argProblems(stepId: string, args: Record<string, unknown>, schema: z.ZodType, root = 'args'): PlanProblem[] {
   const parsed = schema.safeParse(args);
   if (parsed.success) return [];
   const refPaths = [
@@ -80,8 +92,8 @@ function argProblems(spec: Spec, schema: z.ZodType): PlanProblem[] {
   return parsed.error.issues
     .filter((i) => !underRef(i.path.map(String)))
     .map((i) => {
-      const path = pathText(i.path as Array<string | number>);
-      return { code: 'invalid_args' as const, stepId: spec.id, path, message: `${path}: ${i.message}` };
+      const path = pathText(i.path as Array<string | number>, root);
+      return { code: 'invalid_args' as const, stepId, path, message: `${path}: ${i.message}` };
     });
 }
 

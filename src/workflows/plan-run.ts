@@ -300,7 +300,8 @@ async function runAgentStep(state: PlanState, step: Step, input: Json): Promise<
   try {
     const value = await wf.executeChild('navigatorMission', {
       workflowId,
-      args: [{ agent: step.agent!, input, runId: workflowId }],
+      // the step's description reaches the agent's model through its Mission Log
+      args: [{ agent: step.agent!, input, runId: workflowId, ...(step.description ? { journal: { plan_step: { plan: state.planId, step: step.id, description: step.description } } } : {}) }],
       staticSummary: `plan ${state.planId} step ${step.id}: ${step.description}`.slice(0, 200),
       parentClosePolicy: 'TERMINATE',
     });

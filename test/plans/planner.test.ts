@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { syntaxError } from '../../src/plans/answer-json.ts';
 import { CONTEXT_LIMIT, parsePlanAnswer, plannerPrompt } from '../../src/plans/planner.ts';
 import { defineTool } from '../../src/navigator/index.ts';
+import type { RegisteredAgent } from '../../src/activities/agents.ts';
 
 const tools = [
   defineTool({ name: 'read_file', description: 'Reads a file.', input: z.object({ path: z.string() }), sideEffect: 'read_only', handler: () => null }),
@@ -129,7 +130,7 @@ describe('plannerPrompt', () => {
       - read_file (read_only): Reads a file.
         args: {"path": string}
 
-      Agents (a step may run one instead of a tool: {"id", "description", "agent": NAME, "input": {...}, "dependsOn"}; its result is the agent's result):
+      Agents (a step may run one instead of a tool: {"id", "description", "agent": NAME, "input": {...}, "dependsOn"}; "input" matches the agent's input type, its description is given to the agent, its result is the agent's result):
       - helper
 
       Current plan:
@@ -244,5 +245,51 @@ describe('syntaxError (the scanner behind the positions)', () => {
   ])('%j fails at %i: %s', (src, at, reason) => {
     expect(() => JSON.parse(src)).toThrow();
     expect(syntaxError(src)).toEqual({ at, reason });
+  });
+});
+
+describe('the planner prompt: computed plans, agents and their inputs', () => {
+  it('documents $expr, when, forEach with maxItems, questions and params, each with an example', () => {
+    const { system } = plannerPrompt({ request: 'r', tools });
+    expect(system).toContain('"content": {"$expr": "(str/replace (:content step/read_pkg) \\"1.4.2\\" \\"1.5.0\\")"}');
+    expect(system).toContain('"when": "(zero? (:failed step/run_tests))"');
+    expect(system).toContain('{"forEach": "(:files step/list)", "args": {"path": {"$expr": "item"}}}');
+    expect(system).toContain('"maxItems" caps the list (default 100)');
+    expect(system).toContain('"ask": {"question": "Deploy to staging or prod?", "schema": {"enum": ["staging", "prod"]}}');
+    expect(system).toContain('"params": {"version": {"type": "string"}}');
+    // the example expressions are valid PTC-Lisp plan expressions
+    const example = JSON.parse(/"content": (\{"\$expr": .*?\})\}/.exec(system)![1]!) as { $expr: string };
+    expect(example.$expr).toBe('(str/replace (:content step/read_pkg) "1.4.2" "1.5.0")');
+  });
+
+  it('shows each tool with its result shape and each agent with its description and input type; never the plan\'s own agent unless the request names it', async () => {
+    const { stepAgents } = await import('../../src/activities/plans.ts');
+    const { workspaceAgent } = await import('../../examples/workspace/index.ts');
+    const lab = (await import('./fixtures/lab-agents.ts')).default;
+    const { createScriptedModel } = await import('../../src/llm/index.ts');
+    const registry = new Map<string, RegisteredAgent>([
+      ['workspace', { agent: workspaceAgent, model: () => createScriptedModel([]) }],
+      ['lab-child', lab['lab-child']],
+    ]);
+    const own = registry.get('workspace')!;
+    expect(stepAgents(registry, own, 'bump the version').map((a) => a.name)).toEqual(['lab-child']);
+    expect(stepAgents(registry, own, 'ask the workspace agent to list files').map((a) => a.name)).toEqual(['workspace', 'lab-child']);
+    expect(stepAgents(registry, own, 'the workspaces').map((a) => a.name)).toEqual(['lab-child']);
+    const text = userText(plannerPrompt({ request: 'r', tools, agents: stepAgents(registry, own, 'workspace') }));
+    expect(text).toContain('- workspace: Manages the files of a small workspace.\n  input: {"request"?: string}');
+    expect(text).toContain('- lab-child\n  input: {"a": number, "b": number}');
+    expect(text).toContain('- write_file (local, destructive): Writes a file.\n  args: {"path": string, "content": string, "mode"?: "a" | "w"}\n  result: {"path": string, "bytes": number}');
+  });
+
+  it('validatePlan checks an agent step\'s input against the agent\'s input schema: unknown keys and wrong types, each with its path', async () => {
+    const { validatePlan } = await import('../../src/plans/validate.ts');
+    const catalog = { tools: new Map(), agents: new Set(['lab-child']), agentInputs: new Map([['lab-child', z.object({ a: z.number(), b: z.number() })]]) };
+    const step = (input: Record<string, unknown>) => [{ id: 'add', description: 'add', agent: 'lab-child', input }];
+    expect(validatePlan(step({ a: 1, b: 2 }), catalog)).toEqual([]);
+    expect(validatePlan(step({ a: 1, b: 'two', request: 'add them' }), catalog)).toEqual([
+      { code: 'invalid_args', stepId: 'add', path: 'input.request', message: 'input.request: agent lab-child takes no request (its input: a, b)' },
+      { code: 'invalid_args', stepId: 'add', path: 'input.b', message: 'input.b: Invalid input: expected number, received string' },
+    ]);
+    expect(validatePlan([{ id: 'x', description: 'x', tool: 'echo', args: {} }, ...step({ a: '$x.n', b: { $expr: '(:n step/x)' } }).map((s) => ({ ...s, dependsOn: ['x'] }))], { ...catalog, tools: new Map([['echo', { sideEffect: 'read_only' as const, destructive: false }]]) })).toEqual([]);
   });
 });

@@ -99,10 +99,17 @@ describe('recoveryPrompt', () => {
   it('states exactly the four allowed answers and JSON only', () => {
     const { system } = recoveryPrompt(ask);
     expect(system).toContain('answer with exactly one JSON object, nothing else');
-    expect(system).toContain('- {"action": "retry", "args": {...}}: run the step again with other args (omit "args" to retry as it was);');
+    expect(system).toContain('- {"action": "retry", "args": {...}}: run the step again with other args (for an agent step: its new input; omit "args" to retry as it was);');
     expect(system).toContain('- {"action": "skip"}: go on without it, only if the plan can succeed without its result;');
     expect(system).toContain('- {"action": "insert", "steps": [{"id", "description", "tool", "args", "dependsOn"}], "before": "STEP_ID"}: run new steps first (for example to create what is missing), then the step again;');
     expect(system).toContain('- {"action": "abort", "reason": "..."}: stop the plan when it cannot succeed.');
+  });
+
+  it('lists the agents a step may run with their input types, only when there are some', () => {
+    expect(text()).not.toContain('Agents a step may run');
+    expect(text({ ...ask, agents: [{ name: 'mailer', description: 'Sends mail.', input: '{"to": string}' }] })).toContain(
+      'Agents a step may run ("agent": NAME, "input" matching its input type):\n- mailer: Sends mail.\n  input: {"to": string}',
+    );
   });
 
   it('refuses a failed step that is not in the plan', () => {
