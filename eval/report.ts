@@ -8,12 +8,15 @@ export interface Summary {
   meanModelCalls: number;
   meanPasses: number;
   tokens: number;
+  /** mean model calls per mission of each run (run 1 on a cold worker, later runs warm), when there is more than one */
+  byRun?: Array<{ run: number; missions: number; meanModelCalls: number }>;
 }
 
 export function summarize(results: readonly RunResult[]): Summary {
   const n = results.length;
   const sum = (f: (r: RunResult) => number) => results.reduce((a, r) => a + f(r), 0);
   const correct = results.filter((r) => r.correct).length;
+  const runNumbers = [...new Set(results.map((r) => r.run))].sort((a, b) => a - b);
   return {
     runs: n,
     correct,
@@ -21,7 +24,13 @@ export function summarize(results: readonly RunResult[]): Summary {
     meanModelCalls: n ? sum((r) => r.modelCalls) / n : 0,
     meanPasses: n ? sum((r) => r.passes) / n : 0,
     tokens: sum((r) => r.tokens),
+    ...(runNumbers.length > 1 ? { byRun: runNumbers.map((run) => byRun(results, run)) } : {}),
   };
+}
+
+function byRun(results: readonly RunResult[], run: number): { run: number; missions: number; meanModelCalls: number } {
+  const of = results.filter((r) => r.run === run);
+  return { run, missions: of.length, meanModelCalls: of.reduce((a, r) => a + r.modelCalls, 0) / of.length };
 }
 
 /** A plain-text table, one row per run, then the summary line. */
@@ -38,5 +47,6 @@ export function formatReport(model: string, results: readonly RunResult[]): stri
     ...rows.map(line),
     '',
     `${s.correct}/${s.runs} correct (${(s.successRate * 100).toFixed(0)}%), mean model calls per mission ${s.meanModelCalls.toFixed(2)}, mean passes ${s.meanPasses.toFixed(2)}, ${s.tokens} tokens`,
+    ...(s.byRun ? [`model calls per mission by run: ${s.byRun.map((b) => `run ${b.run} ${b.meanModelCalls.toFixed(2)}`).join(', ')}`] : []),
   ].join('\n');
 }

@@ -1,5 +1,5 @@
 /**
- * `npm run eval -- [--model M] [--runs N] [--case NAME ...] [--record] [--json]`
+ * `npm run eval -- [--model M] [--runs N] [--case NAME ...] [--record] [--json] [--without-memory]`
  *
  * Runs the evaluation suite (eval/cases) as real missions on the embedded Temporal
  * server and prints, per mission, whether it was done right (decided by each case's
@@ -9,6 +9,12 @@
  *
  * Without --model (no credentials needed) the recorded answers in eval/recordings/ are
  * replayed. With --model and --record, the real model's answers are written there.
+ *
+ * The missions of a suite share one memory of result shapes, as the missions of one
+ * long-running worker do (src/navigator/shape-memory.ts): with --runs 2 the second run
+ * shows what a warm worker costs. After a decision, the program that waited runs again
+ * before the model is asked (src/navigator/waiting-programs.ts). --without-memory turns
+ * both off: the behaviour before issue 29, to compare calls per mission.
  */
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -20,6 +26,7 @@ import type { ChatModel } from '../src/llm/model.ts';
 import { workflowsPath } from '../src/worker/index.ts';
 import type { EvalCase } from './case.ts';
 import { cases } from './cases/index.ts';
+import { ShapeMemory } from '../src/navigator/shape-memory.ts';
 import { formatReport, summarize } from './report.ts';
 import { type RunResult, runCase } from './runner.ts';
 
@@ -36,6 +43,8 @@ export interface SuiteOptions {
   recordings?: string;
   /** replay this file for a case instead of its recording (tests use wrong answers) */
   recordingFor?: (c: EvalCase) => string;
+  /** no shapes across missions and no program run again after a decision (the behaviour before issue 29) */
+  withoutMemory?: boolean;
 }
 
 function modelFor(c: EvalCase, opts: SuiteOptions): ChatModel {
@@ -51,9 +60,10 @@ export async function runSuite(opts: SuiteOptions = {}): Promise<RunResult[]> {
   if (unknown.length) throw new Error(`unknown case(s): ${unknown.join(', ')}; cases: ${cases.map((c) => c.name).join(', ')}`);
   const env = await createTestEnv({ workflowsPath, startWorker: false });
   const results: RunResult[] = [];
+  const memory = opts.withoutMemory ? { waitingPrograms: false as const } : { shapeMemory: new ShapeMemory() };
   try {
     for (let run = 1; run <= (opts.runs ?? 1); run++) {
-      for (const c of selected) results.push(await runCase(env, c, { model: modelFor(c, opts), run }));
+      for (const c of selected) results.push(await runCase(env, c, { model: modelFor(c, opts), run, ...memory }));
     }
   } finally {
     await env.shutdown();
@@ -69,6 +79,7 @@ async function main(): Promise<void> {
       case: { type: 'string', multiple: true },
       record: { type: 'boolean', default: false },
       json: { type: 'boolean', default: false },
+      'without-memory': { type: 'boolean', default: false },
     },
   });
   const runs = Number(values.runs);
@@ -80,7 +91,7 @@ async function main(): Promise<void> {
     // already installed
   }
   const model = values.model ?? process.env.NAVIGATOR_MODEL;
-  const results = await runSuite({ model, runs, only: values.case, record: values.record });
+  const results = await runSuite({ model, runs, only: values.case, record: values.record, withoutMemory: values['without-memory'] });
   if (values.json) process.stdout.write(`${JSON.stringify({ model: model ?? 'recorded', results, summary: summarize(results) }, null, 2)}\n`);
   else process.stdout.write(`${formatReport(model ?? 'recorded answers (eval/recordings)', results)}\n`);
   process.exitCode = results.every((r) => r.correct) ? 0 : 1;

@@ -9,6 +9,8 @@ import { auditMission } from '../src/audit/index.ts';
 import type { TestEnv } from '../src/devserver/testing.ts';
 import type { ChatModel } from '../src/llm/model.ts';
 import type { Json } from '../src/lisp/tools.ts';
+import type { ShapeMemory } from '../src/navigator/shape-memory.ts';
+import type { WaitingPrograms } from '../src/navigator/waiting-programs.ts';
 import { decideUpdate, statusQuery, summariesQuery } from '../src/workflows/messages.ts';
 import type { EvalCase, Verdict } from './case.ts';
 
@@ -47,6 +49,10 @@ export interface RunOptions {
   run: number;
   /** give up on a mission after this long @default 10 minutes */
   timeoutMs?: number;
+  /** the worker's memory of result shapes, shared by the missions of a suite as one long-running worker's is; none: a new one per mission */
+  shapeMemory?: ShapeMemory;
+  /** false: the next pass after a decision always asks the model (no program run again) */
+  waitingPrograms?: WaitingPrograms | false;
 }
 
 export async function runCase(env: TestEnv, c: EvalCase, opts: RunOptions): Promise<RunResult> {
@@ -54,7 +60,7 @@ export async function runCase(env: TestEnv, c: EvalCase, opts: RunOptions): Prom
   const made = c.make();
   const { model, stats } = counted(opts.model);
   const agents = new Map([[made.agent.name, { agent: made.agent, model: () => model }]]);
-  const worker = await env.createWorker({ activities: createActivities({ agents, client: env.client }) });
+  const worker = await env.createWorker({ activities: createActivities({ agents, client: env.client, shapeMemory: opts.shapeMemory, waitingPrograms: opts.waitingPrograms }) });
   const running = worker.run();
   const workflowId = `eval-${c.name}-${opts.run}-${Date.now().toString(36)}`;
   const base = { case: c.name, run: opts.run, modelCalls: 0, tokens: 0, passes: 0, audit: false };

@@ -1,7 +1,8 @@
-/** The evaluation suite: twelve missions, by area. */
+/** The evaluation suite: fifteen missions, by area. */
 import type { EvalCase } from '../case.ts';
 import { dataCases } from './data.ts';
 import { decisionCases } from './decisions.ts';
 import { effectCases } from './effects.ts';
+import { shapeCases } from './shapes.ts';
 
-export const cases: readonly EvalCase[] = [...dataCases, ...effectCases, ...decisionCases];
+export const cases: readonly EvalCase[] = [...dataCases, ...effectCases, ...decisionCases, ...shapeCases];

@@ -15,6 +15,8 @@ import { createPlanActivities } from './plans.ts';
 import { type PassActivity, passActivity, runPassStep } from './pass.ts';
 import type { PassProgress } from '../navigator/index.ts';
 import { sideEffectOf } from '../lisp/tools.ts';
+import { ShapeMemory } from '../navigator/shape-memory.ts';
+import { WaitingPrograms } from '../navigator/waiting-programs.ts';
 import { LlmError } from '../llm/model.ts';
 import { inSpan, ownerAttributes, toolAttributes } from '../telemetry/spans.ts';
 
@@ -34,9 +36,21 @@ export interface ActivityDeps {
   client: Client;
   /** how often a running pass heartbeats @default 2000 */
   heartbeatEveryMs?: number;
+  /**
+   * Result shapes of tools without an `output` schema, remembered across the missions this
+   * worker runs (shapes only, bounded) and shown on a mission's first pass @default a new one
+   */
+  shapeMemory?: ShapeMemory;
+  /**
+   * The program each mission's pass waited for a decision in, run again first in the next
+   * pass instead of asking the model @default a new one; `false`: always ask the model
+   */
+  waitingPrograms?: WaitingPrograms | false;
 }
 
 export function createActivities(deps: ActivityDeps) {
+  const shapeMemory = deps.shapeMemory ?? new ShapeMemory();
+  const waiting = deps.waitingPrograms === false ? undefined : (deps.waitingPrograms ?? new WaitingPrograms());
   return {
     ...createPlanActivities(deps),
     async describeAgent(req: { agent: string; input: Json }) {
@@ -74,7 +88,7 @@ export function createActivities(deps: ActivityDeps) {
         }
         const owner = { workflowId, runId: context.runId, agent: req.agent };
         return inSpan('navigator.pass', { ...ownerAttributes(owner), 'navigator.pass': req.pass, 'navigator.pass.resume': Boolean(req.resume) }, async (span) => {
-          const response = await runPassStep(entry, req, context, onProgress, owner).catch(modelUnavailable);
+          const response = await runPassStep(entry, req, context, onProgress, owner, { shapes: shapeMemory, waiting, mission: workflowId }).catch(modelUnavailable);
           span.setAttributes({ 'navigator.pass.turns': progress.turn ?? 0, 'navigator.pass.outcome': response.kind === 'done' ? response.outcome.kind : 'effects' });
           return response;
         });

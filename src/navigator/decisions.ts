@@ -125,6 +125,7 @@ export function renderDecisions(decisions: ResolvedDecision[]): string {
     '  ...)',
     '```',
     'While the key is missing this ends the program with the waiting status and records nothing. ' +
-      'You are invoked again once the decision is recorded; the same task then returns it.',
+      'Once the decision is recorded, the program that waited is normally run again from the start and the same task returns it, ' +
+      'so handle every allowed value in that program; you are asked to continue when it does not end the mission (or cannot be run again).',
   ].join('\n');
 }

@@ -75,6 +75,8 @@ export {
 } from './pass-state.ts';
 export { isWaiting, shapeReturn, turnKind } from './turn.ts';
 export { tryFallback } from './fallback.ts';
+export { DEFAULT_SHAPE_ENTRIES, ShapeMemory, type ShapeAgent, type ShapeCall, passShapes } from './shape-memory.ts';
+export { DEFAULT_WAITING_MISSIONS, type FinishedPass, WaitingPrograms } from './waiting-programs.ts';
 export {
   type RunNavigatorOptions,
   type Step,

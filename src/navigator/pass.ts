@@ -79,6 +79,12 @@ export interface StartPassOptions {
   onProgress?: (p: PassProgress) => void;
   /** result shapes learned from earlier calls, by tool: shown for tools without an `output` schema */
   toolShapes?: Readonly<Record<string, string>>;
+  /**
+   * A program to run as the first turn instead of asking the model: the one the previous
+   * pass waited for a decision in (see waiting-programs.ts). It takes a turn of the budget;
+   * when it does not end the pass, the model continues from it.
+   */
+  replay?: string;
 }
 
 /** Evaluates one program; `run` in-process, or `runSandboxed` in a thread stopped from outside. */
@@ -185,7 +191,24 @@ export async function startPass(o: StartPassOptions): Promise<PassStep> {
     throw e;
   }
   st.messages.push({ role: 'user', content: first });
+  if (o.replay) {
+    const step = await replayTurn(ctx, st, o.replay);
+    if (step) return step;
+  }
   return loop(ctx, st);
+}
+
+/** Runs a program the model wrote in an earlier pass as this pass's turn, without a model call. */
+async function replayTurn(ctx: Ctx, st: PassState, code: string): Promise<PassStep | null> {
+  const turn = st.turn + 1;
+  const kind = turnKind(turn, ctx.agent.limits.maxTurns);
+  st.turn = turn;
+  st.usage.turns = turn;
+  const response = fencedProgram(code);
+  st.trace.push({ turn, kind, response, program: code, result: null, prints: [], toolCalls: [], suspensions: 0, feedback: null, usage: { inputTokens: 0, outputTokens: 0 } });
+  st.messages.push({ role: 'assistant', content: response });
+  ctx.progress({ phase: 'program', turn });
+  return execute(ctx, st, code, kind);
 }
 
 /**

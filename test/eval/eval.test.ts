@@ -1,5 +1,5 @@
 /**
- * The model evaluation harness, offline: the recorded answers do all twelve missions
+ * The model evaluation harness, offline: the recorded answers do all fifteen missions
  * right (checked from effects and results, audited), the checkers catch wrong answers,
  * and the report's figures are computed correctly.
  */
@@ -38,6 +38,25 @@ describe('the evaluation suite on recorded answers', () => {
     expect(result!.why).toMatch(why);
   }, 120_000);
 
+  it('calls per mission on the kind issue 29 measured: fewer with shapes remembered and the waiting program run again', async () => {
+    const only = ['invoice-reminders', 'onboarding-approval', 'price-change-refused'];
+    const calls = (rs: RunResult[], run: number) => rs.filter((r) => r.run === run).map((r) => [r.case, r.modelCalls]);
+    const before = await runSuite({ only, withoutMemory: true });
+    expect(before.every((r) => r.correct)).toBe(true);
+    // a print turn for each read shown as -> any, a pass per decision, a turn to read the refusal
+    expect(calls(before, 1)).toEqual([['invoice-reminders', 2], ['onboarding-approval', 3], ['price-change-refused', 3]]);
+    const after = await runSuite({ only, runs: 2 });
+    expect(after.every((r) => r.correct && r.audit)).toBe(true);
+    // first missions of each agent: the pass after the decision runs the program that waited
+    expect(calls(after, 1)).toEqual([['invoice-reminders', 2], ['onboarding-approval', 2], ['price-change-refused', 3]]);
+    // later missions: the shapes are shown on the first turn; the refusal still takes a turn
+    expect(calls(after, 2)).toEqual([['invoice-reminders', 1], ['onboarding-approval', 1], ['price-change-refused', 2]]);
+    expect(summarize(after).byRun).toEqual([
+      { run: 1, missions: 3, meanModelCalls: 7 / 3 },
+      { run: 2, missions: 3, meanModelCalls: 4 / 3 },
+    ]);
+  }, 240_000);
+
   it('refuses an unknown case by name', async () => {
     await expect(runSuite({ only: ['no-such-case'] })).rejects.toThrow(/unknown case\(s\): no-such-case; cases: paid-orders-total/);
   });
@@ -60,6 +79,15 @@ describe('the report', () => {
     const s = summarize([r('a', true, 1, 1), r('b', false, 2, 2), r('c', true, 3, 1), r('d', true, 2, 2)]);
     expect(s).toEqual({ runs: 4, correct: 3, successRate: 0.75, meanModelCalls: 2, meanPasses: 1.5, tokens: 400 });
     expect(summarize([])).toEqual({ runs: 0, correct: 0, successRate: 0, meanModelCalls: 0, meanPasses: 0, tokens: 0 });
+  });
+
+  it('gives calls per mission by run when there are several runs', () => {
+    const two = [r('a', true, 3, 1), r('b', true, 1, 1), { ...r('a', true, 1, 1), run: 2 }, { ...r('b', true, 1, 1), run: 2 }];
+    expect(summarize(two).byRun).toEqual([
+      { run: 1, missions: 2, meanModelCalls: 2 },
+      { run: 2, missions: 2, meanModelCalls: 1 },
+    ]);
+    expect(formatReport('recorded', two)).toContain('model calls per mission by run: run 1 2.00, run 2 1.00');
   });
 
   it('prints one row per run and the summary line', () => {
