@@ -14,6 +14,7 @@ import type { AnswerAck, EvaluateStepOutcome, EvaluateStepRequest, StepOutcome, 
 import { planQuery } from '../workflows/plan-messages.ts';
 import { EventType, type HistoryEvent, type RunHistory, decodeFirst, eventId, fetchChain } from './history.ts';
 import { type AuditOptions, auditMission, replayChain } from './index.ts';
+import { type PlanValueLinks, checkPlanValues, formatPlanValues } from './plan-values.ts';
 
 /** What history says about one step: its last execution's outcome. */
 export interface StepEvidence {
@@ -35,6 +36,8 @@ export interface PlanAuditReport {
   duplicateEffects: Array<{ idempotencyKey: string; stepId: string; tool: string; completions: number }>;
   children: Array<{ workflowId: string; ok: boolean; problems: string[] }>;
   replay: { ok: boolean; errors: string[] };
+  /** links between values in history (src/audit/plan-values.ts) */
+  values: PlanValueLinks;
   problems: string[];
 }
 
@@ -77,7 +80,9 @@ export async function auditPlanChain(chain: RunHistory[], plan: Plan | null, opt
   }
   const replay = opts.skipReplay ? { ok: true, errors: [] } : await replayChain(chain, opts, 'navigator-plan-audit').catch((err: Error) => ({ ok: false, errors: [err.message] }));
   const children = evidence.children.map((workflowId) => ({ workflowId, ok: true, problems: [] as string[] }));
-  return { ok: problems.length === 0 && replay.ok, planId, runs: chain.map((r) => r.runId), steps, duplicateEffects, children, replay, problems };
+  const values = await checkPlanValues(chain).catch((err: Error): PlanValueLinks => ({ checked: 0, mismatches: [], approvalsWithoutHash: 0, error: err.message }));
+  if (values.error) problems.push(`the values of the history could not be checked: ${values.error}`);
+  return { ok: problems.length === 0 && replay.ok && values.mismatches.length === 0, planId, runs: chain.map((r) => r.runId), steps, duplicateEffects, children, replay, values, problems };
 }
 
 const CLOSING_TYPES = new Set<number | null | undefined>([
@@ -275,6 +280,7 @@ export function formatPlanAudit(r: PlanAuditReport): string {
   lines.push(`  side effects completed twice: ${r.duplicateEffects.length === 0 ? 'none' : r.duplicateEffects.map((d) => `${d.stepId} x${d.completions}`).join(', ')}`);
   for (const c of r.children) lines.push(`  child mission ${c.workflowId}: ${c.ok ? 'audit passed' : `audit FAILED: ${c.problems.join('; ')}`}`);
   lines.push(`  replay: ${r.replay.ok ? 'deterministic' : r.replay.errors.join('; ')}`);
+  lines.push(...formatPlanValues(r.values));
   for (const p of r.problems) lines.push(`  problem: ${p}`);
   lines.push(r.ok ? 'audit passed' : 'audit FAILED');
   return lines.join('\n');
