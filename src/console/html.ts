@@ -3,6 +3,7 @@
  * into it (a journal value or tool argument holding `<script>` renders as text); only
  * fragments built with `html` themselves are inserted as markup.
  */
+import { createHash } from 'node:crypto';
 import { html, raw } from 'hono/html';
 
 export { html, raw };
@@ -75,6 +76,12 @@ export function page(title: string, body: Fragment | string, opts: { live?: stri
   </body>
 </html>`;
 }
+
+/**
+ * A short digest of what a page was rendered from: its live stream compares its first
+ * reading with it, so a change between the render and that reading is announced too.
+ */
+export const fingerprint = (value: unknown): string => createHash('sha256').update(JSON.stringify(value) ?? 'undefined').digest('hex').slice(0, 20);
 
 /** JSON shown readably (escaped by the caller's template). */
 export const pretty = (value: unknown): string => JSON.stringify(value, null, 2) ?? 'null';

@@ -3,8 +3,11 @@ import type { Hono } from 'hono';
 import type { AgentRegistry } from '../activities/agents.ts';
 import type { NavigatorClient } from '../client/navigator-client.ts';
 import { MissionRejected } from '../client/missions.ts';
-import type { DecisionContract, Json, Pending } from '../workflows/contract.ts';
-import { type Fragment, html, page, pretty } from './html.ts';
+import type { DecisionContract, Json, Pending, StatusView } from '../workflows/contract.ts';
+import { type Fragment, fingerprint, html, page, pretty } from './html.ts';
+import { type AcceptedUpdate, acceptedUpdates } from '../client/verdicts.ts';
+import { valuesList } from './explain.ts';
+import { when } from './time.ts';
 import { decisionCard } from './approvals.ts';
 
 export interface ConsoleContext {
@@ -147,7 +150,7 @@ export function missionRoutes(app: Hono, ctx: ConsoleContext): void {
 
 async function missionPage(ctx: ConsoleContext, id: string, problem?: string): Promise<Fragment> {
   const m = ctx.navigator.mission(id);
-  const [status, journal, ledger, progress, contracts, events, scheduledBy] = await Promise.all([
+  const [status, journal, ledger, progress, contracts, events, scheduledBy, decided] = await Promise.all([
     m.status(),
     m.journal(),
     m.ledger(),
@@ -155,6 +158,7 @@ async function missionPage(ctx: ConsoleContext, id: string, problem?: string): P
     m.decisions().catch(() => [] as DecisionContract[]),
     m.timeline().catch(() => []),
     m.workflow.describe().then((d) => d.searchAttributes.TemporalScheduledById?.[0] as string | undefined, () => undefined),
+    acceptedUpdates(ctx.navigator.client, id, ['decide']).catch(() => []),
   ]);
   const open = status.status === 'running' || status.status === 'waiting';
   const pending = status.pending;
@@ -169,13 +173,14 @@ async function missionPage(ctx: ConsoleContext, id: string, problem?: string): P
       ${status.error ? html`<div class="problem">${status.error}</div>` : ''}
       ${status.result !== undefined ? html`<p>Result:</p><pre>${pretty(status.result)}</pre>` : ''}
     </div>
+    ${decidedBox(status, contracts, decided)}
     ${pending ? decisionCard(ctx, { missionId: id, agent: status.agent, input: status.input ?? null, pending, contract }) : ''}
     ${progress ? html`<h2>Progress</h2><pre class="card">${progress}</pre>` : ''}
     <h2>Journal</h2>
     <table><tr><th>#</th><th>task</th><th>value</th></tr>
       ${journal.entries.map(([k, v], i) => html`<tr><td>${i + 1}</td><td><code>${k}</code></td><td><pre>${pretty(v)}</pre></td></tr>`)}
     </table>
-    <h2>Ledger</h2>
+    <h2 id="ledger">Ledger (the tool calls)</h2>
     <table><tr><th>#</th><th>tool</th><th>class</th><th>task</th><th>status</th><th>attempts</th><th>result</th></tr>
       ${ledger.map((e) => html`<tr><td>${e.seq}</td><td>${e.tool}</td><td>${e.sideEffect}</td><td>${e.taskId ?? ''}</td><td>${e.status}</td><td>${e.attempts}</td><td><pre>${e.error ?? pretty(e.result ?? null)}</pre></td></tr>`)}
     </table>
@@ -191,5 +196,28 @@ async function missionPage(ctx: ConsoleContext, id: string, problem?: string): P
             <button name="what" value="write">Write</button> <button name="what" value="reset">Reset task</button></form></div>
         <form method="post" action="/missions/${encodeURIComponent(id)}/cancel" class="inline"><input type="hidden" name="_csrf" value="${ctx.csrf}" /><button class="danger">Cancel mission</button></form>`
       : ''}`;
-  return page(`Mission ${id}`, body, { live: `/live/missions/${encodeURIComponent(id)}` });
+  return page(`Mission ${id}`, body, { live: `/live/missions/${encodeURIComponent(id)}?seen=${fingerprint(status)}` });
+}
+
+/** "Approved by ana at 15:31" for each decision the mission got, and what came of it once it is there. */
+function decidedBox(status: StatusView, contracts: readonly DecisionContract[], decided: readonly AcceptedUpdate[]): Fragment | string {
+  if (!decided.length) return '';
+  const verb = (key: unknown, value: unknown) => {
+    const c = contracts.find((d) => d.key === key);
+    if (c && JSON.stringify(value) === JSON.stringify(c.approveValue)) return 'Approved';
+    if (c && JSON.stringify(value) === JSON.stringify(c.rejectValue)) return 'Rejected';
+    return `Decided ${JSON.stringify(value)}`;
+  };
+  return html`<div class="card decided">
+    ${decided.map((d) => html`<p><strong class="verdict">${verb(d.arg.key, d.arg.value)} by ${String(d.arg.by ?? 'someone')}</strong> ${when(d.at)} <small>(<code>${String(d.arg.key)}</code>)</small>${d.arg.note ? html` · “${String(d.arg.note)}”` : ''}</p>`)}
+    ${outcome(status)}
+  </div>`;
+}
+
+/** What came of the mission: its result once it finished, else that the page follows it. */
+function outcome(status: StatusView): Fragment {
+  if (status.status === 'completed') return html`<div class="outcome"><p class="ok">The mission completed. Its result:</p>${valuesList(undefined, status.result ?? null)}</div>`;
+  if (status.error) return html`<div class="outcome problem">The mission ${status.status}: ${status.error}</div>`;
+  if (status.status === 'waiting') return html`<p class="outcome">The mission waits for another decision.</p>`;
+  return html`<p class="outcome">The mission is ${status.status}; this page shows the outcome when it arrives.</p>`;
 }

@@ -3,9 +3,11 @@ import type { Context, Hono } from 'hono';
 import { PlanRejected } from '../client/plans.ts';
 import type { Json, PlanProblem, Step } from '../plans/schema.ts';
 import type { PendingQuestion, PlanStatusView, ProgressEvent } from '../workflows/plan-contract.ts';
-import { type Fragment, html, page, pretty } from './html.ts';
+import { type Fragment, fingerprint, html, page, pretty } from './html.ts';
 import type { ConsoleContext } from './missions.ts';
 import { stepApprovalCard } from './approvals.ts';
+import { type AcceptedUpdate, acceptedUpdates } from '../client/verdicts.ts';
+import { when } from './time.ts';
 
 const csrfField = (ctx: ConsoleContext) => html`<input type="hidden" name="_csrf" value="${ctx.csrf}" />`;
 const planUrl = (id: string, rest = '') => `/plans/${encodeURIComponent(id)}${rest}`;
@@ -112,7 +114,7 @@ function progressNote(step: Step, p: { progress?: number; log?: string } | undef
 
 async function planPage(ctx: ConsoleContext, id: string, outcome?: { message?: string; problems?: readonly PlanProblem[] }): Promise<Fragment> {
   const plan = ctx.navigator.plan(id);
-  const [view, versions, progress] = await Promise.all([plan.status(), plan.versions().catch(() => []), plan.progress().catch(() => null)]);
+  const [view, versions, progress, verdicts] = await Promise.all([plan.status(), plan.versions().catch(() => []), plan.progress().catch(() => null), acceptedUpdates(ctx.navigator.client, id, ['approveStep', 'denyStep']).catch(() => [])]);
   const inReview = view.status === 'review';
   const actions = inReview
     ? html`<div class="card">
@@ -137,12 +139,25 @@ async function planPage(ctx: ConsoleContext, id: string, outcome?: { message?: s
     <div class="card"><span class="status">${view.status}</span> · agent ${view.agent} · version ${view.version}
       ${view.error ? html`<div class="problem">${view.error}</div>` : ''}</div>
     ${actions}
+    ${verdictsBox(verdicts, view)}
     ${approvalCards(ctx, view)}
     ${view.plan ? (inReview ? reviewRows(ctx, id, view.plan.steps) : runRows(ctx, id, view, progress?.events ?? [])) : html`<p>No plan yet (the planner is writing it).</p>`}
     ${editors}
     ${view.summary && !inReview ? html`<h2>Summary</h2><pre class="card">${pretty(view.summary)}</pre>` : ''}
     ${history}`;
-  return page(`Plan ${id}`, body, { live: `/live/plans/${encodeURIComponent(id)}` });
+  return page(`Plan ${id}`, body, { live: `/live/plans/${encodeURIComponent(id)}?seen=${fingerprint([view, progress])}` });
+}
+
+/** "Step write_config approved by ana at 15:31", and what the step did since. */
+function verdictsBox(verdicts: readonly AcceptedUpdate[], view: PlanStatusView): Fragment | string {
+  if (!verdicts.length) return '';
+  const stepOf = (id: unknown) => view.plan?.steps.find((s) => s.id === id);
+  return html`<div class="card decided">${verdicts.map((v) => {
+    const step = stepOf(v.arg.stepId);
+    const note = v.arg.note ?? v.arg.reason;
+    return html`<p><strong class="verdict">Step <a href="#step-${String(v.arg.stepId)}">${String(v.arg.stepId)}</a> ${v.name === 'approveStep' ? 'approved' : 'denied'} by ${String(v.arg.by ?? 'someone')}</strong> ${when(v.at)}${note ? html` · “${String(note)}”` : ''}
+      ${step ? html`<span class="outcome"> · now <span class="status">${step.status}</span>${step.result?.error ? html`: ${step.result.error}` : ''}</span>` : ''}</p>`;
+  })}</div>`;
 }
 
 /** The steps waiting for approval, each as a card saying what Approve and Deny do. */

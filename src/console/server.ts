@@ -14,7 +14,7 @@ import type { NavigatorClient } from '../client/navigator-client.ts';
 import { MissionRejected } from '../client/missions.ts';
 import { PlanRejected } from '../client/plans.ts';
 import type { Json } from '../workflows/contract.ts';
-import { PAGE_SCRIPT, html, page, pretty } from './html.ts';
+import { PAGE_SCRIPT, fingerprint, html, page, pretty } from './html.ts';
 import { type ConsoleContext, missionRoutes } from './missions.ts';
 import { decisionCard, stepApprovalCard } from './approvals.ts';
 import { agentChoices, inputProblems, planProblems } from './agents.ts';
@@ -115,8 +115,10 @@ export class LiveStreams {
 
   /** Sends a `change` event whenever what `read` returns changes; ends when the client leaves or on stop. */
   serve(c: import('hono').Context, read: () => Promise<unknown>, pollMs = 500) {
+    // `seen`: the fingerprint of what the page was rendered from (none: the first reading is the baseline)
+    const seen = c.req.query('seen') ?? '';
     return streamSSE(c, async (stream) => {
-      const loop = this.poll(stream, read, pollMs);
+      const loop = this.poll(stream, read, pollMs, seen);
       this.running.add(loop);
       await loop.finally(() => this.running.delete(loop));
     });
@@ -127,10 +129,10 @@ export class LiveStreams {
     await Promise.allSettled([...this.running]);
   }
 
-  private async poll(stream: import('hono/streaming').SSEStreamingApi, read: () => Promise<unknown>, pollMs: number): Promise<void> {
-    let last = '';
+  private async poll(stream: import('hono/streaming').SSEStreamingApi, read: () => Promise<unknown>, pollMs: number, seen: string): Promise<void> {
+    let last = seen;
     while (!stream.aborted && !this.stopped) {
-      const now = JSON.stringify(await read().catch((e: Error) => ({ error: e.message })));
+      const now = fingerprint(await read().catch((e: Error) => ({ error: e.message })));
       if (last && now !== last) await stream.writeSSE({ event: 'change', data: String(Date.now()) });
       last = now;
       await stream.sleep(pollMs);
@@ -169,7 +171,8 @@ async function inboxItems(ctx: ConsoleContext) {
 }
 
 async function inbox(ctx: ConsoleContext) {
-  const { decisions, approvals } = await inboxItems(ctx);
+  const items = await inboxItems(ctx);
+  const { decisions, approvals } = items;
   const body = html`
     <h2>Decisions (${decisions.length})</h2>
     ${decisions.length === 0 ? html`<p>Nothing waits for a decision.</p>` : ''}
@@ -177,7 +180,7 @@ async function inbox(ctx: ConsoleContext) {
     <h2>Plan steps to approve (${approvals.length})</h2>
     ${approvals.length === 0 ? html`<p>No plan step waits for approval.</p>` : ''}
     ${approvals.map((a) => stepApprovalCard(ctx, a.planId, a.agent, a, a.steps))}`;
-  return page('Inbox', body, { live: '/live/inbox' });
+  return page('Inbox', body, { live: `/live/inbox?seen=${fingerprint(items)}` });
 }
 
 function startPage(ctx: ConsoleContext, problem?: string) {

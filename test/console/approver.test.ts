@@ -127,7 +127,7 @@ describe.skipIf(!executablePath)('the console for an approver', () => {
     await page.close();
   }, 120_000);
 
-  it("a plan step that writes a file shows the edit as a diff against what the plan read, and what Deny blocks", async () => {
+  it("a plan step that writes a file shows the edit as a diff against what the plan read, and what Deny blocks; approved, the page says by whom and the step's outcome", async () => {
     const plan = await bumpPlan(true);
     const page = await desktop.newPage();
     for (const path of ['/', `/plans/${plan.id}`]) {
@@ -142,7 +142,39 @@ describe.skipIf(!executablePath)('the console for an approver', () => {
       expect(await card.locator(`a[href="/plans/${plan.id}#step-write_config"]`).count()).toBe(1);
     }
     await shot(page, 'plan-approval');
+    await page.locator('.card.approval', { hasText: 'write_config' }).getByRole('button', { name: 'Approve' }).click();
+    await expect.poll(() => page.locator('.decided').textContent(), { timeout: 60_000 }).toMatch(/Step write_config approved by ana[\s\S]*now\s*completed/);
+    expect((await plan.result()).status).toBe('completed');
     await page.close();
-    await plan.cancel('test done');
+  }, 120_000);
+
+  it('after Approve the page confirms who approved when, and shows the outcome live when the mission finishes', async () => {
+    const m = await waitingWire('dee', 700);
+    const page = await desktop.newPage();
+    page.on('dialog', (d) => void d.accept());
+    await page.goto(`${web.url}/missions/${m.id}`);
+    expect(await page.locator('script[data-live]').getAttribute('data-live')).toMatch(/\?seen=[0-9a-f]+$/);
+    await page.locator('#decision').getByRole('button', { name: 'Approve' }).click();
+    // no reload by the test: the live stream brings the outcome
+    await expect.poll(() => page.locator('.decided').textContent(), { timeout: 60_000 }).toMatch(/Approved by ana/);
+    await expect.poll(() => page.locator('.decided .outcome').textContent(), { timeout: 60_000 }).toMatch(/The mission completed[\s\S]*status\s*sent[\s\S]*reference/);
+    expect(await page.locator('.decided time').getAttribute('datetime')).toMatch(/^\d{4}-\d\d-\d\dT/);
+    await shot(page, 'approved');
+    await page.close();
+  }, 120_000);
+
+  it('a live stream told what the page was rendered from announces a change that came before its first reading', async () => {
+    const m = await waitingWire('eve', 800);
+    const page = await desktop.newPage();
+    await page.goto(`${web.url}/missions/${m.id}`);
+    const live = (await page.locator('script[data-live]').getAttribute('data-live'))!;
+    await page.close();
+    await m.approve({ by: 'test' });
+    await m.result();
+    const res = await fetch(`${web.url}${live}`);
+    const reader = res.body!.getReader();
+    const first = new TextDecoder().decode((await reader.read()).value);
+    await reader.cancel();
+    expect(first).toContain('event: change');
   }, 120_000);
 });
