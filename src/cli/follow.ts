@@ -10,9 +10,8 @@ import type { WorkflowHandle } from '@temporalio/client';
 import type { Payload } from '@temporalio/common';
 import type { LedgerEntry, StatusView } from '../workflows/contract.ts';
 import { ledgerQuery, statusQuery } from '../workflows/messages.ts';
-import { type Settled, closedState } from './mission-view.ts';
+import { type Settled, closedState, parked } from './mission-view.ts';
 
-const SETTLED = new Set(['waiting', 'completed', 'failed', 'cancelled', 'budget_exhausted']);
 
 export interface FollowOptions {
   /** one line of output (without the newline) */
@@ -65,24 +64,35 @@ const timeOfDay = () => new Date().toTimeString().slice(0, 8);
 /**
  * Prints what the mission does as it changes, until it waits or ends (or closes, with
  * `untilClosed`), or `signal` aborts. Returns where it stands then.
+ *
+ * Effects that had finished before following began (an earlier pass, seen by `watch`
+ * after a decision) are listed once as earlier, not stamped with the time they were read. When the mission
+ * closes, its last reading is printed before returning: effects that finished just
+ * before the end are not lost.
  */
 export async function follow(handle: WorkflowHandle, opts: FollowOptions): Promise<Settled> {
   const seen = new Set<string>();
   const now = opts.now ?? timeOfDay;
-  for (;;) {
-    const closed = await closedState(handle);
-    const status = await handle.query(statusQuery).catch(() => null);
-    if (closed || opts.signal?.aborted) return { status, closed };
-    const [activity, ledger] = await Promise.all([
-      status?.status === 'running' ? passActivityText(handle).catch(() => null) : null,
-      handle.query(ledgerQuery).catch(() => [] as LedgerEntry[]),
-    ]);
-    for (const line of describeNow(status, activity, ledger)) {
+  const print = (lines: string[], stamp: string) => {
+    for (const line of lines) {
       if (seen.has(line)) continue;
       seen.add(line);
-      opts.write(`${now()} ${line}`);
+      opts.write(`${stamp} ${line}`);
     }
-    if (!opts.untilClosed && status && SETTLED.has(status.status)) return { status, closed: null };
+  };
+  for (let first = true; ; first = false) {
+    const closed = await closedState(handle);
+    const status = await handle.query(statusQuery).catch(() => null);
+    if (opts.signal?.aborted) return { status, closed };
+    const [activity, ledger] = await Promise.all([
+      !closed && status?.status === 'running' ? passActivityText(handle).catch(() => null) : null,
+      handle.query(ledgerQuery).catch(() => [] as LedgerEntry[]),
+    ]);
+    const earlier = first ? ledger.filter((e) => e.status !== 'running') : [];
+    print(describeNow(status, null, earlier).filter((l) => l.startsWith('effect ')), 'earlier');
+    print(describeNow(status, activity, ledger), now());
+    if (closed) return { status, closed };
+    if (!opts.untilClosed && parked(status)) return { status, closed: null };
     await sleep(opts.pollMs ?? 250, opts.signal);
   }
 }

@@ -2,11 +2,10 @@
  * Reading a mission's state from the CLI: waiting until it settles, and printing what it
  * waits for with the exact commands to go on.
  */
-import { WorkflowFailedError, type WorkflowHandle } from '@temporalio/client';
+import { ActivityFailure, ChildWorkflowFailure, WorkflowFailedError, type WorkflowHandle } from '@temporalio/client';
 import type { StatusView } from '../workflows/contract.ts';
 import { statusQuery } from '../workflows/messages.ts';
 
-const SETTLED = new Set(['waiting', 'completed', 'failed', 'cancelled', 'budget_exhausted']);
 const CLOSED = new Set(['COMPLETED', 'FAILED', 'CANCELLED', 'TERMINATED', 'TIMED_OUT', 'CONTINUED_AS_NEW']);
 
 export interface Settled {
@@ -14,6 +13,13 @@ export interface Settled {
   /** set once the workflow has closed */
   closed: { status: string; result?: unknown; failure?: string } | null;
 }
+
+/**
+ * The mission waits for a person. Only then does following stop before the workflow
+ * closes: a status of failed or completed is read a moment before the close, and
+ * stopping there lost the reason and the exit code.
+ */
+export const parked = (status: StatusView | null): boolean => status?.status === 'waiting';
 
 /** Polls until the mission waits or ends (or `timeoutMs` passes). */
 export async function settle(handle: WorkflowHandle, opts: { untilClosed?: boolean; timeoutMs?: number; onStatus?: (s: StatusView) => void } = {}): Promise<Settled> {
@@ -23,7 +29,7 @@ export async function settle(handle: WorkflowHandle, opts: { untilClosed?: boole
     const status = await handle.query(statusQuery).catch(() => null);
     if (status) opts.onStatus?.(status);
     if (closed) return { status, closed };
-    if (!opts.untilClosed && status && SETTLED.has(status.status)) return { status, closed: null };
+    if (!opts.untilClosed && parked(status)) return { status, closed: null };
     if (Date.now() > deadline) return { status, closed: null };
     await new Promise((r) => setTimeout(r, 250));
   }
@@ -36,9 +42,18 @@ export async function closedState(handle: WorkflowHandle): Promise<Settled['clos
   try {
     return { status: d.status.name, result: await handle.result() };
   } catch (err) {
-    const cause = err instanceof WorkflowFailedError ? err.cause : err;
-    return { status: d.status.name, failure: cause instanceof Error ? cause.message : String(cause) };
+    return { status: d.status.name, failure: reasonOf(err instanceof WorkflowFailedError ? err.cause : err) };
   }
+}
+
+/**
+ * Why a workflow failed, in words: through the wrappers ("Activity task failed", "Child
+ * Workflow execution failed") to the failure that says what went wrong.
+ */
+export function reasonOf(err: unknown): string {
+  let e = err;
+  while ((e instanceof ActivityFailure || e instanceof ChildWorkflowFailure) && e.cause) e = e.cause;
+  return e instanceof Error ? e.message : String(e);
 }
 
 const CLI = 'npx navigator';
@@ -52,6 +67,7 @@ export function describeSettled(id: string, s: Settled): string {
     else lines.push(`  result: ${JSON.stringify(s.closed.result)}`);
   } else if (s.status) {
     lines.push(`Mission ${id}: ${s.status.status} after ${s.status.passes} pass(es), ${s.status.journalSize} task(s) in the journal`);
+    if (s.status.error) lines.push(`  reason: ${s.status.error}`);
     const p = s.status.pending;
     if (p) {
       const allowed = p.allowed ? ` (allowed: ${p.allowed.map((v) => JSON.stringify(v)).join(', ')})` : '';

@@ -127,6 +127,14 @@ function nextCommands(view: PlanStatusView): string[] {
   return lines;
 }
 
+/** How a plan ended, once: `plan failed: REASON` (the reason may already say "plan failed"). */
+export function closedLine(closed: NonNullable<Settled['closed']>): string {
+  const head = `plan ${closed.status.toLowerCase()}`;
+  if (!closed.failure) return head;
+  const reason = closed.failure.startsWith(`${head}: `) ? closed.failure.slice(head.length + 2) : closed.failure;
+  return `${head}: ${reason}`;
+}
+
 /** One line per change of the checklist while watching. */
 export function checklistLine(view: PlanStatusView): string {
   const steps = view.plan?.steps ?? [];

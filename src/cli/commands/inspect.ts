@@ -84,6 +84,7 @@ export const watchCommand = new Command('watch')
         if (stop.signal.aborted) return void process.stdout.write(`Stopped following; mission ${id} goes on.\n`);
         process.stdout.write((await handle.query(progressQuery).catch(() => '')) + '\n');
         process.stdout.write(describeSettled(id, settled) + '\n');
+        if (settled.closed?.failure) process.exitCode = 1;
       });
     }),
   );

@@ -10,7 +10,8 @@ import type { Json, PlanProblem } from '../../plans/schema.ts';
 import { CliError, action } from '../errors.ts';
 import { parseJson, readHistoryFile, readJsonFile, readText } from '../input.ts';
 import { printJson, withClient } from '../mission-client.ts';
-import { checklistLine, renderPlan, settlePlan } from '../plan-view.ts';
+import { checklistLine, closedLine, renderPlan, settlePlan } from '../plan-view.ts';
+import { agentBeforeStart, agentsModuleOf, checkPlanDocument } from '../before-start.ts';
 
 type JsonFlag = { json?: boolean };
 
@@ -41,7 +42,7 @@ async function showAfterStart(plan: PlanHandle, json: boolean | undefined): Prom
   if (json) return printJson({ planId: plan.id, ...settled });
   process.stdout.write(`Started plan ${plan.id}\n`);
   if (settled.view) process.stdout.write(renderPlan(settled.view) + '\n');
-  if (settled.closed) process.stdout.write(`plan ${settled.closed.status.toLowerCase()}${settled.closed.failure ? `: ${settled.closed.failure}` : ''}\n`);
+  if (settled.closed) process.stdout.write(`${closedLine(settled.closed)}\n`);
   if (settled.closed?.failure) process.exitCode = 1;
 }
 
@@ -94,10 +95,12 @@ const create = new Command('create')
   .option('--id <id>', 'workflow id')
   .option('--approve', 'start executing without review')
   .option('--task-queue <name>', 'task queue of the worker (or NAVIGATOR_TASK_QUEUE)')
+  .option('--agents <module>', 'the module the worker runs (or NAVIGATOR_AGENTS): the agent is checked before the plan starts')
   .option('--json', 'print JSON')
   .action(
-    action(async (agent: string, flags: JsonFlag & { request: string; context?: string; id?: string; approve?: boolean; taskQueue?: string }) => {
+    action(async (agent: string, flags: JsonFlag & { request: string; context?: string; id?: string; approve?: boolean; taskQueue?: string; agents?: string }) => {
       const context = flags.context ? ((await readJsonFile(flags.context, '--context')) as Json) : undefined;
+      await agentBeforeStart(agent, agentsModuleOf(flags.agents));
       const queue = await taskQueue(flags.taskQueue);
       await withClient(async (client) => {
         const plan = await startPlan(client, { agent, request: flags.request, context, id: flags.id, approve: flags.approve, taskQueue: queue }).catch(startError(flags.id));
@@ -115,11 +118,15 @@ const start = new Command('start')
   .option('--request <text>', 'what the plan is for (shown to the model on recovery)')
   .option('--approve', 'start executing without review')
   .option('--task-queue <name>', 'task queue of the worker (or NAVIGATOR_TASK_QUEUE)')
+  .option('--agents <module>', 'the module the worker runs (or NAVIGATOR_AGENTS): the agent and the plan are checked before it starts')
   .option('--json', 'print JSON')
   .action(
-    action(async (file: string, flags: JsonFlag & { agent: string; id?: string; request?: string; approve?: boolean; taskQueue?: string; params?: string }) => {
+    action(async (file: string, flags: JsonFlag & { agent: string; id?: string; request?: string; approve?: boolean; taskQueue?: string; params?: string; agents?: string }) => {
       const document = parseJson(await readText(file), `plan (${file})`);
       const params = flags.params !== undefined ? paramsFlag(flags.params) : undefined;
+      // refused here, nothing starts: an unknown agent, a cycle, a tool the agent lacks
+      const known = await agentBeforeStart(flags.agent, agentsModuleOf(flags.agents));
+      if (known) await checkPlanDocument(known, document);
       const queue = await taskQueue(flags.taskQueue);
       await withClient(async (client) => {
         const plan = await startPlan(client, { agent: flags.agent, document, params, request: flags.request, id: flags.id, approve: flags.approve, taskQueue: queue }).catch(startError(flags.id));
@@ -293,7 +300,8 @@ const watch = new Command('watch')
           },
         });
         if (settled.view) process.stdout.write(renderPlan(settled.view) + '\n');
-        if (settled.closed) process.stdout.write(`plan ${settled.closed.status.toLowerCase()}${settled.closed.failure ? `: ${settled.closed.failure}` : ''}\n`);
+        if (settled.closed) process.stdout.write(`${closedLine(settled.closed)}\n`);
+        if (settled.closed?.failure) process.exitCode = 1;
       });
     }),
   );

@@ -9,6 +9,7 @@ import type { Json } from '../../workflows/contract.ts';
 import { CliError, action } from '../errors.ts';
 import { parseJson } from '../input.ts';
 import { follow } from '../follow.ts';
+import { agentBeforeStart, agentsModuleOf, checkMissionInput } from '../before-start.ts';
 import { describeSettled, settle } from '../mission-view.ts';
 import { printJson, withClient } from '../mission-client.ts';
 
@@ -20,6 +21,7 @@ interface RunFlags {
   taskQueue?: string;
   statusAttribute?: string;
   json?: boolean;
+  agents?: string;
 }
 
 export const runCommand = new Command('run')
@@ -31,6 +33,7 @@ export const runCommand = new Command('run')
   .option('--detach', 'print the id and return at once; follow later with `navigator watch ID`')
   .option('--task-queue <name>', 'task queue of the worker (or NAVIGATOR_TASK_QUEUE)')
   .option('--status-attribute <name>', 'Keyword search attribute to keep set to the status (or NAVIGATOR_STATUS_ATTRIBUTE); must be registered')
+  .option('--agents <module>', 'the module the worker runs (or NAVIGATOR_AGENTS): the agent and its input are checked before the mission starts')
   .option('--json', 'print the result as JSON')
   .action(action(runAction));
 
@@ -40,6 +43,9 @@ async function runAction(agent: string, flags: RunFlags): Promise<void> {
   const { taskQueueFrom } = await import('../../temporal/connection.ts');
   const { MissionRejected, startMission } = await import('../../client/missions.ts');
   const id = flags.id ?? `${agent}-${randomBytes(4).toString('hex')}`;
+  // refused here, nothing starts: an unknown agent, an input its schema refuses
+  const known = await agentBeforeStart(agent, agentsModuleOf(flags.agents));
+  if (known) await checkMissionInput(known, input);
   await withClient(async (client) => {
     const mission = await startMission(client, {
       agent,

@@ -1,0 +1,119 @@
+/**
+ * `run`/`watch` follow a mission through its queries and describe; these fake the handle
+ * to pin down the readings that lost output: a status of "failed" read just before the
+ * workflow closed, effects that finished just before the end, a watch started after a
+ * decision.
+ */
+import { describe, expect, it } from 'vitest';
+import type { WorkflowHandle } from '@temporalio/client';
+import { ActivityFailure, ApplicationFailure, RetryState } from '@temporalio/common';
+import { follow } from '../../src/cli/follow.ts';
+import { closedLine } from '../../src/cli/plan-view.ts';
+import { describeSettled, reasonOf, settle } from '../../src/cli/mission-view.ts';
+import type { LedgerEntry, StatusView } from '../../src/workflows/contract.ts';
+
+interface Reading {
+  /** the workflow's execution status this poll (RUNNING until it closes) */
+  execution?: 'RUNNING' | 'COMPLETED' | 'FAILED';
+  status: Partial<StatusView>;
+  ledger?: LedgerEntry[];
+  result?: unknown;
+  failure?: Error;
+}
+
+/**
+ * A handle that answers each poll from the next reading: a poll begins when follow or
+ * settle reads the execution status of a describe (the pass activity's describe reads
+ * only its pending activities).
+ */
+function scripted(readings: Reading[]): WorkflowHandle {
+  let i = -1;
+  const now = () => readings[Math.min(i, readings.length - 1)]!;
+  return {
+    async describe() {
+      return {
+        get status() {
+          i++;
+          return { name: now().execution ?? 'RUNNING' };
+        },
+        raw: { pendingActivities: [] },
+      };
+    },
+    async query(q: { name: string }) {
+      const r = now();
+      if (q.name === 'status') return { status: 'running', passes: 1, pending: null, journalSize: 0, ...r.status };
+      return r.ledger ?? [];
+    },
+    async result() {
+      const r = now();
+      if (r.failure) throw r.failure;
+      return r.result;
+    },
+  } as unknown as WorkflowHandle;
+}
+
+const effect = (seq: number, status: LedgerEntry['status'], pass = 1): LedgerEntry => ({
+  seq, pass, taskId: `create_${seq}`, tool: 'create_account', sideEffect: 'external', idempotencyKey: `k${seq}`, status, attempts: 1, activity: `tool-${seq}`,
+});
+
+describe('following a mission', () => {
+  it('a mission that fails at once: the reason, not a bare "failed" read before the close', async () => {
+    const handle = scripted([
+      { status: { status: 'failed', error: 'unknown agent "nosuch"' } },
+      { execution: 'FAILED', status: { status: 'failed' }, failure: new Error('unknown agent "nosuch"; this worker runs: wire-transfer') },
+    ]);
+    const lines: string[] = [];
+    const settled = await follow(handle, { write: (l) => lines.push(l), pollMs: 1, now: () => 't' });
+    expect(settled.closed).toEqual({ status: 'FAILED', failure: 'unknown agent "nosuch"; this worker runs: wire-transfer' });
+    expect(describeSettled('m', settled)).toContain('reason: unknown agent "nosuch"');
+    const viaSettle = await settle(scripted([{ status: { status: 'completed' } }, { execution: 'COMPLETED', status: { status: 'completed' }, result: { ok: 1 } }]));
+    expect(viaSettle.closed).toEqual({ status: 'COMPLETED', result: { ok: 1 } });
+  });
+
+  it('effects that finish just before the mission ends are all shown', async () => {
+    const handle = scripted([
+      { status: {}, ledger: [effect(1, 'running')] },
+      { execution: 'COMPLETED', status: { status: 'completed' }, ledger: [1, 2, 3, 4].map((n) => effect(n, 'completed')), result: { created: 4 } },
+    ]);
+    const lines: string[] = [];
+    await follow(handle, { write: (l) => lines.push(l), pollMs: 1, now: () => 't' });
+    expect(lines).toEqual([
+      't pass 1: running',
+      't effect create_1 (tool create_account): running',
+      ...[1, 2, 3, 4].map((n) => `t effect create_${n} (tool create_account): done`),
+      't completed',
+    ]);
+  });
+
+  it('watch after a decision lists the earlier pass\'s effects as earlier, not at the current time', async () => {
+    const handle = scripted([
+      { status: { passes: 2 }, ledger: [effect(1, 'completed'), effect(2, 'completed')] },
+      { status: { passes: 2 }, ledger: [effect(1, 'completed'), effect(2, 'completed'), effect(3, 'completed', 2)] },
+      { status: { status: 'waiting', passes: 2, pending: { key: 'next', allowed: null, since: 'x', deadline: null, onTimeout: null } as StatusView['pending'] } },
+    ]);
+    const lines: string[] = [];
+    const settled = await follow(handle, { write: (l) => lines.push(l), pollMs: 1, now: () => '12:00:00' });
+    expect(settled.status?.status).toBe('waiting');
+    expect(lines).toEqual([
+      'earlier effect create_1 (tool create_account): done',
+      'earlier effect create_2 (tool create_account): done',
+      '12:00:00 pass 2: running',
+      '12:00:00 effect create_3 (tool create_account): done',
+      '12:00:00 waiting for next',
+    ]);
+  });
+});
+
+describe('failure reasons', () => {
+  it('go through "Activity task failed" to what went wrong', () => {
+    const inner = ApplicationFailure.nonRetryable('unknown agent "nosuch"; this worker runs: workspace', 'UnknownAgent');
+    const wrapped = new ActivityFailure('Activity task failed', 'describeAgent', '1', RetryState.NON_RETRYABLE_FAILURE, 'w', inner);
+    expect(reasonOf(wrapped)).toBe('unknown agent "nosuch"; this worker runs: workspace');
+  });
+
+  it('a failed plan says "plan failed" once', () => {
+    expect(closedLine({ status: 'FAILED', failure: 'plan failed: step b failed' })).toBe('plan failed: step b failed');
+    expect(closedLine({ status: 'FAILED', failure: 'step b failed' })).toBe('plan failed: step b failed');
+    expect(closedLine({ status: 'COMPLETED', result: 1 })).toBe('plan completed');
+  });
+});
