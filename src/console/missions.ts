@@ -8,6 +8,7 @@ import { type Fragment, fingerprint, html, page, pretty } from './html.ts';
 import { type AcceptedUpdate, acceptedUpdates } from '../client/verdicts.ts';
 import { valuesList } from './explain.ts';
 import { when } from './time.ts';
+import { WAITING_FOR_YOU, statusBadge, statusesOf } from './waiting.ts';
 import { decisionCard } from './approvals.ts';
 
 export interface ConsoleContext {
@@ -47,12 +48,6 @@ export function atDeadline(onTimeout: Pending['onTimeout'], contract?: DecisionC
 
 const WAITING = 'waiting';
 
-/** The missions among `rows` that wait for a decision now. */
-async function waitingOnly<T extends { workflowId: string }>(ctx: ConsoleContext, rows: T[]): Promise<T[]> {
-  const pending = await Promise.all(rows.map((w) => ctx.navigator.mission(w.workflowId).pending().catch(() => null)));
-  return rows.filter((_w, i) => pending[i]);
-}
-
 export function missionRoutes(app: Hono, ctx: ConsoleContext): void {
   app.get('/missions', async (c) => {
     const status = c.req.query('status');
@@ -60,17 +55,18 @@ export function missionRoutes(app: Hono, ctx: ConsoleContext): void {
     // "waiting" is the mission's own status (it waits for a person), not Temporal's: running ones are asked
     const waiting = status === WAITING;
     const query = waiting ? "ExecutionStatus = 'Running'" : status ? `ExecutionStatus = '${status.replace(/[^A-Za-z]/g, '')}'` : undefined;
-    let rows = (await ctx.navigator.list({ kind: 'missions', query, limit: 200 })).filter((w) => !search || w.workflowId.includes(search));
-    if (waiting) rows = await waitingOnly(ctx, rows);
+    const found = (await ctx.navigator.list({ kind: 'missions', query, limit: 200 })).filter((w) => !search || w.workflowId.includes(search));
+    const statuses = await statusesOf(ctx, 'missions', found);
+    const rows = found.map((w, i) => ({ ...w, status: statuses[i]! })).filter((w) => !waiting || w.status === WAITING_FOR_YOU);
     const body = html`<form method="get">
         <select name="status">
-          ${['', WAITING, 'Running', 'Completed', 'Failed', 'Canceled', 'Terminated'].map((s) => html`<option value="${s}" ${s === (status ?? '') ? 'selected' : ''}>${s === WAITING ? 'waiting for a decision' : s || 'any status'}</option>`)}
+          ${['', WAITING, 'Running', 'Completed', 'Failed', 'Canceled', 'Terminated'].map((s) => html`<option value="${s}" ${s === (status ?? '') ? 'selected' : ''}>${s === WAITING ? WAITING_FOR_YOU : s || 'any status'}</option>`)}
         </select>
         <input name="q" placeholder="id contains" value="${search ?? ''}" /> <button>Filter</button>
       </form>
       <table>
         <tr><th>mission</th><th>status</th><th>started</th></tr>
-        ${rows.map((w) => html`<tr><td><a href="/missions/${encodeURIComponent(w.workflowId)}">${w.workflowId}</a></td><td>${w.status}</td><td>${w.startTime.toISOString()}</td></tr>`)}
+        ${rows.map((w) => html`<tr><td data-label="mission"><a href="/missions/${encodeURIComponent(w.workflowId)}">${w.workflowId}</a></td><td data-label="status">${statusBadge(w.status)}</td><td data-label="started">${when(w.startTime)}</td></tr>`)}
       </table>`;
     return c.html(page('Missions', body));
   });
@@ -166,7 +162,7 @@ async function missionPage(ctx: ConsoleContext, id: string, problem?: string): P
   const body = html`
     ${problem ? html`<div class="problem">Not recorded: ${problem}</div>` : ''}
     <div class="card">
-      <span class="status">${status.status}</span> · agent ${status.agent} · pass ${status.passes} · ${status.journalSize} tasks in the journal
+      ${statusBadge(status.status)} · agent ${status.agent} · pass ${status.passes} · ${status.journalSize} tasks in the journal
       ${scheduledBy ? html` · started by schedule <a href="/schedules/${encodeURIComponent(scheduledBy)}">${scheduledBy}</a>` : ''}
       ${status.resumedFrom ? html` · resumed from <a href="/missions/${encodeURIComponent(status.resumedFrom.workflowId)}">${status.resumedFrom.workflowId}</a>` : ''}
       <details><summary>Input</summary><pre>${pretty(status.input ?? null)}</pre></details>

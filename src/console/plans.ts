@@ -8,6 +8,7 @@ import type { ConsoleContext } from './missions.ts';
 import { stepApprovalCard } from './approvals.ts';
 import { type AcceptedUpdate, acceptedUpdates } from '../client/verdicts.ts';
 import { when } from './time.ts';
+import { WAITING_FOR_YOU, planWaits, statusBadge, statusesOf } from './waiting.ts';
 
 const csrfField = (ctx: ConsoleContext) => html`<input type="hidden" name="_csrf" value="${ctx.csrf}" />`;
 const planUrl = (id: string, rest = '') => `/plans/${encodeURIComponent(id)}${rest}`;
@@ -136,7 +137,7 @@ async function planPage(ctx: ConsoleContext, id: string, outcome?: { message?: s
     : '';
   const body = html`
     ${problemsBox(outcome?.problems, outcome?.message)}
-    <div class="card"><span class="status">${view.status}</span> · agent ${view.agent} · version ${view.version}
+    <div class="card">${planWaits(view) ? html`${statusBadge(WAITING_FOR_YOU)} (${view.status === 'review' ? 'review the plan, then Start' : 'a step needs you'}) ` : html`<span class="status">${view.status}</span>`} · agent ${view.agent} · version ${view.version}
       ${view.error ? html`<div class="problem">${view.error}</div>` : ''}</div>
     ${actions}
     ${verdictsBox(verdicts, view)}
@@ -166,11 +167,12 @@ const approvalCards = (ctx: ConsoleContext, view: PlanStatusView) => view.approv
 export function planRoutes(app: Hono, ctx: ConsoleContext): void {
   app.get('/plans', async (c) => {
     const rows = await ctx.navigator.list({ kind: 'plans', limit: 200 });
+    const statuses = await statusesOf(ctx, 'plans', rows);
     return c.html(
       page(
         'Plans',
         html`<table><tr><th>plan</th><th>status</th><th>started</th></tr>
-          ${rows.map((w) => html`<tr><td><a href="${planUrl(w.workflowId)}">${w.workflowId}</a></td><td>${w.status}</td><td>${w.startTime.toISOString()}</td></tr>`)}</table>`,
+          ${rows.map((w, i) => html`<tr><td data-label="plan"><a href="${planUrl(w.workflowId)}">${w.workflowId}</a></td><td data-label="status">${statusBadge(statuses[i]!)}</td><td data-label="started">${when(w.startTime)}</td></tr>`)}</table>`,
       ),
     );
   });

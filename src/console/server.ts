@@ -17,6 +17,7 @@ import type { Json } from '../workflows/contract.ts';
 import { PAGE_SCRIPT, fingerprint, html, page, pretty } from './html.ts';
 import { type ConsoleContext, missionRoutes } from './missions.ts';
 import { decisionCard, stepApprovalCard } from './approvals.ts';
+import { WAITING_FOR_YOU, statusBadge } from './waiting.ts';
 import { agentChoices, inputProblems, planProblems } from './agents.ts';
 import { planRoutes } from './plans.ts';
 import { scheduleRoutes } from './schedules.ts';
@@ -157,29 +158,34 @@ async function inboxItems(ctx: ConsoleContext) {
       }),
     )
   ).filter((d) => d !== null);
-  const approvals = (
-    await Promise.all(
-      plans.map(async (w) => {
-        const view = await ctx.navigator.plan(w.workflowId).status().catch(() => null);
-        return (view?.approvals ?? []).map((a) => ({ planId: w.workflowId, agent: view!.agent, steps: view!.plan?.steps ?? [], ...a }));
-      }),
-    )
-  ).flat();
+  const views = (await Promise.all(plans.map((w) => ctx.navigator.plan(w.workflowId).status().catch(() => null)))).filter((v) => v !== null);
+  const approvals = views.flatMap((view) => view.approvals.map((a) => ({ planId: view.planId, agent: view.agent, steps: view.plan?.steps ?? [], ...a })));
+  const reviews = views.filter((v) => v.status === 'review').map((v) => ({ planId: v.planId, agent: v.agent, version: v.version, steps: (v.plan?.steps ?? []).map((s) => ({ id: s.id, description: s.description })) }));
   decisions.sort((a, b) => a.pending.since.localeCompare(b.pending.since));
   approvals.sort((a, b) => a.since.localeCompare(b.since));
-  return { decisions, approvals };
+  reviews.sort((a, b) => a.planId.localeCompare(b.planId));
+  return { decisions, approvals, reviews };
 }
 
 async function inbox(ctx: ConsoleContext) {
   const items = await inboxItems(ctx);
-  const { decisions, approvals } = items;
+  const { decisions, approvals, reviews } = items;
   const body = html`
     <h2>Decisions (${decisions.length})</h2>
     ${decisions.length === 0 ? html`<p>Nothing waits for a decision.</p>` : ''}
     ${decisions.map((d) => decisionCard(ctx, { missionId: d.id, agent: d.agent, input: d.input, pending: d.pending, contract: d.contract }))}
     <h2>Plan steps to approve (${approvals.length})</h2>
     ${approvals.length === 0 ? html`<p>No plan step waits for approval.</p>` : ''}
-    ${approvals.map((a) => stepApprovalCard(ctx, a.planId, a.agent, a, a.steps))}`;
+    ${approvals.map((a) => stepApprovalCard(ctx, a.planId, a.agent, a, a.steps))}
+    <h2>Plans to review (${reviews.length})</h2>
+    ${reviews.length === 0 ? html`<p>No plan waits for review.</p>` : ''}
+    ${reviews.map(
+      (r) => html`<div class="card review">
+        <p>${statusBadge(WAITING_FOR_YOU)} · plan <a href="/plans/${encodeURIComponent(r.planId)}">${r.planId}</a> (${r.agent}), version ${r.version}: review it, then Start</p>
+        <ol>${r.steps.map((s) => html`<li>${s.description} <small><code>${s.id}</code></small></li>`)}</ol>
+        <p><a href="/plans/${encodeURIComponent(r.planId)}">Review the plan</a></p>
+      </div>`,
+    )}`;
   return page('Inbox', body, { live: `/live/inbox?seen=${fingerprint(items)}` });
 }
 

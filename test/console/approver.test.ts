@@ -177,4 +177,24 @@ describe.skipIf(!executablePath)('the console for an approver', () => {
     await reader.cancel();
     expect(first).toContain('event: change');
   }, 120_000);
+
+  it('what waits for a person says "waiting for you" in the lists, and a plan in review is in the inbox', async () => {
+    const m = await waitingWire('fay', 900);
+    const review = await bumpPlan(false);
+    const page = await desktop.newPage();
+    await page.goto(`${web.url}/`);
+    const card = page.locator('.card.review', { hasText: review.id });
+    expect((await card.textContent())!.replace(/\s+/g, ' ')).toMatch(/waiting for you · plan .* \(workspace\), version 1: review it, then Start.*Write config\.json with version 2\.0\.0/);
+    await card.getByRole('link', { name: 'Review the plan' }).click();
+    await page.waitForURL(`**/plans/${review.id}`);
+    expect(await page.locator('.card .status').first().textContent()).toBe('waiting for you');
+    await page.goto(`${web.url}/missions`);
+    expect(await page.locator('tr', { hasText: m.id }).locator('.status').textContent()).toBe('waiting for you');
+    await page.goto(`${web.url}/plans`);
+    expect(await page.locator('tr', { hasText: review.id }).locator('.status').textContent()).toBe('waiting for you');
+    expect(await page.locator('main').textContent()).not.toContain('RUNNING');
+    await page.close();
+    await m.cancel('test done');
+    await review.cancel('test done');
+  }, 120_000);
 });

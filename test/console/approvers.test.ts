@@ -180,7 +180,7 @@ describe('the missions list', () => {
     await done.approve({ by: 'test' });
     await done.result();
     const list = await until(() => page('/missions?status=waiting', 'ana-secret-1'), (t) => !t.includes(`>${done.id}</a>`));
-    expect(list).toContain('<option value="waiting" selected>waiting for a decision</option>');
+    expect(list).toContain('<option value="waiting" selected>waiting for you</option>');
     expect(list).toContain(`>${waiting.id}</a>`);
     expect(list).not.toContain(`>${done.id}</a>`);
     expect(await page('/missions', 'ana-secret-1')).toContain(`>${done.id}</a>`);
