@@ -11,6 +11,10 @@ export class BoundedCache<V> {
     all.push(this);
   }
 
+  has(key: string): boolean {
+    return this.entries.has(key);
+  }
+
   clear(): void {
     this.entries.clear();
   }

@@ -70,10 +70,14 @@ const knownFn = fc.oneof(
   fc.integer({ min: 0, max: 60 }).map((n) => `(defn steps [n] (cond (<= n 1) 0 (even? n) (inc (steps (quot n 2))) :else (inc (steps (+ (* 3 n) 1))))) (steps ${n})`),
 );
 
-/** `after`: calls before a fn is compiled (0: at once; more: the switch happens mid-recursion). */
+/**
+ * `after`: calls before a fn is compiled (0: at once; more: the switch happens
+ * mid-recursion); a body new to the process waits as many calls again (coldAfter).
+ */
 async function outcome(src: string, fuel: number, maxDepth: number, codegen: boolean, after = 0) {
   fnCodegen.enabled = codegen;
   fnCodegen.compileAfter = after;
+  fnCodegen.coldAfter = after;
   return outcomeOf(await run(src, { limits: { fuel, maxDepth, timeoutMs: 600_000 } }));
 }
 
@@ -90,6 +94,7 @@ async function fuelLimits(src: string, maxDepth: number, at: number): Promise<nu
 afterEach(() => {
   fnCodegen.enabled = true;
   fnCodegen.compileAfter = 200;
+  fnCodegen.coldAfter = 20_000;
 });
 
 describe('numeric fns compiled to JS', () => {

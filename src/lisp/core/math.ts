@@ -10,7 +10,7 @@
 import { PtcError } from '../errors.ts';
 import { type Value, equals, typeName } from '../values.ts';
 import { argError, arithmeticError, expectInteger, expectNumber } from './args.ts';
-import { type CoreTable, VARIADIC, defn } from './registry.ts';
+import { type CoreTable, VARIADIC, defn, fixedArity } from './registry.ts';
 
 /** `-0` becomes `0`: Clojure longs have no negative zero, and most of our numbers are longs. */
 const clean = (x: number): number => (x === 0 ? 0 : x);
@@ -109,22 +109,29 @@ export const mathFns: CoreTable = {
     },
     '(/ 10 4) is 2.5; (/ x) is 1/x; dividing by zero is an error',
   ),
-  quot: defn([2, 2], ([a, b]) => quot(expectNumber('quot', a!), expectNumber('quot', b!)), 'integer division, truncated toward zero'),
-  rem: defn([2, 2], ([a, b]) => rem(expectNumber('rem', a!), expectNumber('rem', b!)), 'remainder, sign of the dividend'),
-  mod: defn([2, 2], ([a, b]) => mod(expectNumber('mod', a!), expectNumber('mod', b!)), 'modulus, sign of the divisor: (mod -7 2) is 1'),
-  inc: defn([1, 1], ([x]) => expectNumber('inc', x!) + 1, 'x + 1'),
-  dec: defn([1, 1], ([x]) => expectNumber('dec', x!) - 1, 'x - 1'),
-  abs: defn([1, 1], ([x]) => Math.abs(expectNumber('abs', x!)), 'absolute value'),
-  max: defn(
+  // fixed-arity forms (no argument array per call): these are the hot calls of numeric loops
+  quot: fixedArity([2, 2], { call2: (a, b) => quot(expectNumber('quot', a), expectNumber('quot', b)) }, 'integer division, truncated toward zero'),
+  rem: fixedArity([2, 2], { call2: (a, b) => rem(expectNumber('rem', a), expectNumber('rem', b)) }, 'remainder, sign of the dividend'),
+  mod: fixedArity([2, 2], { call2: (a, b) => mod(expectNumber('mod', a), expectNumber('mod', b)) }, 'modulus, sign of the divisor: (mod -7 2) is 1'),
+  inc: fixedArity([1, 1], { call1: (x) => expectNumber('inc', x) + 1 }, 'x + 1'),
+  dec: fixedArity([1, 1], { call1: (x) => expectNumber('dec', x) - 1 }, 'x - 1'),
+  abs: fixedArity([1, 1], { call1: (x) => Math.abs(expectNumber('abs', x)) }, 'absolute value'),
+  max: {
+    ...defn(
     [1, VARIADIC],
     (args) => (args.length === 1 ? args[0]! : nums('max', args).reduce((a, b) => Math.max(a, b))),
     'largest argument: (max 1 5 3) is 5; for a collection use (apply max xs)',
-  ),
-  min: defn(
+    ),
+    call2: (a, b) => Math.max(expectNumber('max', a), expectNumber('max', b)),
+  },
+  min: {
+    ...defn(
     [1, VARIADIC],
     (args) => (args.length === 1 ? args[0]! : nums('min', args).reduce((a, b) => Math.min(a, b))),
     'smallest argument; for a collection use (apply min xs)',
-  ),
+    ),
+    call2: (a, b) => Math.min(expectNumber('min', a), expectNumber('min', b)),
+  },
 
   // ;; rounding and conversion
   floor: defn([1, 1], ([x]) => clean(Math.floor(expectNumber('floor', x!))), 'largest integer <= x'),
@@ -161,11 +168,11 @@ export const mathFns: CoreTable = {
   '>=': defn([1, VARIADIC], chain('>=', (a, b) => a >= b), 'non-increasing numbers'),
 
   // ;; number predicates
-  'zero?': defn([1, 1], ([x]) => x === 0, 'x is 0 (false for non-numbers)'),
-  'pos?': defn([1, 1], ([x]) => typeof x === 'number' && x > 0, 'x > 0 (false for non-numbers)'),
-  'neg?': defn([1, 1], ([x]) => typeof x === 'number' && x < 0, 'x < 0 (false for non-numbers)'),
-  'even?': defn([1, 1], ([x]) => expectInteger('even?', x!) % 2 === 0, 'even integer (error for non-integers)'),
-  'odd?': defn([1, 1], ([x]) => expectInteger('odd?', x!) % 2 !== 0, 'odd integer (error for non-integers)'),
+  'zero?': fixedArity([1, 1], { call1: (x) => x === 0 }, 'x is 0 (false for non-numbers)'),
+  'pos?': fixedArity([1, 1], { call1: (x) => typeof x === 'number' && x > 0 }, 'x > 0 (false for non-numbers)'),
+  'neg?': fixedArity([1, 1], { call1: (x) => typeof x === 'number' && x < 0 }, 'x < 0 (false for non-numbers)'),
+  'even?': fixedArity([1, 1], { call1: (x) => expectInteger('even?', x) % 2 === 0 }, 'even integer (error for non-integers)'),
+  'odd?': fixedArity([1, 1], { call1: (x) => expectInteger('odd?', x) % 2 !== 0 }, 'odd integer (error for non-integers)'),
   'NaN?': defn([1, 1], ([x]) => Number.isNaN(expectNumber('NaN?', x!)), 'x is ##NaN'),
   'infinite?': defn([1, 1], ([x]) => !Number.isFinite(expectNumber('infinite?', x!)) && !Number.isNaN(x), 'x is ##Inf or ##-Inf'),
 

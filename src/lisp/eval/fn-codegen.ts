@@ -31,8 +31,11 @@
  *   {@link STACK_FRAMES} JS frames (a few times fewer than they overflow at), and gives
  *   deeper recursion to the closures, which succeed or overflow as they always did.
  *
- * An arity is generated on its 200th call ({@link compileLater}); until then, and
- * whenever the generated code gives up, its closures run.
+ * An arity is generated on its 200th call ({@link compileLater}), or 20,000 calls later
+ * when its generated body would be new to the process (a first run: V8 runs a function
+ * it has never seen slowly until it optimises it, while the closures are warm from
+ * every earlier program); until then, and whenever the generated code gives up, its
+ * closures run.
  *
  * The generated source holds only slot numbers, indices into the constants array and
  * names of our own variables: nothing of the program's text.
@@ -40,15 +43,16 @@
 import type { Arity, FnInfo } from '../analyzer/nodes.ts';
 import type { Value } from '../values.ts';
 import type { Code } from './compile.ts';
-import { generatedFunction } from './generated-code.ts';
+import { generatedFunction, isGenerated } from './generated-code.ts';
 import { CHECK_EVERY } from './index.ts';
 import { FnSource } from './fn-source.ts';
 
 /**
- * Switch, calls before an arity is compiled, count of arities compiled and of runs
- * abandoned: for tests that compare with the closures.
+ * Switch, calls before an arity is compiled (and more calls before a body new to the
+ * process is: {@link compileLater}), count of arities compiled and of runs abandoned: for
+ * tests that compare with the closures.
  */
-export const fnCodegen = { enabled: true, compileAfter: 200, compiled: 0, bailed: 0 };
+export const fnCodegen = { enabled: true, compileAfter: 200, coldAfter: 20_000, compiled: 0, bailed: 0 };
 
 /**
  * The generated code stops (and the closures take over) where the closures would be this
@@ -87,32 +91,51 @@ type Generated = {
 };
 const instances = new WeakMap<object, Generated>();
 
-function generated(slots: readonly number[], body: string): Generated {
+function wrapperSource(slots: readonly number[], body: string): string {
   const params = slots.map((s) => `, v${s}`).join('');
-  const source = `
+  return `
     const bail = () => { throw BAIL; };
     function run(ev, K, r${params}) {
       ${body}
     }
     return { enter: (ev, K, r, f) => run(ev, K, r${slots.map((s) => `, f[${s}]`).join('')}) };`;
+}
+
+function generated(source: string): Generated {
   const make = generatedFunction<(bail: unknown) => Generated>(['BAIL'], source);
   let g = instances.get(make);
   if (g === undefined) instances.set(make, (g = make(BAIL)));
   return g;
 }
 
+/** The generated body chosen for an arity: `warm` when its code was made before in this process. */
+interface FnPlan {
+  warm: boolean;
+  code: (closures: Code) => Code;
+}
+
 /**
- * The arity's body as one JS function behind a {@link Code} (see the module comment), or
- * undefined when it is outside the subset (throws on a bug: see {@link compileLater}). `slots` are its param slots (plain names);
- * `closures` is the body compiled the usual way.
+ * What to generate for the arity (see the module comment), or undefined when it is
+ * outside the subset (throws on a bug: see {@link compileLater}). `slots` are its param
+ * slots (plain names). A body made before (the program runs again, or one of the same
+ * shape) is warm: then the inlined body, the fastest once V8 has optimised it. A new one
+ * gets the plain body, smaller, so V8 optimises it sooner: a first run of fib 25 took
+ * several times longer with the inlined copies than with the plain body.
  */
-export function fastFn(info: FnInfo, arity: Arity, slots: readonly number[], closures: Code): Code | undefined {
+function planFn(info: FnInfo, arity: Arity, slots: readonly number[]): FnPlan | undefined {
   const g = new FnSource(info, arity, slots);
   if (!g.tail(arity.body)) return undefined;
   const cap = Math.max(1, Math.floor(STACK_FRAMES / g.framesPerLevel()));
-  const best = withInlining(info, arity, slots, g) ?? g;
-  const { enter } = generated(slots, best.source());
-  const consts = best.consts;
+  const inlined = withInlining(info, arity, slots, g);
+  const plain = wrapperSource(slots, g.source());
+  const inlinedSource = inlined && wrapperSource(slots, inlined.source());
+  const warm = isGenerated(['BAIL'], plain) || (inlinedSource !== undefined && isGenerated(['BAIL'], inlinedSource));
+  const [best, source] = warm && inlined && inlinedSource ? [inlined, inlinedSource] : [g, plain];
+  return { warm, code: (closures) => fastCode(generated(source).enter, best.consts, cap, closures) };
+}
+
+/** The generated body behind a {@link Code}: the closures run a call it gives up (see the module comment). */
+function fastCode(enter: Generated['enter'], consts: Value[], cap: number, closures: Code): Code {
   let off = false;
   fnCodegen.compiled++;
   return (f, ev) => {
@@ -146,14 +169,24 @@ export function compileLater(info: FnInfo, arity: Arity, ar: { slots: number[]; 
   const closures = ar.body;
   const after = fnCodegen.compileAfter;
   let calls = 0;
+  let plan: FnPlan | undefined | null = null;
   let body: Code | undefined;
   ar.body = (f, ev) => {
     if (body === undefined) {
       if (++calls <= after) return closures(f, ev);
+      if (plan === null) {
+        try {
+          plan = planFn(info, arity, ar.slots);
+        } catch {
+          plan = undefined; // a generator bug must never break a program: the closures run it
+        }
+      }
+      // code V8 has never seen runs slowly until optimised: a new body waits longer
+      if (plan !== undefined && !plan.warm && calls <= after + fnCodegen.coldAfter) return closures(f, ev);
       try {
-        body = fastFn(info, arity, ar.slots, closures) ?? closures;
+        body = plan?.code(closures) ?? closures;
       } catch {
-        body = closures; // a generator bug must never break a program: the closures run it
+        body = closures;
       }
       ar.body = body;
     }

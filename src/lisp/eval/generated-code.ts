@@ -9,6 +9,15 @@ import { BoundedCache, cacheGeneration } from '../bounded-cache.ts';
 
 const bySource = new BoundedCache<unknown>(2000);
 
+/**
+ * Whether the function for these parameters and source was made already: warm code for
+ * it may exist (a program run before, or one of the same shape), where a new one starts
+ * cold (see loop-codegen.ts and fn-codegen.ts: they wait before making a new one).
+ */
+export function isGenerated(params: readonly string[], source: string): boolean {
+  return bySource.has(`${params.join(',')}\n${source}`);
+}
+
 /** `new Function(...params, source)`, or the one already made for the same parameters and source. */
 export function generatedFunction<F>(params: readonly string[], source: string): F {
   return bySource.get(`${params.join(',')}\n${source}`, () => {

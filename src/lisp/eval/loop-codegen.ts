@@ -1,8 +1,9 @@
 /**
  * Numeric loops as one JS function. A `loop` whose body uses only locals, numbers,
- * booleans, nil, `+ - * < > <= >= = == not=`, `inc`/`dec`, `if` and `recur` to this loop
- * is compiled, in addition to its closures, into a JS function that runs a whole
- * iteration without a call per node. It behaves exactly like the closures:
+ * booleans, nil, `+ - * < > <= >= = == not=`, `inc`/`dec`, `quot rem mod / max min abs`,
+ * `even? odd? zero? pos? neg? not`, `if` and `recur` to this loop is compiled, in
+ * addition to its closures, into a JS function that runs a whole iteration without a
+ * call per node. It behaves exactly like the closures:
  *
  * - Fuel: the iteration counts the nodes it evaluates (one unit each, as the closures
  *   charge) and takes them from the fuel counter at its end. It runs only when more units
@@ -25,20 +26,56 @@
  * the constants array and names of our own variables: nothing of the program's text.
  */
 import type { Node } from '../analyzer/nodes.ts';
+import { resolveCore } from '../core/index.ts';
 import type { Value } from '../values.ts';
 import type { Code } from './compile.ts';
 import { CHECK_EVERY, type Evaluator } from './index.ts';
-import { generatedFunction } from './generated-code.ts';
+import { generatedFunction, isGenerated } from './generated-code.ts';
 import { RECUR } from './signals.ts';
 
-/** Switch (and count of loops compiled) for tests that compare the generated code with the closures. */
-export const loopCodegen = { enabled: true, compiled: 0 };
+/**
+ * Switch, count of loops compiled, and iterations a loop new to the process runs on the
+ * closures before its iterations are generated (see {@link fastLoop}), for tests that
+ * compare the generated code with the closures. 50,000: measured first runs (npm run
+ * bench -- lisp, and a 2,000 to 1e6-iteration sweep) were slower generated below about
+ * 20,000 to 100,000 iterations, as V8 optimises a new function only after it has run a
+ * while.
+ */
+export const loopCodegen = { enabled: true, compiled: 0, coldAfter: 50_000 };
 
 /** Bodies bigger than this stay on the closures (source size, compile time). */
 const MAX_NODES = 300;
 
 const ARITH: Record<string, string> = { '+': '+', '-': '-', '*': '*' };
 const COMPARE: Record<string, string> = { '<': '<', '>': '>', '<=': '<=', '>=': '>=', '=': '===', '==': '===', 'not=': '!==' };
+
+/**
+ * Core functions called in the loop, as JS expressions over the temporaries holding their
+ * arguments: the value the core function (core/math.ts, predicates) gives, or BAILED where
+ * it would throw (an argument that is not a number, a divisor of 0, `even?` of a
+ * non-integer); `+ 0` turns -0 into 0 where the core function cleans it. `m` is a spare
+ * temporary.
+ */
+const num2 = (x: string, y: string) => `typeof ${x} === 'number' && typeof ${y} === 'number'`;
+const CORE = new Map<unknown, { args: number; code: (x: string, y: string, m: string) => string }>(
+  (
+    [
+      ['quot', 2, (x: string, y: string) => `${num2(x, y)} && ${y} !== 0 ? Math.trunc(${x} / ${y}) + 0 : BAILED`],
+      ['rem', 2, (x: string, y: string) => `${num2(x, y)} && ${y} !== 0 ? (${x} % ${y}) + 0 : BAILED`],
+      ['mod', 2, (x: string, y: string, m: string) => `${num2(x, y)} && ${y} !== 0 ? (${m} = ${x} % ${y}, (${m} !== 0 && (${m} < 0) !== (${y} < 0) ? ${m} + ${y} : ${m}) + 0) : BAILED`],
+      ['/', 2, (x: string, y: string) => `${num2(x, y)} && ${y} !== 0 ? (${x} / ${y}) + 0 : BAILED`],
+      ['max', 2, (x: string, y: string) => `${num2(x, y)} ? Math.max(${x}, ${y}) : BAILED`],
+      ['min', 2, (x: string, y: string) => `${num2(x, y)} ? Math.min(${x}, ${y}) : BAILED`],
+      ['abs', 1, (x: string) => `typeof ${x} === 'number' ? Math.abs(${x}) : BAILED`],
+      ['even?', 1, (x: string) => `Number.isInteger(${x}) ? ${x} % 2 === 0 : BAILED`],
+      ['odd?', 1, (x: string) => `Number.isInteger(${x}) ? ${x} % 2 !== 0 : BAILED`],
+      ['zero?', 1, (x: string) => `${x} === 0`],
+      ['pos?', 1, (x: string) => `typeof ${x} === 'number' && ${x} > 0`],
+      ['neg?', 1, (x: string) => `typeof ${x} === 'number' && ${x} < 0`],
+      ['not', 1, (x: string) => `${x} === null || ${x} === false`],
+    ] as const
+  ).map(([name, args, code]) => [resolveCore(null, name), { args, code }]),
+);
 
 class Generator {
   readonly consts: Value[] = [];
@@ -94,6 +131,21 @@ class Generator {
         // `+ 0` turns -0 into 0 and leaves every other double as it is (the closures' `r === 0 ? 0 : r`)
         if (ARITH[n.op]) return `(c++, ${x} = ${a}, ${y} = ${b}, ${both} ? (${x} ${ARITH[n.op]} ${y}) + 0 : BAILED)`;
         return `(c++, ${x} = ${a}, ${y} = ${b}, ${both} ? ${x} ${COMPARE[n.op]} ${y} : BAILED)`;
+      }
+      case 'callCore': {
+        // as compileCallCore: one unit for the call, then the args'; these functions charge nothing more
+        const spec = CORE.get(n.core);
+        if (spec === undefined || n.args.length !== spec.args) return undefined;
+        const assigns: string[] = [];
+        const xs: string[] = [];
+        for (const arg of n.args) {
+          const v = this.value(arg);
+          if (v === undefined) return undefined;
+          const x = this.temp();
+          xs.push(x);
+          assigns.push(`${x} = ${v}`);
+        }
+        return `(c++, ${assigns.join(', ')}, (${spec.code(xs[0]!, xs[1] ?? '', this.temp())}))`;
       }
       case 'if': {
         const test = this.value(n.test);
@@ -155,6 +207,7 @@ function longestPath(n: Node): number {
     case 'if':
       return 1 + longestPath(n.test) + Math.max(longestPath(n.then), longestPath(n.else));
     case 'recur':
+    case 'callCore':
       return 1 + n.args.reduce((sum, a) => sum + longestPath(a), 0);
     default:
       return 1;
@@ -189,13 +242,36 @@ export function fastLoop(body: Node, slots: readonly number[], closures: Code): 
       }
       ${store} s[${n}] = tk;
       return bailed ? ${BAILED} : ${LOW};`;
-  try {
-    const iterations = generatedFunction<Iterations>(['s', 'K', 'f'], source);
-    loopCodegen.compiled++;
-    return (f, ev) => drive(iterations, g.consts, slots, max, closures, f, ev);
-  } catch {
-    return undefined; // a generator bug must never break a program: the closures run it
-  }
+  const params = ['s', 'K', 'f'];
+  const make = (): Iterations | undefined => {
+    try {
+      const fn = generatedFunction<Iterations>(params, source);
+      loopCodegen.compiled++;
+      return fn;
+    } catch {
+      return undefined; // a generator bug must never break a program: the closures run it
+    }
+  };
+  // Made before (a program run again, or one of the same shape): its code is warm, use it
+  // at once. New: the closures (warm from every earlier program) run the first
+  // `coldAfter` iterations, as a short loop runs faster on them than in a function V8
+  // has never seen.
+  let iterations = isGenerated(params, source) || loopCodegen.coldAfter === 0 ? make() : undefined;
+  let left = loopCodegen.coldAfter;
+  let failed = false;
+  return (f, ev) => {
+    while (iterations === undefined) {
+      if (left <= 0 && !failed) {
+        iterations = make();
+        failed = iterations === undefined;
+        continue;
+      }
+      left--;
+      const r = closures(f, ev);
+      if (r !== RECUR) return r;
+    }
+    return drive(iterations, g.consts, slots, max, closures, f, ev);
+  };
 }
 
 /** What the generated iterations stopped on. */
