@@ -2,7 +2,8 @@
  * The workspace agent of the original plan specification: files in a sandboxed
  * directory. Reads are `read_only`; writing is `local` but marked destructive (it
  * overwrites), so a plan step using it waits for approval; copying is not destructive
- * (it is how a plan keeps a backup).
+ * (it is how a plan keeps a backup). A release runs the project's tests (`run_tests`,
+ * read-only) and tags the version (`create_tag`).
  */
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
@@ -11,6 +12,7 @@ import { workspace } from './workspace.ts';
 
 export const plannerAnswersFile = fileURLToPath(new URL('./planner-answers.json', import.meta.url));
 export const bumpVersionPlanFile = fileURLToPath(new URL('./bump-version.plan.json', import.meta.url));
+export const releasePlanFile = fileURLToPath(new URL('./release.plan.json', import.meta.url));
 
 export const readFile = defineTool({
   name: 'read_file',
@@ -49,11 +51,29 @@ export const copyFile = defineTool({
   handler: ({ from, to }, { idempotencyKey }) => workspace.copy(from, to, idempotencyKey),
 });
 
+export const runTests = defineTool({
+  name: 'run_tests',
+  description: "Runs the project's tests (package.json has a version, src/version.ts matches it, CHANGELOG.md has an entry for it); changes nothing.",
+  input: z.object({}),
+  output: z.object({ passed: z.number(), failed: z.number(), tests: z.array(z.object({ name: z.string(), ok: z.boolean(), message: z.string().optional() })) }),
+  sideEffect: 'read_only',
+  handler: () => workspace.test(),
+});
+
+export const createTag = defineTool({
+  name: 'create_tag',
+  description: "Creates a release tag (e.g. v1.5.0) of the project's current version; an existing tag is refused.",
+  input: z.object({ name: z.string().describe('tag name, e.g. v1.5.0'), message: z.string() }),
+  output: z.object({ tag: z.string(), version: z.string().nullable() }),
+  sideEffect: 'local',
+  handler: ({ name, message }, { idempotencyKey }) => workspace.tag(name, message, idempotencyKey),
+});
+
 export const workspaceAgent = defineAgent({
   name: 'workspace',
   description: 'Manages the files of a small workspace.',
   prompt: 'Manage the files of the workspace: {{request}}',
   input: z.object({ request: z.string().default('list the files of the workspace') }),
   output: z.unknown(),
-  tools: [readFile, listFiles, writeFile, copyFile],
+  tools: [readFile, listFiles, writeFile, copyFile, runTests, createTag],
 });

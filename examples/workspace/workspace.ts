@@ -13,10 +13,21 @@ type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
 export const OPS_FILE = '.navigator-ops.jsonl';
 export const SEED_CONFIG = { name: 'demo-app', version: '1.4.2' };
+/** Where create_tag keeps tags: one JSON file per tag (a stand-in for a repository's tag refs). */
+export const TAGS_DIR = '.tags';
+
+/** The project files a release touches, as first seeded. */
+export const SEED_FILES: Readonly<Record<string, string>> = {
+  'config.json': JSON.stringify(SEED_CONFIG, null, 2) + '\n',
+  'README.md': '# demo-app\n\nA small app whose config the workspace agent maintains.\n',
+  'package.json': JSON.stringify({ name: 'demo-app', version: '1.4.2', private: true }, null, 2) + '\n',
+  'src/version.ts': "export const VERSION = '1.4.2';\n",
+  'CHANGELOG.md': '# Changelog\n\n## 1.4.2\n\n- Settings move to config.json.\n',
+};
 
 export interface OpRecord {
   key: string;
-  operation: 'write_file' | 'copy_file';
+  operation: 'write_file' | 'copy_file' | 'create_tag';
   args: { [k: string]: Json };
   outcome: 'applied' | 'deduplicated';
   result: Json;
@@ -32,8 +43,10 @@ export function workspaceRoot(): string {
   const root = resolve(process.env.WORKSPACE_DIR || join('.navigator', 'workspace'));
   if (!existsSync(root)) mkdirSync(root, { recursive: true });
   if (readdirSync(root).length === 0) {
-    writeFileSync(join(root, 'config.json'), JSON.stringify(SEED_CONFIG, null, 2) + '\n');
-    writeFileSync(join(root, 'README.md'), '# demo-app\n\nA small app whose config the workspace agent maintains.\n');
+    for (const [path, content] of Object.entries(SEED_FILES)) {
+      mkdirSync(dirname(join(root, path)), { recursive: true });
+      writeFileSync(join(root, path), content);
+    }
   }
   return root;
 }
@@ -47,6 +60,7 @@ export function inside(root: string, path: string): string {
   if (rel === '') throw new WorkspaceError(`${path}: is the workspace itself, not a file in it`);
   if (rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel)) throw new WorkspaceError(`${path}: escapes the workspace`);
   if (rel.split(sep)[0] === OPS_FILE) throw new WorkspaceError(`${path}: is the workspace's operation log`);
+  if (rel.split(sep)[0] === TAGS_DIR) throw new WorkspaceError(`${path}: is where the workspace keeps its tags (create_tag makes them)`);
   // A symlink (the file itself, or a directory on the way) may point outside; a dangling
   // one would make a write create its target wherever it points.
   const existing = nearestExisting(target);
@@ -113,7 +127,66 @@ function once(root: string, key: string, operation: OpRecord['operation'], args:
   return result;
 }
 
+/** One check of the project's test suite. */
+export interface TestOutcome {
+  name: string;
+  ok: boolean;
+  message?: string;
+}
+
+/**
+ * The project's test suite: package.json is valid and has a version, src/version.ts
+ * exports that version, CHANGELOG.md has an entry for it.
+ */
+function projectTests(root: string): TestOutcome[] {
+  const read = (path: string): string | null => (existsSync(join(root, path)) ? readFileSync(join(root, path), 'utf8') : null);
+  let version: string | null = null;
+  const pkg = read('package.json');
+  const outcomes: TestOutcome[] = [];
+  const check = (name: string, message: string | null) => outcomes.push(message === null ? { name, ok: true } : { name, ok: false, message });
+  try {
+    const parsed = pkg === null ? null : (JSON.parse(pkg) as { version?: unknown });
+    version = typeof parsed?.version === 'string' ? parsed.version : null;
+    check('package.json has a version', pkg === null ? 'package.json is missing' : version === null ? 'package.json has no "version" string' : null);
+  } catch (err) {
+    check('package.json has a version', `package.json is not JSON: ${(err as Error).message}`);
+  }
+  const exported = /export const VERSION = ['"]([^'"]*)['"]/.exec(read('src/version.ts') ?? '')?.[1] ?? null;
+  check('src/version.ts matches package.json', exported === version ? null : `src/version.ts exports ${exported === null ? 'no VERSION' : JSON.stringify(exported)}, package.json has ${JSON.stringify(version)}`);
+  const changelog = read('CHANGELOG.md') ?? '';
+  check('CHANGELOG.md has an entry for the version', version !== null && changelog.split('\n').includes(`## ${version}`) ? null : `CHANGELOG.md has no "## ${version}" entry`);
+  return outcomes;
+}
+
 export const workspace = {
+  /** Runs the project's tests (reads only). */
+  test(): { passed: number; failed: number; tests: TestOutcome[] } {
+    const tests = projectTests(workspaceRoot());
+    const failed = tests.filter((t) => !t.ok).length;
+    return { passed: tests.length - failed, failed, tests };
+  },
+
+  /** Creates a release tag of the project's current version, once per key; an existing tag is refused. */
+  tag(name: string, message: string, key: string): Json {
+    const root = workspaceRoot();
+    if (!/^[A-Za-z0-9._-]+$/.test(name)) throw new WorkspaceError(`${name}: a tag name is letters, digits, '.', '_' and '-'`);
+    const file = join(root, TAGS_DIR, `${name}.json`);
+    return once(root, key, 'create_tag', { name, message }, () => {
+      if (existsSync(file)) throw new WorkspaceError(`tag ${name} already exists`);
+      const version = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version?: string }).version ?? null;
+      mkdirSync(dirname(file), { recursive: true });
+      writeFileSync(file, JSON.stringify({ tag: name, message, version }, null, 2) + '\n');
+      return { tag: name, version };
+    });
+  },
+
+  /** The tags created so far. */
+  tags(): Array<{ tag: string; message: string; version: string | null }> {
+    const dir = join(workspaceRoot(), TAGS_DIR);
+    if (!existsSync(dir)) return [];
+    return readdirSync(dir).sort().map((f) => JSON.parse(readFileSync(join(dir, f), 'utf8')));
+  },
+
   read(path: string): { path: string; content: string } {
     const file = inside(workspaceRoot(), path);
     if (!existsSync(file) || !statSync(file).isFile()) throw new WorkspaceError(`${path}: no such file`);
@@ -132,7 +205,7 @@ export const workspace = {
       for (const name of readdirSync(d).sort()) {
         const full = join(d, name);
         const rel = relative(root, full);
-        if (rel === OPS_FILE) continue;
+        if (rel === OPS_FILE || rel === TAGS_DIR) continue;
         const stat = lstatSync(full);
         if (stat.isDirectory()) walk(full);
         else if (stat.isFile() || (stat.isSymbolicLink() && linkedFileInside(realRoot, full))) files.push(rel.split(sep).join('/'));

@@ -11,7 +11,7 @@ import type { Client } from '@temporalio/client';
 import { createHash } from 'node:crypto';
 import { canonicalJson, fromJson, toJson } from '../lisp/json.ts';
 import type { Limits } from '../lisp/api.ts';
-import { programEvaluator } from '../sandbox/index.ts';
+import { programEvaluator, runSandboxed } from '../sandbox/index.ts';
 import { DEFAULT_MAX_ITEMS, PLAN_NAMESPACES, substituteExpressions, truthy } from '../plans/expressions.ts';
 import { checkParams } from '../plans/params.ts';
 import { checkAnswer } from '../plans/questions.ts';
@@ -201,6 +201,17 @@ export function createPlanActivities(deps: PlanActivityDeps) {
 
 /** Limits of one plan expression: small, since an expression only computes a value. */
 export const EXPRESSION_LIMITS: Partial<Limits> = { fuel: 100_000, timeoutMs: 2000, maxToolCalls: 0, maxOutputChars: 0 };
+/**
+ * Time a sandbox thread may take to start before the expression's own limit counts (the
+ * thread enforces timeoutMs on the program itself; the host's backstop also covers a cold
+ * start, about 1.5 s on an idle machine and more under load).
+ */
+const SANDBOX_START_GRACE_MS = 15_000;
+
+const evaluate = (source: string, opts: Parameters<typeof runSandboxed>[1] = {}): ReturnType<typeof runSandboxed> => {
+  const evaluator = programEvaluator();
+  return evaluator === runSandboxed ? runSandboxed(source, opts, { graceMs: SANDBOX_START_GRACE_MS }) : evaluator(source, opts);
+};
 
 /** The args with every `$expr` computed (`item` bound for a forEach item). */
 async function computeArgs(req: EvaluateStepRequest, context: Record<string, Json>, each?: { item: Json; where: string }): Promise<Json> {
@@ -229,7 +240,7 @@ async function forEachItems(req: EvaluateStepRequest, source: string, context: R
  */
 async function evaluateExpression(source: string, context: Record<string, Json>, stepId: string, where: string, item?: Json): Promise<Json> {
   const namespace = item === undefined ? undefined : new Map([['item', fromJson(item)]]);
-  const result = await programEvaluator()(source, { context, dataNamespaces: [...PLAN_NAMESPACES], limits: EXPRESSION_LIMITS, journal: null, ...(namespace ? { namespace } : {}) });
+  const result = await evaluate(source, { context, dataNamespaces: [...PLAN_NAMESPACES], limits: EXPRESSION_LIMITS, journal: null, ...(namespace ? { namespace } : {}) });
   const failure = (message: string) => ApplicationFailure.create({ message: `step ${stepId} ${where}: ${message}`, type: 'InvalidExpression', nonRetryable: true });
   if (result.status === 'error') {
     const at = result.error.span ? `line ${result.error.span.line}, column ${result.error.span.col}: ` : '';

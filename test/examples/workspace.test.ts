@@ -55,9 +55,11 @@ async function call(tool: NavigatorTool, args: unknown, key = `key-${tool.name}-
 }
 
 const text = (path: string) => readFileSync(join(root, path), 'utf8');
+/** The files a new workspace starts with, as list_files gives them. */
+const SEEDED = ['CHANGELOG.md', 'README.md', 'config.json', 'package.json', 'src/version.ts'];
 
 describe('the workspace directory', () => {
-  it('is created on first use and seeded with config.json and README.md', () => {
+  it('is created on first use and seeded with config.json, README.md and the release files', () => {
     expect(existsSync(root)).toBe(false);
     expect(workspaceRoot()).toBe(root);
     expect(JSON.parse(text('config.json'))).toEqual({ name: 'demo-app', version: '1.4.2' });
@@ -112,7 +114,7 @@ describe('paths that escape the workspace are refused', () => {
     expect(existsSync(join(outside, 'new.txt'))).toBe(false);
     expect(existsSync(join(root, 'copied.txt'))).toBe(false);
     // neither is listed, nor followed
-    expect(await call(listFiles, {})).toEqual({ files: ['README.md', 'config.json'] });
+    expect(await call(listFiles, {})).toEqual({ files: SEEDED });
     await expect(call(listFiles, { dir: 'elsewhere' })).rejects.toThrow(WorkspaceError);
   });
 
@@ -127,7 +129,7 @@ describe('paths that escape the workspace are refused', () => {
     expect(await call(writeFile, { path: '..notes', content: 'dots' })).toEqual({ path: '..notes', bytes: 4 });
     symlinkSync(join(root, 'config.json'), join(root, 'alias.json'));
     expect(await call(readFile, { path: 'alias.json' })).toEqual({ path: 'alias.json', content: text('config.json') });
-    expect(await call(listFiles, {})).toEqual({ files: ['..notes', 'README.md', 'alias.json', 'config.json'] });
+    expect(await call(listFiles, {})).toEqual({ files: ['..notes', ...SEEDED, 'alias.json'].sort() });
   });
 });
 
@@ -138,6 +140,8 @@ describe('the file tools', () => {
       ['list_files', 'read_only', false],
       ['write_file', 'local', true],
       ['copy_file', 'local', false],
+      ['run_tests', 'read_only', false],
+      ['create_tag', 'local', false],
     ]);
   });
 
@@ -146,7 +150,7 @@ describe('the file tools', () => {
     expect(await call(writeFile, { path: 'docs/ünïcode.md', content: 'héllo' })).toEqual({ path: 'docs/ünïcode.md', bytes: 6 });
     expect(await call(copyFile, { from: 'config.json', to: 'backup/config.json.bak' })).toEqual({ from: 'config.json', to: 'backup/config.json.bak', bytes: text('config.json').length });
     expect(text('backup/config.json.bak')).toBe(text('config.json'));
-    expect(await call(listFiles, {})).toEqual({ files: ['README.md', 'backup/config.json.bak', 'config.json', 'docs/ünïcode.md'] });
+    expect(await call(listFiles, {})).toEqual({ files: [...SEEDED, 'backup/config.json.bak', 'docs/ünïcode.md'].sort() });
     expect(await call(listFiles, { dir: 'docs' })).toEqual({ files: ['docs/ünïcode.md'] });
     expect(existsSync(join(root, OPS_FILE))).toBe(true); // there, but never listed
   });

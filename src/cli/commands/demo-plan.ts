@@ -1,16 +1,18 @@
 /**
  * `navigator demo plan`: the plan executor end to end on a fresh machine. The workspace
- * agent's planner (recorded answers unless NAVIGATOR_MODEL is set) plans "bump the
- * version in config.json to 2.0.0 and keep a backup"; the plan is shown for review,
- * approved, the destructive write waits for its own approval, runs, and the plan is
- * audited against Temporal's history.
+ * agent's planner (recorded answers unless NAVIGATOR_MODEL is set) plans a release: three
+ * files edited with values computed from what their read steps returned (`$expr`), the
+ * tests run after the edits, the tag created only when no test failed (`when`). The plan
+ * is shown for review, approved, each destructive or gated step waits for its own
+ * approval, and the plan is audited against Temporal's history.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { heading, say, demoTarget, startDemoWorker } from './demo.ts';
 
-export const DEMO_REQUEST = 'bump the version in config.json to 2.0.0 and keep a backup';
+export const DEMO_REQUEST =
+  'Release version 1.5.0: set the version in package.json and src/version.ts, add a CHANGELOG entry, run the tests, and create the release tag only after the tests pass';
 
 export async function runPlanDemo(): Promise<void> {
   const { server, target } = await demoTarget();
@@ -43,17 +45,19 @@ async function runPlan(target: import('../../temporal/connection.ts').TemporalTa
 
     heading('The reviewer approves the plan (the same update as `navigator plan approve`)');
     await plan.approve({ by: 'demo reviewer' });
-    const gated = await settlePlan(plan);
-    if (gated.view) say(renderPlan(gated.view));
-    for (const a of gated.view?.approvals ?? []) {
-      heading(`Step ${a.stepId} is destructive: approving it (\`navigator plan approve-step ${id} ${a.stepId}\`)`);
-      await plan.approveStep(a.stepId, { by: 'demo reviewer' });
+    for (let settled = await settlePlan(plan); !settled.closed; settled = await settlePlan(plan)) {
+      if (settled.view) say(renderPlan(settled.view));
+      for (const a of settled.view?.approvals ?? []) {
+        heading(`Step ${a.stepId} waits for approval: approving it with the args computed on the worker (\`navigator plan approve-step ${id} ${a.stepId}\`)`);
+        say(`  ${a.tool} ${JSON.stringify(a.args).slice(0, 300)}`);
+        await plan.approveStep(a.stepId, { by: 'demo reviewer' });
+      }
     }
     const done = await settlePlan(plan, { untilClosed: true });
     heading('Result');
     if (done.view) say(renderPlan(done.view));
     if (done.closed?.failure) say(`plan failed: ${done.closed.failure}`);
-    say(`config.json now: ${readFileSync(join(workspace, 'config.json'), 'utf8').trim()}`);
+    showWorkspace(workspace);
 
     heading('Audit against Temporal history');
     const report = await auditPlan(client, id);
@@ -65,12 +69,20 @@ async function runPlan(target: import('../../temporal/connection.ts').TemporalTa
   }
 }
 
+function showWorkspace(workspace: string): void {
+  const file = (path: string) => (existsSync(join(workspace, path)) ? readFileSync(join(workspace, path), 'utf8').trim() : '(missing)');
+  say(`package.json now:   ${file('package.json').replace(/\s+/g, ' ')}`);
+  say(`src/version.ts now: ${file('src/version.ts')}`);
+  say(`CHANGELOG.md now:\n${file('CHANGELOG.md').replace(/^/gm, '    ')}`);
+  say(`tag v1.5.0: ${file('.tags/v1.5.0.json').replace(/\s+/g, ' ')}`);
+}
+
 function printByHand(): void {
   heading('Do it by hand');
   say(`  terminal 1:  npx navigator dev
   terminal 2:  npx navigator plan create workspace --request '${DEMO_REQUEST}'
                npx navigator plan show <id>; npx navigator plan edit <id> STEP --args '{...}'
-               npx navigator plan approve <id>; npx navigator plan approve-step <id> write_config
+               npx navigator plan approve <id>; npx navigator plan approve-step <id> write_pkg
                npx navigator plan watch <id>; npx navigator plan audit <id>
-  or from a file: npx navigator plan start examples/workspace/bump-version.plan.json --agent workspace`);
+  or from the template: npx navigator plan start examples/workspace/release.plan.json --agent workspace --params '{"version": "1.5.0"}'`);
 }
