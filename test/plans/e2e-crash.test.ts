@@ -1,7 +1,9 @@
 /**
  * Crash safety of plans: the worker process is killed with SIGKILL while an external
  * step is running (after its side effect, before the activity completes); a new worker
- * finishes the plan and the charge is applied exactly once.
+ * finishes the plan and the charge is applied exactly once. The same for a forEach step
+ * charging three accounts, each item its own activity and key: every account is charged
+ * once.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { existsSync, mkdtempSync } from 'node:fs';
@@ -49,6 +51,45 @@ describe('a plan worker killed with SIGKILL', () => {
     expect(readCharges(charges).filter((c) => c.outcome === 'deduplicated').length).toBeGreaterThanOrEqual(1);
     const view = await plan.status();
     expect(stepOf(view, 'receipt').result!.value).toEqual({ got: `ch_${applied[0]!.key.slice(0, 8)}` });
+    await expectPlanAuditOk(env, plan.id);
+  });
+
+  it('during a forEach of three charges: each item is applied once, with its own key', { timeout: 180_000 }, async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'plan-crash-each-'));
+    const charges = join(dir, 'charges.jsonl');
+    const childEnv = (extra: Record<string, string> = {}) => ({ NAVIGATOR_AGENTS: fixture, PLAN_LAB_CHARGES: charges, MARKER_DIR: dir, ...extra });
+    const first = env.spawnWorker(childEnv({ STALL_MS: '60000' }));
+    const accounts = ['acme', 'globex', 'initech'];
+    const plan = await env.startPlan({
+      agent: 'lab',
+      approve: true,
+      document: {
+        steps: [
+          { id: 'accounts', description: 'the accounts', tool: 'echo', args: { value: accounts } },
+          { id: 'charge_all', description: 'charge each account', tool: 'charge', args: { account: { $expr: 'item' }, amount: 5 }, dependsOn: ['accounts'], forEach: '(:got step/accounts)' },
+        ],
+      },
+    });
+    const gated = await waitForPlan(plan, awaiting('charge_all'));
+    expect(gated.approvals[0]!.args).toEqual(accounts.map((account) => ({ account, amount: 5 })));
+    await plan.approveStep('charge_all', { by: 'ana' });
+    await eventually(() => existsSync(join(dir, 'charge.marker')), 60_000, 'a charge to be applied');
+    first.kill('SIGKILL');
+    const appliedBeforeKill = readCharges(charges).filter((c) => c.outcome === 'applied').length;
+    expect(appliedBeforeKill).toBeGreaterThanOrEqual(1);
+
+    env.spawnWorker(childEnv());
+    const summary = await plan.result();
+    expect(summary.status).toBe('completed');
+    const applied = readCharges(charges).filter((c) => c.outcome === 'applied');
+    expect(applied.map((c) => c.account).sort()).toEqual(accounts);
+    expect(new Set(applied.map((c) => c.key)).size).toBe(3);
+    expect(readCharges(charges).filter((c) => c.outcome === 'deduplicated').length).toBeGreaterThanOrEqual(appliedBeforeKill);
+    const view = await plan.status();
+    expect((stepOf(view, 'charge_all').result!.value as Array<{ account: string }>).map((r) => r.account)).toEqual(accounts);
+    const ledger = (await plan.ledger()).filter((e) => e.stepId === 'charge_all');
+    expect(ledger.map((e) => [e.activity, e.status])).toEqual(accounts.map((_, i) => [`step-charge_all-1-item${i}`, 'completed']));
+    expect(ledger.map((e) => e.idempotencyKey).sort()).toEqual(applied.map((c) => c.key).sort());
     await expectPlanAuditOk(env, plan.id);
   });
 });
