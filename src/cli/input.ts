@@ -26,6 +26,22 @@ export function parseJson(text: string, what: string): unknown {
   }
 }
 
+/** A word a shell passes without quotes: letters, digits, `_`, `-`, `.`, starting with a letter. */
+export const isBareWord = (text: string): boolean => /^[A-Za-z][\w.-]*$/.test(text);
+
+/**
+ * A value typed on the command line: JSON, or a bare word taken as that string
+ * (`approved` for `'"approved"'`); the contract it is written to says whether it fits.
+ */
+export function parseValue(text: string, what: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (err) {
+    if (isBareWord(text)) return text;
+    throw new CliError(`${what} is not valid JSON (a text with spaces needs JSON quotes: '"${text.replace(/'/g, '')}"'): ${(err as Error).message}`, 2);
+  }
+}
+
 export async function readJsonFile(file: string, what: string): Promise<unknown> {
   return parseJson(await readText(file), `${what} (${file})`);
 }

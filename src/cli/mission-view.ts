@@ -5,6 +5,7 @@
 import { ActivityFailure, ChildWorkflowFailure, WorkflowFailedError, type WorkflowHandle } from '@temporalio/client';
 import type { StatusView } from '../workflows/contract.ts';
 import { statusQuery } from '../workflows/messages.ts';
+import { isBareWord } from './input.ts';
 
 const CLOSED = new Set(['COMPLETED', 'FAILED', 'CANCELLED', 'TERMINATED', 'TIMED_OUT', 'CONTINUED_AS_NEW']);
 
@@ -58,6 +59,9 @@ export function reasonOf(err: unknown): string {
 
 const CLI = 'npx navigator';
 
+/** A value as typed on the command line: a bare word when it is one, else quoted JSON. */
+const valueWord = (v: unknown): string => (typeof v === 'string' && isBareWord(v) ? v : `'${JSON.stringify(v)}'`);
+
 /** The status line, what the mission waits for, and the commands to go on. */
 export function describeSettled(id: string, s: Settled): string {
   const lines: string[] = [];
@@ -75,7 +79,7 @@ export function describeSettled(id: string, s: Settled): string {
       lines.push(
         `  approve:  ${CLI} approve ${id}`,
         `  reject:   ${CLI} reject ${id}`,
-        `  decide:   ${CLI} decide ${id} ${p.key} '<JSON value>'`,
+        `  decide:   ${CLI} decide ${id} ${p.key} ${p.allowed?.length ? valueWord(p.allowed[0]) : "'<JSON value>'"}`,
       );
     }
   } else {

@@ -4,6 +4,7 @@
  * workflow closed, effects that finished just before the end, a watch started after a
  * decision.
  */
+import { getEventListeners } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import type { WorkflowHandle } from '@temporalio/client';
 import { ActivityFailure, ApplicationFailure, RetryState } from '@temporalio/common';
@@ -101,6 +102,21 @@ describe('following a mission', () => {
       '12:00:00 effect create_3 (tool create_account): done',
       '12:00:00 waiting for next',
     ]);
+  });
+});
+
+describe('a long follow', () => {
+  it('leaves no abort listener behind per poll (MaxListenersExceededWarning after 11 polls)', async () => {
+    const waiting = { status: 'waiting', pending: { key: 'k', allowed: null, since: 'x', deadline: null, onTimeout: null } } as Partial<StatusView>;
+    const handle = scripted([...Array.from({ length: 30 }, () => ({ status: {} })), { status: waiting }]);
+    const stop = new AbortController();
+    const warnings: Error[] = [];
+    const onWarning = (w: Error) => warnings.push(w);
+    process.on('warning', onWarning);
+    await follow(handle, { write: () => undefined, pollMs: 1, signal: stop.signal });
+    process.off('warning', onWarning);
+    expect(getEventListeners(stop.signal, 'abort')).toHaveLength(0);
+    expect(warnings.filter((w) => w.name === 'MaxListenersExceededWarning')).toEqual([]);
   });
 });
 

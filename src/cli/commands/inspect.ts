@@ -1,6 +1,8 @@
 /** Read-only views of a mission: status, journal, progress, ledger, watch, list. */
 import { Command } from 'commander';
-import { journalQuery, ledgerQuery, missionLogQuery, progressQuery } from '../../workflows/messages.ts';
+import type { Client } from '@temporalio/client';
+import { journalQuery, ledgerQuery, missionLogQuery, progressQuery, statusQuery } from '../../workflows/messages.ts';
+import { planStatusQuery } from '../../workflows/plan-messages.ts';
 import { action } from '../errors.ts';
 import { onMission, printJson, withClient } from '../mission-client.ts';
 import { follow } from '../follow.ts';
@@ -90,23 +92,59 @@ export const watchCommand = new Command('watch')
   );
 
 export const listCommand = new Command('list')
-  .description('missions on the cluster: running ones first, then the most recently closed')
+  .description('missions and plans on the cluster, with their Navigator status (waiting, review, ...): running ones first, then the most recently closed')
   .option('--query <q>', 'extra visibility filter, e.g. "ExecutionStatus = \'Running\'"')
-  .option('--status <status>', 'only missions in this Navigator status (waiting, completed, ...): needs the status search attribute')
-  .option('--status-attribute <name>', 'the status search attribute (or NAVIGATOR_STATUS_ATTRIBUTE)', process.env.NAVIGATOR_STATUS_ATTRIBUTE ?? 'NavigatorStatus')
-  .option('--limit <n>', 'at most this many', '50')
+  .option('--status <status>', 'only those in this Navigator status: waiting (for a person), running, completed, failed, ...')
+  .option('--plans', 'plans only')
+  .option('--missions', 'missions only')
+  .option('--limit <n>', 'at most this many of each kind', '50')
   .option('--json', 'print JSON')
   .action(
-    action(async (flags: Flags & { query?: string; limit: string; status?: string; statusAttribute: string }) => {
+    action(async (flags: Flags & { query?: string; limit: string; status?: string; plans?: boolean; missions?: boolean }) => {
       await withClient(async (client) => {
         const { NavigatorClient } = await import('../../client/navigator-client.ts');
-        const byStatus = flags.status ? `${flags.statusAttribute} = '${flags.status.replace(/'/g, "\\'")}'` : undefined;
-        const query = [byStatus, flags.query].filter(Boolean).join(' AND ') || undefined;
-        const listed = await new NavigatorClient({ client }).list({ kind: 'missions', query, limit: Number(flags.limit) });
-        const rows = listed.map((w) => ({ workflowId: w.workflowId, status: w.status, startTime: w.startTime.toISOString() }));
-        if (flags.json) return printJson(rows);
-        if (rows.length === 0) return void process.stdout.write('(no missions)\n');
-        for (const r of rows) process.stdout.write(`${r.startTime}  ${r.status.padEnd(10)}  ${r.workflowId}\n`);
+        const navigator = new NavigatorClient({ client });
+        const kinds = (['missions', 'plans'] as const).filter((k) => (k === 'plans' ? !flags.missions : !flags.plans));
+        const rows: ListedRow[] = [];
+        for (const kind of kinds) {
+          const running = flags.status && RUNNING_STATUSES.has(flags.status) ? "ExecutionStatus = 'Running'" : undefined;
+          const query = [running, flags.query].filter(Boolean).join(' AND ') || undefined;
+          const listed = await navigator.list({ kind, query, limit: Number(flags.limit) });
+          // the Navigator status is the workflow's own (a waiting mission is RUNNING to Temporal)
+          rows.push(...(await Promise.all(listed.map(async (w): Promise<ListedRow> => ({ kind: kind === 'plans' ? 'plan' : 'mission', workflowId: w.workflowId, status: await navigatorStatus(client, kind, w.workflowId, w.status), startTime: w.startTime.toISOString() })))));
+        }
+        const shown = flags.status ? rows.filter((r) => r.status === flags.status) : rows;
+        if (flags.json) return printJson(shown);
+        if (shown.length === 0) return void process.stdout.write(flags.status ? `(nothing ${flags.status})\n` : '(no missions or plans)\n');
+        for (const r of shown) process.stdout.write(`${r.startTime}  ${r.kind.padEnd(7)}  ${r.status.padEnd(16)}  ${r.workflowId}\n`);
       });
     }),
   );
+
+/** Navigator statuses of workflows Temporal still calls running. */
+const RUNNING_STATUSES = new Set(['waiting', 'review', 'running', 'starting', 'executing']);
+
+interface ListedRow {
+  kind: 'mission' | 'plan';
+  workflowId: string;
+  status: string;
+  startTime: string;
+}
+
+/**
+ * A running workflow's status as the Navigator names it, by query: a mission that waits
+ * for a decision, a plan in review or waiting for an approval or an answer, is `waiting`
+ * (a plan in review: `review`). A closed one: Temporal's status in lower case.
+ */
+async function navigatorStatus(client: Client, kind: 'missions' | 'plans', id: string, temporalStatus: string): Promise<string> {
+  if (temporalStatus !== 'RUNNING') return temporalStatus.toLowerCase();
+  const handle = client.workflow.getHandle(id);
+  try {
+    if (kind === 'missions') return (await handle.query(statusQuery)).status;
+    const view = await handle.query(planStatusQuery);
+    if (view.status === 'review') return 'review';
+    return view.approvals.length > 0 || (view.questions ?? []).length > 0 ? 'waiting' : view.status;
+  } catch {
+    return 'running (no answer)';
+  }
+}

@@ -9,7 +9,7 @@ import type { Client, WorkflowHandle } from '@temporalio/client';
 import { MissionHandle } from '../../client/missions.ts';
 import type { Json } from '../../workflows/contract.ts';
 import { action } from '../errors.ts';
-import { parseJson } from '../input.ts';
+import { parseValue } from '../input.ts';
 import { onMission } from '../mission-client.ts';
 
 const who = (): string => process.env.NAVIGATOR_USER ?? userInfo().username;
@@ -48,11 +48,11 @@ export const decideCommand = new Command('decide')
   .description('record a decision value (JSON) under KEY')
   .argument('<id>', 'workflow id')
   .argument('<key>', 'decision key')
-  .argument('<value>', 'the value as JSON, e.g. \'"approved"\'')
+  .argument('<value>', 'the value as JSON, or a bare word for a string: approved, \'"two words"\', 5000, true')
   .option('--note <text>', 'note recorded with the decision')
   .action(
     action(async (id: string, key: string, raw: string, flags: { note?: string }) => {
-      const value = parseJson(raw, 'VALUE_JSON') as Json;
+      const value = parseValue(raw, 'VALUE') as Json;
       await onMission(id, (h, client) => new MissionHandle(h, client).decide(key, value, { by: who(), note: flags.note }), { running: true });
       process.stdout.write(`${key} = ${JSON.stringify(value)} recorded on ${id}\n`);
     }),
@@ -62,10 +62,10 @@ export const writeCommand = new Command('write')
   .description('write a journal entry (a person\'s value always wins over the Navigator\'s)')
   .argument('<id>', 'workflow id')
   .argument('<key>', 'journal key')
-  .argument('<value>', 'the value as JSON')
+  .argument('<value>', 'the value as JSON, or a bare word for a string')
   .action(
     action(async (id: string, key: string, raw: string) => {
-      const value = parseJson(raw, 'VALUE_JSON') as Json;
+      const value = parseValue(raw, 'VALUE') as Json;
       await onMission(id, (h, client) => new MissionHandle(h, client).write(key, value), { running: true });
       process.stdout.write(`journal ${key} = ${JSON.stringify(value)} on ${id}\n`);
     }),

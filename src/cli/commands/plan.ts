@@ -8,7 +8,7 @@ import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import { type PlanHandle, PlanRejected, getPlan, startPlan } from '../../client/plans.ts';
 import type { Json, PlanProblem } from '../../plans/schema.ts';
 import { CliError, action } from '../errors.ts';
-import { parseJson, readHistoryFile, readJsonFile, readText } from '../input.ts';
+import { parseJson, parseValue, readHistoryFile, readJsonFile, readText } from '../input.ts';
 import { printJson, withClient } from '../mission-client.ts';
 import { checklistLine, closedLine, renderPlan, settlePlan } from '../plan-view.ts';
 import { agentBeforeStart, agentsModuleOf, checkPlanDocument } from '../before-start.ts';
@@ -266,8 +266,8 @@ const denyStep = reviewAction(
 const answer = reviewAction(
   'answer',
   'answer a question step (JSON matching its schema; the answer is the step\'s result)',
-  (c) => c.argument('<id>', 'plan id').argument('<step>', 'the question step').argument('<value-json>', 'the answer as JSON, e.g. \'"staging"\' or \'{"n": 2}\'').option('--by <name>', 'who answers'),
-  (plan, step: string, value: string, flags: { by?: string }) => plan.answer(step, parseJson(value, 'VALUE_JSON') as Json, { by: flags.by }),
+  (c) => c.argument('<id>', 'plan id').argument('<step>', 'the question step').argument('<value-json>', 'the answer as JSON, or a bare word for a string: staging, \'{"n": 2}\'').option('--by <name>', 'who answers'),
+  (plan, step: string, value: string, flags: { by?: string }) => plan.answer(step, parseValue(value, 'VALUE') as Json, { by: flags.by }),
 );
 const cancel = reviewAction(
   'cancel',
