@@ -12,6 +12,7 @@ import { type Fragment, html } from './html.ts';
 import { type ConsoleContext, atDeadline, decisionForm } from './missions.ts';
 import { stepAtDeadline } from './plans.ts';
 import { when } from './time.ts';
+import { inlineMarkdown } from './markdown.ts';
 
 /** The question a browser asks before an irreversible Approve is sent. */
 export const confirmText = (effects: Effects): string | undefined =>
@@ -31,7 +32,7 @@ export function decisionCard(ctx: ConsoleContext, d: WaitingDecision, opts: { he
   const effects = decisionEffects(entry, d.contract);
   const url = `/missions/${encodeURIComponent(d.missionId)}`;
   return html`<div class="card approval" id="decision">
-    ${opts.heading !== false ? html`<h3>${d.contract?.description ?? `Decision ${d.pending.key}`}</h3>` : ''}
+    ${opts.heading !== false ? html`<h3>${inlineMarkdown(d.contract?.description ?? `Decision ${d.pending.key}`)}</h3>` : ''}
     <p class="asked"><span class="status waiting">waiting for you</span> · mission <a href="${url}">${d.missionId}</a> (${d.agent}) asks since ${when(d.pending.since)}
       · <a href="${url}#ledger">what asked for it</a></p>
     ${valuesList(entry?.agent.input, d.input)}
@@ -51,7 +52,7 @@ export function stepApprovalCard(ctx: ConsoleContext, planId: string, agent: str
   const action = (what: string) => `${url}/steps/${encodeURIComponent(a.stepId)}/${what}`;
   const confirm = confirmText(effects);
   return html`<div class="card approval" id="approve-${a.stepId}">
-    <h3>${a.description}</h3>
+    <h3>${inlineMarkdown(a.description)}</h3>
     <p class="asked"><span class="status waiting">waiting for you</span> · step <a href="${url}#step-${encodeURIComponent(a.stepId)}"><code>${a.stepId}</code></a> of plan <a href="${url}">${planId}</a> (${agent}) since ${when(a.since)}</p>
     ${fileEdit(a.args, steps) ?? valuesList(tool?.input, a.args)}
     ${effectsBox(effects, 'Deny')}

@@ -27,6 +27,8 @@ textarea{width:100%;font:13px ui-monospace,monospace}
 form.inline{display:inline}
 input,select,textarea{max-width:100%;box-sizing:border-box}
 .wide{overflow-x:auto}
+ul.checklist{list-style:none;padding:0;margin:0}ul.checklist li{padding:4px 0}ul.checklist li.done>span:first-child{color:#17692f}ul.checklist .summary{color:#3d4757}
+.visually-hidden{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
 .approval h3{margin:0 0 6px}.asked{color:#5a6578;margin:0 0 8px}
 .status.waiting{background:#fff3c4;color:#6b4e00;padding:1px 6px;border-radius:3px}
 .effects{background:#f3f6fb;border-left:4px solid #1f5fd1;padding:4px 12px;margin:8px 0}.effects p{margin:4px 0}

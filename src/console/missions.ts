@@ -8,6 +8,7 @@ import { type Fragment, fingerprint, html, page, pretty } from './html.ts';
 import { type AcceptedUpdate, acceptedUpdates } from '../client/verdicts.ts';
 import { valuesList } from './explain.ts';
 import { when } from './time.ts';
+import { checklist, checklistFromText, checklistOf } from './checklist.ts';
 import { WAITING_FOR_YOU, statusBadge, statusesOf } from './waiting.ts';
 import { decisionCard } from './approvals.ts';
 
@@ -146,11 +147,12 @@ export function missionRoutes(app: Hono, ctx: ConsoleContext): void {
 
 async function missionPage(ctx: ConsoleContext, id: string, problem?: string): Promise<Fragment> {
   const m = ctx.navigator.mission(id);
-  const [status, journal, ledger, progress, contracts, events, scheduledBy, decided] = await Promise.all([
+  const [status, journal, ledger, progress, summaries, contracts, events, scheduledBy, decided] = await Promise.all([
     m.status(),
     m.journal(),
     m.ledger(),
     m.progress().catch(() => ''),
+    m.summaries().catch(() => ({}) as Record<string, string>),
     m.decisions().catch(() => [] as DecisionContract[]),
     m.timeline().catch(() => []),
     m.workflow.describe().then((d) => d.searchAttributes.TemporalScheduledById?.[0] as string | undefined, () => undefined),
@@ -171,7 +173,7 @@ async function missionPage(ctx: ConsoleContext, id: string, problem?: string): P
     </div>
     ${decidedBox(status, contracts, decided)}
     ${pending ? decisionCard(ctx, { missionId: id, agent: status.agent, input: status.input ?? null, pending, contract }) : ''}
-    ${progress ? html`<h2>Progress</h2><pre class="card">${progress}</pre>` : ''}
+    ${progressBox(ctx, status.agent, progress, summaries)}
     <h2>Journal</h2>
     <table><tr><th>#</th><th>task</th><th>value</th></tr>
       ${journal.entries.map(([k, v], i) => html`<tr><td>${i + 1}</td><td><code>${k}</code></td><td><pre>${pretty(v)}</pre></td></tr>`)}
@@ -182,7 +184,7 @@ async function missionPage(ctx: ConsoleContext, id: string, problem?: string): P
     </table>
     <h2>Timeline (from Temporal history)</h2>
     <table><tr><th>event</th><th>time</th><th>what</th></tr>
-      ${events.map((l) => html`<tr><td>${l.eventId}</td><td>${l.time}</td><td>${l.text}</td></tr>`)}
+      ${events.map((l) => html`<tr><td>${l.eventId}</td><td>${when(l.time)}</td><td>${l.text}</td></tr>`)}
     </table>
     <p><a href="/missions/${encodeURIComponent(id)}/audit">Run the audit against history</a></p>
     ${open
@@ -216,4 +218,11 @@ function outcome(status: StatusView): Fragment {
   if (status.error) return html`<div class="outcome problem">The mission ${status.status}: ${status.error}</div>`;
   if (status.status === 'waiting') return html`<p class="outcome">The mission waits for another decision.</p>`;
   return html`<p class="outcome">The mission is ${status.status}; this page shows the outcome when it arrives.</p>`;
+}
+
+/** The plan as a checklist for people: the agent's plan when this console knows the agent, else read from the progress text. */
+function progressBox(ctx: ConsoleContext, agent: string, progress: string, summaries: Record<string, string>): Fragment | string {
+  const plan = ctx.agents?.get(agent)?.agent.plan;
+  const items = plan ? checklistOf(plan, summaries) : checklistFromText(progress);
+  return items.length ? html`<h2>Progress</h2>${checklist(items)}` : '';
 }

@@ -125,7 +125,7 @@ async function planPage(ctx: ConsoleContext, id: string, outcome?: { message?: s
       </div>`
     : '';
   const history = html`<h2>Versions</h2><table><tr><th>version</th><th>change</th><th>by</th><th>at</th><th>what changed from the version before</th></tr>
-    ${versions.map((v, i) => html`<tr><td>${v.version}</td><td>${v.change}</td><td>${v.by ?? ''}</td><td>${v.at}</td><td>${i === 0 ? v.steps.map((s) => s.id).join(', ') : diffList(versions[i - 1]!.steps, v.steps)}</td></tr>`)}</table>`;
+    ${versions.map((v, i) => html`<tr><td>${v.version}</td><td>${v.change}</td><td>${v.by ?? ''}</td><td>${when(v.at)}</td><td>${i === 0 ? v.steps.map((s) => s.id).join(', ') : diffList(versions[i - 1]!.steps, v.steps)}</td></tr>`)}</table>`;
   const editors = inReview
     ? html`<div class="card"><h2>Add a step</h2>
         <form method="post" action="${planUrl(id, '/edit')}">${csrfField(ctx)}

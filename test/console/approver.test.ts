@@ -159,6 +159,11 @@ describe.skipIf(!executablePath)('the console for an approver', () => {
     await expect.poll(() => page.locator('.decided').textContent(), { timeout: 60_000 }).toMatch(/Approved by ana/);
     await expect.poll(() => page.locator('.decided .outcome').textContent(), { timeout: 60_000 }).toMatch(/The mission completed[\s\S]*status\s*sent[\s\S]*reference/);
     expect(await page.locator('.decided time').getAttribute('datetime')).toMatch(/^\d{4}-\d\d-\d\dT/);
+    // times read in the reader's zone and relative, not ISO
+    expect(await page.locator('.decided time').textContent()).toMatch(/^(just now|now|\d+ seconds? ago) \(\w{3} \d+, \d{4}/);
+    // the progress box is the plan as a checklist for people, not the model's instructions
+    expect(await page.locator('ul.checklist li strong').allTextContents()).toEqual(['Put a hold on the funds and ask a manager', 'Get the manager decision', 'Send the wire or release the hold']);
+    expect(await page.locator('main').textContent()).not.toContain('Batch independent steps');
     await shot(page, 'approved');
     await page.close();
   }, 120_000);

@@ -81,7 +81,7 @@ describe('missions in the console', () => {
     const m = await waitingMission('hal', 50);
     const page = await get(`/missions/${m.id}`);
     expect(page.text).toContain('Timeline (from Temporal history)');
-    expect(page.text).toMatch(/<td>1<\/td><td>[^<]+<\/td><td>[^<]*(start|Start)/);
+    expect(page.text).toMatch(/<td>1<\/td><td><time datetime="[^"]+">[^<]+<\/time><\/td><td>[^<]*(start|Start)/);
     const csrf = csrfOf(page.text);
     expect((await post(`/missions/${m.id}/journal`, { _csrf: csrf, key: 'note', value: '{"ok": true}', what: 'write' })).status).toBe(303);
     expect((await m.journal()).entries).toContainEqual(['note', { ok: true }]);

@@ -4,6 +4,9 @@ import { describe, expect, it } from 'vitest';
 import { lineDiff } from '../../src/console/diff.ts';
 import { decisionEffects, readable, stepEffects, unitOf } from '../../src/console/explain.ts';
 import { relative } from '../../src/console/time.ts';
+import { markdown } from '../../src/console/markdown.ts';
+import { checklistFromText } from '../../src/console/checklist.ts';
+import { renderProgress } from '../../src/navigator/prompt/progress.ts';
 import { buildRegistry } from '../../src/worker/agents.ts';
 
 describe('lineDiff', () => {
@@ -57,5 +60,26 @@ describe('values and effects in words', () => {
     expect(relative(new Date(now + 23 * 3_600_000), now)).toBe('in 23 hours');
     expect(relative(new Date(now - 5 * 60_000), now)).toBe('5 minutes ago');
     expect(relative(new Date(now + 1000), now)).toBe('just now');
+  });
+});
+
+describe('text for people', () => {
+  it('renders markdown from escaped text only: tags and javascript: links stay text', async () => {
+    const out = String(await markdown('**Sent** the `wire` to *bob*: [receipt](https://bank.example/r?a=1&b=2)\n\n- one <script>alert(1)</script>\n- [x](javascript:alert(1))'));
+    expect(out).toBe(
+      '<div class="md"><p><strong>Sent</strong> the <code>wire</code> to <em>bob</em>: <a href="https://bank.example/r?a=1&amp;b=2" rel="noopener noreferrer">receipt</a></p>' +
+        '<ul><li>one &lt;script&gt;alert(1)&lt;/script&gt;</li><li>[x](javascript:alert(1))</li></ul></div>',
+    );
+    expect(String(await markdown('[a](https://x.example/"onmouseover="alert(1))'))).not.toMatch(/href="[^"]*"onmouseover/);
+  });
+
+  it("reads the model's progress checklist back without its instructions", () => {
+    const text = renderProgress([{ id: 'prepare', description: 'Put a hold' }, { id: 'finish', description: 'Send it' }], { prepare: 'hold **h1** placed', extra: 'looked around' });
+    expect(text).toContain('Batch independent steps');
+    expect(checklistFromText(text)).toEqual([
+      { id: 'prepare', description: 'Put a hold', summary: 'hold **h1** placed', planned: true },
+      { id: 'finish', description: 'Send it', planned: true },
+      { id: 'extra', description: 'extra', summary: 'looked around', planned: false },
+    ]);
   });
 });
