@@ -146,6 +146,35 @@ describe('navigator plan', () => {
     expect(report.problems).toContain('write_config: side effect write_file completed 2 times for one idempotency key');
   });
 
+  it('export --template saves a reviewed plan as a template file that validates and starts with new params', { timeout: 120_000 }, async () => {
+    const id = `cli-export-${Date.now()}`;
+    const started = await cli('plan', 'start', 'examples/workspace/release.plan.json', '--agent', 'workspace', '--id', id, '--params', '{"version": "2.0.0"}');
+    expect(started.code).toBe(0);
+    expect((await cli('plan', 'skip', id, 'write_changelog', '--reason', 'no changelog in hotfixes')).code).toBe(0);
+    const dir = mkdtempSync(join(tmpdir(), 'plan-export-'));
+    const saved = await cli('plan', 'export', id, '--template', '--out', join(dir, 'hotfix.plan.json'));
+    expect(saved.stdout).toBe(`wrote ${join(dir, 'hotfix.plan.json')}: 7 steps, params version (give them with --params)\n`);
+    const template = JSON.parse(readFileSync(join(dir, 'hotfix.plan.json'), 'utf8'));
+    const original = JSON.parse(readFileSync('examples/workspace/release.plan.json', 'utf8'));
+    expect(template.params).toEqual(original.params);
+    expect(template.steps.map((s: { id: string }) => s.id)).toEqual(['read_pkg', 'read_version', 'read_changelog', 'write_pkg', 'write_version', 'run_tests', 'tag']);
+    expect(template.steps[5]).toMatchObject({ id: 'run_tests', dependsOn: ['write_pkg', 'write_version'] });
+    expect(template.steps[6]).toMatchObject({ when: '(zero? (:failed step/run_tests))', args: original.steps[7].args, requiresApproval: true });
+    expect((await cli('plan', 'validate', join(dir, 'hotfix.plan.json'), '--agent', 'workspace', '--params', '{"version": "2.0.1"}')).stdout).toMatch(/valid \(7 steps\)/);
+    const missing = await cli('plan', 'validate', join(dir, 'hotfix.plan.json'), '--agent', 'workspace', '--params', '{}');
+    expect(missing.stdout).toMatch(/parameter version is missing/);
+
+    // without --template the values this plan ran with are the defaults: the file starts as is
+    const plain = JSON.parse((await cli('plan', 'export', id)).stdout);
+    expect(plain.params).toEqual({ version: { ...original.params.version, default: '2.0.0' } });
+    writeFileSync(join(dir, 'again.plan.json'), JSON.stringify(plain));
+    const again = await cli('plan', 'start', join(dir, 'again.plan.json'), '--agent', 'workspace', '--id', `${id}-again`, '--json');
+    expect(again.code).toBe(0);
+    expect((await getPlan(env.client, `${id}-again`).plan())!.params).toEqual({ version: { schema: plain.params.version, value: '2.0.0' } });
+    await getPlan(env.client, id).cancel('exported');
+    await getPlan(env.client, `${id}-again`).cancel('started from the export');
+  });
+
   it('unknown ids and steps give one clear line and a non-zero exit', { timeout: 60_000 }, async () => {
     const missing = await cli('plan', 'show', 'no-such-plan');
     expect(missing.code).toBe(1);

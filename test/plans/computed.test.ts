@@ -234,3 +234,25 @@ describe('question steps (ask)', () => {
     });
   });
 });
+
+describe('exportPlan', () => {
+  it('keeps params as declarations for a template (defaults otherwise), drops reviewer-skipped steps, refuses when a kept step uses one', async () => {
+    const { exportPlan } = await import('../../src/plans/template.ts');
+    const schema = { type: 'string' };
+    const built = plan([read, write(bump)], { version: { schema, value: '1.5.0' } });
+    const template = exportPlan(built, { template: true });
+    expect(template.ok && template.document.params).toEqual({ version: schema });
+    expect(template.ok && template.document.steps.map((s) => s.id)).toEqual(['read_pkg', 'write_pkg']);
+    const plain = exportPlan(built, { template: false });
+    expect(plain.ok && plain.document.params).toEqual({ version: { type: 'string', default: '1.5.0' } });
+    const note = { id: 'note', description: 'note', tool: 'echo', args: { value: 1 } };
+    const after = { id: 'after', description: 'after', tool: 'echo', args: { value: 2 }, dependsOn: ['note'] };
+    const skipped = (p: Plan, id: string): Plan => ({ ...p, steps: p.steps.map((s) => (s.id === id ? { ...s, status: 'skipped' as const, skippedBy: 'reviewer' as const } : s)) });
+    const dropped = exportPlan(skipped(plan([note, after]), 'note'), { template: true });
+    expect(dropped.ok && dropped.document.steps).toEqual([expect.objectContaining({ id: 'after', dependsOn: [] })]);
+    expect(exportPlan(skipped(built, 'read_pkg'), { template: true })).toEqual({
+      ok: false,
+      message: 'step write_pkg uses the result of read_pkg, which the reviewer skipped: un-skip it or change write_pkg before exporting',
+    });
+  });
+});

@@ -306,6 +306,29 @@ const watch = new Command('watch')
     }),
   );
 
+const exportCommand = new Command('export')
+  .description('save the plan as a plan file that starts again (the latest version; steps skipped in review left out)')
+  .argument('<id>', 'plan id')
+  .option('--template', 'keep the parameters as declarations: each start gives its values with --params')
+  .option('--out <file>', 'write the file here (default: print it)')
+  .action(
+    action(async (id: string, flags: { template?: boolean; out?: string }) => {
+      const { exportPlan } = await import('../../plans/template.ts');
+      await onPlan(id, async (plan) => {
+        const current = await plan.plan();
+        if (!current) throw new CliError(`plan ${id} has no plan yet (the planner is writing it)`);
+        const exported = exportPlan(current, { template: flags.template ?? false });
+        if (!exported.ok) throw new CliError(`cannot export plan ${id}: ${exported.message}`);
+        const text = JSON.stringify(exported.document, null, 2) + '\n';
+        if (!flags.out) return void process.stdout.write(text);
+        const { writeFileSync } = await import('node:fs');
+        writeFileSync(flags.out, text);
+        const params = Object.keys(exported.document.params ?? {});
+        process.stdout.write(`wrote ${flags.out}: ${exported.document.steps.length} steps${params.length ? `, params ${params.join(', ')}${flags.template ? ' (give them with --params)' : ' (defaults: the values this plan ran with)'}` : ''}\n`);
+      });
+    }),
+  );
+
 const versions = new Command('versions')
   .description('every version of the plan and what changed')
   .argument('<id>', 'plan id')
@@ -379,5 +402,6 @@ export const planCommand = new Command('plan')
   .addCommand(cancel)
   .addCommand(watch)
   .addCommand(versions)
+  .addCommand(exportCommand)
   .addCommand(ledger)
   .addCommand(audit);
