@@ -1,5 +1,5 @@
 /**
- * `npm run eval -- [--model M] [--runs N] [--case NAME ...] [--record] [--json] [--without-memory]`
+ * `npm run eval -- [--model M] [--runs N] [--case NAME ...] [--record] [--json] [--without-memory] [--suite missions|benchmark]`
  *
  * Runs the evaluation suite (eval/cases) as real missions on the embedded Temporal
  * server and prints, per mission, whether it was done right (decided by each case's
@@ -15,6 +15,9 @@
  * shows what a warm worker costs. After a decision, the program that waited runs again
  * before the model is asked (src/navigator/waiting-programs.ts). --without-memory turns
  * both off: the behaviour before issue 29, to compare calls per mission.
+ *
+ * `--suite benchmark` runs ptc_runner's 30-task LLM benchmark instead (eval/benchmark/):
+ * success rate and model calls per task, printed beside the reference's published table.
  */
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -26,6 +29,7 @@ import type { ChatModel } from '../src/llm/model.ts';
 import { workflowsPath } from '../src/worker/index.ts';
 import type { EvalCase } from './case.ts';
 import { cases } from './cases/index.ts';
+import { PUBLISHED, benchmarkCases, benchmarkRecordingsDir } from './benchmark/index.ts';
 import { ShapeMemory } from '../src/navigator/shape-memory.ts';
 import { formatReport, summarize } from './report.ts';
 import { type RunResult, runCase } from './runner.ts';
@@ -33,13 +37,22 @@ import { type RunResult, runCase } from './runner.ts';
 export const recordingsDir = fileURLToPath(new URL('./recordings/', import.meta.url));
 export const recordingOf = (c: EvalCase, dir = recordingsDir) => join(dir, `${c.name}.json`);
 
+/** The suites by name: their cases and where their recordings live. */
+export const SUITES = {
+  missions: { cases, recordings: recordingsDir },
+  benchmark: { cases: benchmarkCases, recordings: benchmarkRecordingsDir },
+} as const;
+export type SuiteName = keyof typeof SUITES;
+
 export interface SuiteOptions {
+  /** which suite @default missions */
+  suite?: SuiteName;
   /** a model string; none replays the recordings */
   model?: string;
   runs?: number;
   only?: readonly string[];
   record?: boolean;
-  /** where recordings are read from and written to */
+  /** where recordings are read from and written to @default the suite's */
   recordings?: string;
   /** replay this file for a case instead of its recording (tests use wrong answers) */
   recordingFor?: (c: EvalCase) => string;
@@ -48,13 +61,14 @@ export interface SuiteOptions {
 }
 
 function modelFor(c: EvalCase, opts: SuiteOptions): ChatModel {
-  const file = opts.recordingFor?.(c) ?? recordingOf(c, opts.recordings);
+  const file = opts.recordingFor?.(c) ?? recordingOf(c, opts.recordings ?? SUITES[opts.suite ?? 'missions'].recordings);
   if (!opts.model) return createScriptedModel(file);
   const real = createModel(opts.model);
   return opts.record ? createRecordingModel(real, file) : real;
 }
 
 export async function runSuite(opts: SuiteOptions = {}): Promise<RunResult[]> {
+  const { cases } = SUITES[opts.suite ?? 'missions'];
   const selected = opts.only?.length ? cases.filter((c) => opts.only!.includes(c.name)) : cases;
   const unknown = (opts.only ?? []).filter((n) => !cases.some((c) => c.name === n));
   if (unknown.length) throw new Error(`unknown case(s): ${unknown.join(', ')}; cases: ${cases.map((c) => c.name).join(', ')}`);
@@ -80,6 +94,7 @@ async function main(): Promise<void> {
       record: { type: 'boolean', default: false },
       json: { type: 'boolean', default: false },
       'without-memory': { type: 'boolean', default: false },
+      suite: { type: 'string', default: 'missions' },
     },
   });
   const runs = Number(values.runs);
@@ -91,9 +106,15 @@ async function main(): Promise<void> {
     // already installed
   }
   const model = values.model ?? process.env.NAVIGATOR_MODEL;
-  const results = await runSuite({ model, runs, only: values.case, record: values.record, withoutMemory: values['without-memory'] });
-  if (values.json) process.stdout.write(`${JSON.stringify({ model: model ?? 'recorded', results, summary: summarize(results) }, null, 2)}\n`);
-  else process.stdout.write(`${formatReport(model ?? 'recorded answers (eval/recordings)', results)}\n`);
+  const suite = values.suite as SuiteName;
+  if (!Object.hasOwn(SUITES, suite)) throw new Error(`--suite must be one of ${Object.keys(SUITES).join(', ')}, got ${values.suite}`);
+  const results = await runSuite({ suite, model, runs, only: values.case, record: values.record, withoutMemory: values['without-memory'] });
+  if (values.json) process.stdout.write(`${JSON.stringify({ suite, model: model ?? 'recorded', results, summary: summarize(results) }, null, 2)}\n`);
+  else {
+    const label = model ?? `recorded answers (${suite === 'benchmark' ? 'eval/benchmark/recordings, written by hand' : 'eval/recordings'})`;
+    process.stdout.write(`${formatReport(label, results)}\n`);
+    if (suite === 'benchmark') process.stdout.write(`\n${PUBLISHED}\n`);
+  }
   process.exitCode = results.every((r) => r.correct) ? 0 : 1;
 }
 
