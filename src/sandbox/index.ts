@@ -36,7 +36,20 @@ const POOL_MAX = 4;
 /** key of the result value among namespace entries (no def can have this name) */
 const VALUE = ' value';
 
-const idle: Array<{ worker: Worker; memoryMb: number }> = [];
+/**
+ * A sandbox thread with its channel for synchronous validation, made once with the
+ * thread (a channel and its transfer per program cost about 0.1 ms). `tools` are the
+ * tools of the program it runs now, whose schemas answer its validations.
+ */
+interface Thread {
+  worker: Worker;
+  memoryMb: number;
+  rpc: MessagePort;
+  flag: Int32Array;
+  tools: Map<string, ToolDef>;
+}
+
+const idle: Thread[] = [];
 
 /**
  * Threads running programs at once; more wait their turn, so a worker running a hundred
@@ -55,17 +68,27 @@ async function slot(): Promise<() => void> {
   };
 }
 
-function acquire(memoryMb: number): Worker {
+function acquire(memoryMb: number): Thread {
   const i = idle.findIndex((w) => w.memoryMb === memoryMb);
-  if (i >= 0) return idle.splice(i, 1)[0]!.worker;
+  if (i >= 0) return idle.splice(i, 1)[0]!;
   const worker = new Worker(BOOT, { workerData: { entry: ENTRY }, resourceLimits: { maxOldGenerationSizeMb: memoryMb } });
   worker.unref();
-  return worker;
+  const { port1, port2 } = new MessageChannel();
+  const flag = new SharedArrayBuffer(4);
+  const thread: Thread = { worker, memoryMb, rpc: port1, flag: new Int32Array(flag), tools: new Map() };
+  port1.on('message', (msg: FromWorker) => {
+    if (msg.kind === 'validate') answerValidation(port1, thread.flag, thread.tools.get(msg.tool), msg.json);
+  });
+  port1.unref();
+  worker.once('exit', () => port1.close());
+  worker.postMessage({ kind: 'init', port: port2, flag } satisfies ToWorker, [port2]);
+  return thread;
 }
 
-function release(worker: Worker, memoryMb: number): void {
-  if (idle.length >= POOL_MAX) void worker.terminate();
-  else idle.push({ worker, memoryMb });
+function release(thread: Thread): void {
+  thread.tools = new Map();
+  if (idle.length >= POOL_MAX) void thread.worker.terminate();
+  else idle.push(thread);
 }
 
 /**
@@ -79,7 +102,7 @@ export function programEvaluator(): (source: string, opts: RunOptions) => Promis
 
 /** Stops every pooled thread (tests, shutdown). */
 export async function closeSandboxes(): Promise<void> {
-  await Promise.all(idle.splice(0).map((w) => w.worker.terminate()));
+  await Promise.all(idle.splice(0).map((t) => t.worker.terminate()));
 }
 
 /** Runs a program in a sandbox thread; same contract as `run` in src/lisp. */
@@ -98,55 +121,48 @@ async function runInThread(source: string, opts: RunOptions, sandbox: SandboxOpt
   const limits = { ...DEFAULT_LIMITS, ...opts.limits };
   const request = requestOf(source, opts, limits.maxCollectionSize);
   const memoryMb = sandbox.maxMemoryMb ?? 512;
-  const worker = acquire(memoryMb);
-  const { port1, port2 } = new MessageChannel();
-  const flag = new SharedArrayBuffer(4);
+  const thread = acquire(memoryMb);
+  const worker = thread.worker;
+  thread.tools = tools;
   const controllers = new Map<number, AbortController>();
   // what survives a thread stopped from outside: the commits it reported, the calls we ran
   const journal = opts.journal ? new Map(opts.journal) : null;
   const calls: ToolCallRecord[] = [];
-  port1.on('message', (msg: FromWorker) => {
-    if (msg.kind === 'validate') answerValidation(port1, new Int32Array(flag), tools.get(msg.tool), msg.json);
+  const outcome = await new Promise<WireResult | { stopped: PtcError }>((resolve) => {
+    const stopAfter = sandbox.hardLimitMs ?? limits.timeoutMs + (sandbox.graceMs ?? 1000);
+    const deadline = setTimeout(() => resolve({ stopped: limitExceeded('timeout', `program exceeded the ${Math.min(limits.timeoutMs, stopAfter)} ms time limit and was stopped`) }), stopAfter);
+    const finish = (v: WireResult | { stopped: PtcError }) => {
+      clearTimeout(deadline);
+      worker.off('message', onMessage);
+      worker.off('error', onError);
+      worker.off('exit', onExit);
+      resolve(v);
+    };
+    const onMessage = (msg: FromWorker) => {
+      if (msg.kind === 'done') finish(msg.result);
+      else if (msg.kind === 'call') void callTool(worker, tools.get(msg.tool), msg, controllers, calls);
+      else if (msg.kind === 'journal') {
+        if (msg.value === undefined) journal?.delete(msg.id);
+        else journal?.set(msg.id, msg.value);
+        opts.onJournal?.({ id: msg.id, ...(msg.value !== undefined ? { value: msg.value } : {}) });
+      }
+      else if (msg.kind === 'abort') controllers.get(msg.id)?.abort();
+    };
+    const onError = (err: Error & { code?: string }) =>
+      finish({ stopped: err.code === 'ERR_WORKER_OUT_OF_MEMORY' ? limitExceeded('memory', `program used more than ${memoryMb} MB of memory and was stopped`) : new PtcError('type_error', `the sandbox failed: ${err.message}`) });
+    const onExit = () => finish({ stopped: new PtcError('type_error', 'the sandbox thread exited') });
+    worker.on('message', onMessage);
+    worker.on('error', onError);
+    worker.on('exit', onExit);
+    worker.postMessage({ kind: 'run', request } satisfies ToWorker);
   });
-  try {
-    const outcome = await new Promise<WireResult | { stopped: PtcError }>((resolve) => {
-      const stopAfter = sandbox.hardLimitMs ?? limits.timeoutMs + (sandbox.graceMs ?? 1000);
-      const deadline = setTimeout(() => resolve({ stopped: limitExceeded('timeout', `program exceeded the ${Math.min(limits.timeoutMs, stopAfter)} ms time limit and was stopped`) }), stopAfter);
-      const finish = (v: WireResult | { stopped: PtcError }) => {
-        clearTimeout(deadline);
-        worker.off('message', onMessage);
-        worker.off('error', onError);
-        worker.off('exit', onExit);
-        resolve(v);
-      };
-      const onMessage = (msg: FromWorker) => {
-        if (msg.kind === 'done') finish(msg.result);
-        else if (msg.kind === 'call') void callTool(worker, tools.get(msg.tool), msg, controllers, calls);
-        else if (msg.kind === 'journal') {
-          if (msg.value === undefined) journal?.delete(msg.id);
-          else journal?.set(msg.id, msg.value);
-          opts.onJournal?.({ id: msg.id, ...(msg.value !== undefined ? { value: msg.value } : {}) });
-        }
-        else if (msg.kind === 'abort') controllers.get(msg.id)?.abort();
-      };
-      const onError = (err: Error & { code?: string }) =>
-        finish({ stopped: err.code === 'ERR_WORKER_OUT_OF_MEMORY' ? limitExceeded('memory', `program used more than ${memoryMb} MB of memory and was stopped`) : new PtcError('type_error', `the sandbox failed: ${err.message}`) });
-      const onExit = () => finish({ stopped: new PtcError('type_error', 'the sandbox thread exited') });
-      worker.on('message', onMessage);
-      worker.on('error', onError);
-      worker.on('exit', onExit);
-      worker.postMessage({ kind: 'run', request, port: port2, flag } satisfies ToWorker, [port2]);
-    });
-    if ('stopped' in outcome) {
-      void worker.terminate();
-      for (const c of controllers.values()) c.abort();
-      return stoppedResult(opts, outcome.stopped, performance.now() - t0, journal, calls);
-    }
-    release(worker, memoryMb);
-    return await resultOf(outcome, opts, limits);
-  } finally {
-    port1.close();
+  if ('stopped' in outcome) {
+    void worker.terminate();
+    for (const c of controllers.values()) c.abort();
+    return stoppedResult(opts, outcome.stopped, performance.now() - t0, journal, calls);
   }
+  release(thread);
+  return await resultOf(outcome, opts, limits);
 }
 
 function requestOf(source: string, opts: RunOptions, maxItems: number): RunRequest {

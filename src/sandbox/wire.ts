@@ -76,5 +76,7 @@ export type Validated = { success: true; data: Json } | { success: false; issues
 
 /** Host → thread. */
 export type ToWorker =
-  | { kind: 'run'; request: RunRequest; port: MessagePort; flag: SharedArrayBuffer }
+  /** once per thread: the channel and flag of synchronous validation, kept for every program */
+  | { kind: 'init'; port: MessagePort; flag: SharedArrayBuffer }
+  | { kind: 'run'; request: RunRequest }
   | { kind: 'callResult'; id: number; ok?: Json; error?: string };

@@ -18,9 +18,16 @@ const port = parentPort!;
 let nextCall = 1;
 const calls = new Map<number, { resolve: (v: Json) => void; reject: (e: Error) => void }>();
 
+/** The validation channel, sent once when the thread starts (`init`). */
+let rpc: { port: MessagePort; flag: Int32Array } | undefined;
+
 port.on('message', (msg: ToWorker) => {
   if (msg.kind === 'callResult') return settleCall(msg);
-  void execute(msg.request, msg.port, new Int32Array(msg.flag)).then((result) => post({ kind: 'done', result }));
+  if (msg.kind === 'init') {
+    rpc = { port: msg.port, flag: new Int32Array(msg.flag) };
+    return;
+  }
+  void execute(msg.request, rpc!.port, rpc!.flag).then((result) => post({ kind: 'done', result }));
 });
 
 function post(msg: FromWorker): void {
