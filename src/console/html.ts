@@ -4,6 +4,7 @@
  * fragments built with `html` themselves are inserted as markup.
  */
 import { createHash } from 'node:crypto';
+import { tryGetContext } from 'hono/context-storage';
 import { html, raw } from 'hono/html';
 
 export { html, raw };
@@ -27,6 +28,7 @@ textarea{width:100%;font:13px ui-monospace,monospace}
 form.inline{display:inline}
 input,select,textarea{max-width:100%;box-sizing:border-box}
 .wide{overflow-x:auto}
+details.engineer{border-color:#c9b27c;background:#fffdf6}details.engineer summary{cursor:pointer;min-height:44px}details.engineer summary h2{display:inline;font-size:1.1em}
 ul.checklist{list-style:none;padding:0;margin:0}ul.checklist li{padding:4px 0}ul.checklist li.done>span:first-child{color:#17692f}ul.checklist .summary{color:#3d4757}
 .visually-hidden{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
 .approval h3{margin:0 0 6px}.asked{color:#5a6578;margin:0 0 8px}
@@ -53,6 +55,12 @@ pre.text{background:#fafbfc;border:1px solid #dde1e7;padding:6px}
 }
 `;
 
+/** Who the request acts as (the token's name, else the console's user): decisions are recorded under it. */
+function actingUser(): Fragment | string {
+  const by = tryGetContext()?.get('by');
+  return by ? html`<span class="who">You act as <strong>${by}</strong></span>` : '';
+}
+
 /** A whole page: the navigation, the body, and (optionally) live reload from `live`. */
 export function page(title: string, body: Fragment | string, opts: { live?: string } = {}): Fragment {
   return html`<!doctype html>
@@ -69,6 +77,7 @@ export function page(title: string, body: Fragment | string, opts: { live?: stri
     <header>
       <strong>Navigator console</strong>
       <a href="/">Inbox</a><a href="/missions">Missions</a><a href="/plans">Plans</a><a href="/schedules">Schedules</a><a href="/start">Start</a>
+      ${actingUser()}
     </header>
     <main>
       <h1>${title}</h1>

@@ -187,13 +187,7 @@ async function missionPage(ctx: ConsoleContext, id: string, problem?: string): P
       ${events.map((l) => html`<tr><td>${l.eventId}</td><td>${when(l.time)}</td><td>${l.text}</td></tr>`)}
     </table>
     <p><a href="/missions/${encodeURIComponent(id)}/audit">Run the audit against history</a></p>
-    ${open
-      ? html`<div class="card"><h2>Change the journal</h2>
-          <form method="post" action="/missions/${encodeURIComponent(id)}/journal"><input type="hidden" name="_csrf" value="${ctx.csrf}" />
-            <input name="key" placeholder="key" required /> <input name="value" placeholder="JSON value" size="30" />
-            <button name="what" value="write">Write</button> <button name="what" value="reset">Reset task</button></form></div>
-        <form method="post" action="/missions/${encodeURIComponent(id)}/cancel" class="inline"><input type="hidden" name="_csrf" value="${ctx.csrf}" /><button class="danger">Cancel mission</button></form>`
-      : ''}`;
+    ${open ? engineerTools(ctx, id) : ''}`;
   return page(`Mission ${id}`, body, { live: `/live/missions/${encodeURIComponent(id)}?seen=${fingerprint(status)}` });
 }
 
@@ -225,4 +219,21 @@ function progressBox(ctx: ConsoleContext, agent: string, progress: string, summa
   const plan = ctx.agents?.get(agent)?.agent.plan;
   const items = plan ? checklistOf(plan, summaries) : checklistFromText(progress);
   return items.length ? html`<h2>Progress</h2>${checklist(items)}` : '';
+}
+
+/**
+ * What an engineer does to a running mission, apart from the approver's buttons and each
+ * behind a confirmation: write or reset a journal entry (the mission takes it as a task's
+ * outcome, or runs the task again), cancel it.
+ */
+function engineerTools(ctx: ConsoleContext, id: string): Fragment {
+  const url = `/missions/${encodeURIComponent(id)}`;
+  return html`<details class="card engineer"><summary><h2>Engineer tools</h2></summary>
+    <p>These change what the mission remembers or stop it. Approving or rejecting never needs them.</p>
+    <form method="post" action="${url}/journal">${csrfField(ctx)}
+      <p><label>Task key <input name="key" required /></label> <label>Value (JSON) <input name="value" size="30" /></label></p>
+      <button name="what" value="write" data-confirm="Write this value into the mission's journal? The mission takes it as the task's outcome and does not run the task.">Write journal entry</button>
+      <button name="what" value="reset" data-confirm="Reset this task? The next pass runs it again, and its tool may act again.">Reset task</button></form>
+    <form method="post" action="${url}/cancel">${csrfField(ctx)}<button class="danger" data-confirm="Cancel mission ${id}? It stops for good; a waiting decision is dropped.">Cancel mission</button></form>
+  </details>`;
 }

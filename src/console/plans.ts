@@ -120,7 +120,7 @@ async function planPage(ctx: ConsoleContext, id: string, outcome?: { message?: s
   const actions = inReview
     ? html`<div class="card">
         <form method="post" action="${planUrl(id, '/approve')}" class="inline">${csrfField(ctx)}<button class="primary">Start</button></form>
-        <form method="post" action="${planUrl(id, '/cancel')}" class="inline">${csrfField(ctx)}<button class="danger">Cancel</button></form>
+        <form method="post" action="${planUrl(id, '/cancel')}" class="inline">${csrfField(ctx)}<button class="danger" data-confirm="Cancel plan ${id}? Nothing of it runs.">Cancel</button></form>
         <form method="post" action="${planUrl(id, '/regenerate')}" class="inline">${csrfField(ctx)}<input name="feedback" placeholder="what to change" size="40" /> <button>Regenerate</button></form>
       </div>`
     : '';

@@ -8,6 +8,7 @@
 import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
 import { streamSSE } from 'hono/streaming';
+import { contextStorage } from 'hono/context-storage';
 import type { AddressInfo } from 'node:net';
 import type { AgentRegistry } from '../activities/agents.ts';
 import type { NavigatorClient } from '../client/navigator-client.ts';
@@ -39,6 +40,8 @@ export function createConsoleApp(opts: ConsoleOptions, streams = new LiveStreams
   const app = new Hono();
   const sec = security({ token: opts.token, user: opts.user });
   const ctx: ConsoleContext = { navigator: opts.navigator, csrf: sec.csrfToken, user: opts.user, agents: opts.agents };
+  // pages name the acting user (c.get('by')) in their header, wherever they are built
+  app.use('*', contextStorage());
   app.use('*', sec.middleware);
   // the cause too: the client's own message ("Failed to query Workflow") says little without the server's reason
   app.onError((err, c) => c.html(page('Something went wrong', html`<div class="problem">${messageWithCause(err)}</div>`), 500));

@@ -202,4 +202,32 @@ describe.skipIf(!executablePath)('the console for an approver', () => {
     await m.cancel('test done');
     await review.cancel('test done');
   }, 120_000);
+
+  it('names the acting user; engineer tools sit apart, closed, and each asks before it acts', async () => {
+    const m = await waitingWire('gus', 1000);
+    const page = await desktop.newPage();
+    await page.goto(`${web.url}/missions/${m.id}`);
+    expect((await page.locator('header .who').textContent())!.trim()).toBe('You act as ana');
+    const tools = page.locator('details.engineer');
+    expect(await tools.getAttribute('open')).toBeNull();
+    expect(await page.locator('#decision button').allTextContents()).toEqual(['Approve', 'Reject']);
+    await tools.locator('summary').click();
+    const asked: string[] = [];
+    page.on('dialog', (d) => (asked.push(d.message()), void d.dismiss()));
+    await tools.getByRole('button', { name: 'Cancel mission' }).click();
+    await tools.getByLabel('Task key').fill('note');
+    await tools.getByLabel('Value (JSON)').fill('1');
+    await tools.getByRole('button', { name: 'Write journal entry' }).click();
+    await tools.getByRole('button', { name: 'Reset task' }).click();
+    expect(asked).toEqual([
+      `Cancel mission ${m.id}? It stops for good; a waiting decision is dropped.`,
+      "Write this value into the mission's journal? The mission takes it as the task's outcome and does not run the task.",
+      'Reset this task? The next pass runs it again, and its tool may act again.',
+    ]);
+    // all three declined: nothing changed
+    expect((await m.status()).status).toBe('waiting');
+    expect((await m.journal()).entries.map(([k]) => k)).not.toContain('note');
+    await page.close();
+    await m.cancel('test done');
+  }, 120_000);
 });

@@ -64,6 +64,7 @@ describe('named console tokens', () => {
     expect((await post(`/plans/${plan.id}/approve`, 'ana-secret-1', { _csrf: csrf })).status).toBe(303);
     await waitForPlan(plan, awaiting('gated'));
     expect(await page('/', 'bob-secret-2')).toMatch(/steps\/gated\/approve" class="inline">.*<input name="note"/);
+    expect(await page('/', 'bob-secret-2')).toContain('You act as <strong>bob</strong>');
     expect((await post(`/plans/${plan.id}/steps/gated/approve`, 'bob-secret-2', { _csrf: csrf, note: 'checked the value' })).status).toBe(303);
     expect((await plan.result()).status).toBe('completed');
     const versions = await plan.versions();
