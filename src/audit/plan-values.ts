@@ -105,6 +105,12 @@ class PlanWalker {
         if (input?.name === 'approveStep') this.checkApproval(decodeAll(input.args)[0] as StepVerdict, at);
         return;
       }
+      case EventType.EVENT_TYPE_WORKFLOW_EXECUTION_UPDATE_COMPLETED: {
+        // an accepted answer to a question step is its result (the answerStep update's AnswerAck)
+        const ack = decodeFirst<{ stepId?: unknown; answer?: Json }>(e.workflowExecutionUpdateCompletedEventAttributes?.outcome?.success);
+        if (typeof ack?.stepId === 'string' && ack.answer !== undefined) this.results.set(ack.stepId, { value: ack.answer, ...at });
+        return;
+      }
       case EventType.EVENT_TYPE_WORKFLOW_EXECUTION_SIGNALED: {
         const a = e.workflowExecutionSignaledEventAttributes!;
         if (a.signalName === 'approveStep') this.checkApproval(decodeFirst<StepVerdict>(a.input)!, at);

@@ -175,6 +175,36 @@ describe('navigator plan', () => {
     await getPlan(env.client, `${id}-again`).cancel('started from the export');
   });
 
+  it('a question: plan show lists it with the command; plan answer refuses a bad answer and takes a good one; audited', { timeout: 120_000 }, async () => {
+    const id = `cli-ask-${Date.now()}`;
+    const dir = mkdtempSync(join(tmpdir(), 'plan-ask-'));
+    const doc = {
+      steps: [
+        { id: 'pick', description: 'which file', ask: { question: 'Which file should be read?', schema: { enum: ['config.json', 'README.md'] } } },
+        { id: 'read', description: 'read it', tool: 'read_file', args: { path: { $expr: 'step/pick' } }, dependsOn: ['pick'] },
+      ],
+    };
+    writeFileSync(join(dir, 'ask.plan.json'), JSON.stringify(doc));
+    const started = await cli('plan', 'start', join(dir, 'ask.plan.json'), '--agent', 'workspace', '--id', id, '--approve');
+    expect(started.code).toBe(0);
+    expect(started.stdout).toContain('ask: Which file should be read? (answer: {"enum":["config.json","README.md"]})');
+    expect(started.stdout).toContain(`waiting for an answer: pick: Which file should be read?`);
+    expect(started.stdout).toContain(`answer: npx navigator plan answer ${id} pick '<JSON>'`);
+    const bad = await cli('plan', 'answer', id, 'pick', '"secrets.txt"');
+    expect(bad.code).toBe(1);
+    expect(bad.stderr.trim()).toBe(`navigator: rejected: step pick: the answer "secrets.txt" does not match the question's schema: answer: Invalid option: expected one of "config.json"|"README.md"`);
+    const good = await cli('plan', 'answer', id, 'pick', '"README.md"', '--by', 'ana');
+    expect(good.code).toBe(0);
+    await getPlan(env.client, id).result();
+    const shown = JSON.parse((await cli('plan', 'show', id, '--json')).stdout);
+    expect(shown.steps[0]).toMatchObject({ id: 'pick', status: 'completed', answeredBy: 'ana', result: { value: 'README.md' } });
+    expect(shown.steps[1].result.value).toMatchObject({ path: 'README.md' });
+    const audit = await cli('plan', 'audit', id);
+    expect(audit.stdout).toMatch(/ok {2}pick: completed; history: completed \(event \d+, answerStep update event \d+\)/);
+    expect(audit.stdout + audit.stderr).toMatch(/audit passed/);
+    expect(audit.code).toBe(0);
+  });
+
   it('unknown ids and steps give one clear line and a non-zero exit', { timeout: 60_000 }, async () => {
     const missing = await cli('plan', 'show', 'no-such-plan');
     expect(missing.code).toBe(1);
