@@ -13,6 +13,7 @@ const suites: Record<string, () => Promise<Suite>> = {
   mission: async () => (await import('./mission.ts')).benchMission,
   plans: async () => (await import('./plans.ts')).benchPlans,
   telemetry: async () => (await import('./telemetry.ts')).benchTelemetry,
+  audit: async () => (await import('./audit.ts')).benchAudit,
 };
 
 function fmt(n: number | undefined): string {
