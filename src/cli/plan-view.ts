@@ -127,12 +127,14 @@ function nextCommands(view: PlanStatusView): string[] {
   return lines;
 }
 
-/** How a plan ended, once: `plan failed: REASON` (the reason may already say "plan failed"). */
+/**
+ * How a plan ended, said once: `plan failed: REASON`. The workflow's own failure message
+ * often says it already ("plan failed: ...", "plan cancelled: ..."): then it stands alone.
+ */
 export function closedLine(closed: NonNullable<Settled['closed']>): string {
   const head = `plan ${closed.status.toLowerCase()}`;
   if (!closed.failure) return head;
-  const reason = closed.failure.startsWith(`${head}: `) ? closed.failure.slice(head.length + 2) : closed.failure;
-  return `${head}: ${reason}`;
+  return /^plan [a-z_]+: /.test(closed.failure) ? closed.failure : `${head}: ${closed.failure}`;
 }
 
 /** One line per change of the checklist while watching. */

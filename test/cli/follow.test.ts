@@ -130,6 +130,7 @@ describe('failure reasons', () => {
   it('a failed plan says "plan failed" once', () => {
     expect(closedLine({ status: 'FAILED', failure: 'plan failed: step b failed' })).toBe('plan failed: step b failed');
     expect(closedLine({ status: 'FAILED', failure: 'step b failed' })).toBe('plan failed: step b failed');
+    expect(closedLine({ status: 'FAILED', failure: 'plan cancelled: changed my mind' })).toBe('plan cancelled: changed my mind');
     expect(closedLine({ status: 'COMPLETED', result: 1 })).toBe('plan completed');
   });
 });

@@ -61,5 +61,8 @@ describe('a mission waiting for a person, from the CLI', () => {
     const watched = await cli('watch', handle.workflowId);
     expect(watched.code).toBe(1);
     expect(watched.stdout).toMatch(/reason: .*unknown agent "no-such-agent"/);
+    // no tasks, online: an empty journal on both sides is a match, not "offline"
+    const audit = await cli('audit', handle.workflowId);
+    expect(audit.stdout).toContain('journal rebuilt from history: 0 task(s), matches the workflow');
   });
 });

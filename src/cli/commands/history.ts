@@ -40,15 +40,21 @@ export const auditCommand = new Command('audit')
         ? await auditChain(await readHistoryFile(flags.history), null, { workflowBundle, requireClosed: true })
         : await withClient((client) => auditMission(client, id!, { workflowBundle }).catch((e) => Promise.reject(explain(e, id!))));
       if (flags.json) printJson(report);
-      else printAudit(report, formatValueChecks);
+      else printAudit(report, formatValueChecks, { offline: Boolean(flags.history) });
       if (!report.ok) throw new CliError(`audit of ${report.workflowId || flags.history} failed`);
     }),
   );
 
-function printAudit(report: import('../../audit/index.ts').AuditReport, formatValueChecks: typeof import('../../audit/index.ts').formatValueChecks): void {
+/** How the rebuilt journal compares: online an empty journal on both sides matches too. */
+export function journalVerdict(journal: { matches: boolean; fromWorkflow: unknown[] }, offline: boolean): string {
+  if (offline) return 'no workflow journal to compare (offline)';
+  return journal.matches ? 'matches the workflow' : 'DIFFERS';
+}
+
+function printAudit(report: import('../../audit/index.ts').AuditReport, formatValueChecks: typeof import('../../audit/index.ts').formatValueChecks, opts: { offline: boolean }): void {
   const say = (line: string) => process.stdout.write(line + '\n');
   say(`Audit of ${report.workflowId} (${report.runs.length} run(s))`);
-  say(`  journal rebuilt from history: ${report.journal.fromHistory.length} task(s), ${report.journal.fromWorkflow.length ? (report.journal.matches ? 'matches the workflow' : 'DIFFERS') : 'no workflow journal to compare (offline)'}`);
+  say(`  journal rebuilt from history: ${report.journal.fromHistory.length} task(s), ${journalVerdict(report.journal, opts.offline)}`);
   for (const d of report.journal.differences) say(`    ${d}`);
   for (const p of report.provenance) say(`  ${p.key}: committed by ${p.source}, event ${p.eventId}`);
   say(`  external effects run twice: ${report.duplicateEffects.length === 0 ? 'none' : JSON.stringify(report.duplicateEffects)}`);

@@ -37,10 +37,11 @@ async function taskQueue(flag: string | undefined): Promise<string> {
   return taskQueueFrom(flag);
 }
 
-async function showAfterStart(plan: PlanHandle, json: boolean | undefined): Promise<void> {
+async function showAfterStart(plan: PlanHandle, json: boolean | undefined, waitingFor?: string): Promise<void> {
+  // say at once what started: a planner's model can take a minute to answer
+  if (!json) process.stdout.write(`Started plan ${plan.id}${waitingFor ? `; ${waitingFor}` : ''}\n`);
   const settled = await settlePlan(plan);
   if (json) return printJson({ planId: plan.id, ...settled });
-  process.stdout.write(`Started plan ${plan.id}\n`);
   if (settled.view) process.stdout.write(renderPlan(settled.view) + '\n');
   if (settled.closed) process.stdout.write(`${closedLine(settled.closed)}\n`);
   if (settled.closed?.failure) process.exitCode = 1;
@@ -104,7 +105,7 @@ const create = new Command('create')
       const queue = await taskQueue(flags.taskQueue);
       await withClient(async (client) => {
         const plan = await startPlan(client, { agent, request: flags.request, context, id: flags.id, approve: flags.approve, taskQueue: queue }).catch(startError(flags.id));
-        await showAfterStart(plan, flags.json);
+        await showAfterStart(plan, flags.json, `waiting for the model of agent ${agent} to write it (Ctrl-C stops waiting, the plan goes on; \`npx navigator plan show ${plan.id}\` later)`);
       });
     }),
   );
