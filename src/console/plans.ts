@@ -63,7 +63,7 @@ function reviewRows(ctx: ConsoleContext, id: string, steps: readonly Step[]): Fr
           <form method="post" action="${planUrl(id, '/edit')}">${csrfField(ctx)}<input type="hidden" name="stepId" value="${s.id}" />
             <input name="description" value="${s.description}" size="28" /> <button name="what" value="description">Save</button></form>
         </td>
-        <td>${s.tool ?? html`agent ${s.agent ?? ''}`}</td>
+        <td>${s.tool ?? (s.ask ? html`question: ${s.ask.question}` : html`agent ${s.agent ?? ''}`)}</td>
         <td>${s.status === 'pending'
           ? html`<form method="post" action="${planUrl(id, '/edit')}">${csrfField(ctx)}<input type="hidden" name="stepId" value="${s.id}" />
               <textarea name="args" rows="4">${pretty(stepArgs(s))}</textarea><button name="what" value="args">Save args</button></form>`
