@@ -28,6 +28,13 @@ textarea{width:100%;font:13px ui-monospace,monospace}
 form.inline{display:inline}
 input,select,textarea{max-width:100%;box-sizing:border-box}
 .wide{overflow-x:auto}
+figure.dag{margin:8px 0 16px}figure.dag svg{max-width:100%;height:auto;display:block}figure.dag figcaption{font-size:13px;color:#5a6578}
+.dag .edge{fill:none;stroke:#8897ad;stroke-width:1.5}.dag marker path{fill:#8897ad}
+.dag rect{fill:#fff;stroke:#8897ad;stroke-width:1.5}.dag text{font:13px system-ui,sans-serif;fill:#1d2430}.dag text.id{font-weight:600}.dag text.st{font-size:12px}
+.dag .s-completed rect{fill:#e6f4ea;stroke:#17692f}.dag .s-running rect{fill:#e8f0fe;stroke:#1f5fd1}
+.dag .s-awaiting_approval rect,.dag .s-awaiting_answer rect{fill:#fff3c4;stroke:#b08800;stroke-width:2.5}
+.dag .s-failed rect{fill:#fff0f0;stroke:#b33}.dag .s-skipped rect,.dag .s-blocked rect{fill:#f1f2f4;stroke:#aab}
+.dag a:focus rect,.dag a:hover rect{stroke-width:3}
 details.engineer{border-color:#c9b27c;background:#fffdf6}details.engineer summary{cursor:pointer;min-height:44px}details.engineer summary h2{display:inline;font-size:1.1em}
 ul.checklist{list-style:none;padding:0;margin:0}ul.checklist li{padding:4px 0}ul.checklist li.done>span:first-child{color:#17692f}ul.checklist .summary{color:#3d4757}
 .visually-hidden{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}

@@ -8,6 +8,7 @@ import type { ConsoleContext } from './missions.ts';
 import { stepApprovalCard } from './approvals.ts';
 import { type AcceptedUpdate, acceptedUpdates } from '../client/verdicts.ts';
 import { when } from './time.ts';
+import { dagPicture } from './dag.ts';
 import { WAITING_FOR_YOU, planWaits, statusBadge, statusesOf } from './waiting.ts';
 
 const csrfField = (ctx: ConsoleContext) => html`<input type="hidden" name="_csrf" value="${ctx.csrf}" />`;
@@ -57,7 +58,7 @@ function reviewRows(ctx: ConsoleContext, id: string, steps: readonly Step[]): Fr
   return html`<table>
     <tr><th>step</th><th>what</th><th>tool</th><th>args</th><th>depends on</th><th>approval</th><th></th></tr>
     ${steps.map(
-      (s) => html`<tr>
+      (s) => html`<tr id="step-${s.id}">
         <td><code>${s.id}</code></td>
         <td>
           <form method="post" action="${planUrl(id, '/edit')}">${csrfField(ctx)}<input type="hidden" name="stepId" value="${s.id}" />
@@ -142,6 +143,7 @@ async function planPage(ctx: ConsoleContext, id: string, outcome?: { message?: s
     ${actions}
     ${verdictsBox(verdicts, view)}
     ${approvalCards(ctx, view)}
+    ${view.plan ? dagPicture(view.plan.steps) : ''}
     ${view.plan ? (inReview ? reviewRows(ctx, id, view.plan.steps) : runRows(ctx, id, view, progress?.events ?? [])) : html`<p>No plan yet (the planner is writing it).</p>`}
     ${editors}
     ${view.summary && !inReview ? html`<h2>Summary</h2><pre class="card">${pretty(view.summary)}</pre>` : ''}

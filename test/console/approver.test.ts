@@ -230,4 +230,37 @@ describe.skipIf(!executablePath)('the console for an approver', () => {
     await page.close();
     await m.cancel('test done');
   }, 120_000);
+
+  it('draws the plan as a picture: boxes by dependency layer, coloured by live status, a click opens the step', async () => {
+    const plan = await env.startPlan({
+      agent: 'lab',
+      approve: true,
+      document: {
+        steps: [
+          { id: 'first', description: 'make the value', tool: 'echo', args: { value: 1 } },
+          { id: 'other', description: 'another value', tool: 'echo', args: { value: 2 } },
+          { id: 'gated', description: 'publish it', tool: 'echo', args: { value: '$first.got' }, dependsOn: ['first', 'other'], requiresApproval: true },
+        ],
+      },
+    });
+    await waitForPlan(plan, awaiting('gated'));
+    const page = await desktop.newPage();
+    await page.goto(`${web.url}/plans/${plan.id}`);
+    const node = (id: string) => page.locator(`figure.dag a[data-step="${id}"]`);
+    expect(await node('first').getAttribute('class')).toBe('node s-completed');
+    expect(await node('gated').getAttribute('class')).toBe('node s-awaiting_approval');
+    expect(await node('gated').textContent()).toContain('waiting for you');
+    // the dependent sits one layer below both of its dependencies, which share a layer
+    const y = async (id: string) => Number(await node(id).locator('rect').getAttribute('y'));
+    expect(await y('first')).toBe(await y('other'));
+    expect(await y('gated')).toBeGreaterThan(await y('first'));
+    expect(await page.locator('figure.dag path.edge').count()).toBe(2);
+    await plan.approveStep('gated', { by: 'test' });
+    // no reload by the test: the page's live stream recolours the box
+    await expect.poll(() => node('gated').getAttribute('class'), { timeout: 60_000 }).toBe('node s-completed');
+    await node('first').click();
+    expect(new URL(page.url()).hash).toBe('#step-first');
+    await shot(page, 'plan-picture');
+    await page.close();
+  }, 120_000);
 });
