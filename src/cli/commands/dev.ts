@@ -1,6 +1,6 @@
 /**
- * `navigator dev`: a Temporal dev server and, unless `--no-worker`, a Navigator worker on
- * it, until interrupted. Other terminals reach it at the printed address, which is the
+ * `navigator dev`: a Temporal dev server, the web console and, unless `--no-worker`, a
+ * Navigator worker on it, until interrupted. Other terminals reach it at the printed address, which is the
  * default (127.0.0.1:7233) of every navigator command and Temporal SDK.
  *
  * Two servers: the embedded one (default; pure Node, nothing to install) or, with
@@ -45,7 +45,7 @@ export const devCommand = new Command('dev')
   .option('--ui-port <port>', 'Temporal UI port with --server temporal (default: gRPC port + 1000)')
   .option('--db <file>', 'keep server state in this file across restarts')
   .option('--retention <days>', 'days a closed workflow is kept (fractions allowed)', '1')
-  .option('--no-worker', 'do not run a Navigator worker on the server')
+  .option('--no-worker', 'do not run a Navigator worker on the server (the console still runs unless --no-console)')
   .option('--agents <module>', 'module with your agents, for the worker (or NAVIGATOR_AGENTS)')
   .option('--task-queue <name>', 'task queue of the worker (or NAVIGATOR_TASK_QUEUE)')
   .option('--console-port <port>', 'port of the web console (8233, or the UI port + 1 with --server temporal; any free port when taken)')
@@ -61,7 +61,6 @@ export const devCommand = new Command('dev')
       console.log(`Temporal dev server listening on ${server.address}${kind === 'temporal' ? ' (temporal server start-dev)' : ''}`);
       if (server.uiUrl) console.log(`Temporal UI at ${server.uiUrl}`);
       try {
-        if (!flags.worker) return await untilInterrupted();
         await runWorkerAndConsole(server, flags, kind === 'temporal' ? uiPort + 1 : 8233);
       } finally {
         await server.shutdown();
@@ -121,6 +120,12 @@ async function runWorkerAndConsole(server: RunningServer, flags: DevFlags, defau
   const consolePort = flags.consolePort === undefined ? defaultConsolePort : parsePositiveInt(flags.consolePort, '--console-port');
   const webConsole = flags.console ? await serveConsole(server.address, server.namespace, taskQueue, consolePort, agentsModule) : null;
   try {
+    if (!flags.worker) {
+      // say so: without a worker, missions started here wait until one runs
+      console.log(`No Navigator worker (--no-worker): start one with \`npx navigator worker\`${flags.console ? '' : '; no console (--no-console)'}`);
+      return await untilInterrupted();
+    }
+    await (await import('../worker-log.ts')).installWorkerLog();
     // Returns once the Temporal runtime has shut the worker down on SIGINT/SIGTERM.
     await runWorker({
       target: { address: server.address, namespace: server.namespace, connectionOptions: {}, configured: true },

@@ -15,6 +15,7 @@ export const workerCommand = new Command('worker')
     action(async (flags: WorkerFlags) => {
       const { resolveTarget, taskQueueFrom } = await import('../../temporal/connection.ts');
       const { runWorker } = await import('../../worker/run.ts');
+      await (await import('../worker-log.ts')).installWorkerLog();
       const target = resolveTarget();
       const taskQueue = taskQueueFrom(flags.taskQueue);
       await runWorker({
