@@ -3,23 +3,12 @@
  * steps ($expr file edits, a test run, a tag with `when` on the test result), approved,
  * executed and audited, as a person runs it on a fresh machine.
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { startTestServer, testServerKind } from '../../src/devserver/testing.ts';
-
-function runDemo(env: Record<string, string>, cwd: string): Promise<{ code: number | null; out: string }> {
-  return new Promise((resolve) => {
-    const { TEMPORAL_ADDRESS: _a, TEMPORAL_NAMESPACE: _n, NAVIGATOR_MODEL: _m, WORKSPACE_DIR: _w, ...inherited } = process.env;
-    const child = spawn(process.execPath, [join(process.cwd(), 'bin/navigator.mjs'), 'demo', 'plan'], { cwd, env: { ...inherited, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    child.stdout.on('data', (d) => (out += d));
-    child.stderr.on('data', (d) => (out += d));
-    child.on('exit', (code) => resolve({ code, out }));
-  });
-}
+import { runDemo } from './run-demo.ts';
 
 describe('navigator demo plan', () => {
   it('plans the release into tool steps and runs it: computed edits, tests, the tag after them; audited', { timeout: 240_000 }, async () => {
@@ -27,7 +16,7 @@ describe('navigator demo plan', () => {
     const real = testServerKind() === 'temporal' ? await startTestServer({ searchAttributes: { NavigatorStatus: 'Keyword' } }) : null;
     const env: Record<string, string> = real ? { TEMPORAL_ADDRESS: real.address, TEMPORAL_NAMESPACE: real.namespace } : {};
     try {
-      const { code, out } = await runDemo(env, cwd);
+      const { code, out } = await runDemo(['plan'], env, cwd, ['NAVIGATOR_MODEL', 'WORKSPACE_DIR']);
       expect(out, out).toContain('Planning: "Release version 1.5.0: set the version in package.json and src/version.ts');
       // the plan as reviewed: tool steps only, computed content, the tag conditional on the tests
       const review = out.slice(0, out.indexOf('== The reviewer approves'));

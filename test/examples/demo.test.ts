@@ -4,25 +4,13 @@
  * embedded server); on the real lane against a real server through TEMPORAL_ADDRESS, as
  * against a cluster.
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readBank } from '../../examples/wire-transfer/bank.ts';
 import { startTestServer, testServerKind } from '../../src/devserver/testing.ts';
-
-function runDemo(env: Record<string, string>, cwd: string): Promise<{ code: number | null; out: string }> {
-  return new Promise((resolve) => {
-    // exactly `npm start` unless the test names a server: no Temporal settings of its own
-    const { TEMPORAL_ADDRESS: _a, TEMPORAL_NAMESPACE: _n, ...inherited } = process.env;
-    const child = spawn(process.execPath, [join(process.cwd(), 'bin/navigator.mjs'), 'demo'], { cwd, env: { ...inherited, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    child.stdout.on('data', (d) => (out += d));
-    child.stderr.on('data', (d) => (out += d));
-    child.on('exit', (code) => resolve({ code, out }));
-  });
-}
+import { runDemo } from './run-demo.ts';
 
 describe('npm start', () => {
   it('runs the wire transfer end to end: waits, is approved, sends once, audits', { timeout: 180_000 }, async () => {
@@ -30,7 +18,7 @@ describe('npm start', () => {
     const real = testServerKind() === 'temporal' ? await startTestServer({ searchAttributes: { NavigatorStatus: 'Keyword' } }) : null;
     const env: Record<string, string> = real ? { TEMPORAL_ADDRESS: real.address, TEMPORAL_NAMESPACE: real.namespace } : {};
     try {
-      const { code, out } = await runDemo(env, cwd);
+      const { code, out } = await runDemo([], env, cwd);
       expect(out, out).toContain(real ? `Temporal cluster at ${real.address}` : 'Embedded Temporal dev server');
       expect(out).toMatch(/waiting for manager_decision_bob_5000/);
       expect(out).toMatch(/result: \{"status":"sent"/);
