@@ -95,6 +95,27 @@ describe('question steps', () => {
     await expectPlanAuditOk(env, plan.id);
   });
 
+  it('a question whose when is false is skipped without asking', T, async () => {
+    const env = planEnvOf();
+    const plan = await env.startPlan({
+      agent: 'lab',
+      approve: true,
+      document: {
+        steps: [
+          { id: 'check', description: 'is it risky?', tool: 'echo', args: { value: { risky: false } } },
+          { id: 'confirm', description: 'only for risky changes', ask: { question: 'Go ahead?', schema: { type: 'boolean' } }, dependsOn: ['check'], when: '(:risky (:got step/check))' },
+          { id: 'go', description: 'after the question', tool: 'echo', args: { value: 'went' }, dependsOn: ['confirm'] },
+        ],
+      },
+    });
+    expect((await plan.result()).status).toBe('completed');
+    const view = await plan.status();
+    expect(stepOf(view, 'confirm')).toMatchObject({ status: 'skipped', skippedBy: 'condition', reason: 'condition false' });
+    expect(stepOf(view, 'confirm').resolved).toBeUndefined();
+    expect(stepOf(view, 'go').status).toBe('completed');
+    await expectPlanAuditOk(env, plan.id);
+  });
+
   it('a cancelled plan skips the waiting question', T, async () => {
     const env = planEnvOf();
     const plan = await env.startPlan({ agent: 'lab', approve: true, document: deployPlan });
