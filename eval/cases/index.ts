@@ -1,4 +1,4 @@
-/** The evaluation suite: fifteen missions, by area. */
+/** The evaluation suite: eighteen missions, by area. */
 import type { EvalCase } from '../case.ts';
 import { dataCases } from './data.ts';
 import { decisionCases } from './decisions.ts';

@@ -61,52 +61,111 @@ export const invoiceReminders: EvalCase = {
     ),
 };
 
-export const onboardingApproval: EvalCase = {
-  name: 'onboarding-approval',
-  what: 'a read without output schema, then an IT approval (a decision, two passes), then one account',
+/** Onboarding of a new hire who needs admin rights or not; IT decides `decision` when asked. */
+function onboarding(name: string, what: string, needsAdmin: boolean, decision: 'approved' | 'declined'): EvalCase {
+  const admin = needsAdmin && decision === 'approved';
+  return {
+    name,
+    what,
+    // one agent, as on a real worker: a later onboarding shows the HR record's shape at once
+    make: () => makeOnboarding('onboarding', needsAdmin, decision),
+    check: (o) =>
+      all(
+        () => expectEqual('accounts', effectsOf(o, 'create_account').map((e) => e.args), [{ employee: 'e42', admin }]),
+        () => expectEqual('result', o.result, { account: 'acct_e42', admin }),
+      ),
+  };
+}
+
+function makeOnboarding(name: string, needsAdmin: boolean, decision: 'approved' | 'declined') {
+  const effects: Effect[] = [];
+  const rec = recorder(effects);
+  const getHire = defineTool({
+    name: 'get_new_hire',
+    description: 'The HR record of a new hire.',
+    input: z.object({ employee: z.string() }),
+    sideEffect: 'read_only',
+    handler: (args, { idempotencyKey }) =>
+      rec('get_new_hire', args, idempotencyKey, { employee: args.employee, name: 'Dana Lee', team: 'platform', needs_admin: needsAdmin, start: '2024-04-02' }),
+  });
+  const createAccount = defineTool({
+    name: 'create_account',
+    description: 'Creates the login of an employee, with or without admin rights. External.',
+    input: z.object({ employee: z.string(), admin: z.boolean() }),
+    output: z.object({ account: z.string() }),
+    sideEffect: 'external',
+    handler: (args, { idempotencyKey }) => rec('create_account', args, idempotencyKey, { account: `acct_${args.employee}` }),
+  });
+  const approval = defineDecision({
+    name: 'it_approval',
+    description: 'IT approves or declines admin rights for a new hire.',
+    key: (input: { employee: string }) => decisionKey('it_approval', input.employee),
+    values: z.enum(['approved', 'declined']),
+  });
+  const agent = defineAgent({
+    name,
+    prompt:
+      'Onboard new hire {{employee}}. Read their HR record. If they need admin rights, IT must approve first: approved gives an ' +
+      'account with admin rights, declined an account without. If they need none, create the account without asking. ' +
+      'Return {:account id :admin true/false}.',
+    input: z.object({ employee: z.string() }),
+    output: z.object({ account: z.string(), admin: z.boolean() }),
+    tools: [getHire, createAccount],
+    decisions: [approval],
+  });
+  return { agent: agent as unknown as Agent, input: { employee: 'e42' }, effects, decide: () => decision };
+}
+
+export const onboardingApproval = onboarding('onboarding-approval', 'a read without output schema, then an IT approval (a decision, two passes): approved, one admin account', true, 'approved');
+export const onboardingDeclined = onboarding('onboarding-declined', 'the same, IT declines: one account without admin rights', true, 'declined');
+export const onboardingNoAdmin = onboarding('onboarding-no-admin', 'the same, no admin rights needed: no decision asked, one account', false, 'approved');
+
+const BANK = [
+  { date: '2024-03-01', amount: 120, reference: 'INV-1' },
+  { date: '2024-03-02', amount: 45.5, reference: 'INV-4' },
+  { date: '2024-03-04', amount: 300, reference: 'Payment inv 3' },
+  { date: '2024-03-05', amount: 19.99, reference: 'card fee' },
+];
+const LEDGER = [
+  { entry: 'L1', invoice: 'INV-1', amount: 120, booked: '2024-02-28' },
+  { entry: 'L2', invoice: 'INV-3', amount: 300, booked: '2024-03-01' },
+  { entry: 'L3', invoice: 'INV-4', amount: 45.5, booked: '2024-03-02' },
+  { entry: 'L4', invoice: 'INV-9', amount: 80, booked: '2024-03-03' },
+];
+
+export const ledgerReconciliation: EvalCase = {
+  name: 'ledger-reconciliation',
+  what: 'two reads without output schema; match bank lines to ledger entries by amount and reference; report what is left',
   make() {
     const effects: Effect[] = [];
     const rec = recorder(effects);
-    const getHire = defineTool({
-      name: 'get_new_hire',
-      description: 'The HR record of a new hire.',
-      input: z.object({ employee: z.string() }),
+    const bank = defineTool({
+      name: 'bank_statement',
+      description: 'The lines of the bank statement for March 2024.',
+      input: z.object({}),
       sideEffect: 'read_only',
-      handler: (args, { idempotencyKey }) =>
-        rec('get_new_hire', args, idempotencyKey, { employee: args.employee, name: 'Dana Lee', team: 'platform', needs_admin: true, start: '2024-04-02' }),
+      handler: (args, { idempotencyKey }) => rec('bank_statement', args, idempotencyKey, BANK),
     });
-    const createAccount = defineTool({
-      name: 'create_account',
-      description: 'Creates the login of an employee, with or without admin rights. External.',
-      input: z.object({ employee: z.string(), admin: z.boolean() }),
-      output: z.object({ account: z.string() }),
-      sideEffect: 'external',
-      handler: (args, { idempotencyKey }) => rec('create_account', args, idempotencyKey, { account: `acct_${args.employee}` }),
-    });
-    const approval = defineDecision({
-      name: 'it_approval',
-      description: 'IT approves or declines admin rights for a new hire.',
-      key: (input: { employee: string }) => decisionKey('it_approval', input.employee),
-      values: z.enum(['approved', 'declined']),
+    const ledger = defineTool({
+      name: 'ledger_entries',
+      description: 'The open receivables booked in the ledger.',
+      input: z.object({}),
+      sideEffect: 'read_only',
+      handler: (args, { idempotencyKey }) => rec('ledger_entries', args, idempotencyKey, LEDGER),
     });
     const agent = defineAgent({
-      name: 'onboarding-approval',
+      name: 'ledger-reconciliation',
       prompt:
-        'Onboard new hire {{employee}}. Read their HR record. If they need admin rights, IT must approve first: approved gives an ' +
-        'account with admin rights, declined an account without. If they need none, create the account without asking. ' +
-        'Return {:account id :admin true/false}.',
-      input: z.object({ employee: z.string() }),
-      output: z.object({ account: z.string(), admin: z.boolean() }),
-      tools: [getHire, createAccount],
-      decisions: [approval],
+        'Reconcile the bank statement with the ledger: a bank line matches a ledger entry of the same amount whose invoice number ' +
+        'appears in the line\'s reference (the bank may write it with a space or in other case). ' +
+        'Return {:matched [ledger entries matched] :unmatched_bank [references of bank lines without entry] :unmatched_ledger [entries without bank line]}.',
+      input: z.object({}),
+      output: z.object({ matched: z.array(z.string()), unmatched_bank: z.array(z.string()), unmatched_ledger: z.array(z.string()) }),
+      tools: [bank, ledger],
     });
-    return { agent: agent as unknown as Agent, input: { employee: 'e42' }, effects, decide: () => 'approved' };
+    return { agent: agent as unknown as Agent, input: {}, effects };
   },
-  check: (o) =>
-    all(
-      () => expectEqual('accounts', effectsOf(o, 'create_account').map((e) => e.args), [{ employee: 'e42', admin: true }]),
-      () => expectEqual('result', o.result, { account: 'acct_e42', admin: true }),
-    ),
+  check: (o) => expectEqual('result', o.result, { matched: ['L1', 'L2', 'L3'], unmatched_bank: ['card fee'], unmatched_ledger: ['L4'] }),
 };
 
 export const priceChangeRefused: EvalCase = {
@@ -153,4 +212,4 @@ export const priceChangeRefused: EvalCase = {
     ),
 };
 
-export const shapeCases = [invoiceReminders, onboardingApproval, priceChangeRefused];
+export const shapeCases = [invoiceReminders, onboardingApproval, onboardingDeclined, onboardingNoAdmin, priceChangeRefused, ledgerReconciliation];

@@ -1,5 +1,5 @@
 /**
- * The model evaluation harness, offline: the recorded answers do all fifteen missions
+ * The model evaluation harness, offline: the recorded answers do all eighteen missions
  * right (checked from effects and results, audited), the checkers catch wrong answers,
  * and the report's figures are computed correctly.
  */
@@ -39,21 +39,30 @@ describe('the evaluation suite on recorded answers', () => {
   }, 120_000);
 
   it('calls per mission on the kind issue 29 measured: fewer with shapes remembered and the waiting program run again', async () => {
-    const only = ['invoice-reminders', 'onboarding-approval', 'price-change-refused'];
+    const only = ['invoice-reminders', 'onboarding-approval', 'onboarding-declined', 'onboarding-no-admin', 'price-change-refused', 'ledger-reconciliation'];
     const calls = (rs: RunResult[], run: number) => rs.filter((r) => r.run === run).map((r) => [r.case, r.modelCalls]);
     const before = await runSuite({ only, withoutMemory: true });
     expect(before.every((r) => r.correct)).toBe(true);
     // a print turn for each read shown as -> any, a pass per decision, a turn to read the refusal
-    expect(calls(before, 1)).toEqual([['invoice-reminders', 2], ['onboarding-approval', 3], ['price-change-refused', 3]]);
+    expect(calls(before, 1).map(([, n]) => n)).toEqual([2, 3, 3, 2, 3, 2]);
     const after = await runSuite({ only, runs: 2 });
     expect(after.every((r) => r.correct && r.audit)).toBe(true);
-    // first missions of each agent: the pass after the decision runs the program that waited
-    expect(calls(after, 1)).toEqual([['invoice-reminders', 2], ['onboarding-approval', 2], ['price-change-refused', 3]]);
-    // later missions: the shapes are shown on the first turn; the refusal still takes a turn
-    expect(calls(after, 2)).toEqual([['invoice-reminders', 1], ['onboarding-approval', 1], ['price-change-refused', 2]]);
+    // run 1: the pass after a decision runs the program that waited; the second and third
+    // onboarding (one agent) already show the HR record's shape
+    expect(calls(after, 1)).toEqual([
+      ['invoice-reminders', 2],
+      ['onboarding-approval', 2],
+      ['onboarding-declined', 1],
+      ['onboarding-no-admin', 1],
+      ['price-change-refused', 3],
+      ['ledger-reconciliation', 2],
+    ]);
+    // run 2: every shape is shown on the first turn; the refusal still takes a turn to read
+    expect(calls(after, 2).map(([, n]) => n)).toEqual([1, 1, 1, 1, 2, 1]);
+    expect(summarize(before).meanModelCalls).toBe(2.5);
     expect(summarize(after).byRun).toEqual([
-      { run: 1, missions: 3, meanModelCalls: 7 / 3 },
-      { run: 2, missions: 3, meanModelCalls: 4 / 3 },
+      { run: 1, missions: 6, meanModelCalls: 11 / 6 },
+      { run: 2, missions: 6, meanModelCalls: 7 / 6 },
     ]);
   }, 240_000);
 
