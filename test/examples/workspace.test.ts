@@ -16,10 +16,13 @@ import {
   appliedOps,
   bumpVersionPlanFile,
   copyFile,
+  createTag,
   listFiles,
   plannerAnswersFile,
   readFile,
   readOps,
+  releasePlanFile,
+  runTests,
   workspace,
   workspaceAgent,
   workspaceRoot,
@@ -281,5 +284,44 @@ describe('the workspace agent and its recorded answers', () => {
     expect(await recover(missing)).toEqual({ ok: true, action: { action: 'retry', args: { path: 'config.json' } } });
     const denied = failed('write_file', { path: 'config.json', content: 'x' }, 'tool write_file failed: EACCES: permission denied');
     expect(await recover(denied)).toEqual({ ok: true, action: { action: 'abort', reason: 'the workspace is not in the state the plan expects' } });
+  });
+});
+
+describe('the release', () => {
+  const RELEASE = 'Release version 1.5.0: set the version in package.json and src/version.ts, add a CHANGELOG entry, run the tests, and create the release tag only after the tests pass';
+
+  it('the recorded planner answer is tool steps only, valid, and the release template with 1.5.0 filled in', async () => {
+    const { validatePlan } = await import('../../src/plans/validate.ts');
+    const { catalogOf } = await import('../../src/activities/plans.ts');
+    const answer = await createScriptedModel(plannerAnswersFile).generate(plannerPrompt({ request: RELEASE, tools: [...workspaceAgent.tools] }));
+    const parsed = parsePlanAnswer(answer.text);
+    if (!parsed.ok) throw new Error(parsed.message);
+    const catalog = catalogOf(new Map([['workspace', exampleAgents.workspace!]]), exampleAgents.workspace!);
+    expect(validatePlan(parsed.document.steps, catalog)).toEqual([]);
+    const steps = parsed.document.steps.map((s) => StepSpec.parse(s));
+    expect(steps.every((s) => s.tool !== undefined)).toBe(true);
+    const template = JSON.parse(readFileSync(releasePlanFile, 'utf8')) as { params: object; steps: unknown[] };
+    expect(validatePlan(template.steps, catalog, Object.keys(template.params))).toEqual([]);
+    // the same plan: the template's param/version written as "1.5.0", computed names written out
+    const filled = JSON.parse(JSON.stringify(template.steps).replaceAll('param/version', '\\"1.5.0\\"').replace(/Set the version in ([^"]+) to the new version/g, 'Set the version in $1 to 1.5.0'));
+    filled[7].args = { name: 'v1.5.0', message: 'Release 1.5.0' };
+    expect(steps).toEqual(filled.map((s: unknown) => StepSpec.parse(s)));
+  });
+
+  it('run_tests reports each failing check; create_tag tags the version once and refuses an existing tag', async () => {
+    workspaceRoot();
+    expect(await call(runTests, {})).toEqual({ passed: 3, failed: 0, tests: expect.any(Array) });
+    writeFileSync(join(root, 'src/version.ts'), "export const VERSION = '9.9.9';\n");
+    expect(await call(runTests, {})).toMatchObject({
+      passed: 2,
+      failed: 1,
+      tests: [{ ok: true }, { name: 'src/version.ts matches package.json', ok: false, message: 'src/version.ts exports "9.9.9", package.json has "1.4.2"' }, { ok: true }],
+    });
+    expect(await call(createTag, { name: 'v1.4.2', message: 'old' }, 'k1')).toEqual({ tag: 'v1.4.2', version: '1.4.2' });
+    expect(await call(createTag, { name: 'v1.4.2', message: 'old' }, 'k1')).toEqual({ tag: 'v1.4.2', version: '1.4.2' });
+    await expect(call(createTag, { name: 'v1.4.2', message: 'again' }, 'k2')).rejects.toThrow(new WorkspaceError('tag v1.4.2 already exists'));
+    await expect(call(writeFile, { path: '.tags/v9.json', content: '{}' })).rejects.toThrow(WorkspaceError);
+    expect(workspace.tags()).toEqual([{ tag: 'v1.4.2', message: 'old', version: '1.4.2' }]);
+    expect(appliedOps().map((o) => o.operation)).toEqual(['create_tag']);
   });
 });
