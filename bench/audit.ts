@@ -13,7 +13,9 @@
  * Rows: the full online audit (median of 3), and the value checks alone (links + value
  * replay, the history already fetched and decoded).
  */
+import { writeFileSync } from 'node:fs';
 import type { WorkflowHandle } from '@temporalio/client';
+import { historyToJSON } from '@temporalio/common/lib/proto-utils.js';
 import { z } from 'zod';
 import { createActivities } from '../src/activities/index.ts';
 import type { AgentRegistry, RegisteredAgent } from '../src/activities/agents.ts';
@@ -94,6 +96,8 @@ export async function benchAudit(): Promise<BenchRow[]> {
     let report = await auditMission(env.client, handle.workflowId, { workflowBundle: env.bundle });
     const auditMs = await medianMs(async () => (report = await auditMission(env.client, handle.workflowId, { workflowBundle: env.bundle })), 3, 0);
     const chain = await fetchChain(env.client, handle.workflowId);
+    // BENCH_AUDIT_SAVE=FILE keeps the chain, for `navigator audit --history FILE`
+    if (process.env.BENCH_AUDIT_SAVE) writeFileSync(process.env.BENCH_AUDIT_SAVE, `[${chain.map((r) => historyToJSON(r.history)).join(',')}]`);
     const events = chain.reduce((n, r) => n + (r.history.events?.length ?? 0), 0);
     const valuesMs = await medianMs(() => auditChain(chain, null, { skipReplay: true }), 3, 1);
     const replayed = report.valueReplay.passes.filter((p) => p.status === 'ok').length;

@@ -176,7 +176,8 @@ export function recordJournalChanges(st: PassState, before: Journal, after: Jour
   }
   for (const [k, v] of after) {
     const had = before.has(k);
-    if (had && canonicalJson(before.get(k)!) === canonicalJson(v)) continue;
+    // an entry the program did not touch is the same value (printing every entry twice per program was most of a replay's time)
+    if (had && (before.get(k) === v || canonicalJson(before.get(k)!) === canonicalJson(v))) continue;
     delta.delete(k);
     delta.set(k, v);
     resets.delete(k);
