@@ -9,7 +9,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { heading, say, demoTarget, startDemoWorker } from './demo.ts';
+import { endDemo, heading, say, demoTarget, startDemoWorker } from './demo.ts';
 
 export const DEMO_REQUEST =
   'Release version 1.5.0: set the version in package.json and src/version.ts, add a CHANGELOG entry, run the tests, and create the release tag only after the tests pass';
@@ -23,6 +23,7 @@ export async function runPlanDemo(): Promise<void> {
   const stopWorker = await startDemoWorker(target, taskQueue);
   try {
     await runPlan(target, taskQueue, workspace);
+    await endDemo('plan', target, taskQueue, server !== null);
   } finally {
     await stopWorker();
     await server?.shutdown();

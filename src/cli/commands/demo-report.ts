@@ -7,7 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { demoTarget, heading, say, startDemoWorker } from './demo.ts';
+import { demoTarget, endDemo, heading, say, startDemoWorker } from './demo.ts';
 
 export async function runReportDemo(): Promise<void> {
   const { server, target } = await demoTarget();
@@ -20,6 +20,7 @@ export async function runReportDemo(): Promise<void> {
     const ok = await runJob(target, taskQueue);
     printCommands(server === null);
     if (!ok) process.exitCode = 1;
+    await endDemo('report', target, taskQueue, server !== null);
   } finally {
     await stopWorker();
     await server?.shutdown();

@@ -17,14 +17,35 @@ export const heading = (text: string) => say(`\n== ${text}`);
 export const demoCommand = new Command('demo')
   .description('run an example end to end (embedded Temporal unless TEMPORAL_ADDRESS is set): the wire-transfer mission, `demo plan` or `demo report`')
   .argument('[which]', '`mission` (the wire-transfer mission), `plan` (the workspace plan) or `report` (the durable report job)', 'mission')
+  .option('--keep', 'keep the server and the worker running after the demo (until Ctrl-C), to try the commands it prints')
   .action(
-    action(async (which: string) => {
+    action(async (which: string, flags: { keep?: boolean }) => {
+      keepWanted = Boolean(flags.keep);
       if (which === 'plan') return (await import('./demo-plan.ts')).runPlanDemo();
       if (which === 'report') return (await import('./demo-report.ts')).runReportDemo();
       if (which !== 'mission') throw new CliError(`unknown demo ${which}: choose mission, plan or report`, 2);
       return runDemo();
     }),
   );
+
+/** `--keep`: the demo's server and worker stay up after it, for the commands it prints. */
+let keepWanted = false;
+
+/**
+ * The end of a demo. Its embedded server and worker stop with it, so the commands it
+ * printed would find nothing: with --keep they stay until Ctrl-C, with the environment to
+ * reach them; without, it says how to keep them.
+ */
+export async function endDemo(which: string, target: { address: string; namespace: string }, taskQueue: string, embedded: boolean): Promise<void> {
+  if (!keepWanted) {
+    if (embedded) say(`\nThe demo's embedded server stops now. To try the commands on this run, keep it: npx navigator demo ${which} --keep`);
+    return;
+  }
+  heading(`Kept running until Ctrl-C: Temporal at ${target.address}, a worker on task queue ${taskQueue}`);
+  say(`  in another terminal: export TEMPORAL_ADDRESS=${target.address} TEMPORAL_NAMESPACE=${target.namespace} NAVIGATOR_TASK_QUEUE=${taskQueue}`);
+  const { untilInterrupted } = await import('./dev.ts');
+  await untilInterrupted();
+}
 
 /** The embedded dev server unless Temporal's environment configuration names a cluster. */
 export async function demoTarget() {
@@ -47,6 +68,7 @@ async function runDemo(): Promise<void> {
   const stopWorker = await startDemoWorker(target, taskQueue);
   try {
     await runMission(target, taskQueue, server !== null);
+    await endDemo('mission', target, taskQueue, server !== null);
   } finally {
     await stopWorker();
     await server?.shutdown();
@@ -65,7 +87,8 @@ export async function startDemoWorker(target: import('../../temporal/connection.
   const worker = await createNavigatorWorker({ connection, client, namespace: target.namespace, taskQueue, agents: await buildRegistry() });
   const running = worker.run();
   return async () => {
-    worker.shutdown();
+    // Ctrl-C (demo --keep) has the Temporal runtime shut the worker down already
+    if (worker.getState() === 'RUNNING') worker.shutdown();
     await running;
     await close();
     await connection.close();

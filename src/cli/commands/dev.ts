@@ -100,7 +100,7 @@ async function startServer(kind: ServerKind, o: ServerFlags): Promise<RunningSer
 }
 
 /** Resolves on SIGINT or SIGTERM. */
-function untilInterrupted(): Promise<void> {
+export function untilInterrupted(): Promise<void> {
   return new Promise<void>((resolve) => {
     const stop = () => {
       process.off('SIGINT', stop);
