@@ -6,7 +6,10 @@
  * a recorded program, a recorded tool result. Histories written before programs and
  * journal hashes were recorded still pass (value replay: not recorded).
  */
-import { readFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type AuditReport, auditChain, formatValueChecks } from '../../src/audit/index.ts';
@@ -141,5 +144,38 @@ describe('value links and value replay of a recorded wire transfer', () => {
     expect(r.ok).toBe(false);
     const m = r.values.mismatches.find((x) => x.check === 'effect-result')!;
     expect(eventIdsOf(m)).toEqual([32, 38]);
+  });
+});
+
+describe('navigator audit --history names the events of a failed value check', () => {
+  const cli = (...args: string[]): Promise<{ code: number; stdout: string }> =>
+    new Promise((resolve) => {
+      const child = spawn(process.execPath, ['bin/navigator.mjs', ...args], { env: { ...process.env, NAVIGATOR_CODEC: '' } });
+      let stdout = '';
+      child.stdout.on('data', (d) => (stdout += d));
+      child.on('exit', (code) => resolve({ code: code ?? -1, stdout }));
+    });
+
+  it('in text and in --json, exit 1', { timeout: 120_000 }, async () => {
+    const h = history();
+    editPayload(event(h, 34), result, (v) => (v.result.reference = 'wire_forged000'));
+    const file = join(mkdtempSync(join(tmpdir(), 'audit-values-')), 'wire.json');
+    writeFileSync(file, JSON.stringify(h));
+    const text = await cli('audit', '--history', file);
+    expect(text.code).toBe(1);
+    expect(text.stdout).toMatch(/value replay: 2 pass\(es\): 1 re-derived, 1 FAILED/);
+    expect(text.stdout).toMatch(/event 40 \(pass 2 committed execute_wire_bob_5000\) has .*"wire_5c06e533d6".*event 34 \(execute_wire result, which the replay of pass 2 commits as execute_wire_bob_5000\) has .*"wire_forged000"/);
+    expect(text.stdout).toMatch(/audit FAILED/);
+    const json = await cli('audit', '--history', file, '--json');
+    expect(json.code).toBe(1);
+    const report = JSON.parse(json.stdout) as AuditReport;
+    // the commit (named with the effect's result event), then the summaries and the return value that follow from it
+    expect(report.valueReplay.mismatches.map((m) => m.sides.map((s) => s.eventId))).toEqual([
+      [40, 34],
+      [40, 24],
+      [40, 24],
+    ]);
+    expect(report.valueReplay.mismatches.map((m) => m.sides[0].what)).toEqual(['pass 2 committed execute_wire_bob_5000', 'pass 2 summaries', 'pass 2 returned']);
+    expect(report.valueReplay.mismatches[0]!.sides[1].value).toMatchObject({ reference: 'wire_forged000' });
   });
 });
