@@ -9,6 +9,7 @@ import { stepApprovalCard } from './approvals.ts';
 import { type AcceptedUpdate, acceptedUpdates } from '../client/verdicts.ts';
 import { when } from './time.ts';
 import { dagPicture } from './dag.ts';
+import { argsFields, argsFromForm } from './forms.ts';
 import { WAITING_FOR_YOU, planWaits, statusBadge, statusesOf } from './waiting.ts';
 
 const csrfField = (ctx: ConsoleContext) => html`<input type="hidden" name="_csrf" value="${ctx.csrf}" />`;
@@ -54,7 +55,22 @@ function latestProgress(events: readonly ProgressEvent[]): Map<string, { progres
 
 const stepArgs = (s: Step) => (s.agent !== undefined ? (s.input ?? {}) : (s.args ?? {}));
 
-function reviewRows(ctx: ConsoleContext, id: string, steps: readonly Step[]): Fragment {
+/**
+ * A pending step's args: a form made from its tool's input schema when this console knows
+ * the agent's tool, with the JSON as the fallback; JSON alone otherwise.
+ */
+function argsEditor(ctx: ConsoleContext, id: string, s: Step, agent: string): Fragment {
+  const hidden = html`${csrfField(ctx)}<input type="hidden" name="stepId" value="${s.id}" />`;
+  const tool = s.tool ? ctx.agents?.get(agent)?.agent.tools.find((t) => t.name === s.tool) : undefined;
+  const fields = s.agent === undefined ? argsFields(tool?.input, stepArgs(s)) : null;
+  const json = (button: string) => html`<form method="post" action="${planUrl(id, '/edit')}">${hidden}
+    <textarea name="args" rows="4" aria-label="args of ${s.id} as JSON">${pretty(stepArgs(s))}</textarea><button name="what" value="args">${button}</button></form>`;
+  if (!fields) return json('Save args');
+  return html`<form method="post" action="${planUrl(id, '/edit')}" class="args" novalidate>${hidden}${fields}<button name="what" value="fields">Save args</button></form>
+    <details><summary>as JSON</summary>${json('Save as JSON')}</details>`;
+}
+
+function reviewRows(ctx: ConsoleContext, id: string, steps: readonly Step[], agent: string): Fragment {
   return html`<table>
     <tr><th>step</th><th>what</th><th>tool</th><th>args</th><th>depends on</th><th>approval</th><th></th></tr>
     ${steps.map(
@@ -65,10 +81,7 @@ function reviewRows(ctx: ConsoleContext, id: string, steps: readonly Step[]): Fr
             <input name="description" value="${s.description}" size="28" /> <button name="what" value="description">Save</button></form>
         </td>
         <td>${s.tool ?? (s.ask ? html`question: ${s.ask.question}` : html`agent ${s.agent ?? ''}`)}</td>
-        <td>${s.status === 'pending'
-          ? html`<form method="post" action="${planUrl(id, '/edit')}">${csrfField(ctx)}<input type="hidden" name="stepId" value="${s.id}" />
-              <textarea name="args" rows="4">${pretty(stepArgs(s))}</textarea><button name="what" value="args">Save args</button></form>`
-          : html`<pre>${pretty(stepArgs(s))}</pre> (${s.status})`}</td>
+        <td>${s.status === 'pending' ? argsEditor(ctx, id, s, agent) : html`<pre>${pretty(stepArgs(s))}</pre> (${s.status})`}</td>
         <td>${s.dependsOn.join(', ')}</td>
         <td>${s.requiresApproval ? 'requires approval' : ''}</td>
         <td>
@@ -144,7 +157,7 @@ async function planPage(ctx: ConsoleContext, id: string, outcome?: { message?: s
     ${verdictsBox(verdicts, view)}
     ${approvalCards(ctx, view)}
     ${view.plan ? dagPicture(view.plan.steps) : ''}
-    ${view.plan ? (inReview ? reviewRows(ctx, id, view.plan.steps) : runRows(ctx, id, view, progress?.events ?? [])) : html`<p>No plan yet (the planner is writing it).</p>`}
+    ${view.plan ? (inReview ? reviewRows(ctx, id, view.plan.steps, view.agent) : runRows(ctx, id, view, progress?.events ?? [])) : html`<p>No plan yet (the planner is writing it).</p>`}
     ${editors}
     ${view.summary && !inReview ? html`<h2>Summary</h2><pre class="card">${pretty(view.summary)}</pre>` : ''}
     ${history}`;
@@ -218,6 +231,12 @@ function jsonField(value: unknown, what: string): Json {
 function editOf(form: Record<string, unknown>): unknown {
   const stepId = String(form.stepId ?? '');
   switch (form.what) {
+    case 'fields':
+      try {
+        return { kind: 'edit', stepId, args: argsFromForm(form) };
+      } catch (err) {
+        throw new InputProblem(`the args of ${stepId}: ${(err as Error).message}`);
+      }
     case 'args': {
       try {
         return { kind: 'edit', stepId, args: JSON.parse(String(form.args ?? '')) };

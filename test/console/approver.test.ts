@@ -263,4 +263,42 @@ describe.skipIf(!executablePath)('the console for an approver', () => {
     await shot(page, 'plan-picture');
     await page.close();
   }, 120_000);
+
+  it("edits a step's args through a form made from its tool's schema; a bad value is refused with the validator's message", async () => {
+    const plan = await env.startPlan({
+      agent: 'lab',
+      document: {
+        steps: [
+          { id: 'list', description: 'make a list', tool: 'make_list', args: { n: 5 } },
+          { id: 'flag', description: 'check the flag', tool: 'needs_flag', args: { flag: true } },
+          { id: 'say', description: 'say the items', tool: 'echo', args: { value: '$list.items', label: 'items' }, dependsOn: ['list'] },
+        ],
+      },
+    });
+    await waitForPlan(plan, (v) => v.status === 'review');
+    const page = await desktop.newPage();
+    await page.goto(`${web.url}/plans/${plan.id}`);
+    const row = (id: string) => page.locator(`tr#step-${id}`);
+    const n = row('list').locator('input[name="f:integer:n"]');
+    expect(await n.getAttribute('type')).toBe('number');
+    expect(await n.inputValue()).toBe('5');
+    expect(await row('list').locator('label[for="f:integer:n"] + small').textContent()).toBe('(from 0 to 100)');
+    expect(await row('flag').locator('select[name="f:boolean:flag"]').inputValue()).toBe('true');
+    expect(await row('say').locator('input.ref').inputValue()).toBe('$list.items');
+    await n.fill('500');
+    await row('list').getByRole('button', { name: 'Save args' }).click();
+    await expect.poll(() => page.locator('.problem').textContent()).toMatch(/Not applied[\s\S]*n[\s\S]*100/);
+    await shot(page, 'args-refused');
+    await page.goto(`${web.url}/plans/${plan.id}`);
+    await row('list').locator('input[name="f:integer:n"]').fill('7');
+    await row('list').getByRole('button', { name: 'Save args' }).click();
+    await expect.poll(() => page.locator('main').textContent()).toContain('edited args of step list');
+    // each step is its own form: one at a time
+    await row('say').locator('input[name="f:string:label"]').fill('the items');
+    await row('say').getByRole('button', { name: 'Save args' }).click();
+    await expect.poll(async () => (await plan.plan())?.steps.find((st) => st.id === 'say')?.args).toEqual({ value: '$list.items', label: 'the items' });
+    expect((await plan.plan())?.steps.find((st) => st.id === 'list')?.args).toEqual({ n: 7 });
+    await page.close();
+    await plan.cancel('test done');
+  }, 120_000);
 });

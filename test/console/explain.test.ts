@@ -5,6 +5,7 @@ import { lineDiff } from '../../src/console/diff.ts';
 import { decisionEffects, readable, stepEffects, unitOf } from '../../src/console/explain.ts';
 import { relative } from '../../src/console/time.ts';
 import { markdown } from '../../src/console/markdown.ts';
+import { argsFromForm } from '../../src/console/forms.ts';
 import { checklistFromText } from '../../src/console/checklist.ts';
 import { renderProgress } from '../../src/navigator/prompt/progress.ts';
 import { buildRegistry } from '../../src/worker/agents.ts';
@@ -81,5 +82,19 @@ describe('text for people', () => {
       { id: 'finish', description: 'Send it', planned: true },
       { id: 'extra', description: 'extra', summary: 'looked around', planned: false },
     ]);
+  });
+});
+
+describe('args from a generated form', () => {
+  it('reads each field by the kind its name carries, leaves empty ones out, and names a bad one', () => {
+    expect(argsFromForm({ stepId: 's', 'f:integer:n': '7', 'f:boolean:flag': 'false', 'f:ref:value': '$a.b', 'f:json:tags': '["x"]', 'f:string:label': '', 'f:string:path': 'a:b.json' })).toEqual({
+      n: 7,
+      flag: false,
+      value: '$a.b',
+      tags: ['x'],
+      path: 'a:b.json',
+    });
+    expect(() => argsFromForm({ 'f:number:amount': 'lots' })).toThrow('amount: "lots" is not a number');
+    expect(() => argsFromForm({ 'f:json:tags': '[' })).toThrow(/^tags: not JSON/);
   });
 });

@@ -1,0 +1,122 @@
+/**
+ * A step's args as a form made from its tool's input schema (via JSON Schema): a text
+ * field per string, a number field with its bounds, a list for an enum, yes/no for a
+ * boolean, JSON for arrays, objects and anything else; a `$step` reference or an
+ * expression is shown as such and kept as written. Each field's name carries its kind
+ * (`f:number:amount`) so the POST is read back without the schema; the plan's validator
+ * (the workflow's update) is the one judge of the values, so the form does not block
+ * them in the browser (`novalidate`) and its refusal is shown with its message.
+ */
+import { z } from 'zod';
+import type { Json } from '../workflows/contract.ts';
+import { type Fragment, html, pretty } from './html.ts';
+
+type Kind = 'string' | 'text' | 'number' | 'integer' | 'boolean' | 'enum' | 'json' | 'ref';
+interface Prop {
+  type?: string;
+  enum?: Json[];
+  minimum?: number;
+  maximum?: number;
+  exclusiveMinimum?: number;
+  exclusiveMaximum?: number;
+  description?: string;
+}
+
+/** The JSON Schema properties of a tool's input, or null when it has none usable here. */
+function propertiesOf(schema: z.ZodObject): { props: Record<string, Prop>; required: Set<string> } | null {
+  try {
+    const js = z.toJSONSchema(schema, { unrepresentable: 'any' }) as { properties?: Record<string, Prop>; required?: string[] };
+    return js.properties ? { props: js.properties, required: new Set(js.required ?? []) } : null;
+  } catch {
+    return null;
+  }
+}
+
+/** A string that names another step's result (`$read.content`) or is an expression. */
+const isReference = (v: Json | undefined) => typeof v === 'string' && v.startsWith('$');
+
+function kindOf(p: Prop, value: Json | undefined): Kind {
+  if (isReference(value)) return 'ref';
+  if (p.enum && p.enum.every((e) => typeof e === 'string')) return 'enum';
+  if (p.type === 'string') return typeof value === 'string' && value.includes('\n') ? 'text' : 'string';
+  if (p.type === 'number' || p.type === 'integer' || p.type === 'boolean') return p.type;
+  return 'json';
+}
+
+function bounds(p: Prop): string {
+  const low = p.minimum ?? p.exclusiveMinimum;
+  const high = p.maximum ?? p.exclusiveMaximum;
+  if (low !== undefined && high !== undefined) return `from ${low} to ${high}`;
+  if (low !== undefined) return p.exclusiveMinimum !== undefined ? `more than ${low}` : `at least ${low}`;
+  if (high !== undefined) return p.exclusiveMaximum !== undefined ? `less than ${high}` : `at most ${high}`;
+  return '';
+}
+
+function field(key: string, p: Prop, value: Json | undefined, required: boolean): Fragment {
+  const kind = kindOf(p, value);
+  const name = `f:${kind === 'text' ? 'string' : kind}:${key}`;
+  const hint = [p.description, kind === 'ref' ? 'a reference to another step’s result, kept as written' : '', kind === 'number' || kind === 'integer' ? bounds(p) : '', required ? '' : 'optional']
+    .filter(Boolean)
+    .join('; ');
+  const label = html`<label for="${name}">${key}</label>${hint ? html` <small>(${hint})</small>` : ''}`;
+  const shown = value === undefined ? '' : typeof value === 'string' ? value : JSON.stringify(value);
+  const input = (() => {
+    switch (kind) {
+      case 'enum':
+        return html`<select id="${name}" name="${name}">${required ? '' : html`<option value=""></option>`}${(p.enum as string[]).map((e) => html`<option value="${e}" ${e === value ? 'selected' : ''}>${e}</option>`)}</select>`;
+      case 'boolean':
+        return html`<select id="${name}" name="${name}">${required ? '' : html`<option value=""></option>`}<option value="true" ${value === true ? 'selected' : ''}>yes</option><option value="false" ${value === false ? 'selected' : ''}>no</option></select>`;
+      case 'number':
+      case 'integer':
+        return html`<input id="${name}" name="${name}" type="number" inputmode="${kind === 'integer' ? 'numeric' : 'decimal'}" step="${kind === 'integer' ? '1' : 'any'}" value="${shown}" />`;
+      case 'text':
+        return html`<textarea id="${name}" name="${name}" rows="5">${shown}</textarea>`;
+      case 'json':
+        return html`<textarea id="${name}" name="${name}" rows="2">${value === undefined ? '' : pretty(value)}</textarea>`;
+      default:
+        return html`<input id="${name}" name="${name}" value="${shown}" ${kind === 'ref' ? html`class="ref"` : ''} />`;
+    }
+  })();
+  return html`<p class="field">${label}<br />${input}</p>`;
+}
+
+/** The fields for `args` under `schema`, or null when the schema says nothing usable (JSON stays the way). */
+export function argsFields(schema: z.ZodObject | undefined, args: Json): Fragment | null {
+  const described = schema ? propertiesOf(schema) : null;
+  if (!described || !args || typeof args !== 'object' || Array.isArray(args)) return null;
+  const keys = [...new Set([...Object.keys(described.props), ...Object.keys(args)])];
+  return html`${keys.map((k) => field(k, described.props[k] ?? {}, (args as Record<string, Json>)[k], described.required.has(k)))}`;
+}
+
+/** The args a generated form sent; an empty field is left out. Throws with a precise message for a value that is not what its field takes. */
+export function argsFromForm(form: Record<string, unknown>): Record<string, Json> {
+  const args: Record<string, Json> = {};
+  for (const [name, raw] of Object.entries(form)) {
+    const m = /^f:(\w+):(.+)$/.exec(name);
+    if (!m || typeof raw !== 'string' || raw.trim() === '') continue;
+    const [, kind, key] = m as unknown as [string, Kind, string];
+    args[key] = fieldValue(kind, key, raw);
+  }
+  return args;
+}
+
+function fieldValue(kind: Kind, key: string, raw: string): Json {
+  switch (kind) {
+    case 'number':
+    case 'integer': {
+      const n = Number(raw);
+      if (!Number.isFinite(n)) throw new Error(`${key}: ${JSON.stringify(raw)} is not a number`);
+      return n;
+    }
+    case 'boolean':
+      return raw === 'true';
+    case 'json':
+      try {
+        return JSON.parse(raw) as Json;
+      } catch (err) {
+        throw new Error(`${key}: not JSON: ${(err as Error).message}`);
+      }
+    default:
+      return raw;
+  }
+}
