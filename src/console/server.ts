@@ -55,15 +55,15 @@ export function createConsoleApp(opts: ConsoleOptions, streams = new LiveStreams
     try {
       input = JSON.parse(String(form.input || '{}')) as Json;
     } catch (err) {
-      return c.html(startPage(ctx, `the input is not JSON: ${(err as Error).message}`), 400);
+      return c.html(startPage(ctx, `the input is not JSON: ${(err as Error).message}`, { kind: 'mission', form }), 400);
     }
     const problems = inputProblems(ctx.agents, String(form.agent ?? ''), input);
-    if (problems) return c.html(startPage(ctx, `the input does not fit agent ${String(form.agent)}: ${problems.join('; ')}`), 400);
+    if (problems) return c.html(startPage(ctx, `the input does not fit agent ${String(form.agent)}: ${problems.join('; ')}`, { kind: 'mission', form }), 400);
     try {
       const m = await ctx.navigator.start(String(form.agent ?? ''), input);
       return c.redirect(`/missions/${encodeURIComponent(m.id)}`, 303);
     } catch (err) {
-      if (err instanceof MissionRejected) return c.html(startPage(ctx, err.message), 400);
+      if (err instanceof MissionRejected) return c.html(startPage(ctx, err.message, { kind: 'mission', form }), 400);
       throw err;
     }
   });
@@ -76,15 +76,15 @@ export function createConsoleApp(opts: ConsoleOptions, streams = new LiveStreams
     try {
       document = given ? JSON.parse(given) : undefined;
     } catch (err) {
-      return c.html(startPage(ctx, `the plan is not JSON: ${(err as Error).message}`), 400);
+      return c.html(startPage(ctx, `the plan is not JSON: ${(err as Error).message}`, { kind: 'plan', form }), 400);
     }
     const problems = document === undefined ? null : planProblems(ctx.agents, agent, document);
-    if (problems) return c.html(startPage(ctx, `the plan does not fit agent ${agent}: ${problems.join('; ')}`), 400);
+    if (problems) return c.html(startPage(ctx, `the plan does not fit agent ${agent}: ${problems.join('; ')}`, { kind: 'plan', form }), 400);
     try {
       const p = await ctx.navigator.startPlan({ agent, request, document });
       return c.redirect(`/plans/${encodeURIComponent(p.id)}`, 303);
     } catch (err) {
-      if (err instanceof PlanRejected) return c.html(startPage(ctx, err.message), 400);
+      if (err instanceof PlanRejected) return c.html(startPage(ctx, err.message, { kind: 'plan', form }), 400);
       throw err;
     }
   });
@@ -192,7 +192,9 @@ async function inbox(ctx: ConsoleContext) {
   return page('Inbox', body, { live: `/live/inbox?seen=${fingerprint(items)}` });
 }
 
-function startPage(ctx: ConsoleContext, problem?: string) {
+/** The start page; after a refusal, `typed` is what the person sent (the form keeps it). */
+function startPage(ctx: ConsoleContext, problem?: string, typed: { kind?: 'mission' | 'plan'; form?: Record<string, unknown> } = {}) {
+  const was = (kind: 'mission' | 'plan', field: string) => (typed.kind === kind ? String(typed.form?.[field] ?? '') : '');
   const csrf = html`<input type="hidden" name="_csrf" value="${ctx.csrf}" />`;
   const choices = agentChoices(ctx.agents);
   const known = html`<datalist id="agent-names">${choices.map((a) => html`<option value="${a.name}"></option>`)}</datalist>
@@ -202,11 +204,11 @@ function startPage(ctx: ConsoleContext, problem?: string) {
     html`${problem ? html`<div class="problem">Not started: ${problem}</div>` : ''}
       ${known}
       <div class="card"><h2>A mission</h2><form method="post" action="/start/mission">${csrf}
-        <p><input name="agent" placeholder="agent" list="agent-names" required /></p><p><textarea name="input" rows="4" placeholder='{"recipient": "bob", "amount": 5000}'></textarea></p>
+        <p><input name="agent" placeholder="agent" aria-label="agent" list="agent-names" required value="${was('mission', 'agent')}" /></p><p><textarea name="input" rows="4" aria-label="input (JSON)" placeholder='{"recipient": "bob", "amount": 5000}'>${was('mission', 'input')}</textarea></p>
         <button class="primary">Start mission</button></form></div>
       <div class="card"><h2>A plan</h2><form method="post" action="/start/plan">${csrf}
-        <p><input name="agent" placeholder="agent" list="agent-names" required /></p><p><textarea name="request" rows="3" placeholder="what the plan should do (the agent's model writes the plan)"></textarea></p>
-        <p><textarea name="document" rows="5" placeholder='or the plan itself: {"steps": [{"id": "read", "description": "...", "tool": "read_file", "args": {"path": "package.json"}}]}'></textarea></p>
+        <p><input name="agent" placeholder="agent" aria-label="agent" list="agent-names" required value="${was('plan', 'agent')}" /></p><p><textarea name="request" rows="3" aria-label="request" placeholder="what the plan should do (the agent's model writes the plan)">${was('plan', 'request')}</textarea></p>
+        <p><textarea name="document" rows="5" aria-label="plan (JSON)" placeholder='or the plan itself: {"steps": [{"id": "read", "description": "...", "tool": "read_file", "args": {"path": "package.json"}}]}'>${was('plan', 'document')}</textarea></p>
         <button class="primary">Plan it</button></form></div>`,
   );
 }

@@ -116,6 +116,9 @@ describe('the start form', () => {
     const text = await refused.text();
     expect(text).toContain('Not started: the input does not fit agent wire-transfer');
     expect(text).toContain('amount');
+    // what was typed stays in the form, escaped
+    expect(text).toContain('value="wire-transfer"');
+    expect(text).toContain('>{&quot;recipient&quot;: &quot;bob&quot;, &quot;amount&quot;: &quot;lots&quot;}</textarea>');
     expect((await navigator.list({ kind: 'missions', limit: 500 })).length).toBe(before);
   }, 60_000);
 
