@@ -26,14 +26,29 @@ export interface FollowOptions {
   now?: () => string;
 }
 
-/** What the running pass activity says it does (its last heartbeat details), if any. */
-export async function passActivityText(handle: WorkflowHandle): Promise<string | null> {
-  const d = await handle.describe();
-  const pass = (d.raw.pendingActivities ?? []).find((a) => a.activityType?.name === 'runPass');
-  const payloads = pass?.heartbeatDetails?.payloads;
-  if (!payloads?.length) return null;
+/** An activity Temporal is retrying: its attempt now and why the last one failed. */
+export interface Retry {
+  attempt: number;
+  why: string;
+}
+
+/**
+ * What the running activities say: the pass's last heartbeat details (what it does), and
+ * each activity in its second attempt or later with the failure of the one before, by
+ * activity id (`runPass` for the pass). Why an effect is retried shows while it is.
+ */
+export async function activitiesNow(handle: WorkflowHandle): Promise<{ pass: string | null; retries: Map<string, Retry> }> {
+  const pending = (await handle.describe()).raw.pendingActivities ?? [];
+  const retries = new Map<string, Retry>();
+  for (const a of pending) {
+    const why = a.lastFailure?.message;
+    if (!why || (a.attempt ?? 1) < 2) continue;
+    retries.set(a.activityType?.name === 'runPass' ? 'runPass' : (a.activityId ?? ''), { attempt: a.attempt!, why: why.split('\n')[0]! });
+  }
+  const payloads = pending.find((a) => a.activityType?.name === 'runPass')?.heartbeatDetails?.payloads;
+  if (!payloads?.length) return { pass: null, retries };
   const details = (await decodeFirst(handle, payloads)) as { text?: unknown } | null;
-  return typeof details?.text === 'string' ? details.text : null;
+  return { pass: typeof details?.text === 'string' ? details.text : null, retries };
 }
 
 async function decodeFirst(handle: WorkflowHandle, payloads: Payload[]): Promise<unknown> {
@@ -44,20 +59,26 @@ async function decodeFirst(handle: WorkflowHandle, payloads: Payload[]): Promise
 }
 
 /** The lines that describe the mission now; each is printed once, when it first appears. */
-export function describeNow(status: StatusView | null, activity: string | null, ledger: readonly LedgerEntry[]): string[] {
+export function describeNow(status: StatusView | null, activity: string | null, ledger: readonly LedgerEntry[], retries: ReadonlyMap<string, Retry> = new Map()): string[] {
   const lines: string[] = [];
   if (!status) return ['no status yet (is a worker running for this task queue?)'];
+  const passRetry = retries.get('runPass');
+  if (status.status === 'running' && passRetry) lines.push(`pass ${status.passes}: ${retrying(passRetry)}`);
   if (status.status === 'running' && activity) lines.push(activity);
   else if (status.status === 'running') lines.push(`pass ${status.passes}: running`);
   for (const e of ledger) {
     if (e.sideEffect !== 'external') continue;
     const what = `effect ${e.taskId ?? e.tool} (tool ${e.tool})`;
-    lines.push(e.status === 'running' ? `${what}: running` : e.status === 'completed' ? `${what}: done` : `${what}: failed: ${e.error ?? ''}`);
+    const retry = e.status === 'running' ? retries.get(e.activity) : undefined;
+    if (retry) lines.push(`${what}: ${retrying(retry)}`);
+    lines.push(e.status === 'running' ? `${what}: running` : e.status === 'completed' ? `${what}: done${e.attempts > 1 ? ` (${e.attempts} attempts)` : ''}` : `${what}: failed: ${e.error ?? ''}`);
   }
   if (status.status === 'waiting' && status.pending) lines.push(`waiting for ${status.pending.key}${status.pending.deadline ? ` until ${status.pending.deadline}` : ''}`);
   else if (status.status !== 'running') lines.push(status.status);
   return lines;
 }
+
+const retrying = (r: Retry) => `retrying, attempt ${r.attempt}, the last one failed: ${r.why}`;
 
 const timeOfDay = () => new Date().toTimeString().slice(0, 8);
 
@@ -84,13 +105,13 @@ export async function follow(handle: WorkflowHandle, opts: FollowOptions): Promi
     const closed = await closedState(handle);
     const status = await handle.query(statusQuery).catch(() => null);
     if (opts.signal?.aborted) return { status, closed };
-    const [activity, ledger] = await Promise.all([
-      !closed && status?.status === 'running' ? passActivityText(handle).catch(() => null) : null,
+    const [activities, ledger] = await Promise.all([
+      !closed && status?.status === 'running' ? activitiesNow(handle).catch(() => null) : null,
       handle.query(ledgerQuery).catch(() => [] as LedgerEntry[]),
     ]);
     const earlier = first ? ledger.filter((e) => e.status !== 'running') : [];
     print(describeNow(status, null, earlier).filter((l) => l.startsWith('effect ')), 'earlier');
-    print(describeNow(status, activity, ledger), now());
+    print(describeNow(status, activities?.pass ?? null, ledger, activities?.retries), now());
     if (closed) return { status, closed };
     if (!opts.untilClosed && parked(status)) return { status, closed: null };
     await sleep(opts.pollMs ?? 250, opts.signal);

@@ -8,7 +8,7 @@ import { getEventListeners } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import type { WorkflowHandle } from '@temporalio/client';
 import { ActivityFailure, ApplicationFailure, RetryState } from '@temporalio/common';
-import { follow } from '../../src/cli/follow.ts';
+import { activitiesNow, describeNow, follow } from '../../src/cli/follow.ts';
 import { closedLine } from '../../src/cli/plan-view.ts';
 import { describeSettled, reasonOf, settle } from '../../src/cli/mission-view.ts';
 import type { LedgerEntry, StatusView } from '../../src/workflows/contract.ts';
@@ -102,6 +102,28 @@ describe('following a mission', () => {
       '12:00:00 effect create_3 (tool create_account): done',
       '12:00:00 waiting for next',
     ]);
+  });
+});
+
+describe('why an activity is retried', () => {
+  it('shows, while it is retried, the attempt and the failure of the one before', async () => {
+    const pendingActivities = [
+      { activityId: 'tool-1-create_account', activityType: { name: 'runTool' }, attempt: 2, lastFailure: { message: 'tool create_account failed: HTTP 503 Service Unavailable\n  at ...' } },
+      { activityId: '3', activityType: { name: 'runPass' }, attempt: 3, lastFailure: { message: 'model m: HTTP 503 (gave up after 4 attempts)' } },
+      { activityId: 'tool-2-x', activityType: { name: 'runTool' }, attempt: 1 },
+    ];
+    const handle = { describe: async () => ({ raw: { pendingActivities } }) } as unknown as WorkflowHandle;
+    const { pass, retries } = await activitiesNow(handle);
+    expect(pass).toBeNull();
+    expect([...retries.keys()]).toEqual(['tool-1-create_account', 'runPass']);
+    const lines = describeNow({ status: 'running', passes: 2, pending: null, journalSize: 0 } as unknown as StatusView, null, [effect(1, 'running')].map((e) => ({ ...e, activity: 'tool-1-create_account' })), retries);
+    expect(lines).toEqual([
+      'pass 2: retrying, attempt 3, the last one failed: model m: HTTP 503 (gave up after 4 attempts)',
+      'pass 2: running',
+      'effect create_1 (tool create_account): retrying, attempt 2, the last one failed: tool create_account failed: HTTP 503 Service Unavailable',
+      'effect create_1 (tool create_account): running',
+    ]);
+    expect(describeNow({ status: 'completed', passes: 2 } as unknown as StatusView, null, [{ ...effect(1, 'completed'), attempts: 2 }])).toContain('effect create_1 (tool create_account): done (2 attempts)');
   });
 });
 
