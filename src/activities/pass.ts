@@ -13,6 +13,8 @@ import { programEvaluator } from '../sandbox/index.ts';
 import { type PackedState, packState, turnAnswers, unpackState } from '../navigator/state-packing.ts';
 import type { TurnResult, TurnTrace } from '../navigator/pass-state.ts';
 import { journalHash } from '../audit/hash.ts';
+import { canonicalJson } from '../lisp/json.ts';
+import { parseInput } from '../navigator/agent.ts';
 import { type ShapeMemory, passShapes } from '../navigator/shape-memory.ts';
 import type { WaitingPrograms } from '../navigator/waiting-programs.ts';
 
@@ -102,7 +104,21 @@ export async function runPassStep(registered: RegisteredAgent, req: PassRequest,
     tokens: step.usage.inputTokens + step.usage.outputTokens,
     journalRead: journalReadOf(ctx),
     programs: recordPrograms(step.trace, req.resume ? (ctx.passState as unknown as PackedState) : null),
+    ...programInput(entry, ctx),
   };
+}
+
+/**
+ * The input the programs saw (`data/`), when the agent's schema made it differ from the
+ * mission's (defaults, coercions): value replay runs the programs on it.
+ */
+function programInput(entry: RegisteredAgent, ctx: PassContext): { programInput?: Json } {
+  try {
+    const input = JSON.parse(JSON.stringify(parseInput(entry.agent, ctx.input) ?? {})) as Json;
+    return canonicalJson(input) === canonicalJson(ctx.input ?? {}) ? {} : { programInput: input };
+  } catch {
+    return {};
+  }
 }
 
 /** The journal this step read, as the audit recomputes it from history. */

@@ -233,7 +233,9 @@ class LinkWalker {
       return;
     }
     if (open) {
-      this.passes.push({ ...open.record, done: res, doneEventId: id });
+      // the input the programs saw: recorded when the agent's schema changed it, else in the suspended state, else the mission's
+      const input = res.programInput ?? (open.record.suspended as { input?: Json } | null)?.input ?? open.record.input;
+      this.passes.push({ ...open.record, input, done: res, doneEventId: id });
       this.checkCommits(open.record, res, id, at);
     }
     this.open = null;

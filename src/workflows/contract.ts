@@ -264,6 +264,8 @@ export type PassResponse =
       journalRead?: JournalRead;
       /** every turn's program and what it gave, for the audit's value replay (absent before it) */
       programs?: RecordedProgram[];
+      /** the agent input the programs saw (`data/`), when the agent's schema made it differ from the mission's */
+      programInput?: Json;
     };
 
 /** What the pass activity reads from the workflow by query, instead of in its input. */
