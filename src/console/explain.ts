@@ -89,7 +89,7 @@ function dependentsOf(id: string, steps: readonly Step[]): string[] {
 /** The card's "On Approve / On Reject" lines. */
 export function effectsBox(effects: Effects, reject = 'Reject'): Fragment {
   return html`<div class="effects">
-    <p><strong>On Approve:</strong> ${effects.approve.join(' ')}${effects.irreversible ? html` <strong class="irreversible">Irreversible.</strong>` : ''}</p>
+    <p><strong>On Approve:</strong> ${effects.approve.join(' ')}${effects.irreversible ? html` <strong class="irreversible">This cannot be undone: you will be asked to confirm.</strong>` : ''}</p>
     <p><strong>On ${reject}:</strong> ${effects.reject.join(' ')}</p>
   </div>`;
 }
