@@ -169,7 +169,7 @@ export function formatValueChecks(report: Pick<AuditReport, 'values' | 'valueRep
   lines.push(`  value links: ${values.checked} checked, ${values.mismatches.length === 0 ? 'all agree' : `${values.mismatches.length} DIFFER`}${reads}`);
   for (const m of values.mismatches) lines.push(`    ${m.message}`);
   const count = (status: string) => valueReplay.passes.filter((p) => p.status === status).length;
-  const parts = [`${count('ok')} re-derived`, count('failed') && `${count('failed')} FAILED`, count('not recorded') && `${count('not recorded')} not recorded`, count('cut') && `${count('cut')} cut (programs too large to record)`].filter(Boolean);
+  const parts = [`${count('ok')} re-derived`, count('failed') && `${count('failed')} FAILED`, count('not recorded') && `${count('not recorded')} not recorded`, count('cut') && `${count('cut')} cut (programs too large to record)`, count('limit') && `${count('limit')} stopped at a limit of the agent's (not replayed)`].filter(Boolean);
   lines.push(`  value replay: ${valueReplay.passes.length} pass(es): ${parts.join(', ')}`);
   for (const m of valueReplay.mismatches) lines.push(`    ${m.message}`);
   return lines;

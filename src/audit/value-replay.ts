@@ -24,8 +24,12 @@ export interface PassReplay {
   pass: number;
   runId: string;
   eventId: number;
-  /** `ok`: re-derived; `failed`; `not recorded` (history written before programs were); `cut` (a program was left out for size) */
-  status: 'ok' | 'failed' | 'not recorded' | 'cut';
+  /**
+   * `ok`: re-derived; `failed`; `not recorded` (history written before programs were);
+   * `cut` (a program was left out for size); `limit` (a program stopped at a limit of the
+   * agent's, fuel or time, which history does not hold: not replayed)
+   */
+  status: 'ok' | 'failed' | 'not recorded' | 'cut' | 'limit';
   programs: number;
 }
 
@@ -56,9 +60,10 @@ interface Replayed {
 }
 
 /** The programs of a pass with their code: from its result, or from its suspended state in history. */
-function programsOf(p: PassRecord): Array<RecordedProgram & { code: string }> | 'not recorded' | 'cut' {
+function programsOf(p: PassRecord): Array<RecordedProgram & { code: string }> | 'not recorded' | 'cut' | 'limit' {
   const recorded = p.done.programs;
   if (!recorded) return 'not recorded';
+  if (recorded.some((r) => r.result?.status === 'error' && /^(limit_exceeded|tool_call_limit_exceeded):/.test(r.result.error))) return 'limit';
   const inState = p.suspended ? turnAnswers(p.suspended as unknown as PackedState) : [];
   const out: Array<RecordedProgram & { code: string }> = [];
   for (const r of recorded) {

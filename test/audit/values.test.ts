@@ -128,6 +128,15 @@ describe('value links and value replay of a recorded wire transfer', () => {
     expect(m.sides[1]).toMatchObject({ value: { hold_id: 'hold_other0000' } });
   });
 
+  it('a program that stopped at a limit of the agent (not in history) is not replayed, and not a failure', async () => {
+    const h = history();
+    editPayload(event(h, 13), result, (v) => (v.programs[0].result = { status: 'error', error: 'limit_exceeded: fuel exhausted' }));
+    const r = await audit(h);
+    expect(failures(r)).toEqual([]);
+    expect(r.valueReplay.passes.map((p) => p.status)).toEqual(['limit', 'ok']);
+    expect(formatValueChecks(r).join('\n')).toContain("1 stopped at a limit of the agent's (not replayed)");
+  });
+
   it('a history written before programs and journal hashes were recorded still passes: value replay says not recorded', async () => {
     const r = await audit(history(OLD));
     expect(failures(r)).toEqual([]);
