@@ -136,6 +136,13 @@ export const PAGE_SCRIPT = `(() => {
   });
   local();
   setInterval(local, 30000);
+  // on a phone the tables stack: each cell is labelled with its column's heading
+  document.querySelectorAll('table').forEach((t) => {
+    const heads = [...t.querySelectorAll('tr:first-child th')].map((th) => th.textContent.trim());
+    t.querySelectorAll('tr').forEach((tr) => [...tr.children].forEach((td, i) => {
+      if (td.tagName === 'TD' && heads[i] && !td.dataset.label) td.dataset.label = heads[i];
+    }));
+  });
   if (!me.dataset.live) return;
   source = new EventSource(me.dataset.live);
   source.addEventListener('change', () => {

@@ -96,6 +96,8 @@ describe.skipIf(!executablePath)('the console for an approver', () => {
       await fitsPhone(page, path);
       if (name === 'phone-inbox') await shot(page, name); // the one docs/console.md shows
     }
+    // stacked table cells keep their column's name
+    expect(await page.locator('td[data-label="step"]').count()).toBe(4);
     await ctx.close();
     await m.cancel('test done');
     await running.cancel('test done');
