@@ -3,7 +3,7 @@
  * 2: the real CLI in a child process, pointed at an address where no Temporal listens, so
  * a refusal that came from a started workflow (or from trying to start one) cannot pass.
  */
-import { spawn } from 'node:child_process';
+import { runCli } from './run-cli.ts';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,17 +12,10 @@ import { describe, expect, it } from 'vitest';
 const NOWHERE = '127.0.0.1:9';
 const AGENTS = './test/mission/fixtures/slow-agents.ts';
 
-function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const env: NodeJS.ProcessEnv = { ...process.env, TEMPORAL_ADDRESS: NOWHERE };
-    delete env.NAVIGATOR_AGENTS;
-    const child = spawn(process.execPath, ['bin/navigator.mjs', ...args], { env });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('exit', (code) => resolve({ code: code ?? -1, stdout, stderr }));
-  });
+function cli(...args: string[]) {
+  const env: NodeJS.ProcessEnv = { ...process.env, TEMPORAL_ADDRESS: NOWHERE };
+  delete env.NAVIGATOR_AGENTS;
+  return runCli(args, env);
 }
 
 const planFile = (doc: unknown): string => {

@@ -5,20 +5,14 @@
 import { spawn } from 'node:child_process';
 import { afterAll, describe, expect, it } from 'vitest';
 import { eventually } from '../mission/harness.ts';
+import { runCli } from './run-cli.ts';
 
 const children: ReturnType<typeof spawn>[] = [];
 afterAll(() => {
   for (const c of children) if (c.exitCode === null) c.kill('SIGKILL');
 });
 
-function cli(args: string[], env: Record<string, string>): Promise<{ code: number; stdout: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['bin/navigator.mjs', ...args], { env: { ...process.env, ...env } });
-    let stdout = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.on('exit', (code) => resolve({ code: code ?? -1, stdout }));
-  });
-}
+const cli = (args: string[], env: Record<string, string>) => runCli(args, { ...process.env, ...env });
 
 describe('demo --keep', () => {
   it('keeps the server for the commands it prints, until Ctrl-C', { timeout: 240_000 }, async () => {

@@ -4,7 +4,7 @@
  * waits for a decision (Temporal calls it RUNNING); `decide ID KEY approved` takes the bare
  * word; `watch` prints the result and exits 0, a failed mission's reason and exit 1.
  */
-import { spawn } from 'node:child_process';
+import { runCli } from './run-cli.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type MissionEnv, missionEnv, waitForStatus } from '../mission/harness.ts';
 
@@ -16,18 +16,8 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(async () => m?.shutdown());
 
-function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['bin/navigator.mjs', ...args], {
-      env: { ...process.env, TEMPORAL_ADDRESS: m.env.server.address, TEMPORAL_NAMESPACE: m.env.server.namespace, NAVIGATOR_TASK_QUEUE: m.taskQueue },
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('exit', (code) => resolve({ code: code ?? -1, stdout, stderr }));
-  });
-}
+const cli = (...args: string[]) =>
+  runCli(args, { ...process.env, TEMPORAL_ADDRESS: m.env.server.address, TEMPORAL_NAMESPACE: m.env.server.namespace, NAVIGATOR_TASK_QUEUE: m.taskQueue });
 
 describe('a mission waiting for a person, from the CLI', () => {
   it('list --status waiting finds it; decide takes a bare word; watch ends with the result', { timeout: 180_000 }, async () => {

@@ -3,7 +3,7 @@
  * `plan create` says at once that it waits for the planner's model; `plan watch` of a
  * failed plan says "plan failed" once and exits 1.
  */
-import { spawn } from 'node:child_process';
+import { runCli } from './run-cli.ts';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -22,18 +22,8 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(async () => env?.shutdown());
 
-function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['bin/navigator.mjs', ...args], {
-      env: { ...process.env, TEMPORAL_ADDRESS: env.env.server.address, TEMPORAL_NAMESPACE: env.env.server.namespace, NAVIGATOR_TASK_QUEUE: env.taskQueue, WORKSPACE_DIR: workspace },
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('exit', (code) => resolve({ code: code ?? -1, stdout, stderr }));
-  });
-}
+const cli = (...args: string[]) =>
+  runCli(args, { ...process.env, TEMPORAL_ADDRESS: env.env.server.address, TEMPORAL_NAMESPACE: env.env.server.namespace, NAVIGATOR_TASK_QUEUE: env.taskQueue, WORKSPACE_DIR: workspace });
 
 describe('plan create', () => {
   it('says at once that it waits for the model, then shows the plan for review', { timeout: 120_000 }, async () => {
