@@ -18,6 +18,7 @@ import { EXPRESSION_LIMITS } from '../activities/plans.ts';
 import type { EvaluateStepOutcome, EvaluateStepRequest, ExecutionSummary, PlanOutcome, RecoveryOutcome, StepOutcome, StepRequest, StepVerdict } from '../workflows/plan-contract.ts';
 import { EventType, type HistoryEvent, type RunHistory, decodeAll, decodeFirst, eventId } from './history.ts';
 import { valueHash } from './hash.ts';
+import { stepOfChild } from './plans.ts';
 import { type ValueMismatch, type ValueSide, mismatch, same } from './values.ts';
 
 export interface PlanValueLinks {
@@ -87,7 +88,7 @@ class PlanWalker {
       }
       case EventType.EVENT_TYPE_START_CHILD_WORKFLOW_EXECUTION_INITIATED: {
         const a = e.startChildWorkflowExecutionInitiatedEventAttributes!;
-        const stepId = this.plan?.value.steps.find((s) => a.workflowId?.startsWith(`${this.plan!.value.id}--${s.id}-`))?.id;
+        const stepId = this.plan ? stepOfChild(a.workflowId ?? '', this.plan.value.id) : null;
         if (!stepId) return;
         this.children.set(at.eventId, stepId);
         const input = decodeFirst<{ input?: Json }>(a.input)?.input ?? null;

@@ -236,7 +236,7 @@ function answerEvent(e: HistoryEvent, updates: Map<number, string>, record: (ev:
 }
 
 /** Child ids are `<planId>--<stepId>-<round>`. */
-function stepOfChild(workflowId: string, planId: string): string | null {
+export function stepOfChild(workflowId: string, planId: string): string | null {
   const prefix = `${planId}--`;
   if (!workflowId.startsWith(prefix)) return null;
   const rest = workflowId.slice(prefix.length);
