@@ -20,7 +20,7 @@ th,td{border:1px solid #dde1e7;padding:6px 8px;text-align:left;vertical-align:to
 th{background:#eef1f5;font-weight:600}
 pre,code{font:13px/1.4 ui-monospace,monospace}pre{white-space:pre-wrap;margin:0}
 .card{background:#fff;border:1px solid #dde1e7;border-radius:6px;padding:12px 16px;margin:12px 0}
-.problem{background:#fff0f0;border:1px solid #e3a0a0;color:#8a1c1c;padding:8px 12px;border-radius:4px;margin:8px 0}
+.problem,.reorder-problem{background:#fff0f0;border:1px solid #e3a0a0;color:#8a1c1c;padding:8px 12px;border-radius:4px;margin:8px 0}
 .ok{color:#17692f}.status{font-weight:600}
 button{font:inherit;padding:4px 12px;border-radius:4px;border:1px solid #8897ad;background:#fff;cursor:pointer}
 button.primary{background:#1f5fd1;color:#fff;border-color:#1f5fd1}button.danger{border-color:#b33;color:#b33}
@@ -28,6 +28,7 @@ textarea{width:100%;font:13px ui-monospace,monospace}
 form.inline{display:inline}
 input,select,textarea{max-width:100%;box-sizing:border-box}
 .wide{overflow-x:auto}
+ol.reorder{padding-left:24px}ol.reorder li{background:#fff;border:1px solid #dde1e7;border-radius:4px;padding:8px;margin:4px 0;cursor:grab}
 figure.dag{margin:8px 0 16px}figure.dag svg{max-width:100%;height:auto;display:block}figure.dag figcaption{font-size:13px;color:#5a6578}
 .dag .edge{fill:none;stroke:#8897ad;stroke-width:1.5}.dag marker path{fill:#8897ad}
 .dag rect{fill:#fff;stroke:#8897ad;stroke-width:1.5}.dag text{font:13px system-ui,sans-serif;fill:#1d2430}.dag text.id{font-weight:600}.dag text.st{font-size:12px}
@@ -142,6 +143,39 @@ export const PAGE_SCRIPT = `(() => {
     t.querySelectorAll('tr').forEach((tr) => [...tr.children].forEach((td, i) => {
       if (td.tagName === 'TD' && heads[i] && !td.dataset.label) td.dataset.label = heads[i];
     }));
+  });
+  // drag and drop reorder: refused when a step would come before one it depends on
+  document.querySelectorAll('form.reorder').forEach((form) => {
+    const list = form.querySelector('ol.reorder');
+    const problem = form.querySelector('.reorder-problem');
+    let dragged = null;
+    list.addEventListener('dragstart', (e) => { dragged = e.target.closest('li'); e.dataTransfer.setData('text/plain', dragged.dataset.step); });
+    list.addEventListener('dragover', (e) => e.preventDefault());
+    list.addEventListener('drop', (e) => {
+      e.preventDefault();
+      const target = e.target.closest('li');
+      if (!dragged || !target || target === dragged) return;
+      const items = [...list.children];
+      const order = items.filter((li) => li !== dragged);
+      const at = order.indexOf(target) + (items.indexOf(dragged) < items.indexOf(target) ? 1 : 0);
+      order.splice(at, 0, dragged);
+      const ids = order.map((li) => li.dataset.step);
+      for (const li of order) {
+        const late = (li.dataset.deps || '').split(' ').filter(Boolean).find((d) => ids.indexOf(d) > ids.indexOf(li.dataset.step));
+        if (late) {
+          problem.textContent = 'Not reordered: ' + li.dataset.step + ' depends on ' + late + ', so it must come after it.';
+          problem.hidden = false;
+          return;
+        }
+      }
+      form.querySelector('input[name=order]').value = ids.join(', ');
+      const send = document.createElement('input');
+      send.type = 'hidden'; send.name = 'what'; send.value = 'reorder';
+      form.appendChild(send);
+      leaving = true;
+      if (source) source.close();
+      form.submit();
+    });
   });
   if (!me.dataset.live) return;
   source = new EventSource(me.dataset.live);

@@ -146,8 +146,9 @@ async function planPage(ctx: ConsoleContext, id: string, outcome?: { message?: s
           <textarea name="step" rows="3" placeholder='{"id": "notify", "description": "Tell the team", "tool": "echo", "args": {"value": 1}, "dependsOn": ["first"]}'></textarea>
           <button name="what" value="add">Add step</button></form>
         <h2>Order</h2>
-        <form method="post" action="${planUrl(id, '/edit')}">${csrfField(ctx)}
-          <input name="order" size="60" value="${(view.plan?.steps ?? []).map((s) => s.id).join(', ')}" /> <button name="what" value="reorder">Reorder</button></form></div>`
+        <form method="post" action="${planUrl(id, '/edit')}" class="reorder">${csrfField(ctx)}
+          ${reorderList(view.plan?.steps ?? [])}
+          <input name="order" aria-label="order of the steps" size="60" value="${(view.plan?.steps ?? []).map((s) => s.id).join(', ')}" /> <button name="what" value="reorder">Reorder</button></form></div>`
     : '';
   const body = html`
     ${problemsBox(outcome?.problems, outcome?.message)}
@@ -174,6 +175,17 @@ function verdictsBox(verdicts: readonly AcceptedUpdate[], view: PlanStatusView):
     return html`<p><strong class="verdict">Step <a href="#step-${String(v.arg.stepId)}">${String(v.arg.stepId)}</a> ${v.name === 'approveStep' ? 'approved' : 'denied'} by ${String(v.arg.by ?? 'someone')}</strong> ${when(v.at)}${note ? html` · “${String(note)}”` : ''}
       ${step ? html`<span class="outcome"> · now <span class="status">${step.status}</span>${step.result?.error ? html`: ${step.result.error}` : ''}</span>` : ''}</p>`;
   })}</div>`;
+}
+
+/**
+ * The steps to drag into a new order (the page script refuses an order that puts a step
+ * before one it depends on, and sends the rest); the text field below is the way without
+ * a script.
+ */
+function reorderList(steps: readonly Step[]): Fragment {
+  return html`<ol class="reorder" aria-label="drag a step to reorder">
+    ${steps.map((s) => html`<li draggable="true" data-step="${s.id}" data-deps="${s.dependsOn.join(' ')}"><code>${s.id}</code> ${s.description}</li>`)}
+  </ol><p class="reorder-problem" role="alert" hidden></p>`;
 }
 
 /** The steps waiting for approval, each as a card saying what Approve and Deny do. */

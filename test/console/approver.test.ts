@@ -302,4 +302,28 @@ describe.skipIf(!executablePath)('the console for an approver', () => {
     await page.close();
     await plan.cancel('test done');
   }, 120_000);
+
+  it('reorders a plan in review by drag and drop, and refuses an order that puts a step before one it depends on', async () => {
+    const plan = await env.startPlan({
+      agent: 'lab',
+      document: {
+        steps: [
+          { id: 'list', description: 'make a list', tool: 'make_list', args: { n: 2 } },
+          { id: 'flag', description: 'check the flag', tool: 'needs_flag', args: { flag: true } },
+          { id: 'say', description: 'say the items', tool: 'echo', args: { value: '$list.items' }, dependsOn: ['list'] },
+        ],
+      },
+    });
+    await waitForPlan(plan, (v) => v.status === 'review');
+    const page = await desktop.newPage();
+    await page.goto(`${web.url}/plans/${plan.id}`);
+    const item = (id: string) => page.locator(`ol.reorder li[data-step="${id}"]`);
+    await item('say').dragTo(item('list'));
+    expect(await page.locator('.reorder-problem').textContent()).toBe('Not reordered: say depends on list, so it must come after it.');
+    expect((await plan.plan())?.steps.map((st) => st.id)).toEqual(['list', 'flag', 'say']);
+    await item('flag').dragTo(item('list'));
+    await expect.poll(async () => (await plan.plan())?.steps.map((st) => st.id), { timeout: 60_000 }).toEqual(['flag', 'list', 'say']);
+    await page.close();
+    await plan.cancel('test done');
+  }, 120_000);
 });
