@@ -122,7 +122,7 @@ function programInput(entry: RegisteredAgent, ctx: PassContext): { programInput?
 }
 
 /** The journal this step read, as the audit recomputes it from history. */
-const journalReadOf = (ctx: PassContext): JournalRead => ({ version: ctx.journalVersion, hash: journalHash(ctx.journal) });
+const journalReadOf = (ctx: PassContext): JournalRead => ({ version: ctx.journalVersion, hash: journalHash(ctx.journal, 'key'), order: 'key' });
 
 /** Most bytes of program text one pass result records; later programs are marked cut. */
 export const MAX_RECORDED_PROGRAM_BYTES = 32 * 1024;

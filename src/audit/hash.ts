@@ -9,5 +9,14 @@ import type { Json } from '../lisp/tools.ts';
 
 export const valueHash = (value: Json): string => createHash('sha256').update(canonicalJson(value)).digest('hex').slice(0, 16);
 
-/** The journal's entries in commit order (order counts: it is what the pass was shown). */
-export const journalHash = (entries: ReadonlyArray<readonly [string, Json]>): string => valueHash(entries.map(([k, v]) => [k, v]));
+/**
+ * A journal's hash: its entries sorted by key (`key`, what pass results record), or in
+ * commit order (`commit`, recorded by the first version). By key because a person's write
+ * and a pass's commits delivered in one workflow task can be ordered differently live and
+ * on replay, while the values a pass reads are the same.
+ */
+export const journalHash = (entries: ReadonlyArray<readonly [string, Json]>, order: 'key' | 'commit' = 'key'): string => {
+  const list = entries.map(([k, v]): [string, Json] => [k, v]);
+  if (order === 'key') list.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return valueHash(list);
+};

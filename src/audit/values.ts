@@ -102,7 +102,6 @@ export function mismatch(check: string, a: ValueSide, b: ValueSide, why = 'diffe
 interface Snapshot {
   version: number;
   entries: Array<[string, Json]>;
-  hash?: string;
 }
 
 /** Walks the chain once, rebuilding the journal, and checks every value link on the way. */
@@ -262,8 +261,8 @@ class LinkWalker {
       this.mismatches.push(mismatch('journal-read', pass, { runId: at.runId, eventId: id, what: 'journal rebuilt from history', value: `versions up to ${at.state.journalVersion}` }, 'history never had this version'));
       return;
     }
-    snap.hash ??= journalHash(snap.entries);
-    if (snap.hash === read.hash) {
+    const hash = journalHash(snap.entries, read.order ?? 'commit');
+    if (hash === read.hash) {
       this.verified = snap;
       return;
     }
@@ -272,17 +271,17 @@ class LinkWalker {
     const changed = snap.entries.filter(([k, v]) => !before.has(k) || !same(before.get(k), v));
     const removed = [...before.keys()].filter((k) => !snap.entries.some(([x]) => x === k));
     if (changed.length === 0 && removed.length === 0) {
-      this.mismatches.push(mismatch('journal-read', pass, { runId: at.runId, eventId: id, what: `journal rebuilt to version ${snap.version}`, value: `hash ${snap.hash}` }));
+      this.mismatches.push(mismatch('journal-read', pass, { runId: at.runId, eventId: id, what: `journal rebuilt to version ${snap.version}`, value: `hash ${hash}` }));
       return;
     }
     for (const [k, v] of changed) {
       const p = at.provenance.get(k);
       const byPass = /^pass (\d+)$/.exec(p?.source ?? '');
-      const m = mismatch('journal-read', pass, { runId: p?.runId ?? at.runId, eventId: p?.eventId ?? 0, what: `${p?.source ?? 'an event'} committed ${k}`, value: v }, `the pass read another journal (rebuilt: hash ${snap.hash}); ${k} changed since the last journal a pass read as rebuilt`);
+      const m = mismatch('journal-read', pass, { runId: p?.runId ?? at.runId, eventId: p?.eventId ?? 0, what: `${p?.source ?? 'an event'} committed ${k}`, value: v }, `the pass read another journal (rebuilt: hash ${hash}); ${k} changed since the last journal a pass read as rebuilt`);
       this.mismatches.push(byPass ? { ...m, committedBy: Number(byPass[1]) } : m);
     }
     for (const k of removed) {
-      this.mismatches.push(mismatch('journal-read', pass, { runId: at.runId, eventId: 0, what: `${k} removed`, value: null }, `the pass read another journal (rebuilt: hash ${snap.hash})`));
+      this.mismatches.push(mismatch('journal-read', pass, { runId: at.runId, eventId: 0, what: `${k} removed`, value: null }, `the pass read another journal (rebuilt: hash ${hash})`));
     }
   }
 

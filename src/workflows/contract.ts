@@ -222,6 +222,8 @@ export type PassOutcome =
 export interface JournalRead {
   version: number;
   hash: string;
+  /** how the entries were ordered for the hash; absent: commit order (the first recordings) */
+  order?: 'key';
 }
 
 /** What a turn's program gave, as the pass recorded it for the audit's value replay. */
