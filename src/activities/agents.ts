@@ -1,5 +1,5 @@
 /** The agents a worker can run, by name, each with the model that drives it. */
-import { ApplicationFailure } from '@temporalio/common';
+import { failure } from '../kernel/failures.ts';
 import type { ChatModel } from '../llm/model.ts';
 import type { Agent } from '../navigator/index.ts';
 
@@ -15,11 +15,11 @@ export function lookupAgent(agents: AgentRegistry, name: string): RegisteredAgen
   const found = agents.get(name);
   if (found) return found;
   const known = [...agents.keys()].join(', ') || 'none';
-  throw ApplicationFailure.nonRetryable(`unknown agent ${JSON.stringify(name)}; this worker runs: ${known}`, 'UnknownAgent');
+  throw failure('UnknownAgent', `unknown agent ${JSON.stringify(name)}; this worker runs: ${known}`);
 }
 
 export function lookupTool(entry: RegisteredAgent, name: string) {
   const tool = entry.agent.tools.find((t) => t.name === name);
   if (tool) return tool;
-  throw ApplicationFailure.nonRetryable(`agent ${entry.agent.name} has no tool ${JSON.stringify(name)}`, 'UnknownTool');
+  throw failure('UnknownTool', `agent ${entry.agent.name} has no tool ${JSON.stringify(name)}`);
 }

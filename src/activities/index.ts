@@ -3,7 +3,8 @@
  * tool handler. `createActivities` closes over the worker's agents and a client, which
  * the pass uses to read the journal by query instead of receiving it in its input.
  */
-import { Context, ApplicationFailure } from '@temporalio/activity';
+import { Context } from '@temporalio/activity';
+import { failure } from '../kernel/failures.ts';
 import type { Client } from '@temporalio/client';
 import { fromJson, toJson } from '../lisp/json.ts';
 import type { Json, PassRequest, PassResponse, ToolRequest } from '../workflows/contract.ts';
@@ -11,6 +12,7 @@ import { passContextQuery } from '../workflows/messages.ts';
 import { type AgentRegistry, lookupAgent, lookupTool } from './agents.ts';
 import { describe } from './describe.ts';
 import { withHeartbeat } from './heartbeat.ts';
+import { invokeTool } from './tool-invocation.ts';
 import { createPlanActivities } from './plans.ts';
 import { type PassActivity, passActivity, runPassStep } from './pass.ts';
 import type { PassProgress } from '../navigator/index.ts';
@@ -28,7 +30,7 @@ import { inSpan, ownerAttributes, toolAttributes } from '../telemetry/spans.ts';
 function modelUnavailable(err: unknown): never {
   if (!(err instanceof LlmError && err.retryable)) throw err;
   const wait = err.details.retryAfterMs;
-  throw ApplicationFailure.create({ message: err.message, type: 'ModelUnavailable', details: [err.toJSON()], ...(wait ? { nextRetryDelay: wait } : {}) });
+  throw failure('ModelUnavailable', err.message, { retryable: true, details: [err.toJSON()], nextRetryDelayMs: wait });
 }
 
 export interface ActivityDeps {
@@ -58,14 +60,14 @@ export function createActivities(deps: ActivityDeps) {
       try {
         return describe(entry.agent, req.input);
       } catch (err) {
-        throw ApplicationFailure.nonRetryable(`agent ${req.agent}: ${(err as Error).message}`, 'InvalidAgentInput');
+        throw failure('InvalidAgentInput', `agent ${req.agent}: ${(err as Error).message}`);
       }
     },
 
     async runPass(req: PassRequest): Promise<PassResponse> {
       const ctx = Context.current();
       const execution = ctx.info.workflowExecution;
-      if (!execution) throw ApplicationFailure.nonRetryable('runPass must run inside a mission workflow', 'InvalidPassState');
+      if (!execution) throw failure('InvalidPassState', 'runPass must run inside a mission workflow');
       const { workflowId, runId } = execution;
       const entry = lookupAgent(deps.agents, req.agent);
       // Heartbeat from the start: the query below may wait while Temporal moves the
@@ -80,11 +82,11 @@ export function createActivities(deps: ActivityDeps) {
         const context = await deps.client.workflow.getHandle(workflowId, runId).query(passContextQuery);
         if (context.journalVersion < req.journalVersion) {
           // The query reached a worker whose copy of the workflow is behind: try again.
-          throw ApplicationFailure.retryable(`journal version ${context.journalVersion} is older than ${req.journalVersion}`, 'StaleJournal');
+          throw failure('StaleJournal', `journal version ${context.journalVersion} is older than ${req.journalVersion}`, { retryable: true });
         }
         if (req.step !== undefined && context.passStep !== undefined && context.passStep !== req.step) {
           // the answer carries a change to the suspended state it read: it must be the workflow's
-          throw ApplicationFailure.retryable(`suspended pass state ${context.passStep} is not ${req.step}`, 'StalePassState');
+          throw failure('StalePassState', `suspended pass state ${context.passStep} is not ${req.step}`, { retryable: true });
         }
         const owner = { workflowId, runId: context.runId, agent: req.agent };
         return inSpan('navigator.pass', { ...ownerAttributes(owner), 'navigator.pass': req.pass, 'navigator.pass.resume': Boolean(req.resume) }, async (span) => {
@@ -99,25 +101,21 @@ export function createActivities(deps: ActivityDeps) {
       const ctx = Context.current();
       const attempt = ctx.info.attempt;
       const tool = lookupTool(lookupAgent(deps.agents, req.agent), req.tool);
-      const args = tool.input.safeParse(req.args);
-      if (!args.success) {
-        const issues = args.error.issues.map((i) => `${i.path.join('.') || 'args'}: ${i.message}`).join('; ');
-        throw ApplicationFailure.create({ message: `invalid arguments for ${req.tool}: ${issues}`, type: 'InvalidToolArgs', nonRetryable: true, details: [{ attempt }] });
-      }
       const workflowId = ctx.info.workflowExecution?.workflowId ?? '';
       const owner = { workflowId, runId: req.runId ?? workflowId, agent: req.agent };
-      const spanAttributes = { ...toolAttributes(owner, { tool: req.tool, sideEffect: sideEffectOf(tool), taskId: req.taskId, idempotencyKey: req.idempotencyKey, cached: false }), 'navigator.tool.attempt': attempt };
-      try {
-        const call = () => inSpan('navigator.tool', spanAttributes, async () => tool.handler(args.data, { idempotencyKey: req.idempotencyKey, taskId: req.taskId, signal: ctx.cancellationSignal }));
-        const doing = { text: `tool ${req.tool}${req.taskId ? ` for task ${req.taskId}` : ''}` };
-        const out = await withHeartbeat(ctx, deps.heartbeatEveryMs ?? 2000, async () => call(), () => doing);
-        return { result: toJson(fromJson((out ?? null) as Json)), attempt };
-      } catch (err) {
-        const message = err instanceof Error ? err.message : String(err);
-        // a refusal (ToolRejected) will not change on retry: the model gets it at once
-        const rejected = err instanceof Error && err.name === 'ToolRejected';
-        throw ApplicationFailure.create({ message: `tool ${req.tool} ${rejected ? 'rejected the call' : 'failed'}: ${message}`, type: rejected ? 'ToolRejected' : 'ToolError', nonRetryable: rejected, details: [{ attempt }] });
-      }
+      const attributes = { ...toolAttributes(owner, { tool: req.tool, sideEffect: sideEffectOf(tool), taskId: req.taskId, idempotencyKey: req.idempotencyKey, cached: false }), 'navigator.tool.attempt': attempt };
+      const doing = { text: `tool ${req.tool}${req.taskId ? ` for task ${req.taskId}` : ''}` };
+      const result = await invokeTool(ctx, {
+        tool,
+        args: req.args,
+        label: req.tool,
+        context: { idempotencyKey: req.idempotencyKey, taskId: req.taskId },
+        details: { attempt },
+        heartbeatEveryMs: deps.heartbeatEveryMs ?? 2000,
+        doing: () => doing,
+        span: { name: 'navigator.tool', attributes },
+      });
+      return { result, attempt };
     },
   };
 }

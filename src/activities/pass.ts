@@ -2,7 +2,7 @@
  * One step of a Navigator pass inside the `runPass` activity: start or resume the pass
  * (src/navigator), then translate its result into the workflow's PassResponse.
  */
-import { ApplicationFailure } from '@temporalio/activity';
+import { failure } from '../kernel/failures.ts';
 import { sideEffectOf } from '../lisp/tools.ts';
 import { type PassProgress, passOpening, resumePass, startPass } from '../navigator/index.ts';
 import type { InlineToolCall, Json, JournalRead, PassContext, PassOutcome, PassRequest, PassResponse, RecordedProgram, RecordedTurnResult } from '../workflows/contract.ts';
@@ -27,7 +27,7 @@ export interface WorkerMemory {
   /** the mission (workflow id) this step belongs to: the key of `waiting` */
   mission?: string;
 }
-import { type JsonValue, diffJson } from '../workflows/json-patch.ts';
+import { diffJson } from '../workflows/json-patch.ts';
 
 /** The heartbeat details of a running pass: what it does now, as data and as one line. */
 export interface PassActivity {
@@ -50,7 +50,7 @@ export async function runPassStep(registered: RegisteredAgent, req: PassRequest,
   const entry = owner ? { ...registered, agent: tracedAgent(registered.agent, owner, otelContext.active()) } : registered;
   const model = owner ? tracedModel(entry.model(), owner) : entry.model();
   if (req.resume && ctx.passState === null) {
-    throw ApplicationFailure.nonRetryable(`pass ${req.pass} has no suspended state to resume`, 'InvalidPassState');
+    throw failure('InvalidPassState', `pass ${req.pass} has no suspended state to resume`);
   }
   const evaluate = programEvaluator();
   const step = req.resume
@@ -75,8 +75,8 @@ export async function runPassStep(registered: RegisteredAgent, req: PassRequest,
     // only what changed since the state this step read: history keeps each change once
     // effect results and the effect list stay out: the workflow holds both, and gives the results back
     const held = { ...step.state, effectResults: {}, pending: step.state.pending && { ...step.state.pending, effects: [] } };
-    const next = packState(held, { opening: openingOf(entry, held.input, ctx) }) as unknown as JsonValue;
-    const base = req.resume ? (ctx.passState as JsonValue) : null;
+    const next = packState(held, { opening: openingOf(entry, held.input, ctx) }) as unknown as Json;
+    const base = req.resume ? (ctx.passState as Json) : null;
     // an effect's id is its idempotency key: sent once (the workflow restores the id)
     const effects = step.effects.map(({ id, ...e }) => (id === e.idempotencyKey ? e : { id, ...e }));
     return { kind: 'effects', effects, patch: diffJson(base, next) ?? { o: {} }, journalRead: journalReadOf(ctx) };
@@ -171,7 +171,7 @@ function unpackOrFail(entry: RegisteredAgent, ctx: PassContext) {
   try {
     return unpackState(packed, { opening: openingOf(entry, packed.input, ctx) });
   } catch (err) {
-    throw ApplicationFailure.nonRetryable((err as Error).message, 'InvalidPassState');
+    throw failure('InvalidPassState', (err as Error).message);
   }
 }
 

@@ -6,7 +6,9 @@
  */
 import { inSpan, ownerAttributes } from '../telemetry/spans.ts';
 import { sideEffectOf } from '../lisp/tools.ts';
-import { Context, ApplicationFailure } from '@temporalio/activity';
+import { Context } from '@temporalio/activity';
+import { failure } from '../kernel/failures.ts';
+import { invokeTool } from './tool-invocation.ts';
 import type { Client } from '@temporalio/client';
 import { createHash } from 'node:crypto';
 import { canonicalJson, fromJson, toJson } from '../lisp/json.ts';
@@ -166,13 +168,8 @@ export function createPlanActivities(deps: PlanActivityDeps) {
       const attempt = ctx.info.attempt;
       const tool = lookupTool(lookupAgent(deps.agents, req.agent), req.tool);
       const idempotencyKey = stepKey(req.planId, req.item === undefined ? req.stepId : `${req.stepId}[${req.item}]`, req.args);
-      const args = tool.input.safeParse(req.args);
-      if (!args.success) {
-        const issues = args.error.issues.map((i) => `args${i.path.length ? '.' + i.path.join('.') : ''}: ${i.message}`).join('; ');
-        throw ApplicationFailure.create({ message: `invalid arguments for step ${req.stepId} (${req.tool}): ${issues}`, type: 'InvalidToolArgs', nonRetryable: true, details: [{ attempt, idempotencyKey }] });
-      }
       const report = progressReporter(ctx, deps, req.stepId);
-      const spanAttributes = {
+      const attributes = {
         ...ownerAttributes({ workflowId: req.planId, runId: req.planId, agent: req.agent }),
         'navigator.plan_step': req.stepId,
         'navigator.tool': req.tool,
@@ -181,17 +178,17 @@ export function createPlanActivities(deps: PlanActivityDeps) {
         'navigator.plan_step.attempt': attempt,
       };
       try {
-        const out = await inSpan('navigator.plan_step', spanAttributes, async (span) => {
-          const result = await withHeartbeat(Context.current(), every, async () =>
-            tool.handler(args.data, { idempotencyKey, taskId: req.stepId, signal: ctx.cancellationSignal, report }),
-          );
-          span.setAttribute('navigator.plan_step.status', 'completed');
-          return result;
+        const result = await invokeTool(ctx, {
+          tool,
+          args: req.args,
+          label: `step ${req.stepId} (${req.tool})`,
+          argsPrefix: ['args'],
+          context: { idempotencyKey, taskId: req.stepId, report },
+          details: { attempt, idempotencyKey },
+          heartbeatEveryMs: every,
+          span: { name: 'navigator.plan_step', attributes },
         });
-        return { result: toJson(fromJson((out ?? null) as Json)), attempt, idempotencyKey };
-      } catch (err) {
-        const message = err instanceof Error ? err.message : String(err);
-        throw ApplicationFailure.create({ message: `tool ${req.tool} failed: ${message}`, type: 'ToolError', details: [{ attempt, idempotencyKey }] });
+        return { result, attempt, idempotencyKey };
       } finally {
         await report.flush();
       }
@@ -228,7 +225,7 @@ async function computeArgs(req: EvaluateStepRequest, context: Record<string, Jso
 async function forEachItems(req: EvaluateStepRequest, source: string, context: Record<string, Json>): Promise<Json[]> {
   const list = await evaluateExpression(source, context, req.stepId, 'forEach');
   const max = req.maxItems ?? DEFAULT_MAX_ITEMS;
-  const fail = (message: string) => ApplicationFailure.create({ message: `step ${req.stepId} forEach: ${message}`, type: 'InvalidExpression', nonRetryable: true });
+  const fail = (message: string) => failure('InvalidExpression', `step ${req.stepId} forEach: ${message}`);
   if (!Array.isArray(list)) throw fail(`expected a list, got ${list === null ? 'nil' : typeof list === 'object' ? 'a map' : JSON.stringify(list)}`);
   if (list.length > max) throw fail(`gave ${list.length} items, more than maxItems ${max}`);
   return list;
@@ -241,16 +238,16 @@ async function forEachItems(req: EvaluateStepRequest, source: string, context: R
 async function evaluateExpression(source: string, context: Record<string, Json>, stepId: string, where: string, item?: Json): Promise<Json> {
   const namespace = item === undefined ? undefined : new Map([['item', fromJson(item)]]);
   const result = await evaluate(source, { context, dataNamespaces: [...PLAN_NAMESPACES], limits: EXPRESSION_LIMITS, journal: null, ...(namespace ? { namespace } : {}) });
-  const failure = (message: string) => ApplicationFailure.create({ message: `step ${stepId} ${where}: ${message}`, type: 'InvalidExpression', nonRetryable: true });
+  const invalid = (message: string) => failure('InvalidExpression', `step ${stepId} ${where}: ${message}`);
   if (result.status === 'error') {
     const at = result.error.span ? `line ${result.error.span.line}, column ${result.error.span.col}: ` : '';
-    throw failure(`${at}${result.error.message}`);
+    throw invalid(`${at}${result.error.message}`);
   }
-  if (result.status !== 'ok') throw failure(result.status === 'fail' ? 'the expression called fail' : 'the expression called a tool');
+  if (result.status !== 'ok') throw invalid(result.status === 'fail' ? 'the expression called fail' : 'the expression called a tool');
   try {
     return toJson(result.value);
   } catch (err) {
-    throw failure(`its value is not JSON: ${(err as Error).message}`);
+    throw invalid(`its value is not JSON: ${(err as Error).message}`);
   }
 }
 
@@ -320,7 +317,7 @@ function modelOf(entry: RegisteredAgent): ChatModel {
   try {
     return entry.model();
   } catch (err) {
-    throw ApplicationFailure.nonRetryable(`agent ${entry.agent.name}: ${(err as Error).message}`, 'ModelConfig');
+    throw failure('ModelConfig', `agent ${entry.agent.name}: ${(err as Error).message}`);
   }
 }
 

@@ -9,7 +9,7 @@
  * It also gathers what value replay (src/audit/value-replay.ts) needs of each pass.
  */
 import type { DecisionContract, EffectResult, Json, JournalRead, PassRequest, PassResponse, ToolRequest } from '../workflows/contract.ts';
-import { type JsonValue, applyPatch } from '../workflows/json-patch.ts';
+import { applyPatch } from '../workflows/json-patch.ts';
 import { waitingKey } from '../workflows/mission-state.ts';
 import { EventType, type HistoryEvent, type RunHistory, decodeFirst, eventId } from './history.ts';
 import { journalHash } from './hash.ts';
@@ -225,7 +225,7 @@ class LinkWalker {
     if (open && !req.resume && res.journalRead) Object.assign(open.record, this.readJournal(res.journalRead));
     if (res.kind === 'effects') {
       if (!open) return;
-      open.record.suspended = res.state ?? (applyPatch(open.record.suspended as JsonValue | null, res.patch ?? null) as Json);
+      open.record.suspended = res.state ?? (applyPatch(open.record.suspended as Json | null, res.patch ?? null) as Json);
       for (const eff of res.effects) {
         open.record.requested.set(eff.idempotencyKey, { tool: eff.tool, args: eff.args, taskId: eff.taskId, runId: at.runId, eventId: id });
       }

@@ -4,12 +4,11 @@
  */
 import { z } from 'zod';
 
-export const SIDE_EFFECT_CLASSES = ['read_only', 'local', 'memory', 'external'] as const;
-export const SideEffectClass = z.enum(SIDE_EFFECT_CLASSES);
-export type SideEffectClass = z.infer<typeof SideEffectClass>;
+import type { Json } from '../kernel/contract.ts';
+import { SideEffectClass } from '../kernel/schemas.ts';
 
-/** JSON data: what crosses into tools, the journal and Temporal payloads. */
-export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+export { type Json, SIDE_EFFECT_CLASSES } from '../kernel/contract.ts';
+export { SideEffectClass } from '../kernel/schemas.ts';
 
 export interface ToolContext {
   /** Stable key for this call: derived from the run id and the task id, or from the

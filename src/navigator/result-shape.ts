@@ -5,7 +5,7 @@
  * deep, at most 12 keys per map, about 300 characters. Pure and zod-free: the mission
  * workflow derives it from its ledger.
  */
-type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+import type { Json } from '../kernel/contract.ts';
 
 const MAX_KEYS = 12;
 const MAX_DEPTH = 3;

@@ -8,6 +8,11 @@
  */
 import type { Json } from './schema.ts';
 
+/** Step ids appear in `$id.path` references, so they cannot contain `.` or `$`. */
+export const STEP_ID = /^[A-Za-z0-9_][A-Za-z0-9_-]*$/;
+/** Parameter names appear as `param/NAME` in expressions: letters, digits, _ and -. */
+export const PARAM_NAME = STEP_ID;
+
 export type Reference = { kind: 'ref'; stepId: string; path: string[] } | { kind: 'literal'; value: string } | { kind: 'invalid'; message: string };
 
 const ID = /^[A-Za-z0-9_][A-Za-z0-9_-]*$/;

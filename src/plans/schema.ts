@@ -8,14 +8,16 @@
  */
 import { z } from 'zod';
 
-export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
-export const JsonValue: z.ZodType<Json> = z.lazy(() =>
-  z.union([z.null(), z.boolean(), z.number(), z.string(), z.array(JsonValue), z.record(z.string(), JsonValue)]),
-);
+import type { Json, SideEffectClass } from '../kernel/contract.ts';
+import { JsonValue } from '../kernel/schemas.ts';
+
+export type { Json } from '../kernel/contract.ts';
+export { JsonValue } from '../kernel/schemas.ts';
 const JsonObject = z.record(z.string(), JsonValue);
 
-/** Step ids appear in `$id.path` references, so they cannot contain `.` or `$`. */
-export const STEP_ID = /^[A-Za-z0-9_][A-Za-z0-9_-]*$/;
+import { PARAM_NAME, STEP_ID } from './references.ts';
+
+export { PARAM_NAME, STEP_ID } from './references.ts';
 export const StepId = z
   .string({ error: 'must be a string' })
   .regex(STEP_ID, 'must be letters, digits, _ and - (no dots: `$id.path` references a step result)');
@@ -131,9 +133,6 @@ export const Step = z.object({
 });
 export type Step = z.infer<typeof Step>;
 
-/** Parameter names appear as `param/NAME` in expressions: letters, digits, _ and -. */
-export const PARAM_NAME = STEP_ID;
-
 /** A plan parameter: its JSON Schema as declared and the value the plan runs with. */
 export const PlanParam = z.object({ schema: JsonObject, value: JsonValue });
 export type PlanParam = z.infer<typeof PlanParam>;
@@ -183,6 +182,12 @@ export const PlanOptions = z.strictObject({
       modelMs: positiveInt.default(5 * 60_000),
     })
     .prefault({}),
+  /**
+   * A Keyword search attribute the plan keeps set to its status, so plans can be listed by
+   * status (`navigator list --kind plans --status review`); it must be registered on the
+   * namespace (`temporal operator search-attribute create --name NavigatorStatus --type Keyword`).
+   */
+  statusSearchAttribute: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be a search attribute name').optional(),
 });
 export type PlanOptions = z.output<typeof PlanOptions>;
 export type PlanOptionsInput = z.input<typeof PlanOptions>;
@@ -207,7 +212,7 @@ export type PlanStatus = z.infer<typeof PlanStatus>;
  * zod schema; without it (inside the workflow) args are not checked, only the structure.
  */
 export interface ToolInfo {
-  sideEffect: 'read_only' | 'local' | 'memory' | 'external';
+  sideEffect: SideEffectClass;
   destructive: boolean;
   input?: z.ZodType;
 }

@@ -7,10 +7,11 @@ import { z } from 'zod';
 import type { EffectRequest } from '../lisp/api.ts';
 import type { JsonPatch } from './json-patch.ts';
 
-export const JsonValue: z.ZodType<Json> = z.lazy(() =>
-  z.union([z.null(), z.boolean(), z.number(), z.string(), z.array(JsonValue), z.record(z.string(), JsonValue)]),
-);
-export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+import type { Json } from '../kernel/contract.ts';
+import { JsonValue, SideEffectClass } from '../kernel/schemas.ts';
+
+export type { Json } from '../kernel/contract.ts';
+export { JsonValue } from '../kernel/schemas.ts';
 
 /** Journal entries in commit order. Arrays, not objects: object keys like "1" reorder. */
 export const JournalEntries = z.array(z.tuple([z.string().min(1), JsonValue]));
@@ -74,7 +75,7 @@ export const LedgerEntry = z.object({
   pass: z.number().int(),
   taskId: z.string().nullable(),
   tool: z.string(),
-  sideEffect: z.enum(['read_only', 'local', 'memory', 'external']),
+  sideEffect: SideEffectClass,
   idempotencyKey: z.string(),
   status: z.enum(['running', 'completed', 'failed']),
   attempts: z.number().int(),
@@ -183,7 +184,7 @@ export const AgentDescription = z.object({
   name: z.string(),
   plan: z.array(z.object({ id: z.string(), description: z.string() })),
   decisions: z.array(DecisionContract),
-  tools: z.record(z.string(), z.enum(['read_only', 'local', 'memory', 'external'])),
+  tools: z.record(z.string(), SideEffectClass),
 });
 export type AgentDescription = z.infer<typeof AgentDescription>;
 
@@ -208,7 +209,7 @@ export interface InlineToolCall {
   tool: string;
   taskId: string | null;
   idempotencyKey: string;
-  sideEffect: 'read_only' | 'local' | 'memory' | 'external';
+  sideEffect: SideEffectClass;
   result?: Json;
   error?: string;
 }

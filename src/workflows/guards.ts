@@ -11,9 +11,9 @@ export type Checked<T> = { ok: true; value: T } | { ok: false; problems: string[
 
 type Obj = Record<string, unknown>;
 
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+export const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 const isPlain = (v: Obj): boolean => [Object.prototype, null].includes(Object.getPrototypeOf(v));
-const isPositiveInt = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v > 0;
+export const isPositiveInt = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v > 0;
 
 /** JSON data, as the contract's JsonValue accepts it. */
 export function isJson(v: unknown, depth = 0): v is Json {
@@ -25,7 +25,7 @@ export function isJson(v: unknown, depth = 0): v is Json {
   return false;
 }
 
-class Problems {
+export class Problems {
   readonly list: string[] = [];
   add(path: string, message: string): void {
     this.list.push(`${path}: ${message}`);

@@ -6,7 +6,7 @@
  * `applyPatch(base, diffJson(base, next))` deep-equals `next` for any JSON values (a
  * property test checks it). Pure and import-free: the workflow bundle applies patches.
  */
-export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
+import type { Json } from '../kernel/contract.ts';
 
 /**
  * - `{ r: v }`: replace with `v`
@@ -15,7 +15,7 @@ export type JsonValue = null | boolean | number | string | JsonValue[] | { [key:
  *   patch from nothing, that is `{ r: v }`)
  */
 export type JsonPatch =
-  | { r: JsonValue }
+  | { r: Json }
   | { o: Record<string, JsonPatch>; d?: string[] }
   | { a: number; i: Record<string, JsonPatch> };
 
@@ -24,10 +24,10 @@ function setOwn<T>(obj: Record<string, T>, key: string, value: T): void {
   Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
 }
 
-const isObject = (v: JsonValue | undefined): v is { [key: string]: JsonValue } => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isObject = (v: Json | undefined): v is { [key: string]: Json } => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Deep equality of JSON values (key order does not matter). */
-export function jsonEquals(a: JsonValue | undefined, b: JsonValue | undefined): boolean {
+export function jsonEquals(a: Json | undefined, b: Json | undefined): boolean {
   if (a === b) return true;
   if (Array.isArray(a)) return Array.isArray(b) && a.length === b.length && a.every((x, i) => jsonEquals(x, b[i]));
   if (!isObject(a) || !isObject(b)) return false;
@@ -36,7 +36,7 @@ export function jsonEquals(a: JsonValue | undefined, b: JsonValue | undefined): 
 }
 
 /** The patch from `base` to `next`; null when they are equal. */
-export function diffJson(base: JsonValue | undefined, next: JsonValue): JsonPatch | null {
+export function diffJson(base: Json | undefined, next: Json): JsonPatch | null {
   if (jsonEquals(base, next)) return null;
   if (Array.isArray(base) && Array.isArray(next)) {
     const i: Record<string, JsonPatch> = {};
@@ -59,8 +59,8 @@ export function diffJson(base: JsonValue | undefined, next: JsonValue): JsonPatc
 }
 
 /** `base` with `patch` applied; `base` is not changed (unchanged parts are shared). */
-export function applyPatch(base: JsonValue | undefined, patch: JsonPatch | null): JsonValue {
-  if (patch === null) return base as JsonValue;
+export function applyPatch(base: Json | undefined, patch: JsonPatch | null): Json {
+  if (patch === null) return base as Json;
   if ('r' in patch) return patch.r;
   if ('a' in patch) {
     if (!Array.isArray(base)) throw new PatchError('an array patch applies to an array only');
@@ -70,7 +70,7 @@ export function applyPatch(base: JsonValue | undefined, patch: JsonPatch | null)
     return out;
   }
   if (!isObject(base)) throw new PatchError('an object patch applies to an object only');
-  const out: { [key: string]: JsonValue } = {};
+  const out: { [key: string]: Json } = {};
   for (const [k, v] of Object.entries(base)) setOwn(out, k, v);
   for (const k of patch.d ?? []) delete out[k];
   for (const [k, p] of Object.entries(patch.o)) setOwn(out, k, applyPatch(Object.prototype.hasOwnProperty.call(out, k) ? out[k] : undefined, p));

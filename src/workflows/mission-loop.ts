@@ -2,11 +2,13 @@
  * The pass loop of a mission: run a pass, run its effects, commit, wait for decisions,
  * continue as new when history grows. Deterministic: only workflow APIs and MissionState.
  */
-import { SearchAttributeType, defineSearchAttributeKey } from '@temporalio/common';
 import * as wf from '@temporalio/workflow';
+import type { FailureType } from '../kernel/contract.ts';
+import { failure, nonRetryable } from '../kernel/failures.ts';
 import type { createActivities } from '../activities/index.ts';
 import type { EffectRequest, Json, PassResponse } from './contract.ts';
-import { type JsonValue, applyPatch } from './json-patch.ts';
+import { applyPatch } from './json-patch.ts';
+import { failureDetails, failureMessage, historyIsLong, publishStatus, waitUntil } from './lifecycle.ts';
 import { type MissionState, contractFor, deadlineOf, expire, waitingKey } from './mission-state.ts';
 import { retryPolicyFor } from './retry-policies.ts';
 
@@ -15,7 +17,7 @@ type DonePass = Extract<PassResponse, { kind: 'done' }>;
 
 const { describeAgent } = wf.proxyActivities<Activities>({
   startToCloseTimeout: '1 minute',
-  retry: { maximumAttempts: 5, nonRetryableErrorTypes: ['UnknownAgent', 'InvalidAgentInput'] },
+  retry: { maximumAttempts: 5, nonRetryableErrorTypes: nonRetryable('UnknownAgent', 'InvalidAgentInput') },
 });
 const { runPass, runTool } = wf.proxyActivities<Activities>({ startToCloseTimeout: '60 minutes' });
 
@@ -73,7 +75,7 @@ async function runOnePass(state: MissionState): Promise<DonePass> {
   });
   let response = await runPass.executeWithOptions(passOptions(state, `pass ${state.passes}`), [request(false)]);
   for (let step = 1; response.kind === 'effects'; step++) {
-    state.passState = response.state ?? (applyPatch(state.passState as JsonValue | null, response.patch ?? null) as Json);
+    state.passState = response.state ?? (applyPatch(state.passState as Json | null, response.patch ?? null) as Json);
     state.passStep = step;
     await Promise.all(response.effects.map((e) => runEffect(state, { ...e, id: e.id ?? e.idempotencyKey })));
     response = await runPass.executeWithOptions(passOptions(state, `pass ${state.passes} resume ${step}`), [request(true)]);
@@ -127,7 +129,7 @@ function passOptions(state: MissionState, summary: string): wf.ActivityOptions {
     heartbeatTimeout: t.heartbeatMs,
     summary,
     // a model that cannot be reached is retried here first: 1 s, 2 s, 4 s, 8 s between tries
-    retry: { maximumAttempts: 5, initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds', nonRetryableErrorTypes: ['UnknownAgent', 'InvalidPassState'] },
+    retry: { maximumAttempts: 5, initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds', nonRetryableErrorTypes: nonRetryable('UnknownAgent', 'InvalidPassState') },
   };
 }
 
@@ -160,21 +162,9 @@ async function runEffect(state: MissionState, effect: EffectRequest): Promise<vo
     state.effectResults[effect.id] = { ok: out.result };
   } catch (err) {
     const message = failureMessage(err);
-    Object.assign(entry, { status: 'failed', attempts: attemptsOf(err), error: message });
+    Object.assign(entry, { status: 'failed', attempts: failureDetails(err).attempt, error: message });
     state.effectResults[effect.id] = { error: message };
   }
-}
-
-function failureMessage(err: unknown): string {
-  const cause = err instanceof wf.ActivityFailure ? err.cause : err;
-  return cause instanceof Error ? cause.message : String(cause);
-}
-
-function attemptsOf(err: unknown): number {
-  const cause = err instanceof wf.ActivityFailure ? err.cause : undefined;
-  const details = cause instanceof wf.ApplicationFailure ? cause.details : undefined;
-  const attempt = (details?.[0] as { attempt?: number } | undefined)?.attempt;
-  return typeof attempt === 'number' ? attempt : 1;
 }
 
 /**
@@ -194,7 +184,7 @@ async function waitForDecision(state: MissionState, key: string, readVersion: nu
   setStatus(state, 'waiting');
   const arrived = () => state.personWriteVersion(key) > readVersion || state.cancelReason !== null;
   // The deadline's timer is named for the decision in the Temporal UI.
-  const inTime = timeoutMs === null ? (await wf.condition(arrived), true) : await wf.condition(arrived, timeoutMs, { summary: `deadline of ${key}` });
+  const inTime = await waitUntil(arrived, timeoutMs, `deadline of ${key}`);
   state.pending = null;
   // A decision that landed in the same workflow task as the deadline still counts.
   return inTime || arrived() || expire(state, key) ? 'decided' : 'fail';
@@ -202,7 +192,7 @@ async function waitForDecision(state: MissionState, key: string, readVersion: nu
 
 function cancelled(state: MissionState, reason: string): never {
   setStatus(state, 'cancelled');
-  throw wf.ApplicationFailure.nonRetryable(`mission cancelled: ${reason}`, 'MissionCancelled', state.summary());
+  throw failure('MissionCancelled', `mission cancelled: ${reason}`, { details: [state.summary()] });
 }
 
 /** A budget ran out: the mission ends cleanly with a summary of what was done. */
@@ -213,8 +203,7 @@ function budgetStop(state: MissionState, reason: string): Json {
 }
 
 function shouldContinueAsNew(state: MissionState): boolean {
-  const info = wf.workflowInfo();
-  return info.continueAsNewSuggested || info.historyLength >= state.input.options.continueAsNewAfterEvents;
+  return historyIsLong(state.input.options.continueAsNewAfterEvents);
 }
 
 async function continueAsNew(state: MissionState): Promise<never> {
@@ -234,20 +223,16 @@ function complete(state: MissionState, value: Json): Json {
   return value;
 }
 
-function fail(state: MissionState, message: string, type: string, value: Json): never {
+function fail(state: MissionState, message: string, type: FailureType, value: Json): never {
   state.error = message;
   setStatus(state, 'failed');
-  throw wf.ApplicationFailure.nonRetryable(message, type, value);
+  throw failure(type, message, { details: [value] });
 }
 
 function setStatus(state: MissionState, status: MissionState['status']): void {
   const changed = state.status !== status;
   state.status = status;
-  wf.setCurrentDetails(currentDetails(state));
-  const attribute = state.input.options.statusSearchAttribute;
-  if (attribute && changed) {
-    wf.upsertSearchAttributes([{ key: defineSearchAttributeKey(attribute, SearchAttributeType.KEYWORD), value: status }]);
-  }
+  publishStatus({ status, changed, details: currentDetails(state), attribute: state.input.options.statusSearchAttribute });
 }
 
 function currentDetails(state: MissionState): string {

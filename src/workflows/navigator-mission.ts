@@ -4,6 +4,7 @@
  * MissionState; the pass loop lives in mission-loop.ts; this file wires messages.
  */
 import * as wf from '@temporalio/workflow';
+import { failure } from '../kernel/failures.ts';
 import type { Json, MissionInput } from './contract.ts';
 import { checkCancel, checkDecision, checkJournalWrite, checkMissionInput, checkTaskReset, type Checked } from './guards.ts';
 import { MissionState, decisionProblem } from './mission-state.ts';
@@ -13,7 +14,7 @@ import { renderMissionLog, renderProgress } from './views.ts';
 
 export async function navigatorMission(raw: MissionInput): Promise<Json> {
   const parsed = checkMissionInput(raw);
-  if (!parsed.ok) throw wf.ApplicationFailure.nonRetryable(`invalid mission input: ${parsed.problems.join('; ')}`, 'InvalidMissionInput');
+  if (!parsed.ok) throw failure('InvalidMissionInput', `invalid mission input: ${parsed.problems.join('; ')}`);
   const info = wf.workflowInfo();
   const state = new MissionState(parsed.value, info.workflowId, Date.now());
   setHandlers(state);

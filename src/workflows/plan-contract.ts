@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import { JsonValue, PlanDocument, PlanOptions, type Json, type Plan, type PlanProblem, type PlanStatus, type StepStatus } from '../plans/schema.ts';
 import type { ExecutionSummary } from '../plans/scheduler.ts';
+import type { SideEffectClass } from '../kernel/contract.ts';
 
 export type { Json, Plan, PlanProblem, PlanStatus, StepStatus, ExecutionSummary };
 
@@ -31,7 +32,7 @@ export const PlanInput = z
     /** set by the workflow itself when it continues as new */
     carried: z.unknown().optional(),
   })
-  .refine((p) => p.request !== undefined || p.document !== undefined, { message: 'a plan needs a request (planner) or a document (given plan)' });
+  .refine((p) => p.request !== undefined || p.document !== undefined || p.carried !== undefined, { message: 'a plan needs a request (planner) or a document (given plan)' });
 export type PlanInput = z.input<typeof PlanInput>;
 
 /** A change to the plan: one entry per version. */
@@ -59,7 +60,7 @@ export interface PlanLedgerEntry {
   seq: number;
   stepId: string;
   tool: string;
-  sideEffect: 'read_only' | 'local' | 'memory' | 'external' | 'agent';
+  sideEffect: SideEffectClass | 'agent';
   /** empty until the step's activity reported it */
   idempotencyKey: string;
   status: 'running' | 'completed' | 'failed';
@@ -153,7 +154,7 @@ export interface PlanAck {
 // ---------------------------------------------------------------- activities
 
 export interface CatalogDescription {
-  tools: Record<string, { sideEffect: 'read_only' | 'local' | 'memory' | 'external'; destructive: boolean }>;
+  tools: Record<string, { sideEffect: SideEffectClass; destructive: boolean }>;
   agents: string[];
 }
 

@@ -5,10 +5,13 @@
  * State lives in PlanState, the phases in plan-run.ts; this file wires messages.
  */
 import * as wf from '@temporalio/workflow';
+import { failure } from '../kernel/failures.ts';
 import type { ExecutionSummary, PlanAck, PlanInput, PlanStatus, StepVerdict } from './plan-contract.ts';
 import * as m from './plan-messages.ts';
 import { acceptAnswer, validateAnswer } from './plan-questions.ts';
-import { applyPlanChange, execute, preparePlan, setDetails } from './plan-run.ts';
+import { applyPlanChange, execute, planDetails, preparePlan, setDetails } from './plan-run.ts';
+import { historyIsLong, publishStatus, waitUntil } from './lifecycle.ts';
+import { checkPlanInput } from './plan-guards.ts';
 import { type ParsedPlanInput, PlanState } from './plan-state.ts';
 
 export async function planExecution(raw: PlanInput): Promise<ExecutionSummary> {
@@ -34,7 +37,7 @@ async function review(state: PlanState): Promise<void> {
     const settled = () => (state.approved && !state.editing) || state.cancelReason !== null;
     const budget = state.options.budgets.wallClockMs;
     const left = budget === undefined ? null : budget - state.wallClockMs(Date.now());
-    const inTime = left === null ? (await wf.condition(() => settled() || historyIsLong(state)), true) : await wf.condition(() => settled() || historyIsLong(state), Math.max(left, 1));
+    const inTime = await waitUntil(() => settled() || historyIsLong(state.options.continueAsNewAfterEvents), left);
     if (!inTime) {
       state.abortReason = `wall-clock budget of ${budget} ms used up in review`;
       throw fail(state, state.abortReason);
@@ -48,9 +51,8 @@ function finish(state: PlanState): ExecutionSummary {
   const status = state.finalStatus();
   setStatus(state, status);
   const summary = state.makeSummary(status, Date.now());
-  setDetails(state);
   if (status === 'cancelled') {
-    throw wf.ApplicationFailure.nonRetryable(`plan cancelled: ${state.cancelReason}`, 'PlanCancelled', summary);
+    throw failure('PlanCancelled', `plan cancelled: ${state.cancelReason}`, { details: [summary] });
   }
   if (status === 'failed') throw fail(state, state.abortReason ?? criticalFailures(state), summary);
   return summary;
@@ -63,25 +65,20 @@ function criticalFailures(state: PlanState): string {
 
 function fail(state: PlanState, message: string, summary?: ExecutionSummary): wf.ApplicationFailure {
   state.error = message;
-  state.status = 'failed';
-  setDetails(state);
-  return wf.ApplicationFailure.nonRetryable(`plan failed: ${message}`, 'PlanFailed', summary ?? null);
+  setStatus(state, 'failed');
+  return failure('PlanFailed', `plan failed: ${message}`, { details: [summary ?? null] });
 }
 
 function setStatus(state: PlanState, status: PlanStatus): void {
+  const changed = state.status !== status;
   state.status = status;
   state.touch();
-  setDetails(state);
+  publishStatus({ status, changed, details: planDetails(state), attribute: state.options.statusSearchAttribute });
 }
-
-const historyIsLong = (state: PlanState): boolean => {
-  const info = wf.workflowInfo();
-  return info.continueAsNewSuggested || info.historyLength >= state.options.continueAsNewAfterEvents;
-};
 
 /** Continues as new when history is long; only called when no step is in flight. */
 async function continueAsNewIfLong(state: PlanState): Promise<void> {
-  if (!historyIsLong(state) || state.plan === null) return;
+  if (!historyIsLong(state.options.continueAsNewAfterEvents) || state.plan === null) return;
   await wf.condition(wf.allHandlersFinished);
   const info = wf.workflowInfo();
   await wf.continueAsNew<typeof planExecution>({ ...state.input, document: undefined, carried: state.carry(info.runId) } as PlanInput);
@@ -217,16 +214,9 @@ function checkEdit(state: PlanState, edit: unknown): void {
 }
 
 function checkInput(raw: unknown): ParsedPlanInput {
-  if (!isObj(raw) || typeof raw.agent !== 'string' || raw.agent === '') {
-    throw wf.ApplicationFailure.nonRetryable('invalid plan input: agent: expected a non-empty string', 'InvalidPlanInput');
-  }
-  if (raw.carried === undefined && typeof raw.request !== 'string' && !isObj(raw.document)) {
-    throw wf.ApplicationFailure.nonRetryable('invalid plan input: a plan needs a request (planner) or a document (given plan)', 'InvalidPlanInput');
-  }
-  if (isObj(raw.document) && !Array.isArray(raw.document.steps)) {
-    throw wf.ApplicationFailure.nonRetryable('invalid plan input: document.steps: expected an array', 'InvalidPlanInput');
-  }
-  return raw as unknown as ParsedPlanInput;
+  const checked = checkPlanInput(raw);
+  if (!checked.ok) throw failure('InvalidPlanInput', `invalid plan input: ${checked.problems.join('; ')}`);
+  return checked.value;
 }
 
 function isObj(v: unknown): v is Record<string, unknown> {

@@ -5,6 +5,8 @@
  * Deterministic: only workflow APIs, PlanState and the pure src/plans rules.
  */
 import * as wf from '@temporalio/workflow';
+import { failure, nonRetryable } from '../kernel/failures.ts';
+import { failureDetails, failureMessage, waitUntil } from './lifecycle.ts';
 import type { createPlanActivities } from '../activities/plans.ts';
 import { needsEvaluation, paramValues, stepsReadBy } from '../plans/expressions.ts';
 import { resolveReferences } from '../plans/references.ts';
@@ -19,13 +21,13 @@ type Activities = ReturnType<typeof createPlanActivities>;
 
 const { describePlanAgent } = wf.proxyActivities<Activities>({
   startToCloseTimeout: '1 minute',
-  retry: { maximumAttempts: 5, nonRetryableErrorTypes: ['UnknownAgent'] },
+  retry: { maximumAttempts: 5, nonRetryableErrorTypes: nonRetryable('UnknownAgent') },
 });
 
 function modelActivities(state: PlanState) {
   return wf.proxyActivities<Activities>({
     startToCloseTimeout: state.options.timeouts.modelMs,
-    retry: { maximumAttempts: 3, nonRetryableErrorTypes: ['UnknownAgent', 'InvalidPlan'] },
+    retry: { maximumAttempts: 3, nonRetryableErrorTypes: nonRetryable('UnknownAgent', 'InvalidPlan') },
   });
 }
 
@@ -53,7 +55,7 @@ export async function preparePlan(state: PlanState): Promise<void> {
   state.tokens += outcome.tokens;
   if (!outcome.ok) {
     state.error = outcome.message;
-    throw wf.ApplicationFailure.nonRetryable(outcome.message, 'InvalidPlan', outcome.problems);
+    throw failure('InvalidPlan', outcome.message, { details: [outcome.problems] });
   }
   state.commit(outcome.plan, outcome.change, null, Date.now());
 }
@@ -62,7 +64,7 @@ export async function preparePlan(state: PlanState): Promise<void> {
 export async function applyPlanChange(state: PlanState, run: (a: wf.ActivityInterfaceFor<Activities>) => Promise<PlanOutcome>, by: string | null): Promise<void> {
   const outcome = await run(modelActivities(state));
   state.tokens += outcome.tokens;
-  if (!outcome.ok) throw wf.ApplicationFailure.create({ message: outcome.message, type: 'InvalidPlanEdit', details: [outcome.problems], nonRetryable: true });
+  if (!outcome.ok) throw failure('InvalidPlanEdit', outcome.message, { details: [outcome.problems] });
   state.commit(outcome.plan, outcome.change, by, Date.now());
 }
 
@@ -186,7 +188,7 @@ async function prepareArgs(state: PlanState, step: Step): Promise<Prepared> {
     const r = resultOf(state, ref);
     if (r.found) steps[ref] = r.value;
   }
-  const { evaluatePlanStep } = wf.proxyActivities<Activities>({ startToCloseTimeout: '1 minute', retry: { maximumAttempts: 3, nonRetryableErrorTypes: ['InvalidExpression'] } });
+  const { evaluatePlanStep } = wf.proxyActivities<Activities>({ startToCloseTimeout: '1 minute', retry: { maximumAttempts: 3, nonRetryableErrorTypes: nonRetryable('InvalidExpression') } });
   try {
     const out = await evaluatePlanStep.executeWithOptions({ summary: `evaluate ${step.id}`.slice(0, 200) }, [
       {
@@ -227,7 +229,7 @@ async function awaitApproval(state: PlanState, step: Step, args: Json): Promise<
   state.updateStep(step.id, { status: 'awaiting_approval' }, now);
   setDetails(state);
   const arrived = () => state.verdicts.has(step.id) || state.cancelReason !== null || state.abortReason !== null;
-  const inTime = timeoutMs === null ? (await wf.condition(arrived), true) : await wf.condition(arrived, timeoutMs, { summary: `approval deadline of step ${step.id}` });
+  const inTime = await waitUntil(arrived, timeoutMs, `approval deadline of step ${step.id}`);
   state.awaiting.delete(step.id);
   const verdict = state.verdicts.get(step.id);
   if (verdict?.approved) return 'approved';
@@ -372,21 +374,13 @@ function mergeRecovered(snapshot: Plan, live: Plan, recovered: Plan, failedId: s
   });
   return { ...recovered, steps };
 }
-export function failureMessage(err: unknown): string {
-  let e: unknown = err;
-  while ((e instanceof wf.ActivityFailure || e instanceof wf.ChildWorkflowFailure) && e.cause) e = e.cause;
-  return e instanceof Error ? e.message : String(e);
-}
-
-function failureDetails(err: unknown): { attempt: number; idempotencyKey?: string } {
-  const cause = err instanceof wf.ActivityFailure ? err.cause : undefined;
-  const details = cause instanceof wf.ApplicationFailure ? cause.details : undefined;
-  const d = (details?.[0] ?? {}) as { attempt?: number; idempotencyKey?: string };
-  return { attempt: typeof d.attempt === 'number' ? d.attempt : 1, ...(d.idempotencyKey ? { idempotencyKey: d.idempotencyKey } : {}) };
-}
-
-/** The checklist shown in the Temporal UI. */
+/** Shows the checklist in the Temporal UI. */
 export function setDetails(state: PlanState): void {
+  wf.setCurrentDetails(planDetails(state));
+}
+
+/** The checklist shown in the Temporal UI: status, what waits for a person, each step. */
+export function planDetails(state: PlanState): string {
   const mark: Record<string, string> = { completed: 'x', failed: '!', skipped: '-', blocked: '#', running: '>', awaiting_approval: '?', awaiting_answer: '?', ready: ' ', pending: ' ' };
   const plan = state.plan;
   const lines = [`**${state.status}**${plan ? `, plan version ${plan.version}, ${plan.steps.length} steps` : ''}`];
@@ -396,7 +390,7 @@ export function setDetails(state: PlanState): void {
     lines.push('', '## Steps');
     for (const s of plan.steps) lines.push(`- [${mark[s.status] ?? ' '}] ${s.id}: ${s.description} (${s.status})`);
   }
-  wf.setCurrentDetails(lines.join('\n'));
+  return lines.join('\n');
 }
 
 export type { ExecutionSummary };

@@ -5,7 +5,7 @@
  * (ready set, blocking, final status) come from src/plans.
  */
 import { executionSummary, finalStatus } from '../plans/scheduler.ts';
-import type { PlanOptions, Step, StepResult } from '../plans/schema.ts';
+import type { PlanOptions, PlanOptionsInput, Step, StepResult } from '../plans/schema.ts';
 import type {
   CatalogDescription,
   ExecutionSummary,
@@ -14,6 +14,7 @@ import type {
   PendingQuestion,
   Plan,
   PlanCarried,
+  PlanInput,
   PlanLedgerEntry,
   PlanStatus,
   PlanStatusView,
@@ -24,17 +25,8 @@ import type {
   StepStatus,
 } from './plan-contract.ts';
 
-export interface ParsedPlanInput {
-  agent: string;
-  request?: string;
-  context?: Json;
-  document?: { steps: unknown[]; params?: Record<string, Record<string, Json>>; estimatedDuration?: number; options?: Partial<PlanOptions> };
-  params?: Record<string, Json>;
-  taskId?: string;
-  approve?: boolean;
-  options?: Partial<PlanOptions>;
-  carried?: PlanCarried;
-}
+/** The plan's input as the workflow reads it (checked by plan-guards.ts); options as given. */
+export type ParsedPlanInput = Omit<PlanInput, 'carried'> & { carried?: PlanCarried };
 
 export type Verdict = { approved: true; by: string | null; note: string | null } | { approved: false; by: string | null; reason: string };
 
@@ -277,7 +269,7 @@ export const iso = (ms: number): string => new Date(ms).toISOString();
  * Plan options with their defaults, by hand (zod stays out of the workflow bundle):
  * the caller's options win over the document's, field by field.
  */
-export function resolvePlanOptions(given: Partial<PlanOptions> | undefined, fromDocument: Partial<PlanOptions> | undefined): PlanOptions {
+export function resolvePlanOptions(given: PlanOptionsInput | undefined, fromDocument: PlanOptionsInput | undefined): PlanOptions {
   const o = { ...fromDocument, ...given };
   return {
     onFailure: o.onFailure ?? 'ask',
@@ -286,6 +278,7 @@ export function resolvePlanOptions(given: Partial<PlanOptions> | undefined, from
     budgets: { ...fromDocument?.budgets, ...given?.budgets },
     maxRecoveries: o.maxRecoveries ?? 5,
     continueAsNewAfterEvents: o.continueAsNewAfterEvents ?? 2000,
+    ...(o.statusSearchAttribute !== undefined ? { statusSearchAttribute: o.statusSearchAttribute } : {}),
     timeouts: {
       stepMs: 5 * 60_000,
       heartbeatMs: 30_000,

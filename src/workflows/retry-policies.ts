@@ -5,10 +5,9 @@
  * repeat the effect.
  */
 import type { RetryPolicy } from '@temporalio/common';
+import { NON_RETRYABLE_TOOL_FAILURES as NON_RETRYABLE, type SideEffectClass } from '../kernel/contract.ts';
 
-const NON_RETRYABLE = ['InvalidToolArgs', 'UnknownTool', 'UnknownAgent', 'ToolRejected'];
-
-export function retryPolicyFor(sideEffect: 'read_only' | 'local' | 'memory' | 'external'): RetryPolicy {
+export function retryPolicyFor(sideEffect: SideEffectClass): RetryPolicy {
   switch (sideEffect) {
     case 'read_only':
       return { maximumAttempts: 10, initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute', nonRetryableErrorTypes: NON_RETRYABLE };

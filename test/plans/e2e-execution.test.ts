@@ -5,6 +5,7 @@
  */
 import { beforeEach, describe, expect, it } from 'vitest';
 import { WorkflowFailedError } from '@temporalio/client';
+import { lab } from './fixtures/lab-agents.ts';
 import { awaiting, expectPlanAuditOk, stepOf, usePlanEnv, waitForPlan, type PlanEnv } from './plan-harness.ts';
 
 const planEnvOf = usePlanEnv();
@@ -142,6 +143,24 @@ describe('plan execution', () => {
     expect(report.children.map((c) => c.workflowId)).toEqual([`${plan.id}--add-1`]);
     const child = await env.client.workflow.getHandle(`${plan.id}--add-1`).describe();
     expect(child.status.name).toBe('COMPLETED');
+  });
+
+  it('a step whose service refused the request (ToolRejected) is not retried', T, async () => {
+    const key = `refused-${Date.now()}`;
+    const plan = await env.startPlan({
+      agent: 'lab',
+      approve: true,
+      options: { onFailure: 'continue' },
+      document: { steps: [{ id: 'ask_service', description: 'refused', tool: 'refuse', args: { key }, critical: false }] },
+    });
+    await plan.result();
+    const view = await plan.status();
+    expect(stepOf(view, 'ask_service').status).toBe('failed');
+    expect(stepOf(view, 'ask_service').result!.error).toMatch(/rejected the call: .*refused the request/);
+    const entry = (await plan.ledger()).find((e) => e.stepId === 'ask_service')!;
+    expect(entry.attempts).toBe(1);
+    expect(lab.attempts.get(key)).toBe(1);
+    await expectPlanAuditOk(env, plan.id);
   });
 
   it('fails the plan when a critical step fails under onFailure abort, and stops scheduling', T, async () => {

@@ -1,14 +1,15 @@
 /** The law of the pass-state patch: applying the diff of two JSON values gives the second. */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { type JsonValue, PatchError, applyPatch, diffJson, jsonEquals } from '../../src/workflows/json-patch.ts';
+import { PatchError, applyPatch, diffJson, jsonEquals } from '../../src/workflows/json-patch.ts';
+import type { Json } from '../../src/kernel/contract.ts';
 
-const json: fc.Arbitrary<JsonValue> = fc.jsonValue() as fc.Arbitrary<JsonValue>;
+const json: fc.Arbitrary<Json> = fc.jsonValue() as fc.Arbitrary<Json>;
 
 /** `base` and a value made from it by small edits, as a growing state changes. */
 const grown = json.chain((base) => fc.tuple(fc.constant(base), edit(base)));
 
-function edit(v: JsonValue): fc.Arbitrary<JsonValue> {
+function edit(v: Json): fc.Arbitrary<Json> {
   if (Array.isArray(v)) return fc.tuple(fc.array(json, { maxLength: 3 }), fc.nat(v.length)).map(([extra, keep]) => [...v.slice(0, keep), ...extra]);
   if (v !== null && typeof v === 'object') {
     const keys = Object.keys(v);
@@ -52,8 +53,8 @@ describe('json patch', () => {
   });
 
   it('keys like __proto__ are plain keys', () => {
-    const a = JSON.parse('{"__proto__": 1, "x": {"__proto__": [1]}}') as JsonValue;
-    const b = JSON.parse('{"__proto__": 2, "x": {"__proto__": [1, 2]}, "constructor": 3}') as JsonValue;
+    const a = JSON.parse('{"__proto__": 1, "x": {"__proto__": [1]}}') as Json;
+    const b = JSON.parse('{"__proto__": 2, "x": {"__proto__": [1, 2]}, "constructor": 3}') as Json;
     const patch = JSON.parse(JSON.stringify(diffJson(a, b)));
     const out = applyPatch(a, patch);
     expect(JSON.stringify(out)).toBe(JSON.stringify(b));

@@ -1,0 +1,68 @@
+/**
+ * The words missions and plans share, defined once: JSON data, side-effect classes, the
+ * closed list of failure types a workflow or activity raises, and how a zod error reads
+ * as text. Import-free, so workflow code can use it without pulling zod into the
+ * workflow bundle; the zod schemas of the same things are in `schemas.ts`.
+ */
+
+/** JSON data: what crosses into tools, the journal and Temporal payloads. */
+export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+
+/**
+ * What a tool does to the world, which decides its retries, its task wrapping and its
+ * approvals: `read_only` reads, `local` and `memory` change state the worker owns,
+ * `external` changes the world outside (money, mail, tickets).
+ */
+export const SIDE_EFFECT_CLASSES = ['read_only', 'local', 'memory', 'external'] as const;
+export type SideEffectClass = (typeof SIDE_EFFECT_CLASSES)[number];
+
+/**
+ * Every `ApplicationFailure` type a workflow or activity of ours raises. A retry policy,
+ * a client that explains a failure and the audit match on these names, so they are a
+ * closed list: a new failure is added here first.
+ */
+export const FAILURE_TYPES = [
+  // bad input, refused before anything runs
+  'InvalidMissionInput',
+  'InvalidPlanInput',
+  'InvalidAgentInput',
+  'InvalidPlan',
+  'InvalidPlanEdit',
+  'InvalidExpression',
+  'InvalidToolArgs',
+  'UnknownAgent',
+  'UnknownTool',
+  'ModelConfig',
+  // the model could not be reached through the provider's own retries: retried, never a failed pass
+  'ModelUnavailable',
+  // a tool's own answer: an error (retried) or a refusal (final)
+  'ToolError',
+  'ToolRejected',
+  // a pass's view of workflow state
+  'InvalidPassState',
+  'StalePassState',
+  'StaleJournal',
+  // how a run ends when it does not succeed
+  'InvalidMission',
+  'NavigatorFail',
+  'MaxPassesExceeded',
+  'ApprovalTimeout',
+  'MissionCancelled',
+  'PlanCancelled',
+  'PlanFailed',
+] as const;
+export type FailureType = (typeof FAILURE_TYPES)[number];
+
+/** Failures a retry cannot cure, whatever the activity: a tool activity never retries them. */
+export const NON_RETRYABLE_TOOL_FAILURES: FailureType[] = ['InvalidToolArgs', 'UnknownTool', 'UnknownAgent', 'ToolRejected'];
+
+/** One zod issue as `path: message` (the path prefixed; `fallback` names the root). */
+export function issueText(issue: { path: PropertyKey[]; message: string }, fallback = 'input', prefix: PropertyKey[] = []): string {
+  const path = [...prefix, ...issue.path].map(String).join('.');
+  return `${path || fallback}: ${issue.message}`;
+}
+
+/** A zod error's issues joined into one line: `a.b: expected a string; c: required`. */
+export function issuesText(error: { issues: ReadonlyArray<{ path: PropertyKey[]; message: string }> }, fallback = 'input', prefix: PropertyKey[] = []): string {
+  return error.issues.map((i) => issueText(i, fallback, prefix)).join('; ');
+}
