@@ -5,7 +5,8 @@
  */
 import { beforeEach, describe, expect, it } from 'vitest';
 import { WorkflowFailedError } from '@temporalio/client';
-import { PlanRejected } from '../../src/client/plans.ts';
+import { NavigatorClient } from '../../src/client/navigator-client.ts';
+import { PLAN_WORKFLOW, PlanRejected } from '../../src/client/plans.ts';
 import { expectPlanAuditOk, stepOf, usePlanEnv, waitForPlan, type PlanEnv } from './plan-harness.ts';
 
 const planEnvOf = usePlanEnv();
@@ -18,6 +19,38 @@ const T = { timeout: 120_000 };
 const inReview = (v: { status: string }) => v.status === 'review';
 
 describe('review', () => {
+  it('plans keep a status search attribute, so they can be listed by status', T, async () => {
+    const options = { statusSearchAttribute: 'NavigatorStatus' };
+    const steps = [{ id: 'only', description: 'one', tool: 'echo', args: { value: 1 } }];
+    const waiting = await env.startPlan({ agent: 'lab', document: { steps }, options });
+    const done = await env.startPlan({ agent: 'lab', approve: true, document: { steps }, options });
+    await waitForPlan(waiting, inReview);
+    await done.result();
+    const navigator = new NavigatorClient({ client: env.client });
+    const listed = async (status: string) => (await navigator.list({ kind: 'plans', query: `NavigatorStatus = '${status}'` })).map((w) => w.workflowId);
+    await expect.poll(() => listed('review'), { timeout: 30_000 }).toContain(waiting.id);
+    expect(await listed('review')).not.toContain(done.id);
+    await expect.poll(() => listed('completed'), { timeout: 30_000 }).toContain(done.id);
+    await waiting.cancel('test over');
+    await waiting.result().catch(() => null);
+    await expect.poll(() => listed('cancelled'), { timeout: 30_000 }).toContain(waiting.id);
+    await expectPlanAuditOk(env, done.id);
+  });
+
+  it('a plan input with a bad field is refused with its path, before anything runs', T, async () => {
+    const handle = await env.client.workflow.start(PLAN_WORKFLOW, {
+      taskQueue: env.taskQueue,
+      workflowId: `bad-input-${Date.now()}`,
+      args: [{ agent: 'lab', document: { steps: [{ id: 'a', tool: 'echo' }] }, options: { onFailure: 'later', timeouts: { stepMs: -1 } } }],
+    });
+    const err = await handle.result().catch((e) => e);
+    expect(err).toBeInstanceOf(WorkflowFailedError);
+    const message = (err as WorkflowFailedError).cause?.message ?? '';
+    expect(message).toMatch(/^invalid plan input: /);
+    expect(message).toContain('options.onFailure: expected "ask" or "abort" or "continue"');
+    expect(message).toContain('options.timeouts.stepMs: expected a positive integer');
+  });
+
   it('keeps the plan in review; edits are validated, versioned, and refused edits change nothing', T, async () => {
     const plan = await env.startPlan({
       agent: 'lab',
