@@ -44,6 +44,7 @@ import type {
 import { stepProgressSignal } from '../workflows/plan-messages.ts';
 import { type AgentRegistry, type RegisteredAgent, lookupAgent, lookupTool } from './agents.ts';
 import { withHeartbeat } from './heartbeat.ts';
+import { issuesText } from '../kernel/contract.ts';
 
 export interface PlanActivityDeps {
   agents: AgentRegistry;
@@ -305,7 +306,7 @@ function interpretRecovery(text: string, req: RecoveryRequest, catalog: Catalog)
   const parsed = parseRecoveryAnswer(text);
   if (!parsed.ok) return { problem: parsed.message };
   const action = RecoveryAction.safeParse(parsed.action);
-  if (!action.success) return { problem: action.error.issues.map((i) => `${i.path.join('.') || 'answer'}: ${i.message}`).join('; ') };
+  if (!action.success) return { problem: issuesText(action.error, 'answer') };
   if (action.data.action === 'abort') return { kind: 'abort', reason: action.data.reason };
   const applied = applyRecovery(req.plan, req.stepId, action.data, catalog);
   if (!applied.ok) return { problem: formatProblems(applied.problems) };

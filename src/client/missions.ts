@@ -17,6 +17,7 @@ import { fetchChain } from '../audit/history.ts';
 import { type TimelineLine, timeline } from '../audit/timeline.ts';
 import { type Json, MissionInput, type StatusView } from '../workflows/contract.ts';
 import * as m from '../workflows/messages.ts';
+import { issuesText } from '../kernel/contract.ts';
 
 export const MISSION_WORKFLOW = 'navigatorMission';
 
@@ -37,7 +38,6 @@ export class MissionRejected extends Error {
   override readonly name = 'MissionRejected';
 }
 
-const issueText = (issues: ReadonlyArray<{ path: PropertyKey[]; message: string }>) => issues.map((i) => `${i.path.join('.') || 'input'}: ${i.message}`).join('; ');
 
 /**
  * The workflow start of a mission (also a schedule's action): the checked input and what
@@ -46,7 +46,7 @@ const issueText = (issues: ReadonlyArray<{ path: PropertyKey[]; message: string 
 export function missionStart(opts: Omit<StartMissionOptions, 'id' | 'taskQueue'>) {
   const input = { agent: opts.agent, input: opts.input ?? {}, ...(opts.journal ? { journal: opts.journal } : {}), ...(opts.options ? { options: opts.options } : {}) };
   const parsed = MissionInput.safeParse(input);
-  if (!parsed.success) throw new MissionRejected(`invalid mission: ${issueText(parsed.error.issues)}`);
+  if (!parsed.success) throw new MissionRejected(`invalid mission: ${issuesText(parsed.error)}`);
   return {
     args: [input],
     staticSummary: `Navigator mission: ${opts.agent}`,

@@ -19,6 +19,7 @@ import { checkParams } from '../plans/params.ts';
 import { formatProblems } from '../plans/validate.ts';
 import { type AnswerAck, type ExecutionSummary, type Json, type PlanAck, PlanInput } from '../workflows/plan-contract.ts';
 import * as m from '../workflows/plan-messages.ts';
+import { issuesText } from '../kernel/contract.ts';
 
 export const PLAN_WORKFLOW = 'planExecution';
 
@@ -51,19 +52,17 @@ export class PlanRejected extends Error {
   }
 }
 
-const issueText = (e: z.ZodError) => e.issues.map((i) => `${i.path.join('.') || 'input'}: ${i.message}`).join('; ');
-
 /** Checks the input with the contract's schemas (options of the document and the caller merged). */
 export function planInputOf(opts: StartPlanOptions): PlanInput {
   let document: PlanDocument | undefined;
   if (opts.document !== undefined) {
     const parsed = PlanDocument.safeParse(opts.document);
-    if (!parsed.success) throw new PlanRejected(`invalid plan document: ${issueText(parsed.error)}`);
+    if (!parsed.success) throw new PlanRejected(`invalid plan document: ${issuesText(parsed.error)}`);
     document = parsed.data;
   }
   const merged = { ...(opts.document as { options?: object } | undefined)?.options, ...opts.options };
   const options = PlanOptions.safeParse(merged);
-  if (!options.success) throw new PlanRejected(`invalid plan options: ${issueText(options.error)}`);
+  if (!options.success) throw new PlanRejected(`invalid plan options: ${issuesText(options.error)}`);
   const params = checkParams(document?.params ?? {}, opts.params ?? {});
   if (!params.ok) throw new PlanRejected(`invalid plan parameters:\n${formatProblems(params.problems)}`, params.problems);
   const input = {
@@ -79,7 +78,7 @@ export function planInputOf(opts: StartPlanOptions): PlanInput {
     options: options.data,
   };
   const checked = PlanInput.safeParse(input);
-  if (!checked.success) throw new PlanRejected(`invalid plan input: ${issueText(checked.error)}`);
+  if (!checked.success) throw new PlanRejected(`invalid plan input: ${issuesText(checked.error)}`);
   return input;
 }
 

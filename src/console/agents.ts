@@ -10,6 +10,7 @@ import { catalogOf } from '../activities/plans.ts';
 import { InputError, parseInput } from '../navigator/agent.ts';
 import { PlanDocument } from '../plans/schema.ts';
 import { validatePlan } from '../plans/validate.ts';
+import { issueText } from '../kernel/contract.ts';
 
 /** The problems of `input` for `agent`, or null when it is fine or the agent is unknown here. */
 export function inputProblems(agents: AgentRegistry | undefined, agent: string, input: unknown): string[] | null {
@@ -32,7 +33,7 @@ export function planProblems(agents: AgentRegistry | undefined, agent: string, d
   const entry = agents?.get(agent);
   if (!entry) return null;
   const doc = PlanDocument.safeParse(document);
-  if (!doc.success) return doc.error.issues.map((i) => `${i.path.join('.') || 'plan'}: ${i.message}`);
+  if (!doc.success) return doc.error.issues.map((i) => issueText(i, 'plan'));
   const problems = validatePlan(doc.data.steps, catalogOf(agents!, entry));
   return problems.length ? problems.map((p) => `${p.stepId ?? 'plan'}${p.path ? ` ${p.path}` : ''}: ${p.message}`) : null;
 }

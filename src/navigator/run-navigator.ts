@@ -22,6 +22,7 @@ import type { Agent, AnyAgent } from './agent.ts';
 import { type JournalInput, type PassDone, type StartPassOptions, resumePass, startPass } from './pass.ts';
 import { type EffectResult, type PassError, type PassState, toJournal } from './pass-state.ts';
 import { isWaiting } from './turn.ts';
+import { issuesText } from '../kernel/contract.ts';
 
 export interface RunNavigatorOptions {
   input: unknown;
@@ -79,7 +80,7 @@ export async function runEffect(agent: AnyAgent, effect: EffectRequest): Promise
   const tool = agent.tools.find((t) => t.name === effect.tool);
   if (!tool) return { error: `agent ${agent.name} has no tool ${effect.tool}` };
   const args = tool.input.safeParse(effect.args);
-  if (!args.success) return { error: `invalid arguments: ${args.error.issues.map((i) => `${i.path.join('.') || 'args'}: ${i.message}`).join('; ')}` };
+  if (!args.success) return { error: `invalid arguments: ${issuesText(args.error, 'args')}` };
   try {
     const out = await tool.handler(args.data, { idempotencyKey: effect.idempotencyKey, taskId: effect.taskId, signal: new AbortController().signal });
     return { ok: toJson(fromJson((out ?? null) as Json)) };

@@ -5,6 +5,7 @@
  */
 import { zodOfJsonSchema } from '../mcp/json-schema.ts';
 import type { Json, PlanParam, PlanProblem } from './schema.ts';
+import { issuesText } from '../kernel/contract.ts';
 
 export type ParamsChecked = { ok: true; params: Record<string, PlanParam> } | { ok: false; problems: PlanProblem[] };
 
@@ -26,7 +27,7 @@ export function checkParams(declared: Record<string, Record<string, Json>>, give
     if (parsed.success && parsed.data !== undefined) params[name] = { schema, value: parsed.data as Json };
     else if (value === undefined) problems.push({ code: 'missing_param', stepId: null, path, message: `parameter ${name} is missing (the plan declares it: ${JSON.stringify(schema)})` });
     else {
-      const why = parsed.success ? 'no value' : parsed.error.issues.map((i) => `${[name, ...i.path].join('.')}: ${i.message}`).join('; ');
+      const why = parsed.success ? 'no value' : issuesText(parsed.error, name, [name]);
       problems.push({ code: 'invalid_param', stepId: null, path, message: `parameter ${name} = ${JSON.stringify(value)} is invalid: ${why}` });
     }
   }

@@ -8,6 +8,7 @@ import type { NavigatorTool } from '../navigator/tool.ts';
 import { extractJson } from './answer-json.ts';
 import { type Json, PlanDocument, type PlanProblem } from './schema.ts';
 import { type AgentInfo, agentText, toolText } from './tool-text.ts';
+import { issuesText } from '../kernel/contract.ts';
 
 export interface PlannerAsk {
   request: string;
@@ -84,5 +85,5 @@ export function parsePlanAnswer(text: string): ParsedPlan {
   if (!json.ok) return json;
   const parsed = PlanDocument.safeParse(json.value);
   if (parsed.success) return { ok: true, document: parsed.data };
-  return { ok: false, message: parsed.error.issues.map((i) => `${i.path.join('.') || 'answer'}: ${i.message}`).join('; ') };
+  return { ok: false, message: issuesText(parsed.error, 'answer') };
 }
