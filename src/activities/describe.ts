@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { sideEffectOf } from '../lisp/tools.ts';
-import { type Agent, jsonSchemaOf, parseInput, resolveDecisions } from '../navigator/index.ts';
+import { type Agent, jsonSchemaOf, parseInput, resolveDecisions, toolsNeedingApproval } from '../navigator/index.ts';
 import type { AgentDescription, DecisionContract, Json } from '../workflows/contract.ts';
 
 export function describe(agent: Agent, rawInput: unknown): AgentDescription {
@@ -27,6 +27,7 @@ export function describe(agent: Agent, rawInput: unknown): AgentDescription {
       };
     }),
     tools: Object.fromEntries(agent.tools.map((t) => [t.name, sideEffectOf(t)])),
+    approvals: toolsNeedingApproval(agent),
   };
 }
 

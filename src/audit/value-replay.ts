@@ -74,7 +74,9 @@ function programsOf(p: PassRecord): Array<RecordedProgram & { code: string }> | 
   return out;
 }
 
-async function replayPass(p: PassRecord, effects: Map<string, RecordedEffect>): Promise<Replayed> {
+async function replayPass(p: PassRecord, latest: Map<string, RecordedEffect>): Promise<Replayed> {
+  // what the pass's own effects gave wins over a later pass's outcome for the same key
+  const effects = new Map([...latest, ...(p.outcomes ?? [])]);
   const programs = programsOf(p);
   if (!Array.isArray(programs)) return { status: programs, programs: 0, mismatches: [] };
   const doneSide = (what: string, value: Json): ValueSide => ({ runId: p.runId, eventId: p.doneEventId, what: `pass ${p.pass} ${what}`, value });

@@ -8,11 +8,11 @@
  * - the mission's result is the value its last pass returned.
  * It also gathers what value replay (src/audit/value-replay.ts) needs of each pass.
  */
-import type { DecisionContract, EffectResult, Json, JournalRead, PassRequest, PassResponse, ToolRequest } from '../workflows/contract.ts';
+import type { ApprovalVerdict, DecisionContract, EffectResult, Json, JournalRead, PassRequest, PassResponse, ToolRequest } from '../workflows/contract.ts';
 import { applyPatch } from '../workflows/json-patch.ts';
 import { waitingKey } from '../workflows/mission-state.ts';
-import { EventType, type HistoryEvent, type RunHistory, decodeFirst, eventId } from './history.ts';
-import { journalHash } from './hash.ts';
+import { EventType, type HistoryEvent, type RunHistory, decodeAll, decodeFirst, eventId } from './history.ts';
+import { journalHash, valueHash } from './hash.ts';
 import { canonicalJson } from '../lisp/json.ts';
 import { type ObservedState, type Reconstruction, reconstruct } from './reconstruct.ts';
 
@@ -56,6 +56,11 @@ export interface PassRecord {
   suspended: Json | null;
   /** effects it stopped at, by idempotency key, with the event that requested each */
   requested: Map<string, RequestedEffect>;
+  /**
+   * what its effects gave while it ran: a key a later pass asks again (a task whose
+   * effect failed, asked again with other args) has another outcome there
+   */
+  outcomes: Map<string, RecordedEffect>;
   done: DonePass;
 }
 
@@ -124,6 +129,14 @@ class LinkWalker {
   passes: PassRecord[] = [];
   effects = new Map<string, RecordedEffect>();
   private scheduled = new Map<string, { type: string; input: unknown }>();
+  /** An effect's outcome: the latest for its key, and the one of the pass that asked for it. */
+  private recordEffect(key: string, effect: RecordedEffect): void {
+    this.effects.set(key, effect);
+    this.open?.record.outcomes.set(key, effect);
+  }
+
+  /** denials of effects by idempotency key: what the program was told */
+  private denials = new Map<string, string>();
   private snapshots = new Map<number, Snapshot>();
   /** the journal last found equal to what a pass read: a mismatch names what changed since */
   private verified: Snapshot = { version: 0, entries: [] };
@@ -133,6 +146,36 @@ class LinkWalker {
   before(e: HistoryEvent, at: ObservedState): void {
     this.snapshot(at);
     if (e.eventType === EventType.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED) this.onScheduled(e, at);
+    if (e.eventType === EventType.EVENT_TYPE_WORKFLOW_EXECUTION_UPDATE_ACCEPTED) this.onUpdate(e, at);
+  }
+
+  /** A person's verdict on an effect: its args hash must be that of the args that waited. */
+  private onUpdate(e: HistoryEvent, at: ObservedState): void {
+    const input = e.workflowExecutionUpdateAcceptedEventAttributes?.acceptedRequest?.input;
+    if (input?.name !== 'approveEffect') return;
+    const v = decodeAll(input.args)[0] as ApprovalVerdict;
+    const asked = this.open?.record.requested.get(v.key);
+    if (!v.approved) this.denials.set(v.key, `denied${v.by ? ` by ${v.by}` : ''}${v.note ? `: ${v.note}` : ''}`);
+    if (!asked || v.argsHash === undefined) return;
+    this.checked++;
+    const hash = valueHash(asked.args);
+    if (hash === v.argsHash) return;
+    const verdict: ValueSide = { runId: at.runId, eventId: eventId(e), what: `${v.approved ? 'approval' : 'denial'} of ${asked.tool} (args hash)`, value: v.argsHash };
+    this.mismatches.push(mismatch('approval', verdict, { runId: asked.runId, eventId: asked.eventId, what: `pass ${this.open!.pass} requested ${asked.tool}: args hash ${hash}`, value: asked.args }));
+  }
+
+  /**
+   * An effect of a tool that needs approval has no activity when it was not approved
+   * (denied, no verdict by its deadline, mission cancelled): the program got the tool's
+   * error instead, so value replay answers it with an error too.
+   */
+  private notApproved(at: ObservedState): void {
+    const gated = new Set(at.state.agent?.approvals ?? []);
+    for (const [key, r] of this.open?.record.requested ?? []) {
+      if (!gated.has(r.tool) || this.open!.record.outcomes.has(key)) continue;
+      const why = this.denials.get(key) ?? 'no approval before the deadline';
+      this.recordEffect(key, { result: { error: `tool ${r.tool} was not approved: ${why}` }, runId: r.runId, eventId: r.eventId, tool: r.tool, taskId: r.taskId });
+    }
   }
 
   after(e: HistoryEvent, at: ObservedState): void {
@@ -157,7 +200,8 @@ class LinkWalker {
     this.scheduled.set(this.key(at.runId, eventId(e)), { type, input });
     if (type === 'runPass') {
       const req = input as PassRequest;
-      if (!req.resume) this.open = { pass: req.pass, record: this.newPass(req, e, at) };
+      if (req.resume) this.notApproved(at);
+      else this.open = { pass: req.pass, record: this.newPass(req, e, at) };
       return;
     }
     if (type === 'runTool') this.checkEffectArgs(input as ToolRequest, e, at);
@@ -178,6 +222,7 @@ class LinkWalker {
       decisions: s.agent?.decisions ?? [],
       suspended: null,
       requested: new Map(),
+      outcomes: new Map(),
     };
   }
 
@@ -204,7 +249,7 @@ class LinkWalker {
     if (origin.type === 'runTool') {
       const req = origin.input as ToolRequest;
       const ok = (result as { result?: Json } | undefined)?.result ?? null;
-      this.effects.set(req.idempotencyKey, { result: { ok }, runId: at.runId, eventId: eventId(e), tool: req.tool, taskId: req.taskId });
+      this.recordEffect(req.idempotencyKey, { result: { ok }, runId: at.runId, eventId: eventId(e), tool: req.tool, taskId: req.taskId });
       return;
     }
     if (origin.type === 'runPass') this.onPassStep(origin.input as PassRequest, result as PassResponse, e, at);
@@ -215,7 +260,7 @@ class LinkWalker {
     const origin = this.scheduled.get(this.key(at.runId, a.scheduledEventId));
     if (origin?.type !== 'runTool') return;
     const req = origin.input as ToolRequest;
-    this.effects.set(req.idempotencyKey, { result: { error: a.failure?.message ?? 'failed' }, runId: at.runId, eventId: eventId(e), tool: req.tool, taskId: req.taskId });
+    this.recordEffect(req.idempotencyKey, { result: { error: a.failure?.message ?? 'failed' }, runId: at.runId, eventId: eventId(e), tool: req.tool, taskId: req.taskId });
   }
 
   private onPassStep(req: PassRequest, res: PassResponse, e: HistoryEvent, at: ObservedState): void {

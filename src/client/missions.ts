@@ -15,6 +15,7 @@ import { WorkflowUpdateFailedError, type Client, type WorkflowHandle } from '@te
 import { type AuditOptions, type AuditReport, auditMission } from '../audit/index.ts';
 import { fetchChain } from '../audit/history.ts';
 import { type TimelineLine, timeline } from '../audit/timeline.ts';
+import { valueHash } from '../audit/hash.ts';
 import { type Json, MissionInput, type StatusView } from '../workflows/contract.ts';
 import * as m from '../workflows/messages.ts';
 import { issuesText } from '../kernel/contract.ts';
@@ -120,6 +121,18 @@ export class MissionHandle {
   reject(opts: DecideOptions & { key?: string } = {}): Promise<{ key: string; value: Json }> {
     return this.verdict('reject', opts);
   }
+  /**
+   * Approves an effect waiting for a person (default: the only one waiting). The approval
+   * is bound to the args it was given for; their hash is recorded for the audit.
+   */
+  approveEffect(opts: DecideOptions & { key?: string } = {}): Promise<{ key: string; approved: boolean }> {
+    return this.effectVerdict(true, opts);
+  }
+  /** Denies a waiting effect: the program gets the tool's error with `reason`. */
+  denyEffect(reason: string, opts: { key?: string; by?: string } = {}): Promise<{ key: string; approved: boolean }> {
+    return this.effectVerdict(false, { ...opts, note: reason });
+  }
+
   /** A person's journal entry; it wins over the Navigator's own commit. */
   write(key: string, value: Json): Promise<m.Ack> {
     return this.update(m.writeJournalUpdate, { key, value });
@@ -156,6 +169,15 @@ export class MissionHandle {
     if (value === undefined || value === null) throw new MissionRejected(`decision ${key} has no ${kind} value; decide it with a value of its contract`);
     await this.decide(key, value, { by: opts.by, note: opts.note });
     return { key, value };
+  }
+
+  private async effectVerdict(approved: boolean, opts: DecideOptions & { key?: string }): Promise<{ key: string; approved: boolean }> {
+    const waiting = (await this.status()).effectApprovals ?? [];
+    const effect = opts.key === undefined ? waiting[0] : waiting.find((e) => e.key === opts.key);
+    if (!effect) throw new MissionRejected(opts.key === undefined ? `mission ${this.id} has no effect waiting for approval` : `no effect ${opts.key} waits for approval in mission ${this.id}`);
+    if (opts.key === undefined && waiting.length > 1) throw new MissionRejected(`${waiting.length} effects wait for approval (${waiting.map((e) => e.key).join(', ')}): name one`);
+    const verdict = { key: effect.key, approved, argsHash: valueHash(effect.args), ...(opts.by ? { by: opts.by } : {}), ...(opts.note ? { note: opts.note } : {}) };
+    return this.update(m.approveEffectUpdate, verdict);
   }
 
   private async update<T>(def: { name: string }, arg: object): Promise<T> {

@@ -57,7 +57,22 @@ export interface AgentSpec<I extends z.ZodObject, O extends z.ZodType> {
   /** default model string, e.g. `openai:gpt-4.1-mini` or `scripted:answers.json` */
   model?: string;
   decisions?: Decision<z.output<I>>[];
+  /**
+   * Which effects of a mission wait for a person's approval before they run: the agent's
+   * external tools, its destructive tools, tools by name (besides tools that say
+   * `requiresApproval` themselves). Approved or denied with `navigator effect approve|deny`,
+   * the console, or the mission's approveEffect update; a denial reaches the program as
+   * the tool's error. @default none
+   */
+  approvals?: EffectApprovals;
 }
+
+export const EffectApprovals = z.strictObject({
+  external: z.boolean().optional(),
+  destructive: z.boolean().optional(),
+  tools: z.array(z.string()).optional(),
+});
+export type EffectApprovals = z.infer<typeof EffectApprovals>;
 
 export interface Agent<I extends z.ZodObject = z.ZodObject, O extends z.ZodType = z.ZodType> {
   readonly kind: 'agent';
@@ -71,6 +86,7 @@ export interface Agent<I extends z.ZodObject = z.ZodObject, O extends z.ZodType 
   readonly limits: AgentLimits;
   readonly model: string | undefined;
   readonly decisions: readonly Decision<z.output<I>>[];
+  readonly approvals: EffectApprovals;
 }
 
 /** Any agent, whatever its schemas (what the pass functions accept). */
@@ -106,6 +122,7 @@ const AgentSpecSchema = z.object({
   limits: z.unknown().optional(),
   model: z.string().optional(),
   decisions: z.array(z.unknown(), { error: 'must be an array of decisions (defineDecision)' }).optional(),
+  approvals: EffectApprovals.optional(),
 });
 
 export function defineAgent<I extends z.ZodObject, O extends z.ZodType>(spec: AgentSpec<I, O>): Agent<I, O> {
@@ -174,6 +191,10 @@ export function defineAgent<I extends z.ZodObject, O extends z.ZodType>(spec: Ag
     else names.set(d.name, i);
   });
 
+  (spec.approvals?.tools ?? []).forEach((name, i) => {
+    if (!toolNames.has(name)) problems.push(`approvals.tools.${i}: no tool "${name}" (tools: ${[...toolNames.keys()].join(', ') || 'none'})`);
+  });
+
   if (problems.length || !limits.success) throw new DefinitionError(label, problems);
   return {
     kind: 'agent',
@@ -187,7 +208,16 @@ export function defineAgent<I extends z.ZodObject, O extends z.ZodType>(spec: Ag
     limits: limits.data,
     model: spec.model,
     decisions: spec.decisions ?? [],
+    approvals: spec.approvals ?? {},
   };
+}
+
+/** The agent's tools whose calls wait for a person's approval in a mission. */
+export function toolsNeedingApproval(agent: Pick<AnyAgent, 'tools' | 'approvals'>): string[] {
+  const { external, destructive, tools = [] } = agent.approvals;
+  return agent.tools
+    .filter((t) => t.requiresApproval || tools.includes(t.name) || (external && t.sideEffect === 'external') || (destructive && t.destructive))
+    .map((t) => t.name);
 }
 
 /** Bad agent input: the message lists each problem with its path. */

@@ -24,6 +24,8 @@ export {
   placeholders,
   renderMissionText,
   resolveDecisions,
+  EffectApprovals,
+  toolsNeedingApproval,
 } from './agent.ts';
 export { type NavigatorTool, type ToolSpec, DefinitionError, TOOL_NAME, ToolRejected, defineTool } from './tool.ts';
 export { type PlanStep, type PlanItem, PlanError, checkPlan, normalizePlan } from './plan.ts';

@@ -36,6 +36,8 @@ export interface ToolSpec<I extends z.ZodObject> {
   example?: z.input<I>;
   /** irreversible or dangerous (deletes, overwrites): plan steps using it wait for approval */
   destructive?: boolean;
+  /** every call waits for a person's approval before it runs, in missions as in plans */
+  requiresApproval?: boolean;
   handler: (args: z.output<I>, ctx: ToolContext) => unknown | Promise<unknown>;
 }
 
@@ -46,6 +48,7 @@ export interface NavigatorTool extends ToolDef {
   output?: z.ZodType;
   example?: Record<string, Json>;
   destructive: boolean;
+  requiresApproval: boolean;
 }
 
 /**
@@ -83,6 +86,7 @@ export const ToolSpecSchema = z.object({
   sideEffect: z.unknown().optional(),
   example: z.record(z.string(), z.unknown()).optional(),
   destructive: z.boolean({ error: 'must be true or false' }).optional(),
+  requiresApproval: z.boolean({ error: 'must be true or false' }).optional(),
   handler: z.custom<(...args: unknown[]) => unknown>((v) => typeof v === 'function', {
     error: 'must be a function (args, ctx) => result',
   }),
@@ -112,6 +116,7 @@ export function defineTool<I extends z.ZodObject>(spec: ToolSpec<I>): NavigatorT
     sideEffect: sideEffectOf({ sideEffect: spec.sideEffect as SideEffectClass | undefined }),
     example: spec.example as Record<string, Json> | undefined,
     destructive: spec.destructive ?? false,
+    requiresApproval: spec.requiresApproval ?? false,
     handler: spec.handler as ToolDef['handler'],
   };
 }

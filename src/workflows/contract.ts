@@ -86,6 +86,45 @@ export const LedgerEntry = z.object({
 });
 export type LedgerEntry = z.infer<typeof LedgerEntry>;
 
+/** One effect waiting for a person's approval, as `status` and the console show it. */
+export const PendingApproval = z.object({
+  /** the effect's idempotency key: what approve/deny name */
+  key: z.string(),
+  tool: z.string(),
+  taskId: z.string().nullable(),
+  /** the args exactly as the effect will receive them */
+  args: JsonValue,
+  since: z.string(),
+  deadline: z.string().nullable(),
+});
+export type PendingApproval = z.infer<typeof PendingApproval>;
+
+/** A person's verdict on a waiting effect (the approveEffect update's argument). */
+export const ApprovalVerdict = z.object({
+  key: z.string().min(1),
+  approved: z.boolean(),
+  by: z.string().optional(),
+  /** a note with an approval, the reason of a denial */
+  note: z.string().optional(),
+  /** the hash of the args the person saw (computed by the client), checked by the audit */
+  argsHash: z.string().optional(),
+});
+export type ApprovalVerdict = z.infer<typeof ApprovalVerdict>;
+
+/** Every approval and denial of an effect, kept for people and the audit. */
+export const ApprovalRecord = z.object({
+  key: z.string(),
+  tool: z.string(),
+  taskId: z.string().nullable(),
+  args: JsonValue,
+  outcome: z.enum(['approved', 'denied', 'expired']),
+  by: z.string().nullable(),
+  note: z.string().nullable(),
+  argsHash: z.string().nullable(),
+  at: z.string(),
+});
+export type ApprovalRecord = z.infer<typeof ApprovalRecord>;
+
 /** Everything carried across continue-as-new. */
 export const CarriedState = z.object({
   journal: JournalEntries,
@@ -99,6 +138,8 @@ export const CarriedState = z.object({
   tokens: z.number().int(),
   startedAtMs: z.number(),
   chain: z.array(z.string()),
+  /** approvals of effects: an approval holds across runs for the same task and args */
+  approvals: z.array(ApprovalRecord).optional(),
 });
 export type CarriedState = z.infer<typeof CarriedState>;
 
@@ -160,6 +201,10 @@ export interface StatusView {
   resumedFrom?: { workflowId: string; runId: string };
   /** the agent input the mission runs with (what a decision is about) */
   input?: Json;
+  /** effects waiting for a person's approval */
+  effectApprovals: PendingApproval[];
+  /** every approval and denial of an effect so far */
+  approvals: ApprovalRecord[];
 }
 
 // ---------------------------------------------------------------- activities
@@ -185,6 +230,8 @@ export const AgentDescription = z.object({
   plan: z.array(z.object({ id: z.string(), description: z.string() })),
   decisions: z.array(DecisionContract),
   tools: z.record(z.string(), SideEffectClass),
+  /** tools whose calls wait for a person's approval (absent in histories from before approvals) */
+  approvals: z.array(z.string()).optional(),
 });
 export type AgentDescription = z.infer<typeof AgentDescription>;
 

@@ -5,7 +5,7 @@
  * instantiates its bundle's modules, and zod would cost about 1 MB per waiting mission.
  * test/workflows/guards.property.test.ts checks that these guards and the schemas agree.
  */
-import type { CarriedState, Decision, Json, ParsedMissionInput } from './contract.ts';
+import type { ApprovalVerdict, CarriedState, Decision, Json, ParsedMissionInput } from './contract.ts';
 
 export type Checked<T> = { ok: true; value: T } | { ok: false; problems: string[] };
 
@@ -93,6 +93,19 @@ export function checkCancel(raw: unknown): Checked<{ reason: string }> {
   const c = isObj(raw) ? raw : (p.add('cancel', 'expected an object'), {});
   optionalString(p, 'reason', c.reason);
   return p.check({ reason: (c.reason as string | undefined) ?? 'cancelled' });
+}
+
+export function checkApprovalVerdict(raw: unknown): Checked<ApprovalVerdict> {
+  const p = new Problems();
+  const v = isObj(raw) ? raw : (p.add('verdict', 'expected an object'), {});
+  const key = nonEmptyString(p, 'key', v.key);
+  if (typeof v.approved !== 'boolean') p.add('approved', 'expected true or false');
+  optionalString(p, 'by', v.by);
+  optionalString(p, 'note', v.note);
+  optionalString(p, 'argsHash', v.argsHash);
+  const out: ApprovalVerdict = { key, approved: v.approved as boolean };
+  for (const field of ['by', 'note', 'argsHash'] as const) if (v[field] !== undefined) out[field] = v[field] as string;
+  return p.check(out);
 }
 
 // ---------------------------------------------------------------- mission input

@@ -6,7 +6,7 @@
  * recorded as rejected and changes nothing).
  */
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
-import type { Decision, DecisionContract, JournalEntries, LedgerEntry, PassContext, Pending, StatusView } from './contract.ts';
+import type { ApprovalVerdict, Decision, DecisionContract, JournalEntries, LedgerEntry, PassContext, Pending, StatusView } from './contract.ts';
 
 export interface Ack {
   journalVersion: number;
@@ -16,6 +16,8 @@ export const decideUpdate = defineUpdate<Ack, [Decision]>('decide');
 export const writeJournalUpdate = defineUpdate<Ack, [{ key: string; value: unknown }]>('writeJournal');
 export const resetTaskUpdate = defineUpdate<Ack, [{ key: string }]>('resetTask');
 export const cancelUpdate = defineUpdate<Ack, [{ reason?: string }]>('cancel');
+/** approves or denies an effect waiting for a person (see approval-gate.ts) */
+export const approveEffectUpdate = defineUpdate<{ key: string; approved: boolean }, [ApprovalVerdict]>('approveEffect');
 
 export const decideSignal = defineSignal<[Decision]>('decide');
 export const writeJournalSignal = defineSignal<[{ key: string; value: unknown }]>('writeJournal');

@@ -140,6 +140,7 @@ async function runEffect(state: MissionState, effect: EffectRequest): Promise<vo
     state.effectResults[effect.id] = { ok: done.result ?? null };
     return;
   }
+  if (!(await approvedToRun(state, effect))) return;
   // Activity ids are never encrypted: name the tool (code), not the task id (data, e.g.
   // `charge_order_42`), which the summary carries through the payload codec. Missions
   // started before this change keep their ids on replay.
@@ -165,6 +166,29 @@ async function runEffect(state: MissionState, effect: EffectRequest): Promise<vo
     Object.assign(entry, { status: 'failed', attempts: failureDetails(err).attempt, error: message });
     state.effectResults[effect.id] = { error: message };
   }
+}
+
+/**
+ * An effect of a tool that needs approval waits for a person here (the rest of the pass
+ * waits with it), unless these exact args were approved for this task before. A denial,
+ * or no verdict by the deadline, reaches the program as the tool's error; with
+ * `approval.onTimeout: 'fail'` the deadline fails the mission instead.
+ */
+async function approvedToRun(state: MissionState, effect: EffectRequest): Promise<boolean> {
+  if (!state.agent?.approvals?.includes(effect.tool)) return true;
+  if (state.approvals.approved(effect.idempotencyKey, effect.args)) return true;
+  const { timeoutMs = null, onTimeout } = state.input.options.approval;
+  setStatus(state, 'waiting');
+  const request = { key: effect.idempotencyKey, tool: effect.tool, taskId: effect.taskId, args: effect.args };
+  const outcome = await state.approvals.wait(request, timeoutMs, () => state.cancelReason !== null);
+  setStatus(state, state.approvals.pending.size ? 'waiting' : 'running');
+  if (outcome.kind === 'approved') return true;
+  if (outcome.kind === 'expired' && onTimeout === 'fail') {
+    fail(state, `no approval for ${effect.tool}${effect.taskId ? ` (task ${effect.taskId})` : ''} before the deadline`, 'ApprovalTimeout', null);
+  }
+  const why = outcome.kind === 'denied' ? outcome.message : outcome.kind === 'expired' ? 'no approval before the deadline' : `mission cancelled: ${state.cancelReason}`;
+  state.effectResults[effect.id] = { error: `tool ${effect.tool} was not approved: ${why}` };
+  return false;
 }
 
 /**

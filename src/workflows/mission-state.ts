@@ -21,6 +21,7 @@ import type {
   StatusView,
 } from './contract.ts';
 import { shapesFromCalls } from '../navigator/result-shape.ts';
+import { ApprovalGate } from './approval-gate.ts';
 
 type DonePass = Extract<PassResponse, { kind: 'done' }>;
 
@@ -53,6 +54,8 @@ export class MissionState {
   /** ledger entries before the current pass: its tool shapes stay what they were when it started */
   passLedgerStart = 0;
   effectResults: Record<string, EffectResult> = {};
+  /** effects waiting for a person, and every verdict so far */
+  readonly approvals = new ApprovalGate();
 
   constructor(
     readonly input: ParsedMissionInput,
@@ -241,6 +244,8 @@ export class MissionState {
       rejectedSignals: this.rejectedSignals,
       ...(this.input.resumedFrom ? { resumedFrom: this.input.resumedFrom } : {}),
       input: this.input.input,
+      effectApprovals: [...this.approvals.pending.values()],
+      approvals: this.approvals.records,
     };
   }
 
@@ -257,6 +262,7 @@ export class MissionState {
       tokens: this.tokens,
       startedAtMs: this.startedAtMs,
       chain: [...this.chain, currentRunId],
+      ...(this.approvals.records.length ? { approvals: this.approvals.records } : {}),
     };
   }
 
@@ -270,6 +276,7 @@ export class MissionState {
     this.lastError = c.lastError;
     this.toolCalls = c.toolCalls;
     this.tokens = c.tokens;
+    this.approvals.records = c.approvals ?? [];
   }
 }
 

@@ -6,7 +6,7 @@
 import * as wf from '@temporalio/workflow';
 import { failure } from '../kernel/failures.ts';
 import type { Json, MissionInput } from './contract.ts';
-import { checkCancel, checkDecision, checkJournalWrite, checkMissionInput, checkTaskReset, type Checked } from './guards.ts';
+import { checkApprovalVerdict, checkCancel, checkDecision, checkJournalWrite, checkMissionInput, checkTaskReset, type Checked } from './guards.ts';
 import { MissionState, decisionProblem } from './mission-state.ts';
 import * as m from './messages.ts';
 import { runMission } from './mission-loop.ts';
@@ -93,6 +93,18 @@ function setHandlers(state: MissionState): void {
   wf.setHandler(m.cancelSignal, (c) => {
     const checked = checkCancel(c);
     state.cancelReason = checked.ok ? checked.value.reason : 'cancelled';
+  });
+
+  // approveEffect: only an effect that waits now, one verdict each
+  wf.setHandler(m.approveEffectUpdate, (raw) => {
+    const v = valid(checkApprovalVerdict(raw));
+    state.approvals.decide(v);
+    return { key: v.key, approved: v.approved };
+  }, {
+    validator: (raw) => {
+      const problem = state.approvals.problem(valid(checkApprovalVerdict(raw)));
+      if (problem) throw new Error(problem);
+    },
   });
 
   wf.setHandler(m.statusQuery, () => state.statusView(wf.workflowInfo().runId, Date.now()));

@@ -5,8 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { CancelRequest, Decision, JournalWrite, MissionInput, TaskReset } from '../../src/workflows/contract.ts';
-import { checkCancel, checkDecision, checkJournalWrite, checkMissionInput, checkTaskReset, type Checked } from '../../src/workflows/guards.ts';
+import { ApprovalVerdict, CancelRequest, Decision, JournalWrite, MissionInput, TaskReset } from '../../src/workflows/contract.ts';
+import { checkApprovalVerdict, checkCancel, checkDecision, checkJournalWrite, checkMissionInput, checkTaskReset, type Checked } from '../../src/workflows/guards.ts';
 import type { z } from 'zod';
 
 const json = fc.jsonValue({ maxDepth: 3 }).map((v) => JSON.parse(JSON.stringify(v)));
@@ -28,6 +28,11 @@ const record = (fields: Record<string, fc.Arbitrary<unknown>>) =>
 describe('workflow guards agree with the zod contract', () => {
   it('decide', () => {
     fc.assert(fc.property(fc.oneof(oddValue, record({ key: keyish, value: oddValue, by: oddValue, note: oddValue })), (raw) => agree(Decision, checkDecision, raw)), { numRuns: 500 });
+  });
+
+  it('approveEffect', () => {
+    const verdict = record({ key: keyish, approved: fc.oneof(fc.boolean(), oddValue), by: oddValue, note: oddValue, argsHash: oddValue });
+    fc.assert(fc.property(fc.oneof(oddValue, verdict), (raw) => agree(ApprovalVerdict, checkApprovalVerdict, raw)), { numRuns: 500 });
   });
 
   it('writeJournal, resetTask, cancel', () => {

@@ -1,0 +1,121 @@
+/**
+ * Approval gates on a mission's effects: an agent with `approvals: {external: true}` parks
+ * each external call until a person approves or denies it (or its deadline passes). The
+ * approval is bound to the exact args; a denial reaches the program as the tool's error;
+ * every verdict is kept with who, when and the args' hash. Each test ends with an audit.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { WorkflowFailedError } from '@temporalio/client';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { valueHash } from '../../src/audit/hash.ts';
+import { MissionRejected, getMission } from '../../src/client/missions.ts';
+import payoutAgents, { payouts } from './fixtures/payout-agent.ts';
+import { missionEnv, waitForStatus, type MissionEnv } from './harness.ts';
+
+let m: MissionEnv;
+beforeAll(async () => {
+  m = await missionEnv();
+  await m.startWorker(Object.values(payoutAgents));
+});
+afterAll(async () => m?.shutdown());
+
+const T = { timeout: 120_000 };
+
+function freshPayoutFile(): string {
+  const file = join(mkdtempSync(join(tmpdir(), 'payouts-')), 'payouts.jsonl');
+  process.env.PAYOUT_FILE = file;
+  return file;
+}
+
+async function expectAuditOk(workflowId: string) {
+  const report = await m.audit(workflowId);
+  if (!report.ok) console.log('AUDIT', JSON.stringify(report, null, 1).slice(0, 3000));
+  expect(report.problems).toEqual([]);
+  expect(report.duplicateEffects).toEqual([]);
+  expect(report.replay.errors).toEqual([]);
+  expect(report.ok).toBe(true);
+}
+
+const waitingEffect = (s: { effectApprovals?: unknown[] }) => (s.effectApprovals?.length ?? 0) > 0;
+
+describe('approval gates on mission effects', () => {
+  it('parks the external call until approved, then runs it once; the approval is recorded', T, async () => {
+    const file = freshPayoutFile();
+    const handle = await m.start({ agent: 'payout', input: { name: 'bob', amount: 40 } });
+    const waiting = await waitForStatus(handle, waitingEffect);
+    expect(waiting.status).toBe('waiting');
+    expect(waiting.effectApprovals).toEqual([expect.objectContaining({ tool: 'send_payout', taskId: 'payout', args: { account: 'acct_bob', amount: 40 } })]);
+    expect(payouts(file)).toEqual([]);
+
+    const mission = getMission(m.client, handle.workflowId);
+    await mission.approveEffect({ by: 'ana', note: 'fine' });
+    expect(await handle.result()).toEqual({ status: 'sent', reference: 'payout_acct_bob_40' });
+    expect(payouts(file)).toHaveLength(1);
+    const done = await mission.status();
+    expect(done.approvals).toEqual([
+      expect.objectContaining({ tool: 'send_payout', outcome: 'approved', by: 'ana', note: 'fine', argsHash: valueHash({ account: 'acct_bob', amount: 40 }) }),
+    ]);
+    expect(done.effectApprovals).toEqual([]);
+    await expectAuditOk(handle.workflowId);
+  });
+
+  it('a denial reaches the program as the tool error; nothing is paid', T, async () => {
+    const file = freshPayoutFile();
+    const handle = await m.start({ agent: 'payout', input: { name: 'cy', amount: 40 } });
+    await waitForStatus(handle, waitingEffect);
+    const mission = getMission(m.client, handle.workflowId);
+    await mission.denyEffect('not this month', { by: 'bob' });
+    expect(await handle.result()).toEqual({ status: 'not_sent' });
+    expect(payouts(file)).toEqual([]);
+    expect((await mission.status()).approvals).toEqual([expect.objectContaining({ outcome: 'denied', by: 'bob', note: 'not this month' })]);
+    await expectAuditOk(handle.workflowId);
+  });
+
+  it('an approval holds for the args it was given: the same task with other args waits again', T, async () => {
+    const file = freshPayoutFile();
+    const handle = await m.start({ agent: 'payout-once', input: { name: 'dee', amount: 100 } });
+    const mission = getMission(m.client, handle.workflowId);
+    await waitForStatus(handle, (s) => s.effectApprovals?.[0]?.args !== undefined && (s.effectApprovals[0].args as { amount: number }).amount === 100);
+    await mission.approveEffect({ by: 'ana' });
+    // the service refuses 100 (over its limit); the next pass asks for the same task with 50
+    const again = await waitForStatus(handle, (s) => (s.effectApprovals?.[0]?.args as { amount?: number } | undefined)?.amount === 50);
+    expect(again.effectApprovals[0]!.key).toBe((await mission.status()).approvals[0]!.key);
+    await mission.approveEffect({ by: 'ana' });
+    expect(await handle.result()).toEqual({ status: 'sent', reference: 'payout_acct_dee_50' });
+    expect(payouts(file).map((p) => p.amount)).toEqual([50]);
+    expect((await mission.status()).approvals.map((a) => [a.outcome, (a.args as { amount: number }).amount])).toEqual([
+      ['approved', 100],
+      ['approved', 50],
+    ]);
+    await expectAuditOk(handle.workflowId);
+  });
+
+  it('at the deadline: denied by default, or the mission fails with onTimeout fail', T, async () => {
+    const file = freshPayoutFile();
+    const denied = await m.start({ agent: 'payout', input: { name: 'eve', amount: 40 }, options: { approval: { timeoutMs: 1500 } } });
+    expect(await denied.result()).toEqual({ status: 'not_sent' });
+    const failed = await m.start({ agent: 'payout', input: { name: 'fay', amount: 40 }, options: { approval: { timeoutMs: 1500, onTimeout: 'fail' } } });
+    const err = await failed.result().catch((e) => e);
+    expect(err).toBeInstanceOf(WorkflowFailedError);
+    expect((err as WorkflowFailedError).cause?.message).toMatch(/no approval for send_payout \(task payout\) before the deadline/);
+    expect(payouts(file)).toEqual([]);
+    expect((await getMission(m.client, denied.workflowId).status()).approvals).toEqual([expect.objectContaining({ outcome: 'expired', by: null })]);
+    await expectAuditOk(denied.workflowId);
+    await expectAuditOk(failed.workflowId);
+  });
+
+  it('refuses a verdict for an effect that does not wait', T, async () => {
+    freshPayoutFile();
+    const handle = await m.start({ agent: 'payout', input: { name: 'gil', amount: 40 } });
+    await waitForStatus(handle, waitingEffect);
+    const mission = getMission(m.client, handle.workflowId);
+    await expect(mission.approveEffect({ key: 'nosuch' })).rejects.toThrow(MissionRejected);
+    const update = (await handle.executeUpdate('approveEffect', { args: [{ key: 'nosuch', approved: true }] }).catch((e) => e)) as Error & { cause?: Error };
+    expect(String(update.cause?.message ?? update.message)).toMatch(/no effect "nosuch" waits for approval; waiting: /);
+    await mission.approveEffect();
+    expect(await handle.result()).toMatchObject({ status: 'sent' });
+    await expectAuditOk(handle.workflowId);
+  });
+});
