@@ -8,6 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readBank } from '../../examples/wire-transfer/bank.ts';
 import { decideUpdate, journalQuery } from '../../src/workflows/messages.ts';
+import { getMission } from '../../src/client/missions.ts';
+import { payouts } from './fixtures/payout-agent.ts';
 import { eventually, freshBankFile, missionEnv, waitForStatus, type MissionEnv } from './harness.ts';
 
 const KEY = 'manager_decision_bob_5000';
@@ -71,6 +73,21 @@ describe('a worker killed with SIGKILL', () => {
     await handle.executeUpdate(decideUpdate, { args: [{ key: KEY, value: 'approved' }] });
     expect(await handle.result()).toMatchObject({ status: 'sent' });
     for (const op of ['prepare_wire', 'request_approval', 'execute_wire']) expect(applied(bank, op)).toHaveLength(1);
+    await expectAuditOk(handle.workflowId);
+  });
+
+  it('while an effect waits for approval: a new worker takes the approval and the effect runs once', { timeout: 180_000 }, async () => {
+    const payoutFile = join(mkdtempSync(join(tmpdir(), 'payouts-')), 'payouts.jsonl');
+    const agents = { NAVIGATOR_AGENTS: join(process.cwd(), 'test/mission/fixtures/payout-agent.ts'), PAYOUT_FILE: payoutFile };
+    const first = m.spawnWorker(agents);
+    const handle = await m.start({ agent: 'payout', input: { name: 'bob', amount: 40 } });
+    await waitForStatus(handle, (s) => (s.effectApprovals?.length ?? 0) > 0, 120_000);
+    first.kill('SIGKILL');
+
+    m.spawnWorker(agents);
+    await getMission(m.client, handle.workflowId).approveEffect({ by: 'ana' });
+    expect(await handle.result()).toEqual({ status: 'sent', reference: 'payout_acct_bob_40' });
+    expect(payouts(payoutFile)).toHaveLength(1);
     await expectAuditOk(handle.workflowId);
   });
 });
