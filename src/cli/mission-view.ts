@@ -82,8 +82,18 @@ export function describeSettled(id: string, s: Settled): string {
         `  decide:   ${CLI} decide ${id} ${p.key} ${p.allowed?.length ? valueWord(p.allowed[0]) : "'<JSON value>'"}`,
       );
     }
+    for (const e of s.status.effectApprovals ?? []) {
+      // the whole args: a person decides on them, so nothing is cut
+      lines.push(`  effect waiting for approval: ${e.tool}${e.taskId ? ` (task ${e.taskId})` : ''}${e.deadline ? `, deadline ${e.deadline}` : ''}`);
+      lines.push(`    args: ${JSON.stringify(e.args, null, 2).replaceAll('\n', '\n    ')}`);
+      lines.push(`    approve:  ${CLI} effect approve ${id} ${e.key}`, `    deny:     ${CLI} effect deny ${id} ${e.key} --reason '<why>'`);
+    }
   } else {
     lines.push(`Mission ${id}: no status yet (is a worker running? \`${CLI} worker\`)`);
+  }
+  // who approved or denied which effect, open or closed
+  for (const a of s.status?.approvals ?? []) {
+    lines.push(`  ${a.tool}${a.taskId ? ` (task ${a.taskId})` : ''} ${a.outcome}${a.by ? ` by ${a.by}` : ''} at ${a.at}${a.note ? `: ${a.note}` : ''}`);
   }
   lines.push(
     `  inspect:  ${CLI} status|journal|progress|ledger|history ${id}`,

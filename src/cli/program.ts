@@ -18,6 +18,7 @@ const COMMANDS: Record<string, Loader> = {
   write: async () => (await import('./commands/messages.ts')).writeCommand,
   'reset-task': async () => (await import('./commands/messages.ts')).resetTaskCommand,
   cancel: async () => (await import('./commands/messages.ts')).cancelCommand,
+  effect: async () => (await import('./commands/effect.ts')).effectCommand,
   status: async () => (await import('./commands/inspect.ts')).statusCommand,
   journal: async () => (await import('./commands/inspect.ts')).journalCommand,
   progress: async () => (await import('./commands/inspect.ts')).progressCommand,

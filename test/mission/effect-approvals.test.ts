@@ -6,6 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WorkflowFailedError } from '@temporalio/client';
+import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -36,6 +37,19 @@ async function expectAuditOk(workflowId: string) {
   expect(report.duplicateEffects).toEqual([]);
   expect(report.replay.errors).toEqual([]);
   expect(report.ok).toBe(true);
+}
+
+function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ['bin/navigator.mjs', ...args], {
+      env: { ...process.env, TEMPORAL_ADDRESS: m.env.server.address, TEMPORAL_NAMESPACE: m.env.server.namespace, NAVIGATOR_TASK_QUEUE: m.taskQueue, NAVIGATOR_USER: 'cli-user' },
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('close', (code) => resolve({ code: code ?? 1, stdout, stderr }));
+  });
 }
 
 const waitingEffect = (s: { effectApprovals?: unknown[] }) => (s.effectApprovals?.length ?? 0) > 0;
@@ -104,6 +118,30 @@ describe('approval gates on mission effects', () => {
     expect((await getMission(m.client, denied.workflowId).status()).approvals).toEqual([expect.objectContaining({ outcome: 'expired', by: null })]);
     await expectAuditOk(denied.workflowId);
     await expectAuditOk(failed.workflowId);
+  });
+
+  it('from the CLI: status shows the whole args and the commands; effect deny and approve', T, async () => {
+    const file = freshPayoutFile();
+    const handle = await m.start({ agent: 'payout', input: { name: 'hal', amount: 40 } });
+    await waitForStatus(handle, waitingEffect);
+    const status = await cli('status', handle.workflowId);
+    expect(status.stdout).toContain('effect waiting for approval: send_payout (task payout)');
+    expect(status.stdout).toContain('"account": "acct_hal"');
+    expect(status.stdout).toMatch(/npx navigator effect approve mission-\S+ [0-9a-f]{16,}/);
+    const noReason = await cli('effect', 'deny', handle.workflowId);
+    expect(noReason.code).not.toBe(0);
+    const denied = await cli('effect', 'deny', handle.workflowId, '--reason', 'wrong account');
+    expect(denied).toMatchObject({ code: 0 });
+    expect(denied.stdout).toMatch(/^effect \S+ denied on mission-/);
+    expect(await handle.result()).toEqual({ status: 'not_sent' });
+    expect(payouts(file)).toEqual([]);
+    const after = await cli('status', handle.workflowId);
+    expect(after.stdout).toContain('send_payout (task payout) denied by cli-user');
+    expect(after.stdout).toContain('wrong account');
+    const late = await cli('effect', 'approve', handle.workflowId);
+    expect(late.code).not.toBe(0);
+    expect(late.stderr).toMatch(/not running|completed|no effect/);
+    await expectAuditOk(handle.workflowId);
   });
 
   it('refuses a verdict for an effect that does not wait', T, async () => {
