@@ -29,6 +29,8 @@ export const FAILURE_TYPES = [
   'InvalidPlan',
   'InvalidPlanEdit',
   'InvalidExpression',
+  // a person's answer to a plan question that its schema refuses
+  'InvalidAnswer',
   'InvalidToolArgs',
   'UnknownAgent',
   'UnknownTool',

@@ -8,6 +8,7 @@
  * and the audit rebuilds the step from it) and the step's result.
  */
 import * as wf from '@temporalio/workflow';
+import { failure } from '../kernel/failures.ts';
 import type { createPlanActivities } from '../activities/plans.ts';
 import type { Step } from '../plans/schema.ts';
 import type { AnswerAck, PlanAck, StepAnswer } from './plan-contract.ts';
@@ -64,5 +65,5 @@ export async function acceptAnswer(state: PlanState, req: StepAnswer, ack: () =>
 }
 
 function refuseIf(problem: string | null): void {
-  if (problem) throw wf.ApplicationFailure.create({ message: problem, type: 'InvalidAnswer', nonRetryable: true });
+  if (problem) throw failure('InvalidAnswer', problem);
 }
