@@ -27,7 +27,7 @@ describe('MissionInput', () => {
   it('fills nested defaults when no options are given', () => {
     const parsed = MissionInput.parse({ agent: 'a' });
     expect(parsed.options).toMatchObject({ maxPasses: 5, approval: {}, budgets: {}, continueAsNewAfterEvents: 2000 });
-    expect(parsed.options.timeouts).toEqual({ passMs: 3_600_000, toolMs: 300_000, heartbeatMs: 30_000 });
+    expect(parsed.options.timeouts).toEqual({ passMs: 3_600_000, toolMs: 300_000, heartbeatMs: 10_000 });
   });
 
   it('rejects bad input with the path of each problem', () => {
