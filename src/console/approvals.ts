@@ -5,7 +5,7 @@
  * confirmation first when what follows cannot be undone.
  */
 import type { Step } from '../plans/schema.ts';
-import type { DecisionContract, Json, Pending } from '../workflows/contract.ts';
+import type { DecisionContract, Json, Pending, PendingApproval as WaitingEffect } from '../workflows/contract.ts';
 import type { PendingApproval } from '../workflows/plan-contract.ts';
 import { decisionEffects, effectsBox, fileEdit, stepEffects, valuesList, type Effects } from './explain.ts';
 import { type Fragment, html } from './html.ts';
@@ -59,5 +59,28 @@ export function stepApprovalCard(ctx: ConsoleContext, planId: string, agent: str
     ${a.deadline ? html`<p class="deadline">Decide ${when(a.deadline)}${a.onTimeout ? html`; then ${stepAtDeadline(a.onTimeout)}` : ''}.</p>` : ''}
     <form method="post" action="${action('approve')}" class="inline"><input type="hidden" name="_csrf" value="${ctx.csrf}" /><input name="note" placeholder="note (optional)" aria-label="note" /> <button class="primary"${confirm ? html` data-confirm="${confirm}"` : ''}>Approve</button></form>
     <form method="post" action="${action('deny')}" class="inline"><input type="hidden" name="_csrf" value="${ctx.csrf}" /><input name="reason" placeholder="why (optional)" aria-label="why" /> <button class="danger">Deny</button></form>
+  </div>`;
+}
+
+/** A mission effect (an external call) waiting for a person before it runs. */
+export function effectApprovalCard(ctx: ConsoleContext, missionId: string, agent: string, e: WaitingEffect): Fragment {
+  const tool = ctx.agents?.get(agent)?.agent.tools.find((t) => t.name === e.tool);
+  const irreversible = tool ? tool.sideEffect === 'external' || tool.destructive : true;
+  const effects: Effects = {
+    approve: [`${e.tool} runs with exactly these values${tool ? `: ${tool.description}` : '.'}`],
+    reject: [`${e.tool} does not run; the mission's program gets the refusal with your reason and goes on from there.`],
+    irreversible,
+  };
+  const url = `/missions/${encodeURIComponent(missionId)}`;
+  const action = (what: string) => `${url}/effects/${encodeURIComponent(e.key)}/${what}`;
+  const confirm = confirmText(effects);
+  return html`<div class="card approval" id="effect-${e.key.slice(0, 16)}">
+    <h3>${e.tool}${e.taskId ? html` <small>(task <code>${e.taskId}</code>)</small>` : ''}</h3>
+    <p class="asked"><span class="status waiting">waiting for you</span> · mission <a href="${url}">${missionId}</a> (${agent}) asks since ${when(e.since)} · <a href="${url}#ledger">what asked for it</a></p>
+    ${valuesList(tool?.input, e.args)}
+    ${effectsBox(effects, 'Deny')}
+    <p class="deadline">${e.deadline ? html`Decide ${when(e.deadline)}; then it is denied.` : 'No deadline.'}</p>
+    <form method="post" action="${action('approve')}" class="inline"><input type="hidden" name="_csrf" value="${ctx.csrf}" /><input name="note" placeholder="note (optional)" aria-label="note" /> <button class="primary"${confirm ? html` data-confirm="${confirm}"` : ''}>Approve</button></form>
+    <form method="post" action="${action('deny')}" class="inline"><input type="hidden" name="_csrf" value="${ctx.csrf}" /><input name="reason" placeholder="why" aria-label="why" required /> <button class="danger">Deny</button></form>
   </div>`;
 }

@@ -10,7 +10,7 @@ import { valuesList } from './explain.ts';
 import { when } from './time.ts';
 import { checklist, checklistFromText, checklistOf } from './checklist.ts';
 import { WAITING_FOR_YOU, statusBadge, statusesOf } from './waiting.ts';
-import { decisionCard } from './approvals.ts';
+import { decisionCard, effectApprovalCard } from './approvals.ts';
 
 export interface ConsoleContext {
   navigator: NavigatorClient;
@@ -87,6 +87,22 @@ export function missionRoutes(app: Hono, ctx: ConsoleContext): void {
     }
     try {
       await ctx.navigator.mission(id).decide(key, value, { by: c.get('by'), ...(form.note ? { note: String(form.note) } : {}) });
+    } catch (err) {
+      if (err instanceof MissionRejected) return c.html(await missionPage(ctx, id, err.message), 400);
+      throw err;
+    }
+    return c.redirect(`/missions/${encodeURIComponent(id)}`, 303);
+  });
+
+  /** A person's verdict on a mission effect waiting for approval (bound to the args shown). */
+  app.post('/missions/:id/effects/:key/:verdict{approve|deny}', async (c) => {
+    const id = c.req.param('id');
+    const key = c.req.param('key');
+    const form = await c.req.parseBody();
+    const mission = ctx.navigator.mission(id);
+    try {
+      if (c.req.param('verdict') === 'approve') await mission.approveEffect({ key, by: c.get('by'), ...(form.note ? { note: String(form.note) } : {}) });
+      else await mission.denyEffect(String(form.reason ?? '') || `denied from the console by ${c.get('by')}`, { key, by: c.get('by') });
     } catch (err) {
       if (err instanceof MissionRejected) return c.html(await missionPage(ctx, id, err.message), 400);
       throw err;
@@ -173,6 +189,7 @@ async function missionPage(ctx: ConsoleContext, id: string, problem?: string): P
     </div>
     ${decidedBox(status, contracts, decided)}
     ${pending ? decisionCard(ctx, { missionId: id, agent: status.agent, input: status.input ?? null, pending, contract }) : ''}
+    ${(status.effectApprovals ?? []).map((e) => effectApprovalCard(ctx, id, status.agent, e))}
     ${progressBox(ctx, status.agent, progress, summaries)}
     <h2>Journal</h2>
     <table><tr><th>#</th><th>task</th><th>value</th></tr>

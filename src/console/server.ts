@@ -18,7 +18,7 @@ import type { Json } from '../workflows/contract.ts';
 import { fingerprint, html, page, pretty } from './html.ts';
 import { PAGE_SCRIPT } from './page-script.ts';
 import { type ConsoleContext, missionRoutes } from './missions.ts';
-import { decisionCard, stepApprovalCard } from './approvals.ts';
+import { decisionCard, effectApprovalCard, stepApprovalCard } from './approvals.ts';
 import { WAITING_FOR_YOU, statusBadge } from './waiting.ts';
 import { agentChoices, inputProblems, planProblems } from './agents.ts';
 import { planRoutes } from './plans.ts';
@@ -151,33 +151,38 @@ async function inboxItems(ctx: ConsoleContext) {
     ctx.navigator.list({ kind: 'missions', query: "ExecutionStatus = 'Running'", limit: 200 }),
     ctx.navigator.list({ kind: 'plans', query: "ExecutionStatus = 'Running'", limit: 200 }),
   ]);
+  const statuses = (await Promise.all(missions.map((w) => ctx.navigator.mission(w.workflowId).status().catch(() => null)))).filter((s) => s !== null);
   const decisions = (
     await Promise.all(
-      missions.map(async (w) => {
-        const m = ctx.navigator.mission(w.workflowId);
-        const status = await m.status().catch(() => null);
-        if (!status?.pending) return null;
-        const contracts = await m.decisions().catch(() => []);
-        return { id: w.workflowId, agent: status.agent, input: status.input ?? null, pending: status.pending, contract: contracts.find((d) => d.key === status.pending!.key) };
+      statuses.map(async (status) => {
+        if (!status.pending) return null;
+        const contracts = await ctx.navigator.mission(status.workflowId).decisions().catch(() => []);
+        return { id: status.workflowId, agent: status.agent, input: status.input ?? null, pending: status.pending, contract: contracts.find((d) => d.key === status.pending!.key) };
       }),
     )
   ).filter((d) => d !== null);
+  const effects = statuses
+    .flatMap((s) => (s.effectApprovals ?? []).map((e) => ({ missionId: s.workflowId, agent: s.agent, ...e })))
+    .sort((a, b) => a.since.localeCompare(b.since));
   const views = (await Promise.all(plans.map((w) => ctx.navigator.plan(w.workflowId).status().catch(() => null)))).filter((v) => v !== null);
   const approvals = views.flatMap((view) => view.approvals.map((a) => ({ planId: view.planId, agent: view.agent, steps: view.plan?.steps ?? [], ...a })));
   const reviews = views.filter((v) => v.status === 'review').map((v) => ({ planId: v.planId, agent: v.agent, version: v.version, steps: (v.plan?.steps ?? []).map((s) => ({ id: s.id, description: s.description })) }));
   decisions.sort((a, b) => a.pending.since.localeCompare(b.pending.since));
   approvals.sort((a, b) => a.since.localeCompare(b.since));
   reviews.sort((a, b) => a.planId.localeCompare(b.planId));
-  return { decisions, approvals, reviews };
+  return { decisions, effects, approvals, reviews };
 }
 
 async function inbox(ctx: ConsoleContext) {
   const items = await inboxItems(ctx);
-  const { decisions, approvals, reviews } = items;
+  const { decisions, effects, approvals, reviews } = items;
   const body = html`
     <h2>Decisions (${decisions.length})</h2>
     ${decisions.length === 0 ? html`<p>Nothing waits for a decision.</p>` : ''}
     ${decisions.map((d) => decisionCard(ctx, { missionId: d.id, agent: d.agent, input: d.input, pending: d.pending, contract: d.contract }))}
+    <h2>Mission effects to approve (${effects.length})</h2>
+    ${effects.length === 0 ? html`<p>No mission effect waits for approval.</p>` : ''}
+    ${effects.map((e) => effectApprovalCard(ctx, e.missionId, e.agent, e))}
     <h2>Plan steps to approve (${approvals.length})</h2>
     ${approvals.length === 0 ? html`<p>No plan step waits for approval.</p>` : ''}
     ${approvals.map((a) => stepApprovalCard(ctx, a.planId, a.agent, a, a.steps))}

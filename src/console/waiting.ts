@@ -24,7 +24,7 @@ export async function statusesOf(ctx: ConsoleContext, kind: 'missions' | 'plans'
       if (w.status !== 'RUNNING') return w.status.toLowerCase().replace(/_/g, ' ');
       const waits =
         kind === 'missions'
-          ? await ctx.navigator.mission(w.workflowId).pending().then((p) => !!p, () => false)
+          ? await ctx.navigator.mission(w.workflowId).status().then((s) => !!s.pending || (s.effectApprovals?.length ?? 0) > 0, () => false)
           : await ctx.navigator.plan(w.workflowId).status().then(planWaits, () => false);
       return waits ? WAITING_FOR_YOU : 'running';
     }),

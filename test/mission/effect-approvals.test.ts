@@ -11,7 +11,9 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { valueHash } from '../../src/audit/hash.ts';
+import { NavigatorClient } from '../../src/client/index.ts';
 import { MissionRejected, getMission } from '../../src/client/missions.ts';
+import { createConsoleApp } from '../../src/console/server.ts';
 import payoutAgents, { payouts } from './fixtures/payout-agent.ts';
 import { missionEnv, waitForStatus, type MissionEnv } from './harness.ts';
 
@@ -141,6 +143,42 @@ describe('approval gates on mission effects', () => {
     const late = await cli('effect', 'approve', handle.workflowId);
     expect(late.code).not.toBe(0);
     expect(late.stderr).toMatch(/not running|completed|no effect/);
+    await expectAuditOk(handle.workflowId);
+  });
+
+  it('in the console: the inbox and the mission page show the waiting effect; Approve from the inbox runs it', T, async () => {
+    const file = freshPayoutFile();
+    const navigator = new NavigatorClient({ client: m.client, taskQueue: m.taskQueue });
+    const app = createConsoleApp({ navigator, user: 'ana', pollMs: 50, agents: new Map(Object.values(payoutAgents).map((e) => [e.agent.name, e])) });
+    const origin = 'http://localhost';
+    const handle = await m.start({ agent: 'payout', input: { name: 'ivy', amount: 40 } });
+    await waitForStatus(handle, waitingEffect);
+    const inbox = await (await app.request(`${origin}/`)).text();
+    expect(inbox).toContain('Mission effects to approve (1)');
+    expect(inbox).toContain('Pays an amount in USD to an account. Irreversible.');
+    expect(inbox).toContain('acct_ivy');
+    expect(inbox).toContain('data-confirm=');
+    const key = (await getMission(m.client, handle.workflowId).status()).effectApprovals[0]!.key;
+    const page = await (await app.request(`${origin}/missions/${handle.workflowId}`)).text();
+    expect(page).toContain(`/missions/${handle.workflowId}/effects/${key}/approve`);
+    const list = await (await app.request(`${origin}/missions`)).text();
+    expect(list).toContain('waiting for you');
+    const csrf = /name="_csrf" value="([0-9a-f]+)"/.exec(inbox)![1]!;
+    const res = await app.request(`${origin}/missions/${handle.workflowId}/effects/${key}/approve`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', origin },
+      body: new URLSearchParams({ _csrf: csrf, note: 'ok' }).toString(),
+    });
+    expect(res.status).toBe(303);
+    expect(await handle.result()).toEqual({ status: 'sent', reference: 'payout_acct_ivy_40' });
+    expect(payouts(file)).toHaveLength(1);
+    expect((await getMission(m.client, handle.workflowId).status()).approvals[0]).toMatchObject({ outcome: 'approved', by: 'ana', note: 'ok' });
+    const again = await app.request(`${origin}/missions/${handle.workflowId}/effects/${key}/deny`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', origin },
+      body: new URLSearchParams({ _csrf: csrf, reason: 'late' }).toString(),
+    });
+    expect(again.status).toBe(400);
     await expectAuditOk(handle.workflowId);
   });
 
