@@ -182,8 +182,9 @@ function applyEvent(event: HistoryEvent, ctx: RunContext): void {
       return;
     }
     case EventType.EVENT_TYPE_TIMER_FIRED: {
-      // The only timer of a mission is a decision deadline; a decision that arrived in
-      // the same workflow task still counts, as in the workflow.
+      // While a decision waits, its deadline is the mission's only timer (the pass backoff
+      // and effect approval deadlines run at other times, when no key waits); a decision
+      // that arrived in the same workflow task still counts, as in the workflow.
       const key = wait.key;
       wait.key = null;
       if (!key || state.personWriteVersion(key) > wait.readVersion) return;
