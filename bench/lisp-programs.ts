@@ -5,6 +5,7 @@
  * interpreters up and measure the fixed cost of a program.
  */
 import type { RunOptions } from '../src/lisp/api.ts';
+import { rng } from '../eval/benchmark/rng.ts';
 
 export interface Case {
   name: string;
@@ -244,17 +245,6 @@ export const cases: Case[] = [
   },
 ];
 
-/** A small deterministic PRNG (mulberry32), so every run generates the same programs. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 type Template = (int: (lo: number, hi: number) => number, pick: <T>(xs: readonly T[]) => T, name: string) => string;
 
@@ -289,7 +279,8 @@ function pick2(int: (lo: number, hi: number) => number): string {
 
 /** `count` small, different programs from `seed` (same seed, same programs). */
 export function generatedPrograms(count: number, seed: number): string[] {
-  const rnd = prng(seed);
+  // mulberry32, seeded: every run generates the same programs
+  const rnd = rng(seed);
   const int = (lo: number, hi: number) => lo + Math.floor(rnd() * (hi - lo + 1));
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)]!;
   return Array.from({ length: count }, (_, i) => {

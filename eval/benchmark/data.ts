@@ -6,18 +6,7 @@
  * the same value. The checks are the reference's (ranges and key sets), so they hold for
  * any draw.
  */
-
-/** mulberry32: a small seeded generator, enough for test data. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
+import { rng } from './rng.ts';
 
 const r = rng(20_260_518);
 const int = (lo: number, hi: number): number => lo + Math.floor(r() * (hi - lo + 1));
