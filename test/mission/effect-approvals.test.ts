@@ -6,7 +6,6 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WorkflowFailedError } from '@temporalio/client';
-import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,6 +14,7 @@ import { NavigatorClient } from '../../src/client/index.ts';
 import { MissionRejected, getMission } from '../../src/client/missions.ts';
 import { createConsoleApp } from '../../src/console/server.ts';
 import payoutAgents, { payouts } from './fixtures/payout-agent.ts';
+import { runCli } from '../cli/run-cli.ts';
 import { missionEnv, waitForStatus, type MissionEnv } from './harness.ts';
 
 let m: MissionEnv;
@@ -41,18 +41,8 @@ async function expectAuditOk(workflowId: string) {
   expect(report.ok).toBe(true);
 }
 
-function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['bin/navigator.mjs', ...args], {
-      env: { ...process.env, TEMPORAL_ADDRESS: m.env.server.address, TEMPORAL_NAMESPACE: m.env.server.namespace, NAVIGATOR_TASK_QUEUE: m.taskQueue, NAVIGATOR_USER: 'cli-user' },
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('close', (code) => resolve({ code: code ?? 1, stdout, stderr }));
-  });
-}
+const cli = (...args: string[]) =>
+  runCli(args, { ...process.env, TEMPORAL_ADDRESS: m.env.server.address, TEMPORAL_NAMESPACE: m.env.server.namespace, NAVIGATOR_TASK_QUEUE: m.taskQueue, NAVIGATOR_USER: 'cli-user' });
 
 const waitingEffect = (s: { effectApprovals?: unknown[] }) => (s.effectApprovals?.length ?? 0) > 0;
 
