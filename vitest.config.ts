@@ -11,5 +11,8 @@ export default defineConfig({
     // once keep two cores busy without starving a test of CPU for long.
     maxWorkers: 3,
     pool: 'forks',
+    // Tests read the CLI's output as plain text; picocolors colours it when CI=true (as on the
+    // CI machine) or FORCE_COLOR is set, and NO_COLOR wins over both.
+    env: { NO_COLOR: '1' },
   },
 });

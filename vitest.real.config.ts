@@ -30,7 +30,8 @@ export default defineConfig({
       // a retention of one second: a real server keeps closed workflows at least an hour
       'test/devserver/retention.test.ts',
     ],
-    env: { NAVIGATOR_TEST_SERVER: 'temporal' },
+    // NO_COLOR: the CLI's output is read as plain text (see vitest.config.ts)
+    env: { NAVIGATOR_TEST_SERVER: 'temporal', NO_COLOR: '1' },
     // Retries of a failed test on this lane only, printed as "(retry xN)". Known cause: under
     // load, a console page that queries a mission which has just completed can wait 30 s and
     // fail with "query timed out before a worker could process it" (test/console/console.test.ts,

@@ -4,7 +4,6 @@
  * file, review, edit (a bad edit refused), approve, approve the gated step, audit; and
  * one-line errors for unknown ids, steps and bad JSON.
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils';
 import { getPlan } from '../../src/client/plans.ts';
 import { planEnv, waitForPlan, type PlanEnv } from './plan-harness.ts';
+import { runCli, type CliRun } from '../cli/run-cli';
 
 let env: PlanEnv;
 let workspace: string;
@@ -25,17 +25,8 @@ afterAll(async () => env?.shutdown());
 
 const PLAN_FILE = 'examples/workspace/bump-version.plan.json';
 
-function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['bin/navigator.mjs', ...args], {
-      env: { ...process.env, TEMPORAL_ADDRESS: env.env.server.address, TEMPORAL_NAMESPACE: env.env.server.namespace, NAVIGATOR_TASK_QUEUE: env.taskQueue, WORKSPACE_DIR: workspace },
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('exit', (code) => resolve({ code: code ?? -1, stdout, stderr }));
-  });
+function cli(...args: string[]): Promise<CliRun> {
+  return runCli(args, { ...process.env, TEMPORAL_ADDRESS: env.env.server.address, TEMPORAL_NAMESPACE: env.env.server.namespace, NAVIGATOR_TASK_QUEUE: env.taskQueue, WORKSPACE_DIR: workspace });
 }
 
 describe('navigator plan', () => {
