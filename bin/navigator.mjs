@@ -4,8 +4,8 @@
 // `npm install` is the only set-up step.
 import { existsSync } from 'node:fs';
 
-const compiled = new URL('../dist/client.js', import.meta.url);
-const fromSources = new URL('../client.ts', import.meta.url);
+const compiled = new URL('../dist/cli.js', import.meta.url);
+const fromSources = new URL('../cli.ts', import.meta.url);
 if (existsSync(fromSources)) {
   const { register } = await import('tsx/esm/api');
   register();
