@@ -4,7 +4,7 @@
  */
 import { failure } from '../kernel/failures.ts';
 import { sideEffectOf } from '../lisp/tools.ts';
-import { type PassProgress, passOpening, resumePass, startPass } from '../navigator/index.ts';
+import { type PassProgress, passOpening, resumePass, startPass, stepOfCall } from '../navigator/index.ts';
 import type { InlineToolCall, Json, JournalRead, PassContext, PassOutcome, PassRequest, PassResponse, RecordedProgram, RecordedTurnResult } from '../workflows/contract.ts';
 import type { RegisteredAgent } from './agents.ts';
 import { context as otelContext } from '@opentelemetry/api';
@@ -92,15 +92,17 @@ export async function runPassStep(registered: RegisteredAgent, req: PassRequest,
     resets: step.resets,
     summaries: step.summaries,
     toolCalls: step.toolCalls
-      .filter((c) => classes.get(c.tool) !== 'external')
-      .map((c): InlineToolCall => ({
+      .map((c, i): InlineToolCall => ({
         tool: c.tool,
         taskId: c.taskId,
         idempotencyKey: c.idempotencyKey,
         sideEffect: classes.get(c.tool) ?? 'external',
         ...(c.result !== undefined ? { result: c.result } : {}),
         ...(c.error !== undefined ? { error: c.error } : {}),
-      })),
+        // the step it ran in places it among the effects, when there were effects
+        ...(step.stepStarts.length ? { step: stepOfCall(step.stepStarts, i) } : {}),
+      }))
+      .filter((c) => c.sideEffect !== 'external'),
     tokens: step.usage.inputTokens + step.usage.outputTokens,
     journalRead: journalReadOf(ctx),
     programs: recordPrograms(step.trace, req.resume ? (ctx.passState as unknown as PackedState) : null),

@@ -73,6 +73,7 @@ export {
   PASS_STATE_VERSION,
   PassStateError,
   mergedJournal,
+  stepOfCall,
   toJournal,
 } from './pass-state.ts';
 export { isWaiting, shapeReturn, turnKind } from './turn.ts';

@@ -125,10 +125,21 @@ export interface PassState {
   /** results of this pass's effects so far, by effect id */
   effectResults: Record<string, EffectResult>;
   toolCalls: ToolCallRecord[];
+  /**
+   * Where each step after a suspension starts in `toolCalls`: the calls from
+   * `stepStarts[n-1]` ran after the nth batch of effects (absent in states from before it).
+   */
+  stepStarts?: number[];
   trace: TurnTrace[];
   usage: PassUsage;
   warnings: Warning[];
 }
+
+/**
+ * The step of the pass the `index`th tool call ran in: 0 before any effects, n after the
+ * nth batch of effects (the host ran the effects between two steps).
+ */
+export const stepOfCall = (stepStarts: readonly number[], index: number): number => stepStarts.filter((start) => start <= index).length;
 
 /** A state that cannot be resumed (wrong agent, wrong version, nothing pending). */
 export class PassStateError extends Error {

@@ -131,6 +131,8 @@ export interface PassDone {
   usage: PassUsage;
   /** every tool call of the pass, inline ones and answered effects */
   toolCalls: ToolCallRecord[];
+  /** where each step after a suspension starts in `toolCalls` (stepOfCall in pass-state.ts) */
+  stepStarts: number[];
   warnings: Warning[];
 }
 
@@ -391,6 +393,7 @@ async function execute(ctx: Ctx, st: PassState, code: string, kind: TurnKind): P
 
   if (res.status === 'suspended') {
     trace.suspensions++;
+    st.stepStarts = [...(st.stepStarts ?? []), st.toolCalls.length];
     st.pending = { code, turnKind: kind, effects: res.effects, callsFrom };
     return { kind: 'effects', effects: res.effects, state: st, toolCalls: [...st.toolCalls], usage: { ...st.usage } };
   }
@@ -496,6 +499,7 @@ function done(st: PassState, outcome: PassOutcome): PassDone {
     trace: st.trace,
     usage: { ...st.usage },
     toolCalls: st.toolCalls,
+    stepStarts: st.stepStarts ?? [],
     warnings: st.warnings,
   };
 }

@@ -42,7 +42,7 @@ export interface RunNavigatorOptions {
 }
 
 /** The result of one pass in library mode: the finished pass plus the whole journal. */
-export interface Step extends Omit<PassDone, 'kind' | 'outcome'> {
+export interface Step extends Omit<PassDone, 'kind' | 'outcome' | 'stepStarts'> {
   /** `waiting`: the program returned `{:status :waiting ...}`; run again once decided */
   status: 'ok' | 'fail' | 'error' | 'waiting';
   /** the returned value, the `fail` value, or null after an error */

@@ -259,6 +259,11 @@ export interface InlineToolCall {
   sideEffect: SideEffectClass;
   result?: Json;
   error?: string;
+  /**
+   * the step of the pass it ran in: 0 before the first effects, n after the nth batch of
+   * effects (the ledger lists it among them in that order; absent before it was recorded)
+   */
+  step?: number;
 }
 
 export type PassOutcome =

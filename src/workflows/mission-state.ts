@@ -53,6 +53,8 @@ export class MissionState {
   passStep = 0;
   /** ledger entries before the current pass: its tool shapes stay what they were when it started */
   passLedgerStart = 0;
+  /** the pass step each of the current pass's effects started after (1: after the first step) */
+  private effectSteps = new Map<LedgerEntry, number>();
   effectResults: Record<string, EffectResult> = {};
   /** effects waiting for a person, and every verdict so far */
   readonly approvals = new ApprovalGate();
@@ -112,6 +114,7 @@ export class MissionState {
   beginPass(): void {
     this.passes++;
     this.passLedgerStart = this.ledger.length;
+    this.effectSteps.clear();
   }
 
   /**
@@ -137,23 +140,42 @@ export class MissionState {
 
   // ---------------------------------------------------------------- ledger
 
+  /**
+   * Adds the pass's own calls to the ledger among its effects, in the order they ran: a
+   * call made in step n of the pass ran after the effects started before that step and
+   * before those started after it (a call without a step: after all of them). The pass's
+   * entries are numbered again in that order.
+   */
   recordInlineCalls(calls: InlineToolCall[]): void {
-    for (const c of calls) {
-      this.toolCalls++;
-      this.ledger.push({
-        seq: this.ledger.length + 1,
-        pass: this.passes,
-        taskId: c.taskId,
-        tool: c.tool,
-        sideEffect: c.sideEffect,
-        idempotencyKey: c.idempotencyKey,
-        status: c.error === undefined ? 'completed' : 'failed',
-        attempts: 1,
-        ...(c.result !== undefined ? { result: c.result } : {}),
-        ...(c.error !== undefined ? { error: c.error } : {}),
-        activity: `pass-${this.passes}`,
-      });
+    const effects = this.ledger.splice(this.passLedgerStart);
+    const merged: LedgerEntry[] = [];
+    let e = 0;
+    for (const call of calls) {
+      // effects started before the step this call ran in ran before it
+      const step = call.step ?? Infinity;
+      while (e < effects.length && (this.effectSteps.get(effects[e]!) ?? 0) <= step) merged.push(effects[e++]!);
+      merged.push(this.inlineEntry(call));
     }
+    merged.push(...effects.slice(e));
+    merged.forEach((entry, i) => (entry.seq = this.passLedgerStart + i + 1));
+    this.ledger.push(...merged);
+    this.toolCalls += calls.length;
+  }
+
+  private inlineEntry(c: InlineToolCall): LedgerEntry {
+    return {
+      seq: 0,
+      pass: this.passes,
+      taskId: c.taskId,
+      tool: c.tool,
+      sideEffect: c.sideEffect,
+      idempotencyKey: c.idempotencyKey,
+      status: c.error === undefined ? 'completed' : 'failed',
+      attempts: 1,
+      ...(c.result !== undefined ? { result: c.result } : {}),
+      ...(c.error !== undefined ? { error: c.error } : {}),
+      activity: `pass-${this.passes}`,
+    };
   }
 
   /** Starts a ledger entry for an effect; returns it so the caller can complete it. */
@@ -171,6 +193,7 @@ export class MissionState {
       activity: activityId,
     };
     this.ledger.push(entry);
+    this.effectSteps.set(entry, this.passStep);
     return entry;
   }
 

@@ -129,4 +129,27 @@ describe('budgets and ledger', () => {
     expect(s.completedEffect('k')?.result).toEqual({ ok: true });
     expect(s.toolCalls).toBe(1);
   });
+
+  it("lists a pass's own calls among its effects in the order they ran, numbered in that order", () => {
+    const s = state();
+    s.ledger.push({ seq: 1, pass: 0, taskId: null, tool: 'lookup', sideEffect: 'read_only', idempotencyKey: 'old', status: 'completed', attempts: 1, activity: 'pass-0' });
+    s.beginPass();
+    const effect = (key: string) => s.startEffect({ id: key, taskId: key, tool: 'execute_wire', args: {}, idempotencyKey: key }, `tool-${s.ledger.length + 1}-execute_wire`);
+    s.passStep = 1; // after the pass's first step: two effects at once
+    effect('e1');
+    effect('e2');
+    s.passStep = 2;
+    effect('e3');
+    const read = (key: string, step?: number) => ({ tool: 'lookup', taskId: null, idempotencyKey: key, sideEffect: 'read_only' as const, result: key, ...(step === undefined ? {} : { step }) });
+    s.applyPass(done({ toolCalls: [read('r0', 0), read('r0b', 0), read('r1', 1), read('r2', 2)] }));
+    expect(s.ledger.map((e) => [e.seq, e.idempotencyKey])).toEqual([[1, 'old'], [2, 'r0'], [3, 'r0b'], [4, 'e1'], [5, 'e2'], [6, 'r1'], [7, 'e3'], [8, 'r2']]);
+    expect(s.toolCalls).toBe(7);
+
+    // calls recorded before steps were (an older worker's pass result): after the effects
+    s.beginPass();
+    s.passStep = 1;
+    effect('e4');
+    s.applyPass(done({ toolCalls: [read('r3')] }));
+    expect(s.ledger.slice(8).map((e) => [e.seq, e.idempotencyKey])).toEqual([[9, 'e4'], [10, 'r3']]);
+  });
 });

@@ -1,0 +1,53 @@
+/**
+ * The ledger as history has it: a mission that reads, charges and reads again lists the
+ * calls in the order they ran (the pass's own reads are recorded when the pass ends, after
+ * the effect they came before); a charge that failed once with a connection reset shows why
+ * it was retried. Real worker and client; each test ends with an audit.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ledgerQuery } from '../../src/workflows/messages.ts';
+import shopAgents, { chargeAttempts } from './fixtures/shop-agent.ts';
+import { missionEnv, type MissionEnv } from './harness.ts';
+
+let m: MissionEnv;
+beforeAll(async () => {
+  m = await missionEnv();
+  await m.startWorker(Object.values(shopAgents));
+});
+afterAll(async () => m?.shutdown());
+
+const T = { timeout: 120_000 };
+
+function freshChargesFile(): string {
+  const file = join(mkdtempSync(join(tmpdir(), 'charges-')), 'charges.jsonl');
+  process.env.SHOP_CHARGES_FILE = file;
+  return file;
+}
+
+async function expectAuditOk(workflowId: string) {
+  const report = await m.audit(workflowId);
+  expect(report.problems).toEqual([]);
+  expect(report.duplicateEffects).toEqual([]);
+  expect(report.ok).toBe(true);
+}
+
+describe('the ledger', () => {
+  it('lists a read, the effect after it and the read after that in the order they ran', T, async () => {
+    const file = freshChargesFile();
+    const handle = await m.start({ agent: 'shop', input: { order: 'o1' } });
+    expect(await handle.result()).toEqual({ receipt: 'rc_ch_o1' });
+    expect(chargeAttempts(file).map((a) => a.ok)).toEqual([false, true]);
+
+    const ledger = await handle.query(ledgerQuery);
+    expect(ledger.map((e) => [e.seq, e.tool])).toEqual([
+      [1, 'find_order'],
+      [2, 'charge'],
+      [3, 'find_receipt'],
+    ]);
+    expect(ledger.map((e) => e.status)).toEqual(['completed', 'completed', 'completed']);
+    await expectAuditOk(handle.workflowId);
+  });
+});
