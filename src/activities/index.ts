@@ -7,7 +7,7 @@ import { Context } from '@temporalio/activity';
 import { failure } from '../kernel/failures.ts';
 import type { Client } from '@temporalio/client';
 import { fromJson, toJson } from '../lisp/json.ts';
-import type { Json, PassRequest, PassResponse, ToolRequest } from '../workflows/contract.ts';
+import type { Json, PassRequest, PassResponse, ToolRequest, ToolResponse } from '../workflows/contract.ts';
 import { passContextQuery } from '../workflows/messages.ts';
 import { type AgentRegistry, lookupAgent, lookupTool } from './agents.ts';
 import { describe } from './describe.ts';
@@ -97,7 +97,7 @@ export function createActivities(deps: ActivityDeps) {
       }, () => progress);
     },
 
-    async runTool(req: ToolRequest): Promise<{ result: Json; attempt: number }> {
+    async runTool(req: ToolRequest): Promise<ToolResponse> {
       const ctx = Context.current();
       const attempt = ctx.info.attempt;
       const tool = lookupTool(lookupAgent(deps.agents, req.agent), req.tool);
@@ -105,7 +105,7 @@ export function createActivities(deps: ActivityDeps) {
       const owner = { workflowId, runId: req.runId ?? workflowId, agent: req.agent };
       const attributes = { ...toolAttributes(owner, { tool: req.tool, sideEffect: sideEffectOf(tool), taskId: req.taskId, idempotencyKey: req.idempotencyKey, cached: false }), 'navigator.tool.attempt': attempt };
       const doing = { text: `tool ${req.tool}${req.taskId ? ` for task ${req.taskId}` : ''}` };
-      const result = await invokeTool(ctx, {
+      const { result, failedAttempts } = await invokeTool(ctx, {
         tool,
         args: req.args,
         label: req.tool,
@@ -115,7 +115,7 @@ export function createActivities(deps: ActivityDeps) {
         doing: () => doing,
         span: { name: 'navigator.tool', attributes },
       });
-      return { result, attempt };
+      return { result, attempt, ...(failedAttempts.length ? { failedAttempts } : {}) };
     },
   };
 }

@@ -179,7 +179,7 @@ export function createPlanActivities(deps: PlanActivityDeps) {
         'navigator.plan_step.attempt': attempt,
       };
       try {
-        const result = await invokeTool(ctx, {
+        const { result, failedAttempts } = await invokeTool(ctx, {
           tool,
           args: req.args,
           label: `step ${req.stepId} (${req.tool})`,
@@ -189,7 +189,7 @@ export function createPlanActivities(deps: PlanActivityDeps) {
           heartbeatEveryMs: every,
           span: { name: 'navigator.plan_step', attributes },
         });
-        return { result, attempt, idempotencyKey };
+        return { result, attempt, idempotencyKey, ...(failedAttempts.length ? { failedAttempts } : {}) };
       } finally {
         await report.flush();
       }

@@ -14,6 +14,8 @@ import type { ToolContext } from '../lisp/tools.ts';
 import { inSpan } from '../telemetry/spans.ts';
 import type { lookupTool } from './agents.ts';
 import { withHeartbeat } from './heartbeat.ts';
+import type { FailedAttempt } from '../kernel/schemas.ts';
+import { earlierFailures, failedAttempt, withFailures } from './attempts.ts';
 
 export interface ToolInvocation {
   tool: ReturnType<typeof lookupTool>;
@@ -31,12 +33,21 @@ export interface ToolInvocation {
   span: { name: string; attributes: Record<string, string | number | boolean> };
 }
 
-export async function invokeTool(ctx: Context, call: ToolInvocation): Promise<Json> {
+/** A tool's answer, with the attempts before this one that failed (empty on a first try). */
+export interface ToolAnswer {
+  result: Json;
+  failedAttempts: FailedAttempt[];
+}
+
+export async function invokeTool(ctx: Context, call: ToolInvocation): Promise<ToolAnswer> {
   const { tool } = call;
+  const earlier = earlierFailures(ctx.info);
+  // the attempts so far travel with the call's failure, and in the heartbeat for the next attempt
+  const details = [{ ...call.details, ...(earlier.length ? { failedAttempts: earlier } : {}) }];
   const args = tool.input.safeParse(call.args);
   if (!args.success) {
     const issues = issuesText(args.error, 'args', call.argsPrefix);
-    throw failure('InvalidToolArgs', `invalid arguments for ${call.label}: ${issues}`, { details: [call.details] });
+    throw failure('InvalidToolArgs', `invalid arguments for ${call.label}: ${issues}`, { details });
   }
   try {
     const run = () =>
@@ -45,13 +56,17 @@ export async function invokeTool(ctx: Context, call: ToolInvocation): Promise<Js
         span.setAttribute(`${call.span.name}.status`, 'completed');
         return out;
       });
-    const out = await withHeartbeat(ctx, call.heartbeatEveryMs, run, call.doing);
-    return toJson(fromJson((out ?? null) as Json));
+    const beat = earlier.length || call.doing ? () => withFailures(call.doing?.(), earlier) : undefined;
+    const out = await withHeartbeat(ctx, call.heartbeatEveryMs, run, beat);
+    return { result: toJson(fromJson((out ?? null) as Json)), failedAttempts: earlier };
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
     if (err instanceof Error && err.name === 'ToolRejected') {
-      throw failure('ToolRejected', `tool ${tool.name} rejected the call: ${message}`, { details: [call.details] });
+      throw failure('ToolRejected', `tool ${tool.name} rejected the call: ${message}`, { details });
     }
-    throw failure('ToolError', `tool ${tool.name} failed: ${message}`, { retryable: true, details: [call.details] });
+    const text = `tool ${tool.name} failed: ${message}`;
+    // the last heartbeat is sent before the failure: the next attempt reads this list
+    ctx.heartbeat(withFailures(call.doing?.(), [...earlier, failedAttempt(ctx.info.attempt, 'ToolError', text, err)]));
+    throw failure('ToolError', text, { retryable: true, details });
   }
 }

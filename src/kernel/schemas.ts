@@ -11,3 +11,20 @@ export const JsonValue: z.ZodType<Json, Json> = z.lazy(() =>
 
 export const SideEffectClass = z.enum(SIDE_EFFECT_CLASSES);
 export type SideEffectClass = z.infer<typeof SideEffectClass>;
+
+/**
+ * One failed attempt of a tool activity (a mission effect, a plan step), kept with the
+ * call so people see why it was retried; Temporal itself keeps only the last failure.
+ */
+export const FailedAttempt = z.object({
+  attempt: z.number().int().positive(),
+  /** the failure type the attempt failed with (`ToolError`, ...); `NoRecord` when it left none */
+  type: z.string(),
+  /** the error's first line, cut short */
+  message: z.string(),
+  /** the error's code when it had one (`ECONNRESET`, `ETIMEDOUT`, ...) */
+  code: z.string().optional(),
+  /** when it failed, by the worker's clock (absent when it left no record) */
+  at: z.string().optional(),
+});
+export type FailedAttempt = z.infer<typeof FailedAttempt>;

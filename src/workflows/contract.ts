@@ -8,7 +8,7 @@ import type { EffectRequest } from '../lisp/api.ts';
 import type { JsonPatch } from './json-patch.ts';
 
 import type { Json } from '../kernel/contract.ts';
-import { JsonValue, SideEffectClass } from '../kernel/schemas.ts';
+import { FailedAttempt, JsonValue, SideEffectClass } from '../kernel/schemas.ts';
 
 export type { Json } from '../kernel/contract.ts';
 export { JsonValue } from '../kernel/schemas.ts';
@@ -81,6 +81,8 @@ export const LedgerEntry = z.object({
   attempts: z.number().int(),
   result: JsonValue.optional(),
   error: z.string().optional(),
+  /** the attempts before the last that failed, each with its error: why it was retried */
+  failedAttempts: z.array(FailedAttempt).optional(),
   /** `runTool` activity id, or `pass-N` for tools run inline by the pass */
   activity: z.string(),
 });
@@ -351,4 +353,13 @@ export interface ToolRequest {
   taskId: string | null;
   /** the mission's logical run id (for traces; absent in histories written before it) */
   runId?: string;
+}
+
+/** What the `runTool` activity answers. */
+export interface ToolResponse {
+  result: Json;
+  /** the attempt that answered */
+  attempt: number;
+  /** the attempts before it, each with its error (absent when the first attempt answered) */
+  failedAttempts?: FailedAttempt[];
 }

@@ -6,6 +6,7 @@
  */
 import { SearchAttributeType, defineSearchAttributeKey } from '@temporalio/common';
 import * as wf from '@temporalio/workflow';
+import type { FailedAttempt } from '../kernel/schemas.ts';
 
 /** The message at the root of an activity's or child's failure (the whole chain unwrapped). */
 export function failureMessage(err: unknown): string {
@@ -14,12 +15,19 @@ export function failureMessage(err: unknown): string {
   return e instanceof Error ? e.message : String(e);
 }
 
-/** What a tool activity reported with its failure: the attempt it failed on, its idempotency key. */
-export function failureDetails(err: unknown): { attempt: number; idempotencyKey?: string } {
+/**
+ * What a tool activity reported with its failure: the attempt it failed on, its idempotency
+ * key, the attempts before it that failed (the last one's error is the failure itself).
+ */
+export function failureDetails(err: unknown): { attempt: number; idempotencyKey?: string; failedAttempts?: FailedAttempt[] } {
   const cause = err instanceof wf.ActivityFailure ? err.cause : undefined;
   const details = cause instanceof wf.ApplicationFailure ? cause.details : undefined;
-  const d = (details?.[0] ?? {}) as { attempt?: number; idempotencyKey?: string };
-  return { attempt: typeof d.attempt === 'number' ? d.attempt : 1, ...(d.idempotencyKey ? { idempotencyKey: d.idempotencyKey } : {}) };
+  const d = (details?.[0] ?? {}) as { attempt?: number; idempotencyKey?: string; failedAttempts?: FailedAttempt[] };
+  return {
+    attempt: typeof d.attempt === 'number' ? d.attempt : 1,
+    ...(d.idempotencyKey ? { idempotencyKey: d.idempotencyKey } : {}),
+    ...(Array.isArray(d.failedAttempts) && d.failedAttempts.length ? { failedAttempts: d.failedAttempts } : {}),
+  };
 }
 
 /** Time to continue as new: the server suggests it, or history passed the run's own threshold. */

@@ -159,11 +159,12 @@ async function runEffect(state: MissionState, effect: EffectRequest): Promise<vo
       },
       [{ agent: state.input.agent, tool: effect.tool, args: effect.args, idempotencyKey: effect.idempotencyKey, taskId: effect.taskId, runId: state.runId }],
     );
-    Object.assign(entry, { status: 'completed', attempts: out.attempt, result: out.result });
+    Object.assign(entry, { status: 'completed', attempts: out.attempt, result: out.result }, out.failedAttempts ? { failedAttempts: out.failedAttempts } : {});
     state.effectResults[effect.id] = { ok: out.result };
   } catch (err) {
     const message = failureMessage(err);
-    Object.assign(entry, { status: 'failed', attempts: failureDetails(err).attempt, error: message });
+    const { attempt, failedAttempts } = failureDetails(err);
+    Object.assign(entry, { status: 'failed', attempts: attempt, error: message }, failedAttempts ? { failedAttempts } : {});
     state.effectResults[effect.id] = { error: message };
   }
 }

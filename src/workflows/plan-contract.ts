@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { JsonValue, PlanDocument, PlanOptions, type Json, type Plan, type PlanProblem, type PlanStatus, type StepStatus } from '../plans/schema.ts';
 import type { ExecutionSummary } from '../plans/scheduler.ts';
 import type { SideEffectClass } from '../kernel/contract.ts';
+import type { FailedAttempt } from '../kernel/schemas.ts';
 
 export type { Json, Plan, PlanProblem, PlanStatus, StepStatus, ExecutionSummary };
 
@@ -243,6 +244,8 @@ export interface StepOutcome {
   result: Json;
   attempt: number;
   idempotencyKey: string;
+  /** the attempts before the one that answered, each with its error */
+  failedAttempts?: FailedAttempt[];
 }
 
 /** What is carried across continue-as-new. */

@@ -7,7 +7,7 @@ import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readBank } from '../../examples/wire-transfer/bank.ts';
-import { decideUpdate, journalQuery } from '../../src/workflows/messages.ts';
+import { decideUpdate, journalQuery, ledgerQuery } from '../../src/workflows/messages.ts';
 import { getMission } from '../../src/client/missions.ts';
 import { payouts } from './fixtures/payout-agent.ts';
 import { eventually, freshBankFile, missionEnv, waitForStatus, type MissionEnv } from './harness.ts';
@@ -57,6 +57,9 @@ describe('a worker killed with SIGKILL', () => {
     expect(readBank(bank).filter((r) => r.operation === 'execute_wire' && r.outcome === 'deduplicated').length).toBeGreaterThanOrEqual(1);
     const { entries } = await handle.query(journalQuery);
     expect(entries.map(([k]) => k)).toEqual(['prepare_wire_bob_5000', 'request_approval_bob_5000', KEY, 'execute_wire_bob_5000']);
+    // the ledger says why the wire was retried: the killed attempt left no error
+    const wireCall = (await handle.query(ledgerQuery)).find((e) => e.tool === 'execute_wire')!;
+    expect(wireCall).toMatchObject({ status: 'completed', attempts: 2, failedAttempts: [{ attempt: 1, type: 'NoRecord' }] });
     await expectAuditOk(handle.workflowId);
   });
 

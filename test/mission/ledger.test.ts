@@ -50,4 +50,23 @@ describe('the ledger', () => {
     expect(ledger.map((e) => e.status)).toEqual(['completed', 'completed', 'completed']);
     await expectAuditOk(handle.workflowId);
   });
+
+  it('keeps why an effect was retried: the first attempt failed with a connection reset', T, async () => {
+    const file = freshChargesFile();
+    const handle = await m.start({ agent: 'shop', input: { order: 'o2' } });
+    expect(await handle.result()).toEqual({ receipt: 'rc_ch_o2' });
+    // the service saw the failed attempt and the retry, under one idempotency key
+    const attempts = chargeAttempts(file);
+    expect(attempts.map((a) => a.ok)).toEqual([false, true]);
+    expect(new Set(attempts.map((a) => a.key)).size).toBe(1);
+
+    const charge = (await handle.query(ledgerQuery)).find((e) => e.tool === 'charge')!;
+    expect(charge).toMatchObject({ status: 'completed', attempts: 2, result: { charge_id: 'ch_o2' } });
+    expect(charge.failedAttempts).toEqual([
+      { attempt: 1, type: 'ToolError', message: 'tool charge failed: read ECONNRESET (payments.example:443)', code: 'ECONNRESET', at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) },
+    ]);
+    // reads that answered at once carry no failed attempts
+    expect((await handle.query(ledgerQuery)).filter((e) => e.failedAttempts)).toHaveLength(1);
+    await expectAuditOk(handle.workflowId);
+  });
 });
