@@ -58,7 +58,7 @@ async function outcome(src: string, fuel: number, codegen: boolean, coldAfter = 
 
 afterEach(() => {
   loopCodegen.enabled = true;
-  loopCodegen.coldAfter = 50_000;
+  loopCodegen.coldAfter = 5_000;
 });
 
 describe('numeric loops compiled to JS', () => {
