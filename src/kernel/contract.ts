@@ -5,6 +5,17 @@
  * workflow bundle; the zod schemas of the same things are in `schemas.ts`.
  */
 
+/**
+ * How long a pass, a mission effect or a plan step may go without a heartbeat before
+ * Temporal retries it on another worker. Workers beat every 2 s and send a beat at least
+ * every 2 s, so a crashed call is retried at most 5 s after its worker died, at once on a
+ * worker that is there then (or the moment a new one polls).
+ */
+export const DEFAULT_HEARTBEAT_MS = 5_000;
+
+/** Longest one tool call may run, a mission effect or a plan step attempt alike. */
+export const DEFAULT_TOOL_MS = 5 * 60_000;
+
 /** JSON data: what crosses into tools, the journal and Temporal payloads. */
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 

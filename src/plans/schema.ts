@@ -8,7 +8,7 @@
  */
 import { z } from 'zod';
 
-import type { Json, SideEffectClass } from '../kernel/contract.ts';
+import { DEFAULT_HEARTBEAT_MS, DEFAULT_TOOL_MS, type Json, type SideEffectClass } from '../kernel/contract.ts';
 import { JsonValue } from '../kernel/schemas.ts';
 
 export type { Json } from '../kernel/contract.ts';
@@ -175,9 +175,9 @@ export const PlanOptions = z.strictObject({
   timeouts: z
     .strictObject({
       /** longest one tool step attempt may run @default 5 minutes */
-      stepMs: positiveInt.default(5 * 60_000),
-      /** a step whose worker stops heartbeating this long is retried elsewhere @default 30 s */
-      heartbeatMs: positiveInt.default(30_000),
+      stepMs: positiveInt.default(DEFAULT_TOOL_MS),
+      /** a step whose worker stops heartbeating this long is retried elsewhere @default 5 s (as a mission's effects) */
+      heartbeatMs: positiveInt.default(DEFAULT_HEARTBEAT_MS),
       /** longest a planner or recovery model call may run @default 5 minutes */
       modelMs: positiveInt.default(5 * 60_000),
     })

@@ -61,9 +61,10 @@ export async function createNavigatorWorker(opts: NavigatorWorkerOptions): Promi
     namespace: opts.namespace ?? 'default',
     taskQueue: opts.taskQueue,
     activities: createActivities({ agents: registryOf(opts.agents), client: opts.client, heartbeatEveryMs: opts.heartbeatEveryMs }),
-    // A pass's heartbeat details say what it does (`navigator run`/`watch` show them): send
-    // them every 5 s at most, not every 24 s (the SDK's 80% of a 30 s heartbeat timeout).
-    maxHeartbeatThrottleInterval: '5 seconds',
+    // Heartbeats reach Temporal every 2 s (the SDK would wait 80% of the 5 s heartbeat
+    // timeout): a live call keeps 3 s of margin, a dead one is retried 5 s after it died,
+    // and a pass's heartbeat details (what it does, for `run`/`watch`) stay fresh.
+    maxHeartbeatThrottleInterval: '2 seconds',
     // a workflow whose worker died moves to another worker after 3 s, not the SDK's 10 s
     stickyQueueScheduleToStartTimeout: '3 seconds',
     ...(opts.identity ? { identity: opts.identity } : {}),

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import type { EffectRequest } from '../lisp/api.ts';
 import type { JsonPatch } from './json-patch.ts';
 
-import type { Json } from '../kernel/contract.ts';
+import { DEFAULT_HEARTBEAT_MS, DEFAULT_TOOL_MS, type Json } from '../kernel/contract.ts';
 import { FailedAttempt, JsonValue, SideEffectClass } from '../kernel/schemas.ts';
 
 export type { Json } from '../kernel/contract.ts';
@@ -36,18 +36,16 @@ export const ApprovalOptions = z.object({
   onTimeout: z.enum(['expiry_value', 'fail']).optional(),
 });
 
-/** How long a pass or tool may go without a heartbeat before Temporal retries it. */
-export const DEFAULT_HEARTBEAT_MS = 10_000;
+export { DEFAULT_HEARTBEAT_MS } from '../kernel/contract.ts';
 
 export const ActivityTimeouts = z.object({
   /** longest a pass may run (several turns, each a model answer of up to 10 minutes) @default 60 minutes */
   passMs: positiveInt.default(60 * 60_000),
   /** longest one tool call may run @default 5 minutes */
-  toolMs: positiveInt.default(5 * 60_000),
+  toolMs: positiveInt.default(DEFAULT_TOOL_MS),
   /**
-   * a pass or tool whose worker stops heartbeating this long is retried elsewhere @default 10 s
-   * (workers beat every 2 s and send at least every 5 s, so a crashed effect is retried about
-   * 10 s after its worker died, as soon as a worker is there)
+   * a pass or tool whose worker stops heartbeating this long is retried elsewhere @default 5 s
+   * (the same for plan steps; see DEFAULT_HEARTBEAT_MS)
    */
   heartbeatMs: positiveInt.default(DEFAULT_HEARTBEAT_MS),
 });

@@ -6,6 +6,7 @@
  * test/workflows/guards.property.test.ts checks that these guards and the schemas agree.
  */
 import type { ApprovalVerdict, CarriedState, Decision, Json, ParsedMissionInput } from './contract.ts';
+import { DEFAULT_HEARTBEAT_MS, DEFAULT_TOOL_MS } from '../kernel/contract.ts';
 
 export type Checked<T> = { ok: true; value: T } | { ok: false; problems: string[] };
 
@@ -174,8 +175,8 @@ function checkOptions(p: Problems, raw: unknown): ParsedMissionInput['options'] 
     continueAsNewAfterEvents: optionalPositive(p, 'options.continueAsNewAfterEvents', o.continueAsNewAfterEvents, 2000)!,
     timeouts: {
       passMs: optionalPositive(p, 'options.timeouts.passMs', timeouts.passMs, 60 * 60_000)!,
-      toolMs: optionalPositive(p, 'options.timeouts.toolMs', timeouts.toolMs, 5 * 60_000)!,
-      heartbeatMs: optionalPositive(p, 'options.timeouts.heartbeatMs', timeouts.heartbeatMs, 10_000)!,
+      toolMs: optionalPositive(p, 'options.timeouts.toolMs', timeouts.toolMs, DEFAULT_TOOL_MS)!,
+      heartbeatMs: optionalPositive(p, 'options.timeouts.heartbeatMs', timeouts.heartbeatMs, DEFAULT_HEARTBEAT_MS)!,
     },
     ...(attribute !== undefined ? { statusSearchAttribute: attribute as string } : {}),
   };

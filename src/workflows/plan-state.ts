@@ -6,6 +6,7 @@
  */
 import { executionSummary, finalStatus } from '../plans/scheduler.ts';
 import type { PlanOptions, PlanOptionsInput, Step, StepResult } from '../plans/schema.ts';
+import { DEFAULT_HEARTBEAT_MS, DEFAULT_TOOL_MS } from '../kernel/contract.ts';
 import type {
   CatalogDescription,
   ExecutionSummary,
@@ -280,8 +281,8 @@ export function resolvePlanOptions(given: PlanOptionsInput | undefined, fromDocu
     continueAsNewAfterEvents: o.continueAsNewAfterEvents ?? 2000,
     ...(o.statusSearchAttribute !== undefined ? { statusSearchAttribute: o.statusSearchAttribute } : {}),
     timeouts: {
-      stepMs: 5 * 60_000,
-      heartbeatMs: 30_000,
+      stepMs: DEFAULT_TOOL_MS,
+      heartbeatMs: DEFAULT_HEARTBEAT_MS,
       modelMs: 5 * 60_000,
       ...fromDocument?.timeouts,
       ...given?.timeouts,

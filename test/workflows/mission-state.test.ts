@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { MissionInput, type AgentDescription, type PassResponse } from '../../src/workflows/contract.ts';
 import { MissionState, deadlineOf, decisionProblem, expire, waitingKey } from '../../src/workflows/mission-state.ts';
+import { PlanOptions } from '../../src/plans/schema.ts';
+import { resolvePlanOptions } from '../../src/workflows/plan-state.ts';
 
 type Done = Extract<PassResponse, { kind: 'done' }>;
 
@@ -27,7 +29,16 @@ describe('MissionInput', () => {
   it('fills nested defaults when no options are given', () => {
     const parsed = MissionInput.parse({ agent: 'a' });
     expect(parsed.options).toMatchObject({ maxPasses: 5, approval: {}, budgets: {}, continueAsNewAfterEvents: 2000 });
-    expect(parsed.options.timeouts).toEqual({ passMs: 3_600_000, toolMs: 300_000, heartbeatMs: 10_000 });
+    expect(parsed.options.timeouts).toEqual({ passMs: 3_600_000, toolMs: 300_000, heartbeatMs: 5_000 });
+  });
+
+  it('has the heartbeat and tool timeouts of a plan: a crashed effect or step is retried 5 s after it died', () => {
+    const mission = MissionInput.parse({ agent: 'a' }).options.timeouts;
+    for (const plan of [PlanOptions.parse({}).timeouts, resolvePlanOptions(undefined, undefined).timeouts]) {
+      expect(plan.heartbeatMs).toBe(mission.heartbeatMs);
+      expect(plan.stepMs).toBe(mission.toolMs);
+    }
+    expect(mission.heartbeatMs).toBe(5_000);
   });
 
   it('rejects bad input with the path of each problem', () => {
