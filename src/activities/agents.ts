@@ -1,15 +1,8 @@
-/** The agents a worker can run, by name, each with the model that drives it. */
+/** Looking agents and their tools up in the worker's registry, failing as activities do. */
 import { failure } from '../kernel/failures.ts';
-import type { ChatModel } from '../llm/model.ts';
-import type { Agent } from '../navigator/index.ts';
+import type { AgentRegistry, RegisteredAgent } from '../navigator/registry.ts';
 
-export interface RegisteredAgent {
-  agent: Agent;
-  /** made once per pass; a scripted model starts from its first answer each time */
-  model: () => ChatModel;
-}
-
-export type AgentRegistry = ReadonlyMap<string, RegisteredAgent>;
+export type { AgentRegistry, RegisteredAgent } from '../navigator/registry.ts';
 
 export function lookupAgent(agents: AgentRegistry, name: string): RegisteredAgent {
   const found = agents.get(name);

@@ -43,6 +43,7 @@ import type {
 } from '../workflows/plan-contract.ts';
 import { stepProgressSignal } from '../workflows/plan-messages.ts';
 import { type AgentRegistry, type RegisteredAgent, lookupAgent, lookupTool } from './agents.ts';
+import { catalogOf } from '../plans/catalog.ts';
 import { withHeartbeat } from './heartbeat.ts';
 import { issuesText } from '../kernel/contract.ts';
 
@@ -59,13 +60,8 @@ export interface PlanActivityDeps {
 export const PLANNER_ATTEMPTS = 3;
 const RECOVERY_ATTEMPTS = 2;
 
-export function catalogOf(agents: AgentRegistry, entry: RegisteredAgent): Catalog {
-  return {
-    tools: new Map(entry.agent.tools.map((t) => [t.name, { sideEffect: t.sideEffect, destructive: t.destructive ?? false, input: t.input }])),
-    agents: new Set(agents.keys()),
-    agentInputs: new Map([...agents].map(([name, a]) => [name, a.agent.input])),
-  };
-}
+/** moved to src/plans/catalog.ts (the CLI and the console use it too); importers of this module keep it */
+export { catalogOf };
 
 /**
  * The agents a step of `entry`'s plan may run, as prompts show them: every registered

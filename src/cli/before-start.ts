@@ -7,7 +7,7 @@
  * (its input, a plan against its tools); a name outside them is refused when a module was
  * given, and left to the worker otherwise (it may run agents this CLI cannot see).
  */
-import type { RegisteredAgent, AgentRegistry } from '../activities/agents.ts';
+import type { RegisteredAgent, AgentRegistry } from '../navigator/registry.ts';
 import { CliError } from './errors.ts';
 
 export interface KnownAgent {
@@ -27,9 +27,10 @@ export async function agentBeforeStart(name: string, agentsModule: string | unde
 
 /** Refuses (exit 2) an input the agent's schema or decisions refuse, as the mission's first step would. */
 export async function checkMissionInput(known: KnownAgent, input: unknown): Promise<void> {
-  const { describe } = await import('../activities/describe.ts');
+  const { parseInput, resolveDecisions } = await import('../navigator/index.ts');
   try {
-    describe(known.entry.agent, input);
+    // what the mission's describe step checks of an input: its schema, then the decision keys it makes
+    resolveDecisions(known.entry.agent, parseInput(known.entry.agent, input));
   } catch (err) {
     throw new CliError(`agent ${known.entry.agent.name}: ${(err as Error).message}`, 2);
   }
@@ -37,7 +38,7 @@ export async function checkMissionInput(known: KnownAgent, input: unknown): Prom
 
 /** Refuses (exit 2) a plan document with problems against the agent's tools, listing each. */
 export async function checkPlanDocument(known: KnownAgent, document: unknown): Promise<void> {
-  const { catalogOf } = await import('../activities/plans.ts');
+  const { catalogOf } = await import('../plans/catalog.ts');
   const { PlanDocument } = await import('../plans/schema.ts');
   const { validatePlan, formatProblems } = await import('../plans/validate.ts');
   const doc = PlanDocument.safeParse(document);

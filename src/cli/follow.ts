@@ -8,8 +8,8 @@
  */
 import type { WorkflowHandle } from '@temporalio/client';
 import type { Payload } from '@temporalio/common';
+import { type MissionHandle, missionOf } from '../client/missions.ts';
 import type { LedgerEntry, StatusView } from '../workflows/contract.ts';
-import { ledgerQuery, statusQuery } from '../workflows/messages.ts';
 import { type Settled, closedState, parked } from './mission-view.ts';
 
 
@@ -91,7 +91,8 @@ const timeOfDay = () => new Date().toTimeString().slice(0, 8);
  * closes, its last reading is printed before returning: effects that finished just
  * before the end are not lost.
  */
-export async function follow(handle: WorkflowHandle, opts: FollowOptions): Promise<Settled> {
+export async function follow(handle: MissionHandle | WorkflowHandle, opts: FollowOptions): Promise<Settled> {
+  const mission = missionOf(handle);
   const seen = new Set<string>();
   const now = opts.now ?? timeOfDay;
   const print = (lines: string[], stamp: string) => {
@@ -102,12 +103,12 @@ export async function follow(handle: WorkflowHandle, opts: FollowOptions): Promi
     }
   };
   for (let first = true; ; first = false) {
-    const closed = await closedState(handle);
-    const status = await handle.query(statusQuery).catch(() => null);
+    const closed = await closedState(mission.workflow);
+    const status = await mission.status().catch(() => null);
     if (opts.signal?.aborted) return { status, closed };
     const [activities, ledger] = await Promise.all([
-      !closed && status?.status === 'running' ? activitiesNow(handle).catch(() => null) : null,
-      handle.query(ledgerQuery).catch(() => [] as LedgerEntry[]),
+      !closed && status?.status === 'running' ? activitiesNow(mission.workflow).catch(() => null) : null,
+      mission.ledger().catch(() => [] as LedgerEntry[]),
     ]);
     const earlier = first ? ledger.filter((e) => e.status !== 'running') : [];
     print(describeNow(status, null, earlier).filter((l) => l.startsWith('effect ')), 'earlier');

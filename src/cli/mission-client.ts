@@ -2,10 +2,11 @@
  * What every mission command needs: a connection, a handle by workflow id, and one-line
  * errors for unknown ids, finished missions and rejected updates.
  */
-import { WorkflowNotFoundError, WorkflowUpdateFailedError, type Client, type WorkflowHandle } from '@temporalio/client';
+import { WorkflowNotFoundError, WorkflowUpdateFailedError, type Client } from '@temporalio/client';
 import { connectClient, resolveTarget, type Connected } from '../temporal/connection.ts';
 import { CliError } from './errors.ts';
-import { MissionRejected } from '../client/missions.ts';
+import { type MissionHandle, MissionRejected, getMission } from '../client/missions.ts';
+import { PLAN_WORKFLOW } from '../client/plans.ts';
 
 export async function withClient<T>(fn: (client: Client, conn: Connected) => Promise<T>): Promise<T> {
   const target = resolveTarget();
@@ -23,12 +24,12 @@ export async function withClient<T>(fn: (client: Client, conn: Connected) => Pro
 }
 
 /** A handle to an existing mission and its Temporal status; unknown ids fail clearly. */
-export async function missionHandle(client: Client, id: string): Promise<{ handle: WorkflowHandle; status: string }> {
-  const handle = client.workflow.getHandle(id);
+export async function missionHandle(client: Client, id: string): Promise<{ mission: MissionHandle; status: string }> {
+  const mission = getMission(client, id);
   try {
-    const description = await handle.describe();
-    if (description.type === 'planExecution') throw new CliError(`${id} is a plan, not a mission: use \`navigator plan show ${id}\``);
-    return { handle, status: description.status.name };
+    const description = await mission.workflow.describe();
+    if (description.type === PLAN_WORKFLOW) throw new CliError(`${id} is a plan, not a mission: use \`navigator plan show ${id}\``);
+    return { mission, status: description.status.name };
   } catch (err) {
     throw explain(err, id);
   }
@@ -53,14 +54,14 @@ export function explain(err: unknown, id: string): Error {
  */
 export async function onMission<T>(
   id: string,
-  fn: (handle: WorkflowHandle, client: Client) => Promise<T>,
+  fn: (mission: MissionHandle) => Promise<T>,
   opts: { running?: boolean } = {},
 ): Promise<T> {
   return withClient(async (client) => {
-    const { handle, status } = await missionHandle(client, id);
+    const { mission, status } = await missionHandle(client, id);
     if (opts.running && status !== 'RUNNING') throw new CliError(`mission ${id} has already finished (${status.toLowerCase()})`);
     try {
-      return await fn(handle, client);
+      return await fn(mission);
     } catch (err) {
       // The mission exists (describe found it): "not found" from an update means it closed meanwhile.
       if (err instanceof WorkflowNotFoundError) throw new CliError(`mission ${id} has already finished`);

@@ -3,8 +3,8 @@
  * waits for with the exact commands to go on.
  */
 import { ActivityFailure, ChildWorkflowFailure, WorkflowFailedError, type WorkflowHandle } from '@temporalio/client';
-import type { StatusView } from '../workflows/contract.ts';
-import { statusQuery } from '../workflows/messages.ts';
+import { type MissionHandle, missionOf } from '../client/missions.ts';
+import type { LedgerEntry, StatusView } from '../workflows/contract.ts';
 import { isBareWord } from './input.ts';
 
 const CLOSED = new Set(['COMPLETED', 'FAILED', 'CANCELLED', 'TERMINATED', 'TIMED_OUT', 'CONTINUED_AS_NEW']);
@@ -23,11 +23,12 @@ export interface Settled {
 export const parked = (status: StatusView | null): boolean => status?.status === 'waiting';
 
 /** Polls until the mission waits or ends (or `timeoutMs` passes). */
-export async function settle(handle: WorkflowHandle, opts: { untilClosed?: boolean; timeoutMs?: number; onStatus?: (s: StatusView) => void } = {}): Promise<Settled> {
+export async function settle(handle: MissionHandle | WorkflowHandle, opts: { untilClosed?: boolean; timeoutMs?: number; onStatus?: (s: StatusView) => void } = {}): Promise<Settled> {
+  const mission = missionOf(handle);
   const deadline = Date.now() + (opts.timeoutMs ?? 60_000);
   for (;;) {
-    const closed = await closedState(handle);
-    const status = await handle.query(statusQuery).catch(() => null);
+    const closed = await closedState(mission.workflow);
+    const status = await mission.status().catch(() => null);
     if (status) opts.onStatus?.(status);
     if (closed) return { status, closed };
     if (!opts.untilClosed && parked(status)) return { status, closed: null };
@@ -58,6 +59,18 @@ export function reasonOf(err: unknown): string {
 }
 
 const CLI = 'npx navigator';
+
+/**
+ * One tool call of the ledger as a line (`navigator ledger` and the demos):
+ * `#SEQ pass N TOOL [CLASS] task T attempts N via ACTIVITY → RESULT`. `maxResult` cuts a
+ * long result for a summary, marked with `…`; the ledger command shows it whole.
+ */
+export function ledgerLine(e: LedgerEntry, maxResult = Infinity): string {
+  const result = String(JSON.stringify(e.result));
+  const shown = result.length > maxResult ? `${result.slice(0, maxResult)}…` : result;
+  const outcome = e.status === 'failed' ? `failed: ${e.error}` : e.status === 'running' ? 'running' : shown;
+  return `#${e.seq} pass ${e.pass} ${e.tool} [${e.sideEffect}]${e.taskId ? ` task ${e.taskId}` : ''} attempts ${e.attempts} via ${e.activity} → ${outcome}`;
+}
 
 /** A value as typed on the command line: a bare word when it is one, else quoted JSON. */
 const valueWord = (v: unknown): string => (typeof v === 'string' && isBareWord(v) ? v : `'${JSON.stringify(v)}'`);

@@ -5,6 +5,7 @@
  * @module
  */
 export * from './navigator-client.ts';
+export { RUN_KINDS, RUN_STATUSES } from './runs.ts';
 export * from './missions.ts';
 export { type ResumeOptions, resumeMission } from './resume.ts';
 export * from './plans.ts';

@@ -12,6 +12,7 @@
  * ```
  */
 import { WorkflowUpdateFailedError, type Client, type WorkflowHandle } from '@temporalio/client';
+import type { UpdateDefinition } from '@temporalio/common';
 import { type AuditOptions, type AuditReport, auditMission } from '../audit/index.ts';
 import { fetchChain } from '../audit/history.ts';
 import { type TimelineLine, timeline } from '../audit/timeline.ts';
@@ -19,6 +20,7 @@ import { valueHash } from '../audit/hash.ts';
 import { type Json, MissionInput, type StatusView } from '../workflows/contract.ts';
 import * as m from '../workflows/messages.ts';
 import { issuesText } from '../kernel/contract.ts';
+import { type AcceptedUpdate, acceptedUpdates } from './verdicts.ts';
 
 export const MISSION_WORKFLOW = 'navigatorMission';
 
@@ -32,6 +34,8 @@ export interface StartMissionOptions {
   journal?: Array<[string, Json]>;
   /** the mission options (budgets, timeouts, approval, statusSearchAttribute, ...): see MissionInput */
   options?: Record<string, unknown>;
+  /** what the Temporal UI shows as the run's summary @default `Navigator mission: AGENT` */
+  summary?: string;
 }
 
 /** A start or a change the workflow (or the input schema) refused. */
@@ -50,7 +54,7 @@ export function missionStart(opts: Omit<StartMissionOptions, 'id' | 'taskQueue'>
   if (!parsed.success) throw new MissionRejected(`invalid mission: ${issuesText(parsed.error)}`);
   return {
     args: [input],
-    staticSummary: `Navigator mission: ${opts.agent}`,
+    staticSummary: opts.summary ?? `Navigator mission: ${opts.agent}`,
     staticDetails: `Agent **${opts.agent}**\n\nInput:\n\`\`\`json\n${JSON.stringify(opts.input ?? {}, null, 2)}\n\`\`\``,
   };
 }
@@ -66,6 +70,15 @@ export function getMission(client: Client, id: string): MissionHandle {
   return new MissionHandle(client.workflow.getHandle(id), client);
 }
 
+/**
+ * A mission handle on a workflow handle you already have (or the mission handle itself).
+ * Without `client` it answers queries and updates; reading history (timeline, audit,
+ * decided) needs the client.
+ */
+export function missionOf(handle: WorkflowHandle | MissionHandle, client?: Client): MissionHandle {
+  return handle instanceof MissionHandle ? handle : new MissionHandle(handle, client);
+}
+
 export interface DecideOptions {
   by?: string;
   note?: string;
@@ -75,7 +88,8 @@ export interface DecideOptions {
 export class MissionHandle {
   constructor(
     readonly workflow: WorkflowHandle,
-    private readonly client: Client,
+    /** reads history (timeline, audit, decided); queries and updates need only the workflow handle */
+    private readonly client?: Client,
   ) {}
 
   get id(): string {
@@ -107,6 +121,14 @@ export class MissionHandle {
   /** every tool call */
   ledger() {
     return this.workflow.query(m.ledgerQuery);
+  }
+  /** the journal as the Mission Log the model sees */
+  missionLog() {
+    return this.workflow.query(m.missionLogQuery);
+  }
+  /** the decisions people made, as the workflow accepted them (from history: who, the value, when) */
+  decided(): Promise<AcceptedUpdate[]> {
+    return acceptedUpdates(this.historyClient(), this.id, [m.decideUpdate.name]);
   }
 
   /** Writes `value` for decision `key` (validated against the agent's contract). */
@@ -153,12 +175,17 @@ export class MissionHandle {
 
   /** A readable timeline from Temporal history (passes, tasks, tools, decisions), with event ids. */
   async timeline(): Promise<TimelineLine[]> {
-    return timeline(await fetchChain(this.client, this.id));
+    return timeline(await fetchChain(this.historyClient(), this.id));
   }
 
   /** Cross-checks the mission against Temporal history (see src/audit). */
   audit(opts: AuditOptions = {}): Promise<AuditReport> {
-    return auditMission(this.client, this.id, opts);
+    return auditMission(this.historyClient(), this.id, opts);
+  }
+
+  private historyClient(): Client {
+    if (!this.client) throw new Error(`mission ${this.id}: reading its history needs the Temporal client (getMission(client, id))`);
+    return this.client;
   }
 
   private async verdict(kind: 'approve' | 'reject', opts: DecideOptions & { key?: string }): Promise<{ key: string; value: Json }> {
@@ -180,9 +207,10 @@ export class MissionHandle {
     return this.update(m.approveEffectUpdate, verdict);
   }
 
-  private async update<T>(def: { name: string }, arg: object): Promise<T> {
+  /** Sends an update by its definition: the result keeps the definition's type. */
+  private async update<Ret, Arg>(def: UpdateDefinition<Ret, [Arg]>, arg: Arg): Promise<Ret> {
     try {
-      return (await this.workflow.executeUpdate(def.name, { args: [arg] })) as T;
+      return await this.workflow.executeUpdate(def, { args: [arg] });
     } catch (err) {
       if (err instanceof WorkflowUpdateFailedError) throw new MissionRejected(err.cause instanceof Error ? err.cause.message : err.message);
       throw err;

@@ -16,27 +16,27 @@ import { MISSION_WORKFLOW, type MissionHandle, type StartMissionOptions, getMiss
 import { type ResumeOptions, resumeMission } from './resume.ts';
 import { type MissionSchedule, type MissionScheduleOptions, createMissionSchedule, getMissionSchedule, listMissionSchedules } from './schedules.ts';
 import { PLAN_WORKFLOW, type PlanHandle, type StartPlanOptions, getPlan, startPlan } from './plans.ts';
+import { type ListedRun, type ListedWorkflow, RUN_KINDS, type RunKind, executionFilter, listedOf } from './runs.ts';
+
+export type { ListedRun, ListedWorkflow, RunKind } from './runs.ts';
 
 export interface NavigatorClientOptions {
   client: Client;
   /** the task queue of the Navigator workers @default NAVIGATOR_TASK_QUEUE, else `navigator` */
   taskQueue?: string;
-}
-
-export interface ListedWorkflow {
-  workflowId: string;
-  /** Temporal's status: RUNNING, COMPLETED, FAILED, ... */
-  status: string;
-  startTime: Date;
+  /** the Keyword search attribute runs publish their status in (their `statusSearchAttribute`), read by lists @default NAVIGATOR_STATUS_ATTRIBUTE, else `NavigatorStatus` */
+  statusAttribute?: string;
 }
 
 export class NavigatorClient {
   readonly client: Client;
   readonly taskQueue: string;
+  readonly statusAttribute: string;
 
   constructor(opts: NavigatorClientOptions) {
     this.client = opts.client;
     this.taskQueue = opts.taskQueue ?? process.env.NAVIGATOR_TASK_QUEUE ?? DEFAULT_TASK_QUEUE;
+    this.statusAttribute = opts.statusAttribute ?? (process.env.NAVIGATOR_STATUS_ATTRIBUTE || 'NavigatorStatus');
   }
 
   /** Starts a mission of `agent`; the input is checked by the workflow's schema first. */
@@ -77,13 +77,58 @@ export class NavigatorClient {
 
   /** Missions (or plans) in Temporal's order (running first, then the most recently closed); `query` adds a visibility filter. */
   async list(opts: { kind?: 'missions' | 'plans'; query?: string; limit?: number } = {}): Promise<ListedWorkflow[]> {
-    const type = opts.kind === 'plans' ? PLAN_WORKFLOW : MISSION_WORKFLOW;
-    const query = [`WorkflowType = '${type}'`, opts.query].filter(Boolean).join(' AND ');
+    const kind: RunKind = opts.kind === 'plans' ? 'plan' : 'mission';
     const out: ListedWorkflow[] = [];
-    for await (const w of this.client.workflow.list({ query })) {
-      out.push({ workflowId: w.workflowId, status: w.status.name, startTime: w.startTime });
+    for await (const w of this.executions(kind, opts.query)) {
+      out.push(w);
       if (out.length >= (opts.limit ?? 100)) break;
     }
     return out;
+  }
+
+  /**
+   * Missions and plans with their Navigator status, each kind in Temporal's order; with
+   * `status`, only the runs in it (at most `limit` of each kind either way).
+   */
+  async runs(opts: { kinds?: readonly RunKind[]; status?: string; query?: string; limit?: number } = {}): Promise<ListedRun[]> {
+    const limit = opts.limit ?? 100;
+    const query = [opts.status ? executionFilter(opts.status) : undefined, opts.query].filter(Boolean).join(' AND ') || undefined;
+    const out: ListedRun[] = [];
+    for (const kind of opts.kinds ?? RUN_KINDS) {
+      let found = 0;
+      for await (const w of this.executions(kind, query)) {
+        const status = await this.navigatorStatus(w);
+        if (opts.status && status !== opts.status) continue;
+        out.push({ kind, workflowId: w.workflowId, status, temporalStatus: w.status, startTime: w.startTime });
+        if (++found >= limit) break;
+      }
+    }
+    return out;
+  }
+
+  /**
+   * A run's status as the Navigator names it. A running one is asked: a mission says its
+   * own (`waiting` when a decision or an effect waits for a person); a plan is `review`
+   * in review, `waiting` while a step waits for an approval or an answer, else its own.
+   * A closed one: the status it published last, else Temporal's in lower case.
+   */
+  async navigatorStatus(w: ListedWorkflow): Promise<string> {
+    if (w.status !== 'RUNNING') return w.publishedStatus ?? w.status.toLowerCase();
+    try {
+      if (w.kind === 'mission') return (await this.mission(w.workflowId).status()).status;
+      const view = await this.plan(w.workflowId).status();
+      if (view.status === 'review') return 'review';
+      return view.approvals.length > 0 || (view.questions ?? []).length > 0 ? 'waiting' : view.status;
+    } catch {
+      // no worker answers: what the run published, if anything
+      return w.publishedStatus ?? 'running (no answer)';
+    }
+  }
+
+  /** The executions of one workflow type, in Temporal's order. */
+  private async *executions(kind: RunKind, filter?: string): AsyncGenerator<ListedWorkflow> {
+    const type = kind === 'plan' ? PLAN_WORKFLOW : MISSION_WORKFLOW;
+    const query = [`WorkflowType = '${type}'`, filter].filter(Boolean).map((q) => `(${q})`).join(' AND ');
+    for await (const w of this.client.workflow.list({ query })) yield listedOf(kind, w, this.statusAttribute);
   }
 }

@@ -12,7 +12,7 @@
  */
 import { valueHash } from '../audit/hash.ts';
 import { WorkflowUpdateFailedError, type Client, type WorkflowHandle } from '@temporalio/client';
-import { ApplicationFailure } from '@temporalio/common';
+import { ApplicationFailure, type UpdateDefinition } from '@temporalio/common';
 import { z } from 'zod';
 import { PlanDocument, PlanOptions, type PlanProblem } from '../plans/schema.ts';
 import { checkParams } from '../plans/params.ts';
@@ -20,6 +20,7 @@ import { formatProblems } from '../plans/validate.ts';
 import { type AnswerAck, type ExecutionSummary, type Json, type PlanAck, PlanInput } from '../workflows/plan-contract.ts';
 import * as m from '../workflows/plan-messages.ts';
 import { issuesText } from '../kernel/contract.ts';
+import { type AcceptedUpdate, acceptedUpdates } from './verdicts.ts';
 
 export const PLAN_WORKFLOW = 'planExecution';
 
@@ -93,16 +94,20 @@ export async function startPlan(client: Client, opts: StartPlanOptions): Promise
     staticSummary: `Plan (${opts.agent}): ${what}`.slice(0, 200),
     staticDetails: `Agent **${opts.agent}**\n\n${opts.request ? `Request: ${opts.request}` : 'Plan given by the caller'}`,
   });
-  return new PlanHandle(handle);
+  return new PlanHandle(handle, client);
 }
 
 export function getPlan(client: Client, id: string): PlanHandle {
-  return new PlanHandle(client.workflow.getHandle(id));
+  return new PlanHandle(client.workflow.getHandle(id), client);
 }
 
 /** One plan workflow: queries, review updates, approvals, result. */
 export class PlanHandle {
-  constructor(readonly workflow: WorkflowHandle) {}
+  constructor(
+    readonly workflow: WorkflowHandle,
+    /** reads history (step verdicts); queries and updates need only the workflow handle */
+    private readonly client?: Client,
+  ) {}
 
   get id(): string {
     return this.workflow.workflowId;
@@ -149,7 +154,7 @@ export class PlanHandle {
    * {@link PlanRejected} with the reasons, and the step keeps waiting).
    */
   answer(stepId: string, value: Json, opts: { by?: string } = {}): Promise<AnswerAck> {
-    return this.update(m.answerStepUpdate, { stepId, value, ...opts }) as Promise<AnswerAck>;
+    return this.update(m.answerStepUpdate, { stepId, value, ...opts });
   }
 
   /** The execution summary; a failed or cancelled plan rejects with the failure. */
@@ -157,10 +162,16 @@ export class PlanHandle {
     return this.workflow.result();
   }
 
-  /** Sends an update; a refusal becomes a {@link PlanRejected} with the problems. */
-  private async update(def: { name: string }, arg: object): Promise<PlanAck> {
+  /** the step approvals and denials people made, as the workflow accepted them (from history) */
+  async stepVerdicts(): Promise<AcceptedUpdate[]> {
+    if (!this.client) throw new Error(`plan ${this.id}: reading its history needs the Temporal client (getPlan(client, id))`);
+    return acceptedUpdates(this.client, this.id, [m.approveStepUpdate.name, m.denyStepUpdate.name]);
+  }
+
+  /** Sends an update by its definition (the result keeps its type); a refusal becomes a {@link PlanRejected} with the problems. */
+  private async update<Ret, Arg>(def: UpdateDefinition<Ret, [Arg]>, arg: Arg): Promise<Ret> {
     try {
-      return (await this.workflow.executeUpdate(def.name, { args: [arg] })) as PlanAck;
+      return await this.workflow.executeUpdate(def, { args: [arg] });
     } catch (err) {
       throw rejection(err);
     }

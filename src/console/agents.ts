@@ -5,8 +5,8 @@
  * bad input is refused on the form instead of failing the mission's first pass. Agents
  * it does not know (run only by workers elsewhere) still start; their worker checks.
  */
-import type { AgentRegistry } from '../activities/agents.ts';
-import { catalogOf } from '../activities/plans.ts';
+import type { AgentRegistry } from '../navigator/registry.ts';
+import { catalogOf } from '../plans/catalog.ts';
 import { InputError, parseInput } from '../navigator/agent.ts';
 import { PlanDocument } from '../plans/schema.ts';
 import { validatePlan } from '../plans/validate.ts';

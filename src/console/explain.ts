@@ -5,7 +5,7 @@
  * edit as a diff against the file's content a step of the same plan read.
  */
 import type { z } from 'zod';
-import type { RegisteredAgent } from '../activities/agents.ts';
+import type { RegisteredAgent } from '../navigator/registry.ts';
 import type { NavigatorTool } from '../navigator/tool.ts';
 import type { DecisionContract, Json } from '../workflows/contract.ts';
 import type { Step } from '../plans/schema.ts';

@@ -1,11 +1,11 @@
 /** Mission pages: the list, one mission (status, decision, progress, journal, ledger, actions), and its actions. */
 import type { Hono } from 'hono';
-import type { AgentRegistry } from '../activities/agents.ts';
+import type { AgentRegistry } from '../navigator/registry.ts';
 import type { NavigatorClient } from '../client/navigator-client.ts';
 import { MissionRejected } from '../client/missions.ts';
 import type { DecisionContract, Json, Pending, StatusView } from '../workflows/contract.ts';
 import { type Fragment, fingerprint, html, page, pretty } from './html.ts';
-import { type AcceptedUpdate, acceptedUpdates } from '../client/verdicts.ts';
+import type { AcceptedUpdate } from '../client/verdicts.ts';
 import { valuesList } from './explain.ts';
 import { when } from './time.ts';
 import { checklist, checklistFromText, checklistOf } from './checklist.ts';
@@ -172,7 +172,7 @@ async function missionPage(ctx: ConsoleContext, id: string, problem?: string): P
     m.decisions().catch(() => [] as DecisionContract[]),
     m.timeline().catch(() => []),
     m.workflow.describe().then((d) => d.searchAttributes.TemporalScheduledById?.[0] as string | undefined, () => undefined),
-    acceptedUpdates(ctx.navigator.client, id, ['decide']).catch(() => []),
+    m.decided().catch(() => []),
   ]);
   const open = status.status === 'running' || status.status === 'waiting';
   const pending = status.pending;

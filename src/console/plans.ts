@@ -6,7 +6,7 @@ import type { PendingQuestion, PlanStatusView, ProgressEvent } from '../workflow
 import { type Fragment, fingerprint, html, page, pretty } from './html.ts';
 import type { ConsoleContext } from './missions.ts';
 import { stepApprovalCard } from './approvals.ts';
-import { type AcceptedUpdate, acceptedUpdates } from '../client/verdicts.ts';
+import type { AcceptedUpdate } from '../client/verdicts.ts';
 import { when } from './time.ts';
 import { dagPicture } from './dag.ts';
 import { argsFields, argsFromForm } from './forms.ts';
@@ -129,7 +129,7 @@ function progressNote(step: Step, p: { progress?: number; log?: string } | undef
 
 async function planPage(ctx: ConsoleContext, id: string, outcome?: { message?: string; problems?: readonly PlanProblem[] }): Promise<Fragment> {
   const plan = ctx.navigator.plan(id);
-  const [view, versions, progress, verdicts] = await Promise.all([plan.status(), plan.versions().catch(() => []), plan.progress().catch(() => null), acceptedUpdates(ctx.navigator.client, id, ['approveStep', 'denyStep']).catch(() => [])]);
+  const [view, versions, progress, verdicts] = await Promise.all([plan.status(), plan.versions().catch(() => []), plan.progress().catch(() => null), plan.stepVerdicts().catch(() => [])]);
   const inReview = view.status === 'review';
   const actions = inReview
     ? html`<div class="card">

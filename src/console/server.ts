@@ -10,7 +10,7 @@ import { Hono } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import { contextStorage } from 'hono/context-storage';
 import type { AddressInfo } from 'node:net';
-import type { AgentRegistry } from '../activities/agents.ts';
+import type { AgentRegistry } from '../navigator/registry.ts';
 import type { NavigatorClient } from '../client/navigator-client.ts';
 import { MissionRejected } from '../client/missions.ts';
 import { PlanRejected } from '../client/plans.ts';

@@ -5,7 +5,7 @@
 import { createModel } from '../llm/index.ts';
 import type { ChatModel } from '../llm/model.ts';
 import type { Agent } from '../navigator/index.ts';
-import type { AgentRegistry, RegisteredAgent } from '../activities/agents.ts';
+import type { AgentRegistry, RegisteredAgent } from '../navigator/registry.ts';
 import { importUserModule } from '../user-module.ts';
 
 const isAgent = (v: unknown): v is Agent => typeof v === 'object' && v !== null && (v as Agent).kind === 'agent';

@@ -5,7 +5,7 @@ import type { Client } from '@temporalio/client';
 import type { DataConverter } from '@temporalio/common';
 import { configuredDataConverter } from '../codec/load.ts';
 import { NativeConnection, Worker, bundleWorkflowCode, type WorkflowBundle } from '@temporalio/worker';
-import type { AgentRegistry, RegisteredAgent } from '../activities/agents.ts';
+import type { AgentRegistry, RegisteredAgent } from '../navigator/registry.ts';
 import { createActivities } from '../activities/index.ts';
 import type { Agent } from '../navigator/index.ts';
 import { agentsOfModule } from './agents.ts';
@@ -14,7 +14,7 @@ import { type Telemetry, silentSpanSinks, telemetry as telemetryFromEnv, workflo
 
 export { workflowsPath };
 export { buildRegistry, loadAgentModule } from './agents.ts';
-export type { AgentRegistry, RegisteredAgent } from '../activities/agents.ts';
+export type { AgentRegistry, RegisteredAgent } from '../navigator/registry.ts';
 
 export interface NavigatorWorkerOptions {
   connection: NativeConnection;

@@ -7,7 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { demoTarget, endDemo, heading, say, startDemoWorker } from './demo.ts';
+import { DEMO_RESULT_CHARS, demoTarget, endDemo, heading, say, startDemoWorker } from './demo.ts';
 
 export async function runReportDemo(): Promise<void> {
   const { server, target } = await demoTarget();
@@ -30,33 +30,27 @@ export async function runReportDemo(): Promise<void> {
 async function runJob(target: import('../../temporal/connection.ts').TemporalTarget, taskQueue: string): Promise<boolean> {
   const { connectClient } = await import('../../temporal/connection.ts');
   const { follow } = await import('../follow.ts');
-  const { describeSettled } = await import('../mission-view.ts');
-  const { journalQuery, ledgerQuery, progressQuery } = await import('../../workflows/messages.ts');
-  const { auditMission } = await import('../../audit/index.ts');
+  const { describeSettled, ledgerLine } = await import('../mission-view.ts');
+  const { startMission } = await import('../../client/missions.ts');
   const { defaultInput, readServices, servicesFile } = await import('../../../examples/report-job/index.ts');
   const { client, close } = await connectClient(target);
   try {
     const id = `report-job-demo-${randomBytes(3).toString('hex')}`;
     heading(`Starting mission ${id}: the weekly report of ${defaultInput.site} (recorded model answers)`);
-    const handle = await client.workflow.start('navigatorMission', {
-      taskQueue,
-      workflowId: id,
-      args: [{ agent: 'report-job', input: defaultInput }],
-      staticSummary: 'Navigator demo: report-job',
-    });
-    const done = await follow(handle, { write: (line) => say(`  ${line}`), untilClosed: true });
+    const mission = await startMission(client, { agent: 'report-job', input: defaultInput, taskQueue, id, summary: 'Navigator demo: report-job' });
+    const done = await follow(mission, { write: (line) => say(`  ${line}`), untilClosed: true });
     say(describeSettled(id, done));
 
     heading('Progress');
-    say(await handle.query(progressQuery));
+    say(await mission.progress());
     heading('Journal (commit order)');
-    for (const [k, v] of (await handle.query(journalQuery)).entries) say(`${k}: ${JSON.stringify(v).slice(0, 160)}`);
+    for (const [k, v] of (await mission.journal()).entries) say(`${k}: ${JSON.stringify(v).slice(0, DEMO_RESULT_CHARS)}`);
     heading('Ledger (every tool call)');
-    for (const e of await handle.query(ledgerQuery)) say(`#${e.seq} ${e.tool} [${e.sideEffect}]${e.taskId ? ` task ${e.taskId}` : ''} via ${e.activity}: ${e.status}`);
+    for (const e of await mission.ledger()) say(ledgerLine(e, DEMO_RESULT_CHARS));
     heading(`What the services recorded (${servicesFile()})`);
     for (const r of readServices()) say(`${r.operation} ${r.outcome} key ${r.idempotencyKey.slice(0, 12)}…`);
     heading('Audit against Temporal history');
-    const report = await auditMission(client, id);
+    const report = await mission.audit();
     say(`external effects run twice: ${report.duplicateEffects.length}; replay: ${report.replay.ok ? 'deterministic' : report.replay.errors.join('; ')}`);
     say(report.ok ? 'audit passed' : 'audit FAILED');
     say(`\nInspect it: npx navigator status ${id}; npx navigator journal ${id}; npx navigator ledger ${id}; npx navigator audit ${id}`);

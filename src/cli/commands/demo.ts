@@ -97,41 +97,39 @@ export async function startDemoWorker(target: import('../../temporal/connection.
 
 async function runMission(target: import('../../temporal/connection.ts').TemporalTarget, taskQueue: string, statusAttribute: boolean): Promise<void> {
   const { connectClient } = await import('../../temporal/connection.ts');
-  const { describeSettled, settle } = await import('../mission-view.ts');
-  const { MissionHandle } = await import('../../client/missions.ts');
-  const { journalQuery, ledgerQuery, progressQuery } = await import('../../workflows/messages.ts');
-  const { auditMission } = await import('../../audit/index.ts');
+  const { describeSettled, ledgerLine, settle } = await import('../mission-view.ts');
+  const { startMission } = await import('../../client/missions.ts');
   const { client, close } = await connectClient(target);
   try {
     const id = `wire-transfer-demo-${randomBytes(3).toString('hex')}`;
     const input = { recipient: 'bob', amount: 5000 };
     heading(`Starting mission ${id}: wire 5000 USD to bob (recorded model answers)`);
-    const handle = await client.workflow.start('navigatorMission', {
+    const mission = await startMission(client, {
+      agent: 'wire-transfer',
+      input,
       taskQueue,
-      workflowId: id,
+      id,
       // On the embedded server the status search attribute is registered, so it is shown too.
-      args: [{ agent: 'wire-transfer', input, ...(statusAttribute ? { options: { statusSearchAttribute: 'NavigatorStatus' } } : {}) }],
-      staticSummary: 'Navigator demo: wire-transfer',
+      ...(statusAttribute ? { options: { statusSearchAttribute: 'NavigatorStatus' } } : {}),
+      summary: 'Navigator demo: wire-transfer',
     });
-    const waiting = await settle(handle);
+    const waiting = await settle(mission);
     say(describeSettled(id, waiting));
 
     heading('A manager approves (the same validated update as `navigator approve`)');
-    const written = await new MissionHandle(handle, client).approve({ by: 'demo', note: 'approved in the demo' });
+    const written = await mission.approve({ by: 'demo', note: 'approved in the demo' });
     say(`${written.key} = ${JSON.stringify(written.value)}`);
-    const done = await settle(handle, { untilClosed: true });
+    const done = await settle(mission, { untilClosed: true });
     say(describeSettled(id, done));
 
     heading('Progress');
-    say(await handle.query(progressQuery));
+    say(await mission.progress());
     heading('Journal (commit order)');
-    for (const [k, v] of (await handle.query(journalQuery)).entries) say(`${k}: ${JSON.stringify(v)}`);
+    for (const [k, v] of (await mission.journal()).entries) say(`${k}: ${JSON.stringify(v)}`);
     heading('Ledger (every tool call)');
-    for (const e of await handle.query(ledgerQuery)) {
-      say(`#${e.seq} ${e.tool} [${e.sideEffect}]${e.taskId ? ` task ${e.taskId}` : ''} via ${e.activity}: ${e.status}`);
-    }
+    for (const e of await mission.ledger()) say(ledgerLine(e, DEMO_RESULT_CHARS));
     heading('Audit against Temporal history');
-    const report = await auditMission(client, id);
+    const report = await mission.audit();
     say(`journal rebuilt from history matches the workflow: ${report.journal.matches}`);
     for (const p of report.provenance) say(`  ${p.key}: committed by ${p.source} (event ${p.eventId})`);
     say(`external effects run twice: ${report.duplicateEffects.length}`);
@@ -143,6 +141,9 @@ async function runMission(target: import('../../temporal/connection.ts').Tempora
     await close();
   }
 }
+
+/** How much of a value the demos show in a summary line (the ledger and journal commands show it whole). */
+export const DEMO_RESULT_CHARS = 160;
 
 function printByHand(): void {
   heading('Do it by hand');

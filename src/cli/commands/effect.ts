@@ -5,7 +5,6 @@
  */
 import { Command } from 'commander';
 import { userInfo } from 'node:os';
-import { MissionHandle } from '../../client/missions.ts';
 import { action } from '../errors.ts';
 import { onMission } from '../mission-client.ts';
 
@@ -19,7 +18,7 @@ const approve = new Command('approve')
   .option('--by <name>', 'who approves (default NAVIGATOR_USER or the login name)')
   .action(
     action(async (id: string, key: string | undefined, flags: { note?: string; by?: string }) => {
-      const done = await onMission(id, (h, client) => new MissionHandle(h, client).approveEffect({ key, by: flags.by ?? who(), note: flags.note }), { running: true });
+      const done = await onMission(id, (mission) => mission.approveEffect({ key, by: flags.by ?? who(), note: flags.note }), { running: true });
       process.stdout.write(`effect ${done.key} approved on ${id}\n`);
     }),
   );
@@ -32,7 +31,7 @@ const deny = new Command('deny')
   .option('--by <name>', 'who denies (default NAVIGATOR_USER or the login name)')
   .action(
     action(async (id: string, key: string | undefined, flags: { reason: string; by?: string }) => {
-      const done = await onMission(id, (h, client) => new MissionHandle(h, client).denyEffect(flags.reason, { key, by: flags.by ?? who() }), { running: true });
+      const done = await onMission(id, (mission) => mission.denyEffect(flags.reason, { key, by: flags.by ?? who() }), { running: true });
       process.stdout.write(`effect ${done.key} denied on ${id}\n`);
     }),
   );

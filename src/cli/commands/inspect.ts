@@ -1,12 +1,9 @@
-/** Read-only views of a mission: status, journal, progress, ledger, watch, list. */
-import { Command } from 'commander';
-import type { Client } from '@temporalio/client';
-import { journalQuery, ledgerQuery, missionLogQuery, progressQuery, statusQuery } from '../../workflows/messages.ts';
-import { planStatusQuery } from '../../workflows/plan-messages.ts';
-import { action } from '../errors.ts';
+/** Read-only views of a mission: status, journal, progress, ledger, watch; and list (missions and plans). */
+import { Command, Option } from 'commander';
+import { CliError, action } from '../errors.ts';
 import { onMission, printJson, withClient } from '../mission-client.ts';
 import { follow } from '../follow.ts';
-import { describeSettled, settle } from '../mission-view.ts';
+import { describeSettled, ledgerLine, settle } from '../mission-view.ts';
 
 type Flags = { json?: boolean };
 
@@ -16,8 +13,8 @@ export const statusCommand = new Command('status')
   .option('--json', 'print JSON')
   .action(
     action(async (id: string, flags: Flags) => {
-      await onMission(id, async (handle) => {
-        const settled = await settle(handle, { timeoutMs: 0 });
+      await onMission(id, async (mission) => {
+        const settled = await settle(mission, { timeoutMs: 0 });
         if (flags.json) printJson({ workflowId: id, ...settled });
         else process.stdout.write(describeSettled(id, settled) + '\n');
       });
@@ -31,9 +28,9 @@ export const journalCommand = new Command('journal')
   .option('--log', 'print it as the Mission Log the model sees')
   .action(
     action(async (id: string, flags: Flags & { log?: boolean }) => {
-      await onMission(id, async (handle) => {
-        if (flags.log) return void process.stdout.write((await handle.query(missionLogQuery)) + '\n');
-        const { version, entries } = await handle.query(journalQuery);
+      await onMission(id, async (mission) => {
+        if (flags.log) return void process.stdout.write((await mission.missionLog()) + '\n');
+        const { version, entries } = await mission.journal();
         if (flags.json) return printJson({ version, entries });
         if (entries.length === 0) return void process.stdout.write('(empty journal)\n');
         for (const [key, value] of entries) process.stdout.write(`${key}: ${JSON.stringify(value)}\n`);
@@ -46,7 +43,7 @@ export const progressCommand = new Command('progress')
   .argument('<id>', 'workflow id')
   .action(
     action(async (id: string) => {
-      await onMission(id, async (handle) => void process.stdout.write((await handle.query(progressQuery)) + '\n'));
+      await onMission(id, async (mission) => void process.stdout.write((await mission.progress()) + '\n'));
     }),
   );
 
@@ -56,16 +53,11 @@ export const ledgerCommand = new Command('ledger')
   .option('--json', 'print JSON')
   .action(
     action(async (id: string, flags: Flags) => {
-      await onMission(id, async (handle) => {
-        const ledger = await handle.query(ledgerQuery);
+      await onMission(id, async (mission) => {
+        const ledger = await mission.ledger();
         if (flags.json) return printJson(ledger);
         if (ledger.length === 0) return void process.stdout.write('(no tool calls)\n');
-        for (const e of ledger) {
-          const outcome = e.status === 'failed' ? `failed: ${e.error}` : e.status === 'running' ? 'running' : JSON.stringify(e.result);
-          process.stdout.write(
-            `#${e.seq} pass ${e.pass} ${e.tool} [${e.sideEffect}]${e.taskId ? ` task ${e.taskId}` : ''} attempts ${e.attempts} via ${e.activity} → ${outcome}\n`,
-          );
-        }
+        for (const e of ledger) process.stdout.write(`${ledgerLine(e)}\n`);
       });
     }),
   );
@@ -76,15 +68,15 @@ export const watchCommand = new Command('watch')
   .option('--until-closed', 'keep following past a wait, until the mission ends')
   .action(
     action(async (id: string, flags: { untilClosed?: boolean }) => {
-      await onMission(id, async (handle) => {
+      await onMission(id, async (mission) => {
         const stop = new AbortController();
         const onInterrupt = () => stop.abort();
         process.once('SIGINT', onInterrupt);
-        const settled = await follow(handle, { write: (line) => process.stdout.write(`${line}\n`), untilClosed: flags.untilClosed, signal: stop.signal }).finally(() =>
+        const settled = await follow(mission, { write: (line) => process.stdout.write(`${line}\n`), untilClosed: flags.untilClosed, signal: stop.signal }).finally(() =>
           process.off('SIGINT', onInterrupt),
         );
         if (stop.signal.aborted) return void process.stdout.write(`Stopped following; mission ${id} goes on.\n`);
-        process.stdout.write((await handle.query(progressQuery).catch(() => '')) + '\n');
+        process.stdout.write((await mission.progress().catch(() => '')) + '\n');
         process.stdout.write(describeSettled(id, settled) + '\n');
         if (settled.closed?.failure) process.exitCode = 1;
       });
@@ -93,58 +85,29 @@ export const watchCommand = new Command('watch')
 
 export const listCommand = new Command('list')
   .description('missions and plans on the cluster, with their Navigator status (waiting, review, ...): running ones first, then the most recently closed')
+  .addOption(new Option('--kind <kind>', 'only missions or only plans').choices(['mission', 'plan']))
+  .option('--status <status>', 'only those in this Navigator status: waiting (for a person), review, running, completed, completed_with_failures, failed, ...')
   .option('--query <q>', 'extra visibility filter, e.g. "ExecutionStatus = \'Running\'"')
-  .option('--status <status>', 'only those in this Navigator status: waiting (for a person), running, completed, failed, ...')
-  .option('--plans', 'plans only')
-  .option('--missions', 'missions only')
+  .option('--plans', 'plans only (same as --kind plan)')
+  .option('--missions', 'missions only (same as --kind mission)')
   .option('--limit <n>', 'at most this many of each kind', '50')
   .option('--json', 'print JSON')
   .action(
-    action(async (flags: Flags & { query?: string; limit: string; status?: string; plans?: boolean; missions?: boolean }) => {
+    action(async (flags: Flags & { kind?: 'mission' | 'plan'; query?: string; limit: string; status?: string; plans?: boolean; missions?: boolean }) => {
+      const { NavigatorClient, RUN_KINDS, RUN_STATUSES } = await import('../../client/index.ts');
+      const asked = new Set([flags.kind, flags.plans ? 'plan' : undefined, flags.missions ? 'mission' : undefined].filter((k) => k !== undefined));
+      if (asked.size > 1) throw new CliError('--kind, --plans and --missions ask for different kinds; give one (or none to list both)', 2);
+      const kinds = RUN_KINDS.filter((k) => asked.size === 0 || asked.has(k));
+      if (flags.status !== undefined && !RUN_STATUSES.includes(flags.status)) throw new CliError(`--status ${flags.status}: not a status; one of ${RUN_STATUSES.join(', ')}`, 2);
+      const limit = Number(flags.limit);
+      if (!Number.isInteger(limit) || limit < 1) throw new CliError(`--limit ${flags.limit}: expected a whole number of at least 1`, 2);
       await withClient(async (client) => {
-        const { NavigatorClient } = await import('../../client/navigator-client.ts');
-        const navigator = new NavigatorClient({ client });
-        const kinds = (['missions', 'plans'] as const).filter((k) => (k === 'plans' ? !flags.missions : !flags.plans));
-        const rows: ListedRow[] = [];
-        for (const kind of kinds) {
-          const running = flags.status && RUNNING_STATUSES.has(flags.status) ? "ExecutionStatus = 'Running'" : undefined;
-          const query = [running, flags.query].filter(Boolean).join(' AND ') || undefined;
-          const listed = await navigator.list({ kind, query, limit: Number(flags.limit) });
-          // the Navigator status is the workflow's own (a waiting mission is RUNNING to Temporal)
-          rows.push(...(await Promise.all(listed.map(async (w): Promise<ListedRow> => ({ kind: kind === 'plans' ? 'plan' : 'mission', workflowId: w.workflowId, status: await navigatorStatus(client, kind, w.workflowId, w.status), startTime: w.startTime.toISOString() })))));
-        }
-        const shown = flags.status ? rows.filter((r) => r.status === flags.status) : rows;
-        if (flags.json) return printJson(shown);
-        if (shown.length === 0) return void process.stdout.write(flags.status ? `(nothing ${flags.status})\n` : '(no missions or plans)\n');
-        for (const r of shown) process.stdout.write(`${r.startTime}  ${r.kind.padEnd(7)}  ${r.status.padEnd(16)}  ${r.workflowId}\n`);
+        const runs = await new NavigatorClient({ client }).runs({ kinds, status: flags.status, query: flags.query, limit });
+        const rows = runs.map((r) => ({ kind: r.kind, workflowId: r.workflowId, status: r.status, startTime: r.startTime.toISOString() }));
+        if (flags.json) return printJson(rows);
+        if (rows.length === 0) return void process.stdout.write(`(no ${kinds.length === 1 ? `${kinds[0]}s` : 'missions or plans'}${flags.status ? ` ${flags.status}` : ''})\n`);
+        process.stdout.write(`${'STARTED'.padEnd(24)}  ${'KIND'.padEnd(7)}  ${'STATUS'.padEnd(16)}  WORKFLOW ID\n`);
+        for (const r of rows) process.stdout.write(`${r.startTime}  ${r.kind.padEnd(7)}  ${r.status.padEnd(16)}  ${r.workflowId}\n`);
       });
     }),
   );
-
-/** Navigator statuses of workflows Temporal still calls running. */
-const RUNNING_STATUSES = new Set(['waiting', 'review', 'running', 'starting', 'executing']);
-
-interface ListedRow {
-  kind: 'mission' | 'plan';
-  workflowId: string;
-  status: string;
-  startTime: string;
-}
-
-/**
- * A running workflow's status as the Navigator names it, by query: a mission that waits
- * for a decision, a plan in review or waiting for an approval or an answer, is `waiting`
- * (a plan in review: `review`). A closed one: Temporal's status in lower case.
- */
-async function navigatorStatus(client: Client, kind: 'missions' | 'plans', id: string, temporalStatus: string): Promise<string> {
-  if (temporalStatus !== 'RUNNING') return temporalStatus.toLowerCase();
-  const handle = client.workflow.getHandle(id);
-  try {
-    if (kind === 'missions') return (await handle.query(statusQuery)).status;
-    const view = await handle.query(planStatusQuery);
-    if (view.status === 'review') return 'review';
-    return view.approvals.length > 0 || (view.questions ?? []).length > 0 ? 'waiting' : view.status;
-  } catch {
-    return 'running (no answer)';
-  }
-}

@@ -5,8 +5,7 @@
  */
 import { Command } from 'commander';
 import { userInfo } from 'node:os';
-import type { Client, WorkflowHandle } from '@temporalio/client';
-import { MissionHandle } from '../../client/missions.ts';
+import type { MissionHandle } from '../../client/missions.ts';
 import type { Json } from '../../workflows/contract.ts';
 import { action } from '../errors.ts';
 import { parseValue } from '../input.ts';
@@ -18,14 +17,13 @@ const who = (): string => process.env.NAVIGATOR_USER ?? userInfo().username;
  * Writes the agent's approve or reject value for `key` (default: the pending decision)
  * through the validated `decide` update. Returns the key and value written.
  */
-export function recordVerdict(handle: WorkflowHandle, client: Client, kind: 'approve' | 'reject', key?: string, note?: string): Promise<{ key: string; value: Json }> {
-  const mission = new MissionHandle(handle, client);
+export function recordVerdict(mission: MissionHandle, kind: 'approve' | 'reject', key?: string, note?: string): Promise<{ key: string; value: Json }> {
   return kind === 'approve' ? mission.approve({ key, by: who(), note }) : mission.reject({ key, by: who(), note });
 }
 
 function verdict(kind: 'approve' | 'reject') {
   return action(async (id: string, key: string | undefined, flags: { note?: string }) => {
-    const written = await onMission(id, (handle, client) => recordVerdict(handle, client, kind, key, flags.note), { running: true });
+    const written = await onMission(id, (mission) => recordVerdict(mission, kind, key, flags.note), { running: true });
     process.stdout.write(`${written.key} = ${JSON.stringify(written.value)} recorded on ${id}\n`);
   });
 }
@@ -53,7 +51,7 @@ export const decideCommand = new Command('decide')
   .action(
     action(async (id: string, key: string, raw: string, flags: { note?: string }) => {
       const value = parseValue(raw, 'VALUE') as Json;
-      await onMission(id, (h, client) => new MissionHandle(h, client).decide(key, value, { by: who(), note: flags.note }), { running: true });
+      await onMission(id, (mission) => mission.decide(key, value, { by: who(), note: flags.note }), { running: true });
       process.stdout.write(`${key} = ${JSON.stringify(value)} recorded on ${id}\n`);
     }),
   );
@@ -66,7 +64,7 @@ export const writeCommand = new Command('write')
   .action(
     action(async (id: string, key: string, raw: string) => {
       const value = parseValue(raw, 'VALUE') as Json;
-      await onMission(id, (h, client) => new MissionHandle(h, client).write(key, value), { running: true });
+      await onMission(id, (mission) => mission.write(key, value), { running: true });
       process.stdout.write(`journal ${key} = ${JSON.stringify(value)} on ${id}\n`);
     }),
   );
@@ -77,7 +75,7 @@ export const resetTaskCommand = new Command('reset-task')
   .argument('<key>', 'task id')
   .action(
     action(async (id: string, key: string) => {
-      await onMission(id, (h, client) => new MissionHandle(h, client).resetTask(key), { running: true });
+      await onMission(id, (mission) => mission.resetTask(key), { running: true });
       process.stdout.write(`task ${key} reset on ${id}\n`);
     }),
   );
@@ -88,7 +86,7 @@ export const cancelCommand = new Command('cancel')
   .option('--reason <text>', 'why', 'cancelled from the CLI')
   .action(
     action(async (id: string, flags: { reason: string }) => {
-      await onMission(id, (h, client) => new MissionHandle(h, client).cancel(flags.reason), { running: true });
+      await onMission(id, (mission) => mission.cancel(flags.reason), { running: true });
       process.stdout.write(`cancel requested for ${id}\n`);
     }),
   );

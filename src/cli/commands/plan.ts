@@ -5,7 +5,7 @@
  */
 import { Command } from 'commander';
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
-import { type PlanHandle, PlanRejected, getPlan, startPlan } from '../../client/plans.ts';
+import { PLAN_WORKFLOW, type PlanHandle, PlanRejected, getPlan, startPlan } from '../../client/plans.ts';
 import type { Json, PlanProblem } from '../../plans/schema.ts';
 import { CliError, action } from '../errors.ts';
 import { parseJson, parseValue, readHistoryFile, readJsonFile, readText } from '../input.ts';
@@ -21,7 +21,7 @@ async function onPlan<T>(id: string, fn: (plan: PlanHandle, client: Client) => P
     const plan = getPlan(client, id);
     try {
       const d = await plan.workflow.describe();
-      if (d.type !== 'planExecution') throw new CliError(`${id} is not a plan (it is a ${d.type} workflow)`);
+      if (d.type !== PLAN_WORKFLOW) throw new CliError(`${id} is not a plan (it is a ${d.type} workflow)`);
       return await fn(plan, client);
     } catch (err) {
       if (err instanceof CliError) throw err;
@@ -57,7 +57,7 @@ const validate = new Command('validate')
   .action(
     action(async (file: string, flags: JsonFlag & { agent: string; agents?: string; params?: string }) => {
       const { buildRegistry } = await import('../../worker/agents.ts');
-      const { catalogOf } = await import('../../activities/plans.ts');
+      const { catalogOf } = await import('../../plans/catalog.ts');
       const { PlanDocument } = await import('../../plans/schema.ts');
       const { validatePlan, formatProblems } = await import('../../plans/validate.ts');
       const { checkParams } = await import('../../plans/params.ts');

@@ -57,14 +57,13 @@ async function runAction(agent: string, flags: RunFlags): Promise<void> {
       if (err instanceof MissionRejected) throw new CliError(err.message, 2);
       throw new CliError(/already/i.test(err.message) ? `a mission with id ${id} already exists` : err.message);
     });
-    const handle = mission.workflow;
     if (flags.detach) {
       if (flags.json) printJson({ workflowId: id, agent });
       else process.stdout.write(`Started mission ${id} (agent ${agent}).\n  follow:   npx navigator watch ${id}\n  status:   npx navigator status ${id}\n`);
       return;
     }
     if (flags.json) {
-      const settled = await settle(handle, { untilClosed: flags.wait, timeoutMs: flags.wait ? 24 * 3600_000 : 60_000 });
+      const settled = await settle(mission, { untilClosed: flags.wait, timeoutMs: flags.wait ? 24 * 3600_000 : 60_000 });
       printJson({ workflowId: id, ...settled });
       if (settled.closed?.failure) process.exitCode = 1;
       return;
@@ -74,7 +73,7 @@ async function runAction(agent: string, flags: RunFlags): Promise<void> {
     const stop = new AbortController();
     const onInterrupt = () => stop.abort();
     process.once('SIGINT', onInterrupt);
-    const settled = await follow(handle, { write: (line) => process.stdout.write(`  ${line}\n`), untilClosed: flags.wait, signal: stop.signal }).finally(() =>
+    const settled = await follow(mission, { write: (line) => process.stdout.write(`  ${line}\n`), untilClosed: flags.wait, signal: stop.signal }).finally(() =>
       process.off('SIGINT', onInterrupt),
     );
     if (stop.signal.aborted) {
