@@ -42,11 +42,14 @@ export interface ValueReplay {
 /** Limits of a replayed program: generous, the pass's own limits are not in history. */
 const REPLAY_LIMITS = { fuel: 50_000_000, timeoutMs: 60_000, maxToolCalls: Infinity };
 
-export async function replayPasses(passes: PassRecord[], effects: Map<string, RecordedEffect>): Promise<ValueReplay> {
+/** What a replayed program did (prints, tool calls), for a reader of the pass (the console's pass view). */
+export type ProgramObserver = (pass: PassRecord, program: RecordedProgram & { code: string }, res: RunResult) => void;
+
+export async function replayPasses(passes: PassRecord[], effects: Map<string, RecordedEffect>, observe?: ProgramObserver): Promise<ValueReplay> {
   const out: PassReplay[] = [];
   const mismatches: ValueMismatch[] = [];
   for (const p of passes) {
-    const r = await replayPass(p, effects);
+    const r = await replayPass(p, effects, observe);
     out.push({ pass: p.pass, runId: p.runId, eventId: p.doneEventId, status: r.status, programs: r.programs });
     mismatches.push(...r.mismatches);
   }
@@ -64,17 +67,24 @@ function programsOf(p: PassRecord): Array<RecordedProgram & { code: string }> | 
   const recorded = p.done.programs;
   if (!recorded) return 'not recorded';
   if (recorded.some((r) => r.result?.status === 'error' && /^(limit_exceeded|tool_call_limit_exceeded):/.test(r.result.error))) return 'limit';
-  const inState = p.suspended ? turnAnswers(p.suspended as unknown as PackedState) : [];
+  const inState = answersInState(p);
   const out: Array<RecordedProgram & { code: string }> = [];
   for (const r of recorded) {
-    const code = r.code ?? (r.cut ? undefined : (inState[r.turn - 1]?.program ?? undefined));
+    const code = programCode(r, inState);
     if (code === undefined) return 'cut';
     out.push({ ...r, code });
   }
   return out;
 }
 
-async function replayPass(p: PassRecord, latest: Map<string, RecordedEffect>): Promise<Replayed> {
+/** Each turn's model answer and program held by the pass's last suspended state (none when it never suspended). */
+export const answersInState = (p: Pick<PassRecord, 'suspended'>) => (p.suspended ? turnAnswers(p.suspended as unknown as PackedState) : []);
+
+/** A recorded program's code: in the pass result, else in its suspended state; undefined when left out for size. */
+export const programCode = (r: RecordedProgram, inState: ReturnType<typeof answersInState>): string | undefined =>
+  r.code ?? (r.cut ? undefined : (inState[r.turn - 1]?.program ?? undefined));
+
+async function replayPass(p: PassRecord, latest: Map<string, RecordedEffect>, observe?: ProgramObserver): Promise<Replayed> {
   // what the pass's own effects gave wins over a later pass's outcome for the same key
   const effects = new Map([...latest, ...(p.outcomes ?? [])]);
   const programs = programsOf(p);
@@ -112,6 +122,7 @@ async function replayPass(p: PassRecord, latest: Map<string, RecordedEffect>): P
       effects: { runId: p.keyRunId, isEffect: (t) => p.tools[t.name] === 'external', results: okResults, errors },
     });
     last = res;
+    observe?.(p, prog, res);
     recordJournalChanges(st as PassState, before, res.journal);
     for (const c of res.toolCalls) if (p.tools[c.tool] === 'external') external.set(c.idempotencyKey, { tool: c.tool, args: c.args, taskId: c.taskId });
     if (res.status === 'suspended') {

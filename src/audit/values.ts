@@ -89,6 +89,8 @@ export interface ValueLinks {
   /** effect-result mismatches by pass number: kept only for passes value replay cannot re-derive */
   commitMismatches: Map<number, ValueMismatch[]>;
   passes: PassRecord[];
+  /** the pass still running when the history ends (suspended on effects), if any */
+  open?: OpenPassRecord | null;
   effects: Map<string, RecordedEffect>;
   /** pass steps that recorded no journal hash (histories written before it) */
   unrecordedReads: number;
@@ -113,12 +115,15 @@ interface Snapshot {
 export function checkValueLinks(chain: RunHistory[]): ValueLinks {
   const w = new LinkWalker();
   const rebuilt = reconstruct(chain, { before: (e, at) => w.before(e, at), after: (e, at) => w.after(e, at) });
-  return { rebuilt, checked: w.checked, mismatches: w.mismatches, commitMismatches: w.commitMismatches, passes: w.passes, effects: w.effects, unrecordedReads: w.unrecordedReads };
+  return { rebuilt, checked: w.checked, mismatches: w.mismatches, commitMismatches: w.commitMismatches, passes: w.passes, open: w.openPass, effects: w.effects, unrecordedReads: w.unrecordedReads };
 }
+
+/** A pass that has not finished: what it requested so far and its last suspended state. */
+export type OpenPassRecord = Omit<PassRecord, 'done' | 'doneEventId'>;
 
 interface OpenPass {
   pass: number;
-  record: Omit<PassRecord, 'done' | 'doneEventId'>;
+  record: OpenPassRecord;
 }
 
 class LinkWalker {
@@ -141,6 +146,9 @@ class LinkWalker {
   /** the journal last found equal to what a pass read: a mismatch names what changed since */
   private verified: Snapshot = { version: 0, entries: [] };
   private open: OpenPass | null = null;
+  get openPass(): OpenPassRecord | null {
+    return this.open?.record ?? null;
+  }
   private lastReturn: { value: Json; runId: string; eventId: number; pass: number } | null = null;
 
   before(e: HistoryEvent, at: ObservedState): void {

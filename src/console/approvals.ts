@@ -1,7 +1,7 @@
 /**
  * Approval cards, the same in the inbox and on a mission's or plan's page: what waits,
  * what Approve and Reject do in words, the values with their units (a file edit as a
- * diff), the deadline, a link to what asked for it, and the buttons. Approve asks for
+ * diff), the deadline, a link to the program that asked for it (the pass view), and the buttons. Approve asks for
  * confirmation first when what follows cannot be undone.
  */
 import type { Step } from '../plans/schema.ts';
@@ -13,6 +13,7 @@ import { type ConsoleContext, atDeadline, decisionForm } from './missions.ts';
 import { stepAtDeadline } from './plans.ts';
 import { when } from './time.ts';
 import { inlineMarkdown } from './markdown.ts';
+import { decisionLink, effectLink } from './pass-view.ts';
 
 /** The question a browser asks before an irreversible Approve is sent. */
 export const confirmText = (effects: Effects): string | undefined =>
@@ -34,7 +35,7 @@ export function decisionCard(ctx: ConsoleContext, d: WaitingDecision, opts: { he
   return html`<div class="card approval" id="decision">
     ${opts.heading !== false ? html`<h3>${inlineMarkdown(d.contract?.description ?? `Decision ${d.pending.key}`)}</h3>` : ''}
     <p class="asked"><span class="status waiting">waiting for you</span> · mission <a href="${url}">${d.missionId}</a> (${d.agent}) asks since ${when(d.pending.since)}
-      · <a href="${url}#ledger">what asked for it</a></p>
+      · <a href="${decisionLink(d.missionId, d.pending.key)}">the program that asked for it</a></p>
     ${valuesList(entry?.agent.input, d.input)}
     ${effectsBox(effects)}
     <p class="deadline">${d.pending.deadline ? html`Decide ${when(d.pending.deadline)}; then ${atDeadline(d.pending.onTimeout, d.contract)}.` : 'No deadline.'} <small>Key <code>${d.pending.key}</code>.</small></p>
@@ -76,7 +77,7 @@ export function effectApprovalCard(ctx: ConsoleContext, missionId: string, agent
   const confirm = confirmText(effects);
   return html`<div class="card approval" id="effect-${e.key.slice(0, 16)}">
     <h3>${e.tool}${e.taskId ? html` <small>(task <code>${e.taskId}</code>)</small>` : ''}</h3>
-    <p class="asked"><span class="status waiting">waiting for you</span> · mission <a href="${url}">${missionId}</a> (${agent}) asks since ${when(e.since)} · <a href="${url}#ledger">what asked for it</a></p>
+    <p class="asked"><span class="status waiting">waiting for you</span> · mission <a href="${url}">${missionId}</a> (${agent}) asks since ${when(e.since)} · <a href="${effectLink(missionId, e.key)}">the program that asked for it</a></p>
     ${valuesList(tool?.input, e.args)}
     ${effectsBox(effects, 'Deny')}
     <p class="deadline">${e.deadline ? html`Decide ${when(e.deadline)}; then it is denied.` : 'No deadline.'}</p>

@@ -52,9 +52,11 @@ function bounds(p: Prop): string {
   return '';
 }
 
-function field(key: string, p: Prop, value: Json | undefined, required: boolean): Fragment {
+function field(key: string, p: Prop, value: Json | undefined, required: boolean, problem?: string): Fragment {
   const kind = kindOf(p, value);
   const name = `f:${kind === 'text' ? 'string' : kind}:${key}`;
+  // a refused value is named next to its field, and the field points at it for a screen reader
+  const invalid = problem ? html` aria-invalid="true" aria-describedby="problem-${name}"` : '';
   const hint = [p.description, kind === 'ref' ? 'a reference to another step’s result, kept as written' : '', kind === 'number' || kind === 'integer' ? bounds(p) : '', required ? '' : 'optional']
     .filter(Boolean)
     .join('; ');
@@ -63,41 +65,63 @@ function field(key: string, p: Prop, value: Json | undefined, required: boolean)
   const input = (() => {
     switch (kind) {
       case 'enum':
-        return html`<select id="${name}" name="${name}">${required ? '' : html`<option value=""></option>`}${(p.enum as string[]).map((e) => html`<option value="${e}" ${e === value ? 'selected' : ''}>${e}</option>`)}</select>`;
+        return html`<select id="${name}" name="${name}"${invalid}>${required ? '' : html`<option value=""></option>`}${(p.enum as string[]).map((e) => html`<option value="${e}" ${e === value ? 'selected' : ''}>${e}</option>`)}</select>`;
       case 'boolean':
-        return html`<select id="${name}" name="${name}">${required ? '' : html`<option value=""></option>`}<option value="true" ${value === true ? 'selected' : ''}>yes</option><option value="false" ${value === false ? 'selected' : ''}>no</option></select>`;
+        return html`<select id="${name}" name="${name}"${invalid}>${required ? '' : html`<option value=""></option>`}<option value="true" ${value === true ? 'selected' : ''}>yes</option><option value="false" ${value === false ? 'selected' : ''}>no</option></select>`;
       case 'number':
       case 'integer':
-        return html`<input id="${name}" name="${name}" type="number" inputmode="${kind === 'integer' ? 'numeric' : 'decimal'}" step="${kind === 'integer' ? '1' : 'any'}" value="${shown}" />`;
+        return html`<input id="${name}" name="${name}"${invalid} type="number" inputmode="${kind === 'integer' ? 'numeric' : 'decimal'}" step="${kind === 'integer' ? '1' : 'any'}" value="${shown}" />`;
       case 'text':
-        return html`<textarea id="${name}" name="${name}" rows="5">${shown}</textarea>`;
+        return html`<textarea id="${name}" name="${name}"${invalid} rows="5">${shown}</textarea>`;
       case 'json':
-        return html`<textarea id="${name}" name="${name}" rows="2">${value === undefined ? '' : pretty(value)}</textarea>`;
+        return html`<textarea id="${name}" name="${name}"${invalid} rows="2">${value === undefined ? '' : pretty(value)}</textarea>`;
       default:
-        return html`<input id="${name}" name="${name}" value="${shown}" ${kind === 'ref' ? html`class="ref"` : ''} />`;
+        return html`<input id="${name}" name="${name}"${invalid} value="${shown}" ${kind === 'ref' ? html`class="ref"` : ''} />`;
     }
   })();
-  return html`<p class="field">${label}<br />${input}</p>`;
+  return html`<p class="field">${label}<br />${input}${problem ? html`<br /><span class="field-problem" id="problem-${name}">${problem}</span>` : ''}</p>`;
 }
 
-/** The fields for `args` under `schema`, or null when the schema says nothing usable (JSON stays the way). */
-export function argsFields(schema: z.ZodObject | undefined, args: Json): Fragment | null {
+/**
+ * The fields for `args` under `schema`, or null when the schema says nothing usable (JSON
+ * stays the way); `problems` (by top-level key) are shown next to their fields.
+ */
+export function argsFields(schema: z.ZodObject | undefined, args: Json, problems: Readonly<Record<string, string>> = {}): Fragment | null {
   const described = schema ? propertiesOf(schema) : null;
   if (!described || !args || typeof args !== 'object' || Array.isArray(args)) return null;
   const keys = [...new Set([...Object.keys(described.props), ...Object.keys(args)])];
-  return html`${keys.map((k) => field(k, described.props[k] ?? {}, (args as Record<string, Json>)[k], described.required.has(k)))}`;
+  return html`${keys.map((k) => field(k, described.props[k] ?? {}, (args as Record<string, Json>)[k], described.required.has(k), problems[k]))}`;
 }
 
 /** The args a generated form sent; an empty field is left out. Throws with a precise message for a value that is not what its field takes. */
 export function argsFromForm(form: Record<string, unknown>): Record<string, Json> {
+  const read = readFields(form);
+  const [key, problem] = Object.entries(read.problems)[0] ?? [];
+  if (key !== undefined) throw new Error(`${key}: ${problem}`);
+  return read.args;
+}
+
+/**
+ * The args a generated form sent, and for each field whose text is not what it takes
+ * (a number field sent `abc`, a JSON field bad JSON) its problem; `typed` keeps every
+ * field as sent, so a refused form shows what was typed.
+ */
+export function readFields(form: Record<string, unknown>): { args: Record<string, Json>; typed: Record<string, Json>; problems: Record<string, string> } {
   const args: Record<string, Json> = {};
+  const typed: Record<string, Json> = {};
+  const problems: Record<string, string> = {};
   for (const [name, raw] of Object.entries(form)) {
     const m = /^f:(\w+):(.+)$/.exec(name);
     if (!m || typeof raw !== 'string' || raw.trim() === '') continue;
     const [, kind, key] = m as unknown as [string, Kind, string];
-    args[key] = fieldValue(kind, key, raw);
+    try {
+      args[key] = typed[key] = fieldValue(kind, key, raw);
+    } catch (err) {
+      typed[key] = raw;
+      problems[key] = (err as Error).message.replace(`${key}: `, '');
+    }
   }
-  return args;
+  return { args, typed, problems };
 }
 
 function fieldValue(kind: Kind, key: string, raw: string): Json {

@@ -47,6 +47,12 @@ dl.values{display:grid;grid-template-columns:max-content 1fr;gap:2px 12px;margin
 dl.values small{font-weight:normal;color:#5a6578}
 pre.diff{background:#fafbfc;border:1px solid #dde1e7;padding:6px}pre.diff .add{background:#e6ffec;color:#116329}pre.diff .del{background:#ffebe9;color:#82071e}
 pre.text{background:#fafbfc;border:1px solid #dde1e7;padding:6px}
+pre.code{background:#fbfbfd;border:1px solid #dde1e7;border-left:4px solid #8897ad;padding:6px 8px}pre.code .c{color:#5a6578;font-style:italic}pre.code .s{color:#116329}pre.code .k{color:#6f2da8}pre.code .t{color:#1f5fd1;font-weight:600}
+pre.preview{color:#3d4757;border-bottom-style:dashed}details.fold summary,details.answer summary{cursor:pointer;color:#1f5fd1;padding:6px 0}
+article.program{border-top:1px solid #dde1e7;padding:8px 0;margin-top:8px}article.program h3{margin:4px 0}
+.field-problem{color:#8a1c1c;font-weight:600}[aria-invalid=true]{border:2px solid #b33}
+.label{font-weight:600;margin:8px 0 4px}.note{color:#5a6578}.error{color:#8a1c1c}
+:target{outline:3px solid #b08800;outline-offset:2px}
 /* a phone: bigger tap targets, 16 px fields (no zoom on focus), tables as stacked cards */
 @media (max-width:700px){
   body{font-size:16px}main{padding:12px}header{padding:6px 12px}

@@ -7,7 +7,8 @@
 import { type Fragment, raw } from './html.ts';
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-const escape = (s: string) => s.replace(/[&<>"']/g, (c) => ESCAPES[c]!);
+/** Text made safe to put into HTML as text. */
+export const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => ESCAPES[c]!);
 
 /** One line's inline markup, on escaped text. */
 function inline(escaped: string): string {
@@ -26,13 +27,13 @@ export function markdown(text: string): Fragment {
   const blocks = text.replace(/\r\n/g, '\n').trim().split(/\n{2,}/).filter(Boolean);
   const html = blocks.map((block) => {
     const lines = block.split('\n');
-    if (lines.every((l) => /^\s*[-*] /.test(l))) return `<ul>${lines.map((l) => `<li>${inline(escape(l.replace(/^\s*[-*] /, '')))}</li>`).join('')}</ul>`;
+    if (lines.every((l) => /^\s*[-*] /.test(l))) return `<ul>${lines.map((l) => `<li>${inline(escapeHtml(l.replace(/^\s*[-*] /, '')))}</li>`).join('')}</ul>`;
     const heading = /^(#{1,6}) (.*)$/.exec(lines[0]!);
-    if (heading && lines.length === 1) return `<p><strong>${inline(escape(heading[2]!))}</strong></p>`;
-    return `<p>${lines.map((l) => inline(escape(l))).join('<br />')}</p>`;
+    if (heading && lines.length === 1) return `<p><strong>${inline(escapeHtml(heading[2]!))}</strong></p>`;
+    return `<p>${lines.map((l) => inline(escapeHtml(l))).join('<br />')}</p>`;
   });
   return raw(`<div class="md">${html.join('')}</div>`) as Fragment;
 }
 
 /** One line of markdown without the paragraph around it (a description in a card or a row). */
-export const inlineMarkdown = (text: string): Fragment => raw(inline(escape(text))) as Fragment;
+export const inlineMarkdown = (text: string): Fragment => raw(inline(escapeHtml(text))) as Fragment;

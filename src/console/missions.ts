@@ -180,7 +180,7 @@ async function missionPage(ctx: ConsoleContext, id: string, problem?: string): P
   const body = html`
     ${problem ? html`<div class="problem">Not recorded: ${problem}</div>` : ''}
     <div class="card">
-      ${statusBadge(status.status)} · agent ${status.agent} · pass ${status.passes} · ${status.journalSize} tasks in the journal
+      ${statusBadge(status.status)} · agent ${status.agent} · <a href="/missions/${encodeURIComponent(id)}/passes#pass-${status.passes}">pass ${status.passes}</a> · ${status.journalSize} tasks in the journal
       ${scheduledBy ? html` · started by schedule <a href="/schedules/${encodeURIComponent(scheduledBy)}">${scheduledBy}</a>` : ''}
       ${status.resumedFrom ? html` · resumed from <a href="/missions/${encodeURIComponent(status.resumedFrom.workflowId)}">${status.resumedFrom.workflowId}</a>` : ''}
       <details><summary>Input</summary><pre>${pretty(status.input ?? null)}</pre></details>
@@ -203,7 +203,7 @@ async function missionPage(ctx: ConsoleContext, id: string, problem?: string): P
     <table><tr><th>event</th><th>time</th><th>what</th></tr>
       ${events.map((l) => html`<tr><td>${l.eventId}</td><td>${when(l.time)}</td><td>${l.text}</td></tr>`)}
     </table>
-    <p><a href="/missions/${encodeURIComponent(id)}/audit">Run the audit against history</a></p>
+    <p><a href="/missions/${encodeURIComponent(id)}/passes">What the model did: each pass's programs, prints and effects</a> · <a href="/missions/${encodeURIComponent(id)}/audit">Run the audit against history</a></p>
     ${open ? engineerTools(ctx, id) : ''}`;
   return page(`Mission ${id}`, body, { live: `/live/missions/${encodeURIComponent(id)}?seen=${fingerprint(status)}` });
 }

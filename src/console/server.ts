@@ -12,16 +12,14 @@ import { contextStorage } from 'hono/context-storage';
 import type { AddressInfo } from 'node:net';
 import type { AgentRegistry } from '../navigator/registry.ts';
 import type { NavigatorClient } from '../client/navigator-client.ts';
-import { MissionRejected } from '../client/missions.ts';
-import { PlanRejected } from '../client/plans.ts';
-import type { Json } from '../workflows/contract.ts';
 import { fingerprint, html, page, pretty } from './html.ts';
 import { PAGE_SCRIPT } from './page-script.ts';
 import { type ConsoleContext, missionRoutes } from './missions.ts';
 import { decisionCard, effectApprovalCard, stepApprovalCard } from './approvals.ts';
 import { WAITING_FOR_YOU, statusBadge } from './waiting.ts';
-import { agentChoices, inputProblems, planProblems } from './agents.ts';
 import { planRoutes } from './plans.ts';
+import { startRoutes } from './start.ts';
+import { passRoutes } from './pass-view.ts';
 import { scheduleRoutes } from './schedules.ts';
 import { parseTokens, security } from './security.ts';
 
@@ -49,46 +47,8 @@ export function createConsoleApp(opts: ConsoleOptions, streams = new LiveStreams
 
   app.get('/assets/live.js', (c) => c.body(PAGE_SCRIPT, 200, { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'no-store' }));
   app.get('/', async (c) => c.html(await inbox(ctx)));
-  app.get('/start', (c) => c.html(startPage(ctx)));
-  app.post('/start/mission', async (c) => {
-    const form = await c.req.parseBody();
-    let input: Json;
-    try {
-      input = JSON.parse(String(form.input || '{}')) as Json;
-    } catch (err) {
-      return c.html(startPage(ctx, `the input is not JSON: ${(err as Error).message}`, { kind: 'mission', form }), 400);
-    }
-    const problems = inputProblems(ctx.agents, String(form.agent ?? ''), input);
-    if (problems) return c.html(startPage(ctx, `the input does not fit agent ${String(form.agent)}: ${problems.join('; ')}`, { kind: 'mission', form }), 400);
-    try {
-      const m = await ctx.navigator.start(String(form.agent ?? ''), input);
-      return c.redirect(`/missions/${encodeURIComponent(m.id)}`, 303);
-    } catch (err) {
-      if (err instanceof MissionRejected) return c.html(startPage(ctx, err.message, { kind: 'mission', form }), 400);
-      throw err;
-    }
-  });
-  app.post('/start/plan', async (c) => {
-    const form = await c.req.parseBody();
-    const agent = String(form.agent ?? '');
-    const request = String(form.request ?? '').trim() || undefined;
-    const given = String(form.document ?? '').trim();
-    let document: unknown;
-    try {
-      document = given ? JSON.parse(given) : undefined;
-    } catch (err) {
-      return c.html(startPage(ctx, `the plan is not JSON: ${(err as Error).message}`, { kind: 'plan', form }), 400);
-    }
-    const problems = document === undefined ? null : planProblems(ctx.agents, agent, document);
-    if (problems) return c.html(startPage(ctx, `the plan does not fit agent ${agent}: ${problems.join('; ')}`, { kind: 'plan', form }), 400);
-    try {
-      const p = await ctx.navigator.startPlan({ agent, request, document });
-      return c.redirect(`/plans/${encodeURIComponent(p.id)}`, 303);
-    } catch (err) {
-      if (err instanceof PlanRejected) return c.html(startPage(ctx, err.message, { kind: 'plan', form }), 400);
-      throw err;
-    }
-  });
+  startRoutes(app, ctx);
+  passRoutes(app, ctx);
   missionRoutes(app, ctx);
   planRoutes(app, ctx);
   scheduleRoutes(app, ctx);
@@ -196,27 +156,6 @@ async function inbox(ctx: ConsoleContext) {
       </div>`,
     )}`;
   return page('Inbox', body, { live: `/live/inbox?seen=${fingerprint(items)}` });
-}
-
-/** The start page; after a refusal, `typed` is what the person sent (the form keeps it). */
-function startPage(ctx: ConsoleContext, problem?: string, typed: { kind?: 'mission' | 'plan'; form?: Record<string, unknown> } = {}) {
-  const was = (kind: 'mission' | 'plan', field: string) => (typed.kind === kind ? String(typed.form?.[field] ?? '') : '');
-  const csrf = html`<input type="hidden" name="_csrf" value="${ctx.csrf}" />`;
-  const choices = agentChoices(ctx.agents);
-  const known = html`<datalist id="agent-names">${choices.map((a) => html`<option value="${a.name}"></option>`)}</datalist>
-    ${choices.length ? html`<p><small>Agents: ${choices.map((a, i) => html`${i ? ' · ' : ''}<code>${a.name}</code>${a.fields.length ? ` (${a.fields.join(', ')})` : ''}`)}</small></p>` : ''}`;
-  return page(
-    'Start',
-    html`${problem ? html`<div class="problem">Not started: ${problem}</div>` : ''}
-      ${known}
-      <div class="card"><h2>A mission</h2><form method="post" action="/start/mission">${csrf}
-        <p><input name="agent" placeholder="agent" aria-label="agent" list="agent-names" required value="${was('mission', 'agent')}" /></p><p><textarea name="input" rows="4" aria-label="input (JSON)" placeholder='{"recipient": "bob", "amount": 5000}'>${was('mission', 'input')}</textarea></p>
-        <button class="primary">Start mission</button></form></div>
-      <div class="card"><h2>A plan</h2><form method="post" action="/start/plan">${csrf}
-        <p><input name="agent" placeholder="agent" aria-label="agent" list="agent-names" required value="${was('plan', 'agent')}" /></p><p><textarea name="request" rows="3" aria-label="request" placeholder="what the plan should do (the agent's model writes the plan)">${was('plan', 'request')}</textarea></p>
-        <p><textarea name="document" rows="5" aria-label="plan (JSON)" placeholder='or the plan itself: {"steps": [{"id": "read", "description": "...", "tool": "read_file", "args": {"path": "package.json"}}]}'>${was('plan', 'document')}</textarea></p>
-        <button class="primary">Plan it</button></form></div>`,
-  );
 }
 
 export interface RunningConsole {

@@ -115,7 +115,7 @@ describe.skipIf(!executablePath)('the console for an approver', () => {
     expect(text).toMatch(/On Reject:.*cancel_hold: Releases the hold of a wire that will not be sent\./);
     expect(text).toContain('5,000 USD');
     expect(text).toContain('account name of the recipient');
-    expect(await card.locator(`a[href="/missions/${m.id}#ledger"]`).count()).toBe(1);
+    expect(await card.locator(`a[href="/missions/${m.id}/passes#decision-manager_decision_cy_5000"]`).count()).toBe(1);
     await shot(page, 'inbox');
     // the first time the approver thinks again: nothing is sent
     const asked: string[] = [];
