@@ -8,6 +8,7 @@ import type { PlanHandle } from '../client/plans.ts';
 import type { Step } from '../plans/schema.ts';
 import type { PlanStatusView, ProgressEvent } from '../workflows/plan-contract.ts';
 import { type Settled, closedState } from './mission-view.ts';
+import { failedAttemptLines } from './attempts-view.ts';
 
 const CLI = 'npx navigator plan';
 
@@ -74,6 +75,7 @@ function stepLines(step: Step, index: number, full: boolean): string[] {
   if (step.dependsOn.length) lines.push(`      depends on: ${step.dependsOn.join(', ')}`);
   if (flags) lines.push(`      ${flags}`);
   if (step.status !== 'pending') lines.push(`      ${step.status}${step.reason ? `: ${step.reason}` : ''}${resultText(step)}`);
+  lines.push(...failedAttemptLines(step.result?.failedAttempts, '        '));
   return lines;
 }
 

@@ -9,7 +9,7 @@
 import { z } from 'zod';
 
 import { DEFAULT_HEARTBEAT_MS, DEFAULT_TOOL_MS, type Json, type SideEffectClass } from '../kernel/contract.ts';
-import { JsonValue } from '../kernel/schemas.ts';
+import { FailedAttempt, JsonValue } from '../kernel/schemas.ts';
 
 export type { Json } from '../kernel/contract.ts';
 export { JsonValue } from '../kernel/schemas.ts';
@@ -35,6 +35,8 @@ export const StepResult = z.object({
   /** ISO time the step ended */
   timestamp: z.string(),
   attempts: z.number().int().nonnegative(),
+  /** the attempts before the last that failed, each with its error: why the step was retried */
+  failedAttempts: z.array(FailedAttempt).optional(),
 });
 export type StepResult = z.infer<typeof StepResult>;
 

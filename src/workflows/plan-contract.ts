@@ -68,6 +68,8 @@ export interface PlanLedgerEntry {
   attempts: number;
   result?: Json;
   error?: string;
+  /** the attempts before the last that failed, each with its error: why it was retried */
+  failedAttempts?: FailedAttempt[];
   /** activity id, or the child workflow id of an agent step */
   activity: string;
 }

@@ -6,6 +6,7 @@
  */
 import * as wf from '@temporalio/workflow';
 import { failure, nonRetryable } from '../kernel/failures.ts';
+import type { FailedAttempt } from '../kernel/schemas.ts';
 import { failureDetails, failureMessage, waitUntil } from './lifecycle.ts';
 import type { createPlanActivities } from '../activities/plans.ts';
 import { needsEvaluation, paramValues, stepsReadBy } from '../plans/expressions.ts';
@@ -160,7 +161,7 @@ async function runStep(state: PlanState, id: string): Promise<void> {
       : prepared.kind === 'each'
         ? await runEachItem(state, current, prepared.items)
         : await (current.tool ? runToolStep(state, current, prepared.args) : runAgentStep(state, current, prepared.args));
-  const result = { ok: outcome.ok, ...(outcome.ok ? { value: outcome.value } : { error: outcome.error }), attempts: outcome.attempts, duration: Date.now() - startedAt, timestamp: iso(Date.now()) };
+  const result = { ok: outcome.ok, ...(outcome.ok ? { value: outcome.value } : { error: outcome.error }), attempts: outcome.attempts, ...retried(outcome.failedAttempts), duration: Date.now() - startedAt, timestamp: iso(Date.now()) };
   if (outcome.ok) return state.finishStep(id, 'completed', result, Date.now());
   const stopped = wf.isCancellation(outcome.cause) || state.cancelReason !== null;
   if (!stopped && current.critical && state.options.onFailure === 'ask' && (await recover(state, id, result))) return;
@@ -168,7 +169,10 @@ async function runStep(state: PlanState, id: string): Promise<void> {
   if (!stopped && current.critical) abortOnCriticalFailure(state, id, outcome.error);
 }
 
-type RunOutcome = { ok: true; value: Json; attempts: number; cause?: undefined; error?: undefined } | { ok: false; error: string; attempts: number; cause: unknown };
+type RunOutcome = ({ ok: true; value: Json; attempts: number; cause?: undefined; error?: undefined } | { ok: false; error: string; attempts: number; cause: unknown }) & { failedAttempts?: FailedAttempt[] };
+
+/** The attempts that failed before the last, when there were any: why the step was retried. */
+const retried = (failedAttempts: FailedAttempt[] | undefined) => (failedAttempts?.length ? { failedAttempts } : {});
 
 type Prepared = { kind: 'run'; args: Json } | { kind: 'each'; items: Json[] } | { kind: 'skip' } | { kind: 'failed'; error: string };
 
@@ -284,14 +288,14 @@ async function runToolStep(state: PlanState, step: Step, args: Json, each?: { in
       [{ agent: state.input.agent, planId: state.planId, stepId: step.id, tool: step.tool!, args, ...(each ? { item: each.index } : {}) }],
     );
     state.toolCalls += out.attempt;
-    Object.assign(entry, { status: 'completed', attempts: out.attempt, idempotencyKey: out.idempotencyKey, result: out.result });
-    return { ok: true, value: out.result, attempts: out.attempt };
+    Object.assign(entry, { status: 'completed', attempts: out.attempt, idempotencyKey: out.idempotencyKey, result: out.result }, retried(out.failedAttempts));
+    return { ok: true, value: out.result, attempts: out.attempt, ...retried(out.failedAttempts) };
   } catch (err) {
     const details = failureDetails(err);
     state.toolCalls += details.attempt;
     const error = failureMessage(err);
-    Object.assign(entry, { status: 'failed', attempts: details.attempt, idempotencyKey: details.idempotencyKey ?? '', error });
-    return { ok: false, error, attempts: details.attempt, cause: err };
+    Object.assign(entry, { status: 'failed', attempts: details.attempt, idempotencyKey: details.idempotencyKey ?? '', error }, retried(details.failedAttempts));
+    return { ok: false, error, attempts: details.attempt, cause: err, ...retried(details.failedAttempts) };
   }
 }
 

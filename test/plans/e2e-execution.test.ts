@@ -6,6 +6,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { WorkflowFailedError } from '@temporalio/client';
 import { lab } from './fixtures/lab-agents.ts';
+import { renderPlan } from '../../src/cli/plan-view.ts';
 import { awaiting, expectPlanAuditOk, stepOf, usePlanEnv, waitForPlan, type PlanEnv } from './plan-harness.ts';
 
 const planEnvOf = usePlanEnv();
@@ -98,6 +99,11 @@ describe('plan execution', () => {
     const view = await plan.status();
     expect(stepOf(view, 'delete')).toMatchObject({ status: 'completed', result: { ok: true, value: { deleted: 'y' } } });
     expect(stepOf(view, 'flaky')).toMatchObject({ status: 'completed', result: { ok: true, attempts: 3 } });
+    // why it was retried: each earlier attempt's error, in the step and in the ledger
+    const failedAttempts = [1, 2].map((n) => ({ attempt: n, type: 'ToolError', message: `tool flaky failed: flaky ${key}: transient failure ${n}`, at: expect.any(String) }));
+    expect(stepOf(view, 'flaky').result!.failedAttempts).toEqual(failedAttempts);
+    expect((await plan.ledger()).find((e) => e.stepId === 'flaky')!.failedAttempts).toEqual(failedAttempts);
+    expect(renderPlan(view)).toContain(`attempt 2 failed at ${stepOf(view, 'flaky').result!.failedAttempts![1]!.at!.slice(11, 19)}: ToolError: tool flaky failed: flaky ${key}: transient failure 2`);
     expect(stepOf(view, 'optional')).toMatchObject({ status: 'failed', result: { ok: false, attempts: 1 } });
     expect(stepOf(view, 'optional').result!.error).toMatch(/the flag is off/);
     expect(stepOf(view, 'after_optional').status).toBe('blocked');
