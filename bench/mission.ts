@@ -176,7 +176,7 @@ function model(name: string) {
 // ---------------------------------------------------------------- 3
 
 /** Polls the status query until the mission waits for `key` (or ends). */
-async function waitFor(handle: WorkflowHandle, key: string, timeoutMs = 60_000): Promise<StatusView> {
+export async function waitFor(handle: WorkflowHandle, key: string, timeoutMs = 60_000): Promise<StatusView> {
   const deadline = Date.now() + timeoutMs;
   let last: StatusView | null = null;
   for (;;) {

@@ -14,6 +14,7 @@ const suites: Record<string, () => Promise<Suite>> = {
   plans: async () => (await import('./plans.ts')).benchPlans,
   telemetry: async () => (await import('./telemetry.ts')).benchTelemetry,
   audit: async () => (await import('./audit.ts')).benchAudit,
+  temporal: async () => (await import('./temporal.ts')).benchTemporal,
 };
 
 function fmt(n: number | undefined): string {
