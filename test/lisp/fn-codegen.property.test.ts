@@ -131,6 +131,41 @@ describe('numeric fns compiled to JS', () => {
     expect(fnCodegen.bailed - before.bailed).toBeGreaterThan(20);
   });
 
+  it('fns called by map, reduce and filter (the call without a frame): same as the closures, non-numbers and limits included', async () => {
+    const item = fc.oneof({ weight: 12, arbitrary: fc.integer({ min: -9, max: 40 }).map(String) }, { weight: 1, arbitrary: fc.constantFrom('nil', '"s"', '2.5', '-0.0') });
+    // each fn is called at depth 1, then from a fn (depth 2: past a depth limit of 1)
+    const twice = (fn: string, call: string) => `(let [g ${fn}] [${call} ((fn [] ${call}))])`;
+    const program = fc.oneof(
+      fc.tuple(expr(1, 3, false), fc.array(item, { maxLength: 60 })).map(([body, xs]) => twice(`(fn [a] ${body})`, `(mapv g [${xs.join(' ')}])`)),
+      fc.tuple(expr(1, 3, false), fc.array(item, { maxLength: 60 })).map(([body, xs]) => twice(`(fn [a] ${body})`, `(filterv g [${xs.join(' ')}])`)),
+      fc.tuple(expr(2, 3, false), fc.array(item, { maxLength: 60 })).map(([body, xs]) => twice(`(fn [a b] ${body})`, `(reduce g 0 (list ${xs.join(' ')}))`)),
+      fc.tuple(expr(2, 3, false), fc.integer({ min: 0, max: 300 })).map(([body, n]) => twice(`(fn [b a] ${body})`, `(reduce g 1 (range ${n}))`)),
+    );
+    const before = { ...fnCodegen };
+    await fc.assert(
+      fc.asyncProperty(program, fc.constantFrom(0, 0, 3, 40), fc.double({ min: 0, max: 1, noNaN: true }), fc.constantFrom(1, 2, 512), async (src, after, at, maxDepth) => {
+        for (const fuel of await fuelLimits(src, maxDepth, at)) {
+          const closures = await outcome(src, fuel, maxDepth, false);
+          const generated = await outcome(src, fuel, maxDepth, true, after);
+          expect(generated, `${src} with fuel ${fuel}`).toEqual(closures);
+        }
+      }),
+      { numRuns: 300, examples: [[twice('(fn [a] (+ a 1))', '(mapv g [1 2 3])'), 0, 0.5, 1]] },
+    );
+    expect(fnCodegen.compiled - before.compiled).toBeGreaterThan(150);
+    expect(fnCodegen.bailed - before.bailed).toBeGreaterThan(10);
+  });
+
+  it('a fn called by mapv and reduce at the depth limit: the same error or value as the closures', async () => {
+    for (const call of ['(mapv g [1 2 3])', '(reduce #(g %2) 0 [1 2 3])']) {
+      const src = `(let [g (fn [a] (+ a 1))] [${call} ((fn [] ${call}))])`;
+      for (const maxDepth of [1, 2, 3]) {
+        const closures = await outcome(src, 1e7, maxDepth, false);
+        expect(await outcome(src, 1e7, maxDepth, true), `${src} at depth ${maxDepth}`).toEqual(closures);
+      }
+    }
+  });
+
   it('the benchmark fib: same answer and fuel, with and without, and no run abandoned', async () => {
     const src = '(defn fib [n] (if (< n 2) n (+ (fib (- n 1)) (fib (- n 2))))) (fib 20)';
     const { bailed, compiled } = fnCodegen;

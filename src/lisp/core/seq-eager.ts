@@ -137,6 +137,7 @@ const NO_ITEMS = Symbol('no items');
 
 /** `(f acc x)` over the items from `start` (or from the first item), stopping at a `reduced`. */
 function fold(fn: string, f: Value, start: Value | undefined, coll: Value, rt: Runtime): Value | typeof NO_ITEMS {
+  if (isPList(coll) && coll.array !== undefined) return foldArray(f, start, coll.array, rt);
   let acc: Value | typeof NO_ITEMS = start === undefined ? NO_ITEMS : start;
   eachItem(fn, coll, rt, (x) => {
     if (acc === NO_ITEMS) {
@@ -151,6 +152,30 @@ function fold(fn: string, f: Value, start: Value | undefined, coll: Value, rt: R
     acc = r.value;
     return true;
   });
+  return acc;
+}
+
+/**
+ * {@link fold} over an array-backed list (`range`, `map`, `filter` results) in one loop:
+ * the same units and calls in the same order as {@link eachItem}'s walk, without a
+ * visitor call per item.
+ */
+function foldArray(f: Value, start: Value | undefined, xs: readonly Value[], rt: Runtime): Value | typeof NO_ITEMS {
+  let i = 0;
+  let acc: Value;
+  if (start !== undefined) acc = start;
+  else {
+    if (xs.length === 0) return NO_ITEMS;
+    rt.tick(1);
+    acc = xs[0]!;
+    i = 1;
+  }
+  for (; i < xs.length; i++) {
+    rt.tick(1);
+    const r = rt.apply2(f, acc, xs[i]!);
+    if (isReduced(r)) return r.value;
+    acc = r;
+  }
   return acc;
 }
 

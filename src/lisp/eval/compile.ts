@@ -70,7 +70,12 @@ export interface CArity {
   body: Code;
   /** a two-param arity that only passes its first param to `assoc`, `update`, ... (in-place-accumulator.ts) */
   inPlaceFirst: boolean;
+  /** the call without a frame of a one- or two-param arity run as generated code (fn-codegen.ts) */
+  direct?: Direct;
 }
+
+/** `c` called with `args` (1 or 2) arguments `x` and `y`, as `ev.callClosure(c, [x, y])` would. */
+export type Direct = (ev: Evaluator, c: Closure, args: 1 | 2, x: Value, y: Value) => Value;
 
 /** A compiled `fn`; its closures share it. */
 export interface CFn {
@@ -151,7 +156,7 @@ export function compileFn(info: FnInfo): CFn {
     const rest = a.rest ? compilePattern(a.rest) : null;
     const simple = params.every((p) => p.kind === 'bind');
     const slots = simple ? params.map((p) => (p as { slot: number }).slot) : [];
-    const ar: CArity = { fixed: a.fixed, params, rest, simple, slots, body: compile(a.body, { params, rest }), inPlaceFirst: updatesFirstParamInPlace(a) };
+    const ar: CArity = { fixed: a.fixed, params, rest, simple, slots, body: compile(a.body, { params, rest }), inPlaceFirst: updatesFirstParamInPlace(a), direct: undefined };
     // numeric (self-recursive) fns run as one JS function once called often (fn-codegen.ts), exactly like the closures
     if (simple && rest === null) compileLater(info, a, ar);
     return ar;

@@ -42,7 +42,7 @@
  */
 import type { Arity, FnInfo } from '../analyzer/nodes.ts';
 import type { Value } from '../values.ts';
-import type { Code } from './compile.ts';
+import type { CArity, Code, Direct } from './compile.ts';
 import { generatedFunction, isGenerated } from './generated-code.ts';
 import { CHECK_EVERY } from './index.ts';
 import { FnSource } from './fn-source.ts';
@@ -88,6 +88,7 @@ function withInlining(info: FnInfo, arity: Arity, slots: readonly number[], plai
  */
 type Generated = {
   enter: (ev: unknown, consts: Value[], r: number, f: Value[]) => Value;
+  run: (ev: unknown, consts: Value[], r: number, x: Value, y: Value) => Value;
 };
 const instances = new WeakMap<object, Generated>();
 
@@ -98,7 +99,7 @@ function wrapperSource(slots: readonly number[], body: string): string {
     function run(ev, K, r${params}) {
       ${body}
     }
-    return { enter: (ev, K, r, f) => run(ev, K, r${slots.map((s) => `, f[${s}]`).join('')}) };`;
+    return { enter: (ev, K, r, f) => run(ev, K, r${slots.map((s) => `, f[${s}]`).join('')}), run };`;
 }
 
 function generated(source: string): Generated {
@@ -108,10 +109,13 @@ function generated(source: string): Generated {
   return g;
 }
 
-/** The generated body chosen for an arity: `warm` when its code was made before in this process. */
+/**
+ * The generated body chosen for an arity: `warm` when its code was made before in this
+ * process; `code` gives the body (run in a frame) and the direct call (see {@link fastCode}).
+ */
 interface FnPlan {
   warm: boolean;
-  code: (closures: Code) => Code;
+  code: (closures: Code) => Fast;
 }
 
 /**
@@ -131,19 +135,33 @@ function planFn(info: FnInfo, arity: Arity, slots: readonly number[]): FnPlan | 
   const inlinedSource = inlined && wrapperSource(slots, inlined.source());
   const warm = isGenerated(['BAIL'], plain) || (inlinedSource !== undefined && isGenerated(['BAIL'], inlinedSource));
   const [best, source] = warm && inlined && inlinedSource ? [inlined, inlinedSource] : [g, plain];
-  return { warm, code: (closures) => fastCode(generated(source).enter, best.consts, cap, closures) };
+  return { warm, code: (closures) => fastCode(generated(source), best.consts, cap, closures) };
 }
 
-/** The generated body behind a {@link Code}: the closures run a call it gives up (see the module comment). */
-function fastCode(enter: Generated['enter'], consts: Value[], cap: number, closures: Code): Code {
+/** A generated arity: its body run in a frame, and the call without one. */
+interface Fast {
+  body: Code;
+  direct: Direct;
+}
+
+/**
+ * The generated body behind a {@link Code}, and a direct call of it for one- and two-param
+ * arities (`Evaluator.call1`/`call2`): the arguments go to the generated function as JS
+ * arguments, with no frame, no closure body and no try/finally per call, as the body
+ * reads nothing else of a frame (its params and `let` locals are JS variables, its self
+ * calls call `run`). The closures run a call it gives up (see the module comment): the
+ * direct call then makes the frame and calls the closure as the evaluator would have,
+ * depth included.
+ */
+function fastCode(g: Generated, consts: Value[], cap: number, closures: Code): Fast {
   let off = false;
   fnCodegen.compiled++;
-  return (f, ev) => {
+  const body: Code = (f, ev) => {
     if (off) return closures(f, ev);
     const ticks = ev.ticks;
     const base = ev.fuelBase;
     try {
-      const v = enter(ev, consts, (ev.maxDepth < cap ? ev.maxDepth : cap) - ev.depth, f);
+      const v = g.enter(ev, consts, (ev.maxDepth < cap ? ev.maxDepth : cap) - ev.depth, f);
       if (ev.ticks > CHECK_EVERY) ev.slowCheck(); // the closures check every CHECK_EVERY units
       return v;
     } catch {
@@ -155,6 +173,29 @@ function fastCode(enter: Generated['enter'], consts: Value[], cap: number, closu
       return closures(f, ev);
     }
   };
+  const direct: Direct = (ev, c, args, x, y) => {
+    const depth = ev.depth + 1;
+    // off, or the depth limit reached (the evaluator raises it): the evaluator's own call
+    if (off || depth > ev.maxDepth) return ev.callClosure(c, args === 1 ? [x] : [x, y]);
+    const ticks = ev.ticks;
+    const base = ev.fuelBase;
+    ev.depth = depth;
+    let v: Value;
+    try {
+      v = g.run(ev, consts, (ev.maxDepth < cap ? ev.maxDepth : cap) - depth, x, y);
+    } catch {
+      off = true;
+      fnCodegen.bailed++;
+      ev.depth = depth - 1;
+      ev.ticks = ticks;
+      ev.fuelBase = base;
+      return ev.callClosure(c, args === 1 ? [x] : [x, y]);
+    }
+    ev.depth = depth - 1;
+    if (ev.ticks > CHECK_EVERY) ev.slowCheck(); // the closures check every CHECK_EVERY units
+    return v;
+  };
+  return { body, direct };
 }
 
 /**
@@ -164,10 +205,11 @@ function fastCode(enter: Generated['enter'], consts: Value[], cap: number, closu
  * stub counts calls and runs the closures; then `ar.body` is replaced, by the generated
  * body or, outside the subset, by the closures themselves.
  */
-export function compileLater(info: FnInfo, arity: Arity, ar: { slots: number[]; body: Code }): void {
+export function compileLater(info: FnInfo, arity: Arity, ar: Pick<CArity, 'slots' | 'body' | 'direct'>): void {
   if (!fnCodegen.enabled || arity.rest !== null) return;
   const closures = ar.body;
   const after = fnCodegen.compileAfter;
+  const direct = ar.slots.length === 1 || ar.slots.length === 2;
   let calls = 0;
   let plan: FnPlan | undefined | null = null;
   let body: Code | undefined;
@@ -184,7 +226,9 @@ export function compileLater(info: FnInfo, arity: Arity, ar: { slots: number[]; 
       // code V8 has never seen runs slowly until optimised: a new body waits longer
       if (plan !== undefined && !plan.warm && calls <= after + fnCodegen.coldAfter) return closures(f, ev);
       try {
-        body = plan?.code(closures) ?? closures;
+        const fast = plan?.code(closures);
+        body = fast?.body ?? closures;
+        if (fast && direct) ar.direct = fast.direct;
       } catch {
         body = closures;
       }

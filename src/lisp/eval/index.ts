@@ -330,6 +330,7 @@ export class Evaluator implements Runtime {
   call1(c: Closure, x: Value): Value {
     const ar = c.code.byCount[1];
     if (ar === undefined || !ar.simple) return this.callClosure(c, [x]);
+    if (ar.direct !== undefined) return ar.direct(this, c, 1, x, null);
     const f = this.enter(c);
     try {
       f[ar.slots[0]!] = x;
@@ -343,6 +344,7 @@ export class Evaluator implements Runtime {
   call2(c: Closure, x: Value, y: Value): Value {
     const ar = c.code.byCount[2];
     if (ar === undefined || !ar.simple) return this.callClosure(c, [x, y]);
+    if (ar.direct !== undefined) return ar.direct(this, c, 2, x, y);
     const f = this.enter(c);
     try {
       const slots = ar.slots;
