@@ -6,6 +6,7 @@ import { ActivityFailure, ChildWorkflowFailure, WorkflowFailedError, type Workfl
 import { type MissionHandle, missionOf } from '../client/missions.ts';
 import type { LedgerEntry, StatusView } from '../workflows/contract.ts';
 import { isBareWord } from './input.ts';
+import { failedAttemptLines } from './attempts-view.ts';
 
 const CLOSED = new Set(['COMPLETED', 'FAILED', 'CANCELLED', 'TERMINATED', 'TIMED_OUT', 'CONTINUED_AS_NEW']);
 
@@ -62,14 +63,23 @@ const CLI = 'npx navigator';
 
 /**
  * One tool call of the ledger as a line (`navigator ledger` and the demos):
- * `#SEQ pass N TOOL [CLASS] task T attempts N via ACTIVITY → RESULT`. `maxResult` cuts a
- * long result for a summary, marked with `…`; the ledger command shows it whole.
+ * `#SEQ pass N TOOL [CLASS] task T attempts N via ACTIVITY → RESULT`, then one indented
+ * line for each attempt that failed before the last (why it was retried). `maxResult` cuts
+ * a long result for a summary, marked with `…`; the ledger command shows it whole.
  */
 export function ledgerLine(e: LedgerEntry, maxResult = Infinity): string {
   const result = String(JSON.stringify(e.result));
   const shown = result.length > maxResult ? `${result.slice(0, maxResult)}…` : result;
   const outcome = e.status === 'failed' ? `failed: ${e.error}` : e.status === 'running' ? 'running' : shown;
-  return `#${e.seq} pass ${e.pass} ${e.tool} [${e.sideEffect}]${e.taskId ? ` task ${e.taskId}` : ''} attempts ${e.attempts} via ${e.activity} → ${outcome}`;
+  const line = `#${e.seq} pass ${e.pass} ${e.tool} [${e.sideEffect}]${e.taskId ? ` task ${e.taskId}` : ''} attempts ${e.attempts} via ${e.activity} → ${outcome}`;
+  return [line, ...failedAttemptLines(e.failedAttempts, '    ')].join('\n');
+}
+
+/** The calls that were retried, with why (`navigator status`); none when nothing was. */
+export function retriedLines(ledger: readonly LedgerEntry[]): string[] {
+  const retried = ledger.filter((e) => e.failedAttempts?.length);
+  if (!retried.length) return [];
+  return ['Retried:', ...retried.flatMap((e) => [`  #${e.seq} ${e.tool}${e.taskId ? ` (task ${e.taskId})` : ''}: ${e.status} after ${e.attempts} attempts`, ...failedAttemptLines(e.failedAttempts, '    ')])];
 }
 
 /** A value as typed on the command line: a bare word when it is one, else quoted JSON. */

@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ledgerQuery } from '../../src/workflows/messages.ts';
 import shopAgents, { chargeAttempts } from './fixtures/shop-agent.ts';
+import { runCli } from '../cli/run-cli.ts';
 import { missionEnv, type MissionEnv } from './harness.ts';
 
 let m: MissionEnv;
@@ -20,6 +21,8 @@ beforeAll(async () => {
 afterAll(async () => m?.shutdown());
 
 const T = { timeout: 120_000 };
+
+const cli = (...args: string[]) => runCli(args, { ...process.env, TEMPORAL_ADDRESS: m.env.server.address, TEMPORAL_NAMESPACE: m.env.server.namespace, NAVIGATOR_TASK_QUEUE: m.taskQueue });
 
 function freshChargesFile(): string {
   const file = join(mkdtempSync(join(tmpdir(), 'charges-')), 'charges.jsonl');
@@ -67,6 +70,14 @@ describe('the ledger', () => {
     ]);
     // reads that answered at once carry no failed attempts
     expect((await handle.query(ledgerQuery)).filter((e) => e.failedAttempts)).toHaveLength(1);
+
+    // the CLI shows why: under the call in `ledger`, and in `status`
+    const why = `attempt 1 failed at ${charge.failedAttempts![0]!.at!.slice(11, 19)}: ToolError: tool charge failed: read ECONNRESET (payments.example:443)`;
+    const ledger = await cli('ledger', handle.workflowId);
+    expect(ledger.code, ledger.stderr).toBe(0);
+    expect(ledger.stdout).toContain(`#2 pass 1 charge [external] task charge attempts 2 via tool-1-charge → {"charge_id":"ch_o2"}\n    ${why}\n#3 pass 1 find_receipt`);
+    const status = await cli('status', handle.workflowId);
+    expect(status.stdout).toContain(`Retried:\n  #2 charge (task charge): completed after 2 attempts\n    ${why}`);
     await expectAuditOk(handle.workflowId);
   });
 });

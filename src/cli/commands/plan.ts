@@ -11,6 +11,7 @@ import { CliError, action } from '../errors.ts';
 import { parseJson, parseValue, readHistoryFile, readJsonFile, readText } from '../input.ts';
 import { printJson, withClient } from '../mission-client.ts';
 import { checklistLine, closedLine, renderPlan, settlePlan } from '../plan-view.ts';
+import { failedAttemptLines } from '../attempts-view.ts';
 import { agentBeforeStart, agentsModuleOf, checkPlanDocument } from '../before-start.ts';
 
 type JsonFlag = { json?: boolean };
@@ -357,6 +358,7 @@ const ledger = new Command('ledger')
         for (const e of entries) {
           const outcome = e.status === 'failed' ? `failed: ${e.error}` : e.status === 'running' ? 'running' : JSON.stringify(e.result);
           process.stdout.write(`#${e.seq} ${e.stepId} ${e.tool} [${e.sideEffect}] attempts ${e.attempts} via ${e.activity} → ${outcome}\n`);
+          for (const line of failedAttemptLines(e.failedAttempts, '    ')) process.stdout.write(`${line}\n`);
         }
       });
     }),
