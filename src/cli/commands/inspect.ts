@@ -3,7 +3,7 @@ import { Command, Option } from 'commander';
 import { CliError, action } from '../errors.ts';
 import { onMission, printJson, withClient } from '../mission-client.ts';
 import { follow } from '../follow.ts';
-import { describeSettled, ledgerLine, settle } from '../mission-view.ts';
+import { describeSettled, ledgerLine, retriedLines, settle } from '../mission-view.ts';
 
 type Flags = { json?: boolean };
 
@@ -15,8 +15,9 @@ export const statusCommand = new Command('status')
     action(async (id: string, flags: Flags) => {
       await onMission(id, async (mission) => {
         const settled = await settle(mission, { timeoutMs: 0 });
-        if (flags.json) printJson({ workflowId: id, ...settled });
-        else process.stdout.write(describeSettled(id, settled) + '\n');
+        if (flags.json) return printJson({ workflowId: id, ...settled });
+        const retried = retriedLines(await mission.ledger().catch(() => []));
+        process.stdout.write([describeSettled(id, settled), ...retried].join('\n') + '\n');
       });
     }),
   );
