@@ -168,7 +168,7 @@ async function missionPage(ctx: ConsoleContext, id: string, problem?: string): P
     m.journal(),
     m.ledger(),
     m.progress().catch(() => ''),
-    m.summaries().catch(() => ({}) as Record<string, string>),
+    m.summaries().catch(() => null),
     m.decisions().catch(() => [] as DecisionContract[]),
     m.timeline().catch(() => []),
     m.workflow.describe().then((d) => d.searchAttributes.TemporalScheduledById?.[0] as string | undefined, () => undefined),
@@ -232,9 +232,9 @@ function outcome(status: StatusView): Fragment {
 }
 
 /** The plan as a checklist for people: the agent's plan when this console knows the agent, else read from the progress text. */
-function progressBox(ctx: ConsoleContext, agent: string, progress: string, summaries: Record<string, string>): Fragment | string {
+function progressBox(ctx: ConsoleContext, agent: string, progress: string, summaries: Record<string, string> | null): Fragment | string {
   const plan = ctx.agents?.get(agent)?.agent.plan;
-  const items = plan ? checklistOf(plan, summaries) : checklistFromText(progress);
+  const items = plan ? checklistOf(plan, summaries) : checklistFromText(progress, summaries);
   return items.length ? html`<h2>Progress</h2>${checklist(items)}` : '';
 }
 

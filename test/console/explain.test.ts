@@ -7,7 +7,7 @@ import { relative } from '../../src/console/time.ts';
 import { markdown } from '../../src/console/markdown.ts';
 import { argsFromForm } from '../../src/console/forms.ts';
 import { checklistFromText } from '../../src/console/checklist.ts';
-import { renderProgress } from '../../src/navigator/prompt/progress.ts';
+import { checklistText, renderProgress } from '../../src/navigator/prompt/progress.ts';
 import { buildRegistry } from '../../src/worker/agents.ts';
 
 describe('lineDiff', () => {
@@ -82,6 +82,15 @@ describe('text for people', () => {
       { id: 'finish', description: 'Send it', planned: true },
       { id: 'extra', description: 'extra', summary: 'looked around', planned: false },
     ]);
+  });
+
+  it('writes the checklist for people: steps ticked, reports whole (the summaries query wins over the one-line text), no instructions', () => {
+    const summaries = { prepare: 'hold **h1** placed\nfor `bob`', extra: 'looked around' };
+    const text = renderProgress([{ id: 'prepare', description: 'Put a hold' }, { id: 'finish', description: 'Send it' }], summaries);
+    const people = checklistText(checklistFromText(text, summaries));
+    expect(people).toBe(['2 of 3 steps done', '  ✓ Put a hold', '      hold h1 placed', '      for bob', '  ○ Send it', '  ✓ extra (not in the plan)', '      looked around'].join('\n'));
+    expect(people).not.toContain('step-done');
+    expect(checklistText([])).toBe('No plan: the agent has no checklist.');
   });
 });
 

@@ -42,7 +42,7 @@ async function runJob(target: import('../../temporal/connection.ts').TemporalTar
     say(describeSettled(id, done));
 
     heading('Progress');
-    say(await mission.progress());
+    say(await (await import('../progress-view.ts')).progressForPeople(mission));
     heading('Journal (commit order)');
     for (const [k, v] of (await mission.journal()).entries) say(`${k}: ${JSON.stringify(v).slice(0, DEMO_RESULT_CHARS)}`);
     heading('Ledger (every tool call)');

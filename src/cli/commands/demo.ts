@@ -123,7 +123,7 @@ async function runMission(target: import('../../temporal/connection.ts').Tempora
     say(describeSettled(id, done));
 
     heading('Progress');
-    say(await mission.progress());
+    say(await (await import('../progress-view.ts')).progressForPeople(mission));
     heading('Journal (commit order)');
     for (const [k, v] of (await mission.journal()).entries) say(`${k}: ${JSON.stringify(v)}`);
     heading('Ledger (every tool call)');

@@ -27,3 +27,72 @@ export function renderProgress(plan: readonly PlanStep[], summaries?: Summaries 
   if (extra.length) text += `\n\n### Out-of-Plan Steps\n${extra.map((id) => `- [x] ${id}: ${done.get(id)}`).join('\n')}`;
   return text;
 }
+
+// ------------------------------------------------------------------ for people
+
+/** One step of the checklist people read. */
+export interface ChecklistItem {
+  id: string;
+  description: string;
+  /** what the model reported at `(step-done id ...)`; absent: not done yet */
+  summary?: string;
+  /** false for a step the model reported that is not in the plan */
+  planned: boolean;
+}
+
+/** The checklist from the plan and the step summaries. */
+export function checklistOf(plan: readonly PlanStep[], summaries?: Summaries | null): ChecklistItem[] {
+  const done = summaryMap(summaries);
+  const planned = new Set(plan.map((s) => s.id));
+  return [
+    ...plan.map((s) => ({ id: s.id, description: s.description, ...(done.has(s.id) ? { summary: done.get(s.id)! } : {}), planned: true })),
+    ...[...done.keys()]
+      .filter((id) => !planned.has(id))
+      .sort()
+      .map((id) => ({ id, description: id, summary: done.get(id)!, planned: false })),
+  ];
+}
+
+/**
+ * The plan read back from the model-facing text ({@link renderProgress}), for a reader that
+ * has only that (the `progress` query): `- [x] \`id\` description — summary`. With
+ * `summaries` (the `summaries` query), those are the summaries: one spanning lines is whole.
+ */
+export function checklistFromText(progress: string, summaries?: Summaries | null): ChecklistItem[] {
+  const plan: PlanStep[] = [];
+  const read = new Map<string, string>();
+  for (const line of progress.split('\n')) {
+    const step = /^- \[( |x)\] `([^`]+)` (.*?)(?: — (.*))?$/.exec(line);
+    if (step) {
+      plan.push({ id: step[2]!, description: step[3]! });
+      if (step[1] === 'x') read.set(step[2]!, step[4] ?? '');
+      continue;
+    }
+    const extra = /^- \[x\] ([^:]+): (.*)$/.exec(line);
+    if (extra) read.set(extra[1]!, extra[2]!);
+  }
+  return checklistOf(plan, summaries ?? read);
+}
+
+/** Inline markdown as plain text: `code`, **bold**, *emphasis* and [links](url) without their marks. */
+const plain = (text: string) =>
+  text
+    .replace(/`([^`]+)`/g, '$1')
+    .replace(/\*\*([^*]+)\*\*/g, '$1')
+    .replace(/(^|[^*\w])\*([^*\s][^*]*)\*/g, '$1$2')
+    .replace(/\[([^\]]+)\]\((https?:\/\/[^\s)]+)\)/g, '$1 ($2)');
+
+/**
+ * The checklist as people read it in a terminal: how many steps are done, then each step
+ * ticked or not, with what the model reported under it (no instructions for the model).
+ */
+export function checklistText(items: readonly ChecklistItem[]): string {
+  if (!items.length) return 'No plan: the agent has no checklist.';
+  const done = items.filter((i) => i.summary !== undefined).length;
+  const lines = [`${done} of ${items.length} steps done`];
+  for (const i of items) {
+    lines.push(`  ${i.summary !== undefined ? '✓' : '○'} ${plain(i.description)}${i.planned ? '' : ' (not in the plan)'}`);
+    for (const l of (i.summary ?? '').split('\n').filter((x) => x.trim())) lines.push(`      ${plain(l)}`);
+  }
+  return lines.join('\n');
+}
