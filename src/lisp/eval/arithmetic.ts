@@ -53,6 +53,7 @@ export function compileOp2(n: Extract<Node, { kind: 'op2' }>): Code {
   const { a, b, op } = n;
   if (a.kind === 'local' && b.kind === 'const' && typeof b.value === 'number') return op2LocalNum(op, a.slot, b.value, slow);
   if (a.kind === 'local' && b.kind === 'local') return op2LocalLocal(op, a.slot, b.slot, slow);
+  if (b.kind === 'const' && typeof b.value === 'number') return op2NodeNum(op, compile(a, null), b.value, slow);
   return op2Generic(op, compile(a, null), compile(b, null), slow);
 }
 
@@ -300,6 +301,91 @@ export function op2LocalLocal(op: Op2, sa: number, sb: number, slow: Slow): Code
         const a = f[sa]!;
         const b = f[sb]!;
         return typeof a === 'number' && typeof b === 'number' ? a !== b : slow([a, b], ev);
+      };
+  }
+}
+
+/**
+ * `(op expr 123)`: the constant is charged after `expr`, where its own closure would
+ * charge it, without the call (`(< (mod x 7) 3)`, `(* (quot n 2) 3)`).
+ */
+export function op2NodeNum(op: Op2, ca: Code, b: number, slow: Slow): Code {
+  switch (op) {
+    case '+':
+      return (f, ev) => {
+        if (--ev.ticks <= 0) ev.slowCheck();
+        const a = ca(f, ev);
+        if (--ev.ticks <= 0) ev.slowCheck();
+        if (typeof a === 'number') {
+          const r = a + b;
+          return r === 0 ? 0 : r;
+        }
+        return slow([a, b], ev);
+      };
+    case '-':
+      return (f, ev) => {
+        if (--ev.ticks <= 0) ev.slowCheck();
+        const a = ca(f, ev);
+        if (--ev.ticks <= 0) ev.slowCheck();
+        if (typeof a === 'number') {
+          const r = a - b;
+          return r === 0 ? 0 : r;
+        }
+        return slow([a, b], ev);
+      };
+    case '*':
+      return (f, ev) => {
+        if (--ev.ticks <= 0) ev.slowCheck();
+        const a = ca(f, ev);
+        if (--ev.ticks <= 0) ev.slowCheck();
+        if (typeof a === 'number') {
+          const r = a * b;
+          return r === 0 ? 0 : r;
+        }
+        return slow([a, b], ev);
+      };
+    case '<':
+      return (f, ev) => {
+        if (--ev.ticks <= 0) ev.slowCheck();
+        const a = ca(f, ev);
+        if (--ev.ticks <= 0) ev.slowCheck();
+        return typeof a === 'number' ? a < b : slow([a, b], ev);
+      };
+    case '>':
+      return (f, ev) => {
+        if (--ev.ticks <= 0) ev.slowCheck();
+        const a = ca(f, ev);
+        if (--ev.ticks <= 0) ev.slowCheck();
+        return typeof a === 'number' ? a > b : slow([a, b], ev);
+      };
+    case '<=':
+      return (f, ev) => {
+        if (--ev.ticks <= 0) ev.slowCheck();
+        const a = ca(f, ev);
+        if (--ev.ticks <= 0) ev.slowCheck();
+        return typeof a === 'number' ? a <= b : slow([a, b], ev);
+      };
+    case '>=':
+      return (f, ev) => {
+        if (--ev.ticks <= 0) ev.slowCheck();
+        const a = ca(f, ev);
+        if (--ev.ticks <= 0) ev.slowCheck();
+        return typeof a === 'number' ? a >= b : slow([a, b], ev);
+      };
+    case '=':
+    case '==':
+      return (f, ev) => {
+        if (--ev.ticks <= 0) ev.slowCheck();
+        const a = ca(f, ev);
+        if (--ev.ticks <= 0) ev.slowCheck();
+        return typeof a === 'number' ? a === b : slow([a, b], ev);
+      };
+    case 'not=':
+      return (f, ev) => {
+        if (--ev.ticks <= 0) ev.slowCheck();
+        const a = ca(f, ev);
+        if (--ev.ticks <= 0) ev.slowCheck();
+        return typeof a === 'number' ? a !== b : slow([a, b], ev);
       };
   }
 }

@@ -95,6 +95,8 @@ export function compileCall(n: Extract<Node, { kind: 'call' }>): Code {
 }
 
 export function compileCallCore(n: Extract<Node, { kind: 'callCore' }>): Code {
+  const shaped = callCoreShaped(n);
+  if (shaped !== undefined) return shaped;
   const args = compileAll(n.args, null);
   const { span, name } = n;
   const { fn, call1, call2, call3 } = n.core;
@@ -149,6 +151,55 @@ export function compileCallCore(n: Extract<Node, { kind: 'callCore' }>): Code {
       return fn(av, ev);
     } catch (e) {
       throw ev.toPtcError(e, span, name, av);
+    }
+  };
+}
+
+/**
+ * A fixed-arity core call whose arguments are a local and a constant, or a node and a
+ * constant (`(mod i 7)`, `(quot (* i i) 3)`), or one local (`(even? n)`): the locals and
+ * constants read without their closures, charged where theirs would charge (leading ones
+ * with the call), the same errors.
+ */
+function callCoreShaped(n: Extract<Node, { kind: 'callCore' }>): Code | undefined {
+  const { span, name, args } = n;
+  const { call1, call2 } = n.core;
+  const [a0, a1] = args;
+  if (args.length === 1 && call1 && a0!.kind === 'local') {
+    const slot = a0!.slot;
+    return (f, ev) => {
+      if ((ev.ticks -= 2) <= 0) ev.slowCheck();
+      const x = f[slot]!;
+      try {
+        return call1(x, ev);
+      } catch (e) {
+        throw ev.toPtcError(e, span, name, [x]);
+      }
+    };
+  }
+  if (args.length !== 2 || !call2 || a1!.kind !== 'const') return undefined;
+  const y = a1!.value;
+  if (a0!.kind === 'local') {
+    const slot = a0!.slot;
+    return (f, ev) => {
+      if ((ev.ticks -= 3) <= 0) ev.slowCheck();
+      const x = f[slot]!;
+      try {
+        return call2(x, y, ev);
+      } catch (e) {
+        throw ev.toPtcError(e, span, name, [x, y]);
+      }
+    };
+  }
+  const c0 = compile(a0!, null);
+  return (f, ev) => {
+    if (--ev.ticks <= 0) ev.slowCheck();
+    const x = c0(f, ev);
+    if (--ev.ticks <= 0) ev.slowCheck();
+    try {
+      return call2(x, y, ev);
+    } catch (e) {
+      throw ev.toPtcError(e, span, name, [x, y]);
     }
   };
 }
