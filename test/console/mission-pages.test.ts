@@ -4,7 +4,8 @@
  * when none is installed): what the model did in each pass, read from Temporal history:
  * the programs (escaped), what they printed (long output folded, all of it there), their
  * errors, their tool calls and the effects they requested with outcomes and verdicts; an
- * approval card links to the program that asked for it. Real worker, client and audit.
+ * approval card links to the program that asked for it. The Progress box and `navigator
+ * progress` are a checklist for people. Real worker, client, CLI and audit.
  */
 import { mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,6 +17,7 @@ import { NavigatorClient } from '../../src/client/index.ts';
 import { type RunningConsole, startConsole } from '../../src/console/server.ts';
 import { buildRegistry } from '../../src/worker/agents.ts';
 import passAgent, { firstProgram, secondProgram } from './fixtures/pass-agent.ts';
+import { runCli } from '../cli/run-cli.ts';
 import { freshBankFile, missionEnv, waitForStatus, type MissionEnv } from '../mission/harness.ts';
 
 const executablePath = chromiumPath();
@@ -157,7 +159,16 @@ describe.skipIf(!executablePath)("the console's mission pages", () => {
     // it sits in the last program of the pass that asked, which shows its code
     const program = page.locator('article.program', { has: asks });
     expect(await program.locator('pre.code').textContent()).toContain('manager_decision');
+    // the Progress box and `navigator progress` are a checklist for people; the model's text stays behind --for-model
+    await page.goto(`${web.url}/missions/${m.id}`);
+    expect(await page.locator('ul.checklist li.done strong').allTextContents()).toEqual(['Put a hold on the funds and ask a manager']);
     await page.close();
+    const cliEnv = { ...process.env, TEMPORAL_ADDRESS: env.env.server.address, TEMPORAL_NAMESPACE: env.env.server.namespace, NAVIGATOR_TASK_QUEUE: env.taskQueue };
+    const people = await runCli(['progress', m.id], cliEnv);
+    expect(people.stderr).toBe('');
+    expect(people.stdout).toMatch(/^1 of 3 steps done\n  ✓ Put a hold on the funds and ask a manager\n      \S.*\n  ○ Get the manager decision\n  ○ Send the wire or release the hold\n$/);
+    expect(people.stdout).not.toContain('step-done');
+    expect((await runCli(['progress', '--for-model', m.id], cliEnv)).stdout).toContain('Batch independent steps into one program');
     await m.cancel('test done');
   }, 120_000);
 });
