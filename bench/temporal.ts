@@ -18,7 +18,8 @@
  *     after the other (each its own suspension); from the suspending pass applied to the
  *     last resumed pass applied, minus the resumed passes' own time, per effect.
  *  3. decision: a mission waiting for a decision; decide update sent → acknowledged,
- *     → the next pass's activity running, → mission completed.
+ *     → the next pass's activity running, → mission completed; and an effect waiting
+ *     for approval: approveEffect sent → its activity running (what an approver feels).
  *  4. plans: N = 1, 5, 20, 50 independent steps and a chain of N, each step a tool that
  *     works 20 ms; overhead per step, and how many steps ran at once.
  *
@@ -43,7 +44,7 @@ import { findTemporalCli, startTemporalDevServer } from '../src/temporal/cli-ser
 import { silentSpanSinks } from '../src/telemetry/setup.ts';
 import { workflowInterceptorModules, workflowsPath } from '../src/worker/index.ts';
 import type { MissionInput } from '../src/workflows/contract.ts';
-import { decideUpdate } from '../src/workflows/messages.ts';
+import { approveEffectUpdate, decideUpdate, statusQuery } from '../src/workflows/messages.ts';
 import { benchAgents, onePass, repeatingModel, onePassProgram } from './agents/mission-agents.ts';
 import { waitFor } from './mission.ts';
 import { type ActivityProbe, ActivityProbe as Probe, type ActivitySpan, type TaskSpan, activitySpans, calibrateClock, nowMs, percentiles, workflowTaskSpans } from './temporal-probe.ts';
@@ -81,8 +82,23 @@ const work = defineTool({
   sideEffect: 'read_only',
   handler: async ({ i, ms }) => (await sleep(ms), { i }),
 });
+/** External and guarded: each call waits for a person's approval, then runs as its own activity. */
+const guarded = defineTool({
+  name: 'guarded',
+  description: 'Answers once approved.',
+  input: z.object({ i: z.number().int() }),
+  sideEffect: 'external',
+  requiresApproval: true,
+  handler: ({ i }) => ({ i }),
+});
+const approvedAgent = defineAgent({ name: 'bench-approved', prompt: 'Call guarded once.', input: z.object({}), output: z.unknown(), tools: [guarded], limits: { maxTurns: 2 } });
+const approvedProgram = `(return {:r (task "g" (tool/guarded {:i 1}))})`;
 const planAgent = defineAgent({ name: 'bench-temporal-plans', prompt: 'bench', input: z.object({}), output: z.unknown(), tools: [work] });
-const registered: RegisteredAgent[] = [...benchAgents, { agent: planAgent as unknown as Agent, model: () => createScriptedModel([]) }];
+const registered: RegisteredAgent[] = [
+  ...benchAgents,
+  { agent: approvedAgent as unknown as Agent, model: repeatingModel(approvedProgram) },
+  { agent: planAgent as unknown as Agent, model: () => createScriptedModel([]) },
+];
 
 const p = (ms: number) => (Number.isFinite(ms) ? (ms >= 100 ? ms.toFixed(0) : ms.toFixed(1)) : '?');
 const p50 = (xs: number[]) => percentiles(xs).p50;
@@ -300,11 +316,39 @@ async function decisionFigures(lane: Lane): Promise<Figure[]> {
     return { ack, next: next ? next.start - t0 : NaN, done, doneOverhead: done - own };
   });
   const col = (k: keyof (typeof got)[number]) => got.map((g) => g[k]);
+  const approval = await repeat(RUNS, async () => {
+    const handle = await mission(lane, { agent: 'bench-approved' });
+    const key = await pendingApproval(handle);
+    const t0 = nowMs();
+    await handle.executeUpdate(approveEffectUpdate, { args: [{ key, approved: true, by: 'bench' }] });
+    const ack = nowMs() - t0;
+    await handle.result();
+    const tool = lane.probe.runs.find((r) => r.type === 'runTool' && r.workflowId === handle.workflowId);
+    lane.probe.clear();
+    return { ack, started: tool ? tool.start - t0 : NaN };
+  });
   return [
     { name: 'decision: update sent → acknowledged', samples: col('ack') },
     { name: 'decision: update sent → next pass running', samples: col('next'), detail: 'until the runPass activity starts on the worker' },
     { name: 'decision: update sent → mission completed, minus the pass', samples: col('doneOverhead'), detail: `raw ${p(p50(col('done')))}` },
+    {
+      name: 'approval: approveEffect sent → the effect running',
+      samples: approval.map((a) => a.started),
+      detail: `until its runTool activity starts on the worker; acknowledged ${p(p50(approval.map((a) => a.ack)))}`,
+    },
   ];
+}
+
+/** Polls the status until one effect waits for approval; its key. */
+async function pendingApproval(handle: WorkflowHandle): Promise<string> {
+  for (let i = 0; i < 12_000; i++) {
+    const status = await handle.query(statusQuery).catch(() => null);
+    const key = status?.effectApprovals[0]?.key;
+    if (key) return key;
+    if (status && ['completed', 'failed', 'cancelled'].includes(status.status)) throw new Error(`${handle.workflowId} ended (${status.status}) without asking for approval`);
+    await sleep(5);
+  }
+  throw new Error(`${handle.workflowId} never asked for approval`);
 }
 
 // ---------------------------------------------------------------- 4. plans
