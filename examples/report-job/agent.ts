@@ -46,8 +46,22 @@ export const uploadReport = defineTool({
   input: z.object({ name: z.string().describe('object name, e.g. shop.example-2026-W47.html'), html: z.string() }),
   output: z.object({ url: z.string(), bytes: z.number() }),
   sideEffect: 'external',
-  handler: (args, { idempotencyKey }) => storage.upload(args, idempotencyKey),
+  handler: async (args, { idempotencyKey }) => {
+    const stored = storage.upload(args, idempotencyKey);
+    await slowAnswer();
+    return stored;
+  },
 });
+
+/**
+ * A slow storage service, for `navigator demo report`: with REPORT_JOB_UPLOAD_PAUSE_MS set,
+ * the answer comes that long after the report is stored, so a worker can be killed after
+ * the upload happened and before its activity answered.
+ */
+const slowAnswer = async (): Promise<void> => {
+  const ms = Number(process.env.REPORT_JOB_UPLOAD_PAUSE_MS ?? 0);
+  if (ms > 0) await new Promise((resolve) => setTimeout(resolve, ms));
+};
 
 export const sendEmail = defineTool({
   name: 'send_email',
