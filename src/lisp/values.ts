@@ -312,6 +312,8 @@ export class Builtin extends FnValue {
     readonly impl: BuiltinImpl,
     /** or a function computing it: functions made in a loop, `(fnil inc 0)`, are rarely printed */
     private source?: string | (() => string),
+    /** `impl` for exactly two arguments without the array, when there is such a form (a core function's `call2`) */
+    readonly call2: ((a: Value, b: Value, rt: Runtime) => Value) | undefined = undefined,
   ) {
     super();
   }

@@ -10,7 +10,7 @@
 import { PtcError } from '../errors.ts';
 import { type Value, equals, typeName } from '../values.ts';
 import { argError, arithmeticError, expectInteger, expectNumber } from './args.ts';
-import { type CoreTable, VARIADIC, defn, fixedArity } from './registry.ts';
+import { type CoreFn, type CoreTable, VARIADIC, defn, fixedArity } from './registry.ts';
 
 /** `-0` becomes `0`: Clojure longs have no negative zero, and most of our numbers are longs. */
 const clean = (x: number): number => (x === 0 ? 0 : x);
@@ -72,6 +72,16 @@ function chain(fn: string, test: (a: number, b: number) => boolean) {
   };
 }
 
+/**
+ * A variadic arithmetic or comparison function with its two-argument form: `op` on two
+ * numbers, the general `fn` for anything else (so the same values and errors). Used
+ * where the function is a value called with two arguments, `(reduce + xs)`, `(sort < xs)`.
+ */
+function numeric2(core: CoreFn, op: (a: number, b: number) => Value): CoreFn {
+  const fn = core.fn;
+  return { ...core, call2: (a, b, rt) => (typeof a === 'number' && typeof b === 'number' ? op(a, b) : fn([a, b], rt)) };
+}
+
 // ---------------------------------------------------------------- bits (64-bit, as Clojure longs)
 
 const toLong = (fn: string, v: Value): bigint => BigInt.asIntN(64, BigInt(expectInteger(fn, v)));
@@ -91,16 +101,19 @@ export const mathFns: CoreTable = {
   // ;; arithmetic
   // (+ nil) and (* nil) are nil, as in Clojure (its one-argument arity is a cast to
   // Number), so `(filter + [0 nil])` and `(some + [nil 1])` work as there
-  '+': defn([0, VARIADIC], (args) => (args.length === 1 && args[0] === null ? null : clean(nums('+', args).reduce((a, b) => a + b, 0))), 'sum of the arguments; (+) is 0, (+ nil) is nil'),
-  '-': defn(
-    [1, VARIADIC],
-    (args) => {
-      const xs = nums('-', args);
-      return clean(xs.length === 1 ? -xs[0]! : xs.slice(1).reduce((a, b) => a - b, xs[0]!));
-    },
-    '(- x) negates; (- x y z) subtracts left to right',
+  '+': numeric2(defn([0, VARIADIC], (args) => (args.length === 1 && args[0] === null ? null : clean(nums('+', args).reduce((a, b) => a + b, 0))), 'sum of the arguments; (+) is 0, (+ nil) is nil'), (a, b) => clean(a + b)),
+  '-': numeric2(
+    defn(
+      [1, VARIADIC],
+      (args) => {
+        const xs = nums('-', args);
+        return clean(xs.length === 1 ? -xs[0]! : xs.slice(1).reduce((a, b) => a - b, xs[0]!));
+      },
+      '(- x) negates; (- x y z) subtracts left to right',
+    ),
+    (a, b) => clean(a - b),
   ),
-  '*': defn([0, VARIADIC], (args) => (args.length === 1 && args[0] === null ? null : clean(nums('*', args).reduce((a, b) => a * b, 1))), 'product; (*) is 1, (* nil) is nil'),
+  '*': numeric2(defn([0, VARIADIC], (args) => (args.length === 1 && args[0] === null ? null : clean(nums('*', args).reduce((a, b) => a * b, 1))), 'product; (*) is 1, (* nil) is nil'), (a, b) => clean(a * b)),
   '/': defn(
     [1, VARIADIC],
     (args) => {
@@ -162,10 +175,10 @@ export const mathFns: CoreTable = {
   ),
   'not=': defn([1, VARIADIC], (args) => !args.every((a, i) => i === 0 || equals(args[i - 1]!, a)), '(not (= ...))'),
   '==': defn([1, VARIADIC], chain('==', (a, b) => a === b), 'numeric equality'),
-  '<': defn([1, VARIADIC], chain('<', (a, b) => a < b), '(< a b c): strictly increasing numbers'),
-  '>': defn([1, VARIADIC], chain('>', (a, b) => a > b), 'strictly decreasing numbers'),
-  '<=': defn([1, VARIADIC], chain('<=', (a, b) => a <= b), 'non-decreasing numbers'),
-  '>=': defn([1, VARIADIC], chain('>=', (a, b) => a >= b), 'non-increasing numbers'),
+  '<': numeric2(defn([1, VARIADIC], chain('<', (a, b) => a < b), '(< a b c): strictly increasing numbers'), (a, b) => a < b),
+  '>': numeric2(defn([1, VARIADIC], chain('>', (a, b) => a > b), 'strictly decreasing numbers'), (a, b) => a > b),
+  '<=': numeric2(defn([1, VARIADIC], chain('<=', (a, b) => a <= b), 'non-decreasing numbers'), (a, b) => a <= b),
+  '>=': numeric2(defn([1, VARIADIC], chain('>=', (a, b) => a >= b), 'non-increasing numbers'), (a, b) => a >= b),
 
   // ;; number predicates
   'zero?': fixedArity([1, 1], { call1: (x) => x === 0 }, 'x is 0 (false for non-numbers)'),

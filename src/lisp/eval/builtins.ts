@@ -64,10 +64,15 @@ export function builtinValue(name: string, core: CoreFn): Builtin {
   if (b) return b;
   const [lo, hi] = core.arity;
   const impl = core.fn;
-  b = new Builtin(name, (args, rt) => {
-    if (args.length < lo || args.length > hi) throw coreArityError(name, core.arity, args.length);
-    return impl(args, rt);
-  });
+  b = new Builtin(
+    name,
+    (args, rt) => {
+      if (args.length < lo || args.length > hi) throw coreArityError(name, core.arity, args.length);
+      return impl(args, rt);
+    },
+    undefined,
+    lo <= 2 && hi >= 2 ? core.call2 : undefined,
+  );
   cache.set(name, b);
   return b;
 }

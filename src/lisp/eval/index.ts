@@ -282,7 +282,13 @@ export class Evaluator implements Runtime {
   }
 
   apply2(f: Value, x: Value, y: Value): Value {
-    return isClosure(f) ? this.call2(f, x, y) : this.apply(f, [x, y]);
+    if (isClosure(f)) return this.call2(f, x, y);
+    // a core function with a two-argument form (`(reduce + xs)`): no argument array
+    if (f !== null && typeof f === 'object' && Object.getPrototypeOf(f) === BUILTIN_PROTO) {
+      const call2 = (f as Builtin).call2;
+      if (call2 !== undefined) return call2(x, y, this);
+    }
+    return this.apply(f, [x, y]);
   }
 
   updatesInPlace(f: Value): boolean {
