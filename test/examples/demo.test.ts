@@ -25,6 +25,10 @@ describe('npm start', () => {
       expect(out).toContain('external effects run twice: 0');
       expect(out).toContain('replay with the current code: deterministic');
       expect(out).toContain('audit passed');
+      // the program the model wrote for the pass that sent the wire, and where to see more
+      expect(out).toMatch(/== The program the model wrote \(the pass that sent the wire\)\npass 2, turn \d+/);
+      expect(out).toContain('(tool/execute_wire {:hold_id (:hold_id hold)})');
+      expect(out).toContain('npx navigator console');
       expect(code).toBe(0);
       const bank = readdirSync(join(cwd, '.navigator')).find((f) => f.startsWith('demo-bank-'))!;
       const applied = readBank(join(cwd, '.navigator', bank)).filter((r) => r.outcome === 'applied').map((r) => r.operation);

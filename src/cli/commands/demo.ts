@@ -43,6 +43,7 @@ export async function endDemo(which: string, target: { address: string; namespac
   }
   heading(`Kept running until Ctrl-C: Temporal at ${target.address}, a worker on task queue ${taskQueue}`);
   say(`  in another terminal: export TEMPORAL_ADDRESS=${target.address} TEMPORAL_NAMESPACE=${target.namespace} NAVIGATOR_TASK_QUEUE=${taskQueue}`);
+  say('  then: npx navigator console   # the web console on http://127.0.0.1:8233: this run\'s missions, passes, programs, ledger, audit');
   const { untilInterrupted } = await import('./dev.ts');
   await untilInterrupted();
 }
@@ -128,6 +129,8 @@ async function runMission(target: import('../../temporal/connection.ts').Tempora
     for (const [k, v] of (await mission.journal()).entries) say(`${k}: ${JSON.stringify(v)}`);
     heading('Ledger (every tool call)');
     for (const e of await mission.ledger()) say(ledgerLine(e, DEMO_RESULT_CHARS));
+    heading('The program the model wrote (the pass that sent the wire)');
+    say(await (await import('./demo-program.ts')).workingProgram(client, id));
     heading('Audit against Temporal history');
     const report = await mission.audit();
     say(`journal rebuilt from history matches the workflow: ${report.journal.matches}`);
@@ -151,7 +154,9 @@ function printByHand(): void {
   terminal 2:  npx navigator run wire-transfer --input '{"recipient":"bob","amount":5000}'
                npx navigator approve <id>          # or: reject <id>, decide <id> KEY '"approved"'
                npx navigator watch <id>; npx navigator journal <id>; npx navigator ledger <id>
-               npx navigator history <id>; npx navigator audit <id>`);
+               npx navigator history <id>; npx navigator audit <id>
+  web console: the address \`navigator dev\` prints (or \`npx navigator console\` on any cluster):
+               the mission's checklist, passes and programs, ledger, timeline and audit; approve there`);
   heading('Against a real cluster');
   say(`  TEMPORAL_ADDRESS=host:7233 TEMPORAL_NAMESPACE=my-ns npx navigator worker --agents ./my-agents.ts
   TEMPORAL_ADDRESS=host:7233 TEMPORAL_NAMESPACE=my-ns npx navigator run wire-transfer --input '{"recipient":"bob","amount":5000}'
