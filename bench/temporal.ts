@@ -47,7 +47,7 @@ import type { MissionInput } from '../src/workflows/contract.ts';
 import { approveEffectUpdate, decideUpdate, statusQuery } from '../src/workflows/messages.ts';
 import { benchAgents, onePass, repeatingModel, onePassProgram } from './agents/mission-agents.ts';
 import { waitFor } from './mission.ts';
-import { type ActivityProbe, ActivityProbe as Probe, type ActivitySpan, type TaskSpan, activitySpans, calibrateClock, nowMs, percentiles, workflowTaskSpans } from './temporal-probe.ts';
+import { ActivityProbe, type ActivitySpan, type TaskSpan, activitySpans, calibrateClock, nowMs, percentiles, workflowTaskSpans } from './temporal-probe.ts';
 import type { BenchRow } from './types.ts';
 
 /** timed runs per figure (`BENCH_TEMPORAL_RUNS`); plans of 50 steps run half as often */
@@ -137,7 +137,7 @@ async function libraryPass(): Promise<number> {
 async function inLane(kind: Kind, library: number): Promise<Figure[]> {
   const startServer = kind === 'embedded' ? () => startDevServer({ port: 0 }) : () => startTemporalDevServer();
   const env = await createTestEnv({ workflowsPath, workflowInterceptorModules, worker: { sinks: silentSpanSinks }, startWorker: false, startServer });
-  const probe = new Probe();
+  const probe = new ActivityProbe();
   const agents: AgentRegistry = new Map(registered.map((e) => [e.agent.name, e]));
   const activities = createActivities({ agents, client: probe.client(env.connection, env.server.namespace) });
   const worker = await env.createWorker({ activities: probe.wrap(activities) });
