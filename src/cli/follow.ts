@@ -11,6 +11,7 @@ import type { Payload } from '@temporalio/common';
 import { type MissionHandle, missionOf } from '../client/missions.ts';
 import type { LedgerEntry, StatusView } from '../workflows/contract.ts';
 import { type Settled, closedState, parked } from './mission-view.ts';
+import { failedAttemptLine } from './attempts-view.ts';
 
 
 export interface FollowOptions {
@@ -71,7 +72,7 @@ export function describeNow(status: StatusView | null, activity: string | null, 
     const what = `effect ${e.taskId ?? e.tool} (tool ${e.tool})`;
     const retry = e.status === 'running' ? retries.get(e.activity) : undefined;
     if (retry) lines.push(`${what}: ${retrying(retry)}`);
-    lines.push(e.status === 'running' ? `${what}: running` : e.status === 'completed' ? `${what}: done${e.attempts > 1 ? ` (${e.attempts} attempts)` : ''}` : `${what}: failed: ${e.error ?? ''}`);
+    lines.push(e.status === 'running' ? `${what}: running` : e.status === 'completed' ? `${what}: done${e.attempts > 1 ? ` (${e.attempts} attempts${lastRetryReason(e)})` : ''}` : `${what}: failed: ${e.error ?? ''}`);
   }
   if (status.status === 'waiting' && status.pending) lines.push(`waiting for ${status.pending.key}${status.pending.deadline ? ` until ${status.pending.deadline}` : ''}`);
   else if (status.status !== 'running') lines.push(status.status);
@@ -79,6 +80,12 @@ export function describeNow(status: StatusView | null, activity: string | null, 
 }
 
 const retrying = (r: Retry) => `retrying, attempt ${r.attempt}, the last one failed: ${r.why}`;
+
+/** Why a finished call was retried: the last failed attempt before the one that answered. */
+const lastRetryReason = (e: LedgerEntry): string => {
+  const last = e.failedAttempts?.at(-1);
+  return last ? `; ${failedAttemptLine(last)}` : '';
+};
 
 const timeOfDay = () => new Date().toTimeString().slice(0, 8);
 

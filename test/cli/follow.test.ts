@@ -124,6 +124,11 @@ describe('why an activity is retried', () => {
       'effect create_1 (tool create_account): running',
     ]);
     expect(describeNow({ status: 'completed', passes: 2 } as unknown as StatusView, null, [{ ...effect(1, 'completed'), attempts: 2 }])).toContain('effect create_1 (tool create_account): done (2 attempts)');
+    // once it is done, the ledger keeps why it was retried
+    const failedAttempts = [{ attempt: 1, type: 'ToolError', message: 'tool create_account failed: HTTP 503 Service Unavailable', at: '2026-11-26T12:00:01.000Z' }];
+    expect(describeNow({ status: 'completed', passes: 2 } as unknown as StatusView, null, [{ ...effect(1, 'completed'), attempts: 2, failedAttempts }])).toContain(
+      'effect create_1 (tool create_account): done (2 attempts; attempt 1 failed at 12:00:01: ToolError: tool create_account failed: HTTP 503 Service Unavailable)',
+    );
   });
 });
 
