@@ -60,10 +60,10 @@ export function missionRoutes(app: Hono, ctx: ConsoleContext): void {
     const statuses = await statusesOf(ctx, 'missions', found);
     const rows = found.map((w, i) => ({ ...w, status: statuses[i]! })).filter((w) => !waiting || w.status === WAITING_FOR_YOU);
     const body = html`<form method="get">
-        <select name="status">
+        <select name="status" aria-label="status">
           ${['', WAITING, 'Running', 'Completed', 'Failed', 'Canceled', 'Terminated'].map((s) => html`<option value="${s}" ${s === (status ?? '') ? 'selected' : ''}>${s === WAITING ? WAITING_FOR_YOU : s || 'any status'}</option>`)}
         </select>
-        <input name="q" placeholder="id contains" value="${search ?? ''}" /> <button>Filter</button>
+        <input name="q" placeholder="id contains" aria-label="id contains" value="${search ?? ''}" /> <button>Filter</button>
       </form>
       <table>
         <tr><th>mission</th><th>status</th><th>started</th></tr>

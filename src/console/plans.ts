@@ -78,7 +78,7 @@ function reviewRows(ctx: ConsoleContext, id: string, steps: readonly Step[], age
         <td><code>${s.id}</code></td>
         <td>
           <form method="post" action="${planUrl(id, '/edit')}">${csrfField(ctx)}<input type="hidden" name="stepId" value="${s.id}" />
-            <input name="description" value="${s.description}" size="28" /> <button name="what" value="description">Save</button></form>
+            <input name="description" value="${s.description}" size="28" aria-label="description of step ${s.id}" /> <button name="what" value="description">Save</button></form>
         </td>
         <td>${s.tool ?? (s.ask ? html`question: ${s.ask.question}` : html`agent ${s.agent ?? ''}`)}</td>
         <td>${s.status === 'pending' ? argsEditor(ctx, id, s, agent) : html`<pre>${pretty(stepArgs(s))}</pre> (${s.status})`}</td>
