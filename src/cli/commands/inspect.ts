@@ -3,6 +3,7 @@ import { Command, Option } from 'commander';
 import { CliError, action } from '../errors.ts';
 import { onMission, printJson, withClient } from '../mission-client.ts';
 import { follow } from '../follow.ts';
+import { progressForPeople } from '../progress-view.ts';
 import { describeSettled, ledgerLine, retriedLines, settle } from '../mission-view.ts';
 
 type Flags = { json?: boolean };
@@ -40,11 +41,12 @@ export const journalCommand = new Command('journal')
   );
 
 export const progressCommand = new Command('progress')
-  .description('the plan checklist with step summaries')
+  .description('the plan checklist with what the model reported for each step')
   .argument('<id>', 'workflow id')
+  .option('--for-model', 'the text the model reads instead (with its instructions)')
   .action(
-    action(async (id: string) => {
-      await onMission(id, async (mission) => void process.stdout.write((await mission.progress()) + '\n'));
+    action(async (id: string, flags: { forModel?: boolean }) => {
+      await onMission(id, async (mission) => void process.stdout.write((flags.forModel ? await mission.progress() : await progressForPeople(mission)) + '\n'));
     }),
   );
 
@@ -77,7 +79,7 @@ export const watchCommand = new Command('watch')
           process.off('SIGINT', onInterrupt),
         );
         if (stop.signal.aborted) return void process.stdout.write(`Stopped following; mission ${id} goes on.\n`);
-        process.stdout.write((await mission.progress().catch(() => '')) + '\n');
+        process.stdout.write((await progressForPeople(mission).catch(() => '')) + '\n');
         process.stdout.write(describeSettled(id, settled) + '\n');
         if (settled.closed?.failure) process.exitCode = 1;
       });
