@@ -151,7 +151,7 @@ interface StateTurn {
 
 /** The turns of a suspended state, each with its own tool calls (packing may keep them once, pass-wide). */
 function stateTrace(suspended: Json | null): StateTurn[] {
-  const s = suspended as unknown as (PackedState & { packing?: { turnCalls?: number[] } }) | null;
+  const s = suspended as unknown as PackedState | null;
   if (!s?.trace) return [];
   const counts = s.packing?.turnCalls;
   let from = 0;

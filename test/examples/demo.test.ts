@@ -25,6 +25,9 @@ describe('npm start', () => {
       expect(out).toContain('external effects run twice: 0');
       expect(out).toContain('replay with the current code: deterministic');
       expect(out).toContain('audit passed');
+      // the progress is the checklist for people, not the model's instructions
+      expect(out).toMatch(/3 of 3 steps done\n\s+✓ Put a hold on the funds and ask a manager/);
+      expect(out).not.toContain('Batch independent steps');
       // the program the model wrote for the pass that sent the wire, and where to see more
       expect(out).toMatch(/== The program the model wrote \(the pass that sent the wire\)\npass 2, turn \d+/);
       expect(out).toContain('(tool/execute_wire {:hold_id (:hold_id hold)})');
