@@ -67,6 +67,8 @@ class PlanWalker {
   private evaluations = new Map<string, Recorded<EvaluateStepOutcome>>();
   private items = new Map<string, { results: Json[]; done: number }>();
   private children = new Map<number, string>();
+  /** approval keys (step id, or `ID[N]` for an item) approved so far */
+  private approved = new Set<string>();
 
   async apply(e: HistoryEvent, runId: string): Promise<void> {
     const at = { runId, eventId: eventId(e) };
@@ -77,7 +79,11 @@ class PlanWalker {
         const input = decodeFirst(a.input);
         this.scheduled.set(at.eventId, { type, input });
         if (type === 'evaluatePlanStep') this.checkEvaluationRequest(input as EvaluateStepRequest, at);
-        if (type === 'runPlanStep') this.checkStepArgs((input as StepRequest).stepId, (input as StepRequest).args, (input as StepRequest).item, at, 'runPlanStep');
+        if (type === 'runPlanStep') {
+          const req = input as StepRequest;
+          this.checkStepArgs(req.stepId, req.args, req.item, at, 'runPlanStep');
+          this.checkApproved(req.stepId, req.item, at, 'runPlanStep');
+        }
         return;
       }
       case EventType.EVENT_TYPE_ACTIVITY_TASK_COMPLETED: {
@@ -93,6 +99,7 @@ class PlanWalker {
         this.children.set(at.eventId, stepId);
         const input = decodeFirst<{ input?: Json }>(a.input)?.input ?? null;
         this.checkStepArgs(stepId, input, undefined, at, 'child mission');
+        this.checkApproved(stepId, undefined, at, 'child mission');
         return;
       }
       case EventType.EVENT_TYPE_CHILD_WORKFLOW_EXECUTION_COMPLETED: {
@@ -233,16 +240,32 @@ class PlanWalker {
     return at;
   }
 
+  /**
+   * A step that requires approval runs only after one: of the step, or of its for-each
+   * item (histories from before per-item approvals have one for the whole step).
+   */
+  private checkApproved(stepId: string, item: number | undefined, at: At, via: string): void {
+    const step = this.step(stepId);
+    if (!step?.requiresApproval) return;
+    this.checked++;
+    if (this.approved.has(stepId) || (item !== undefined && this.approved.has(`${stepId}[${item}]`))) return;
+    const what = `${via} of ${stepId}${item === undefined ? '' : ` item ${item}`}`;
+    this.push('approval', { ...at, what: `${what} ran`, value: null }, { ...at, what: `no approval of it earlier in history (the step requires approval)`, value: null });
+  }
+
   /** An approval's args hash is the hash of the args that waited for it. */
   private checkApproval(v: StepVerdict, at: At): void {
     if (!v || typeof v.stepId !== 'string') return;
+    this.approved.add(typeof v.item === 'number' ? `${v.stepId}[${v.item}]` : v.stepId);
     if (v.argsHash === undefined) return void this.approvalsWithoutHash++;
     const step = this.step(v.stepId);
-    const expected = step ? this.expectedArgs(step, undefined) : null;
+    const item = typeof v.item === 'number' ? v.item : undefined;
+    const expected = step ? this.expectedArgs(step, item) : null;
     if (!expected) return;
     this.checked++;
     const hash = valueHash(expected.value);
-    if (hash !== v.argsHash) this.push('approval', { ...at, what: `approval of ${v.stepId} (args hash)`, value: v.argsHash }, { ...expected.from, what: `${expected.from.what}: args waiting for approval, hash ${hash}`, value: expected.value });
+    const what = `approval of ${v.stepId}${item === undefined ? '' : ` item ${item}`} (args hash)`;
+    if (hash !== v.argsHash) this.push('approval', { ...at, what, value: v.argsHash }, { ...expected.from, what: `${expected.from.what}: args waiting for approval, hash ${hash}`, value: expected.value });
   }
 
   /** The step results in the plan's summary are the recorded ones. */

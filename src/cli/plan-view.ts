@@ -6,7 +6,7 @@
 import pc from 'picocolors';
 import type { PlanHandle } from '../client/plans.ts';
 import type { Step } from '../plans/schema.ts';
-import type { PlanStatusView, ProgressEvent } from '../workflows/plan-contract.ts';
+import type { PlanStatusView, ProgressEvent, StepApprovalRecord } from '../workflows/plan-contract.ts';
 import { type Settled, closedState } from './mission-view.ts';
 import { failedAttemptLines } from './attempts-view.ts';
 
@@ -102,6 +102,8 @@ export function renderPlan(view: PlanStatusView, opts: { full?: boolean } = {}):
     const c = view.summary.counts;
     lines.push(`├${bar}`, `│ ${Object.entries(c).filter(([, n]) => n > 0).map(([k, n]) => `${k} ${n}`).join(', ')}`);
   }
+  const records = view.approvalRecords ?? [];
+  if (records.length) lines.push(`├${bar}`, '│ Approvals', ...records.map((r) => `│  ${approvalLine(r)}`));
   lines.push(`└${bar}`);
   lines.push(...nextCommands(view));
   return lines.join('\n');
@@ -117,11 +119,16 @@ function nextCommands(view: PlanStatusView): string[] {
       `  cancel:      ${CLI} cancel ${id}`,
     ];
   }
-  const lines = view.approvals.flatMap((a) => [
-    `  ${pc.yellow('waiting for approval')}: ${a.stepId} (${a.tool ?? '?'} ${short(a.args)})${a.deadline ? `, deadline ${a.deadline} (then ${a.onTimeout})` : ''}`,
-    `    approve: ${CLI} approve-step ${id} ${a.stepId}`,
-    `    deny:    ${CLI} deny-step ${id} ${a.stepId} --reason '...'`,
-  ]);
+  // the whole args a person decides on, never cut short
+  const lines = view.approvals.flatMap((a) => {
+    const item = a.item === null ? '' : ` --item ${a.item}`;
+    return [
+      `  ${pc.yellow('waiting for approval')}: ${a.stepId}${a.item === null ? '' : ` item ${a.item}`} (${a.tool ?? '?'})${a.deadline ? `, deadline ${a.deadline} (then ${a.onTimeout})` : ''}`,
+      ...wholeJson(a.args).map((l) => `      ${l}`),
+      `    approve: ${CLI} approve-step ${id} ${a.stepId}${item} --by NAME [--note TEXT]`,
+      `    deny:    ${CLI} deny-step ${id} ${a.stepId}${item} --by NAME --reason TEXT`,
+    ];
+  });
   for (const q of view.questions ?? []) {
     lines.push(`  ${pc.yellow('waiting for an answer')}: ${q.stepId}: ${q.question} (JSON matching ${short(q.schema)})`, `    answer: ${CLI} answer ${id} ${q.stepId} '<JSON>'`);
   }
@@ -143,4 +150,44 @@ export function closedLine(closed: NonNullable<Settled['closed']>): string {
 export function checklistLine(view: PlanStatusView): string {
   const steps = view.plan?.steps ?? [];
   return `${view.status}: ${steps.map((s) => `${s.id} ${STATUS_MARK[s.status] ?? s.status}`).join('  ')}`;
+}
+
+/** One approval, denial or passed deadline, as `plan show` and `plan ledger` list it. */
+export function approvalLine(r: StepApprovalRecord): string {
+  const what = `${r.stepId}${r.item === null ? '' : ` item ${r.item}`} (${r.tool ?? '?'})`;
+  const verdict = r.outcome === 'expired' ? pc.yellow('no verdict before the deadline') : r.outcome === 'approved' ? pc.green('approved') : pc.red('denied');
+  const by = r.by ? ` by ${r.by}` : '';
+  const note = r.note ? `: ${r.note}` : '';
+  const hash = r.argsHash ? `, args hash ${r.argsHash}` : '';
+  return `${r.at} ${what} ${verdict}${by}${note}${hash}`;
+}
+
+/** Pretty JSON, every line of it. */
+function wholeJson(v: unknown): string[] {
+  return (JSON.stringify(v, null, 2) ?? 'null').split('\n');
+}
+
+/**
+ * How a plan ended, in words a person can act on: which steps failed, were denied or
+ * blocked, and why. The exit code says the same: 0 completed, 3 completed with failures
+ * (something was not done), 1 failed or cancelled.
+ */
+export function endState(view: PlanStatusView | null, closed: NonNullable<Settled['closed']>): { lines: string[]; exitCode: number } {
+  const status = view?.status;
+  if (!view?.plan || (status !== 'completed' && status !== 'completed_with_failures')) return { lines: [closedLine(closed)], exitCode: closed.failure ? 1 : 0 };
+  const steps = view.plan.steps;
+  const done = steps.filter((s) => s.status === 'completed').length;
+  if (status === 'completed') return { lines: [`plan completed: ${done} of ${steps.length} step(s) done${skippedNote(steps)}`], exitCode: 0 };
+  const lines = [`plan ${pc.yellow('completed with failures')}: ${done} of ${steps.length} step(s) done; not done:`];
+  for (const s of steps) {
+    if (s.status === 'failed') lines.push(`  ${s.id} failed: ${s.result?.error ?? s.reason ?? 'failed'}`);
+    else if (s.status === 'skipped' && s.skippedBy === 'denial') lines.push(`  ${s.id} ${s.reason ?? 'denied'}`);
+    else if (s.status === 'blocked') lines.push(`  ${s.id} blocked${s.reason ? `: ${s.reason}` : ''}`);
+  }
+  return { lines, exitCode: 3 };
+}
+
+function skippedNote(steps: Step[]): string {
+  const skipped = steps.filter((s) => s.status === 'skipped');
+  return skipped.length ? ` (skipped: ${skipped.map((s) => `${s.id}${s.reason ? `, ${s.reason}` : ''}`).join('; ')})` : '';
 }

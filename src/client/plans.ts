@@ -142,11 +142,16 @@ export class PlanHandle {
     return this.update(m.cancelPlanUpdate, { ...(reason ? { reason } : {}), ...opts });
   }
   /** Approves the step's args as they are now: their hash goes with the approval, and the audit checks it. */
-  async approveStep(stepId: string, opts: { by?: string; note?: string } = {}): Promise<PlanAck> {
-    const pending = (await this.status()).approvals.find((a) => a.stepId === stepId);
+  /**
+   * Approves a step waiting for approval, or with `item` one item of a for-each step (each
+   * item waits for its own). The hash of the args waiting is sent with it (the audit checks it).
+   */
+  async approveStep(stepId: string, opts: { by?: string; note?: string; item?: number } = {}): Promise<PlanAck> {
+    const pending = (await this.status()).approvals.find((a) => a.stepId === stepId && a.item === (opts.item ?? null));
     return this.update(m.approveStepUpdate, { stepId, ...opts, ...(pending ? { argsHash: valueHash(pending.args) } : {}) });
   }
-  denyStep(stepId: string, opts: { by?: string; reason?: string } = {}): Promise<PlanAck> {
+  /** Denies a step (or one item of a for-each step); what that means is the plan's `onDenial`. */
+  denyStep(stepId: string, opts: { by?: string; reason?: string; item?: number } = {}): Promise<PlanAck> {
     return this.update(m.denyStepUpdate, { stepId, ...opts });
   }
   /**

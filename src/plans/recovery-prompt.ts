@@ -17,7 +17,7 @@ export interface RecoveryAsk {
   agents?: AgentInfo[];
 }
 
-const SYSTEM = `You repair plans. A step of a plan failed after its retries. Decide what to do, and answer with exactly one JSON object, nothing else:
+const SYSTEM = `You repair plans. A step of a plan failed after its retries, or a person denied it (the error says why; then change what the person objected to). Decide what to do, and answer with exactly one JSON object, nothing else:
 - {"action": "retry", "args": {...}}: run the step again with other args (for an agent step: its new input; omit "args" to retry as it was);
 - {"action": "skip"}: go on without it, only if the plan can succeed without its result;
 - {"action": "insert", "steps": [{"id", "description", "tool", "args", "dependsOn"}], "before": "STEP_ID"}: run new steps first (for example to create what is missing), then the step again;

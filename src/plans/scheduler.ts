@@ -82,7 +82,8 @@ export function isSettled(plan: Plan): boolean {
  */
 export function finalStatus(plan: Plan, opts: { aborted?: boolean } = {}): Extract<PlanStatus, 'completed' | 'completed_with_failures' | 'failed'> {
   if (opts.aborted || plan.steps.some((s) => s.status === 'failed' && s.critical)) return 'failed';
-  if (plan.steps.some((s) => s.status === 'failed' || s.status === 'blocked')) return 'completed_with_failures';
+  // a step a person denied did not happen either: the plan did not do all it set out to
+  if (plan.steps.some((s) => s.status === 'failed' || s.status === 'blocked' || (s.status === 'skipped' && s.skippedBy === 'denial'))) return 'completed_with_failures';
   return 'completed';
 }
 

@@ -162,6 +162,12 @@ export const PlanOptions = z.strictObject({
   approvalTimeoutMs: positiveInt.optional(),
   /** at the approval deadline: deny the step (skipped) or fail the plan @default deny */
   onApprovalTimeout: z.enum(['deny', 'fail']).default('deny'),
+  /**
+   * what a person's denial of a step means: `block` skips it and blocks its dependents; `ask`
+   * has the model revise the step from the denial's reason (as a recovery, within
+   * maxRecoveries) and the revised step asks again; `abort` stops the plan @default block
+   */
+  onDenial: z.enum(['block', 'ask', 'abort']).default('block'),
   budgets: z
     .strictObject({
       /** wall-clock time of the whole plan, review included */

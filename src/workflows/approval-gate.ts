@@ -1,25 +1,60 @@
 /**
- * A person's approval of one effect before it runs: a mission's external call (a tool its
- * agent marks as needing approval) waits here the way a plan step does. What waits, each
- * verdict and who gave it are workflow state, so they survive a killed worker and are
- * rebuilt by replay; each verdict is also kept as a record (who, when, note, the args it
- * approved and their hash) for `status`, the console, the ledger and the audit.
+ * A person's approval before something runs: a mission's external call (a tool its agent
+ * marks as needing approval) and a plan step that requires approval (or each item of a
+ * for-each step) wait here, through one implementation. What waits, each verdict and who
+ * gave it are workflow state, so they survive a killed worker and are rebuilt by replay;
+ * each verdict is also kept as a record (who, when, note, the args it approved and their
+ * hash) for `status`/`plan show`, the console, the ledger and the audit.
  *
- * An approval is bound to the exact args it was given for: the same task asked again
+ * An approval is bound to the exact args it was given for: the same key asked again
  * with other args waits for a new one. Workflow code only (deterministic, no zod).
  */
 import type { Json } from '../kernel/contract.ts';
-import type { ApprovalRecord, ApprovalVerdict, PendingApproval } from './contract.ts';
 import { jsonEquals } from './json-patch.ts';
 import { waitUntil } from './lifecycle.ts';
 
-export type GateOutcome = { kind: 'approved' } | { kind: 'denied'; message: string } | { kind: 'expired' } | { kind: 'stopped' };
+/** What waits: `key` names it in verdicts (an effect's idempotency key, a step id, `step[2]`). */
+export interface GateRequest {
+  key: string;
+  tool: string | null;
+  /** the args exactly as they will run */
+  args: Json;
+}
 
-export class ApprovalGate {
-  readonly pending = new Map<string, PendingApproval>();
-  private readonly verdicts = new Map<string, ApprovalVerdict>();
+export type Pending<R extends GateRequest> = R & { since: string; deadline: string | null };
 
-  constructor(public records: ApprovalRecord[] = []) {}
+/** A verdict or an expired deadline, kept with what it was given for. */
+export type RecordedOutcome = 'approved' | 'denied' | 'expired';
+export type Recorded<R extends GateRequest> = R & {
+  outcome: RecordedOutcome;
+  by: string | null;
+  note: string | null;
+  argsHash: string | null;
+  at: string;
+};
+
+/** A person's verdict on one waiting key. */
+export interface GateVerdict {
+  key: string;
+  approved: boolean;
+  by?: string | undefined;
+  /** a note with an approval, the reason of a denial */
+  note?: string | undefined;
+  /** the hash of the args the person saw (computed by the client), checked by the audit */
+  argsHash?: string | undefined;
+}
+
+export type GateOutcome = { kind: 'approved' } | { kind: 'denied'; message: string; by: string | null; note: string | null } | { kind: 'expired' } | { kind: 'stopped' };
+
+export class ApprovalGate<R extends GateRequest> {
+  readonly pending = new Map<string, Pending<R>>();
+  private readonly verdicts = new Map<string, GateVerdict>();
+
+  /** `noun` names what waits in problems ("effect", "step"). */
+  constructor(
+    public records: Recorded<R>[] = [],
+    private readonly noun = 'effect',
+  ) {}
 
   /** An approval already given for this key and exactly these args (an earlier pass's). */
   approved(key: string, args: Json): boolean {
@@ -27,57 +62,51 @@ export class ApprovalGate {
   }
 
   /** Why a verdict cannot be taken now, or null (the update's validator). */
-  problem(v: ApprovalVerdict): string | null {
-    const waiting = this.pending.get(v.key);
-    if (!waiting) {
+  problem(v: Pick<GateVerdict, 'key'>): string | null {
+    if (!this.pending.has(v.key)) {
       const keys = [...this.pending.keys()];
-      return `no effect ${JSON.stringify(v.key)} waits for approval${keys.length ? `; waiting: ${keys.join(', ')}` : ''}`;
+      return `no ${this.noun} ${JSON.stringify(v.key)} waits for approval${keys.length ? `; waiting: ${keys.join(', ')}` : ''}`;
     }
-    if (this.verdicts.has(v.key)) return `effect ${v.key} already has a verdict`;
+    if (this.verdicts.has(v.key)) return `${this.noun} ${v.key} already has a verdict`;
     return null;
   }
 
   /** Takes a verdict (after {@link problem} said null). */
-  decide(v: ApprovalVerdict): void {
+  decide(v: GateVerdict): void {
     this.verdicts.set(v.key, v);
   }
 
   /**
    * Waits for a verdict on `request`, the deadline (`timeoutMs`, null: none) or `stop()`.
-   * The verdict, or the deadline passing, is recorded.
+   * The verdict, or the deadline passing, is recorded. `timer` is the deadline timer's summary.
    */
-  async wait(request: Omit<PendingApproval, 'since' | 'deadline'>, timeoutMs: number | null, stop: () => boolean): Promise<GateOutcome> {
+  async wait(request: R, timeoutMs: number | null, stop: () => boolean, timer = `approval deadline of ${request.tool ?? request.key}`): Promise<GateOutcome> {
     const now = Date.now();
     this.verdicts.delete(request.key);
     this.pending.set(request.key, { ...request, since: iso(now), deadline: timeoutMs === null ? null : iso(now + timeoutMs) });
     const arrived = () => this.verdicts.has(request.key) || stop();
-    await waitUntil(arrived, timeoutMs, `approval deadline of ${request.tool}`);
-    this.pending.delete(request.key);
+    try {
+      await waitUntil(arrived, timeoutMs, timer);
+    } finally {
+      // also when the wait is cancelled (a plan's cancelled scope): nothing waits any more
+      this.pending.delete(request.key);
+    }
     const verdict = this.verdicts.get(request.key);
     this.verdicts.delete(request.key);
     if (verdict) {
       this.record(request, verdict.approved ? 'approved' : 'denied', verdict);
       if (verdict.approved) return { kind: 'approved' };
-      const by = verdict.by ? ` by ${verdict.by}` : '';
-      return { kind: 'denied', message: `denied${by}${verdict.note ? `: ${verdict.note}` : ''}` };
+      const by = verdict.by ?? null;
+      const note = verdict.note ?? null;
+      return { kind: 'denied', message: `denied${by ? ` by ${by}` : ''}${note ? `: ${note}` : ''}`, by, note };
     }
     if (stop()) return { kind: 'stopped' };
     this.record(request, 'expired', null);
     return { kind: 'expired' };
   }
 
-  private record(request: Omit<PendingApproval, 'since' | 'deadline'>, outcome: ApprovalRecord['outcome'], v: ApprovalVerdict | null): void {
-    this.records.push({
-      key: request.key,
-      tool: request.tool,
-      taskId: request.taskId,
-      args: request.args,
-      outcome,
-      by: v?.by ?? null,
-      note: v?.note ?? null,
-      argsHash: v?.argsHash ?? null,
-      at: iso(Date.now()),
-    });
+  private record(request: R, outcome: RecordedOutcome, v: GateVerdict | null): void {
+    this.records.push({ ...request, outcome, by: v?.by ?? null, note: v?.note ?? null, argsHash: v?.argsHash ?? null, at: iso(Date.now()) });
   }
 }
 

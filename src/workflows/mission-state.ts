@@ -18,6 +18,7 @@ import type {
   PassContext,
   PassResponse,
   Pending,
+  PendingApproval,
   StatusView,
 } from './contract.ts';
 import { shapesFromCalls } from '../navigator/result-shape.ts';
@@ -57,7 +58,7 @@ export class MissionState {
   private effectSteps = new Map<LedgerEntry, number>();
   effectResults: Record<string, EffectResult> = {};
   /** effects waiting for a person, and every verdict so far */
-  readonly approvals = new ApprovalGate();
+  readonly approvals = new ApprovalGate<Omit<PendingApproval, 'since' | 'deadline'>>();
 
   constructor(
     readonly input: ParsedMissionInput,

@@ -9,6 +9,7 @@ import { JsonValue, PlanDocument, PlanOptions, type Json, type Plan, type PlanPr
 import type { ExecutionSummary } from '../plans/scheduler.ts';
 import type { SideEffectClass } from '../kernel/contract.ts';
 import type { FailedAttempt } from '../kernel/schemas.ts';
+import type { Pending, Recorded } from './approval-gate.ts';
 
 export type { Json, Plan, PlanProblem, PlanStatus, StepStatus, ExecutionSummary };
 
@@ -74,16 +75,25 @@ export interface PlanLedgerEntry {
   activity: string;
 }
 
-/** A step waiting for a person. */
-export interface PendingApproval {
+/** What waits for a person's approval: a step, or one item of a for-each step. */
+export interface StepApprovalRequest {
+  /** what a verdict names: the step id, or `ID[N]` for item N of a for-each step */
+  key: string;
   stepId: string;
+  /** the for-each item, null for the whole step */
+  item: number | null;
   description: string;
   tool: string | null;
+  /** the args exactly as they will run */
   args: Json;
-  since: string;
-  deadline: string | null;
   onTimeout: 'deny' | 'fail' | null;
 }
+
+/** A step (or item) waiting for a person. */
+export type PendingApproval = Pending<StepApprovalRequest>;
+
+/** Every approval and denial of a step (or item), and each deadline that passed: who, when, note, args hash. */
+export type StepApprovalRecord = Recorded<StepApprovalRequest>;
 
 /** A question step waiting for a person's answer. */
 export interface PendingQuestion {
@@ -102,7 +112,10 @@ export interface PlanStatusView {
   status: PlanStatus;
   version: number;
   plan: Plan | null;
+  /** what waits for approval now */
   approvals: PendingApproval[];
+  /** every approval, denial and passed deadline so far */
+  approvalRecords: StepApprovalRecord[];
   questions: PendingQuestion[];
   summary: ExecutionSummary | null;
   error: string | null;
@@ -121,6 +134,8 @@ export interface ProgressView {
 
 export interface StepVerdict {
   stepId: string;
+  /** the item of a for-each step whose items wait for their own approvals */
+  item?: number;
   by?: string;
   note?: string;
   /** for a denial: why */
@@ -263,6 +278,8 @@ export interface PlanCarried {
   recoveries: number;
   tokens: number;
   chain: string[];
+  /** absent in histories from before approval records */
+  approvalRecords?: StepApprovalRecord[];
   options: PlanOptions;
 }
 

@@ -162,15 +162,8 @@ function setHandlers(state: PlanState): void {
     else cancel(req);
   });
 
-  const verdictProblem = (v: unknown) => (isObj(v) ? state.verdictProblem(v.stepId) : 'expected {stepId, by?, reason?}');
-  const verdict = (v: StepVerdict, approved: boolean) => {
-    const by = typeof v.by === 'string' ? v.by : null;
-    state.verdicts.set(
-      v.stepId,
-      approved ? { approved: true, by, note: typeof v.note === 'string' ? v.note : null } : { approved: false, by, reason: typeof v.reason === 'string' && v.reason ? v.reason : 'no reason given' },
-    );
-    state.touch();
-  };
+  const verdictProblem = (v: unknown) => (isObj(v) ? state.verdictProblem(v as Pick<StepVerdict, 'stepId' | 'item'>) : 'expected {stepId, item?, by?, note?, reason?}');
+  const verdict = (v: StepVerdict, approved: boolean) => state.decide(v, approved);
   for (const [update, signal, approved, name] of [
     [m.approveStepUpdate, m.approveStepSignal, true, 'approveStep'],
     [m.denyStepUpdate, m.denyStepSignal, false, 'denyStep'],

@@ -18,6 +18,7 @@ const OPTION_FIELDS: Record<string, (p: Problems, path: string, v: unknown) => v
   onFailure: oneOf('ask', 'abort', 'continue'),
   approvalTimeoutMs: positive,
   onApprovalTimeout: oneOf('deny', 'fail'),
+  onDenial: oneOf('block', 'ask', 'abort'),
   budgets: strictObject({ wallClockMs: positive, toolCalls: positive }),
   maxRecoveries: positive,
   continueAsNewAfterEvents: positive,

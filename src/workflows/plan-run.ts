@@ -15,7 +15,8 @@ import { blockSteps, readySteps } from '../plans/scheduler.ts';
 import type { Plan, Step, StepResult } from '../plans/schema.ts';
 import type { ExecutionSummary, Json, PlanOutcome, StepOutcome } from './plan-contract.ts';
 import { awaitAnswer } from './plan-questions.ts';
-import { type PlanState, iso } from './plan-state.ts';
+import { type PlanState, approvalKey, iso } from './plan-state.ts';
+import type { GateOutcome } from './approval-gate.ts';
 import { retryPolicyFor } from './retry-policies.ts';
 
 type Activities = ReturnType<typeof createPlanActivities>;
@@ -122,7 +123,6 @@ function stopped(state: PlanState, id: string, err: unknown): void {
   }
   const status = state.step(id)?.status;
   const reason = `plan cancelled: ${state.cancelReason ?? 'cancelled'}`;
-  state.awaiting.delete(id);
   state.questions.delete(id);
   if (status === 'running') state.finishStep(id, 'failed', failedResult(reason), Date.now());
   else if (status === 'awaiting_approval' || status === 'awaiting_answer' || status === 'ready') state.updateStep(id, { status: 'skipped', reason }, Date.now());
@@ -149,7 +149,7 @@ async function runStep(state: PlanState, id: string): Promise<void> {
   if (prepared.kind === 'skip') return void state.updateStep(id, { status: 'skipped', skippedBy: 'condition', reason: 'condition false' }, Date.now());
   if (step.ask && prepared.kind !== 'failed') return awaitAnswer(state, step, () => setDetails(state));
   if (prepared.kind !== 'failed' && step.requiresApproval) {
-    const verdict = await awaitApproval(state, step, prepared.kind === 'each' ? prepared.items : prepared.args);
+    const verdict = await awaitApproval(state, step, prepared);
     if (verdict !== 'approved') return;
   }
   const startedAt = Date.now();
@@ -216,35 +216,55 @@ async function prepareArgs(state: PlanState, step: Step): Promise<Prepared> {
   }
 }
 
-/** Waits for approve-step / deny-step or the deadline. */
-async function awaitApproval(state: PlanState, step: Step, args: Json): Promise<'approved' | 'denied'> {
-  const now = Date.now();
+/**
+ * Waits for approve-step / deny-step or the deadline: one approval for the step, or one
+ * per item of a for-each step (all asked at once; the items run once every one is
+ * approved, so a denial stops the step before any of its effects). A denial then means
+ * what the plan's `onDenial` says: `block` (the step is skipped, its dependents blocked),
+ * `ask` (the model revises the step from the reason, as in recovery, and it asks again)
+ * or `abort` (the plan stops).
+ */
+async function awaitApproval(state: PlanState, step: Step, prepared: { kind: 'run'; args: Json } | { kind: 'each'; items: Json[] }): Promise<'approved' | 'denied' | 'revised'> {
   const timeoutMs = state.options.approvalTimeoutMs ?? null;
-  state.verdicts.delete(step.id);
-  state.awaiting.set(step.id, {
-    stepId: step.id,
-    description: step.description,
-    tool: step.tool ?? step.agent ?? null,
-    args,
-    since: iso(now),
-    deadline: timeoutMs === null ? null : iso(now + timeoutMs),
-    onTimeout: timeoutMs === null ? null : state.options.onApprovalTimeout,
-  });
-  state.updateStep(step.id, { status: 'awaiting_approval' }, now);
+  const base = { stepId: step.id, description: step.description, tool: step.tool ?? step.agent ?? null, onTimeout: timeoutMs === null ? null : state.options.onApprovalTimeout };
+  const requests =
+    prepared.kind === 'each'
+      ? prepared.items.map((args, item) => ({ ...base, key: approvalKey(step.id, item), item, args }))
+      : [{ ...base, key: step.id, item: null, args: prepared.args }];
+  state.updateStep(step.id, { status: 'awaiting_approval' }, Date.now());
+  const stop = () => state.cancelReason !== null || state.abortReason !== null;
+  const waits = requests.map((r) => state.approvals.wait(r, timeoutMs, stop, `approval deadline of step ${r.key}`));
   setDetails(state);
-  const arrived = () => state.verdicts.has(step.id) || state.cancelReason !== null || state.abortReason !== null;
-  const inTime = await waitUntil(arrived, timeoutMs, `approval deadline of step ${step.id}`);
-  state.awaiting.delete(step.id);
-  const verdict = state.verdicts.get(step.id);
-  if (verdict?.approved) return 'approved';
-  if (verdict) return deny(state, step.id, `denied${verdict.by ? ` by ${verdict.by}` : ''}: ${verdict.reason}`);
-  if (!inTime && state.options.onApprovalTimeout === 'fail') {
-    state.abortReason = `no approval for step ${step.id} before its deadline`;
+  const outcomes = await Promise.all(waits);
+  const which = (i: number) => (prepared.kind === 'each' ? ` (item ${i})` : '');
+  const denied = outcomes.findIndex((o) => o.kind === 'denied');
+  if (denied >= 0) {
+    const o = outcomes[denied] as Extract<GateOutcome, { kind: 'denied' }>;
+    return onDenial(state, step, `${o.message}${which(denied)}`);
+  }
+  const expired = outcomes.findIndex((o) => o.kind === 'expired');
+  if (expired >= 0 && state.options.onApprovalTimeout === 'fail') {
+    state.abortReason = `no approval for step ${step.id}${which(expired)} before its deadline`;
     state.finishStep(step.id, 'failed', failedResult(state.abortReason), Date.now());
     return 'denied';
   }
-  if (!inTime) return deny(state, step.id, 'denied: no approval before the deadline');
-  return deny(state, step.id, state.cancelReason !== null ? `plan cancelled: ${state.cancelReason}` : `plan stopped: ${state.abortReason}`);
+  if (expired >= 0) return deny(state, step.id, `denied: no approval before the deadline${which(expired)}`);
+  if (outcomes.some((o) => o.kind === 'stopped')) return deny(state, step.id, state.cancelReason !== null ? `plan cancelled: ${state.cancelReason}` : `plan stopped: ${state.abortReason}`);
+  return 'approved';
+}
+
+/** What a person's denial does to the step and the plan (the plan's `onDenial`). */
+async function onDenial(state: PlanState, step: Step, reason: string): Promise<'denied' | 'revised'> {
+  const policy = state.options.onDenial;
+  if (policy === 'abort') {
+    state.abortReason ??= `step ${step.id} was ${reason}; the plan stops (onDenial: abort)`;
+    return deny(state, step.id, reason);
+  }
+  if (policy === 'ask' && state.cancelReason === null && state.abortReason === null) {
+    const asked = { ok: false, error: `${reason}. A person denied this step; revise it so that it can be approved.`, attempts: 0, duration: 0, timestamp: iso(Date.now()) };
+    if (await recover(state, step.id, asked)) return 'revised';
+  }
+  return deny(state, step.id, reason);
 }
 
 function deny(state: PlanState, id: string, reason: string): 'denied' {
@@ -388,7 +408,7 @@ export function planDetails(state: PlanState): string {
   const mark: Record<string, string> = { completed: 'x', failed: '!', skipped: '-', blocked: '#', running: '>', awaiting_approval: '?', awaiting_answer: '?', ready: ' ', pending: ' ' };
   const plan = state.plan;
   const lines = [`**${state.status}**${plan ? `, plan version ${plan.version}, ${plan.steps.length} steps` : ''}`];
-  if (state.awaiting.size) lines.push(`Waiting for approval of ${[...state.awaiting.keys()].map((k) => `\`${k}\``).join(', ')}`);
+  if (state.approvals.pending.size) lines.push(`Waiting for approval of ${[...state.approvals.pending.keys()].map((k) => `\`${k}\``).join(', ')}`);
   if (state.questions.size) lines.push(`Waiting for an answer to ${[...state.questions.keys()].map((k) => `\`${k}\``).join(', ')}`);
   if (plan) {
     lines.push('', '## Steps');

@@ -7,11 +7,11 @@
 import { executionSummary, finalStatus } from '../plans/scheduler.ts';
 import type { PlanOptions, PlanOptionsInput, Step, StepResult } from '../plans/schema.ts';
 import { DEFAULT_HEARTBEAT_MS, DEFAULT_TOOL_MS } from '../kernel/contract.ts';
+import { ApprovalGate } from './approval-gate.ts';
 import type {
   CatalogDescription,
   ExecutionSummary,
   Json,
-  PendingApproval,
   PendingQuestion,
   Plan,
   PlanCarried,
@@ -22,14 +22,14 @@ import type {
   PlanVersion,
   ProgressEvent,
   ProgressView,
+  StepApprovalRequest,
   StepProgressReport,
   StepStatus,
+  StepVerdict,
 } from './plan-contract.ts';
 
 /** The plan's input as the workflow reads it (checked by plan-guards.ts); options as given. */
 export type ParsedPlanInput = Omit<PlanInput, 'carried'> & { carried?: PlanCarried };
-
-export type Verdict = { approved: true; by: string | null; note: string | null } | { approved: false; by: string | null; reason: string };
 
 const FINISHED: readonly PlanStatus[] = ['completed', 'completed_with_failures', 'failed', 'cancelled'];
 const MAX_EVENTS = 5000;
@@ -47,9 +47,8 @@ export class PlanState {
   recoveries = 0;
   tokens = 0;
   chain: string[];
-  /** steps waiting for a person, and the verdicts that arrived for them */
-  readonly awaiting = new Map<string, PendingApproval>();
-  readonly verdicts = new Map<string, Verdict>();
+  /** steps (and for-each items) waiting for a person's approval, and every verdict given */
+  readonly approvals = new ApprovalGate<StepApprovalRequest>([], 'step');
   /** question steps waiting for an answer, and the answers accepted for them */
   readonly questions = new Map<string, PendingQuestion>();
   readonly answers = new Map<string, { value: Json; by: string | null }>();
@@ -94,6 +93,7 @@ export class PlanState {
         tokens: carried.tokens,
         approved: carried.status !== 'review',
       });
+      this.approvals.records = carried.approvalRecords ?? [];
     }
   }
 
@@ -174,14 +174,26 @@ export class PlanState {
     return entry;
   }
 
-  /** Why a verdict for `stepId` cannot be taken, or null. */
-  verdictProblem(stepId: unknown): string | null {
+  /** Why a verdict cannot be taken, or null. */
+  verdictProblem(v: Pick<StepVerdict, 'stepId' | 'item'>): string | null {
+    const { stepId, item } = v;
     if (typeof stepId !== 'string' || stepId === '') return 'stepId: expected a non-empty string';
+    if (item !== undefined && !(Number.isInteger(item) && item >= 0)) return 'item: expected a whole number >= 0';
     const step = this.step(stepId);
     if (!step) return `no step ${JSON.stringify(stepId)} in plan ${this.planId}`;
-    if (!this.awaiting.has(stepId)) return `step ${stepId} is ${step.status}, not awaiting approval`;
-    if (this.verdicts.has(stepId)) return `step ${stepId} already has a verdict`;
-    return null;
+    const items = [...this.approvals.pending.values()].filter((p) => p.stepId === stepId && p.item !== null).map((p) => p.item);
+    if (item === undefined && items.length) return `step ${stepId} waits for an approval of each item: name one (waiting: items ${items.join(', ')})`;
+    if (item !== undefined && !items.length && this.approvals.pending.has(stepId)) return `step ${stepId} waits for one approval of the whole step: name no item`;
+    const key = approvalKey(stepId, item);
+    if (!this.approvals.pending.has(key)) return `${item === undefined ? `step ${stepId}` : `item ${item} of step ${stepId}`} is ${step.status}, not awaiting approval`;
+    return this.approvals.problem({ key });
+  }
+
+  /** Takes a verdict (after {@link verdictProblem} said null); a denial's reason is its note. */
+  decide(v: StepVerdict, approved: boolean): void {
+    const note = approved ? v.note : v.reason || 'no reason given';
+    this.approvals.decide({ key: approvalKey(v.stepId, v.item), approved, by: v.by, note, argsHash: v.argsHash });
+    this.touch();
   }
 
   /** Why an answer for `stepId` cannot be taken, or null. */
@@ -226,7 +238,8 @@ export class PlanState {
       status: this.status,
       version: this.plan?.version ?? 0,
       plan: this.plan,
-      approvals: [...this.awaiting.values()],
+      approvals: [...this.approvals.pending.values()],
+      approvalRecords: this.approvals.records,
       questions: [...this.questions.values()],
       summary: this.summary ?? (this.plan ? executionSummary(this.plan, { startedAt: this.startedAtMs, now: nowMs, status: this.status }) : null),
       error: this.error,
@@ -257,6 +270,7 @@ export class PlanState {
       recoveries: this.recoveries,
       tokens: this.tokens,
       chain: [...this.chain, runId],
+      ...(this.approvals.records.length ? { approvalRecords: this.approvals.records } : {}),
       options: this.options,
     };
   }
@@ -276,6 +290,7 @@ export function resolvePlanOptions(given: PlanOptionsInput | undefined, fromDocu
     onFailure: o.onFailure ?? 'ask',
     ...(o.approvalTimeoutMs !== undefined ? { approvalTimeoutMs: o.approvalTimeoutMs } : {}),
     onApprovalTimeout: o.onApprovalTimeout ?? 'deny',
+    onDenial: o.onDenial ?? 'block',
     budgets: { ...fromDocument?.budgets, ...given?.budgets },
     maxRecoveries: o.maxRecoveries ?? 5,
     continueAsNewAfterEvents: o.continueAsNewAfterEvents ?? 2000,
@@ -289,3 +304,6 @@ export function resolvePlanOptions(given: PlanOptionsInput | undefined, fromDocu
     },
   };
 }
+
+/** The key a verdict names: the step id, or `ID[N]` for item N of a for-each step. */
+export const approvalKey = (stepId: string, item?: number | null): string => (item === undefined || item === null ? stepId : `${stepId}[${item}]`);

@@ -3,14 +3,14 @@
  * approve, approve or deny steps, watch, audit. Every command is a thin user of the
  * plan client (src/client/plans.ts).
  */
-import { Command } from 'commander';
+import { Command, InvalidArgumentError } from 'commander';
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import { PLAN_WORKFLOW, type PlanHandle, PlanRejected, getPlan, startPlan } from '../../client/plans.ts';
 import type { Json, PlanProblem } from '../../plans/schema.ts';
 import { CliError, action } from '../errors.ts';
 import { parseJson, parseValue, readHistoryFile, readJsonFile, readText } from '../input.ts';
 import { printJson, withClient } from '../mission-client.ts';
-import { checklistLine, closedLine, renderPlan, settlePlan } from '../plan-view.ts';
+import { type PlanSettled, approvalLine, checklistLine, endState, renderPlan, settlePlan } from '../plan-view.ts';
 import { failedAttemptLines } from '../attempts-view.ts';
 import { agentBeforeStart, agentsModuleOf, checkPlanDocument } from '../before-start.ts';
 
@@ -44,8 +44,15 @@ async function showAfterStart(plan: PlanHandle, json: boolean | undefined, waiti
   const settled = await settlePlan(plan);
   if (json) return printJson({ planId: plan.id, ...settled });
   if (settled.view) process.stdout.write(renderPlan(settled.view) + '\n');
-  if (settled.closed) process.stdout.write(`${closedLine(settled.closed)}\n`);
-  if (settled.closed?.failure) process.exitCode = 1;
+  reportEnd(settled);
+}
+
+/** The end state in words and as the exit code (see endState). */
+function reportEnd(settled: PlanSettled): void {
+  if (!settled.closed) return;
+  const end = endState(settled.view, settled.closed);
+  process.stdout.write(`${end.lines.join('\n')}\n`);
+  if (end.exitCode) process.exitCode = end.exitCode;
 }
 
 const validate = new Command('validate')
@@ -255,16 +262,22 @@ const approve = reviewAction(
 );
 const approveStep = reviewAction(
   'approve-step',
-  'let a step that awaits approval run',
-  (c) => c.argument('<id>').argument('<step>').option('--by <name>').option('--note <text>'),
-  (plan, step: string, flags: { by?: string; note?: string }) => plan.approveStep(step, flags),
+  'let a step that awaits approval run (each item of a for-each step waits for its own: --item N)',
+  (c) => c.argument('<id>').argument('<step>').option('--item <n>', 'the item of a for-each step', itemNumber).option('--by <name>', 'who approves (recorded)').option('--note <text>', 'a note kept with the approval'),
+  (plan, step: string, flags: { by?: string; note?: string; item?: number }) => plan.approveStep(step, flags),
 );
 const denyStep = reviewAction(
   'deny-step',
-  'deny a step that awaits approval (skipped; its dependents are blocked)',
-  (c) => c.argument('<id>').argument('<step>').option('--reason <text>').option('--by <name>'),
-  (plan, step: string, flags: { by?: string; reason?: string }) => plan.denyStep(step, flags),
+  "deny a step that awaits approval; the plan's onDenial says what follows (block: skipped, dependents blocked; ask: the model revises it; abort)",
+  (c) => c.argument('<id>').argument('<step>').option('--item <n>', 'the item of a for-each step', itemNumber).option('--reason <text>', 'why (recorded; the model reads it with onDenial: ask)').option('--by <name>', 'who denies (recorded)'),
+  (plan, step: string, flags: { by?: string; reason?: string; item?: number }) => plan.denyStep(step, flags),
 );
+
+function itemNumber(text: string): number {
+  const n = Number(text);
+  if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError(`expected a whole number >= 0, got ${JSON.stringify(text)}`);
+  return n;
+}
 const answer = reviewAction(
   'answer',
   'answer a question step (JSON matching its schema; the answer is the step\'s result)',
@@ -302,8 +315,7 @@ const watch = new Command('watch')
           },
         });
         if (settled.view) process.stdout.write(renderPlan(settled.view) + '\n');
-        if (settled.closed) process.stdout.write(`${closedLine(settled.closed)}\n`);
-        if (settled.closed?.failure) process.exitCode = 1;
+        reportEnd(settled);
       });
     }),
   );
@@ -354,12 +366,15 @@ const ledger = new Command('ledger')
       await onPlan(id, async (plan) => {
         const entries = await plan.ledger();
         if (flags.json) return printJson(entries);
-        if (entries.length === 0) return void process.stdout.write('(no steps ran yet)\n');
+        if (entries.length === 0) process.stdout.write('(no steps ran yet)\n');
         for (const e of entries) {
           const outcome = e.status === 'failed' ? `failed: ${e.error}` : e.status === 'running' ? 'running' : JSON.stringify(e.result);
           process.stdout.write(`#${e.seq} ${e.stepId} ${e.tool} [${e.sideEffect}] attempts ${e.attempts} via ${e.activity} → ${outcome}\n`);
           for (const line of failedAttemptLines(e.failedAttempts, '    ')) process.stdout.write(`${line}\n`);
         }
+        // who approved or denied what (plan show --json has them as approvalRecords)
+        const records = (await plan.status()).approvalRecords ?? [];
+        if (records.length) process.stdout.write(`Approvals:\n${records.map((r) => `  ${approvalLine(r)}\n`).join('')}`);
       });
     }),
   );
