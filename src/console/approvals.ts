@@ -52,14 +52,16 @@ export function stepApprovalCard(ctx: ConsoleContext, planId: string, agent: str
   const url = `/plans/${encodeURIComponent(planId)}`;
   const action = (what: string) => `${url}/steps/${encodeURIComponent(a.stepId)}/${what}`;
   const confirm = confirmText(effects);
-  return html`<div class="card approval" id="approve-${a.stepId}">
-    <h3>${inlineMarkdown(a.description)}</h3>
-    <p class="asked"><span class="status waiting">waiting for you</span> · step <a href="${url}#step-${encodeURIComponent(a.stepId)}"><code>${a.stepId}</code></a> of plan <a href="${url}">${planId}</a> (${agent}) since ${when(a.since)}</p>
+  // each item of a for-each step waits for its own approval: the forms name it
+  const item = a.item === null ? '' : html`<input type="hidden" name="item" value="${String(a.item)}" />`;
+  return html`<div class="card approval" id="approve-${a.key}">
+    <h3>${inlineMarkdown(a.description)}${a.item === null ? '' : html` <small>(item ${String(a.item)})</small>`}</h3>
+    <p class="asked"><span class="status waiting">waiting for you</span> · step <a href="${url}#step-${encodeURIComponent(a.stepId)}"><code>${a.stepId}</code></a>${a.item === null ? '' : html`, item ${String(a.item)},`} of plan <a href="${url}">${planId}</a> (${agent}) since ${when(a.since)}</p>
     ${fileEdit(a.args, steps) ?? valuesList(tool?.input, a.args)}
     ${effectsBox(effects, 'Deny')}
     ${a.deadline ? html`<p class="deadline">Decide ${when(a.deadline)}${a.onTimeout ? html`; then ${stepAtDeadline(a.onTimeout)}` : ''}.</p>` : ''}
-    <form method="post" action="${action('approve')}" class="inline"><input type="hidden" name="_csrf" value="${ctx.csrf}" /><input name="note" placeholder="note (optional)" aria-label="note" /> <button class="primary"${confirm ? html` data-confirm="${confirm}"` : ''}>Approve</button></form>
-    <form method="post" action="${action('deny')}" class="inline"><input type="hidden" name="_csrf" value="${ctx.csrf}" /><input name="reason" placeholder="why (optional)" aria-label="why" /> <button class="danger">Deny</button></form>
+    <form method="post" action="${action('approve')}" class="inline"><input type="hidden" name="_csrf" value="${ctx.csrf}" />${item}<input name="note" placeholder="note (optional)" aria-label="note" /> <button class="primary"${confirm ? html` data-confirm="${confirm}"` : ''}>Approve</button></form>
+    <form method="post" action="${action('deny')}" class="inline"><input type="hidden" name="_csrf" value="${ctx.csrf}" />${item}<input name="reason" placeholder="why (optional)" aria-label="why" /> <button class="danger">Deny</button></form>
   </div>`;
 }
 

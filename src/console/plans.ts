@@ -104,9 +104,9 @@ function runRows(ctx: ConsoleContext, id: string, view: PlanStatusView, events: 
       return html`<tr id="step-${s.id}">
         <td><code>${s.id}</code></td><td>${s.description}</td><td>${s.dependsOn.join(', ')}</td>
         <td class="status">${s.status}${s.reason ? html`<br /><small>${s.reason}</small>` : ''}${progressNote(s, progress.get(s.id))}
-          ${approval ? html`<br /><a href="#approve-${s.id}">waiting for you: approve or deny above</a>` : ''}${questionForm(ctx, id, asked.get(s.id))}</td>
+          ${approval ? html`<br /><a href="#approve-${approval.key}">waiting for you: approve or deny above</a>` : ''}${questionForm(ctx, id, asked.get(s.id))}</td>
         <td>${s.result?.attempts ?? ''}</td>
-        <td><pre>${pretty(approval ? approval.args : stepArgs(s))}</pre></td>
+        <td><pre>${pretty(approval && approval.item === null ? approval.args : stepArgs(s))}</pre></td>
         <td><pre>${s.result ? (s.result.error ?? pretty(s.result.value ?? null)) : ''}</pre></td>
       </tr>`;
     })}
@@ -172,7 +172,7 @@ function verdictsBox(verdicts: readonly AcceptedUpdate[], view: PlanStatusView):
   return html`<div class="card decided">${verdicts.map((v) => {
     const step = stepOf(v.arg.stepId);
     const note = v.arg.note ?? v.arg.reason;
-    return html`<p><strong class="verdict">Step <a href="#step-${String(v.arg.stepId)}">${String(v.arg.stepId)}</a> ${v.name === 'approveStep' ? 'approved' : 'denied'} by ${String(v.arg.by ?? 'someone')}</strong> ${when(v.at)}${note ? html` · “${String(note)}”` : ''}
+    return html`<p><strong class="verdict">Step <a href="#step-${String(v.arg.stepId)}">${String(v.arg.stepId)}</a>${typeof v.arg.item === 'number' ? ` item ${v.arg.item}` : ''} ${v.name === 'approveStep' ? 'approved' : 'denied'} by ${String(v.arg.by ?? 'someone')}</strong> ${when(v.at)}${note ? html` · “${String(note)}”` : ''}
       ${step ? html`<span class="outcome"> · now <span class="status">${step.status}</span>${step.result?.error ? html`: ${step.result.error}` : ''}</span>` : ''}</p>`;
   })}</div>`;
 }
@@ -224,9 +224,17 @@ export function planRoutes(app: Hono, ctx: ConsoleContext): void {
   app.post('/plans/:id/approve', change((id, _form, _step, by) => ctx.navigator.plan(id).approve({ by })));
   app.post('/plans/:id/cancel', change((id, _form, _step, by) => ctx.navigator.plan(id).cancel(`cancelled from the console by ${by}`, { by })));
   app.post('/plans/:id/regenerate', change((id, form, _step, by) => ctx.navigator.plan(id).regenerate(String(form.feedback ?? ''), { by })));
-  app.post('/plans/:id/steps/:step/approve', change((id, form, step, by) => ctx.navigator.plan(id).approveStep(step, { by, ...(form.note ? { note: String(form.note) } : {}) })));
+  app.post('/plans/:id/steps/:step/approve', change((id, form, step, by) => ctx.navigator.plan(id).approveStep(step, { by, ...itemOf(form), ...(form.note ? { note: String(form.note) } : {}) })));
   app.post('/plans/:id/steps/:step/answer', change((id, form, step, by) => ctx.navigator.plan(id).answer(step, jsonField(form.value, `the answer to ${step}`), { by })));
-  app.post('/plans/:id/steps/:step/deny', change((id, form, step, by) => ctx.navigator.plan(id).denyStep(step, { by, ...(form.reason ? { reason: String(form.reason) } : {}) })));
+  app.post('/plans/:id/steps/:step/deny', change((id, form, step, by) => ctx.navigator.plan(id).denyStep(step, { by, ...itemOf(form), ...(form.reason ? { reason: String(form.reason) } : {}) })));
+}
+
+/** The for-each item a verdict names (the card's hidden field), if any. */
+function itemOf(form: Record<string, unknown>): { item?: number } {
+  if (form.item === undefined || form.item === '') return {};
+  const item = Number(form.item);
+  if (!Number.isInteger(item) || item < 0) throw new InputProblem(`item: expected a whole number >= 0, got ${JSON.stringify(String(form.item))}`);
+  return { item };
 }
 
 /** Bad form input (not JSON): shown like a refusal. */

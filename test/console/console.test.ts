@@ -236,6 +236,32 @@ describe('plans in the console', () => {
     expect(summary.status).toBe('completed');
     expect((await get(`/plans/${plan.id}`)).text).toContain('completed');
   }, 120_000);
+
+  it('each item of a for-each step has its own card; its forms name the item; a bad item is refused', async () => {
+    const plan = await env.startPlan({
+      agent: 'lab',
+      approve: true,
+      document: { steps: [{ id: 'each', description: 'delete each', tool: 'delete_thing', forEach: '["a" "b"]', args: { name: { $expr: 'item' } } }] },
+    });
+    await waitForPlan(plan, (v) => v.approvals.length === 2);
+    const page = await get(`/plans/${plan.id}`);
+    expect(page.text).toContain('id="approve-each[0]"');
+    expect(page.text).toContain('id="approve-each[1]"');
+    expect(page.text).toContain('<input type="hidden" name="item" value="1" />');
+    const csrf = csrfOf(page.text);
+    expect((await post(`/plans/${plan.id}/steps/each/approve`, { _csrf: csrf, item: 'x' })).status).toBe(400);
+    const whole = await post(`/plans/${plan.id}/steps/each/approve`, { _csrf: csrf });
+    expect(whole.status).toBe(400);
+    expect(await whole.text()).toContain('waits for an approval of each item');
+    expect((await post(`/plans/${plan.id}/steps/each/approve`, { _csrf: csrf, item: '0', note: 'fine' })).status).toBe(303);
+    expect((await post(`/plans/${plan.id}/steps/each/approve`, { _csrf: csrf, item: '1' })).status).toBe(303);
+    expect((await plan.result()).status).toBe('completed');
+    const view = await plan.status();
+    expect(view.approvalRecords.map((r) => [r.key, r.by, r.note])).toEqual([
+      ['each[0]', 'ana', 'fine'],
+      ['each[1]', 'ana', null],
+    ]);
+  }, 120_000);
 });
 
 describe('the other routes', () => {
