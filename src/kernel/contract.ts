@@ -69,6 +69,11 @@ export type FailureType = (typeof FAILURE_TYPES)[number];
 /** Failures a retry cannot cure, whatever the activity: a tool activity never retries them. */
 export const NON_RETRYABLE_TOOL_FAILURES: FailureType[] = ['InvalidToolArgs', 'UnknownTool', 'UnknownAgent', 'ToolRejected'];
 
+/** Problems (kernel/schemas.ts Problem) as one line: `a.b: expected a string; c: required`. */
+export function problemsText(problems: ReadonlyArray<{ path: string; message: string }>): string {
+  return problems.map((p) => (p.path ? `${p.path}: ${p.message}` : p.message)).join('; ');
+}
+
 /** One zod issue as `path: message` (the path prefixed; `fallback` names the root). */
 export function issueText(issue: { path: PropertyKey[]; message: string }, fallback = 'input', prefix: PropertyKey[] = []): string {
   const path = [...prefix, ...issue.path].map(String).join('.');

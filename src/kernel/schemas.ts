@@ -10,6 +10,18 @@ export const JsonValue: z.ZodType<Json, Json> = z.lazy(() =>
 );
 
 export const SideEffectClass = z.enum(SIDE_EFFECT_CLASSES);
+
+/**
+ * One problem with an input, a plan, a verdict: what kind (`code`), where (`path`, dotted;
+ * '' for the whole) and why, in words. Mission and plan input guards report these; a plan's
+ * problems extend it with the step (src/plans/schema.ts PlanProblem).
+ */
+export const Problem = z.object({
+  code: z.string(),
+  path: z.string(),
+  message: z.string(),
+});
+export type Problem = z.infer<typeof Problem>;
 export type SideEffectClass = z.infer<typeof SideEffectClass>;
 
 /**

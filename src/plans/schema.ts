@@ -9,7 +9,7 @@
 import { z } from 'zod';
 
 import { DEFAULT_HEARTBEAT_MS, DEFAULT_TOOL_MS, type Json, type SideEffectClass } from '../kernel/contract.ts';
-import { FailedAttempt, JsonValue } from '../kernel/schemas.ts';
+import { FailedAttempt, JsonValue, Problem } from '../kernel/schemas.ts';
 
 export type { Json } from '../kernel/contract.ts';
 export { JsonValue } from '../kernel/schemas.ts';
@@ -258,13 +258,13 @@ export const PROBLEM_CODES = [
   'has_dependents',
   'invalid_order',
 ] as const;
-export const PlanProblem = z.object({
+/** A problem of a plan: the kernel's Problem (src/kernel/schemas.ts), with its step. */
+export const PlanProblem = Problem.extend({
   code: z.enum(PROBLEM_CODES),
   /** null for problems of the plan as a whole */
   stepId: z.string().nullable(),
   /** where inside the step, e.g. `args.path` or `dependsOn.1` ('' for the step itself) */
   path: z.string(),
-  message: z.string(),
 });
 export type PlanProblem = z.infer<typeof PlanProblem>;
 

@@ -7,8 +7,12 @@
  */
 import type { ApprovalVerdict, CarriedState, Decision, Json, ParsedMissionInput } from './contract.ts';
 import { DEFAULT_HEARTBEAT_MS, DEFAULT_TOOL_MS } from '../kernel/contract.ts';
+import type { Problem } from '../kernel/schemas.ts';
 
-export type Checked<T> = { ok: true; value: T } | { ok: false; problems: string[] };
+export type Checked<T> = { ok: true; value: T } | { ok: false; problems: Problem[] };
+
+/** The kinds of problem the guards report (zod's names for the same checks). */
+export type GuardCode = 'invalid_type' | 'invalid_value' | 'unrecognized_key' | 'missing' | 'too_small';
 
 type Obj = Record<string, unknown>;
 
@@ -27,9 +31,9 @@ export function isJson(v: unknown, depth = 0): v is Json {
 }
 
 export class Problems {
-  readonly list: string[] = [];
-  add(path: string, message: string): void {
-    this.list.push(`${path}: ${message}`);
+  readonly list: Problem[] = [];
+  add(path: string, message: string, code: GuardCode = 'invalid_type'): void {
+    this.list.push({ code, path, message });
   }
   check<T>(value: T): Checked<T> {
     return this.list.length ? { ok: false, problems: this.list } : { ok: true, value };
@@ -153,11 +157,11 @@ function checkOptions(p: Problems, raw: unknown): ParsedMissionInput['options'] 
   const budgets = object(p, 'options.budgets', o.budgets);
   const timeouts = object(p, 'options.timeouts', o.timeouts);
   if (approval.onTimeout !== undefined && approval.onTimeout !== 'expiry_value' && approval.onTimeout !== 'fail') {
-    p.add('options.approval.onTimeout', 'expected "expiry_value" or "fail"');
+    p.add('options.approval.onTimeout', 'expected "expiry_value" or "fail"', 'invalid_value');
   }
   const attribute = o.statusSearchAttribute;
   if (attribute !== undefined && (typeof attribute !== 'string' || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(attribute))) {
-    p.add('options.statusSearchAttribute', 'must be a search attribute name');
+    p.add('options.statusSearchAttribute', 'must be a search attribute name', 'invalid_value');
   }
   const strip = <T extends Obj>(x: T) => Object.fromEntries(Object.entries(x).filter(([, v]) => v !== undefined)) as T;
   return {

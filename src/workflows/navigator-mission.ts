@@ -3,6 +3,7 @@
  * workflow state, approvals through updates and signals. State and rules live in
  * MissionState; the pass loop lives in mission-loop.ts; this file wires messages.
  */
+import { problemsText } from '../kernel/contract.ts';
 import * as wf from '@temporalio/workflow';
 import { failure } from '../kernel/failures.ts';
 import type { Json, MissionInput } from './contract.ts';
@@ -14,7 +15,7 @@ import { renderMissionLog, renderProgress } from './views.ts';
 
 export async function navigatorMission(raw: MissionInput): Promise<Json> {
   const parsed = checkMissionInput(raw);
-  if (!parsed.ok) throw failure('InvalidMissionInput', `invalid mission input: ${parsed.problems.join('; ')}`);
+  if (!parsed.ok) throw failure('InvalidMissionInput', `invalid mission input: ${problemsText(parsed.problems)}`);
   const info = wf.workflowInfo();
   const state = new MissionState(parsed.value, info.workflowId, Date.now());
   setHandlers(state);
@@ -23,7 +24,7 @@ export async function navigatorMission(raw: MissionInput): Promise<Json> {
 
 /** The checked value, or an Error listing the problems (thrown by validators). */
 function valid<T>(checked: Checked<T>): T {
-  if (!checked.ok) throw new Error(`invalid input: ${checked.problems.join('; ')}`);
+  if (!checked.ok) throw new Error(`invalid input: ${problemsText(checked.problems)}`);
   return checked.value;
 }
 
@@ -34,7 +35,7 @@ function setHandlers(state: MissionState): void {
     if (finished()) throw new Error(`the mission is ${state.status}`);
   };
   const reject = (signal: string, reason: string) => state.rejectedSignals.push({ signal, reason });
-  const problemsOf = <T>(c: Checked<T>) => (c.ok ? null : c.problems.join('; '));
+  const problemsOf = <T>(c: Checked<T>) => (c.ok ? null : problemsText(c.problems));
 
   // decide: the update's validator rejects bad input; a bad signal is recorded as rejected.
   const decisionError = (raw: unknown): string | null => {

@@ -4,6 +4,7 @@
  * it: ready steps in parallel, approvals by update or signal, recovery by the model.
  * State lives in PlanState, the phases in plan-run.ts; this file wires messages.
  */
+import { problemsText } from '../kernel/contract.ts';
 import * as wf from '@temporalio/workflow';
 import { failure } from '../kernel/failures.ts';
 import type { ExecutionSummary, PlanAck, PlanInput, PlanStatus, StepVerdict } from './plan-contract.ts';
@@ -208,7 +209,7 @@ function checkEdit(state: PlanState, edit: unknown): void {
 
 function checkInput(raw: unknown): ParsedPlanInput {
   const checked = checkPlanInput(raw);
-  if (!checked.ok) throw failure('InvalidPlanInput', `invalid plan input: ${checked.problems.join('; ')}`);
+  if (!checked.ok) throw failure('InvalidPlanInput', `invalid plan input: ${problemsText(checked.problems)}`);
   return checked.value;
 }
 

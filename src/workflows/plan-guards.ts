@@ -41,7 +41,7 @@ export function checkPlanInput(raw: unknown): Checked<ParsedPlanInput> {
   if (raw.approve !== undefined && typeof raw.approve !== 'boolean') p.add('approve', 'expected true or false');
   if (raw.options !== undefined) strictObject(OPTION_FIELDS)(p, 'options', raw.options);
   if (raw.carried === undefined && raw.request === undefined && raw.document === undefined) {
-    p.add('input', 'a plan needs a request (planner) or a document (given plan)');
+    p.add('input', 'a plan needs a request (planner) or a document (given plan)', 'missing');
   }
   return p.check(raw as unknown as ParsedPlanInput);
 }
@@ -49,7 +49,7 @@ export function checkPlanInput(raw: unknown): Checked<ParsedPlanInput> {
 function checkDocument(p: Problems, d: unknown): void {
   if (!isObj(d)) return p.add('document', 'expected an object');
   if (!Array.isArray(d.steps)) p.add('document.steps', 'expected an array');
-  else if (d.steps.length === 0) p.add('document.steps', 'a plan needs at least one step');
+  else if (d.steps.length === 0) p.add('document.steps', 'a plan needs at least one step', 'too_small');
   if (d.params !== undefined) checkParams(p, d.params);
   if (d.estimatedDuration !== undefined && !(typeof d.estimatedDuration === 'number' && Number.isFinite(d.estimatedDuration) && d.estimatedDuration >= 0)) {
     p.add('document.estimatedDuration', 'expected a number >= 0');
@@ -60,7 +60,7 @@ function checkDocument(p: Problems, d: unknown): void {
 function checkParams(p: Problems, params: unknown): void {
   if (!isObj(params)) return p.add('document.params', 'expected an object');
   for (const [name, schema] of Object.entries(params)) {
-    if (!PARAM_NAME.test(name)) p.add(`document.params.${name}`, 'a parameter name is letters, digits, _ and -');
+    if (!PARAM_NAME.test(name)) p.add(`document.params.${name}`, 'a parameter name is letters, digits, _ and -', 'invalid_value');
     if (!isObj(schema) || !isJson(schema)) p.add(`document.params.${name}`, 'expected a JSON Schema object');
   }
 }
@@ -70,7 +70,7 @@ function strictObject(fields: Record<string, (p: Problems, path: string, v: unkn
     if (!isObj(v)) return p.add(path, 'expected an object');
     for (const [key, value] of Object.entries(v as Obj)) {
       const check = fields[key];
-      if (!check) p.add(`${path}.${key}`, 'unknown option');
+      if (!check) p.add(`${path}.${key}`, 'unknown option', 'unrecognized_key');
       else if (value !== undefined) check(p, `${path}.${key}`, value);
     }
   };
@@ -82,10 +82,10 @@ function positive(p: Problems, path: string, v: unknown): void {
 
 function oneOf(...allowed: string[]) {
   return (p: Problems, path: string, v: unknown): void => {
-    if (typeof v !== 'string' || !allowed.includes(v)) p.add(path, `expected ${allowed.map((a) => JSON.stringify(a)).join(' or ')}`);
+    if (typeof v !== 'string' || !allowed.includes(v)) p.add(path, `expected ${allowed.map((a) => JSON.stringify(a)).join(' or ')}`, 'invalid_value');
   };
 }
 
 function searchAttributeName(p: Problems, path: string, v: unknown): void {
-  if (typeof v !== 'string' || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(v)) p.add(path, 'must be a search attribute name');
+  if (typeof v !== 'string' || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(v)) p.add(path, 'must be a search attribute name', 'invalid_value');
 }

@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { PlanInput } from '../../src/workflows/plan-contract.ts';
 import { checkPlanInput } from '../../src/workflows/plan-guards.ts';
+import { problemsText } from '../../src/kernel/contract.ts';
 
 const json = fc.jsonValue({ maxDepth: 3 }).map((v) => JSON.parse(JSON.stringify(v)));
 const maybe = <T>(a: fc.Arbitrary<T>) => fc.option(a, { nil: undefined });
@@ -64,7 +65,7 @@ describe('the plan input guard agrees with the zod contract', () => {
       fc.property(input, (raw) => {
         const z = PlanInput.safeParse(raw);
         const g = checkPlanInput(raw);
-        expect(g.ok, `guard ${g.ok ? 'accepted' : 'rejected'} what zod ${z.success ? 'accepted' : 'rejected'}: ${JSON.stringify(raw)} (${g.ok ? '' : g.problems.join('; ')})`).toBe(z.success);
+        expect(g.ok, `guard ${g.ok ? 'accepted' : 'rejected'} what zod ${z.success ? 'accepted' : 'rejected'}: ${JSON.stringify(raw)} (${g.ok ? '' : problemsText(g.problems)})`).toBe(z.success);
         if (g.ok) expect(g.value).toBe(raw);
       }),
       { numRuns: 3000 },
@@ -84,7 +85,7 @@ describe('the plan input guard agrees with the zod contract', () => {
     for (const [raw, path] of cases) {
       const g = checkPlanInput(raw);
       expect(g.ok).toBe(false);
-      if (!g.ok) expect(g.problems.some((p) => p.startsWith(`${path}: `)), `${g.problems.join('; ')} names ${path}`).toBe(true);
+      if (!g.ok) expect(g.problems.some((p) => p.path === path && p.message !== '' && p.code !== ''), `${problemsText(g.problems)} names ${path}`).toBe(true);
       const z = PlanInput.safeParse(raw);
       expect(z.success).toBe(false);
     }
