@@ -82,8 +82,7 @@ export function isSettled(plan: Plan): boolean {
  */
 export function finalStatus(plan: Plan, opts: { aborted?: boolean } = {}): Extract<PlanStatus, 'completed' | 'completed_with_failures' | 'failed'> {
   if (opts.aborted || plan.steps.some((s) => s.status === 'failed' && s.critical)) return 'failed';
-  // a step a person denied did not happen either: the plan did not do all it set out to
-  if (plan.steps.some((s) => s.status === 'failed' || s.status === 'blocked' || (s.status === 'skipped' && s.skippedBy === 'denial'))) return 'completed_with_failures';
+  if (plan.steps.some((s) => s.status === 'failed' || s.status === 'blocked')) return 'completed_with_failures';
   return 'completed';
 }
 

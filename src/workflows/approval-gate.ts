@@ -81,16 +81,38 @@ export class ApprovalGate<R extends GateRequest> {
    * The verdict, or the deadline passing, is recorded. `timer` is the deadline timer's summary.
    */
   async wait(request: R, timeoutMs: number | null, stop: () => boolean, timer = `approval deadline of ${request.tool ?? request.key}`): Promise<GateOutcome> {
-    const now = Date.now();
-    this.verdicts.delete(request.key);
-    this.pending.set(request.key, { ...request, since: iso(now), deadline: timeoutMs === null ? null : iso(now + timeoutMs) });
-    const arrived = () => this.verdicts.has(request.key) || stop();
+    this.open(request, timeoutMs);
     try {
-      await waitUntil(arrived, timeoutMs, timer);
+      await waitUntil(this.arrived(request.key, stop), timeoutMs, timer);
     } finally {
       // also when the wait is cancelled (a plan's cancelled scope): nothing waits any more
       this.pending.delete(request.key);
     }
+    return this.settle(request, stop);
+  }
+
+  /*
+   * The three parts of `wait`, for a caller that must await the deadline itself: the order
+   * of a workflow's commands follows how many promise steps lie between a verdict and what
+   * runs next, and histories recorded before the gate existed were written with the await
+   * directly in the plan step (see plan-run.ts awaitApproval).
+   */
+
+  /** Starts waiting for a verdict on `request`. */
+  open(request: R, timeoutMs: number | null): void {
+    const now = Date.now();
+    this.verdicts.delete(request.key);
+    this.pending.set(request.key, { ...request, since: iso(now), deadline: timeoutMs === null ? null : iso(now + timeoutMs) });
+  }
+
+  /** The condition a wait for `key` ends on. */
+  arrived(key: string, stop: () => boolean): () => boolean {
+    return () => this.verdicts.has(key) || stop();
+  }
+
+  /** Ends the wait for `request`: what came (recorded), or the deadline (recorded), or stop. */
+  settle(request: R, stop: () => boolean): GateOutcome {
+    this.pending.delete(request.key);
     const verdict = this.verdicts.get(request.key);
     this.verdicts.delete(request.key);
     if (verdict) {

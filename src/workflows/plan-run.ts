@@ -227,20 +227,37 @@ async function prepareArgs(state: PlanState, step: Step): Promise<Prepared> {
 async function awaitApproval(state: PlanState, step: Step, prepared: { kind: 'run'; args: Json } | { kind: 'each'; items: Json[] }): Promise<'approved' | 'denied' | 'revised'> {
   const timeoutMs = state.options.approvalTimeoutMs ?? null;
   const base = { stepId: step.id, description: step.description, tool: step.tool ?? step.agent ?? null, onTimeout: timeoutMs === null ? null : state.options.onApprovalTimeout };
-  const requests =
-    prepared.kind === 'each'
-      ? prepared.items.map((args, item) => ({ ...base, key: approvalKey(step.id, item), item, args }))
-      : [{ ...base, key: step.id, item: null, args: prepared.args }];
+  // histories from before per-item approvals asked once for the whole list of items
+  const perItem = prepared.kind === 'each' && wf.patched(ITEM_APPROVALS_PATCH);
+  const requests = perItem
+    ? prepared.items.map((args, item) => ({ ...base, key: approvalKey(step.id, item), item, args }))
+    : [{ ...base, key: step.id, item: null, args: prepared.kind === 'each' ? prepared.items : prepared.args }];
   state.updateStep(step.id, { status: 'awaiting_approval' }, Date.now());
   const stop = () => state.cancelReason !== null || state.abortReason !== null;
-  const waits = requests.map((r) => state.approvals.wait(r, timeoutMs, stop, `approval deadline of step ${r.key}`));
+  const gate = state.approvals;
+  for (const r of requests) gate.open(r, timeoutMs);
   setDetails(state);
-  const outcomes = await Promise.all(waits);
-  const which = (i: number) => (prepared.kind === 'each' ? ` (item ${i})` : '');
+  let outcomes: GateOutcome[];
+  try {
+    if (!perItem) {
+      // awaited here, not through a helper: recorded histories have the step's next command
+      // before the approval update's completion, and an extra promise step would swap them
+      const r = requests[0]!;
+      await waitUntil(gate.arrived(r.key, stop), timeoutMs, `approval deadline of step ${step.id}`);
+      outcomes = [gate.settle(r, stop)];
+    } else {
+      outcomes = await Promise.all(requests.map((r) => gate.wait(r, timeoutMs, stop, `approval deadline of step ${r.key}`)));
+    }
+  } finally {
+    for (const r of requests) gate.pending.delete(r.key);
+  }
+  const which = (i: number) => (perItem ? ` (item ${i})` : '');
   const denied = outcomes.findIndex((o) => o.kind === 'denied');
   if (denied >= 0) {
-    const o = outcomes[denied] as Extract<GateOutcome, { kind: 'denied' }>;
-    return onDenial(state, step, `${o.message}${which(denied)}`);
+    const reason = `${(outcomes[denied] as Extract<GateOutcome, { kind: 'denied' }>).message}${which(denied)}`;
+    if (state.options.onDenial === 'ask' && !stop()) return askRevision(state, step, reason);
+    if (state.options.onDenial === 'abort') state.abortReason ??= `step ${step.id} was ${reason}; the plan stops (onDenial: abort)`;
+    return deny(state, step.id, reason);
   }
   const expired = outcomes.findIndex((o) => o.kind === 'expired');
   if (expired >= 0 && state.options.onApprovalTimeout === 'fail') {
@@ -253,17 +270,13 @@ async function awaitApproval(state: PlanState, step: Step, prepared: { kind: 'ru
   return 'approved';
 }
 
-/** What a person's denial does to the step and the plan (the plan's `onDenial`). */
-async function onDenial(state: PlanState, step: Step, reason: string): Promise<'denied' | 'revised'> {
-  const policy = state.options.onDenial;
-  if (policy === 'abort') {
-    state.abortReason ??= `step ${step.id} was ${reason}; the plan stops (onDenial: abort)`;
-    return deny(state, step.id, reason);
-  }
-  if (policy === 'ask' && state.cancelReason === null && state.abortReason === null) {
-    const asked = { ok: false, error: `${reason}. A person denied this step; revise it so that it can be approved.`, attempts: 0, duration: 0, timestamp: iso(Date.now()) };
-    if (await recover(state, step.id, asked)) return 'revised';
-  }
+/** Marks plans whose for-each steps ask one approval per item (workflow.patched). */
+const ITEM_APPROVALS_PATCH = 'step-approval-per-item';
+
+/** onDenial ask: the model revises the denied step from the reason (a recovery); else it is denied. */
+async function askRevision(state: PlanState, step: Step, reason: string): Promise<'denied' | 'revised'> {
+  const asked = { ok: false, error: `${reason}. A person denied this step; revise it so that it can be approved.`, attempts: 0, duration: 0, timestamp: iso(Date.now()) };
+  if (await recover(state, step.id, asked)) return 'revised';
   return deny(state, step.id, reason);
 }
 

@@ -70,9 +70,10 @@ describe('a plan worker killed with SIGKILL', () => {
         ],
       },
     });
-    const gated = await waitForPlan(plan, awaiting('charge_all'));
-    expect(gated.approvals[0]!.args).toEqual(accounts.map((account) => ({ account, amount: 5 })));
-    await plan.approveStep('charge_all', { by: 'ana' });
+    // each item waits for its own approval, with its own args
+    const gated = await waitForPlan(plan, (v) => v.approvals.filter((a) => a.stepId === 'charge_all').length === accounts.length);
+    expect(gated.approvals.map((a) => [a.item, a.args])).toEqual(accounts.map((account, item) => [item, { account, amount: 5 }]));
+    for (const item of accounts.keys()) await plan.approveStep('charge_all', { by: 'ana', item });
     await eventually(() => existsSync(join(dir, 'charge.marker')), 60_000, 'a charge to be applied');
     first.kill('SIGKILL');
     const appliedBeforeKill = readCharges(charges).filter((c) => c.outcome === 'applied').length;
