@@ -25,6 +25,7 @@ import {
 import type { DataConverter } from '@temporalio/common';
 import { randomUUID } from 'node:crypto';
 import { type DevServer, type DevServerOptions, startDevServer } from './index.ts';
+import { cachedBundle } from './bundle-cache.ts';
 
 export interface TestEnvOptions {
   /** Module exporting the workflows (bundled once per process). */
@@ -62,7 +63,8 @@ export function bundleOnce(workflowsPath: string, workflowInterceptorModules: re
   const key = [workflowsPath, ...workflowInterceptorModules].join('\n');
   let bundle = bundles.get(key);
   if (!bundle) {
-    bundle = bundleWorkflowCode({ workflowsPath, workflowInterceptorModules: [...workflowInterceptorModules], logger: new DefaultLogger('WARN') });
+    const make = () => bundleWorkflowCode({ workflowsPath, workflowInterceptorModules: [...workflowInterceptorModules], logger: new DefaultLogger('WARN') });
+    bundle = cachedBundle([workflowsPath, ...workflowInterceptorModules], make);
     bundles.set(key, bundle);
   }
   return bundle;

@@ -11,6 +11,7 @@ import type { Agent } from '../navigator/index.ts';
 import { agentsOfModule } from './agents.ts';
 import { workflowsPath } from './workflows-path.ts';
 import { type Telemetry, silentSpanSinks, telemetry as telemetryFromEnv, workflowInterceptorModules } from '../telemetry/setup.ts';
+import { cachedBundle } from '../devserver/bundle-cache.ts';
 
 export { workflowsPath };
 export { buildRegistry, loadAgentModule } from './agents.ts';
@@ -42,7 +43,9 @@ export interface NavigatorWorkerOptions {
  * is on or not: a bundle of your own must list {@link workflowInterceptorModules} too.
  */
 export function bundleMissionWorkflows(): Promise<WorkflowBundle> {
-  return bundleWorkflowCode({ workflowsPath, workflowInterceptorModules: [...workflowInterceptorModules], logger: quietLogger });
+  const make = () => bundleWorkflowCode({ workflowsPath, workflowInterceptorModules: [...workflowInterceptorModules], logger: quietLogger });
+  // from the repository's sources, kept between processes (src/devserver/bundle-cache.ts)
+  return cachedBundle([workflowsPath, ...workflowInterceptorModules], make);
 }
 
 export { workflowInterceptorModules };
