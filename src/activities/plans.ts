@@ -91,6 +91,8 @@ export function createPlanActivities(deps: PlanActivityDeps) {
     },
 
     async preparePlan(req: PreparePlanRequest): Promise<PlanOutcome> {
+      // the workflow gives model activities a heartbeat timeout: beat before the quick paths too
+      Context.current().heartbeat();
       const entry = lookupAgent(deps.agents, req.agent);
       const catalog = catalogOf(deps.agents, entry);
       const base = { id: req.planId, taskId: req.taskId, createdAt: req.createdAt };
@@ -109,6 +111,7 @@ export function createPlanActivities(deps: PlanActivityDeps) {
     },
 
     async editPlan(req: EditPlanRequest): Promise<PlanOutcome> {
+      Context.current().heartbeat();
       const entry = lookupAgent(deps.agents, req.agent);
       const parsed = PlanEdit.safeParse(req.edit);
       if (!parsed.success) {

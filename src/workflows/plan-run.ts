@@ -29,6 +29,9 @@ const { describePlanAgent } = wf.proxyActivities<Activities>({
 function modelActivities(state: PlanState) {
   return wf.proxyActivities<Activities>({
     startToCloseTimeout: state.options.timeouts.modelMs,
+    // these activities heartbeat while the model thinks: a killed worker's call is retried
+    // within seconds, not after the start-to-close timeout (15 minutes for the planner)
+    heartbeatTimeout: state.options.timeouts.heartbeatMs,
     retry: { maximumAttempts: 3, nonRetryableErrorTypes: nonRetryable('UnknownAgent', 'InvalidPlan') },
   });
 }
