@@ -15,6 +15,7 @@ const suites: Record<string, () => Promise<Suite>> = {
   telemetry: async () => (await import('./telemetry.ts')).benchTelemetry,
   audit: async () => (await import('./audit.ts')).benchAudit,
   temporal: async () => (await import('./temporal.ts')).benchTemporal,
+  sandbox: async () => (await import('./sandbox.ts')).benchSandbox,
 };
 
 function fmt(n: number | undefined): string {
