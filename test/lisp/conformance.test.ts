@@ -52,6 +52,9 @@ describe('quote', () => {
     ["(sort ['c 'a 'b])", '(a b c)'],
     ["(case 'b a 1 b 2 :none)", '2'],
     ["(case :b a 1 :none)", ':none'],
+    ["[(pr-str 'foo) (str [1 'b]) (pr-str {'a [1 'b]}) (str ''a)]", '["foo" "[1 b]" "{a [1 b]}" "(quote a)"]'],
+    ["[(ident? 'a) (ident? :a) (ident? \"a\") (simple-symbol? 'a) (qualified-symbol? 'a/b) (simple-keyword? :a/b) (qualified-keyword? :a/b) (simple-ident? :a) (qualified-ident? 'a)]", '[true true false true true false true true false]'],
+    ["[(compare 'a/b 'a) (sort ['b/a 'a/b 'c])]", '[1 (c a/b b/a)]'],
   ])('symbols as data: %s is %s', async (source, expected) => {
     expect(await value(source)).toBe(expected);
   });

@@ -21,6 +21,7 @@ import { fn, fnLiteral, letfn } from './functions.ts';
 import { caseForm, cond, condp, forForm, tryForm } from './control.ts';
 import { task, toolCall, where } from './effects.ts';
 import { bindingsOf, patternOf } from './patterns.ts';
+import { dotDotForm, dotForm, isMethodName, methodCall } from './interop.ts';
 
 export interface AnalyzeOptions {
   /** the program text, used to keep each `fn`'s source as written */
@@ -207,6 +208,9 @@ export class Analyzer {
       if (head.ns === null && this.scope.lookup(head.name) === undefined && SPECIAL_FORMS.has(head.name)) {
         return this.special(head.name, f, tail);
       }
+      if (head.ns === null && (isMethodName(head.name) || head.name === '..') && this.scope.lookup(head.name) === undefined) {
+        return head.name === '..' ? dotDotForm(this, f) : methodCall(this, f);
+      }
       if (head.ns === 'tool') return toolCall(this, head.name, f);
       if (head.ns === 'budget' && head.name === 'remaining') {
         if (items.length !== 1) throw err('invalid_arity', '(budget/remaining) takes no arguments', f.span);
@@ -305,7 +309,7 @@ export class Analyzer {
         if (it.length !== 2) throw err('invalid_form', `quote takes one form, got ${it.length - 1}`, span);
         return { kind: 'const', value: this.quoted(it[1]!), span };
       case '.':
-        throw err('invalid_form', '(. obj method) is not supported', span, 'use (.method obj)');
+        return dotForm(this, f);
       case 'fn*':
       case 'let*':
       case 'loop*':

@@ -1,5 +1,6 @@
 /** Hints for names that are not what the program thinks they are. */
 import { unknownNameHint } from '../core/index.ts';
+import { methodValueHint } from '../core/interop.ts';
 
 export function specialValueHint(name: string): string | undefined {
   if (name === 'and' || name === 'or') return `wrap it in a function: #(${name} %1 %2)`;
@@ -19,6 +20,8 @@ const SUGGEST: Record<string, string> = {
 export function undefinedHint(names: string[]): string | undefined {
   for (const n of names) {
     if (Object.hasOwn(SUGGEST, n)) return SUGGEST[n];
+    const method = methodValueHint(n);
+    if (method) return names.length > 1 ? `${n}: ${method}` : method;
     const h = unknownNameHint(n);
     if (h) return names.length > 1 ? `${n}: ${h}` : h;
   }

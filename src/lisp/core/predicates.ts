@@ -53,6 +53,8 @@ export function typeKeyword(v: Value): Value {
   return null;
 }
 
+const isIdent = (x: Value): x is Keyword | Sym => x instanceof Keyword || x instanceof Sym;
+
 export const predicateFns: CoreTable = {
   'nil?': pred((x) => x === null, 'x is nil'),
   'some?': pred((x) => x !== null, 'x is not nil'),
@@ -73,6 +75,13 @@ export const predicateFns: CoreTable = {
   'char?': pred((x) => typeof x === 'string' && (x.length === 1 || (x.length === 2 && x.codePointAt(0)! > 0xffff)), 'a 1-character string (one code point), like \\a'),
   'keyword?': pred((x) => x instanceof Keyword, 'a keyword'),
   'symbol?': pred((x) => x instanceof Sym, "a quoted symbol: (symbol? 'a) is true"),
+  'ident?': pred(isIdent, 'a keyword or symbol'),
+  'simple-ident?': pred((x) => isIdent(x) && x.ns === null, 'a keyword or symbol without a namespace'),
+  'qualified-ident?': pred((x) => isIdent(x) && x.ns !== null, 'a keyword or symbol with a namespace'),
+  'simple-keyword?': pred((x) => x instanceof Keyword && x.ns === null, ':a, not :a/b'),
+  'qualified-keyword?': pred((x) => x instanceof Keyword && x.ns !== null, ':a/b, not :a'),
+  'simple-symbol?': pred((x) => x instanceof Sym && x.ns === null, "'a, not 'a/b"),
+  'qualified-symbol?': pred((x) => x instanceof Sym && x.ns !== null, "'a/b, not 'a"),
   'vector?': pred(isVector, 'a vector [..]'),
   'list?': pred(isPList, "a list '(..) (results of map, filter, ... are lists)"),
   'seq?': pred((x) => isPList(x) || isLazySeq(x), 'a list or lazy sequence (not a vector)'),
