@@ -109,6 +109,8 @@ export class ActivityProbe {
 export interface ActivitySpan {
   type: string;
   activityId: string;
+  /** when the workflow task whose commands scheduled it started: when the workflow saw it was due */
+  decided: number;
   scheduled: number;
   started: number;
   completed: number;
@@ -126,11 +128,14 @@ export function activitySpans(events: HistoryEvent[], runs: Map<string, Activity
   const byScheduled = new Map<number, ActivitySpan>();
   const waitingForTask: ActivitySpan[] = [];
   const spans: ActivitySpan[] = [];
+  const taskStarted = new Map<number, number>();
+  let decided = NaN;
   for (const e of events) {
     const at = millis(e);
+    if (e.workflowTaskStartedEventAttributes) taskStarted.set(Number(e.eventId), at);
     const s = e.activityTaskScheduledEventAttributes;
     if (s) {
-      const span: ActivitySpan = { type: s.activityType?.name ?? '?', activityId: s.activityId ?? '?', scheduled: at, started: NaN, completed: NaN, applied: NaN, ownMs: 0 };
+      const span: ActivitySpan = { type: s.activityType?.name ?? '?', activityId: s.activityId ?? '?', decided, scheduled: at, started: NaN, completed: NaN, applied: NaN, ownMs: 0 };
       byScheduled.set(Number(e.eventId), span);
       spans.push(span);
     }
@@ -142,7 +147,9 @@ export function activitySpans(events: HistoryEvent[], runs: Map<string, Activity
       span.completed = at;
       waitingForTask.push(span);
     }
-    if (e.workflowTaskCompletedEventAttributes) {
+    const taskDone = e.workflowTaskCompletedEventAttributes;
+    if (taskDone) {
+      decided = taskStarted.get(Number(taskDone.startedEventId)) ?? NaN;
       for (const span of waitingForTask.splice(0)) span.applied = at;
     }
   }
@@ -184,9 +191,22 @@ export function workflowTaskSpans(events: HistoryEvent[]): TaskSpan[] {
   return done;
 }
 
-/** p50 and p90 of samples (nearest rank). */
-export function percentiles(xs: number[]): { p50: number; p90: number; n: number } {
+/** p50, p90, p95 and max of samples (nearest rank). */
+export function percentiles(xs: number[]): { p50: number; p90: number; p95: number; max: number; n: number } {
   const s = xs.filter((x) => Number.isFinite(x)).sort((a, b) => a - b);
-  if (!s.length) return { p50: NaN, p90: NaN, n: 0 };
-  return { p50: s[Math.floor(s.length / 2)]!, p90: s[Math.max(0, Math.ceil(s.length * 0.9) - 1)]!, n: s.length };
+  if (!s.length) return { p50: NaN, p90: NaN, p95: NaN, max: NaN, n: 0 };
+  const rank = (q: number) => s[Math.max(0, Math.ceil(s.length * q) - 1)]!;
+  return { p50: s[Math.floor(s.length / 2)]!, p90: rank(0.9), p95: rank(0.95), max: s.at(-1)!, n: s.length };
 }
+
+/** The most of these activities running on the worker at one time. */
+export function maxInFlight(spans: ActivitySpan[]): number {
+  const edges = spans.flatMap((s) => (s.run ? [[s.run.start, 1] as const, [s.run.end, -1] as const] : [])).sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+  let now = 0;
+  let most = 0;
+  for (const [, d] of edges) most = Math.max(most, (now += d));
+  return most;
+}
+
+/** ms for a table: whole above 100, one decimal below. */
+export const fmtMs = (ms: number): string => (Number.isFinite(ms) ? (ms >= 100 ? ms.toFixed(0) : ms.toFixed(1)) : '?');

@@ -22,6 +22,11 @@
  *     for approval: approveEffect sent → its activity running (what an approver feels).
  *  4. plans: N = 1, 5, 20, 50 independent steps and a chain of N, each step a tool that
  *     works 20 ms; overhead per step, and how many steps ran at once.
+ *  5. curve: N = 5, 10, 100, 1000 ready steps, per step ready → running (p50/p95/max) and
+ *     the whole plan, beside a bare workflow starting N activities (temporal-plan-curve.ts).
+ *
+ * `BENCH_TEMPORAL_PARTS=curve` (or `floor,pass,...`) runs some parts; `BENCH_TEMPORAL_REAL=0`
+ * only the embedded server; `BENCH_TEMPORAL_RUNS` the runs per figure.
  *
  * Rows: `median ms` is the embedded server's p50, `baseline ms` the real server's p50,
  * `ratio` embedded / real; the note has both p90s and what the figure is made of.
@@ -47,13 +52,18 @@ import type { MissionInput } from '../src/workflows/contract.ts';
 import { approveEffectUpdate, decideUpdate, statusQuery } from '../src/workflows/messages.ts';
 import { benchAgents, onePass, repeatingModel, onePassProgram } from './agents/mission-agents.ts';
 import { waitFor } from './mission.ts';
-import { ActivityProbe, type ActivitySpan, type TaskSpan, activitySpans, calibrateClock, nowMs, percentiles, workflowTaskSpans } from './temporal-probe.ts';
+import { curveFigures } from './temporal-plan-curve.ts';
+import { ActivityProbe, type ActivitySpan, type TaskSpan, activitySpans, calibrateClock, fmtMs as p, maxInFlight, nowMs, percentiles, workflowTaskSpans } from './temporal-probe.ts';
 import type { BenchRow } from './types.ts';
 
 /** timed runs per figure (`BENCH_TEMPORAL_RUNS`); plans of 50 steps run half as often */
 const RUNS = Number(process.env.BENCH_TEMPORAL_RUNS ?? 10);
 const WARMUP = 2;
 const EFFECT_COUNTS = [1, 5, 20];
+const ALL_PARTS = ['floor', 'pass', 'effects', 'decision', 'plans', 'curve'] as const;
+type Part = (typeof ALL_PARTS)[number];
+/** which parts run (`BENCH_TEMPORAL_PARTS=floor,curve`): all by default */
+const PARTS: Part[] = partsOf(process.env.BENCH_TEMPORAL_PARTS);
 const PLAN_SIZES = [1, 5, 20, 50];
 /** how long each plan step's tool works, so steps that run at once show it */
 const STEP_MS = 20;
@@ -61,14 +71,16 @@ const STEP_MS = 20;
 type Kind = 'embedded' | 'real';
 
 /** One figure of one lane: its samples (ms) and what it is made of (p50s of the parts). */
-interface Figure {
+export interface Figure {
   name: string;
   samples: number[];
   detail?: string;
 }
 
-interface Lane {
+export interface Lane {
   env: TestEnv;
+  /** the lane's worker (its slots are printed beside the plan curve) */
+  worker: Worker;
   probe: ActivityProbe;
   start(workflowType: string, input: unknown, workflowId?: string): Promise<WorkflowHandle>;
   spans(workflowId: string): Promise<ActivitySpan[]>;
@@ -100,7 +112,6 @@ const registered: RegisteredAgent[] = [
   { agent: planAgent as unknown as Agent, model: () => createScriptedModel([]) },
 ];
 
-const p = (ms: number) => (Number.isFinite(ms) ? (ms >= 100 ? ms.toFixed(0) : ms.toFixed(1)) : '?');
 const p50 = (xs: number[]) => percentiles(xs).p50;
 const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
 
@@ -110,15 +121,25 @@ export async function benchTemporal(): Promise<BenchRow[]> {
   } catch {
     // already installed by another suite
   }
-  const library = await libraryPass();
+  let pass: Promise<number> | undefined;
+  const library = () => (pass ??= libraryPass());
   const embedded = await inLane('embedded', library);
   let real: Figure[] | string;
   try {
-    real = findTemporalCli() ? await inLane('real', library) : 'not run: no Temporal CLI (npm run temporal:build)';
+    if (process.env.BENCH_TEMPORAL_REAL === '0') real = 'not run (BENCH_TEMPORAL_REAL=0)';
+    else real = findTemporalCli() ? await inLane('real', library) : 'not run: no Temporal CLI (npm run temporal:build)';
   } catch (e) {
     real = `FAILED: ${(e as Error).message.split('\n')[0]}`;
   }
   return rows(embedded, real);
+}
+
+function partsOf(given: string | undefined): Part[] {
+  if (!given) return [...ALL_PARTS];
+  const wanted = given.split(',').map((s) => s.trim());
+  const unknown = wanted.filter((w) => !(ALL_PARTS as readonly string[]).includes(w));
+  if (unknown.length) throw new Error(`BENCH_TEMPORAL_PARTS: unknown part ${unknown.join(', ')}; the parts are ${ALL_PARTS.join(', ')}`);
+  return ALL_PARTS.filter((part) => wanted.includes(part));
 }
 
 /** The one-pass mission's pass in library mode (same model, same sandbox): the work without Temporal. */
@@ -134,7 +155,7 @@ async function libraryPass(): Promise<number> {
   return p50(times);
 }
 
-async function inLane(kind: Kind, library: number): Promise<Figure[]> {
+async function inLane(kind: Kind, library: () => Promise<number>): Promise<Figure[]> {
   const startServer = kind === 'embedded' ? () => startDevServer({ port: 0 }) : () => startTemporalDevServer();
   const env = await createTestEnv({ workflowsPath, workflowInterceptorModules, worker: { sinks: silentSpanSinks }, startWorker: false, startServer });
   const probe = new ActivityProbe();
@@ -145,6 +166,7 @@ async function inLane(kind: Kind, library: number): Promise<Figure[]> {
   let seq = 0;
   const lane: Lane = {
     env,
+    worker,
     probe,
     async start(workflowType, input, workflowId = `bench-temporal-${++seq}-${randomUUID().slice(0, 8)}`) {
       return env.client.workflow.start(workflowType, { taskQueue: env.taskQueue, workflowId, args: [input] });
@@ -159,7 +181,17 @@ async function inLane(kind: Kind, library: number): Promise<Figure[]> {
   };
   try {
     console.error(`bench temporal: ${kind} server`);
-    return [...(await floorFigures(lane)), ...(await passFigures(lane, library)), ...(await effectFigures(lane)), ...(await decisionFigures(lane)), ...(await planFigures(lane))];
+    const parts: Record<Part, () => Promise<Figure[]>> = {
+      floor: () => floorFigures(lane),
+      pass: async () => passFigures(lane, await library()),
+      effects: () => effectFigures(lane),
+      decision: () => decisionFigures(lane),
+      plans: () => planFigures(lane),
+      curve: () => curveFigures(lane, { agent: planAgent.name, steps: independent }),
+    };
+    const figures: Figure[] = [];
+    for (const part of PARTS) figures.push(...(await parts[part]()));
+    return figures;
   } finally {
     worker.shutdown();
     await running.catch(() => undefined);
@@ -355,15 +387,6 @@ async function pendingApproval(handle: WorkflowHandle): Promise<string> {
 
 const independent = (n: number): StepSpecInput[] => Array.from({ length: n }, (_, i) => ({ id: `s${i}`, description: `step ${i}`, tool: 'work', args: { i, ms: STEP_MS } }));
 const chain = (n: number): StepSpecInput[] => independent(n).map((s, i) => ({ ...s, dependsOn: i ? [`s${i - 1}`] : [] }));
-
-/** The most runs of `type` in flight at one time. */
-function maxInFlight(spans: ActivitySpan[]): number {
-  const edges = spans.flatMap((s) => (s.run ? [[s.run.start, 1] as const, [s.run.end, -1] as const] : [])).sort((a, b) => a[0] - b[0] || a[1] - b[1]);
-  let now = 0;
-  let most = 0;
-  for (const [, d] of edges) most = Math.max(most, (now += d));
-  return most;
-}
 
 async function planFigures(lane: Lane): Promise<Figure[]> {
   const figures: Figure[] = [];
