@@ -91,6 +91,10 @@ const CLOJURE: Array<[string, string]> = [
   ['(. "abc" (indexOf "c"))', '2'],
   ['(.. " abc " trim (indexOf "c"))', '2'],
   ['(let [s "key=value"] [(subs s 0 (.indexOf s "=")) (subs s (inc (.indexOf s "=")))])', '["key" "value"]'],
+  // String statics
+  ['(String/join ", " ["a" "b"])', '"a, b"'],
+  ['(String/format "%d-%s" 1 "x")', '"1-x"'],
+  ['[(String/valueOf 5) (java.lang.String/valueOf :a)]', '["5" ":a"]'],
 ];
 
 describe('String methods give what Clojure gives', () => {
@@ -104,6 +108,17 @@ describe('String methods give what Clojure gives', () => {
 
   it('.substring clamps like subs (Java throws)', async () => {
     expect(await value('[(.substring "abc" 2 10) (.substring "abc" -1)]')).toBe('["c" "abc"]');
+  });
+
+  it('a function calling methods persists in the namespace and reads back', async () => {
+    const { serializeNamespace, deserializeNamespace } = await import('../../src/lisp/index.ts');
+    const first = await run('(defn initials [s] (apply str (map #(.charAt % 0) (.split (.trim s) " "))))');
+    if (first.status !== 'ok') throw new Error('def failed');
+    const saved = serializeNamespace(first.namespace);
+    expect(saved.initials).toBe('(fn initials [s] (apply str (map #(.charAt % 0) (.split (.trim s) " "))))');
+    const namespace = await deserializeNamespace(saved, { tools: [] });
+    const again = await run('(initials " Ada Lovelace ")', { namespace });
+    expect(again.status === 'ok' && prStr(again.value)).toBe('"AL"');
   });
 
   it('a local named like a method is called as the local', async () => {
@@ -124,6 +139,7 @@ describe('errors', () => {
     ['(.equals nil "a")', 'type_error', '.equals: expected non-nil value, got nil'],
     ['(.split "a" "(")', 'regex_error', 'invalid regex #"(": missing closing ): ('],
     ['(.isEmpty nil)', 'type_error', '.isEmpty: expected string or collection, got nil'],
+    ['(String/valueOf nil)', 'type_error', 'String/valueOf: expected non-nil value, got nil'],
   ])('%s is a %s: %s', async (source, code, message) => {
     const e = await failure(source);
     expect([e.code, e.message]).toEqual([code, message]);

@@ -10,6 +10,7 @@
  * | `walk/x`, `clojure.walk/x`                   | `clojure.walk`                       |
  * | `regex/x`                                    | regex functions, then core           |
  * | `Math/x`, `Integer/x`, `Long/x`, `Double/x`  | the Java statics of that class       |
+ * | `String/x`, `java.lang.String/x`             | `join`, `format`, `valueOf` (interop.ts) |
  *
  * `Math/PI`, `Double/NaN`, ... are values, not functions: see {@link coreConstants}.
  * In `clojure.string`, `replace` and `reverse` are the string versions; the bare
@@ -27,6 +28,7 @@ import type { CoreFn, CoreTable } from './registry.ts';
 import { seqFns } from './seq.ts';
 import { BARE_SET_NAMES, setFns } from './sets.ts';
 import { stringCoreFns, stringFns } from './strings.ts';
+import { stringStaticFns } from './interop.ts';
 import { walkFns } from './walk.ts';
 import type { Value } from '../values.ts';
 
@@ -67,6 +69,8 @@ const NAMESPACES: Record<string, readonly CoreTable[]> = {
   date: [dateFns],
   LocalDate: [localDateFns],
   'java.time.LocalDate': [localDateFns],
+  String: [stringStaticFns],
+  'java.lang.String': [stringStaticFns],
   ...Object.fromEntries(Object.entries(javaMathFns).map(([ns, t]) => [ns, [t]])),
 };
 

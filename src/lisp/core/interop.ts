@@ -226,6 +226,20 @@ export const methodFns: CoreTable = {
   compareTo: onString('.compareTo', [2, 2], (s, [x], rt) => compare([s, stringArg('.compareTo', x!)], rt), '(.compareTo s "x"): like compare'),
 };
 
+/** `String/join`, `String/format`, `String/valueOf`: the static methods models write, as the core functions. */
+export const stringStaticFns: CoreTable = {
+  join: defn([2, 2], (args, rt) => core(stringFns, 'join')([stringArg('String/join', args[0]!), args[1]!], rt), '(String/join ", " xs): like join'),
+  format: defn([1, Infinity], (args, rt) => core(stringCoreFns, 'format')(args, rt), '(String/format "%d items" n): like format'),
+  valueOf: defn(
+    [1, 1],
+    ([x], rt) => {
+      if (x === null) throw argError('String/valueOf', 'non-nil value', x, 'use (str x), which gives "" for nil');
+      return str([x!], rt);
+    },
+    '(String/valueOf x): like str',
+  ),
+};
+
 /** The supported method `name` (without the dot), if it is one. */
 export function resolveMethod(name: string): CoreFn | undefined {
   return Object.hasOwn(methodFns, name) ? methodFns[name] : undefined;
