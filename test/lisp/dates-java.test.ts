@@ -4,13 +4,8 @@
  * `java Cases.java` run). Clojure programs on the JVM do dates with exactly these calls,
  * so this is what a model that knows Clojure expects. Skipped without a `java`.
  */
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { run } from '../../src/lisp/index.ts';
-import { strOf } from '../../src/lisp/printer/index.ts';
+import { hasJava, javaDifferences } from './helpers/java.ts';
 
 const D = (s: string): string => `LocalDate.parse("${s}")`;
 const I = (s: string): string => `Instant.parse("${s}")`;
@@ -81,43 +76,10 @@ const CASES: Array<[string, string]> = [
   ['(date/format "2024-03-05T12:07:09Z" "hh:mm a \'\'X\'\'")', `${I('2024-03-05T12:07:09Z')}.atOffset(ZoneOffset.UTC).format(${F("hh:mm a ''X''")})`],
 ];
 
-function javaValues(): string[] {
-  const dir = mkdtempSync(join(tmpdir(), 'dates-java-'));
-  const file = join(dir, 'Cases.java');
-  const lines = CASES.map(([, java]) => `    out(() -> ${java});`);
-  writeFileSync(
-    file,
-    [
-      'import java.time.*;',
-      'import java.time.format.DateTimeFormatter;',
-      'import java.time.temporal.ChronoUnit;',
-      'import java.util.Locale;',
-      'import java.util.function.Supplier;',
-      'public class Cases {',
-      '  static void out(Supplier<Object> f) { System.out.println(String.valueOf(f.get())); }',
-      '  public static void main(String[] args) {',
-      ...lines,
-      '  }',
-      '}',
-    ].join('\n'),
-  );
-  const r = spawnSync('java', [file], { encoding: 'utf8' });
-  if (r.status !== 0) throw new Error(`java failed: ${r.stderr}`);
-  return r.stdout.trimEnd().split('\n');
-}
-
-const hasJava = spawnSync('java', ['-version'], { encoding: 'utf8' }).status === 0;
-
 describe.skipIf(!hasJava)('date/ against java.time', () => {
   it('gives what java.time gives for every case', async () => {
-    const java = javaValues();
-    expect(java).toHaveLength(CASES.length);
-    const differ: string[] = [];
-    for (let i = 0; i < CASES.length; i++) {
-      const r = await run(CASES[i]![0]);
-      const ours = r.status === 'ok' ? strOf(r.value) : `error: ${r.status === 'error' ? r.error.message : r.status}`;
-      if (ours !== java[i]) differ.push(`${CASES[i]![0]}\n  ours: ${ours}\n  java: ${java[i]}`);
-    }
+    const imports = ['import java.time.*;', 'import java.time.format.DateTimeFormatter;', 'import java.time.temporal.ChronoUnit;', 'import java.util.Locale;'];
+    const differ = await javaDifferences(CASES, imports);
     expect(differ, differ.join('\n')).toEqual([]);
   });
 });
