@@ -7,6 +7,8 @@
  *   functions, a closure). As the pass activity does, the namespace is read from its
  *   source record before each program (untimed, the same on both sides) and passed in,
  *   with the mission's run id; the program adds a def and reads the others.
+ * - typical: the lisp bench's typical turn (defines 3 functions, reads data/users): what
+ *   a program that defines everything anew carries back.
  * - tools: a program whose tool calls cross back to the host (validation and handler).
  *
  * Both sides are timed in alternating blocks (the machine is shared; a block of one side
@@ -22,6 +24,7 @@ import { z } from 'zod';
 import type { Namespace, RunOptions, RunResult } from '../src/lisp/api.ts';
 import { deserializeNamespace, run, serializeNamespace } from '../src/lisp/index.ts';
 import type { ToolDef } from '../src/lisp/tools.ts';
+import { TYPICAL, typicalUsers } from './lisp-programs.ts';
 import type { BenchRow } from './types.ts';
 
 /** timed programs per side and case (`BENCH_SANDBOX_RUNS`) */
@@ -65,6 +68,11 @@ const cases: Case[] = [
     name: 'namespace of 6 defs carried',
     source: '(def seniors (filter senior? users)) (assoc (summarize seniors) :depts (count (by-dept users)) :last (:last notes))',
     opts: async () => ({ namespace: await deserializeNamespace(NAMESPACE, { tools }), tools, journal: new Map(), runId: 'bench-mission', limits: LIMITS }),
+  },
+  {
+    name: 'typical program (3 new defs, data/users)',
+    source: TYPICAL,
+    opts: async () => ({ context: { users: typicalUsers }, journal: new Map(), runId: 'bench-mission', limits: LIMITS }),
   },
   {
     name: '3 tool calls to the host',

@@ -212,6 +212,12 @@ export interface DeserializeOptions {
    * left out too (each reported once). Without it the first such entry throws.
    */
   onError?: (name: string, error: PtcError) => void;
+  /**
+   * Values already read from the same entries (same source, names and limits): taken as
+   * they are, in the record's order, instead of read again (the sandbox keeps them per
+   * thread). Every name still counts as defined for the entries that are read.
+   */
+  known?: ReadonlyMap<string, Value>;
 }
 
 /**
@@ -244,7 +250,12 @@ export async function deserializeNamespace(rec: Record<string, string>, options:
     const dropped = new Set<string>();
     for (const name of names) {
       const source = rec[name]!;
-      let v: Value;
+      let v: Value | undefined = options.known?.get(name);
+      if (v !== undefined) {
+        ev.namespace.set(name, v);
+        ns.set(name, v);
+        continue;
+      }
       try {
         const program = analyze(read(source), { source, globals: names, tools, maxRegexLength: limits.maxRegexLength });
         v = ev.evalProgram(program);

@@ -6,7 +6,10 @@
  * and running other missions). Tools stay in the host: the thread validates arguments
  * through a synchronous round trip (the zod schemas live here) and calls handlers
  * through messages. Threads are pooled, so a small program costs a round trip, not a
- * thread start.
+ * thread start. A thread keeps the namespace entries it read for a mission
+ * (namespace-cache.ts) and a mission's next program goes back to that thread when it is
+ * idle; only entries a program defined or changed travel back, the others stay the
+ * values the host sent.
  */
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
@@ -47,7 +50,12 @@ interface Thread {
   rpc: MessagePort;
   flag: Int32Array;
   tools: Map<string, ToolDef>;
+  /** missions whose namespace the thread may still keep (most recent last), to send a mission back to it */
+  missions: string[];
 }
+
+/** Missions a thread is remembered for: as many as its namespace cache keeps. */
+const AFFINITY = 16;
 
 const idle: Thread[] = [];
 
@@ -68,20 +76,36 @@ async function slot(): Promise<() => void> {
   };
 }
 
-function acquire(memoryMb: number): Thread {
-  const i = idle.findIndex((w) => w.memoryMb === memoryMb);
-  if (i >= 0) return idle.splice(i, 1)[0]!;
+/**
+ * An idle thread with this heap: preferably one that ran the mission before (its
+ * namespace may still be read there), else the one idle the shortest time.
+ */
+function acquire(memoryMb: number, mission: string | undefined): Thread {
+  let i = mission === undefined ? -1 : lastIndex(idle, (w) => w.memoryMb === memoryMb && w.missions.includes(mission));
+  if (i < 0) i = lastIndex(idle, (w) => w.memoryMb === memoryMb);
+  if (i >= 0) return served(idle.splice(i, 1)[0]!, mission);
   const worker = new Worker(BOOT, { workerData: { entry: ENTRY }, resourceLimits: { maxOldGenerationSizeMb: memoryMb } });
   worker.unref();
   const { port1, port2 } = new MessageChannel();
   const flag = new SharedArrayBuffer(4);
-  const thread: Thread = { worker, memoryMb, rpc: port1, flag: new Int32Array(flag), tools: new Map() };
+  const thread: Thread = { worker, memoryMb, rpc: port1, flag: new Int32Array(flag), tools: new Map(), missions: [] };
   port1.on('message', (msg: FromWorker) => {
     if (msg.kind === 'validate') answerValidation(port1, thread.flag, thread.tools.get(msg.tool), msg.json);
   });
   port1.unref();
   worker.once('exit', () => port1.close());
   worker.postMessage({ kind: 'init', port: port2, flag } satisfies ToWorker, [port2]);
+  return served(thread, mission);
+}
+
+function lastIndex<T>(xs: readonly T[], test: (x: T) => boolean): number {
+  for (let i = xs.length - 1; i >= 0; i--) if (test(xs[i]!)) return i;
+  return -1;
+}
+
+function served(thread: Thread, mission: string | undefined): Thread {
+  if (mission === undefined) return thread;
+  thread.missions = [...thread.missions.filter((m) => m !== mission), mission].slice(-AFFINITY);
   return thread;
 }
 
@@ -98,6 +122,20 @@ function release(thread: Thread): void {
  */
 export function programEvaluator(): (source: string, opts: RunOptions) => Promise<RunResult> {
   return process.env.NAVIGATOR_SANDBOX === 'off' ? run : runSandboxed;
+}
+
+/** Programs run in threads, and their namespace entries taken as read before or read anew (tests, bench). */
+export interface SandboxStats {
+  programs: number;
+  /** entries a thread took as it read them for the mission's earlier program */
+  entriesReused: number;
+  entriesSent: number;
+}
+
+const stats: SandboxStats = { programs: 0, entriesReused: 0, entriesSent: 0 };
+
+export function sandboxStats(): SandboxStats {
+  return { ...stats };
 }
 
 /** Stops every pooled thread (tests, shutdown). */
@@ -121,7 +159,7 @@ async function runInThread(source: string, opts: RunOptions, sandbox: SandboxOpt
   const limits = { ...DEFAULT_LIMITS, ...opts.limits };
   const request = requestOf(source, opts, limits.maxCollectionSize);
   const memoryMb = sandbox.maxMemoryMb ?? 512;
-  const thread = acquire(memoryMb);
+  const thread = acquire(memoryMb, missionOf(request));
   const worker = thread.worker;
   thread.tools = tools;
   const controllers = new Map<number, AbortController>();
@@ -162,8 +200,14 @@ async function runInThread(source: string, opts: RunOptions, sandbox: SandboxOpt
     return stoppedResult(opts, outcome.stopped, performance.now() - t0, journal, calls);
   }
   release(thread);
-  return await resultOf(outcome, opts, limits);
+  stats.programs++;
+  stats.entriesReused += outcome.reused;
+  stats.entriesSent += Object.keys(request.namespace).length;
+  return await resultOf(outcome, opts, limits, request.namespace);
 }
+
+/** The mission a request belongs to, which keys the thread's namespace cache. */
+const missionOf = (r: RunRequest): string | undefined => r.effects?.runId ?? r.runId;
 
 function requestOf(source: string, opts: RunOptions, maxItems: number): RunRequest {
   const effects = opts.effects;
@@ -242,11 +286,12 @@ function ptcError(w: WireError): PtcError {
   return new PtcError(w.code, w.message, w.span, w.hint, (w.phase ?? 'eval') as never, w.details as never);
 }
 
-async function resultOf(w: WireResult, opts: RunOptions, limits: typeof DEFAULT_LIMITS): Promise<RunResult> {
+async function resultOf(w: WireResult, opts: RunOptions, limits: typeof DEFAULT_LIMITS, sent: Record<string, string>): Promise<RunResult> {
   const tools = opts.tools ?? [];
-  const read = { tools, limits: { ...limits, fuel: Number.MAX_SAFE_INTEGER } };
+  const { record, known } = resultRecord(w, opts.namespace ?? new Map(), sent);
+  const read = { tools, limits: { ...limits, fuel: Number.MAX_SAFE_INTEGER }, known };
   // the value may name namespace entries (a def returns its var): read them together
-  const all = await deserializeNamespace(w.value === undefined ? w.namespace : { ...w.namespace, [VALUE]: w.value }, read);
+  const all = await deserializeNamespace(w.value === undefined ? record : { ...record, [VALUE]: w.value }, read);
   const value = all.get(VALUE) ?? null;
   all.delete(VALUE);
   const namespace: Namespace = all;
@@ -270,6 +315,28 @@ async function resultOf(w: WireResult, opts: RunOptions, limits: typeof DEFAULT_
     case 'error':
       return { ...common, status: 'error', error: ptcError(w.error!) };
   }
+}
+
+/**
+ * The namespace after the program as a record to read: the entries it defined or changed
+ * as the thread wrote them, the others are the values the host sent (the program left
+ * them as they were, so they stay the very values, as with `run` in-process).
+ */
+function resultRecord(w: WireResult, given: Namespace, sent: Record<string, string>): { record: Record<string, string>; known: Map<string, Value> } {
+  const record: Record<string, string> = {};
+  const known = new Map<string, Value>();
+  for (const name of w.names) {
+    const changed = w.namespace[name];
+    if (changed !== undefined) {
+      record[name] = changed;
+      continue;
+    }
+    const v = given.get(name);
+    if (v === undefined || sent[name] === undefined) throw new Error(`the sandbox thread kept ${name}, which it was not sent`);
+    record[name] = sent[name];
+    known.set(name, v);
+  }
+  return { record, known };
 }
 
 /** A program stopped from outside: the commits it reported and the tool calls that ran are kept. */

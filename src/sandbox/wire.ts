@@ -53,6 +53,9 @@ export interface WireResult {
   returned?: boolean;
   journal: Array<[string, Json]> | null;
   summaries: Array<[string, string]>;
+  /** every name of the namespace after the program, in order */
+  names: string[];
+  /** source of the entries the program defined or changed; the others are the request's */
   namespace: Record<string, string>;
   prints: string[];
   toolCalls: ToolCallRecord[];
@@ -61,6 +64,8 @@ export interface WireResult {
   durationMs: number;
   error?: WireError;
   effects?: EffectRequest[];
+  /** namespace entries the thread took as it read them for the mission's earlier program */
+  reused: number;
 }
 
 /** Thread → host. `validate` is answered synchronously on the request's port. */
