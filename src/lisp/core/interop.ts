@@ -34,10 +34,11 @@ function receiver(method: string, v: Value): string {
 const stringArg = (method: string, v: Value): string => expectString(method, v);
 
 /** A core function by table and name, called with its usual arguments (and fuel). */
-const core =
-  (table: CoreTable, name: string) =>
-  (args: Value[], rt: Runtime): Value =>
-    table[name]!.fn(args, rt);
+function core(table: CoreTable, name: string): (args: Value[], rt: Runtime) => Value {
+  const f = table[name];
+  if (f === undefined) throw new Error(`interop: no core function ${name}`); // a renamed core function
+  return f.fn;
+}
 
 const upperCase = core(stringFns, 'upper-case');
 const lowerCase = core(stringFns, 'lower-case');
@@ -55,6 +56,8 @@ const replace = core(stringFns, 'replace');
 const replaceFirst = core(stringFns, 'replace-first');
 const subs = core(stringCoreFns, 'subs');
 const str = core(stringCoreFns, 'str');
+const join = core(stringFns, 'join');
+const format = core(stringCoreFns, 'format');
 const rePattern = core(regexFns, 're-pattern');
 const reMatches = core(regexFns, 're-matches');
 const compare = core(orderFns, 'compare');
@@ -228,8 +231,8 @@ export const methodFns: CoreTable = {
 
 /** `String/join`, `String/format`, `String/valueOf`: the static methods models write, as the core functions. */
 export const stringStaticFns: CoreTable = {
-  join: defn([2, 2], (args, rt) => core(stringFns, 'join')([stringArg('String/join', args[0]!), args[1]!], rt), '(String/join ", " xs): like join'),
-  format: defn([1, Infinity], (args, rt) => core(stringCoreFns, 'format')(args, rt), '(String/format "%d items" n): like format'),
+  join: defn([2, 2], (args, rt) => join([stringArg('String/join', args[0]!), args[1]!], rt), '(String/join ", " xs): like join'),
+  format: defn([1, Infinity], (args, rt) => format(args, rt), '(String/format "%d items" n): like format'),
   valueOf: defn(
     [1, 1],
     ([x], rt) => {
