@@ -69,6 +69,9 @@ export const managerDecision = defineDecision({
   values: z.enum(['approved', 'rejected']),
   // nobody decided within a day: the wire is rejected and the hold released
   expiry: { afterMs: 24 * 60 * 60 * 1000, value: 'rejected' },
+  // what the approver reads on the card (without these the console derives it from the tools)
+  onApprove: 'The wire is sent to the recipient and the money leaves the account. A sent wire cannot be undone.',
+  onReject: 'The hold on the funds is released; nothing is sent.',
 });
 
 export const wireTransfer = defineAgent({

@@ -24,6 +24,9 @@ export function describe(agent: Agent, rawInput: unknown): AgentDescription {
         rejectValue: pick(allowed, /^(reject|rejected|deny|denied|decline|declined|no)$/i, false),
         timeoutMs: expiry?.afterMs ?? null,
         expiryValue: (expiry?.value ?? null) as Json,
+        // the agent's words for Approve and Reject, when it gives them
+        ...(d.onApprove ? { onApprove: d.onApprove } : {}),
+        ...(d.onReject ? { onReject: d.onReject } : {}),
       };
     }),
     tools: Object.fromEntries(agent.tools.map((t) => [t.name, sideEffectOf(t)])),

@@ -1,6 +1,7 @@
 /**
  * What an approval means, in words a manager reads: what happens on Approve and on
- * Reject (from the agent's, decision's and tools' descriptions and side-effect classes),
+ * Reject (the decision's own words, or from the agent's, decision's and tools'
+ * descriptions and side-effect classes),
  * values with the units their schema names ("amount in USD": `5,000 USD`), and a file
  * edit as a diff against the file's content a step of the same plan read.
  */
@@ -43,11 +44,23 @@ const toolSentence = (t: NavigatorTool) => `${t.name}: ${t.description ?? ''} ${
 const stem = (value: Json): string | null => (typeof value === 'string' && value.length >= 4 ? value.toLowerCase().replace(/(e?d|s)$/, '') : null);
 
 /**
- * What a mission decision's Approve and Reject lead to. The tools that act outside
- * (external or destructive) are split by whether their description names the approve
- * value ("Sends the wire of an approved hold."): those follow Approve, the others Reject.
+ * What a mission decision's Approve and Reject lead to: the decision's own words
+ * (`onApprove`, `onReject`) where it gives them, else derived. Derived, the tools that act
+ * outside (external or destructive) are split by whether their description names the
+ * approve value ("Sends the wire of an approved hold."): those follow Approve, the others
+ * Reject. Approve is irreversible when a tool it leads to is, or its words say so.
  */
 export function decisionEffects(entry: RegisteredAgent | undefined, contract: DecisionContract | undefined): Effects {
+  const derived = derivedEffects(entry, contract);
+  const { onApprove, onReject } = contract ?? {};
+  return {
+    approve: onApprove ? [onApprove] : derived.approve,
+    reject: onReject ? [onReject] : derived.reject,
+    irreversible: derived.irreversible || IRREVERSIBLE.test(onApprove ?? ''),
+  };
+}
+
+function derivedEffects(entry: RegisteredAgent | undefined, contract: DecisionContract | undefined): Effects {
   const approveValue = contract?.approveValue ?? null;
   const rejectValue = contract?.rejectValue ?? null;
   const head = (value: Json) => (value === null ? [] : [`The mission goes on with ${JSON.stringify(value)}.`]);

@@ -25,6 +25,20 @@ export type Problem = z.infer<typeof Problem>;
 export type SideEffectClass = z.infer<typeof SideEffectClass>;
 
 /**
+ * What approving and rejecting a decision do, in a sentence each for the person who
+ * decides ("The wire is sent; it cannot be called back."). Optional: without them the
+ * console derives the words from the descriptions and side-effect classes of the tools.
+ */
+const sentence = z.string().trim().min(1, 'must not be empty');
+export const DecisionWords = z.object({
+  /** what happens when the decision is approved */
+  onApprove: sentence.optional(),
+  /** what happens when it is rejected */
+  onReject: sentence.optional(),
+});
+export type DecisionWords = z.infer<typeof DecisionWords>;
+
+/**
  * One failed attempt of a tool activity (a mission effect, a plan step), kept with the
  * call so people see why it was retried; Temporal itself keeps only the last failure.
  */

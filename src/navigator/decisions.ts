@@ -11,6 +11,8 @@
  *   key: (input: { recipient: string; amount: number }) =>
  *     decisionKey('manager_decision', input.recipient, input.amount), // manager_decision_bob_5000
  *   values: z.enum(['approved', 'rejected']),
+ *   onApprove: 'The wire is sent; it cannot be called back.', // optional: the console's words for Approve
+ *   onReject: 'The hold is released and nothing is sent.',
  * });
  * ```
  *
@@ -21,13 +23,15 @@
 import { z } from 'zod';
 import type { Json } from '../lisp/tools.ts';
 import { ednString } from '../lisp/printer/edn.ts';
+import { DecisionWords } from '../kernel/schemas.ts';
 import { zodTypeText } from './schema.ts';
 import { DefinitionError, problemsOf } from './tool.ts';
 
 /** Journal keys of decisions: letters, digits and `_ . : -`. */
 export const DECISION_KEY = /^[A-Za-z0-9_.:-]+$/;
 
-export interface DecisionSpec<I = any, V extends z.ZodType = z.ZodType> {
+/** `onApprove` / `onReject`: what each does, in a sentence for the person deciding (see DecisionWords). */
+export interface DecisionSpec<I = any, V extends z.ZodType = z.ZodType> extends DecisionWords {
   /** stable name of the contract, e.g. `manager_decision` */
   name: string;
   description: string;
@@ -44,7 +48,7 @@ export interface Decision<I = any, V extends z.ZodType = z.ZodType> extends Deci
 }
 
 /** A decision contract made concrete for one input. */
-export interface ResolvedDecision {
+export interface ResolvedDecision extends DecisionWords {
   name: string;
   key: string;
   description: string;
@@ -59,7 +63,7 @@ const DecisionSpecSchema = z.object({
   }),
   values: z.custom<z.ZodType>((v) => v instanceof z.ZodType, { error: 'must be a zod schema of the allowed values' }),
   expiry: z.object({ afterMs: z.number().int().positive(), value: z.unknown() }).optional(),
-});
+}).extend(DecisionWords.shape);
 
 export function defineDecision<I, V extends z.ZodType>(spec: DecisionSpec<I, V>): Decision<I, V> {
   const label = `defineDecision(${typeof spec?.name === 'string' ? JSON.stringify(spec.name) : '?'})`;
@@ -94,7 +98,8 @@ export function resolveDecision(d: Decision, input: unknown): ResolvedDecision {
         '(decisionKey(...) builds one)',
     ]);
   }
-  return { name: d.name, key, description: d.description, values: d.values };
+  const words = { ...(d.onApprove ? { onApprove: d.onApprove } : {}), ...(d.onReject ? { onReject: d.onReject } : {}) };
+  return { name: d.name, key, description: d.description, values: d.values, ...words };
 }
 
 export type DecisionCheck = { ok: true; value: Json } | { ok: false; problems: string[] };

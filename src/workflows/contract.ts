@@ -8,7 +8,7 @@ import type { EffectRequest } from '../lisp/api.ts';
 import type { JsonPatch } from './json-patch.ts';
 
 import { DEFAULT_HEARTBEAT_MS, DEFAULT_TOOL_MS, type Json } from '../kernel/contract.ts';
-import { FailedAttempt, JsonValue, SideEffectClass } from '../kernel/schemas.ts';
+import { DecisionWords, FailedAttempt, JsonValue, SideEffectClass } from '../kernel/schemas.ts';
 
 export type { Json } from '../kernel/contract.ts';
 export { JsonValue } from '../kernel/schemas.ts';
@@ -221,7 +221,8 @@ export const DecisionContract = z.object({
   /** after this long without a decision, `expiryValue` is written; null waits forever */
   timeoutMs: z.number().int().positive().nullable(),
   expiryValue: JsonValue,
-});
+  /** the agent's own words for Approve and Reject, when its decision gives them */
+}).extend(DecisionWords.shape);
 export type DecisionContract = z.infer<typeof DecisionContract>;
 
 /** What an agent tells the workflow about itself, once per run. */

@@ -9,6 +9,10 @@ import { argsFromForm } from '../../src/console/forms.ts';
 import { checklistFromText } from '../../src/console/checklist.ts';
 import { checklistText, renderProgress } from '../../src/navigator/prompt/progress.ts';
 import { buildRegistry } from '../../src/worker/agents.ts';
+import { z } from 'zod';
+import { describe as describeAgent } from '../../src/activities/describe.ts';
+import { defineDecision } from '../../src/navigator/index.ts';
+import { DecisionContract } from '../../src/workflows/contract.ts';
 
 describe('lineDiff', () => {
   it('keeps and deletes exactly the old lines, keeps and adds exactly the new ones', () => {
@@ -48,6 +52,26 @@ describe('values and effects in words', () => {
     expect(e.reject.join(' ')).toMatch(/cancel_hold: Releases the hold/);
     expect(e.irreversible).toBe(true);
     expect(decisionEffects(undefined, contract)).toEqual({ approve: ['The mission goes on with "approved".'], reject: ['The mission goes on with "rejected".'], irreversible: false });
+  });
+
+  it("uses a decision's own words for Approve and Reject when it gives them; what Approve leads to stays irreversible", async () => {
+    const wire = (await buildRegistry()).get('wire-transfer')!;
+    const contract = { key: 'k', description: 'd', allowed: ['approved', 'rejected'], approveValue: 'approved', rejectValue: 'rejected', timeoutMs: null, expiryValue: null };
+    const worded = decisionEffects(wire, { ...contract, onApprove: 'The wire is sent.', onReject: 'The hold is released.' });
+    expect(worded).toEqual({ approve: ['The wire is sent.'], reject: ['The hold is released.'], irreversible: true });
+    // one of the two given: the other is derived
+    expect(decisionEffects(wire, { ...contract, onReject: 'The hold is released.' }).approve.join(' ')).toMatch(/execute_wire: Sends the wire/);
+    // words that say so make Approve irreversible even without a tool that is
+    expect(decisionEffects(undefined, { ...contract, onApprove: 'The letter is posted; this cannot be undone.' }).irreversible).toBe(true);
+    expect(decisionEffects(undefined, { ...contract, onApprove: 'The note is filed.' }).irreversible).toBe(false);
+  });
+
+  it("carries an agent's words from defineDecision to the decision contract, and refuses empty ones", async () => {
+    const wire = (await buildRegistry()).get('wire-transfer')!;
+    const [contract] = describeAgent(wire.agent, { recipient: 'bob', amount: 5000 }).decisions;
+    expect(contract).toMatchObject({ key: 'manager_decision_bob_5000', onApprove: expect.stringMatching(/cannot be undone/), onReject: expect.stringMatching(/hold on the funds is released/) });
+    expect(DecisionContract.parse(contract)).toEqual(contract);
+    expect(() => defineDecision({ name: 'd', description: 'd', key: () => 'd', values: z.boolean(), onApprove: '  ' })).toThrow(/onApprove: must not be empty/);
   });
 
   it('a denied step blocks its dependents, directly or not', () => {
