@@ -35,6 +35,10 @@ export const AUDIT_PASSES = Number(process.env.BENCH_AUDIT_PASSES ?? 500);
 const CAN_EVENTS = 400;
 
 let next = 0;
+/** Starts the counter's numbers again at 1, for the next mission. */
+export const resetCounter = (): void => {
+  next = 0;
+};
 const nextNumber = defineTool({
   name: 'next_number',
   description: 'The next number of a counter.',
@@ -55,7 +59,7 @@ export const counterProgram = `
     (return {:passes n})
     (task go (return {:status :waiting :decision go}))))`;
 
-const counter = defineAgent({
+export const counter = defineAgent({
   name: 'bench-audit-counter',
   prompt: 'Count to {{passes}}, one pass each, waiting for a go after each.',
   input: z.object({ passes: z.number().int().positive() }),
@@ -65,7 +69,7 @@ const counter = defineAgent({
 });
 
 /** Sends go_N as soon as the mission waits for it, until it ends. */
-async function drive(handle: WorkflowHandle, passes: number): Promise<void> {
+export async function drive(handle: WorkflowHandle, passes: number): Promise<void> {
   for (let k = 1; k < passes; k++) {
     for (;;) {
       const pending = await handle.query(pendingQuery);
@@ -83,7 +87,7 @@ export async function benchAudit(): Promise<BenchRow[]> {
   const worker = await env.createWorker({ activities: createActivities({ agents, client: env.client, heartbeatEveryMs: 500 }) });
   const running = worker.run();
   try {
-    next = 0;
+    resetCounter();
     const t0 = performance.now();
     const handle = await env.client.workflow.start('navigatorMission', {
       taskQueue: env.taskQueue,
