@@ -163,6 +163,20 @@ describe('errors', () => {
     }
   });
 
+  it('every core function an unsupported method points to exists', async () => {
+    const { METHOD_ALTERNATIVES } = await import('../../src/lisp/core/interop.ts');
+    const { lookupCore } = await import('../../src/lisp/eval/builtins.ts');
+    const named = Object.values(METHOD_ALTERNATIVES)
+      .filter((text) => !text.startsWith('('))
+      .flatMap((text) => text.split(/,\s*| or /).map((part) => part.replace(/ \(.*\)$/, '')));
+    expect(named.length).toBeGreaterThan(25);
+    const missing = named.filter((n) => {
+      const slash = n.indexOf('/');
+      return slash < 0 ? !lookupCore(null, n) : !lookupCore(n.slice(0, slash), n.slice(slash + 1));
+    });
+    expect(missing).toEqual([]);
+  });
+
   it('an unknown method names the String methods there are', async () => {
     const e = await failure('(let [s "x"]\n  (.frobnicate s))');
     expect([e.code, e.message, e.line, e.column]).toEqual(['unbound_var', 'Unknown method .frobnicate: Java interop covers String methods only', 2, 3]);

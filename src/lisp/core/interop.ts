@@ -248,15 +248,19 @@ export function resolveMethod(name: string): CoreFn | undefined {
   return Object.hasOwn(methodFns, name) ? methodFns[name] : undefined;
 }
 
-/** Other Java methods models write, with the core function that does the job. */
-const INSTEAD: Record<string, string> = {
+/**
+ * Other Java methods models write, with the core functions that do the job: names
+ * separated by `,` or ` or `, each maybe followed by a note in parentheses, or an
+ * expression in parentheses (test/lisp/interop.test.ts checks every name exists).
+ */
+export const METHOD_ALTERNATIVES: Readonly<Record<string, string>> = {
   format: 'format',
   toString: 'str',
   valueOf: 'str',
   size: 'count',
   count: 'count',
-  get: 'get (or nth)',
-  getOrDefault: 'get with a default: (get m k default)',
+  get: 'get or nth',
+  getOrDefault: '(get m k default)',
   containsKey: 'contains?',
   containsValue: '(some #{v} (vals m))',
   keySet: 'keys',
@@ -265,30 +269,29 @@ const INSTEAD: Record<string, string> = {
   put: 'assoc',
   add: 'conj',
   remove: 'dissoc (maps) or disj (sets)',
-  join: 'join (or str/join)',
+  join: 'join or str/join',
   repeat: '(apply str (repeat n s))',
   chars: 'seq (a string gives its characters)',
   toCharArray: 'vec (a string gives its characters)',
   lines: 'split-lines',
   reverse: 'str/reverse',
-  hashCode: 'hash',
   getName: 'name',
   name: 'name',
   getMessage: 'ex-message',
   getTime: 'date/epoch-millis',
-  intValue: 'long (or int)',
+  intValue: 'long or int',
   longValue: 'long',
   doubleValue: 'double',
   abs: 'abs',
   compareToIgnoreCase: '(compare (lower-case a) (lower-case b))',
   codePointAt: '(int (nth s i))',
   toList: 'vec',
-  stream: 'the sequence functions (map, filter, reduce)',
+  stream: 'map, filter, reduce',
 };
 
 /** The error for `(.name ...)` when `name` is not a supported method. */
 export function unsupportedMethod(name: string): { message: string; hint: string } {
-  const instead = Object.hasOwn(INSTEAD, name) ? INSTEAD[name] : undefined;
+  const instead = Object.hasOwn(METHOD_ALTERNATIVES, name) ? METHOD_ALTERNATIVES[name] : undefined;
   const methods = Object.keys(methodFns).map((m) => `.${m}`).join(' ');
   if (instead !== undefined) {
     return { message: `Java method .${name} is not supported: use ${instead}`, hint: `Java interop covers String methods only: ${methods}` };
