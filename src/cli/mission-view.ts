@@ -4,7 +4,7 @@
  */
 import { ActivityFailure, ChildWorkflowFailure, WorkflowFailedError, type WorkflowHandle } from '@temporalio/client';
 import { type MissionHandle, missionOf } from '../client/missions.ts';
-import type { LedgerEntry, StatusView } from '../workflows/contract.ts';
+import type { ApprovalRecord, LedgerEntry, StatusView } from '../workflows/contract.ts';
 import { isBareWord } from './input.ts';
 import { failedAttemptLines } from './attempts-view.ts';
 
@@ -75,6 +75,11 @@ export function ledgerLine(e: LedgerEntry, maxResult = Infinity): string {
   return [line, ...failedAttemptLines(e.failedAttempts, '    ')].join('\n');
 }
 
+/** One approval, denial or passed deadline of an effect (`status`, `ledger`). */
+export function effectApprovalLine(a: ApprovalRecord): string {
+  return `${a.tool}${a.taskId ? ` (task ${a.taskId})` : ''} ${a.outcome}${a.by ? ` by ${a.by}` : ''} at ${a.at}${a.note ? `: ${a.note}` : ''}`;
+}
+
 /** The calls that were retried, with why (`navigator status`); none when nothing was. */
 export function retriedLines(ledger: readonly LedgerEntry[]): string[] {
   const retried = ledger.filter((e) => e.failedAttempts?.length);
@@ -109,15 +114,14 @@ export function describeSettled(id: string, s: Settled): string {
       // the whole args: a person decides on them, so nothing is cut
       lines.push(`  effect waiting for approval: ${e.tool}${e.taskId ? ` (task ${e.taskId})` : ''}${e.deadline ? `, deadline ${e.deadline}` : ''}`);
       lines.push(`    args: ${JSON.stringify(e.args, null, 2).replaceAll('\n', '\n    ')}`);
+      if (e.call) lines.push(`    asked for at line ${e.call.line} of the program: ${e.call.text}`);
       lines.push(`    approve:  ${CLI} effect approve ${id} ${e.key}`, `    deny:     ${CLI} effect deny ${id} ${e.key} --reason '<why>'`);
     }
   } else {
     lines.push(`Mission ${id}: no status yet (is a worker running? \`${CLI} worker\`)`);
   }
   // who approved or denied which effect, open or closed
-  for (const a of s.status?.approvals ?? []) {
-    lines.push(`  ${a.tool}${a.taskId ? ` (task ${a.taskId})` : ''} ${a.outcome}${a.by ? ` by ${a.by}` : ''} at ${a.at}${a.note ? `: ${a.note}` : ''}`);
-  }
+  for (const a of s.status?.approvals ?? []) lines.push(`  ${effectApprovalLine(a)}`);
   lines.push(
     `  inspect:  ${CLI} status|journal|progress|ledger|history ${id}`,
     `  follow:   ${CLI} watch ${id}`,

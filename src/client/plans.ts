@@ -97,6 +97,16 @@ export async function startPlan(client: Client, opts: StartPlanOptions): Promise
   return new PlanHandle(handle, client);
 }
 
+/**
+ * The for-each item a verdict names, as typed by a person (`--item 2`, the console card's
+ * field): a whole number >= 0, or an error saying what was typed.
+ */
+export function parseItem(text: string): number {
+  const n = Number(text);
+  if (text.trim() === '' || !Number.isInteger(n) || n < 0) throw new RangeError(`item: expected a whole number >= 0, got ${JSON.stringify(text)}`);
+  return n;
+}
+
 export function getPlan(client: Client, id: string): PlanHandle {
   return new PlanHandle(client.workflow.getHandle(id), client);
 }

@@ -80,6 +80,7 @@ export function effectApprovalCard(ctx: ConsoleContext, missionId: string, agent
   return html`<div class="card approval" id="effect-${e.key.slice(0, 16)}">
     <h3>${e.tool}${e.taskId ? html` <small>(task <code>${e.taskId}</code>)</small>` : ''}</h3>
     <p class="asked"><span class="status waiting">waiting for you</span> · mission <a href="${url}">${missionId}</a> (${agent}) asks since ${when(e.since)} · <a href="${effectLink(missionId, e.key)}">the program that asked for it</a></p>
+    ${e.call ? html`<p class="call">Asked for at line ${e.call.line} of the program: <code>${e.call.text}</code></p>` : ''}
     ${valuesList(tool?.input, e.args)}
     ${effectsBox(effects, 'Deny')}
     <p class="deadline">${e.deadline ? html`Decide ${when(e.deadline)}; then it is denied.` : 'No deadline.'}</p>

@@ -80,6 +80,13 @@ export interface EffectRequest {
   /** validated arguments (zod output), as JSON */
   args: Json;
   idempotencyKey: string;
+  /** where the program asked for it: the line (1-based) and that line's text, for the person who approves it */
+  call?: CallSite;
+}
+
+export interface CallSite {
+  line: number;
+  text: string;
 }
 
 export interface ToolCallRecord {

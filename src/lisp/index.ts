@@ -14,15 +14,16 @@
  * @module
  */
 import { analyze } from './analyzer/index.ts';
-import type { Journal, Limits, Namespace, RunOptions, RunResult } from './api.ts';
+import type { EffectRequest, Journal, Limits, Namespace, RunOptions, RunResult } from './api.ts';
 import { PtcError, limitExceeded } from './errors.ts';
-import { Evaluator, type CallEntry, type Outcome, type RunState } from './eval/index.ts';
+import { Evaluator, type CallEntry, type Outcome, type PendingEffect, type RunState } from './eval/index.ts';
 import { type PrintOptions, valueSource } from './printer/index.ts';
 import { read } from './reader/index.ts';
 import type { ToolDef } from './tools.ts';
 import { FnValue, type Value } from './values.ts';
 
 export type {
+  CallSite,
   EffectOptions,
   EffectRequest,
   Journal,
@@ -129,7 +130,7 @@ export async function run(source: string, opts: RunOptions = {}): Promise<RunRes
           // cannot happen: a suspension always carries a pending call or effect
           return { ...common(ev, t0), namespace: new Map(namespaceIn), status: 'error', error: new PtcError('tool_error', 'evaluation stopped without a pending tool call') };
         }
-        return { ...common(ev, t0), namespace: new Map(namespaceIn), status: 'suspended', effects: ev.pendingEffects };
+        return { ...common(ev, t0), namespace: new Map(namespaceIn), status: 'suspended', effects: ev.pendingEffects.map((e) => withCallText(e, source)) };
       case 'ok':
         return { ...common(ev, t0), status: 'ok', value: out.value, returned: out.returned };
       case 'fail':
@@ -274,4 +275,20 @@ export async function deserializeNamespace(rec: Record<string, string>, options:
     if (dropped.size === 0) return ns;
     names = names.filter((n) => !dropped.has(n));
   }
+}
+
+/** Longest program line an effect request carries whole; a longer one is cut around the call, marked. */
+const MAX_CALL_TEXT = 240;
+
+/**
+ * The text of the program line an effect was asked for on (the evaluator knows where the
+ * call is, not the source): what a person approving it reads.
+ */
+function withCallText(pending: PendingEffect, source: string): EffectRequest {
+  const { span, ...e } = pending;
+  const line = source.split('\n')[span.line - 1] ?? '';
+  if (line.length <= MAX_CALL_TEXT) return { ...e, call: { line: span.line, text: line.trim() } };
+  const from = Math.max(0, span.col - 1 - 40);
+  const to = Math.min(line.length, from + MAX_CALL_TEXT);
+  return { ...e, call: { line: span.line, text: `${from > 0 ? '…' : ''}${line.slice(from, to).trim()}${to < line.length ? '…' : ''}` } };
 }

@@ -86,6 +86,9 @@ export const LedgerEntry = z.object({
 });
 export type LedgerEntry = z.infer<typeof LedgerEntry>;
 
+/** The program line that asked for an effect: what a person approving it reads. */
+export const CallSite = z.object({ line: z.number().int(), text: z.string() });
+
 /** One effect waiting for a person's approval, as `status` and the console show it. */
 export const PendingApproval = z.object({
   /** the effect's idempotency key: what approve/deny name */
@@ -94,6 +97,8 @@ export const PendingApproval = z.object({
   taskId: z.string().nullable(),
   /** the args exactly as the effect will receive them */
   args: JsonValue,
+  /** the program line that asked for it (absent in missions recorded before it was kept) */
+  call: CallSite.optional(),
   since: z.string(),
   deadline: z.string().nullable(),
 });
@@ -117,6 +122,7 @@ export const ApprovalRecord = z.object({
   tool: z.string(),
   taskId: z.string().nullable(),
   args: JsonValue,
+  call: CallSite.optional(),
   outcome: z.enum(['approved', 'denied', 'expired']),
   by: z.string().nullable(),
   note: z.string().nullable(),

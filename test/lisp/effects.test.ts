@@ -67,6 +67,20 @@ describe('effects', () => {
     expect([...r.journal!.keys()]).toEqual(['lookup_1', 'lookup_2']);
   });
 
+  it('each effect carries the program line that asked for it; a very long line is cut around the call, marked', async () => {
+    const { tools, effects } = setup();
+    const r = await run(PROGRAM, { tools, journal: new Map(), effects: effects() });
+    if (r.status !== 'suspended') throw new Error(r.status);
+    expect(r.effects[0]!.call).toEqual({ line: 6, text: '(task (str "charge_" id) (tool/charge {:order-id id :amount (:amount o)}))))' });
+    const pad = `(def xs [${' 1'.repeat(200)}])`;
+    const long = await run(`${pad} (task "c" (tool/charge {:order-id 7 :amount 1})) ${pad}`, { tools, journal: new Map(), effects: effects() });
+    if (long.status !== 'suspended') throw new Error(long.status);
+    const text = long.effects[0]!.call!.text;
+    expect(long.effects[0]!.call!.line).toBe(1);
+    expect(text.length).toBeLessThanOrEqual(242);
+    expect(text).toMatch(/^….*\(tool\/charge \{:order-id 7 :amount 1\}\).*…$/);
+  });
+
   it('resuming with effect results reaches the same tasks and commits them', async () => {
     const { tools, effects, inline } = setup();
     const r1 = await run(PROGRAM, { tools, journal: new Map(), effects: effects() });

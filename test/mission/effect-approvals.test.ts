@@ -120,6 +120,8 @@ describe('approval gates on mission effects', () => {
     expect(status.stdout).toContain('effect waiting for approval: send_payout (task payout)');
     expect(status.stdout).toContain('"account": "acct_hal"');
     expect(status.stdout).toMatch(/npx navigator effect approve mission-\S+ [0-9a-f]{16,}/);
+    // the program line that asked for it, as the model wrote it
+    expect(status.stdout).toContain('asked for at line 2 of the program: p (task "payout" (tool/send_payout {:account (:id acct) :amount data/amount}))]');
     const noReason = await cli('effect', 'deny', handle.workflowId);
     expect(noReason.code).not.toBe(0);
     const denied = await cli('effect', 'deny', handle.workflowId, '--reason', 'wrong account');
@@ -130,6 +132,9 @@ describe('approval gates on mission effects', () => {
     const after = await cli('status', handle.workflowId);
     expect(after.stdout).toContain('send_payout (task payout) denied by cli-user');
     expect(after.stdout).toContain('wrong account');
+    // a denied effect never ran: the ledger lists it among the approvals
+    const ledger = await cli('ledger', handle.workflowId);
+    expect(ledger.stdout).toMatch(/Approvals:\n {2}send_payout \(task payout\) denied by cli-user at \S+: wrong account/);
     const late = await cli('effect', 'approve', handle.workflowId);
     expect(late.code).not.toBe(0);
     expect(late.stderr).toMatch(/not running|completed|no effect/);
@@ -148,6 +153,7 @@ describe('approval gates on mission effects', () => {
     expect(inbox).toContain('Pays an amount in USD to an account. Irreversible.');
     expect(inbox).toContain('acct_ivy');
     expect(inbox).toContain('data-confirm=');
+    expect(inbox).toContain('Asked for at line 2 of the program: <code>p (task &quot;payout&quot;');
     const key = (await getMission(m.client, handle.workflowId).status()).effectApprovals[0]!.key;
     const page = await (await app.request(`${origin}/missions/${handle.workflowId}`)).text();
     expect(page).toContain(`/missions/${handle.workflowId}/effects/${key}/approve`);

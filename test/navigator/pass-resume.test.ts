@@ -68,7 +68,7 @@ describe('effects: suspension and resumption', () => {
     // turn 1 ran entirely inline; turn 2 stops at the first charge
     expect(step.effects).toEqual([
       // the lookup is the first call inside task charge_1, the charge its second (#2)
-      { id: `${sha('wf-1\u0000task\u0000charge_1')}#2`, taskId: 'charge_1', tool: 'charge', args: { order_id: 1, amount: 10 }, idempotencyKey: `${sha('wf-1\u0000task\u0000charge_1')}#2` },
+      { id: `${sha('wf-1\u0000task\u0000charge_1')}#2`, taskId: 'charge_1', tool: 'charge', args: { order_id: 1, amount: 10 }, idempotencyKey: `${sha('wf-1\u0000task\u0000charge_1')}#2`, call: { line: 1, text: PROGRAMS[1]!.trim() } },
     ]);
     expect(calls).toEqual(['lookup 1']);
     expect(step.state.pending?.code).toBe(PROGRAMS[1]);

@@ -4,7 +4,7 @@ import { CliError, action } from '../errors.ts';
 import { onMission, printJson, withClient } from '../mission-client.ts';
 import { follow } from '../follow.ts';
 import { progressForPeople } from '../progress-view.ts';
-import { describeSettled, ledgerLine, retriedLines, settle } from '../mission-view.ts';
+import { describeSettled, effectApprovalLine, ledgerLine, retriedLines, settle } from '../mission-view.ts';
 
 type Flags = { json?: boolean };
 
@@ -59,8 +59,11 @@ export const ledgerCommand = new Command('ledger')
       await onMission(id, async (mission) => {
         const ledger = await mission.ledger();
         if (flags.json) return printJson(ledger);
-        if (ledger.length === 0) return void process.stdout.write('(no tool calls)\n');
+        if (ledger.length === 0) process.stdout.write('(no tool calls)\n');
         for (const e of ledger) process.stdout.write(`${ledgerLine(e)}\n`);
+        // who approved or denied which effect: a denied effect never ran, so only this shows it
+        const records = (await mission.status().catch(() => null))?.approvals ?? [];
+        if (records.length) process.stdout.write(`Approvals:\n${records.map((r) => `  ${effectApprovalLine(r)}\n`).join('')}`);
       });
     }),
   );

@@ -5,7 +5,7 @@
  */
 import { Command, InvalidArgumentError } from 'commander';
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
-import { PLAN_WORKFLOW, type PlanHandle, PlanRejected, getPlan, startPlan } from '../../client/plans.ts';
+import { PLAN_WORKFLOW, type PlanHandle, PlanRejected, getPlan, parseItem, startPlan } from '../../client/plans.ts';
 import type { Json, PlanProblem } from '../../plans/schema.ts';
 import { CliError, action } from '../errors.ts';
 import { parseJson, parseValue, readHistoryFile, readJsonFile, readText } from '../input.ts';
@@ -274,9 +274,11 @@ const denyStep = reviewAction(
 );
 
 function itemNumber(text: string): number {
-  const n = Number(text);
-  if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError(`expected a whole number >= 0, got ${JSON.stringify(text)}`);
-  return n;
+  try {
+    return parseItem(text);
+  } catch (e) {
+    throw new InvalidArgumentError((e as Error).message);
+  }
 }
 const answer = reviewAction(
   'answer',

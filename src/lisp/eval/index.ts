@@ -46,6 +46,9 @@ import { applyData, closureArity } from './apply-data.ts';
 import { Closure, VarRef, isClosure } from './closure.ts';
 import { FailSignal, RECUR, ReturnSignal, SUSPEND, ThrowSignal } from './signals.ts';
 
+/** An effect the program stopped at, with where its call is (run() turns that into the program line). */
+export type PendingEffect = Omit<EffectRequest, 'call'> & { span: Span };
+
 export { Closure, VarRef } from './closure.ts';
 
 export { SuspendSignal, SUSPEND, ReturnSignal, FailSignal, ThrowSignal } from './signals.ts';
@@ -100,7 +103,7 @@ export class Evaluator implements Runtime {
   readonly warnings: Warning[] = [];
   /** calls started in this attempt whose results are not known yet */
   readonly pendingCalls: CallEntry[] = [];
-  readonly pendingEffects: EffectRequest[] = [];
+  readonly pendingEffects: PendingEffect[] = [];
   readonly maxCollectionSize: number;
 
   /**

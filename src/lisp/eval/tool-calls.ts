@@ -151,7 +151,7 @@ export function performToolCall(call: ToolCall, st: RunState, ev: Evaluator): Va
       ev.toolCalls.push({ tool: tool.name, args, taskId, idempotencyKey: key, error: failure, durationMs: 0 });
       throw new PtcError('tool_error', `tool/${tool.name} failed: ${failure}`, span);
     }
-    ev.pendingEffects.push({ id: key, taskId, tool: tool.name, args, idempotencyKey: key });
+    ev.pendingEffects.push({ id: key, taskId, tool: tool.name, args, idempotencyKey: key, span });
     throw SUSPEND;
   }
 
