@@ -5,7 +5,8 @@
  */
 import pc from 'picocolors';
 import type { PlanHandle } from '../client/plans.ts';
-import type { Step } from '../plans/schema.ts';
+import type { Plan, Step } from '../plans/schema.ts';
+import { blockedAfterWarning } from '../plans/scheduler.ts';
 import type { PlanStatusView, ProgressEvent, StepApprovalRecord } from '../workflows/plan-contract.ts';
 import { type Settled, closedState } from './mission-view.ts';
 import { failedAttemptLines } from './attempts-view.ts';
@@ -125,6 +126,7 @@ function nextCommands(view: PlanStatusView): string[] {
     return [
       `  ${pc.yellow('waiting for approval')}: ${a.stepId}${a.item === null ? '' : ` item ${a.item}`} (${a.tool ?? '?'})${a.deadline ? `, deadline ${a.deadline} (then ${a.onTimeout})` : ''}`,
       ...wholeJson(a.args).map((l) => `      ${l}`),
+      ...warningLines(view.plan, a.stepId),
       `    approve: ${CLI} approve-step ${id} ${a.stepId}${item} --by NAME [--note TEXT]`,
       `    deny:    ${CLI} deny-step ${id} ${a.stepId}${item} --by NAME --reason TEXT`,
     ];
@@ -134,6 +136,12 @@ function nextCommands(view: PlanStatusView): string[] {
   }
   lines.push(`  follow: ${CLI} watch ${id}   audit: ${CLI} audit ${id}`);
   return lines;
+}
+
+/** A warning for the person about to approve a step whose goal is already blocked (none otherwise). */
+function warningLines(plan: Plan | null, stepId: string): string[] {
+  const warning = plan && blockedAfterWarning(plan, stepId);
+  return warning ? [`    ${pc.yellow('warning')}: ${warning}`] : [];
 }
 
 /**

@@ -5,6 +5,7 @@
  * confirmation first when what follows cannot be undone.
  */
 import type { Step } from '../plans/schema.ts';
+import { blockedAfterWarning } from '../plans/scheduler.ts';
 import type { DecisionContract, Json, Pending, PendingApproval as WaitingEffect } from '../workflows/contract.ts';
 import type { PendingApproval } from '../workflows/plan-contract.ts';
 import { decisionEffects, effectsBox, fileEdit, stepEffects, valuesList, type Effects } from './explain.ts';
@@ -59,10 +60,17 @@ export function stepApprovalCard(ctx: ConsoleContext, planId: string, agent: str
     <p class="asked"><span class="status waiting">waiting for you</span> · step <a href="${url}#step-${encodeURIComponent(a.stepId)}"><code>${a.stepId}</code></a>${a.item === null ? '' : html`, item ${String(a.item)},`} of plan <a href="${url}">${planId}</a> (${agent}) since ${when(a.since)}</p>
     ${fileEdit(a.args, steps) ?? valuesList(tool?.input, a.args)}
     ${effectsBox(effects, 'Deny')}
+    ${blockedWarning(steps, a.stepId)}
     ${a.deadline ? html`<p class="deadline">Decide ${when(a.deadline)}${a.onTimeout ? html`; then ${stepAtDeadline(a.onTimeout)}` : ''}.</p>` : ''}
     <form method="post" action="${action('approve')}" class="inline"><input type="hidden" name="_csrf" value="${ctx.csrf}" />${item}<input name="note" placeholder="note (optional)" aria-label="note" /> <button class="primary"${confirm ? html` data-confirm="${confirm}"` : ''}>Approve</button></form>
     <form method="post" action="${action('deny')}" class="inline"><input type="hidden" name="_csrf" value="${ctx.csrf}" />${item}<input name="reason" placeholder="why (optional)" aria-label="why" /> <button class="danger">Deny</button></form>
   </div>`;
+}
+
+/** Said before Approve when what the step leads to can no longer run (another of its dependencies failed or was denied). */
+function blockedWarning(steps: readonly Step[], stepId: string): Fragment | '' {
+  const warning = blockedAfterWarning({ steps }, stepId);
+  return warning ? html`<p class="warning" role="note"><strong>Warning:</strong> ${warning}</p>` : '';
 }
 
 /** A mission effect (an external call) waiting for a person before it runs. */

@@ -21,10 +21,13 @@ function satisfied(dep: Step, refs: Set<string>): boolean {
 function blocker(dep: Step, refs: Set<string>): string | null {
   if (dep.status === 'failed') return `depends on ${dep.id}, which failed`;
   if (dep.status === 'blocked') return `depends on ${dep.id}, which is blocked`;
-  if (dep.status === 'skipped' && dep.skippedBy === 'denial') return `depends on ${dep.id}, which was denied${dep.reason ? ` (${dep.reason})` : ''}`;
+  if (dep.status === 'skipped' && dep.skippedBy === 'denial') return `depends on ${dep.id}, which was ${deniedWhy(dep.reason)}`;
   if (dep.status === 'skipped' && refs.has(dep.id)) return `uses the result of ${dep.id}, which was skipped`;
   return null;
 }
+
+/** A denial's reason usually says "denied by NAME: why" already. */
+const deniedWhy = (reason: string | undefined): string => (!reason ? 'denied' : reason.startsWith('denied') ? reason : `denied (${reason})`);
 
 /** Ids of pending steps whose dependencies are all satisfied, in plan order. */
 export function readySteps(plan: Plan): string[] {
@@ -67,6 +70,32 @@ export function blockSteps(plan: Plan): Plan {
     });
   }
   return any ? { ...plan, steps } : plan;
+}
+
+/**
+ * The steps after `stepId` (its dependents, transitively) that can no longer run, each
+ * with why: approving `stepId` cannot reach them, because another of their dependencies
+ * failed, was denied or is blocked. A reviewer is warned before approving such a step.
+ */
+export function blockedAfter(plan: { readonly steps: readonly Step[] }, stepId: string): Array<{ id: string; reason: string }> {
+  const after = new Set([stepId]);
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const s of plan.steps) {
+      if (after.has(s.id)) continue;
+      if (![...s.dependsOn, ...stepRefs(s)].some((d) => after.has(d))) continue;
+      after.add(s.id);
+      grew = true;
+    }
+  }
+  return plan.steps.filter((s) => s.id !== stepId && after.has(s.id) && s.status === 'blocked').map((s) => ({ id: s.id, reason: s.reason ?? 'blocked' }));
+}
+
+/** {@link blockedAfter} in words for the person about to approve `stepId`, or null when nothing after it is blocked. */
+export function blockedAfterWarning(plan: { readonly steps: readonly Step[] }, stepId: string): string | null {
+  const blocked = blockedAfter(plan, stepId);
+  if (!blocked.length) return null;
+  return `approving ${stepId} cannot complete what it leads to: ${blocked.map((b) => `${b.id} can no longer run (${b.reason})`).join('; ')}`;
 }
 
 const ACTIVE: ReadonlySet<StepStatus> = new Set(['pending', 'ready', 'running', 'awaiting_approval', 'awaiting_answer']);

@@ -10,7 +10,7 @@ import { applyEdit, applyRecovery } from '../../src/plans/edits.ts';
 import { parsePlanAnswer, plannerPrompt } from '../../src/plans/planner.ts';
 import { parseRecoveryAnswer, recoveryPrompt } from '../../src/plans/recovery-prompt.ts';
 import { parseReference, resolveReferences } from '../../src/plans/references.ts';
-import { blockSteps, executionSummary, finalStatus, isSettled, readySteps } from '../../src/plans/scheduler.ts';
+import { blockSteps, blockedAfter, blockedAfterWarning, executionSummary, finalStatus, isSettled, readySteps } from '../../src/plans/scheduler.ts';
 import type { Catalog, Json, Plan, Step } from '../../src/plans/schema.ts';
 import { formatProblems, validatePlan } from '../../src/plans/validate.ts';
 import { defineTool } from '../../src/navigator/index.ts';
@@ -154,6 +154,16 @@ describe('scheduler', () => {
     expect(reasons).toMatchObject({ c: 'depends on a, which failed', d: 'depends on a, which failed', e: 'depends on c, which is blocked' });
     expect(isSettled(failed)).toBe(true);
     expect(blockSteps(p)).toBe(p);
+  });
+
+  it('names what a step leads to that can no longer run (the warning before approving it)', () => {
+    // b awaits approval; a failed, so d (a and b) and nothing else after b is blocked
+    const blocked = blockSteps(withStatus(p, { a: { status: 'failed' }, b: { status: 'awaiting_approval' } }));
+    expect(blockedAfter(blocked, 'b')).toEqual([{ id: 'd', reason: 'depends on a, which failed' }]);
+    expect(blockedAfterWarning(blocked, 'b')).toBe('approving b cannot complete what it leads to: d can no longer run (depends on a, which failed)');
+    // c's only way on is through a: e is blocked after c, but approving c is not what blocks it
+    expect(blockedAfter(blocked, 'e')).toEqual([]);
+    expect(blockedAfterWarning(withStatus(p, { b: { status: 'awaiting_approval' } }), 'b')).toBeNull();
   });
 
   it('ends completed, completed_with_failures or failed', () => {

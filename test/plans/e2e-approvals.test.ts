@@ -62,6 +62,29 @@ describe('step approvals', () => {
     await expectPlanAuditOk(env, plan.id);
   });
 
+  it('warns the person approving a step whose goal another denial already blocked (plan show, the approval itself)', T, async () => {
+    const plan = await env.startPlan({
+      agent: 'lab',
+      approve: true,
+      document: {
+        steps: [
+          { id: 'old_a', description: 'delete a', tool: 'delete_thing', args: { name: 'a' } },
+          { id: 'old_b', description: 'delete b', tool: 'delete_thing', args: { name: 'b' } },
+          { id: 'done', description: 'say so', tool: 'echo', args: { value: 'both gone' }, dependsOn: ['old_a', 'old_b'] },
+        ],
+      },
+    });
+    await waitForPlan(plan, (v) => v.approvals.length === 2);
+    expect(plain(renderPlan(await plan.status()))).not.toContain('warning');
+    await plan.denyStep('old_b', { by: 'bo', reason: 'keep b' });
+    const view = await waitForPlan(plan, (v) => stepOf(v, 'done').status === 'blocked');
+    expect(plain(renderPlan(view))).toContain('warning: approving old_a cannot complete what it leads to: done can no longer run (depends on old_b, which was denied by bo: keep b)');
+    await plan.approveStep('old_a', { by: 'ana' });
+    const summary = await plan.result();
+    expect(summary.status).toBe('completed_with_failures');
+    await expectPlanAuditOk(env, plan.id);
+  });
+
   it('each item of a for-each step waits for its own approval; none runs before every item is approved', T, async () => {
     const plan = await env.startPlan({
       agent: 'lab',

@@ -7,6 +7,7 @@ import { Command, InvalidArgumentError } from 'commander';
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import { PLAN_WORKFLOW, type PlanHandle, PlanRejected, getPlan, parseItem, startPlan } from '../../client/plans.ts';
 import type { Json, PlanProblem } from '../../plans/schema.ts';
+import { blockedAfterWarning } from '../../plans/scheduler.ts';
 import { CliError, action } from '../errors.ts';
 import { parseJson, parseValue, readHistoryFile, readJsonFile, readText } from '../input.ts';
 import { printJson, withClient } from '../mission-client.ts';
@@ -264,7 +265,13 @@ const approveStep = reviewAction(
   'approve-step',
   'let a step that awaits approval run (each item of a for-each step waits for its own: --item N)',
   (c) => c.argument('<id>').argument('<step>').option('--item <n>', 'the item of a for-each step', itemNumber).option('--by <name>', 'who approves (recorded)').option('--note <text>', 'a note kept with the approval'),
-  (plan, step: string, flags: { by?: string; note?: string; item?: number }) => plan.approveStep(step, flags),
+  async (plan, step: string, flags: { by?: string; note?: string; item?: number }) => {
+    // the reviewer is told, not stopped: the step may still be worth running on its own
+    const current = (await plan.status()).plan;
+    const warning = current && blockedAfterWarning(current, step);
+    if (warning) process.stderr.write(`warning: ${warning}\n`);
+    await plan.approveStep(step, flags);
+  },
 );
 const denyStep = reviewAction(
   'deny-step',
