@@ -43,7 +43,9 @@ export {
   type PassEffects,
   type PassProgress,
   type PassStep,
-  type PlanItem,
+  type ChecklistEntry,
+  /** @deprecated the old name of {@link ChecklistEntry} */
+  type ChecklistEntry as PlanItem,
   type RunNavigatorOptions,
   type Step,
   type ToolSpec,

@@ -143,7 +143,7 @@ export const planProgress: EvalCase = {
       input: z.object({}),
       output: z.object({ total: z.number(), busiest: z.string() }),
       tools: [fetchMetrics, publish],
-      plan: [
+      checklist: [
         { id: 'fetch', description: 'Fetch the metrics' },
         { id: 'summarize', description: 'Compute the total and the busiest service' },
         { id: 'publish', description: 'Publish the summary' },

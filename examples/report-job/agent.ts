@@ -86,7 +86,7 @@ export const reportJob = defineAgent({
     summary: z.object({ pages: z.number(), slow: z.number(), broken: z.number() }),
   }),
   tools: [crawlSite, renderReport, uploadReport, sendEmail],
-  plan: [
+  checklist: [
     { id: 'crawl', description: 'Crawl the site' },
     { id: 'report', description: 'Find slow and broken pages' },
     { id: 'render', description: 'Render the report' },

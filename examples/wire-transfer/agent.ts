@@ -89,7 +89,7 @@ export const wireTransfer = defineAgent({
   }),
   tools: [prepareWire, requestApproval, executeWire, cancelHold],
   decisions: [managerDecision],
-  plan: [
+  checklist: [
     { id: 'prepare', description: 'Put a hold on the funds and ask a manager' },
     { id: 'decision', description: 'Get the manager decision' },
     { id: 'finish', description: 'Send the wire or release the hold' },

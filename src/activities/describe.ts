@@ -12,7 +12,7 @@ export function describe(agent: Agent, rawInput: unknown): AgentDescription {
   const expiries = new Map(agent.decisions.map((d) => [d.name, d.expiry]));
   return {
     name: agent.name,
-    plan: agent.plan.map((s) => ({ id: s.id, description: s.description })),
+    plan: agent.checklist.map((s) => ({ id: s.id, description: s.description })),
     decisions: resolveDecisions(agent, input).map((d): DecisionContract => {
       const allowed = enumeratedValues(d.values);
       const expiry = expiries.get(d.name);

@@ -19,7 +19,7 @@ export function checklist(items: readonly ChecklistItem[]): Fragment | string {
       ${items.map(
         (i) => html`<li class="${i.summary !== undefined ? 'done' : 'todo'}"><span aria-hidden="true">${i.summary !== undefined ? '☑' : '☐'}</span>
           <span class="visually-hidden">${i.summary !== undefined ? 'done:' : 'to do:'}</span>
-          <strong>${inlineMarkdown(i.description)}</strong>${i.planned ? '' : html` <small>(not in the plan)</small>`}
+          <strong>${inlineMarkdown(i.description)}</strong>${i.planned ? '' : html` <small>(not on the checklist)</small>`}
           ${i.summary ? html`<br /><span class="summary">${inlineMarkdown(i.summary)}</span>` : ''}</li>`,
       )}
     </ul></div>`;

@@ -233,7 +233,7 @@ function outcome(status: StatusView): Fragment {
 
 /** The plan as a checklist for people: the agent's plan when this console knows the agent, else read from the progress text. */
 function progressBox(ctx: ConsoleContext, agent: string, progress: string, summaries: Record<string, string> | null): Fragment | string {
-  const plan = ctx.agents?.get(agent)?.agent.plan;
+  const plan = ctx.agents?.get(agent)?.agent.checklist;
   const items = plan ? checklistOf(plan, summaries) : checklistFromText(progress, summaries);
   return items.length ? html`<h2>Progress</h2>${checklist(items)}` : '';
 }

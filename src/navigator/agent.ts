@@ -1,6 +1,6 @@
 /**
  * Agent definitions. An agent is a mission prompt, zod schemas for its input and output,
- * tools, and optionally a plan, limits, a default model and external-decision contracts.
+ * tools, and optionally a checklist, limits, a default model and external-decision contracts.
  *
  * ```ts
  * export const wireTransfer = defineAgent({
@@ -10,7 +10,7 @@
  *   output: z.object({ status: z.enum(['sent', 'cancelled']), reference: z.string().optional() }),
  *   tools: [prepareWire, executeWire, cancelHold],
  *   decisions: [managerDecision],
- *   plan: ['Prepare the wire', 'Wait for approval', 'Execute or cancel'],
+ *   checklist: ['Prepare the wire', 'Wait for approval', 'Execute or cancel'],
  * });
  * type In = AgentInput<typeof wireTransfer>;   // { recipient: string; amount: number }
  * ```
@@ -20,7 +20,7 @@ import { LlmError } from '../llm/model.ts';
 import { parseModelString } from '../llm/providers.ts';
 import type { Json } from '../lisp/tools.ts';
 import { type Decision, type ResolvedDecision, resolveDecision } from './decisions.ts';
-import { type PlanItem, type PlanStep, checkPlan } from './plan.ts';
+import { type ChecklistEntry, type ChecklistStep, checkChecklist } from './checklist.ts';
 import { DefinitionError, type NavigatorTool, ToolSpecSchema, defineTool, problemsOf } from './tool.ts';
 
 export const AgentLimits = z.strictObject({
@@ -52,7 +52,10 @@ export interface AgentSpec<I extends z.ZodObject, O extends z.ZodType> {
   /** validates `(return v)`; mismatches go back to the model and cost a turn */
   output: O;
   tools?: NavigatorTool[];
-  plan?: PlanItem[];
+  /** the steps the model ticks with `(step-done id summary)`, shown as the mission's progress */
+  checklist?: ChecklistEntry[];
+  /** the reference implementation's name for {@link checklist} (give one of the two) */
+  plan?: ChecklistEntry[];
   limits?: AgentLimitsInput;
   /** default model string, e.g. `openai:gpt-4.1-mini` or `scripted:answers.json` */
   model?: string;
@@ -82,7 +85,7 @@ export interface Agent<I extends z.ZodObject = z.ZodObject, O extends z.ZodType 
   readonly input: I;
   readonly output: O;
   readonly tools: readonly NavigatorTool[];
-  readonly plan: readonly PlanStep[];
+  readonly checklist: readonly ChecklistStep[];
   readonly limits: AgentLimits;
   readonly model: string | undefined;
   readonly decisions: readonly Decision<z.output<I>>[];
@@ -118,6 +121,7 @@ const AgentSpecSchema = z.object({
   }),
   output: zodSchema('a zod schema of the return value'),
   tools: z.array(z.unknown(), { error: 'must be an array of tools (defineTool)' }).optional(),
+  checklist: z.unknown().optional(),
   plan: z.unknown().optional(),
   limits: z.unknown().optional(),
   model: z.string().optional(),
@@ -158,12 +162,15 @@ export function defineAgent<I extends z.ZodObject, O extends z.ZodType>(spec: Ag
     tools.push(tool);
   });
 
-  // plan
-  let plan: PlanStep[] = [];
-  if (spec.plan !== undefined) {
-    const checked = checkPlan(spec.plan);
-    problems.push(...checked.problems.map((p) => `plan${p.startsWith('a plan') ? ': ' : '.'}${p}`));
-    plan = checked.steps;
+  // checklist (or `plan`, its name in the reference implementation)
+  let checklist: ChecklistStep[] = [];
+  const field = spec.checklist !== undefined ? 'checklist' : 'plan';
+  if (spec.checklist !== undefined && spec.plan !== undefined) problems.push('plan: give the checklist once, as checklist (plan is its other name)');
+  const entries = spec.checklist ?? spec.plan;
+  if (entries !== undefined) {
+    const checked = checkChecklist(entries);
+    problems.push(...checked.problems.map((p) => `${field}${p.startsWith('a checklist') ? ': ' : '.'}${p}`));
+    checklist = checked.steps;
   }
 
   // limits
@@ -204,7 +211,7 @@ export function defineAgent<I extends z.ZodObject, O extends z.ZodType>(spec: Ag
     input: spec.input,
     output: spec.output,
     tools,
-    plan,
+    checklist,
     limits: limits.data,
     model: spec.model,
     decisions: spec.decisions ?? [],

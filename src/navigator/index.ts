@@ -28,7 +28,7 @@ export {
   toolsNeedingApproval,
 } from './agent.ts';
 export { type NavigatorTool, type ToolSpec, DefinitionError, TOOL_NAME, ToolRejected, defineTool } from './tool.ts';
-export { type PlanStep, type PlanItem, PlanError, checkPlan, normalizePlan } from './plan.ts';
+export { type ChecklistStep, type ChecklistEntry, ChecklistError, checkChecklist, normalizeChecklist } from './checklist.ts';
 export {
   type Decision,
   type DecisionSpec,

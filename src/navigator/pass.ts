@@ -447,7 +447,7 @@ async function execute(ctx: Ctx, st: PassState, code: string, kind: TurnKind): P
         normalFeedback({
           prints: res.prints,
           stored: Object.keys(st.namespace),
-          plan: agent.plan,
+          checklist: agent.checklist,
           summaries: st.summaries,
           ...counts(ctx, st),
         }),

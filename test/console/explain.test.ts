@@ -112,9 +112,9 @@ describe('text for people', () => {
     const summaries = { prepare: 'hold **h1** placed\nfor `bob`', extra: 'looked around' };
     const text = renderProgress([{ id: 'prepare', description: 'Put a hold' }, { id: 'finish', description: 'Send it' }], summaries);
     const people = checklistText(checklistFromText(text, summaries));
-    expect(people).toBe(['2 of 3 steps done', '  ✓ Put a hold', '      hold h1 placed', '      for bob', '  ○ Send it', '  ✓ extra (not in the plan)', '      looked around'].join('\n'));
+    expect(people).toBe(['2 of 3 steps done', '  ✓ Put a hold', '      hold h1 placed', '      for bob', '  ○ Send it', '  ✓ extra (not on the checklist)', '      looked around'].join('\n'));
     expect(people).not.toContain('step-done');
-    expect(checklistText([])).toBe('No plan: the agent has no checklist.');
+    expect(checklistText([])).toBe('No checklist: the agent has none.');
   });
 });
 

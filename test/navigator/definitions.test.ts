@@ -80,8 +80,8 @@ describe('defineTool', () => {
 });
 
 describe('defineAgent', () => {
-  it('normalises plan and limits and keeps the definition', () => {
-    expect(wireAgent.plan).toEqual([
+  it('normalises the checklist and limits and keeps the definition', () => {
+    expect(wireAgent.checklist).toEqual([
       { id: '1', description: 'Prepare the wire' },
       { id: '2', description: 'Wait for the manager' },
       { id: 'send', description: 'Send or cancel' },
@@ -121,8 +121,8 @@ describe('defineAgent', () => {
         - tools.3.input: must be a zod object schema (z.object({...}); use z.object({}) for no arguments)
         - tools.3.handler: must be a function (args, ctx) => result
         - plan.1: empty description
-        - plan.3: duplicate plan id "1" (also item 0)
-        - plan.4: invalid plan item, expected a string or {id, description}
+        - plan.3: duplicate checklist id "1" (also item 0)
+        - plan.4: invalid checklist item, expected a string or {id, description}
         - limits.maxTurns: Too small: expected number to be >=1
         - limits: Unrecognized key: "retryTurn"
         - model: invalid model "gpt-4": no provider prefix; expected openai:MODEL, anthropic:MODEL or openai-compatible:BASE_URL#MODEL (e.g. openai:gpt-4.1-mini, anthropic:claude-sonnet-4-5, openai-compatible:http://127.0.0.1:11434/v1#qwen2.5)

@@ -46,6 +46,6 @@ export const wireAgent = defineAgent({
   output: z.object({ status: z.enum(['sent', 'cancelled']), reference: z.string().optional() }),
   tools: [lookupAccount, prepareWire, executeWire],
   decisions: [managerDecision],
-  plan: ['Prepare the wire', 'Wait for the manager', { id: 'send', description: 'Send or cancel' }],
+  checklist: ['Prepare the wire', 'Wait for the manager', { id: 'send', description: 'Send or cancel' }],
   limits: { maxTurns: 4 },
 });

@@ -42,6 +42,8 @@ export function testAgent(opts: {
   tools?: NavigatorTool[];
   output?: z.ZodType;
   limits?: AgentLimitsInput;
+  checklist?: Array<string | { id: string; description: string }>;
+  /** the reference implementation's name for the checklist */
   plan?: Array<string | { id: string; description: string }>;
   input?: z.ZodObject;
 } = {}) {
@@ -51,7 +53,8 @@ export function testAgent(opts: {
     input: opts.input ?? z.object({}),
     output: opts.output ?? z.any(),
     tools: opts.tools ?? [],
-    plan: opts.plan,
+    ...(opts.checklist ? { checklist: opts.checklist } : {}),
+    ...(opts.plan ? { plan: opts.plan } : {}),
     limits: opts.limits ?? { maxTurns: 5 },
   });
 }

@@ -71,9 +71,12 @@ describe('journal in the loop (24–29)', () => {
 
 describe('progress and plan (30–32)', () => {
   it('30: string plan items get ids by position; duplicates and empty descriptions are rejected', () => {
-    const a = testAgent({ plan: ['Gather data', 'Analyze'] });
-    expect(a.plan).toEqual([{ id: '1', description: 'Gather data' }, { id: '2', description: 'Analyze' }]);
-    expect(() => testAgent({ plan: [{ id: 'a', description: 'x' }, { id: 'a', description: 'y' }] })).toThrow(/duplicate plan id/);
+    const a = testAgent({ checklist: ['Gather data', 'Analyze'] });
+    expect(a.checklist).toEqual([{ id: '1', description: 'Gather data' }, { id: '2', description: 'Analyze' }]);
+    // `plan`, the reference implementation's name, is the same list
+    expect(testAgent({ plan: ['Gather data', 'Analyze'] }).checklist).toEqual(a.checklist);
+    expect(() => testAgent({ checklist: ['a'], plan: ['b'] })).toThrow(/plan: give the checklist once, as checklist/);
+    expect(() => testAgent({ checklist: [{ id: 'a', description: 'x' }, { id: 'a', description: 'y' }] })).toThrow(/checklist\.1: duplicate checklist id/);
     expect(() => testAgent({ plan: ['  '] })).toThrow(/empty description/);
   });
 
@@ -102,7 +105,7 @@ describe('progress and plan (30–32)', () => {
   });
 
   it('32 (across passes): summaries given to a pass are shown ticked in its first message and returned', async () => {
-    const { model, step } = run(testAgent({ plan: ['Collect', 'Report'] }), ['(step-done "2" "done") (return 1)'], { summaries: { '1': 'earlier' } });
+    const { model, step } = run(testAgent({ checklist: ['Collect', 'Report'] }), ['(step-done "2" "done") (return 1)'], { summaries: { '1': 'earlier' } });
     const s = await step;
     expect(model.requests[0]!.messages[0]!.content).toContain('- [x] `1` Collect — earlier');
     expect(s.summaries).toEqual({ '1': 'earlier', '2': 'done' });

@@ -7,7 +7,7 @@ import {
   errorFeedback,
   firstUserMessage,
   normalFeedback,
-  normalizePlan,
+  normalizeChecklist,
   renderData,
   renderExpectedOutput,
   renderMissionLog,
@@ -100,7 +100,7 @@ describe('first user message', () => {
 
   it('says when there are no tools and omits empty sections', () => {
     const text = firstUserMessage({
-      agent: { prompt: 'Say hi.', tools: [], output: z.string(), plan: [] },
+      agent: { prompt: 'Say hi.', tools: [], output: z.string(), checklist: [] },
       input: {},
     });
     expect(text).toMatchInlineSnapshot(`
@@ -224,12 +224,12 @@ describe('turn line', () => {
 });
 
 describe('feedback', () => {
-  const plan = normalizePlan(['Gather data', 'Analyze']);
+  const plan = normalizeChecklist(['Gather data', 'Analyze']);
   const turn: TurnCounts = { next: 2, maxTurns: 5, retryTurns: 0 };
 
   it('shows prints, stored symbols, the turn line and the checklist', () => {
     expect(
-      normalFeedback({ ...turn, prints: ['count: 42', 'done'], stored: ['users', 'total'], plan, summaries: { '1': 'Found 42' } }),
+      normalFeedback({ ...turn, prints: ['count: 42', 'done'], stored: ['users', 'total'], checklist: plan, summaries: { '1': 'Found 42' } }),
     ).toMatchInlineSnapshot(`
       "count: 42
       done
@@ -247,13 +247,13 @@ describe('feedback', () => {
   });
 
   it('says when nothing was printed, and shows no symbols in a single-turn agent', () => {
-    expect(normalFeedback({ next: 2, maxTurns: 1, retryTurns: 1, prints: [], stored: ['x'], plan: [] })).toBe(
+    expect(normalFeedback({ next: 2, maxTurns: 1, retryTurns: 1, prints: [], stored: ['x'], checklist: [] })).toBe(
       '(no output)\n\n⚠ FINAL RETRY (retry 1 of 1): this program must end with (return ...) or (fail ...).',
     );
   });
 
   it('caps prints at 512 characters', () => {
-    const text = normalFeedback({ ...turn, prints: ['a'.repeat(300), 'b'.repeat(300)], stored: [], plan: [] });
+    const text = normalFeedback({ ...turn, prints: ['a'.repeat(300), 'b'.repeat(300)], stored: [], checklist: [] });
     const [prints] = text.split('\n\n');
     expect(prints).toBe(`${'a'.repeat(300)}\n${'b'.repeat(211)}\n... (truncated, use println selectively)`);
   });

@@ -5,7 +5,7 @@
  */
 import type { Json } from '../../lisp/tools.ts';
 import { cut, ednOfJson } from '../../lisp/printer/edn.ts';
-import type { PlanStep } from '../plan.ts';
+import type { ChecklistStep } from '../checklist.ts';
 import { type Summaries, renderProgress } from './progress.ts';
 
 /** Characters of printed output shown back to the model. */
@@ -54,7 +54,7 @@ export interface NormalFeedback extends TurnCounts {
   prints: readonly string[];
   /** names bound with def/defn so far */
   stored: readonly string[];
-  plan: readonly PlanStep[];
+  checklist: readonly ChecklistStep[];
   summaries?: Summaries | null;
 }
 
@@ -63,7 +63,7 @@ export function normalFeedback(f: NormalFeedback): string {
   const parts = [f.prints.length ? renderPrints(f.prints) : '(no output)'];
   if (f.maxTurns > 1 && f.stored.length) parts.push(`Stored (access as symbols): ${[...f.stored].sort().join(', ')}`);
   parts.push(turnLine(f));
-  const progress = renderProgress(f.plan, f.summaries);
+  const progress = renderProgress(f.checklist, f.summaries);
   if (progress) parts.push(progress);
   return parts.join('\n\n');
 }

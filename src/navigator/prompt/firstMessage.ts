@@ -102,7 +102,7 @@ export function renderExpectedOutput(output: z.ZodType, decisions: readonly Reso
 }
 
 export interface FirstMessageOptions {
-  agent: Pick<Agent, 'prompt' | 'tools' | 'output' | 'plan'> & { limits?: Pick<Agent['limits'], 'maxTurns' | 'retryTurns'> };
+  agent: Pick<Agent, 'prompt' | 'tools' | 'output' | 'checklist'> & { limits?: Pick<Agent['limits'], 'maxTurns' | 'retryTurns'> };
   /** the validated input (also the data/ context) */
   input: Record<string, unknown>;
   decisions?: readonly ResolvedDecision[];
@@ -119,7 +119,7 @@ export function firstUserMessage(opts: FirstMessageOptions): string {
     renderExpectedOutput(opts.agent.output, decisions),
     `<mission>\n${renderMissionText(opts.agent, opts.input)}\n</mission>`,
     renderDecisions([...decisions]),
-    renderProgress(opts.agent.plan, opts.summaries),
+    renderProgress(opts.agent.checklist, opts.summaries),
     renderBudget(opts.agent.limits),
   ]
     .filter(Boolean)

@@ -1,24 +1,25 @@
 /**
- * The progress checklist: the plan with the steps the model reported through
- * `(step-done id summary)` ticked, and reported steps that are not in the plan listed
- * under "Out-of-Plan Steps". The journal never ticks a box; only summaries do.
+ * The progress checklist: the agent's checklist with the steps the model reported through
+ * `(step-done id summary)` ticked, and reported steps that are not on it listed under
+ * "Out-of-Plan Steps" (the model-facing text keeps the reference implementation's word).
+ * The journal never ticks a box; only summaries do.
  */
-import type { PlanStep } from '../plan.ts';
+import type { ChecklistStep } from '../checklist.ts';
 
 export type Summaries = ReadonlyMap<string, string> | Readonly<Record<string, string>>;
 
 const summaryMap = (s: Summaries | null | undefined): ReadonlyMap<string, string> =>
   !s ? new Map() : s instanceof Map ? s : new Map(Object.entries(s));
 
-/** The `## Progress` section, or '' when there is no plan. */
-export function renderProgress(plan: readonly PlanStep[], summaries?: Summaries | null): string {
-  if (!plan.length) return '';
+/** The `## Progress` section, or '' when there is no checklist. */
+export function renderProgress(checklist: readonly ChecklistStep[], summaries?: Summaries | null): string {
+  if (!checklist.length) return '';
   const done = summaryMap(summaries);
   // the id in code quotes, exactly as (step-done "ID" ...) takes it (not `**check.**`)
-  const lines = plan.map((s) =>
+  const lines = checklist.map((s) =>
     done.has(s.id) ? `- [x] \`${s.id}\` ${s.description} — ${done.get(s.id)}` : `- [ ] \`${s.id}\` ${s.description}`,
   );
-  const planned = new Set(plan.map((s) => s.id));
+  const planned = new Set(checklist.map((s) => s.id));
   const extra = [...done.keys()].filter((id) => !planned.has(id)).sort();
   let text =
     '## Progress\n' +
@@ -36,16 +37,16 @@ export interface ChecklistItem {
   description: string;
   /** what the model reported at `(step-done id ...)`; absent: not done yet */
   summary?: string;
-  /** false for a step the model reported that is not in the plan */
+  /** false for a step the model reported that is not on the checklist */
   planned: boolean;
 }
 
-/** The checklist from the plan and the step summaries. */
-export function checklistOf(plan: readonly PlanStep[], summaries?: Summaries | null): ChecklistItem[] {
+/** The checklist people read, from the agent's checklist and the step summaries. */
+export function checklistOf(checklist: readonly ChecklistStep[], summaries?: Summaries | null): ChecklistItem[] {
   const done = summaryMap(summaries);
-  const planned = new Set(plan.map((s) => s.id));
+  const planned = new Set(checklist.map((s) => s.id));
   return [
-    ...plan.map((s) => ({ id: s.id, description: s.description, ...(done.has(s.id) ? { summary: done.get(s.id)! } : {}), planned: true })),
+    ...checklist.map((s) => ({ id: s.id, description: s.description, ...(done.has(s.id) ? { summary: done.get(s.id)! } : {}), planned: true })),
     ...[...done.keys()]
       .filter((id) => !planned.has(id))
       .sort()
@@ -54,24 +55,24 @@ export function checklistOf(plan: readonly PlanStep[], summaries?: Summaries | n
 }
 
 /**
- * The plan read back from the model-facing text ({@link renderProgress}), for a reader that
+ * The checklist read back from the model-facing text ({@link renderProgress}), for a reader that
  * has only that (the `progress` query): `- [x] \`id\` description — summary`. With
  * `summaries` (the `summaries` query), those are the summaries: one spanning lines is whole.
  */
 export function checklistFromText(progress: string, summaries?: Summaries | null): ChecklistItem[] {
-  const plan: PlanStep[] = [];
+  const checklist: ChecklistStep[] = [];
   const read = new Map<string, string>();
   for (const line of progress.split('\n')) {
     const step = /^- \[( |x)\] `([^`]+)` (.*?)(?: — (.*))?$/.exec(line);
     if (step) {
-      plan.push({ id: step[2]!, description: step[3]! });
+      checklist.push({ id: step[2]!, description: step[3]! });
       if (step[1] === 'x') read.set(step[2]!, step[4] ?? '');
       continue;
     }
     const extra = /^- \[x\] ([^:]+): (.*)$/.exec(line);
     if (extra) read.set(extra[1]!, extra[2]!);
   }
-  return checklistOf(plan, summaries ?? read);
+  return checklistOf(checklist, summaries ?? read);
 }
 
 /** Inline markdown as plain text: `code`, **bold**, *emphasis* and [links](url) without their marks. */
@@ -87,11 +88,11 @@ const plain = (text: string) =>
  * ticked or not, with what the model reported under it (no instructions for the model).
  */
 export function checklistText(items: readonly ChecklistItem[]): string {
-  if (!items.length) return 'No plan: the agent has no checklist.';
+  if (!items.length) return 'No checklist: the agent has none.';
   const done = items.filter((i) => i.summary !== undefined).length;
   const lines = [`${done} of ${items.length} steps done`];
   for (const i of items) {
-    lines.push(`  ${i.summary !== undefined ? '✓' : '○'} ${plain(i.description)}${i.planned ? '' : ' (not in the plan)'}`);
+    lines.push(`  ${i.summary !== undefined ? '✓' : '○'} ${plain(i.description)}${i.planned ? '' : ' (not on the checklist)'}`);
     for (const l of (i.summary ?? '').split('\n').filter((x) => x.trim())) lines.push(`      ${plain(l)}`);
   }
   return lines.join('\n');

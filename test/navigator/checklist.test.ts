@@ -1,40 +1,40 @@
 import { describe, expect, it } from 'vitest';
-import { PlanError, normalizePlan, renderProgress } from '../../src/navigator/index.ts';
+import { ChecklistError, normalizeChecklist, renderProgress } from '../../src/navigator/index.ts';
 
-describe('normalizePlan', () => {
+describe('normalizeChecklist', () => {
   it('numbers strings from 1 and keeps given ids', () => {
-    expect(normalizePlan(['Gather data', 'Analyze'])).toEqual([
+    expect(normalizeChecklist(['Gather data', 'Analyze'])).toEqual([
       { id: '1', description: 'Gather data' },
       { id: '2', description: 'Analyze' },
     ]);
-    expect(normalizePlan([{ id: 'fetch', description: 'Fetch' }, { id: 7, description: 'Seven' }])).toEqual([
+    expect(normalizeChecklist([{ id: 'fetch', description: 'Fetch' }, { id: 7, description: 'Seven' }])).toEqual([
       { id: 'fetch', description: 'Fetch' },
       { id: '7', description: 'Seven' },
     ]);
-    expect(normalizePlan([])).toEqual([]);
+    expect(normalizeChecklist([])).toEqual([]);
   });
 
   it.each([
     [['a', '  '], '1: empty description'],
-    [['a', { id: '1', description: 'b' }], '1: duplicate plan id "1" (also item 0)'],
-    [[{ id: '', description: 'x' }], '0: empty plan id'],
-    [[42], '0: invalid plan item, expected a string or {id, description}'],
-    [[{ id: 'a' }], '0: invalid plan item, expected a string or {id, description}'],
-    ['not a list', 'a plan must be an array of strings or {id, description}'],
+    [['a', { id: '1', description: 'b' }], '1: duplicate checklist id "1" (also item 0)'],
+    [[{ id: '', description: 'x' }], '0: empty checklist id'],
+    [[42], '0: invalid checklist item, expected a string or {id, description}'],
+    [[{ id: 'a' }], '0: invalid checklist item, expected a string or {id, description}'],
+    ['not a list', 'a checklist must be an array of strings or {id, description}'],
   ])('rejects %j', (plan, problem) => {
     let err: unknown;
     try {
-      normalizePlan(plan);
+      normalizeChecklist(plan);
     } catch (e) {
       err = e;
     }
-    expect(err).toBeInstanceOf(PlanError);
-    expect((err as PlanError).problems).toContain(problem);
+    expect(err).toBeInstanceOf(ChecklistError);
+    expect((err as ChecklistError).problems).toContain(problem);
   });
 });
 
 describe('renderProgress', () => {
-  const plan = normalizePlan(['Gather data', 'Analyze results']);
+  const plan = normalizeChecklist(['Gather data', 'Analyze results']);
 
   it('renders all unchecked at the start', () => {
     expect(renderProgress(plan)).toMatchInlineSnapshot(`
