@@ -8,7 +8,9 @@
  *   source record before each program (untimed, the same on both sides) and passed in,
  *   with the mission's run id; the program adds a def and reads the others.
  * - typical: the lisp bench's typical turn (defines 3 functions, reads data/users): what
- *   a program that defines everything anew carries back.
+ *   a program carries back. Run again as it is (a model repeating its helpers: the host
+ *   reads the mission's results once), and with its threshold changed each time (the
+ *   threshold, the function naming it and the value are read anew).
  * - tools: a program whose tool calls cross back to the host (validation and handler).
  *
  * Both sides are timed in alternating blocks (the machine is shared; a block of one side
@@ -55,7 +57,8 @@ const tools: ToolDef[] = [
 
 interface Case {
   name: string;
-  source: string;
+  /** the program, or the i-th program */
+  source: string | ((i: number) => string);
   /** options of one program; called untimed before each */
   opts: () => Promise<RunOptions>;
 }
@@ -70,8 +73,13 @@ const cases: Case[] = [
     opts: async () => ({ namespace: await deserializeNamespace(NAMESPACE, { tools }), tools, journal: new Map(), runId: 'bench-mission', limits: LIMITS }),
   },
   {
-    name: 'typical program (3 new defs, data/users)',
+    name: 'typical program (3 defs, data/users), again',
     source: TYPICAL,
+    opts: async () => ({ context: { users: typicalUsers }, journal: new Map(), runId: 'bench-mission', limits: LIMITS }),
+  },
+  {
+    name: 'typical program, its threshold changed each time',
+    source: (i) => TYPICAL.replace('(def threshold 40)', `(def threshold ${30 + (i % 20)})`),
     opts: async () => ({ context: { users: typicalUsers }, journal: new Map(), runId: 'bench-mission', limits: LIMITS }),
   },
   {
@@ -85,10 +93,13 @@ function pct(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))]!;
 }
 
+let programs = 0;
+
 async function timeOnce(runner: Runner, c: Case): Promise<number> {
   const opts = await c.opts();
+  const source = typeof c.source === 'string' ? c.source : c.source(programs++);
   const t = performance.now();
-  const r = await runner(c.source, opts);
+  const r = await runner(source, opts);
   const ms = performance.now() - t;
   if (r.status !== 'ok') throw new Error(`bench sandbox ${c.name}: ${r.status === 'error' ? r.error.message : r.status}`);
   return ms;

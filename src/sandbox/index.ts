@@ -22,6 +22,7 @@ import { keyShapeOf } from '../lisp/json.ts';
 import { valueSource } from '../lisp/printer/index.ts';
 import { sideEffectOf, type ToolDef } from '../lisp/tools.ts';
 import { FnValue, type Value } from '../lisp/values.ts';
+import { NamespaceCache, readingContext } from './namespace-cache.ts';
 import type { FromWorker, RunRequest, ToWorker, Validated, WireError, WireResult } from './wire.ts';
 
 export interface SandboxOptions {
@@ -130,16 +131,19 @@ export interface SandboxStats {
   /** entries a thread took as it read them for the mission's earlier program */
   entriesReused: number;
   entriesSent: number;
+  /** entries of results (and values) the host took as it read them for the mission before */
+  resultEntriesReused: number;
 }
 
-const stats: SandboxStats = { programs: 0, entriesReused: 0, entriesSent: 0 };
+const stats: SandboxStats = { programs: 0, entriesReused: 0, entriesSent: 0, resultEntriesReused: 0 };
 
 export function sandboxStats(): SandboxStats {
   return { ...stats };
 }
 
-/** Stops every pooled thread (tests, shutdown). */
+/** Stops every pooled thread and forgets what the host read (tests, shutdown). */
 export async function closeSandboxes(): Promise<void> {
+  resultReads.clear();
   await Promise.all(idle.splice(0).map((t) => t.worker.terminate()));
 }
 
@@ -203,7 +207,7 @@ async function runInThread(source: string, opts: RunOptions, sandbox: SandboxOpt
   stats.programs++;
   stats.entriesReused += outcome.reused;
   stats.entriesSent += Object.keys(request.namespace).length;
-  return await resultOf(outcome, opts, limits, request.namespace);
+  return await resultOf(outcome, opts, limits, request.namespace, missionOf(request));
 }
 
 /** The mission a request belongs to, which keys the thread's namespace cache. */
@@ -286,12 +290,18 @@ function ptcError(w: WireError): PtcError {
   return new PtcError(w.code, w.message, w.span, w.hint, (w.phase ?? 'eval') as never, w.details as never);
 }
 
-async function resultOf(w: WireResult, opts: RunOptions, limits: typeof DEFAULT_LIMITS, sent: Record<string, string>): Promise<RunResult> {
+/**
+ * What the host read of results, per mission (the same rules as a thread's cache): a
+ * pass that defines a helper an earlier pass of the mission defined (models repeat
+ * them) or a program that returns what an earlier one returned is not read again.
+ */
+const resultReads = new NamespaceCache();
+
+async function resultOf(w: WireResult, opts: RunOptions, limits: typeof DEFAULT_LIMITS, sent: Record<string, string>, mission: string | undefined): Promise<RunResult> {
   const tools = opts.tools ?? [];
   const { record, known } = resultRecord(w, opts.namespace ?? new Map(), sent);
-  const read = { tools, limits: { ...limits, fuel: Number.MAX_SAFE_INTEGER }, known };
   // the value may name namespace entries (a def returns its var): read them together
-  const all = await deserializeNamespace(w.value === undefined ? record : { ...record, [VALUE]: w.value }, read);
+  const all = await readResult(w.value === undefined ? record : { ...record, [VALUE]: w.value }, known, tools, { ...limits, fuel: Number.MAX_SAFE_INTEGER }, mission);
   const value = all.get(VALUE) ?? null;
   all.delete(VALUE);
   const namespace: Namespace = all;
@@ -315,6 +325,19 @@ async function resultOf(w: WireResult, opts: RunOptions, limits: typeof DEFAULT_
     case 'error':
       return { ...common, status: 'error', error: ptcError(w.error!) };
   }
+}
+
+async function readResult(rec: Record<string, string>, known: Map<string, Value>, tools: readonly ToolDef[], limits: typeof DEFAULT_LIMITS, mission: string | undefined): Promise<Namespace> {
+  if (mission === undefined) return deserializeNamespace(rec, { tools, limits, known });
+  const context = readingContext(limits, tools.map((t) => t.name));
+  for (const [name, v] of resultReads.reusable(mission, context, rec)) {
+    if (known.has(name)) continue;
+    known.set(name, v);
+    stats.resultEntriesReused++;
+  }
+  const all = await deserializeNamespace(rec, { tools, limits, known });
+  resultReads.keep(mission, context, rec, all);
+  return all;
 }
 
 /**

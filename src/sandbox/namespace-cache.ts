@@ -102,6 +102,11 @@ export class NamespaceCache {
     this.chars -= k.chars;
   }
 
+  clear(): void {
+    this.kept.clear();
+    this.chars = 0;
+  }
+
   has(mission: string): boolean {
     return this.kept.has(mission);
   }

@@ -110,7 +110,7 @@ async function execute(req: RunRequest, rpc: MessagePort, flag: Int32Array): Pro
         ? { effects: { runId: req.effects.runId, isEffect: (t: ToolDef) => effectNames.has(t.name), results: new Map(req.effects.results), errors: new Map(req.effects.errors), inlineResults: new Map(req.effects.inlineResults) } }
         : {}),
     };
-    return { ...toWire(await run(req.source, opts), req.limits.maxCollectionSize, namespace), reused };
+    return { ...toWire(await run(req.source, opts), req.limits.maxCollectionSize, namespace, req.namespace), reused };
   } catch (err) {
     const e = err instanceof PtcError ? err : new PtcError('type_error', `the sandbox could not run the program: ${(err as Error).message}`);
     return { ...emptyWire(req, performance.now() - t0), status: 'error', error: errorWire(e) };
@@ -148,9 +148,9 @@ const errorWire = (e: PtcError) => ({ code: e.code, message: e.message, span: e.
 
 const sourceOf = (v: Value, maxItems?: number): string => (v instanceof FnValue ? v.toSource() : valueSource(v, { maxItems: maxItems ?? 1_000_000 }));
 
-function toWire(r: RunResult, maxItems: number | undefined, given: ReadonlyMap<string, Value>): Omit<WireResult, 'reused'> {
+function toWire(r: RunResult, maxItems: number | undefined, given: ReadonlyMap<string, Value>, sent: Readonly<Record<string, string>>): Omit<WireResult, 'reused'> {
   try {
-    return wireOf(r, maxItems, given);
+    return wireOf(r, maxItems, given, sent);
   } catch (err) {
     // a value too big to carry back (built by doubling) is the program's limit, not ours
     if (!(err instanceof PtcError)) throw err;
@@ -160,21 +160,24 @@ function toWire(r: RunResult, maxItems: number | undefined, given: ReadonlyMap<s
 }
 
 /**
- * The entries a program defined or changed, as source; the host has the others (the
- * values it sent, which the thread read and the program left as they were).
+ * The entries a program defined or changed, as source; the host has the others: the
+ * values it sent, which the program left as they were or defined again to the same
+ * source (a model often repeats its helpers).
  */
-function changedEntries(ns: ReadonlyMap<string, Value>, given: ReadonlyMap<string, Value>, maxItems: number): Record<string, string> {
+function changedEntries(ns: ReadonlyMap<string, Value>, given: ReadonlyMap<string, Value>, sent: Readonly<Record<string, string>>, maxItems: number): Record<string, string> {
   const changed = new Map<string, Value>();
   for (const [name, v] of ns) if (!given.has(name) || given.get(name) !== v) changed.set(name, v);
-  return serializeNamespace(changed, { maxItems });
+  const out = serializeNamespace(changed, { maxItems });
+  for (const name of changed.keys()) if (given.has(name) && sent[name] === out[name]) delete out[name];
+  return out;
 }
 
-function wireOf(r: RunResult, maxItems: number | undefined, given: ReadonlyMap<string, Value>): Omit<WireResult, 'reused'> {
+function wireOf(r: RunResult, maxItems: number | undefined, given: ReadonlyMap<string, Value>, sent: Readonly<Record<string, string>>): Omit<WireResult, 'reused'> {
   const base = {
     journal: r.journal === null ? null : [...r.journal],
     summaries: [...r.summaries],
     names: [...r.namespace.keys()],
-    namespace: changedEntries(r.namespace, given, maxItems ?? 1_000_000),
+    namespace: changedEntries(r.namespace, given, sent, maxItems ?? 1_000_000),
     prints: r.prints,
     toolCalls: r.toolCalls,
     warnings: r.warnings,

@@ -1,7 +1,8 @@
 /**
  * What the sandbox keeps between programs changes no result: a mission's next program
  * takes the namespace entries its thread read before (and only its own), entries the
- * program left alone come back as the very values sent (as in-process), a thread stopped
+ * program left alone come back as the very values sent (as in-process), the host reads a
+ * mission's results once, a thread stopped
  * from outside takes its cache with it and the next program reads everything again, and
  * a tool's arguments are validated on the host once per program.
  */
@@ -95,6 +96,31 @@ describe('namespaces kept per thread', () => {
     const after = await both(PROGRAM, opts);
     expect(after.reused).toBe(0);
     expect(after.result.status === 'ok' && prStr(after.result.value)).toBe('["ann" "cy"]');
+  });
+
+  it('an entry defined again to the same source comes back as the value sent', async () => {
+    const namespace = await fresh();
+    const { result } = await both(`(defn senior? [u] (>= (:age u) threshold)) (def threshold 41) 1`, async () => ({ namespace, runId: 'mission-same-source' }));
+    expect(result.namespace.get('senior?')).toBe(namespace.get('senior?'));
+    expect(result.namespace.get('threshold')).toBe(41);
+  });
+
+  it("the host reads a result once per mission: a pass defining a helper again takes the value it read", async () => {
+    const helper = '(defn twice [x] (* 2 x)) (twice 21)';
+    const first = await both(helper, async () => ({ runId: 'mission-host' }));
+    const before = sandboxStats().resultEntriesReused;
+    // a new pass of the same mission: empty namespace, the same helper and value
+    const again = await both(helper, async () => ({ runId: 'mission-host' }));
+    expect(sandboxStats().resultEntriesReused - before).toBe(2);
+    expect(again.result.namespace.get('twice')).toBe(first.result.namespace.get('twice'));
+    // another mission reads its own
+    const other = await both(helper, async () => ({ runId: 'mission-host-other' }));
+    expect(sandboxStats().resultEntriesReused - before).toBe(2);
+    expect(other.result.namespace.get('twice')).not.toBe(first.result.namespace.get('twice'));
+    // changed: read again; the value, 42 again and naming nothing, is taken
+    const changed = await both('(defn twice [x] (+ x x)) (twice 21)', async () => ({ runId: 'mission-host' }));
+    expect(sandboxStats().resultEntriesReused - before).toBe(3);
+    expect(changed.result.namespace.get('twice')).not.toBe(first.result.namespace.get('twice'));
   });
 
   it('programs without a run id keep nothing', async () => {
