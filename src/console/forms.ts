@@ -1,17 +1,19 @@
 /**
  * A step's args as a form made from its tool's input schema (via JSON Schema): a text
  * field per string, a number field with its bounds, a list for an enum, yes/no for a
- * boolean, JSON for arrays, objects and anything else; a `$step` reference or an
- * expression is shown as such and kept as written. Each field's name carries its kind
+ * boolean, JSON for arrays, objects and anything else; a `$step` reference, an expression
+ * (`{"$expr": ...}`) or a plan parameter (`{"$param": ...}`) is shown as such and kept as
+ * written. Each field's name carries its kind
  * (`f:number:amount`) so the POST is read back without the schema; the plan's validator
  * (the workflow's update) is the one judge of the values, so the form does not block
  * them in the browser (`novalidate`) and its refusal is shown with its message.
  */
 import { z } from 'zod';
 import type { Json } from '../workflows/contract.ts';
+import { computedOf } from '../plans/references.ts';
 import { type Fragment, html, pretty } from './html.ts';
 
-type Kind = 'string' | 'text' | 'number' | 'integer' | 'boolean' | 'enum' | 'json' | 'ref';
+type Kind = 'string' | 'text' | 'number' | 'integer' | 'boolean' | 'enum' | 'json' | 'ref' | 'expr' | 'param';
 interface Prop {
   type?: string;
   enum?: Json[];
@@ -37,11 +39,21 @@ const isReference = (v: Json | undefined) => typeof v === 'string' && v.startsWi
 
 function kindOf(p: Prop, value: Json | undefined): Kind {
   if (isReference(value)) return 'ref';
+  const computed = computedOf(value);
+  if (computed) return computed.kind;
   if (p.enum && p.enum.every((e) => typeof e === 'string')) return 'enum';
   if (p.type === 'string') return typeof value === 'string' && value.includes('\n') ? 'text' : 'string';
   if (p.type === 'number' || p.type === 'integer' || p.type === 'boolean') return p.type;
   return 'json';
 }
+
+/** What a field that is not a plain value holds, said next to it. */
+const KEPT = {
+  ref: 'a reference to another step’s result, kept as written',
+  json: 'JSON, or a $ reference to another step’s result',
+  expr: 'an expression (PTC-Lisp) worked out when the step runs, kept as written',
+  param: 'the plan parameter of this name',
+} as const;
 
 function bounds(p: Prop): string {
   const low = p.minimum ?? p.exclusiveMinimum;
@@ -57,11 +69,12 @@ function field(key: string, p: Prop, value: Json | undefined, required: boolean,
   const name = `f:${kind === 'text' ? 'string' : kind}:${key}`;
   // a refused value is named next to its field, and the field points at it for a screen reader
   const invalid = problem ? html` aria-invalid="true" aria-describedby="problem-${name}"` : '';
-  const hint = [p.description, kind === 'ref' ? 'a reference to another step’s result, kept as written' : '', kind === 'number' || kind === 'integer' ? bounds(p) : '', required ? '' : 'optional']
+  const hint = [p.description, KEPT[kind as keyof typeof KEPT] ?? '', kind === 'number' || kind === 'integer' ? bounds(p) : '', required ? '' : 'optional']
     .filter(Boolean)
     .join('; ');
   const label = html`<label for="${name}">${key}</label>${hint ? html` <small>(${hint})</small>` : ''}`;
-  const shown = value === undefined ? '' : typeof value === 'string' ? value : JSON.stringify(value);
+  const computed = computedOf(value);
+  const shown = value === undefined ? '' : typeof value === 'string' ? value : computed ? (computed.kind === 'expr' ? computed.source : computed.name) : JSON.stringify(value);
   const input = (() => {
     switch (kind) {
       case 'enum':
@@ -76,7 +89,7 @@ function field(key: string, p: Prop, value: Json | undefined, required: boolean,
       case 'json':
         return html`<textarea id="${name}" name="${name}"${invalid} rows="2">${value === undefined ? '' : pretty(value)}</textarea>`;
       default:
-        return html`<input id="${name}" name="${name}"${invalid} value="${shown}" ${kind === 'ref' ? html`class="ref"` : ''} />`;
+        return html`<input id="${name}" name="${name}"${invalid} value="${shown}" ${kind in KEPT ? html`class="ref"` : ''} />`;
     }
   })();
   return html`<p class="field">${label}<br />${input}${problem ? html`<br /><span class="field-problem" id="problem-${name}">${problem}</span>` : ''}</p>`;
@@ -134,7 +147,13 @@ function fieldValue(kind: Kind, key: string, raw: string): Json {
     }
     case 'boolean':
       return raw === 'true';
+    case 'expr':
+      return { $expr: raw };
+    case 'param':
+      return { $param: raw };
     case 'json':
+      // a reference needs no JSON quotes (the plan's own `$read.content`)
+      if (raw.trim().startsWith('$')) return raw.trim();
       try {
         return JSON.parse(raw) as Json;
       } catch (err) {

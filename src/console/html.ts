@@ -51,6 +51,7 @@ pre.code{background:#fbfbfd;border:1px solid #dde1e7;border-left:4px solid #8897
 pre.preview{color:#3d4757;border-bottom-style:dashed}details.fold summary,details.answer summary{cursor:pointer;color:#1f5fd1;padding:6px 0}
 article.program{border-top:1px solid #dde1e7;padding:8px 0;margin-top:8px}article.program h3{margin:4px 0}
 .field-problem{color:#8a1c1c;font-weight:600}[aria-invalid=true]{border:2px solid #b33}
+fieldset{border:1px solid #dde1e7;border-radius:4px;margin:8px 0}label.check{display:inline-flex;align-items:center;gap:4px;min-height:32px;margin-right:12px}
 .label{font-weight:600;margin:8px 0 4px}.note{color:#5a6578}.error{color:#8a1c1c}
 :target{outline:3px solid #b08800;outline-offset:2px}
 /* a phone: bigger tap targets, 16 px fields (no zoom on focus), tables as stacked cards */
@@ -58,6 +59,7 @@ article.program{border-top:1px solid #dde1e7;padding:8px 0;margin-top:8px}articl
   body{font-size:16px}main{padding:12px}header{padding:6px 12px}
   button,input,select{min-height:44px;font-size:16px}button{min-width:44px;margin:2px 0}
   input:not([type=hidden]),select,textarea{width:100%}
+  label.check{min-height:44px}label.check input{width:44px}
   form.inline{display:block;margin:6px 0}
   table,tbody,tr,td,th{display:block;width:auto}
   table{border:0;background:none}

@@ -11,6 +11,7 @@ import { when } from './time.ts';
 import { dagPicture } from './dag.ts';
 import { argsFields, argsFromForm } from './forms.ts';
 import { WAITING_FOR_YOU, planWaits, statusBadge, statusesOf } from './waiting.ts';
+import { type Adding, StepFieldsProblem, addStepCard, refusedAdding, stepFromForm } from './new-step.ts';
 
 const csrfField = (ctx: ConsoleContext) => html`<input type="hidden" name="_csrf" value="${ctx.csrf}" />`;
 const planUrl = (id: string, rest = '') => `/plans/${encodeURIComponent(id)}${rest}`;
@@ -127,7 +128,8 @@ function progressNote(step: Step, p: { progress?: number; log?: string } | undef
   return html`<br /><small class="progress">${[p.progress !== undefined ? `${p.progress}%` : '', p.log ?? ''].filter(Boolean).join(' · ')}</small>`;
 }
 
-async function planPage(ctx: ConsoleContext, id: string, outcome?: { message?: string; problems?: readonly PlanProblem[] }): Promise<Fragment> {
+/** `adding`: the add-step form for a tool picked (or refused, with what was typed). */
+async function planPage(ctx: ConsoleContext, id: string, outcome?: { message?: string; problems?: readonly PlanProblem[]; adding?: Adding }): Promise<Fragment> {
   const plan = ctx.navigator.plan(id);
   const [view, versions, progress, verdicts] = await Promise.all([plan.status(), plan.versions().catch(() => []), plan.progress().catch(() => null), plan.stepVerdicts().catch(() => [])]);
   const inReview = view.status === 'review';
@@ -141,11 +143,8 @@ async function planPage(ctx: ConsoleContext, id: string, outcome?: { message?: s
   const history = html`<h2>Versions</h2><table><tr><th>version</th><th>change</th><th>by</th><th>at</th><th>what changed from the version before</th></tr>
     ${versions.map((v, i) => html`<tr><td>${v.version}</td><td>${v.change}</td><td>${v.by ?? ''}</td><td>${when(v.at)}</td><td>${i === 0 ? v.steps.map((s) => s.id).join(', ') : diffList(versions[i - 1]!.steps, v.steps)}</td></tr>`)}</table>`;
   const editors = inReview
-    ? html`<div class="card"><h2>Add a step</h2>
-        <form method="post" action="${planUrl(id, '/edit')}">${csrfField(ctx)}
-          <textarea name="step" rows="3" placeholder='{"id": "notify", "description": "Tell the team", "tool": "echo", "args": {"value": 1}, "dependsOn": ["first"]}'></textarea>
-          <button name="what" value="add">Add step</button></form>
-        <h2>Order</h2>
+    ? html`${addStepCard(ctx, id, view.agent, view.plan?.steps ?? [], outcome?.adding)}
+        <div class="card"><h2>Order</h2>
         <form method="post" action="${planUrl(id, '/edit')}" class="reorder">${csrfField(ctx)}
           ${reorderList(view.plan?.steps ?? [])}
           <input name="order" aria-label="order of the steps" size="60" value="${(view.plan?.steps ?? []).map((s) => s.id).join(', ')}" /> <button name="what" value="reorder">Reorder</button></form></div>`
@@ -204,16 +203,22 @@ export function planRoutes(app: Hono, ctx: ConsoleContext): void {
     );
   });
 
-  app.get('/plans/:id', async (c) => c.html(await planPage(ctx, c.req.param('id'))));
+  app.get('/plans/:id', async (c) => {
+    const tool = c.req.query('add');
+    return c.html(await planPage(ctx, c.req.param('id'), tool ? { adding: { tool } } : undefined));
+  });
 
   /** Runs a plan change; a refusal re-renders the page with the validator's problems. */
   const change = (run: (id: string, form: Record<string, unknown>, step: string, by: string) => Promise<unknown>) => async (c: Context) => {
     const id = c.req.param('id')!;
-    const form = (await c.req.parseBody()) as Record<string, unknown>;
+    // all: a new step's "Runs after" boxes send dependsOn once per box
+    const form = (await c.req.parseBody({ all: true })) as Record<string, unknown>;
     try {
       await run(id, form, c.req.param('step') ?? '', c.get('by'));
     } catch (err) {
-      if (err instanceof PlanRejected) return c.html(await planPage(ctx, id, { message: err.message, problems: err.problems }), 400);
+      const adding = (problems: readonly PlanProblem[]) => (form.what === 'add-fields' ? { adding: refusedAdding(form, problems) } : {});
+      if (err instanceof PlanRejected) return c.html(await planPage(ctx, id, { message: err.message, problems: err.problems, ...adding(err.problems) }), 400);
+      if (err instanceof StepFieldsProblem) return c.html(await planPage(ctx, id, { message: err.message, adding: err.adding }), 400);
       if (err instanceof InputProblem) return c.html(await planPage(ctx, id, { message: err.message }), 400);
       throw err;
     }
@@ -270,6 +275,8 @@ function editOf(form: Record<string, unknown>): unknown {
       return { kind: 'skip', stepId, reason: 'skipped in the console' };
     case 'remove':
       return { kind: 'remove', stepId };
+    case 'add-fields':
+      return { kind: 'add', step: stepFromForm(form) };
     case 'add': {
       try {
         return { kind: 'add', step: JSON.parse(String(form.step ?? '')) };

@@ -4,54 +4,47 @@
  * pages fit a 390 px phone with tap targets a finger can hit; an approval card says what
  * Approve and Reject do, shows values with their units and file edits as diffs, asks
  * before an irreversible approval and confirms the outcome live; what waits for a person
- * says so; engineer tools sit apart behind a confirmation. CONSOLE_SCREENSHOTS=DIR keeps
+ * says so; engineer tools sit apart behind a confirmation; a plan in review takes new
+ * steps through forms made from their tools' schemas. CONSOLE_SCREENSHOTS=DIR keeps
  * screenshots.
  */
 import { mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type Browser, type BrowserContext, type Page, chromium } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromiumPath } from './chromium.ts';
-import { NavigatorClient } from '../../src/client/index.ts';
-import { type RunningConsole, startConsole } from '../../src/console/server.ts';
-import { buildRegistry } from '../../src/worker/agents.ts';
+import { type BrowserConsole, DESKTOP, PHONE, axeViolations, chromiumFor, startBrowserConsole } from './chromium.ts';
 import labAgents from '../plans/fixtures/lab-agents.ts';
 import { bumpVersionPlanFile } from '../../examples/workspace/agent.ts';
 import { freshBankFile, waitForStatus } from '../mission/harness.ts';
 import { type PlanEnv, awaiting, planEnv, waitForPlan } from '../plans/plan-harness.ts';
 
-const executablePath = chromiumPath();
-if (!executablePath) console.warn('console approver tests skipped: no Chromium found (apt-get install -y chromium)');
+const executablePath = chromiumFor('approver');
 const shots = process.env.CONSOLE_SCREENSHOTS;
 
 describe.skipIf(!executablePath)('the console for an approver', () => {
   let env: PlanEnv;
-  let navigator: NavigatorClient;
-  let web: RunningConsole;
-  let browser: Browser;
+  let running: BrowserConsole;
+  let navigator: BrowserConsole['navigator'];
+  let web: BrowserConsole['web'];
+  let browser: BrowserConsole['browser'];
   let desktop: BrowserContext;
 
   beforeAll(async () => {
     process.env.WORKSPACE_DIR = mkdtempSync(join(tmpdir(), 'console-ws-'));
     env = await planEnv();
     await env.startWorker();
-    navigator = new NavigatorClient({ client: env.client, taskQueue: env.taskQueue });
-    const agents = new Map(await buildRegistry());
-    for (const entry of Object.values(labAgents)) agents.set(entry.agent.name, entry);
-    web = await startConsole({ navigator, user: 'ana', port: 0, pollMs: 100, agents });
-    browser = await chromium.launch({ executablePath: executablePath!, headless: true, args: ['--no-sandbox'] });
-    desktop = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    running = await startBrowserConsole({ client: env.client, taskQueue: env.taskQueue, executablePath: executablePath!, agents: Object.values(labAgents) });
+    ({ navigator, web, browser } = running);
+    desktop = await browser.newContext(DESKTOP);
     if (shots) mkdirSync(shots, { recursive: true });
   }, 120_000);
   afterAll(async () => {
-    await browser?.close();
-    await web?.close();
+    await running?.close();
     await env?.shutdown();
   });
 
-  /** A 390 px phone: its browser honours the viewport tag (without one it lays out 980 px and shrinks). */
-  const phone = () => browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 });
+  const phone = () => browser.newContext(PHONE);
   const shot = async (page: Page, name: string) => {
     if (shots) await page.screenshot({ path: join(shots, `${name}.png`), fullPage: true });
   };
@@ -111,8 +104,9 @@ describe.skipIf(!executablePath)('the console for an approver', () => {
     const card = page.locator('.card', { hasText: m.id });
     const text = (await card.textContent())!.replace(/\s+/g, ' ');
     expect(text).toContain('A manager approves or rejects the wire.');
-    expect(text).toMatch(/On Approve:.*execute_wire: Sends the wire of an approved hold\. Irreversible\..*On Reject:/);
-    expect(text).toMatch(/On Reject:.*cancel_hold: Releases the hold of a wire that will not be sent\./);
+    // the decision's own words (onApprove / onReject in the wire agent's defineDecision)
+    expect(text).toMatch(/On Approve: The wire is sent to the recipient and the money leaves the account\. A sent wire cannot be undone\. This cannot be undone: you will be asked to confirm\. On Reject:/);
+    expect(text).toMatch(/On Reject: The hold on the funds is released; nothing is sent\./);
     expect(text).toContain('5,000 USD');
     expect(text).toContain('account name of the recipient');
     expect(await card.locator(`a[href="/missions/${m.id}/passes#decision-manager_decision_cy_5000"]`).count()).toBe(1);
@@ -121,7 +115,7 @@ describe.skipIf(!executablePath)('the console for an approver', () => {
     const asked: string[] = [];
     page.once('dialog', (d) => (asked.push(d.message()), void d.dismiss()));
     await card.getByRole('button', { name: 'Approve' }).click();
-    expect(asked[0]).toMatch(/cannot be undone[\s\S]*Sends the wire/);
+    expect(asked[0]).toMatch(/cannot be undone[\s\S]*The wire is sent to the recipient/);
     expect((await m.status()).status).toBe('waiting');
     page.once('dialog', (d) => void d.accept());
     await card.getByRole('button', { name: 'Approve' }).click();
@@ -303,6 +297,55 @@ describe.skipIf(!executablePath)('the console for an approver', () => {
     await plan.cancel('test done');
   }, 120_000);
 
+  it("adds a step through a form made from the picked tool's schema; a refused value is named at its field and what was typed stays", async () => {
+    const plan = await env.startPlan({ agent: 'lab', document: { steps: [{ id: 'list', description: 'make a list', tool: 'make_list', args: { n: 2 } }] } });
+    await waitForPlan(plan, (v) => v.status === 'review');
+    const own = await browser.newContext({ ...DESKTOP, bypassCSP: true });
+    const page = await own.newPage();
+    await page.goto(`${web.url}/plans/${plan.id}`);
+    await page.locator('#add-step').getByLabel('Tool').selectOption('make_list');
+    await page.locator('#add-step').getByRole('button', { name: 'Show its args as a form' }).click();
+    await page.waitForURL(`**/plans/${plan.id}?add=make_list#add-step`);
+    const form = page.locator('form.new-step');
+    expect(await form.locator('label[for="f:integer:n"] + small').textContent()).toBe('(from 0 to 100)');
+    await form.getByLabel('Step id').fill('more');
+    await form.getByLabel('What it does, in words').fill('a longer list');
+    await form.locator('input[name=dependsOn][value=list]').check();
+    await form.getByLabel('Waits for a person’s approval').selectOption('true');
+    await form.locator('input[name="f:integer:n"]').fill('500');
+    await form.getByRole('button', { name: 'Add step' }).click();
+    await page.waitForLoadState();
+    // the validator's message at its field, which points at it; everything typed stays
+    const refused = page.locator('form.new-step');
+    expect(await refused.locator('[id="problem-f:integer:n"]').textContent()).toMatch(/^args\.n: Too big: expected number to be <=100$/);
+    expect(await refused.locator('input[name="f:integer:n"]').getAttribute('aria-describedby')).toBe('problem-f:integer:n');
+    expect(await refused.locator('input[name="f:integer:n"]').inputValue()).toBe('500');
+    expect(await refused.getByLabel('Step id').inputValue()).toBe('more');
+    expect(await refused.getByLabel('What it does, in words').inputValue()).toBe('a longer list');
+    expect(await refused.locator('input[name=dependsOn][value=list]').isChecked()).toBe(true);
+    expect(await refused.getByLabel('Waits for a person’s approval').inputValue()).toBe('true');
+    expect(await page.locator('.problem').first().textContent()).toMatch(/Not applied/);
+    expect((await plan.plan())?.steps.map((st) => st.id)).toEqual(['list']);
+    expect(await axeViolations(page)).toEqual([]);
+    await shot(page, 'plan-add-step');
+    // a $ reference to a step it does not run after: refused at its field, shown as a reference as typed
+    await page.goto(`${web.url}/plans/${plan.id}?add=echo`);
+    await form.getByLabel('Step id').fill('say');
+    await form.locator('textarea[name="f:json:value"]').fill('$list.items');
+    await form.locator('input[name="f:string:label"]').fill('the items');
+    await form.getByRole('button', { name: 'Add step' }).click();
+    await page.waitForLoadState();
+    expect(await page.locator('[id="problem-f:ref:value"]').textContent()).toMatch(/^args\.value: uses the result of list, which is not among its dependencies/);
+    expect(await page.locator('input.ref[name="f:ref:value"]').inputValue()).toBe('$list.items');
+    expect(await page.locator('input[name="f:string:label"]').inputValue()).toBe('the items');
+    await form.locator('input[name=dependsOn][value=list]').check();
+    await form.getByRole('button', { name: 'Add step' }).click();
+    await expect.poll(async () => (await plan.plan())?.steps.find((st) => st.id === 'say')).toMatchObject({ tool: 'echo', args: { value: '$list.items', label: 'the items' }, dependsOn: ['list'] });
+    expect(await page.locator('main').textContent()).toContain('added step say');
+    await own.close();
+    await plan.cancel('test done');
+  }, 120_000);
+
   it('reorders a plan in review by drag and drop, and refuses an order that puts a step before one it depends on', async () => {
     const plan = await env.startPlan({
       agent: 'lab',
@@ -315,7 +358,7 @@ describe.skipIf(!executablePath)('the console for an approver', () => {
       },
     });
     await waitForPlan(plan, (v) => v.status === 'review');
-    const own = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const own = await browser.newContext(DESKTOP);
     const page = await own.newPage();
     await page.goto(`${web.url}/plans/${plan.id}`);
     const item = (id: string) => page.locator(`ol.reorder li[data-step="${id}"]`);

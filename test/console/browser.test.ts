@@ -7,37 +7,33 @@
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { type Browser, type Page, chromium } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromiumPath } from './chromium.ts';
-import { NavigatorClient } from '../../src/client/index.ts';
-import { type RunningConsole, startConsole } from '../../src/console/server.ts';
+import { type BrowserConsole, DESKTOP, chromiumFor, startBrowserConsole } from './chromium.ts';
 import { freshBankFile, waitForStatus } from '../mission/harness.ts';
 import { type PlanEnv, awaiting, planEnv, waitForPlan } from '../plans/plan-harness.ts';
 
-const executablePath = chromiumPath();
-if (!executablePath) console.warn('console browser tests skipped: no Chromium found (apt-get install -y chromium)');
+const executablePath = chromiumFor('browser');
 const shots = process.env.CONSOLE_SCREENSHOTS;
 
 describe.skipIf(!executablePath)('the console in a browser', () => {
   let env: PlanEnv;
-  let navigator: NavigatorClient;
-  let web: RunningConsole;
-  let browser: Browser;
+  let running: BrowserConsole;
+  let navigator: BrowserConsole['navigator'];
+  let web: BrowserConsole['web'];
   let page: Page;
 
   beforeAll(async () => {
     env = await planEnv();
     await env.startWorker();
-    navigator = new NavigatorClient({ client: env.client, taskQueue: env.taskQueue });
-    web = await startConsole({ navigator, user: 'ana', port: 0, pollMs: 100 });
-    browser = await chromium.launch({ executablePath: executablePath!, headless: true, args: ['--no-sandbox'] });
-    page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    // a console that knows no agents: args as JSON
+    running = await startBrowserConsole({ client: env.client, taskQueue: env.taskQueue, executablePath: executablePath! });
+    ({ navigator, web } = running);
+    page = await running.browser.newPage(DESKTOP);
     if (shots) mkdirSync(shots, { recursive: true });
   }, 120_000);
   afterAll(async () => {
-    await browser?.close();
-    await web?.close();
+    await running?.close();
     await env?.shutdown();
   });
 
@@ -52,8 +48,12 @@ describe.skipIf(!executablePath)('the console in a browser', () => {
     await page.goto(`${web.url}/`);
     await expect.poll(() => page.textContent('main')).toContain('manager_decision_bob_5000');
     await shot('inbox');
+    // the decision's own words say a sent wire cannot be undone: even a console that does not know the agent asks first
+    const asked: string[] = [];
+    page.once('dialog', (d) => (asked.push(d.message()), void d.accept()));
     await page.locator('.card', { hasText: m.id }).getByRole('button', { name: 'Approve' }).click();
     await page.waitForURL(`**/missions/${m.id}`).catch(async (e) => { throw new Error(`${e.message}; at ${page.url()}: ${(await page.textContent('body'))?.slice(0, 500)}`); });
+    expect(asked[0]).toMatch(/^Approve\? This cannot be undone\.\n\nThe wire is sent to the recipient/);
     expect(await m.result()).toMatchObject({ status: 'sent' });
     await page.goto(`${web.url}/missions/${m.id}`);
     await expect.poll(() => page.textContent('.status')).toBe('completed');

@@ -45,7 +45,9 @@ describe('missions in the console', () => {
     expect(inbox.status).toBe(200);
     expect(inbox.text).toContain(m.id);
     expect(inbox.text).toContain('manager_decision_bob_5000');
-    expect(inbox.text).toMatch(/<button class="primary" name="value" value="&quot;approved&quot;">Approve<\/button>/);
+    // the decision's own words say it cannot be undone: Approve asks first, even here where the console knows no agents
+    expect(inbox.text).toMatch(/<button class="primary" name="value" value="&quot;approved&quot;" data-confirm="Approve\? This cannot be undone\.\n\nThe wire is sent to the recipient[^"]*">Approve<\/button>/);
+    expect(inbox.text).toContain('On Reject:</strong> The hold on the funds is released; nothing is sent.');
     const res = await post(`/missions/${m.id}/decide`, { _csrf: csrfOf(inbox.text), key: 'manager_decision_bob_5000', value: '"approved"', note: 'looks right' });
     expect(res.status).toBe(303);
     expect(await m.result()).toMatchObject({ status: 'sent' });

@@ -5,7 +5,7 @@ import { lineDiff } from '../../src/console/diff.ts';
 import { decisionEffects, readable, stepEffects, unitOf } from '../../src/console/explain.ts';
 import { relative } from '../../src/console/time.ts';
 import { markdown } from '../../src/console/markdown.ts';
-import { argsFromForm } from '../../src/console/forms.ts';
+import { argsFields, argsFromForm } from '../../src/console/forms.ts';
 import { checklistFromText } from '../../src/console/checklist.ts';
 import { checklistText, renderProgress } from '../../src/navigator/prompt/progress.ts';
 import { buildRegistry } from '../../src/worker/agents.ts';
@@ -129,5 +129,22 @@ describe('args from a generated form', () => {
     });
     expect(() => argsFromForm({ 'f:number:amount': 'lots' })).toThrow('amount: "lots" is not a number');
     expect(() => argsFromForm({ 'f:json:tags': '[' })).toThrow(/^tags: not JSON/);
+  });
+
+  it('shows a reference, an expression and a parameter as such, and reads each back as it was written', () => {
+    const schema = z.object({ n: z.number().int(), value: z.any(), when: z.boolean(), limit: z.number() });
+    const args = { n: { $expr: '(count step/list)' }, value: '$list.items', when: { $param: 'dry_run' }, limit: 3 };
+    const form = String(argsFields(schema, args));
+    const inputs = [...form.matchAll(/<input id="([^"]+)" name="[^"]+" value="([^"]*)"[^>]*>/g)].map((m) => [m[1], m[2]]);
+    expect(inputs).toEqual([
+      ['f:expr:n', '(count step/list)'],
+      ['f:ref:value', '$list.items'],
+      ['f:param:when', 'dry_run'],
+    ]);
+    expect(form).toContain('an expression (PTC-Lisp) worked out when the step runs, kept as written');
+    const sent = Object.fromEntries([...inputs, ['f:number:limit', '3']]);
+    expect(argsFromForm(sent)).toEqual(args);
+    // a JSON field takes a $ reference without quotes
+    expect(argsFromForm({ 'f:json:value': ' $list.items ' })).toEqual({ value: '$list.items' });
   });
 });

@@ -10,42 +10,34 @@
 import { mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type Browser, type BrowserContext, chromium } from 'playwright-core';
+import type { BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromiumPath } from './chromium.ts';
-import { NavigatorClient } from '../../src/client/index.ts';
-import { type RunningConsole, startConsole } from '../../src/console/server.ts';
-import { buildRegistry } from '../../src/worker/agents.ts';
+import { type BrowserConsole, DESKTOP, chromiumFor, startBrowserConsole } from './chromium.ts';
 import passAgent, { firstProgram, secondProgram } from './fixtures/pass-agent.ts';
 import { runCli } from '../cli/run-cli.ts';
 import { freshBankFile, missionEnv, waitForStatus, type MissionEnv } from '../mission/harness.ts';
 
-const executablePath = chromiumPath();
-if (!executablePath) console.warn('console pass view tests skipped: no Chromium found (apt-get install -y chromium)');
+const executablePath = chromiumFor('pass view');
 const shots = process.env.CONSOLE_SCREENSHOTS;
 
 describe.skipIf(!executablePath)("the console's mission pages", () => {
   let env: MissionEnv;
-  let navigator: NavigatorClient;
-  let web: RunningConsole;
-  let browser: Browser;
+  let running: BrowserConsole;
+  let navigator: BrowserConsole['navigator'];
+  let web: BrowserConsole['web'];
   let desktop: BrowserContext;
 
   beforeAll(async () => {
     process.env.PAYOUT_FILE = join(mkdtempSync(join(tmpdir(), 'payouts-')), 'payouts.jsonl');
     env = await missionEnv();
     await env.startWorker([passAgent]);
-    navigator = new NavigatorClient({ client: env.client, taskQueue: env.taskQueue });
-    const agents = new Map(await buildRegistry());
-    agents.set(passAgent.agent.name, passAgent);
-    web = await startConsole({ navigator, user: 'ana', port: 0, pollMs: 100, agents });
-    browser = await chromium.launch({ executablePath: executablePath!, headless: true, args: ['--no-sandbox'] });
-    desktop = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    running = await startBrowserConsole({ client: env.client, taskQueue: env.taskQueue, executablePath: executablePath!, agents: [passAgent] });
+    ({ navigator, web } = running);
+    desktop = await running.browser.newContext(DESKTOP);
     if (shots) mkdirSync(shots, { recursive: true });
   }, 120_000);
   afterAll(async () => {
-    await browser?.close();
-    await web?.close();
+    await running?.close();
     await env?.shutdown();
   });
 
