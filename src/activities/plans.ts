@@ -90,37 +90,38 @@ export function createPlanActivities(deps: PlanActivityDeps) {
       };
     },
 
+    // The workflow gives model activities a heartbeat timeout: the whole activity beats,
+    // its quick paths too (a given document, an edit), not only while the model thinks.
     async preparePlan(req: PreparePlanRequest): Promise<PlanOutcome> {
-      // the workflow gives model activities a heartbeat timeout: beat before the quick paths too
-      Context.current().heartbeat();
-      const entry = lookupAgent(deps.agents, req.agent);
-      const catalog = catalogOf(deps.agents, entry);
-      const base = { id: req.planId, taskId: req.taskId, createdAt: req.createdAt };
-      const params = checkParams(req.document?.params ?? {}, req.params ?? {});
-      if (!params.ok) return { ok: false, problems: params.problems, message: `the plan's parameters are invalid:\n${formatProblems(params.problems)}`, attempts: 0, tokens: 0 };
-      if (req.document) {
-        const built = buildPlan({ ...base, steps: req.document.steps, params: params.params, estimatedDuration: req.document.estimatedDuration }, catalog);
-        if (built.ok) return { ok: true, plan: built.plan, change: 'given by the caller', attempts: 0, tokens: 0 };
-        return { ok: false, problems: built.problems, message: `the given plan is invalid:\n${formatProblems(built.problems)}`, attempts: 0, tokens: 0 };
-      }
-      return withHeartbeat(Context.current(), every, () =>
-        askPlanner(entry, stepAgents(deps.agents, entry, req.request), { request: req.request ?? '', context: req.context }, (steps, estimatedDuration) =>
+      return withHeartbeat(Context.current(), every, async () => {
+        const entry = lookupAgent(deps.agents, req.agent);
+        const catalog = catalogOf(deps.agents, entry);
+        const base = { id: req.planId, taskId: req.taskId, createdAt: req.createdAt };
+        const params = checkParams(req.document?.params ?? {}, req.params ?? {});
+        if (!params.ok) return { ok: false, problems: params.problems, message: `the plan's parameters are invalid:\n${formatProblems(params.problems)}`, attempts: 0, tokens: 0 };
+        if (req.document) {
+          const built = buildPlan({ ...base, steps: req.document.steps, params: params.params, estimatedDuration: req.document.estimatedDuration }, catalog);
+          if (built.ok) return { ok: true, plan: built.plan, change: 'given by the caller', attempts: 0, tokens: 0 };
+          return { ok: false, problems: built.problems, message: `the given plan is invalid:\n${formatProblems(built.problems)}`, attempts: 0, tokens: 0 };
+        }
+        return askPlanner(entry, stepAgents(deps.agents, entry, req.request), { request: req.request ?? '', context: req.context }, (steps, estimatedDuration) =>
           buildPlan({ ...base, steps, estimatedDuration }, catalog),
-        ),
-      );
+        );
+      });
     },
 
     async editPlan(req: EditPlanRequest): Promise<PlanOutcome> {
-      Context.current().heartbeat();
-      const entry = lookupAgent(deps.agents, req.agent);
-      const parsed = PlanEdit.safeParse(req.edit);
-      if (!parsed.success) {
-        const problems = parsed.error.issues.map((i): PlanProblem => ({ code: 'invalid_edit', stepId: null, path: i.path.join('.'), message: i.message }));
-        return { ok: false, problems, message: `invalid edit: ${formatProblems(problems)}`, attempts: 0, tokens: 0 };
-      }
-      const applied = applyEdit(req.plan, parsed.data, catalogOf(deps.agents, entry));
-      if (!applied.ok) return { ok: false, problems: applied.problems, message: `edit rejected:\n${formatProblems(applied.problems)}`, attempts: 0, tokens: 0 };
-      return { ok: true, plan: applied.plan, change: applied.change, attempts: 0, tokens: 0 };
+      return withHeartbeat(Context.current(), every, async () => {
+        const entry = lookupAgent(deps.agents, req.agent);
+        const parsed = PlanEdit.safeParse(req.edit);
+        if (!parsed.success) {
+          const problems = parsed.error.issues.map((i): PlanProblem => ({ code: 'invalid_edit', stepId: null, path: i.path.join('.'), message: i.message }));
+          return { ok: false, problems, message: `invalid edit: ${formatProblems(problems)}`, attempts: 0, tokens: 0 };
+        }
+        const applied = applyEdit(req.plan, parsed.data, catalogOf(deps.agents, entry));
+        if (!applied.ok) return { ok: false, problems: applied.problems, message: `edit rejected:\n${formatProblems(applied.problems)}`, attempts: 0, tokens: 0 };
+        return { ok: true, plan: applied.plan, change: applied.change, attempts: 0, tokens: 0 };
+      });
     },
 
     async regeneratePlan(req: RegenerateRequest): Promise<PlanOutcome> {
