@@ -89,7 +89,8 @@ Key lookup is flexible: (:id m), (get m :id) and (get m "id") find the key wheth
 Dates are ISO strings ("2024-03-15", "2024-03-15T09:30:00Z") used with the date/ functions: (date/days-between (:due inv) data/today) counts days overdue, (date/format d "yyyy-MM") gives the month. There is no clock: today's date comes from data or a tool.
 
 Forms: do, let, if, if-not, when, when-not, if-let, when-let, cond, case, condp, and, or, fn, #(+ % 1), defn, def, defonce, letfn, loop/recur, for, doseq, ->, ->>, some->, cond->, as->. Destructuring: [a b & more], {:keys [a b] :or {b 0} :as m}.
-Not available: try/catch/throw, atoms, eval, files, network, other host interop. Tools are the only way to reach the outside world.
+Errors: (try (task "pay_1" (tool/pay {...})) (catch Exception e (ex-message e))) catches a failed tool call, one a person refused, or any runtime error; (throw (ex-info "why" {:k v})) raises one.
+Not available: atoms, eval, files, network, other host interop. Tools are the only way to reach the outside world.
 Java String methods work as aliases of the string functions: (.indexOf s "x"), (.toUpperCase s), (.split s ","), (.substring s 1 3).
 
 Core functions:
