@@ -53,7 +53,12 @@ interface Thread {
   tools: Map<string, ToolDef>;
   /** missions whose namespace the thread may still keep (most recent last), to send a mission back to it */
   missions: string[];
+  /** the thread has loaded its modules (it says so once) */
+  ready: boolean;
 }
+
+/** Time a new thread may take to load its modules before its first program's time starts. */
+const THREAD_START_MS = 60_000;
 
 /** Missions a thread is remembered for: as many as its namespace cache keeps. */
 const AFFINITY = 16;
@@ -89,7 +94,7 @@ function acquire(memoryMb: number, mission: string | undefined): Thread {
   worker.unref();
   const { port1, port2 } = new MessageChannel();
   const flag = new SharedArrayBuffer(4);
-  const thread: Thread = { worker, memoryMb, rpc: port1, flag: new Int32Array(flag), tools: new Map(), missions: [] };
+  const thread: Thread = { worker, memoryMb, rpc: port1, flag: new Int32Array(flag), tools: new Map(), missions: [], ready: false };
   port1.on('message', (msg: FromWorker) => {
     if (msg.kind === 'validate') answerValidation(port1, thread.flag, thread.tools.get(msg.tool), msg.json);
   });
@@ -172,7 +177,12 @@ async function runInThread(source: string, opts: RunOptions, sandbox: SandboxOpt
   const calls: ToolCallRecord[] = [];
   const outcome = await new Promise<WireResult | { stopped: PtcError }>((resolve) => {
     const stopAfter = sandbox.hardLimitMs ?? limits.timeoutMs + (sandbox.graceMs ?? 1000);
-    const deadline = setTimeout(() => resolve({ stopped: limitExceeded('timeout', `program exceeded the ${Math.min(limits.timeoutMs, stopAfter)} ms time limit and was stopped`) }), stopAfter);
+    const stop = () => resolve({ stopped: limitExceeded('timeout', `program exceeded the ${Math.min(limits.timeoutMs, stopAfter)} ms time limit and was stopped`) });
+    // the program's time starts when the thread runs it: a new thread first loads its
+    // modules (seconds on a loaded machine), which is bounded apart
+    let deadline = thread.ready
+      ? setTimeout(stop, stopAfter)
+      : setTimeout(() => resolve({ stopped: new PtcError('type_error', `the sandbox thread did not start within ${THREAD_START_MS / 1000} s`) }), THREAD_START_MS);
     const finish = (v: WireResult | { stopped: PtcError }) => {
       clearTimeout(deadline);
       worker.off('message', onMessage);
@@ -181,7 +191,11 @@ async function runInThread(source: string, opts: RunOptions, sandbox: SandboxOpt
       resolve(v);
     };
     const onMessage = (msg: FromWorker) => {
-      if (msg.kind === 'done') finish(msg.result);
+      if (msg.kind === 'ready') {
+        thread.ready = true;
+        clearTimeout(deadline);
+        deadline = setTimeout(stop, stopAfter);
+      } else if (msg.kind === 'done') finish(msg.result);
       else if (msg.kind === 'call') void callTool(worker, tools.get(msg.tool), msg, controllers, calls);
       else if (msg.kind === 'journal') {
         if (msg.value === undefined) journal?.delete(msg.id);

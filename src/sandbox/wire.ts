@@ -75,7 +75,9 @@ export type FromWorker =
   | { kind: 'abort'; id: number }
   /** a journal change as it happens (kept if the thread is stopped before it answers) */
   | { kind: 'journal'; id: string; value?: Json }
-  | { kind: 'done'; result: WireResult };
+  | { kind: 'done'; result: WireResult }
+  /** once, when the thread has loaded its modules: its first program's time starts */
+  | { kind: 'ready' };
 
 export type Validated = { success: true; data: Json } | { success: false; issues: unknown[] };
 

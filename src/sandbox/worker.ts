@@ -195,3 +195,5 @@ function wireOf(r: RunResult, maxItems: number | undefined, given: ReadonlyMap<s
       return { ...base, status: 'error', error: errorWire(r.error) };
   }
 }
+
+post({ kind: 'ready' });
