@@ -101,8 +101,11 @@ function dependentsOf(id: string, steps: readonly Step[]): string[] {
 
 /** The card's "On Approve / On Reject" lines. */
 export function effectsBox(effects: Effects, reject = 'Reject'): Fragment {
+  const approve = effects.approve.join(' ');
+  // words that already say it cannot be undone are not said twice
+  const warning = IRREVERSIBLE.test(approve) ? 'You will be asked to confirm.' : 'This cannot be undone: you will be asked to confirm.';
   return html`<div class="effects">
-    <p><strong>On Approve:</strong> ${effects.approve.join(' ')}${effects.irreversible ? html` <strong class="irreversible">This cannot be undone: you will be asked to confirm.</strong>` : ''}</p>
+    <p><strong>On Approve:</strong> ${approve}${effects.irreversible ? html` <strong class="irreversible">${warning}</strong>` : ''}</p>
     <p><strong>On ${reject}:</strong> ${effects.reject.join(' ')}</p>
   </div>`;
 }

@@ -205,7 +205,8 @@ async function missionPage(ctx: ConsoleContext, id: string, problem?: string): P
     </table>
     <p><a href="/missions/${encodeURIComponent(id)}/passes">What the model did: each pass's programs, prints and effects</a> · <a href="/missions/${encodeURIComponent(id)}/audit">Run the audit against history</a></p>
     ${open ? engineerTools(ctx, id) : ''}`;
-  return page(`Mission ${id}`, body, { live: `/live/missions/${encodeURIComponent(id)}?seen=${fingerprint(status)}` });
+  // a closed mission changes no more: no stream polling its status (a closed run's query replays its whole history on a worker)
+  return page(`Mission ${id}`, body, open ? { live: `/live/missions/${encodeURIComponent(id)}?seen=${fingerprint(status)}` } : {});
 }
 
 /** "Approved by ana at 15:31" for each decision the mission got, and what came of it once it is there. */

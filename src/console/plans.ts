@@ -161,7 +161,9 @@ async function planPage(ctx: ConsoleContext, id: string, outcome?: { message?: s
     ${editors}
     ${view.summary && !inReview ? html`<h2>Summary</h2><pre class="card">${pretty(view.summary)}</pre>` : ''}
     ${history}`;
-  return page(`Plan ${id}`, body, { live: `/live/plans/${encodeURIComponent(id)}?seen=${fingerprint([view, progress])}` });
+  // a closed plan changes no more: no stream polling it
+  const closed = ['completed', 'completed_with_failures', 'failed', 'cancelled'].includes(view.status);
+  return page(`Plan ${id}`, body, closed ? {} : { live: `/live/plans/${encodeURIComponent(id)}?seen=${fingerprint([view, progress])}` });
 }
 
 /** "Step write_config approved by ana at 15:31", and what the step did since. */

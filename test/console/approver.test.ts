@@ -105,7 +105,7 @@ describe.skipIf(!executablePath)('the console for an approver', () => {
     const text = (await card.textContent())!.replace(/\s+/g, ' ');
     expect(text).toContain('A manager approves or rejects the wire.');
     // the decision's own words (onApprove / onReject in the wire agent's defineDecision)
-    expect(text).toMatch(/On Approve: The wire is sent to the recipient and the money leaves the account\. A sent wire cannot be undone\. This cannot be undone: you will be asked to confirm\. On Reject:/);
+    expect(text).toMatch(/On Approve: The wire is sent to the recipient and the money leaves the account\. A sent wire cannot be undone\. You will be asked to confirm\. On Reject:/);
     expect(text).toMatch(/On Reject: The hold on the funds is released; nothing is sent\./);
     expect(text).toContain('5,000 USD');
     expect(text).toContain('account name of the recipient');
@@ -140,6 +140,9 @@ describe.skipIf(!executablePath)('the console for an approver', () => {
     await page.locator('.card.approval', { hasText: 'write_config' }).getByRole('button', { name: 'Approve' }).click();
     await expect.poll(() => page.locator('.decided').textContent(), { timeout: 60_000 }).toMatch(/Step write_config approved by ana[\s\S]*now\s*completed/);
     expect((await plan.result()).status).toBe('completed');
+    // the finished plan's page opens no stream
+    await page.reload();
+    expect(await page.locator('script[data-live]').count()).toBe(0);
     await page.close();
   }, 120_000);
 
@@ -153,6 +156,8 @@ describe.skipIf(!executablePath)('the console for an approver', () => {
     // no reload by the test: the live stream brings the outcome
     await expect.poll(() => page.locator('.decided').textContent(), { timeout: 60_000 }).toMatch(/Approved by ana/);
     await expect.poll(() => page.locator('.decided .outcome').textContent(), { timeout: 60_000 }).toMatch(/The mission completed[\s\S]*status\s*sent[\s\S]*reference/);
+    // the finished mission's page opens no stream: nothing polls a closed mission's status
+    expect(await page.locator('script[data-live]').count()).toBe(0);
     expect(await page.locator('.decided time').getAttribute('datetime')).toMatch(/^\d{4}-\d\d-\d\dT/);
     // times read in the reader's zone and relative, not ISO
     expect(await page.locator('.decided time').textContent()).toMatch(/^(just now|now|\d+ seconds? ago) \(\w{3} \d+, \d{4}/);
