@@ -13,15 +13,25 @@
  *    ActivityTaskStarted only when the activity ends, so the event time is not used).
  * Per run: start → result, how many activities ran at once, the rate at which the worker
  * got them, and the workflow tasks (count, the worker's time in them) and history size.
+ *
+ * Where the workflow's time goes, for the largest N: the plan's recorded history replayed
+ * (workflow code only: no server, no activities; CPU time, the smallest N's replay taken
+ * off) with the shipped bundle and with one
+ * without Temporal's OpenTelemetry workflow interceptor (it runs with tracing off too), the
+ * bare workflow's history beside it, and the promises each creates in the workflow context
+ * (the SDK captures a stack trace for every one).
  */
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
+import v8 from 'node:v8';
 import type { WorkflowHandleWithFirstExecutionRunId } from '@temporalio/client';
 import { Worker } from '@temporalio/worker';
 import type { temporal } from '@temporalio/proto';
 import { startPlan } from '../src/client/plans.ts';
 import { bundleOnce } from '../src/devserver/testing.ts';
 import type { StepSpecInput } from '../src/plans/schema.ts';
+import { silentSpanSinks } from '../src/telemetry/setup.ts';
+import { workflowInterceptorModules, workflowsPath } from '../src/worker/index.ts';
 import type { Figure, Lane } from './temporal.ts';
 import { type ActivitySpan, activitySpans, calibrateClock, fmtMs as p, maxInFlight, nowMs, percentiles, workflowTaskSpans } from './temporal-probe.ts';
 
@@ -57,6 +67,8 @@ interface Run {
   taskWork: number;
   events: number;
   runs: number;
+  /** the first run's history */
+  history: HistoryEvent[];
 }
 
 const floorPath = new URL('./temporal-floor-workflow.ts', import.meta.url).pathname;
@@ -73,6 +85,7 @@ export async function curveFigures(lane: Lane, plan: CurvePlan): Promise<Figure[
   });
   const running = floorWorker.run();
   const figures: Figure[] = [];
+  const smallest: { plan?: HistoryEvent[]; bare?: HistoryEvent[] } = {};
   try {
     // warm: the plan workflow's first run on this worker, and the floor's
     await planRun(lane, plan, 10);
@@ -90,6 +103,10 @@ export async function curveFigures(lane: Lane, plan: CurvePlan): Promise<Figure[
         { name: `plan curve floor: ${n} bare activities at once, ready → running`, samples: floors.flatMap((r) => r.ready), detail: describe(floors, slotsOf(floorWorker)) },
         { name: `plan curve floor: ${n} bare activities, start → result`, samples: floors.map((r) => r.total) },
       );
+      if (n === Math.min(...SIZES)) Object.assign(smallest, { plan: plans.at(-1)!.history, bare: floors.at(-1)!.history });
+      if (n === Math.max(...SIZES) && n > Math.min(...SIZES)) {
+        figures.push(await replayFigure(lane, { n: Math.min(...SIZES), plan: smallest.plan!, bare: smallest.bare! }, { n, plan: plans.at(-1)!.history, bare: floors.at(-1)!.history }));
+      }
     }
   } finally {
     floorWorker.shutdown();
@@ -158,6 +175,7 @@ async function measured(lane: Lane, workflowId: string, firstRunId: string | und
     taskWork: tasks.reduce((a, t) => a + t.completed - t.started, 0),
     events: histories.reduce((a, events) => a + events.length, 0),
     runs: histories.length,
+    history: histories[0]!,
   };
 }
 
@@ -170,4 +188,70 @@ async function historiesOf(lane: Lane, workflowId: string, runId: string | undef
     next = events.at(-1)?.workflowExecutionContinuedAsNewEventAttributes?.newExecutionRunId ?? undefined;
   }
   return out;
+}
+
+// ---------------------------------------------------------------- where the workflow's time goes
+
+const REPLAY_ROUNDS = 2;
+
+interface Histories {
+  n: number;
+  plan: HistoryEvent[];
+  bare: HistoryEvent[];
+}
+
+/**
+ * The plan's and the bare workflow's histories replayed, the smallest size's taken from the
+ * largest's (that cancels the replay worker's start and the plan's preparation): workflow
+ * code per step, and promises per step.
+ */
+async function replayFigure(lane: Lane, small: Histories, large: Histories): Promise<Figure> {
+  const withoutOtel = workflowInterceptorModules.filter((m) => !m.includes('interceptors-opentelemetry'));
+  const variants = {
+    shipped: { bundle: lane.env.bundle, which: 'plan' },
+    withoutOtel: { bundle: await bundleOnce(workflowsPath, withoutOtel), which: 'plan' },
+    bare: { bundle: await bundleOnce(floorPath), which: 'bare' },
+  } as const;
+  type Variant = keyof typeof variants;
+  const best = (): Record<Variant, number> => ({ shipped: Infinity, withoutOtel: Infinity, bare: Infinity });
+  const times = { small: best(), large: best() };
+  // CPU time of the process (the lane's worker and server idle meanwhile), not wall time,
+  // which the machine's load moves by 2x; alternated rounds, best of each
+  for (let round = 0; round < REPLAY_ROUNDS; round++) {
+    for (const [name, v] of Object.entries(variants) as Array<[Variant, (typeof variants)[Variant]]>) {
+      for (const [size, h] of [['small', small], ['large', large]] as const) {
+        const cpu = process.cpuUsage();
+        await replay(v.bundle, h[v.which]);
+        const used = process.cpuUsage(cpu);
+        times[size][name] = Math.min(times[size][name], (used.user + used.system) / 1000);
+      }
+    }
+  }
+  const perStep = (v: Variant) => (times.large[v] - times.small[v]) / (large.n - small.n);
+  const promises = async (v: Variant) => ((await promisesIn(variants[v].bundle, large[variants[v].which])) - (await promisesIn(variants[v].bundle, small[variants[v].which]))) / (large.n - small.n);
+  return {
+    name: `plan curve replay: workflow CPU ms per step (${large.n} - ${small.n} steps)`,
+    samples: [perStep('shipped')],
+    detail:
+      `without the OpenTelemetry workflow interceptor ${p(perStep('withoutOtel'))}, bare workflow ${p(perStep('bare'))} per activity (best of ${REPLAY_ROUNDS}); ` +
+      `promises in the workflow ${(await promises('shipped')).toFixed(0)} per step, ${(await promises('withoutOtel')).toFixed(0)} without the interceptor, bare ${(await promises('bare')).toFixed(0)} per activity`,
+  };
+}
+
+function replay(workflowBundle: Lane['env']['bundle'], events: HistoryEvent[]): Promise<void> {
+  return Worker.runReplayHistory({ workflowBundle, sinks: silentSpanSinks }, { events }, 'bench-replay');
+}
+
+/** How many promises a replay creates in the workflow context (its Promise is not this realm's). */
+async function promisesIn(workflowBundle: Lane['env']['bundle'], events: HistoryEvent[]): Promise<number> {
+  let count = 0;
+  const stop = v8.promiseHooks.onInit((promise) => {
+    if (promise.constructor !== Promise) count++;
+  });
+  try {
+    await replay(workflowBundle, events);
+  } finally {
+    stop();
+  }
+  return count;
 }
