@@ -2,12 +2,15 @@
  * A pass of several turns, its namespace carried from turn to turn, gives the same
  * result, messages and kept namespace with programs run in the sandbox (as the pass
  * activity runs them, the thread keeping what it read per mission) as with `run`
- * in-process; two missions interleaved on the same threads see only their own defs.
+ * in-process, suspended on effects and resumed or not; two missions interleaved on the
+ * same threads see only their own defs.
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { run } from '../../src/lisp/index.ts';
-import { type Evaluate, type PassStep, startPass } from '../../src/navigator/pass.ts';
+import type { Json } from '../../src/lisp/tools.ts';
+import type { EffectResult } from '../../src/navigator/index.ts';
+import { type Evaluate, type PassStep, resumePass, startPass } from '../../src/navigator/pass.ts';
 import { closeSandboxes, runSandboxed, sandboxStats } from '../../src/sandbox/index.ts';
 import { listModel, testAgent, tool } from '../navigator/pass-helpers.ts';
 
@@ -62,5 +65,44 @@ describe('a pass with its programs in the sandbox', () => {
     expect(comparable(a)).toEqual(comparable(a0));
     expect(comparable(b)).toEqual(comparable(b0));
     expect(b.step.kind === 'done' && b.step.outcome).toEqual({ status: 'return', value: { seniors: ['zed'] } });
+  });
+
+  it('suspends on effects and resumes as in-process, the namespace carried through the state', { timeout: 120_000 }, async () => {
+    const shop = (log: string[]) =>
+      testAgent({
+        tools: [
+          tool('lookup', ({ id }: { id: number }) => (log.push(`lookup ${id}`), { amount: id * 10 }), 'read_only', z.object({ id: z.number() })),
+          tool('charge', ({ order_id, amount }: { order_id: number; amount: number }) => (log.push(`charge ${order_id}`), `tx_${order_id}_${amount}`), 'external', z.object({ order_id: z.number(), amount: z.number() })),
+        ],
+        limits: { maxTurns: 5 },
+      });
+    const programs = [
+      '(def orders [1 2]) (defn amount-of [id] (:amount (tool/lookup {:id id}))) (count orders)',
+      '(def charged (mapv (fn [id] (task (str "charge_" id) (tool/charge {:order-id id :amount (amount-of id)}))) orders)) (count charged)',
+      '(return {:charged charged :amount (amount-of 2) :orders orders})',
+    ];
+    const mission = async (evaluate: Evaluate, log: string[]) => {
+      const agent = shop(log);
+      const model = listModel(programs);
+      let step = await startPass({ agent, input: {}, journal: new Map(), runId: 'wf-shop', model, effects: 'suspend', evaluate });
+      while (step.kind === 'effects') {
+        const results: Record<string, EffectResult> = {};
+        for (const e of step.effects) {
+          const t = agent.tools.find((x) => x.name === e.tool)!;
+          results[e.id] = { ok: (await t.handler(e.args, { idempotencyKey: e.idempotencyKey, taskId: e.taskId, signal: new AbortController().signal })) as Json };
+        }
+        // the state goes through JSON, as it does through Temporal's history
+        step = await resumePass({ agent, state: JSON.parse(JSON.stringify(step.state)), journal: new Map(), effectResults: results, model, evaluate });
+      }
+      return step;
+    };
+    const inProcessLog: string[] = [];
+    const sandboxedLog: string[] = [];
+    const a = await mission(run, inProcessLog);
+    const b = await mission(sandboxed, sandboxedLog);
+    expect(b.kind === 'done' && b.outcome).toEqual({ status: 'return', value: { charged: ['tx_1_10', 'tx_2_20'], amount: 20, orders: [1, 2] } });
+    expect(b.kind === 'done' && [b.outcome, b.journalDelta, b.trace.map((t) => [t.result, t.suspensions])]).toEqual(a.kind === 'done' && [a.outcome, a.journalDelta, a.trace.map((t) => [t.result, t.suspensions])]);
+    expect(b.kind === 'done' && b.trace.map((t) => t.suspensions)).toEqual([0, 2, 0]);
+    expect(sandboxedLog).toEqual(inProcessLog);
   });
 });
