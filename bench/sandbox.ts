@@ -15,7 +15,11 @@
  *
  * Both sides are timed in alternating blocks (the machine is shared; a block of one side
  * never sees only the quiet moments). Then rows that say where the time goes: a bare
- * message round trip to an idle thread, and the (de)serialisation of the namespace.
+ * message round trip to an idle thread, the (de)serialisation of the namespace, and the
+ * typical program in-process back to back against after 1 ms idle: the thread sleeps
+ * between its programs while the in-process side here runs them back to back, and a run
+ * after a pause is slower (caches); in production a program follows a model call, so
+ * part of the difference on the typical rows is that pause, not the thread.
  *
  * `BENCH_SANDBOX_BASELINE=/path/to/src/sandbox/index.ts` adds the same cases through
  * another copy of the sandbox (an older commit, checked out elsewhere with its own
@@ -133,13 +137,14 @@ async function roundTrip(): Promise<number[]> {
   return xs.sort((a, b) => a - b);
 }
 
-async function syncMs(fn: () => unknown): Promise<number[]> {
+/** Times of `fn`, sorted; with `own`, `fn` returns the time of its timed part. */
+async function syncMs(fn: () => unknown, own = false): Promise<number[]> {
   for (let i = 0; i < WARMUP; i++) await fn();
   const xs: number[] = [];
   for (let i = 0; i < RUNS; i++) {
     const t = performance.now();
-    await fn();
-    xs.push(performance.now() - t);
+    const r = await fn();
+    xs.push(own ? (r as number) : performance.now() - t);
   }
   return xs.sort((a, b) => a - b);
 }
@@ -176,6 +181,16 @@ export async function benchSandbox(): Promise<BenchRow[]> {
   rows.push({ name: 'where: serialise the 6-def namespace', median_ms: pct(ser, 0.5), note: `p95 ${f3(pct(ser, 0.95))}; ${JSON.stringify(NAMESPACE).length} chars` });
   const de = await syncMs(() => deserializeNamespace(NAMESPACE, { tools }));
   rows.push({ name: 'where: read the 6-def namespace back', median_ms: pct(de, 0.5), note: `p95 ${f3(pct(de, 0.95))}` });
+  const typical = cases.find((c) => c.source === TYPICAL)!;
+  const runTypical = async () => run(TYPICAL, await typical.opts());
+  const tight = await syncMs(runTypical);
+  const paused = await syncMs(async () => {
+    await new Promise((resolve) => setTimeout(resolve, 1));
+    const t = performance.now();
+    await runTypical();
+    return performance.now() - t;
+  }, true);
+  rows.push({ name: 'where: typical program in-process after 1 ms idle vs back to back', median_ms: pct(paused, 0.5), baseline_ms: pct(tight, 0.5), ratio: pct(paused, 0.5) / pct(tight, 0.5), note: `p95 ${f3(pct(paused, 0.95))} vs ${f3(pct(tight, 0.95))}` });
   const clone = await syncMs(() => structuredClone(NAMESPACE));
   rows.push({ name: 'where: structured clone of its source record', median_ms: pct(clone, 0.5), note: `p95 ${f3(pct(clone, 0.95))}` });
   return rows;
