@@ -21,18 +21,21 @@
  * bare workflow's history beside it, and the promises each creates in the workflow context
  * (the SDK captures a stack trace for every one).
  */
+import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import v8 from 'node:v8';
+import { promisify } from 'node:util';
 import type { WorkflowHandleWithFirstExecutionRunId } from '@temporalio/client';
 import { Worker } from '@temporalio/worker';
 import type { temporal } from '@temporalio/proto';
 import { startPlan } from '../src/client/plans.ts';
 import { bundleOnce } from '../src/devserver/testing.ts';
 import type { StepSpecInput } from '../src/plans/schema.ts';
-import { silentSpanSinks } from '../src/telemetry/setup.ts';
-import { workflowInterceptorModules, workflowsPath } from '../src/worker/index.ts';
 import type { Figure, Lane } from './temporal.ts';
+import { type Histories, type ReplayInput, ReplayOutput, encodeHistory } from './temporal-replay.ts';
 import { type ActivitySpan, activitySpans, calibrateClock, fmtMs as p, maxInFlight, nowMs, percentiles, workflowTaskSpans } from './temporal-probe.ts';
 
 type HistoryEvent = temporal.api.history.v1.IHistoryEvent;
@@ -72,6 +75,7 @@ interface Run {
 }
 
 const floorPath = new URL('./temporal-floor-workflow.ts', import.meta.url).pathname;
+const run = promisify(execFile);
 
 export async function curveFigures(lane: Lane, plan: CurvePlan): Promise<Figure[]> {
   const slots = slotsOf(lane.worker);
@@ -105,7 +109,7 @@ export async function curveFigures(lane: Lane, plan: CurvePlan): Promise<Figure[
       );
       if (n === Math.min(...SIZES)) Object.assign(smallest, { plan: plans.at(-1)!.history, bare: floors.at(-1)!.history });
       if (n === Math.max(...SIZES) && n > Math.min(...SIZES)) {
-        figures.push(await replayFigure(lane, { n: Math.min(...SIZES), plan: smallest.plan!, bare: smallest.bare! }, { n, plan: plans.at(-1)!.history, bare: floors.at(-1)!.history }));
+        figures.push(await replayFigure({ n: Math.min(...SIZES), plan: smallest.plan!, bare: smallest.bare! }, { n, plan: plans.at(-1)!.history, bare: floors.at(-1)!.history }));
       }
     }
   } finally {
@@ -192,66 +196,31 @@ async function historiesOf(lane: Lane, workflowId: string, runId: string | undef
 
 // ---------------------------------------------------------------- where the workflow's time goes
 
-const REPLAY_ROUNDS = 2;
-
-interface Histories {
-  n: number;
-  plan: HistoryEvent[];
-  bare: HistoryEvent[];
-}
-
 /**
- * The plan's and the bare workflow's histories replayed, the smallest size's taken from the
- * largest's (that cancels the replay worker's start and the plan's preparation): workflow
- * code per step, and promises per step.
+ * The replay figure, from a child process (bench/temporal-replay.ts): replaying installs the
+ * SDK's promise hook and stack-trace override in the thread that replays, for good, which
+ * would slow down (and once crashed) the rest of this process.
  */
-async function replayFigure(lane: Lane, small: Histories, large: Histories): Promise<Figure> {
-  const withoutOtel = workflowInterceptorModules.filter((m) => !m.includes('interceptors-opentelemetry'));
-  const variants = {
-    shipped: { bundle: lane.env.bundle, which: 'plan' },
-    withoutOtel: { bundle: await bundleOnce(workflowsPath, withoutOtel), which: 'plan' },
-    bare: { bundle: await bundleOnce(floorPath), which: 'bare' },
-  } as const;
-  type Variant = keyof typeof variants;
-  const best = (): Record<Variant, number> => ({ shipped: Infinity, withoutOtel: Infinity, bare: Infinity });
-  const times = { small: best(), large: best() };
-  // CPU time of the process (the lane's worker and server idle meanwhile), not wall time,
-  // which the machine's load moves by 2x; alternated rounds, best of each
-  for (let round = 0; round < REPLAY_ROUNDS; round++) {
-    for (const [name, v] of Object.entries(variants) as Array<[Variant, (typeof variants)[Variant]]>) {
-      for (const [size, h] of [['small', small], ['large', large]] as const) {
-        const cpu = process.cpuUsage();
-        await replay(v.bundle, h[v.which]);
-        const used = process.cpuUsage(cpu);
-        times[size][name] = Math.min(times[size][name], (used.user + used.system) / 1000);
-      }
-    }
-  }
-  const perStep = (v: Variant) => (times.large[v] - times.small[v]) / (large.n - small.n);
-  const promises = async (v: Variant) => ((await promisesIn(variants[v].bundle, large[variants[v].which])) - (await promisesIn(variants[v].bundle, small[variants[v].which]))) / (large.n - small.n);
-  return {
-    name: `plan curve replay: workflow CPU ms per step (${large.n} - ${small.n} steps)`,
-    samples: [perStep('shipped')],
-    detail:
-      `without the OpenTelemetry workflow interceptor ${p(perStep('withoutOtel'))}, bare workflow ${p(perStep('bare'))} per activity (best of ${REPLAY_ROUNDS}); ` +
-      `promises in the workflow ${(await promises('shipped')).toFixed(0)} per step, ${(await promises('withoutOtel')).toFixed(0)} without the interceptor, bare ${(await promises('bare')).toFixed(0)} per activity`,
-  };
-}
-
-function replay(workflowBundle: Lane['env']['bundle'], events: HistoryEvent[]): Promise<void> {
-  return Worker.runReplayHistory({ workflowBundle, sinks: silentSpanSinks }, { events }, 'bench-replay');
-}
-
-/** How many promises a replay creates in the workflow context (its Promise is not this realm's). */
-async function promisesIn(workflowBundle: Lane['env']['bundle'], events: HistoryEvent[]): Promise<number> {
-  let count = 0;
-  const stop = v8.promiseHooks.onInit((promise) => {
-    if (promise.constructor !== Promise) count++;
-  });
+async function replayFigure(small: Histories, large: Histories): Promise<Figure> {
+  const dir = await mkdtemp(join(tmpdir(), 'bench-replay-'));
   try {
-    await replay(workflowBundle, events);
+    const files: ReplayInput = { small: { n: small.n, plan: join(dir, 'small-plan.bin'), bare: join(dir, 'small-bare.bin') }, large: { n: large.n, plan: join(dir, 'large-plan.bin'), bare: join(dir, 'large-bare.bin') } };
+    for (const size of ['small', 'large'] as const) {
+      const h = size === 'small' ? small : large;
+      await writeFile(files[size].plan, encodeHistory(h.plan));
+      await writeFile(files[size].bare, encodeHistory(h.bare));
+    }
+    const script = new URL('./temporal-replay.ts', import.meta.url).pathname;
+    const { stdout } = await run(process.execPath, [...process.execArgv, script, JSON.stringify(files)], { maxBuffer: 1 << 20 });
+    const r = ReplayOutput.parse(JSON.parse(stdout.trim().split('\n').at(-1)!));
+    return {
+      name: `plan curve replay: workflow CPU ms per step (${large.n} - ${small.n} steps)`,
+      samples: [r.perStep.shipped],
+      detail:
+        `without the OpenTelemetry workflow interceptor ${p(r.perStep.withoutOtel)}, bare workflow ${p(r.perStep.bare)} per activity (best of ${r.rounds}); ` +
+        `promises in the workflow ${r.promises.shipped.toFixed(0)} per step, ${r.promises.withoutOtel.toFixed(0)} without the interceptor, bare ${r.promises.bare.toFixed(0)} per activity`,
+    };
   } finally {
-    stop();
+    await rm(dir, { recursive: true, force: true });
   }
-  return count;
 }
