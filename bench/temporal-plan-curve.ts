@@ -48,7 +48,8 @@ const STEP_MS = 20;
 function sizesOf(given: string): number[] {
   const sizes = given.split(',').map(Number);
   if (sizes.some((n) => !Number.isInteger(n) || n < 1)) throw new Error(`BENCH_CURVE_SIZES: expected whole numbers >= 1 separated by commas, got ${given}`);
-  return sizes;
+  // ascending: the replay figure takes the smallest size's histories from the largest's
+  return [...new Set(sizes)].sort((a, b) => a - b);
 }
 
 /** What the curve needs from the bench's plan agent: its name, and N independent steps of its 20 ms tool. */
