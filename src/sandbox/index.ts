@@ -17,12 +17,13 @@ import { MessageChannel, type MessagePort, Worker } from 'node:worker_threads';
 import type { Namespace, RunOptions, RunResult, ToolCallRecord } from '../lisp/api.ts';
 import type { Json } from '../lisp/tools.ts';
 import { PtcError, limitExceeded } from '../lisp/errors.ts';
-import { DEFAULT_LIMITS, deserializeNamespace, errorText, resultToJson, run, serializeNamespace } from '../lisp/index.ts';
+import { DEFAULT_LIMITS, errorText, resultToJson, run, serializeNamespace } from '../lisp/index.ts';
 import { keyShapeOf } from '../lisp/json.ts';
 import { valueSource } from '../lisp/printer/index.ts';
 import { sideEffectOf, type ToolDef } from '../lisp/tools.ts';
 import { FnValue, type Value } from '../lisp/values.ts';
 import { NamespaceCache, readingContext } from './namespace-cache.ts';
+import { readRecord } from './read-record.ts';
 import type { FromWorker, RunRequest, ToWorker, Validated, WireError, WireResult } from './wire.ts';
 
 export interface SandboxOptions {
@@ -342,14 +343,14 @@ async function resultOf(w: WireResult, opts: RunOptions, limits: typeof DEFAULT_
 }
 
 async function readResult(rec: Record<string, string>, known: Map<string, Value>, tools: readonly ToolDef[], limits: typeof DEFAULT_LIMITS, mission: string | undefined): Promise<Namespace> {
-  if (mission === undefined) return deserializeNamespace(rec, { tools, limits, known });
+  if (mission === undefined) return readRecord(rec, { tools, limits, known });
   const context = readingContext(limits, tools.map((t) => t.name));
   for (const [name, v] of resultReads.reusable(mission, context, rec)) {
     if (known.has(name)) continue;
     known.set(name, v);
     stats.resultEntriesReused++;
   }
-  const all = await deserializeNamespace(rec, { tools, limits, known });
+  const all = await readRecord(rec, { tools, limits, known });
   resultReads.keep(mission, context, rec, all);
   return all;
 }

@@ -8,11 +8,12 @@ import { type MessagePort, parentPort, receiveMessageOnPort } from 'node:worker_
 import type { RunOptions, RunResult } from '../lisp/api.ts';
 import type { Json } from '../lisp/tools.ts';
 import { PtcError } from '../lisp/errors.ts';
-import { deserializeNamespace, run, serializeNamespace } from '../lisp/index.ts';
+import { run, serializeNamespace } from '../lisp/index.ts';
 import { valueSource } from '../lisp/printer/index.ts';
 import type { ToolDef } from '../lisp/tools.ts';
 import { FnValue, type Value } from '../lisp/values.ts';
 import { NamespaceCache, readingContext } from './namespace-cache.ts';
+import { readRecord } from './read-record.ts';
 import type { FromWorker, RunRequest, ToWorker, Validated, WireResult } from './wire.ts';
 
 const port = parentPort!;
@@ -130,13 +131,14 @@ async function readRequest(req: RunRequest, tools: ToolDef[]): Promise<{ namespa
   }
   const context = readingContext(req.limits, req.tools.map((t) => t.name));
   const known = mission === undefined ? new Map<string, Value>() : namespaces.reusable(mission, context, req.namespace);
+  const reused = known.size;
   // history values may name namespace entries: read them together, then apart
   const history = (i: number) => ` *${i + 1}`;
-  const all = await deserializeNamespace({ ...req.namespace, ...Object.fromEntries(req.history.map((src, i) => [history(i), src])) }, { tools, limits: req.limits, known });
+  const all = await readRecord({ ...req.namespace, ...Object.fromEntries(req.history.map((src, i) => [history(i), src])) }, { tools, limits: req.limits, known });
   const historyValues = req.history.map((_, i) => all.get(history(i)) ?? null);
   req.history.forEach((_, i) => all.delete(history(i)));
   if (mission !== undefined) namespaces.keep(mission, context, req.namespace, all);
-  return { namespace: all, history: historyValues, reused: known.size };
+  return { namespace: all, history: historyValues, reused };
 }
 
 /** The request's namespace unchanged (the host has every value). */
