@@ -11,7 +11,7 @@ import { failureDetails, failureMessage, waitUntil } from './lifecycle.ts';
 import type { createPlanActivities } from '../activities/plans.ts';
 import { needsEvaluation, paramValues, stepsReadBy } from '../plans/expressions.ts';
 import { resolveReferences } from '../plans/references.ts';
-import { blockSteps, readySteps } from '../plans/scheduler.ts';
+import { blockSteps, isSettled, readySteps } from '../plans/scheduler.ts';
 import type { Plan, Step, StepResult } from '../plans/schema.ts';
 import type { ExecutionSummary, Json, PlanOutcome, StepOutcome } from './plan-contract.ts';
 import { awaitAnswer } from './plan-questions.ts';
@@ -86,7 +86,10 @@ export async function execute(state: PlanState, whenIdle: () => Promise<void>): 
     const exhausted = state.exhaustedBudget(Date.now());
     if (exhausted && state.abortReason === null) state.abortReason = exhausted;
     settleBlocked(state);
-    if (inFlight.size === 0) await whenIdle();
+    // A plan with nothing left to run ends here: continuing as new after its last step only
+    // carried the whole plan into a run that does nothing (about 1 MB for 1000 steps, near
+    // the server's 2 MB payload limit at 2000). Plans recorded before still do so on replay.
+    if (inFlight.size === 0 && !(isSettled(state.plan!) && wf.patched('plan-settled-ends-without-continue-as-new'))) await whenIdle();
     if (state.cancelReason === null && state.abortReason === null) {
       for (const id of readySteps(state.plan!)) {
         if (inFlight.has(id)) continue; // retried by a recovery; its old run is just ending

@@ -122,6 +122,16 @@ describe('budgets, signals, long plans', () => {
     expect(report.runs).toHaveLength(chain.length);
   });
 
+  it('a plan whose history grows long only with its last steps ends in that run: nothing is carried into a new one', T, async () => {
+    const steps = Array.from({ length: 12 }, (_, i) => ({ id: `p${i}`, description: `step ${i}`, tool: 'echo', args: { value: i } }));
+    const plan = await env.startPlan({ agent: 'lab', approve: true, options: { continueAsNewAfterEvents: 40 }, document: { steps } });
+    expect(await plan.result()).toMatchObject({ status: 'completed', counts: { completed: 12 } });
+    const chain = await fetchChain(env.client, plan.id);
+    expect(chain).toHaveLength(1);
+    expect(chain[0]!.history.events!.length).toBeGreaterThan(40);
+    await expectPlanAuditOk(env, plan.id);
+  });
+
   it('an approval deadline denies the step (onApprovalTimeout deny) or fails the plan (fail)', T, async () => {
     const gate = { id: 'gate', description: 'gated', tool: 'delete_thing', args: { name: 'g' } };
     const other = { id: 'other', description: 'independent', tool: 'echo', args: { value: 1 } };
