@@ -52,6 +52,12 @@ interface Thread {
   rpc: MessagePort;
   flag: Int32Array;
   tools: Map<string, ToolDef>;
+  /**
+   * Arguments as the program wrote them, by tool and validated arguments: a handler gets
+   * them parsed as in-process (parsing the validated output again would apply a schema's
+   * transforms twice).
+   */
+  inputs: Map<string, Json>;
   /** missions whose namespace the thread may still keep (most recent last), to send a mission back to it */
   missions: string[];
   /** the thread has loaded its modules (it says so once) */
@@ -95,9 +101,9 @@ function acquire(memoryMb: number, mission: string | undefined): Thread {
   worker.unref();
   const { port1, port2 } = new MessageChannel();
   const flag = new SharedArrayBuffer(4);
-  const thread: Thread = { worker, memoryMb, rpc: port1, flag: new Int32Array(flag), tools: new Map(), missions: [], ready: false };
+  const thread: Thread = { worker, memoryMb, rpc: port1, flag: new Int32Array(flag), tools: new Map(), inputs: new Map(), missions: [], ready: false };
   port1.on('message', (msg: FromWorker) => {
-    if (msg.kind === 'validate') answerValidation(port1, thread.flag, thread.tools.get(msg.tool), msg.json);
+    if (msg.kind === 'validate') answerValidation(port1, thread.flag, thread.tools.get(msg.tool), msg.json, thread.inputs);
   });
   port1.unref();
   worker.once('exit', () => port1.close());
@@ -118,6 +124,7 @@ function served(thread: Thread, mission: string | undefined): Thread {
 
 function release(thread: Thread): void {
   thread.tools = new Map();
+  thread.inputs = new Map();
   if (idle.length >= POOL_MAX) void thread.worker.terminate();
   else idle.push(thread);
 }
@@ -197,7 +204,7 @@ async function runInThread(source: string, opts: RunOptions, sandbox: SandboxOpt
         clearTimeout(deadline);
         deadline = setTimeout(stop, stopAfter);
       } else if (msg.kind === 'done') finish(msg.result);
-      else if (msg.kind === 'call') void callTool(worker, tools.get(msg.tool), msg, controllers, calls);
+      else if (msg.kind === 'call') void callTool(worker, tools.get(msg.tool), msg, controllers, calls, thread.inputs.get(inputKey(msg.tool, msg.args)));
       else if (msg.kind === 'journal') {
         if (msg.value === undefined) journal?.delete(msg.id);
         else journal?.set(msg.id, msg.value);
@@ -254,25 +261,29 @@ function requestOf(source: string, opts: RunOptions, maxItems: number): RunReque
 const sourceOf = (v: Value, maxItems: number): string => (v instanceof FnValue ? v.toSource() : valueSource(v, { maxItems }));
 
 /** The synchronous half of a tool call: validation with the real schema, answered at once. */
-function answerValidation(port: MessagePort, flag: Int32Array, tool: ToolDef | undefined, json: Json): void {
+function answerValidation(port: MessagePort, flag: Int32Array, tool: ToolDef | undefined, json: Json, inputs: Map<string, Json>): void {
   let reply: Validated;
   if (!tool) reply = { success: false, issues: [{ code: 'custom', path: [], message: 'unknown tool' }] };
   else {
     const parsed = tool.input.safeParse(json);
     reply = parsed.success ? { success: true, data: resultToJson(parsed.data) } : { success: false, issues: JSON.parse(JSON.stringify(parsed.error.issues)) };
+    if (reply.success) inputs.set(inputKey(tool.name, reply.data), json);
   }
   port.postMessage(reply);
   Atomics.store(flag, 0, 1);
   Atomics.notify(flag, 0);
 }
 
-/** The asynchronous half: the real handler, with the args parsed again for its zod output. */
+const inputKey = (tool: string, args: Json): string => `${tool} ${JSON.stringify(args)}`;
+
+/** The asynchronous half: the real handler, with the args as written parsed again (a fresh zod output, as in-process). */
 async function callTool(
   worker: Worker,
   tool: ToolDef | undefined,
   msg: Extract<FromWorker, { kind: 'call' }>,
   controllers: Map<number, AbortController>,
   calls: ToolCallRecord[],
+  input: Json | undefined,
 ): Promise<void> {
   const controller = new AbortController();
   controllers.set(msg.id, controller);
@@ -282,7 +293,7 @@ async function callTool(
   let reply: ToWorker;
   try {
     if (!tool) throw new Error(`unknown tool ${msg.tool}`);
-    const out = await tool.handler(tool.input.parse(msg.args), { idempotencyKey: msg.idempotencyKey, taskId: msg.taskId, signal: controller.signal });
+    const out = await tool.handler(tool.input.parse(input ?? msg.args), { idempotencyKey: msg.idempotencyKey, taskId: msg.taskId, signal: controller.signal });
     let json: Json;
     try {
       json = resultToJson(out);

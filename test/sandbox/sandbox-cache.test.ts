@@ -147,4 +147,18 @@ describe('tool validation', () => {
     // call, and the handler's own parse on the host
     expect([inProcessChecks, checks]).toEqual([9, 6]);
   });
+
+  it('a handler gets the arguments parsed as in-process, a schema with transforms applied once', async () => {
+    const seen: unknown[] = [];
+    const input = z.object({ name: z.string().transform((s) => s.length), tags: z.array(z.string()).default([]) });
+    const tools: ToolDef[] = [{ name: 'measure', description: 'measures', input, sideEffect: 'read_only', handler: async (args: unknown) => (seen.push(args), { ok: true }) }];
+    const source = '[(tool/measure {:name "abcd"}) (tool/measure {:name "xy" :tags ["t"]})]';
+    const inProcess = await run(source, { tools, runId: 'mission-transform' });
+    const handled = seen.splice(0);
+    const sandboxed = await runSandboxed(source, { tools, runId: 'mission-transform' });
+    expect(comparable(sandboxed)).toEqual(comparable(inProcess));
+    expect(sandboxed.status).toBe('ok');
+    expect(seen).toEqual(handled);
+    expect(seen).toEqual([{ name: 4, tags: [] }, { name: 2, tags: ['t'] }]);
+  });
 });
