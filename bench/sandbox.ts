@@ -109,12 +109,16 @@ async function timeOnce(runner: Runner, c: Case): Promise<number> {
   return ms;
 }
 
-/** Alternating blocks of each runner; samples per runner, sorted. */
+/** Alternating blocks of each runner, in turning order; samples per runner, sorted. */
 async function measure(runners: Runner[], c: Case): Promise<number[][]> {
   for (const r of runners) for (let i = 0; i < WARMUP; i++) await timeOnce(r, c);
   const samples = runners.map((): number[] => []);
-  while (samples[0]!.length < RUNS) {
-    for (const [k, r] of runners.entries()) for (let i = 0; i < BLOCK; i++) samples[k]!.push(await timeOnce(r, c));
+  // the order turns each round: a block pays for what the one before left (GC), so no side always follows the same one
+  for (let round = 0; samples[0]!.length < RUNS; round++) {
+    for (let j = 0; j < runners.length; j++) {
+      const k = (j + round) % runners.length;
+      for (let i = 0; i < BLOCK; i++) samples[k]!.push(await timeOnce(runners[k]!, c));
+    }
   }
   return samples.map((s) => s.sort((a, b) => a - b));
 }
