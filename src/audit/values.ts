@@ -9,7 +9,7 @@
  * It also gathers what value replay (src/audit/value-replay.ts) needs of each pass.
  */
 import type { ApprovalVerdict, DecisionContract, EffectResult, Json, JournalRead, PassRequest, PassResponse, ToolRequest } from '../workflows/contract.ts';
-import { applyPatch } from '../workflows/json-patch.ts';
+import { applyPatch, jsonEquals } from '../workflows/json-patch.ts';
 import { waitingKey } from '../workflows/mission-state.ts';
 import { EventType, type HistoryEvent, type RunHistory, decodeAll, decodeFirst, eventId } from './history.ts';
 import { journalHash, valueHash } from './hash.ts';
@@ -140,6 +140,8 @@ class LinkWalker {
     this.open?.record.outcomes.set(key, effect);
   }
 
+  /** approvals of effects seen in the chain, by idempotency key: the args each approved and its event */
+  private approvedArgs = new Map<string, Array<{ args: Json; eventId: number; runId: string }>>();
   /** denials of effects by idempotency key: what the program was told */
   private denials = new Map<string, string>();
   private snapshots = new Map<number, Snapshot>();
@@ -164,6 +166,8 @@ class LinkWalker {
     const v = decodeAll(input.args)[0] as ApprovalVerdict;
     const asked = this.open?.record.requested.get(v.key);
     if (!v.approved) this.denials.set(v.key, `denied${v.by ? ` by ${v.by}` : ''}${v.note ? `: ${v.note}` : ''}`);
+    // an update is accepted only for an effect that waits: what it approved are the args that waited
+    if (v.approved && asked) this.approvedArgs.set(v.key, [...(this.approvedArgs.get(v.key) ?? []), { args: asked.args, eventId: eventId(e), runId: at.runId }]);
     if (!asked || v.argsHash === undefined) return;
     this.checked++;
     const hash = valueHash(asked.args);
@@ -212,7 +216,27 @@ class LinkWalker {
       else this.open = { pass: req.pass, record: this.newPass(req, e, at) };
       return;
     }
-    if (type === 'runTool') this.checkEffectArgs(input as ToolRequest, e, at);
+    if (type === 'runTool') {
+      this.checkEffectArgs(input as ToolRequest, e, at);
+      this.checkApproved(input as ToolRequest, e, at);
+    }
+  }
+
+  /**
+   * An effect of a tool that needs approval runs only after a person approved these exact
+   * args: an accepted approval in the chain, or one carried into this run (continue-as-new).
+   */
+  private checkApproved(req: ToolRequest, e: HistoryEvent, at: ObservedState): void {
+    if (!(at.state.agent?.approvals ?? []).includes(req.tool)) return;
+    this.checked++;
+    const seen = this.approvedArgs.get(req.idempotencyKey) ?? [];
+    if (seen.some((a) => jsonEquals(a.args, req.args)) || at.state.approvals.approved(req.idempotencyKey, req.args)) return;
+    const scheduled: ValueSide = { runId: at.runId, eventId: eventId(e), what: `${req.tool} scheduled`, value: req.args };
+    const last = seen.at(-1);
+    const approvals: ValueSide = last
+      ? { runId: last.runId, eventId: last.eventId, what: `approval of ${req.tool}`, value: last.args }
+      : { runId: at.runId, eventId: this.open?.record.startEventId ?? 0, what: `pass ${this.open?.pass ?? '?'}: approvals of ${req.tool}`, value: null };
+    this.mismatches.push(mismatch('approval', scheduled, approvals, `${req.tool} needs a person's approval, and no approval of these args came before it ran`));
   }
 
   private newPass(req: PassRequest, e: HistoryEvent, at: ObservedState): OpenPass['record'] {

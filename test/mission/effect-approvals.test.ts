@@ -10,6 +10,8 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { valueHash } from '../../src/audit/hash.ts';
+import { auditChain } from '../../src/audit/index.ts';
+import { fetchChain } from '../../src/audit/history.ts';
 import { NavigatorClient } from '../../src/client/index.ts';
 import { MissionRejected, getMission } from '../../src/client/missions.ts';
 import { createConsoleApp } from '../../src/console/server.ts';
@@ -65,6 +67,19 @@ describe('approval gates on mission effects', () => {
     ]);
     expect(done.effectApprovals).toEqual([]);
     await expectAuditOk(handle.workflowId);
+
+    // the same history with the approval turned into a denial: the payout ran unapproved
+    const chain = await fetchChain(m.client, handle.workflowId);
+    const accepted = chain[0]!.history.events!.find((e) => e.workflowExecutionUpdateAcceptedEventAttributes?.acceptedRequest?.input?.name === 'approveEffect')!;
+    const payload = accepted.workflowExecutionUpdateAcceptedEventAttributes!.acceptedRequest!.input!.args!.payloads![0]!;
+    payload.data = new TextEncoder().encode(JSON.stringify({ ...JSON.parse(new TextDecoder().decode(payload.data!)), approved: false }));
+    const forged = await auditChain(chain, null, { workflowBundle: m.env.bundle, skipReplay: true, requireClosed: true });
+    expect(forged.ok).toBe(false);
+    const scheduled = chain[0]!.history.events!.find((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'runTool')!;
+    expect(forged.values.mismatches).toEqual([
+      expect.objectContaining({ check: 'approval', message: expect.stringContaining('send_payout needs a person\'s approval, and no approval of these args came before it ran') }),
+    ]);
+    expect(forged.values.mismatches[0]!.sides[0]!.eventId).toBe(Number(scheduled.eventId));
   });
 
   it('a denial reaches the program as the tool error; nothing is paid', T, async () => {
