@@ -11,6 +11,7 @@ import { when } from './time.ts';
 import { checklist, checklistFromText, checklistOf } from './checklist.ts';
 import { WAITING_FOR_YOU, statusBadge, statusesOf } from './waiting.ts';
 import { decisionCard, effectApprovalCard } from './approvals.ts';
+import type { HistoryReads } from './history-reads.ts';
 
 export interface ConsoleContext {
   navigator: NavigatorClient;
@@ -19,6 +20,8 @@ export interface ConsoleContext {
   user: string;
   /** agents the console knows, see agents.ts */
   agents?: AgentRegistry;
+  /** what was read of each workflow, kept for the history it was read from */
+  reads: HistoryReads;
 }
 
 const csrfField = (ctx: ConsoleContext) => html`<input type="hidden" name="_csrf" value="${ctx.csrf}" />`;
@@ -163,17 +166,19 @@ export function missionRoutes(app: Hono, ctx: ConsoleContext): void {
 
 async function missionPage(ctx: ConsoleContext, id: string, problem?: string): Promise<Fragment> {
   const m = ctx.navigator.mission(id);
-  const [status, journal, ledger, progress, summaries, contracts, events, scheduledBy, decided] = await Promise.all([
-    m.status(),
-    m.journal(),
-    m.ledger(),
-    m.progress().catch(() => ''),
-    m.summaries().catch(() => null),
-    m.decisions().catch(() => [] as DecisionContract[]),
-    m.timeline().catch(() => []),
-    m.workflow.describe().then((d) => d.searchAttributes.TemporalScheduledById?.[0] as string | undefined, () => undefined),
-    m.decided().catch(() => []),
+  // each query of a closed run replays its history on a worker: read once per point of its history
+  const at = await ctx.reads.at(id);
+  const [status, journal, ledger, progress, summaries, contracts, events, decided] = await Promise.all([
+    at.get('status', () => m.status()),
+    at.get('journal', () => m.journal()),
+    at.get('ledger', () => m.ledger()),
+    at.get('progress', () => m.progress()).catch(() => ''),
+    at.get('summaries', () => m.summaries()).catch(() => null),
+    at.get('decisions', () => m.decisions()).catch(() => [] as DecisionContract[]),
+    at.get('timeline', () => m.timeline()).catch(() => []),
+    at.get('decided', () => m.decided()).catch(() => []),
   ]);
+  const scheduledBy = at.description.searchAttributes.TemporalScheduledById?.[0] as string | undefined;
   const open = status.status === 'running' || status.status === 'waiting';
   const pending = status.pending;
   const contract = pending ? contracts.find((d) => d.key === pending.key) : undefined;

@@ -6,7 +6,7 @@
  * `<details>` holds all of it. Approval cards link here (`#decision-KEY`, `#effect-KEY`).
  */
 import type { Hono } from 'hono';
-import type { ApprovalRecord, Json, StatusView } from '../workflows/contract.ts';
+import type { ApprovalRecord, Json } from '../workflows/contract.ts';
 import { type Fragment, html, page, pretty, raw } from './html.ts';
 import type { ConsoleContext } from './missions.ts';
 import { escapeHtml } from './markdown.ts';
@@ -17,61 +17,19 @@ export const decisionLink = (missionId: string, key: string) => `/missions/${enc
 export const effectLink = (missionId: string, key: string) => `/missions/${encodeURIComponent(missionId)}/passes#effect-${encodeURIComponent(key)}`;
 
 export function passRoutes(app: Hono, ctx: ConsoleContext): void {
-  const readings = new PassCache(ctx);
   app.get('/missions/:id/passes', async (c) => {
     const id = c.req.param('id');
-    const { views, status } = await readings.of(id);
+    // reading the passes runs every recorded program again: once per point of the history (history-reads.ts)
+    const at = await ctx.reads.at(id);
+    const [views, status] = await Promise.all([
+      at.get('passes', () => missionPasses(ctx.navigator.client, id)),
+      at.get('status', () => ctx.navigator.mission(id).status()).catch(() => null),
+    ]);
     const body = html`<p><a href="/missions/${encodeURIComponent(id)}">back to the mission</a>${status ? html` · ${status.status}, ${views.length} pass${views.length === 1 ? '' : 'es'}` : ''}</p>
       ${views.length === 0 ? html`<p>No pass has run yet.</p>` : ''}
       ${views.map((p) => passSection(p, status?.approvals ?? []))}`;
     return c.html(page(`What the model did in ${id}`, body));
   });
-}
-
-/** What the pass view shows of a mission: its passes, and its status (null: the query had no answer). */
-interface Reading {
-  views: PassView[];
-  status: StatusView | null;
-}
-
-/**
- * The readings of the last few missions viewed, each for the history it was read from
- * (its latest run and that run's length); both parts follow from that history alone.
- * Reading them again is what made the page slow for a long mission: the status query of
- * a closed mission replays its whole run on a worker (0.8 s at 50 passes, 1.4 s at 100),
- * and the passes mean fetching the chain and running every recorded program again
- * (0.2 s); see test/console/pass-view-timing.ts. A longer history or a new run reads
- * again; a failed read is not kept, nor a status query without an answer.
- */
-class PassCache {
-  private readonly entries = new Map<string, { history: string; views: Promise<PassView[]>; status: Promise<StatusView | null> }>();
-
-  constructor(
-    private readonly ctx: ConsoleContext,
-    private readonly max = 16,
-  ) {}
-
-  async of(id: string): Promise<Reading> {
-    const run = await this.ctx.navigator.client.workflow.getHandle(id).describe();
-    const history = `${run.runId}:${run.historyLength}`;
-    let entry = this.entries.get(id);
-    this.entries.delete(id); // set again below: the Map's order is the order of use, oldest first
-    if (entry?.history !== history) {
-      const views = missionPasses(this.ctx.navigator.client, id);
-      views.catch(() => {}); // awaited below; this only keeps a failure while the status is awaited from counting as unhandled
-      entry = { history, views, status: this.status(id) };
-    } else if ((await entry.status) === null) entry.status = this.status(id);
-    this.entries.set(id, entry);
-    if (this.entries.size > this.max) this.entries.delete(this.entries.keys().next().value!);
-    try {
-      return { views: await entry.views, status: await entry.status };
-    } catch (err) {
-      if (this.entries.get(id) === entry) this.entries.delete(id);
-      throw err;
-    }
-  }
-
-  private status = (id: string) => this.ctx.navigator.mission(id).status().catch(() => null);
 }
 
 function passSection(p: PassView, verdicts: readonly ApprovalRecord[]): Fragment {

@@ -131,7 +131,14 @@ function progressNote(step: Step, p: { progress?: number; log?: string } | undef
 /** `adding`: the add-step form for a tool picked (or refused, with what was typed). */
 async function planPage(ctx: ConsoleContext, id: string, outcome?: { message?: string; problems?: readonly PlanProblem[]; adding?: Adding }): Promise<Fragment> {
   const plan = ctx.navigator.plan(id);
-  const [view, versions, progress, verdicts] = await Promise.all([plan.status(), plan.versions().catch(() => []), plan.progress().catch(() => null), plan.stepVerdicts().catch(() => [])]);
+  // each query of a closed run replays its history on a worker: read once per point of its history
+  const at = await ctx.reads.at(id);
+  const [view, versions, progress, verdicts] = await Promise.all([
+    at.get('status', () => plan.status()),
+    at.get('versions', () => plan.versions()).catch(() => []),
+    at.get('progress', () => plan.progress()).catch(() => null),
+    at.get('verdicts', () => plan.stepVerdicts()).catch(() => []),
+  ]);
   const inReview = view.status === 'review';
   const actions = inReview
     ? html`<div class="card">

@@ -20,6 +20,7 @@ import { WAITING_FOR_YOU, statusBadge } from './waiting.ts';
 import { planRoutes } from './plans.ts';
 import { startRoutes } from './start.ts';
 import { passRoutes } from './pass-view.ts';
+import { HistoryReads } from './history-reads.ts';
 import { scheduleRoutes } from './schedules.ts';
 import { parseTokens, security } from './security.ts';
 
@@ -38,7 +39,7 @@ export interface ConsoleOptions {
 export function createConsoleApp(opts: ConsoleOptions, streams = new LiveStreams()): Hono {
   const app = new Hono();
   const sec = security({ token: opts.token, user: opts.user });
-  const ctx: ConsoleContext = { navigator: opts.navigator, csrf: sec.csrfToken, user: opts.user, agents: opts.agents };
+  const ctx: ConsoleContext = { navigator: opts.navigator, csrf: sec.csrfToken, user: opts.user, agents: opts.agents, reads: new HistoryReads(opts.navigator.client) };
   // pages name the acting user (c.get('by')) in their header, wherever they are built
   app.use('*', contextStorage());
   app.use('*', sec.middleware);

@@ -2,7 +2,7 @@
  * axe-core (the accessibility engine) on the console's pages in headless Chromium
  * (Debian's package, playwright-core; skipped when none is installed): the inbox, a
  * mission waiting for an approval, a plan in review (and its form for a new step), a running plan at an approval, the
- * pass view and the start form, at 1280 px and on a 390 px phone. No serious or critical
+ * pass view, the start form and the lists (schedules too), at 1280 px and on a 390 px phone. No serious or critical
  * violation; Tab alone reaches an Approve button and a step of the plan picture. The page's CSP allows only its own script, so the test's context bypasses it
  * to inject axe.
  */
@@ -48,7 +48,7 @@ describe.skipIf(!executablePath)('the console with axe-core', () => {
     const review = await env.startPlan({ agent: 'workspace', approve: false, document: bump });
     await waitForPlan(review, (v) => v.status === 'review');
     // the plan in review also with the form for a new step of a picked tool
-    const paths = ['/', `/missions/${m.id}`, `/missions/${m.id}/passes`, `/plans/${review.id}`, `/plans/${review.id}?add=write_file`, `/plans/${running.id}`, '/start?agent=wire-transfer', '/missions', '/plans'];
+    const paths = ['/', `/missions/${m.id}`, `/missions/${m.id}/passes`, `/plans/${review.id}`, `/plans/${review.id}?add=write_file`, `/plans/${running.id}`, '/start?agent=wire-transfer', '/missions', '/plans', '/schedules'];
     const contexts: BrowserContext[] = [
       await browser.newContext({ ...DESKTOP, bypassCSP: true }),
       await browser.newContext({ ...PHONE, bypassCSP: true }),

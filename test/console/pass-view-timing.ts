@@ -1,13 +1,15 @@
 /**
- * How long the pass view (`/missions/ID/passes`) of a long mission takes to load:
- * `npx tsx test/console/pass-view-timing.ts [PASSES...]` (default 50 100 200).
+ * How long the pages of a long mission take to load: `npx tsx
+ * test/console/pass-view-timing.ts [PASSES...]` (default 50 100 200).
  *
  * For each size, the audit bench's counter mission (bench/audit.ts: each pass takes the
  * next number, commits `work_N`, every tenth runs an external `ping` effect, then waits
  * for the decision `go_N`, sent as soon as it waits; the last pass returns) runs on the
- * embedded dev server. Then the page is loaded over HTTP from a running console: the
- * first load, and the median of 5 loads after it; and its two parts alone: reading the
- * passes from history (fetch + running the recorded programs again) and the status query.
+ * embedded dev server. Then, from a running console over HTTP, the pass view
+ * (/missions/ID/passes) and the mission page (/missions/ID) of the finished mission: the
+ * first load and the median of 5 after it; and two parts alone: reading the passes from
+ * history (fetch + running the recorded programs again) and the status query (a closed
+ * run's query replays its whole history on a worker; the mission page asks six).
  */
 import type { RegisteredAgent } from '../../src/activities/agents.ts';
 import { NavigatorClient } from '../../src/client/index.ts';
@@ -44,18 +46,24 @@ async function main(): Promise<void> {
       await drive(handle, passes);
       await handle.result();
       let bytes = 0;
-      const load = async () => {
-        const res = await fetch(`${web.url}/missions/${encodeURIComponent(handle.workflowId)}/passes`);
+      const load = (path: string, check: (body: string) => boolean) => async () => {
+        const res = await fetch(`${web.url}${path}`);
         const body = await res.text();
-        if (!res.ok || !body.includes(`id="pass-${passes}"`)) throw new Error(`the pass view of ${handle.workflowId} did not load: ${res.status}`);
+        if (!res.ok || !check(body)) throw new Error(`${path} did not load: ${res.status}`);
         bytes = body.length;
       };
-      const first = await medianMs(1, load);
-      const again = await medianMs(5, load);
+      const passView = load(`/missions/${encodeURIComponent(handle.workflowId)}/passes`, (body) => body.includes(`id="pass-${passes}"`));
+      const first = await medianMs(1, passView);
+      const again = await medianMs(5, passView);
+      const kib = (bytes / 1024).toFixed(0);
+      const missionPage = load(`/missions/${encodeURIComponent(handle.workflowId)}`, (body) => body.includes('completed'));
+      const missionFirst = await medianMs(1, missionPage);
+      const missionAgain = await medianMs(5, missionPage);
       const read = await medianMs(3, () => missionPasses(env.client, handle.workflowId));
       const status = await medianMs(3, () => navigator.mission(handle.workflowId).status());
       console.log(
-        `${passes} passes: first load ${first.toFixed(0)} ms, then median ${again.toFixed(0)} ms of 5 (page ${(bytes / 1024).toFixed(0)} KiB); ` +
+        `${passes} passes: pass view first load ${first.toFixed(0)} ms, then median ${again.toFixed(0)} ms of 5 (page ${kib} KiB); ` +
+          `mission page first load ${missionFirst.toFixed(0)} ms, then ${missionAgain.toFixed(0)} ms; ` +
           `reading the passes ${read.toFixed(0)} ms, the status query ${status.toFixed(0)} ms (medians of 3)`,
       );
     }

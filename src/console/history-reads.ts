@@ -1,0 +1,54 @@
+/**
+ * What the console read of a workflow, kept for the history it was read from. Everything a
+ * mission's pages show follows from its history: its queries (status, journal, ledger,
+ * progress...) answer from the state that history leaves, and the pass view reads the
+ * history itself. Reading again is what makes those pages slow for a long mission: each
+ * query of a closed run replays its whole history on a worker (the status query 1.5 s at
+ * 100 passes, the mission page's six queries 8 s), and the pass view runs every recorded
+ * program again (see test/console/pass-view-timing.ts).
+ *
+ * So a page first asks the server where the history stands (describe: its latest run and
+ * that run's length, no worker involved) and takes each part it needs from what was read
+ * at that point; a longer history or a new run reads again. A failed read is not kept.
+ * Bounded: the last `max` workflows read.
+ */
+import type { Client, WorkflowExecutionDescription } from '@temporalio/client';
+
+/** One workflow's history at one point, and the parts read from it. */
+export interface HistoryPoint {
+  /** what describe said (status, search attributes, ...) */
+  description: WorkflowExecutionDescription;
+  /** the part named `name`, from what was read at this point, else loaded now */
+  get<T>(name: string, load: () => Promise<T>): Promise<T>;
+}
+
+export class HistoryReads {
+  private readonly entries = new Map<string, { history: string; parts: Map<string, Promise<unknown>> }>();
+
+  constructor(
+    private readonly client: Client,
+    private readonly max = 16,
+  ) {}
+
+  async at(workflowId: string): Promise<HistoryPoint> {
+    const description = await this.client.workflow.getHandle(workflowId).describe();
+    const history = `${description.runId}:${description.historyLength}`;
+    let entry = this.entries.get(workflowId);
+    this.entries.delete(workflowId); // set again below: the Map's order is the order of use, oldest first
+    if (entry?.history !== history) entry = { history, parts: new Map() };
+    this.entries.set(workflowId, entry);
+    if (this.entries.size > this.max) this.entries.delete(this.entries.keys().next().value!);
+    const parts = entry.parts;
+    return {
+      description,
+      get<T>(name: string, load: () => Promise<T>): Promise<T> {
+        const had = parts.get(name);
+        if (had) return had as Promise<T>;
+        const loading = load();
+        parts.set(name, loading);
+        loading.catch(() => parts.get(name) === loading && parts.delete(name));
+        return loading;
+      },
+    };
+  }
+}
