@@ -115,8 +115,9 @@ export function refusedAdding(form: Form, problems: readonly PlanProblem[]): Add
   const args: Record<string, string> = {};
   const own: Partial<Record<StepField, string>> = {};
   const add = (to: Record<string, string>, key: string, message: string) => (to[key] = to[key] ? `${to[key]}; ${message}` : message);
-  // only the new step's problems; a problem elsewhere in the plan stays in the list above the form
-  for (const p of problems.filter((p) => p.stepId === String(form.id ?? '').trim())) {
+  // only the new step's problems (no step id: the new step has none usable); others stay in the list above the form
+  const id = String(form.id ?? '').trim();
+  for (const p of problems.filter((p) => p.stepId === id || p.stepId === null)) {
     const [head, key] = p.path.split('.');
     if (head === 'args' && key !== undefined) add(args, key, p.message);
     else if (head === 'args' || head === 'id' || head === 'description' || head === 'dependsOn') add(own, head, p.message);
