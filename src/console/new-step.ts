@@ -39,8 +39,8 @@ export class StepFieldsProblem extends Error {
   }
 }
 
-/** The `Add a step` card of a plan in review. */
-export function addStepCard(ctx: ConsoleContext, planId: string, agent: string, steps: readonly Step[], adding?: Adding): Fragment {
+/** The `Add a step` card of a plan in review; `stepJson`: a refused step as JSON, kept as typed. */
+export function addStepCard(ctx: ConsoleContext, planId: string, agent: string, steps: readonly Step[], adding?: Adding, stepJson?: string): Fragment {
   const url = `/plans/${encodeURIComponent(planId)}`;
   const tools = ctx.agents?.get(agent)?.agent.tools ?? [];
   const tool = adding ? tools.find((t) => t.name === adding.tool) : undefined;
@@ -52,9 +52,9 @@ export function addStepCard(ctx: ConsoleContext, planId: string, agent: string, 
     : '';
   return html`<div class="card" id="add-step"><h2>Add a step</h2>
     ${unknown}${chooser}${tool ? stepForm(ctx, url, tool, steps, adding!) : ''}
-    <details ${tools.length ? '' : 'open'}><summary>Or a whole step as JSON</summary>
+    <details ${tools.length && !stepJson ? '' : 'open'}><summary>Or a whole step as JSON</summary>
       <form method="post" action="${url}/edit"><input type="hidden" name="_csrf" value="${ctx.csrf}" />
-        <textarea name="step" rows="3" aria-label="the new step as JSON" placeholder='{"id": "notify", "description": "Tell the team", "tool": "echo", "args": {"value": 1}, "dependsOn": ["first"]}'></textarea>
+        <textarea name="step" rows="3" aria-label="the new step as JSON" placeholder='{"id": "notify", "description": "Tell the team", "tool": "echo", "args": {"value": 1}, "dependsOn": ["first"]}'>${stepJson ?? ''}</textarea>
         <button name="what" value="add">Add step</button></form></details></div>`;
 }
 

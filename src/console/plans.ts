@@ -129,7 +129,7 @@ function progressNote(step: Step, p: { progress?: number; log?: string } | undef
 }
 
 /** `adding`: the add-step form for a tool picked (or refused, with what was typed). */
-async function planPage(ctx: ConsoleContext, id: string, outcome?: { message?: string; problems?: readonly PlanProblem[]; adding?: Adding }): Promise<Fragment> {
+async function planPage(ctx: ConsoleContext, id: string, outcome?: { message?: string; problems?: readonly PlanProblem[]; adding?: Adding; stepJson?: string }): Promise<Fragment> {
   const plan = ctx.navigator.plan(id);
   // each query of a closed run replays its history on a worker: read once per point of its history
   const at = await ctx.reads.at(id);
@@ -150,7 +150,7 @@ async function planPage(ctx: ConsoleContext, id: string, outcome?: { message?: s
   const history = html`<h2>Versions</h2><table><tr><th>version</th><th>change</th><th>by</th><th>at</th><th>what changed from the version before</th></tr>
     ${versions.map((v, i) => html`<tr><td>${v.version}</td><td>${v.change}</td><td>${v.by ?? ''}</td><td>${when(v.at)}</td><td>${i === 0 ? v.steps.map((s) => s.id).join(', ') : diffList(versions[i - 1]!.steps, v.steps)}</td></tr>`)}</table>`;
   const editors = inReview
-    ? html`${addStepCard(ctx, id, view.agent, view.plan?.steps ?? [], outcome?.adding)}
+    ? html`${addStepCard(ctx, id, view.agent, view.plan?.steps ?? [], outcome?.adding, outcome?.stepJson)}
         <div class="card"><h2>Order</h2>
         <form method="post" action="${planUrl(id, '/edit')}" class="reorder">${csrfField(ctx)}
           ${reorderList(view.plan?.steps ?? [])}
@@ -225,10 +225,12 @@ export function planRoutes(app: Hono, ctx: ConsoleContext): void {
     try {
       await run(id, form, c.req.param('step') ?? '', c.get('by'));
     } catch (err) {
-      const adding = (problems: readonly PlanProblem[]) => (form.what === 'add-fields' ? { adding: refusedAdding(form, problems) } : {});
-      if (err instanceof PlanRejected) return c.html(await planPage(ctx, id, { message: err.message, problems: err.problems, ...adding(err.problems) }), 400);
+      // a refused new step keeps what was typed: the form's fields, or the step as JSON
+      const kept = (problems: readonly PlanProblem[]) =>
+        form.what === 'add-fields' ? { adding: refusedAdding(form, problems) } : form.what === 'add' ? { stepJson: String(form.step ?? '') } : {};
+      if (err instanceof PlanRejected) return c.html(await planPage(ctx, id, { message: err.message, problems: err.problems, ...kept(err.problems) }), 400);
       if (err instanceof StepFieldsProblem) return c.html(await planPage(ctx, id, { message: err.message, adding: err.adding }), 400);
-      if (err instanceof InputProblem) return c.html(await planPage(ctx, id, { message: err.message }), 400);
+      if (err instanceof InputProblem) return c.html(await planPage(ctx, id, { message: err.message, ...kept([]) }), 400);
       throw err;
     }
     return c.redirect(planUrl(id), 303);

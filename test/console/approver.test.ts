@@ -347,6 +347,14 @@ describe.skipIf(!executablePath)('the console for an approver', () => {
     await form.getByRole('button', { name: 'Add step' }).click();
     await expect.poll(async () => (await plan.plan())?.steps.find((st) => st.id === 'say')).toMatchObject({ tool: 'echo', args: { value: '$list.items', label: 'the items' }, dependsOn: ['list'] });
     expect(await page.locator('main').textContent()).toContain('added step say');
+    // the whole step as JSON stays the fallback: refused, its text is kept
+    const typed = '{"id": "again", "tool": "make_list", "args": {"n": -1}}';
+    await page.locator('#add-step details summary', { hasText: 'Or a whole step as JSON' }).click();
+    await page.getByLabel('the new step as JSON').fill(typed);
+    await page.locator('#add-step').getByRole('button', { name: 'Add step' }).last().click();
+    await page.waitForLoadState();
+    expect(await page.locator('.problem').first().textContent()).toMatch(/args\.n: Too small/);
+    expect(await page.getByLabel('the new step as JSON').inputValue()).toBe(typed);
     await own.close();
     await plan.cancel('test done');
   }, 120_000);
