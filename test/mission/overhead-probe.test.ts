@@ -74,8 +74,8 @@ describe('the overhead probe', () => {
 
 describe('percentiles', () => {
   it('takes the nearest rank and ignores samples that are not numbers', () => {
-    expect(percentiles([10, 1, 9, 2, 8, 3, 7, 4, 6, 5, NaN])).toEqual({ p50: 6, p90: 9, n: 10 });
-    expect(percentiles([4])).toEqual({ p50: 4, p90: 4, n: 1 });
-    expect(percentiles([])).toEqual({ p50: NaN, p90: NaN, n: 0 });
+    expect(percentiles([10, 1, 9, 2, 8, 3, 7, 4, 6, 5, NaN])).toEqual({ p50: 6, p90: 9, p95: 10, max: 10, n: 10 });
+    expect(percentiles([4])).toEqual({ p50: 4, p90: 4, p95: 4, max: 4, n: 1 });
+    expect(percentiles([])).toEqual({ p50: NaN, p90: NaN, p95: NaN, max: NaN, n: 0 });
   });
 });
