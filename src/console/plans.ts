@@ -1,6 +1,6 @@
 /** Plan pages: the list, one plan (review with edits, or the running checklist with approvals), and its actions. */
 import type { Context, Hono } from 'hono';
-import { PlanRejected } from '../client/plans.ts';
+import { PlanRejected, parseItem } from '../client/plans.ts';
 import type { Json, PlanProblem, Step } from '../plans/schema.ts';
 import type { PendingQuestion, PlanStatusView, ProgressEvent } from '../workflows/plan-contract.ts';
 import { type Fragment, fingerprint, html, page, pretty } from './html.ts';
@@ -248,9 +248,11 @@ export function planRoutes(app: Hono, ctx: ConsoleContext): void {
 /** The for-each item a verdict names (the card's hidden field), if any. */
 function itemOf(form: Record<string, unknown>): { item?: number } {
   if (form.item === undefined || form.item === '') return {};
-  const item = Number(form.item);
-  if (!Number.isInteger(item) || item < 0) throw new InputProblem(`item: expected a whole number >= 0, got ${JSON.stringify(String(form.item))}`);
-  return { item };
+  try {
+    return { item: parseItem(String(form.item)) };
+  } catch (e) {
+    throw new InputProblem((e as Error).message);
+  }
 }
 
 /** Bad form input (not JSON): shown like a refusal. */
