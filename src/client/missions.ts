@@ -11,13 +11,13 @@
  * const result = await m.result();
  * ```
  */
-import { WorkflowUpdateFailedError, type Client, type WorkflowHandle } from '@temporalio/client';
+import { QueryNotRegisteredError, WorkflowUpdateFailedError, type Client, type WorkflowHandle } from '@temporalio/client';
 import type { UpdateDefinition } from '@temporalio/common';
 import type { AuditOptions, AuditReport } from '../audit/index.ts';
 import { fetchChain } from '../audit/history.ts';
 import { type TimelineLine, timeline } from '../audit/timeline.ts';
 import { valueHash } from '../audit/hash.ts';
-import { type Json, MissionInput, type StatusView } from '../workflows/contract.ts';
+import { type Json, MissionInput, type MissionOverview, type StatusView } from '../workflows/contract.ts';
 import * as m from '../workflows/messages.ts';
 import { issuesText } from '../kernel/contract.ts';
 import { type AcceptedUpdate, acceptedUpdates } from './verdicts.ts';
@@ -117,6 +117,20 @@ export class MissionHandle {
   /** the plan checklist as the model sees it */
   progress() {
     return this.workflow.query(m.progressQuery);
+  }
+  /**
+   * Status, journal, ledger, progress, summaries and decisions in one query (a closed
+   * run's queries each replay its history). A worker older than this query answers them
+   * one by one.
+   */
+  async overview(): Promise<MissionOverview> {
+    try {
+      return await this.workflow.query(m.overviewQuery);
+    } catch (err) {
+      if (!(err instanceof QueryNotRegisteredError)) throw err;
+      const [status, journal, ledger, progress, summaries, decisions] = await Promise.all([this.status(), this.journal(), this.ledger(), this.progress(), this.summaries(), this.decisions()]);
+      return { status, journal, ledger, progress, summaries, decisions };
+    }
   }
   /** every tool call */
   ledger() {

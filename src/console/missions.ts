@@ -168,16 +168,13 @@ async function missionPage(ctx: ConsoleContext, id: string, problem?: string): P
   const m = ctx.navigator.mission(id);
   // each query of a closed run replays its history on a worker: read once per point of its history
   const at = await ctx.reads.at(id);
-  const [status, journal, ledger, progress, summaries, contracts, events, decided] = await Promise.all([
-    at.get('status', () => m.status()),
-    at.get('journal', () => m.journal()),
-    at.get('ledger', () => m.ledger()),
-    at.get('progress', () => m.progress()).catch(() => ''),
-    at.get('summaries', () => m.summaries()).catch(() => null),
-    at.get('decisions', () => m.decisions()).catch(() => [] as DecisionContract[]),
+  // one query for what the workflow's state answers (a closed run replays once, not six times)
+  const [overview, events, decided] = await Promise.all([
+    at.get('overview', () => m.overview()),
     at.get('timeline', () => m.timeline()).catch(() => []),
     at.get('decided', () => m.decided()).catch(() => []),
   ]);
+  const { status, journal, ledger, progress, summaries, decisions: contracts } = overview;
   const scheduledBy = at.description.searchAttributes.TemporalScheduledById?.[0] as string | undefined;
   const open = status.status === 'running' || status.status === 'waiting';
   const pending = status.pending;

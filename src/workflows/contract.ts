@@ -191,6 +191,21 @@ export interface Pending {
   onTimeout: 'expiry_value' | 'fail' | null;
 }
 
+/**
+ * What a mission page shows, in one query: each query of a closed run replays its whole
+ * history on a worker, so one answer instead of six is what makes the page of a long,
+ * finished mission open quickly.
+ */
+export interface MissionOverview {
+  status: StatusView;
+  journal: { version: number; entries: JournalEntries };
+  ledger: LedgerEntry[];
+  /** the checklist as the model sees it */
+  progress: string;
+  summaries: Record<string, string>;
+  decisions: DecisionContract[];
+}
+
 export interface StatusView {
   workflowId: string;
   runId: string;

@@ -6,7 +6,7 @@
  * recorded as rejected and changes nothing).
  */
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
-import type { ApprovalVerdict, Decision, DecisionContract, JournalEntries, LedgerEntry, PassContext, Pending, StatusView } from './contract.ts';
+import type { ApprovalVerdict, Decision, DecisionContract, JournalEntries, LedgerEntry, MissionOverview, PassContext, Pending, StatusView } from './contract.ts';
 
 export interface Ack {
   journalVersion: number;
@@ -30,6 +30,8 @@ export const summariesQuery = defineQuery<Record<string, string>>('summaries');
 export const progressQuery = defineQuery<string>('progress');
 export const missionLogQuery = defineQuery<string>('missionLog');
 export const ledgerQuery = defineQuery<LedgerEntry[]>('ledger');
+/** status, journal, ledger, progress, summaries and decisions at once (the console's mission page) */
+export const overviewQuery = defineQuery<MissionOverview>('overview');
 export const pendingQuery = defineQuery<Pending | null>('pending');
 /** the agent's decision contracts for this mission's input */
 export const decisionsQuery = defineQuery<DecisionContract[]>('decisions');

@@ -116,5 +116,13 @@ function setHandlers(state: MissionState): void {
   wf.setHandler(m.ledgerQuery, () => state.ledger);
   wf.setHandler(m.pendingQuery, () => state.pending);
   wf.setHandler(m.decisionsQuery, () => state.agent?.decisions ?? []);
+  wf.setHandler(m.overviewQuery, () => ({
+    status: state.statusView(wf.workflowInfo().runId, Date.now()),
+    journal: { version: state.journalVersion, entries: state.journalEntries() },
+    ledger: state.ledger,
+    progress: renderProgress(state.agent?.plan ?? [], state.summaries),
+    summaries: state.summaries,
+    decisions: state.agent?.decisions ?? [],
+  }));
   wf.setHandler(m.passContextQuery, () => state.passContext());
 }

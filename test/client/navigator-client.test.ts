@@ -33,6 +33,15 @@ describe('NavigatorClient', () => {
     expect((await mission.ledger()).some((e) => e.tool === 'execute_wire' && e.status === 'completed')).toBe(true);
     const audit = await mission.audit({ workflowBundle: m.env.bundle });
     expect(audit.ok, JSON.stringify(audit.problems)).toBe(true);
+
+    // the closed mission's page in one query: the same as the six it stands for
+    const overview = await mission.overview();
+    const [status, journal, ledger, progress, summaries, decisions] = await Promise.all([mission.status(), mission.journal(), mission.ledger(), mission.progress(), mission.summaries(), mission.decisions()]);
+    // (a query's clock is that of the task it replays to: the wall-clock budget used may differ)
+    const clockless = (v: typeof status) => ({ ...v, budgets: { ...v.budgets, used: { ...v.budgets.used, wallClockMs: 0 } } });
+    expect({ ...overview, status: clockless(overview.status) }).toEqual({ status: clockless(status), journal, ledger, progress, summaries, decisions });
+    expect(overview.status.status).toBe('completed');
+    expect(overview.progress).toContain('Put a hold on the funds and ask a manager');
   }, 120_000);
 
   it('refuses an invalid mission before starting it, and approving a mission that waits for nothing', async () => {
