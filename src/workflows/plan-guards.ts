@@ -69,7 +69,8 @@ function strictObject(fields: Record<string, (p: Problems, path: string, v: unkn
   return (p: Problems, path: string, v: unknown): void => {
     if (!isObj(v)) return p.add(path, 'expected an object');
     for (const [key, value] of Object.entries(v as Obj)) {
-      const check = fields[key];
+      // own fields only: `valueOf` or `constructor` must be unknown options, not Object's methods
+      const check = Object.prototype.hasOwnProperty.call(fields, key) ? fields[key] : undefined;
       if (!check) p.add(`${path}.${key}`, 'unknown option', 'unrecognized_key');
       else if (value !== undefined) check(p, `${path}.${key}`, value);
     }

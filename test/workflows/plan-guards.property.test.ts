@@ -77,6 +77,9 @@ describe('the plan input guard agrees with the zod contract', () => {
       [{ agent: 'workspace', request: 'x', options: { onFailure: 'later' } }, 'options.onFailure'],
       [{ agent: 'workspace', request: 'x', options: { timeouts: { stepMs: -1 } } }, 'options.timeouts.stepMs'],
       [{ agent: 'workspace', request: 'x', options: { retries: 3 } }, 'options.retries'],
+      // a key that Object.prototype has is an unknown option too (fast-check found the guard calling valueOf)
+      [{ agent: 'workspace', request: 'x', options: { budgets: { valueOf: {} } } }, 'options.budgets.valueOf'],
+      [{ agent: 'workspace', request: 'x', options: { constructor: 1 } }, 'options.constructor'],
       [{ agent: 'workspace', document: { steps: [] } }, 'document.steps'],
       [{ agent: 'workspace', document: { steps: [{}], params: { 'a.b': { type: 'string' } } } }, 'document.params.a.b'],
       [{ agent: '', request: 'x' }, 'agent'],
