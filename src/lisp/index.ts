@@ -130,7 +130,7 @@ export async function run(source: string, opts: RunOptions = {}): Promise<RunRes
           // cannot happen: a suspension always carries a pending call or effect
           return { ...common(ev, t0), namespace: new Map(namespaceIn), status: 'error', error: new PtcError('tool_error', 'evaluation stopped without a pending tool call') };
         }
-        return { ...common(ev, t0), namespace: new Map(namespaceIn), status: 'suspended', effects: ev.pendingEffects.map((e) => withCallText(e, source)) };
+        return { ...common(ev, t0), namespace: new Map(namespaceIn), status: 'suspended', effects: withCallText(ev.pendingEffects, source) };
       case 'ok':
         return { ...common(ev, t0), status: 'ok', value: out.value, returned: out.returned };
       case 'fail':
@@ -281,14 +281,16 @@ export async function deserializeNamespace(rec: Record<string, string>, options:
 const MAX_CALL_TEXT = 240;
 
 /**
- * The text of the program line an effect was asked for on (the evaluator knows where the
- * call is, not the source): what a person approving it reads.
+ * Each effect with the text of the program line it was asked for on (the evaluator knows
+ * where the call is, not the source): what a person approving it reads.
  */
-function withCallText(pending: PendingEffect, source: string): EffectRequest {
-  const { span, ...e } = pending;
-  const line = source.split('\n')[span.line - 1] ?? '';
-  if (line.length <= MAX_CALL_TEXT) return { ...e, call: { line: span.line, text: line.trim() } };
-  const from = Math.max(0, span.col - 1 - 40);
-  const to = Math.min(line.length, from + MAX_CALL_TEXT);
-  return { ...e, call: { line: span.line, text: `${from > 0 ? '…' : ''}${line.slice(from, to).trim()}${to < line.length ? '…' : ''}` } };
+function withCallText(pending: readonly PendingEffect[], source: string): EffectRequest[] {
+  const lines = source.split('\n');
+  return pending.map(({ span, ...e }) => {
+    const line = lines[span.line - 1] ?? '';
+    if (line.length <= MAX_CALL_TEXT) return { ...e, call: { line: span.line, text: line.trim() } };
+    const from = Math.max(0, span.col - 1 - 40);
+    const to = Math.min(line.length, from + MAX_CALL_TEXT);
+    return { ...e, call: { line: span.line, text: `${from > 0 ? '…' : ''}${line.slice(from, to).trim()}${to < line.length ? '…' : ''}` } };
+  });
 }

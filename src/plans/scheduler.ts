@@ -78,12 +78,13 @@ export function blockSteps(plan: Plan): Plan {
  * failed, was denied or is blocked. A reviewer is warned before approving such a step.
  */
 export function blockedAfter(plan: { readonly steps: readonly Step[] }, stepId: string): Array<{ id: string; reason: string }> {
+  // each step's dependencies read once (references parse expressions), then the dependents of stepId
+  const deps = plan.steps.map((s) => ({ id: s.id, on: [...s.dependsOn, ...stepRefs(s)] }));
   const after = new Set([stepId]);
   for (let grew = true; grew; ) {
     grew = false;
-    for (const s of plan.steps) {
-      if (after.has(s.id)) continue;
-      if (![...s.dependsOn, ...stepRefs(s)].some((d) => after.has(d))) continue;
+    for (const s of deps) {
+      if (after.has(s.id) || !s.on.some((d) => after.has(d))) continue;
       after.add(s.id);
       grew = true;
     }

@@ -57,12 +57,13 @@ export const ledgerCommand = new Command('ledger')
   .action(
     action(async (id: string, flags: Flags) => {
       await onMission(id, async (mission) => {
-        const ledger = await mission.ledger();
-        if (flags.json) return printJson(ledger);
+        if (flags.json) return printJson(await mission.ledger());
+        // the ledger and the approvals in one query (each query of a closed run replays it)
+        const { ledger, status } = await mission.overview();
         if (ledger.length === 0) process.stdout.write('(no tool calls)\n');
         for (const e of ledger) process.stdout.write(`${ledgerLine(e)}\n`);
         // who approved or denied which effect: a denied effect never ran, so only this shows it
-        const records = (await mission.status().catch(() => null))?.approvals ?? [];
+        const records = status.approvals ?? [];
         if (records.length) process.stdout.write(`Approvals:\n${records.map((r) => `  ${effectApprovalLine(r)}\n`).join('')}`);
       });
     }),
