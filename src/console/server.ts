@@ -21,7 +21,6 @@ import { planRoutes } from './plans.ts';
 import { startRoutes } from './start.ts';
 import { passRoutes } from './pass-view.ts';
 import { HistoryReads } from './history-reads.ts';
-import { SharedReads } from './shared-reads.ts';
 import { scheduleRoutes } from './schedules.ts';
 import { parseTokens, security } from './security.ts';
 
@@ -54,14 +53,10 @@ export function createConsoleApp(opts: ConsoleOptions, streams = new LiveStreams
   missionRoutes(app, ctx);
   planRoutes(app, ctx);
   scheduleRoutes(app, ctx);
-  // pages watching the same thing share each reading (one per poll interval, not one per page)
-  const shared = new SharedReads();
-  const every = opts.pollMs ?? 500;
-  const live = <T>(key: string, read: () => Promise<T>) => () => shared.get(key, every, read);
-  app.get('/live/missions/:id', (c) => streams.serve(c, live(`mission:${c.req.param('id')}`, () => ctx.navigator.mission(c.req.param('id')).status()), opts.pollMs));
-  app.get('/live/inbox', (c) => streams.serve(c, live('inbox', () => inboxItems(ctx)), opts.pollMs));
+  app.get('/live/missions/:id', (c) => streams.serve(c, () => ctx.navigator.mission(c.req.param('id')).status(), opts.pollMs));
+  app.get('/live/inbox', (c) => streams.serve(c, () => inboxItems(ctx), opts.pollMs));
   // progress events too: a running tool's percent and log line change without a status change
-  app.get('/live/plans/:id', (c) => streams.serve(c, live(`plan:${c.req.param('id')}`, () => planNow(ctx, c.req.param('id'))), opts.pollMs));
+  app.get('/live/plans/:id', (c) => streams.serve(c, () => planNow(ctx, c.req.param('id')), opts.pollMs));
   return app;
 }
 
