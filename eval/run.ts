@@ -32,7 +32,7 @@ import { cases } from './cases/index.ts';
 import { PUBLISHED, benchmarkCases, benchmarkRecordingsDir } from './benchmark/index.ts';
 import { ShapeMemory } from '../src/navigator/shape-memory.ts';
 import { formatReport, summarize } from './report.ts';
-import { type RunResult, runCase } from './runner.ts';
+import { type RunResult, runCase, startCaseWorker } from './runner.ts';
 
 export const recordingsDir = fileURLToPath(new URL('./recordings/', import.meta.url));
 export const recordingOf = (c: EvalCase, dir = recordingsDir) => join(dir, `${c.name}.json`);
@@ -74,10 +74,14 @@ export async function runSuite(opts: SuiteOptions = {}): Promise<RunResult[]> {
   if (unknown.length) throw new Error(`unknown case(s): ${unknown.join(', ')}; cases: ${cases.map((c) => c.name).join(', ')}`);
   const env = await createTestEnv({ workflowsPath, startWorker: false });
   const results: RunResult[] = [];
-  const memory = opts.withoutMemory ? { waitingPrograms: false as const } : { shapeMemory: new ShapeMemory() };
   try {
-    for (let run = 1; run <= (opts.runs ?? 1); run++) {
-      for (const c of selected) results.push(await runCase(env, c, { model: modelFor(c, opts), run, ...memory }));
+    const worker = await startCaseWorker(env, opts.withoutMemory ? { waitingPrograms: false } : { shapeMemory: new ShapeMemory() });
+    try {
+      for (let run = 1; run <= (opts.runs ?? 1); run++) {
+        for (const c of selected) results.push(await runCase(env, worker, c, { model: modelFor(c, opts), run }));
+      }
+    } finally {
+      await worker.shutdown();
     }
   } finally {
     await env.shutdown();

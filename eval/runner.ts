@@ -1,15 +1,18 @@
 /**
- * Runs one evaluation case as a real mission on the embedded Temporal server: a worker
- * with the case's agent and the model under test, decisions given as a person would
+ * Runs evaluation cases as real missions on the embedded Temporal server: one worker for
+ * a suite, as one long-running worker serves many missions, given each case's agent and
+ * the model under test before its mission starts; decisions given as a person would
  * (through the validated `decide` update), then the checker and an audit of the history.
  */
 import { WorkflowFailedError } from '@temporalio/client';
+import type { Worker } from '@temporalio/worker';
 import { createActivities } from '../src/activities/index.ts';
+import type { RegisteredAgent } from '../src/activities/agents.ts';
 import { auditMission } from '../src/audit/index.ts';
 import type { TestEnv } from '../src/devserver/testing.ts';
 import type { ChatModel } from '../src/llm/model.ts';
 import type { Json } from '../src/lisp/tools.ts';
-import type { ShapeMemory } from '../src/navigator/shape-memory.ts';
+import { ShapeMemory } from '../src/navigator/shape-memory.ts';
 import type { WaitingPrograms } from '../src/navigator/waiting-programs.ts';
 import { decideUpdate, statusQuery, summariesQuery } from '../src/workflows/messages.ts';
 import type { EvalCase, Verdict } from './case.ts';
@@ -43,25 +46,52 @@ function counted(inner: ChatModel) {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-export interface RunOptions {
-  /** the model for this one mission: every pass of it asks the same instance */
-  model: ChatModel;
-  run: number;
-  /** give up on a mission after this long @default 10 minutes */
-  timeoutMs?: number;
-  /** the worker's memory of result shapes, shared by the missions of a suite as one long-running worker's is; none: a new one per mission */
+export interface WorkerOptions {
+  /** the worker's memory of result shapes, shared by the missions of a suite as one long-running worker's is; none: each mission starts with an empty one */
   shapeMemory?: ShapeMemory;
   /** false: the next pass after a decision always asks the model (no program run again) */
   waitingPrograms?: WaitingPrograms | false;
 }
 
-export async function runCase(env: TestEnv, c: EvalCase, opts: RunOptions): Promise<RunResult> {
+/** The suite's worker: the agents it serves are set per case. */
+export interface CaseWorker {
+  agents: Map<string, RegisteredAgent>;
+  /** called before each mission: a suite without shared memory forgets the shapes */
+  beforeCase(): void;
+  shutdown(): Promise<void>;
+}
+
+export async function startCaseWorker(env: TestEnv, opts: WorkerOptions = {}): Promise<CaseWorker> {
+  const agents: CaseWorker['agents'] = new Map();
+  const shapeMemory = opts.shapeMemory ?? new ShapeMemory();
+  const worker: Worker = await env.createWorker({ activities: createActivities({ agents, client: env.client, shapeMemory, waitingPrograms: opts.waitingPrograms }) });
+  const running = worker.run();
+  return {
+    agents,
+    beforeCase: () => {
+      if (!opts.shapeMemory) shapeMemory.clear();
+    },
+    shutdown: async () => {
+      worker.shutdown();
+      await running.catch(() => undefined);
+    },
+  };
+}
+
+export interface CaseOptions {
+  /** the model for this one mission: every pass of it asks the same instance */
+  model: ChatModel;
+  run: number;
+  /** give up on a mission after this long @default 10 minutes */
+  timeoutMs?: number;
+}
+
+export async function runCase(env: TestEnv, worker: CaseWorker, c: EvalCase, opts: CaseOptions): Promise<RunResult> {
   const started = performance.now();
   const made = c.make();
   const { model, stats } = counted(opts.model);
-  const agents = new Map([[made.agent.name, { agent: made.agent, model: () => model }]]);
-  const worker = await env.createWorker({ activities: createActivities({ agents, client: env.client, shapeMemory: opts.shapeMemory, waitingPrograms: opts.waitingPrograms }) });
-  const running = worker.run();
+  worker.beforeCase();
+  worker.agents.set(made.agent.name, { agent: made.agent, model: () => model });
   const workflowId = `eval-${c.name}-${opts.run}-${Date.now().toString(36)}`;
   const base = { case: c.name, run: opts.run, modelCalls: 0, tokens: 0, passes: 0, audit: false };
   try {
@@ -108,8 +138,5 @@ export async function runCase(env: TestEnv, c: EvalCase, opts: RunOptions): Prom
     };
   } catch (err) {
     return { ...base, correct: false, why: `the run broke: ${(err as Error).message}`, modelCalls: stats.calls, tokens: stats.tokens, durationMs: performance.now() - started };
-  } finally {
-    worker.shutdown();
-    await running.catch(() => undefined);
   }
 }

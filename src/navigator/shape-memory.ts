@@ -41,6 +41,11 @@ export class ShapeMemory {
     return this.shapes.size;
   }
 
+  /** Forgets every shape, as a newly started worker would have none. */
+  clear(): void {
+    this.shapes.clear();
+  }
+
   /** Keeps the shape of each tool's first successful result in `calls` (tools without output only). */
   learn(agent: ShapeAgent, calls: readonly ShapeCall[]): void {
     const open = untyped(agent);
