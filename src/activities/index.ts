@@ -1,13 +1,14 @@
 /**
  * Temporal activities of Navigator missions and plans (plans.ts). Thin: each calls into src/navigator or a
  * tool handler. `createActivities` closes over the worker's agents and a client, which
- * the pass uses to read the journal by query instead of receiving it in its input.
+ * the pass uses to read the journal by query when its input does not carry it (whole,
+ * or as changes to what this worker kept: pass-contexts.ts).
  */
 import { Context } from '@temporalio/activity';
 import { failure } from '../kernel/failures.ts';
 import type { Client } from '@temporalio/client';
 import { fromJson, toJson } from '../lisp/json.ts';
-import type { Json, PassRequest, PassResponse, ToolRequest, ToolResponse } from '../workflows/contract.ts';
+import type { Json, PassContext, PassRequest, PassResponse, ToolRequest, ToolResponse } from '../workflows/contract.ts';
 import { passContextQuery } from '../workflows/messages.ts';
 import { type AgentRegistry, lookupAgent, lookupTool } from './agents.ts';
 import { describe } from './describe.ts';
@@ -15,6 +16,7 @@ import { withHeartbeat } from './heartbeat.ts';
 import { invokeTool } from './tool-invocation.ts';
 import { createPlanActivities } from './plans.ts';
 import { type PassActivity, passActivity, runPassStep } from './pass.ts';
+import { PassContexts } from './pass-contexts.ts';
 import type { PassProgress } from '../navigator/index.ts';
 import { sideEffectOf } from '../lisp/tools.ts';
 import { ShapeMemory } from '../navigator/shape-memory.ts';
@@ -48,11 +50,33 @@ export interface ActivityDeps {
    * pass instead of asking the model @default a new one; `false`: always ask the model
    */
   waitingPrograms?: WaitingPrograms | false;
+  /**
+   * What each mission's last pass step on this worker read and answered, so the next step
+   * is given its context as changes instead of querying the workflow @default a new one;
+   * `false`: always query
+   */
+  passContexts?: PassContexts | false;
 }
 
 export function createActivities(deps: ActivityDeps) {
   const shapeMemory = deps.shapeMemory ?? new ShapeMemory();
   const waiting = deps.waitingPrograms === false ? undefined : (deps.waitingPrograms ?? new WaitingPrograms());
+  const contexts = deps.passContexts === false ? undefined : (deps.passContexts ?? new PassContexts());
+  /** The context a pass step reads: from its input (and this worker's base), else by query. */
+  const contextOf = async (workflowId: string, runId: string, req: PassRequest): Promise<PassContext> => {
+    const given = contexts?.contextOf(workflowId, runId, req);
+    if (given) return given;
+    const context = await deps.client.workflow.getHandle(workflowId, runId).query(passContextQuery);
+    if (context.journalVersion < req.journalVersion) {
+      // The query reached a worker whose copy of the workflow is behind: try again.
+      throw failure('StaleJournal', `journal version ${context.journalVersion} is older than ${req.journalVersion}`, { retryable: true });
+    }
+    if (req.step !== undefined && context.passStep !== undefined && context.passStep !== req.step) {
+      // the answer carries a change to the suspended state it read: it must be the workflow's
+      throw failure('StalePassState', `suspended pass state ${context.passStep} is not ${req.step}`, { retryable: true });
+    }
+    return context;
+  };
   return {
     ...createPlanActivities(deps),
     async describeAgent(req: { agent: string; input: Json }) {
@@ -79,20 +103,13 @@ export function createActivities(deps: ActivityDeps) {
         if (changed) ctx.heartbeat(progress);
       };
       return withHeartbeat(ctx, deps.heartbeatEveryMs ?? 2000, async () => {
-        const context = await deps.client.workflow.getHandle(workflowId, runId).query(passContextQuery);
-        if (context.journalVersion < req.journalVersion) {
-          // The query reached a worker whose copy of the workflow is behind: try again.
-          throw failure('StaleJournal', `journal version ${context.journalVersion} is older than ${req.journalVersion}`, { retryable: true });
-        }
-        if (req.step !== undefined && context.passStep !== undefined && context.passStep !== req.step) {
-          // the answer carries a change to the suspended state it read: it must be the workflow's
-          throw failure('StalePassState', `suspended pass state ${context.passStep} is not ${req.step}`, { retryable: true });
-        }
+        const context = await contextOf(workflowId, runId, req);
         const owner = { workflowId, runId: context.runId, agent: req.agent };
         return inSpan('navigator.pass', { ...ownerAttributes(owner), 'navigator.pass': req.pass, 'navigator.pass.resume': Boolean(req.resume) }, async (span) => {
           const response = await runPassStep(entry, req, context, onProgress, owner, { shapes: shapeMemory, waiting, mission: workflowId }).catch(modelUnavailable);
           span.setAttributes({ 'navigator.pass.turns': progress.turn ?? 0, 'navigator.pass.outcome': response.kind === 'done' ? response.outcome.kind : 'effects' });
-          return response;
+          // the next step of this mission, when it runs here, is given its context as changes to this one
+          return contexts ? { ...response, ref: contexts.remember(workflowId, runId, context, response) } : response;
         });
       }, () => progress);
     },

@@ -266,7 +266,33 @@ export interface PassRequest {
   resume: boolean;
   /** suspensions of this pass so far: the suspended state the activity must read (by query) */
   step?: number;
+  /** what the activity reads, given instead of asked for by query when small (src/workflows/pass-context.ts) */
+  context?: PassContextInput;
 }
+
+/**
+ * A journal change, in commit order: a person's write (`s`), a deletion (`d`), or a commit
+ * of the step named as base (`c`: its value is in that step's result, not repeated).
+ */
+export type JournalOp = ['s', string, Json] | ['d', string] | ['c', string];
+
+/**
+ * The context of a pass step in its input: whole, or as what changed since the context the
+ * step answered before it (`base`, its `ref`) read, for the worker that ran that step.
+ */
+export type PassContextInput =
+  | { full: PassContext }
+  | {
+      base: string;
+      /** journal changes since the journal the base step read */
+      journal: JournalOp[];
+      /** a new pass: the error the last pass ended in */
+      lastError?: string | null;
+      /** a new pass: the result shapes, when they differ from the base step's */
+      toolShapes?: Record<string, string>;
+      /** a resumed step: the results of the effects run since the base step */
+      effectResults?: Record<string, EffectResult>;
+    };
 
 /** An external tool call a pass stopped at; the interpreter defines it. */
 export type { EffectRequest };
@@ -324,7 +350,7 @@ export type PassResponse =
    * read (null on the first step) into the new one (src/workflows/json-patch.ts), so history
    * keeps each change once; `state` (whole) is what workers before patches returned.
    */
-  | { kind: 'effects'; effects: WireEffect[]; patch?: JsonPatch; state?: Json; journalRead?: JournalRead }
+  | { kind: 'effects'; effects: WireEffect[]; patch?: JsonPatch; state?: Json; journalRead?: JournalRead; ref?: string }
   | {
       kind: 'done';
       outcome: PassOutcome;
@@ -343,6 +369,8 @@ export type PassResponse =
       programs?: RecordedProgram[];
       /** the agent input the programs saw (`data/`), when the agent's schema made it differ from the mission's */
       programInput?: Json;
+      /** names this step's context and answer on the worker that ran it: the next step's `context.base` */
+      ref?: string;
     };
 
 /** What the pass activity reads from the workflow by query, instead of in its input. */

@@ -6,7 +6,7 @@ import * as wf from '@temporalio/workflow';
 import type { FailureType } from '../kernel/contract.ts';
 import { failure, nonRetryable } from '../kernel/failures.ts';
 import type { createActivities } from '../activities/index.ts';
-import type { EffectRequest, Json, PassResponse } from './contract.ts';
+import type { EffectRequest, Json, PassRequest, PassResponse } from './contract.ts';
 import { applyPatch } from './json-patch.ts';
 import { failureDetails, failureMessage, historyIsLong, publishStatus, waitUntil } from './lifecycle.ts';
 import { type MissionState, contractFor, deadlineOf, expire, waitingKey } from './mission-state.ts';
@@ -66,19 +66,20 @@ export async function runMission(state: MissionState): Promise<Json> {
 
 /** Runs one pass to its end, running each batch of effects as activities in between. */
 async function runOnePass(state: MissionState): Promise<DonePass> {
-  const request = (resume: boolean) => ({
-    agent: state.input.agent,
-    pass: state.passes,
-    journalVersion: state.journalVersion,
-    resume,
-    step: state.passStep,
-  });
+  // the activity's input only (never a command): the context, when small, so it need not query
+  const request = (resume: boolean, settled?: ReadonlySet<string>): PassRequest => {
+    const context = state.passContextInput(resume, settled);
+    return { agent: state.input.agent, pass: state.passes, journalVersion: state.journalVersion, resume, step: state.passStep, ...(context ? { context } : {}) };
+  };
   let response = await runPass.executeWithOptions(passOptions(state, `pass ${state.passes}`), [request(false)]);
+  state.contextFeed.answered(response);
   for (let step = 1; response.kind === 'effects'; step++) {
     state.passState = response.state ?? (applyPatch(state.passState as Json | null, response.patch ?? null) as Json);
     state.passStep = step;
-    await Promise.all(response.effects.map((e) => runEffect(state, { ...e, id: e.id ?? e.idempotencyKey })));
-    response = await runPass.executeWithOptions(passOptions(state, `pass ${state.passes} resume ${step}`), [request(true)]);
+    const effects = response.effects.map((e) => ({ ...e, id: e.id ?? e.idempotencyKey }));
+    await Promise.all(effects.map((e) => runEffect(state, e)));
+    response = await runPass.executeWithOptions(passOptions(state, `pass ${state.passes} resume ${step}`), [request(true, new Set(effects.map((e) => e.id)))]);
+    state.contextFeed.answered(response);
   }
   return response;
 }
@@ -106,6 +107,7 @@ async function backOff(state: MissionState, failedInARow: number): Promise<void>
  */
 function failedPass(state: MissionState, err: unknown, readVersion: number): DonePass | typeof MODEL_UNAVAILABLE {
   if (!(err instanceof wf.ActivityFailure)) throw err;
+  state.contextFeed.lost();
   state.passState = null;
   state.passStep = 0;
   state.effectResults = {};

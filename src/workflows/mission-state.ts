@@ -16,6 +16,7 @@ import type {
   MissionStatus,
   ParsedMissionInput,
   PassContext,
+  PassContextInput,
   PassResponse,
   Pending,
   PendingApproval,
@@ -23,6 +24,7 @@ import type {
 } from './contract.ts';
 import { shapesFromCalls } from '../navigator/result-shape.ts';
 import { ApprovalGate } from './approval-gate.ts';
+import { ContextFeed, withSummaries } from './pass-context.ts';
 
 type DonePass = Extract<PassResponse, { kind: 'done' }>;
 
@@ -59,6 +61,8 @@ export class MissionState {
   effectResults: Record<string, EffectResult> = {};
   /** effects waiting for a person, and every verdict so far */
   readonly approvals = new ApprovalGate<Omit<PendingApproval, 'since' | 'deadline'>>();
+  /** journal changes since the last pass step read it: the next step's context in its input */
+  readonly contextFeed = new ContextFeed();
 
   constructor(
     readonly input: ParsedMissionInput,
@@ -102,12 +106,14 @@ export class MissionState {
     this.journal.set(key, value);
     this.journalVersion++;
     this.writtenByPerson.set(key, this.journalVersion);
+    this.contextFeed.changed(this.journalVersion, ['s', key, value]);
   }
 
   resetByPerson(key: string): boolean {
     const existed = this.journal.delete(key);
     this.journalVersion++;
     this.writtenByPerson.set(key, this.journalVersion);
+    this.contextFeed.changed(this.journalVersion, ['d', key]);
     return existed;
   }
 
@@ -123,15 +129,21 @@ export class MissionState {
    * a person wrote after the version the pass read is dropped: the person's value wins.
    */
   applyPass(done: DonePass): void {
-    for (const key of done.resets) this.journal.delete(key);
+    const changes: Array<['d' | 'c', string]> = [];
+    for (const key of done.resets) {
+      this.journal.delete(key);
+      changes.push(['d', key]);
+    }
     for (const [key, value] of done.journalDelta) {
       const personVersion = this.writtenByPerson.get(key);
       if (personVersion !== undefined && personVersion > done.basedOnVersion) continue;
       this.journal.delete(key);
       this.journal.set(key, value);
+      changes.push(['c', key]);
     }
     if (done.resets.length || done.journalDelta.length) this.journalVersion++;
-    this.summaries = { ...this.summaries, ...done.summaries };
+    for (const op of changes) this.contextFeed.changed(this.journalVersion, op);
+    this.summaries = withSummaries(this.summaries, done.summaries);
     this.recordInlineCalls(done.toolCalls);
     this.tokens += done.tokens;
     this.passState = null;
@@ -243,6 +255,18 @@ export class MissionState {
       effectResults: this.effectResults,
       toolShapes: shapesFromCalls(this.ledger.slice(0, this.passLedgerStart)),
     };
+  }
+
+  /** The next pass step's context for its input (whole, or what changed), or undefined: it asks by query. */
+  passContextInput(resume: boolean, settled: ReadonlySet<string> = new Set()): PassContextInput | undefined {
+    return this.contextFeed.next({
+      resume,
+      full: () => this.passContext(),
+      lastError: this.lastError,
+      toolShapes: () => shapesFromCalls(this.ledger.slice(0, this.passLedgerStart)),
+      effectResults: this.effectResults,
+      settled,
+    });
   }
 
   statusView(runId: string, nowMs: number): StatusView {

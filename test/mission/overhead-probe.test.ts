@@ -37,7 +37,9 @@ afterAll(async () => {
 describe('the overhead probe', () => {
   it('joins every activity of a mission with its run on the worker, in time order', async () => {
     calibrateClock();
-    const handle = await env.client.workflow.start('navigatorMission', { taskQueue: env.taskQueue, workflowId: `probe-${Date.now()}`, args: [{ agent: 'bench-effects', input: { n: 2 } }] });
+    // a journal too big to give the first step in its input: it queries; its resume does not
+    const journal = Object.fromEntries(Array.from({ length: 10 }, (_, i) => [`notes_${i}`, 'x'.repeat(1000)]));
+    const handle = await env.client.workflow.start('navigatorMission', { taskQueue: env.taskQueue, workflowId: `probe-${Date.now()}`, args: [{ agent: 'bench-effects', input: { n: 2 }, journal }] });
     expect(await handle.result()).toEqual({ count: 2 });
     const events = (await handle.fetchHistory()).events ?? [];
     const spans = activitySpans(events, probe.of(handle.workflowId));
@@ -52,9 +54,10 @@ describe('the overhead probe', () => {
       expect(s.applied).toBeGreaterThanOrEqual(s.completed);
       expect(s.ownMs).toBeCloseTo(run.end - run.start - run.queryMs, 6);
     }
-    // a pass reads the journal by query, and that time is not the pass's own
-    for (const s of spans.filter((x) => x.type === 'runPass')) expect(s.run!.queryMs).toBeGreaterThan(0);
-    for (const s of spans.filter((x) => x.type !== 'runPass')) expect(s.run!.queryMs).toBe(0);
+    // the time a pass spends querying the journal is not the pass's own
+    const passes = spans.filter((x) => x.type === 'runPass');
+    expect(passes[0]!.run!.queryMs).toBeGreaterThan(0);
+    for (const s of spans.filter((x) => x !== passes[0])) expect(s.run!.queryMs).toBe(0);
     expect(spans.filter((s) => s.type === 'runPass').map((s) => s.run!.pass)).toEqual([1, 1]);
 
     const tasks = workflowTaskSpans(events);

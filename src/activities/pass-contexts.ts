@@ -1,0 +1,133 @@
+/**
+ * The worker's side of src/workflows/pass-context.ts: per mission run, what the step this
+ * worker ran last read and answered, so the next step's context can be rebuilt from the
+ * changes its input carries instead of asked for by query. Bounded (missions and
+ * characters, least recently used first out); a miss only costs the query.
+ */
+import { randomBytes } from 'node:crypto';
+import type { JournalEntries, PassContext, PassContextInput, PassRequest, PassResponse } from '../workflows/contract.ts';
+import { applyPatch } from '../workflows/json-patch.ts';
+import { applyJournalOps, withSummaries } from '../workflows/pass-context.ts';
+
+/** What the next step of a mission starts from, on the worker that ran the step before it. */
+export interface StepBase {
+  /** the next step resumes the pass (this one stopped at effects) or starts a new one */
+  next: 'resume' | 'pass';
+  /** the context the next step reads before the workflow's changes: this step's, with its answer applied */
+  context: PassContext;
+  /** what this step committed (a done pass), which the workflow's `c` changes refer to */
+  commits: JournalEntries;
+}
+
+/** The base a step leaves: its context with its own answer applied as the workflow applies it. */
+export function stepBase(read: PassContext, res: PassResponse): StepBase {
+  if (res.kind === 'effects') {
+    const passState = (res.state ?? applyPatch(read.passState, res.patch ?? null)) as PassContext['passState'];
+    return { next: 'resume', context: { ...read, passState }, commits: [] };
+  }
+  const context = { ...read, summaries: withSummaries(read.summaries, res.summaries), passState: null, passStep: 0, effectResults: {} };
+  return { next: 'pass', context, commits: res.journalDelta };
+}
+
+/**
+ * The context `req` describes on top of `base`: what a query would have answered when the
+ * workflow scheduled it. Null when the changes do not fit the base (ask by query).
+ */
+export function contextFrom(base: StepBase, req: PassRequest, input: Extract<PassContextInput, { base: string }>): PassContext | null {
+  if (req.resume !== (base.next === 'resume')) return null;
+  const journal = applyJournalOps(base.context.journal, base.commits, input.journal);
+  if (!journal) return null;
+  const context = { ...base.context, journalVersion: req.journalVersion, journal };
+  if (req.resume) {
+    if (req.step === undefined || input.effectResults === undefined) return null;
+    return { ...context, passStep: req.step, effectResults: { ...context.effectResults, ...input.effectResults } };
+  }
+  if (input.lastError === undefined) return null;
+  return { ...context, lastError: input.lastError, ...(input.toolShapes ? { toolShapes: input.toolShapes } : {}) };
+}
+
+export interface PassContextsOptions {
+  /** most mission runs kept @default 1000 */
+  maxMissions?: number;
+  /** most characters kept (JSON), over all missions @default 32 Mi */
+  maxChars?: number;
+}
+
+/** How a worker's pass steps got their context. */
+export interface PassContextCounts {
+  /** whole in the input */
+  given: number;
+  /** rebuilt from this worker's base and the input's changes */
+  rebuilt: number;
+  /** to be asked for by query (no context in the input, or no matching base here) */
+  missed: number;
+}
+
+/** The bases of the missions this worker ran a step of last, by workflow id and run id. */
+export class PassContexts {
+  private readonly bases = new Map<string, { ref: string; json: string }>();
+  private chars = 0;
+  private readonly maxMissions: number;
+  private readonly maxChars: number;
+  readonly counts: PassContextCounts = { given: 0, rebuilt: 0, missed: 0 };
+
+  constructor(opts: PassContextsOptions = {}) {
+    this.maxMissions = opts.maxMissions ?? 1000;
+    this.maxChars = opts.maxChars ?? 32 * 1024 * 1024;
+  }
+
+  get size(): number {
+    return this.bases.size;
+  }
+
+  /** The context `req` carries or describes, or null: ask the workflow by query. */
+  contextOf(workflowId: string, runId: string, req: PassRequest): PassContext | null {
+    const input = req.context;
+    if (input && 'full' in input) {
+      this.counts.given++;
+      return input.full;
+    }
+    const key = keyOf(workflowId, runId);
+    const kept = input ? this.bases.get(key) : undefined;
+    // a fresh copy each time (parsed): the pass may change what it is given
+    const context = kept && input && kept.ref === input.base ? contextFrom(JSON.parse(kept.json) as StepBase, req, input) : null;
+    if (!context) {
+      this.counts.missed++;
+      return null;
+    }
+    this.counts.rebuilt++;
+    return context;
+  }
+
+  /** Keeps the base the step that read `read` and answered `res` leaves; returns the ref naming it. */
+  remember(workflowId: string, runId: string, read: PassContext, res: PassResponse): string {
+    const ref = randomBytes(9).toString('base64url');
+    const key = keyOf(workflowId, runId);
+    this.drop(key);
+    // as JSON: what crossed to the workflow and back is what a query would give, and it is not shared
+    const json = JSON.stringify(stepBase(read, res));
+    if (json.length > this.maxChars) return ref;
+    this.bases.set(key, { ref, json });
+    this.chars += json.length;
+    for (const [oldest] of this.bases) {
+      if (this.bases.size <= this.maxMissions && this.chars <= this.maxChars) break;
+      this.drop(oldest);
+    }
+    return ref;
+  }
+
+  /** Forgets every mission (a restarted worker has nothing kept either). */
+  clear(): void {
+    this.bases.clear();
+    this.chars = 0;
+  }
+
+  private drop(key: string): void {
+    const kept = this.bases.get(key);
+    if (!kept) return;
+    this.bases.delete(key);
+    this.chars -= kept.json.length;
+  }
+}
+
+const keyOf = (workflowId: string, runId: string) => `${runId}/${workflowId}`;
