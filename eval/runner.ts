@@ -125,7 +125,7 @@ export async function runCase(env: TestEnv, worker: CaseWorker, c: EvalCase, opt
     const summaries = await handle.query(summariesQuery).catch(() => ({}));
     const finalStatus = await handle.query(statusQuery).catch(() => null);
     const verdict: Verdict = c.check({ ...closed, effects: made.effects, summaries });
-    const audit = await auditMission(env.client, workflowId, { workflowBundle: env.bundle });
+    const audit = await auditMission(env.client, workflowId, { workflowBundle: env.bundle, replayer: env.replayer });
     return {
       ...base,
       correct: verdict.ok && audit.ok,

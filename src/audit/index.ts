@@ -21,6 +21,7 @@ import { workflowsPath } from '../worker/workflows-path.ts';
 import { silentSpanSinks, workflowInterceptorModules } from '../telemetry/setup.ts';
 import { decodePayloads } from '../codec/history.ts';
 import { configuredDataConverter } from '../codec/load.ts';
+import type { HistoryReplayer } from './replayer.ts';
 
 export interface AuditReport {
   ok: boolean;
@@ -47,6 +48,8 @@ export interface AuditOptions {
   skipReplay?: boolean;
   /** decodes the histories' payloads in the replay @default the process's codec (NAVIGATOR_CODEC), if any */
   dataConverter?: DataConverter;
+  /** a replay worker kept between audits (built with the same workflow code and codec); none: one is built for this audit */
+  replayer?: HistoryReplayer;
 }
 
 export async function auditMission(client: Client, workflowId: string, opts: AuditOptions = {}): Promise<AuditReport> {
@@ -228,11 +231,15 @@ export function diffJournals(a: Array<[string, Json]>, b: Array<[string, Json]>)
 /** Replays every run of a chain with the current workflow code. */
 export async function replayChain(chain: RunHistory[], opts: AuditOptions, replayName = 'navigator-audit'): Promise<{ ok: boolean; errors: string[] }> {
   const errors: string[] = [];
+  const histories = chain.map((r) => ({ workflowId: r.workflowId, history: r.history }));
+  if (opts.replayer) {
+    for (const outcome of await opts.replayer.replay(histories)) if (outcome.error) errors.push(`run ${outcome.runId}: ${outcome.error.message}`);
+    return { ok: errors.length === 0, errors };
+  }
   // the tracing interceptors are part of the workflow code (src/telemetry/setup.ts); their spans go nowhere here
   const source = opts.workflowBundle
     ? { workflowBundle: opts.workflowBundle }
     : { workflowsPath: opts.workflowsPath ?? defaultWorkflowsPath(), interceptors: { workflowModules: [...workflowInterceptorModules] } };
-  const histories = chain.map((r) => ({ workflowId: r.workflowId, history: r.history }));
   const dataConverter = opts.dataConverter ?? (await configuredDataConverter());
   for await (const result of Worker.runReplayHistories({ ...source, sinks: silentSpanSinks, replayName, ...(dataConverter ? { dataConverter } : {}) }, histories)) {
     if (result.error) errors.push(`run ${result.runId}: ${result.error.message}`);

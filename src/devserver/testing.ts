@@ -26,6 +26,8 @@ import type { DataConverter } from '@temporalio/common';
 import { randomUUID } from 'node:crypto';
 import { type DevServer, type DevServerOptions, startDevServer } from './index.ts';
 import { cachedBundle } from './bundle-cache.ts';
+import { HistoryReplayer } from '../audit/replayer.ts';
+import { silentSpanSinks } from '../telemetry/setup.ts';
 
 export interface TestEnvOptions {
   /** Module exporting the workflows (bundled once per process). */
@@ -54,6 +56,8 @@ export interface TestEnv {
   createWorker(options?: Partial<WorkerOptions>): Promise<Worker>;
   /** Replays histories with the bundle; throws on nondeterminism. */
   replay(histories: Array<{ workflowId: string; history: unknown }>): Promise<void>;
+  /** one replay worker with the bundle and the env's codec, for every audit and replay of the env */
+  replayer: HistoryReplayer;
   shutdown(): Promise<void>;
 }
 
@@ -127,6 +131,8 @@ export async function createTestEnv(options: TestEnvOptions): Promise<TestEnv> {
     running.push({ worker, done: worker.run() });
   }
 
+  const replayer = new HistoryReplayer({ workflowBundle: bundle, dataConverter: options.dataConverter, sinks: options.worker?.sinks ?? silentSpanSinks });
+
   return {
     server,
     client,
@@ -135,13 +141,14 @@ export async function createTestEnv(options: TestEnvOptions): Promise<TestEnv> {
     taskQueue,
     bundle,
     createWorker,
+    replayer,
     async replay(histories) {
-      const results = Worker.runReplayHistories({ workflowBundle: bundle, dataConverter: options.dataConverter, ...(options.worker?.sinks ? { sinks: options.worker.sinks } : {}) }, histories as never);
-      for await (const result of results) {
-        if (result.error) throw result.error;
+      for (const outcome of await replayer.replay(histories as never)) {
+        if (outcome.error) throw outcome.error;
       }
     },
     async shutdown() {
+      await replayer.close();
       for (const worker of created) if (worker.getState() === 'RUNNING') worker.shutdown();
       await Promise.allSettled(running.map((r) => r.done));
       // Workers a test ran itself (and left running after a failure) must stop before the connection closes.

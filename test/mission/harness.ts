@@ -81,7 +81,7 @@ export async function missionEnv(opts: Pick<TestEnvOptions, 'startServer' | 'dat
       });
     },
     audit(workflowId) {
-      return auditMission(env.client, workflowId, { workflowBundle: env.bundle });
+      return auditMission(env.client, workflowId, { workflowBundle: env.bundle, replayer: env.replayer });
     },
     async killWorkers() {
       const alive = children.filter((c) => c.exitCode === null && c.signalCode === null);

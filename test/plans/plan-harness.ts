@@ -28,7 +28,7 @@ export async function planEnv(): Promise<PlanEnv> {
       return startPlan(env.client, { id: `plan-${process.pid}-${++seq}`, ...opts, options, taskQueue: env.taskQueue });
     },
     auditPlan(id) {
-      return auditPlan(env.client, id, { workflowBundle: env.env.bundle });
+      return auditPlan(env.client, id, { workflowBundle: env.env.bundle, replayer: env.env.replayer });
     },
   };
 }
