@@ -12,6 +12,7 @@ import { checklist, checklistFromText, checklistOf } from './checklist.ts';
 import { WAITING_FOR_YOU, statusBadge, statusesOf } from './waiting.ts';
 import { decisionCard, effectApprovalCard } from './approvals.ts';
 import type { HistoryReads } from './history-reads.ts';
+import type { ConsoleAudits } from './audits.ts';
 
 export interface ConsoleContext {
   navigator: NavigatorClient;
@@ -22,6 +23,8 @@ export interface ConsoleContext {
   agents?: AgentRegistry;
   /** what was read of each workflow, kept for the history it was read from */
   reads: HistoryReads;
+  /** the workflow code and replay worker the audit page replays with */
+  audits: ConsoleAudits;
 }
 
 const csrfField = (ctx: ConsoleContext) => html`<input type="hidden" name="_csrf" value="${ctx.csrf}" />`;
@@ -136,10 +139,10 @@ export function missionRoutes(app: Hono, ctx: ConsoleContext): void {
     return c.redirect(`/missions/${encodeURIComponent(id)}`, 303);
   });
 
-  /** The audit against Temporal history, on demand (it replays the history: a few seconds). */
+  /** The audit against Temporal history, on demand (it replays the history). */
   app.get('/missions/:id/audit', async (c) => {
     const id = c.req.param('id');
-    const report = await ctx.navigator.mission(id).audit();
+    const report = await ctx.navigator.mission(id).audit(await ctx.audits.options());
     const body = html`<div class="card"><span class="status ${report.ok ? 'ok' : ''}">${report.ok ? 'audit passed' : 'audit FAILED'}</span>
         · journal rebuilt from history ${report.journal.matches ? 'matches' : 'differs from'} the workflow
         · external effects run twice: ${report.duplicateEffects.length}

@@ -21,6 +21,7 @@ import { planRoutes } from './plans.ts';
 import { startRoutes } from './start.ts';
 import { passRoutes } from './pass-view.ts';
 import { HistoryReads } from './history-reads.ts';
+import { ConsoleAudits } from './audits.ts';
 import { scheduleRoutes } from './schedules.ts';
 import { parseTokens, security } from './security.ts';
 
@@ -36,10 +37,10 @@ export interface ConsoleOptions {
   agents?: AgentRegistry;
 }
 
-export function createConsoleApp(opts: ConsoleOptions, streams = new LiveStreams()): Hono {
+export function createConsoleApp(opts: ConsoleOptions, streams = new LiveStreams(), audits = new ConsoleAudits(opts.navigator.client)): Hono {
   const app = new Hono();
   const sec = security({ token: opts.token, user: opts.user });
-  const ctx: ConsoleContext = { navigator: opts.navigator, csrf: sec.csrfToken, user: opts.user, agents: opts.agents, reads: new HistoryReads(opts.navigator.client) };
+  const ctx: ConsoleContext = { navigator: opts.navigator, csrf: sec.csrfToken, user: opts.user, agents: opts.agents, reads: new HistoryReads(opts.navigator.client), audits };
   // pages name the acting user (c.get('by')) in their header, wherever they are built
   app.use('*', contextStorage());
   app.use('*', sec.middleware);
@@ -171,7 +172,8 @@ export async function startConsole(opts: ConsoleOptions & { host?: string; port?
   const host = opts.host ?? '127.0.0.1';
   if (!LOCAL.has(host) && parseTokens(opts.token).length === 0) throw new Error(`the console binds to ${host}, reachable from other machines: give a token (--token or NAVIGATOR_CONSOLE_TOKEN)`);
   const streams = new LiveStreams();
-  const app = createConsoleApp(opts, streams);
+  const audits = new ConsoleAudits(opts.navigator.client);
+  const app = createConsoleApp(opts, streams, audits);
   const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
     const s = serve({ fetch: app.fetch, hostname: host, port: opts.port ?? 8233 }, () => resolve(s));
     s.once('error', reject);
@@ -182,6 +184,7 @@ export async function startConsole(opts: ConsoleOptions & { host?: string; port?
     close: async () => {
       await streams.stop();
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      await audits.close();
     },
   };
 }
