@@ -19,7 +19,8 @@
  *     last resumed pass applied, minus the resumed passes' own time, per effect.
  *  3. decision: a mission waiting for a decision; decide update sent → acknowledged,
  *     → the next pass's activity running, → mission completed; and an effect waiting
- *     for approval: approveEffect sent → its activity running (what an approver feels).
+ *     for approval: approveEffect sent → its activity running, and the same from an Approve
+ *     click in the web console (bench/temporal-console.ts): what an approver feels.
  *  4. plans: N = 1, 5, 20, 50 independent steps and a chain of N, each step a tool that
  *     works 20 ms; overhead per step, and how many steps ran at once.
  *  5. curve: N = 5, 10, 100, 1000 ready steps, per step ready → running (p50/p95/max) and
@@ -53,6 +54,7 @@ import { approveEffectUpdate, decideUpdate, statusQuery } from '../src/workflows
 import { benchAgents, onePass, repeatingModel, onePassProgram } from './agents/mission-agents.ts';
 import { waitFor } from './mission.ts';
 import { curveFigures } from './temporal-plan-curve.ts';
+import { consoleClicks } from './temporal-console.ts';
 import { ActivityProbe, type ActivitySpan, type TaskSpan, activitySpans, calibrateClock, fmtMs as p, maxInFlight, nowMs, percentiles, workflowTaskSpans } from './temporal-probe.ts';
 import type { BenchRow } from './types.ts';
 
@@ -359,6 +361,13 @@ async function decisionFigures(lane: Lane): Promise<Figure[]> {
     lane.probe.clear();
     return { ack, started: tool ? tool.start - t0 : NaN };
   });
+  const park = async () => {
+    const handle = await mission(lane, { agent: 'bench-approved' });
+    await pendingApproval(handle);
+    return handle;
+  };
+  await consoleClicks({ client: lane.env.client, taskQueue: lane.env.taskQueue, probe: lane.probe }, WARMUP, park);
+  const clicks = await consoleClicks({ client: lane.env.client, taskQueue: lane.env.taskQueue, probe: lane.probe }, RUNS, park);
   return [
     { name: 'decision: update sent → acknowledged', samples: col('ack') },
     { name: 'decision: update sent → next pass running', samples: col('next'), detail: 'until the runPass activity starts on the worker' },
@@ -367,6 +376,11 @@ async function decisionFigures(lane: Lane): Promise<Figure[]> {
       name: 'approval: approveEffect sent → the effect running',
       samples: approval.map((a) => a.started),
       detail: `until its runTool activity starts on the worker; acknowledged ${p(p50(approval.map((a) => a.ack)))}`,
+    },
+    {
+      name: 'approval: Approve clicked in the console → the effect running',
+      samples: clicks.map((c) => c.started),
+      detail: `the form POST a browser sends, to a running console (its handler reads the args, sends approveEffect); the console answered after ${p(p50(clicks.map((c) => c.answered)))}`,
     },
   ];
 }
