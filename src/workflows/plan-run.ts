@@ -6,8 +6,7 @@
  */
 import * as wf from '@temporalio/workflow';
 import { failure, nonRetryable } from '../kernel/failures.ts';
-import type { FailedAttempt } from '../kernel/schemas.ts';
-import { failureDetails, failureMessage, waitUntil } from './lifecycle.ts';
+import { failureMessage, waitUntil } from './lifecycle.ts';
 import type { createPlanActivities } from '../activities/plans.ts';
 import { needsEvaluation, paramValues, stepsReadBy } from '../plans/expressions.ts';
 import { resolveReferences } from '../plans/references.ts';
@@ -17,7 +16,7 @@ import type { ExecutionSummary, Json, PlanOutcome, StepOutcome } from './plan-co
 import { awaitAnswer } from './plan-questions.ts';
 import { type PlanState, approvalKey, iso } from './plan-state.ts';
 import type { GateOutcome } from './approval-gate.ts';
-import { retryPolicyFor } from './retry-policies.ts';
+import { type RunOutcome, callTool, retried, runAgentStep, runEachItem, runToolStep, toolDone, toolFailed, toolLedger } from './plan-step-calls.ts';
 
 type Activities = ReturnType<typeof createPlanActivities>;
 
@@ -80,6 +79,8 @@ export async function applyPlanChange(state: PlanState, run: (a: wf.ActivityInte
 export async function execute(state: PlanState, whenIdle: () => Promise<void>): Promise<void> {
   const inFlight = new Map<string, Promise<void>>();
   const scope = new wf.CancellationScope();
+  // asked once: a run that replays without the marker keeps the old way to its end
+  const lean = wf.patched(LEAN_STEPS_PATCH);
   let seen = -1;
   for (;;) {
     if (state.cancelReason !== null && !scope.consideredCancelled) scope.cancel();
@@ -90,7 +91,8 @@ export async function execute(state: PlanState, whenIdle: () => Promise<void>): 
     // carried the whole plan into a run that does nothing (about 1 MB for 1000 steps, near
     // the server's 2 MB payload limit at 2000). Plans recorded before still do so on replay.
     if (inFlight.size === 0 && !(isSettled(state.plan!) && wf.patched('plan-settled-ends-without-continue-as-new'))) await whenIdle();
-    if (state.cancelReason === null && state.abortReason === null) {
+    if (state.cancelReason === null && state.abortReason === null && lean) startReady(state, scope, inFlight);
+    else if (state.cancelReason === null && state.abortReason === null) {
       for (const id of readySteps(state.plan!)) {
         if (inFlight.has(id)) continue; // retried by a recovery; its old run is just ending
         state.updateStep(id, { status: 'ready' }, Date.now());
@@ -116,6 +118,95 @@ export async function execute(state: PlanState, whenIdle: () => Promise<void>): 
   settleBlocked(state);
   closeUnstarted(state);
 }
+
+/**
+ * Marks plans whose steps start with fewer promises (workflow.patched): the SDK captures a
+ * stack trace for every promise a workflow makes, and a step made 12 of its own (an async
+ * wrapper per call, a scope, catch and finally). Histories from before start each step the
+ * old way: the promise steps between an event and the next command decide the order of
+ * commands when several steps move in one workflow task.
+ */
+const LEAN_STEPS_PATCH = 'plan-steps-lean-promises';
+
+/**
+ * Starts the ready steps, in one scope run for all of them (the scope cancels them with the
+ * plan); each step's end takes it out of `inFlight` and wakes the scheduling loop.
+ */
+function startReady(state: PlanState, scope: wf.CancellationScope, inFlight: Map<string, Promise<void>>): void {
+  const ready = readySteps(state.plan!).filter((id) => !inFlight.has(id)); // one retried by a recovery may still be ending
+  if (ready.length === 0) return;
+  void scope.run(async () => {
+    for (const id of ready) {
+      state.updateStep(id, { status: 'ready' }, Date.now());
+      const ended = () => {
+        inFlight.delete(id);
+        state.touch();
+      };
+      const done = startStep(state, id).then(ended, (err: unknown) => {
+        stopped(state, id, err);
+        ended();
+      });
+      inFlight.set(id, done);
+    }
+  });
+}
+
+/**
+ * A tool step without a condition, computed args, question or approval runs from here, its
+ * activity scheduled at once; any other step takes the general way ({@link runStep}).
+ */
+function startStep(state: PlanState, id: string): Promise<void> {
+  const step = state.step(id)!;
+  if (!step.tool || step.ask || step.requiresApproval || needsEvaluation(step)) return runStep(state, id);
+  try {
+    const resolved = resolveArgs(state, step);
+    const startedAt = Date.now();
+    const current = state.updateStep(id, { status: 'running' }, startedAt);
+    if (!resolved.ok) return Promise.resolve(endRun(state, id, current, { ok: false, error: resolved.message, attempts: 0, cause: null }, startedAt));
+    // what runToolStep does, with one promise of its own instead of two
+    const entry = toolLedger(state, current);
+    const end = (outcome: RunOutcome) => endRun(state, id, current, outcome, startedAt);
+    let call: Promise<StepOutcome>;
+    try {
+      call = callTool(state, current, resolved.value, entry.activity);
+    } catch (err) {
+      return Promise.resolve(end(toolFailed(state, entry, err)));
+    }
+    return call.then(
+      (out) => end(toolDone(state, entry, out)),
+      (err: unknown) => end(toolFailed(state, entry, err)),
+    );
+  } catch (err) {
+    return Promise.reject(err);
+  }
+}
+
+/** A step's run has an outcome: completed, recovered, or failed (a critical failure stops the plan as the plan says). */
+function endRun(state: PlanState, id: string, current: Step, outcome: RunOutcome, startedAt: number): void | Promise<void> {
+  const result = stepResult(outcome, startedAt);
+  if (outcome.ok) return state.finishStep(id, 'completed', result, Date.now());
+  const stopped = wf.isCancellation(outcome.cause) || state.cancelReason !== null;
+  if (!stopped && current.critical && state.options.onFailure === 'ask') {
+    return recover(state, id, result).then((recovered) => {
+      if (!recovered) failStep(state, id, current, result, outcome.error, stopped);
+    });
+  }
+  failStep(state, id, current, result, outcome.error, stopped);
+}
+
+function failStep(state: PlanState, id: string, current: Step, result: StepResult, error: string, stopped: boolean): void {
+  state.finishStep(id, 'failed', result, Date.now());
+  if (!stopped && current.critical) abortOnCriticalFailure(state, id, error);
+}
+
+const stepResult = (outcome: RunOutcome, startedAt: number): StepResult => ({
+  ok: outcome.ok,
+  ...(outcome.ok ? { value: outcome.value } : { error: outcome.error }),
+  attempts: outcome.attempts,
+  ...retried(outcome.failedAttempts),
+  duration: Date.now() - startedAt,
+  timestamp: iso(Date.now()),
+});
 
 /**
  * A step whose scope was cancelled (plan cancelled) ends where it was: running steps
@@ -167,20 +258,22 @@ async function runStep(state: PlanState, id: string): Promise<void> {
       : prepared.kind === 'each'
         ? await runEachItem(state, current, prepared.items)
         : await (current.tool ? runToolStep(state, current, prepared.args) : runAgentStep(state, current, prepared.args));
-  const result = { ok: outcome.ok, ...(outcome.ok ? { value: outcome.value } : { error: outcome.error }), attempts: outcome.attempts, ...retried(outcome.failedAttempts), duration: Date.now() - startedAt, timestamp: iso(Date.now()) };
+  const result = stepResult(outcome, startedAt);
   if (outcome.ok) return state.finishStep(id, 'completed', result, Date.now());
   const stopped = wf.isCancellation(outcome.cause) || state.cancelReason !== null;
   if (!stopped && current.critical && state.options.onFailure === 'ask' && (await recover(state, id, result))) return;
-  state.finishStep(id, 'failed', result, Date.now());
-  if (!stopped && current.critical) abortOnCriticalFailure(state, id, outcome.error);
+  failStep(state, id, current, result, outcome.error, stopped);
 }
 
-type RunOutcome = ({ ok: true; value: Json; attempts: number; cause?: undefined; error?: undefined } | { ok: false; error: string; attempts: number; cause: unknown }) & { failedAttempts?: FailedAttempt[] };
-
-/** The attempts that failed before the last, when there were any: why the step was retried. */
-const retried = (failedAttempts: FailedAttempt[] | undefined) => (failedAttempts?.length ? { failedAttempts } : {});
-
 type Prepared = { kind: 'run'; args: Json } | { kind: 'each'; items: Json[] } | { kind: 'skip' } | { kind: 'failed'; error: string };
+
+const rootOf = (step: Step): 'input' | 'args' => (step.agent !== undefined ? 'input' : 'args');
+
+/** The step's args (an agent step's input) with references and parameters resolved. */
+function resolveArgs(state: PlanState, step: Step, params = paramValues(state.plan!.params)) {
+  const root = rootOf(step);
+  return resolveReferences(((root === 'input' ? step.input : step.args) ?? {}) as Json, (ref) => resultOf(state, ref), root, params);
+}
 
 /**
  * The args as they will run (what a person approves): references and parameters
@@ -188,9 +281,9 @@ type Prepared = { kind: 'run'; args: Json } | { kind: 'each'; items: Json[] } | 
  * worker (the activity's result keeps them in history; the step records them).
  */
 async function prepareArgs(state: PlanState, step: Step): Promise<Prepared> {
-  const root = step.agent !== undefined ? 'input' : 'args';
+  const root = rootOf(step);
   const params = paramValues(state.plan!.params);
-  const resolved = resolveReferences(((root === 'input' ? step.input : step.args) ?? {}) as Json, (ref) => resultOf(state, ref), root, params);
+  const resolved = resolveArgs(state, step, params);
   if (!resolved.ok) return { kind: 'failed', error: resolved.message };
   if (!needsEvaluation(step)) return { kind: 'run', args: resolved.value };
   const steps: Record<string, Json> = {};
@@ -292,72 +385,6 @@ function deny(state: PlanState, id: string, reason: string): 'denied' {
 }
 
 const failedResult = (error: string) => ({ ok: false, error, duration: 0, timestamp: iso(Date.now()), attempts: 0 });
-
-/** A forEach step: each item's tool call at once, each its own activity; the result is the list of results. */
-async function runEachItem(state: PlanState, step: Step, items: Json[]): Promise<RunOutcome> {
-  const round = nextRound(state, step);
-  const outcomes = await Promise.all(items.map((args, index) => runToolStep(state, step, args, { index, round })));
-  const attempts = outcomes.reduce((n, o) => n + o.attempts, 0);
-  const failed = outcomes.findIndex((o) => !o.ok);
-  if (failed >= 0) {
-    const o = outcomes[failed]!;
-    return { ok: false, error: `item ${failed}: ${o.error}`, attempts, cause: o.cause };
-  }
-  return { ok: true, value: outcomes.map((o) => (o.ok ? o.value : null)), attempts };
-}
-
-/** Activity and child ids of a step's next run are unique by the step's ledger entries so far. */
-const nextRound = (state: PlanState, step: Step): number => state.ledger.filter((e) => e.stepId === step.id).length + 1;
-
-async function runToolStep(state: PlanState, step: Step, args: Json, each?: { index: number; round: number }): Promise<RunOutcome> {
-  const activityId = each ? `step-${step.id}-${each.round}-item${each.index}` : `step-${step.id}-${nextRound(state, step)}`;
-  const entry = state.startLedger(step, activityId);
-  const sideEffect = state.catalog.tools[step.tool!]?.sideEffect ?? 'external';
-  const policy = retryPolicyFor(sideEffect);
-  const { runPlanStep } = wf.proxyActivities<Activities>({ startToCloseTimeout: state.options.timeouts.stepMs });
-  try {
-    const out: StepOutcome = await runPlanStep.executeWithOptions(
-      {
-        activityId,
-        summary: `${step.id}: ${step.description}`.slice(0, 200),
-        startToCloseTimeout: state.options.timeouts.stepMs,
-        heartbeatTimeout: state.options.timeouts.heartbeatMs,
-        retry: step.retry ? { ...policy, maximumAttempts: step.retry.maxAttempts } : policy,
-      },
-      [{ agent: state.input.agent, planId: state.planId, stepId: step.id, tool: step.tool!, args, ...(each ? { item: each.index } : {}) }],
-    );
-    state.toolCalls += out.attempt;
-    Object.assign(entry, { status: 'completed', attempts: out.attempt, idempotencyKey: out.idempotencyKey, result: out.result }, retried(out.failedAttempts));
-    return { ok: true, value: out.result, attempts: out.attempt, ...retried(out.failedAttempts) };
-  } catch (err) {
-    const details = failureDetails(err);
-    state.toolCalls += details.attempt;
-    const error = failureMessage(err);
-    Object.assign(entry, { status: 'failed', attempts: details.attempt, idempotencyKey: details.idempotencyKey ?? '', error }, retried(details.failedAttempts));
-    return { ok: false, error, attempts: details.attempt, cause: err, ...retried(details.failedAttempts) };
-  }
-}
-
-/** An agent step is a Navigator mission run as a child workflow; its result is the mission's. */
-async function runAgentStep(state: PlanState, step: Step, input: Json): Promise<RunOutcome> {
-  const workflowId = `${state.planId}--${step.id}-${nextRound(state, step)}`;
-  const entry = state.startLedger(step, workflowId);
-  try {
-    const value = await wf.executeChild('navigatorMission', {
-      workflowId,
-      // the step's description reaches the agent's model through its Mission Log
-      args: [{ agent: step.agent!, input, runId: workflowId, ...(step.description ? { journal: { plan_step: { plan: state.planId, step: step.id, description: step.description } } } : {}) }],
-      staticSummary: `plan ${state.planId} step ${step.id}: ${step.description}`.slice(0, 200),
-      parentClosePolicy: 'TERMINATE',
-    });
-    Object.assign(entry, { status: 'completed', attempts: 1, idempotencyKey: workflowId, result: value as Json });
-    return { ok: true, value: value as Json, attempts: 1 };
-  } catch (err) {
-    const error = failureMessage(err);
-    Object.assign(entry, { status: 'failed', attempts: 1, idempotencyKey: workflowId, error });
-    return { ok: false, error, attempts: 1, cause: err };
-  }
-}
 
 function resultOf(state: PlanState, stepId: string): { found: true; value: Json } | { found: false } {
   const r = state.step(stepId)?.result;
