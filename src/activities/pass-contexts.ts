@@ -5,7 +5,7 @@
  * characters, least recently used first out); a miss only costs the query.
  */
 import { randomBytes } from 'node:crypto';
-import type { JournalEntries, PassContext, PassContextInput, PassRequest, PassResponse } from '../workflows/contract.ts';
+import type { EffectResult, JournalEntries, PassContext, PassContextInput, PassRequest, PassResponse } from '../workflows/contract.ts';
 import { applyPatch } from '../workflows/json-patch.ts';
 import { applyJournalOps, withSummaries } from '../workflows/pass-context.ts';
 
@@ -17,16 +17,18 @@ export interface StepBase {
   context: PassContext;
   /** what this step committed (a done pass), which the workflow's `c` changes refer to */
   commits: JournalEntries;
+  /** the ids of the effects this step asked for (as the workflow knows them), which `settled` refers to by index */
+  effects: string[];
 }
 
 /** The base a step leaves: its context with its own answer applied as the workflow applies it. */
 export function stepBase(read: PassContext, res: PassResponse): StepBase {
   if (res.kind === 'effects') {
     const passState = (res.state ?? applyPatch(read.passState, res.patch ?? null)) as PassContext['passState'];
-    return { next: 'resume', context: { ...read, passState }, commits: [] };
+    return { next: 'resume', context: { ...read, passState }, commits: [], effects: res.effects.map((e) => e.id ?? e.idempotencyKey) };
   }
   const context = { ...read, summaries: withSummaries(read.summaries, res.summaries), passState: null, passStep: 0, effectResults: {} };
-  return { next: 'pass', context, commits: res.journalDelta };
+  return { next: 'pass', context, commits: res.journalDelta, effects: [] };
 }
 
 /**
@@ -35,15 +37,27 @@ export function stepBase(read: PassContext, res: PassResponse): StepBase {
  */
 export function contextFrom(base: StepBase, req: PassRequest, input: Extract<PassContextInput, { base: string }>): PassContext | null {
   if (req.resume !== (base.next === 'resume')) return null;
-  const journal = applyJournalOps(base.context.journal, base.commits, input.journal);
+  const journal = applyJournalOps(base.context.journal, base.commits, input.journal ?? []);
   if (!journal) return null;
   const context = { ...base.context, journalVersion: req.journalVersion, journal };
   if (req.resume) {
-    if (req.step === undefined || input.effectResults === undefined) return null;
-    return { ...context, passStep: req.step, effectResults: { ...context.effectResults, ...input.effectResults } };
+    const effectResults = req.step === undefined ? null : withSettled(context.effectResults, base.effects, input.settled);
+    return effectResults && { ...context, passStep: req.step!, effectResults };
   }
   if (input.lastError === undefined) return null;
   return { ...context, lastError: input.lastError, ...(input.toolShapes ? { toolShapes: input.toolShapes } : {}) };
+}
+
+/** The pass's effect results with the base step's settled ones added, as the workflow adds them; null if one is not its. */
+function withSettled(before: PassContext['effectResults'], ids: readonly string[], settled: Array<[number, EffectResult]> | undefined): PassContext['effectResults'] | null {
+  if (!settled) return null;
+  const out = { ...before };
+  for (const [i, result] of settled) {
+    const id = ids[i];
+    if (id === undefined) return null;
+    out[id] = result;
+  }
+  return out;
 }
 
 export interface PassContextsOptions {
@@ -101,7 +115,7 @@ export class PassContexts {
 
   /** Keeps the base the step that read `read` and answered `res` leaves; returns the ref naming it. */
   remember(workflowId: string, runId: string, read: PassContext, res: PassResponse): string {
-    const ref = randomBytes(9).toString('base64url');
+    const ref = randomBytes(6).toString('base64url');
     const key = keyOf(workflowId, runId);
     this.drop(key);
     // as JSON: what crossed to the workflow and back is what a query would give, and it is not shared

@@ -284,14 +284,14 @@ export type PassContextInput =
   | { full: PassContext }
   | {
       base: string;
-      /** journal changes since the journal the base step read */
-      journal: JournalOp[];
+      /** journal changes since the journal the base step read (absent: none) */
+      journal?: JournalOp[];
       /** a new pass: the error the last pass ended in */
       lastError?: string | null;
       /** a new pass: the result shapes, when they differ from the base step's */
       toolShapes?: Record<string, string>;
-      /** a resumed step: the results of the effects run since the base step */
-      effectResults?: Record<string, EffectResult>;
+      /** a resumed step: the results of the base step's effects, as [index in its effects, result], in the order they settled */
+      settled?: Array<[number, EffectResult]>;
     };
 
 /** An external tool call a pass stopped at; the interpreter defines it. */

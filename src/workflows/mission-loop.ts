@@ -67,7 +67,7 @@ export async function runMission(state: MissionState): Promise<Json> {
 /** Runs one pass to its end, running each batch of effects as activities in between. */
 async function runOnePass(state: MissionState): Promise<DonePass> {
   // the activity's input only (never a command): the context, when small, so it need not query
-  const request = (resume: boolean, settled?: ReadonlySet<string>): PassRequest => {
+  const request = (resume: boolean, settled?: readonly string[]): PassRequest => {
     const context = state.passContextInput(resume, settled);
     return { agent: state.input.agent, pass: state.passes, journalVersion: state.journalVersion, resume, step: state.passStep, ...(context ? { context } : {}) };
   };
@@ -78,7 +78,7 @@ async function runOnePass(state: MissionState): Promise<DonePass> {
     state.passStep = step;
     const effects = response.effects.map((e) => ({ ...e, id: e.id ?? e.idempotencyKey }));
     await Promise.all(effects.map((e) => runEffect(state, e)));
-    response = await runPass.executeWithOptions(passOptions(state, `pass ${state.passes} resume ${step}`), [request(true, new Set(effects.map((e) => e.id)))]);
+    response = await runPass.executeWithOptions(passOptions(state, `pass ${state.passes} resume ${step}`), [request(true, effects.map((e) => e.id))]);
     state.contextFeed.answered(response);
   }
   return response;

@@ -258,7 +258,7 @@ export class MissionState {
   }
 
   /** The next pass step's context for its input (whole, or what changed), or undefined: it asks by query. */
-  passContextInput(resume: boolean, settled: ReadonlySet<string> = new Set()): PassContextInput | undefined {
+  passContextInput(resume: boolean, settled: readonly string[] = []): PassContextInput | undefined {
     return this.contextFeed.next({
       resume,
       full: () => this.passContext(),

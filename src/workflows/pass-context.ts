@@ -40,9 +40,9 @@ export interface StepParts {
   lastError: string | null;
   /** a new pass: the result shapes it is shown */
   toolShapes: () => Record<string, string>;
-  /** a resumed step: the pass's effect results so far, and which of them settled since the last step */
+  /** a resumed step: the pass's effect results so far, and the ids of the effects the last step asked for */
   effectResults: Record<string, EffectResult>;
-  settled: ReadonlySet<string>;
+  settled: readonly string[];
 }
 
 /**
@@ -99,14 +99,15 @@ export class ContextFeed {
   private delta(base: Base, step: StepParts, shapes: Record<string, string> | undefined): PassContextInput | undefined {
     // a resumed step follows the step that stopped at effects; a new pass, one that was done
     if ((base.kind === 'effects') !== step.resume) return undefined;
-    const journal = this.log.map((e) => e.op);
+    const changes = this.log.length ? { journal: this.log.map((e) => e.op) } : {};
     if (step.resume) {
-      const effectResults: Record<string, EffectResult> = {};
-      // the workflow's order, which the rebuilt record keeps
-      for (const [id, r] of Object.entries(step.effectResults)) if (step.settled.has(id)) effectResults[id] = r;
-      return { base: base.ref, journal, effectResults };
+      // by index in the base step's effects (its worker knows their ids), in the order the workflow recorded them
+      const index = new Map(step.settled.map((id, i) => [id, i]));
+      const settled: Array<[number, EffectResult]> = [];
+      for (const [id, r] of Object.entries(step.effectResults)) if (index.has(id)) settled.push([index.get(id)!, r]);
+      return { base: base.ref, ...changes, settled };
     }
-    return { base: base.ref, journal, lastError: step.lastError, ...(shapes ? { toolShapes: shapes } : {}) };
+    return { base: base.ref, ...changes, lastError: step.lastError, ...(shapes ? { toolShapes: shapes } : {}) };
   }
 }
 

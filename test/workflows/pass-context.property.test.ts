@@ -76,7 +76,10 @@ function simulate(actions: Action[], journal: Array<[string, Json]>) {
       if (a.during) state.writeByPerson(a.during.key, a.during.value);
       const worker = workers[a.worker]!;
       const given = worker.contextOf('wf', 'run', req);
-      if (given) expect(canonicalJson(given as unknown as Json)).toBe(canonicalJson(scheduled as unknown as Json));
+      if (given) {
+        expect(canonicalJson(given as unknown as Json)).toBe(canonicalJson(scheduled as unknown as Json));
+        expect(Object.keys(given.effectResults)).toEqual(Object.keys(scheduled.effectResults));
+      }
       else asked++;
       const read = given ?? wire(state.passContext());
       effects = step(state, worker, read, a);
@@ -86,7 +89,7 @@ function simulate(actions: Action[], journal: Array<[string, Json]>) {
 }
 
 function contextOf(state: MissionState, resume: boolean, settled: string[]): Pick<PassRequest, 'context'> {
-  const context = state.passContextInput(resume, new Set(settled));
+  const context = state.passContextInput(resume, settled);
   if (context) expect(JSON.stringify(context).length).toBeLessThanOrEqual(MAX_CONTEXT_INPUT_CHARS);
   return context ? { context } : {};
 }
@@ -107,7 +110,9 @@ function step(state: MissionState, worker: PassContexts, read: PassContext, a: E
   if (a.answer.kind === 'effects') {
     const next = { turn: state.passStep, held: a.answer.state };
     const ids = Array.from({ length: a.answer.n }, (_, i) => `e${state.passes}-${state.passStep}-${i}`);
-    res = { kind: 'effects', effects: ids.map((id) => ({ id, tool: 'send', args: {}, idempotencyKey: id, taskId: null })), patch: diffJson(read.passState, next) ?? { o: {} }, journalRead };
+    // an effect's id is left out when it is its idempotency key
+    const effects = ids.map((id, i) => ({ ...(i % 2 ? { id } : {}), tool: 'send', args: {}, idempotencyKey: i % 2 ? `key-${id}` : id, taskId: null }));
+    res = { kind: 'effects', effects, patch: diffJson(read.passState, next) ?? { o: {} }, journalRead };
   } else {
     const { commits, resets, summary, tool } = a.answer;
     res = done({
@@ -128,7 +133,7 @@ function step(state: MissionState, worker: PassContexts, read: PassContext, a: E
   }
   state.passState = applyPatch(state.passState, recorded.patch!) as Json;
   state.passStep++;
-  const ids = recorded.effects.map((e) => e.id!);
+  const ids = recorded.effects.map((e) => e.id ?? e.idempotencyKey);
   // effects settle in any order; a person may write while they run
   for (const id of [...ids].reverse()) state.effectResults[id] = id.endsWith('1') ? { error: 'failed' } : { ok: { id } };
   return ids;
@@ -192,11 +197,15 @@ describe('the worker base', () => {
   it('refuses changes that do not fit the base: a new pass after effects, a resume without its results', () => {
     const pass = stepBase(read, done({}));
     const req: PassRequest = { agent: 'a', pass: 2, journalVersion: 4, resume: true, step: 1 };
-    expect(contextFrom(pass, req, { base: 'x', journal: [], effectResults: {} })).toBeNull();
-    const resume = stepBase(read, { kind: 'effects', effects: [], patch: { r: 1 } });
+    expect(contextFrom(pass, req, { base: 'x', settled: [] })).toBeNull();
+    const resume = stepBase(read, { kind: 'effects', effects: [{ tool: 't', args: {}, idempotencyKey: 'k0', taskId: null }, { id: 'e1', tool: 't', args: {}, idempotencyKey: 'k1', taskId: null }], patch: { r: 1 } });
     expect(contextFrom(resume, req, { base: 'x', journal: [] })).toBeNull();
     expect(contextFrom(resume, { ...req, resume: false }, { base: 'x', journal: [], lastError: null })).toBeNull();
-    expect(contextFrom(resume, req, { base: 'x', journal: [['s', 'z', 0]], effectResults: { e: { ok: 1 } } })).toMatchObject({ journalVersion: 4, passStep: 1, journal: [['a', 1], ['b', 2], ['z', 0]], effectResults: { e: { ok: 1 } }, lastError: 'boom' });
+    expect(contextFrom(resume, req, { base: 'x', settled: [[2, { ok: 1 }]] })).toBeNull();
+    const rebuilt = contextFrom(resume, req, { base: 'x', journal: [['s', 'z', 0]], settled: [[1, { ok: 1 }], [0, { error: 'no' }]] });
+    expect(rebuilt).toMatchObject({ journalVersion: 4, passStep: 1, journal: [['a', 1], ['b', 2], ['z', 0]], lastError: 'boom' });
+    // the effect ids the workflow gives them (the id, else the idempotency key), in the order they settled
+    expect(Object.entries(rebuilt!.effectResults)).toEqual([['e1', { ok: 1 }], ['k0', { error: 'no' }]]);
   });
 
   it('keeps at most its bound of missions and characters, oldest out first', () => {
