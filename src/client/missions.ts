@@ -84,6 +84,15 @@ export interface DecideOptions {
   note?: string;
 }
 
+/** Which waiting effect a verdict is for, and (optionally) the args the person was shown. */
+export interface EffectVerdictOptions {
+  /** the effect's key @default the only effect waiting */
+  key?: string;
+  /** `valueHash` of the args the person saw: the verdict is refused if the effect now waits with other args */
+  argsHash?: string;
+  by?: string;
+}
+
 /** One mission: queries, decisions and journal changes, result and audit. */
 export class MissionHandle {
   constructor(
@@ -161,11 +170,11 @@ export class MissionHandle {
    * Approves an effect waiting for a person (default: the only one waiting). The approval
    * is bound to the args it was given for; their hash is recorded for the audit.
    */
-  approveEffect(opts: DecideOptions & { key?: string } = {}): Promise<{ key: string; approved: boolean }> {
+  approveEffect(opts: EffectVerdictOptions & { note?: string } = {}): Promise<{ key: string; approved: boolean }> {
     return this.effectVerdict(true, opts);
   }
   /** Denies a waiting effect: the program gets the tool's error with `reason`. */
-  denyEffect(reason: string, opts: { key?: string; by?: string } = {}): Promise<{ key: string; approved: boolean }> {
+  denyEffect(reason: string, opts: EffectVerdictOptions = {}): Promise<{ key: string; approved: boolean }> {
     return this.effectVerdict(false, { ...opts, note: reason });
   }
 
@@ -217,12 +226,17 @@ export class MissionHandle {
     return { key, value };
   }
 
-  private async effectVerdict(approved: boolean, opts: DecideOptions & { key?: string }): Promise<{ key: string; approved: boolean }> {
+  private async effectVerdict(approved: boolean, opts: EffectVerdictOptions & { note?: string }): Promise<{ key: string; approved: boolean }> {
     const waiting = (await this.status()).effectApprovals ?? [];
     const effect = opts.key === undefined ? waiting[0] : waiting.find((e) => e.key === opts.key);
     if (!effect) throw new MissionRejected(opts.key === undefined ? `mission ${this.id} has no effect waiting for approval` : `no effect ${opts.key} waits for approval in mission ${this.id}`);
     if (opts.key === undefined && waiting.length > 1) throw new MissionRejected(`${waiting.length} effects wait for approval (${waiting.map((e) => e.key).join(', ')}): name one`);
-    const verdict = { key: effect.key, approved, argsHash: valueHash(effect.args), ...(opts.by ? { by: opts.by } : {}), ...(opts.note ? { note: opts.note } : {}) };
+    const argsHash = valueHash(effect.args);
+    // the same task can ask again with other args once a verdict or deadline ended its wait: a verdict given on what was shown earlier is not for these
+    if (opts.argsHash !== undefined && opts.argsHash !== argsHash) {
+      throw new MissionRejected(`effect ${effect.key} now waits with other args than the ones shown (${JSON.stringify(effect.args)}): look at them again before deciding`);
+    }
+    const verdict = { key: effect.key, approved, argsHash, ...(opts.by ? { by: opts.by } : {}), ...(opts.note ? { note: opts.note } : {}) };
     return this.update(m.approveEffectUpdate, verdict);
   }
 

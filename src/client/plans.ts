@@ -151,14 +151,20 @@ export class PlanHandle {
   cancel(reason?: string, opts: { by?: string } = {}): Promise<PlanAck> {
     return this.update(m.cancelPlanUpdate, { ...(reason ? { reason } : {}), ...opts });
   }
-  /** Approves the step's args as they are now: their hash goes with the approval, and the audit checks it. */
   /**
    * Approves a step waiting for approval, or with `item` one item of a for-each step (each
-   * item waits for its own). The hash of the args waiting is sent with it (the audit checks it).
+   * item waits for its own). The hash of the args waiting is sent with it (the audit checks
+   * it). With `argsHash`, the hash of the args the person was shown, the approval is refused
+   * if the step now waits with other args.
    */
-  async approveStep(stepId: string, opts: { by?: string; note?: string; item?: number } = {}): Promise<PlanAck> {
+  async approveStep(stepId: string, opts: { by?: string; note?: string; item?: number; argsHash?: string } = {}): Promise<PlanAck> {
+    const { argsHash: shown, ...rest } = opts;
     const pending = (await this.status()).approvals.find((a) => a.stepId === stepId && a.item === (opts.item ?? null));
-    return this.update(m.approveStepUpdate, { stepId, ...opts, ...(pending ? { argsHash: valueHash(pending.args) } : {}) });
+    const argsHash = pending ? valueHash(pending.args) : undefined;
+    if (shown !== undefined && argsHash !== undefined && shown !== argsHash) {
+      throw new PlanRejected(`step ${stepId}${opts.item === undefined ? '' : ` item ${opts.item}`} now waits with other args than the ones shown (${JSON.stringify(pending!.args)}): look at them again before approving`);
+    }
+    return this.update(m.approveStepUpdate, { stepId, ...rest, ...(argsHash ? { argsHash } : {}) });
   }
   /** Denies a step (or one item of a for-each step); what that means is the plan's `onDenial`. */
   denyStep(stepId: string, opts: { by?: string; reason?: string; item?: number } = {}): Promise<PlanAck> {

@@ -13,6 +13,7 @@ import { type Fragment, html } from './html.ts';
 import { type ConsoleContext, atDeadline, decisionForm } from './missions.ts';
 import { stepAtDeadline } from './plans.ts';
 import { when } from './time.ts';
+import { valueHash } from '../audit/hash.ts';
 import { inlineMarkdown } from './markdown.ts';
 import { decisionLink, effectLink } from './pass-view.ts';
 
@@ -44,6 +45,18 @@ export function decisionCard(ctx: ConsoleContext, d: WaitingDecision, opts: { he
   </div>`;
 }
 
+/**
+ * The hash of the args a card shows, sent with its verdict: the verdict is refused if the
+ * effect or step waits with other args by the time of the click (the same task asked again
+ * after a deadline, a step retried with new args), so a person approves only what they saw.
+ */
+const argsHashField = (args: Json): Fragment => html`<input type="hidden" name="argsHash" value="${valueHash(args)}" />`;
+
+/** The args hash a verdict form carried, if any (see {@link argsHashField}). */
+export function shownArgsHash(form: Record<string, unknown>): { argsHash?: string } {
+  return typeof form.argsHash === 'string' && form.argsHash !== '' ? { argsHash: form.argsHash } : {};
+}
+
 /** A plan step waiting for approval; `steps` are the plan's (for the diff and the dependents). */
 export function stepApprovalCard(ctx: ConsoleContext, planId: string, agent: string, a: PendingApproval, steps: readonly Step[]): Fragment {
   const entry = ctx.agents?.get(agent);
@@ -62,7 +75,7 @@ export function stepApprovalCard(ctx: ConsoleContext, planId: string, agent: str
     ${effectsBox(effects, 'Deny')}
     ${blockedWarning(steps, a.stepId)}
     ${a.deadline ? html`<p class="deadline">Decide ${when(a.deadline)}${a.onTimeout ? html`; then ${stepAtDeadline(a.onTimeout)}` : ''}.</p>` : ''}
-    <form method="post" action="${action('approve')}" class="inline"><input type="hidden" name="_csrf" value="${ctx.csrf}" />${item}<input name="note" placeholder="note (optional)" aria-label="note" /> <button class="primary"${confirm ? html` data-confirm="${confirm}"` : ''}>Approve</button></form>
+    <form method="post" action="${action('approve')}" class="inline"><input type="hidden" name="_csrf" value="${ctx.csrf}" />${item}${argsHashField(a.args)}<input name="note" placeholder="note (optional)" aria-label="note" /> <button class="primary"${confirm ? html` data-confirm="${confirm}"` : ''}>Approve</button></form>
     <form method="post" action="${action('deny')}" class="inline"><input type="hidden" name="_csrf" value="${ctx.csrf}" />${item}<input name="reason" placeholder="why (optional)" aria-label="why" /> <button class="danger">Deny</button></form>
   </div>`;
 }
@@ -85,6 +98,7 @@ export function effectApprovalCard(ctx: ConsoleContext, missionId: string, agent
   const url = `/missions/${encodeURIComponent(missionId)}`;
   const action = (what: string) => `${url}/effects/${encodeURIComponent(e.key)}/${what}`;
   const confirm = confirmText(effects);
+  const shownArgs = argsHashField(e.args);
   return html`<div class="card approval" id="effect-${e.key.slice(0, 16)}">
     <h3>${e.tool}${e.taskId ? html` <small>(task <code>${e.taskId}</code>)</small>` : ''}</h3>
     <p class="asked"><span class="status waiting">waiting for you</span> · mission <a href="${url}">${missionId}</a> (${agent}) asks since ${when(e.since)} · <a href="${effectLink(missionId, e.key)}">the program that asked for it</a></p>
@@ -92,7 +106,7 @@ export function effectApprovalCard(ctx: ConsoleContext, missionId: string, agent
     ${valuesList(tool?.input, e.args)}
     ${effectsBox(effects, 'Deny')}
     <p class="deadline">${e.deadline ? html`Decide ${when(e.deadline)}; then it is denied.` : 'No deadline.'}</p>
-    <form method="post" action="${action('approve')}" class="inline"><input type="hidden" name="_csrf" value="${ctx.csrf}" /><input name="note" placeholder="note (optional)" aria-label="note" /> <button class="primary"${confirm ? html` data-confirm="${confirm}"` : ''}>Approve</button></form>
-    <form method="post" action="${action('deny')}" class="inline"><input type="hidden" name="_csrf" value="${ctx.csrf}" /><input name="reason" placeholder="why" aria-label="why" required /> <button class="danger">Deny</button></form>
+    <form method="post" action="${action('approve')}" class="inline"><input type="hidden" name="_csrf" value="${ctx.csrf}" />${shownArgs}<input name="note" placeholder="note (optional)" aria-label="note" /> <button class="primary"${confirm ? html` data-confirm="${confirm}"` : ''}>Approve</button></form>
+    <form method="post" action="${action('deny')}" class="inline"><input type="hidden" name="_csrf" value="${ctx.csrf}" />${shownArgs}<input name="reason" placeholder="why" aria-label="why" required /> <button class="danger">Deny</button></form>
   </div>`;
 }

@@ -10,7 +10,7 @@ import { valuesList } from './explain.ts';
 import { when } from './time.ts';
 import { checklist, checklistFromText, checklistOf } from './checklist.ts';
 import { WAITING_FOR_YOU, statusBadge, statusesOf } from './waiting.ts';
-import { decisionCard, effectApprovalCard } from './approvals.ts';
+import { decisionCard, effectApprovalCard, shownArgsHash } from './approvals.ts';
 import type { HistoryReads } from './history-reads.ts';
 import type { ConsoleAudits } from './audits.ts';
 
@@ -107,8 +107,9 @@ export function missionRoutes(app: Hono, ctx: ConsoleContext): void {
     const form = await c.req.parseBody();
     const mission = ctx.navigator.mission(id);
     try {
-      if (c.req.param('verdict') === 'approve') await mission.approveEffect({ key, by: c.get('by'), ...(form.note ? { note: String(form.note) } : {}) });
-      else await mission.denyEffect(String(form.reason ?? '') || `denied from the console by ${c.get('by')}`, { key, by: c.get('by') });
+      const shown = { key, by: c.get('by'), ...shownArgsHash(form) };
+      if (c.req.param('verdict') === 'approve') await mission.approveEffect({ ...shown, ...(form.note ? { note: String(form.note) } : {}) });
+      else await mission.denyEffect(String(form.reason ?? '') || `denied from the console by ${c.get('by')}`, shown);
     } catch (err) {
       if (err instanceof MissionRejected) return c.html(await missionPage(ctx, id, err.message), 400);
       throw err;

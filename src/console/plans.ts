@@ -5,7 +5,7 @@ import type { Json, PlanProblem, Step } from '../plans/schema.ts';
 import type { PendingQuestion, PlanStatusView, ProgressEvent } from '../workflows/plan-contract.ts';
 import { type Fragment, fingerprint, html, page, pretty } from './html.ts';
 import type { ConsoleContext } from './missions.ts';
-import { stepApprovalCard } from './approvals.ts';
+import { shownArgsHash, stepApprovalCard } from './approvals.ts';
 import type { AcceptedUpdate } from '../client/verdicts.ts';
 import { when } from './time.ts';
 import { dagPicture } from './dag.ts';
@@ -240,7 +240,7 @@ export function planRoutes(app: Hono, ctx: ConsoleContext): void {
   app.post('/plans/:id/approve', change((id, _form, _step, by) => ctx.navigator.plan(id).approve({ by })));
   app.post('/plans/:id/cancel', change((id, _form, _step, by) => ctx.navigator.plan(id).cancel(`cancelled from the console by ${by}`, { by })));
   app.post('/plans/:id/regenerate', change((id, form, _step, by) => ctx.navigator.plan(id).regenerate(String(form.feedback ?? ''), { by })));
-  app.post('/plans/:id/steps/:step/approve', change((id, form, step, by) => ctx.navigator.plan(id).approveStep(step, { by, ...itemOf(form), ...(form.note ? { note: String(form.note) } : {}) })));
+  app.post('/plans/:id/steps/:step/approve', change((id, form, step, by) => ctx.navigator.plan(id).approveStep(step, { by, ...itemOf(form), ...shownArgsHash(form), ...(form.note ? { note: String(form.note) } : {}) })));
   app.post('/plans/:id/steps/:step/answer', change((id, form, step, by) => ctx.navigator.plan(id).answer(step, jsonField(form.value, `the answer to ${step}`), { by })));
   app.post('/plans/:id/steps/:step/deny', change((id, form, step, by) => ctx.navigator.plan(id).denyStep(step, { by, ...itemOf(form), ...(form.reason ? { reason: String(form.reason) } : {}) })));
 }

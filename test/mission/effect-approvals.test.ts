@@ -99,10 +99,27 @@ describe('approval gates on mission effects', () => {
     const handle = await m.start({ agent: 'payout-once', input: { name: 'dee', amount: 100 } });
     const mission = getMission(m.client, handle.workflowId);
     await waitForStatus(handle, (s) => s.effectApprovals?.[0]?.args !== undefined && (s.effectApprovals[0].args as { amount: number }).amount === 100);
+    // a console page showing the 100, left open
+    const navigator = new NavigatorClient({ client: m.client, taskQueue: m.taskQueue });
+    const app = createConsoleApp({ navigator, user: 'bo', pollMs: 50 });
+    const origin = 'http://localhost';
+    const page = await (await app.request(`${origin}/missions/${handle.workflowId}`)).text();
+    const [, action, form] = /<form method="post" action="([^"]*\/approve)" class="inline">([\s\S]*?)<\/form>/.exec(page)!;
+    const field = (name: string) => new RegExp(`name="${name}" value="([^"]+)"`).exec(form!)![1]!;
     await mission.approveEffect({ by: 'ana' });
     // the service refuses 100 (over its limit); the next pass asks for the same task with 50
     const again = await waitForStatus(handle, (s) => (s.effectApprovals?.[0]?.args as { amount?: number } | undefined)?.amount === 50);
     expect(again.effectApprovals[0]!.key).toBe((await mission.status()).approvals[0]!.key);
+    // Approve on the page that showed 100 is not an approval of 50
+    const stale = await app.request(`${origin}${action!}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', origin },
+      body: new URLSearchParams({ _csrf: field('_csrf'), argsHash: field('argsHash'), note: '' }).toString(),
+    });
+    expect(stale.status).toBe(400);
+    expect(await stale.text()).toContain('now waits with other args than the ones shown');
+    await expect(mission.denyEffect('no', { argsHash: field('argsHash') })).rejects.toThrow(/now waits with other args than the ones shown \(\{"account":"acct_dee","amount":50\}\)/);
+    expect((await mission.status()).effectApprovals).toHaveLength(1);
     await mission.approveEffect({ by: 'ana' });
     expect(await handle.result()).toEqual({ status: 'sent', reference: 'payout_acct_dee_50' });
     expect(payouts(file).map((p) => p.amount)).toEqual([50]);

@@ -40,7 +40,9 @@ describe('step approvals', () => {
     ]);
     // the whole args are shown where a person decides
     expect(plain(renderPlan(waiting))).toContain('waiting for approval: keep (delete_thing)\n      {\n        "name": "a"\n      }');
-    await plan.approveStep('keep', { by: 'ana', note: 'checked' });
+    // an approval given on other args than the ones waiting (a page shown before a retry with new args) is refused
+    await expect(plan.approveStep('keep', { by: 'ana', argsHash: valueHash({ name: 'b' }) })).rejects.toThrow(/step keep now waits with other args than the ones shown \(\{"name":"a"\}\)/);
+    await plan.approveStep('keep', { by: 'ana', note: 'checked', argsHash: valueHash({ name: 'a' }) });
     await expect(plan.approveStep('keep')).rejects.toThrow(/not awaiting approval/);
     await plan.denyStep('drop', { by: 'bo', reason: 'still needed' });
     const summary = await plan.result();
