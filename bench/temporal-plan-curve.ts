@@ -16,10 +16,9 @@
  *
  * Where the workflow's time goes, for the largest N: the plan's recorded history replayed
  * (workflow code only: no server, no activities; CPU time, the smallest N's replay taken
- * off) with the shipped bundle and with one
- * without Temporal's OpenTelemetry workflow interceptor (it runs with tracing off too), the
- * bare workflow's history beside it, and the promises each creates in the workflow context
- * (the SDK captures a stack trace for every one).
+ * off), the bare workflow's history beside it, and the promises each creates in the workflow context
+ * (the SDK captures a stack trace for every one). `BENCH_CURVE_KEEP_HISTORIES=dir` keeps the
+ * histories it replays there (small-plan.bin, large-plan.bin, ...; History protobuf).
  */
 import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -203,7 +202,8 @@ async function historiesOf(lane: Lane, workflowId: string, runId: string | undef
  * would slow down (and once crashed) the rest of this process.
  */
 async function replayFigure(small: Histories, large: Histories): Promise<Figure> {
-  const dir = await mkdtemp(join(tmpdir(), 'bench-replay-'));
+  const keep = process.env.BENCH_CURVE_KEEP_HISTORIES;
+  const dir = keep ?? (await mkdtemp(join(tmpdir(), 'bench-replay-')));
   try {
     const files: ReplayInput = { small: { n: small.n, plan: join(dir, 'small-plan.bin'), bare: join(dir, 'small-bare.bin') }, large: { n: large.n, plan: join(dir, 'large-plan.bin'), bare: join(dir, 'large-bare.bin') } };
     for (const size of ['small', 'large'] as const) {
@@ -218,10 +218,10 @@ async function replayFigure(small: Histories, large: Histories): Promise<Figure>
       name: `plan curve replay: workflow CPU ms per step (${large.n} - ${small.n} steps)`,
       samples: [r.perStep.shipped],
       detail:
-        `without the OpenTelemetry workflow interceptor ${p(r.perStep.withoutOtel)}, bare workflow ${p(r.perStep.bare)} per activity (best of ${r.rounds}); ` +
-        `promises in the workflow ${r.promises.shipped.toFixed(0)} per step, ${r.promises.withoutOtel.toFixed(0)} without the interceptor, bare ${r.promises.bare.toFixed(0)} per activity`,
+        `bare workflow ${p(r.perStep.bare)} per activity (best of ${r.rounds}); promises in the workflow ${r.promises.shipped.toFixed(0)} per step, bare ${r.promises.bare.toFixed(0)} per activity ` +
+        `(an untraced plan, without the OpenTelemetry workflow interceptor)`,
     };
   } finally {
-    await rm(dir, { recursive: true, force: true });
+    if (!keep) await rm(dir, { recursive: true, force: true });
   }
 }

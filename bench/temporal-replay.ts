@@ -2,9 +2,10 @@
  * Where a plan step's workflow time goes, for the plan curve of `npm run bench -- temporal`
  * (temporal-plan-curve.ts runs this file as a child process with the histories it recorded):
  * the plan's histories replayed (workflow code only: no server, no activities) with the
- * shipped bundle and with one without Temporal's OpenTelemetry workflow interceptor (it
- * runs with tracing off too), the bare workflow's beside them, and the promises each
- * creates in the workflow context (the SDK captures a stack trace for every one).
+ * shipped bundle, the bare workflow's beside them, and the promises each creates in the
+ * workflow context (the SDK captures a stack trace for every one). The bench's plans start
+ * untraced, so they run without Temporal's OpenTelemetry workflow interceptors
+ * (src/telemetry/workflow-tracing.ts; a traced plan's step makes 13 promises more).
  *
  * Per step: the smallest plan's replay taken from the largest's (that cancels the replay
  * worker's start and the plan's preparation), divided by the steps between them; CPU time
@@ -35,7 +36,7 @@ const Files = z.object({ n: z.number().int().positive(), plan: z.string(), bare:
 export const ReplayInput = z.object({ small: Files, large: Files }).refine((i) => i.large.n > i.small.n, 'large.n must be above small.n');
 export type ReplayInput = z.infer<typeof ReplayInput>;
 
-const ByVariant = z.object({ shipped: z.number(), withoutOtel: z.number(), bare: z.number() });
+const ByVariant = z.object({ shipped: z.number(), bare: z.number() });
 /** The child's answer, the last line of its stdout. */
 export const ReplayOutput = z.object({ rounds: z.number().int(), perStep: ByVariant, promises: ByVariant });
 export type ReplayOutput = z.infer<typeof ReplayOutput>;
@@ -53,7 +54,6 @@ async function measure(input: ReplayInput): Promise<ReplayOutput> {
   };
   const variants = {
     shipped: { bundle: await bundleOnce(workflowsPath, workflowInterceptorModules), which: 'plan' },
-    withoutOtel: { bundle: await bundleOnce(workflowsPath, workflowInterceptorModules.filter((m) => !m.includes('interceptors-opentelemetry'))), which: 'plan' },
     bare: { bundle: await bundleOnce(floorPath), which: 'bare' },
   } as const;
   type Variant = keyof typeof variants;

@@ -13,6 +13,8 @@
  * workflow's update completes relative to its other commands, so a history written with
  * them replays only with them. Always bundling them makes turning tracing on or off a
  * configuration change, not a workflow code change (off, their spans go to a no-op sink).
+ * Whether a run uses them is read from its history: a plan started without a trace runs
+ * without them (workflow-tracing.ts).
  */
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
@@ -41,9 +43,9 @@ export interface TelemetryOptions {
 
 const ext = import.meta.url.endsWith('.ts') ? 'ts' : 'js';
 
-/** Bundled with the workflows, tracing on or off: Temporal's tracing interceptors, then our decision spans. */
+/** Bundled with the workflows, tracing on or off: Temporal's tracing interceptors (left out of untraced plans), then our decision spans. */
 export const workflowInterceptorModules: readonly string[] = [
-  require.resolve('@temporalio/interceptors-opentelemetry/lib/workflow-interceptors'),
+  fileURLToPath(new URL(`./workflow-tracing.${ext}`, import.meta.url)),
   fileURLToPath(new URL(`./workflow-interceptors.${ext}`, import.meta.url)),
 ];
 
