@@ -11,13 +11,11 @@ import { failure } from '../kernel/failures.ts';
 import { invokeTool } from './tool-invocation.ts';
 import type { Client } from '@temporalio/client';
 import { createHash } from 'node:crypto';
-import { canonicalJson, fromJson, toJson } from '../lisp/json.ts';
-import type { Limits } from '../lisp/api.ts';
+import { canonicalJson } from '../lisp/json.ts';
 import { programEvaluator, runSandboxed } from '../sandbox/index.ts';
-import { DEFAULT_MAX_ITEMS, PLAN_NAMESPACES, substituteExpressions, truthy } from '../plans/expressions.ts';
+import { ExpressionError, evaluateStep } from '../plans/evaluate.ts';
 import { checkParams } from '../plans/params.ts';
 import { checkAnswer } from '../plans/questions.ts';
-import { computedIn, pathText } from '../plans/references.ts';
 import type { ChatMessage, ChatModel } from '../llm/model.ts';
 import { buildPlan, toSpec } from '../plans/build.ts';
 import { PlanEdit, RecoveryAction, applyEdit, applyRecovery } from '../plans/edits.ts';
@@ -142,21 +140,14 @@ export function createPlanActivities(deps: PlanActivityDeps) {
       return withHeartbeat(Context.current(), every, () => askRecovery(entry, catalogOf(deps.agents, entry), stepAgents(deps.agents, entry, req.request), req));
     },
 
-    /** A step's condition, then its `$expr` values, in the sandbox with small limits. */
+    /** A step's condition, then its `$expr` values, in the sandbox with small limits; a failed expression fails the step for good. */
     async evaluatePlanStep(req: EvaluateStepRequest): Promise<EvaluateStepOutcome> {
-      const context = {
-        ...Object.fromEntries(Object.entries(req.steps).map(([id, v]) => [`step/${id}`, v])),
-        ...Object.fromEntries(Object.entries(req.params).map(([name, v]) => [`param/${name}`, v])),
-      };
-      if (req.when !== undefined) {
-        const condition = await evaluateExpression(req.when, context, req.stepId, 'when');
-        if (!truthy(condition)) return { kind: 'skip', condition };
+      try {
+        return await evaluateStep(req, evaluate);
+      } catch (err) {
+        if (err instanceof ExpressionError) throw failure('InvalidExpression', err.message);
+        throw err;
       }
-      if (req.forEach === undefined) return { kind: 'args', args: await computeArgs(req, context) };
-      const items = await forEachItems(req, req.forEach, context);
-      const each: Json[] = [];
-      for (const [i, item] of items.entries()) each.push(await computeArgs(req, context, { item, where: `item ${i}` }));
-      return { kind: 'each', items: each };
     },
 
     /** A person's answer to a question step, checked against the question's JSON Schema. */
@@ -197,8 +188,6 @@ export function createPlanActivities(deps: PlanActivityDeps) {
   };
 }
 
-/** Limits of one plan expression: small, since an expression only computes a value. */
-export const EXPRESSION_LIMITS: Partial<Limits> = { fuel: 100_000, timeoutMs: 2000, maxToolCalls: 0, maxOutputChars: 0 };
 /**
  * Time a sandbox thread may take to start before the expression's own limit counts (the
  * thread enforces timeoutMs on the program itself; the host's backstop also covers a cold
@@ -210,47 +199,6 @@ const evaluate = (source: string, opts: Parameters<typeof runSandboxed>[1] = {})
   const evaluator = programEvaluator();
   return evaluator === runSandboxed ? runSandboxed(source, opts, { graceMs: SANDBOX_START_GRACE_MS }) : evaluator(source, opts);
 };
-
-/** The args with every `$expr` computed (`item` bound for a forEach item). */
-async function computeArgs(req: EvaluateStepRequest, context: Record<string, Json>, each?: { item: Json; where: string }): Promise<Json> {
-  const values = new Map<string, Json>();
-  for (const { path, computed } of computedIn(req.args)) {
-    if (computed.kind !== 'expr') continue;
-    const where = `${each ? `${each.where} ` : ''}${pathText(path, req.root)}`;
-    values.set(JSON.stringify(path), await evaluateExpression(computed.source, context, req.stepId, where, each?.item));
-  }
-  return substituteExpressions(req.args, (path) => values.get(JSON.stringify(path)) ?? null);
-}
-
-/** A forEach expression's list; anything else, or more than maxItems, fails the step. */
-async function forEachItems(req: EvaluateStepRequest, source: string, context: Record<string, Json>): Promise<Json[]> {
-  const list = await evaluateExpression(source, context, req.stepId, 'forEach');
-  const max = req.maxItems ?? DEFAULT_MAX_ITEMS;
-  const fail = (message: string) => failure('InvalidExpression', `step ${req.stepId} forEach: ${message}`);
-  if (!Array.isArray(list)) throw fail(`expected a list, got ${list === null ? 'nil' : typeof list === 'object' ? 'a map' : JSON.stringify(list)}`);
-  if (list.length > max) throw fail(`gave ${list.length} items, more than maxItems ${max}`);
-  return list;
-}
-
-/**
- * One expression's value as JSON, evaluated in the sandbox; an error (or a value that is
- * not JSON) fails the step for good, naming the step, the path and the position.
- */
-async function evaluateExpression(source: string, context: Record<string, Json>, stepId: string, where: string, item?: Json): Promise<Json> {
-  const namespace = item === undefined ? undefined : new Map([['item', fromJson(item)]]);
-  const result = await evaluate(source, { context, dataNamespaces: [...PLAN_NAMESPACES], limits: EXPRESSION_LIMITS, journal: null, ...(namespace ? { namespace } : {}) });
-  const invalid = (message: string) => failure('InvalidExpression', `step ${stepId} ${where}: ${message}`);
-  if (result.status === 'error') {
-    const at = result.error.span ? `line ${result.error.span.line}, column ${result.error.span.col}: ` : '';
-    throw invalid(`${at}${result.error.message}`);
-  }
-  if (result.status !== 'ok') throw invalid(result.status === 'fail' ? 'the expression called fail' : 'the expression called a tool');
-  try {
-    return toJson(result.value);
-  } catch (err) {
-    throw invalid(`its value is not JSON: ${(err as Error).message}`);
-  }
-}
 
 type Built = { ok: true; plan: Plan } | { ok: false; problems: PlanProblem[] };
 

@@ -10,11 +10,10 @@
  * - the step results in the plan's final summary are the recorded ones.
  */
 import { run } from '../lisp/index.ts';
-import { fromJson, toJson } from '../lisp/json.ts';
-import { DEFAULT_MAX_ITEMS, PLAN_NAMESPACES, needsEvaluation, paramValues, resultsUsedBy, substituteExpressions, truthy } from '../plans/expressions.ts';
-import { computedIn, resolveReferences } from '../plans/references.ts';
+import { needsEvaluation, paramValues, resultsUsedBy } from '../plans/expressions.ts';
+import { resolveReferences } from '../plans/references.ts';
 import type { Json, Plan, Step } from '../plans/schema.ts';
-import { EXPRESSION_LIMITS } from '../activities/plans.ts';
+import { ExpressionError, evaluateStep } from '../plans/evaluate.ts';
 import type { EvaluateStepOutcome, EvaluateStepRequest, ExecutionSummary, PlanOutcome, RecoveryOutcome, StepOutcome, StepRequest, StepVerdict } from '../workflows/plan-contract.ts';
 import { EventType, type HistoryEvent, type RunHistory, decodeAll, decodeFirst, eventId } from './history.ts';
 import { valueHash } from './hash.ts';
@@ -228,7 +227,7 @@ class PlanWalker {
 
   /** The evaluation's answer is what its expressions give when evaluated again. */
   private async checkEvaluation(req: EvaluateStepRequest, outcome: EvaluateStepOutcome, at: At): Promise<void> {
-    const again = await evaluateStep(req);
+    const again = await evaluateStepAgain(req);
     this.checked++;
     if (same(again, outcome)) return;
     const request = this.scheduledAt(at, req);
@@ -285,39 +284,15 @@ class PlanWalker {
 }
 
 /**
- * An `evaluatePlanStep` request evaluated again as the activity does: `when`, then the
- * forEach list, then each `$expr` of the args; an expression that fails gives `{error}`.
+ * An `evaluatePlanStep` request evaluated again as the activity does (the same code,
+ * src/plans/evaluate.ts, in process rather than in the sandbox); a failed expression gives
+ * `{error}` with the activity's message.
  */
-export async function evaluateStep(req: EvaluateStepRequest): Promise<EvaluateStepOutcome | { error: string }> {
-  const context: Record<string, Json> = {
-    ...Object.fromEntries(Object.entries(req.steps).map(([id, v]) => [`step/${id}`, v])),
-    ...Object.fromEntries(Object.entries(req.params).map(([name, v]) => [`param/${name}`, v])),
-  };
+export async function evaluateStepAgain(req: EvaluateStepRequest): Promise<EvaluateStepOutcome | { error: string }> {
   try {
-    if (req.when !== undefined) {
-      const condition = await expression(req.when, context);
-      if (!truthy(condition)) return { kind: 'skip', condition };
-    }
-    if (req.forEach === undefined) return { kind: 'args', args: await computed(req.args, context) };
-    const list = await expression(req.forEach, context);
-    if (!Array.isArray(list) || list.length > (req.maxItems ?? DEFAULT_MAX_ITEMS)) return { error: 'forEach: not a list within maxItems' };
-    const items: Json[] = [];
-    for (const item of list) items.push(await computed(req.args, context, item));
-    return { kind: 'each', items };
+    return await evaluateStep(req, run);
   } catch (err) {
-    return { error: (err as Error).message };
+    if (err instanceof ExpressionError) return { error: err.message };
+    throw err;
   }
-}
-
-async function computed(args: Json, context: Record<string, Json>, item?: Json): Promise<Json> {
-  const values = new Map<string, Json>();
-  for (const { path, computed: c } of computedIn(args)) if (c.kind === 'expr') values.set(JSON.stringify(path), await expression(c.source, context, item));
-  return substituteExpressions(args, (path) => values.get(JSON.stringify(path)) ?? null);
-}
-
-async function expression(source: string, context: Record<string, Json>, item?: Json): Promise<Json> {
-  const namespace = item === undefined ? undefined : new Map([['item', fromJson(item)]]);
-  const r = await run(source, { context, dataNamespaces: [...PLAN_NAMESPACES], limits: EXPRESSION_LIMITS, journal: null, ...(namespace ? { namespace } : {}) });
-  if (r.status !== 'ok') throw new Error(r.status === 'error' ? r.error.message : `the expression ended with ${r.status}`);
-  return toJson(r.value);
 }

@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { historiesFromJson } from '../../src/audit/history.ts';
 import { valueHash } from '../../src/audit/hash.ts';
-import { evaluateStep } from '../../src/audit/plan-values.ts';
+import { evaluateStepAgain as evaluateStep } from '../../src/audit/plan-values.ts';
 import { auditPlanChain, formatPlanAudit } from '../../src/audit/plans.ts';
 import { bundleOnce } from '../../src/devserver/testing.ts';
 import { workflowInterceptorModules, workflowsPath } from '../../src/worker/index.ts';
@@ -107,6 +107,10 @@ describe('value links of a recorded plan', () => {
     expect(await evaluateStep({ ...base, args: { x: { $expr: '(+ param/k 1)' } } })).toEqual({ kind: 'args', args: { x: 11 } });
     expect(await evaluateStep({ ...base, when: '(= param/k 3)', args: {} })).toEqual({ kind: 'skip', condition: false });
     expect(await evaluateStep({ ...base, forEach: '(:n step/a)', args: { v: { $expr: '(* item 2)' } } })).toEqual({ kind: 'each', items: [{ v: 2 }, { v: 4 }] });
-    expect(await evaluateStep({ ...base, args: { x: { $expr: '(nope)' } } })).toMatchObject({ error: expect.any(String) });
+    expect(await evaluateStep({ ...base, args: { x: { $expr: '(nope)' } } })).toEqual({ error: 'step s args.x: line 1, column 2: Undefined variable: nope' });
+    // the activity's own messages (one implementation, src/plans/evaluate.ts)
+    expect(await evaluateStep({ ...base, forEach: 'param/k', args: {} })).toEqual({ error: 'step s forEach: expected a list, got 10' });
+    expect(await evaluateStep({ ...base, forEach: '(range 3)', maxItems: 2, args: {} })).toEqual({ error: 'step s forEach: gave 3 items, more than maxItems 2' });
+    expect(await evaluateStep({ ...base, forEach: '(:n step/a)', args: { v: { $expr: '(fail "no")' } } })).toEqual({ error: 'step s item 0 args.v: the expression called fail' });
   });
 });
