@@ -13,7 +13,9 @@ import { loopCodegen } from '../../src/lisp/eval/loop-codegen.ts';
 
 const NAMES = ['i', 'acc', 'k'];
 const num = fc.oneof(fc.integer({ min: -5, max: 50 }), fc.constantFrom(0.5, -0.5, 1e300));
-const anyConst = fc.oneof({ weight: 6, arbitrary: num.map(String) }, { weight: 1, arbitrary: fc.constantFrom('nil', 'true', 'false', '"x"') });
+/** numbers where WebAssembly's arithmetic could differ from JS's: -0, the edge of exact integers, huge ones */
+const edgeNum = fc.constantFrom('-0.0', '9007199254740991', '-9007199254740992', '4503599627370497', '-1e300', '-7');
+const anyConst = fc.oneof({ weight: 6, arbitrary: num.map(String) }, { weight: 1, arbitrary: edgeNum }, { weight: 1, arbitrary: fc.constantFrom('nil', 'true', 'false', '"x"') });
 
 function expr(n: number, depth: number): fc.Arbitrary<string> {
   // `o` is a local of an enclosing `let`: read from the frame, never written
@@ -47,10 +49,14 @@ const loopProgram = fc.integer({ min: 1, max: 3 }).chain((n) =>
     }),
 );
 
-/** `coldAfter`: iterations on the closures before a loop new to the process is generated (then the switch happens mid-loop). */
-async function outcome(src: string, fuel: number, codegen: boolean, coldAfter = 0) {
+/**
+ * `coldAfter`: iterations on the closures before a loop new to the process is generated
+ * (then the switch happens mid-loop); `wasm`: loops of numbers as WebAssembly (loop-wasm.ts).
+ */
+async function outcome(src: string, fuel: number, codegen: boolean, coldAfter = 0, wasm = true) {
   loopCodegen.enabled = codegen;
   loopCodegen.coldAfter = coldAfter;
+  loopCodegen.wasm = wasm;
   const r = await run(src, { limits: { fuel, timeoutMs: 60_000 } });
   const what = r.status === 'ok' ? `ok ${prStr(r.value)}` : r.status === 'error' ? `error ${r.error.code}: ${r.error.message}` : r.status;
   return { what, fuel: r.fuelUsed };
@@ -59,21 +65,24 @@ async function outcome(src: string, fuel: number, codegen: boolean, coldAfter = 
 afterEach(() => {
   loopCodegen.enabled = true;
   loopCodegen.coldAfter = 5_000;
+  loopCodegen.wasm = true;
 });
 
 describe('numeric loops compiled to JS', () => {
   it('give the same value or error and use the same fuel as the closures, at any fuel limit', async () => {
     const before = loopCodegen.compiled;
+    const wasmBefore = loopCodegen.wasmCompiled;
     await fc.assert(
       fc.asyncProperty(loopProgram, fc.integer({ min: 5, max: 6000 }), fc.constantFrom(0, 0, 1, 7, 60), async (src, fuel, coldAfter) => {
         const closures = await outcome(src, fuel, false);
-        const generated = await outcome(src, fuel, true, coldAfter);
-        expect(generated, src).toEqual(closures);
+        expect(await outcome(src, fuel, true, coldAfter, false), src).toEqual(closures);
+        expect(await outcome(src, fuel, true, coldAfter), src).toEqual(closures);
       }),
       { numRuns: 400 },
     );
     // most random loops are in the subset and run long enough: the comparison is not vacuous
-    expect(loopCodegen.compiled - before).toBeGreaterThan(180);
+    expect(loopCodegen.compiled - before).toBeGreaterThan(360);
+    expect(loopCodegen.wasmCompiled - wasmBefore).toBeGreaterThan(60);
   });
 
   it('the benchmark loop: same answer and fuel, with and without', async () => {

@@ -1,11 +1,12 @@
 /**
  * JS functions made from generated source (loop-codegen.ts, fn-codegen.ts), cached by
- * their parameters and source. A program is compiled anew on every run, and a function
+ * their parameters and source, and WebAssembly modules (loop-wasm.ts) by their bytes. A program is compiled anew on every run, and a function
  * from a fresh `new Function` starts cold each time (interpreted, then optimised after
  * thousands of calls); the one made for the same source keeps V8's feedback and
  * optimised code. Bounded (bounded-cache.ts).
  */
 import { BoundedCache, cacheGeneration } from '../bounded-cache.ts';
+import { type WasmModule, wasmApi } from './wasm-module.ts';
 
 const bySource = new BoundedCache<unknown>(2000);
 
@@ -24,4 +25,18 @@ export function generatedFunction<F>(params: readonly string[], source: string):
     const g = cacheGeneration();
     return new Function(...params, g === 0 ? source : `${source}\n// ${g}`);
   }) as F;
+}
+
+const byBytes = new BoundedCache<WasmModule>(500);
+
+const bytesKey = (bytes: Uint8Array): string => String.fromCharCode(...bytes);
+
+/** Whether the module of these bytes was compiled already (see {@link isGenerated}). */
+export function isCompiled(bytes: Uint8Array): boolean {
+  return byBytes.has(bytesKey(bytes));
+}
+
+/** The compiled WebAssembly module of `bytes` (compiled once: Liftoff, then tiered up by V8 as it runs). */
+export function wasmModule(bytes: Uint8Array): WasmModule {
+  return byBytes.get(bytesKey(bytes), () => new wasmApi!.Module(bytes));
 }

@@ -24,6 +24,10 @@
  *   `ev.ticks`. The 1e6-iteration benchmark loop went from about 8 ms to 1.5 ms with this
  *   shape (and with generated functions cached by source).
  *
+ * A loop whose locals and values are all numbers (and booleans) also becomes a WebAssembly
+ * module (loop-wasm.ts), which runs in place of the JS iterations: new JS runs in V8's
+ * interpreter until V8 has optimised it, a module is machine code from its first iteration.
+ *
  * The generated source holds only slot numbers, number/boolean/nil literals, indices into
  * the constants array and names of our own variables: nothing of the program's text.
  */
@@ -31,7 +35,9 @@ import type { Node } from '../analyzer/nodes.ts';
 import type { Value } from '../values.ts';
 import type { Code } from './compile.ts';
 import { CHECK_EVERY, type Evaluator } from './index.ts';
-import { generatedFunction, isGenerated } from './generated-code.ts';
+import { generatedFunction, isCompiled, isGenerated, wasmModule } from './generated-code.ts';
+import { type Iterations, wasmIterations, writeWasm } from './loop-wasm.ts';
+import { wasmApi } from './wasm-module.ts';
 import { RECUR } from './signals.ts';
 import { BAILED, DONE, LOW, LoopSource, longestPath } from './loop-source.ts';
 
@@ -44,7 +50,7 @@ import { BAILED, DONE, LOW, LoopSource, longestPath } from './loop-source.ts';
  * source of loop-source.ts: 50,000 kept 10,000-iteration loops 0.2 ms faster but cost the
  * 1e6-iteration loop 3 ms and collatz 4 ms.
  */
-export const loopCodegen = { enabled: true, compiled: 0, coldAfter: 5_000 };
+export const loopCodegen = { enabled: true, compiled: 0, coldAfter: 5_000, wasm: wasmApi !== undefined, wasmCompiled: 0 };
 
 /**
  * The loop's iterations as one JS function (see the module comment), or undefined when
@@ -58,10 +64,14 @@ export function fastLoop(body: Node, slots: readonly number[], closures: Code): 
   const { source, consts } = written;
   const max = longestPath(body);
   const params = ['s', 'K', 'f'];
+  // loops of numbers only also as WebAssembly, machine code from the first iteration (loop-wasm.ts)
+  const wasm = loopCodegen.wasm ? writeWasm(body, slots) : undefined;
   const make = (): Iterations | undefined => {
     try {
-      const fn = generatedFunction<Iterations>(params, source);
+      const js = generatedFunction<Iterations>(params, source);
+      const fn = wasm ? wasmIterations(wasmModule(wasm.bytes), slots.length, wasm.outer, js) : js;
       loopCodegen.compiled++;
+      if (wasm) loopCodegen.wasmCompiled++;
       return fn;
     } catch {
       return undefined; // a generator bug must never break a program: the closures run it
@@ -71,7 +81,8 @@ export function fastLoop(body: Node, slots: readonly number[], closures: Code): 
   // at once. New: the closures (warm from every earlier program) run the first
   // `coldAfter` iterations, as a short loop runs faster on them than in a function V8
   // has never seen.
-  let iterations = isGenerated(params, source) || loopCodegen.coldAfter === 0 ? make() : undefined;
+  const warm = wasm ? isCompiled(wasm.bytes) : isGenerated(params, source);
+  let iterations = warm || loopCodegen.coldAfter === 0 ? make() : undefined;
   let left = loopCodegen.coldAfter;
   let failed = false;
   return (f, ev) => {
@@ -91,8 +102,6 @@ export function fastLoop(body: Node, slots: readonly number[], closures: Code): 
 
 /** Units between clock checks in generated code: about a millisecond of it. */
 const CHUNK = 1 << 20;
-
-type Iterations = (s: Value[], consts: Value[], f: Value[]) => typeof DONE | typeof LOW | typeof BAILED;
 
 /** Runs the loop: generated iterations while they can, the closures for the others. */
 function drive(iterations: Iterations, consts: Value[], slots: readonly number[], max: number, closures: Code, f: Value[], ev: Evaluator): Value {

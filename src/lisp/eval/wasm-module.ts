@@ -1,0 +1,115 @@
+/**
+ * The few bytes of the WebAssembly binary format that loop-wasm.ts needs: one module with
+ * one exported function of f64 parameters returning an i32, f64 (and i64) locals, and one
+ * exported page of memory. Opcodes are named as in the WebAssembly spec.
+ */
+
+/** A compiled module (opaque here). */
+export type WasmModule = { readonly wasmModule: unique symbol };
+
+interface WasmApi {
+  Module: new (bytes: Uint8Array) => WasmModule;
+  Instance: new (module: WasmModule) => { exports: { f: (...args: number[]) => number; m: { buffer: ArrayBuffer } } };
+}
+
+/** The host's WebAssembly, if it has one (not under `--jitless`). */
+export const wasmApi: WasmApi | undefined = (globalThis as { WebAssembly?: WasmApi }).WebAssembly;
+
+export const OP = {
+  unreachable: 0x00,
+  block: 0x02,
+  loop: 0x03,
+  if: 0x04,
+  else: 0x05,
+  end: 0x0b,
+  br: 0x0c,
+  brIf: 0x0d,
+  drop: 0x1a,
+  localGet: 0x20,
+  localSet: 0x21,
+  localTee: 0x22,
+  f64Store: 0x39,
+  i32Const: 0x41,
+  f64Const: 0x44,
+  i32Eqz: 0x45,
+  i32Ne: 0x47,
+  f64Eq: 0x61,
+  f64Ne: 0x62,
+  f64Lt: 0x63,
+  f64Gt: 0x64,
+  f64Le: 0x65,
+  f64Ge: 0x66,
+  i32And: 0x71,
+  i64RemS: 0x81,
+  f64Abs: 0x99,
+  f64Trunc: 0x9d,
+  f64Add: 0xa0,
+  f64Sub: 0xa1,
+  f64Mul: 0xa2,
+  f64Div: 0xa3,
+  f64Min: 0xa4,
+  f64Max: 0xa5,
+  i64TruncF64S: 0xb0,
+  f64ConvertI64S: 0xb9,
+} as const;
+
+/** Block and value types. */
+export const TYPE = { empty: 0x40, i32: 0x7f, i64: 0x7e, f64: 0x7c } as const;
+
+export function uleb(n: number): number[] {
+  const out: number[] = [];
+  do {
+    let b = n & 0x7f;
+    n >>>= 7;
+    if (n !== 0) b |= 0x80;
+    out.push(b);
+  } while (n !== 0);
+  return out;
+}
+
+/** `f64.const x`, bit-exact (-0, infinities included). */
+export function f64Const(x: number): number[] {
+  return [OP.f64Const, ...new Uint8Array(new Float64Array([x]).buffer)];
+}
+
+/** `i32.const b` for a small non-negative `b` (0 to 63: one byte of signed LEB128). */
+export function i32Const(b: number): number[] {
+  return [OP.i32Const, b];
+}
+
+/** `f64.store` of the value on the stack at byte `offset` (the address pushed first is 0). */
+export function f64StoreAt(offset: number, value: number[]): number[] {
+  return [...i32Const(0), ...value, OP.f64Store, 3, ...uleb(offset)];
+}
+
+function section(id: number, bytes: number[]): number[] {
+  return [id, ...uleb(bytes.length), ...bytes];
+}
+
+function vector(items: number[][]): number[] {
+  return [...uleb(items.length), ...items.flat()];
+}
+
+function name(s: string): number[] {
+  return [...uleb(s.length), ...[...s].map((c) => c.charCodeAt(0))];
+}
+
+/**
+ * A module exporting `f` (`params` f64 parameters, an i32 result, `locals` as
+ * [count, type] groups, `body` its code without the final `end`) and `m`, one page of memory.
+ */
+export function moduleBytes(params: number, locals: ReadonlyArray<readonly [number, number]>, body: number[]): Uint8Array {
+  const type = [0x60, ...vector(Array.from({ length: params }, () => [TYPE.f64])), 1, TYPE.i32];
+  const code = [...vector(locals.map(([count, ty]) => [...uleb(count), ty])), ...body, OP.end];
+  return new Uint8Array([
+    ...[0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00],
+    ...section(1, vector([type])),
+    ...section(3, vector([[0]])),
+    ...section(5, vector([[0x00, 1]])),
+    ...section(7, vector([
+      [...name('f'), 0x00, 0],
+      [...name('m'), 0x02, 0],
+    ])),
+    ...section(10, vector([[...uleb(code.length), ...code]])),
+  ]);
+}
