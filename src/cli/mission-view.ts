@@ -4,9 +4,10 @@
  */
 import { ActivityFailure, ChildWorkflowFailure, WorkflowFailedError, type WorkflowHandle } from '@temporalio/client';
 import { type MissionHandle, missionOf } from '../client/missions.ts';
-import type { ApprovalRecord, LedgerEntry, StatusView } from '../workflows/contract.ts';
+import type { LedgerEntry, StatusView } from '../workflows/contract.ts';
 import { isBareWord } from './input.ts';
 import { failedAttemptLines } from './attempts-view.ts';
+import { effectApprovalLine } from './approval-view.ts';
 
 const CLOSED = new Set(['COMPLETED', 'FAILED', 'CANCELLED', 'TERMINATED', 'TIMED_OUT', 'CONTINUED_AS_NEW']);
 
@@ -73,11 +74,6 @@ export function ledgerLine(e: LedgerEntry, maxResult = Infinity): string {
   const outcome = e.status === 'failed' ? `failed: ${e.error}` : e.status === 'running' ? 'running' : shown;
   const line = `#${e.seq} pass ${e.pass} ${e.tool} [${e.sideEffect}]${e.taskId ? ` task ${e.taskId}` : ''} attempts ${e.attempts} via ${e.activity} → ${outcome}`;
   return [line, ...failedAttemptLines(e.failedAttempts, '    ')].join('\n');
-}
-
-/** One approval, denial or passed deadline of an effect (`status`, `ledger`). */
-export function effectApprovalLine(a: ApprovalRecord): string {
-  return `${a.tool}${a.taskId ? ` (task ${a.taskId})` : ''} ${a.outcome}${a.by ? ` by ${a.by}` : ''} at ${a.at}${a.note ? `: ${a.note}` : ''}`;
 }
 
 /** The calls that were retried, with why (`navigator status`); none when nothing was. */

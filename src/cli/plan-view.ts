@@ -7,9 +7,10 @@ import pc from 'picocolors';
 import type { PlanHandle } from '../client/plans.ts';
 import type { Plan, Step } from '../plans/schema.ts';
 import { blockedAfterWarning } from '../plans/scheduler.ts';
-import type { PlanStatusView, ProgressEvent, StepApprovalRecord } from '../workflows/plan-contract.ts';
+import type { PlanStatusView, ProgressEvent } from '../workflows/plan-contract.ts';
 import { type Settled, closedState } from './mission-view.ts';
 import { failedAttemptLines } from './attempts-view.ts';
+import { stepApprovalLine } from './approval-view.ts';
 
 const CLI = 'npx navigator plan';
 
@@ -104,7 +105,7 @@ export function renderPlan(view: PlanStatusView, opts: { full?: boolean } = {}):
     lines.push(`├${bar}`, `│ ${Object.entries(c).filter(([, n]) => n > 0).map(([k, n]) => `${k} ${n}`).join(', ')}`);
   }
   const records = view.approvalRecords ?? [];
-  if (records.length) lines.push(`├${bar}`, '│ Approvals', ...records.map((r) => `│  ${approvalLine(r)}`));
+  if (records.length) lines.push(`├${bar}`, '│ Approvals', ...records.map((r) => `│  ${stepApprovalLine(r)}`));
   lines.push(`└${bar}`);
   lines.push(...nextCommands(view));
   return lines.join('\n');
@@ -158,16 +159,6 @@ export function closedLine(closed: NonNullable<Settled['closed']>): string {
 export function checklistLine(view: PlanStatusView): string {
   const steps = view.plan?.steps ?? [];
   return `${view.status}: ${steps.map((s) => `${s.id} ${STATUS_MARK[s.status] ?? s.status}`).join('  ')}`;
-}
-
-/** One approval, denial or passed deadline, as `plan show` and `plan ledger` list it. */
-export function approvalLine(r: StepApprovalRecord): string {
-  const what = `${r.stepId}${r.item === null ? '' : ` item ${r.item}`} (${r.tool ?? '?'})`;
-  const verdict = r.outcome === 'expired' ? pc.yellow('no verdict before the deadline') : r.outcome === 'approved' ? pc.green('approved') : pc.red('denied');
-  const by = r.by ? ` by ${r.by}` : '';
-  const note = r.note ? `: ${r.note}` : '';
-  const hash = r.argsHash ? `, args hash ${r.argsHash}` : '';
-  return `${r.at} ${what} ${verdict}${by}${note}${hash}`;
 }
 
 /** Pretty JSON, every line of it. */

@@ -166,7 +166,7 @@ describe('approval gates on mission effects', () => {
     expect(after.stdout).toContain('wrong account');
     // a denied effect never ran: the ledger lists it among the approvals
     const ledger = await cli('ledger', handle.workflowId);
-    expect(ledger.stdout).toMatch(/Approvals:\n {2}send_payout \(task payout\) denied by cli-user at \S+: wrong account/);
+    expect(ledger.stdout).toMatch(/Approvals:\n {2}\d{4}-\d\d-\d\dT\S+ send_payout \(task payout\) denied by cli-user: wrong account, args hash [0-9a-f]{16}\n/);
     const late = await cli('effect', 'approve', handle.workflowId);
     expect(late.code).not.toBe(0);
     expect(late.stderr).toMatch(/not running|completed|no effect/);

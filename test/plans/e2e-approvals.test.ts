@@ -9,7 +9,8 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { WorkflowFailedError } from '@temporalio/client';
 import { valueHash } from '../../src/audit/hash.ts';
-import { approvalLine, endState, renderPlan } from '../../src/cli/plan-view.ts';
+import { endState, renderPlan } from '../../src/cli/plan-view.ts';
+import { stepApprovalLine } from '../../src/cli/approval-view.ts';
 import { awaiting, expectPlanAuditOk, stepOf, usePlanEnv, waitForPlan, type PlanEnv } from './plan-harness.ts';
 
 const planEnvOf = usePlanEnv();
@@ -57,7 +58,7 @@ describe('step approvals', () => {
     const shown = plain(renderPlan(view));
     expect(shown).toContain(`keep (delete_thing) approved by ana: checked, args hash ${valueHash({ name: 'a' })}`);
     expect(shown).toContain('drop (delete_thing) denied by bo: still needed');
-    expect(plain(approvalLine(view.approvalRecords[1]!))).toMatch(/^\d{4}-\d\d-\d\dT.* drop \(delete_thing\) denied by bo: still needed$/);
+    expect(plain(stepApprovalLine(view.approvalRecords[1]!))).toMatch(/^\d{4}-\d\d-\d\dT.* drop \(delete_thing\) denied by bo: still needed$/);
     const end = endState(view, { status: 'COMPLETED', failure: null } as never);
     expect(end.exitCode).toBe(0);
     expect(plain(end.lines.join('\n'))).toBe('plan completed: 1 of 2 step(s) done (skipped: drop, denied by bo: still needed)');

@@ -4,7 +4,8 @@ import { CliError, action } from '../errors.ts';
 import { onMission, printJson, withClient } from '../mission-client.ts';
 import { follow } from '../follow.ts';
 import { progressForPeople } from '../progress-view.ts';
-import { describeSettled, effectApprovalLine, ledgerLine, retriedLines, settle } from '../mission-view.ts';
+import { describeSettled, ledgerLine, retriedLines, settle } from '../mission-view.ts';
+import { effectApprovalLine } from '../approval-view.ts';
 
 type Flags = { json?: boolean };
 

@@ -11,7 +11,8 @@ import { blockedAfterWarning } from '../../plans/scheduler.ts';
 import { CliError, action } from '../errors.ts';
 import { parseJson, parseValue, readHistoryFile, readJsonFile, readText } from '../input.ts';
 import { printJson, withClient } from '../mission-client.ts';
-import { type PlanSettled, approvalLine, checklistLine, endState, renderPlan, settlePlan } from '../plan-view.ts';
+import { type PlanSettled, checklistLine, endState, renderPlan, settlePlan } from '../plan-view.ts';
+import { stepApprovalLine } from '../approval-view.ts';
 import { failedAttemptLines } from '../attempts-view.ts';
 import { agentBeforeStart, agentsModuleOf, checkPlanDocument } from '../before-start.ts';
 
@@ -383,7 +384,7 @@ const ledger = new Command('ledger')
         }
         // who approved or denied what (plan show --json has them as approvalRecords)
         const records = (await plan.status()).approvalRecords ?? [];
-        if (records.length) process.stdout.write(`Approvals:\n${records.map((r) => `  ${approvalLine(r)}\n`).join('')}`);
+        if (records.length) process.stdout.write(`Approvals:\n${records.map((r) => `  ${stepApprovalLine(r)}\n`).join('')}`);
       });
     }),
   );
