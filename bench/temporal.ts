@@ -6,7 +6,8 @@
  *
  * Our own time is measured where it runs and taken out, so what is left is Temporal's:
  * an activity's own time is the worker's run of it minus the workflow queries it made
- * (runPass reads the journal by query: that query is Temporal overhead); history event
+ * (runPass reads its journal by query when its input does not carry it: that query is
+ * Temporal overhead); history event
  * times say when the server scheduled, started and completed it, and when the workflow
  * task that acted on its result completed ("applied").
  *

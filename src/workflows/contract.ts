@@ -260,11 +260,11 @@ export type AgentDescription = z.infer<typeof AgentDescription>;
 export interface PassRequest {
   agent: string;
   pass: number;
-  /** the journal version the workflow expects the activity to read (by query) */
+  /** the journal version the activity reads (in `context`, else at least this one by query) */
   journalVersion: number;
   /** true when resuming the pass after its effects ran */
   resume: boolean;
-  /** suspensions of this pass so far: the suspended state the activity must read (by query) */
+  /** suspensions of this pass so far: the suspended state the activity must read */
   step?: number;
   /** what the activity reads, given instead of asked for by query when small (src/workflows/pass-context.ts) */
   context?: PassContextInput;
@@ -373,7 +373,7 @@ export type PassResponse =
       ref?: string;
     };
 
-/** What the pass activity reads from the workflow by query, instead of in its input. */
+/** What the pass activity reads from the workflow: in its input (`PassRequest.context`) or by query. */
 export interface PassContext {
   journalVersion: number;
   journal: JournalEntries;
