@@ -23,7 +23,7 @@ import { type WorkflowInboundCallsInterceptor, type WorkflowInterceptors, type W
 const TRACE_HEADER = '_tracer-data';
 /** Marks runs started without a trace context that run without the interceptors. */
 export const UNTRACED_PATCH = 'untraced-start-without-otel-interceptors';
-/** The workflow types that may leave them out. */
+/** The workflow types that may leave them out (PLAN_WORKFLOW of src/client/plans.ts, not importable into the bundle). */
 const GATED_TYPES: ReadonlySet<string> = new Set(['planExecution']);
 
 type Method = (input: unknown, next: (input: unknown) => unknown) => unknown;

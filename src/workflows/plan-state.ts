@@ -123,9 +123,13 @@ export class PlanState {
   /** Replaces one step (immutably) and records a progress event for a status change. */
   updateStep(id: string, patch: Partial<Step>, nowMs: number): Step {
     const plan = this.plan!;
-    const before = plan.steps.find((s) => s.id === id)!;
+    const at = plan.steps.findIndex((s) => s.id === id);
+    const before = plan.steps[at]!;
     const after: Step = { ...before, ...patch };
-    this.plan = { ...plan, steps: plan.steps.map((s) => (s.id === id ? after : s)) };
+    // a new list (a recovery keeps the old plan as its snapshot), copied without a callback per step
+    const steps = plan.steps.slice();
+    if (at >= 0) steps[at] = after;
+    this.plan = { ...plan, steps };
     if (patch.status && patch.status !== before.status) {
       this.event({ stepId: id, status: patch.status, ...(after.result?.ok ? { result: after.result.value ?? null } : {}) }, nowMs);
     }
