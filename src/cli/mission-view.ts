@@ -6,6 +6,7 @@ import { ActivityFailure, ChildWorkflowFailure, WorkflowFailedError, type Workfl
 import { type MissionHandle, missionOf } from '../client/missions.ts';
 import type { LedgerEntry, StatusView } from '../workflows/contract.ts';
 import { isBareWord } from './input.ts';
+import { valueHash } from '../audit/hash.ts';
 import { failedAttemptLines } from './attempts-view.ts';
 import { effectApprovalLine } from './approval-view.ts';
 
@@ -111,7 +112,9 @@ export function describeSettled(id: string, s: Settled): string {
       lines.push(`  effect waiting for approval: ${e.tool}${e.taskId ? ` (task ${e.taskId})` : ''}${e.deadline ? `, deadline ${e.deadline}` : ''}`);
       lines.push(`    args: ${JSON.stringify(e.args, null, 2).replaceAll('\n', '\n    ')}`);
       if (e.call) lines.push(`    asked for at line ${e.call.line} of the program: ${e.call.text}`);
-      lines.push(`    approve:  ${CLI} effect approve ${id} ${e.key}`, `    deny:     ${CLI} effect deny ${id} ${e.key} --reason '<why>'`);
+      // bound to the args just shown: refused if the task asks again with other args before the command runs
+      const shown = `--args-hash ${valueHash(e.args)}`;
+      lines.push(`    approve:  ${CLI} effect approve ${id} ${e.key} ${shown}`, `    deny:     ${CLI} effect deny ${id} ${e.key} ${shown} --reason '<why>'`);
     }
   } else {
     lines.push(`Mission ${id}: no status yet (is a worker running? \`${CLI} worker\`)`);

@@ -151,12 +151,17 @@ describe('approval gates on mission effects', () => {
     const status = await cli('status', handle.workflowId);
     expect(status.stdout).toContain('effect waiting for approval: send_payout (task payout)');
     expect(status.stdout).toContain('"account": "acct_hal"');
-    expect(status.stdout).toMatch(/npx navigator effect approve mission-\S+ [0-9a-f]{16,}/);
+    expect(status.stdout).toMatch(/npx navigator effect approve mission-\S+ [0-9a-f]{16,} --args-hash [0-9a-f]{16}\n/);
+    // the printed deny command, bound to the args status showed
+    const printed = /npx navigator effect deny (mission-\S+) ([0-9a-f]{16,}) --args-hash ([0-9a-f]{16}) --reason/.exec(status.stdout)!;
+    const otherArgs = await cli('effect', 'deny', printed[1]!, printed[2]!, '--args-hash', '0000000000000000', '--reason', 'x');
+    expect(otherArgs.code).not.toBe(0);
+    expect(otherArgs.stderr).toContain('now waits with other args than the ones shown');
     // the program line that asked for it, as the model wrote it
     expect(status.stdout).toContain('asked for at line 2 of the program: p (task "payout" (tool/send_payout {:account (:id acct) :amount data/amount}))]');
     const noReason = await cli('effect', 'deny', handle.workflowId);
     expect(noReason.code).not.toBe(0);
-    const denied = await cli('effect', 'deny', handle.workflowId, '--reason', 'wrong account');
+    const denied = await cli('effect', 'deny', printed[1]!, printed[2]!, '--args-hash', printed[3]!, '--reason', 'wrong account');
     expect(denied).toMatchObject({ code: 0 });
     expect(denied.stdout).toMatch(/^effect \S+ denied on mission-/);
     expect(await handle.result()).toEqual({ status: 'not_sent' });

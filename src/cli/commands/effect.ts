@@ -1,7 +1,8 @@
 /**
  * `navigator effect approve|deny`: a person's verdict on a mission effect that waits for
- * approval (an agent's `approvals`). The approval is bound to the args shown by
- * `navigator status`; a denial reaches the program as the tool's error.
+ * approval (an agent's `approvals`). With `--args-hash` (the commands `navigator status`
+ * prints carry it) the verdict is bound to the args status showed: refused if the effect
+ * now waits with other args. A denial reaches the program as the tool's error.
  */
 import { Command } from 'commander';
 import { userInfo } from 'node:os';
@@ -10,15 +11,18 @@ import { onMission } from '../mission-client.ts';
 
 const who = (): string => process.env.NAVIGATOR_USER ?? userInfo().username;
 
+const ARGS_HASH = ['--args-hash <hash>', 'the hash of the args you looked at (`navigator status` prints it in the command): refused if the effect now waits with other args'] as const;
+
 const approve = new Command('approve')
   .description('let an effect that waits for approval run (KEY defaults to the only one waiting)')
   .argument('<id>', 'workflow id')
   .argument('[key]', 'the effect key shown by `navigator status`')
   .option('--note <text>', 'note recorded with the approval')
+  .option(...ARGS_HASH)
   .option('--by <name>', 'who approves (default NAVIGATOR_USER or the login name)')
   .action(
-    action(async (id: string, key: string | undefined, flags: { note?: string; by?: string }) => {
-      const done = await onMission(id, (mission) => mission.approveEffect({ key, by: flags.by ?? who(), note: flags.note }), { running: true });
+    action(async (id: string, key: string | undefined, flags: { note?: string; by?: string; argsHash?: string }) => {
+      const done = await onMission(id, (mission) => mission.approveEffect({ key, by: flags.by ?? who(), note: flags.note, argsHash: flags.argsHash }), { running: true });
       process.stdout.write(`effect ${done.key} approved on ${id}\n`);
     }),
   );
@@ -28,10 +32,11 @@ const deny = new Command('deny')
   .argument('<id>', 'workflow id')
   .argument('[key]', 'the effect key shown by `navigator status`')
   .requiredOption('--reason <text>', 'why: the program (and the model) sees it')
+  .option(...ARGS_HASH)
   .option('--by <name>', 'who denies (default NAVIGATOR_USER or the login name)')
   .action(
-    action(async (id: string, key: string | undefined, flags: { reason: string; by?: string }) => {
-      const done = await onMission(id, (mission) => mission.denyEffect(flags.reason, { key, by: flags.by ?? who() }), { running: true });
+    action(async (id: string, key: string | undefined, flags: { reason: string; by?: string; argsHash?: string }) => {
+      const done = await onMission(id, (mission) => mission.denyEffect(flags.reason, { key, by: flags.by ?? who(), argsHash: flags.argsHash }), { running: true });
       process.stdout.write(`effect ${done.key} denied on ${id}\n`);
     }),
   );
