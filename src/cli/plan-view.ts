@@ -10,6 +10,7 @@ import { blockedAfterWarning } from '../plans/scheduler.ts';
 import type { PlanStatusView, ProgressEvent } from '../workflows/plan-contract.ts';
 import { type Settled, closedState } from './mission-view.ts';
 import { failedAttemptLines } from './attempts-view.ts';
+import { valueHash } from '../audit/hash.ts';
 import { stepApprovalLine } from './approval-view.ts';
 
 const CLI = 'npx navigator plan';
@@ -128,7 +129,8 @@ function nextCommands(view: PlanStatusView): string[] {
       `  ${pc.yellow('waiting for approval')}: ${a.stepId}${a.item === null ? '' : ` item ${a.item}`} (${a.tool ?? '?'})${a.deadline ? `, deadline ${a.deadline} (then ${a.onTimeout})` : ''}`,
       ...wholeJson(a.args).map((l) => `      ${l}`),
       ...warningLines(view.plan, a.stepId),
-      `    approve: ${CLI} approve-step ${id} ${a.stepId}${item} --by NAME [--note TEXT]`,
+      // bound to the args just shown: refused if the step waits with other args when the command runs
+      `    approve: ${CLI} approve-step ${id} ${a.stepId}${item} --args-hash ${valueHash(a.args)} --by NAME [--note TEXT]`,
       `    deny:    ${CLI} deny-step ${id} ${a.stepId}${item} --by NAME --reason TEXT`,
     ];
   });

@@ -4,6 +4,7 @@
  * file, review, edit (a bad edit refused), approve, approve the gated step, audit; and
  * one-line errors for unknown ids, steps and bad JSON.
  */
+import { valueHash } from '../../src/audit/hash.ts';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -107,7 +108,8 @@ describe('navigator plan', () => {
     const wrongStep = await cli('plan', 'approve-step', id, 'verify');
     expect(wrongStep.code).toBe(1);
     expect(wrongStep.stderr).toMatch(/not awaiting approval/);
-    expect((await cli('plan', 'approve-step', id, 'write_config')).code).toBe(0);
+    // the approval is for the args the reviewer saw (plan show prints their hash in the command)
+    expect((await cli('plan', 'approve-step', id, 'write_config', '--args-hash', valueHash({ path: 'config.json', content }))).code).toBe(0);
     await getPlan(env.client, id).result();
     expect(readFileSync(join(workspace, 'config.json'), 'utf8')).toBe(content);
 

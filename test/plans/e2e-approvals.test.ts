@@ -103,7 +103,7 @@ describe('step approvals', () => {
       ['del[2]', 2, { name: 'c' }],
     ]);
     expect(plain(renderPlan(waiting))).toContain('approve-step');
-    expect(plain(renderPlan(waiting))).toContain(`approve-step ${plan.id} del --item 2`);
+    expect(plain(renderPlan(waiting))).toContain(`approve-step ${plan.id} del --item 2 --args-hash ${valueHash(waiting.approvals[2]!.args)} --by NAME`);
     await expect(plan.approveStep('del')).rejects.toThrow(/waits for an approval of each item: name one \(waiting: items 0, 1, 2\)/);
     await expect(plan.approveStep('del', { item: 7 })).rejects.toThrow(/item 7 of step del is awaiting_approval, not awaiting approval/);
     await plan.approveStep('del', { item: 0, by: 'ana' });

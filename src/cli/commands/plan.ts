@@ -265,8 +265,15 @@ const approve = reviewAction(
 const approveStep = reviewAction(
   'approve-step',
   'let a step that awaits approval run (each item of a for-each step waits for its own: --item N)',
-  (c) => c.argument('<id>').argument('<step>').option('--item <n>', 'the item of a for-each step', itemNumber).option('--by <name>', 'who approves (recorded)').option('--note <text>', 'a note kept with the approval'),
-  async (plan, step: string, flags: { by?: string; note?: string; item?: number }) => {
+  (c) =>
+    c
+      .argument('<id>')
+      .argument('<step>')
+      .option('--item <n>', 'the item of a for-each step', itemNumber)
+      .option('--args-hash <hash>', 'the hash of the args you looked at (`plan show` prints it in the command): refused if the step now waits with other args')
+      .option('--by <name>', 'who approves (recorded)')
+      .option('--note <text>', 'a note kept with the approval'),
+  async (plan, step: string, flags: { by?: string; note?: string; item?: number; argsHash?: string }) => {
     // the reviewer is told, not stopped: the step may still be worth running on its own
     const current = (await plan.status()).plan;
     const warning = current && blockedAfterWarning(current, step);
