@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import { JsonValue, PlanDocument, PlanOptions, type Json, type Plan, type PlanProblem, type PlanStatus, type StepStatus } from '../plans/schema.ts';
 import type { ExecutionSummary } from '../plans/scheduler.ts';
+import type { EvaluatedStep, StepEvaluation } from '../plans/evaluate.ts';
 import type { SideEffectClass } from '../kernel/contract.ts';
 import type { FailedAttempt } from '../kernel/schemas.ts';
 import type { Pending, Recorded } from './approval-gate.ts';
@@ -238,24 +239,13 @@ export interface CheckAnswerRequest {
 }
 export type CheckAnswerOutcome = { ok: true; value: Json } | { ok: false; message: string };
 
-/** A step's condition and computed args, evaluated on the worker before its approval gate. */
-export interface EvaluateStepRequest {
+/** A step's condition and computed args, evaluated on the worker before its approval gate (src/plans/evaluate.ts). */
+export interface EvaluateStepRequest extends StepEvaluation {
   planId: string;
-  stepId: string;
-  when?: string;
-  forEach?: string;
-  maxItems?: number;
-  /** args (or input) with references and parameters resolved, `$expr` values still to compute */
-  args: Json;
-  /** `args` or `input`: where the paths of expression errors start */
-  root: 'args' | 'input';
-  /** results of the steps the expressions read, by id */
-  steps: Record<string, Json>;
-  params: Record<string, Json>;
 }
 
 /** `skip` when the condition was falsy (args not computed); `each`: a forEach step's args, one per item. */
-export type EvaluateStepOutcome = { kind: 'skip'; condition: Json } | { kind: 'args'; args: Json } | { kind: 'each'; items: Json[] };
+export type EvaluateStepOutcome = EvaluatedStep;
 
 export interface StepOutcome {
   result: Json;
