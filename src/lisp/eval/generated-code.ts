@@ -6,7 +6,7 @@
  * optimised code. Bounded (bounded-cache.ts).
  */
 import { BoundedCache, cacheGeneration } from '../bounded-cache.ts';
-import { type WasmModule, wasmApi } from './wasm-module.ts';
+import { type WasmInstance, wasmApi } from './wasm-module.ts';
 
 const bySource = new BoundedCache<unknown>(2000);
 
@@ -27,16 +27,16 @@ export function generatedFunction<F>(params: readonly string[], source: string):
   }) as F;
 }
 
-const byBytes = new BoundedCache<WasmModule>(500);
+const byBytes = new BoundedCache<WasmInstance>(500);
 
 const bytesKey = (bytes: Uint8Array): string => String.fromCharCode(...bytes);
 
-/** Whether the module of these bytes was compiled already (see {@link isGenerated}). */
-export function isCompiled(bytes: Uint8Array): boolean {
-  return byBytes.has(bytesKey(bytes));
-}
-
-/** The compiled WebAssembly module of `bytes` (compiled once: Liftoff, then tiered up by V8 as it runs). */
-export function wasmModule(bytes: Uint8Array): WasmModule {
-  return byBytes.get(bytesKey(bytes), () => new wasmApi!.Module(bytes));
+/**
+ * The instance of the WebAssembly module of `bytes`, compiled and instantiated once
+ * (Liftoff, then tiered up by V8 as it runs). One instance serves every run: its memory
+ * only carries results back from a call (read at once, and a call never calls out), and
+ * each memory reserves gigabytes of address space, too many of which cost a GC each.
+ */
+export function wasmInstance(bytes: Uint8Array): WasmInstance {
+  return byBytes.get(bytesKey(bytes), () => new wasmApi!.Instance(new wasmApi!.Module(bytes)));
 }

@@ -24,9 +24,10 @@
  *   `ev.ticks`. The 1e6-iteration benchmark loop went from about 8 ms to 1.5 ms with this
  *   shape (and with generated functions cached by source).
  *
- * A loop whose locals and values are all numbers (and booleans) also becomes a WebAssembly
- * module (loop-wasm.ts), which runs in place of the JS iterations: new JS runs in V8's
- * interpreter until V8 has optimised it, a module is machine code from its first iteration.
+ * A loop whose locals and values are all numbers (and booleans) runs, on its first run in
+ * the process, as a WebAssembly module (loop-wasm.ts) in place of the JS iterations: new JS
+ * runs in V8's interpreter until V8 has optimised it, a module is machine code from its
+ * first iteration. Later runs take the JS, by then warm.
  *
  * The generated source holds only slot numbers, number/boolean/nil literals, indices into
  * the constants array and names of our own variables: nothing of the program's text.
@@ -35,7 +36,7 @@ import type { Node } from '../analyzer/nodes.ts';
 import type { Value } from '../values.ts';
 import type { Code } from './compile.ts';
 import { CHECK_EVERY, type Evaluator } from './index.ts';
-import { generatedFunction, isCompiled, isGenerated, wasmModule } from './generated-code.ts';
+import { generatedFunction, isGenerated, wasmInstance } from './generated-code.ts';
 import { type Iterations, wasmIterations, writeWasm } from './loop-wasm.ts';
 import { wasmApi } from './wasm-module.ts';
 import { RECUR } from './signals.ts';
@@ -64,12 +65,16 @@ export function fastLoop(body: Node, slots: readonly number[], closures: Code): 
   const { source, consts } = written;
   const max = longestPath(body);
   const params = ['s', 'K', 'f'];
-  // loops of numbers only also as WebAssembly, machine code from the first iteration (loop-wasm.ts)
-  const wasm = loopCodegen.wasm ? writeWasm(body, slots) : undefined;
+  // Made before (a program run again, or one of the same shape): the JS is warm, use it at
+  // once (V8's optimised JS of these loops is up to twice as fast as its optimised wasm).
+  // New: a loop of numbers only runs as WebAssembly (loop-wasm.ts), machine code from its
+  // first iteration, where new JS would start in V8's interpreter.
+  const warm = isGenerated(params, source);
+  const wasm = loopCodegen.wasm && !warm ? writeWasm(body, slots) : undefined;
   const make = (): Iterations | undefined => {
     try {
       const js = generatedFunction<Iterations>(params, source);
-      const fn = wasm ? wasmIterations(wasmModule(wasm.bytes), slots.length, wasm.outer, js) : js;
+      const fn = wasm ? wasmIterations(wasmInstance(wasm.bytes), slots.length, wasm.outer, js) : js;
       loopCodegen.compiled++;
       if (wasm) loopCodegen.wasmCompiled++;
       return fn;
@@ -77,11 +82,8 @@ export function fastLoop(body: Node, slots: readonly number[], closures: Code): 
       return undefined; // a generator bug must never break a program: the closures run it
     }
   };
-  // Made before (a program run again, or one of the same shape): its code is warm, use it
-  // at once. New: the closures (warm from every earlier program) run the first
-  // `coldAfter` iterations, as a short loop runs faster on them than in a function V8
-  // has never seen.
-  const warm = wasm ? isCompiled(wasm.bytes) : isGenerated(params, source);
+  // New: the closures (warm from every earlier program) run the first `coldAfter`
+  // iterations, as a short loop runs faster on them than in code V8 has never seen.
   let iterations = warm || loopCodegen.coldAfter === 0 ? make() : undefined;
   let left = loopCodegen.coldAfter;
   let failed = false;

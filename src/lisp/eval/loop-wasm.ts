@@ -22,7 +22,7 @@ import type { Node } from '../analyzer/nodes.ts';
 import { resolveCore } from '../core/index.ts';
 import type { Value } from '../values.ts';
 import { BAILED, DONE, LOW, longestPath } from './loop-source.ts';
-import { OP, TYPE, type WasmModule, f64Const, f64StoreAt, i32Const, moduleBytes, wasmApi } from './wasm-module.ts';
+import { I32_TRUNC_SAT_F64_S, OP, TYPE, type WasmInstance, f64Const, f64StoreAt, i32Const, i32ConstOf, moduleBytes } from './wasm-module.ts';
 
 type Ty = 'number' | 'boolean';
 
@@ -95,11 +95,21 @@ class LoopWasm {
     return [...cond, OP.if, ty === 'number' ? TYPE.f64 : TYPE.i32, ...then, OP.else, ...this.bail(ty), OP.end];
   }
 
-  /** Exact `%` of the numbers in locals x and y (y not 0): the i64 remainder of integers below 2^53, else give up. */
-  private rem(x: number, y: number): number[] {
+  /**
+   * Exact `%` of the numbers in locals x and y (y not 0): the i32 remainder of integers
+   * that fit 32 bits (the usual case, and a faster division), else the i64 remainder of
+   * integers below 2^53, else give up. The result is never -0 (JS's `%` gives -0 for a
+   * negative dividend, which the JS code's `+ 0` turns into 0). `k`: y is this constant
+   * int32, written as such (V8 then divides by multiplying).
+   */
+  private rem(x: number, y: number, k: number | undefined): number[] {
+    const int32 = (v: number) => [...get(v), ...I32_TRUNC_SAT_F64_S, OP.f64ConvertI32S, ...get(v), OP.f64Eq];
     const exact = (v: number) => [...get(v), OP.f64Trunc, ...get(v), OP.f64Eq, ...get(v), OP.f64Abs, ...f64Const(SAFE), OP.f64Lt, OP.i32And];
-    const cond = [...exact(x), ...exact(y), OP.i32And];
-    return this.guarded(cond, 'number', [...get(x), OP.i64TruncF64S, ...get(y), OP.i64TruncF64S, OP.i64RemS, OP.f64ConvertI64S]);
+    const divisor = k === undefined ? [...get(y), ...I32_TRUNC_SAT_F64_S] : i32ConstOf(k);
+    const small = [...get(x), ...I32_TRUNC_SAT_F64_S, ...divisor, OP.i32RemS, OP.f64ConvertI32S];
+    const wide = this.guarded([...exact(x), ...exact(y), OP.i32And], 'number', [...get(x), OP.i64TruncF64S, ...get(y), OP.i64TruncF64S, OP.i64RemS, OP.f64ConvertI64S]);
+    const fits = k === undefined ? [...int32(x), ...int32(y), OP.i32And] : int32(x);
+    return [...fits, OP.if, TYPE.f64, ...small, OP.else, ...wide, OP.end];
   }
 
   value(n: Node): Expr | undefined {
@@ -164,12 +174,14 @@ class LoopWasm {
     const [a, b] = args as [Expr, Expr | undefined];
     if (name === 'not') return { code: a.ty === 'boolean' ? [...a.code, OP.i32Eqz] : [...a.code, OP.drop, ...i32Const(0)], ty: 'boolean', units };
     if (a.ty !== 'number' || (b !== undefined && b.ty !== 'number')) return undefined;
-    const code = this.numeric(name, a.code, b?.code ?? []);
+    const d = n.args[1];
+    const k = d?.kind === 'const' && typeof d.value === 'number' && d.value !== 0 && (d.value | 0) === d.value ? d.value : undefined;
+    const code = this.numeric(name, a.code, b?.code ?? [], k);
     return { code, ty: ['even?', 'odd?', 'zero?', 'pos?', 'neg?'].includes(name) ? 'boolean' : 'number', units };
   }
 
-  /** A core function of numbers (`xc`, `yc` push its arguments), as core/math.ts computes it. */
-  private numeric(name: string, xc: number[], yc: number[]): number[] {
+  /** A core function of numbers (`xc`, `yc` push its arguments; `k`: the second is this non-zero int32 constant), as core/math.ts computes it. */
+  private numeric(name: string, xc: number[], yc: number[], k: number | undefined): number[] {
     switch (name) {
       case 'max':
         return [...xc, ...yc, OP.f64Max];
@@ -195,18 +207,21 @@ class LoopWasm {
         // quot rem mod /: the divisor must not be 0 (the core function throws: the closures raise it)
         const x = this.temp();
         const y = this.temp();
-        const nonZero = [...get(y), ...f64Const(0), OP.f64Ne];
         let then: number[];
         if (name === 'quot') then = [...get(x), ...get(y), OP.f64Div, OP.f64Trunc, ...cleanZero];
         else if (name === '/') then = [...get(x), ...get(y), OP.f64Div, ...cleanZero];
-        else if (name === 'rem') then = [...this.rem(x, y), ...cleanZero];
+        // a remainder of integers converted back is never -0 (JS's -0 is cleaned to 0), nor is m + y below
+        else if (name === 'rem') then = this.rem(x, y, k);
         else {
           // mod: the remainder moved to the divisor's sign
           const m = this.temp();
-          const differ = [...get(m), ...f64Const(0), OP.f64Ne, ...get(m), ...f64Const(0), OP.f64Lt, ...get(y), ...f64Const(0), OP.f64Lt, OP.i32Ne, OP.i32And];
-          then = [...this.rem(x, y), ...set(m), ...differ, OP.if, TYPE.f64, ...get(m), ...get(y), OP.f64Add, OP.else, ...get(m), OP.end, ...cleanZero];
+          const negative = k === undefined ? [...get(y), ...f64Const(0), OP.f64Lt] : i32Const(k < 0 ? 1 : 0);
+          const differ = [...get(m), ...f64Const(0), OP.f64Ne, ...get(m), ...f64Const(0), OP.f64Lt, ...negative, OP.i32Ne, OP.i32And];
+          then = [...this.rem(x, y, k), ...set(m), ...differ, OP.if, TYPE.f64, ...get(m), ...get(y), OP.f64Add, OP.else, ...get(m), OP.end];
         }
-        return [...xc, ...set(x), ...yc, ...set(y), ...this.guarded(nonZero, 'number', then)];
+        const compute = [...xc, ...set(x), ...yc, ...set(y)];
+        // a non-zero constant divisor needs no test
+        return k !== undefined ? [...compute, ...then] : [...compute, ...this.guarded([...get(y), ...f64Const(0), OP.f64Ne], 'number', then)];
       }
     }
   }
@@ -303,8 +318,7 @@ export type Iterations = (s: Value[], consts: Value[], f: Value[]) => typeof DON
  * is not a number, or an iteration the module gives up, hands the loop to the JS iterations
  * from that state; after a give-up the module is not used again.
  */
-export function wasmIterations(module: WasmModule, slots: number, outer: readonly number[], js: Iterations): Iterations {
-  const instance = new wasmApi!.Instance(module);
+export function wasmIterations(instance: WasmInstance, slots: number, outer: readonly number[], js: Iterations): Iterations {
   const run = instance.exports.f;
   const mem = new Float64Array(instance.exports.m.buffer);
   const args: number[] = new Array<number>(slots + outer.length + 1).fill(0);

@@ -7,9 +7,14 @@
 /** A compiled module (opaque here). */
 export type WasmModule = { readonly wasmModule: unique symbol };
 
+/** An instance of a module of {@link moduleBytes}: its function `f` and its memory `m`. */
+export interface WasmInstance {
+  exports: { f: (...args: number[]) => number; m: { buffer: ArrayBuffer } };
+}
+
 interface WasmApi {
   Module: new (bytes: Uint8Array) => WasmModule;
-  Instance: new (module: WasmModule) => { exports: { f: (...args: number[]) => number; m: { buffer: ArrayBuffer } } };
+  Instance: new (module: WasmModule) => WasmInstance;
 }
 
 /** The host's WebAssembly, if it has one (not under `--jitless`). */
@@ -40,6 +45,8 @@ export const OP = {
   f64Le: 0x65,
   f64Ge: 0x66,
   i32And: 0x71,
+  i32RemS: 0x6f,
+  f64ConvertI32S: 0xb7,
   i64RemS: 0x81,
   f64Abs: 0x99,
   f64Trunc: 0x9d,
@@ -52,6 +59,9 @@ export const OP = {
   i64TruncF64S: 0xb0,
   f64ConvertI64S: 0xb9,
 } as const;
+
+/** `i32.trunc_sat_f64_s` (non-trapping: saturates, NaN gives 0). */
+export const I32_TRUNC_SAT_F64_S = [0xfc, 0x02];
 
 /** Block and value types. */
 export const TYPE = { empty: 0x40, i32: 0x7f, i64: 0x7e, f64: 0x7c } as const;
@@ -75,6 +85,20 @@ export function f64Const(x: number): number[] {
 /** `i32.const b` for a small non-negative `b` (0 to 63: one byte of signed LEB128). */
 export function i32Const(b: number): number[] {
   return [OP.i32Const, b];
+}
+
+/** `i32.const v` for any int32 `v` (signed LEB128). */
+export function i32ConstOf(v: number): number[] {
+  const out: number[] = [OP.i32Const];
+  for (;;) {
+    const b = v & 0x7f;
+    v >>= 7;
+    if ((v === 0 && (b & 0x40) === 0) || (v === -1 && (b & 0x40) !== 0)) {
+      out.push(b);
+      return out;
+    }
+    out.push(b | 0x80);
+  }
 }
 
 /** `f64.store` of the value on the stack at byte `offset` (the address pushed first is 0). */
