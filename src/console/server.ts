@@ -21,6 +21,7 @@ import { planRoutes } from './plans.ts';
 import { startRoutes } from './start.ts';
 import { passRoutes } from './pass-view.ts';
 import { HistoryReads } from './history-reads.ts';
+import { SharedReads } from './shared-reads.ts';
 import { ConsoleAudits } from './audits.ts';
 import { scheduleRoutes } from './schedules.ts';
 import { parseTokens, security } from './security.ts';
@@ -54,10 +55,10 @@ export function createConsoleApp(opts: ConsoleOptions, streams = new LiveStreams
   missionRoutes(app, ctx);
   planRoutes(app, ctx);
   scheduleRoutes(app, ctx);
-  app.get('/live/missions/:id', (c) => streams.serve(c, () => ctx.navigator.mission(c.req.param('id')).status(), opts.pollMs));
-  app.get('/live/inbox', (c) => streams.serve(c, () => inboxItems(ctx), opts.pollMs));
+  app.get('/live/missions/:id', (c) => streams.serve(c, `mission:${c.req.param('id')}`, () => ctx.navigator.mission(c.req.param('id')).status(), opts.pollMs));
+  app.get('/live/inbox', (c) => streams.serve(c, 'inbox', () => inboxItems(ctx), opts.pollMs));
   // progress events too: a running tool's percent and log line change without a status change
-  app.get('/live/plans/:id', (c) => streams.serve(c, () => planNow(ctx, c.req.param('id')), opts.pollMs));
+  app.get('/live/plans/:id', (c) => streams.serve(c, `plan:${c.req.param('id')}`, () => planNow(ctx, c.req.param('id')), opts.pollMs));
   return app;
 }
 
@@ -72,20 +73,23 @@ function messageWithCause(err: Error): string {
 }
 
 /**
- * The live streams a console serves. `stop()` ends their loops and waits for the reads in
- * flight, so that no query to Temporal outlives the console (one still running when its
- * client's connection closed was retried on the closed channel and threw out of a timer).
+ * The live streams a console serves. Streams watching the same thing (`key`) share their
+ * readings (src/console/shared-reads.ts): the cluster is asked about once per interval
+ * however many pages watch. `stop()` ends their loops and waits for the reads in flight, so
+ * that no query to Temporal outlives the console (one still running when its client's
+ * connection closed was retried on the closed channel and threw out of a timer).
  */
 export class LiveStreams {
   private stopped = false;
   private readonly running = new Set<Promise<void>>();
+  private readonly reads = new SharedReads();
 
   /** Sends a `change` event whenever what `read` returns changes; ends when the client leaves or on stop. */
-  serve(c: import('hono').Context, read: () => Promise<unknown>, pollMs = 500) {
+  serve(c: import('hono').Context, key: string, read: () => Promise<unknown>, pollMs = 500) {
     // `seen`: the fingerprint of what the page was rendered from (none: the first reading is the baseline)
     const seen = c.req.query('seen') ?? '';
     return streamSSE(c, async (stream) => {
-      const loop = this.poll(stream, read, pollMs, seen);
+      const loop = this.poll(stream, key, read, pollMs, seen);
       this.running.add(loop);
       await loop.finally(() => this.running.delete(loop));
     });
@@ -96,13 +100,18 @@ export class LiveStreams {
     await Promise.allSettled([...this.running]);
   }
 
-  private async poll(stream: import('hono/streaming').SSEStreamingApi, read: () => Promise<unknown>, pollMs: number, seen: string): Promise<void> {
+  private async poll(stream: import('hono/streaming').SSEStreamingApi, key: string, read: () => Promise<unknown>, pollMs: number, seen: string): Promise<void> {
     let last = seen;
+    // the page was rendered before its stream connected: no reading older than now may serve it
+    let notBefore = Date.now();
     while (!stream.aborted && !this.stopped) {
-      const now = fingerprint(await read().catch((e: Error) => ({ error: e.message })));
+      const reading = await this.reads.get(key, notBefore, read).catch((e: Error) => ({ value: { error: e.message }, startedAt: notBefore }));
+      const now = fingerprint(reading.value);
       if (last && now !== last) await stream.writeSSE({ event: 'change', data: String(Date.now()) });
       last = now;
       await stream.sleep(pollMs);
+      // the next reading: newer than this one, and started within the last interval
+      notBefore = Math.max(reading.startedAt + 1, Date.now() - pollMs);
     }
   }
 }
