@@ -7,7 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import type { EffectResult, JournalEntries, PassContext, PassContextInput, PassRequest, PassResponse } from '../workflows/contract.ts';
 import { applyPatch } from '../workflows/json-patch.ts';
-import { applyJournalOps, withSummaries } from '../workflows/pass-context.ts';
+import { applyJournalOps, wholeContext, withSummaries } from '../workflows/pass-context.ts';
 
 /** What the next step of a mission starts from, on the worker that ran the step before it. */
 export interface StepBase {
@@ -99,7 +99,7 @@ export class PassContexts {
     const input = req.context;
     if (input && 'full' in input) {
       this.counts.given++;
-      return input.full;
+      return wholeContext(input.full, workflowId);
     }
     const key = keyOf(workflowId, runId);
     const kept = input ? this.bases.get(key) : undefined;

@@ -281,7 +281,8 @@ export type JournalOp = ['s', string, Json] | ['d', string] | ['c', string];
  * step answered before it (`base`, its `ref`) read, for the worker that ran that step.
  */
 export type PassContextInput =
-  | { full: PassContext }
+  /** whole: the keys at their defaults left out (src/workflows/pass-context.ts), most of a first step's */
+  | { full: Partial<PassContext> }
   | {
       base: string;
       /** journal changes since the journal the base step read (absent: none) */

@@ -261,6 +261,7 @@ export class MissionState {
   passContextInput(resume: boolean, settled: readonly string[] = []): PassContextInput | undefined {
     return this.contextFeed.next({
       resume,
+      workflowId: this.workflowId,
       full: () => this.passContext(),
       lastError: this.lastError,
       toolShapes: () => shapesFromCalls(this.ledger.slice(0, this.passLedgerStart)),

@@ -35,6 +35,7 @@ interface Base {
 /** What a step's context is made of, as the workflow has it when it schedules the step. */
 export interface StepParts {
   resume: boolean;
+  workflowId: string;
   /** the whole context, as the query would answer it now */
   full: () => PassContext;
   lastError: string | null;
@@ -92,7 +93,7 @@ export class ContextFeed {
       if (json !== this.shapes) shapes = now;
       this.shapes = json;
     }
-    const input = this.base ? this.delta(this.base, step, shapes) : { full: step.full() };
+    const input = this.base ? this.delta(this.base, step, shapes) : { full: compactContext(step.full(), step.workflowId) };
     return input && fits(input) ? input : undefined;
   }
 
@@ -112,6 +113,30 @@ export class ContextFeed {
 }
 
 const fits = (input: PassContextInput): boolean => JSON.stringify(input).length <= MAX_CONTEXT_INPUT_CHARS;
+
+/** A context's keys at these values are left out of a whole context in an input (and `runId` when it is the workflow id). */
+const DEFAULTS = { journalVersion: 0, journal: [], summaries: {}, input: {}, lastError: null, passState: null, passStep: 0, effectResults: {}, toolShapes: {} } as const;
+
+const isDefault = (key: string, value: unknown): boolean => {
+  const d = (DEFAULTS as Record<string, unknown>)[key];
+  if (d === null || typeof d !== 'object') return value === d;
+  return typeof value === 'object' && value !== null && Array.isArray(value) === Array.isArray(d) && Object.keys(value).length === 0;
+};
+
+/** The context without the keys at their defaults: a first step's is mostly its input. */
+export function compactContext(context: PassContext, workflowId: string): Partial<PassContext> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(context)) {
+    if (value === undefined || isDefault(key, value) || (key === 'runId' && value === workflowId)) continue;
+    out[key] = value;
+  }
+  return out as Partial<PassContext>;
+}
+
+/** The context a compact one stands for. */
+export function wholeContext(compact: Partial<PassContext>, workflowId: string): PassContext {
+  return { ...DEFAULTS, journal: [], summaries: {}, input: {}, effectResults: {}, toolShapes: {}, runId: workflowId, ...compact };
+}
 
 /** Summaries after a pass: its own over the earlier ones (the workflow's applyPass and the worker's cache). */
 export const withSummaries = (before: Record<string, string>, pass: Record<string, string>): Record<string, string> => ({ ...before, ...pass });

@@ -14,7 +14,7 @@ import { canonicalJson } from '../../src/lisp/json.ts';
 import { MissionInput, type Json, type PassContext, type PassRequest, type PassResponse } from '../../src/workflows/contract.ts';
 import { applyPatch, diffJson } from '../../src/workflows/json-patch.ts';
 import { MissionState } from '../../src/workflows/mission-state.ts';
-import { MAX_CONTEXT_INPUT_CHARS, applyJournalOps } from '../../src/workflows/pass-context.ts';
+import { MAX_CONTEXT_INPUT_CHARS, applyJournalOps, compactContext, wholeContext } from '../../src/workflows/pass-context.ts';
 
 type Done = Extract<PassResponse, { kind: 'done' }>;
 
@@ -181,6 +181,26 @@ describe('a pass step given its context', () => {
 
 describe('the worker base', () => {
   const read: PassContext = { journalVersion: 3, journal: [['a', 1], ['b', 2]], summaries: { s1: 'one' }, input: { n: 1 }, lastError: 'boom', runId: 'r', passState: null, passStep: 0, effectResults: {}, toolShapes: {} };
+
+  it('a whole context leaves out the keys at their defaults, and stands for the same context', () => {
+    const first = new MissionState(MissionInput.parse({ agent: 'a', input: { n: 1 } }), 'wf', 0);
+    expect(compactContext(first.passContext(), 'wf')).toEqual({ input: { n: 1 } });
+    expect(compactContext(read, 'r')).toEqual({ journalVersion: 3, journal: read.journal, summaries: read.summaries, input: read.input, lastError: 'boom' });
+    const context: fc.Arbitrary<PassContext> = fc.record({
+      journalVersion: fc.nat(3),
+      journal: fc.array(fc.tuple(key, value), { maxLength: 2 }),
+      summaries: fc.dictionary(key, fc.string(), { maxKeys: 1 }),
+      input: fc.oneof(value, fc.constant({} as Json), fc.constant([] as Json)),
+      lastError: fc.option(fc.string()),
+      runId: fc.constantFrom('wf', 'other'),
+      passState: fc.option(value),
+      passStep: fc.nat(2),
+      effectResults: fc.dictionary(fc.string(), fc.constant({ ok: 1 }), { maxKeys: 1 }),
+      toolShapes: fc.dictionary(fc.string(), fc.string(), { maxKeys: 1 }),
+    });
+    const same = (c: PassContext) => canonicalJson(wire(wholeContext(wire(compactContext(c, 'wf')), 'wf')) as unknown as Json) === canonicalJson(wire(c) as unknown as Json);
+    fc.assert(fc.property(context, same));
+  });
 
   it('rebuilds the journal in the workflow order: a written key moves to the end, a commit by reference', () => {
     expect(applyJournalOps(read.journal, [['c', 9]], [['s', 'a', 5], ['c', 'c'], ['d', 'b']])).toEqual([['a', 5], ['c', 9]]);
