@@ -1,5 +1,5 @@
 /**
- * Numeric fns compiled to JS (src/lisp/eval/fn-codegen.ts) behave exactly like the
+ * Numeric fns compiled to JS (src/lisp/eval/fn-codegen.ts) and to WebAssembly (fn-wasm.ts) behave exactly like the
  * closures, checked with fast-check on random recursive fns: the same status, value or
  * error (code, message and location), the same fuel used, under fuel limits that run out
  * at every point of a run, depth limits that recursion hits, and arguments that are not
@@ -9,6 +9,7 @@ import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { run } from '../../src/lisp/index.ts';
 import { fnCodegen } from '../../src/lisp/eval/fn-codegen.ts';
+import { forgetCaches } from '../../src/lisp/bounded-cache.ts';
 import { outcomeOf } from './helpers/outcome.ts';
 
 const PARAMS = ['a', 'b', 'c'];
@@ -74,10 +75,11 @@ const knownFn = fc.oneof(
  * `after`: calls before a fn is compiled (0: at once; more: the switch happens
  * mid-recursion); a body new to the process waits as many calls again (coldAfter).
  */
-async function outcome(src: string, fuel: number, maxDepth: number, codegen: boolean, after = 0) {
+async function outcome(src: string, fuel: number, maxDepth: number, codegen: boolean, after = 0, wasm = true) {
   fnCodegen.enabled = codegen;
   fnCodegen.compileAfter = after;
   fnCodegen.coldAfter = after;
+  fnCodegen.wasm = wasm;
   return outcomeOf(await run(src, { limits: { fuel, maxDepth, timeoutMs: 600_000 } }));
 }
 
@@ -95,23 +97,28 @@ afterEach(() => {
   fnCodegen.enabled = true;
   fnCodegen.compileAfter = 200;
   fnCodegen.coldAfter = 20_000;
+  fnCodegen.wasm = true;
 });
 
 describe('numeric fns compiled to JS', () => {
   it('random recursive fns: same value or error and fuel as the closures, at any fuel and depth limit', async () => {
     const before = fnCodegen.compiled;
+    const wasmBefore = fnCodegen.wasmCompiled;
     await fc.assert(
       fc.asyncProperty(randomFn, fc.constantFrom(0, 0, 3, 40), fc.double({ min: 0, max: 1, noNaN: true }), fc.constantFrom(3, 10, 512), async (src, after, at, maxDepth) => {
         for (const fuel of await fuelLimits(src, maxDepth, at)) {
           const closures = await outcome(src, fuel, maxDepth, false);
-          const generated = await outcome(src, fuel, maxDepth, true, after);
-          expect(generated, `${src} with fuel ${fuel}`).toEqual(closures);
+          // WebAssembly (fn-wasm.ts: only while the fn's JS has not been made, so caches emptied first), then the JS
+          forgetCaches();
+          expect(await outcome(src, fuel, maxDepth, true, after), `${src} with fuel ${fuel}`).toEqual(closures);
+          expect(await outcome(src, fuel, maxDepth, true, after, false), `${src} with fuel ${fuel} (JS)`).toEqual(closures);
         }
       }),
       { numRuns: 300 },
     );
-    // most random fns are in the subset: the comparison is not vacuous
+    // most random fns are in the subset: the comparison is not vacuous (about 1 in 5 also as WebAssembly)
     expect(fnCodegen.compiled - before).toBeGreaterThan(300);
+    expect(fnCodegen.wasmCompiled - wasmBefore).toBeGreaterThan(25);
   });
 
   it('fib, ackermann, deep countdowns, recur: same as the closures, at any fuel and depth limit', async () => {
@@ -120,8 +127,10 @@ describe('numeric fns compiled to JS', () => {
       fc.asyncProperty(knownFn, fc.constantFrom(0, 0, 3, 40), fc.double({ min: 0, max: 1, noNaN: true }), fc.constantFrom(20, 512, 600, 5000), async (src, after, at, maxDepth) => {
         for (const fuel of await fuelLimits(src, maxDepth, at)) {
           const closures = await outcome(src, fuel, maxDepth, false);
-          const generated = await outcome(src, fuel, maxDepth, true, after);
-          expect(generated, `${src} with fuel ${fuel}`).toEqual(closures);
+          // WebAssembly (fn-wasm.ts: only while the fn's JS has not been made, so caches emptied first), then the JS
+          forgetCaches();
+          expect(await outcome(src, fuel, maxDepth, true, after), `${src} with fuel ${fuel}`).toEqual(closures);
+          expect(await outcome(src, fuel, maxDepth, true, after, false), `${src} with fuel ${fuel} (JS)`).toEqual(closures);
         }
       }),
       { numRuns: 300 },
@@ -146,8 +155,10 @@ describe('numeric fns compiled to JS', () => {
       fc.asyncProperty(program, fc.constantFrom(0, 0, 3, 40), fc.double({ min: 0, max: 1, noNaN: true }), fc.constantFrom(1, 2, 512), async (src, after, at, maxDepth) => {
         for (const fuel of await fuelLimits(src, maxDepth, at)) {
           const closures = await outcome(src, fuel, maxDepth, false);
-          const generated = await outcome(src, fuel, maxDepth, true, after);
-          expect(generated, `${src} with fuel ${fuel}`).toEqual(closures);
+          // WebAssembly (fn-wasm.ts: only while the fn's JS has not been made, so caches emptied first), then the JS
+          forgetCaches();
+          expect(await outcome(src, fuel, maxDepth, true, after), `${src} with fuel ${fuel}`).toEqual(closures);
+          expect(await outcome(src, fuel, maxDepth, true, after, false), `${src} with fuel ${fuel} (JS)`).toEqual(closures);
         }
       }),
       { numRuns: 300, examples: [[twice('(fn [a] (+ a 1))', '(mapv g [1 2 3])'), 0, 0.5, 1]] },

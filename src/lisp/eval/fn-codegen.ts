@@ -37,6 +37,11 @@
  * every earlier program); until then, and whenever the generated code gives up, its
  * closures run.
  *
+ * An arity of numbers only (no `let`, `do`, `and`/`or`, `recur`) new to the process runs
+ * as WebAssembly instead (fn-wasm.ts), at its 200th call: machine code at once, where new
+ * JS runs in V8's interpreter until optimised. Its JS is made then too and taken from the
+ * next run on (V8's optimised JS is the faster of the two).
+ *
  * The generated source holds only slot numbers, indices into the constants array and
  * names of our own variables: nothing of the program's text.
  */
@@ -44,15 +49,17 @@ import type { Arity, FnInfo } from '../analyzer/nodes.ts';
 import type { Value } from '../values.ts';
 import type { CArity, Code, Direct } from './compile.ts';
 import { generatedFunction, isGenerated } from './generated-code.ts';
-import { CHECK_EVERY } from './index.ts';
+import { CHECK_EVERY, type Evaluator } from './index.ts';
 import { FnSource } from './fn-source.ts';
+import { fnInstance, writeFnWasm } from './fn-wasm.ts';
+import { wasmApi } from './wasm-module.ts';
 
 /**
  * Switch, calls before an arity is compiled (and more calls before a body new to the
  * process is: {@link compileLater}), count of arities compiled and of runs abandoned: for
  * tests that compare with the closures.
  */
-export const fnCodegen = { enabled: true, compileAfter: 200, coldAfter: 20_000, compiled: 0, bailed: 0 };
+export const fnCodegen = { enabled: true, compileAfter: 200, coldAfter: 20_000, compiled: 0, bailed: 0, wasm: wasmApi !== undefined, wasmCompiled: 0 };
 
 /**
  * The generated code stops (and the closures take over) where the closures would be this
@@ -87,8 +94,8 @@ function withInlining(info: FnInfo, arity: Arity, slots: readonly number[], plai
  * one function for all runs of a program (a closure made per run starts cold each time).
  */
 type Generated = {
-  enter: (ev: unknown, consts: Value[], r: number, f: Value[]) => Value;
-  run: (ev: unknown, consts: Value[], r: number, x: Value, y: Value) => Value;
+  enter: (ev: Evaluator, consts: Value[], r: number, f: Value[]) => Value;
+  run: (ev: Evaluator, consts: Value[], r: number, x: Value, y: Value) => Value;
 };
 const instances = new WeakMap<object, Generated>();
 
@@ -135,6 +142,19 @@ function planFn(info: FnInfo, arity: Arity, slots: readonly number[]): FnPlan | 
   const inlinedSource = inlined && wrapperSource(slots, inlined.source());
   const warm = isGenerated(['BAIL'], plain) || (inlinedSource !== undefined && isGenerated(['BAIL'], inlinedSource));
   const [best, source] = warm && inlined && inlinedSource ? [inlined, inlinedSource] : [g, plain];
+  // new, of numbers only: WebAssembly, machine code at once (fn-wasm.ts); its JS is made
+  // too, and runs from the next run on (V8's optimised JS is the faster of the two)
+  const wasm = !warm && fnCodegen.wasm ? writeFnWasm(info, arity, slots) : undefined;
+  if (wasm !== undefined) {
+    return {
+      warm: true,
+      code: (closures) => {
+        generated(plain);
+        fnCodegen.wasmCompiled++;
+        return fastCode(fnInstance(wasm, slots), [], cap, closures);
+      },
+    };
+  }
   return { warm, code: (closures) => fastCode(generated(source), best.consts, cap, closures) };
 }
 

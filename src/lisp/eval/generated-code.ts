@@ -37,6 +37,6 @@ const bytesKey = (bytes: Uint8Array): string => String.fromCharCode(...bytes);
  * only carries results back from a call (read at once, and a call never calls out), and
  * each memory reserves gigabytes of address space, too many of which cost a GC each.
  */
-export function wasmInstance(bytes: Uint8Array): WasmInstance {
-  return byBytes.get(bytesKey(bytes), () => new wasmApi!.Instance(new wasmApi!.Module(bytes)));
+export function wasmInstance(bytes: Uint8Array, imports?: Record<string, Record<string, unknown>>): WasmInstance {
+  return byBytes.get(bytesKey(bytes), () => new wasmApi!.Instance(new wasmApi!.Module(bytes), imports));
 }

@@ -22,7 +22,7 @@ import type { Node } from '../analyzer/nodes.ts';
 import { resolveCore } from '../core/index.ts';
 import type { Value } from '../values.ts';
 import { BAILED, DONE, LOW, longestPath } from './loop-source.ts';
-import { I32_TRUNC_SAT_F64_S, OP, TYPE, type WasmInstance, f64Const, f64StoreAt, i32Const, i32ConstOf, moduleBytes } from './wasm-module.ts';
+import { OP, TYPE, type WasmInstance, f64Const, f64StoreAt, i32Const, localGet, localSet, moduleBytes, remainder } from './wasm-module.ts';
 
 type Ty = 'number' | 'boolean';
 
@@ -36,15 +36,13 @@ interface Expr {
 /** The result of the exported function besides DONE/LOW/BAILED: done, with a boolean value. */
 const DONE_BOOLEAN = 3;
 const MAX_NODES = 300;
-/** Integers below this are exact in f64 and in i64: `%` on them is i64.rem_s. */
-const SAFE = 2 ** 53;
 
 const ARITH: Record<string, number> = { '+': OP.f64Add, '-': OP.f64Sub, '*': OP.f64Mul };
 const COMPARE: Record<string, number> = { '<': OP.f64Lt, '>': OP.f64Gt, '<=': OP.f64Le, '>=': OP.f64Ge, '=': OP.f64Eq, '==': OP.f64Eq, 'not=': OP.f64Ne };
 const CORE = new Map<unknown, string>(['quot', 'rem', 'mod', '/', 'max', 'min', 'abs', 'even?', 'odd?', 'zero?', 'pos?', 'neg?', 'not'].map((n) => [resolveCore(null, n), n]));
 
-const get = (i: number): number[] => [OP.localGet, i];
-const set = (i: number): number[] => [OP.localSet, i];
+const get = localGet;
+const set = localSet;
 const cleanZero = [...f64Const(0), OP.f64Add];
 
 /** The loop locals and the frame slots of enclosing forms that `n` reads. */
@@ -95,21 +93,9 @@ class LoopWasm {
     return [...cond, OP.if, ty === 'number' ? TYPE.f64 : TYPE.i32, ...then, OP.else, ...this.bail(ty), OP.end];
   }
 
-  /**
-   * Exact `%` of the numbers in locals x and y (y not 0): the i32 remainder of integers
-   * that fit 32 bits (the usual case, and a faster division), else the i64 remainder of
-   * integers below 2^53, else give up. The result is never -0 (JS's `%` gives -0 for a
-   * negative dividend, which the JS code's `+ 0` turns into 0). `k`: y is this constant
-   * int32, written as such (V8 then divides by multiplying).
-   */
+  /** Exact `%` (see {@link remainder}); an operand it cannot take gives the iteration up. */
   private rem(x: number, y: number, k: number | undefined): number[] {
-    const int32 = (v: number) => [...get(v), ...I32_TRUNC_SAT_F64_S, OP.f64ConvertI32S, ...get(v), OP.f64Eq];
-    const exact = (v: number) => [...get(v), OP.f64Trunc, ...get(v), OP.f64Eq, ...get(v), OP.f64Abs, ...f64Const(SAFE), OP.f64Lt, OP.i32And];
-    const divisor = k === undefined ? [...get(y), ...I32_TRUNC_SAT_F64_S] : i32ConstOf(k);
-    const small = [...get(x), ...I32_TRUNC_SAT_F64_S, ...divisor, OP.i32RemS, OP.f64ConvertI32S];
-    const wide = this.guarded([...exact(x), ...exact(y), OP.i32And], 'number', [...get(x), OP.i64TruncF64S, ...get(y), OP.i64TruncF64S, OP.i64RemS, OP.f64ConvertI64S]);
-    const fits = k === undefined ? [...int32(x), ...int32(y), OP.i32And] : int32(x);
-    return [...fits, OP.if, TYPE.f64, ...small, OP.else, ...wide, OP.end];
+    return remainder(x, y, k, (cond, code) => this.guarded(cond, 'number', code));
   }
 
   value(n: Node): Expr | undefined {

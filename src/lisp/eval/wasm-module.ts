@@ -9,12 +9,12 @@ export type WasmModule = { readonly wasmModule: unique symbol };
 
 /** An instance of a module of {@link moduleBytes}: its function `f` and its memory `m`. */
 export interface WasmInstance {
-  exports: { f: (...args: number[]) => number; m: { buffer: ArrayBuffer } };
+  exports: { f: (...args: number[]) => number; m: { buffer: ArrayBuffer }; e?: unknown };
 }
 
 interface WasmApi {
   Module: new (bytes: Uint8Array) => WasmModule;
-  Instance: new (module: WasmModule) => WasmInstance;
+  Instance: new (module: WasmModule, imports?: Record<string, Record<string, unknown>>) => WasmInstance;
 }
 
 /** The host's WebAssembly, if it has one (not under `--jitless`). */
@@ -29,6 +29,7 @@ export const OP = {
   end: 0x0b,
   br: 0x0c,
   brIf: 0x0d,
+  return: 0x0f,
   drop: 0x1a,
   localGet: 0x20,
   localSet: 0x21,
@@ -136,4 +137,68 @@ export function moduleBytes(params: number, locals: ReadonlyArray<readonly [numb
     ])),
     ...section(10, vector([[...uleb(code.length), ...code]])),
   ]);
+}
+
+/** `local.get i` / `local.set i`. */
+export const localGet = (i: number): number[] => [OP.localGet, ...uleb(i)];
+export const localSet = (i: number): number[] => [OP.localSet, ...uleb(i)];
+
+/**
+ * A module of a recursive fn: function 1 (`params` f64 parameters, an f64 result; `locals`
+ * and `body` as in {@link moduleBytes}) may call itself and `i.r`, an imported f64 -> f64
+ * (function 0), and reads and writes global 0, an f64. Exported: `e`, which takes the
+ * params and the global's value, calls function 1 and leaves the global at byte 0 of `m`,
+ * one page of memory.
+ */
+export function fnModuleBytes(params: number, locals: ReadonlyArray<readonly [number, number]>, body: number[]): Uint8Array {
+  const f64s = (n: number) => vector(Array.from({ length: n }, () => [TYPE.f64]));
+  const types = [
+    [0x60, ...f64s(params), 1, TYPE.f64],
+    [0x60, 1, TYPE.f64, 1, TYPE.f64],
+    [0x60, ...f64s(params + 1), 1, TYPE.f64],
+  ];
+  const code = [...vector(locals.filter(([count]) => count > 0).map(([count, ty]) => [...uleb(count), ty])), ...body, OP.end];
+  // e(p0..pn-1, t): global = t; r = f(p...); m[0] = global; r
+  const entry = [
+    ...vector([]),
+    ...localGet(params), 0x24, 0,
+    ...Array.from({ length: params }, (_, i) => localGet(i)).flat(),
+    0x10, 1,
+    ...i32Const(0), 0x23, 0, OP.f64Store, 3, 0,
+    OP.end,
+  ];
+  return new Uint8Array([
+    ...[0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00],
+    ...section(1, vector(types)),
+    ...section(2, vector([[...name('i'), ...name('r'), 0x00, 1]])),
+    ...section(3, vector([[0], [2]])),
+    ...section(5, vector([[0x00, 1]])),
+    ...section(6, vector([[TYPE.f64, 0x01, ...f64Const(0), OP.end]])),
+    ...section(7, vector([
+      [...name('e'), 0x00, 2],
+      [...name('m'), 0x02, 0],
+    ])),
+    ...section(10, vector([
+      [...uleb(code.length), ...code],
+      [...uleb(entry.length), ...entry],
+    ])),
+  ]);
+}
+
+/**
+ * JS's `x % y` of the f64 locals x and y (y not 0), exactly: the i32 remainder of integers
+ * that fit 32 bits (`k`: y is this int32 constant, written as such, so V8 divides by
+ * multiplying), else the i64 remainder of integers below 2^53; other operands go to
+ * `giveUp(cond, code)`, which runs `code` where `cond` (an i32) holds and gives up where
+ * not, leaving an f64. The result is never -0 (JS's is for a negative dividend; the JS
+ * code cleans it to 0).
+ */
+export function remainder(x: number, y: number, k: number | undefined, giveUp: (cond: number[], code: number[]) => number[]): number[] {
+  const int32 = (v: number) => [...localGet(v), ...I32_TRUNC_SAT_F64_S, OP.f64ConvertI32S, ...localGet(v), OP.f64Eq];
+  const exact = (v: number) => [...localGet(v), OP.f64Trunc, ...localGet(v), OP.f64Eq, ...localGet(v), OP.f64Abs, ...f64Const(2 ** 53), OP.f64Lt, OP.i32And];
+  const divisor = k === undefined ? [...localGet(y), ...I32_TRUNC_SAT_F64_S] : i32ConstOf(k);
+  const small = [...localGet(x), ...I32_TRUNC_SAT_F64_S, ...divisor, OP.i32RemS, OP.f64ConvertI32S];
+  const wide = giveUp([...exact(x), ...exact(y), OP.i32And], [...localGet(x), OP.i64TruncF64S, ...localGet(y), OP.i64TruncF64S, OP.i64RemS, OP.f64ConvertI64S]);
+  const fits = k === undefined ? [...int32(x), ...int32(y), OP.i32And] : int32(x);
+  return [...fits, OP.if, TYPE.f64, ...small, OP.else, ...wide, OP.end];
 }
