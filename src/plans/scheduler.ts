@@ -10,15 +10,27 @@
 import { resultsUsedBy } from './expressions.ts';
 import type { Plan, PlanStatus, Step, StepResult, StepStatus } from './schema.ts';
 
-const stepRefs = (s: Step): Set<string> => resultsUsedBy(s);
+/**
+ * The steps whose results a step reads (its references and expressions), parsed once per
+ * step object: the workflow asks on every scheduling round, for every pending step, and
+ * parsing them again was a tenth of a 1000-step plan's workflow time. A step changes by
+ * being replaced (status updates spread a new object), so its entry is never stale.
+ * Read-only: callers only look into the set.
+ */
+const refsOf = new WeakMap<Step, ReadonlySet<string>>();
+function stepRefs(s: Step): ReadonlySet<string> {
+  let refs = refsOf.get(s);
+  if (!refs) refsOf.set(s, (refs = resultsUsedBy(s)));
+  return refs;
+}
 
-function satisfied(dep: Step, refs: Set<string>): boolean {
+function satisfied(dep: Step, refs: ReadonlySet<string>): boolean {
   if (dep.status === 'completed') return true;
   return dep.status === 'skipped' && dep.skippedBy !== 'denial' && !refs.has(dep.id);
 }
 
 /** Why a dependency means the step can never run, or null. */
-function blocker(dep: Step, refs: Set<string>): string | null {
+function blocker(dep: Step, refs: ReadonlySet<string>): string | null {
   if (dep.status === 'failed') return `depends on ${dep.id}, which failed`;
   if (dep.status === 'blocked') return `depends on ${dep.id}, which is blocked`;
   if (dep.status === 'skipped' && dep.skippedBy === 'denial') return `depends on ${dep.id}, which was ${deniedWhy(dep.reason)}`;
