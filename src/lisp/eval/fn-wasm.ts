@@ -17,7 +17,7 @@ import type { Arity, FnInfo, Node } from '../analyzer/nodes.ts';
 import { resolveCore } from '../core/index.ts';
 import type { Value } from '../values.ts';
 import type { Evaluator } from './index.ts';
-import { OP, TYPE, f64Const, fnModuleBytes, i32Const, localGet, localSet, remainder } from './wasm-module.ts';
+import { OP, TYPE, f64Const, fnModuleBytes, i32Const, localGet, localSet, remainder, sharedMemory } from './wasm-module.ts';
 import { wasmInstance } from './generated-code.ts';
 
 type Ty = 'number' | 'boolean';
@@ -313,9 +313,8 @@ const NOT_A_NUMBER = { notANumber: true };
 
 /** The function of the module of `bytes` behind fn-codegen.ts's interface (one instance per module, cached). */
 export function fnInstance(bytes: Uint8Array, slots: readonly number[]): FnGenerated {
-  const instance = wasmInstance(bytes, { i: { r: refill } });
-  const e = instance.exports.e as (...args: number[]) => number;
-  const mem = new Float64Array(instance.exports.m.buffer);
+  const e = wasmInstance(bytes, { r: refill }).exports.e!;
+  const mem = new Float64Array(sharedMemory().buffer);
   // the fuel counter goes in as the last argument and comes back at mem[0]; no other state
   // outlives a call (a throw from refill or a trap leaves ev.ticks to fn-codegen.ts's wrapper)
   const n = slots.length;

@@ -6,7 +6,7 @@
  * optimised code. Bounded (bounded-cache.ts).
  */
 import { BoundedCache, cacheGeneration } from '../bounded-cache.ts';
-import { type WasmInstance, wasmApi } from './wasm-module.ts';
+import { type WasmInstance, sharedMemory, wasmApi } from './wasm-module.ts';
 
 const bySource = new BoundedCache<unknown>(2000);
 
@@ -33,10 +33,8 @@ const bytesKey = (bytes: Uint8Array): string => String.fromCharCode(...bytes);
 
 /**
  * The instance of the WebAssembly module of `bytes`, compiled and instantiated once
- * (Liftoff, then tiered up by V8 as it runs). One instance serves every run: its memory
- * only carries results back from a call (read at once, and a call never calls out), and
- * each memory reserves gigabytes of address space, too many of which cost a GC each.
+ * (Liftoff, then tiered up by V8 as it runs), with the shared memory and `imports` (`i.*`).
  */
-export function wasmInstance(bytes: Uint8Array, imports?: Record<string, Record<string, unknown>>): WasmInstance {
-  return byBytes.get(bytesKey(bytes), () => new wasmApi!.Instance(new wasmApi!.Module(bytes), imports));
+export function wasmInstance(bytes: Uint8Array, imports: Record<string, unknown> = {}): WasmInstance {
+  return byBytes.get(bytesKey(bytes), () => new wasmApi!.Instance(new wasmApi!.Module(bytes), { i: { ...imports, m: sharedMemory() } }));
 }

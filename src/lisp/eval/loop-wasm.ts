@@ -22,7 +22,7 @@ import type { Node } from '../analyzer/nodes.ts';
 import { resolveCore } from '../core/index.ts';
 import type { Value } from '../values.ts';
 import { BAILED, DONE, LOW, longestPath } from './loop-source.ts';
-import { OP, TYPE, type WasmInstance, f64Const, f64StoreAt, i32Const, localGet, localSet, moduleBytes, remainder } from './wasm-module.ts';
+import { OP, TYPE, type WasmInstance, f64Const, f64StoreAt, i32Const, localGet, localSet, moduleBytes, remainder, sharedMemory } from './wasm-module.ts';
 
 type Ty = 'number' | 'boolean';
 
@@ -305,8 +305,8 @@ export type Iterations = (s: Value[], consts: Value[], f: Value[]) => typeof DON
  * from that state; after a give-up the module is not used again.
  */
 export function wasmIterations(instance: WasmInstance, slots: number, outer: readonly number[], js: Iterations): Iterations {
-  const run = instance.exports.f;
-  const mem = new Float64Array(instance.exports.m.buffer);
+  const run = instance.exports.f!;
+  const mem = new Float64Array(sharedMemory().buffer);
   const args: number[] = new Array<number>(slots + outer.length + 1).fill(0);
   let off = false;
   return (s, K, f) => {

@@ -7,18 +7,31 @@
 /** A compiled module (opaque here). */
 export type WasmModule = { readonly wasmModule: unique symbol };
 
-/** An instance of a module of {@link moduleBytes}: its function `f` and its memory `m`. */
+/** An instance of a module of {@link moduleBytes} (its function `f`) or {@link fnModuleBytes} (`e`). */
 export interface WasmInstance {
-  exports: { f: (...args: number[]) => number; m: { buffer: ArrayBuffer }; e?: unknown };
+  exports: Record<string, (...args: number[]) => number>;
 }
 
 interface WasmApi {
   Module: new (bytes: Uint8Array) => WasmModule;
-  Instance: new (module: WasmModule, imports?: Record<string, Record<string, unknown>>) => WasmInstance;
+  Instance: new (module: WasmModule, imports: Record<string, Record<string, unknown>>) => WasmInstance;
+  Memory: new (limits: { initial: number }) => { buffer: ArrayBuffer };
 }
 
 /** The host's WebAssembly, if it has one (not under `--jitless`). */
 export const wasmApi: WasmApi | undefined = (globalThis as { WebAssembly?: WasmApi }).WebAssembly;
+
+let memory: { buffer: ArrayBuffer } | undefined;
+
+/**
+ * The one page of memory every module imports (as `i.m`), where a call leaves what it
+ * returns besides its result; read right after the call (a module calls out only to the
+ * evaluator's fuel check, never into another module). One for all: each memory reserves
+ * gigabytes of address space, and a process has room for only so many.
+ */
+export function sharedMemory(): { buffer: ArrayBuffer } {
+  return (memory ??= new wasmApi!.Memory({ initial: 1 }));
+}
 
 export const OP = {
   unreachable: 0x00,
@@ -107,6 +120,9 @@ export function f64StoreAt(offset: number, value: number[]): number[] {
   return [...i32Const(0), ...value, OP.f64Store, 3, ...uleb(offset)];
 }
 
+/** `i.m`, the one page of memory every module shares (see {@link sharedMemory}). */
+const MEMORY_IMPORT = [1, 0x69, 1, 0x6d, 0x02, 0x00, 1];
+
 function section(id: number, bytes: number[]): number[] {
   return [id, ...uleb(bytes.length), ...bytes];
 }
@@ -121,7 +137,8 @@ function name(s: string): number[] {
 
 /**
  * A module exporting `f` (`params` f64 parameters, an i32 result, `locals` as
- * [count, type] groups, `body` its code without the final `end`) and `m`, one page of memory.
+ * [count, type] groups, `body` its code without the final `end`) and importing `i.m`, the
+ * shared page of memory.
  */
 export function moduleBytes(params: number, locals: ReadonlyArray<readonly [number, number]>, body: number[]): Uint8Array {
   const type = [0x60, ...vector(Array.from({ length: params }, () => [TYPE.f64])), 1, TYPE.i32];
@@ -129,12 +146,9 @@ export function moduleBytes(params: number, locals: ReadonlyArray<readonly [numb
   return new Uint8Array([
     ...[0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00],
     ...section(1, vector([type])),
+    ...section(2, vector([MEMORY_IMPORT])),
     ...section(3, vector([[0]])),
-    ...section(5, vector([[0x00, 1]])),
-    ...section(7, vector([
-      [...name('f'), 0x00, 0],
-      [...name('m'), 0x02, 0],
-    ])),
+    ...section(7, vector([[...name('f'), 0x00, 0]])),
     ...section(10, vector([[...uleb(code.length), ...code]])),
   ]);
 }
@@ -147,8 +161,8 @@ export const localSet = (i: number): number[] => [OP.localSet, ...uleb(i)];
  * A module of a recursive fn: function 1 (`params` f64 parameters, an f64 result; `locals`
  * and `body` as in {@link moduleBytes}) may call itself and `i.r`, an imported f64 -> f64
  * (function 0), and reads and writes global 0, an f64. Exported: `e`, which takes the
- * params and the global's value, calls function 1 and leaves the global at byte 0 of `m`,
- * one page of memory.
+ * params and the global's value, calls function 1 and leaves the global at byte 0 of
+ * `i.m`, the shared page of memory.
  */
 export function fnModuleBytes(params: number, locals: ReadonlyArray<readonly [number, number]>, body: number[]): Uint8Array {
   const f64s = (n: number) => vector(Array.from({ length: n }, () => [TYPE.f64]));
@@ -170,14 +184,10 @@ export function fnModuleBytes(params: number, locals: ReadonlyArray<readonly [nu
   return new Uint8Array([
     ...[0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00],
     ...section(1, vector(types)),
-    ...section(2, vector([[...name('i'), ...name('r'), 0x00, 1]])),
+    ...section(2, vector([MEMORY_IMPORT, [...name('i'), ...name('r'), 0x00, 1]])),
     ...section(3, vector([[0], [2]])),
-    ...section(5, vector([[0x00, 1]])),
     ...section(6, vector([[TYPE.f64, 0x01, ...f64Const(0), OP.end]])),
-    ...section(7, vector([
-      [...name('e'), 0x00, 2],
-      [...name('m'), 0x02, 0],
-    ])),
+    ...section(7, vector([[...name('e'), 0x00, 2]])),
     ...section(10, vector([
       [...uleb(code.length), ...code],
       [...uleb(entry.length), ...entry],
