@@ -21,9 +21,10 @@ export function passRoutes(app: Hono, ctx: ConsoleContext): void {
     const id = c.req.param('id');
     // reading the passes runs every recorded program again: once per point of the history (history-reads.ts)
     const at = await ctx.reads.at(id);
+    // the status from the mission page's overview read (one replay of a closed run serves both pages)
     const [views, status] = await Promise.all([
       at.get('passes', () => missionPasses(ctx.navigator.client, id)),
-      at.get('status', () => ctx.navigator.mission(id).status()).catch(() => null),
+      at.get('overview', () => ctx.navigator.mission(id).overview()).then((o) => o.status, () => null),
     ]);
     const body = html`<p><a href="/missions/${encodeURIComponent(id)}">back to the mission</a>${status ? html` · ${status.status}, ${views.length} pass${views.length === 1 ? '' : 'es'}` : ''}</p>
       ${views.length === 0 ? html`<p>No pass has run yet.</p>` : ''}

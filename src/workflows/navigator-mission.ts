@@ -108,21 +108,19 @@ function setHandlers(state: MissionState): void {
     },
   });
 
-  wf.setHandler(m.statusQuery, () => state.statusView(wf.workflowInfo().runId, Date.now()));
-  wf.setHandler(m.journalQuery, () => ({ version: state.journalVersion, entries: state.journalEntries() }));
+  // each read once, for its own query and for the overview that answers them together
+  const status = () => state.statusView(wf.workflowInfo().runId, Date.now());
+  const journal = () => ({ version: state.journalVersion, entries: state.journalEntries() });
+  const progress = () => renderProgress(state.agent?.plan ?? [], state.summaries);
+  const decisions = () => state.agent?.decisions ?? [];
+  wf.setHandler(m.statusQuery, status);
+  wf.setHandler(m.journalQuery, journal);
   wf.setHandler(m.summariesQuery, () => state.summaries);
-  wf.setHandler(m.progressQuery, () => renderProgress(state.agent?.plan ?? [], state.summaries));
+  wf.setHandler(m.progressQuery, progress);
   wf.setHandler(m.missionLogQuery, () => renderMissionLog(state.journalEntries()));
   wf.setHandler(m.ledgerQuery, () => state.ledger);
   wf.setHandler(m.pendingQuery, () => state.pending);
-  wf.setHandler(m.decisionsQuery, () => state.agent?.decisions ?? []);
-  wf.setHandler(m.overviewQuery, () => ({
-    status: state.statusView(wf.workflowInfo().runId, Date.now()),
-    journal: { version: state.journalVersion, entries: state.journalEntries() },
-    ledger: state.ledger,
-    progress: renderProgress(state.agent?.plan ?? [], state.summaries),
-    summaries: state.summaries,
-    decisions: state.agent?.decisions ?? [],
-  }));
+  wf.setHandler(m.decisionsQuery, decisions);
+  wf.setHandler(m.overviewQuery, () => ({ status: status(), journal: journal(), ledger: state.ledger, progress: progress(), summaries: state.summaries, decisions: decisions() }));
   wf.setHandler(m.passContextQuery, () => state.passContext());
 }
