@@ -20,7 +20,7 @@ import { valueHash } from '../audit/hash.ts';
 import { type Json, MissionInput, type MissionOverview, type StatusView } from '../workflows/contract.ts';
 import * as m from '../workflows/messages.ts';
 import { issuesText } from '../kernel/contract.ts';
-import { type AcceptedUpdate, acceptedUpdates } from './verdicts.ts';
+import { type AcceptedUpdate, acceptedUpdates, shownArgsProblem } from './verdicts.ts';
 
 export const MISSION_WORKFLOW = 'navigatorMission';
 
@@ -231,12 +231,9 @@ export class MissionHandle {
     const effect = opts.key === undefined ? waiting[0] : waiting.find((e) => e.key === opts.key);
     if (!effect) throw new MissionRejected(opts.key === undefined ? `mission ${this.id} has no effect waiting for approval` : `no effect ${opts.key} waits for approval in mission ${this.id}`);
     if (opts.key === undefined && waiting.length > 1) throw new MissionRejected(`${waiting.length} effects wait for approval (${waiting.map((e) => e.key).join(', ')}): name one`);
-    const argsHash = valueHash(effect.args);
-    // the same task can ask again with other args once a verdict or deadline ended its wait: a verdict given on what was shown earlier is not for these
-    if (opts.argsHash !== undefined && opts.argsHash !== argsHash) {
-      throw new MissionRejected(`effect ${effect.key} now waits with other args than the ones shown (${JSON.stringify(effect.args)}): look at them again before deciding`);
-    }
-    const verdict = { key: effect.key, approved, argsHash, ...(opts.by ? { by: opts.by } : {}), ...(opts.note ? { note: opts.note } : {}) };
+    const changed = shownArgsProblem(`effect ${effect.key}`, opts.argsHash, effect.args);
+    if (changed) throw new MissionRejected(changed);
+    const verdict = { key: effect.key, approved, argsHash: valueHash(effect.args), ...(opts.by ? { by: opts.by } : {}), ...(opts.note ? { note: opts.note } : {}) };
     return this.update(m.approveEffectUpdate, verdict);
   }
 

@@ -20,7 +20,7 @@ import { formatProblems } from '../plans/validate.ts';
 import { type AnswerAck, type ExecutionSummary, type Json, type PlanAck, PlanInput } from '../workflows/plan-contract.ts';
 import * as m from '../workflows/plan-messages.ts';
 import { issuesText } from '../kernel/contract.ts';
-import { type AcceptedUpdate, acceptedUpdates } from './verdicts.ts';
+import { type AcceptedUpdate, acceptedUpdates, shownArgsProblem } from './verdicts.ts';
 
 export const PLAN_WORKFLOW = 'planExecution';
 
@@ -160,11 +160,10 @@ export class PlanHandle {
   async approveStep(stepId: string, opts: { by?: string; note?: string; item?: number; argsHash?: string } = {}): Promise<PlanAck> {
     const { argsHash: shown, ...rest } = opts;
     const pending = (await this.status()).approvals.find((a) => a.stepId === stepId && a.item === (opts.item ?? null));
-    const argsHash = pending ? valueHash(pending.args) : undefined;
-    if (shown !== undefined && argsHash !== undefined && shown !== argsHash) {
-      throw new PlanRejected(`step ${stepId}${opts.item === undefined ? '' : ` item ${opts.item}`} now waits with other args than the ones shown (${JSON.stringify(pending!.args)}): look at them again before approving`);
-    }
-    return this.update(m.approveStepUpdate, { stepId, ...rest, ...(argsHash ? { argsHash } : {}) });
+    if (!pending) return this.update(m.approveStepUpdate, { stepId, ...rest });
+    const changed = shownArgsProblem(`step ${stepId}${opts.item === undefined ? '' : ` item ${opts.item}`}`, shown, pending.args);
+    if (changed) throw new PlanRejected(changed);
+    return this.update(m.approveStepUpdate, { stepId, ...rest, argsHash: valueHash(pending.args) });
   }
   /** Denies a step (or one item of a for-each step); what that means is the plan's `onDenial`. */
   denyStep(stepId: string, opts: { by?: string; reason?: string; item?: number } = {}): Promise<PlanAck> {

@@ -6,6 +6,8 @@
  */
 import type { Client } from '@temporalio/client';
 import { decodeAll, fetchChain } from '../audit/history.ts';
+import { valueHash } from '../audit/hash.ts';
+import type { Json } from '../workflows/contract.ts';
 
 export interface AcceptedUpdate {
   /** the update's name: `decide`, `approveStep`, `denyStep`, ... */
@@ -29,4 +31,15 @@ export async function acceptedUpdates(client: Client, workflowId: string, names:
     }
   }
   return out;
+}
+
+/**
+ * Why a verdict given on the args a person was shown (`shown`, their hash) is not for the
+ * args now waiting, or null when it is (or nothing was shown). The same task can ask again
+ * with other args once a verdict or deadline ended its wait, and a step can be retried with
+ * new ones: a page or a command typed earlier must not decide on those.
+ */
+export function shownArgsProblem(what: string, shown: string | undefined, args: Json): string | null {
+  if (shown === undefined || shown === valueHash(args)) return null;
+  return `${what} now waits with other args than the ones shown (${JSON.stringify(args)}): look at them again before deciding`;
 }
