@@ -158,19 +158,54 @@ function startDevArgs(o: Required<Pick<TemporalCliServerOptions, 'ip' | 'namespa
 /**
  * Starts `temporal server start-dev` and resolves once its frontend answers for the
  * namespace. The child is killed if this process exits first.
+ *
+ * With `port: 0` the ports are picked free and released before the server binds them, so
+ * another process (a test file starting its own server at the same moment) can take one
+ * first, and the server exits during start-up: then it is started again on other free
+ * ports, up to three times in all. `pickPort` picks them (tests give a taken one).
  */
-export async function startTemporalCliServer(options: TemporalCliServerOptions = {}): Promise<TemporalCliServer> {
+export async function startTemporalCliServer(options: TemporalCliServerOptions = {}, pickPort: (ip: string) => Promise<number> = freePort): Promise<TemporalCliServer> {
+  const attempts = options.port === 0 ? 3 : 1;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startOnce(options, pickPort);
+    } catch (e) {
+      if (!(e instanceof ExitedDuringStartUp) || attempt >= attempts) throw e;
+    }
+  }
+}
+
+/** The server process ended before it answered (a port taken, a bad flag, a crash). */
+class ExitedDuringStartUp extends Error {}
+
+/** What a child printed: all of it up to 8,000 characters, else its beginning (where a Go panic says why) and its end. */
+function outputKeeper(): { keep: (chunk: Buffer) => void; text: () => string } {
+  const HALF = 4000;
+  let head = '';
+  let tail = '';
+  let total = 0;
+  return {
+    keep: (chunk) => {
+      const text = chunk.toString();
+      total += text.length;
+      if (head.length < HALF) head += text.slice(0, HALF - head.length);
+      tail = (tail + text).slice(-2 * HALF);
+    },
+    text: () => (total <= 2 * HALF ? tail : `${head}\n…\n${tail.slice(-HALF)}`),
+  };
+}
+
+async function startOnce(options: TemporalCliServerOptions, pickPort: (ip: string) => Promise<number>): Promise<TemporalCliServer> {
   const binary = options.binary ?? requireTemporalCli();
   const ip = options.ip ?? '127.0.0.1';
   const namespace = options.namespace ?? 'default';
-  const port = options.port === 0 ? await freePort(ip) : (options.port ?? 7233);
-  const uiPort = options.uiPort === null ? null : options.uiPort === 0 || (options.uiPort === undefined && options.port === 0) ? await freePort(ip) : (options.uiPort ?? port + 1000);
+  const port = options.port === 0 ? await pickPort(ip) : (options.port ?? 7233);
+  const uiPort = options.uiPort === null ? null : options.uiPort === 0 || (options.uiPort === undefined && options.port === 0) ? await pickPort(ip) : (options.uiPort ?? port + 1000);
   const args = startDevArgs({ ...options, ip, namespace, logLevel: options.logLevel ?? 'error' }, port, uiPort);
   const child = spawn(binary, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-  let output = '';
-  const keep = (chunk: Buffer) => void (output = (output + chunk.toString()).slice(-8000));
-  child.stdout!.on('data', keep);
-  child.stderr!.on('data', keep);
+  const output = outputKeeper();
+  child.stdout!.on('data', output.keep);
+  child.stderr!.on('data', output.keep);
   const killOnExit = () => child.kill('SIGKILL');
   process.once('exit', killOnExit);
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
@@ -187,7 +222,8 @@ export async function startTemporalCliServer(options: TemporalCliServerOptions =
     await waitUntilServing(address, namespace, Object.keys(options.searchAttributes ?? {}), exited, options.startTimeoutMs ?? 60_000);
   } catch (e) {
     await shutdown();
-    throw new Error(`${binary} ${args.join(' ')}: ${(e as Error).message}\n${output.trim()}`);
+    const message = `${binary} ${args.join(' ')}: ${(e as Error).message}\n${output.text().trim()}`;
+    throw e instanceof ExitedDuringStartUp ? new ExitedDuringStartUp(message) : new Error(message);
   }
   return { address, namespace, uiUrl: uiPort === null ? null : `http://${ip}:${uiPort}`, process: child, shutdown };
 }
@@ -215,7 +251,8 @@ async function waitUntilServing(address: string, namespace: string, attributes: 
     }
     await new Promise((r) => setTimeout(r, 250));
   }
-  throw new Error(gone ? 'the server exited during start-up' : `not serving after ${timeoutMs} ms (${last})`);
+  if (gone) throw new ExitedDuringStartUp('the server exited during start-up');
+  throw new Error(`not serving after ${timeoutMs} ms (${last})`);
 }
 
 async function customSearchAttributes(connection: import('@temporalio/client').Connection, namespace: string): Promise<Record<string, unknown>> {
