@@ -91,7 +91,7 @@ describe('a mission with the codec on', () => {
     const history = await plainClient.workflow.getHandle(workflowId).fetchHistory();
     raw = Buffer.from(proto.temporal.api.history.v1.History.encode(history).finish());
     firstInput = history.events![0]!.workflowExecutionStartedEventAttributes!.input!.payloads![0] as Payload;
-    server = await startCodecServer({ codec, port: 0, origin: 'http://localhost:8233', authorization: 'Bearer ui-token' });
+    server = await startCodecServer({ codec, port: 0, origin: 'http://localhost:8233', authorization: 'Bearer ui-token-0123456789abcdef' });
   }, 120_000);
   afterAll(async () => {
     await server?.close();
@@ -118,7 +118,7 @@ describe('a mission with the codec on', () => {
 
   it('the codec server decodes a payload of the mission for the UI, and encodes', async () => {
     const body = (p: Payload) => JSON.stringify({ payloads: [{ metadata: Object.fromEntries(Object.entries(p.metadata!).map(([k, v]) => [k, Buffer.from(v!).toString('base64')])), data: Buffer.from(p.data!).toString('base64') }] });
-    const headers = { 'content-type': 'application/json', authorization: 'Bearer ui-token', origin: 'http://localhost:8233', 'x-namespace': 'default' };
+    const headers = { 'content-type': 'application/json', authorization: 'Bearer ui-token-0123456789abcdef', origin: 'http://localhost:8233', 'x-namespace': 'default' };
     const decoded = await fetch(`${server.url}/decode`, { method: 'POST', headers, body: body(firstInput) });
     expect(decoded.status).toBe(200);
     expect(decoded.headers.get('access-control-allow-origin')).toBe('http://localhost:8233');
@@ -138,7 +138,7 @@ describe('a mission with the codec on', () => {
     expect(preflight.headers.get('access-control-allow-headers')).toContain('x-namespace');
     const other = await fetch(`${server.url}/decode`, { method: 'OPTIONS', headers: { origin: 'http://evil.example' } });
     expect(other.headers.get('access-control-allow-origin')).toBeNull();
-    const bad = await fetch(`${server.url}/decode`, { method: 'POST', headers: { authorization: 'Bearer ui-token' }, body: 'nope' });
+    const bad = await fetch(`${server.url}/decode`, { method: 'POST', headers: { authorization: 'Bearer ui-token-0123456789abcdef' }, body: 'nope' });
     expect(bad.status).toBe(400);
   });
 });

@@ -112,7 +112,7 @@ describe.runIf(testServerKind() === 'temporal' && executablePath)('the Temporal 
       codecServer = await startCodecServer({ codec, port: 0, origin: `http://127.0.0.1:${uiPort}` });
       let server: TemporalCliServer | undefined;
       m = await missionEnv({
-        startServer: async () => (server = await startTemporalCliServer({ port: 0, uiPort, searchAttributes: { NavigatorStatus: 'Keyword' }, uiCodecEndpoint: codecServer.url })),
+        startServer: async () => (server = await startTemporalCliServer({ port: 0, uiPort, searchAttributes: { NavigatorStatus: 'Keyword' }, uiCodecEndpoint: codecServer.endpoint })),
         dataConverter: { payloadCodecs: [codec] },
       });
       await m.startWorker();
