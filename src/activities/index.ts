@@ -13,7 +13,9 @@ import { passContextQuery } from '../workflows/messages.ts';
 import { type AgentRegistry, lookupAgent, lookupTool } from './agents.ts';
 import { describe } from './describe.ts';
 import { withHeartbeat } from './heartbeat.ts';
-import { invokeTool } from './tool-invocation.ts';
+import { invokeTool, recordableAnswer } from './tool-invocation.ts';
+import { type ResultRecording, prepareAnswer, resultRecording } from './recording.ts';
+import { offloadOf } from '../codec/load.ts';
 import { createPlanActivities } from './plans.ts';
 import { type PassActivity, passActivity, runPassStep } from './pass.ts';
 import { PassContexts } from './pass-contexts.ts';
@@ -33,6 +35,18 @@ function modelUnavailable(err: unknown): never {
   if (!(err instanceof LlmError && err.retryable)) throw err;
   const wait = err.details.retryAfterMs;
   throw failure('ModelUnavailable', err.message, { retryable: true, details: [err.toJSON()], nextRetryDelayMs: wait });
+}
+
+/**
+ * A pass's answer made recordable: its reads' results are stored ahead when large. The pass
+ * ran no external effect, so when that fails it is run again (a retryable failure), and
+ * when it is too large for history it fails for good, naming the size.
+ */
+async function recordablePass(ctx: Context, answer: PassResponse, pass: number, rec: ResultRecording, heartbeatEveryMs: number): Promise<void> {
+  const problem = await prepareAnswer(ctx, answer, `pass ${pass}`, rec, heartbeatEveryMs);
+  if (!problem) return;
+  if (problem.reason === 'store_unavailable') throw failure('PayloadStoreUnavailable', problem.message, { retryable: true });
+  throw failure('ResultTooLarge', problem.message);
 }
 
 export interface ActivityDeps {
@@ -56,12 +70,17 @@ export interface ActivityDeps {
    * `false`: always query
    */
   passContexts?: PassContexts | false;
+  /** size caps and the payload store that large answers go to @default caps from the env, no store */
+  recording?: ResultRecording;
 }
 
 export function createActivities(deps: ActivityDeps) {
   const shapeMemory = deps.shapeMemory ?? new ShapeMemory();
   const waiting = deps.waitingPrograms === false ? undefined : (deps.waitingPrograms ?? new WaitingPrograms());
   const contexts = deps.passContexts === false ? undefined : (deps.passContexts ?? new PassContexts());
+  // by default the claim check of the client's codecs (a worker passes its own)
+  const recording = deps.recording ?? resultRecording(offloadOf(deps.client.options.dataConverter));
+  const heartbeatEveryMs = deps.heartbeatEveryMs ?? 2000;
   /** The context a pass step reads: from its input (and this worker's base), else by query. */
   const contextOf = async (workflowId: string, runId: string, req: PassRequest): Promise<PassContext> => {
     const given = contexts?.contextOf(workflowId, runId, req);
@@ -78,7 +97,7 @@ export function createActivities(deps: ActivityDeps) {
     return context;
   };
   return {
-    ...createPlanActivities(deps),
+    ...createPlanActivities({ ...deps, recording }),
     async describeAgent(req: { agent: string; input: Json }) {
       const entry = lookupAgent(deps.agents, req.agent);
       try {
@@ -106,10 +125,12 @@ export function createActivities(deps: ActivityDeps) {
         const context = await contextOf(workflowId, runId, req);
         const owner = { workflowId, runId: context.runId, agent: req.agent };
         return inSpan('navigator.pass', { ...ownerAttributes(owner), 'navigator.pass': req.pass, 'navigator.pass.resume': Boolean(req.resume) }, async (span) => {
-          const response = await runPassStep(entry, req, context, onProgress, owner, { shapes: shapeMemory, waiting, mission: workflowId }).catch(modelUnavailable);
+          const response = await runPassStep(entry, req, context, onProgress, owner, { shapes: shapeMemory, waiting, mission: workflowId, maxResultBytes: recording.maxResultBytes }).catch(modelUnavailable);
           span.setAttributes({ 'navigator.pass.turns': progress.turn ?? 0, 'navigator.pass.outcome': response.kind === 'done' ? response.outcome.kind : 'effects' });
           // the next step of this mission, when it runs here, is given its context as changes to this one
-          return contexts ? { ...response, ref: contexts.remember(workflowId, runId, context, response) } : response;
+          const answer = contexts ? { ...response, ref: contexts.remember(workflowId, runId, context, response) } : response;
+          await recordablePass(ctx, answer, req.pass, recording, heartbeatEveryMs);
+          return answer;
         });
       }, () => progress);
     },
@@ -122,17 +143,20 @@ export function createActivities(deps: ActivityDeps) {
       const owner = { workflowId, runId: req.runId ?? workflowId, agent: req.agent };
       const attributes = { ...toolAttributes(owner, { tool: req.tool, sideEffect: sideEffectOf(tool), taskId: req.taskId, idempotencyKey: req.idempotencyKey, cached: false }), 'navigator.tool.attempt': attempt };
       const doing = { text: `tool ${req.tool}${req.taskId ? ` for task ${req.taskId}` : ''}` };
-      const { result, failedAttempts } = await invokeTool(ctx, {
+      const call = {
         tool,
         args: req.args,
         label: req.tool,
         context: { idempotencyKey: req.idempotencyKey, taskId: req.taskId },
         details: { attempt },
-        heartbeatEveryMs: deps.heartbeatEveryMs ?? 2000,
+        heartbeatEveryMs,
+        recording,
         doing: () => doing,
         span: { name: 'navigator.tool', attributes },
-      });
-      return { result, attempt, ...(failedAttempts.length ? { failedAttempts } : {}) };
+      };
+      const { result, failedAttempts, unavailable } = await invokeTool(ctx, call);
+      const answer: ToolResponse = { result, attempt, ...(failedAttempts.length ? { failedAttempts } : {}), ...(unavailable ? { unavailable } : {}) };
+      return recordableAnswer(ctx, call, answer, recording);
     },
   };
 }

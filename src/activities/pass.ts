@@ -26,8 +26,12 @@ export interface WorkerMemory {
   waiting?: WaitingPrograms;
   /** the mission (workflow id) this step belongs to: the key of `waiting` */
   mission?: string;
+  /** a read inside the pass whose result is larger fails that call with `result_too_large` */
+  maxResultBytes?: number;
 }
 import { diffJson } from '../workflows/json-patch.ts';
+import { jsonBytes } from './recording.ts';
+import { formatBytes } from '../payloads/offload-codec.ts';
 
 /** The heartbeat details of a running pass: what it does now, as data and as one line. */
 export interface PassActivity {
@@ -47,7 +51,8 @@ export function passActivity(pass: number, p: PassProgress): PassActivity {
 export async function runPassStep(registered: RegisteredAgent, req: PassRequest, ctx: PassContext, onProgress?: (p: PassProgress) => void, owner?: SpanOwner, memory: WorkerMemory = {}): Promise<PassResponse> {
   const journal = new Map(ctx.journal);
   // with tracing on, model answers and tool calls are spans under this pass's span
-  const entry = owner ? { ...registered, agent: tracedAgent(registered.agent, owner, otelContext.active()) } : registered;
+  const capped = memory.maxResultBytes === undefined ? registered : { ...registered, agent: cappedAgent(registered.agent, memory.maxResultBytes) };
+  const entry = owner ? { ...capped, agent: tracedAgent(capped.agent, owner, otelContext.active()) } : capped;
   const model = owner ? tracedModel(entry.model(), owner) : entry.model();
   if (req.resume && ctx.passState === null) {
     throw failure('InvalidPassState', `pass ${req.pass} has no suspended state to resume`);
@@ -121,6 +126,24 @@ function programInput(entry: RegisteredAgent, ctx: PassContext): { programInput?
   } catch {
     return {};
   }
+}
+
+/**
+ * The agent with every tool's result checked against the cap before the program sees it
+ * (reads run inside the pass; effects are checked by their own activity): a larger one
+ * fails that call, named, and nothing of it is sent to Temporal.
+ */
+function cappedAgent<A extends RegisteredAgent['agent']>(agent: A, maxBytes: number): A {
+  const tools = agent.tools.map((tool) => ({
+    ...tool,
+    handler: async (args: never, ctx: never) => {
+      const out = await tool.handler(args, ctx);
+      const size = jsonBytes(out);
+      if (size > maxBytes) throw new Error(`result_too_large: tool ${tool.name} returned ${formatBytes(size)}, over the ${formatBytes(maxBytes)} limit for one result (NAVIGATOR_MAX_RESULT_BYTES)`);
+      return out;
+    },
+  }));
+  return { ...agent, tools };
 }
 
 /** The journal this step read, as the audit recomputes it from history. */

@@ -8,7 +8,8 @@ import { inSpan, ownerAttributes } from '../telemetry/spans.ts';
 import { sideEffectOf } from '../lisp/tools.ts';
 import { Context } from '@temporalio/activity';
 import { failure } from '../kernel/failures.ts';
-import { invokeTool } from './tool-invocation.ts';
+import { invokeTool, recordableAnswer } from './tool-invocation.ts';
+import type { ResultRecording } from './recording.ts';
 import type { Client } from '@temporalio/client';
 import { createHash } from 'node:crypto';
 import { canonicalJson } from '../lisp/json.ts';
@@ -52,6 +53,8 @@ export interface PlanActivityDeps {
   heartbeatEveryMs?: number;
   /** least time between two progress signals of one step @default 1000 */
   progressEveryMs?: number;
+  /** size caps and the payload store large results go to */
+  recording: ResultRecording;
 }
 
 /** How many times the planner may answer before the plan fails. */
@@ -94,16 +97,17 @@ export function createPlanActivities(deps: PlanActivityDeps) {
       return withHeartbeat(Context.current(), every, async () => {
         const entry = lookupAgent(deps.agents, req.agent);
         const catalog = catalogOf(deps.agents, entry);
+        const limits = { maxSteps: req.maxSteps };
         const base = { id: req.planId, taskId: req.taskId, createdAt: req.createdAt };
         const params = checkParams(req.document?.params ?? {}, req.params ?? {});
         if (!params.ok) return { ok: false, problems: params.problems, message: `the plan's parameters are invalid:\n${formatProblems(params.problems)}`, attempts: 0, tokens: 0 };
         if (req.document) {
-          const built = buildPlan({ ...base, steps: req.document.steps, params: params.params, estimatedDuration: req.document.estimatedDuration }, catalog);
+          const built = buildPlan({ ...base, steps: req.document.steps, params: params.params, estimatedDuration: req.document.estimatedDuration }, catalog, limits);
           if (built.ok) return { ok: true, plan: built.plan, change: 'given by the caller', attempts: 0, tokens: 0 };
           return { ok: false, problems: built.problems, message: `the given plan is invalid:\n${formatProblems(built.problems)}`, attempts: 0, tokens: 0 };
         }
         return askPlanner(entry, stepAgents(deps.agents, entry, req.request), { request: req.request ?? '', context: req.context }, (steps, estimatedDuration) =>
-          buildPlan({ ...base, steps, estimatedDuration }, catalog),
+          buildPlan({ ...base, steps, estimatedDuration }, catalog, limits),
         );
       });
     },
@@ -116,7 +120,7 @@ export function createPlanActivities(deps: PlanActivityDeps) {
           const problems = parsed.error.issues.map((i): PlanProblem => ({ code: 'invalid_edit', stepId: null, path: i.path.join('.'), message: i.message }));
           return { ok: false, problems, message: `invalid edit: ${formatProblems(problems)}`, attempts: 0, tokens: 0 };
         }
-        const applied = applyEdit(req.plan, parsed.data, catalogOf(deps.agents, entry));
+        const applied = applyEdit(req.plan, parsed.data, catalogOf(deps.agents, entry), { maxSteps: req.maxSteps });
         if (!applied.ok) return { ok: false, problems: applied.problems, message: `edit rejected:\n${formatProblems(applied.problems)}`, attempts: 0, tokens: 0 };
         return { ok: true, plan: applied.plan, change: applied.change, attempts: 0, tokens: 0 };
       });
@@ -128,7 +132,7 @@ export function createPlanActivities(deps: PlanActivityDeps) {
       const current = { steps: req.plan.steps.map(toSpec), ...(req.plan.estimatedDuration !== undefined ? { estimatedDuration: req.plan.estimatedDuration } : {}) };
       const outcome = await withHeartbeat(Context.current(), every, () =>
         askPlanner(entry, stepAgents(deps.agents, entry, req.request), { request: req.request ?? '', context: req.context, feedback: req.feedback, currentPlan: current as unknown as Json }, (steps, estimatedDuration) =>
-          buildPlan({ id: req.plan.id, taskId: req.plan.taskId, createdAt: req.plan.createdAt, steps, params: req.plan.params, estimatedDuration }, catalog),
+          buildPlan({ id: req.plan.id, taskId: req.plan.taskId, createdAt: req.plan.createdAt, steps, params: req.plan.params, estimatedDuration }, catalog, { maxSteps: req.maxSteps }),
         ),
       );
       if (!outcome.ok) return outcome;
@@ -170,7 +174,7 @@ export function createPlanActivities(deps: PlanActivityDeps) {
         'navigator.plan_step.attempt': attempt,
       };
       try {
-        const { result, failedAttempts } = await invokeTool(ctx, {
+        const call = {
           tool,
           args: req.args,
           label: `step ${req.stepId} (${req.tool})`,
@@ -178,9 +182,12 @@ export function createPlanActivities(deps: PlanActivityDeps) {
           context: { idempotencyKey, taskId: req.stepId, report },
           details: { attempt, idempotencyKey },
           heartbeatEveryMs: every,
+          recording: deps.recording,
           span: { name: 'navigator.plan_step', attributes },
-        });
-        return { result, attempt, idempotencyKey, ...(failedAttempts.length ? { failedAttempts } : {}) };
+        };
+        const { result, failedAttempts, unavailable } = await invokeTool(ctx, call);
+        const answer: StepOutcome = { result, attempt, idempotencyKey, ...(failedAttempts.length ? { failedAttempts } : {}), ...(unavailable ? { unavailable } : {}) };
+        return await recordableAnswer(ctx, call, answer, deps.recording);
       } finally {
         await report.flush();
       }
@@ -256,7 +263,7 @@ function interpretRecovery(text: string, req: RecoveryRequest, catalog: Catalog)
   const action = RecoveryAction.safeParse(parsed.action);
   if (!action.success) return { problem: issuesText(action.error, 'answer') };
   if (action.data.action === 'abort') return { kind: 'abort', reason: action.data.reason };
-  const applied = applyRecovery(req.plan, req.stepId, action.data, catalog);
+  const applied = applyRecovery(req.plan, req.stepId, action.data, catalog, { maxSteps: req.maxSteps });
   if (!applied.ok) return { problem: formatProblems(applied.problems) };
   if (!('plan' in applied)) return { problem: 'the recovery changed nothing' };
   return { kind: 'applied', plan: applied.plan, change: applied.change, action: action.data.action };

@@ -16,6 +16,9 @@ import type { lookupTool } from './agents.ts';
 import { withHeartbeat } from './heartbeat.ts';
 import type { FailedAttempt } from '../kernel/schemas.ts';
 import { earlierFailures, failedAttempt, withFailures } from './attempts.ts';
+import type { ResultUnavailable } from '../kernel/schemas.ts';
+import { type ResultRecording, overCap, prepareAnswer, unavailableValue } from './recording.ts';
+import { sideEffectOf } from '../lisp/tools.ts';
 
 export interface ToolInvocation {
   tool: ReturnType<typeof lookupTool>;
@@ -28,6 +31,8 @@ export interface ToolInvocation {
   /** sent back with a failure (attempt, idempotency key) so the workflow can show them */
   details: Record<string, Json>;
   heartbeatEveryMs: number;
+  /** how results are kept (size caps, the payload store) */
+  recording: ResultRecording;
   /** what the heartbeat says the activity is doing */
   doing?: () => unknown;
   span: { name: string; attributes: Record<string, string | number | boolean> };
@@ -37,6 +42,22 @@ export interface ToolInvocation {
 export interface ToolAnswer {
   result: Json;
   failedAttempts: FailedAttempt[];
+  /** the tool ran but its result is not kept: `result` is the marker (recording.ts) */
+  unavailable?: ResultUnavailable;
+}
+
+/**
+ * The activity's answer made recordable (recording.ts): stored ahead when large; when it
+ * cannot be recorded, a tool with external effects answers the marker (its effect happened
+ * and must not run again), any other fails with a final `ResultTooLarge` or a retryable
+ * `PayloadStoreUnavailable`.
+ */
+export async function recordableAnswer<T extends { result: Json; unavailable?: ResultUnavailable }>(ctx: Context, call: ToolInvocation, answer: T, rec: ResultRecording): Promise<T> {
+  const problem = await prepareAnswer(ctx, answer, call.label, rec, call.heartbeatEveryMs);
+  if (!problem) return answer;
+  if (sideEffectOf(call.tool) === 'external') return { ...answer, result: unavailableValue(call.tool.name, problem), unavailable: problem };
+  if (problem.reason === 'store_unavailable') throw failure('PayloadStoreUnavailable', problem.message, { retryable: true, details: [call.details] });
+  throw failure('ResultTooLarge', problem.message, { details: [call.details] });
 }
 
 export async function invokeTool(ctx: Context, call: ToolInvocation): Promise<ToolAnswer> {
@@ -49,16 +70,16 @@ export async function invokeTool(ctx: Context, call: ToolInvocation): Promise<To
     const issues = issuesText(args.error, 'args', call.argsPrefix);
     throw failure('InvalidToolArgs', `invalid arguments for ${call.label}: ${issues}`, { details });
   }
+  let out: unknown;
   try {
     const run = () =>
       inSpan(call.span.name, call.span.attributes, async (span) => {
-        const out = await tool.handler(args.data, { ...call.context, signal: ctx.cancellationSignal });
+        const answer = await tool.handler(args.data, { ...call.context, signal: ctx.cancellationSignal });
         span.setAttribute(`${call.span.name}.status`, 'completed');
-        return out;
+        return answer;
       });
     const beat = earlier.length || call.doing ? () => withFailures(call.doing?.(), earlier) : undefined;
-    const out = await withHeartbeat(ctx, call.heartbeatEveryMs, run, beat);
-    return { result: toJson(fromJson((out ?? null) as Json)), failedAttempts: earlier };
+    out = await withHeartbeat(ctx, call.heartbeatEveryMs, run, beat);
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
     if (err instanceof Error && err.name === 'ToolRejected') {
@@ -69,4 +90,10 @@ export async function invokeTool(ctx: Context, call: ToolInvocation): Promise<To
     ctx.heartbeat(withFailures(call.doing?.(), [...earlier, failedAttempt(ctx.info.attempt, 'ToolError', text, err)]));
     throw failure('ToolError', text, { retryable: true, details });
   }
+  const result = toJson(fromJson((out ?? null) as Json));
+  const tooLarge = overCap(tool.name, result, call.recording);
+  if (!tooLarge) return { result, failedAttempts: earlier };
+  // the effect happened: it is recorded as done without its result, never run again
+  if (sideEffectOf(tool) === 'external') return { result: unavailableValue(tool.name, tooLarge), failedAttempts: earlier, unavailable: tooLarge };
+  throw failure('ResultTooLarge', tooLarge.message, { details });
 }

@@ -5,7 +5,7 @@ import type { Client } from '@temporalio/client';
 import { defaultPayloadConverter } from '@temporalio/common';
 import { historyFromJSON } from '@temporalio/common/lib/proto-utils.js';
 import proto from '@temporalio/proto';
-import { decodePayloads } from '../codec/history.ts';
+import { type DecodeReport, decodePayloads } from '../codec/history.ts';
 import type { temporal } from '@temporalio/proto';
 
 export type History = temporal.api.history.v1.IHistory;
@@ -16,6 +16,8 @@ export interface RunHistory {
   workflowId: string;
   runId: string;
   history: History;
+  /** what decoding its payloads found (fetched histories; absent for one read from a file) */
+  decoded?: DecodeReport;
 }
 
 /** The chain ending at the latest run of `workflowId` (or at `runId`), oldest first. */
@@ -25,8 +27,8 @@ export async function fetchChain(client: Client, workflowId: string, runId?: str
   while (current) {
     const history: History = await client.workflow.getHandle(workflowId, current).fetchHistory();
     // the audit reads values from history: decode them with the client's codecs (if any)
-    await decodePayloads(history, client.options.loadedDataConverter.payloadCodecs);
-    chain.unshift({ workflowId, runId: current, history });
+    const decoded = await decodePayloads(history, client.options.loadedDataConverter.payloadCodecs);
+    chain.unshift({ workflowId, runId: current, history, decoded });
     const started: temporal.api.history.v1.IWorkflowExecutionStartedEventAttributes | null | undefined = history.events?.[0]?.workflowExecutionStartedEventAttributes;
     current = started?.continuedExecutionRunId || undefined;
   }

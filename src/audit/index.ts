@@ -14,12 +14,12 @@ import { Worker } from '@temporalio/worker';
 import { journalQuery } from '../workflows/messages.ts';
 import type { Json } from '../workflows/contract.ts';
 import { EventType, decodeFirst, fetchChain, type RunHistory } from './history.ts';
-import { type Provenance, type Reconstruction, reconstruct } from './reconstruct.ts';
+import { type Provenance, type Reconstruction, type UnavailableResult, reconstruct } from './reconstruct.ts';
 import { type ValueLinks, type ValueMismatch, checkValueLinks } from './values.ts';
 import { type ValueReplay, replayPasses } from './value-replay.ts';
 import { workflowsPath } from '../worker/workflows-path.ts';
 import { silentSpanSinks, workflowInterceptorModules } from '../telemetry/setup.ts';
-import { decodePayloads } from '../codec/history.ts';
+import { decodeFailureText, decodePayloads } from '../codec/history.ts';
 import { configuredDataConverter } from '../codec/load.ts';
 import type { HistoryReplayer } from './replayer.ts';
 
@@ -36,6 +36,10 @@ export interface AuditReport {
   /** every recorded program run again on the values of history */
   valueReplay: ValueReplay;
   problems: string[];
+  /** payloads of history kept in the payload store: each reference resolved and its digest verified */
+  storedPayloads: { checked: number; bytes: number };
+  /** effects that ran but whose result could not be kept (too large, store down): done, never run again */
+  unavailableResults: UnavailableResult[];
   /** for a mission restarted from another's journal: that mission, and whether the seed matches it */
   resumedFrom?: { workflowId: string; runId: string; journalMatches: boolean };
 }
@@ -90,9 +94,18 @@ async function followResumeLink(client: Client, chain: RunHistory[], report: Aud
 export async function auditChain(chain: RunHistory[], fromWorkflow: Array<[string, Json]> | null, opts: AuditOptions & { requireClosed?: boolean } = {}): Promise<AuditReport> {
   const workflowId = chain[0]?.workflowId ?? '';
   const problems: string[] = [];
-  // encrypted payloads (a history read from a file) are decoded with the codec given or configured
+  // encrypted or stored payloads (a history read from a file) are decoded with the codecs given or configured
   const codecs = (opts.dataConverter ?? (await configuredDataConverter()))?.payloadCodecs ?? [];
-  await decodePayloads(chain, codecs).catch((err: Error) => problems.push(`payloads could not be decoded: ${err.message}`));
+  const storedPayloads = { checked: 0, bytes: 0 };
+  for (const run of chain) {
+    const here = await decodePayloads(run.history, codecs);
+    for (const report of [run.decoded, here]) {
+      if (!report) continue;
+      storedPayloads.checked += report.stored;
+      storedPayloads.bytes += report.storedBytes;
+      problems.push(...report.failures.map((f) => `run ${run.runId}: ${decodeFailureText(f)}`));
+    }
+  }
   let links: ValueLinks;
   try {
     links = checkValueLinks(chain);
@@ -124,6 +137,8 @@ export async function auditChain(chain: RunHistory[], fromWorkflow: Array<[strin
     values,
     valueReplay,
     problems,
+    storedPayloads,
+    unavailableResults: [...rebuilt.effects.values()].flatMap((e) => (e.unavailable ? [{ idempotencyKey: e.idempotencyKey, taskId: e.taskId, tool: e.tool, ...e.unavailable }] : [])),
   };
 }
 

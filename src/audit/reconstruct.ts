@@ -5,7 +5,8 @@
  * Records which event committed each task id, and counts completions of each external
  * effect so that a repeated side effect shows up.
  */
-import type { AgentDescription, Json, MissionInput, PassResponse, ToolRequest } from '../workflows/contract.ts';
+import type { AgentDescription, Json, MissionInput, PassResponse, ToolRequest, ToolResponse } from '../workflows/contract.ts';
+import type { ResultUnavailable } from '../kernel/schemas.ts';
 import { MissionInput as MissionInputSchema } from '../workflows/contract.ts';
 import { MissionState, decisionProblem, expire, waitingKey } from '../workflows/mission-state.ts';
 import { EventType, type HistoryEvent, type RunHistory, decodeAll, decodeFirst, eventId } from './history.ts';
@@ -23,7 +24,12 @@ export interface EffectRun {
   taskId: string | null;
   tool: string;
   completions: Array<{ runId: string; eventId: number }>;
+  /** it ran but its result could not be kept: why, and the event that recorded it */
+  unavailable?: { reason: ResultUnavailable['reason']; message: string; runId: string; eventId: number };
 }
+
+/** An effect that ran with its result unavailable, as the audit reports it. */
+export type UnavailableResult = Pick<EffectRun, 'idempotencyKey' | 'taskId' | 'tool'> & NonNullable<EffectRun['unavailable']>;
 
 export interface Reconstruction {
   journal: Array<[string, Json]>;
@@ -220,6 +226,8 @@ function onActivityResult(
     const req = origin.input as ToolRequest;
     const run = sinks.effects.get(req.idempotencyKey) ?? { idempotencyKey: req.idempotencyKey, taskId: req.taskId, tool: req.tool, completions: [] };
     run.completions.push(at);
+    const lost = (result as ToolResponse | null)?.unavailable;
+    if (lost) run.unavailable = { reason: lost.reason, message: lost.message, ...at };
     sinks.effects.set(req.idempotencyKey, run);
     return;
   }

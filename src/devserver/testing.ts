@@ -23,6 +23,8 @@ import {
   type WorkflowBundleWithSourceMap,
 } from '@temporalio/worker';
 import type { DataConverter } from '@temporalio/common';
+import { configuredDataConverter } from '../codec/load.ts';
+import { LARGE_MESSAGES } from '../temporal/connection.ts';
 import { randomUUID } from 'node:crypto';
 import { type DevServer, type DevServerOptions, startDevServer } from './index.ts';
 import { cachedBundle } from './bundle-cache.ts';
@@ -104,8 +106,10 @@ export async function createTestEnv(options: TestEnvOptions): Promise<TestEnv> {
   quietRuntime();
   const [server, bundle] = await Promise.all([options.startServer?.() ?? startTestServer(options.server), bundleOnce(options.workflowsPath, options.workflowInterceptorModules)]);
   const nativeConnection = await NativeConnection.connect({ address: server.address });
-  const connection = await Connection.connect({ address: server.address });
-  const client = new Client({ connection, namespace: server.namespace, dataConverter: options.dataConverter });
+  const connection = await Connection.connect({ address: server.address, channelArgs: LARGE_MESSAGES });
+  // what a user's worker and client use unless told otherwise: the payload store, NAVIGATOR_CODEC
+  const dataConverter = options.dataConverter ?? (await configuredDataConverter());
+  const client = new Client({ connection, namespace: server.namespace, dataConverter });
   const taskQueue = `tq-${randomUUID()}`;
   const running: Array<{ worker: Worker; done: Promise<void> }> = [];
   const created: Worker[] = [];
@@ -118,7 +122,7 @@ export async function createTestEnv(options: TestEnvOptions): Promise<TestEnv> {
       workflowBundle: bundle,
       activities: options.activities,
       shutdownGraceTime: '1s',
-      ...(options.dataConverter ? { dataConverter: options.dataConverter } : {}),
+      ...(dataConverter ? { dataConverter } : {}),
       ...options.worker,
       ...extra,
     });
@@ -131,7 +135,7 @@ export async function createTestEnv(options: TestEnvOptions): Promise<TestEnv> {
     running.push({ worker, done: worker.run() });
   }
 
-  const replayer = new HistoryReplayer({ workflowBundle: bundle, dataConverter: options.dataConverter, sinks: options.worker?.sinks ?? silentSpanSinks });
+  const replayer = new HistoryReplayer({ workflowBundle: bundle, dataConverter, sinks: options.worker?.sinks ?? silentSpanSinks });
 
   return {
     server,

@@ -51,6 +51,10 @@ export const FAILURE_TYPES = [
   // a tool's own answer: an error (retried) or a refusal (final)
   'ToolError',
   'ToolRejected',
+  // a result over NAVIGATOR_MAX_RESULT_BYTES (or, with no payload store, over what history takes)
+  'ResultTooLarge',
+  // the payload store could not keep a large answer within the activity's own retries
+  'PayloadStoreUnavailable',
   // a pass's view of workflow state
   'InvalidPassState',
   'StalePassState',

@@ -54,3 +54,16 @@ export const FailedAttempt = z.object({
   at: z.string().optional(),
 });
 export type FailedAttempt = z.infer<typeof FailedAttempt>;
+
+/**
+ * A tool ran (its effect happened) but its result could not be recorded: too large
+ * (`result_too_large`), or the payload store stayed unreachable (`store_unavailable`). The
+ * call is recorded as done, never run again, and the program is given a marker that says so.
+ */
+export const ResultUnavailable = z.object({
+  reason: z.enum(['result_too_large', 'store_unavailable']),
+  message: z.string(),
+  /** bytes of the result that could not be kept */
+  size: z.number().int().nonnegative(),
+});
+export type ResultUnavailable = z.infer<typeof ResultUnavailable>;

@@ -482,9 +482,12 @@ function exhausted(ctx: Ctx, st: PassState): PassDone {
   }
   const { maxTurns, retryTurns } = ctx.agent.limits;
   const more = retryTurns ? ` (and ${retryTurns} retry ${retryTurns === 1 ? 'turn' : 'turns'})` : '';
+  // the turns ran out, but why: the last turn's own error names the cause (a tool's refusal, a limit)
+  const last = st.trace.at(-1)?.result;
+  const cause = last?.status === 'error' ? `; the last turn ended in ${last.error.type}: ${last.error.message}` : '';
   return done(st, {
     status: 'error',
-    error: simpleError('max_turns_exceeded', `Exceeded max_turns limit of ${maxTurns}${more}`, `no result: ${fb.why}`),
+    error: simpleError('max_turns_exceeded', `Exceeded max_turns limit of ${maxTurns}${more}${cause}`, `no result: ${fb.why}`),
   });
 }
 

@@ -43,8 +43,16 @@ export interface Connected {
   close(): Promise<void>;
 }
 
+/**
+ * gRPC limits for a client that reads histories: a history page or a query answer can be
+ * larger than gRPC's default 4 MB (histories written before the payload store, or with
+ * NAVIGATOR_PAYLOAD_STORE=off), and a reader must still read it.
+ */
+export const LARGE_MESSAGES = { 'grpc.max_receive_message_length': 256 * 1024 * 1024, 'grpc.max_send_message_length': 64 * 1024 * 1024 } as const;
+
 export async function connectClient(target: TemporalTarget): Promise<Connected> {
-  const connection = await Connection.connect({ ...target.connectionOptions, address: target.address } as never);
+  const opts = target.connectionOptions as { channelArgs?: Record<string, unknown> };
+  const connection = await Connection.connect({ ...target.connectionOptions, address: target.address, channelArgs: { ...LARGE_MESSAGES, ...opts.channelArgs } } as never);
   // the payload codec of this process (NAVIGATOR_CODEC / --codec), if any
   const t = telemetry();
   const client = new Client({ connection, namespace: target.namespace, dataConverter: await configuredDataConverter(), ...(t ? { plugins: t.plugins } : {}) });

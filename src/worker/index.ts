@@ -3,7 +3,8 @@
  */
 import type { Client } from '@temporalio/client';
 import type { DataConverter } from '@temporalio/common';
-import { configuredDataConverter } from '../codec/load.ts';
+import { configuredDataConverter, offloadOf } from '../codec/load.ts';
+import { resultRecording } from '../activities/recording.ts';
 import { NativeConnection, Worker, bundleWorkflowCode, type WorkflowBundle } from '@temporalio/worker';
 import type { AgentRegistry, RegisteredAgent } from '../navigator/registry.ts';
 import { createActivities } from '../activities/index.ts';
@@ -63,7 +64,8 @@ export async function createNavigatorWorker(opts: NavigatorWorkerOptions): Promi
     connection: opts.connection,
     namespace: opts.namespace ?? 'default',
     taskQueue: opts.taskQueue,
-    activities: createActivities({ agents: registryOf(opts.agents), client: opts.client, heartbeatEveryMs: opts.heartbeatEveryMs }),
+    // the claim check among the worker's codecs: activities store large answers ahead with it
+    activities: createActivities({ agents: registryOf(opts.agents), client: opts.client, heartbeatEveryMs: opts.heartbeatEveryMs, recording: resultRecording(offloadOf(dataConverter)) }),
     // Heartbeats reach Temporal every 2 s (the SDK would wait 80% of the 5 s heartbeat
     // timeout): a live call keeps 3 s of margin, a dead one is retried 5 s after it died,
     // and a pass's heartbeat details (what it does, for `run`/`watch`) stay fresh.

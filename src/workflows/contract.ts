@@ -8,7 +8,7 @@ import type { EffectRequest } from '../lisp/api.ts';
 import type { JsonPatch } from './json-patch.ts';
 
 import { DEFAULT_HEARTBEAT_MS, DEFAULT_TOOL_MS, type Json } from '../kernel/contract.ts';
-import { DecisionWords, FailedAttempt, JsonValue, SideEffectClass } from '../kernel/schemas.ts';
+import { DecisionWords, FailedAttempt, JsonValue, ResultUnavailable, SideEffectClass } from '../kernel/schemas.ts';
 
 export type { Json } from '../kernel/contract.ts';
 export { JsonValue } from '../kernel/schemas.ts';
@@ -79,6 +79,8 @@ export const LedgerEntry = z.object({
   attempts: z.number().int(),
   result: JsonValue.optional(),
   error: z.string().optional(),
+  /** the effect ran but its result could not be kept: `result` is then the marker the program saw */
+  unavailable: ResultUnavailable.optional(),
   /** the attempts before the last that failed, each with its error: why it was retried */
   failedAttempts: z.array(FailedAttempt).optional(),
   /** `runTool` activity id, or `pass-N` for tools run inline by the pass */
@@ -411,4 +413,6 @@ export interface ToolResponse {
   attempt: number;
   /** the attempts before it, each with its error (absent when the first attempt answered) */
   failedAttempts?: FailedAttempt[];
+  /** the tool ran but its result could not be kept (`result` is the marker the program sees) */
+  unavailable?: ResultUnavailable;
 }

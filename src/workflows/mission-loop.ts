@@ -161,7 +161,7 @@ async function runEffect(state: MissionState, effect: EffectRequest): Promise<vo
       },
       [{ agent: state.input.agent, tool: effect.tool, args: effect.args, idempotencyKey: effect.idempotencyKey, taskId: effect.taskId, runId: state.runId }],
     );
-    Object.assign(entry, { status: 'completed', attempts: out.attempt, result: out.result }, out.failedAttempts ? { failedAttempts: out.failedAttempts } : {});
+    Object.assign(entry, { status: 'completed', attempts: out.attempt, result: out.result }, out.failedAttempts ? { failedAttempts: out.failedAttempts } : {}, out.unavailable ? { unavailable: out.unavailable } : {});
     state.effectResults[effect.id] = { ok: out.result };
   } catch (err) {
     const message = failureMessage(err);

@@ -9,7 +9,7 @@ import { JsonValue, PlanDocument, PlanOptions, type Json, type Plan, type PlanPr
 import type { ExecutionSummary } from '../plans/scheduler.ts';
 import type { EvaluatedStep, StepEvaluation } from '../plans/evaluate.ts';
 import type { SideEffectClass } from '../kernel/contract.ts';
-import type { FailedAttempt } from '../kernel/schemas.ts';
+import type { FailedAttempt, ResultUnavailable } from '../kernel/schemas.ts';
 import type { Pending, Recorded } from './approval-gate.ts';
 
 export type { Json, Plan, PlanProblem, PlanStatus, StepStatus, ExecutionSummary };
@@ -70,6 +70,8 @@ export interface PlanLedgerEntry {
   attempts: number;
   result?: Json;
   error?: string;
+  /** the step's tool ran but its result could not be kept: `result` is the marker */
+  unavailable?: ResultUnavailable;
   /** the attempts before the last that failed, each with its error: why it was retried */
   failedAttempts?: FailedAttempt[];
   /** activity id, or the child workflow id of an agent step */
@@ -191,12 +193,16 @@ export interface PreparePlanRequest {
   document?: { steps: unknown[]; params?: Record<string, Record<string, Json>>; estimatedDuration?: number };
   /** values of the document's parameters */
   params?: Record<string, Json>;
+  /** the plan's step limit (its maxSteps option, from the workflow's input) @default 1000 */
+  maxSteps?: number;
 }
 
 export interface EditPlanRequest {
   agent: string;
   plan: Plan;
   edit: unknown;
+  /** the plan's step limit, as in PreparePlanRequest */
+  maxSteps?: number;
 }
 
 export interface RegenerateRequest {
@@ -205,6 +211,8 @@ export interface RegenerateRequest {
   feedback: string;
   request?: string;
   context?: Json;
+  /** the plan's step limit, as in PreparePlanRequest */
+  maxSteps?: number;
 }
 
 export interface RecoveryRequest {
@@ -213,6 +221,8 @@ export interface RecoveryRequest {
   stepId: string;
   error: string;
   request?: string;
+  /** the plan's step limit, as in PreparePlanRequest */
+  maxSteps?: number;
 }
 
 export type RecoveryOutcome =
@@ -253,6 +263,8 @@ export interface StepOutcome {
   idempotencyKey: string;
   /** the attempts before the one that answered, each with its error */
   failedAttempts?: FailedAttempt[];
+  /** the tool ran but its result could not be kept (`result` is the marker) */
+  unavailable?: ResultUnavailable;
 }
 
 /** What is carried across continue-as-new. */

@@ -66,7 +66,7 @@ export function callTool(state: PlanState, step: Step, args: Json, activityId: s
 
 export function toolDone(state: PlanState, entry: PlanLedgerEntry, out: StepOutcome): RunOutcome {
   state.toolCalls += out.attempt;
-  Object.assign(entry, { status: 'completed', attempts: out.attempt, idempotencyKey: out.idempotencyKey, result: out.result }, retried(out.failedAttempts));
+  Object.assign(entry, { status: 'completed', attempts: out.attempt, idempotencyKey: out.idempotencyKey, result: out.result }, retried(out.failedAttempts), out.unavailable ? { unavailable: out.unavailable } : {});
   return { ok: true, value: out.result, attempts: out.attempt, ...retried(out.failedAttempts) };
 }
 

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import type { Client, WorkflowHandle } from '@temporalio/client';
 import type { Worker } from '@temporalio/worker';
 import { createTestEnv, type TestEnv, type TestEnvOptions } from '../../src/devserver/testing.ts';
-import { createActivities } from '../../src/activities/index.ts';
+import { type ActivityDeps, createActivities } from '../../src/activities/index.ts';
 import type { AgentRegistry, RegisteredAgent } from '../../src/activities/agents.ts';
 import { buildRegistry } from '../../src/worker/agents.ts';
 import { workflowInterceptorModules, workflowsPath } from '../../src/worker/index.ts';
@@ -23,8 +23,8 @@ export interface MissionEnv {
   env: TestEnv;
   client: Client;
   taskQueue: string;
-  /** starts an in-process worker with the example agents plus `extra` */
-  startWorker(extra?: RegisteredAgent[]): Promise<Worker>;
+  /** starts an in-process worker with the example agents plus `extra` (and activity deps to override) */
+  startWorker(extra?: RegisteredAgent[], deps?: Partial<ActivityDeps>): Promise<Worker>;
   /** starts `worker.ts` in a child process (SIGKILL-able) */
   spawnWorker(env?: Record<string, string>): ChildProcess;
   start(input: MissionInput, workflowId?: string): Promise<WorkflowHandle>;
@@ -53,8 +53,8 @@ export async function missionEnv(opts: Pick<TestEnvOptions, 'startServer' | 'dat
     env,
     client: env.client,
     taskQueue: env.taskQueue,
-    async startWorker(extra = []) {
-      const activities = createActivities({ agents: await registry(extra), client: env.client, heartbeatEveryMs: 500 });
+    async startWorker(extra = [], deps = {}) {
+      const activities = createActivities({ agents: await registry(extra), client: env.client, heartbeatEveryMs: 500, ...deps });
       const worker = await env.createWorker({ activities });
       running.push({ worker, done: worker.run() });
       return worker;
