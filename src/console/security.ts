@@ -1,63 +1,44 @@
 /**
- * Who may use the console and how changes are protected:
- * - bound to 127.0.0.1 by default; any other host needs a token (checked at start-up);
- * - with tokens, every request carries one (`Authorization: Bearer T`, or the cookie that
- *   `/?token=T` sets), compared in constant time on sha256 hashes; a token written
- *   `NAME:SECRET` records NAME as `by` on what its holder decides;
- * - without a token only loopback host names are served, so a web page that rebinds its
- *   own DNS name to 127.0.0.1 cannot read the console (nor its CSRF token);
- * - every state-changing request carries the CSRF token of the page's forms and comes
- *   from the console's own origin (Origin, else Referer; neither is refused);
+ * Who may use the console and how changes are protected. Every request is authenticated,
+ * one way, chosen at start (server.ts) so that none is open by accident:
+ * - tokens (tokens.ts): `Authorization: Bearer T`, or the cookie that `/?token=T` sets;
+ *   a named token's name is who acts, and its roles what it may decide;
+ * - on loopback without tokens, the console's own session: a secret nobody is told, set as
+ *   the cookie by a printed one-time link (`/?login=CODE`);
+ * - behind an authenticating reverse proxy (proxy.ts), the user its header names;
+ * - none (`noAuth`), on loopback only, for a machine one person uses.
+ * Then:
+ * - the console's session and `noAuth` answer only loopback Host names, so a web page that
+ *   rebinds its own DNS name to 127.0.0.1 cannot read the console (nor its CSRF token);
+ * - every state-changing request carries the CSRF token of the page's forms and comes from
+ *   the console's own origin (Origin, else Referer; neither is refused);
  * - pages may not be framed (no clickjacking of the Approve button), scripts load only
  *   from the console itself.
  */
-import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import type { Context, MiddlewareHandler } from 'hono';
 import { getCookie, setCookie } from 'hono/cookie';
 import { secureHeaders } from 'hono/secure-headers';
+import { type ProxyAuth, checkProxyAuth, fromProxy } from './proxy.ts';
+import { isLoopbackName, sameSecret } from './secrets.ts';
+import { type LoginSession, type Token, type TokenSet, matching } from './tokens.ts';
+
+export { isLoopbackName, sameSecret } from './secrets.ts';
+export { parseTokens } from './tokens.ts';
 
 declare module 'hono' {
   interface ContextVariableMap {
-    /** who sends this request: the token's name, else the console's `--user` */
+    /** who sends this request: the authenticated name, else the console's `--user` */
     by: string;
+    /** the roles this request acts with (see `approvers`) */
+    roles: readonly string[];
   }
 }
 
-const COOKIE = 'navigator_console';
-
-const digest = (s: string) => createHash('sha256').update(s).digest();
-export const sameSecret = (given: string | undefined, expected: string): boolean => given !== undefined && timingSafeEqual(digest(given), digest(expected));
-
-export interface Token {
-  /** recorded as `by`; null: the console's user */
-  name: string | null;
-  secret: string;
+export interface Identity {
+  by: string;
+  roles: readonly string[];
 }
-
-/**
- * Tokens from `--token` / NAVIGATOR_CONSOLE_TOKEN: `SECRET` or `NAME:SECRET`, several
- * separated by commas (one per approver, so each decision names its approver).
- */
-export function parseTokens(spec: string | undefined): Token[] {
-  return (spec ?? '')
-    .split(',')
-    .map((t) => t.trim())
-    .filter(Boolean)
-    .map((t) => {
-      const colon = t.indexOf(':');
-      return colon > 0 ? { name: t.slice(0, colon), secret: t.slice(colon + 1) } : { name: null, secret: t };
-    });
-}
-
-/** The token that matches `given`; every token is compared, in constant time. */
-function matching(given: string | undefined, tokens: readonly Token[]): Token | null {
-  let found: Token | null = null;
-  for (const t of tokens) if (sameSecret(given, t.secret) && !found) found = t;
-  return found;
-}
-
-const LOOPBACK = /^(localhost|127\.\d{1,3}\.\d{1,3}\.\d{1,3}|\[::1\])$/i;
-export const isLoopbackName = (hostname: string): boolean => LOOPBACK.test(hostname);
 
 export interface Security {
   /** the form field every POST must carry */
@@ -66,14 +47,35 @@ export interface Security {
 }
 
 export interface SecurityOptions {
-  /** one or more tokens, see {@link parseTokens}; none: loopback only */
-  token?: string;
-  /** `by` for requests whose token has no name (or when there is no token) */
+  /** `by` for requests whose authentication names nobody (an unnamed token, the session, noAuth) */
   user: string;
+  /** the roles of those requests */
+  roles?: readonly string[];
+  /** the tokens in force */
+  tokens?: TokenSet;
+  /** the console's own session (loopback, no tokens): one-time login links */
+  session?: LoginSession;
+  /** the user from an authenticating reverse proxy's header */
+  proxy?: ProxyAuth;
+  /** no authentication: loopback names only */
+  noAuth?: boolean;
+  /** the address the console binds @default 127.0.0.1 */
+  host?: string;
+}
+
+/** The one way `opts` authenticates; throws when none or several are given, or one cannot be used there. */
+function modeOf(opts: SecurityOptions): 'tokens' | 'proxy' | 'none' {
+  const modes = [opts.tokens?.given || opts.session ? 'tokens' : null, opts.proxy ? 'proxy' : null, opts.noAuth ? 'none' : null].filter((m) => m !== null);
+  if (modes.length === 0) throw new Error('the console needs a way to authenticate: tokens (--token, --tokens-file), --trust-proxy-header, or on 127.0.0.1 its one-time link (the default) or --no-auth');
+  if (modes.length > 1) throw new Error(`give one way to authenticate, not ${modes.join(' and ')}: tokens, --trust-proxy-header or --no-auth`);
+  const host = opts.host ?? '127.0.0.1';
+  if (opts.noAuth && !isLoopbackName(host)) throw new Error(`the console binds to ${host}, reachable from other machines: --no-auth is only for 127.0.0.1; give a token (--token, --tokens-file or NAVIGATOR_CONSOLE_TOKEN)`);
+  if (opts.proxy) checkProxyAuth(opts.proxy, host);
+  return modes[0] as 'tokens' | 'proxy' | 'none';
 }
 
 export function security(opts: SecurityOptions): Security {
-  const tokens = parseTokens(opts.token);
+  const mode = modeOf(opts);
   const csrfToken = createHmac('sha256', randomBytes(32)).update('csrf').digest('hex');
   const headers = secureHeaders({
     xFrameOptions: 'DENY',
@@ -91,10 +93,17 @@ export function security(opts: SecurityOptions): Security {
       frameAncestors: ["'none'"],
     },
   });
+  const operator: Identity = { by: opts.user, roles: opts.roles ?? [] };
+  const identify = async (c: Context): Promise<Identity | Response> => {
+    if (mode === 'none') return loopbackOnly(c) ?? operator;
+    if (mode === 'proxy') return fromProxy(c, opts.proxy!);
+    return authenticate(c, opts, operator);
+  };
   const guard: MiddlewareHandler = async (c, next) => {
-    const who = tokens.length ? authenticate(c, tokens) : loopbackOnly(c);
+    const who = await identify(c);
     if (who instanceof Response) return who;
-    c.set('by', who ?? opts.user);
+    c.set('by', who.by);
+    c.set('roles', who.roles);
     if (!['GET', 'HEAD', 'OPTIONS'].includes(c.req.method)) {
       const problem = crossOrigin(c) ?? (await csrfProblem(c, csrfToken));
       if (problem) return c.text(problem, 403);
@@ -110,24 +119,48 @@ export function security(opts: SecurityOptions): Security {
   return { csrfToken, middleware };
 }
 
-/** The token's name (null: unnamed), or the response refusing the request. */
-function authenticate(c: Context, tokens: readonly Token[]): string | null | Response {
-  const fromQuery = c.req.method === 'GET' ? c.req.query('token') : undefined;
-  const queried = matching(fromQuery, tokens);
-  if (fromQuery !== undefined && queried) {
-    const url = new URL(c.req.url);
-    setCookie(c, COOKIE, fromQuery, { httpOnly: true, sameSite: 'Strict', path: '/', secure: url.protocol === 'https:' });
-    // the token leaves the address bar (and the history); the rest of the address stays
-    url.searchParams.delete('token');
-    return c.redirect(`${url.pathname}${url.search}`, 303);
+/** One cookie per console origin (cookies do not tell ports apart: two local consoles keep theirs). */
+const cookieName = (c: Context) => {
+  const port = new URL(c.req.url).port;
+  return port ? `navigator_console_${port}` : 'navigator_console';
+};
+
+const identityOf = (token: Token, operator: Identity): Identity => (token.name === null ? operator : { by: token.name, roles: token.roles });
+
+/** By token, cookie, `?token=` or the session's one-time `?login=`: who asks, or the response refusing the request. */
+async function authenticate(c: Context, opts: SecurityOptions, operator: Identity): Promise<Identity | Response> {
+  if (opts.session) {
+    const refused = loopbackOnly(c);
+    if (refused) return refused;
   }
+  const now = opts.tokens ? await opts.tokens.current() : { tokens: [] };
+  if ('problem' in now) return c.text(`the console accepts no token now: ${now.problem}`, 503);
+  const tokens = opts.session ? [...now.tokens, opts.session.token] : now.tokens;
   const bearer = c.req.header('authorization')?.replace(/^Bearer\s+/i, '');
-  const token = matching(bearer ?? getCookie(c, COOKIE), tokens);
-  if (!token) return c.text('a console token is required (open /?token=TOKEN once)', 401);
-  return token.name;
+  const held = matching(bearer ?? getCookie(c, cookieName(c)), tokens);
+  if (c.req.method === 'GET') {
+    const login = c.req.query('login');
+    if (login !== undefined && opts.session) {
+      // a used link opened again by whoever already holds the session only leaves the address bar
+      if (held || opts.session.redeem(login)) return signedIn(c, opts.session.token.secret, 'login');
+      return c.text('this one-time link was used already (or is wrong): ask whoever runs the console for a new one', 401);
+    }
+    const given = c.req.query('token');
+    if (given !== undefined && matching(given, tokens)) return signedIn(c, given, 'token');
+  }
+  if (!held) return c.text(opts.session ? 'sign in through the one-time link the console printed at start' : 'a console token is required (open /?token=TOKEN once)', 401);
+  return identityOf(held, operator);
 }
 
-/** Without a token: only requests addressed to a loopback name (no DNS rebinding). */
+/** Sets the cookie and sends the browser on without the secret in its address bar (nor its history). */
+function signedIn(c: Context, secret: string, param: string): Response {
+  const url = new URL(c.req.url);
+  setCookie(c, cookieName(c), secret, { httpOnly: true, sameSite: 'Strict', path: '/', secure: url.protocol === 'https:' });
+  url.searchParams.delete(param);
+  return c.redirect(`${url.pathname}${url.search}`, 303);
+}
+
+/** Only requests addressed to a loopback name (no DNS rebinding); null when it is one. */
 function loopbackOnly(c: Context): null | Response {
   const hostname = new URL(c.req.url).hostname;
   if (isLoopbackName(hostname)) return null;

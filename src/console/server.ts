@@ -24,23 +24,45 @@ import { HistoryReads } from './history-reads.ts';
 import { SharedReads } from './shared-reads.ts';
 import { ConsoleAudits } from './audits.ts';
 import { scheduleRoutes } from './schedules.ts';
-import { parseTokens, security } from './security.ts';
+import { security } from './security.ts';
+import type { ProxyAuth } from './proxy.ts';
+import { isLoopbackName } from './secrets.ts';
+import { LoginSession, TokenSet } from './tokens.ts';
 
 export interface ConsoleOptions {
   navigator: NavigatorClient;
-  /** recorded as `by` with every decision and approval, unless the request's token has a name */
+  /** recorded as `by` when the request's authentication names nobody (an unnamed token, the console's own session, noAuth) */
   user: string;
-  /** required for any host but 127.0.0.1 / localhost: `SECRET` or `NAME:SECRET`, comma-separated (see security.ts) */
+  /** the roles of those requests (see `approvers`) */
+  roles?: string[];
+  /** `SECRET`, `NAME:SECRET` or `NAME[role,role]:SECRET`, comma-separated (see tokens.ts); required for any host but loopback, unless a proxy authenticates */
   token?: string;
+  /** a file of tokens, one a line, read again when it changes (rotate without a restart) */
+  tokensFile?: string;
+  /** the user (and roles) from an authenticating reverse proxy's headers (see proxy.ts) */
+  proxy?: ProxyAuth;
+  /** no authentication at all: loopback only, for a machine one person uses */
+  noAuth?: boolean;
   /** how often live streams look for changes @default 500 */
   pollMs?: number;
   /** agents the console knows (the examples plus `--agents`): named in the start form, their input checked before a start */
   agents?: AgentRegistry;
 }
 
-export function createConsoleApp(opts: ConsoleOptions, streams = new LiveStreams(), audits = new ConsoleAudits(opts.navigator.client)): Hono {
+/** What startConsole adds: where it binds, and its own session when nothing else authenticates. */
+interface Served {
+  host?: string;
+  session?: LoginSession;
+}
+
+/**
+ * The console as a hono app. It needs one way to authenticate (tokens, proxy, or noAuth on
+ * loopback names); `startConsole` adds its own one-time-link session when none is given.
+ */
+export function createConsoleApp(opts: ConsoleOptions & Served, streams = new LiveStreams(), audits = new ConsoleAudits(opts.navigator.client)): Hono {
   const app = new Hono();
-  const sec = security({ token: opts.token, user: opts.user });
+  const tokens = opts.token !== undefined || opts.tokensFile !== undefined ? new TokenSet({ token: opts.token, tokensFile: opts.tokensFile }) : undefined;
+  const sec = security({ user: opts.user, roles: opts.roles, tokens, session: opts.session, proxy: opts.proxy, noAuth: opts.noAuth, host: opts.host });
   const ctx: ConsoleContext = { navigator: opts.navigator, csrf: sec.csrfToken, user: opts.user, agents: opts.agents, reads: new HistoryReads(opts.navigator.client), audits };
   // pages name the acting user (c.get('by')) in their header, wherever they are built
   app.use('*', contextStorage());
@@ -171,25 +193,38 @@ async function inbox(ctx: ConsoleContext) {
 
 export interface RunningConsole {
   url: string;
+  /** the one-time link that signs a browser in (the console's own session), null with other authentication */
+  loginUrl: string | null;
+  /** another one-time link (for another browser), null with other authentication */
+  newLoginUrl(): string | null;
   close(): Promise<void>;
 }
 
-const LOCAL = new Set(['127.0.0.1', 'localhost', '::1']);
-
-/** Serves the console; any host but the loopback needs a token. */
+/**
+ * Serves the console. On loopback with no other authentication it makes its own session,
+ * entered through the one-time `loginUrl`; any other host needs tokens or a proxy. Tokens
+ * and the tokens file are checked before it listens.
+ */
 export async function startConsole(opts: ConsoleOptions & { host?: string; port?: number }): Promise<RunningConsole> {
   const host = opts.host ?? '127.0.0.1';
-  if (!LOCAL.has(host) && parseTokens(opts.token).length === 0) throw new Error(`the console binds to ${host}, reachable from other machines: give a token (--token or NAVIGATOR_CONSOLE_TOKEN)`);
+  const given = opts.token !== undefined || opts.tokensFile !== undefined || opts.proxy !== undefined || opts.noAuth;
+  if (!given && !isLoopbackName(host)) throw new Error(`the console binds to ${host}, reachable from other machines: give a token (--token, --tokens-file or NAVIGATOR_CONSOLE_TOKEN) or --trust-proxy-header behind an authenticating proxy`);
+  if (opts.tokensFile !== undefined) await new TokenSet({ tokensFile: opts.tokensFile }).check();
+  const session = given ? undefined : new LoginSession();
   const streams = new LiveStreams();
   const audits = new ConsoleAudits(opts.navigator.client);
-  const app = createConsoleApp(opts, streams, audits);
+  const app = createConsoleApp({ ...opts, host, session }, streams, audits);
   const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
     const s = serve({ fetch: app.fetch, hostname: host, port: opts.port ?? 8233 }, () => resolve(s));
     s.once('error', reject);
   });
   const { port } = server.address() as AddressInfo;
+  const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  const newLoginUrl = () => (session ? `${url}/?login=${session.newCode()}` : null);
   return {
-    url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
+    url,
+    loginUrl: newLoginUrl(),
+    newLoginUrl,
     close: async () => {
       await streams.stop();
       await new Promise<void>((resolve) => server.close(() => resolve()));

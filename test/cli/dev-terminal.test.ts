@@ -46,7 +46,11 @@ describe('dev --no-worker', () => {
     await eventually(() => out.stdout.includes('No Navigator worker'), 90_000, 'dev to start');
     await eventually(() => out.stdout.includes('Console at'), 30_000, 'the console');
     expect(out.stdout).toContain('start one with `npx navigator worker`');
-    const page = await fetch(out.stdout.match(/Console at (\S+)/)![1]!);
+    // a one-time link: it sets the console's cookie, which then opens its pages
+    const link = out.stdout.match(/Console at (\S+)/)![1]!;
+    const signIn = await fetch(link, { redirect: 'manual' });
+    expect(signIn.status).toBe(303);
+    const page = await fetch(new URL('/', link), { headers: { cookie: signIn.headers.get('set-cookie')!.split(';')[0]! } });
     expect(page.status).toBe(200);
     child.kill('SIGINT');
   });

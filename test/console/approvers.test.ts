@@ -26,7 +26,7 @@ beforeAll(async () => {
   navigator = new NavigatorClient({ client: env.client, taskQueue: env.taskQueue });
   const agents = new Map(await buildRegistry());
   for (const entry of Object.values(labAgents)) agents.set(entry.agent.name, entry);
-  app = createConsoleApp({ navigator, user: 'ops', token: 'ana:ana-secret-1,bob:bob-secret-2', pollMs: 50, agents });
+  app = createConsoleApp({ navigator, user: 'ops', token: 'ana:ana-secret-0123456789,bob:bob-secret-0123456789', pollMs: 50, agents });
 }, 60_000);
 afterAll(() => env?.shutdown());
 
@@ -45,8 +45,8 @@ describe('named console tokens', () => {
     freshBankFile();
     const m = await navigator.start('wire-transfer', { recipient: 'hal', amount: 50 }, { options: { timeouts: { heartbeatMs: 3000 } } });
     await waitForStatus(m.workflow, (s) => s.status === 'waiting');
-    const csrf = csrfOf(await page(`/missions/${m.id}`, 'ana-secret-1'));
-    const res = await post(`/missions/${m.id}/decide`, 'ana-secret-1', { _csrf: csrf, key: 'manager_decision_hal_50', value: '"approved"', note: 'checked' });
+    const csrf = csrfOf(await page(`/missions/${m.id}`, 'ana-secret-0123456789'));
+    const res = await post(`/missions/${m.id}/decide`, 'ana-secret-0123456789', { _csrf: csrf, key: 'manager_decision_hal_50', value: '"approved"', note: 'checked' });
     expect(res.status).toBe(303);
     expect(await m.result()).toMatchObject({ status: 'sent' });
     const decision = (await m.timeline()).find((l) => l.text.startsWith('decide (update)'));
@@ -59,13 +59,13 @@ describe('named console tokens', () => {
       document: { steps: [{ id: 'gated', description: 'needs a person', tool: 'echo', args: { value: 1 }, requiresApproval: true }] },
     });
     await waitForPlan(plan, (v) => v.status === 'review');
-    const csrf = csrfOf(await page(`/plans/${plan.id}`, 'bob-secret-2'));
-    expect((await post(`/plans/${plan.id}/edit`, 'bob-secret-2', { _csrf: csrf, stepId: 'gated', what: 'args', args: '{"value": 2}' })).status).toBe(303);
-    expect((await post(`/plans/${plan.id}/approve`, 'ana-secret-1', { _csrf: csrf })).status).toBe(303);
+    const csrf = csrfOf(await page(`/plans/${plan.id}`, 'bob-secret-0123456789'));
+    expect((await post(`/plans/${plan.id}/edit`, 'bob-secret-0123456789', { _csrf: csrf, stepId: 'gated', what: 'args', args: '{"value": 2}' })).status).toBe(303);
+    expect((await post(`/plans/${plan.id}/approve`, 'ana-secret-0123456789', { _csrf: csrf })).status).toBe(303);
     await waitForPlan(plan, awaiting('gated'));
-    expect(await page('/', 'bob-secret-2')).toMatch(/steps\/gated\/approve" class="inline">.*<input name="note"/);
-    expect(await page('/', 'bob-secret-2')).toContain('You act as <strong>bob</strong>');
-    expect((await post(`/plans/${plan.id}/steps/gated/approve`, 'bob-secret-2', { _csrf: csrf, note: 'checked the value' })).status).toBe(303);
+    expect(await page('/', 'bob-secret-0123456789')).toMatch(/steps\/gated\/approve" class="inline">.*<input name="note"/);
+    expect(await page('/', 'bob-secret-0123456789')).toContain('You act as <strong>bob</strong>');
+    expect((await post(`/plans/${plan.id}/steps/gated/approve`, 'bob-secret-0123456789', { _csrf: csrf, note: 'checked the value' })).status).toBe(303);
     expect((await plan.result()).status).toBe('completed');
     const versions = await plan.versions();
     expect(versions.find((v) => v.change.startsWith('edited args'))?.by).toBe('bob');
@@ -96,10 +96,10 @@ describe('deadlines in words', () => {
       document: { steps: [{ id: 'held', description: 'waits for a person', tool: 'echo', args: { value: 1 }, requiresApproval: true }] },
     });
     await waitForPlan(plan, awaiting('held'));
-    const inbox = await page('/', 'ana-secret-1');
+    const inbox = await page('/', 'ana-secret-0123456789');
     expect(inbox).toContain('then &quot;rejected&quot; is written for you');
     expect(inbox).toContain('then the step is denied (skipped, and steps that depend on it are blocked)');
-    expect(await page(`/missions/${m.id}`, 'ana-secret-1')).toContain('; then &quot;rejected&quot; is written for you.');
+    expect(await page(`/missions/${m.id}`, 'ana-secret-0123456789')).toContain('; then &quot;rejected&quot; is written for you.');
     await m.cancel('test done');
     await plan.cancel('test done');
   }, 120_000);
@@ -107,11 +107,11 @@ describe('deadlines in words', () => {
 
 describe('the start form', () => {
   it("names the known agents and their fields, and refuses an input that does not fit the agent's schema before starting", async () => {
-    const form = await page('/start', 'ana-secret-1');
+    const form = await page('/start', 'ana-secret-0123456789');
     expect(form).toContain('<option value="wire-transfer"></option>');
     expect(form).toMatch(/<code>wire-transfer<\/code> \(recipient, amount\)/);
     const before = (await navigator.list({ kind: 'missions', limit: 500 })).length;
-    const refused = await post('/start/mission', 'ana-secret-1', { _csrf: csrfOf(form), agent: 'wire-transfer', input: '{"recipient": "bob", "amount": "lots"}' });
+    const refused = await post('/start/mission', 'ana-secret-0123456789', { _csrf: csrfOf(form), agent: 'wire-transfer', input: '{"recipient": "bob", "amount": "lots"}' });
     expect(refused.status).toBe(400);
     const text = await refused.text();
     expect(text).toContain('Not started: the input does not fit agent wire-transfer');
@@ -123,21 +123,21 @@ describe('the start form', () => {
   }, 60_000);
 
   it("starts a plan given as JSON after checking it against the agent's tools; a bad one lists its problems and starts nothing", async () => {
-    const csrf = csrfOf(await page('/start', 'ana-secret-1'));
+    const csrf = csrfOf(await page('/start', 'ana-secret-0123456789'));
     const before = (await navigator.list({ kind: 'plans', limit: 500 })).length;
     const bad = { steps: [{ id: 'a', description: 'x', tool: 'no_such_tool', args: {} }, { id: 'b', description: 'y', tool: 'echo', args: { label: 7 }, dependsOn: ['zz'] }] };
-    const refused = await post('/start/plan', 'ana-secret-1', { _csrf: csrf, agent: 'lab', document: JSON.stringify(bad) });
+    const refused = await post('/start/plan', 'ana-secret-0123456789', { _csrf: csrf, agent: 'lab', document: JSON.stringify(bad) });
     expect(refused.status).toBe(400);
     const text = await refused.text();
     expect(text).toContain('Not started: the plan does not fit agent lab');
     expect(text).toMatch(/a tool: .*no_such_tool/);
     expect(text).toMatch(/b args\.label/);
     expect(text).toMatch(/b dependsOn/);
-    expect((await post('/start/plan', 'ana-secret-1', { _csrf: csrf, agent: 'lab', document: '{"steps": [' })).status).toBe(400);
+    expect((await post('/start/plan', 'ana-secret-0123456789', { _csrf: csrf, agent: 'lab', document: '{"steps": [' })).status).toBe(400);
     expect((await navigator.list({ kind: 'plans', limit: 500 })).length).toBe(before);
 
     const good = { steps: [{ id: 'say', description: 'say it', tool: 'echo', args: { value: 'hi' } }] };
-    const started = await post('/start/plan', 'ana-secret-1', { _csrf: csrf, agent: 'lab', document: JSON.stringify(good) });
+    const started = await post('/start/plan', 'ana-secret-0123456789', { _csrf: csrf, agent: 'lab', document: JSON.stringify(good) });
     expect(started.status).toBe(303);
     const id = decodeURIComponent(started.headers.get('location')!.replace('/plans/', ''));
     const view = await waitForPlan(navigator.plan(id), (v) => v.status === 'review');
@@ -158,12 +158,12 @@ describe('a running plan', () => {
         ],
       },
     });
-    const res = await app.request(`${ORIGIN}/live/plans/${plan.id}`, { headers: as('ana-secret-1') });
+    const res = await app.request(`${ORIGIN}/live/plans/${plan.id}`, { headers: as('ana-secret-0123456789') });
     const reader = res.body!.getReader();
     let text = '';
     for (let i = 0; i < 100 && !/class="progress">\d+%/.test(text); i++) {
       await new Promise((r) => setTimeout(r, 100));
-      text = await page(`/plans/${plan.id}`, 'ana-secret-1');
+      text = await page(`/plans/${plan.id}`, 'ana-secret-0123456789');
     }
     expect(text).toMatch(/class="progress">\d+% · step \d+ of 12</);
     expect(text).toMatch(/<td><code>after<\/code><\/td><td>runs after<\/td><td>slow<\/td>/);
@@ -183,11 +183,11 @@ describe('the missions list', () => {
     await waitForStatus(done.workflow, (s) => s.status === 'waiting');
     await done.approve({ by: 'test' });
     await done.result();
-    const list = await until(() => page('/missions?status=waiting', 'ana-secret-1'), (t) => !t.includes(`>${done.id}</a>`));
+    const list = await until(() => page('/missions?status=waiting', 'ana-secret-0123456789'), (t) => !t.includes(`>${done.id}</a>`));
     expect(list).toContain('<option value="waiting" selected>waiting for you</option>');
     expect(list).toContain(`>${waiting.id}</a>`);
     expect(list).not.toContain(`>${done.id}</a>`);
-    expect(await page('/missions', 'ana-secret-1')).toContain(`>${done.id}</a>`);
+    expect(await page('/missions', 'ana-secret-0123456789')).toContain(`>${done.id}</a>`);
     await waiting.cancel('test done');
   }, 120_000);
 });

@@ -52,7 +52,7 @@ export async function startBrowserConsole(o: { client: Client; taskQueue: string
     agents = new Map(await buildRegistry());
     for (const entry of o.agents) agents.set(entry.agent.name, entry);
   }
-  const web = await startConsole({ navigator, user: 'ana', port: 0, pollMs: 100, agents });
+  const web = await startConsole({ navigator, user: 'ana', port: 0, pollMs: 100, agents, noAuth: true });
   const browser = await chromium.launch({ executablePath: o.executablePath, headless: true, args: ['--no-sandbox'] });
   return {
     navigator,

@@ -19,7 +19,7 @@ beforeAll(async () => {
   env = await planEnv();
   await env.startWorker();
   navigator = new NavigatorClient({ client: env.client, taskQueue: env.taskQueue });
-  app = createConsoleApp({ navigator, user: 'ana', pollMs: 50 });
+  app = createConsoleApp({ navigator, user: 'ana', pollMs: 50, noAuth: true });
 }, 60_000);
 afterAll(() => env?.shutdown());
 
@@ -172,26 +172,47 @@ describe('schedules in the console', () => {
 });
 
 describe('the token', () => {
-  const guarded = () => createConsoleApp({ navigator, user: 'ana', token: 's3cret' });
+  const SECRET = 's3cret-0123456789abcdef';
+  const guarded = () => createConsoleApp({ navigator, user: 'ana', token: SECRET });
 
   it('is required on every request; /?token= sets a cookie', async () => {
     const a = guarded();
     expect((await a.request(`${ORIGIN}/missions`)).status).toBe(401);
     expect((await a.request(`${ORIGIN}/missions`, { headers: { authorization: 'Bearer wrong' } })).status).toBe(401);
-    expect((await a.request(`${ORIGIN}/missions`, { headers: { authorization: 'Bearer s3cret' } })).status).toBe(200);
-    const login = await a.request(`${ORIGIN}/?token=s3cret`);
+    expect((await a.request(`${ORIGIN}/missions`, { headers: { authorization: `Bearer ${SECRET}` } })).status).toBe(200);
+    const login = await a.request(`${ORIGIN}/?token=${SECRET}`);
     expect(login.status).toBe(303);
     const cookie = login.headers.get('set-cookie')!;
     expect(cookie).toMatch(/HttpOnly/i);
     expect((await a.request(`${ORIGIN}/missions`, { headers: { cookie: cookie.split(';')[0]! } })).status).toBe(200);
   }, 60_000);
 
-  it('a console on another host than the loopback refuses to start without one', async () => {
+  it('an empty or short secret is refused at start (ana: is what an unset variable gives)', async () => {
+    await expect(startConsole({ navigator, user: 'ana', token: 'ana:', port: 0 })).rejects.toThrow(/secret of ana .* is empty: the variable it was made from was probably unset/);
+    await expect(startConsole({ navigator, user: 'ana', token: 'ana:s3cret', host: '0.0.0.0', port: 0 })).rejects.toThrow(/at least 16/);
+  });
+
+  it('a console on another host than the loopback refuses to start without one; on loopback it signs in through a one-time link', async () => {
     await expect(startConsole({ navigator, user: 'ana', host: '0.0.0.0', port: 0 })).rejects.toThrow(/give a token/);
+    await expect(startConsole({ navigator, user: 'ana', host: '0.0.0.0', port: 0, noAuth: true })).rejects.toThrow(/--no-auth is only for 127\.0\.0\.1/);
     const c = await startConsole({ navigator, user: 'ana', port: 0 });
-    expect(c.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-    expect((await fetch(`${c.url}/plans`)).status).toBe(200);
-    await c.close();
+    try {
+      expect(c.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+      expect(c.loginUrl).toMatch(new RegExp(`^${c.url}/\\?login=[\\w-]{32}$`));
+      expect((await fetch(`${c.url}/plans`)).status).toBe(401);
+      const login = await fetch(c.loginUrl!, { redirect: 'manual' });
+      expect(login.status).toBe(303);
+      const cookie = login.headers.get('set-cookie')!.split(';')[0]!;
+      const plans = await fetch(`${c.url}/plans`, { headers: { cookie } });
+      expect(plans.status).toBe(200);
+      expect((await fetch(c.loginUrl!, { redirect: 'manual' })).status).toBe(401);
+      // a local process that read a page's CSRF token and forges Origin still needs the session
+      const csrf = csrfOf(await (await fetch(`${c.url}/start`, { headers: { cookie } })).text());
+      const forged = await fetch(`${c.url}/start/mission`, { method: 'POST', headers: { origin: c.url, 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ _csrf: csrf, agent: 'wire-transfer', input: '{}' }) });
+      expect(forged.status).toBe(401);
+    } finally {
+      await c.close();
+    }
   });
 });
 

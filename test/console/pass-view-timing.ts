@@ -38,7 +38,7 @@ async function main(): Promise<void> {
   const entry: RegisteredAgent = { agent: counter as unknown as Agent, model: repeatingModel(counterProgram) };
   await env.startWorker([entry]);
   const navigator = new NavigatorClient({ client: env.client, taskQueue: env.taskQueue });
-  const web = await startConsole({ navigator, user: 'ana', port: 0 });
+  const web = await startConsole({ navigator, user: 'ana', port: 0, noAuth: true });
   try {
     for (const passes of sizes.length ? sizes : [50, 100, 200]) {
       resetCounter();

@@ -9,17 +9,24 @@ import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseTokens, security } from '../../src/console/security.ts';
+import { type SecurityOptions, parseTokens, security } from '../../src/console/security.ts';
+import { TokenSet } from '../../src/console/tokens.ts';
 
-/** An app with the console's middleware and two routes that say who asked. */
-function appWith(token?: string) {
-  const sec = security({ token, user: 'console-user' });
+/** An app with the console's middleware and routes that say who asked. */
+function appWith(o: Partial<SecurityOptions> = { noAuth: true }) {
+  const sec = security({ user: 'console-user', ...o });
   const app = new Hono();
   app.use('*', sec.middleware);
   app.get('/who', (c) => c.text(c.get('by')));
+  app.get('/roles', (c) => c.text(c.get('roles').join(',')));
   app.post('/act', (c) => c.text(`done by ${c.get('by')}`));
   return { app, csrf: sec.csrfToken };
 }
+const withTokens = (token: string) => appWith({ tokens: new TokenSet({ token }) });
+
+const ANA = 'ana-secret-0123456789';
+const BOB = 'bob-secret-0123456789';
+const SHARED = 'shared-secret-0123456789';
 
 const form = (fields: Record<string, string>, headers: Record<string, string>) => ({
   method: 'POST',
@@ -42,9 +49,15 @@ describe('headers', () => {
   });
 });
 
-describe('without a token', () => {
+describe('--no-auth', () => {
+  it('is refused beyond loopback; giving no way to authenticate, or two, is refused', () => {
+    expect(() => security({ user: 'u', noAuth: true, host: '0.0.0.0' })).toThrow(/--no-auth is only for 127\.0\.0\.1/);
+    expect(() => security({ user: 'u' })).toThrow(/needs a way to authenticate/);
+    expect(() => security({ user: 'u', noAuth: true, tokens: new TokenSet({ token: `ana:${ANA}` }) })).toThrow(/give one way to authenticate/);
+  });
+
   it('answers loopback names only, so a rebound DNS name cannot read the console', async () => {
-    const { app } = appWith();
+    const { app } = appWith({ noAuth: true });
     for (const host of ['127.0.0.1:8233', 'localhost', '[::1]:8233']) {
       const res = await app.request(`http://${host}/who`);
       expect(res.status).toBe(200);
@@ -83,29 +96,49 @@ describe('without a token', () => {
 });
 
 describe('tokens', () => {
-  it('parse as SECRET or NAME:SECRET, comma-separated', () => {
-    expect(parseTokens('s3cret')).toEqual([{ name: null, secret: 's3cret' }]);
-    expect(parseTokens('ana:a-secret, bob:b:secret')).toEqual([
-      { name: 'ana', secret: 'a-secret' },
-      { name: 'bob', secret: 'b:secret' },
+  it('parse as SECRET, NAME:SECRET or NAME[role,role]:SECRET, comma-separated', () => {
+    expect(parseTokens(SHARED)).toEqual([{ name: null, secret: SHARED, roles: [] }]);
+    expect(parseTokens(`ana:${ANA}, bob[finance,ops]:b:${BOB}`)).toEqual([
+      { name: 'ana', secret: ANA, roles: [] },
+      { name: 'bob', secret: `b:${BOB}`, roles: ['finance', 'ops'] },
     ]);
     expect(parseTokens(' , ')).toEqual([]);
     expect(parseTokens(undefined)).toEqual([]);
   });
 
-  it('a named token records its name as who acts; an unnamed one the console user; any host name is served', async () => {
-    const { app } = appWith('ana:a-secret-1,bob:b-secret-2,shared-secret');
-    const who = async (secret: string) => (await app.request('http://console.example.com/who', { headers: { authorization: `Bearer ${secret}` } })).text();
-    expect(await who('a-secret-1')).toBe('ana');
-    expect(await who('b-secret-2')).toBe('bob');
-    expect(await who('shared-secret')).toBe('console-user');
-    expect((await app.request('http://console.example.com/who', { headers: { authorization: 'Bearer ana:a-secret-1' } })).status).toBe(401);
+  it('refuse an empty secret (an unset variable), an empty name, a short secret, a shared one, an empty --token', () => {
+    expect(() => parseTokens('ana:')).toThrow(/the secret of ana in --token .* is empty: the variable it was made from was probably unset/);
+    expect(() => parseTokens(`ana:${ANA},bob:`)).toThrow(/secret of bob .* is empty/);
+    expect(() => parseTokens(`:${ANA}`)).toThrow(/starts with ':': the name before it is empty/);
+    expect(() => parseTokens('ana:s3cret')).toThrow(/6 characters long: give at least 16/);
+    expect(() => parseTokens('s3cret')).toThrow(/unnamed token .* at least 16/);
+    expect(() => parseTokens(`ana:${ANA},bob:${ANA}`)).toThrow(/share a secret/);
+    expect(() => parseTokens(`ana[fin ance]:${ANA}`)).toThrow(/role "fin ance"/);
+    expect(() => new TokenSet({ token: '' })).toThrow(/--token .* is empty: the variable it was made from was probably unset/);
+    expect(() => security({ user: 'u', tokens: new TokenSet({ token: 'ana:' }) })).toThrow(/empty/);
+  });
+
+  it('a named token records its name and roles; an unnamed one the console user; any host name is served', async () => {
+    const { app } = withTokens(`ana[finance]:${ANA},bob:${BOB},${SHARED}`);
+    const who = async (secret: string, path = '/who') => (await app.request(`http://console.example.com${path}`, { headers: { authorization: `Bearer ${secret}` } })).text();
+    expect(await who(ANA)).toBe('ana');
+    expect(await who(ANA, '/roles')).toBe('finance');
+    expect(await who(BOB)).toBe('bob');
+    expect(await who(SHARED)).toBe('console-user');
+    expect((await app.request('http://console.example.com/who', { headers: { authorization: `Bearer ana:${ANA}` } })).status).toBe(401);
     expect((await app.request('http://console.example.com/who')).status).toBe(401);
   });
 
+  it('an empty cookie or /?token= never signs in', async () => {
+    const { app } = withTokens(`ana:${ANA}`);
+    expect((await app.request('http://127.0.0.1:8233/who', { headers: { cookie: 'navigator_console_8233=' } })).status).toBe(401);
+    expect((await app.request('http://127.0.0.1:8233/?token=')).status).toBe(401);
+    expect((await app.request('http://127.0.0.1:8233/who', { headers: { authorization: 'Bearer ' } })).status).toBe(401);
+  });
+
   it('/?token= sets an HttpOnly, SameSite=Strict cookie (Secure on https) and keeps the rest of the address', async () => {
-    const { app } = appWith('ana:a-secret-1');
-    const res = await app.request('https://console.example.com/missions?status=Running&token=a-secret-1');
+    const { app } = withTokens(`ana:${ANA}`);
+    const res = await app.request(`https://console.example.com/missions?status=Running&token=${ANA}`);
     expect(res.status).toBe(303);
     expect(res.headers.get('location')).toBe('/missions?status=Running');
     const cookie = res.headers.get('set-cookie')!;

@@ -67,7 +67,7 @@ describe('live streams of one console', () => {
     let calls = 0;
     const navigator = { client: {}, list: async () => (calls++, []) } as unknown as NavigatorClient;
     const streams = new LiveStreams();
-    const app = createConsoleApp({ navigator, user: 'ana', pollMs: 50 }, streams);
+    const app = createConsoleApp({ navigator, user: 'ana', pollMs: 50, noAuth: true }, streams);
     const aborts = Array.from({ length: n }, () => new AbortController());
     const open = aborts.map(async (abort) => {
       const res = await app.request('http://localhost/live/inbox', { signal: abort.signal });

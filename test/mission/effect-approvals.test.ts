@@ -101,7 +101,7 @@ describe('approval gates on mission effects', () => {
     await waitForStatus(handle, (s) => s.effectApprovals?.[0]?.args !== undefined && (s.effectApprovals[0].args as { amount: number }).amount === 100);
     // a console page showing the 100, left open
     const navigator = new NavigatorClient({ client: m.client, taskQueue: m.taskQueue });
-    const app = createConsoleApp({ navigator, user: 'bo', pollMs: 50 });
+    const app = createConsoleApp({ navigator, user: 'bo', pollMs: 50, noAuth: true });
     const origin = 'http://localhost';
     const page = await (await app.request(`${origin}/missions/${handle.workflowId}`)).text();
     const [, action, form] = /<form method="post" action="([^"]*\/approve)" class="inline">([\s\S]*?)<\/form>/.exec(page)!;
@@ -181,7 +181,7 @@ describe('approval gates on mission effects', () => {
   it('in the console: the inbox and the mission page show the waiting effect; Approve from the inbox runs it', T, async () => {
     const file = freshPayoutFile();
     const navigator = new NavigatorClient({ client: m.client, taskQueue: m.taskQueue });
-    const app = createConsoleApp({ navigator, user: 'ana', pollMs: 50, agents: new Map(Object.values(payoutAgents).map((e) => [e.agent.name, e])) });
+    const app = createConsoleApp({ navigator, user: 'ana', pollMs: 50, noAuth: true, agents: new Map(Object.values(payoutAgents).map((e) => [e.agent.name, e])) });
     const origin = 'http://localhost';
     const handle = await m.start({ agent: 'payout', input: { name: 'ivy', amount: 40 } });
     await waitForStatus(handle, waitingEffect);

@@ -66,7 +66,7 @@ describe('question steps', () => {
   it('the console shows the question with a form; a bad answer shows the reasons, a good one is recorded', T, async () => {
     const env = planEnvOf();
     const navigator = new NavigatorClient({ client: env.client, taskQueue: env.taskQueue });
-    const app = createConsoleApp({ navigator, user: 'ana', pollMs: 50 });
+    const app = createConsoleApp({ navigator, user: 'ana', pollMs: 50, noAuth: true });
     const origin = 'http://localhost';
     const plan = await env.startPlan({ agent: 'lab', approve: true, document: deployPlan });
     await waitForPlan(plan, waitingFor('pick'));

@@ -22,6 +22,7 @@ interface DevFlags {
   taskQueue?: string;
   console: boolean;
   consolePort?: string;
+  consoleAuth: boolean;
   retention: string;
 }
 
@@ -50,6 +51,7 @@ export const devCommand = new Command('dev')
   .option('--task-queue <name>', 'task queue of the worker (or NAVIGATOR_TASK_QUEUE)')
   .option('--console-port <port>', 'port of the web console (8233, or the UI port + 1 with --server temporal; any free port when taken)')
   .option('--no-console', 'do not serve the web console')
+  .option('--no-console-auth', 'serve the console without its one-time sign-in link: any process of this machine may act as you')
   .action(
     action(async (flags: DevFlags) => {
       const kind = serverKind(flags.server ?? process.env.NAVIGATOR_DEV_SERVER);
@@ -118,7 +120,7 @@ async function runWorkerAndConsole(server: RunningServer, flags: DevFlags, defau
   const taskQueue = taskQueueFrom(flags.taskQueue);
   const agentsModule = flags.agents ?? process.env.NAVIGATOR_AGENTS;
   const consolePort = flags.consolePort === undefined ? defaultConsolePort : parsePositiveInt(flags.consolePort, '--console-port');
-  const webConsole = flags.console ? await serveConsole(server.address, server.namespace, taskQueue, consolePort, agentsModule) : null;
+  const webConsole = flags.console ? await serveConsole(server.address, server.namespace, taskQueue, consolePort, agentsModule, !flags.consoleAuth) : null;
   try {
     if (!flags.worker) {
       // say so: without a worker, missions started here wait until one runs
@@ -138,8 +140,8 @@ async function runWorkerAndConsole(server: RunningServer, flags: DevFlags, defau
   }
 }
 
-/** The web console on the dev server, on `port` when free, else on any free port. */
-async function serveConsole(address: string, namespace: string, taskQueue: string, port: number, agentsModule: string | undefined) {
+/** The web console on the dev server, on `port` when free, else on any free port; signed into through a printed one-time link unless `noAuth`. */
+async function serveConsole(address: string, namespace: string, taskQueue: string, port: number, agentsModule: string | undefined, noAuth: boolean) {
   const { connectClient } = await import('../../temporal/connection.ts');
   const { NavigatorClient } = await import('../../client/navigator-client.ts');
   const { startConsole } = await import('../../console/server.ts');
@@ -150,8 +152,9 @@ async function serveConsole(address: string, namespace: string, taskQueue: strin
   // the worker's agents: the start form names them and checks their input
   const { buildRegistry } = await import('../../worker/agents.ts');
   const agents = await buildRegistry(agentsModule);
-  const running = await startConsole({ navigator, user, port, agents }).catch(() => startConsole({ navigator, user, port: 0, agents }));
-  console.log(`Console at ${running.url}`);
+  const running = await startConsole({ navigator, user, port, agents, noAuth }).catch(() => startConsole({ navigator, user, port: 0, agents, noAuth }));
+  const { consoleLine } = await import('./console.ts');
+  console.log(consoleLine(running));
   return {
     close: async () => {
       await running.close();
