@@ -20,6 +20,7 @@ export default defineConfig({
       'test/telemetry/**/*.test.ts',
       'test/client/**/*.test.ts',
       'test/real/**/*.test.ts',
+      'test/payloads/**/*.test.ts',
     ],
     exclude: [
       // the embedded server's own pieces, not behaviour a client sees

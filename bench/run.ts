@@ -4,7 +4,8 @@
  */
 import type { BenchRow } from './types.ts';
 
-type Suite = () => Promise<BenchRow[]>;
+/** rows for the table, or (payload-store) lines printed as they are */
+type Suite = () => Promise<BenchRow[] | string>;
 
 const suites: Record<string, () => Promise<Suite>> = {
   lisp: async () => (await import('./lisp.ts')).benchLisp,
@@ -16,6 +17,8 @@ const suites: Record<string, () => Promise<Suite>> = {
   audit: async () => (await import('./audit.ts')).benchAudit,
   temporal: async () => (await import('./temporal.ts')).benchTemporal,
   sandbox: async () => (await import('./sandbox.ts')).benchSandbox,
+  'large-payloads': async () => (await import('./large-payloads.ts')).benchLargePayloads,
+  'payload-store': async () => (await import('./payload-store.ts')).benchPayloadStores,
 };
 
 function fmt(n: number | undefined): string {
@@ -38,6 +41,7 @@ const wanted = process.argv.slice(2);
 for (const [name, load] of Object.entries(suites)) {
   if (wanted.length && !wanted.includes(name)) continue;
   const rows = await (await load())();
-  printRows(name, rows);
+  if (typeof rows === 'string') console.log(`\n## ${name}\n${rows}`);
+  else printRows(name, rows);
 }
 process.exit(0);
