@@ -70,11 +70,22 @@ const CLI = 'npx navigator';
  * a long result for a summary, marked with `…`; the ledger command shows it whole.
  */
 export function ledgerLine(e: LedgerEntry, maxResult = Infinity): string {
-  const result = String(JSON.stringify(e.result));
+  const result = ledgerResultText(e);
   const shown = result.length > maxResult ? `${result.slice(0, maxResult)}…` : result;
   const outcome = e.status === 'failed' ? `failed: ${e.error}` : e.status === 'running' ? 'running' : shown;
   const line = `#${e.seq} pass ${e.pass} ${e.tool} [${e.sideEffect}]${e.taskId ? ` task ${e.taskId}` : ''} attempts ${e.attempts} via ${e.activity} → ${outcome}`;
   return [line, ...failedAttemptLines(e.failedAttempts, '    ')].join('\n');
+}
+
+/**
+ * What a ledger entry says of its result: the value as JSON; for an effect whose result
+ * could not be kept, that and why; for a large read, its start and size (the ledger keeps
+ * no more; the whole value is in the pass's result in history).
+ */
+export function ledgerResultText(e: Pick<LedgerEntry, 'result' | 'resultChars' | 'resultPreview' | 'unavailable'>): string {
+  if (e.unavailable) return `done, result unavailable (${e.unavailable.reason}): ${e.unavailable.message}`;
+  if (e.resultChars !== undefined) return `${e.resultPreview ?? ''}… (${e.resultChars.toLocaleString('en-US')} characters in all, kept in the pass's result in history)`;
+  return String(JSON.stringify(e.result));
 }
 
 /** The calls that were retried, with why (`navigator status`); none when nothing was. */

@@ -1,4 +1,5 @@
 /** Mission pages: the list, one mission (status, decision, progress, journal, ledger, actions), and its actions. */
+import { ledgerResultText } from '../cli/mission-view.ts';
 import type { Hono } from 'hono';
 import type { AgentRegistry } from '../navigator/registry.ts';
 import type { NavigatorClient } from '../client/navigator-client.ts';
@@ -13,6 +14,7 @@ import { WAITING_FOR_YOU, statusBadge, statusesOf } from './waiting.ts';
 import { decisionCard, effectApprovalCard, shownArgsHash } from './approvals.ts';
 import type { HistoryReads } from './history-reads.ts';
 import type { ConsoleAudits } from './audits.ts';
+import { verdictRole } from './roles.ts';
 
 export interface ConsoleContext {
   navigator: NavigatorClient;
@@ -91,8 +93,12 @@ export function missionRoutes(app: Hono, ctx: ConsoleContext): void {
     } catch {
       return c.html(await missionPage(ctx, id, `the value is not JSON: ${raw}`), 400);
     }
+    const mission = ctx.navigator.mission(id);
+    const contract = (await mission.decisions().catch(() => [])).find((d) => d.key === key);
+    const role = verdictRole(c, contract?.approvers, `decision ${key}`);
+    if (role instanceof Response) return role;
     try {
-      await ctx.navigator.mission(id).decide(key, value, { by: c.get('by'), ...(form.note ? { note: String(form.note) } : {}) });
+      await mission.decide(key, value, { by: c.get('by'), ...role, ...(form.note ? { note: String(form.note) } : {}) });
     } catch (err) {
       if (err instanceof MissionRejected) return c.html(await missionPage(ctx, id, err.message), 400);
       throw err;
@@ -106,8 +112,11 @@ export function missionRoutes(app: Hono, ctx: ConsoleContext): void {
     const key = c.req.param('key');
     const form = await c.req.parseBody();
     const mission = ctx.navigator.mission(id);
+    const waiting = ((await mission.status()).effectApprovals ?? []).find((e) => e.key === key);
+    const role = verdictRole(c, waiting?.approvers, `effect ${key}${waiting ? ` (${waiting.tool})` : ''}`);
+    if (role instanceof Response) return role;
     try {
-      const shown = { key, by: c.get('by'), ...shownArgsHash(form) };
+      const shown = { key, by: c.get('by'), ...role, ...shownArgsHash(form) };
       if (c.req.param('verdict') === 'approve') await mission.approveEffect({ ...shown, ...(form.note ? { note: String(form.note) } : {}) });
       else await mission.denyEffect(String(form.reason ?? '') || `denied from the console by ${c.get('by')}`, shown);
     } catch (err) {
@@ -203,7 +212,7 @@ async function missionPage(ctx: ConsoleContext, id: string, problem?: string): P
     </table>
     <h2 id="ledger">Ledger (the tool calls)</h2>
     <table><tr><th>#</th><th>tool</th><th>class</th><th>task</th><th>status</th><th>attempts</th><th>result</th></tr>
-      ${ledger.map((e) => html`<tr><td>${e.seq}</td><td>${e.tool}</td><td>${e.sideEffect}</td><td>${e.taskId ?? ''}</td><td>${e.status}</td><td>${e.attempts}</td><td><pre>${e.error ?? pretty(e.result ?? null)}</pre></td></tr>`)}
+      ${ledger.map((e) => html`<tr><td>${e.seq}</td><td>${e.tool}</td><td>${e.sideEffect}</td><td>${e.taskId ?? ''}</td><td>${e.status}</td><td>${e.attempts}</td><td><pre>${e.error ?? (e.unavailable || e.resultChars !== undefined ? ledgerResultText(e) : pretty(e.result ?? null))}</pre></td></tr>`)}
     </table>
     <h2>Timeline (from Temporal history)</h2>
     <table><tr><th>event</th><th>time</th><th>what</th></tr>
@@ -225,7 +234,7 @@ function decidedBox(status: StatusView, contracts: readonly DecisionContract[], 
     return `Decided ${JSON.stringify(value)}`;
   };
   return html`<div class="card decided">
-    ${decided.map((d) => html`<p><strong class="verdict">${verb(d.arg.key, d.arg.value)} by ${String(d.arg.by ?? 'someone')}</strong> ${when(d.at)} <small>(<code>${String(d.arg.key)}</code>)</small>${d.arg.note ? html` · “${String(d.arg.note)}”` : ''}</p>`)}
+    ${decided.map((d) => html`<p><strong class="verdict">${verb(d.arg.key, d.arg.value)} by ${String(d.arg.by ?? 'someone')}${d.arg.role ? ` as ${String(d.arg.role)}` : ''}</strong> ${when(d.at)} <small>(<code>${String(d.arg.key)}</code>)</small>${d.arg.note ? html` · “${String(d.arg.note)}”` : ''}</p>`)}
     ${outcome(status)}
   </div>`;
 }

@@ -78,6 +78,9 @@ export const LedgerEntry = z.object({
   status: z.enum(['running', 'completed', 'failed']),
   attempts: z.number().int(),
   result: JsonValue.optional(),
+  /** a large read's result is not kept in the ledger: its size (JSON characters) and start instead */
+  resultChars: z.number().int().optional(),
+  resultPreview: z.string().optional(),
   error: z.string().optional(),
   /** the effect ran but its result could not be kept: `result` is then the marker the program saw */
   unavailable: ResultUnavailable.optional(),
@@ -101,6 +104,8 @@ export const PendingApproval = z.object({
   args: JsonValue,
   /** the program line that asked for it (absent in missions recorded before it was kept) */
   call: CallSite.optional(),
+  /** the roles allowed to approve it (absent: anyone who may send updates) */
+  approvers: z.array(z.string()).optional(),
   since: z.string(),
   deadline: z.string().nullable(),
 });
@@ -115,6 +120,8 @@ export const ApprovalVerdict = z.object({
   note: z.string().optional(),
   /** the hash of the args the person saw (computed by the client), checked by the audit */
   argsHash: z.string().optional(),
+  /** the role the person acts with (one of the effect's approvers, when it names them) */
+  role: z.string().optional(),
 });
 export type ApprovalVerdict = z.infer<typeof ApprovalVerdict>;
 
@@ -129,6 +136,10 @@ export const ApprovalRecord = z.object({
   by: z.string().nullable(),
   note: z.string().nullable(),
   argsHash: z.string().nullable(),
+  /** the roles that were allowed to give it (absent: anyone) */
+  approvers: z.array(z.string()).optional(),
+  /** the role the verdict was given with (absent: none named) */
+  role: z.string().optional(),
   at: z.string(),
 });
 export type ApprovalRecord = z.infer<typeof ApprovalRecord>;
@@ -174,6 +185,8 @@ export const Decision = z.object({
   value: JsonValue,
   by: z.string().optional(),
   note: z.string().optional(),
+  /** the role the person decides with (one of the decision's approvers, when it names them) */
+  role: z.string().optional(),
 });
 export type Decision = z.infer<typeof Decision>;
 
@@ -245,6 +258,8 @@ export const DecisionContract = z.object({
   timeoutMs: z.number().int().positive().nullable(),
   expiryValue: JsonValue,
   /** the agent's own words for Approve and Reject, when its decision gives them */
+  /** the roles allowed to decide it (absent: anyone who may send updates) */
+  approvers: z.array(z.string()).optional(),
 }).extend(DecisionWords.shape);
 export type DecisionContract = z.infer<typeof DecisionContract>;
 
@@ -256,6 +271,8 @@ export const AgentDescription = z.object({
   tools: z.record(z.string(), SideEffectClass),
   /** tools whose calls wait for a person's approval (absent in histories from before approvals) */
   approvals: z.array(z.string()).optional(),
+  /** the roles allowed to approve a gated tool's calls, by tool (absent: anyone; and in histories from before roles) */
+  approvers: z.record(z.string(), z.array(z.string())).optional(),
 });
 export type AgentDescription = z.infer<typeof AgentDescription>;
 

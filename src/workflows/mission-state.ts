@@ -24,6 +24,7 @@ import type {
 } from './contract.ts';
 import { shapesFromCalls } from '../navigator/result-shape.ts';
 import { ApprovalGate } from './approval-gate.ts';
+import { roleProblem } from './approvers.ts';
 import { ContextFeed, withSummaries } from './pass-context.ts';
 
 type DonePass = Extract<PassResponse, { kind: 'done' }>;
@@ -185,7 +186,7 @@ export class MissionState {
       idempotencyKey: c.idempotencyKey,
       status: c.error === undefined ? 'completed' : 'failed',
       attempts: 1,
-      ...(c.result !== undefined ? { result: c.result } : {}),
+      ...(c.result !== undefined ? keptResult(c.result) : {}),
       ...(c.error !== undefined ? { error: c.error } : {}),
       activity: `pass-${this.passes}`,
     };
@@ -335,7 +336,7 @@ export function contractFor(state: MissionState, key: string): DecisionContract 
 }
 
 /** Why a decision is not acceptable now, or null when it is. */
-export function decisionProblem(state: MissionState, key: string, value: Json): string | null {
+export function decisionProblem(state: MissionState, key: string, value: Json, role?: string): string | null {
   if (state.status === 'completed' || state.status === 'failed' || state.status === 'cancelled') {
     return `the mission is ${state.status}`;
   }
@@ -346,7 +347,7 @@ export function decisionProblem(state: MissionState, key: string, value: Json): 
   if (allowed && !allowed.some((a) => JSON.stringify(a) === JSON.stringify(value))) {
     return `value ${JSON.stringify(value)} is not allowed for ${key}; allowed: ${allowed.map((a) => JSON.stringify(a)).join(', ')}`;
   }
-  return null;
+  return roleProblem(contractFor(state, key)?.approvers, role, `decision ${key}`);
 }
 
 /** `{:status :waiting :decision "key"}` → the decision key; any other value is final. */
@@ -373,4 +374,19 @@ export function expire(state: MissionState, key: string): boolean {
   if (deadlineOf(state, key).onTimeout !== 'expiry_value' || !contract) return false;
   state.writeByPerson(key, contract.expiryValue);
   return true;
+}
+
+/** Most characters of a read's result the ledger keeps in workflow state (and carries across continue-as-new). */
+export const LEDGER_RESULT_CHARS = 16 * 1024;
+
+/**
+ * A read's result as the ledger keeps it: whole when small; a large one (a 1 MB page read
+ * every pass) only as its size and start, so the workflow's memory and carried state do not
+ * grow with every read. The whole value stays in the pass's result in history (the audit
+ * reads it there); effects keep theirs, which a repeated request is answered from.
+ */
+function keptResult(result: Json): Pick<LedgerEntry, 'result' | 'resultChars' | 'resultPreview'> {
+  const text = JSON.stringify(result);
+  if (text.length <= LEDGER_RESULT_CHARS) return { result };
+  return { resultChars: text.length, resultPreview: text.slice(0, 200) };
 }

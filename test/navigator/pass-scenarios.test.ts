@@ -159,10 +159,11 @@ describe('return, fail and the loop (33–44)', () => {
     expect(s.value).toBe('pong');
   });
 
-  it('38: every turn errors: max_turns_exceeded after maxTurns turns', async () => {
+  it('38: every turn errors: max_turns_exceeded after maxTurns turns, naming the last turn\'s error', async () => {
     const s = await run(testAgent({ limits: { maxTurns: 2 } }), ['(+ 1 "a")', '(/ 1 0)']).step;
     expect(s.status).toBe('error');
-    expect(s.error).toMatchObject({ type: 'max_turns_exceeded', message: 'Exceeded max_turns limit of 2' });
+    expect(s.error).toMatchObject({ type: 'max_turns_exceeded' });
+    expect(s.error?.message).toMatch(/^Exceeded max_turns limit of 2; the last turn ended in \w+: .*divide/i);
     expect(s.usage.turns).toBe(2);
   });
 

@@ -1,0 +1,133 @@
+/**
+ * `npm run bench -- large-payloads` (issue 38): a mission of many passes, each reading a
+ * 1 MB tool result and writing a 100 KB effect result, with the payload store and
+ * without it, on the embedded server and on the real one (`temporal server start-dev`,
+ * when built). Reports total history bytes, bytes and time per pass, the store's bytes,
+ * and the audit's time and verdict. Every pass reads a different 1 MB (no help from the
+ * store's content addressing), and its effect result is committed to the journal, so the
+ * journal grows by 100 KB a pass as a real mission's would.
+ *
+ * BENCH_PAYLOAD_PASSES (default 1000) passes with the store; BENCH_PAYLOAD_PASSES_INLINE
+ * (default 40) without it (each such pass puts over 1.1 MB into history; the real server
+ * ends a run at 50 MB). BENCH_PAYLOAD_REAL=0 skips the real server.
+ */
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { DataConverter } from '@temporalio/common';
+import { z } from 'zod';
+import { createActivities } from '../src/activities/index.ts';
+import type { AgentRegistry, RegisteredAgent } from '../src/activities/agents.ts';
+import { resultRecording } from '../src/activities/recording.ts';
+import { auditMission } from '../src/audit/index.ts';
+import { fetchChain } from '../src/audit/history.ts';
+import { createTestEnv } from '../src/devserver/testing.ts';
+import { type Agent, defineAgent, defineTool } from '../src/navigator/index.ts';
+import { FileStore } from '../src/payloads/file-store.ts';
+import { OffloadCodec } from '../src/payloads/offload-codec.ts';
+import { silentSpanSinks } from '../src/telemetry/setup.ts';
+import { findTemporalCli } from '../src/temporal/cli-server.ts';
+import { workflowInterceptorModules, workflowsPath } from '../src/worker/index.ts';
+import { repeatingModel } from './agents/mission-agents.ts';
+import { drive } from './audit.ts';
+import { historySize } from './pass-history.ts';
+
+const PASSES = Number(process.env.BENCH_PAYLOAD_PASSES ?? 1000);
+const INLINE_PASSES = Number(process.env.BENCH_PAYLOAD_PASSES_INLINE ?? 40);
+const READ_BYTES = 1024 * 1024;
+const WRITE_BYTES = 100 * 1024;
+
+let next = 0;
+const nextNumber = defineTool({ name: 'next_number', description: 'The next number.', input: z.object({}), sideEffect: 'local', handler: () => ({ n: ++next }) });
+const readPage = defineTool({
+  name: 'read_page',
+  description: 'Reads page N (1 MB of text).',
+  input: z.object({ n: z.number().int() }),
+  sideEffect: 'read_only',
+  handler: ({ n }) => ({ n, text: `${n}:`.padEnd(READ_BYTES, String.fromCharCode(97 + (n % 26))) }),
+});
+const writeSummary = defineTool({
+  name: 'write_summary',
+  description: 'Writes a summary of a page; answers the stored record (100 KB).',
+  input: z.object({ n: z.number().int(), length: z.number().int() }),
+  sideEffect: 'external',
+  handler: ({ n, length }) => ({ n, length, record: `${n}/${length}:`.padEnd(WRITE_BYTES, 'w') }),
+});
+
+const program = `
+(let [n (:n (tool/next_number {}))
+      go (str "go_" n)
+      page (tool/read_page {:n n})]
+  (task (str "summary_" n) (tool/write_summary {:n n :length (count (:text page))}))
+  (if (>= n data/passes)
+    (return {:passes n})
+    (task go (return {:status :waiting :decision go}))))`;
+
+const agent = defineAgent({
+  name: 'bench-large-payloads',
+  prompt: 'Read a page, write its summary, wait for a go; {{passes}} times.',
+  input: z.object({ passes: z.number().int().positive() }),
+  output: z.object({ passes: z.number() }),
+  tools: [nextNumber, readPage, writeSummary],
+  limits: { maxTurns: 2 },
+});
+
+function folderBytes(dir: string): number {
+  let total = 0;
+  for (const name of readdirSync(dir, { recursive: true }) as string[]) {
+    const s = statSync(join(dir, name));
+    if (s.isFile()) total += s.size;
+  }
+  return total;
+}
+
+async function oneRun(server: 'embedded' | 'real', withStore: boolean, passes: number): Promise<string> {
+  const dir = mkdtempSync(join(tmpdir(), 'bench-payloads-'));
+  const offload = withStore ? new OffloadCodec({ store: new FileStore(dir) }) : null;
+  const dataConverter: DataConverter = offload ? { payloadCodecs: [offload] } : {};
+  const startServer = server === 'real' ? async () => (await import('../src/temporal/cli-server.ts')).startTemporalDevServer({ port: 0 }) : undefined;
+  const env = await createTestEnv({ workflowsPath, workflowInterceptorModules, worker: { sinks: silentSpanSinks }, startWorker: false, dataConverter, ...(startServer ? { startServer } : {}) });
+  const entry: RegisteredAgent = { agent: agent as unknown as Agent, model: repeatingModel(program) };
+  const agents: AgentRegistry = new Map([[agent.name, entry]]);
+  const worker = await env.createWorker({ activities: createActivities({ agents, client: env.client, heartbeatEveryMs: 500, recording: resultRecording(offload) }) });
+  const running = worker.run();
+  const label = `${server}, ${withStore ? 'payload store' : 'no store'}, ${passes} passes`;
+  try {
+    next = 0;
+    const t0 = performance.now();
+    const handle = await env.client.workflow.start('navigatorMission', { taskQueue: env.taskQueue, workflowId: `bench-payloads-${Date.now()}`, args: [{ agent: agent.name, input: { passes } }] });
+    const outcome = await Promise.race([drive(handle, passes).then(() => handle.result()), handle.result()]).then(
+      (r) => `completed ${JSON.stringify(r)}`,
+      (err: Error) => `FAILED: ${(err.cause as Error | undefined)?.message ?? err.message}`,
+    );
+    const runMs = performance.now() - t0;
+    const chain = await fetchChain(env.client, handle.workflowId);
+    const bytes = chain.reduce((n, r) => n + historySize(r.history.events ?? []), 0);
+    const done = next;
+    const a0 = performance.now();
+    const audit = await auditMission(env.client, handle.workflowId, { workflowBundle: env.bundle, replayer: env.replayer }).catch((err: Error) => ({ ok: false, problems: [err.message] }));
+    const auditMs = performance.now() - a0;
+    const stored = offload ? folderBytes(dir) : 0;
+    return [
+      `${label}: ${outcome.slice(0, 160)}`,
+      `  history ${(bytes / 1024 / 1024).toFixed(1)} MB in ${chain.length} runs (${((bytes / Math.max(done, 1)) / 1024).toFixed(1)} KB per pass), ${(runMs / Math.max(done, 1)).toFixed(0)} ms per pass over ${done} passes (${(runMs / 1000).toFixed(1)} s)`,
+      `  ${offload ? `store ${(stored / 1024 / 1024).toFixed(0)} MB in ${dir.length ? 'a folder' : ''}; ` : ''}audit ${(auditMs / 1000).toFixed(1)} s: ${audit.ok ? 'passed' : `FAILED: ${audit.problems.slice(0, 2).join('; ').slice(0, 300)}`}`,
+    ].join('\n');
+  } finally {
+    worker.shutdown();
+    await running;
+    await env.shutdown();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+export async function benchLargePayloads(): Promise<string> {
+  const lines: string[] = [`each pass reads ${READ_BYTES / 1024} KB (a read inside the pass) and commits a ${WRITE_BYTES / 1024} KB effect result`];
+  const servers: Array<'embedded' | 'real'> = ['embedded'];
+  if (process.env.BENCH_PAYLOAD_REAL !== '0' && findTemporalCli()) servers.push('real');
+  for (const server of servers) {
+    lines.push(await oneRun(server, true, PASSES));
+    lines.push(await oneRun(server, false, INLINE_PASSES));
+  }
+  return lines.join('\n');
+}
