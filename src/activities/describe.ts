@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { sideEffectOf } from '../lisp/tools.ts';
-import { type Agent, jsonSchemaOf, parseInput, resolveDecisions, toolsNeedingApproval } from '../navigator/index.ts';
+import { type Agent, jsonSchemaOf, parseInput, resolveDecisions, toolApprovers, toolsNeedingApproval } from '../navigator/index.ts';
 import type { AgentDescription, DecisionContract, Json } from '../workflows/contract.ts';
 
 export function describe(agent: Agent, rawInput: unknown): AgentDescription {
@@ -27,11 +27,20 @@ export function describe(agent: Agent, rawInput: unknown): AgentDescription {
         // the agent's words for Approve and Reject, when it gives them
         ...(d.onApprove ? { onApprove: d.onApprove } : {}),
         ...(d.onReject ? { onReject: d.onReject } : {}),
+        // who may decide it, when the decision names roles
+        ...(d.approvers ? { approvers: d.approvers } : {}),
       };
     }),
     tools: Object.fromEntries(agent.tools.map((t) => [t.name, sideEffectOf(t)])),
     approvals: toolsNeedingApproval(agent),
+    ...approversOf(agent),
   };
+}
+
+/** `{approvers}` when a gated tool names who may approve it; nothing otherwise (descriptions stay as they were). */
+function approversOf(agent: Agent): { approvers?: Record<string, string[]> } {
+  const byTool = toolApprovers(agent);
+  return Object.keys(byTool).length ? { approvers: byTool } : {};
 }
 
 /** The values a schema allows when it enumerates them (enum, literals, boolean). */

@@ -21,6 +21,7 @@ import { type Json, MissionInput, type MissionOverview, type StatusView } from '
 import * as m from '../workflows/messages.ts';
 import { issuesText } from '../kernel/contract.ts';
 import { type AcceptedUpdate, acceptedUpdates, shownArgsProblem } from './verdicts.ts';
+import { roleProblem } from '../workflows/approvers.ts';
 
 export const MISSION_WORKFLOW = 'navigatorMission';
 
@@ -82,6 +83,8 @@ export function missionOf(handle: WorkflowHandle | MissionHandle, client?: Clien
 export interface DecideOptions {
   by?: string;
   note?: string;
+  /** the role you decide with: required when the decision names its approvers (`approvers: ['finance']`), recorded with it */
+  role?: string;
 }
 
 /** Which waiting effect a verdict is for, and (optionally) the args the person was shown. */
@@ -91,6 +94,8 @@ export interface EffectVerdictOptions {
   /** `valueHash` of the args the person saw: the verdict is refused if the effect now waits with other args */
   argsHash?: string;
   by?: string;
+  /** the role you decide with: required when the effect's tool names its approvers, recorded with the verdict */
+  role?: string;
 }
 
 /** One mission: queries, decisions and journal changes, result and audit. */
@@ -222,7 +227,9 @@ export class MissionHandle {
     const contract = (await this.decisions()).find((d) => d.key === key);
     const value = kind === 'approve' ? contract?.approveValue : contract?.rejectValue;
     if (value === undefined || value === null) throw new MissionRejected(`decision ${key} has no ${kind} value; decide it with a value of its contract`);
-    await this.decide(key, value, { by: opts.by, note: opts.note });
+    const refused = roleProblem(contract?.approvers, opts.role, `decision ${key}`);
+    if (refused) throw new MissionRejected(refused);
+    await this.decide(key, value, { by: opts.by, note: opts.note, ...(opts.role ? { role: opts.role } : {}) });
     return { key, value };
   }
 
@@ -233,7 +240,9 @@ export class MissionHandle {
     if (opts.key === undefined && waiting.length > 1) throw new MissionRejected(`${waiting.length} effects wait for approval (${waiting.map((e) => e.key).join(', ')}): name one`);
     const changed = shownArgsProblem(`effect ${effect.key}`, opts.argsHash, effect.args);
     if (changed) throw new MissionRejected(changed);
-    const verdict = { key: effect.key, approved, argsHash: valueHash(effect.args), ...(opts.by ? { by: opts.by } : {}), ...(opts.note ? { note: opts.note } : {}) };
+    const refused = roleProblem(effect.approvers, opts.role, `effect ${effect.key} (${effect.tool})`);
+    if (refused) throw new MissionRejected(refused);
+    const verdict = { key: effect.key, approved, argsHash: valueHash(effect.args), ...(opts.by ? { by: opts.by } : {}), ...(opts.note ? { note: opts.note } : {}), ...(opts.role ? { role: opts.role } : {}) };
     return this.update(m.approveEffectUpdate, verdict);
   }
 

@@ -16,6 +16,7 @@ import { when } from './time.ts';
 import { valueHash } from '../audit/hash.ts';
 import { inlineMarkdown } from './markdown.ts';
 import { decisionLink, effectLink } from './pass-view.ts';
+import { mayDecideNow, othersDecide } from './roles.ts';
 
 /** The question a browser asks before an irreversible Approve is sent. */
 export const confirmText = (effects: Effects): string | undefined =>
@@ -31,6 +32,7 @@ export interface WaitingDecision {
 
 /** A mission waiting for a decision. */
 export function decisionCard(ctx: ConsoleContext, d: WaitingDecision, opts: { heading?: boolean } = {}): Fragment {
+  if (!mayDecideNow(d.contract?.approvers)) return othersDecide(html`Decision <code>${d.pending.key}</code>`, d.contract!.approvers!);
   const entry = ctx.agents?.get(d.agent);
   const effects = decisionEffects(entry, d.contract);
   const url = `/missions/${encodeURIComponent(d.missionId)}`;
@@ -88,6 +90,7 @@ function blockedWarning(steps: readonly Step[], stepId: string): Fragment | '' {
 
 /** A mission effect (an external call) waiting for a person before it runs. */
 export function effectApprovalCard(ctx: ConsoleContext, missionId: string, agent: string, e: WaitingEffect): Fragment {
+  if (!mayDecideNow(e.approvers)) return othersDecide(html`${e.tool} <small>(effect <code>${e.key.slice(0, 16)}</code>)</small>`, e.approvers!);
   const tool = ctx.agents?.get(agent)?.agent.tools.find((t) => t.name === e.tool);
   const irreversible = tool ? tool.sideEffect === 'external' || tool.destructive : true;
   const effects: Effects = {

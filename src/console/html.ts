@@ -74,7 +74,8 @@ fieldset{border:1px solid #dde1e7;border-radius:4px;margin:8px 0}label.check{dis
 /** Who the request acts as (the token's name, else the console's user): decisions are recorded under it. */
 function actingUser(): Fragment | string {
   const by = tryGetContext()?.get('by');
-  return by ? html`<span class="who">You act as <strong>${by}</strong></span>` : '';
+  const roles = tryGetContext()?.get('roles') ?? [];
+  return by ? html`<span class="who">You act as <strong>${by}</strong>${roles.length ? html` <small>(${roles.join(', ')})</small>` : ''}</span>` : '';
 }
 
 /** A whole page: the navigation, the body, and (optionally) live reload from `live`. */

@@ -119,7 +119,7 @@ function effectsTable(effects: readonly EffectView[], verdicts: readonly Approva
     ${effects.map((e) => {
       const verdict = verdicts.filter((v) => v.key === e.key).at(-1);
       return html`<tr id="effect-${e.key}"><td><code>${e.tool}</code></td><td>${e.taskId ? html`<code>${e.taskId}</code>` : ''}</td><td>${e.turn !== undefined ? `turn ${e.turn}` : ''}</td><td>${jsonBlock(e.args)}</td>
-        <td>${verdict ? html`<p>${verdict.outcome} by ${verdict.by ?? 'someone'}${verdict.note ? html`: “${verdict.note}”` : ''}</p>` : ''}${effectOutcome(e)}</td></tr>`;
+        <td>${verdict ? html`<p>${verdict.outcome} by ${verdict.by ?? 'someone'}${verdict.role ? ` as ${verdict.role}` : ''}${verdict.note ? html`: “${verdict.note}”` : ''}</p>` : ''}${effectOutcome(e)}</td></tr>`;
     })}
   </table>`;
 }

@@ -25,6 +25,7 @@ import { SharedReads } from './shared-reads.ts';
 import { ConsoleAudits } from './audits.ts';
 import { scheduleRoutes } from './schedules.ts';
 import { security } from './security.ts';
+import { mayDecideNow } from './roles.ts';
 import type { ProxyAuth } from './proxy.ts';
 import { isLoopbackName } from './secrets.ts';
 import { LoginSession, TokenSet } from './tokens.ts';
@@ -168,7 +169,10 @@ async function inboxItems(ctx: ConsoleContext) {
 
 async function inbox(ctx: ConsoleContext) {
   const items = await inboxItems(ctx);
-  const { decisions, effects, approvals, reviews } = items;
+  const { approvals, reviews } = items;
+  // only what this person may decide (the stream still watches everything: its fingerprint is of all items)
+  const decisions = items.decisions.filter((d) => mayDecideNow(d.contract?.approvers));
+  const effects = items.effects.filter((e) => mayDecideNow(e.approvers));
   const body = html`
     <h2>Decisions (${decisions.length})</h2>
     ${decisions.length === 0 ? html`<p>Nothing waits for a decision.</p>` : ''}

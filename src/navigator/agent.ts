@@ -227,6 +227,12 @@ export function toolsNeedingApproval(agent: Pick<AnyAgent, 'tools' | 'approvals'
     .map((t) => t.name);
 }
 
+/** The roles allowed to approve each tool that waits for approval and names `approvers` (tool → roles). */
+export function toolApprovers(agent: Pick<AnyAgent, 'tools' | 'approvals'>): Record<string, string[]> {
+  const gated = new Set(toolsNeedingApproval(agent));
+  return Object.fromEntries(agent.tools.filter((t) => gated.has(t.name) && t.approvers?.length).map((t) => [t.name, [...t.approvers!]]));
+}
+
 /** Bad agent input: the message lists each problem with its path. */
 export class InputError extends Error {
   override readonly name = 'InputError';

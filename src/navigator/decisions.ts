@@ -25,7 +25,7 @@ import type { Json } from '../lisp/tools.ts';
 import { ednString } from '../lisp/printer/edn.ts';
 import { DecisionWords } from '../kernel/schemas.ts';
 import { zodTypeText } from './schema.ts';
-import { DefinitionError, problemsOf } from './tool.ts';
+import { Approvers, DefinitionError, problemsOf } from './tool.ts';
 
 /** Journal keys of decisions: letters, digits and `_ . : -`. */
 export const DECISION_KEY = /^[A-Za-z0-9_.:-]+$/;
@@ -41,6 +41,8 @@ export interface DecisionSpec<I = any, V extends z.ZodType = z.ZodType> extends 
   values: V;
   /** what the workflow records when nobody decides in time (absent: wait forever) */
   expiry?: { afterMs: number; value: z.output<V> };
+  /** the roles allowed to decide it (absent: anyone who may send updates); see docs/security.md */
+  approvers?: string[];
 }
 
 export interface Decision<I = any, V extends z.ZodType = z.ZodType> extends DecisionSpec<I, V> {
@@ -53,6 +55,7 @@ export interface ResolvedDecision extends DecisionWords {
   key: string;
   description: string;
   values: z.ZodType;
+  approvers?: string[];
 }
 
 const DecisionSpecSchema = z.object({
@@ -63,6 +66,7 @@ const DecisionSpecSchema = z.object({
   }),
   values: z.custom<z.ZodType>((v) => v instanceof z.ZodType, { error: 'must be a zod schema of the allowed values' }),
   expiry: z.object({ afterMs: z.number().int().positive(), value: z.unknown() }).optional(),
+  approvers: Approvers.optional(),
 }).extend(DecisionWords.shape);
 
 export function defineDecision<I, V extends z.ZodType>(spec: DecisionSpec<I, V>): Decision<I, V> {
@@ -99,7 +103,7 @@ export function resolveDecision(d: Decision, input: unknown): ResolvedDecision {
     ]);
   }
   const words = { ...(d.onApprove ? { onApprove: d.onApprove } : {}), ...(d.onReject ? { onReject: d.onReject } : {}) };
-  return { name: d.name, key, description: d.description, values: d.values, ...words };
+  return { name: d.name, key, description: d.description, values: d.values, ...words, ...(d.approvers?.length ? { approvers: [...d.approvers] } : {}) };
 }
 
 export type DecisionCheck = { ok: true; value: Json } | { ok: false; problems: string[] };

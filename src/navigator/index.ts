@@ -26,6 +26,7 @@ export {
   resolveDecisions,
   EffectApprovals,
   toolsNeedingApproval,
+  toolApprovers,
 } from './agent.ts';
 export { type NavigatorTool, type ToolSpec, DefinitionError, TOOL_NAME, ToolRejected, defineTool } from './tool.ts';
 export { type ChecklistStep, type ChecklistEntry, ChecklistError, checkChecklist, normalizeChecklist } from './checklist.ts';

@@ -38,6 +38,8 @@ export interface ToolSpec<I extends z.ZodObject> {
   destructive?: boolean;
   /** every call waits for a person's approval before it runs, in missions as in plans */
   requiresApproval?: boolean;
+  /** the roles allowed to approve or deny its calls in missions (absent: anyone who may send updates); see docs/security.md */
+  approvers?: string[];
   handler: (args: z.output<I>, ctx: ToolContext) => unknown | Promise<unknown>;
 }
 
@@ -49,6 +51,7 @@ export interface NavigatorTool extends ToolDef {
   example?: Record<string, Json>;
   destructive: boolean;
   requiresApproval: boolean;
+  approvers?: string[];
 }
 
 /**
@@ -74,6 +77,11 @@ export class DefinitionError extends Error {
 
 const isZod = (v: unknown): v is z.ZodType => v instanceof z.ZodType;
 
+/** `approvers` of a decision or tool: role names, at least one. */
+export const Approvers = z
+  .array(z.string().regex(/^[\w.-]+$/, 'a role is letters, digits, _, . or -'), { error: 'must be a list of role names' })
+  .min(1, 'name at least one role (or leave approvers out)');
+
 export const ToolSpecSchema = z.object({
   name: z
     .string({ error: 'must be a string' })
@@ -87,6 +95,7 @@ export const ToolSpecSchema = z.object({
   example: z.record(z.string(), z.unknown()).optional(),
   destructive: z.boolean({ error: 'must be true or false' }).optional(),
   requiresApproval: z.boolean({ error: 'must be true or false' }).optional(),
+  approvers: Approvers.optional(),
   handler: z.custom<(...args: unknown[]) => unknown>((v) => typeof v === 'function', {
     error: 'must be a function (args, ctx) => result',
   }),
@@ -117,6 +126,7 @@ export function defineTool<I extends z.ZodObject>(spec: ToolSpec<I>): NavigatorT
     example: spec.example as Record<string, Json> | undefined,
     destructive: spec.destructive ?? false,
     requiresApproval: spec.requiresApproval ?? false,
+    ...(spec.approvers ? { approvers: [...spec.approvers] } : {}),
     handler: spec.handler as ToolDef['handler'],
   };
 }

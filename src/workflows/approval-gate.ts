@@ -12,6 +12,7 @@
 import type { Json } from '../kernel/contract.ts';
 import { jsonEquals } from './json-patch.ts';
 import { waitUntil } from './lifecycle.ts';
+import { roleProblem } from './approvers.ts';
 
 /** What waits: `key` names it in verdicts (an effect's idempotency key, a step id, `step[2]`). */
 export interface GateRequest {
@@ -19,6 +20,8 @@ export interface GateRequest {
   tool: string | null;
   /** the args exactly as they will run */
   args: Json;
+  /** the roles allowed to give a verdict (absent: anyone who may send updates) */
+  approvers?: string[];
 }
 
 export type Pending<R extends GateRequest> = R & { since: string; deadline: string | null };
@@ -30,6 +33,8 @@ export type Recorded<R extends GateRequest> = R & {
   by: string | null;
   note: string | null;
   argsHash: string | null;
+  /** the role the verdict was given with (only when one was named) */
+  role?: string;
   at: string;
 };
 
@@ -42,6 +47,8 @@ export interface GateVerdict {
   note?: string | undefined;
   /** the hash of the args the person saw (computed by the client), checked by the audit */
   argsHash?: string | undefined;
+  /** the role the person acts with (must be one of the request's approvers when it names them) */
+  role?: string | undefined;
 }
 
 export type GateOutcome = { kind: 'approved' } | { kind: 'denied'; message: string; by: string | null; note: string | null } | { kind: 'expired' } | { kind: 'stopped' };
@@ -62,13 +69,14 @@ export class ApprovalGate<R extends GateRequest> {
   }
 
   /** Why a verdict cannot be taken now, or null (the update's validator). */
-  problem(v: Pick<GateVerdict, 'key'>): string | null {
-    if (!this.pending.has(v.key)) {
+  problem(v: Pick<GateVerdict, 'key' | 'role'>): string | null {
+    const waiting = this.pending.get(v.key);
+    if (!waiting) {
       const keys = [...this.pending.keys()];
       return `no ${this.noun} ${JSON.stringify(v.key)} waits for approval${keys.length ? `; waiting: ${keys.join(', ')}` : ''}`;
     }
     if (this.verdicts.has(v.key)) return `${this.noun} ${v.key} already has a verdict`;
-    return null;
+    return roleProblem(waiting.approvers, v.role, `${this.noun} ${v.key}${waiting.tool ? ` (${waiting.tool})` : ''}`);
   }
 
   /** Takes a verdict (after {@link problem} said null). */
@@ -128,7 +136,8 @@ export class ApprovalGate<R extends GateRequest> {
   }
 
   private record(request: R, outcome: RecordedOutcome, v: GateVerdict | null): void {
-    this.records.push({ ...request, outcome, by: v?.by ?? null, note: v?.note ?? null, argsHash: v?.argsHash ?? null, at: iso(Date.now()) });
+    // the role only when one was named: records of old histories keep their shape
+    this.records.push({ ...request, outcome, by: v?.by ?? null, note: v?.note ?? null, argsHash: v?.argsHash ?? null, ...(v?.role ? { role: v.role } : {}), at: iso(Date.now()) });
   }
 }
 

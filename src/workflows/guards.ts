@@ -73,9 +73,11 @@ export function checkDecision(raw: unknown): Checked<Decision> {
   if (!isJson(d.value)) p.add('value', 'expected JSON data');
   optionalString(p, 'by', d.by);
   optionalString(p, 'note', d.note);
+  optionalString(p, 'role', d.role);
   const out: Decision = { key, value: d.value as Json };
   if (d.by !== undefined) out.by = d.by as string;
   if (d.note !== undefined) out.note = d.note as string;
+  if (d.role !== undefined) out.role = d.role as string;
   return p.check(out);
 }
 
@@ -108,8 +110,9 @@ export function checkApprovalVerdict(raw: unknown): Checked<ApprovalVerdict> {
   optionalString(p, 'by', v.by);
   optionalString(p, 'note', v.note);
   optionalString(p, 'argsHash', v.argsHash);
+  optionalString(p, 'role', v.role);
   const out: ApprovalVerdict = { key, approved: v.approved as boolean };
-  for (const field of ['by', 'note', 'argsHash'] as const) if (v[field] !== undefined) out[field] = v[field] as string;
+  for (const field of ['by', 'note', 'argsHash', 'role'] as const) if (v[field] !== undefined) out[field] = v[field] as string;
   return p.check(out);
 }
 

@@ -182,7 +182,8 @@ async function approvedToRun(state: MissionState, effect: EffectRequest): Promis
   if (state.approvals.approved(effect.idempotencyKey, effect.args)) return true;
   const { timeoutMs = null, onTimeout } = state.input.options.approval;
   setStatus(state, 'waiting');
-  const request = { key: effect.idempotencyKey, tool: effect.tool, taskId: effect.taskId, args: effect.args, ...(effect.call ? { call: effect.call } : {}) };
+  const approvers = state.agent?.approvers?.[effect.tool];
+  const request = { key: effect.idempotencyKey, tool: effect.tool, taskId: effect.taskId, args: effect.args, ...(effect.call ? { call: effect.call } : {}), ...(approvers ? { approvers } : {}) };
   const outcome = await state.approvals.wait(request, timeoutMs, () => state.cancelReason !== null);
   setStatus(state, state.approvals.pending.size ? 'waiting' : 'running');
   if (outcome.kind === 'approved') return true;

@@ -40,7 +40,7 @@ function setHandlers(state: MissionState): void {
   // decide: the update's validator rejects bad input; a bad signal is recorded as rejected.
   const decisionError = (raw: unknown): string | null => {
     const c = checkDecision(raw);
-    return c.ok ? decisionProblem(state, c.value.key, c.value.value) : problemsOf(c);
+    return c.ok ? decisionProblem(state, c.value.key, c.value.value, c.value.role) : problemsOf(c);
   };
   const decide = (raw: unknown) => {
     const d = valid(checkDecision(raw));

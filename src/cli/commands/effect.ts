@@ -10,6 +10,12 @@ import { action } from '../errors.ts';
 import { onMission } from '../mission-client.ts';
 
 const who = (): string => process.env.NAVIGATOR_USER ?? userInfo().username;
+/** The role you decide with: --role, else NAVIGATOR_ROLE (an effect whose tool names approvers needs one of them). */
+const roleOf = (flag: string | undefined): { role?: string } => {
+  const role = flag ?? (process.env.NAVIGATOR_ROLE || undefined);
+  return role ? { role } : {};
+};
+const ROLE = ['--role <role>', "the role you decide with, recorded with the verdict (or NAVIGATOR_ROLE): required when the effect's tool names its approvers"] as const;
 
 const ARGS_HASH = ['--args-hash <hash>', 'the hash of the args you looked at (`navigator status` prints it in the command): refused if the effect now waits with other args'] as const;
 
@@ -20,9 +26,10 @@ const approve = new Command('approve')
   .option('--note <text>', 'note recorded with the approval')
   .option(...ARGS_HASH)
   .option('--by <name>', 'who approves (default NAVIGATOR_USER or the login name)')
+  .option(...ROLE)
   .action(
-    action(async (id: string, key: string | undefined, flags: { note?: string; by?: string; argsHash?: string }) => {
-      const done = await onMission(id, (mission) => mission.approveEffect({ key, by: flags.by ?? who(), note: flags.note, argsHash: flags.argsHash }), { running: true });
+    action(async (id: string, key: string | undefined, flags: { note?: string; by?: string; argsHash?: string; role?: string }) => {
+      const done = await onMission(id, (mission) => mission.approveEffect({ key, by: flags.by ?? who(), note: flags.note, argsHash: flags.argsHash, ...roleOf(flags.role) }), { running: true });
       process.stdout.write(`effect ${done.key} approved on ${id}\n`);
     }),
   );
@@ -34,9 +41,10 @@ const deny = new Command('deny')
   .requiredOption('--reason <text>', 'why: the program (and the model) sees it')
   .option(...ARGS_HASH)
   .option('--by <name>', 'who denies (default NAVIGATOR_USER or the login name)')
+  .option(...ROLE)
   .action(
-    action(async (id: string, key: string | undefined, flags: { reason: string; by?: string; argsHash?: string }) => {
-      const done = await onMission(id, (mission) => mission.denyEffect(flags.reason, { key, by: flags.by ?? who(), argsHash: flags.argsHash }), { running: true });
+    action(async (id: string, key: string | undefined, flags: { reason: string; by?: string; argsHash?: string; role?: string }) => {
+      const done = await onMission(id, (mission) => mission.denyEffect(flags.reason, { key, by: flags.by ?? who(), argsHash: flags.argsHash, ...roleOf(flags.role) }), { running: true });
       process.stdout.write(`effect ${done.key} denied on ${id}\n`);
     }),
   );

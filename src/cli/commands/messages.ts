@@ -12,18 +12,25 @@ import { parseValue } from '../input.ts';
 import { onMission } from '../mission-client.ts';
 
 const who = (): string => process.env.NAVIGATOR_USER ?? userInfo().username;
+/** The role you decide with: --role, else NAVIGATOR_ROLE (a decision naming approvers needs one of them). */
+const roleOf = (flag: string | undefined): { role?: string } => {
+  const role = flag ?? (process.env.NAVIGATOR_ROLE || undefined);
+  return role ? { role } : {};
+};
+const ROLE = ['--role <role>', 'the role you decide with, recorded with the decision (or NAVIGATOR_ROLE): required when the decision names its approvers'] as const;
 
 /**
  * Writes the agent's approve or reject value for `key` (default: the pending decision)
  * through the validated `decide` update. Returns the key and value written.
  */
-export function recordVerdict(mission: MissionHandle, kind: 'approve' | 'reject', key?: string, note?: string): Promise<{ key: string; value: Json }> {
-  return kind === 'approve' ? mission.approve({ key, by: who(), note }) : mission.reject({ key, by: who(), note });
+export function recordVerdict(mission: MissionHandle, kind: 'approve' | 'reject', key?: string, note?: string, role?: string): Promise<{ key: string; value: Json }> {
+  const opts = { key, by: who(), note, ...roleOf(role) };
+  return kind === 'approve' ? mission.approve(opts) : mission.reject(opts);
 }
 
 function verdict(kind: 'approve' | 'reject') {
-  return action(async (id: string, key: string | undefined, flags: { note?: string }) => {
-    const written = await onMission(id, (mission) => recordVerdict(mission, kind, key, flags.note), { running: true });
+  return action(async (id: string, key: string | undefined, flags: { note?: string; role?: string }) => {
+    const written = await onMission(id, (mission) => recordVerdict(mission, kind, key, flags.note, flags.role), { running: true });
     process.stdout.write(`${written.key} = ${JSON.stringify(written.value)} recorded on ${id}\n`);
   });
 }
@@ -33,6 +40,7 @@ export const approveCommand = new Command('approve')
   .argument('<id>', 'workflow id')
   .argument('[key]', 'decision key')
   .option('--note <text>', 'note recorded with the decision')
+  .option(...ROLE)
   .action(verdict('approve'));
 
 export const rejectCommand = new Command('reject')
@@ -40,6 +48,7 @@ export const rejectCommand = new Command('reject')
   .argument('<id>', 'workflow id')
   .argument('[key]', 'decision key')
   .option('--note <text>', 'note recorded with the decision')
+  .option(...ROLE)
   .action(verdict('reject'));
 
 export const decideCommand = new Command('decide')
@@ -48,10 +57,11 @@ export const decideCommand = new Command('decide')
   .argument('<key>', 'decision key')
   .argument('<value>', 'the value as JSON, or a bare word for a string: approved, \'"two words"\', 5000, true')
   .option('--note <text>', 'note recorded with the decision')
+  .option(...ROLE)
   .action(
-    action(async (id: string, key: string, raw: string, flags: { note?: string }) => {
+    action(async (id: string, key: string, raw: string, flags: { note?: string; role?: string }) => {
       const value = parseValue(raw, 'VALUE') as Json;
-      await onMission(id, (mission) => mission.decide(key, value, { by: who(), note: flags.note }), { running: true });
+      await onMission(id, (mission) => mission.decide(key, value, { by: who(), note: flags.note, ...roleOf(flags.role) }), { running: true });
       process.stdout.write(`${key} = ${JSON.stringify(value)} recorded on ${id}\n`);
     }),
   );
