@@ -44,7 +44,7 @@ export async function checkPlanDocument(known: KnownAgent, document: unknown): P
   const doc = PlanDocument.safeParse(document);
   // a malformed document is the client's to refuse (startPlan), with the schema's words
   if (!doc.success) return;
-  const problems = validatePlan(doc.data.steps, catalogOf(known.registry, known.entry), Object.keys(doc.data.params ?? {}));
+  const problems = validatePlan(doc.data.steps, catalogOf(known.registry, known.entry), Object.keys(doc.data.params ?? {}), { maxSteps: doc.data.options?.maxSteps });
   if (problems.length) throw new CliError(`the plan has ${problems.length} problem(s); nothing was started\n${formatProblems(problems)}`, 2);
 }
 

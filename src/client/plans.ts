@@ -16,6 +16,7 @@ import { ApplicationFailure, type UpdateDefinition } from '@temporalio/common';
 import { z } from 'zod';
 import { PlanDocument, PlanOptions, type PlanProblem } from '../plans/schema.ts';
 import { checkParams } from '../plans/params.ts';
+import { tooManyStepsProblem } from '../plans/limits.ts';
 import { formatProblems } from '../plans/validate.ts';
 import { type AnswerAck, type ExecutionSummary, type Json, type PlanAck, PlanInput } from '../workflows/plan-contract.ts';
 import * as m from '../workflows/plan-messages.ts';
@@ -64,6 +65,10 @@ export function planInputOf(opts: StartPlanOptions): PlanInput {
   const merged = { ...(opts.document as { options?: object } | undefined)?.options, ...opts.options };
   const options = PlanOptions.safeParse(merged);
   if (!options.success) throw new PlanRejected(`invalid plan options: ${issuesText(options.error)}`);
+  if (document && document.steps.length > options.data.maxSteps) {
+    const limit = tooManyStepsProblem(document.steps.length, options.data.maxSteps);
+    throw new PlanRejected(`invalid plan document:\n${formatProblems([limit])}`, [limit]);
+  }
   const params = checkParams(document?.params ?? {}, opts.params ?? {});
   if (!params.ok) throw new PlanRejected(`invalid plan parameters:\n${formatProblems(params.problems)}`, params.problems);
   const input = {

@@ -34,7 +34,7 @@ export function planProblems(agents: AgentRegistry | undefined, agent: string, d
   if (!entry) return null;
   const doc = PlanDocument.safeParse(document);
   if (!doc.success) return doc.error.issues.map((i) => issueText(i, 'plan'));
-  const problems = validatePlan(doc.data.steps, catalogOf(agents!, entry));
+  const problems = validatePlan(doc.data.steps, catalogOf(agents!, entry), [], { maxSteps: doc.data.options?.maxSteps });
   return problems.length ? problems.map((p) => `${p.stepId ?? 'plan'}${p.path ? ` ${p.path}` : ''}: ${p.message}`) : null;
 }
 

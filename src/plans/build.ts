@@ -2,7 +2,7 @@
  * From steps as written to a Plan: validated, then numbered, with approval resolved from
  * the tools' defaults where a step does not say.
  */
-import { validatePlan } from './validate.ts';
+import { type ValidateOptions, validatePlan } from './validate.ts';
 import { type Catalog, type Plan, type PlanParam, type PlanProblem, type Step, StepSpec, type StepSpecInput, defaultRequiresApproval } from './schema.ts';
 
 export type Built = { ok: true; plan: Plan } | { ok: false; problems: PlanProblem[] };
@@ -10,8 +10,9 @@ export type Built = { ok: true; plan: Plan } | { ok: false; problems: PlanProble
 export function buildPlan(
   input: { id: string; taskId: string; steps: readonly unknown[]; params?: Record<string, PlanParam>; estimatedDuration?: number; createdAt: string },
   catalog: Catalog,
+  options: ValidateOptions = {},
 ): Built {
-  const problems = validatePlan(input.steps, catalog, Object.keys(input.params ?? {}));
+  const problems = validatePlan(input.steps, catalog, Object.keys(input.params ?? {}), options);
   if (problems.length) return { ok: false, problems };
   return {
     ok: true,

@@ -7,8 +7,9 @@
 import { z } from 'zod';
 import { toStep } from './build.ts';
 import { resultsUsedBy } from './expressions.ts';
+import { DEFAULT_MAX_STEPS } from './limits.ts';
 import { type Catalog, JsonValue, type Plan, type PlanProblem, type Step, StepId } from './schema.ts';
-import { validatePlan } from './validate.ts';
+import { type ValidateOptions, validatePlan } from './validate.ts';
 
 const Args = z.record(z.string(), JsonValue);
 
@@ -36,13 +37,19 @@ export type Applied = { ok: true; plan: Plan; change: string } | { ok: false; pr
 const problem = (code: PlanProblem['code'], stepId: string | null, message: string, path = ''): Applied => ({ ok: false, problems: [{ code, stepId, path, message }] });
 
 /** The new plan (version + 1), validated as a whole; steps renumbered in array order. */
-function commit(plan: Plan, steps: Step[], change: string, catalog: Catalog): Applied {
-  const problems = validatePlan(steps, catalog, paramNames(plan));
+function commit(plan: Plan, steps: Step[], change: string, catalog: Catalog, limits: ValidateOptions): Applied {
+  const problems = validatePlan(steps, catalog, paramNames(plan), limits);
   if (problems.length) return { ok: false, problems };
   return { ok: true, plan: { ...plan, version: plan.version + 1, steps: steps.map((s, order) => ({ ...s, order })) }, change };
 }
 
 const paramNames = (plan: Plan): string[] => Object.keys(plan.params ?? {});
+
+/**
+ * The step limit a change of `plan` must keep: the plan's own, or its length if it is
+ * already longer (a plan recorded before the limit): a change may not make it longer still.
+ */
+const limitsFor = (plan: Plan, limits: ValidateOptions): ValidateOptions => ({ ...limits, maxSteps: Math.max(limits.maxSteps ?? DEFAULT_MAX_STEPS, plan.steps.length) });
 
 function editable(plan: Plan, stepId: string): Step | Applied {
   const step = plan.steps.find((s) => s.id === stepId);
@@ -58,7 +65,9 @@ function dependentsOf(plan: Plan, stepId: string): string[] {
   return plan.steps.filter((s) => s.id !== stepId && (s.dependsOn.includes(stepId) || resultsUsedBy(s).has(stepId))).map((s) => s.id);
 }
 
-export function applyEdit(plan: Plan, edit: PlanEdit, catalog: Catalog): Applied {
+/** `given`: the plan's limits (its maxSteps option); an edit that would make the plan longer than them is refused. */
+export function applyEdit(plan: Plan, edit: PlanEdit, catalog: Catalog, given: ValidateOptions = {}): Applied {
+  const limits = limitsFor(plan, given);
   switch (edit.kind) {
     case 'edit': {
       const step = editable(plan, edit.stepId);
@@ -70,34 +79,34 @@ export function applyEdit(plan: Plan, edit: PlanEdit, catalog: Catalog): Applied
         ...(edit.dependsOn !== undefined ? { dependsOn: edit.dependsOn } : {}),
       };
       const what = [edit.args !== undefined ? 'args' : '', edit.description !== undefined ? 'description' : '', edit.dependsOn !== undefined ? 'dependencies' : ''].filter(Boolean).join(' and ');
-      return commit(plan, plan.steps.map((s) => (s.id === step.id ? changed : s)), `edited ${what} of step ${step.id}`, catalog);
+      return commit(plan, plan.steps.map((s) => (s.id === step.id ? changed : s)), `edited ${what} of step ${step.id}`, catalog, limits);
     }
     case 'skip': {
       const step = editable(plan, edit.stepId);
       if (isApplied(step)) return step;
       const reason = edit.reason ? `skipped by the reviewer: ${edit.reason}` : 'skipped by the reviewer';
       const skipped: Step = { ...step, status: 'skipped', skippedBy: 'reviewer', reason };
-      return commit(plan, plan.steps.map((s) => (s.id === step.id ? skipped : s)), `skipped step ${step.id}`, catalog);
+      return commit(plan, plan.steps.map((s) => (s.id === step.id ? skipped : s)), `skipped step ${step.id}`, catalog, limits);
     }
     case 'add': {
-      const problems = validatePlan([...plan.steps, edit.step], catalog, paramNames(plan));
+      const problems = validatePlan([...plan.steps, edit.step], catalog, paramNames(plan), limits);
       if (problems.length) return { ok: false, problems };
       const step = toStep(edit.step, plan.steps.length, catalog);
-      return commit(plan, [...plan.steps, step], `added step ${step.id}`, catalog);
+      return commit(plan, [...plan.steps, step], `added step ${step.id}`, catalog, limits);
     }
     case 'remove': {
       const step = editable(plan, edit.stepId);
       if (isApplied(step)) return step;
       const dependents = dependentsOf(plan, step.id);
       if (dependents.length) return problem('has_dependents', step.id, `step ${step.id} cannot be removed: ${dependents.join(', ')} depend${dependents.length === 1 ? 's' : ''} on it`);
-      return commit(plan, plan.steps.filter((s) => s.id !== step.id), `removed step ${step.id}`, catalog);
+      return commit(plan, plan.steps.filter((s) => s.id !== step.id), `removed step ${step.id}`, catalog, limits);
     }
     case 'reorder':
-      return reorder(plan, edit.order, catalog);
+      return reorder(plan, edit.order, catalog, limits);
   }
 }
 
-function reorder(plan: Plan, order: string[], catalog: Catalog): Applied {
+function reorder(plan: Plan, order: string[], catalog: Catalog, limits: ValidateOptions): Applied {
   const ids = plan.steps.map((s) => s.id);
   const missing = ids.filter((id) => !order.includes(id));
   const extra = order.filter((id) => !ids.includes(id));
@@ -111,14 +120,15 @@ function reorder(plan: Plan, order: string[], catalog: Catalog): Applied {
     if (early) return problem('invalid_order', s.id, `step ${s.id} would come before ${early}, which it depends on`, 'order');
   }
   const byId = new Map(plan.steps.map((s) => [s.id, s]));
-  return commit(plan, order.map((id) => byId.get(id)!), `reordered steps: ${order.join(', ')}`, catalog);
+  return commit(plan, order.map((id) => byId.get(id)!), `reordered steps: ${order.join(', ')}`, catalog, limits);
 }
 
 /**
  * A recovery action for a failed step: retry (back to pending, with new args if given),
  * skip, insert steps before a pending step (which then depends on them), or abort.
  */
-export function applyRecovery(plan: Plan, failedId: string, action: RecoveryAction, catalog: Catalog): Applied | { ok: true; abort: string } {
+export function applyRecovery(plan: Plan, failedId: string, action: RecoveryAction, catalog: Catalog, given: ValidateOptions = {}): Applied | { ok: true; abort: string } {
+  const limits = limitsFor(plan, given);
   const failed = plan.steps.find((s) => s.id === failedId);
   if (!failed) return problem('unknown_step', failedId, `no step ${failedId} in the plan`);
   if (failed.status !== 'failed') return problem('not_editable', failedId, `step ${failedId} is ${failed.status}, not failed`);
@@ -131,28 +141,28 @@ export function applyRecovery(plan: Plan, failedId: string, action: RecoveryActi
       return { ok: true, abort: action.reason };
     case 'retry': {
       const retried = again(action.args ? (failed.agent !== undefined ? { ...failed, input: action.args } : { ...failed, args: action.args }) : failed);
-      return commit(plan, plan.steps.map((s) => (s.id === failedId ? retried : s)), `retry ${failedId}${action.args ? ` with args ${JSON.stringify(action.args)}` : ''}`, catalog);
+      return commit(plan, plan.steps.map((s) => (s.id === failedId ? retried : s)), `retry ${failedId}${action.args ? ` with args ${JSON.stringify(action.args)}` : ''}`, catalog, limits);
     }
     case 'skip': {
       const reason = action.reason ? `skipped by recovery: ${action.reason}` : 'skipped by recovery';
       const skipped: Step = { ...failed, status: 'skipped', skippedBy: 'recovery', reason };
-      return commit(plan, plan.steps.map((s) => (s.id === failedId ? skipped : s)), `skip ${failedId}`, catalog);
+      return commit(plan, plan.steps.map((s) => (s.id === failedId ? skipped : s)), `skip ${failedId}`, catalog, limits);
     }
     case 'insert':
-      return insert(plan, failedId, action, catalog, again);
+      return insert(plan, failedId, action, catalog, again, limits);
   }
 }
 
-function insert(plan: Plan, failedId: string, action: Extract<RecoveryAction, { action: 'insert' }>, catalog: Catalog, again: (s: Step) => Step): Applied {
+function insert(plan: Plan, failedId: string, action: Extract<RecoveryAction, { action: 'insert' }>, catalog: Catalog, again: (s: Step) => Step, limits: ValidateOptions): Applied {
   const before = plan.steps.find((s) => s.id === action.before);
   if (!before) return problem('unknown_step', action.before, `no step ${action.before} to insert before`, 'before');
   if (before.id !== failedId && before.status !== 'pending') return problem('not_editable', before.id, `cannot insert before ${before.id}: it is ${before.status}`, 'before');
-  const problems = validatePlan([...plan.steps, ...action.steps], catalog, paramNames(plan));
+  const problems = validatePlan([...plan.steps, ...action.steps], catalog, paramNames(plan), limits);
   if (problems.length) return { ok: false, problems };
   const added = action.steps.map((raw, i) => toStep(raw, i, catalog));
   const target = before.id === failedId ? again(before) : before;
   const waiting: Step = { ...target, dependsOn: [...new Set([...target.dependsOn, ...added.map((s) => s.id)])] };
   const at = plan.steps.indexOf(before);
   const steps = [...plan.steps.slice(0, at), ...added, waiting, ...plan.steps.slice(at + 1)];
-  return commit(plan, steps, `insert ${added.map((s) => s.id).join(', ')} before ${before.id}`, catalog);
+  return commit(plan, steps, `insert ${added.map((s) => s.id).join(', ')} before ${before.id}`, catalog, limits);
 }

@@ -15,6 +15,7 @@ export type { Json } from '../kernel/contract.ts';
 export { JsonValue } from '../kernel/schemas.ts';
 const JsonObject = z.record(z.string(), JsonValue);
 
+import { DEFAULT_MAX_STEPS } from './limits.ts';
 import { PARAM_NAME, STEP_ID } from './references.ts';
 
 export { PARAM_NAME, STEP_ID } from './references.ts';
@@ -180,6 +181,12 @@ export const PlanOptions = z.strictObject({
   maxRecoveries: positiveInt.default(5),
   /** continue-as-new once history has this many events (only between steps) @default 2000 */
   continueAsNewAfterEvents: positiveInt.default(2000),
+  /**
+   * most steps the plan may have, as given, planned, edited or recovered (its step list; a
+   * for-each step counts once, and its maxItems may not be above this)
+   * @default 1000 (DEFAULT_MAX_STEPS, src/plans/limits.ts)
+   */
+  maxSteps: positiveInt.default(DEFAULT_MAX_STEPS),
   timeouts: z
     .strictObject({
       /** longest one tool step attempt may run @default 5 minutes */
@@ -251,6 +258,8 @@ export const PROBLEM_CODES = [
   'invalid_question',
   // a model answer that is not a plan document at all
   'invalid_answer',
+  // more steps than the plan's maxSteps
+  'too_many_steps',
   // edits and recovery actions
   'invalid_edit',
   'unknown_step',

@@ -4,20 +4,32 @@
  * checked against the tool's zod schema as written; a value that is a `$` reference is
  * only known at run time, so problems at or below it are left to the check right before
  * the step runs.
+ *
+ * A step list longer than the limit (`maxSteps`, default 1000) is refused with that one
+ * problem and no others: checking it further is the work the limit is there to spare. A
+ * for-each step's `maxItems` may not be above it either (src/plans/limits.ts says why).
  */
 import { z } from 'zod';
 import { analyze } from '../lisp/analyzer/index.ts';
 import { PtcError } from '../lisp/errors.ts';
 import { read } from '../lisp/reader/index.ts';
 import { PLAN_NAMESPACES, expressionNames, stepExpressions } from './expressions.ts';
+import { DEFAULT_MAX_STEPS, tooManyItemsProblem, tooManyStepsProblem } from './limits.ts';
 import { askSchemaProblem } from './questions.ts';
 import { computedIn, pathText, referencesIn } from './references.ts';
 import { type Catalog, type PlanProblem, StepSpec } from './schema.ts';
 
 type Spec = z.output<typeof StepSpec>;
 
+export interface ValidateOptions {
+  /** most steps the plan may have (its `maxSteps` option) @default DEFAULT_MAX_STEPS (1000) */
+  maxSteps?: number;
+}
+
 /** `params`: the names of the plan's declared parameters (what `param/NAME` may read). */
-export function validatePlan(steps: readonly unknown[], catalog: Catalog, params: readonly string[] = []): PlanProblem[] {
+export function validatePlan(steps: readonly unknown[], catalog: Catalog, params: readonly string[] = [], options: ValidateOptions = {}): PlanProblem[] {
+  const limit = options.maxSteps ?? DEFAULT_MAX_STEPS;
+  if (steps.length > limit) return [tooManyStepsProblem(steps.length, limit)];
   const problems: PlanProblem[] = [];
   const specs: Array<{ spec: Spec; index: number }> = [];
   steps.forEach((raw, index) => {
@@ -33,6 +45,7 @@ export function validatePlan(steps: readonly unknown[], catalog: Catalog, params
     else ids.set(spec.id, index);
   }
   for (const { spec } of specs) problems.push(...toolProblems(spec, catalog), ...dependencyProblems(spec, ids));
+  for (const { spec } of specs) if (spec.forEach !== undefined && spec.maxItems !== undefined && spec.maxItems > limit) problems.push(tooManyItemsProblem(spec.id, spec.maxItems, limit));
   problems.push(...cycleProblems(specs.map((s) => s.spec), ids));
   problems.push(...referenceProblems(specs.map((s) => s.spec), ids, new Set(params)));
   const order = (p: PlanProblem) => (p.stepId !== null ? (ids.get(p.stepId) ?? -1) : -1);

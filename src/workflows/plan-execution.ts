@@ -7,6 +7,7 @@
 import { problemsText } from '../kernel/contract.ts';
 import * as wf from '@temporalio/workflow';
 import { failure } from '../kernel/failures.ts';
+import { tooManyStepsProblem } from '../plans/limits.ts';
 import type { ExecutionSummary, PlanAck, PlanInput, PlanStatus, StepVerdict } from './plan-contract.ts';
 import * as m from './plan-messages.ts';
 import { acceptAnswer, validateAnswer } from './plan-questions.ts';
@@ -114,7 +115,7 @@ function setHandlers(state: PlanState): void {
       exclusive(async () => {
         inReview();
         const edit = req.edit;
-        await applyPlanChange(state, (a) => a.editPlan.executeWithOptions({ startToCloseTimeout: '1 minute', summary: `edit: ${kindOf(edit)}` }, [{ agent: state.input.agent, plan: state.plan!, edit }]), byOf(req));
+        await applyPlanChange(state, (a) => a.editPlan.executeWithOptions({ startToCloseTimeout: '1 minute', summary: `edit: ${kindOf(edit)}` }, [{ agent: state.input.agent, plan: state.plan!, edit, maxSteps: state.options.maxSteps }]), byOf(req));
         return ack();
       }),
     { validator: (req) => (inReview(), checkEdit(state, isObj(req) ? req.edit : undefined)) },
@@ -129,7 +130,14 @@ function setHandlers(state: PlanState): void {
           state,
           (a) =>
             a.regeneratePlan.executeWithOptions({ startToCloseTimeout: state.options.timeouts.modelMs * 3, summary: 'regenerate the plan' }, [
-              { agent: state.input.agent, plan: state.plan!, feedback: req.feedback, ...(state.input.request ? { request: state.input.request } : {}), ...(state.input.context !== undefined ? { context: state.input.context } : {}) },
+              {
+                agent: state.input.agent,
+                plan: state.plan!,
+                feedback: req.feedback,
+                ...(state.input.request ? { request: state.input.request } : {}),
+                ...(state.input.context !== undefined ? { context: state.input.context } : {}),
+                maxSteps: state.options.maxSteps,
+              },
             ]),
           byOf(req),
         );
@@ -202,6 +210,11 @@ const kindOf = (edit: unknown): string => (isObj(edit) && typeof edit.kind === '
 /** The checks an update validator can make without the tools' schemas (the activity does the rest). */
 function checkEdit(state: PlanState, edit: unknown): void {
   if (!isObj(edit) || !EDIT_KINDS.includes(kindOf(edit))) throw new Error(`an edit is {kind: ${EDIT_KINDS.join(' | ')}, ...}`);
+  if (edit.kind === 'add' && state.plan && state.plan.steps.length >= state.options.maxSteps) {
+    // refused before any activity: the plan is at its limit (the activity checks it too)
+    const problem = tooManyStepsProblem(state.plan.steps.length + 1, state.options.maxSteps);
+    throw failure('InvalidPlanEdit', `edit rejected: ${problem.message}`, { details: [[problem]] });
+  }
   if (edit.kind === 'add' || edit.kind === 'reorder') return;
   if (typeof edit.stepId !== 'string') throw new Error('stepId: expected a string');
   if (!state.step(edit.stepId)) throw new Error(`no step ${JSON.stringify(edit.stepId)} in plan ${state.planId}`);

@@ -22,6 +22,7 @@ const OPTION_FIELDS: Record<string, (p: Problems, path: string, v: unknown) => v
   budgets: strictObject({ wallClockMs: positive, toolCalls: positive }),
   maxRecoveries: positive,
   continueAsNewAfterEvents: positive,
+  maxSteps: positive,
   timeouts: strictObject({ stepMs: positive, heartbeatMs: positive, modelMs: positive }),
   statusSearchAttribute: searchAttributeName,
 };

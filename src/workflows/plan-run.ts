@@ -53,6 +53,7 @@ export async function preparePlan(state: PlanState): Promise<void> {
           ? { document: { steps: state.input.document.steps, params: state.input.document.params, estimatedDuration: state.input.document.estimatedDuration } }
           : {}),
         ...(state.input.params ? { params: state.input.params } : {}),
+        maxSteps: state.options.maxSteps,
       },
     ],
   );
@@ -414,7 +415,7 @@ async function recover(state: PlanState, id: string, result: StepResult): Promis
     const { recoverStep } = modelActivities(state);
     const outcome = await recoverStep.executeWithOptions(
       { startToCloseTimeout: state.options.timeouts.modelMs * 3, summary: `recover ${id}` },
-      [{ agent: state.input.agent, plan: asFailed, stepId: id, error: result.error ?? 'failed', ...(state.input.request ? { request: state.input.request } : {}) }],
+      [{ agent: state.input.agent, plan: asFailed, stepId: id, error: result.error ?? 'failed', ...(state.input.request ? { request: state.input.request } : {}), maxSteps: state.options.maxSteps }],
     );
     state.tokens += outcome.tokens;
     if (outcome.kind === 'abort') {

@@ -7,6 +7,7 @@
 import { executionSummary, finalStatus } from '../plans/scheduler.ts';
 import type { PlanOptions, PlanOptionsInput, Step, StepResult } from '../plans/schema.ts';
 import { DEFAULT_HEARTBEAT_MS, DEFAULT_TOOL_MS } from '../kernel/contract.ts';
+import { DEFAULT_MAX_STEPS } from '../plans/limits.ts';
 import { ApprovalGate } from './approval-gate.ts';
 import type {
   CatalogDescription,
@@ -298,6 +299,7 @@ export function resolvePlanOptions(given: PlanOptionsInput | undefined, fromDocu
     budgets: { ...fromDocument?.budgets, ...given?.budgets },
     maxRecoveries: o.maxRecoveries ?? 5,
     continueAsNewAfterEvents: o.continueAsNewAfterEvents ?? 2000,
+    maxSteps: o.maxSteps ?? DEFAULT_MAX_STEPS,
     ...(o.statusSearchAttribute !== undefined ? { statusSearchAttribute: o.statusSearchAttribute } : {}),
     timeouts: {
       stepMs: DEFAULT_TOOL_MS,

@@ -77,7 +77,7 @@ const validate = new Command('validate')
       if (!entry) throw new CliError(`unknown agent ${flags.agent}; known: ${[...registry.keys()].join(', ')}`, 2);
       const doc = PlanDocument.safeParse(await readJsonFile(file, 'plan'));
       const problems = doc.success
-        ? [...paramProblems(checkParams(doc.data.params ?? {}, given ?? {}), given !== undefined), ...validatePlan(doc.data.steps, catalogOf(registry, entry), Object.keys(doc.data.params ?? {}))]
+        ? [...paramProblems(checkParams(doc.data.params ?? {}, given ?? {}), given !== undefined), ...validatePlan(doc.data.steps, catalogOf(registry, entry), Object.keys(doc.data.params ?? {}), { maxSteps: doc.data.options?.maxSteps })]
         : doc.error.issues.map((i) => ({ code: 'invalid_step' as const, stepId: null, path: i.path.join('.'), message: i.message }));
       if (flags.json) printJson({ ok: problems.length === 0, problems });
       else process.stdout.write(problems.length ? `${file}: ${problems.length} problem(s)\n${formatProblems(problems)}\n` : `${file}: valid (${doc.success ? doc.data.steps.length : 0} steps)\n`);
