@@ -1,6 +1,7 @@
 /**
  * The console in a real browser (headless Chromium, Debian's package, driven by
- * playwright-core; skipped when no Chromium is installed): a person approves the
+ * playwright-core; skipped when no Chromium is installed): a person signs in through the
+ * console's one-time link (a second browser opening it is refused), approves the
  * wire-transfer decision from the inbox and sees the mission complete; reviews a plan,
  * gets an invalid edit refused with its problem, makes a valid one, starts the plan,
  * approves its gated step and sees it complete. CONSOLE_SCREENSHOTS=DIR keeps screenshots.
@@ -27,7 +28,7 @@ describe.skipIf(!executablePath)('the console in a browser', () => {
     env = await planEnv();
     await env.startWorker();
     // a console that knows no agents: args as JSON
-    running = await startBrowserConsole({ client: env.client, taskQueue: env.taskQueue, executablePath: executablePath! });
+    running = await startBrowserConsole({ client: env.client, taskQueue: env.taskQueue, executablePath: executablePath!, signIn: true });
     ({ navigator, web } = running);
     page = await running.browser.newPage(DESKTOP);
     if (shots) mkdirSync(shots, { recursive: true });
@@ -40,6 +41,19 @@ describe.skipIf(!executablePath)('the console in a browser', () => {
   const shot = async (name: string) => {
     if (shots) await page.screenshot({ path: join(shots, `${name}.png`), fullPage: true });
   };
+
+  it('signs in through the one-time link the console printed; the link works once', async () => {
+    const other = await running.browser.newPage(DESKTOP);
+    expect((await other.goto(`${web.url}/`))!.status()).toBe(401);
+    expect((await page.goto(web.loginUrl!))!.status()).toBe(200);
+    expect(page.url()).toBe(`${web.url}/`);
+    expect(await page.textContent('header')).toContain('You act as ana');
+    expect((await other.goto(web.loginUrl!))!.status()).toBe(401);
+    expect(await other.textContent('body')).toMatch(/one-time link was used already/);
+    await other.close();
+    // off the inbox: its live reload would race the next test's navigation
+    await page.goto('about:blank');
+  });
 
   it('approves the wire transfer from the inbox and sees the mission complete', async () => {
     freshBankFile();

@@ -42,17 +42,18 @@ export interface BrowserConsole {
 
 /**
  * A console acting as `ana` on the task queue (live streams polling every 100 ms) and a
- * headless Chromium. `agents`: the console knows the example agents plus these (its start
+ * headless Chromium; `signIn`: pages need the console's one-time link first (else --no-auth). `agents`: the console knows the example agents plus these (its start
  * form, its generated forms); absent, it knows none.
  */
-export async function startBrowserConsole(o: { client: Client; taskQueue: string; executablePath: string; agents?: readonly RegisteredAgent[] }): Promise<BrowserConsole> {
+export async function startBrowserConsole(o: { client: Client; taskQueue: string; executablePath: string; agents?: readonly RegisteredAgent[]; signIn?: boolean }): Promise<BrowserConsole> {
   const navigator = new NavigatorClient({ client: o.client, taskQueue: o.taskQueue });
   let agents: Map<string, RegisteredAgent> | undefined;
   if (o.agents) {
     agents = new Map(await buildRegistry());
     for (const entry of o.agents) agents.set(entry.agent.name, entry);
   }
-  const web = await startConsole({ navigator, user: 'ana', port: 0, pollMs: 100, agents, noAuth: true });
+  // signIn: the console's own session, entered through its one-time link (web.loginUrl); else --no-auth
+  const web = await startConsole({ navigator, user: 'ana', port: 0, pollMs: 100, agents, noAuth: !o.signIn });
   const browser = await chromium.launch({ executablePath: o.executablePath, headless: true, args: ['--no-sandbox'] });
   return {
     navigator,
