@@ -102,7 +102,9 @@ async function oneRun(server: 'embedded' | 'real', withStore: boolean, passes: n
     );
     const runMs = performance.now() - t0;
     const chain = await fetchChain(env.client, handle.workflowId);
-    const bytes = chain.reduce((n, r) => n + historySize(r.history.events ?? []), 0);
+    // the bytes history holds: each run as fetched, before any codec decodes it (fetchChain resolves references)
+    const raw = await Promise.all(chain.map((r) => env.client.workflow.getHandle(r.workflowId, r.runId).fetchHistory()));
+    const bytes = raw.reduce((n, h) => n + historySize(h.events ?? []), 0);
     const done = next;
     const a0 = performance.now();
     const audit = await auditMission(env.client, handle.workflowId, { workflowBundle: env.bundle, replayer: env.replayer }).catch((err: Error) => ({ ok: false, problems: [err.message] }));

@@ -20,6 +20,8 @@ export interface S3StoreOptions {
   region?: string;
   /** `endpoint/bucket/key` URLs instead of `bucket.endpoint/key` (most servers other than AWS need it) */
   forcePathStyle?: boolean;
+  /** keys of its own; without them, the standard AWS chain (AWS_ACCESS_KEY_ID, profiles, roles) */
+  credentials?: { accessKeyId: string; secretAccessKey: string; sessionToken?: string };
   /** a client of your own (timeouts, retries, credentials); the options above but bucket and prefix are then ignored */
   client?: S3Client;
 }
@@ -38,7 +40,7 @@ export class S3Store implements PayloadStore {
     this.location = `s3://${this.bucket}/${this.prefix}`;
     this.client =
       options.client ??
-      new S3Client({ region: options.region ?? 'us-east-1', endpoint: options.endpoint, forcePathStyle: options.forcePathStyle ?? false });
+      new S3Client({ region: options.region ?? 'us-east-1', endpoint: options.endpoint, forcePathStyle: options.forcePathStyle ?? false, ...(options.credentials ? { credentials: options.credentials } : {}) });
   }
 
   private objectKey(key: string): string {
@@ -113,7 +115,10 @@ export function s3StoreFromUrl(url: string, env: NodeJS.ProcessEnv = process.env
   const endpoint = env.NAVIGATOR_S3_ENDPOINT || env.AWS_ENDPOINT_URL_S3 || env.AWS_ENDPOINT_URL || undefined;
   const region = env.AWS_REGION || env.AWS_DEFAULT_REGION || 'us-east-1';
   const forcePathStyle = endpoint !== undefined && env.NAVIGATOR_S3_FORCE_PATH_STYLE !== '0';
-  return new S3Store({ bucket, prefix, endpoint, region, forcePathStyle });
+  // an environment other than the process's (a test, a tool configuring several stores) gives its keys directly;
+  // the process's own is read by the AWS chain itself
+  const keys = env !== process.env && env.AWS_ACCESS_KEY_ID && env.AWS_SECRET_ACCESS_KEY ? { credentials: { accessKeyId: env.AWS_ACCESS_KEY_ID, secretAccessKey: env.AWS_SECRET_ACCESS_KEY, ...(env.AWS_SESSION_TOKEN ? { sessionToken: env.AWS_SESSION_TOKEN } : {}) } } : {};
+  return new S3Store({ bucket, prefix, endpoint, region, forcePathStyle, ...keys });
 }
 
 /** `s3://bucket/a/b` → `{ bucket: 'bucket', prefix: 'a/b' }`, or an error saying what is wrong. */

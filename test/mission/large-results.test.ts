@@ -10,60 +10,27 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { z } from 'zod';
-import type { RegisteredAgent } from '../../src/activities/agents.ts';
-import { defineAgent, defineTool } from '../../src/navigator/index.ts';
+import { largeEffect, largeRead, toolCalls } from './fixtures/large-agents.ts';
 import { ledgerQuery, statusQuery } from '../../src/workflows/messages.ts';
 import { historySize } from '../../bench/pass-history.ts';
-import { repeatingModel } from '../../bench/agents/mission-agents.ts';
 import { type MissionEnv, missionEnv } from './harness.ts';
 import { FileStore } from '../../src/payloads/file-store.ts';
 import { OffloadCodec } from '../../src/payloads/offload-codec.ts';
 import type { PayloadStore } from '../../src/payloads/store.ts';
 import { resultRecording } from '../../src/activities/recording.ts';
 
-/** Every call of the tools below, by idempotency key: what the outside world saw. */
-const calls: Array<{ tool: string; key: string }> = [];
-
-const publishReport = defineTool({
-  name: 'publish_report',
-  description: 'Publishes a report of the given size and answers it whole.',
-  input: z.object({ bytes: z.number().int() }),
-  sideEffect: 'external',
-  handler: ({ bytes }, ctx) => {
-    calls.push({ tool: 'publish_report', key: ctx.idempotencyKey });
-    return { id: `report-${calls.length}`, body: 'r'.repeat(bytes) };
-  },
-});
-
-const fetchDump = defineTool({
-  name: 'fetch_dump',
-  description: 'Reads a dump of the given size.',
-  input: z.object({ bytes: z.number().int() }),
-  sideEffect: 'read_only',
-  handler: ({ bytes }, ctx) => {
-    calls.push({ tool: 'fetch_dump', key: ctx.idempotencyKey });
-    return { text: 'd'.repeat(bytes - 1) + 'z' };
-  },
-});
-
-const agent = (name: string, program: string): RegisteredAgent => ({
-  agent: defineAgent({ name, prompt: 'Do it.', input: z.object({ bytes: z.number().int() }), output: z.any(), tools: [publishReport, fetchDump], limits: { maxTurns: 2 } }),
-  model: repeatingModel(program),
-});
-
-const effectAgent = agent('large-effect', `(let [r (task "publish" (tool/publish_report {:bytes data/bytes}))] (return {:id (:id r) :length (count (:body r)) :unavailable (:result_unavailable r) :message (:message r)}))`);
-const readAgent = agent('large-read', `(let [r (tool/fetch_dump {:bytes data/bytes})] (return {:length (count (:text r)) :last (subs (:text r) (dec (count (:text r))))}))`);
-const agents = [effectAgent, readAgent];
+const agents = [largeEffect, largeRead];
+const logFile = join(mkdtempSync(join(tmpdir(), 'large-tools-')), 'calls.jsonl');
+process.env.LARGE_TOOL_LOG = logFile;
 
 async function runMission(m: MissionEnv, name: string, bytes: number) {
-  const before = calls.length;
+  const before = toolCalls().length;
   const handle = await m.start({ agent: name, input: { bytes } });
   const result = (await handle.result()) as Record<string, unknown> & { message?: string };
   const history = await handle.fetchHistory();
   const status = await handle.query(statusQuery);
   const ledger = await handle.query(ledgerQuery);
-  return { handle, result, history, status, ledger, calls: calls.slice(before) };
+  return { handle, result, history, status, ledger, calls: toolCalls().slice(before) };
 }
 
 describe('large results with the payload store (the default)', () => {
@@ -114,6 +81,41 @@ class DownStore implements PayloadStore {
   }
 }
 
+/** A store that refuses its first `failures` writes (a brief outage), then works. */
+class FlakyStore extends DownStore {
+  constructor(
+    inner: PayloadStore,
+    private failures: number,
+    private readonly target: PayloadStore = inner,
+  ) {
+    super(inner);
+  }
+  override async put(key?: string, bytes?: Uint8Array): Promise<void> {
+    if (this.failures-- > 0) return super.put();
+    this.puts++;
+    return this.target.put(key!, bytes!);
+  }
+}
+
+describe('a store outage while an effect answers', () => {
+  it('a brief outage: the activity retries the write itself, the effect runs once and its whole result arrives', async () => {
+    const store = new FlakyStore(new FileStore(mkdtempSync(join(tmpdir(), 'payloads-'))), 3);
+    const offload = new OffloadCodec({ store });
+    const m = await missionEnv({ dataConverter: { payloadCodecs: [offload] } });
+    try {
+      await m.startWorker(agents, { recording: resultRecording(offload) });
+      const run = await runMission(m, 'large-effect', 3 * 1024 * 1024);
+      expect(run.calls.filter((c) => c.tool === 'publish_report')).toHaveLength(1);
+      expect(run.result).toMatchObject({ length: 3 * 1024 * 1024, unavailable: null });
+      const audit = await m.audit(run.handle.workflowId);
+      expect(audit.ok, JSON.stringify(audit.problems)).toBe(true);
+      expect(audit.storedPayloads.checked).toBeGreaterThan(0);
+    } finally {
+      await m.shutdown();
+    }
+  }, 180_000);
+});
+
 describe('a result that cannot be kept never runs the effect again', () => {
   it('over the hard cap: the effect runs once, the task is done with its result unavailable, named in ledger and program', async () => {
     const m = await missionEnv();
@@ -161,7 +163,7 @@ describe('a result that cannot be kept never runs the effect again', () => {
       const outcome = await handle.result().then(() => null, (err: Error) => err);
       // the mission's error names the cause, not only that the turns ran out
       expect(String((outcome?.cause as Error | undefined)?.message ?? outcome?.message)).toMatch(/result_too_large: tool fetch_dump returned 2\.0 MB, over the 1\.0 MB limit/);
-      expect(calls.filter((c) => c.tool === 'fetch_dump').length).toBeGreaterThan(0);
+      expect(toolCalls().filter((c) => c.tool === 'fetch_dump').length).toBeGreaterThan(0);
       expect(historySize((await handle.fetchHistory()).events ?? [])).toBeLessThan(64 * 1024);
     } finally {
       await m.shutdown();
