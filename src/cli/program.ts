@@ -38,6 +38,7 @@ const COMMANDS: Record<string, Loader> = {
   console: async () => (await import('./commands/console.ts')).consoleCommand,
   resume: async () => (await import('./commands/resume.ts')).resumeCommand,
   schedule: async () => (await import('./commands/schedule.ts')).scheduleCommand,
+  store: async () => (await import('./commands/store.ts')).storeCommand,
 };
 
 /** Global options that take a value (their value is not the command's name). */

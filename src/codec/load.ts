@@ -53,6 +53,20 @@ export async function configuredCodecs(): Promise<PayloadCodec[]> {
   return [store, codec].filter((c): c is PayloadCodec => c !== null);
 }
 
+/** Several codecs as one, as the SDK runs them: encode in order, decode in reverse. */
+export function chainCodecs(codecs: readonly PayloadCodec[]): PayloadCodec {
+  return {
+    async encode(payloads) {
+      for (const c of codecs) payloads = await c.encode(payloads);
+      return payloads;
+    },
+    async decode(payloads) {
+      for (let i = codecs.length - 1; i >= 0; i--) payloads = await codecs[i]!.decode(payloads);
+      return payloads;
+    },
+  };
+}
+
 /** The data converter for clients, workers and replays: the configured codecs, if any. */
 export async function configuredDataConverter(): Promise<DataConverter | undefined> {
   const codecs = await configuredCodecs();

@@ -18,7 +18,7 @@ interface Flags {
 }
 
 export const codecServerCommand = new Command('codec-server')
-  .description('serve /encode and /decode with the configured codec (--codec / NAVIGATOR_CODEC), for the Temporal UI (--codec-endpoint); authorized by a secret (generated and printed once on 127.0.0.1)')
+  .description('serve /encode and /decode with the configured codecs (the payload store, --codec / NAVIGATOR_CODEC), for the Temporal UI (--codec-endpoint); authorized by a secret (generated and printed once on 127.0.0.1)')
   .option('--port <n>', 'port', '8888')
   .option('--host <h>', 'address to bind (beyond 127.0.0.1 needs --authorization or --secret)', '127.0.0.1')
   .option('--origin <url>', "the Temporal UI's origin, for CORS (e.g. http://localhost:8233)")
@@ -28,10 +28,12 @@ export const codecServerCommand = new Command('codec-server')
   .option('--allow-host <name...>', 'Host names to answer besides 127.0.0.1, localhost and the machine\'s own (e.g. a reverse proxy\'s)')
   .action(
     action(async (flags: Flags) => {
-      const { configuredCodec } = await import('../../codec/load.ts');
+      const { chainCodecs, configuredCodecs } = await import('../../codec/load.ts');
       const { startCodecServer } = await import('../../codec/server.ts');
-      const codec = await configuredCodec();
-      if (!codec) throw new CliError('no codec configured: pass --codec aes-gcm (keys in NAVIGATOR_CODEC_KEYS) or --codec MODULE, or set NAVIGATOR_CODEC', 2);
+      // the payload store's references (resolved to their values) and NAVIGATOR_CODEC's encryption
+      const codecs = await configuredCodecs();
+      if (!codecs.length) throw new CliError('no codec configured: pass --codec aes-gcm (keys in NAVIGATOR_CODEC_KEYS) or --codec MODULE, or set NAVIGATOR_CODEC; or use the payload store (NAVIGATOR_PAYLOAD_STORE, not off)', 2);
+      const codec = chainCodecs(codecs);
       const port = Number(flags.port);
       if (!Number.isInteger(port) || port < 0 || port > 65535) throw new CliError(`--port must be a port number, got ${flags.port}`, 2);
       const noAuth = !flags.auth;

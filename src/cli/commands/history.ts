@@ -59,6 +59,8 @@ function printAudit(report: import('../../audit/index.ts').AuditReport, formatVa
   for (const p of report.provenance) say(`  ${p.key}: committed by ${p.source}, event ${p.eventId}`);
   say(`  external effects run twice: ${report.duplicateEffects.length === 0 ? 'none' : JSON.stringify(report.duplicateEffects)}`);
   say(`  replay: ${report.replay.ok ? 'deterministic' : report.replay.errors.join('; ')}`);
+  if (report.storedPayloads.checked) say(`  stored payloads: ${report.storedPayloads.checked} reference(s) to ${(report.storedPayloads.bytes / 1024 / 1024).toFixed(1)} MB, each found in the payload store with its digest`);
+  for (const u of report.unavailableResults) say(`  result not kept: ${u.tool}${u.taskId ? ` (task ${u.taskId})` : ''} ran once, event ${u.eventId}: ${u.message}`);
   for (const line of formatValueChecks(report)) say(line);
   for (const p of report.problems) say(`  problem: ${p}`);
   say(report.ok ? 'audit passed' : 'audit FAILED');
