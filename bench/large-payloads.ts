@@ -4,10 +4,12 @@
  * without it, on the embedded server and on the real one (`temporal server start-dev`,
  * when built). Reports total history bytes, bytes and time per pass, the store's bytes,
  * and the audit's time and verdict. Every pass reads a different 1 MB (no help from the
- * store's content addressing), and its effect result is committed to the journal, so the
- * journal grows by 100 KB a pass as a real mission's would.
+ * store's content addressing); the effect's 100 KB result is recorded in history (in the
+ * store) in every run, and kept whole in the journal in one of them.
  *
- * BENCH_PAYLOAD_PASSES (default 1000) passes with the store; BENCH_PAYLOAD_PASSES_INLINE
+ * BENCH_PAYLOAD_PASSES (default 1000) passes with the store, the journal keeping each
+ * effect result's length; BENCH_PAYLOAD_PASSES_KEEP (default 200) with the journal keeping every
+ * 100 KB result whole (it then grows 100 KB a pass); BENCH_PAYLOAD_PASSES_INLINE
  * (default 40) without it (each such pass puts over 1.1 MB into history; the real server
  * ends a run at 50 MB). BENCH_PAYLOAD_REAL=0 skips the real server.
  */
@@ -34,6 +36,8 @@ import { historySize } from './pass-history.ts';
 
 const PASSES = Number(process.env.BENCH_PAYLOAD_PASSES ?? 1000);
 const INLINE_PASSES = Number(process.env.BENCH_PAYLOAD_PASSES_INLINE ?? 40);
+/** passes of the run whose journal keeps every effect result whole (it grows 100 KB a pass) */
+const KEEP_PASSES = Number(process.env.BENCH_PAYLOAD_PASSES_KEEP ?? 200);
 const READ_BYTES = 1024 * 1024;
 const WRITE_BYTES = 100 * 1024;
 
@@ -54,11 +58,12 @@ const writeSummary = defineTool({
   handler: ({ n, length }) => ({ n, length, record: `${n}/${length}:`.padEnd(WRITE_BYTES, 'w') }),
 });
 
-const program = `
+/** The program; `keep` commits the effect's whole 100 KB result to the journal, else only its length. */
+const programOf = (keep: boolean) => `
 (let [n (:n (tool/next_number {}))
       go (str "go_" n)
       page (tool/read_page {:n n})]
-  (task (str "summary_" n) (tool/write_summary {:n n :length (count (:text page))}))
+  (task (str "summary_" n) ${keep ? '(tool/write_summary {:n n :length (count (:text page))})' : '(count (:record (tool/write_summary {:n n :length (count (:text page))})))'})
   (if (>= n data/passes)
     (return {:passes n})
     (task go (return {:status :waiting :decision go}))))`;
@@ -72,6 +77,13 @@ const agent = defineAgent({
   limits: { maxTurns: 2 },
 });
 
+/** The median of one tenth of `times` (the `k`-th, 0-based). */
+function tenth(times: number[], k: number): string {
+  const n = Math.max(1, Math.floor(times.length / 10));
+  const part = times.slice(k * n, (k + 1) * n).sort((a, b) => a - b);
+  return part.length ? part[Math.floor(part.length / 2)]!.toFixed(0) : '-';
+}
+
 function folderBytes(dir: string): number {
   let total = 0;
   for (const name of readdirSync(dir, { recursive: true }) as string[]) {
@@ -81,22 +93,23 @@ function folderBytes(dir: string): number {
   return total;
 }
 
-async function oneRun(server: 'embedded' | 'real', withStore: boolean, passes: number): Promise<string> {
+async function oneRun(server: 'embedded' | 'real', withStore: boolean, passes: number, keep = false): Promise<string> {
   const dir = mkdtempSync(join(tmpdir(), 'bench-payloads-'));
   const offload = withStore ? new OffloadCodec({ store: new FileStore(dir) }) : null;
   const dataConverter: DataConverter = offload ? { payloadCodecs: [offload] } : {};
   const startServer = server === 'real' ? async () => (await import('../src/temporal/cli-server.ts')).startTemporalDevServer({ port: 0 }) : undefined;
   const env = await createTestEnv({ workflowsPath, workflowInterceptorModules, worker: { sinks: silentSpanSinks }, startWorker: false, dataConverter, ...(startServer ? { startServer } : {}) });
-  const entry: RegisteredAgent = { agent: agent as unknown as Agent, model: repeatingModel(program) };
+  const entry: RegisteredAgent = { agent: agent as unknown as Agent, model: repeatingModel(programOf(keep)) };
   const agents: AgentRegistry = new Map([[agent.name, entry]]);
   const worker = await env.createWorker({ activities: createActivities({ agents, client: env.client, heartbeatEveryMs: 500, recording: resultRecording(offload) }) });
   const running = worker.run();
-  const label = `${server}, ${withStore ? 'payload store' : 'no store'}, ${passes} passes`;
+  const label = `${server}, ${withStore ? 'payload store' : 'no store'}, ${passes} passes, ${keep ? 'journal keeps every 100 KB result' : 'journal keeps the result\'s length'}`;
   try {
     next = 0;
     const t0 = performance.now();
     const handle = await env.client.workflow.start('navigatorMission', { taskQueue: env.taskQueue, workflowId: `bench-payloads-${Date.now()}`, args: [{ agent: agent.name, input: { passes } }] });
-    const outcome = await Promise.race([drive(handle, passes).then(() => handle.result()), handle.result()]).then(
+    const times: number[] = [];
+    const outcome = await Promise.race([drive(handle, passes, times).then(() => handle.result()), handle.result()]).then(
       (r) => `completed ${JSON.stringify(r)}`,
       (err: Error) => `FAILED: ${(err.cause as Error | undefined)?.message ?? err.message}`,
     );
@@ -113,6 +126,7 @@ async function oneRun(server: 'embedded' | 'real', withStore: boolean, passes: n
     return [
       `${label}: ${outcome.slice(0, 160)}`,
       `  history ${(bytes / 1024 / 1024).toFixed(1)} MB in ${chain.length} runs (${((bytes / Math.max(done, 1)) / 1024).toFixed(1)} KB per pass), ${(runMs / Math.max(done, 1)).toFixed(0)} ms per pass over ${done} passes (${(runMs / 1000).toFixed(1)} s)`,
+      `  time per pass: first ${tenth(times, 0)} ms, last ${tenth(times, 9)} ms (median of the first and the last tenth of the passes)`,
       `  ${offload ? `store ${(stored / 1024 / 1024).toFixed(0)} MB in ${dir.length ? 'a folder' : ''}; ` : ''}audit ${(auditMs / 1000).toFixed(1)} s: ${audit.ok ? 'passed' : `FAILED: ${audit.problems.slice(0, 2).join('; ').slice(0, 300)}`}`,
     ].join('\n');
   } finally {
@@ -124,11 +138,12 @@ async function oneRun(server: 'embedded' | 'real', withStore: boolean, passes: n
 }
 
 export async function benchLargePayloads(): Promise<string> {
-  const lines: string[] = [`each pass reads ${READ_BYTES / 1024} KB (a read inside the pass) and commits a ${WRITE_BYTES / 1024} KB effect result`];
+  const lines: string[] = [`each pass reads ${READ_BYTES / 1024} KB (a read inside the pass) and runs an external effect that answers ${WRITE_BYTES / 1024} KB`];
   const servers: Array<'embedded' | 'real'> = ['embedded'];
   if (process.env.BENCH_PAYLOAD_REAL !== '0' && findTemporalCli()) servers.push('real');
   for (const server of servers) {
     lines.push(await oneRun(server, true, PASSES));
+    lines.push(await oneRun(server, true, KEEP_PASSES, true));
     lines.push(await oneRun(server, false, INLINE_PASSES));
   }
   return lines.join('\n');
