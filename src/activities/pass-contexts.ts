@@ -63,7 +63,12 @@ function withSettled(before: PassContext['effectResults'], ids: readonly string[
 export interface PassContextsOptions {
   /** most mission runs kept @default 1000 */
   maxMissions?: number;
-  /** most characters kept (JSON), over all missions @default 32 Mi */
+  /**
+   * most characters kept (JSON), over all missions @default 32 Mi, or NAVIGATOR_PASS_CONTEXT_CHARS.
+   * A mission whose context (mostly its journal) is larger than this is given its whole
+   * context by query on every pass, which the payload store then keeps once a pass: raise it
+   * for missions that keep tens of MB in their journal.
+   */
   maxChars?: number;
 }
 
@@ -87,7 +92,7 @@ export class PassContexts {
 
   constructor(opts: PassContextsOptions = {}) {
     this.maxMissions = opts.maxMissions ?? 1000;
-    this.maxChars = opts.maxChars ?? 32 * 1024 * 1024;
+    this.maxChars = opts.maxChars ?? charsFromEnv();
   }
 
   get size(): number {
@@ -145,3 +150,8 @@ export class PassContexts {
 }
 
 const keyOf = (workflowId: string, runId: string) => `${runId}/${workflowId}`;
+
+function charsFromEnv(env: NodeJS.ProcessEnv = process.env): number {
+  const n = Number(env.NAVIGATOR_PASS_CONTEXT_CHARS ?? 32 * 1024 * 1024);
+  return Number.isInteger(n) && n > 0 ? n : 32 * 1024 * 1024;
+}
