@@ -62,6 +62,9 @@ export const devCommand = new Command('dev')
       const server = await startServer(kind, { port, ip: flags.ip, db: flags.db, retentionDays, uiPort });
       console.log(`Temporal dev server listening on ${server.address}${kind === 'temporal' ? ' (temporal server start-dev)' : ''}`);
       if (server.uiUrl) console.log(`Temporal UI at ${server.uiUrl}`);
+      const { configuredOffload } = await import('../../codec/load.ts');
+      const store = await configuredOffload();
+      console.log(store ? `Payloads over ${Math.round(store.thresholdBytes / 1024)} KB kept in ${store.store.location} (NAVIGATOR_PAYLOAD_STORE)` : 'No payload store (NAVIGATOR_PAYLOAD_STORE=off): large results stay in history');
       try {
         await runWorkerAndConsole(server, flags, kind === 'temporal' ? uiPort + 1 : 8233);
       } finally {
