@@ -23,6 +23,8 @@ export interface Outcome {
   effects: readonly Effect[];
   /** step-done summaries by plan step id */
   summaries: Readonly<Record<string, string>>;
+  /** the reasons effects waited for a person, in the order they were decided */
+  approvals?: ReadonlyArray<{ tool: string; args: Json; approved: boolean }>;
 }
 
 export type Verdict = { ok: true } | { ok: false; why: string };
@@ -36,6 +38,13 @@ export interface CaseRun {
   journal?: Array<[string, Json]>;
   /** the value a person writes when the mission waits for `key` */
   decide?: (key: string) => Json;
+  /** a person's verdict on an effect waiting for approval: true approves, a string denies with that reason */
+  approve?: (effect: { tool: string; args: Json }) => true | string;
+  /**
+   * A crash: once this holds of the effects so far, the mission is terminated (as a lost
+   * worker fleet or an operator would) and resumed from its journal (`navigator resume`)
+   */
+  crashWhen?: (effects: readonly Effect[]) => boolean;
 }
 
 export interface EvalCase {

@@ -8,6 +8,8 @@ export interface Summary {
   meanModelCalls: number;
   meanPasses: number;
   tokens: number;
+  inputTokens: number;
+  outputTokens: number;
   /** mean model calls per mission of each run (run 1 on a cold worker, later runs warm), when there is more than one */
   byRun?: Array<{ run: number; missions: number; meanModelCalls: number }>;
 }
@@ -24,6 +26,8 @@ export function summarize(results: readonly RunResult[]): Summary {
     meanModelCalls: n ? sum((r) => r.modelCalls) / n : 0,
     meanPasses: n ? sum((r) => r.passes) / n : 0,
     tokens: sum((r) => r.tokens),
+    inputTokens: sum((r) => r.inputTokens ?? 0),
+    outputTokens: sum((r) => r.outputTokens ?? 0),
     ...(runNumbers.length > 1 ? { byRun: runNumbers.map((run) => byRun(results, run)) } : {}),
   };
 }
@@ -35,8 +39,18 @@ function byRun(results: readonly RunResult[], run: number): { run: number; missi
 
 /** A plain-text table, one row per run, then the summary line. */
 export function formatReport(model: string, results: readonly RunResult[]): string {
-  const header = ['case', 'run', 'correct', 'passes', 'model calls', 'tokens', 'seconds', 'why not'];
-  const rows = results.map((r) => [r.case, String(r.run), r.correct ? 'yes' : 'NO', String(r.passes), String(r.modelCalls), String(r.tokens), (r.durationMs / 1000).toFixed(1), r.why ?? '']);
+  const header = ['case', 'run', 'correct', 'passes', 'model calls', 'tokens in', 'tokens out', 'seconds', 'why not'];
+  const rows = results.map((r) => [
+    r.case,
+    String(r.run),
+    r.correct ? 'yes' : 'NO',
+    String(r.passes),
+    String(r.modelCalls),
+    String(r.inputTokens ?? 0),
+    String(r.outputTokens ?? 0),
+    (r.durationMs / 1000).toFixed(1),
+    r.why ?? '',
+  ]);
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
   const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd();
   const s = summarize(results);
@@ -46,7 +60,7 @@ export function formatReport(model: string, results: readonly RunResult[]): stri
     widths.map((w) => '-'.repeat(w)).join('  '),
     ...rows.map(line),
     '',
-    `${s.correct}/${s.runs} correct (${(s.successRate * 100).toFixed(0)}%), mean model calls per mission ${s.meanModelCalls.toFixed(2)}, mean passes ${s.meanPasses.toFixed(2)}, ${s.tokens} tokens`,
+    `${s.correct}/${s.runs} correct (${(s.successRate * 100).toFixed(0)}%), mean model calls per mission ${s.meanModelCalls.toFixed(2)}, mean passes ${s.meanPasses.toFixed(2)}, ${s.inputTokens} input and ${s.outputTokens} output tokens`,
     ...(s.byRun ? [`model calls per mission by run: ${s.byRun.map((b) => `run ${b.run} ${b.meanModelCalls.toFixed(2)}`).join(', ')}`] : []),
   ].join('\n');
 }

@@ -32,16 +32,24 @@ import { cases } from './cases/index.ts';
 import { PUBLISHED, benchmarkCases, benchmarkRecordingsDir } from './benchmark/index.ts';
 import { ShapeMemory } from '../src/navigator/shape-memory.ts';
 import { formatReport, summarize } from './report.ts';
-import { type RunResult, runCase, startCaseWorker } from './runner.ts';
+import { readManifest, relayRecorder, replayModel } from './live.ts';
+import { type RunResult, counted, runCase, startCaseWorker } from './runner.ts';
+import { type PlanEvalCase, runPlanCase } from './plan-case.ts';
+import { liveCases } from './cases-live/index.ts';
 
 export const recordingsDir = fileURLToPath(new URL('./recordings/', import.meta.url));
-export const recordingOf = (c: EvalCase, dir = recordingsDir) => join(dir, `${c.name}.json`);
+export const liveRecordingsDir = fileURLToPath(new URL('./recordings/live/', import.meta.url));
+export const recordingOf = (c: AnyCase, dir = recordingsDir) => join(dir, `${c.name}.json`);
 
 /** The suites by name: their cases and where their recordings live. */
 export const SUITES = {
   missions: { cases, recordings: recordingsDir },
   benchmark: { cases: benchmarkCases, recordings: benchmarkRecordingsDir },
-} as const;
+  /** missions and plans written for live runs (eval/cases-live); recorded only as live runs (eval/recordings/live) */
+  live: { cases: liveCases, recordings: liveRecordingsDir },
+} as const satisfies Record<string, { cases: readonly AnyCase[]; recordings: string }>;
+export type AnyCase = EvalCase | PlanEvalCase;
+const isPlan = (c: AnyCase): c is PlanEvalCase => (c as PlanEvalCase).kind === 'plan';
 export type SuiteName = keyof typeof SUITES;
 
 export interface SuiteOptions {
@@ -55,12 +63,20 @@ export interface SuiteOptions {
   /** where recordings are read from and written to @default the suite's */
   recordings?: string;
   /** replay this file for a case instead of its recording (tests use wrong answers) */
-  recordingFor?: (c: EvalCase) => string;
+  recordingFor?: (c: AnyCase) => string;
   /** no shapes across missions and no program run again after a decision (the behaviour before issue 29) */
   withoutMemory?: boolean;
+  /** a live run through the model relay: its folder, where the manifest is written (eval/live.ts) */
+  relay?: string;
+  /** what the live run measures, written in its manifest */
+  label?: string;
+  /** replay a live run's recording (a relay folder with its manifest) instead of the suite's recordings */
+  replay?: string;
+  /** told each case's result as it ends */
+  onResult?: (r: RunResult) => void;
 }
 
-function modelFor(c: EvalCase, opts: SuiteOptions): ChatModel {
+function modelFor(c: AnyCase, opts: SuiteOptions): ChatModel {
   const file = opts.recordingFor?.(c) ?? recordingOf(c, opts.recordings ?? SUITES[opts.suite ?? 'missions'].recordings);
   if (!opts.model) return createScriptedModel(file);
   const real = createModel(opts.model);
@@ -68,17 +84,36 @@ function modelFor(c: EvalCase, opts: SuiteOptions): ChatModel {
 }
 
 export async function runSuite(opts: SuiteOptions = {}): Promise<RunResult[]> {
-  const { cases } = SUITES[opts.suite ?? 'missions'];
-  const selected = opts.only?.length ? cases.filter((c) => opts.only!.includes(c.name)) : cases;
+  const suite = opts.suite ?? 'missions';
+  const cases: readonly AnyCase[] = SUITES[suite].cases;
+  const replayed = opts.replay ? (readManifest(opts.replay)?.entries ?? []).filter((e) => e.suite === suite) : null;
+  if (opts.replay && !replayed?.length) throw new Error(`${opts.replay} holds no recorded ${suite} case (manifest.json)`);
+  const plan: Array<{ c: AnyCase; run: number; model?: ChatModel }> = [];
+  const only = (c: AnyCase) => !opts.only?.length || opts.only.includes(c.name);
+  if (replayed) {
+    for (const e of replayed) {
+      const c = cases.find((x) => x.name === e.case);
+      if (!c) throw new Error(`the recording names a case this suite has not: ${e.case}`);
+      if (only(c)) plan.push({ c, run: e.run, model: replayModel(opts.replay!, e) });
+    }
+  }
+  const selected = cases.filter(only);
   const unknown = (opts.only ?? []).filter((n) => !cases.some((c) => c.name === n));
   if (unknown.length) throw new Error(`unknown case(s): ${unknown.join(', ')}; cases: ${cases.map((c) => c.name).join(', ')}`);
   const env = await createTestEnv({ workflowsPath, startWorker: false });
   const results: RunResult[] = [];
+  if (!replayed) for (let run = 1; run <= (opts.runs ?? 1); run++) for (const c of selected) plan.push({ c, run });
+  const relay = opts.relay ? relayRecorder(opts.relay, suite, opts.model ?? 'recorded', opts.label ?? '') : null;
   try {
     const worker = await startCaseWorker(env, opts.withoutMemory ? { waitingPrograms: false } : { shapeMemory: new ShapeMemory() });
     try {
-      for (let run = 1; run <= (opts.runs ?? 1); run++) {
-        for (const c of selected) results.push(await runCase(env, worker, c, { model: modelFor(c, opts), run }));
+      for (const { c, run, model } of plan) {
+        relay?.before();
+        const m = model ?? modelFor(c, opts);
+        const r = isPlan(c) ? await runPlanCase(env, worker, c, { model: m, run, counted }) : await runCase(env, worker, c, { model: m, run });
+        if (relay) r.modelCalls = relay.after(r).modelCalls;
+        results.push(r);
+        opts.onResult?.(r);
       }
     } finally {
       await worker.shutdown();
@@ -99,6 +134,10 @@ async function main(): Promise<void> {
       json: { type: 'boolean', default: false },
       'without-memory': { type: 'boolean', default: false },
       suite: { type: 'string', default: 'missions' },
+      relay: { type: 'string' },
+      label: { type: 'string' },
+      replay: { type: 'string' },
+      progress: { type: 'boolean', default: false },
     },
   });
   const runs = Number(values.runs);
@@ -112,10 +151,24 @@ async function main(): Promise<void> {
   const model = values.model ?? process.env.NAVIGATOR_MODEL;
   const suite = values.suite as SuiteName;
   if (!Object.hasOwn(SUITES, suite)) throw new Error(`--suite must be one of ${Object.keys(SUITES).join(', ')}, got ${values.suite}`);
-  const results = await runSuite({ suite, model, runs, only: values.case, record: values.record, withoutMemory: values['without-memory'] });
-  if (values.json) process.stdout.write(`${JSON.stringify({ suite, model: model ?? 'recorded', results, summary: summarize(results) }, null, 2)}\n`);
+  const onResult = values.progress
+    ? (r: RunResult) => process.stderr.write(`${r.case} run ${r.run}: ${r.correct ? 'ok' : `NO (${r.why})`}, ${r.modelCalls} calls, ${r.inputTokens}+${r.outputTokens} tokens, ${(r.durationMs / 1000).toFixed(0)} s\n`)
+    : undefined;
+  const results = await runSuite({
+    suite,
+    model: values.replay ? undefined : model,
+    runs,
+    only: values.case,
+    record: values.record,
+    withoutMemory: values['without-memory'],
+    relay: values.relay,
+    label: values.label,
+    replay: values.replay,
+    onResult,
+  });
+  if (values.json) process.stdout.write(`${JSON.stringify({ suite, model: model ?? 'recorded', results: results.map(({ answers: _, ...r }) => r), summary: summarize(results) }, null, 2)}\n`);
   else {
-    const label = model ?? `recorded answers (${suite === 'benchmark' ? 'eval/benchmark/recordings, written by hand' : 'eval/recordings'})`;
+    const label = values.replay ? `live recording ${values.replay}, replayed` : model ?? `recorded answers (${suite === 'benchmark' ? 'eval/benchmark/recordings, written by hand' : 'eval/recordings'})`;
     process.stdout.write(`${formatReport(label, results)}\n`);
     if (suite === 'benchmark') process.stdout.write(`\n${PUBLISHED}\n`);
   }

@@ -80,14 +80,16 @@ describe('the report', () => {
     passes,
     modelCalls,
     tokens: 100,
+    inputTokens: 90,
+    outputTokens: 10,
     durationMs: 1500,
     audit: true,
   });
 
   it('computes the success rate and the means per mission', () => {
     const s = summarize([r('a', true, 1, 1), r('b', false, 2, 2), r('c', true, 3, 1), r('d', true, 2, 2)]);
-    expect(s).toEqual({ runs: 4, correct: 3, successRate: 0.75, meanModelCalls: 2, meanPasses: 1.5, tokens: 400 });
-    expect(summarize([])).toEqual({ runs: 0, correct: 0, successRate: 0, meanModelCalls: 0, meanPasses: 0, tokens: 0 });
+    expect(s).toEqual({ runs: 4, correct: 3, successRate: 0.75, meanModelCalls: 2, meanPasses: 1.5, tokens: 400, inputTokens: 360, outputTokens: 40 });
+    expect(summarize([])).toEqual({ runs: 0, correct: 0, successRate: 0, meanModelCalls: 0, meanPasses: 0, tokens: 0, inputTokens: 0, outputTokens: 0 });
   });
 
   it('gives calls per mission by run when there are several runs', () => {
@@ -102,7 +104,7 @@ describe('the report', () => {
   it('prints one row per run and the summary line', () => {
     const text = formatReport('openai:test', [r('a', true, 1, 1), r('b', false, 2, 2)]);
     expect(text).toContain('model: openai:test');
-    expect(text).toMatch(/^b\s+1\s+NO\s+2\s+2\s+100\s+1\.5\s+result: expected 1, got 2$/m);
-    expect(text).toContain('1/2 correct (50%), mean model calls per mission 1.50, mean passes 1.50, 200 tokens');
+    expect(text).toMatch(/^b\s+1\s+NO\s+2\s+2\s+90\s+10\s+1\.5\s+result: expected 1, got 2$/m);
+    expect(text).toContain('1/2 correct (50%), mean model calls per mission 1.50, mean passes 1.50, 180 input and 20 output tokens');
   });
 });
