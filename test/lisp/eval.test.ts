@@ -171,6 +171,13 @@ describe('static checks', () => {
     expect(e.line).toBe(1);
     expect(e.column).toBe(17);
   });
+  it.each(['constructor', 'toString', 'hasOwnProperty', 'valueOf', '__proto__'])('%s is no function of the language: unbound_var with line and column', async (name) => {
+    const e = await error(`(let [x 1]\n  (${name} x))`);
+    expect(e.code).toBe('unbound_var');
+    expect(e.message).toBe(`Undefined variable: ${name}`);
+    expect([e.line, e.column]).toEqual([2, 4]);
+    expect((await error(`(str/${name} "a")`)).code).toBe('unbound_var');
+  });
   it('(or undefined default) is exempt; nested uses are not', async () => {
     expect(await value('(or counter 0)')).toBe('0');
     expect(await value('(or counter 0)', { namespace: new Map([['counter', 5]]) })).toBe('5');

@@ -42,7 +42,8 @@ const INTRINSICS: Record<string, CoreFn> = {
 export function lookupCore(ns: string | null, name: string): CoreFn | undefined {
   const c = resolveCore(ns, name);
   if (c) return c;
-  if (ns === null || ns === 'clojure.core' || ns === 'core') return INTRINSICS[name];
+  // an own property only: `constructor`, `toString`, `hasOwnProperty` are not functions of the language
+  if ((ns === null || ns === 'clojure.core' || ns === 'core') && Object.hasOwn(INTRINSICS, name)) return INTRINSICS[name];
   return undefined;
 }
 
