@@ -484,12 +484,39 @@ function exhausted(ctx: Ctx, st: PassState): PassDone {
   const more = retryTurns ? ` (and ${retryTurns} retry ${retryTurns === 1 ? 'turn' : 'turns'})` : '';
   // the turns ran out, but why: the last turn's own error names the cause (a tool's refusal, a limit)
   const last = st.trace.at(-1)?.result;
+  if (last?.status === 'error' && endsWithCause(last.error)) {
+    // a limit or a program the analyzer refused: that is the pass's error, not the turn count
+    const { type, message, line, column, hint } = last.error;
+    return done(st, { status: 'error', error: { type, message: `${message} (in turn ${st.turn}, the last of ${maxTurns}${more})`, line, column, hint } });
+  }
   const cause = last?.status === 'error' ? `; the last turn ended in ${last.error.type}: ${last.error.message}` : '';
   return done(st, {
     status: 'error',
     error: simpleError('max_turns_exceeded', `Exceeded max_turns limit of ${maxTurns}${more}${cause}`, `no result: ${fb.why}`),
   });
 }
+
+/**
+ * Errors that say why a program could not run at all: a limit it hit (fuel, depth, time,
+ * size) or the analyzer's refusal before it ran. A pass whose last turn ended in one ends
+ * with that error (history, status and the mission's failure name it).
+ */
+export const CAUSE_ERRORS: ReadonlySet<string> = new Set([
+  'limit_exceeded',
+  'parse_error',
+  'invalid_form',
+  'invalid_arity',
+  'invalid_placeholder',
+  'invalid_where_form',
+  'invalid_where_operator',
+  'invalid_cond_form',
+  'unbound_var',
+  'unknown_tool',
+  'unknown_namespace',
+  'cannot_shadow_builtin',
+]);
+
+const endsWithCause = (e: PassError): boolean => CAUSE_ERRORS.has(e.type);
 
 function done(st: PassState, outcome: PassOutcome): PassDone {
   st.pending = null;

@@ -66,7 +66,10 @@ export const shapeJson = (agent: Pick<Agent, 'output'>, j: Json): Shaped => shap
 
 export function passError(e: PtcError | PassError): PassError {
   if (e instanceof PtcError) {
-    return { type: e.code, message: e.message, line: e.line ?? null, column: e.column ?? null, hint: e.hint ?? null };
+    // a limit says which: `fuel limit: evaluation used more than 1000000 steps`
+    const limit = e.code === 'limit_exceeded' && typeof e.details?.limit === 'string' ? e.details.limit : null;
+    const message = limit && !/\blimit\b/i.test(e.message) ? `${limit.replace('_', ' ')} limit: ${e.message}` : e.message;
+    return { type: e.code, message, line: e.line ?? null, column: e.column ?? null, hint: e.hint ?? null };
   }
   return e;
 }

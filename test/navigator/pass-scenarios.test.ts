@@ -167,6 +167,19 @@ describe('return, fail and the loop (33–44)', () => {
     expect(s.usage.turns).toBe(2);
   });
 
+  it.each([
+    ['fuel', '(loop [i 0] (recur (inc i)))', 'limit_exceeded', /^fuel limit: evaluation used more than 5000 steps \(in turn 2, the last of 2\)$/],
+    ['depth', '(defn f [n] (+ 1 (f n))) (f 1)', 'limit_exceeded', /^depth limit: function calls nested more than \d+ deep \(infinite recursion\?\) \(in turn 2, the last of 2\)$/],
+    ['an analyzer refusal', '(let [x 1]\n  (toString x))', 'unbound_var', /^Undefined variable: toString \(in turn 2, the last of 2\)$/],
+    ['a builtin shadowed', '(defn comp [a] a) (comp 1)', 'cannot_shadow_builtin', /comp.*\(in turn 2, the last of 2\)$/],
+  ])('the turns run out on %s: the pass ends with that error, not max_turns_exceeded', async (_what, program, type, message) => {
+    const s = await run(testAgent({ limits: { maxTurns: 2, fuel: 5000 } }), ['(+ 1 "a")', program]).step;
+    expect(s.status).toBe('error');
+    expect(s.error!.type).toBe(type);
+    expect(s.error!.message).toMatch(message);
+    if (type === 'unbound_var') expect([s.error!.line, s.error!.column]).toEqual([2, 4]);
+  });
+
   it('39: last-expression fallback: valid value accepted, keys respelled to the schema, nil skipped, mismatch is max_turns_exceeded', async () => {
     const count = testAgent({ output: z.object({ count: z.number().int() }), limits: { maxTurns: 2 } });
     const a = await run(count, ['{:count 42}', '{:count 42}']).step;
