@@ -205,6 +205,6 @@ describe('effects that failed elsewhere', () => {
     const first = await run(src, { tools, journal: new Map(), effects: effects() });
     if (first.status !== 'suspended') throw new Error('expected a suspension');
     const r = await run(src, { tools, journal: new Map(), effects: { ...effects(), errors: new Map([[first.effects[0]!.id, 'card declined']]) } });
-    expect(r.status === 'ok' && r.value).toBe('handled: tool/charge failed: card declined');
+    expect(r.status === 'ok' && r.value).toBe('handled: card declined');
   });
 });

@@ -16,6 +16,7 @@ import type { Json, ToolDef } from '../tools.ts';
 import { issueProblems } from '../validate.ts';
 import { type Value, isKeyword, isMap, map as pmap, typeName } from '../values.ts';
 import { SUSPEND } from './signals.ts';
+import { toolFailure } from '../tool-failure.ts';
 import type { Evaluator, RunState } from './index.ts';
 
 /** One tool call known to the run, by call-site path. */
@@ -149,7 +150,7 @@ export function performToolCall(call: ToolCall, st: RunState, ev: Evaluator): Va
     const failure = fx.errors?.get(key);
     if (failure !== undefined) {
       ev.toolCalls.push({ tool: tool.name, args, taskId, idempotencyKey: key, error: failure, durationMs: 0 });
-      throw new PtcError('tool_error', `tool/${tool.name} failed: ${failure}`, span);
+      throw new PtcError('tool_error', `tool/${tool.name} failed: ${failure}`, span, undefined, 'eval', { failure: toolFailure(tool.name, failure) });
     }
     ev.pendingEffects.push({ id: key, taskId, tool: tool.name, args, idempotencyKey: key, span });
     throw SUSPEND;
@@ -226,6 +227,6 @@ function settleError(entry: CallEntry, e: unknown, name: string): void {
   entry.record.durationMs = Date.now() - entry.started;
   const msg = safeText(errorText(e));
   entry.state = 'error';
-  entry.error = new PtcError('tool_error', `tool/${name} failed: ${msg}`);
+  entry.error = new PtcError('tool_error', `tool/${name} failed: ${msg}`, undefined, undefined, 'eval', { failure: toolFailure(name, e instanceof Error && e.name === 'ToolRejected' ? e : msg) });
   entry.record.error = msg;
 }

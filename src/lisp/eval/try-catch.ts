@@ -5,9 +5,12 @@ import { type Value, kw, map as pmap } from '../values.ts';
 import { exInfo } from './builtins.ts';
 import type { Evaluator } from './index.ts';
 import { SUSPEND, ThrowSignal } from './signals.ts';
+import type { ToolFailure } from '../tool-failure.ts';
 import type { Code } from './compile.ts';
 
 const K_TYPE = kw('type');
+const K_TOOL = kw('tool');
+const K_CLASS = kw('class');
 
 export interface CCatch {
   match: CatchClause['match'];
@@ -58,5 +61,11 @@ export function catchClause(catches: CCatch[], e: unknown): CCatch | undefined {
 export function exceptionValue(e: unknown): Value {
   if (e instanceof ThrowSignal) return e.value;
   const p = e as PtcError;
+  const failure = p.code === 'tool_error' ? (p.details?.failure as ToolFailure | undefined) : undefined;
+  if (failure) {
+    // a tool's failure: the message is the service's or the person's reason alone, the rest is data
+    const data = pmap([[K_TYPE, kw(p.code)], [K_TOOL, failure.tool], [K_CLASS, kw(failure.class)]]);
+    return exInfo(failure.reason, data, [[K_TYPE, kw(p.code)]]);
+  }
   return exInfo(p.message, pmap([[K_TYPE, kw(p.code)]]), [[K_TYPE, kw(p.code)]]);
 }
