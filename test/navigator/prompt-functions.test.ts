@@ -39,7 +39,9 @@ describe('functions named in the system prompt', () => {
 describe('turn budget in the first message', () => {
   it('states the turns, and what retry turns are for', async () => {
     const { renderBudget } = await import('../../src/navigator/prompt/firstMessage.ts');
-    expect(renderBudget({ maxTurns: 1, retryTurns: 0 })).toBe('You have 1 turn (programs) in this pass.');
-    expect(renderBudget({ maxTurns: 5, retryTurns: 2 })).toBe('You have 5 turns (programs) in this pass, plus 2 retry turns used only to correct a return that does not match the expected output.');
+    expect(renderBudget({ maxTurns: 1, retryTurns: 0 })).toBe('You have 1 turn (programs) in this pass. Your one program must end the mission.');
+    expect(renderBudget({ maxTurns: 5, retryTurns: 2 })).toBe(
+      'You have 5 turns (programs) in this pass, plus 2 retry turns used only to correct a return that does not match the expected output. Each turn is a model call: aim to do the whole mission in one program.',
+    );
   });
 });

@@ -1,3 +1,4 @@
+import { renderPrints } from '../../src/navigator/prompt/feedback.ts';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { PtcError } from '../../src/lisp/errors.ts';
@@ -252,10 +253,23 @@ describe('feedback', () => {
     );
   });
 
-  it('caps prints at 512 characters', () => {
-    const text = normalFeedback({ ...turn, prints: ['a'.repeat(300), 'b'.repeat(300)], stored: [], checklist: [] });
-    const [prints] = text.split('\n\n');
-    expect(prints).toBe(`${'a'.repeat(300)}\n${'b'.repeat(211)}\n... (truncated, use println selectively)`);
+  it('shows prints up to 4096 characters, whole lines first, and says what it left out', () => {
+    const short = normalFeedback({ ...turn, prints: ['a'.repeat(300), 'b'.repeat(300)], stored: [], checklist: [] });
+    expect(short.split('\n\n')[0]).toBe(`${'a'.repeat(300)}\n${'b'.repeat(300)}`);
+    const rows = Array.from({ length: 60 }, (_, i) => `{:id "rr-${100 + i}", :customer "Customer ${i}", :amount ${i}.5, :reason "a reason that takes some room"}`);
+    const text = renderPrints(rows);
+    const kept = text.split('\n').slice(0, -1);
+    expect(kept.every((l, i) => l === rows[i])).toBe(true);
+    expect(text.length).toBeLessThanOrEqual(4096 + 200);
+    expect(text.split('\n').at(-1)).toMatch(/^\[output cut at 4096 characters: \d+ more lines \(\d+ characters\) not shown; print fewer rows or fewer fields to see the rest\]$/);
+  });
+
+  it('cuts one long line after its last whole element', () => {
+    const line = `[${Array.from({ length: 200 }, (_, i) => `{:id ${i}, :name "item ${i}"}`).join(' ')}]`;
+    const text = renderPrints([line], 1000);
+    const [head, tail] = text.split('\n');
+    expect(head).toMatch(/^\[\{:id 0, :name "item 0"\} .*\{:id \d+, :name "item \d+"\} …\(\d+ more characters of this line\)$/);
+    expect(tail).toBe('[output cut at 1000 characters: the rest of the last line not shown; print fewer rows or fewer fields to see the rest]');
   });
 
   it('shows an interpreter error with one Error: prefix, type, location and hint', () => {

@@ -8,9 +8,13 @@ import { cut, ednOfJson } from '../../lisp/printer/edn.ts';
 import type { ChecklistStep } from '../checklist.ts';
 import { type Summaries, renderProgress } from './progress.ts';
 
-/** Characters of printed output shown back to the model. */
-export const FEEDBACK_PRINT_CHARS = 512;
-export const PRINTS_TRUNCATED = '... (truncated, use println selectively)';
+/**
+ * Characters of printed output shown back to the model. Several KB: a listing of a few
+ * dozen records fits (512 made a model spend turns re-printing rows that were cut).
+ */
+export const FEEDBACK_PRINT_CHARS = 4096;
+/** The line that closes a cut output: what was left out and how to see it. */
+export const PRINTS_TRUNCATED = 'print fewer rows or fewer fields to see the rest';
 
 export interface TurnCounts {
   /** the turn the model is about to take, 1-based */
@@ -44,10 +48,48 @@ export function turnLine({ next, maxTurns, retryTurns }: TurnCounts): string {
   return `Turn ${next} of ${maxTurns} (${workLeft} remaining)`;
 }
 
-/** Printed lines, capped at {@link FEEDBACK_PRINT_CHARS} with a truncation line. */
-export function renderPrints(prints: readonly string[]): string {
+/**
+ * Printed lines, at most {@link FEEDBACK_PRINT_CHARS} characters, cut along the structure:
+ * whole lines first; a line too long for what is left is cut after its last whole element
+ * (a closing `}`, `]` or `"` followed by a space, else a space). The cut says how many
+ * lines and characters were left out.
+ */
+export function renderPrints(prints: readonly string[], limit = FEEDBACK_PRINT_CHARS): string {
   const text = prints.join('\n');
-  return text.length > FEEDBACK_PRINT_CHARS ? `${text.slice(0, FEEDBACK_PRINT_CHARS)}\n${PRINTS_TRUNCATED}` : text;
+  if (text.length <= limit) return text;
+  const lines = text.split('\n');
+  const kept: string[] = [];
+  let used = 0;
+  let i = 0;
+  for (; i < lines.length; i++) {
+    const need = lines[i]!.length + (kept.length ? 1 : 0);
+    if (used + need > limit) break;
+    kept.push(lines[i]!);
+    used += need;
+  }
+  let partial = '';
+  const room = limit - used - (kept.length ? 1 : 0);
+  if (i < lines.length && room > 80) {
+    const line = lines[i]!;
+    const at = elementBoundary(line, room);
+    partial = `${line.slice(0, at)} …(${line.length - at} more characters of this line)`;
+    kept.push(partial);
+    i++;
+  }
+  const omittedLines = lines.length - i;
+  const omittedChars = lines.slice(i).reduce((a, l) => a + l.length + 1, 0);
+  const what = [omittedLines ? `${omittedLines} more ${omittedLines === 1 ? 'line' : 'lines'} (${omittedChars} characters)` : '', partial ? 'the rest of the last line' : '']
+    .filter(Boolean)
+    .join(' and ');
+  return `${kept.join('\n')}\n[output cut at ${limit} characters: ${what} not shown; ${PRINTS_TRUNCATED}]`;
+}
+
+/** Where to cut `line` at most `max` characters in: after the last whole element, else at a space. */
+function elementBoundary(line: string, max: number): number {
+  const head = line.slice(0, max);
+  for (let j = head.length - 1; j > 0; j--) if (head[j] === ' ' && '}]")'.includes(head[j - 1]!)) return j;
+  const space = head.lastIndexOf(' ');
+  return space > max / 2 ? space : max;
 }
 
 export interface NormalFeedback extends TurnCounts {

@@ -130,6 +130,7 @@ export function firstUserMessage(opts: FirstMessageOptions): string {
 export function renderBudget(limits: { maxTurns: number; retryTurns: number } | undefined): string {
   if (!limits) return '';
   const turns = `You have ${limits.maxTurns} turn${limits.maxTurns === 1 ? '' : 's'} (programs) in this pass`;
-  if (limits.retryTurns === 0) return `${turns}.`;
-  return `${turns}, plus ${limits.retryTurns} retry turn${limits.retryTurns === 1 ? '' : 's'} used only to correct a return that does not match the expected output.`;
+  const cost = limits.maxTurns === 1 ? ' Your one program must end the mission.' : ' Each turn is a model call: aim to do the whole mission in one program.';
+  if (limits.retryTurns === 0) return `${turns}.${cost}`;
+  return `${turns}, plus ${limits.retryTurns} retry turn${limits.retryTurns === 1 ? '' : 's'} used only to correct a return that does not match the expected output.${cost}`;
 }

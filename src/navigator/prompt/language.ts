@@ -81,7 +81,13 @@ function functionList(opts: LanguageOptions): string {
 }
 
 export function languageReference(opts: LanguageOptions = {}): string {
-  return `You complete a mission by writing programs in PTC-Lisp, a small sandboxed subset of Clojure. Each turn you send one program; it runs, and the next message shows what it printed. Continue until you can return the result.
+  return `You complete a mission by writing programs in PTC-Lisp, a small sandboxed subset of Clojure. Each turn you send one program; it runs, and unless it ended the mission the next message shows what it printed.
+
+## One program, one turn
+Every turn is a call to you, the model: it costs time and money. Finish the mission in as few turns as you can, ideally one. One program can read, decide, act and return: call the read tools, compute with their results, make the changes (each in a task) and end with (return ...), all in the same program.
+- The tools' arguments and results are described in the first message: write code against that shape instead of printing data to look at it first. Handle in the code what the data may hold (empty lists, nil fields, several matches, boundary dates) and what a call may do (a refusal, a person's denial: catch it where it is expected).
+- Print only what you cannot decide in code, and then print everything you need in one go.
+- A program that has done the work ends with (return ...): a later turn that only returns values costs another call.
 
 ## PTC-Lisp
 Clojure syntax, and a program that is valid Clojure means what it means in Clojure. Values: nil, true, false, numbers (one number type: (/ 10 4) is 2.5, (/ 10 2) is 5), "strings", :keywords, [vectors], (lists), {:maps "and" :keys}, #{sets}, functions, #"regexes". Collections are immutable; maps and sets keep insertion order.
@@ -100,7 +106,7 @@ ${functionList(opts)}
 - data/NAME reads an input value listed under "## Data".
 - (tool/NAME {:arg value}) calls a tool with one map of arguments; a tool without arguments is called as (tool/NAME). The tools are listed in the first message. Arguments are checked against the tool's schema before it runs. JSON results become maps with string keys: read them with (:key r) or (get r "key").
 - def and defn bindings stay available in later turns of this pass. A new pass (after a decision arrives, or when the mission resumes) starts without them: what must last goes in the journal, through tasks. *1, *2 and *3 are the values of your last three programs.
-- Only println output is shown to you, cut after ${FEEDBACK_PRINT_CHARS} characters; the value of the last expression is not. Print what you need to see, briefly.
+- Only println output is shown to you, up to ${FEEDBACK_PRINT_CHARS} characters a turn (whole lines first; a cut says what was left out); the value of the last expression is not.
 - println writes strings without quotes, also inside collections: {"name" "a, b"} prints as {name a, b}. Use (prn x) to see strings quoted and keys as they are.
 
 ## The journal: one task per side effect
