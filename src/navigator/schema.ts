@@ -106,6 +106,32 @@ export function fieldDescriptions(schema: z.ZodType): Array<[string, string]> {
   return Object.entries(js.properties ?? {}).flatMap(([k, p]) => (p.description ? [[k, p.description]] : []));
 }
 
+/**
+ * Descriptions of a result's fields, at any depth (inside lists and nullable parts too),
+ * as `[path, description]`: `[':amount', 'in EUR']`, `[':items :price', 'VAT included']`;
+ * a description of the whole value has the path ''.
+ */
+export function resultFieldDescriptions(schema: z.ZodType): Array<[string, string]> {
+  const root = jsonSchemaOf(schema, 'output');
+  const out: Array<[string, string]> = [];
+  const seen = new Set<JsonSchema>();
+  const walk = (s: JsonSchema | boolean | undefined, path: string[], depth: number): void => {
+    if (!s || s === true || depth > 6 || seen.has(s)) return;
+    seen.add(s);
+    if (s.description && !(path.length === 0 && depth > 0)) out.push([path.join(' '), s.description]);
+    if (s.$ref) {
+      const target = root.$defs?.[s.$ref.split('/').pop()!];
+      if (target) walk(target, path, depth + 1);
+    }
+    for (const alt of [...(s.anyOf ?? []), ...(s.oneOf ?? []), ...(s.allOf ?? [])]) walk(alt, path, depth + 1);
+    if (s.items && s.items !== true) walk(s.items, path, depth + 1);
+    for (const [k, p] of Object.entries(s.properties ?? {})) walk(p, [...path, keyword(k)], depth + 1);
+    if (s.additionalProperties && s.additionalProperties !== true) walk(s.additionalProperties, [...path, '<key>'], depth + 1);
+  };
+  walk(root, [], 0);
+  return out;
+}
+
 /** A plausible example value for a schema: its examples, default, enum, else by type. */
 export function exampleValue(s: JsonSchema | boolean | undefined, root?: JsonSchema, key?: string, depth = 0): Json {
   if (s === undefined || s === true || s === false || depth > 6) return null;

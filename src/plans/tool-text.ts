@@ -4,7 +4,7 @@
  * "mode"?: "a" | "w"}`), since plan args are JSON, not PTC-Lisp.
  */
 import type { Json } from './schema.ts';
-import { type JsonSchema, jsonSchemaOf } from '../navigator/schema.ts';
+import { type JsonSchema, jsonSchemaOf, resultFieldDescriptions } from '../navigator/schema.ts';
 import type { NavigatorTool } from '../navigator/tool.ts';
 import type { AnyAgent } from '../navigator/agent.ts';
 
@@ -38,7 +38,11 @@ export function jsonTypeText(s: JsonSchema | boolean | undefined, depth = 0): st
 export function toolText(tool: NavigatorTool): string {
   const flags = [tool.sideEffect, tool.destructive ? 'destructive' : ''].filter(Boolean).join(', ');
   const lines = [`- ${tool.name} (${flags}): ${tool.description}`, `  args: ${jsonTypeText(jsonSchemaOf(tool.input))}`];
-  if (tool.output) lines.push(`  result: ${jsonTypeText(jsonSchemaOf(tool.output, 'output'))}`);
+  if (tool.output) {
+    lines.push(`  result: ${jsonTypeText(jsonSchemaOf(tool.output, 'output'))}`);
+    // what the fields mean (units, formats): the same descriptions a mission's model reads
+    for (const [path, d] of resultFieldDescriptions(tool.output)) lines.push(`    ${path ? `${path.replace(/:/g, '')}: ` : ''}${d}`);
+  }
   return lines.join('\n');
 }
 

@@ -45,3 +45,42 @@ describe('turn budget in the first message', () => {
     );
   });
 });
+
+describe('what the first message says of each tool (issue 43)', () => {
+  it('shows the descriptions of result fields, at any depth', async () => {
+    const { z } = await import('zod');
+    const { defineTool } = await import('../../src/navigator/tool.ts');
+    const { renderTool } = await import('../../src/navigator/prompt/firstMessage.ts');
+    const hours = defineTool({
+      name: 'weekly_hours',
+      description: 'Hours worked per employee.',
+      input: z.object({ week: z.string() }),
+      output: z.array(z.object({ employee: z.string(), hours: z.number().int().describe('in hundredths of an hour (4250 is 42.5 hours)'), shifts: z.array(z.object({ day: z.string().describe('YYYY-MM-DD') })) })),
+      sideEffect: 'read_only',
+      handler: () => [],
+    });
+    expect(renderTool(hours)).toBe(
+      [
+        'tool/weekly_hours {:week string} -> [{:employee string, :hours integer, :shifts [{:day string}]}]',
+        '  Hours worked per employee. Read-only.',
+        '  result :hours — in hundredths of an hour (4250 is 42.5 hours)',
+        '  result :shifts :day — YYYY-MM-DD',
+        '  Example: (tool/weekly_hours {:week "week"})',
+      ].join('\n'),
+    );
+  });
+
+  it('says which tools wait for a person, and that calls in one pmap are asked together', async () => {
+    const { z } = await import('zod');
+    const { defineAgent, defineTool } = await import('../../src/navigator/index.ts');
+    const { firstUserMessage, WAITS_FOR_APPROVAL } = await import('../../src/navigator/prompt/firstMessage.ts');
+    const tool = (name: string, extra: object = {}) => defineTool({ name, description: `${name}.`, input: z.object({ id: z.string() }), sideEffect: 'external', handler: () => null, ...extra });
+    const agent = defineAgent({ name: 'a', prompt: 'p', input: z.object({}), output: z.any(), tools: [tool('pay', { requiresApproval: true }), tool('notify'), tool('refund')], approvals: { tools: ['refund'] } });
+    const text = firstUserMessage({ agent, input: {} });
+    const block = (name: string) => text.split('\n\n').find((b) => b.includes(`tool/${name} `))!;
+    expect(block('pay')).toContain(WAITS_FOR_APPROVAL);
+    expect(block('refund')).toContain(WAITS_FOR_APPROVAL);
+    expect(block('notify')).not.toContain('approval');
+    expect(WAITS_FOR_APPROVAL).toMatch(/pmap are put to the person together/);
+  });
+});

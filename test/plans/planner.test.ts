@@ -41,6 +41,20 @@ describe('plannerPrompt', () => {
     expect(text).toContain('- send_email (external): Sends an email.\n  args: {"to": string, "cc"?: [string, ...]}');
   });
 
+  it('shows what result fields mean (their descriptions) under the result type', () => {
+    const hours = defineTool({
+      name: 'weekly_hours',
+      description: 'Hours worked.',
+      input: z.object({ week: z.string() }),
+      output: z.array(z.object({ employee: z.string(), hours: z.number().int().describe('in hundredths of an hour') })),
+      sideEffect: 'read_only',
+      handler: () => [],
+    });
+    expect(userText(plannerPrompt({ request: 'r', tools: [hours] }))).toContain(
+      '- weekly_hours (read_only): Hours worked.\n  args: {"week": string}\n  result: [{"employee": string, "hours": integer}, ...]\n    hours: in hundredths of an hour',
+    );
+  });
+
   it('states the rules and the answer format', () => {
     const { system } = plannerPrompt({ request: 'do it', tools });
     const rules = [

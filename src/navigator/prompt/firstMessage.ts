@@ -4,10 +4,10 @@
  */
 import type { z } from 'zod';
 import type { Json } from '../../lisp/tools.ts';
-import { type Agent, renderMissionText } from '../agent.ts';
+import { type Agent, renderMissionText, toolsNeedingApproval } from '../agent.ts';
 import { type ResolvedDecision, renderDecisions, waitingForm } from '../decisions.ts';
 import { cut, ednOfJson } from '../../lisp/printer/edn.ts';
-import { fieldDescriptions, zodExample, zodTypeText } from '../schema.ts';
+import { fieldDescriptions, resultFieldDescriptions, zodExample, zodTypeText } from '../schema.ts';
 import type { NavigatorTool } from '../tool.ts';
 import { type Summaries, renderProgress } from './progress.ts';
 
@@ -30,8 +30,14 @@ function exampleTaskId(tool: string, args: Json): string {
   return [tool, ...parts].join('_');
 }
 
-/** One tool: signature, description, side-effect note, field descriptions, example call. */
-export function renderTool(tool: NavigatorTool, learnedShape?: string): string {
+/** What a tool that waits for a person's approval says about it. */
+export const WAITS_FOR_APPROVAL =
+  "Waits for a person's approval before it runs: the program pauses at the call until they decide (no model call meanwhile). " +
+  'Calls made together in one pmap are put to the person together; calls one after another are asked one at a time. ' +
+  'A call the person denies throws: (ex-message e) is their reason.';
+
+/** One tool: signature, description, side-effect note, approval, argument and result field descriptions, example call. */
+export function renderTool(tool: NavigatorTool, learnedShape?: string, opts: { waitsForApproval?: boolean } = {}): string {
   const args = zodTypeText(tool.input);
   const ret = tool.output ? zodTypeText(tool.output, 'output') : learnedShape ? `${learnedShape} (as an earlier call returned)` : 'any';
   const example = (tool.example ?? zodExample(tool.input)) as Json;
@@ -39,17 +45,20 @@ export function renderTool(tool: NavigatorTool, learnedShape?: string): string {
   const call = `(tool/${tool.name}${argText})`;
   const exampleCall = tool.sideEffect === 'read_only' ? call : `(task ${JSON.stringify(exampleTaskId(tool.name, example))} ${call})`;
   const fields = fieldDescriptions(tool.input).map(([k, d]) => `  :${k} — ${d}`);
+  const results = tool.output ? resultFieldDescriptions(tool.output).map(([path, d]) => `  result${path ? ` ${path}` : ''} — ${d}`) : [];
   return [
     `tool/${tool.name} ${args === 'map' ? '{}' : args} -> ${ret}`,
     `  ${tool.description} ${SIDE_EFFECT_NOTES[tool.sideEffect]}`,
+    ...(opts.waitsForApproval ? [`  ${WAITS_FOR_APPROVAL}`] : []),
     ...fields,
+    ...results,
     `  Example: ${exampleCall}`,
   ].join('\n');
 }
 
-export function renderTools(tools: readonly NavigatorTool[], shapes: Readonly<Record<string, string>> = {}): string {
+export function renderTools(tools: readonly NavigatorTool[], shapes: Readonly<Record<string, string>> = {}, waiting: readonly string[] = []): string {
   if (!tools.length) return '## Tools\nNo tools available.';
-  return `## Tools\n${tools.map((t) => renderTool(t, shapes[t.name])).join('\n\n')}`;
+  return `## Tools\n${tools.map((t) => renderTool(t, shapes[t.name], { waitsForApproval: waiting.includes(t.name) })).join('\n\n')}`;
 }
 
 /** `integer`, `string`, `vector[3]`, `map[2]`, ... */
@@ -102,7 +111,7 @@ export function renderExpectedOutput(output: z.ZodType, decisions: readonly Reso
 }
 
 export interface FirstMessageOptions {
-  agent: Pick<Agent, 'prompt' | 'tools' | 'output' | 'checklist'> & { limits?: Pick<Agent['limits'], 'maxTurns' | 'retryTurns'> };
+  agent: Pick<Agent, 'prompt' | 'tools' | 'output' | 'checklist'> & { limits?: Pick<Agent['limits'], 'maxTurns' | 'retryTurns'>; approvals?: Agent['approvals'] };
   /** the validated input (also the data/ context) */
   input: Record<string, unknown>;
   decisions?: readonly ResolvedDecision[];
@@ -114,7 +123,7 @@ export interface FirstMessageOptions {
 export function firstUserMessage(opts: FirstMessageOptions): string {
   const decisions = opts.decisions ?? [];
   return [
-    renderTools(opts.agent.tools, opts.toolShapes),
+    renderTools(opts.agent.tools, opts.toolShapes, toolsNeedingApproval({ tools: opts.agent.tools, approvals: opts.agent.approvals ?? {} })),
     renderData(opts.input),
     renderExpectedOutput(opts.agent.output, decisions),
     `<mission>\n${renderMissionText(opts.agent, opts.input)}\n</mission>`,

@@ -96,6 +96,7 @@ Dates are ISO strings ("2024-03-15", "2024-03-15T09:30:00Z") used with the date/
 
 Forms: do, let, if, if-not, when, when-not, if-let, when-let, cond, case, condp, and, or, fn, #(+ % 1), defn, def, defonce, letfn, loop/recur, for, doseq, ->, ->>, some->, cond->, as->. Destructuring: [a b & more], {:keys [a b] :or {b 0} :as m}.
 Errors: (try (task "pay_1" (tool/pay {...})) (catch Exception e (ex-message e))) catches a failed tool call, one a person refused, or any runtime error; (throw (ex-info "why" {:k v})) raises one.
+A tool call the service refuses, or a person denies, throws: (ex-message e) is then their reason alone, in their words, and (ex-data e) is {:type :tool_error :tool "pay" :class :rejected} (:denied when a person refused it, :failed for other failures). Catch it where the mission says what to do then.
 Not available: atoms, eval, files, network, other host interop. Tools are the only way to reach the outside world.
 Java String methods work as aliases of the string functions: (.indexOf s "x"), (.toUpperCase s), (.split s ","), (.substring s 1 3).
 
