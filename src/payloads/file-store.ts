@@ -5,7 +5,7 @@
  * every worker and client must see the same folder, or use an S3 bucket (s3-store.ts).
  */
 import { randomBytes } from 'node:crypto';
-import { mkdir, open, readFile, readdir, rename, rm, stat } from 'node:fs/promises';
+import { mkdir, open, readFile, readdir, rename, rm, stat, utimes } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type PayloadStore, PayloadStoreError, type StoredObject, checkKey } from './store.ts';
 
@@ -25,7 +25,12 @@ export class FileStore implements PayloadStore {
     const path = this.pathOf(key);
     try {
       const existing = await stat(path).catch(() => null);
-      if (existing?.size === bytes.length) return;
+      if (existing?.size === bytes.length) {
+        // written again: its age starts again, so gc does not take it from a payload about to enter history
+        const now = new Date();
+        await utimes(path, now, now);
+        return;
+      }
       await mkdir(join(path, '..'), { recursive: true });
       const tmp = `${path}.${randomBytes(6).toString('hex')}.tmp`;
       const file = await open(tmp, 'w');

@@ -12,7 +12,7 @@
  */
 import type { Client } from '@temporalio/client';
 import type { Payload, PayloadCodec } from '@temporalio/common';
-import { OffloadCodec, referenceOf } from './offload-codec.ts';
+import { KNOWN_FOR_MS, OffloadCodec, referenceOf } from './offload-codec.ts';
 import type { PayloadStore } from './store.ts';
 
 export interface GcOptions {
@@ -25,6 +25,8 @@ export interface GcOptions {
   olderThanMs: number;
   /** list what would go, delete nothing */
   dryRun?: boolean;
+  /** accept an age under MIN_GC_AGE_MS (tests) */
+  allowYoung?: boolean;
   now?: Date;
 }
 
@@ -59,7 +61,11 @@ export async function referencedDigests(value: unknown, below: readonly PayloadC
   return into;
 }
 
+/** The least age gc accepts: a process trusts its own writes for KNOWN_FOR_MS, and work in flight needs time to reach history. */
+export const MIN_GC_AGE_MS = 60 * 60 * 1000;
+
 export async function collectGarbage(opts: GcOptions): Promise<GcReport> {
+  if (opts.olderThanMs < MIN_GC_AGE_MS && !opts.allowYoung) throw new Error(`--older-than must be at least 1h: a worker trusts an object it wrote for ${KNOWN_FOR_MS / 60_000} minutes, and an answer stored ahead may not be in history yet`);
   const at = opts.codecs.findIndex((c) => c instanceof OffloadCodec);
   // the codecs that encode after the claim check (encryption) must be undone to see a reference
   const below = at < 0 ? [] : opts.codecs.slice(at + 1);

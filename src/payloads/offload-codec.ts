@@ -29,6 +29,8 @@ const PayloadProto = proto.temporal.api.common.v1.Payload;
 const utf8 = (s: string) => new TextEncoder().encode(s);
 const text = (b: Uint8Array | null | undefined) => (b ? new TextDecoder().decode(b) : '');
 const PREVIEW_CHARS = 160;
+/** how long a write (or read) vouches for an object being in the store; gc keeps anything younger than an hour */
+export const KNOWN_FOR_MS = 10 * 60 * 1000;
 
 /** What a reference payload's data holds (JSON). */
 export interface StoredReference {
@@ -131,8 +133,8 @@ export class OffloadCodec implements PayloadCodec {
   private readonly putAttempts: number;
   /** decoded payload bytes by digest */
   private readonly cache: Lru<Uint8Array>;
-  /** digests this process has written (or read) and so knows are in the store */
-  private readonly known = new Lru<true>(200_000);
+  /** digests this process has written (or read) and so knows are in the store, with when */
+  private readonly known = new Lru<number>(200_000);
   private readonly writing = new Map<string, Promise<void>>();
 
   constructor(opts: OffloadCodecOptions) {
@@ -164,9 +166,14 @@ export class OffloadCodec implements PayloadCodec {
     return this.referenceFor(p, digest, bytes.length);
   }
 
-  /** Whether this process knows `digest` to be in the store (wrote or read it). */
+  /**
+   * Whether this process knows `digest` to be in the store: it wrote or read it in the last
+   * KNOWN_FOR_MS. Not longer: `navigator store gc` may delete an object no history
+   * references once it is an hour old, and a payload encoded again must be written again.
+   */
   knows(digest: string): boolean {
-    return this.known.get(digest) !== undefined;
+    const at = this.known.get(digest);
+    return at !== undefined && Date.now() - at < KNOWN_FOR_MS;
   }
 
   /** The payload a reference names, read from the store and verified. */
@@ -179,7 +186,7 @@ export class OffloadCodec implements PayloadCodec {
     const actual = sha256(bytes);
     if (actual !== ref.sha256) throw new StoredPayloadCorrupt(ref, this.store.location, `its bytes hash to sha256:${actual.slice(0, 16)}…`);
     this.cache.set(ref.sha256, bytes, bytes.length);
-    this.known.set(ref.sha256, true, 1);
+    this.known.set(ref.sha256, Date.now(), 1);
     return PayloadProto.decode(bytes) as Payload;
   }
 
@@ -224,7 +231,7 @@ export class OffloadCodec implements PayloadCodec {
         await sleep(100 * 4 ** (attempt - 1));
       }
     }
-    this.known.set(digest, true, 1);
+    this.known.set(digest, Date.now(), 1);
     this.cache.set(digest, bytes, bytes.length);
   }
 
