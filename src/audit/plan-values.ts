@@ -11,7 +11,7 @@
  */
 import { run } from '../lisp/index.ts';
 import { needsEvaluation, paramValues, resultsUsedBy } from '../plans/expressions.ts';
-import { resolveReferences } from '../plans/references.ts';
+import { computedPart, resolveReferences } from '../plans/references.ts';
 import type { Json, Plan, Step } from '../plans/schema.ts';
 import { ExpressionError, evaluateStep } from '../plans/evaluate.ts';
 import type { EvaluateStepOutcome, EvaluateStepRequest, ExecutionSummary, PlanOutcome, RecoveryOutcome, StepOutcome, StepRequest, StepVerdict } from '../workflows/plan-contract.ts';
@@ -149,6 +149,8 @@ class PlanWalker {
         this.evaluations.set(req.stepId, { value: outcome, ...at });
         if (outcome.kind === 'each') this.items.set(req.stepId, { results: outcome.items.map(() => null), done: 0 });
         if (outcome.kind === 'each' && outcome.items.length === 0) this.results.set(req.stepId, { value: [], ...at });
+        // a compute step's result is its expression's value: no tool step follows
+        if (outcome.kind === 'args' && req.root === 'compute') this.results.set(req.stepId, { value: outcome.args, ...at });
         await this.checkEvaluation(req, outcome, at);
         return;
       }
@@ -170,9 +172,10 @@ class PlanWalker {
 
   /** The step's args (or input) resolved from the plan and the recorded results, `$expr` values left in place. */
   private resolved(step: Step): { value: Json; from: At & { what: string } } | { error: string } {
-    const root = step.agent !== undefined ? 'input' : 'args';
+    // a tool step's args, an agent step's input, a computed question, a compute step's expression
+    const { root, value } = computedPart(step);
     const params = paramValues(this.plan!.value.params);
-    const r = resolveReferences(((root === 'input' ? step.input : step.args) ?? {}) as Json, (id) => {
+    const r = resolveReferences(value, (id) => {
       const got = this.results.get(id);
       return got ? { found: true, value: got.value } : { found: false };
     }, root, params);

@@ -9,6 +9,7 @@ import { fromJson, toJson } from '../lisp/json.ts';
 import { DEFAULT_MAX_ITEMS, PLAN_NAMESPACES, substituteExpressions, truthy } from './expressions.ts';
 import { computedIn, pathText } from './references.ts';
 import type { Json } from './schema.ts';
+import { askSchemaProblem } from './questions.ts';
 
 /** What a step's evaluation reads: its expressions and the values they may name. */
 export interface StepEvaluation {
@@ -18,8 +19,8 @@ export interface StepEvaluation {
   maxItems?: number;
   /** args (or input) with references and parameters resolved, `$expr` values still to compute */
   args: Json;
-  /** `args` or `input`: where the paths of expression errors start */
-  root: 'args' | 'input';
+  /** `args`, `input`, `ask` (a question's text and schema) or `compute` (a compute step): where the paths of expression errors start */
+  root: 'args' | 'input' | 'ask' | 'compute';
   /** results of the steps the expressions read, by id */
   steps: Record<string, Json>;
   params: Record<string, Json>;
@@ -57,7 +58,15 @@ export async function evaluateStep(req: StepEvaluation, run: ExpressionRunner): 
     const condition = await expression(req.when, 'when');
     if (!truthy(condition)) return { kind: 'skip', condition };
   }
-  if (req.forEach === undefined) return { kind: 'args', args: await computeArgs(req, expression) };
+  if (req.forEach === undefined) {
+    const args = await computeArgs(req, expression);
+    if (req.root === 'ask') {
+      // a computed question is checked as a written one is when the plan is validated
+      const problem = computedAskProblem(args);
+      if (problem) throw new ExpressionError(req.stepId, problem.where, problem.message);
+    }
+    return { kind: 'args', args };
+  }
   const list = await expression(req.forEach, 'forEach');
   const max = req.maxItems ?? DEFAULT_MAX_ITEMS;
   if (!Array.isArray(list)) throw new ExpressionError(req.stepId, 'forEach', `expected a list, got ${list === null ? 'nil' : typeof list === 'object' ? 'a map' : JSON.stringify(list)}`);
@@ -68,6 +77,15 @@ export async function evaluateStep(req: StepEvaluation, run: ExpressionRunner): 
 }
 
 type Expression = (source: string, where: string, item?: Json) => Promise<Json>;
+
+/** What is wrong with a question once its expressions are computed: its text must be a string, its schema a JSON Schema. */
+function computedAskProblem(ask: Json): { where: string; message: string } | null {
+  const a = (ask ?? {}) as { question?: Json; schema?: Json };
+  if (typeof a.question !== 'string' || a.question === '') return { where: 'ask.question', message: `the question must be a non-empty string, got ${JSON.stringify(a.question)}` };
+  if (a.schema === null || typeof a.schema !== 'object' || Array.isArray(a.schema)) return { where: 'ask.schema', message: `the schema must be a JSON Schema object, got ${JSON.stringify(a.schema)}` };
+  const problem = askSchemaProblem(a.schema);
+  return problem ? { where: 'ask.schema', message: problem } : null;
+}
 
 /** The args with every `$expr` computed (`item` bound for a forEach item). */
 async function computeArgs(req: StepEvaluation, expression: Expression, each?: { item: Json; where: string }): Promise<Json> {

@@ -8,7 +8,7 @@
  */
 import { read } from '../lisp/reader/index.ts';
 import type { Form } from '../lisp/form.ts';
-import { type Path, computedIn, computedOf, referencedSteps } from './references.ts';
+import { type Path, computedIn, computedOf, computedPart, referencedSteps } from './references.ts';
 import type { Json } from './schema.ts';
 
 /** The namespaces an expression reads from the plan: `step/ID` and `param/NAME`. */
@@ -54,15 +54,17 @@ function collect(f: Form, out: ExpressionNames): void {
   if ('items' in f) for (const c of f.items) collect(c, out);
 }
 
-type WithExpressions = { when?: string; forEach?: string; args?: unknown; input?: unknown };
+type WithExpressions = { when?: string; forEach?: string; args?: unknown; input?: unknown; agent?: unknown; ask?: unknown; compute?: string };
+
+const pathOf = (root: string, path: Path): string => (root === 'compute' && path.length === 0 ? 'compute' : [root, ...path].join('.'));
 
 /** Most items a forEach may give when the step does not say. */
 export const DEFAULT_MAX_ITEMS = 100;
 
 /** Where a step keeps expressions: its `when`, its `forEach` and every `$expr` of its args or input. */
 export function stepExpressions(step: WithExpressions): Array<{ path: string; source: string }> {
-  const root = step.input !== undefined && step.args === undefined ? 'input' : 'args';
-  const inArgs = computedIn(step.args ?? step.input ?? {}).flatMap(({ path, computed }) => (computed.kind === 'expr' ? [{ path: [root, ...path].join('.'), source: computed.source }] : []));
+  const part = step.agent === undefined && step.input !== undefined && step.args === undefined ? { root: 'input', value: step.input as Json } : computedPart(step);
+  const inArgs = computedIn(part.value).flatMap(({ path, computed }) => (computed.kind === 'expr' ? [{ path: pathOf(part.root, path), source: computed.source }] : []));
   return [
     ...(step.when !== undefined ? [{ path: 'when', source: step.when }] : []),
     ...(step.forEach !== undefined ? [{ path: 'forEach', source: step.forEach }] : []),
@@ -79,7 +81,7 @@ export function stepsReadBy(step: WithExpressions): Set<string> {
 
 /** The steps whose results a step uses: `$ref` strings and `step/` in its expressions. */
 export function resultsUsedBy(step: WithExpressions): Set<string> {
-  return new Set([...referencedSteps([step.args ?? null, step.input ?? null]), ...stepsReadBy(step)]);
+  return new Set([...referencedSteps([step.args ?? null, step.input ?? null, computedPart(step).value]), ...stepsReadBy(step)]);
 }
 
 /** Whether a step needs the worker before it runs (a condition or a computed arg). */

@@ -76,7 +76,28 @@ export function referencedSteps(value: unknown): Set<string> {
 export type ResultOf = (stepId: string) => { found: true; value: Json } | { found: false };
 export type Resolved = { ok: true; value: Json } | { ok: false; message: string; path: string };
 
-export const pathText = (path: Path, root = 'args'): string => [root, ...path].join('.');
+export const pathText = (path: Path, root = 'args'): string => (root === 'compute' && path.length === 0 ? 'compute' : [root, ...path].join('.'));
+
+/** Where a step's references and computed values live: its args, an agent step's input, a question (`ask`), a compute step's expression. */
+export type PartRoot = 'args' | 'input' | 'ask' | 'compute';
+
+type StepParts = { args?: unknown; input?: unknown; agent?: unknown; ask?: unknown; compute?: string };
+
+/** Whether a question computes its text or its answer's schema (`{"$expr": ...}` in it). */
+export const askIsComputed = (step: Pick<StepParts, 'ask'>): boolean => step.ask !== undefined && computedIn(step.ask).some((c) => c.computed.kind === 'expr');
+
+/**
+ * The part of a step resolved before it runs (references, parameters) and computed on the
+ * worker (`$expr`): a tool step's args, an agent step's input, a question that computes
+ * its text or schema, a compute step's expression (its value is the step's result). A
+ * question without expressions is shown as written.
+ */
+export function computedPart(step: StepParts): { root: PartRoot; value: Json } {
+  if (step.compute !== undefined) return { root: 'compute', value: { $expr: step.compute } };
+  if (step.ask !== undefined) return { root: 'ask', value: askIsComputed(step) ? (step.ask as Json) : {} };
+  if (step.agent !== undefined) return { root: 'input', value: (step.input ?? {}) as Json };
+  return { root: 'args', value: (step.args ?? {}) as Json };
+}
 
 /**
  * Replaces every reference and `$param` by the value it names (`$expr` values stay as

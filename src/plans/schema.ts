@@ -46,8 +46,9 @@ export type RetrySpec = z.infer<typeof RetrySpec>;
 
 /** A question for a person: the answer (JSON, checked against `schema`) is the step's result. */
 export const AskSpec = z.strictObject({
-  question: z.string().min(1, 'an empty question'),
-  /** JSON Schema of the answer */
+  /** the question, or `{"$expr": "..."}` computing it from the steps it depends on */
+  question: z.union([z.string().min(1, 'an empty question'), z.strictObject({ $expr: z.string().min(1, 'an empty expression') })]),
+  /** JSON Schema of the answer; any part of it may be `{"$expr": "..."}` (choices computed from earlier results) */
   schema: JsonObject,
 });
 export type AskSpec = z.infer<typeof AskSpec>;
@@ -66,6 +67,8 @@ export const StepSpec = z
     agent: z.string().min(1).optional(),
     input: JsonObject.optional(),
     ask: AskSpec.optional(),
+    /** a PTC-Lisp expression over earlier results: the step's result is its value (no tool runs) */
+    compute: z.string().min(1, 'an empty expression').optional(),
     dependsOn: z.array(z.string()).default([]),
     /** a failed non-critical step does not stop the plan @default true */
     critical: z.boolean().default(true),
@@ -84,9 +87,16 @@ export const StepSpec = z
     const isTool = s.tool !== undefined;
     const isAgent = s.agent !== undefined;
     const isAsk = s.ask !== undefined;
-    if (Number(isTool) + Number(isAgent) + Number(isAsk) !== 1) {
-      const path = isAsk ? (isTool ? 'tool' : 'agent') : isTool ? 'agent' : 'tool';
-      ctx.addIssue({ code: 'custom', path: [path], message: 'a step names exactly one of `tool` (with `args`), `agent` (with `input`) or `ask` (a question)' });
+    const isCompute = s.compute !== undefined;
+    if (Number(isTool) + Number(isAgent) + Number(isAsk) + Number(isCompute) !== 1) {
+      const path = isCompute ? (isTool ? 'tool' : isAgent ? 'agent' : 'ask') : isAsk ? (isTool ? 'tool' : 'agent') : isTool ? 'agent' : 'tool';
+      ctx.addIssue({ code: 'custom', path: [path], message: 'a step names exactly one of `tool` (with `args`), `agent` (with `input`), `ask` (a question) or `compute` (an expression)' });
+    }
+    if (isCompute) {
+      for (const key of ['args', 'input', 'forEach', 'retry'] as const) {
+        if (s[key] !== undefined) ctx.addIssue({ code: 'custom', path: [key], message: `a compute step takes no ${key}: its result is the value of its expression` });
+      }
+      if (s.requiresApproval === true) ctx.addIssue({ code: 'custom', path: ['requiresApproval'], message: 'a compute step changes nothing: it needs no approval' });
     }
     if (isAsk) {
       // requiresApproval false is what a built step carries; only true is refused
@@ -112,6 +122,7 @@ export const Step = z.object({
   agent: z.string().optional(),
   input: JsonObject.optional(),
   ask: AskSpec.optional(),
+  compute: z.string().optional(),
   dependsOn: z.array(z.string()),
   critical: z.boolean(),
   /** resolved: the step's own choice, else the tool's default */

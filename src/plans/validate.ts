@@ -16,7 +16,7 @@ import { read } from '../lisp/reader/index.ts';
 import { PLAN_NAMESPACES, expressionNames, stepExpressions } from './expressions.ts';
 import { DEFAULT_MAX_STEPS, tooManyItemsProblem, tooManyStepsProblem } from './limits.ts';
 import { askSchemaProblem } from './questions.ts';
-import { computedIn, pathText, referencesIn } from './references.ts';
+import { computedIn, computedPart, pathText, referencesIn } from './references.ts';
 import { type Catalog, type PlanProblem, StepSpec } from './schema.ts';
 
 type Spec = z.output<typeof StepSpec>;
@@ -63,7 +63,10 @@ const dependsOnOf = (raw: unknown): string[] => {
 };
 
 function toolProblems(spec: Spec, catalog: Catalog): PlanProblem[] {
+  if (spec.compute !== undefined) return [];
   if (spec.ask !== undefined) {
+    // a schema with computed parts is checked once they are computed, before the question is asked
+    if (computedIn(spec.ask.schema).some((c) => c.computed.kind === 'expr')) return [];
     const problem = askSchemaProblem(spec.ask.schema);
     return problem ? [{ code: 'invalid_question', stepId: spec.id, path: 'ask.schema', message: `ask.schema: ${problem}` }] : [];
   }
@@ -157,10 +160,10 @@ function referenceProblems(specs: Spec[], ids: Map<string, number>, params: Read
   const deps = dependencyMap(specs, (s) => s.dependsOn);
   const out: PlanProblem[] = [];
   for (const s of specs) {
-    const root = s.agent !== undefined ? 'input' : 'args';
+    const { root, value } = computedPart(s);
     const ancestors = transitiveDeps(s.id, deps);
     out.push(...expressionProblems(s, ids, ancestors, params));
-    for (const { path, ref } of referencesIn(s.agent !== undefined ? (s.input ?? {}) : (s.args ?? {}))) {
+    for (const { path, ref } of referencesIn(value)) {
       const where = pathText(path, root);
       if (ref.kind === 'invalid') out.push({ code: 'invalid_reference', stepId: s.id, path: where, message: `${where}: ${ref.message}` });
       if (ref.kind !== 'ref') continue;
@@ -176,10 +179,10 @@ function referenceProblems(specs: Spec[], ids: Map<string, number>, params: Read
 /** Each expression of a step: read and analysed, the steps and parameters it names. */
 function expressionProblems(s: Spec, ids: Map<string, number>, ancestors: Set<string>, params: ReadonlySet<string>): PlanProblem[] {
   const out: PlanProblem[] = [];
-  const root = s.agent !== undefined ? 'input' : 'args';
+  const { root, value } = computedPart(s);
   const unknownParam = (where: string, name: string) =>
     out.push({ code: 'unknown_param', stepId: s.id, path: where, message: `${where}: uses parameter ${name}, which the plan does not declare (declared: ${[...params].join(', ') || 'none'})` });
-  for (const { path, computed } of computedIn(s.agent !== undefined ? (s.input ?? {}) : (s.args ?? {}))) {
+  for (const { path, computed } of computedIn(value)) {
     if (computed.kind === 'param' && !params.has(computed.name)) unknownParam(pathText(path, root), computed.name);
   }
   for (const { path, source } of stepExpressions(s)) {

@@ -10,16 +10,27 @@
 import * as wf from '@temporalio/workflow';
 import { failure } from '../kernel/failures.ts';
 import type { createPlanActivities } from '../activities/plans.ts';
-import type { Step } from '../plans/schema.ts';
+import type { Json, Step } from '../plans/schema.ts';
+import { askIsComputed } from '../plans/references.ts';
 import type { AnswerAck, PlanAck, StepAnswer } from './plan-contract.ts';
 import { type PlanState, iso } from './plan-state.ts';
 
 const { checkPlanAnswer } = wf.proxyActivities<ReturnType<typeof createPlanActivities>>({ startToCloseTimeout: '1 minute', retry: { maximumAttempts: 5 } });
 
+/**
+ * The question as it is put to the person: as written, or with its text and schema
+ * computed from earlier results (recorded as the step's `resolved` before it waits).
+ */
+export function askOf(step: Step): { question: string; schema: { [key: string]: Json } } {
+  const ask = (askIsComputed(step) && step.resolved ? step.resolved : step.ask!) as { question: string; schema: { [key: string]: Json } };
+  return { question: ask.question, schema: ask.schema };
+}
+
 /** Waits for the answer (or a cancel or abort, which skip the step). */
 export async function awaitAnswer(state: PlanState, step: Step, onWait: () => void): Promise<void> {
   const since = Date.now();
-  state.questions.set(step.id, { stepId: step.id, description: step.description, question: step.ask!.question, schema: step.ask!.schema, since: iso(since) });
+  const ask = askOf(step);
+  state.questions.set(step.id, { stepId: step.id, description: step.description, question: ask.question, schema: ask.schema, since: iso(since) });
   state.updateStep(step.id, { status: 'awaiting_answer' }, since);
   onWait();
   await wf.condition(() => state.answers.has(step.id) || state.cancelReason !== null || state.abortReason !== null);
@@ -50,7 +61,7 @@ export async function acceptAnswer(state: PlanState, req: StepAnswer, ack: () =>
     refuseIf(state.answerProblem(req.stepId));
     const step = state.step(req.stepId)!;
     const checked = await checkPlanAnswer.executeWithOptions({ summary: `check the answer to ${step.id}`.slice(0, 200) }, [
-      { planId: state.planId, stepId: step.id, ask: step.ask!, value: req.value },
+      { planId: state.planId, stepId: step.id, ask: askOf(step), value: req.value },
     ]);
     if (!checked.ok) refuseIf(checked.message);
     // the plan may have been cancelled while the answer was checked

@@ -9,7 +9,7 @@ import { failure, nonRetryable } from '../kernel/failures.ts';
 import { failureMessage, waitUntil } from './lifecycle.ts';
 import type { createPlanActivities } from '../activities/plans.ts';
 import { needsEvaluation, paramValues, stepsReadBy } from '../plans/expressions.ts';
-import { resolveReferences } from '../plans/references.ts';
+import { askIsComputed, computedPart, resolveReferences } from '../plans/references.ts';
 import { blockSteps, isSettled, readySteps } from '../plans/scheduler.ts';
 import type { Plan, Step, StepResult } from '../plans/schema.ts';
 import type { ExecutionSummary, Json, PlanOutcome, StepOutcome } from './plan-contract.ts';
@@ -245,7 +245,13 @@ async function runStep(state: PlanState, id: string): Promise<void> {
   const step = state.step(id)!;
   const prepared = await prepareArgs(state, step);
   if (prepared.kind === 'skip') return void state.updateStep(id, { status: 'skipped', skippedBy: 'condition', reason: 'condition false' }, Date.now());
-  if (step.ask && prepared.kind !== 'failed') return awaitAnswer(state, step, () => setDetails(state));
+  // the step as it is now: a computed question recorded its text and schema in `resolved`
+  if (step.ask && prepared.kind !== 'failed') return awaitAnswer(state, state.step(id)!, () => setDetails(state));
+  if (step.compute !== undefined && prepared.kind === 'run') {
+    // a compute step: its result is its expression's value, computed on the worker; no tool runs
+    const now = Date.now();
+    return state.finishStep(id, 'completed', stepResult({ ok: true, value: prepared.args, attempts: 0 }, now), now);
+  }
   if (prepared.kind !== 'failed' && step.requiresApproval) {
     const verdict = await awaitApproval(state, step, prepared);
     if (verdict !== 'approved') return;
@@ -268,12 +274,10 @@ async function runStep(state: PlanState, id: string): Promise<void> {
 
 type Prepared = { kind: 'run'; args: Json } | { kind: 'each'; items: Json[] } | { kind: 'skip' } | { kind: 'failed'; error: string };
 
-const rootOf = (step: Step): 'input' | 'args' => (step.agent !== undefined ? 'input' : 'args');
-
-/** The step's args (an agent step's input) with references and parameters resolved. */
+/** The step's args (an agent step's input, a computed question, a compute step's expression) with references and parameters resolved. */
 function resolveArgs(state: PlanState, step: Step, params = paramValues(state.plan!.params)) {
-  const root = rootOf(step);
-  return resolveReferences(((root === 'input' ? step.input : step.args) ?? {}) as Json, (ref) => resultOf(state, ref), root, params);
+  const { root, value } = computedPart(step);
+  return resolveReferences(value, (ref) => resultOf(state, ref), root, params);
 }
 
 /**
@@ -282,7 +286,7 @@ function resolveArgs(state: PlanState, step: Step, params = paramValues(state.pl
  * worker (the activity's result keeps them in history; the step records them).
  */
 async function prepareArgs(state: PlanState, step: Step): Promise<Prepared> {
-  const root = rootOf(step);
+  const { root } = computedPart(step);
   const params = paramValues(state.plan!.params);
   const resolved = resolveArgs(state, step, params);
   if (!resolved.ok) return { kind: 'failed', error: resolved.message };
@@ -308,7 +312,8 @@ async function prepareArgs(state: PlanState, step: Step): Promise<Prepared> {
     ]);
     if (out.kind === 'skip') return { kind: 'skip' };
     const computed = out.kind === 'each' ? out.items : out.args;
-    if (!step.ask) state.updateStep(step.id, { resolved: computed }, Date.now());
+    // a question records what it computed (its text and schema), as a step its args
+    if (!step.ask || askIsComputed(step)) state.updateStep(step.id, { resolved: computed }, Date.now());
     return out.kind === 'each' ? { kind: 'each', items: out.items } : { kind: 'run', args: out.args };
   } catch (err) {
     if (wf.isCancellation(err)) throw err;

@@ -218,7 +218,7 @@ describe('question steps (ask)', () => {
     expect(bad).toEqual([{ code: 'invalid_question', stepId: 'pick', path: 'ask.schema', message: "ask.schema: the answer's JSON Schema cannot be used: Unsupported type: strin" }]);
     const mixed = validatePlan([{ ...ask, tool: 'echo', args: { value: 1 }, requiresApproval: true }], catalog).map((p) => [p.path, p.message]);
     expect(mixed).toEqual([
-      ['tool', 'tool: a step names exactly one of `tool` (with `args`), `agent` (with `input`) or `ask` (a question)'],
+      ['tool', 'tool: a step names exactly one of `tool` (with `args`), `agent` (with `input`), `ask` (a question) or `compute` (an expression)'],
       ['args', 'args: a question (ask) takes no args: a person answers it'],
       ['requiresApproval', 'requiresApproval: a question (ask) takes no requiresApproval: a person answers it'],
     ]);
@@ -254,5 +254,39 @@ describe('exportPlan', () => {
       ok: false,
       message: 'step write_pkg uses the result of read_pkg, which the reviewer skipped: un-skip it or change write_pkg before exporting',
     });
+  });
+});
+
+describe('compute steps and computed questions (issue 43, part 3)', () => {
+  const list = { id: 'list', description: 'read', tool: 'read_file', args: { path: 'regions.json' } };
+  it('a compute step is valid with an expression over its dependencies; it takes no args, no approval; it reads what its expression names', () => {
+    const compute = { id: 'ids', description: 'ids', compute: '(mapv :id step/list)', dependsOn: ['list'] };
+    expect(validatePlan([list, compute], catalog)).toEqual([]);
+    expect(stepExpressions(compute)).toEqual([{ path: 'compute', source: '(mapv :id step/list)' }]);
+    expect([...resultsUsedBy(compute)]).toEqual(['list']);
+    const built = buildPlan({ id: 'p', taskId: 't', steps: [list, compute], createdAt: 'now' }, catalog);
+    expect(built.ok && built.plan.steps[1]).toMatchObject({ id: 'ids', compute: '(mapv :id step/list)', requiresApproval: false });
+    const problems = validatePlan([list, { ...compute, dependsOn: [], args: { x: 1 } }, { id: 'c2', compute: '(inc', description: '' }], catalog);
+    expect(formatProblems(problems)).toBe(
+      [
+        '  - ids: args: a compute step takes no args: its result is the value of its expression [invalid_step]',
+        "  - c2: compute: line 1, column 1: unclosed '(' opened at line 1, column 1 (add the missing closing delimiter) [invalid_expression]",
+      ].join('\n'),
+    );
+    expect(formatProblems(validatePlan([list, { ...compute, dependsOn: [] }], catalog))).toBe('  - ids: compute: reads step/list, which is not among its dependencies (add it to dependsOn) [reference_not_a_dependency]');
+  });
+
+  it('a question may compute its text and schema; their expressions are checked as args are', () => {
+    const ask = { id: 'pick', description: 'pick', ask: { question: { $expr: '(str "Which of " (count step/list) "?")' }, schema: { enum: { $expr: '(mapv :id step/list)' } } }, dependsOn: ['list'] };
+    expect(validatePlan([list, ask], catalog)).toEqual([]);
+    expect(stepExpressions(ask).map((e) => e.path)).toEqual(['ask.question', 'ask.schema.enum']);
+    expect(formatProblems(validatePlan([list, { ...ask, dependsOn: [] }], catalog))).toBe(
+      [
+        '  - pick: ask.question: reads step/list, which is not among its dependencies (add it to dependsOn) [reference_not_a_dependency]',
+        '  - pick: ask.schema.enum: reads step/list, which is not among its dependencies (add it to dependsOn) [reference_not_a_dependency]',
+      ].join('\n'),
+    );
+    // a question as written (no expression) is shown as written: a "$" in its text is no reference
+    expect(validatePlan([{ id: 'q', description: '', ask: { question: '$5 or $10?', schema: { enum: ['$5', '$10'] } } }], catalog)).toEqual([]);
   });
 });

@@ -142,4 +142,44 @@ describe('plans that compute and decide', () => {
     expect((await plan.ledger()).map((e) => e.stepId)).toEqual(['list']);
     await expectPlanAuditOk(env, plan.id);
   });
+
+  it('a compute step runs no tool: its result is its expression\'s value, read by later steps as step/ID and $ID; audited', T, async () => {
+    const plan = await env.startPlan({
+      agent: 'lab',
+      approve: true,
+      document: {
+        steps: [
+          { id: 'list', description: 'a list', tool: 'make_list', args: { n: 3 } },
+          { id: 'ids', description: 'the ids, upper-cased', compute: '(mapv #(str/upper-case (:id %)) (:items step/list))', dependsOn: ['list'] },
+          { id: 'use', description: 'uses them', tool: 'echo', args: { value: '$ids', label: { $expr: '(str (count step/ids) " ids")' } }, dependsOn: ['ids'] },
+        ],
+      },
+    });
+    expect((await plan.result()).status).toBe('completed');
+    const view = await plan.status();
+    expect(stepOf(view, 'ids')).toMatchObject({ status: 'completed', requiresApproval: false, result: { ok: true, value: ['ITEM-0', 'ITEM-1', 'ITEM-2'] } });
+    expect(stepOf(view, 'use').result!.value).toEqual({ got: ['ITEM-0', 'ITEM-1', 'ITEM-2'], label: '3 ids' });
+    // no tool ran for the compute step
+    expect((await plan.ledger()).map((e) => e.stepId).sort()).toEqual(['list', 'use']);
+    await expectPlanAuditOk(env, plan.id);
+  });
+
+  it('a compute step whose expression fails ends with the step and the expression\'s error', T, async () => {
+    const plan = await env.startPlan({
+      agent: 'lab',
+      approve: true,
+      options: { onFailure: 'abort' },
+      document: {
+        steps: [
+          { id: 'list', description: 'a list', tool: 'make_list', args: { n: 1 } },
+          { id: 'bad', description: 'adds one to a string', compute: '(inc (:id (first (:items step/list))))', dependsOn: ['list'] },
+        ],
+      },
+    });
+    const failed = await plan.result().catch((e: Error) => e);
+    expect(String(((failed as Error).cause as Error | undefined)?.message ?? (failed as Error).message)).toMatch(/critical step bad failed: step bad compute: line 1, column 1: .*inc/);
+    const view = await plan.status();
+    expect(stepOf(view, 'bad')).toMatchObject({ status: 'failed', result: { ok: false, error: expect.stringMatching(/^step bad compute: line 1, column 1: /) } });
+    expect(view.error).toMatch(/step bad compute: line 1, column 1: /);
+  });
 });

@@ -128,4 +128,51 @@ describe('question steps', () => {
     expect(view.questions).toEqual([]);
     await expectPlanAuditOk(env, plan.id);
   });
+
+  it('a question computes its text and its choices from the steps it depends on; the answer is checked against the computed schema; audited', T, async () => {
+    const env = planEnvOf();
+    const plan = await env.startPlan({
+      agent: 'lab',
+      approve: true,
+      document: {
+        steps: [
+          { id: 'list', description: 'items', tool: 'make_list', args: { n: 3 } },
+          {
+            id: 'pick',
+            description: 'which item',
+            ask: { question: { $expr: '(str "Which of the " (count (:items step/list)) " items?")' }, schema: { enum: { $expr: '(mapv :id (:items step/list))' } } },
+            dependsOn: ['list'],
+          },
+          { id: 'use', description: 'uses the answer', tool: 'echo', args: { value: '$pick' }, dependsOn: ['pick'] },
+        ],
+      },
+    });
+    const waiting = await waitForPlan(plan, waitingFor('pick'));
+    expect(waiting.questions).toEqual([expect.objectContaining({ stepId: 'pick', question: 'Which of the 3 items?', schema: { enum: ['item-0', 'item-1', 'item-2'] } })]);
+    const bad = await plan.answer('pick', 'item-7').catch((e) => e);
+    expect((bad as PlanRejected).message).toMatch(/^step pick: the answer "item-7" does not match the question's schema: answer: Invalid option/);
+    await plan.answer('pick', 'item-1', { by: 'ana' });
+    expect((await plan.result()).status).toBe('completed');
+    const view = await plan.status();
+    expect(stepOf(view, 'pick').resolved).toEqual({ question: 'Which of the 3 items?', schema: { enum: ['item-0', 'item-1', 'item-2'] } });
+    expect(stepOf(view, 'use').result!.value).toEqual({ got: 'item-1' });
+    await expectPlanAuditOk(env, plan.id);
+  });
+
+  it('a computed schema that is no JSON Schema fails the question step with its path', T, async () => {
+    const env = planEnvOf();
+    const plan = await env.startPlan({
+      agent: 'lab',
+      approve: true,
+      options: { onFailure: 'continue' },
+      document: {
+        steps: [
+          { id: 'list', description: 'items', tool: 'make_list', args: { n: 1 } },
+          { id: 'pick', description: 'which', ask: { question: 'Which?', schema: { $expr: '(:items step/list)' } }, dependsOn: ['list'], critical: false },
+        ],
+      },
+    });
+    await plan.result();
+    expect(stepOf(await plan.status(), 'pick')).toMatchObject({ status: 'failed', result: { error: expect.stringMatching(/^step pick ask\.schema: the schema must be a JSON Schema object/) } });
+  });
 });
