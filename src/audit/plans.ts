@@ -106,7 +106,7 @@ export function rebuildSteps(chain: RunHistory[], planId: string): Rebuilt {
   for (const run of chain) {
     const activities = new Map<number, StepRequest>();
     const childSteps = new Map<number, { stepId: string; workflowId: string }>();
-    const each: ForEachRuns = { evaluations: new Map(), steps: new Map(), updates: new Map() };
+    const each: ForEachRuns = { evaluations: new Map(), computes: new Set(), steps: new Map(), updates: new Map() };
     for (const e of run.history.events ?? []) applyEvent(e, run.runId, planId, activities, childSteps, out, each);
   }
   return out;
@@ -115,6 +115,8 @@ export function rebuildSteps(chain: RunHistory[], planId: string): Rebuilt {
 /** forEach steps: evaluations by scheduled event id, and each step's items so far. */
 interface ForEachRuns {
   evaluations: Map<number, string>;
+  /** evaluations of compute steps, by their scheduled event id */
+  computes: Set<number>;
   steps: Map<string, { results: Json[]; done: number }>;
   /** accepted updates' names by event id (answers are `answerStep` updates) */
   updates: Map<number, string>;
@@ -208,6 +210,7 @@ function forEachEvent(e: HistoryEvent, each: ForEachRuns, record: (ev: Omit<Step
   if (e.eventType === EventType.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED && e.activityTaskScheduledEventAttributes?.activityType?.name === 'evaluatePlanStep') {
     const req = decodeFirst<EvaluateStepRequest>(e.activityTaskScheduledEventAttributes.input)!;
     each.evaluations.set(eventId(e), req.stepId);
+    if (req.root === 'compute') each.computes.add(eventId(e));
     return true;
   }
   if (e.eventType !== EventType.EVENT_TYPE_ACTIVITY_TASK_COMPLETED) return false;
@@ -215,6 +218,8 @@ function forEachEvent(e: HistoryEvent, each: ForEachRuns, record: (ev: Omit<Step
   const stepId = each.evaluations.get(Number(a.scheduledEventId));
   if (stepId === undefined) return false;
   const outcome = decodeFirst<EvaluateStepOutcome>(a.result)!;
+  // a compute step runs no tool: its evaluation is its execution, the value its result
+  if (outcome.kind === 'args' && each.computes.has(Number(a.scheduledEventId))) record({ stepId, outcome: 'completed', value: outcome.args, via: `evaluatePlanStep event ${a.scheduledEventId}` });
   if (outcome.kind !== 'each') return true;
   each.steps.set(stepId, { results: outcome.items.map(() => null), done: 0 });
   if (outcome.items.length === 0) record({ stepId, outcome: 'completed', value: [], via: `evaluatePlanStep event ${a.scheduledEventId}` });
