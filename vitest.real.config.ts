@@ -21,6 +21,7 @@ export default defineConfig({
       'test/client/**/*.test.ts',
       'test/real/**/*.test.ts',
       'test/payloads/**/*.test.ts',
+      'test/history/**/*.test.ts',
     ],
     exclude: [
       // the embedded server's own pieces, not behaviour a client sees

@@ -22,6 +22,7 @@ import { silentSpanSinks, workflowInterceptorModules } from '../telemetry/setup.
 import { decodeFailureText, decodePayloads } from '../codec/history.ts';
 import { configuredDataConverter } from '../codec/load.ts';
 import type { HistoryReplayer } from './replayer.ts';
+import { WorkerUnavailableError, answerOf, readerOf } from '../history/reader.ts';
 
 export interface AuditReport {
   ok: boolean;
@@ -223,9 +224,19 @@ function openRuns(chain: RunHistory[]): string[] {
     .map((r) => `run ${r.runId}: the history ends at event ${r.history.events?.length ?? 0} without the workflow closing (cut short, or exported while it ran)`);
 }
 
+/**
+ * The journal the workflow code holds: for a closed run, its history replayed here with the
+ * workflow code (src/history/reader.ts; no worker, no query); for a running one, its
+ * worker's answer, else (no worker answers) what its history holds.
+ */
 async function workflowJournal(client: Client, workflowId: string): Promise<Array<[string, Json]>> {
-  const { entries } = await client.workflow.getHandle(workflowId).query(journalQuery);
-  return entries;
+  const reader = readerOf(client.workflow);
+  try {
+    return (await reader.query<{ entries: Array<[string, Json]> }>(workflowId, journalQuery.name)).entries;
+  } catch (err) {
+    if (!(err instanceof WorkerUnavailableError)) throw err;
+    return answerOf<{ entries: Array<[string, Json]> }>(await reader.fromHistory(workflowId), journalQuery.name).entries;
+  }
 }
 
 export function diffJournals(a: Array<[string, Json]>, b: Array<[string, Json]>): string[] {

@@ -14,6 +14,7 @@ import type { AnswerAck, EvaluateStepOutcome, EvaluateStepRequest, StepOutcome, 
 import { planQuery } from '../workflows/plan-messages.ts';
 import { EventType, type HistoryEvent, type RunHistory, decodeFirst, eventId, fetchChain } from './history.ts';
 import { type AuditOptions, auditMission, replayChain } from './index.ts';
+import { WorkerUnavailableError, answerOf, readerOf } from '../history/reader.ts';
 import { type PlanValueLinks, checkPlanValues, formatPlanValues } from './plan-values.ts';
 
 /** What history says about one step: its last execution's outcome. */
@@ -43,7 +44,12 @@ export interface PlanAuditReport {
 
 export async function auditPlan(client: Client, planId: string, opts: AuditOptions = {}): Promise<PlanAuditReport> {
   const chain = await fetchChain(client, planId);
-  const plan = await client.workflow.getHandle(planId).query(planQuery);
+  // a closed plan from its history replayed here (no worker, no query); a running one from its worker, else its history
+  const reader = readerOf(client.workflow);
+  const plan = await reader.query<Plan | null>(planId, planQuery.name).catch(async (err: unknown) => {
+    if (!(err instanceof WorkerUnavailableError)) throw err;
+    return answerOf<Plan | null>(await reader.fromHistory(planId), planQuery.name);
+  });
   const report = await auditPlanChain(chain, plan, opts);
   for (const workflowId of report.children.map((c) => c.workflowId)) {
     const child = await auditMission(client, workflowId, opts).catch((err: Error) => ({ ok: false, problems: [err.message] }));

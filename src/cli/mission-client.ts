@@ -7,6 +7,11 @@ import { connectClient, resolveTarget, type Connected } from '../temporal/connec
 import { CliError } from './errors.ts';
 import { type MissionHandle, MissionRejected, getMission } from '../client/missions.ts';
 import { PLAN_WORKFLOW } from '../client/plans.ts';
+import { closeReadReplayer, onFirstReplay } from '../history/replay.ts';
+import { WorkerUnavailableError } from '../history/reader.ts';
+
+// a closed run is read by replaying its history here: the replay worker's INFO logs stay off the output
+onFirstReplay(() => quietTemporalLogs());
 
 export async function withClient<T>(fn: (client: Client, conn: Connected) => Promise<T>): Promise<T> {
   const target = resolveTarget();
@@ -19,7 +24,8 @@ export async function withClient<T>(fn: (client: Client, conn: Connected) => Pro
   try {
     return await fn(conn.client, conn);
   } finally {
-    await conn.close();
+    // a replay worker that read a closed run would keep the process alive for its idle seconds
+    await Promise.all([conn.close(), closeReadReplayer()]);
   }
 }
 
@@ -40,6 +46,7 @@ export function explain(err: unknown, id: string): Error {
   if (err instanceof CliError) return err;
   if (err instanceof WorkflowNotFoundError) return new CliError(`no mission with id ${id}`);
   if (err instanceof MissionRejected) return new CliError(`rejected: ${err.message}`);
+  if (err instanceof WorkerUnavailableError) return new CliError(`${id}: ${err.message}`);
   if (err instanceof WorkflowUpdateFailedError) {
     const cause = err.cause as Error | undefined;
     return new CliError(`rejected: ${cause?.message ?? err.message}`);

@@ -15,3 +15,4 @@ export type * from '../workflows/contract.ts';
 export { auditMission, type AuditReport } from '../audit/index.ts';
 export { auditPlan, type PlanAuditReport } from '../audit/plans.ts';
 export { connectClient, resolveTarget, type TemporalTarget } from '../temporal/connection.ts';
+export { DEFAULT_QUERY_TIMEOUT_MS, RunReader, type RunReaderOptions, WorkerUnavailableError, type HistoryState, type PollerSeen, readerOf } from '../history/reader.ts';

@@ -17,7 +17,9 @@ import type { AuditOptions, AuditReport } from '../audit/index.ts';
 import { fetchChain } from '../audit/history.ts';
 import { type TimelineLine, timeline } from '../audit/timeline.ts';
 import { valueHash } from '../audit/hash.ts';
-import { type Json, MissionInput, type MissionOverview, type StatusView } from '../workflows/contract.ts';
+import type { QueryDefinition } from '@temporalio/common';
+import { type DecisionContract, type JournalEntries, type Json, type LedgerEntry, MissionInput, type MissionOverview, type Pending, type StatusView } from '../workflows/contract.ts';
+import { type HistoryState, type RunReader, answerOf, isClosed, readerOf } from '../history/reader.ts';
 import * as m from '../workflows/messages.ts';
 import { issuesText } from '../kernel/contract.ts';
 import { type AcceptedUpdate, acceptedUpdates, shownArgsProblem } from './verdicts.ts';
@@ -98,6 +100,14 @@ export interface EffectVerdictOptions {
   role?: string;
 }
 
+const OVERVIEW_PARTS = [m.statusQuery.name, m.journalQuery.name, m.ledgerQuery.name, m.progressQuery.name, m.summariesQuery.name, m.decisionsQuery.name];
+
+/** The overview a mission's history ends with (as its overview query would answer). */
+function overviewOf(state: HistoryState): MissionOverview {
+  const [status, journal, ledger, progress, summaries, decisions] = OVERVIEW_PARTS.map((name) => answerOf(state, name)) as never[];
+  return { status, journal, ledger, progress, summaries, decisions };
+}
+
 /** One mission: queries, decisions and journal changes, result and audit. */
 export class MissionHandle {
   constructor(
@@ -110,49 +120,67 @@ export class MissionHandle {
     return this.workflow.workflowId;
   }
 
+  /**
+   * Where it stands. A closed mission is read from its history (replayed here, no worker
+   * needed); a running one is asked, and fails with a {@link WorkerUnavailableError} when
+   * no worker answers within the reader's deadline ({@link overviewFromHistory} then
+   * still says what its history holds).
+   */
   status(): Promise<StatusView> {
-    return this.workflow.query(m.statusQuery);
+    return this.read(m.statusQuery);
   }
   /** the decision it waits for, or null */
-  pending() {
-    return this.workflow.query(m.pendingQuery);
+  pending(): Promise<Pending | null> {
+    return this.read(m.pendingQuery);
   }
   /** the agent's decision contracts for this mission's input */
-  decisions() {
-    return this.workflow.query(m.decisionsQuery);
+  decisions(): Promise<DecisionContract[]> {
+    return this.read(m.decisionsQuery);
   }
   /** the journal in commit order, with its version */
-  journal() {
-    return this.workflow.query(m.journalQuery);
+  journal(): Promise<{ version: number; entries: JournalEntries }> {
+    return this.read(m.journalQuery);
   }
-  summaries() {
-    return this.workflow.query(m.summariesQuery);
+  summaries(): Promise<Record<string, string>> {
+    return this.read(m.summariesQuery);
   }
   /** the plan checklist as the model sees it */
-  progress() {
-    return this.workflow.query(m.progressQuery);
+  progress(): Promise<string> {
+    return this.read(m.progressQuery);
   }
   /**
-   * Status, journal, ledger, progress, summaries and decisions in one query (a closed
-   * run's queries each replay its history). A worker older than this query answers them
-   * one by one.
+   * Status, journal, ledger, progress, summaries and decisions at once: from history for a
+   * closed mission (one replay answers all), else one query (a worker older than that
+   * query answers them one by one).
    */
   async overview(): Promise<MissionOverview> {
+    const reader = this.reader();
+    const description = await reader.describe(this.id);
+    if (isClosed(description)) return overviewOf(await reader.fromHistory(this.id, description));
     try {
-      return await this.workflow.query(m.overviewQuery);
+      return (await reader.read(this.id, [m.overviewQuery.name], description)).answers[0] as MissionOverview;
     } catch (err) {
       if (!(err instanceof QueryNotRegisteredError)) throw err;
-      const [status, journal, ledger, progress, summaries, decisions] = await Promise.all([this.status(), this.journal(), this.ledger(), this.progress(), this.summaries(), this.decisions()]);
+      const [status, journal, ledger, progress, summaries, decisions] = (await reader.read(this.id, OVERVIEW_PARTS, description)).answers as never[];
       return { status, journal, ledger, progress, summaries, decisions };
     }
   }
+  /**
+   * What the history of its latest run holds, replayed here whether it runs or not (no
+   * worker involved): for a running mission whose worker is gone, the state at its last
+   * workflow task. `at` is that task's event id.
+   */
+  async overviewFromHistory(): Promise<MissionOverview & { at: number; temporalStatus: string }> {
+    const state = await this.reader().fromHistory(this.id);
+    return { ...overviewOf(state), at: state.at, temporalStatus: state.temporalStatus };
+  }
   /** every tool call */
-  ledger() {
-    return this.workflow.query(m.ledgerQuery);
+  ledger(): Promise<LedgerEntry[]> {
+    return this.read(m.ledgerQuery);
   }
   /** the journal as the Mission Log the model sees */
-  missionLog() {
-    return this.workflow.query(m.missionLogQuery);
+  missionLog(): Promise<string> {
+    return this.read(m.missionLogQuery);
   }
   /** the decisions people made, as the workflow accepted them (from history: who, the value, when) */
   decided(): Promise<AcceptedUpdate[]> {
@@ -214,6 +242,15 @@ export class MissionHandle {
   async audit(opts: AuditOptions = {}): Promise<AuditReport> {
     const { auditMission } = await import('../audit/index.ts');
     return auditMission(this.historyClient(), this.id, opts);
+  }
+
+  /** The reader this handle reads through: one per Temporal client (src/history/reader.ts). */
+  reader(): RunReader {
+    return readerOf(this.workflow.client);
+  }
+
+  private async read<T>(def: QueryDefinition<T, []>): Promise<T> {
+    return (await this.reader().read(this.id, [def.name])).answers[0] as T;
   }
 
   private historyClient(): Client {

@@ -11,6 +11,7 @@
  */
 import type { Client } from '@temporalio/client';
 import { DEFAULT_TASK_QUEUE } from '../temporal/connection.ts';
+import { type RunReader, WorkerUnavailableError, readerOf } from '../history/reader.ts';
 import type { Json } from '../workflows/contract.ts';
 import { MISSION_WORKFLOW, type MissionHandle, type StartMissionOptions, getMission, startMission } from './missions.ts';
 import { type ResumeOptions, resumeMission } from './resume.ts';
@@ -26,6 +27,8 @@ export interface NavigatorClientOptions {
   taskQueue?: string;
   /** the Keyword search attribute runs publish their status in (their `statusSearchAttribute`), read by lists @default NAVIGATOR_STATUS_ATTRIBUTE, else `NavigatorStatus` */
   statusAttribute?: string;
+  /** how long a query of a running run waits for a worker before failing with a WorkerUnavailableError @default NAVIGATOR_QUERY_TIMEOUT_MS, else 5000 */
+  queryTimeoutMs?: number;
 }
 
 export class NavigatorClient {
@@ -37,6 +40,13 @@ export class NavigatorClient {
     this.client = opts.client;
     this.taskQueue = opts.taskQueue ?? process.env.NAVIGATOR_TASK_QUEUE ?? DEFAULT_TASK_QUEUE;
     this.statusAttribute = opts.statusAttribute ?? (process.env.NAVIGATOR_STATUS_ATTRIBUTE || 'NavigatorStatus');
+    // closed runs are read from history, running ones queried with this deadline (src/history/reader.ts)
+    readerOf(this.client.workflow, opts.queryTimeoutMs !== undefined ? { queryTimeoutMs: opts.queryTimeoutMs } : undefined);
+  }
+
+  /** How this client reads runs: from history when closed, by query with a deadline when running. */
+  get reader(): RunReader {
+    return readerOf(this.client.workflow);
   }
 
   /** Starts a mission of `agent`; the input is checked by the workflow's schema first. */
@@ -94,10 +104,12 @@ export class NavigatorClient {
     const limit = opts.limit ?? 100;
     const query = [opts.status ? executionFilter(opts.status) : undefined, opts.query].filter(Boolean).join(' AND ') || undefined;
     const out: ListedRun[] = [];
+    // task queues no worker answered on: their other runs are not asked again (each would wait the query deadline)
+    const unanswered = new Set<string>();
     for (const kind of opts.kinds ?? RUN_KINDS) {
       let found = 0;
       for await (const w of this.executions(kind, query)) {
-        const status = await this.navigatorStatus(w);
+        const status = await this.navigatorStatus(w, unanswered);
         if (opts.status && status !== opts.status) continue;
         out.push({ kind, workflowId: w.workflowId, status, temporalStatus: w.status, startTime: w.startTime });
         if (++found >= limit) break;
@@ -110,17 +122,26 @@ export class NavigatorClient {
    * A run's status as the Navigator names it. A running one is asked: a mission says its
    * own (`waiting` when a decision or an effect waits for a person); a plan is `review`
    * in review, `waiting` while a step waits for an approval or an answer, else its own.
-   * A closed one: the status it published last, else Temporal's in lower case.
+   * A closed one: the status it published last, else Temporal's in lower case. One no
+   * worker answers: the status it published last, else `running (no worker)`; with
+   * `unanswered`, its task queue is added there, and a run on a queue already in it is
+   * not asked.
    */
-  async navigatorStatus(w: ListedWorkflow): Promise<string> {
+  async navigatorStatus(w: ListedWorkflow, unanswered?: Set<string>): Promise<string> {
     if (w.status !== 'RUNNING') return w.publishedStatus ?? w.status.toLowerCase();
+    const noWorker = w.publishedStatus ?? 'running (no worker)';
+    if (w.taskQueue && unanswered?.has(w.taskQueue)) return noWorker;
     try {
       if (w.kind === 'mission') return (await this.mission(w.workflowId).status()).status;
       const view = await this.plan(w.workflowId).status();
       if (view.status === 'review') return 'review';
       return view.approvals.length > 0 || (view.questions ?? []).length > 0 ? 'waiting' : view.status;
-    } catch {
-      // no worker answers: what the run published, if anything
+    } catch (err) {
+      if (err instanceof WorkerUnavailableError) {
+        unanswered?.add(err.taskQueue);
+        return noWorker;
+      }
+      // another failure: what the run published, if anything
       return w.publishedStatus ?? 'running (no answer)';
     }
   }

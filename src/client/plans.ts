@@ -12,13 +12,14 @@
  */
 import { valueHash } from '../audit/hash.ts';
 import { WorkflowUpdateFailedError, type Client, type WorkflowHandle } from '@temporalio/client';
-import { ApplicationFailure, type UpdateDefinition } from '@temporalio/common';
+import { ApplicationFailure, type QueryDefinition, type UpdateDefinition } from '@temporalio/common';
+import { type RunReader, answerOf, readerOf } from '../history/reader.ts';
 import { z } from 'zod';
 import { PlanDocument, PlanOptions, type PlanProblem } from '../plans/schema.ts';
 import { checkParams } from '../plans/params.ts';
 import { tooManyStepsProblem } from '../plans/limits.ts';
 import { formatProblems } from '../plans/validate.ts';
-import { type AnswerAck, type ExecutionSummary, type Json, type PlanAck, PlanInput } from '../workflows/plan-contract.ts';
+import { type AnswerAck, type ExecutionSummary, type Json, type Plan, type PlanAck, PlanInput, type PlanLedgerEntry, type PlanStatusView, type PlanVersion, type ProgressView } from '../workflows/plan-contract.ts';
 import * as m from '../workflows/plan-messages.ts';
 import { issuesText } from '../kernel/contract.ts';
 import { type AcceptedUpdate, acceptedUpdates, shownArgsProblem } from './verdicts.ts';
@@ -128,20 +129,51 @@ export class PlanHandle {
     return this.workflow.workflowId;
   }
 
-  status() {
-    return this.workflow.query(m.planStatusQuery);
+  /**
+   * Where it stands. A closed plan is read from its history (replayed here, no worker
+   * needed); a running one is asked, and fails with a {@link WorkerUnavailableError} when
+   * no worker answers within the reader's deadline ({@link statusFromHistory} then still
+   * says what its history holds).
+   */
+  status(): Promise<PlanStatusView> {
+    return this.read(m.planStatusQuery);
   }
-  plan() {
-    return this.workflow.query(m.planQuery);
+  plan(): Promise<Plan | null> {
+    return this.read(m.planQuery);
   }
-  versions() {
-    return this.workflow.query(m.versionsQuery);
+  versions(): Promise<PlanVersion[]> {
+    return this.read(m.versionsQuery);
   }
-  progress() {
-    return this.workflow.query(m.planProgressQuery);
+  progress(): Promise<ProgressView> {
+    return this.read(m.planProgressQuery);
   }
-  ledger() {
-    return this.workflow.query(m.planLedgerQuery);
+  ledger(): Promise<PlanLedgerEntry[]> {
+    return this.read(m.planLedgerQuery);
+  }
+  /**
+   * What the history of its latest run holds, replayed here whether it runs or not (no
+   * worker involved): for a running plan whose worker is gone, the state at its last
+   * workflow task (`at`, that task's event id).
+   */
+  async fromHistory(): Promise<{ status: PlanStatusView; versions: PlanVersion[]; progress: ProgressView; ledger: PlanLedgerEntry[]; at: number; temporalStatus: string }> {
+    const state = await this.reader().fromHistory(this.id);
+    return {
+      status: answerOf(state, m.planStatusQuery.name),
+      versions: answerOf(state, m.versionsQuery.name),
+      progress: answerOf(state, m.planProgressQuery.name),
+      ledger: answerOf(state, m.planLedgerQuery.name),
+      at: state.at,
+      temporalStatus: state.temporalStatus,
+    };
+  }
+
+  /** The reader this handle reads through: one per Temporal client (src/history/reader.ts). */
+  reader(): RunReader {
+    return readerOf(this.workflow.client);
+  }
+
+  private async read<T>(def: QueryDefinition<T, []>): Promise<T> {
+    return (await this.reader().read(this.id, [def.name])).answers[0] as T;
   }
 
   edit(edit: unknown, opts: { by?: string } = {}): Promise<PlanAck> {

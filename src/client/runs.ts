@@ -28,6 +28,8 @@ export interface ListedWorkflow {
   startTime: Date;
   /** the status the run last published in its status search attribute, when it keeps one */
   publishedStatus?: string;
+  /** the task queue it runs on */
+  taskQueue?: string;
 }
 
 /** A listed run with its Navigator status. */
@@ -49,5 +51,5 @@ export function executionFilter(status: string): string {
 /** A listed execution of `kind`, with the value of the status attribute `attribute` when it has one. */
 export function listedOf(kind: RunKind, w: WorkflowExecutionInfo, attribute: string): ListedWorkflow {
   const published = w.typedSearchAttributes.get(defineSearchAttributeKey(attribute, SearchAttributeType.KEYWORD));
-  return { kind, workflowId: w.workflowId, status: w.status.name, startTime: w.startTime, ...(published ? { publishedStatus: published } : {}) };
+  return { kind, workflowId: w.workflowId, status: w.status.name, startTime: w.startTime, taskQueue: w.taskQueue, ...(published ? { publishedStatus: published } : {}) };
 }

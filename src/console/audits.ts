@@ -1,9 +1,10 @@
 /**
  * The console's audits share one replay worker with the mission workflow code (see
  * src/audit/replayer.ts): the audit page bundled the workflow code (or read it from the
- * bundle cache) and built a replay worker for every view. Both are made on the first audit,
- * loaded then (the console itself starts without @temporalio/worker), and the worker stops
- * after a few seconds without audits.
+ * bundle cache) and built a replay worker for every view. Both are made on the first audit
+ * or the first read of a closed run (the same worker and bundle as the history reader's,
+ * src/history/replay.ts), loaded then (the console itself starts without
+ * @temporalio/worker), and the worker stops after a few seconds without work.
  */
 import type { Client } from '@temporalio/client';
 import type { AuditOptions } from '../audit/index.ts';
@@ -12,7 +13,8 @@ import type { HistoryReplayer } from '../audit/replayer.ts';
 export class ConsoleAudits {
   private made: Promise<{ workflowBundle: { code: string }; replayer: HistoryReplayer }> | null = null;
 
-  constructor(private readonly client: Client) {}
+  /** @param _client the console's client (the audits decode its histories with its codecs before replaying them) */
+  constructor(private readonly _client: Client) {}
 
   /** Options for an audit from the console: the shared bundle and replay worker. */
   async options(): Promise<AuditOptions> {
@@ -30,9 +32,9 @@ export class ConsoleAudits {
   }
 
   private async make() {
-    const [{ bundleMissionWorkflows }, { HistoryReplayer }, { silentSpanSinks }] = await Promise.all([import('../worker/index.ts'), import('../audit/replayer.ts'), import('../telemetry/setup.ts')]);
-    const workflowBundle = await bundleMissionWorkflows();
-    const replayer = new HistoryReplayer({ workflowBundle, sinks: silentSpanSinks, dataConverter: this.client.options.dataConverter });
+    // the process's reading replay worker (src/history/replay.ts): one worker replays closed runs to read them and audits them
+    const { readerBundle, readReplayer } = await import('../history/replay.ts');
+    const [workflowBundle, replayer] = await Promise.all([readerBundle(), readReplayer()]);
     return { workflowBundle, replayer };
   }
 }

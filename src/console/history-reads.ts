@@ -13,6 +13,8 @@
  * Bounded: the last `max` workflows read.
  */
 import type { Client, WorkflowExecutionDescription } from '@temporalio/client';
+import { WorkerUnavailableError } from '../history/reader.ts';
+import { type Fragment, html } from './html.ts';
 
 /** One workflow's history at one point, and the parts read from it. */
 export interface HistoryPoint {
@@ -51,4 +53,24 @@ export class HistoryReads {
       },
     };
   }
+}
+
+/**
+ * A read of a running workflow that no worker answered in time (src/history/reader.ts): the
+ * page says so in a banner and shows the rest from history; the live stream watching it
+ * reads this instead of the error's text (which names how long ago the queue was polled),
+ * so that the page is not reloaded until a worker answers again.
+ */
+export function unanswered(err: WorkerUnavailableError): { workerUnavailable: string; polling: boolean } {
+  return { workerUnavailable: err.taskQueue, polling: err.polling };
+}
+
+/** `read`, or {@link unanswered} when no worker answers it (for the live streams). */
+export function liveRead<T>(read: () => Promise<T>): () => Promise<T | ReturnType<typeof unanswered>> {
+  return () => read().catch((err: unknown) => (err instanceof WorkerUnavailableError ? unanswered(err) : Promise.reject(err)));
+}
+
+/** The banner over a page read from history because no worker answered. */
+export function unansweredBanner(err: WorkerUnavailableError, at: number): Fragment {
+  return html`<div class="problem" role="alert"><strong>No worker answered.</strong> ${err.message}. This page shows what the history holds${at ? ` (up to event ${at})` : ''}; approving or changing anything waits until a worker runs.</div>`;
 }

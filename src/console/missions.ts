@@ -12,7 +12,8 @@ import { when } from './time.ts';
 import { checklist, checklistFromText, checklistOf } from './checklist.ts';
 import { WAITING_FOR_YOU, statusBadge, statusesOf } from './waiting.ts';
 import { decisionCard, effectApprovalCard, shownArgsHash } from './approvals.ts';
-import type { HistoryReads } from './history-reads.ts';
+import { type HistoryReads, unanswered, unansweredBanner } from './history-reads.ts';
+import { WorkerUnavailableError } from '../history/reader.ts';
 import type { ConsoleAudits } from './audits.ts';
 import { verdictRole } from './roles.ts';
 
@@ -179,20 +180,30 @@ export function missionRoutes(app: Hono, ctx: ConsoleContext): void {
 
 async function missionPage(ctx: ConsoleContext, id: string, problem?: string): Promise<Fragment> {
   const m = ctx.navigator.mission(id);
-  // each query of a closed run replays its history on a worker: read once per point of its history
+  // read once per point of its history (a closed run is replayed here, from its history)
   const at = await ctx.reads.at(id);
-  // one query for what the workflow's state answers (a closed run replays once, not six times)
+  // a running mission no worker answers: a banner, and the rest as its history holds it
+  let unavailable: WorkerUnavailableError | null = null;
+  const fromHistory = (err: unknown) => {
+    if (!(err instanceof WorkerUnavailableError)) throw err;
+    unavailable = err;
+    return m.overviewFromHistory();
+  };
+  // one read for what the workflow's state answers (a closed run replays once, not six times)
   const [overview, events, decided] = await Promise.all([
-    at.get('overview', () => m.overview()),
+    at.get('overview', () => m.overview()).catch(fromHistory),
     at.get('timeline', () => m.timeline()).catch(() => []),
     at.get('decided', () => m.decided()).catch(() => []),
   ]);
   const { status, journal, ledger, progress, summaries, decisions: contracts } = overview;
   const scheduledBy = at.description.searchAttributes.TemporalScheduledById?.[0] as string | undefined;
-  const open = status.status === 'running' || status.status === 'waiting';
+  // Temporal's word: a terminated or timed-out mission never said so in its own state
+  const open = at.description.status.name === 'RUNNING';
+  const unanswered_ = unavailable as WorkerUnavailableError | null;
   const pending = status.pending;
   const contract = pending ? contracts.find((d) => d.key === pending.key) : undefined;
   const body = html`
+    ${unanswered_ ? unansweredBanner(unanswered_, 'at' in overview ? overview.at : 0) : ''}
     ${problem ? html`<div class="problem">Not recorded: ${problem}</div>` : ''}
     <div class="card">
       ${statusBadge(status.status)} · agent ${status.agent} · <a href="/missions/${encodeURIComponent(id)}/passes#pass-${status.passes}">pass ${status.passes}</a> · ${status.journalSize} tasks in the journal
@@ -220,8 +231,8 @@ async function missionPage(ctx: ConsoleContext, id: string, problem?: string): P
     </table>
     <p><a href="/missions/${encodeURIComponent(id)}/passes">What the model did: each pass's programs, prints and effects</a> · <a href="/missions/${encodeURIComponent(id)}/audit">Run the audit against history</a></p>
     ${open ? engineerTools(ctx, id) : ''}`;
-  // a closed mission changes no more: no stream polling its status (a closed run's query replays its whole history on a worker)
-  return page(`Mission ${id}`, body, open ? { live: `/live/missions/${encodeURIComponent(id)}?seen=${fingerprint(status)}` } : {});
+  // a closed mission changes no more: no stream polling its status
+  return page(`Mission ${id}`, body, open ? { live: `/live/missions/${encodeURIComponent(id)}?seen=${fingerprint(unanswered_ ? unanswered(unanswered_) : status)}` } : {});
 }
 
 /** "Approved by ana at 15:31" for each decision the mission got, and what came of it once it is there. */

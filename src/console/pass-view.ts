@@ -9,6 +9,8 @@ import type { Hono } from 'hono';
 import type { ApprovalRecord, Json } from '../workflows/contract.ts';
 import { type Fragment, html, page, pretty, raw } from './html.ts';
 import type { ConsoleContext } from './missions.ts';
+import { unansweredBanner } from './history-reads.ts';
+import { WorkerUnavailableError } from '../history/reader.ts';
 import { escapeHtml } from './markdown.ts';
 import { type CallView, type EffectView, type PassView, type ProgramEnd, type ProgramView, missionPasses } from './passes.ts';
 
@@ -22,11 +24,25 @@ export function passRoutes(app: Hono, ctx: ConsoleContext): void {
     // reading the passes runs every recorded program again: once per point of the history (history-reads.ts)
     const at = await ctx.reads.at(id);
     // the status from the mission page's overview read (one replay of a closed run serves both pages)
+    const mission = ctx.navigator.mission(id);
+    let unavailable: WorkerUnavailableError | null = null;
+    let readAt = 0;
     const [views, status] = await Promise.all([
       at.get('passes', () => missionPasses(ctx.navigator.client, id)),
-      at.get('overview', () => ctx.navigator.mission(id).overview()).then((o) => o.status, () => null),
+      at
+        .get('overview', () => mission.overview())
+        .catch(async (err: unknown) => {
+          if (!(err instanceof WorkerUnavailableError)) throw err;
+          // a running mission no worker answers: its status as its history holds it
+          unavailable = err;
+          const o = await mission.overviewFromHistory();
+          readAt = o.at;
+          return o;
+        })
+        .then((o) => o.status, () => null),
     ]);
-    const body = html`<p><a href="/missions/${encodeURIComponent(id)}">back to the mission</a>${status ? html` · ${status.status}, ${views.length} pass${views.length === 1 ? '' : 'es'}` : ''}</p>
+    const unanswered_ = unavailable as WorkerUnavailableError | null;
+    const body = html`${unanswered_ ? unansweredBanner(unanswered_, readAt) : ''}<p><a href="/missions/${encodeURIComponent(id)}">back to the mission</a>${status ? html` · ${status.status}, ${views.length} pass${views.length === 1 ? '' : 'es'}` : ''}</p>
       ${views.length === 0 ? html`<p>No pass has run yet.</p>` : ''}
       ${views.map((p) => passSection(p, status?.approvals ?? []))}`;
     return c.html(page(`What the model did in ${id}`, body));

@@ -5,6 +5,8 @@ import type { Json, PlanProblem, Step } from '../plans/schema.ts';
 import type { PendingQuestion, PlanStatusView, ProgressEvent } from '../workflows/plan-contract.ts';
 import { type Fragment, fingerprint, html, page, pretty } from './html.ts';
 import type { ConsoleContext } from './missions.ts';
+import { unanswered, unansweredBanner } from './history-reads.ts';
+import { WorkerUnavailableError } from '../history/reader.ts';
 import { shownArgsHash, stepApprovalCard } from './approvals.ts';
 import type { AcceptedUpdate } from '../client/verdicts.ts';
 import { when } from './time.ts';
@@ -131,14 +133,26 @@ function progressNote(step: Step, p: { progress?: number; log?: string } | undef
 /** `adding`: the add-step form for a tool picked (or refused, with what was typed). */
 async function planPage(ctx: ConsoleContext, id: string, outcome?: { message?: string; problems?: readonly PlanProblem[]; adding?: Adding; stepJson?: string }): Promise<Fragment> {
   const plan = ctx.navigator.plan(id);
-  // each query of a closed run replays its history on a worker: read once per point of its history
+  // read once per point of its history (a closed run is replayed here, from its history)
   const at = await ctx.reads.at(id);
-  const [view, versions, progress, verdicts] = await Promise.all([
+  // a read no worker answers is not hidden as empty: the page then comes from history
+  const tolerated = <T>(fallback: T) => (err: unknown) => (err instanceof WorkerUnavailableError ? Promise.reject(err) : fallback);
+  const verdicts = await at.get('verdicts', () => plan.stepVerdicts()).catch(() => []);
+  let unavailable: WorkerUnavailableError | null = null;
+  let readAt = 0;
+  const [view, versions, progress] = await Promise.all([
     at.get('status', () => plan.status()),
-    at.get('versions', () => plan.versions()).catch(() => []),
-    at.get('progress', () => plan.progress()).catch(() => null),
-    at.get('verdicts', () => plan.stepVerdicts()).catch(() => []),
-  ]);
+    at.get('versions', () => plan.versions()).catch(tolerated([])),
+    at.get('progress', () => plan.progress()).catch(tolerated(null)),
+  ]).catch(async (err: unknown) => {
+    if (!(err instanceof WorkerUnavailableError)) throw err;
+    // a running plan no worker answers: a banner, and the rest as its history holds it
+    unavailable = err;
+    const h = await plan.fromHistory();
+    readAt = h.at;
+    return [h.status, h.versions, h.progress] as const;
+  });
+  const unanswered_ = unavailable as WorkerUnavailableError | null;
   const inReview = view.status === 'review';
   const actions = inReview
     ? html`<div class="card">
@@ -157,6 +171,7 @@ async function planPage(ctx: ConsoleContext, id: string, outcome?: { message?: s
           <input name="order" aria-label="order of the steps" size="60" value="${(view.plan?.steps ?? []).map((s) => s.id).join(', ')}" /> <button name="what" value="reorder">Reorder</button></form></div>`
     : '';
   const body = html`
+    ${unanswered_ ? unansweredBanner(unanswered_, readAt) : ''}
     ${problemsBox(outcome?.problems, outcome?.message)}
     <div class="card">${planWaits(view) ? html`${statusBadge(WAITING_FOR_YOU)} (${view.status === 'review' ? 'review the plan, then Start' : 'a step needs you'}) ` : html`<span class="status">${view.status}</span>`} · agent ${view.agent} · version ${view.version}
       ${view.error ? html`<div class="problem">${view.error}</div>` : ''}</div>
@@ -168,9 +183,9 @@ async function planPage(ctx: ConsoleContext, id: string, outcome?: { message?: s
     ${editors}
     ${view.summary && !inReview ? html`<h2>Summary</h2><pre class="card">${pretty(view.summary)}</pre>` : ''}
     ${history}`;
-  // a closed plan changes no more: no stream polling it
-  const closed = ['completed', 'completed_with_failures', 'failed', 'cancelled'].includes(view.status);
-  return page(`Plan ${id}`, body, closed ? {} : { live: `/live/plans/${encodeURIComponent(id)}?seen=${fingerprint([view, progress])}` });
+  // a closed plan changes no more: no stream polling it (Temporal's word: a terminated plan never said so itself)
+  const closed = at.description.status.name !== 'RUNNING';
+  return page(`Plan ${id}`, body, closed ? {} : { live: `/live/plans/${encodeURIComponent(id)}?seen=${fingerprint(unanswered_ ? unanswered(unanswered_) : [view, progress])}` });
 }
 
 /** "Step write_config approved by ana at 15:31", and what the step did since. */

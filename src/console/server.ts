@@ -20,7 +20,7 @@ import { WAITING_FOR_YOU, statusBadge } from './waiting.ts';
 import { planRoutes } from './plans.ts';
 import { startRoutes } from './start.ts';
 import { passRoutes } from './pass-view.ts';
-import { HistoryReads } from './history-reads.ts';
+import { HistoryReads, liveRead } from './history-reads.ts';
 import { SharedReads } from './shared-reads.ts';
 import { ConsoleAudits } from './audits.ts';
 import { scheduleRoutes } from './schedules.ts';
@@ -78,10 +78,11 @@ export function createConsoleApp(opts: ConsoleOptions & Served, streams = new Li
   missionRoutes(app, ctx);
   planRoutes(app, ctx);
   scheduleRoutes(app, ctx);
-  app.get('/live/missions/:id', (c) => streams.serve(c, `mission:${c.req.param('id')}`, () => ctx.navigator.mission(c.req.param('id')).status(), opts.pollMs));
+  // a running run no worker answers reads as that (a stable value) until one does: the page is not reloaded meanwhile
+  app.get('/live/missions/:id', (c) => streams.serve(c, `mission:${c.req.param('id')}`, liveRead(() => ctx.navigator.mission(c.req.param('id')).status()), opts.pollMs));
   app.get('/live/inbox', (c) => streams.serve(c, 'inbox', () => inboxItems(ctx), opts.pollMs));
   // progress events too: a running tool's percent and log line change without a status change
-  app.get('/live/plans/:id', (c) => streams.serve(c, `plan:${c.req.param('id')}`, () => planNow(ctx, c.req.param('id')), opts.pollMs));
+  app.get('/live/plans/:id', (c) => streams.serve(c, `plan:${c.req.param('id')}`, liveRead(() => planNow(ctx, c.req.param('id'))), opts.pollMs));
   return app;
 }
 

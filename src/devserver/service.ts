@@ -11,6 +11,7 @@ import * as updates from './updates.ts';
 import * as visibility from './visibility.ts';
 import * as wft from './workflow-tasks.ts';
 import { completePolls, trackPoll } from './worker-polls.ts';
+import { describeTaskQueue, polling, workerShutDown } from './pollers.ts';
 
 export function workflowServiceHandlers(engine: Engine): Handlers {
   return {
@@ -41,11 +42,12 @@ export function workflowServiceHandlers(engine: Engine): Handlers {
     ScanWorkflowExecutions: (r) => visibility.listWorkflowExecutions(engine, r),
     CountWorkflowExecutions: (r) => visibility.countWorkflowExecutions(engine, r),
 
-    PollWorkflowTaskQueue: (r, call) => trackPoll(engine, r, call, (c) => wft.pollWorkflowTask(engine, r, c)),
+    PollWorkflowTaskQueue: (r, call) => polling(engine, 'TASK_QUEUE_TYPE_WORKFLOW', r, () => trackPoll(engine, r, call, (c) => wft.pollWorkflowTask(engine, r, c))),
     RespondWorkflowTaskCompleted: (r) => wft.respondWorkflowTaskCompleted(engine, r),
     RespondWorkflowTaskFailed: (r) => wft.respondWorkflowTaskFailed(engine, r),
     ShutdownWorker: (r) => {
       completePolls(engine, r.workerInstanceKey);
+      workerShutDown(engine, r.workerInstanceKey, r.identity);
       if (r.stickyTaskQueue) wft.dropStickyQueue(engine, r.namespace, r.stickyTaskQueue);
       return {};
     },
@@ -53,9 +55,9 @@ export function workflowServiceHandlers(engine: Engine): Handlers {
       wft.resetSticky(engine, engine.run(r.namespace, r.execution));
       return {};
     },
-    DescribeTaskQueue: () => ({ pollers: [] }),
+    DescribeTaskQueue: (r) => describeTaskQueue(engine, r),
 
-    PollActivityTaskQueue: (r, call) => trackPoll(engine, r, call, (c) => activities.pollActivityTask(engine, r, c)),
+    PollActivityTaskQueue: (r, call) => polling(engine, 'TASK_QUEUE_TYPE_ACTIVITY', r, () => trackPoll(engine, r, call, (c) => activities.pollActivityTask(engine, r, c))),
     RecordActivityTaskHeartbeat: (r) => activities.heartbeat(engine, r, false),
     RecordActivityTaskHeartbeatById: (r) => activities.heartbeat(engine, r, true),
     RespondActivityTaskCompleted: (r) => activities.completed(engine, r, false),

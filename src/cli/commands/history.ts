@@ -31,14 +31,15 @@ export const auditCommand = new Command('audit')
   .action(
     action(async (id: string | undefined, flags: Flags & { history?: string }) => {
       const { auditChain, auditMission, formatValueChecks } = await import('../../audit/index.ts');
-      const { bundleMissionWorkflows } = await import('../../worker/index.ts');
+      const { readerBundle, readReplayer } = await import('../../history/replay.ts');
       const { readHistoryFile } = await import('../input.ts');
       if (!id && !flags.history) throw new CliError('give a workflow id, or --history FILE', 2);
       await quietTemporalLogs();
-      const workflowBundle = await bundleMissionWorkflows();
+      // one bundle and one replay worker for the audit's replay and for reading the mission's journal from its history
+      const [workflowBundle, replayer] = await Promise.all([readerBundle(), readReplayer()]);
       const report = flags.history
-        ? await auditChain(await readHistoryFile(flags.history), null, { workflowBundle, requireClosed: true })
-        : await withClient((client) => auditMission(client, id!, { workflowBundle }).catch((e) => Promise.reject(explain(e, id!))));
+        ? await auditChain(await readHistoryFile(flags.history), null, { workflowBundle, replayer, requireClosed: true })
+        : await withClient((client) => auditMission(client, id!, { workflowBundle, replayer }).catch((e) => Promise.reject(explain(e, id!))));
       if (flags.json) printJson(report);
       else printAudit(report, formatValueChecks, { offline: Boolean(flags.history) });
       if (!report.ok) throw new CliError(`audit of ${report.workflowId || flags.history} failed`);

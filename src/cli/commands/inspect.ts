@@ -4,7 +4,9 @@ import { CliError, action } from '../errors.ts';
 import { onMission, printJson, withClient } from '../mission-client.ts';
 import { follow } from '../follow.ts';
 import { progressForPeople } from '../progress-view.ts';
-import { describeSettled, ledgerLine, retriedLines, settle } from '../mission-view.ts';
+import { closedState, describeSettled, ledgerLine, retriedLines } from '../mission-view.ts';
+import { WorkerUnavailableError } from '../../history/reader.ts';
+import type { MissionOverview } from '../../workflows/contract.ts';
 import { effectApprovalLine } from '../approval-view.ts';
 
 type Flags = { json?: boolean };
@@ -16,10 +18,26 @@ export const statusCommand = new Command('status')
   .action(
     action(async (id: string, flags: Flags) => {
       await onMission(id, async (mission) => {
-        const settled = await settle(mission, { timeoutMs: 0 });
-        if (flags.json) return printJson({ workflowId: id, ...settled });
-        const retried = retriedLines(await mission.ledger().catch(() => []));
-        process.stdout.write([describeSettled(id, settled), ...retried].join('\n') + '\n');
+        // a closed mission from its history (no worker needed); a running one asked, with a deadline
+        const closed = await closedState(mission.workflow);
+        let overview: MissionOverview | null = null;
+        let unavailable: WorkerUnavailableError | null = null;
+        try {
+          overview = await mission.overview();
+        } catch (err) {
+          if (!(err instanceof WorkerUnavailableError)) throw err;
+          // nobody answers: what its history holds, then the reason and a non-zero exit
+          unavailable = err;
+          overview = await mission.overviewFromHistory().catch(() => null);
+        }
+        const settled = { status: overview?.status ?? null, closed };
+        if (flags.json) printJson({ workflowId: id, ...settled, ...(unavailable ? { workerUnavailable: { message: unavailable.message, taskQueue: unavailable.taskQueue, polling: unavailable.polling } } : {}) });
+        else {
+          const lines = [describeSettled(id, settled), ...retriedLines(overview?.ledger ?? [])];
+          if (unavailable) lines.unshift(`(from its history: no worker answered)`);
+          process.stdout.write(lines.join('\n') + '\n');
+        }
+        if (unavailable) throw new CliError(`mission ${id}: ${unavailable.message}`);
       });
     }),
   );

@@ -11,6 +11,8 @@ import { blockedAfterWarning } from '../../plans/scheduler.ts';
 import { CliError, action } from '../errors.ts';
 import { parseJson, parseValue, readHistoryFile, readJsonFile, readText } from '../input.ts';
 import { printJson, withClient } from '../mission-client.ts';
+import { WorkerUnavailableError } from '../../history/reader.ts';
+import type { PlanStatusView } from '../../workflows/plan-contract.ts';
 import { type PlanSettled, checklistLine, endState, renderPlan, settlePlan } from '../plan-view.ts';
 import { stepApprovalLine } from '../approval-view.ts';
 import { failedAttemptLines } from '../attempts-view.ts';
@@ -30,6 +32,7 @@ async function onPlan<T>(id: string, fn: (plan: PlanHandle, client: Client) => P
       if (err instanceof CliError) throw err;
       if (err instanceof WorkflowNotFoundError) throw new CliError(`no plan with id ${id}`);
       if (err instanceof PlanRejected) throw new CliError(`rejected: ${err.message}`);
+      if (err instanceof WorkerUnavailableError) throw new CliError(`plan ${id}: ${err.message}`);
       throw new CliError(err instanceof Error ? err.message : String(err));
     }
   });
@@ -160,8 +163,24 @@ const show = new Command('show')
   .action(
     action(async (id: string, flags: JsonFlag) => {
       await onPlan(id, async (plan) => {
-        const view = await plan.status();
-        if (!flags.json) return void process.stdout.write(renderPlan(view, { full: true }) + '\n');
+        // a closed plan from its history (no worker needed); a running one asked, with a deadline
+        let view: PlanStatusView;
+        let unavailable: WorkerUnavailableError | null = null;
+        try {
+          view = await plan.status();
+        } catch (err) {
+          if (!(err instanceof WorkerUnavailableError)) throw err;
+          // nobody answers: what its history holds, then the reason and a non-zero exit
+          unavailable = err;
+          view = (await plan.fromHistory()).status;
+        }
+        const failIfUnanswered = () => {
+          if (unavailable) throw new CliError(`plan ${id}: ${unavailable.message}`);
+        };
+        if (!flags.json) {
+          process.stdout.write((unavailable ? '(from its history: no worker answered)\n' : '') + renderPlan(view, { full: true }) + '\n');
+          return failIfUnanswered();
+        }
         printJson({
           id: view.planId,
           version: view.version,
@@ -188,7 +207,9 @@ const show = new Command('show')
           approvals: view.approvals,
           questions: view.questions,
           error: view.error,
+          ...(unavailable ? { workerUnavailable: { message: unavailable.message, taskQueue: unavailable.taskQueue, polling: unavailable.polling } } : {}),
         });
+        failIfUnanswered();
       });
     }),
   );
@@ -404,14 +425,15 @@ const audit = new Command('audit')
   .action(
     action(async (id: string | undefined, flags: JsonFlag & { history?: string }) => {
       const { auditPlan, auditPlanChain, formatPlanAudit } = await import('../../audit/plans.ts');
-      const { bundleMissionWorkflows } = await import('../../worker/index.ts');
+      const { readerBundle, readReplayer } = await import('../../history/replay.ts');
       const { quietTemporalLogs } = await import('../mission-client.ts');
       if (!id && !flags.history) throw new CliError('give a plan id, or --history FILE', 2);
       await quietTemporalLogs();
-      const workflowBundle = await bundleMissionWorkflows();
+      // one bundle and one replay worker for the audit's replay and for reading the plan's state from its history
+      const [workflowBundle, replayer] = await Promise.all([readerBundle(), readReplayer()]);
       const report = flags.history
-        ? await auditPlanChain(await readHistoryFile(flags.history), null, { workflowBundle, requireClosed: true })
-        : await onPlan(id!, (_plan, client) => auditPlan(client, id!, { workflowBundle }));
+        ? await auditPlanChain(await readHistoryFile(flags.history), null, { workflowBundle, replayer, requireClosed: true })
+        : await onPlan(id!, (_plan, client) => auditPlan(client, id!, { workflowBundle, replayer }));
       if (flags.json) printJson(report);
       else process.stdout.write(formatPlanAudit(report) + '\n');
       if (!report.ok) throw new CliError(`audit of plan ${report.planId || flags.history} failed`);
