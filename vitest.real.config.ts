@@ -34,12 +34,9 @@ export default defineConfig({
     ],
     // NO_COLOR: the CLI's output is read as plain text (see vitest.config.ts)
     env: { NAVIGATOR_TEST_SERVER: 'temporal', NO_COLOR: '1' },
-    // Retries of a failed test on this lane only, printed as "(retry xN)". Known cause: under
-    // load, a console page that queries a mission which has just completed can wait 30 s and
-    // fail with "query timed out before a worker could process it" (test/console/console.test.ts,
-    // the inbox test, seen in 2 of 2 clean-clone CI runs, never on the embedded server): an open
-    // problem, not a test artefact. A behaviour that fails three times still fails the lane.
-    retry: 2,
+    // No retries: a test that fails once fails the lane. (The lane retried twice while a
+    // console page of a mission that had just completed queried it and, under load, could wait
+    // 30 s for a worker; closed runs are now read from their history, never queried.)
     testTimeout: 60_000,
     hookTimeout: 120_000,
     maxWorkers: 2,

@@ -30,8 +30,9 @@
  * Files of the previous format (one JSON document, navigator-devserver/1) still load;
  * the first write turns them into a log.
  */
-import { closeSync, existsSync, fsyncSync, ftruncateSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { closeSync, existsSync, fsyncSync, ftruncateSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { ChangeSet } from './changes.ts';
 import type { ServerState } from './model.ts';
 
@@ -307,4 +308,65 @@ function apply(state: Maps, { c, k, v }: EntryRecord): void {
   const map = isMap(state[c]) ? state[c] : (state[c] = {});
   if (v === null || v === undefined) delete map[k];
   else map[k] = v;
+}
+
+/** The per-user data folder: NAVIGATOR_DATA_DIR, else $XDG_DATA_HOME/navigator-on-temporal, else ~/.local/share/navigator-on-temporal. */
+export function navigatorDataDir(env: NodeJS.ProcessEnv = process.env): string {
+  return env.NAVIGATOR_DATA_DIR ?? join(env.XDG_DATA_HOME ?? join(homedir(), '.local', 'share'), 'navigator-on-temporal');
+}
+
+/**
+ * Where `navigator dev` keeps a server's state unless told otherwise: one file per server
+ * kind and port in the per-user data folder, so that a crash of the process (a native
+ * abort in the worker, the sandbox or the console, all in the dev process) loses no run,
+ * and two dev servers on two ports keep apart.
+ */
+export function defaultStateFile(kind: 'embedded' | 'temporal', port: number, env: NodeJS.ProcessEnv = process.env): string {
+  return join(navigatorDataDir(env), 'dev-server', kind === 'embedded' ? `embedded-${port}.jsonl` : `temporal-${port}.sqlite`);
+}
+
+/**
+ * Takes the state file for this process (`FILE.lock` holding its pid), so that a second
+ * dev server never writes the same file: a lock of a process still alive is refused with
+ * its pid; one left by a process that died (kill -9, a native abort) is taken over.
+ * Returns the release (also run when the process exits).
+ */
+export function lockStateFile(path: string): () => void {
+  mkdirSync(dirname(path), { recursive: true });
+  const lock = `${path}.lock`;
+  for (let attempt = 0; ; attempt++) {
+    try {
+      writeFileSync(lock, String(process.pid), { flag: 'wx' });
+      break;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST' || attempt > 0) throw new Error(`cannot lock ${lock}: ${(err as Error).message}`);
+      const holder = Number(readFileSync(lock, 'utf8').trim());
+      if (Number.isInteger(holder) && holder > 0 && holder !== process.pid && alive(holder)) {
+        throw new Error(`${path} is in use by another dev server (pid ${holder}); stop it, or give this one another --port or --db FILE`);
+      }
+      rmSync(lock, { force: true });
+    }
+  }
+  let released = false;
+  const release = () => {
+    if (released) return;
+    released = true;
+    process.off('exit', release);
+    try {
+      if (readFileSync(lock, 'utf8').trim() === String(process.pid)) rmSync(lock, { force: true });
+    } catch {
+      // gone already
+    }
+  };
+  process.once('exit', release);
+  return release;
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }

@@ -4,6 +4,9 @@
  * unknown agent) as one line, not a stack trace.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { logLine } from '../../src/cli/worker-log.ts';
@@ -42,7 +45,8 @@ describe('logLine', () => {
 describe('dev --no-worker', () => {
   it('says there is no worker and still serves the console', { timeout: 120_000 }, async () => {
     const [port, consolePort] = [await freePort(), await freePort()];
-    const { child, out } = start(['dev', '--no-worker', '--port', String(port), '--console-port', String(consolePort)]);
+    // its state file in a folder of its own (dev keeps state in the per-user data folder by default)
+    const { child, out } = start(['dev', '--no-worker', '--port', String(port), '--console-port', String(consolePort)], { NAVIGATOR_DATA_DIR: mkdtempSync(join(tmpdir(), 'navigator-data-')) });
     await eventually(() => out.stdout.includes('No Navigator worker'), 90_000, 'dev to start');
     await eventually(() => out.stdout.includes('Console at'), 30_000, 'the console');
     expect(out.stdout).toContain('start one with `npx navigator worker`');

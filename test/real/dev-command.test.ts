@@ -12,7 +12,9 @@ import { testServerKind } from '../../src/devserver/testing.ts';
 import { freePort } from '../../src/temporal/cli-server.ts';
 
 const bin = join(process.cwd(), 'bin/navigator.mjs');
-const env = (port: number) => ({ ...process.env, TEMPORAL_ADDRESS: `127.0.0.1:${port}`, WIRE_TRANSFER_BANK_FILE: join(mkdtempSync(join(tmpdir(), 'dev-real-')), 'bank.jsonl') });
+// NAVIGATOR_DATA_DIR: dev keeps the server's state (a SQLite file) in the per-user data folder by default; this test's in a folder of its own
+const dataDir = mkdtempSync(join(tmpdir(), 'navigator-data-'));
+const env = (port: number) => ({ ...process.env, NAVIGATOR_DATA_DIR: dataDir, TEMPORAL_ADDRESS: `127.0.0.1:${port}`, WIRE_TRANSFER_BANK_FILE: join(mkdtempSync(join(tmpdir(), 'dev-real-')), 'bank.jsonl') });
 
 function cli(port: number, ...args: string[]): Promise<{ code: number; out: string }> {
   return new Promise((resolve) => {
@@ -47,6 +49,7 @@ describe.runIf(testServerKind() === 'temporal')('navigator dev --server temporal
     const banner = await until(dev, /Navigator worker on task queue navigator running agents/);
     expect(banner).toContain(`Temporal dev server listening on 127.0.0.1:${port} (temporal server start-dev)`);
     expect(banner).toContain(`Temporal UI at http://127.0.0.1:${uiPort}`);
+    expect(banner).toContain(`Server state kept in ${join(dataDir, 'dev-server', `temporal-${port}.sqlite`)}`);
     expect((await fetch(`http://127.0.0.1:${uiPort}/api/v1/namespaces/default/search-attributes`)).status).toBe(200);
 
     const run = await cli(port, 'run', 'wire-transfer', '--input', '{"recipient":"bob","amount":5000}', '--id', 'dev-real-1', '--status-attribute', 'NavigatorStatus');

@@ -17,6 +17,7 @@ interface DevFlags {
   ip: string;
   uiPort?: string;
   db?: string;
+  inMemory?: boolean;
   worker: boolean;
   agents?: string;
   taskQueue?: string;
@@ -44,7 +45,8 @@ export const devCommand = new Command('dev')
   .option('--port <port>', 'gRPC port', '7233')
   .option('--ip <ip>', 'address to listen on', '127.0.0.1')
   .option('--ui-port <port>', 'Temporal UI port with --server temporal (default: gRPC port + 1000)')
-  .option('--db <file>', 'keep server state in this file across restarts')
+  .option('--db <file>', 'keep server state in this file across restarts (default: a file per server and port in the per-user data folder, NAVIGATOR_DATA_DIR)')
+  .option('--in-memory', 'keep server state in memory only: it ends with this process (a crash of the worker or the console loses every run)')
   .option('--retention <days>', 'days a closed workflow is kept (fractions allowed)', '1')
   .option('--no-worker', 'do not run a Navigator worker on the server (the console still runs unless --no-console)')
   .option('--agents <module>', 'module with your agents, for the worker (or NAVIGATOR_AGENTS)')
@@ -59,8 +61,23 @@ export const devCommand = new Command('dev')
       const retentionDays = Number(flags.retention);
       if (!(retentionDays > 0)) throw new CliError(`--retention must be a positive number of days, got ${flags.retention}`, 2);
       const uiPort = flags.uiPort === undefined ? port + 1000 : parsePositiveInt(flags.uiPort, '--ui-port');
-      const server = await startServer(kind, { port, ip: flags.ip, db: flags.db, retentionDays, uiPort });
+      if (flags.inMemory && flags.db) throw new CliError('--db FILE and --in-memory ask for different things; give one', 2);
+      // the state outlives this process unless told otherwise: the worker, the sandbox and the
+      // console run here too, and a native crash of any of them would take an in-memory state along
+      const { defaultStateFile, lockStateFile } = await import('../../devserver/persistence.ts');
+      const db = flags.inMemory ? undefined : (flags.db ?? defaultStateFile(kind, port));
+      let release: (() => void) | undefined;
+      try {
+        release = db ? lockStateFile(db) : undefined;
+      } catch (err) {
+        throw new CliError((err as Error).message);
+      }
+      const server = await startServer(kind, { port, ip: flags.ip, db, retentionDays, uiPort }).catch((err) => {
+        release?.();
+        throw err;
+      });
       console.log(`Temporal dev server listening on ${server.address}${kind === 'temporal' ? ' (temporal server start-dev)' : ''}`);
+      console.log(db ? `Server state kept in ${db}: a crash of this process loses no run (--db FILE for another file, --in-memory for none)` : 'Server state in memory only (--in-memory): it ends with this process');
       if (server.uiUrl) console.log(`Temporal UI at ${server.uiUrl}`);
       const { configuredOffload } = await import('../../codec/load.ts');
       const store = await configuredOffload();
@@ -69,6 +86,7 @@ export const devCommand = new Command('dev')
         await runWorkerAndConsole(server, flags, kind === 'temporal' ? uiPort + 1 : 8233);
       } finally {
         await server.shutdown();
+        release?.();
       }
     }),
   );
