@@ -95,6 +95,13 @@ export function retriedLines(ledger: readonly LedgerEntry[]): string[] {
   return ['Retried:', ...retried.flatMap((e) => [`  #${e.seq} ${e.tool}${e.taskId ? ` (task ${e.taskId})` : ''}: ${e.status} after ${e.attempts} attempts`, ...failedAttemptLines(e.failedAttempts, '    ')])];
 }
 
+/** The effects that ran but whose result could not be kept (too large, the store down): each ran once. */
+export function notKeptLines(ledger: readonly LedgerEntry[]): string[] {
+  const lost = ledger.filter((e) => e.unavailable);
+  if (!lost.length) return [];
+  return ['Results not kept (each call ran once and will not run again):', ...lost.map((e) => `  #${e.seq} ${e.tool}${e.taskId ? ` (task ${e.taskId})` : ''}: ${e.unavailable!.message}`)];
+}
+
 /** A value as typed on the command line: a bare word when it is one, else quoted JSON. */
 const valueWord = (v: unknown): string => (typeof v === 'string' && isBareWord(v) ? v : `'${JSON.stringify(v)}'`);
 

@@ -4,7 +4,7 @@ import { CliError, action } from '../errors.ts';
 import { onMission, printJson, withClient } from '../mission-client.ts';
 import { follow } from '../follow.ts';
 import { progressForPeople } from '../progress-view.ts';
-import { closedState, describeSettled, ledgerLine, retriedLines } from '../mission-view.ts';
+import { closedState, describeSettled, ledgerLine, notKeptLines, retriedLines } from '../mission-view.ts';
 import { WorkerUnavailableError } from '../../history/reader.ts';
 import type { MissionOverview } from '../../workflows/contract.ts';
 import { effectApprovalLine } from '../approval-view.ts';
@@ -33,7 +33,7 @@ export const statusCommand = new Command('status')
         const settled = { status: overview?.status ?? null, closed };
         if (flags.json) printJson({ workflowId: id, ...settled, ...(unavailable ? { workerUnavailable: { message: unavailable.message, taskQueue: unavailable.taskQueue, polling: unavailable.polling } } : {}) });
         else {
-          const lines = [describeSettled(id, settled), ...retriedLines(overview?.ledger ?? [])];
+          const lines = [describeSettled(id, settled), ...retriedLines(overview?.ledger ?? []), ...notKeptLines(overview?.ledger ?? [])];
           if (unavailable) lines.unshift(`(from its history: no worker answered)`);
           process.stdout.write(lines.join('\n') + '\n');
         }
