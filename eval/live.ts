@@ -19,14 +19,16 @@ export interface ManifestEntry {
   correct: boolean;
   why: string | null;
   passes: number;
-  /** request files the case created: its model calls, as the relay counts them */
+  /** request files the case created (a request byte-identical to an earlier one creates none: the relay answers it from that one's answer) */
   requests: string[];
-  /** the answer file of each model call, in call order (a repeated request reuses an earlier one) */
+  /** the answer file of each model call, in call order (a repeated request reuses an earlier one); their number is the case's model calls */
   answers: string[];
   modelCalls: number;
   inputTokens: number;
   outputTokens: number;
   seconds: number;
+  /** times the mission waited for effects to be approved (absent in runs recorded before it was counted) */
+  approvalRounds?: number;
 }
 
 export interface Manifest {
@@ -38,9 +40,18 @@ export interface Manifest {
 
 export const manifestPath = (dir: string) => join(dir, 'manifest.json');
 
+/**
+ * A manifest as recorded. Model calls are the calls the mission made: the request files it
+ * created, or more when the relay answered a request byte-identical to an earlier one from
+ * that answer (a resumed mission's first request can repeat its predecessor's) — a real
+ * endpoint would have been called.
+ */
 export function readManifest(dir: string): Manifest | null {
   const file = manifestPath(dir);
-  return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Manifest) : null;
+  if (!existsSync(file)) return null;
+  const m = JSON.parse(readFileSync(file, 'utf8')) as Manifest;
+  for (const e of m.entries) e.modelCalls = Math.max(e.requests.length, e.answers.length);
+  return m;
 }
 
 /** The request files in a relay folder (`001`, `002`, ...). */
@@ -86,10 +97,11 @@ export function relayRecorder(dir: string, suite: string, model: string, label: 
         passes: r.passes,
         requests,
         answers,
-        modelCalls: requests.length,
+        modelCalls: Math.max(requests.length, answers.length),
         inputTokens: r.inputTokens,
         outputTokens: r.outputTokens,
         seconds: Math.round(r.durationMs / 100) / 10,
+        ...(r.approvalRounds ? { approvalRounds: r.approvalRounds } : {}),
       };
       manifest.entries.push(entry);
       writeFileSync(manifestPath(dir), `${JSON.stringify(manifest, null, 2)}\n`);

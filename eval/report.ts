@@ -39,7 +39,7 @@ function byRun(results: readonly RunResult[], run: number): { run: number; missi
 
 /** A plain-text table, one row per run, then the summary line. */
 export function formatReport(model: string, results: readonly RunResult[]): string {
-  const header = ['case', 'run', 'correct', 'passes', 'model calls', 'tokens in', 'tokens out', 'seconds', 'why not'];
+  const header = ['case', 'run', 'correct', 'passes', 'model calls', 'tokens in', 'tokens out', 'approval waits', 'seconds', 'why not'];
   const rows = results.map((r) => [
     r.case,
     String(r.run),
@@ -48,6 +48,7 @@ export function formatReport(model: string, results: readonly RunResult[]): stri
     String(r.modelCalls),
     String(r.inputTokens ?? 0),
     String(r.outputTokens ?? 0),
+    String(r.approvalRounds ?? 0),
     (r.durationMs / 1000).toFixed(1),
     r.why ?? '',
   ]);

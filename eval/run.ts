@@ -39,6 +39,8 @@ import { liveCases } from './cases-live/index.ts';
 
 export const recordingsDir = fileURLToPath(new URL('./recordings/', import.meta.url));
 export const liveRecordingsDir = fileURLToPath(new URL('./recordings/live/', import.meta.url));
+/** The live run `npm run eval -- --suite live` replays offline (eval/recordings/live/after-live). */
+export const LATEST_LIVE = join(liveRecordingsDir, 'after-live');
 export const recordingOf = (c: AnyCase, dir = recordingsDir) => join(dir, `${c.name}.json`);
 
 /** The suites by name: their cases and where their recordings live. */
@@ -86,6 +88,9 @@ function modelFor(c: AnyCase, opts: SuiteOptions): ChatModel {
 export async function runSuite(opts: SuiteOptions = {}): Promise<RunResult[]> {
   const suite = opts.suite ?? 'missions';
   const cases: readonly AnyCase[] = SUITES[suite].cases;
+  // the live suite has no hand-written answers: offline, it replays its latest live run
+  const replay = opts.replay ?? (suite === 'live' && !opts.model && !opts.recordingFor ? LATEST_LIVE : undefined);
+  opts = { ...opts, replay };
   const replayed = opts.replay ? (readManifest(opts.replay)?.entries ?? []).filter((e) => e.suite === suite) : null;
   if (opts.replay && !replayed?.length) throw new Error(`${opts.replay} holds no recorded ${suite} case (manifest.json)`);
   const plan: Array<{ c: AnyCase; run: number; model?: ChatModel }> = [];

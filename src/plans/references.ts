@@ -94,7 +94,8 @@ export const askIsComputed = (step: Pick<StepParts, 'ask'>): boolean => step.ask
  */
 export function computedPart(step: StepParts): { root: PartRoot; value: Json } {
   if (step.compute !== undefined) return { root: 'compute', value: { $expr: step.compute } };
-  if (step.ask !== undefined) return { root: 'ask', value: askIsComputed(step) ? (step.ask as Json) : {} };
+  // a question as written computes nothing (its `when` aside): as before, an empty args part
+  if (step.ask !== undefined) return askIsComputed(step) ? { root: 'ask', value: step.ask as Json } : { root: 'args', value: {} };
   if (step.agent !== undefined) return { root: 'input', value: (step.input ?? {}) as Json };
   return { root: 'args', value: (step.args ?? {}) as Json };
 }

@@ -104,7 +104,7 @@ describe('the report', () => {
   it('prints one row per run and the summary line', () => {
     const text = formatReport('openai:test', [r('a', true, 1, 1), r('b', false, 2, 2)]);
     expect(text).toContain('model: openai:test');
-    expect(text).toMatch(/^b\s+1\s+NO\s+2\s+2\s+90\s+10\s+1\.5\s+result: expected 1, got 2$/m);
+    expect(text).toMatch(/^b\s+1\s+NO\s+2\s+2\s+90\s+10\s+0\s+1\.5\s+result: expected 1, got 2$/m);
     expect(text).toContain('1/2 correct (50%), mean model calls per mission 1.50, mean passes 1.50, 180 input and 20 output tokens');
   });
 });
