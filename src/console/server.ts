@@ -21,6 +21,7 @@ import { planRoutes } from './plans.ts';
 import { startRoutes } from './start.ts';
 import { passRoutes } from './pass-view.ts';
 import { HistoryReads, liveRead } from './history-reads.ts';
+import { WorkerUnavailableError } from '../history/reader.ts';
 import { SharedReads } from './shared-reads.ts';
 import { ConsoleAudits } from './audits.ts';
 import { scheduleRoutes } from './schedules.ts';
@@ -146,7 +147,16 @@ async function inboxItems(ctx: ConsoleContext) {
     ctx.navigator.list({ kind: 'missions', query: "ExecutionStatus = 'Running'", limit: 200 }),
     ctx.navigator.list({ kind: 'plans', query: "ExecutionStatus = 'Running'", limit: 200 }),
   ]);
-  const statuses = (await Promise.all(missions.map((w) => ctx.navigator.mission(w.workflowId).status().catch(() => null)))).filter((s) => s !== null);
+  // runs no worker answers for: named in a banner, by task queue (ids sorted: the live stream's fingerprint stays put)
+  const unansweredRuns = new Map<string, { polling: boolean; runs: string[] }>();
+  const noAnswer = (path: string) => (err: unknown) => {
+    if (err instanceof WorkerUnavailableError) {
+      const seen = unansweredRuns.get(err.taskQueue) ?? { polling: false, runs: [] };
+      unansweredRuns.set(err.taskQueue, { polling: seen.polling || err.polling, runs: [...seen.runs, path].sort() });
+    }
+    return null;
+  };
+  const statuses = (await Promise.all(missions.map((w) => ctx.navigator.mission(w.workflowId).status().catch(noAnswer(`missions/${w.workflowId}`))))).filter((s) => s !== null);
   const decisions = (
     await Promise.all(
       statuses.map(async (status) => {
@@ -159,13 +169,26 @@ async function inboxItems(ctx: ConsoleContext) {
   const effects = statuses
     .flatMap((s) => (s.effectApprovals ?? []).map((e) => ({ missionId: s.workflowId, agent: s.agent, ...e })))
     .sort((a, b) => a.since.localeCompare(b.since));
-  const views = (await Promise.all(plans.map((w) => ctx.navigator.plan(w.workflowId).status().catch(() => null)))).filter((v) => v !== null);
+  const views = (await Promise.all(plans.map((w) => ctx.navigator.plan(w.workflowId).status().catch(noAnswer(`plans/${w.workflowId}`))))).filter((v) => v !== null);
   const approvals = views.flatMap((view) => view.approvals.map((a) => ({ planId: view.planId, agent: view.agent, steps: view.plan?.steps ?? [], ...a })));
   const reviews = views.filter((v) => v.status === 'review').map((v) => ({ planId: v.planId, agent: v.agent, version: v.version, steps: (v.plan?.steps ?? []).map((s) => ({ id: s.id, description: s.description })) }));
   decisions.sort((a, b) => a.pending.since.localeCompare(b.pending.since));
   approvals.sort((a, b) => a.since.localeCompare(b.since));
   reviews.sort((a, b) => a.planId.localeCompare(b.planId));
-  return { decisions, effects, approvals, reviews };
+  const unanswered = [...unansweredRuns].sort(([a], [b]) => a.localeCompare(b)).map(([taskQueue, u]) => ({ taskQueue, ...u }));
+  return { decisions, effects, approvals, reviews, unanswered };
+}
+
+/** Running missions and plans that no worker answered for, by task queue: what is unknown, and how to fix it. */
+function unansweredBanners(unanswered: ReadonlyArray<{ taskQueue: string; polling: boolean; runs: readonly string[] }>) {
+  return unanswered.map(
+    (u) => html`<div class="problem" role="alert"><strong>No worker answered</strong> for ${u.runs.length} running mission${u.runs.length === 1 ? '' : 's'} or plan${u.runs.length === 1 ? '' : 's'} on task queue <code>${u.taskQueue}</code>
+      (${u.runs.map((path, i) => {
+        const [kind, id] = [path.slice(0, path.indexOf('/')), path.slice(path.indexOf('/') + 1)];
+        return html`${i ? ', ' : ''}<a href="/${kind}/${encodeURIComponent(id)}">${id}</a>`;
+      })}): ${u.polling ? 'its worker may have stopped just now or be too busy' : `no worker is polling task queue ${u.taskQueue}`}, so whether they wait for you is not known here;
+      start one with <code>navigator worker --task-queue ${u.taskQueue}</code>.</div>`,
+  );
 }
 
 async function inbox(ctx: ConsoleContext) {
@@ -175,6 +198,7 @@ async function inbox(ctx: ConsoleContext) {
   const decisions = items.decisions.filter((d) => mayDecideNow(d.contract?.approvers));
   const effects = items.effects.filter((e) => mayDecideNow(e.approvers));
   const body = html`
+    ${unansweredBanners(items.unanswered)}
     <h2>Decisions (${decisions.length})</h2>
     ${decisions.length === 0 ? html`<p>Nothing waits for a decision.</p>` : ''}
     ${decisions.map((d) => decisionCard(ctx, { missionId: d.id, agent: d.agent, input: d.input, pending: d.pending, contract: d.contract }))}

@@ -158,7 +158,7 @@ describe('with every worker stopped', () => {
     expect(journal.stderr).toMatch(noWorker);
   });
 
-  it("the console: a finished mission's page, pass view and audit and the plan's page render; a running mission's page has the banner and its history", T, async () => {
+  it("the console: a finished mission's page, pass view and audit and the plan's page render; a running mission's page and the inbox have the banner, the page its history", T, async () => {
     const app = createConsoleApp({ navigator, user: 'ana', noAuth: true });
     const get = async (path: string) => {
       const res = await app.request(path);
@@ -184,5 +184,10 @@ describe('with every worker stopped', () => {
     expect(open.text).toMatch(/No worker answered/);
     expect(open.text).toMatch(/no worker is polling task queue/);
     expect(open.text).toMatch(/manager_decision_cy_7000/);
+    // the inbox cannot tell whether it waits for you: it says why, and links it
+    const inbox = await get('/');
+    expect(inbox.status).toBe(200);
+    expect(inbox.text).toMatch(/No worker answered/);
+    expect(inbox.text).toContain(`href="/missions/${waiting}"`);
   });
 });
