@@ -113,3 +113,20 @@ export const fingerprint = (value: unknown): string => createHash('sha256').upda
 
 /** JSON shown readably (escaped by the caller's template). */
 export const pretty = (value: unknown): string => JSON.stringify(value, null, 2) ?? 'null';
+
+/** Most characters of a value a page shows whole; a larger one (a stored 3 MB result) is shown by its start and size. */
+export const SHOWN_VALUE_CHARS = 16 * 1024;
+const SHOWN_START_CHARS = 2048;
+
+const sizeText = (chars: number) => (chars < 1024 * 1024 ? `${(chars / 1024).toFixed(0)} K characters` : `${(chars / 1024 / 1024).toFixed(1)} M characters`);
+
+/**
+ * A JSON value in a page: whole when it is small; else its start, its size, and a link
+ * that downloads the whole value (`download`), so a page with a 20 MB result stays a page.
+ */
+export function valueBlock(value: unknown, download?: string): Fragment {
+  const text = pretty(value);
+  if (text.length <= SHOWN_VALUE_CHARS) return html`<pre>${text}</pre>`;
+  const link = download ? html` · <a href="${download}" download>download the whole value</a>` : '';
+  return html`<pre>${text.slice(0, SHOWN_START_CHARS)}…</pre><p class="note">${sizeText(text.length)} in all${link}</p>`;
+}

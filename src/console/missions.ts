@@ -1,11 +1,11 @@
 /** Mission pages: the list, one mission (status, decision, progress, journal, ledger, actions), and its actions. */
 import { ledgerResultText } from '../cli/mission-view.ts';
-import type { Hono } from 'hono';
+import type { Context, Hono } from 'hono';
 import type { AgentRegistry } from '../navigator/registry.ts';
 import type { NavigatorClient } from '../client/navigator-client.ts';
 import { MissionRejected } from '../client/missions.ts';
 import type { DecisionContract, Json, Pending, StatusView } from '../workflows/contract.ts';
-import { type Fragment, fingerprint, html, page, pretty } from './html.ts';
+import { type Fragment, fingerprint, html, page, valueBlock } from './html.ts';
 import type { AcceptedUpdate } from '../client/verdicts.ts';
 import { valuesList } from './explain.ts';
 import { when } from './time.ts';
@@ -82,6 +82,24 @@ export function missionRoutes(app: Hono, ctx: ConsoleContext): void {
   });
 
   app.get('/missions/:id', async (c) => c.html(await missionPage(ctx, c.req.param('id'))));
+
+  // a value too large to show in the page, whole (stored payloads resolved), as a JSON download
+  app.get('/missions/:id/journal/:key', async (c) => {
+    const id = c.req.param('id');
+    const key = c.req.param('key');
+    const overview = await (await ctx.reads.at(id)).get('overview', () => ctx.navigator.mission(id).overview());
+    const entry = overview.journal.entries.find(([k]) => k === key);
+    if (!entry) return c.json({ message: `mission ${id} has no journal entry ${key}` }, 404);
+    return downloadJson(c, entry[1], `${id}-${key}.json`);
+  });
+  app.get('/missions/:id/ledger/:seq', async (c) => {
+    const id = c.req.param('id');
+    const seq = Number(c.req.param('seq'));
+    const overview = await (await ctx.reads.at(id)).get('overview', () => ctx.navigator.mission(id).overview());
+    const entry = overview.ledger.find((e) => e.seq === seq);
+    if (!entry || entry.result === undefined) return c.json({ message: `mission ${id} has no result for ledger entry ${c.req.param('seq')}` }, 404);
+    return downloadJson(c, entry.result, `${id}-ledger-${seq}.json`);
+  });
 
   app.post('/missions/:id/decide', async (c) => {
     const id = c.req.param('id');
@@ -209,9 +227,9 @@ async function missionPage(ctx: ConsoleContext, id: string, problem?: string): P
       ${statusBadge(status.status)} · agent ${status.agent} · <a href="/missions/${encodeURIComponent(id)}/passes#pass-${status.passes}">pass ${status.passes}</a> · ${status.journalSize} tasks in the journal
       ${scheduledBy ? html` · started by schedule <a href="/schedules/${encodeURIComponent(scheduledBy)}">${scheduledBy}</a>` : ''}
       ${status.resumedFrom ? html` · resumed from <a href="/missions/${encodeURIComponent(status.resumedFrom.workflowId)}">${status.resumedFrom.workflowId}</a>` : ''}
-      <details><summary>Input</summary><pre>${pretty(status.input ?? null)}</pre></details>
+      <details><summary>Input</summary>${valueBlock(status.input ?? null)}</details>
       ${status.error ? html`<div class="problem">${status.error}</div>` : ''}
-      ${status.result !== undefined ? html`<p>Result:</p><pre>${pretty(status.result)}</pre>` : ''}
+      ${status.result !== undefined ? html`<p>Result:</p>${valueBlock(status.result)}` : ''}
     </div>
     ${decidedBox(status, contracts, decided)}
     ${pending ? decisionCard(ctx, { missionId: id, agent: status.agent, input: status.input ?? null, pending, contract }) : ''}
@@ -219,11 +237,11 @@ async function missionPage(ctx: ConsoleContext, id: string, problem?: string): P
     ${progressBox(ctx, status.agent, progress, summaries)}
     <h2>Journal</h2>
     <table><tr><th>#</th><th>task</th><th>value</th></tr>
-      ${journal.entries.map(([k, v], i) => html`<tr><td>${i + 1}</td><td><code>${k}</code></td><td><pre>${pretty(v)}</pre></td></tr>`)}
+      ${journal.entries.map(([k, v], i) => html`<tr><td>${i + 1}</td><td><code>${k}</code></td><td>${valueBlock(v, `/missions/${encodeURIComponent(id)}/journal/${encodeURIComponent(k)}`)}</td></tr>`)}
     </table>
     <h2 id="ledger">Ledger (the tool calls)</h2>
     <table><tr><th>#</th><th>tool</th><th>class</th><th>task</th><th>status</th><th>attempts</th><th>result</th></tr>
-      ${ledger.map((e) => html`<tr><td>${e.seq}</td><td>${e.tool}</td><td>${e.sideEffect}</td><td>${e.taskId ?? ''}</td><td>${e.status}</td><td>${e.attempts}</td><td><pre>${e.error ?? (e.unavailable || e.resultChars !== undefined ? ledgerResultText(e) : pretty(e.result ?? null))}</pre></td></tr>`)}
+      ${ledger.map((e) => html`<tr><td>${e.seq}</td><td>${e.tool}</td><td>${e.sideEffect}</td><td>${e.taskId ?? ''}</td><td>${e.status}</td><td>${e.attempts}</td><td>${e.error !== undefined || e.unavailable || e.resultChars !== undefined ? html`<pre>${e.error ?? ledgerResultText(e)}</pre>` : valueBlock(e.result ?? null, `/missions/${encodeURIComponent(id)}/ledger/${e.seq}`)}</td></tr>`)}
     </table>
     <h2>Timeline (from Temporal history)</h2>
     <table><tr><th>event</th><th>time</th><th>what</th></tr>
@@ -280,4 +298,9 @@ function engineerTools(ctx: ConsoleContext, id: string): Fragment {
       <button name="what" value="reset" data-confirm="Reset this task? The next pass runs it again, and its tool may act again.">Reset task</button></form>
     <form method="post" action="${url}/cancel">${csrfField(ctx)}<button class="danger" data-confirm="Cancel mission ${id}? It stops for good; a waiting decision is dropped.">Cancel mission</button></form>
   </details>`;
+}
+
+/** A JSON value as a file the browser saves. */
+function downloadJson(c: Context, value: unknown, name: string): Response {
+  return c.body(JSON.stringify(value, null, 2), 200, { 'content-type': 'application/json; charset=utf-8', 'content-disposition': `attachment; filename="${name.replace(/[^\w.-]/g, '_')}"` });
 }

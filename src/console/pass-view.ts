@@ -7,7 +7,7 @@
  */
 import type { Hono } from 'hono';
 import type { ApprovalRecord, Json } from '../workflows/contract.ts';
-import { type Fragment, html, page, pretty, raw } from './html.ts';
+import { type Fragment, html, page, pretty, raw, SHOWN_VALUE_CHARS, valueBlock } from './html.ts';
 import type { ConsoleContext } from './missions.ts';
 import { unansweredBanner } from './history-reads.ts';
 import { WorkerUnavailableError } from '../history/reader.ts';
@@ -118,9 +118,10 @@ function endOf(end: ProgramEnd): Fragment | string {
   }
 }
 
+/** A value, folded when long; a very long one (a stored result) by its start and size only, not whole inside the fold. */
 const jsonBlock = (v: Json) => {
   const text = pretty(v);
-  return folded(text, text, 'text', 'Value');
+  return text.length > SHOWN_VALUE_CHARS ? valueBlock(v) : folded(text, text, 'text', 'Value');
 };
 
 function callsTable(calls: readonly CallView[]): Fragment {

@@ -3,7 +3,7 @@ import type { Context, Hono } from 'hono';
 import { PlanRejected, parseItem } from '../client/plans.ts';
 import type { Json, PlanProblem, Step } from '../plans/schema.ts';
 import type { PendingQuestion, PlanStatusView, ProgressEvent } from '../workflows/plan-contract.ts';
-import { type Fragment, fingerprint, html, page, pretty } from './html.ts';
+import { type Fragment, fingerprint, html, page, pretty, valueBlock } from './html.ts';
 import type { ConsoleContext } from './missions.ts';
 import { unanswered, unansweredBanner } from './history-reads.ts';
 import { WorkerUnavailableError } from '../history/reader.ts';
@@ -110,7 +110,7 @@ function runRows(ctx: ConsoleContext, id: string, view: PlanStatusView, events: 
           ${approval ? html`<br /><a href="#approve-${approval.key}">waiting for you: approve or deny above</a>` : ''}${questionForm(ctx, id, asked.get(s.id))}</td>
         <td>${s.result?.attempts ?? ''}</td>
         <td><pre>${pretty(approval && approval.item === null ? approval.args : stepArgs(s))}</pre></td>
-        <td><pre>${s.result ? (s.result.error ?? pretty(s.result.value ?? null)) : ''}</pre></td>
+        <td>${s.result ? (s.result.error !== undefined ? html`<pre>${s.result.error}</pre>` : valueBlock(s.result.value ?? null, `/plans/${encodeURIComponent(id)}/steps/${encodeURIComponent(s.id)}/result`)) : ''}</td>
       </tr>`;
     })}
   </table>`;
@@ -181,7 +181,7 @@ async function planPage(ctx: ConsoleContext, id: string, outcome?: { message?: s
     ${view.plan ? dagPicture(view.plan.steps) : ''}
     ${view.plan ? (inReview ? reviewRows(ctx, id, view.plan.steps, view.agent) : runRows(ctx, id, view, progress?.events ?? [])) : html`<p>No plan yet (the planner is writing it).</p>`}
     ${editors}
-    ${view.summary && !inReview ? html`<h2>Summary</h2><pre class="card">${pretty(view.summary)}</pre>` : ''}
+    ${view.summary && !inReview ? html`<h2>Summary</h2><div class="card">${valueBlock(view.summary)}</div>` : ''}
     ${history}`;
   // a closed plan changes no more: no stream polling it (Temporal's word: a terminated plan never said so itself)
   const closed = at.description.status.name !== 'RUNNING';
@@ -230,6 +230,16 @@ export function planRoutes(app: Hono, ctx: ConsoleContext): void {
   app.get('/plans/:id', async (c) => {
     const tool = c.req.query('add');
     return c.html(await planPage(ctx, c.req.param('id'), tool ? { adding: { tool } } : undefined));
+  });
+
+  // a step's result too large to show in the page, whole, as a JSON download
+  app.get('/plans/:id/steps/:step/result', async (c) => {
+    const id = c.req.param('id');
+    const view = await (await ctx.reads.at(id)).get('status', () => ctx.navigator.plan(id).status());
+    const step = view.plan?.steps.find((s) => s.id === c.req.param('step'));
+    if (!step?.result || step.result.error !== undefined) return c.json({ message: `plan ${id} has no result for step ${c.req.param('step')}` }, 404);
+    const name = `${id}-${step.id}.json`.replace(/[^\w.-]/g, '_');
+    return c.body(JSON.stringify(step.result.value ?? null, null, 2), 200, { 'content-type': 'application/json; charset=utf-8', 'content-disposition': `attachment; filename="${name}"` });
   });
 
   /** Runs a plan change; a refusal re-renders the page with the validator's problems. */
