@@ -68,6 +68,19 @@ export interface AgentSpec<I extends z.ZodObject, O extends z.ZodType> {
    * the tool's error. @default none
    */
   approvals?: EffectApprovals;
+  /**
+   * Reads made before the model's first turn of every pass, their results shown in its
+   * first message (`## Context`), so the model writes the whole program at once instead of
+   * spending a turn printing them: read-only tools of the agent, with args (or a function of
+   * the input giving them). A read that fails shows its error; the pass goes on. @default none
+   */
+  contextReads?: Array<ContextRead<z.output<I>>>;
+}
+
+/** A read made before the first turn (see {@link AgentSpec.contextReads}). */
+export interface ContextRead<I = Record<string, unknown>> {
+  tool: string;
+  args?: Record<string, Json> | ((input: I) => Record<string, Json>);
 }
 
 export const EffectApprovals = z.strictObject({
@@ -90,6 +103,9 @@ export interface Agent<I extends z.ZodObject = z.ZodObject, O extends z.ZodType 
   readonly model: string | undefined;
   readonly decisions: readonly Decision<z.output<I>>[];
   readonly approvals: EffectApprovals;
+  /** reads made before the first turn, shown in the first message (absent: none) */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  readonly contextReads?: readonly ContextRead<any>[];
 }
 
 /** Any agent, whatever its schemas (what the pass functions accept). */
@@ -127,6 +143,7 @@ const AgentSpecSchema = z.object({
   model: z.string().optional(),
   decisions: z.array(z.unknown(), { error: 'must be an array of decisions (defineDecision)' }).optional(),
   approvals: EffectApprovals.optional(),
+  contextReads: z.array(z.object({ tool: z.string(), args: z.unknown().optional() }), { error: 'must be a list of {tool, args?}' }).optional(),
 });
 
 export function defineAgent<I extends z.ZodObject, O extends z.ZodType>(spec: AgentSpec<I, O>): Agent<I, O> {
@@ -202,6 +219,12 @@ export function defineAgent<I extends z.ZodObject, O extends z.ZodType>(spec: Ag
     if (!toolNames.has(name)) problems.push(`approvals.tools.${i}: no tool "${name}" (tools: ${[...toolNames.keys()].join(', ') || 'none'})`);
   });
 
+  (spec.contextReads ?? []).forEach((r, i) => {
+    const tool = tools.find((t) => t.name === r.tool);
+    if (!tool) problems.push(`contextReads.${i}.tool: no tool "${r.tool}" (tools: ${[...toolNames.keys()].join(', ') || 'none'})`);
+    else if (tool.sideEffect !== 'read_only') problems.push(`contextReads.${i}.tool: ${r.tool} is ${tool.sideEffect}; a context read must be a read_only tool`);
+  });
+
   if (problems.length || !limits.success) throw new DefinitionError(label, problems);
   return {
     kind: 'agent',
@@ -216,6 +239,7 @@ export function defineAgent<I extends z.ZodObject, O extends z.ZodType>(spec: Ag
     model: spec.model,
     decisions: spec.decisions ?? [],
     approvals: spec.approvals ?? {},
+    contextReads: spec.contextReads ?? [],
   };
 }
 

@@ -22,7 +22,8 @@ import type { EffectRequest, Journal, RunOptions, RunResult, ToolCallRecord, War
 import { sideEffectOf, type Json, type ToolDef } from '../lisp/tools.ts';
 import { type ChatModel, LlmError } from '../llm/model.ts';
 import { type AnyAgent, InputError, parseInput, resolveDecisions } from './agent.ts';
-import { cut } from '../lisp/printer/edn.ts';
+import { cut, ednOfJson } from '../lisp/printer/edn.ts';
+import type { ContextResult } from './prompt/firstMessage.ts';
 import { extractCode, fencedProgram } from './extract.ts';
 import { tryFallback } from './fallback.ts';
 import {
@@ -185,7 +186,8 @@ export async function startPass(o: StartPassOptions): Promise<PassStep> {
   try {
     const input = parseInput(agent, o.input) as Record<string, unknown>;
     st.input = JSON.parse(JSON.stringify(input)) as Record<string, Json>;
-    first = passOpening({ agent, input: st.input, summaries: st.summaries, toolShapes: o.toolShapes, lastError: o.lastError });
+    const context = await readContext(ctx, input, st.runId);
+    first = passOpening({ agent, input: st.input, summaries: st.summaries, toolShapes: o.toolShapes, lastError: o.lastError, context });
   } catch (e) {
     if (e instanceof InputError || e instanceof DefinitionError) {
       return done(st, { status: 'error', error: simpleError(e instanceof InputError ? 'invalid_input' : 'invalid_agent', e.message) });
@@ -223,9 +225,34 @@ export function passOpening(o: {
   summaries: Readonly<Record<string, string>>;
   toolShapes?: Readonly<Record<string, string>>;
   lastError?: string | null;
+  /** the agent's context reads as this pass made them (a host rebuilding the opening has none: the state then keeps the message) */
+  context?: readonly ContextResult[];
 }): string {
-  const first = firstUserMessage({ agent: o.agent, input: o.input, decisions: resolveDecisions(o.agent, o.input), summaries: o.summaries, toolShapes: o.toolShapes });
+  const first = firstUserMessage({ agent: o.agent, input: o.input, decisions: resolveDecisions(o.agent, o.input), summaries: o.summaries, toolShapes: o.toolShapes, context: o.context });
   return o.lastError ? `${first}\n\n${previousError(o.lastError)}` : first;
+}
+
+/**
+ * The agent's context reads (AgentSpec.contextReads), made before the first turn: each a
+ * one-call program of its read-only tool, evaluated as the pass's programs are; what it
+ * returned (or its error) goes into the first message.
+ */
+async function readContext(ctx: Ctx, input: Record<string, unknown>, runId: string): Promise<ContextResult[]> {
+  const reads = ctx.agent.contextReads ?? [];
+  const out: ContextResult[] = [];
+  for (const r of reads) {
+    let call = `(tool/${r.tool})`;
+    try {
+      const args = (typeof r.args === 'function' ? r.args(input) : r.args) ?? {};
+      call = Object.keys(args).length ? `(tool/${r.tool} ${ednOfJson(args as Json, { keywordKeys: true })})` : call;
+      const { limits } = ctx.agent;
+      const res = await ctx.evaluate(call, { tools: [...ctx.agent.tools] as ToolDef[], journal: null, limits: { timeoutMs: limits.timeoutMs, fuel: limits.fuel, maxToolCalls: 1 }, runId });
+      out.push(res.status === 'ok' ? { call, value: prStrLimited(res.value, 200_000) } : { call, error: res.status === 'error' ? renderError(passError(res.error)).replace(/^Error: /, '') : res.status });
+    } catch (e) {
+      out.push({ call, error: e instanceof Error ? e.message : String(e) });
+    }
+  }
+  return out;
 }
 
 /** The first-message section telling the model the previous pass ended in an error. */

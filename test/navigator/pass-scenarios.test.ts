@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { LlmError } from '../../src/llm/model.ts';
-import { renderMissionLog, renderProgress, runNavigator, defineAgent } from '../../src/navigator/index.ts';
+import { renderMissionLog, renderProgress, runNavigator, defineAgent, defineTool } from '../../src/navigator/index.ts';
 import { clj, lastUserMessage, listModel, testAgent, tool } from './pass-helpers.ts';
 
 const run = (agent: ReturnType<typeof testAgent>, answers: Parameters<typeof listModel>[0], extra: Partial<Parameters<typeof runNavigator>[1]> = {}) => {
@@ -372,5 +372,50 @@ describe('our additions', () => {
     expect(s.error!.type).toBe('max_turns_exceeded');
     expect(s.trace).toHaveLength(2);
     expect(s.trace[1]!.feedback).toBeNull();
+  });
+});
+
+describe('context reads of an agent definition (issue 43)', () => {
+  const list = (calls: string[]) =>
+    defineTool({
+      name: 'list_requests',
+      description: 'Open requests.',
+      input: z.object({ status: z.string().optional() }),
+      output: z.array(z.object({ id: z.string(), amount: z.number() })),
+      sideEffect: 'read_only',
+      handler: (args) => {
+        calls.push(JSON.stringify(args));
+        return [{ id: 'r1', amount: 12 }, { id: 'r2', amount: 30 }];
+      },
+    });
+
+  it('are made before the first turn and shown in its first message; the program still reads what it uses', async () => {
+    const calls: string[] = [];
+    const agent = defineAgent({
+      name: 'ctx',
+      prompt: 'Sum the open requests.',
+      input: z.object({ status: z.string() }),
+      output: z.number(),
+      tools: [list(calls)],
+      contextReads: [{ tool: 'list_requests', args: (input) => ({ status: input.status }) }],
+    });
+    const model = listModel(['(return (sum-by :amount (tool/list_requests {:status data/status})))']);
+    const s = await runNavigator(agent, { input: { status: 'open' }, journal: [], model, runId: 'r' });
+    expect(s.value).toBe(42);
+    const first = model.requests[0]!.messages[0]!.content;
+    expect(first).toContain('## Context\nRead before this turn (call the tool again in your program to use a value):\n(tool/list_requests {:status "open"}) returned:\n[{"id" "r1", "amount" 12} {"id" "r2", "amount" 30}]');
+    expect(calls).toEqual(['{"status":"open"}', '{"status":"open"}']);
+  });
+
+  it('a read that fails shows its error and the pass goes on; only read-only tools of the agent may be read', async () => {
+    const broken = defineTool({ name: 'broken', description: 'Fails.', input: z.object({}), sideEffect: 'read_only', handler: () => { throw new Error('service down'); } });
+    const agent = defineAgent({ name: 'ctx2', prompt: 'p', input: z.object({}), output: z.any(), tools: [broken], contextReads: [{ tool: 'broken' }] });
+    const model = listModel(['(return 1)']);
+    expect((await runNavigator(agent, { input: {}, journal: [], model, runId: 'r' })).value).toBe(1);
+    expect(model.requests[0]!.messages[0]!.content).toContain('(tool/broken) failed: tool_error: tool/broken failed: service down (line 1, column 1)');
+    const pay = defineTool({ name: 'pay', description: 'Pays.', input: z.object({}), sideEffect: 'external', handler: () => null });
+    expect(() => defineAgent({ name: 'x', prompt: 'p', input: z.object({}), output: z.any(), tools: [pay], contextReads: [{ tool: 'pay' }, { tool: 'nope' }] })).toThrow(
+      /contextReads\.0\.tool: pay is external; a context read must be a read_only tool\n  - contextReads\.1\.tool: no tool "nope"/,
+    );
   });
 });

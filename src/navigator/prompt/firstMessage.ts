@@ -10,6 +10,7 @@ import { cut, ednOfJson } from '../../lisp/printer/edn.ts';
 import { fieldDescriptions, resultFieldDescriptions, zodExample, zodTypeText } from '../schema.ts';
 import type { NavigatorTool } from '../tool.ts';
 import { type Summaries, renderProgress } from './progress.ts';
+import { renderPrints } from './feedback.ts';
 
 const SIDE_EFFECT_NOTES: Record<NavigatorTool['sideEffect'], string> = {
   read_only: 'Read-only.',
@@ -118,6 +119,25 @@ export interface FirstMessageOptions {
   summaries?: Summaries | null;
   /** result shapes learned from earlier calls, by tool */
   toolShapes?: Readonly<Record<string, string>>;
+  /** the agent's context reads made for this pass, with what each returned */
+  context?: readonly ContextResult[];
+}
+
+/** A context read as made: the call, and its value (EDN) or its error. */
+export interface ContextResult {
+  call: string;
+  value?: string;
+  error?: string;
+}
+
+/** Characters of one context read's value shown (cut as prints are). */
+export const CONTEXT_READ_CHARS = 4096;
+
+/** The `## Context` section: each read made before this turn with what it returned; '' when none. */
+export function renderContext(context: readonly ContextResult[] | undefined): string {
+  if (!context?.length) return '';
+  const parts = context.map((c) => (c.error !== undefined ? `${c.call} failed: ${c.error}` : `${c.call} returned:\n${renderPrints([c.value ?? 'nil'], CONTEXT_READ_CHARS)}`));
+  return ['## Context', 'Read before this turn (call the tool again in your program to use a value):', ...parts].join('\n');
 }
 
 export function firstUserMessage(opts: FirstMessageOptions): string {
@@ -125,6 +145,7 @@ export function firstUserMessage(opts: FirstMessageOptions): string {
   return [
     renderTools(opts.agent.tools, opts.toolShapes, toolsNeedingApproval({ tools: opts.agent.tools, approvals: opts.agent.approvals ?? {} })),
     renderData(opts.input),
+    renderContext(opts.context),
     renderExpectedOutput(opts.agent.output, decisions),
     `<mission>\n${renderMissionText(opts.agent, opts.input)}\n</mission>`,
     renderDecisions([...decisions]),
