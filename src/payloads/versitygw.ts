@@ -5,30 +5,21 @@
  * with `go install`, pinned, into the same per-machine cache as the Temporal CLI
  * (src/temporal/cli-server.ts), and started as a child process on a free port.
  */
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { accessSync, constants, mkdirSync, mkdtempSync, renameSync, rmSync } from 'node:fs';
-import { homedir, tmpdir } from 'node:os';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
-import { GoMissingError, freePort } from '../temporal/cli-server.ts';
+import { freePort } from '../temporal/cli-server.ts';
+import { cacheDirOf, executable, goInstallCached } from '../temporal/go-install.ts';
 
 export const VERSITYGW_VERSION = 'v1.8.0';
 export const VERSITYGW_MODULE = 'github.com/versity/versitygw/cmd/versitygw';
 
 /** `$NAVIGATOR_CACHE_DIR` or `$XDG_CACHE_HOME/navigator-on-temporal` or `~/.cache/navigator-on-temporal`, then `versitygw-<version>`. */
 export function versityGwCacheDir(env: NodeJS.ProcessEnv = process.env): string {
-  const base = env.NAVIGATOR_CACHE_DIR ?? join(env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'navigator-on-temporal');
-  return join(base, `versitygw-${VERSITYGW_VERSION}`);
-}
-
-function executable(path: string): boolean {
-  try {
-    accessSync(path, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
+  return cacheDirOf(`versitygw-${VERSITYGW_VERSION}`, env);
 }
 
 /** `$NAVIGATOR_VERSITYGW` if set (it must exist), else the cached pinned build; null when there is none. */
@@ -44,27 +35,7 @@ export function findVersityGw(env: NodeJS.ProcessEnv = process.env): string | nu
 
 /** Builds the pinned gateway into the cache unless it is there (built elsewhere, moved in whole); returns its path. */
 export function buildVersityGw(opts: { env?: NodeJS.ProcessEnv; log?: (line: string) => void } = {}): string {
-  const env = opts.env ?? process.env;
-  const found = findVersityGw(env);
-  if (found) return found;
-  const dir = versityGwCacheDir(env);
-  const target = join(dir, 'versitygw');
-  const go = spawnSync('go', ['version'], { encoding: 'utf8', env });
-  if (go.error || go.status !== 0) throw new GoMissingError();
-  mkdirSync(dir, { recursive: true });
-  const staging = mkdtempSync(join(dir, 'build-'));
-  try {
-    opts.log?.(`building ${VERSITYGW_MODULE}@${VERSITYGW_VERSION} with ${go.stdout.trim()} (a few minutes, once per machine)`);
-    const build = spawnSync('go', ['install', `${VERSITYGW_MODULE}@${VERSITYGW_VERSION}`], {
-      env: { ...env, GOBIN: staging, CGO_ENABLED: '0' },
-      stdio: ['ignore', 'inherit', 'inherit'],
-    });
-    if (build.status !== 0) throw new Error(`go install ${VERSITYGW_MODULE}@${VERSITYGW_VERSION} failed (exit ${build.status ?? build.signal})`);
-    renameSync(join(staging, 'versitygw'), target);
-    return target;
-  } finally {
-    rmSync(staging, { recursive: true, force: true });
-  }
+  return findVersityGw(opts.env) ?? goInstallCached({ module: VERSITYGW_MODULE, version: VERSITYGW_VERSION, binary: 'versitygw', dir: versityGwCacheDir(opts.env), env: opts.env, log: opts.log });
 }
 
 export interface VersityGwOptions {

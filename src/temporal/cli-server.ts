@@ -7,12 +7,13 @@
  * from the Go module proxy with `go install`, pinned to one version, into a per-machine
  * cache outside any clone (it builds once per machine).
  */
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { accessSync, constants, mkdirSync, mkdtempSync, renameSync, rmSync } from 'node:fs';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import type Long from 'long';
 import type { DevServer, DevServerOptions } from '../devserver/index.ts';
-import { homedir } from 'node:os';
+import { GoMissingError, cacheDirOf, executable, goInstallCached } from './go-install.ts';
+
+export { GoMissingError };
 import { delimiter, join } from 'node:path';
 
 /**
@@ -25,18 +26,9 @@ export const TEMPORAL_CLI_MODULE = 'github.com/temporalio/cli/cmd/temporal';
 
 /** Where the pinned CLI is cached: `$NAVIGATOR_CACHE_DIR` or `$XDG_CACHE_HOME` or `~/.cache`. */
 export function temporalCliCacheDir(env: NodeJS.ProcessEnv = process.env): string {
-  const base = env.NAVIGATOR_CACHE_DIR ?? join(env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'navigator-on-temporal');
-  return join(base, `temporal-cli-${TEMPORAL_CLI_VERSION}`);
+  return cacheDirOf(`temporal-cli-${TEMPORAL_CLI_VERSION}`, env);
 }
 
-function executable(path: string): boolean {
-  try {
-    accessSync(path, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 function onPath(name: string, env: NodeJS.ProcessEnv): string | null {
   for (const dir of (env.PATH ?? '').split(delimiter)) {
@@ -60,15 +52,6 @@ export function findTemporalCli(env: NodeJS.ProcessEnv = process.env): string | 
   return onPath('temporal', env);
 }
 
-export class GoMissingError extends Error {
-  constructor() {
-    super(
-      `Go is not installed (no 'go' on the PATH): building the Temporal CLI needs Go 1.25 or newer. ` +
-        `Install Go, or put a 'temporal' binary on the PATH, or set NAVIGATOR_TEMPORAL_CLI to one.`,
-    );
-    this.name = 'GoMissingError';
-  }
-}
 
 /**
  * Builds the pinned CLI into the cache unless it is there already; returns its path. The
@@ -76,26 +59,7 @@ export class GoMissingError extends Error {
  * build never leaves a half-written binary where `findTemporalCli` looks.
  */
 export function buildTemporalCli(opts: { env?: NodeJS.ProcessEnv; log?: (line: string) => void } = {}): string {
-  const env = opts.env ?? process.env;
-  const dir = temporalCliCacheDir(env);
-  const target = join(dir, 'temporal');
-  if (executable(target)) return target;
-  const go = spawnSync('go', ['version'], { encoding: 'utf8', env });
-  if (go.error || go.status !== 0) throw new GoMissingError();
-  mkdirSync(dir, { recursive: true });
-  const staging = mkdtempSync(join(dir, 'build-'));
-  try {
-    opts.log?.(`building ${TEMPORAL_CLI_MODULE}@${TEMPORAL_CLI_VERSION} with ${go.stdout.trim()} (a few minutes, once per machine)`);
-    const build = spawnSync('go', ['install', `${TEMPORAL_CLI_MODULE}@${TEMPORAL_CLI_VERSION}`], {
-      env: { ...env, GOBIN: staging, CGO_ENABLED: '0' },
-      stdio: ['ignore', 'inherit', 'inherit'],
-    });
-    if (build.status !== 0) throw new Error(`go install ${TEMPORAL_CLI_MODULE}@${TEMPORAL_CLI_VERSION} failed (exit ${build.status ?? build.signal})`);
-    renameSync(join(staging, 'temporal'), target);
-    return target;
-  } finally {
-    rmSync(staging, { recursive: true, force: true });
-  }
+  return goInstallCached({ module: TEMPORAL_CLI_MODULE, version: TEMPORAL_CLI_VERSION, binary: 'temporal', dir: temporalCliCacheDir(opts.env), env: opts.env, log: opts.log });
 }
 
 /** A free TCP port on `ip` (bound, then released: good enough for a dev server on loopback). */
