@@ -22,13 +22,13 @@ describe('a failed tool call caught by the program', () => {
     const tool = coupon(() => { throw new ToolRejected('coupon X expired on 2024-03-31'); });
     const r = await run(caught, { tools: [tool] });
     expect(r.status).toBe('ok');
-    expect(prStr((r as { value: never }).value)).toBe('["coupon X expired on 2024-03-31" {:type :tool_error, :tool "apply_coupon", :class :rejected}]');
+    expect(prStr((r as unknown as { value: never }).value)).toBe('["coupon X expired on 2024-03-31" {:type :tool_error, :tool "apply_coupon", :class :rejected}]');
   });
 
   it('an inline tool that fails otherwise: its message, class failed', async () => {
     const tool = coupon(() => { throw new Error('connection reset'); });
     const r = await run(caught, { tools: [tool] });
-    expect(prStr((r as { value: never }).value)).toBe('["connection reset" {:type :tool_error, :tool "apply_coupon", :class :failed}]');
+    expect(prStr((r as unknown as { value: never }).value)).toBe('["connection reset" {:type :tool_error, :tool "apply_coupon", :class :failed}]');
   });
 
   it.each([
@@ -45,7 +45,7 @@ describe('a failed tool call caught by the program', () => {
     const first = (await run(caught, { tools: [tool], journal: new Map(), effects: { runId: 'r', isEffect: () => true } })) as { effects?: Array<{ id: string }> };
     const id = first.effects![0]!.id;
     const r = await run(caught, { tools: [tool], journal: new Map(), effects: { runId: 'r', isEffect: () => true, errors: new Map([[id, text]]) } });
-    expect(prStr((r as { value: never }).value)).toBe(`[${JSON.stringify(reason)} {:type :tool_error, :tool "apply_coupon", :class :${cls}}]`);
+    expect(prStr((r as unknown as { value: never }).value)).toBe(`[${JSON.stringify(reason)} {:type :tool_error, :tool "apply_coupon", :class :${cls}}]`);
   });
 
   it('uncaught, the error the model reads still names the tool and the whole failure', async () => {
