@@ -11,6 +11,7 @@ import { reconstruct } from '../audit/reconstruct.ts';
 import type { CarriedState, Json, JournalEntries, LedgerEntry, MissionInput } from '../workflows/contract.ts';
 import * as m from '../workflows/messages.ts';
 import { MISSION_WORKFLOW, MissionHandle, MissionRejected } from './missions.ts';
+import { answerOf, readerOf } from '../history/reader.ts';
 
 export interface ResumeOptions {
   /** the new workflow's id @default `<old id>-resumed-<random>` */
@@ -81,10 +82,12 @@ async function refuseUnlessStopped(old: ReturnType<Client['workflow']['getHandle
 
 async function remainsOf(old: ReturnType<Client['workflow']['getHandle']>, chain: Awaited<ReturnType<typeof fetchChain>>): Promise<Remains> {
   try {
-    const [journal, summaries, ledger] = await Promise.all([old.query(m.journalQuery), old.query(m.summariesQuery), old.query(m.ledgerQuery)]);
-    return { journal: journal.entries, summaries, ledger, from: 'workflow' };
+    // a stopped mission: its history replayed here with the workflow code (no worker needed, src/history/reader.ts)
+    const state = await readerOf(old.client).fromHistory(old.workflowId);
+    const journal = answerOf<{ entries: JournalEntries }>(state, m.journalQuery.name);
+    return { journal: journal.entries, summaries: answerOf(state, m.summariesQuery.name), ledger: answerOf(state, m.ledgerQuery.name), from: 'workflow' };
   } catch {
-    // no worker can answer for it (or its code changed): rebuild from history
+    // its code changed (the history does not replay): rebuild the journal from the events alone
     const rebuilt = reconstruct(chain);
     return { journal: rebuilt.journal as Array<[string, Json]>, summaries: {}, ledger: [], from: 'history' };
   }

@@ -1,11 +1,11 @@
 /**
  * What the console read of a workflow, kept for the history it was read from. Everything a
- * mission's pages show follows from its history: its queries (status, journal, ledger,
- * progress...) answer from the state that history leaves, and the pass view reads the
- * history itself. Reading again is what makes those pages slow for a long mission: each
- * query of a closed run replays its whole history on a worker (the status query 1.5 s at
- * 100 passes, the mission page's six queries 8 s), and the pass view runs every recorded
- * program again (see test/console/pass-view-timing.ts).
+ * mission's pages show follows from its history: its state (status, journal, ledger,
+ * progress...) is what that history leaves (a closed run's is read by replaying the
+ * history in this process, src/history/reader.ts, which keeps it by run and length too),
+ * and the pass view reads the history itself. Reading again is what makes those pages slow
+ * for a long mission: the timeline and the pass view walk the whole history, and the pass
+ * view runs every recorded program again (see test/console/pass-view-timing.ts).
  *
  * So a page first asks the server where the history stands (describe: its latest run and
  * that run's length, no worker involved) and takes each part it needs from what was read

@@ -8,10 +8,15 @@
  *    state (src/history/replay.ts). Kept by run id and history length: a closed run is
  *    fetched and replayed once per reader, whatever is asked of it;
  *  - a running run is queried, with a deadline (NAVIGATOR_QUERY_TIMEOUT_MS, default
- *    5 s). When nobody answers in time, the task queue's pollers say why, and the query
- *    fails with a {@link WorkerUnavailableError} ("no worker is polling task queue X;
- *    start one with `navigator worker --task-queue X`"); what the history holds can
- *    still be read ({@link RunReader.fromHistory}).
+ *    5 s). When nobody answers in time, the task queue's pollers (DescribeTaskQueue) say
+ *    why: a worker polling this very moment is only slow and is asked again (up to four
+ *    deadlines in all); else the query fails with a {@link WorkerUnavailableError}: "no
+ *    worker is polling task queue X; start one with `navigator worker --task-queue X`"
+ *    (no poller, or the server says it saw none recently), or, when the queue was polled
+ *    within the last 70 s, that its worker may have stopped just now or be too busy (a
+ *    real server lists a stopped worker for minutes with its last poll; after 20-30 s it
+ *    answers the query itself that no poller was seen). What the history holds can still
+ *    be read ({@link RunReader.fromHistory}).
  *
  * One reader per Temporal client ({@link readerOf}): every handle on that client shares
  * its cache.
