@@ -18,7 +18,7 @@ import { type PassState, mergedJournal, namespaceSource, readHistory, readNamesp
 import { type PackedState, turnAnswers } from '../navigator/state-packing.ts';
 import { failData, jsonOf, passError } from '../navigator/turn.ts';
 import type { Json, RecordedProgram } from '../workflows/contract.ts';
-import { type PassRecord, type RecordedEffect, type ValueMismatch, type ValueSide, mismatch, same } from './values.ts';
+import { type PassRecord, type RecordedEffect, type ValueMismatch, type ValueSide, effectWhat, mismatch, same } from './values.ts';
 
 export interface PassReplay {
   pass: number;
@@ -225,7 +225,7 @@ function checkEnd(
     const source = [...p.requested.entries()].find(([, r]) => r.taskId === key);
     const effect = source ? effects.get(source[0]) : undefined;
     const theirs = effect
-      ? { runId: effect.runId, eventId: effect.eventId, what: `${effect.tool} result, which the replay of pass ${p.pass} commits as ${key}`, value: mine.get(key) ?? null }
+      ? { runId: effect.runId, eventId: effect.eventId, what: `${effectWhat(effect)}, which the replay of pass ${p.pass} commits as ${key}`, value: mine.get(key) ?? null }
       : replaySide(`commits ${key}`, mine.get(key) ?? null);
     out.push(mismatch('replay', doneSide(`committed ${key}`, recorded.get(key) ?? null), theirs, mine.has(key) ? (recorded.has(key) ? 'differ' : 'the pass did not commit it') : 'the replay does not commit it'));
   }
@@ -251,7 +251,8 @@ function sameValue(a: Json, b: Json): boolean {
 
 /**
  * The pass's tools, answering from history: an inline call from the result the pass
- * recorded for its idempotency key, an effect from its `runTool` result. The key spellings
+ * recorded for its idempotency key, an effect from its `runTool` result or, as the workflow
+ * did, from the ledger a resumed mission carried in (`effects` holds both, src/audit/values.ts). The key spellings
  * of their args are those of the args history recorded (the tools' schemas are not in it).
  */
 function stubTools(p: PassRecord, effects: Map<string, RecordedEffect>): ToolDef[] {

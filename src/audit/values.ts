@@ -79,7 +79,12 @@ export interface RecordedEffect {
   eventId: number;
   tool: string;
   taskId: string | null;
+  /** what holds it when no `runTool` event does: the ledger carried into the first run (a resumed mission) */
+  source?: string;
 }
+
+/** What an effect's outcome is named in a failed check: its result event, or the carried ledger entry. */
+export const effectWhat = (e: RecordedEffect): string => e.source ?? `${e.tool} result`;
 
 export interface ValueLinks {
   rebuilt: Reconstruction;
@@ -153,10 +158,32 @@ class LinkWalker {
   }
   private lastReturn: { value: Json; runId: string; eventId: number; pass: number } | null = null;
 
+  private started = false;
+
   before(e: HistoryEvent, at: ObservedState): void {
     this.snapshot(at);
+    if (e.eventType === EventType.EVENT_TYPE_WORKFLOW_EXECUTION_STARTED && !this.started) this.onFirstStart(e, at);
     if (e.eventType === EventType.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED) this.onScheduled(e, at);
     if (e.eventType === EventType.EVENT_TYPE_WORKFLOW_EXECUTION_UPDATE_ACCEPTED) this.onUpdate(e, at);
+  }
+
+  /**
+   * The ledger the chain's first run starts with (`carried.ledger` of its input: a mission
+   * restarted by `navigator resume`): the workflow answers an effect whose key completed
+   * there from that entry, with no `runTool` activity (src/workflows/mission-loop.ts
+   * `runEffect`), so its outcome is that entry's result. Later runs carry only what this
+   * chain's history already holds.
+   */
+  private onFirstStart(e: HistoryEvent, at: ObservedState): void {
+    this.started = true;
+    const from = at.state.input.resumedFrom?.workflowId;
+    for (const entry of at.state.ledger) {
+      const key = entry.idempotencyKey;
+      const done = at.state.completedEffect(key);
+      if (!done || this.effects.has(key)) continue;
+      const source = `${done.tool} result in the ledger carried${from ? ` from ${from}` : ''} (entry ${done.seq})`;
+      this.effects.set(key, { result: { ok: done.result ?? null }, runId: at.runId, eventId: eventId(e), tool: done.tool, taskId: done.taskId, source });
+    }
   }
 
   /** A person's verdict on an effect: its args hash must be that of the args that waited. */
@@ -375,7 +402,7 @@ class LinkWalker {
       out.push(
         mismatch(
           'effect-result',
-          { runId: effect.runId, eventId: effect.eventId, what: `${effect.tool} result`, value: effect.result.ok },
+          { runId: effect.runId, eventId: effect.eventId, what: effectWhat(effect), value: effect.result.ok },
           { runId: at.runId, eventId: id, what: `pass ${record.pass} committed ${asked.taskId}`, value },
         ),
       );
