@@ -5,13 +5,15 @@
  */
 import pc from 'picocolors';
 import type { PlanHandle } from '../client/plans.ts';
-import type { Plan, Step } from '../plans/schema.ts';
+import type { Json, Plan, Step } from '../plans/schema.ts';
 import { blockedAfterWarning } from '../plans/scheduler.ts';
 import type { PlanStatusView, ProgressEvent } from '../workflows/plan-contract.ts';
 import { type Settled, closedState } from './mission-view.ts';
 import { failedAttemptLines } from './attempts-view.ts';
 import { valueHash } from '../audit/hash.ts';
 import { stepApprovalLine } from './approval-view.ts';
+import { expressionNames } from '../plans/expressions.ts';
+import { askIsComputed } from '../plans/references.ts';
 
 const CLI = 'npx navigator plan';
 
@@ -62,19 +64,51 @@ const short = (v: unknown, n = 100): string => {
   return s.length > n ? `${s.slice(0, n - 3)}...` : s;
 };
 
+/** An expression on one line, its control characters (newlines, terminal escapes) written out. */
+export const expressionText = (source: string): string =>
+  source.replace(/\r?\n\s*/g, ' ').replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+
+/** The question a resolved computed question put to the person (its `resolved` text), if the step recorded one. */
+function resolvedQuestion(step: Pick<Step, 'ask' | 'resolved'>): { question: string; schema: Json } | null {
+  const r = step.resolved;
+  if (!step.ask || !askIsComputed(step) || r === null || typeof r !== 'object' || Array.isArray(r) || typeof r.question !== 'string') return null;
+  return { question: r.question, schema: r.schema ?? step.ask.schema };
+}
+
+/**
+ * A question step's text: as written; for `{"$expr": ...}`, the text it computed once the
+ * step ran (the step's `resolved`), else `computed from STEPS: EXPR` (the steps it reads).
+ */
+export function questionText(step: Pick<Step, 'ask' | 'resolved' | 'dependsOn'>): string {
+  const q = step.ask?.question;
+  if (q === undefined) return '';
+  const resolved = resolvedQuestion(step);
+  if (resolved) return resolved.question;
+  if (typeof q === 'string') return q;
+  const reads = [...expressionNames(q.$expr).steps];
+  const from = reads.length ? reads : step.dependsOn;
+  return `computed${from.length ? ` from ${from.join(', ')}` : ''}: ${expressionText(q.$expr)}`;
+}
+
+/** What a step does, on one line: its tool and args, agent and input, question, or computed expression. */
+function stepWhat(step: Step, full: boolean): string {
+  const n = full ? 400 : 100;
+  if (step.ask) return `ask: ${questionText(step)} (answer: ${short(resolvedQuestion(step)?.schema ?? step.ask.schema, n)})`;
+  if (step.compute !== undefined) return `compute: ${expressionText(step.compute)}`;
+  if (step.tool) return `${step.tool} ${short(step.args ?? {}, n)}`;
+  return `agent ${step.agent} ${short(step.input ?? {}, n)}`;
+}
+
 function stepLines(step: Step, index: number, full: boolean): string[] {
-  const what = step.ask
-    ? `ask: ${step.ask.question} (answer: ${short(step.ask.schema, full ? 400 : 100)})`
-    : step.tool
-      ? `${step.tool} ${short(step.args ?? {}, full ? 400 : 100)}`
-      : `agent ${step.agent} ${short(step.input ?? {}, full ? 400 : 100)}`;
+  const what = stepWhat(step, full);
   const flags = [step.requiresApproval ? pc.yellow('requires approval') : '', step.critical ? '' : 'non-critical', step.retry ? `max ${step.retry.maxAttempts} attempts` : '']
     .filter(Boolean)
     .join(', ');
   const lines = [`${String(index + 1).padStart(2)}. ${STATUS_MARK[step.status] ?? ' '} ${pc.bold(step.id)}  ${step.description}`, `      ${what}`];
   if (step.when !== undefined) lines.push(`      when: ${step.when}`);
   if (step.forEach !== undefined) lines.push(`      for each item of: ${step.forEach}${step.maxItems !== undefined ? ` (at most ${step.maxItems})` : ''}`);
-  if (step.resolved) lines.push(`      computed: ${short(step.resolved, full ? 400 : 100)}`);
+  // a computed question shows what it computed in its text (above)
+  if (step.resolved && !resolvedQuestion(step)) lines.push(`      computed: ${short(step.resolved, full ? 400 : 100)}`);
   if (step.dependsOn.length) lines.push(`      depends on: ${step.dependsOn.join(', ')}`);
   if (flags) lines.push(`      ${flags}`);
   if (step.status !== 'pending') lines.push(`      ${step.status}${step.reason ? `: ${step.reason}` : ''}${resultText(step)}`);

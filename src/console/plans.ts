@@ -14,6 +14,7 @@ import { dagPicture } from './dag.ts';
 import { argsFields, argsFromForm } from './forms.ts';
 import { WAITING_FOR_YOU, planWaits, statusBadge, statusesOf } from './waiting.ts';
 import { type Adding, StepFieldsProblem, addStepCard, refusedAdding, stepFromForm } from './new-step.ts';
+import { questionText } from '../cli/plan-view.ts';
 
 const csrfField = (ctx: ConsoleContext) => html`<input type="hidden" name="_csrf" value="${ctx.csrf}" />`;
 const planUrl = (id: string, rest = '') => `/plans/${encodeURIComponent(id)}${rest}`;
@@ -73,6 +74,17 @@ function argsEditor(ctx: ConsoleContext, id: string, s: Step, agent: string): Fr
     <details><summary>as JSON</summary>${json('Save as JSON')}</details>`;
 }
 
+/**
+ * What a step runs: its tool, agent, question (a computed one as the text it computed once
+ * the step ran, else the expression and the steps it reads) or compute expression.
+ */
+function stepKind(s: Step): Fragment | string {
+  if (s.tool !== undefined) return s.tool;
+  if (s.ask) return html`question: ${questionText(s)}`;
+  if (s.compute !== undefined) return html`compute: <code>${s.compute}</code>`;
+  return html`agent ${s.agent ?? ''}`;
+}
+
 function reviewRows(ctx: ConsoleContext, id: string, steps: readonly Step[], agent: string): Fragment {
   return html`<table>
     <tr><th>step</th><th>what</th><th>tool</th><th>args</th><th>depends on</th><th>approval</th><th></th></tr>
@@ -83,8 +95,8 @@ function reviewRows(ctx: ConsoleContext, id: string, steps: readonly Step[], age
           <form method="post" action="${planUrl(id, '/edit')}">${csrfField(ctx)}<input type="hidden" name="stepId" value="${s.id}" />
             <input name="description" value="${s.description}" size="28" aria-label="description of step ${s.id}" /> <button name="what" value="description">Save</button></form>
         </td>
-        <td>${s.tool ?? (s.ask ? html`question: ${s.ask.question}` : html`agent ${s.agent ?? ''}`)}</td>
-        <td>${s.status === 'pending' ? argsEditor(ctx, id, s, agent) : html`<pre>${pretty(stepArgs(s))}</pre> (${s.status})`}</td>
+        <td>${stepKind(s)}</td>
+        <td>${s.compute !== undefined ? (s.status === 'pending' ? '' : s.status) : s.status === 'pending' ? argsEditor(ctx, id, s, agent) : html`<pre>${pretty(stepArgs(s))}</pre> (${s.status})`}</td>
         <td>${s.dependsOn.join(', ')}</td>
         <td>${s.requiresApproval ? 'requires approval' : ''}</td>
         <td>
@@ -105,7 +117,7 @@ function runRows(ctx: ConsoleContext, id: string, view: PlanStatusView, events: 
     ${(view.plan?.steps ?? []).map((s) => {
       const approval = waiting.get(s.id);
       return html`<tr id="step-${s.id}">
-        <td><code>${s.id}</code></td><td>${s.description}</td><td>${s.dependsOn.join(', ')}</td>
+        <td><code>${s.id}</code></td><td>${s.description}${s.ask || s.compute !== undefined ? html`<br /><small>${stepKind(s)}</small>` : ''}</td><td>${s.dependsOn.join(', ')}</td>
         <td class="status">${s.status}${s.reason ? html`<br /><small>${s.reason}</small>` : ''}${progressNote(s, progress.get(s.id))}
           ${approval ? html`<br /><a href="#approve-${approval.key}">waiting for you: approve or deny above</a>` : ''}${questionForm(ctx, id, asked.get(s.id))}</td>
         <td>${s.result?.attempts ?? ''}</td>

@@ -287,6 +287,42 @@ describe('plans in the console', () => {
   }, 120_000);
 });
 
+describe('compute steps and computed questions in the console', () => {
+  it('review shows compute: EXPR (escaped) and a computed question as computed from its steps; running, the text it computed', async () => {
+    const plan = await env.startPlan({
+      agent: 'lab',
+      document: {
+        steps: [
+          { id: 'list', description: 'items', tool: 'make_list', args: { n: 3 } },
+          { id: 'ids', description: 'the ids', compute: '(mapv #(str "<b>" (:id %)) (:items step/list))', dependsOn: ['list'] },
+          {
+            id: 'pick',
+            description: 'which item',
+            ask: { question: { $expr: '(str "Which of the " (count (:items step/list)) " <items>?")' }, schema: { enum: { $expr: '(mapv :id (:items step/list))' } } },
+            dependsOn: ['list', 'ids'],
+          },
+        ],
+      },
+    });
+    await waitForPlan(plan, (v) => v.status === 'review');
+    const review = (await get(`/plans/${plan.id}`)).text;
+    expect(review).toContain('<td>compute: <code>(mapv #(str &quot;&lt;b&gt;&quot; (:id %)) (:items step/list))</code></td>');
+    expect(review).toContain('<td>question: computed from list: (str &quot;Which of the &quot; (count (:items step/list)) &quot; &lt;items&gt;?&quot;)</td>');
+    expect(review).not.toContain('[object Object]');
+    expect(review).not.toMatch(/<td>agent <\/td>/);
+
+    expect((await post(`/plans/${plan.id}/approve`, { _csrf: csrfOf(review) })).status).toBe(303);
+    await waitForPlan(plan, (v) => (v.questions ?? []).some((q) => q.stepId === 'pick'));
+    const running = (await get(`/plans/${plan.id}`)).text;
+    expect(running).toContain('<small>question: Which of the 3 &lt;items&gt;?</small>');
+    expect(running).toContain('<small>compute: <code>(mapv #(str &quot;&lt;b&gt;&quot; (:id %)) (:items step/list))</code></small>');
+    expect(running).not.toContain('[object Object]');
+    await plan.answer('pick', 'item-1', { by: 'ana' });
+    expect((await plan.result()).status).toBe('completed');
+    expect((await get(`/plans/${plan.id}`)).text).toContain('<small>question: Which of the 3 &lt;items&gt;?</small>');
+  }, 120_000);
+});
+
 describe('the other routes', () => {
   it('lists missions and plans, serves the live script, streams the inbox and a plan, and shows the mission input', async () => {
     const m = await waitingMission('ivy', 60);
