@@ -15,6 +15,7 @@ const suites: Record<string, () => Promise<Suite>> = {
   plans: async () => (await import('./plans.ts')).benchPlans,
   telemetry: async () => (await import('./telemetry.ts')).benchTelemetry,
   audit: async () => (await import('./audit.ts')).benchAudit,
+  'history-reads': async () => (await import('./history-reads.ts')).benchHistoryReads,
   temporal: async () => (await import('./temporal.ts')).benchTemporal,
   sandbox: async () => (await import('./sandbox.ts')).benchSandbox,
   'large-payloads': async () => (await import('./large-payloads.ts')).benchLargePayloads,

@@ -16,3 +16,4 @@ export { auditMission, type AuditReport } from '../audit/index.ts';
 export { auditPlan, type PlanAuditReport } from '../audit/plans.ts';
 export { connectClient, resolveTarget, type TemporalTarget } from '../temporal/connection.ts';
 export { DEFAULT_QUERY_TIMEOUT_MS, RunReader, type RunReaderOptions, WorkerUnavailableError, type HistoryState, type PollerSeen, readerOf } from '../history/reader.ts';
+export { HistoryReplayError } from '../history/replay.ts';

@@ -6,7 +6,9 @@
  *    its payloads decoded with the client's codecs (stored references resolved), and
  *    replayed here against the workflow code, which answers every query as the run's last
  *    state (src/history/replay.ts). Kept by run id and history length: a closed run is
- *    fetched and replayed once per reader, whatever is asked of it;
+ *    fetched and replayed once per reader, whatever is asked of it. Only when this
+ *    process's workflow code cannot replay the history (a CLI older or newer than the
+ *    run's code) is a worker asked instead, with the deadline below;
  *  - a running run is queried, with a deadline (NAVIGATOR_QUERY_TIMEOUT_MS, default
  *    5 s). When nobody answers in time, the task queue's pollers (DescribeTaskQueue) say
  *    why: a worker polling this very moment is only slow and is asked again (up to four
@@ -26,7 +28,7 @@ import { status as grpcStatus } from '@grpc/grpc-js';
 import proto from '@temporalio/proto';
 import { decodePayloads, type DecodeReport } from '../codec/history.ts';
 import type { QueryAnswer } from './readout-interceptor.ts';
-import { readOut } from './replay.ts';
+import { HistoryReplayError, readOut } from './replay.ts';
 
 /** How long a query of a running run may wait for a worker, unless told otherwise. */
 export const DEFAULT_QUERY_TIMEOUT_MS = 5000;
@@ -147,7 +149,18 @@ export class RunReader {
    */
   async read(workflowId: string, names: readonly string[], described?: WorkflowExecutionDescription): Promise<{ description: WorkflowExecutionDescription; answers: unknown[]; from: 'history' | 'worker' }> {
     const description = described ?? (await this.describe(workflowId));
-    if (isClosed(description)) return { description, answers: this.pick(await this.fromHistory(workflowId, description), names), from: 'history' };
+    if (isClosed(description)) {
+      try {
+        return { description, answers: this.pick(await this.fromHistory(workflowId, description), names), from: 'history' };
+      } catch (err) {
+        if (!(err instanceof HistoryReplayError)) throw err;
+        // this process's code is not the run's (a CLI newer or older than the workers): a worker with the run's code may answer
+        const handle = this.client.getHandle(workflowId);
+        const answers = await this.client.connection.withDeadline(Date.now() + this.queryTimeoutMs, () => Promise.all(names.map((name) => handle.query(name)))).catch(() => null);
+        if (!answers) throw new HistoryReplayError(`${err.message}; no worker answered a query of it either`, { cause: err });
+        return { description, answers, from: 'worker' };
+      }
+    }
     const handle = this.client.getHandle(workflowId);
     const started = Date.now();
     for (;;) {

@@ -27,6 +27,11 @@ const ext = import.meta.url.endsWith('.ts') ? 'ts' : 'js';
 /** The read-out interceptor module, for bundles of your own that read histories. */
 export const readoutInterceptorModule = fileURLToPath(new URL(`./readout-interceptor.${ext}`, import.meta.url));
 
+/** The workflow code of this process cannot replay the history (it changed since the run: nondeterminism, a workflow type it lacks). */
+export class HistoryReplayError extends Error {
+  override readonly name = 'HistoryReplayError';
+}
+
 /** What a replay read at the end of a history. */
 export interface ReadOut {
   /** the event id of the workflow task the answers are from (0: no workflow task ran, nothing to replay) */
@@ -126,7 +131,7 @@ export async function readOut(workflowId: string, history: History): Promise<Rea
     const [outcome] = await (await readReplayer()).replay([{ workflowId, history: withRequest(history, { at, token }) }]);
     const got = last as { historyLength: number; answers: Record<string, QueryAnswer> } | null;
     const replayError = outcome?.error ? outcome.error.message : undefined;
-    if (!got) throw new Error(`the history of ${workflowId} could not be read: ${replayError ?? 'the replay did not reach its end'}`);
+    if (!got) throw new HistoryReplayError(`the history of ${workflowId} could not be read: this process's workflow code does not replay it (${replayError ?? 'the replay did not reach its end'})`);
     return { at: got.historyLength, answers: got.answers, ...(replayError ? { replayError } : {}) };
   } finally {
     waiting.delete(token);
