@@ -30,6 +30,7 @@ import { type DevServer, type DevServerOptions, startDevServer } from './index.t
 import { cachedBundle } from './bundle-cache.ts';
 import { HistoryReplayer } from '../audit/replayer.ts';
 import { silentSpanSinks } from '../telemetry/setup.ts';
+import { workflowPreloadModules } from '../worker/workflows-path.ts';
 
 export interface TestEnvOptions {
   /** Module exporting the workflows (bundled once per process). */
@@ -69,8 +70,10 @@ export function bundleOnce(workflowsPath: string, workflowInterceptorModules: re
   const key = [workflowsPath, ...workflowInterceptorModules].join('\n');
   let bundle = bundles.get(key);
   if (!bundle) {
-    const make = () => bundleWorkflowCode({ workflowsPath, workflowInterceptorModules: [...workflowInterceptorModules], logger: new DefaultLogger('WARN') });
-    bundle = cachedBundle([workflowsPath, ...workflowInterceptorModules], make);
+    // the modules every cached run shares, as a worker's bundle has them (workflows-path.ts)
+    const preloadModules = [...workflowPreloadModules];
+    const make = () => bundleWorkflowCode({ workflowsPath, workflowInterceptorModules: [...workflowInterceptorModules], preloadModules, logger: new DefaultLogger('WARN') });
+    bundle = cachedBundle([workflowsPath, ...workflowInterceptorModules, ...preloadModules], make);
     bundles.set(key, bundle);
   }
   return bundle;

@@ -2,16 +2,22 @@
  * Workflow interceptors (bundled with the workflows; spans go nowhere when tracing is off): a
  * `navigator.decision` span for each decision a mission or plan accepts, in the mission's
  * own trace (under its RunWorkflow span) and linked to the trace of whoever decided. Spans
- * leave the sandbox through Temporal's exporter sink, which replays do not call.
+ * leave the sandbox through Temporal's exporter sink, which replays do not call. A run
+ * started without a trace (workflow-tracing.ts) has no workflow spans: no decision spans
+ * either, and OpenTelemetry is never loaded for it.
  */
-import * as otel from '@opentelemetry/api';
-// Temporal's workflow interceptors register the sandbox's tracer provider: load them first.
-// The file is named in full: the compiled package is ES modules, which webpack (like Node)
-// resolves only fully specified, without guessing an extension or a directory's index.
-import '@temporalio/interceptors-opentelemetry/lib/workflow/index.js';
+import type * as Otel from '@opentelemetry/api';
 import { SdkFlags } from '@temporalio/workflow/lib/flags.js';
 import { getActivator } from '@temporalio/workflow/lib/global-attributes.js';
 import { type Next, type SignalInput, type UpdateInput, type WorkflowExecuteInput, type WorkflowInboundCallsInterceptor, type WorkflowInterceptors, workflowInfo } from '@temporalio/workflow';
+import { runIsTraced } from './workflow-tracing.ts';
+
+/**
+ * OpenTelemetry's API, loaded by a traced run only (the bundler's `require`, at first use).
+ * Temporal's interceptors (workflow-tracing.ts, which runs first) have registered the
+ * sandbox's tracer provider by then.
+ */
+const otelApi = (): typeof Otel => require('@opentelemetry/api') as typeof Otel;
 
 /** Messages that carry a decision, and how to read its key and value. */
 const DECISIONS: Record<string, (arg: Record<string, unknown>) => { key: string; value: unknown }> = {
@@ -22,12 +28,12 @@ const DECISIONS: Record<string, (arg: Record<string, unknown>) => { key: string;
 };
 
 class DecisionSpans implements WorkflowInboundCallsInterceptor {
-  private run: otel.Context | undefined;
-  private owner: otel.Attributes = {};
+  private run: Otel.Context | undefined;
+  private owner: Otel.Attributes = {};
 
   execute(input: WorkflowExecuteInput, next: Next<WorkflowInboundCallsInterceptor, 'execute'>): Promise<unknown> {
     recordUpdateFlagAtStart();
-    this.run = otel.context.active();
+    if (runIsTraced()) this.run = otelApi().context.active();
     const arg = (input.args[0] ?? {}) as { runId?: string; agent?: string };
     const workflowId = workflowInfo().workflowId;
     this.owner = { 'navigator.workflow_id': workflowId, 'navigator.run_id': arg.runId ?? workflowId, 'navigator.agent': arg.agent ?? '' };
@@ -51,6 +57,7 @@ class DecisionSpans implements WorkflowInboundCallsInterceptor {
   private record(name: string, raw: unknown, via: string): void {
     const read = DECISIONS[name];
     if (!read || !this.run) return;
+    const otel = otelApi();
     const arg = (raw ?? {}) as Record<string, unknown>;
     const { key, value } = read(arg);
     const decider = otel.trace.getSpanContext(otel.context.active());

@@ -10,7 +10,7 @@ import type { AgentRegistry, RegisteredAgent } from '../navigator/registry.ts';
 import { createActivities } from '../activities/index.ts';
 import type { Agent } from '../navigator/index.ts';
 import { agentsOfModule } from './agents.ts';
-import { workflowsPath } from './workflows-path.ts';
+import { workflowPreloadModules, workflowsPath } from './workflows-path.ts';
 import { type Telemetry, silentSpanSinks, telemetry as telemetryFromEnv, workflowInterceptorModules } from '../telemetry/setup.ts';
 import { cachedBundle } from '../devserver/bundle-cache.ts';
 
@@ -41,15 +41,18 @@ export interface NavigatorWorkerOptions {
 /**
  * Bundles the workflow code once; reuse the result for several workers. The bundle always
  * carries the tracing workflow interceptors (see src/telemetry/setup.ts), whether tracing
- * is on or not: a bundle of your own must list {@link workflowInterceptorModules} too.
+ * is on or not: a bundle of your own must list {@link workflowInterceptorModules} too, and
+ * should preload {@link workflowPreloadModules} (`preloadModules`: without it each waiting
+ * mission costs more memory the more missions a worker caches; it runs the same).
  */
 export function bundleMissionWorkflows(): Promise<WorkflowBundle> {
-  const make = () => bundleWorkflowCode({ workflowsPath, workflowInterceptorModules: [...workflowInterceptorModules], logger: quietLogger });
+  const make = () =>
+    bundleWorkflowCode({ workflowsPath, workflowInterceptorModules: [...workflowInterceptorModules], preloadModules: [...workflowPreloadModules], logger: quietLogger });
   // from the repository's sources, kept between processes (src/devserver/bundle-cache.ts)
-  return cachedBundle([workflowsPath, ...workflowInterceptorModules], make);
+  return cachedBundle([workflowsPath, ...workflowInterceptorModules, ...workflowPreloadModules], make);
 }
 
-export { workflowInterceptorModules };
+export { workflowInterceptorModules, workflowPreloadModules };
 export { setupTelemetry, useTelemetry, telemetryWanted, type Telemetry, type TelemetryOptions } from '../telemetry/setup.ts';
 
 export async function createNavigatorWorker(opts: NavigatorWorkerOptions): Promise<Worker> {

@@ -29,11 +29,18 @@ export async function runMission(state: MissionState): Promise<Json> {
   }
   // passes in a row that ended in an error or could not reach the model: each waits longer
   let failedInARow = 0;
+  // A run continues as new only after a pass of its own. Its first pass comes after a fixed
+  // number of events (the start, describeAgent, and since issue 42 the untraced marker and
+  // the SDK's search attribute for it: src/telemetry/workflow-tracing.ts); a threshold below
+  // that would otherwise continue each run as new before it did anything, forever. Runs
+  // recorded before never continued as new before their first pass (they could not end).
+  let passedThisRun = false;
   for (;;) {
     if (state.cancelReason !== null) return cancelled(state, state.cancelReason);
     const exhausted = state.exhaustedBudget(Date.now());
     if (exhausted) return budgetStop(state, exhausted);
-    if (shouldContinueAsNew(state)) await continueAsNew(state);
+    if (passedThisRun && shouldContinueAsNew(state)) await continueAsNew(state);
+    passedThisRun = true;
     state.beginPass();
     setStatus(state, 'running');
     const readVersion = state.journalVersion;
