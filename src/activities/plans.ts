@@ -86,7 +86,9 @@ export function createPlanActivities(deps: PlanActivityDeps) {
     async describePlanAgent(req: { agent: string }): Promise<CatalogDescription> {
       const entry = lookupAgent(deps.agents, req.agent);
       return {
-        tools: Object.fromEntries(entry.agent.tools.map((t) => [t.name, { sideEffect: t.sideEffect, destructive: t.destructive ?? false }])),
+        tools: Object.fromEntries(
+          entry.agent.tools.map((t) => [t.name, { sideEffect: t.sideEffect, destructive: t.destructive ?? false, ...(t.approvers?.length ? { approvers: [...t.approvers] } : {}) }]),
+        ),
         agents: [...deps.agents.keys()],
       };
     },

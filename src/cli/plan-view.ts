@@ -159,13 +159,15 @@ function nextCommands(view: PlanStatusView): string[] {
   // the whole args a person decides on, never cut short
   const lines = view.approvals.flatMap((a) => {
     const item = a.item === null ? '' : ` --item ${a.item}`;
+    // a step whose tool names approvers is decided only with one of their roles
+    const role = a.approvers?.length ? ` --role ${a.approvers.length === 1 ? a.approvers[0] : `${a.approvers.join('|')}`}` : '';
     return [
-      `  ${pc.yellow('waiting for approval')}: ${a.stepId}${a.item === null ? '' : ` item ${a.item}`} (${a.tool ?? '?'})${a.deadline ? `, deadline ${a.deadline} (then ${a.onTimeout})` : ''}`,
+      `  ${pc.yellow('waiting for approval')}: ${a.stepId}${a.item === null ? '' : ` item ${a.item}`} (${a.tool ?? '?'})${a.approvers?.length ? `, for ${a.approvers.join(' or ')}` : ''}${a.deadline ? `, deadline ${a.deadline} (then ${a.onTimeout})` : ''}`,
       ...wholeJson(a.args).map((l) => `      ${l}`),
       ...warningLines(view.plan, a.stepId),
       // bound to the args just shown: refused if the step waits with other args when the command runs
-      `    approve: ${CLI} approve-step ${id} ${a.stepId}${item} --args-hash ${valueHash(a.args)} --by NAME [--note TEXT]`,
-      `    deny:    ${CLI} deny-step ${id} ${a.stepId}${item} --by NAME --reason TEXT`,
+      `    approve: ${CLI} approve-step ${id} ${a.stepId}${item} --args-hash ${valueHash(a.args)} --by NAME${role} [--note TEXT]`,
+      `    deny:    ${CLI} deny-step ${id} ${a.stepId}${item} --by NAME${role} --reason TEXT`,
     ];
   });
   for (const q of view.questions ?? []) {

@@ -23,6 +23,7 @@ import { type AnswerAck, type ExecutionSummary, type Json, type Plan, type PlanA
 import * as m from '../workflows/plan-messages.ts';
 import { issuesText } from '../kernel/contract.ts';
 import { type AcceptedUpdate, acceptedUpdates, shownArgsProblem } from './verdicts.ts';
+import { roleProblem } from '../workflows/approvers.ts';
 
 export const PLAN_WORKFLOW = 'planExecution';
 
@@ -45,6 +46,22 @@ export interface StartPlanOptions {
 }
 
 /** A plan start or change the workflow refused: the message plus the problems as data. */
+/** Who gives a step verdict: `by` (as they say), `item` of a for-each step, `role` they decide with. */
+export interface StepVerdictOptions {
+  by?: string;
+  item?: number;
+  /** the role you decide with: required when the step's tool names its approvers, recorded with the verdict */
+  role?: string;
+}
+
+const withoutEmptyRole = <T extends { role?: string }>(opts: T): T => {
+  if (opts.role !== undefined && !opts.role) {
+    const { role: _empty, ...rest } = opts;
+    return rest as T;
+  }
+  return opts;
+};
+
 export class PlanRejected extends Error {
   override readonly name = 'PlanRejected';
   constructor(
@@ -192,19 +209,28 @@ export class PlanHandle {
    * Approves a step waiting for approval, or with `item` one item of a for-each step (each
    * item waits for its own). The hash of the args waiting is sent with it (the audit checks
    * it). With `argsHash`, the hash of the args the person was shown, the approval is refused
-   * if the step now waits with other args.
+   * if the step now waits with other args. `role`: the role you decide with, required when
+   * the step's tool names its approvers (`approvers: ['finance']`), recorded with the verdict.
    */
-  async approveStep(stepId: string, opts: { by?: string; note?: string; item?: number; argsHash?: string } = {}): Promise<PlanAck> {
-    const { argsHash: shown, ...rest } = opts;
-    const pending = (await this.status()).approvals.find((a) => a.stepId === stepId && a.item === (opts.item ?? null));
+  async approveStep(stepId: string, opts: StepVerdictOptions & { note?: string; argsHash?: string } = {}): Promise<PlanAck> {
+    const { argsHash: shown, ...rest } = withoutEmptyRole(opts);
+    const pending = await this.waitingStep(stepId, opts);
     if (!pending) return this.update(m.approveStepUpdate, { stepId, ...rest });
     const changed = shownArgsProblem(`step ${stepId}${opts.item === undefined ? '' : ` item ${opts.item}`}`, shown, pending.args);
     if (changed) throw new PlanRejected(changed);
     return this.update(m.approveStepUpdate, { stepId, ...rest, argsHash: valueHash(pending.args) });
   }
-  /** Denies a step (or one item of a for-each step); what that means is the plan's `onDenial`. */
-  denyStep(stepId: string, opts: { by?: string; reason?: string; item?: number } = {}): Promise<PlanAck> {
-    return this.update(m.denyStepUpdate, { stepId, ...opts });
+  /** Denies a step (or one item of a for-each step); what that means is the plan's `onDenial`. `role` as for {@link approveStep}. */
+  async denyStep(stepId: string, opts: StepVerdictOptions & { reason?: string } = {}): Promise<PlanAck> {
+    await this.waitingStep(stepId, opts);
+    return this.update(m.denyStepUpdate, { stepId, ...withoutEmptyRole(opts) });
+  }
+  /** The approval `stepId` (`item`) waits for, refused here when the role may not decide it. */
+  private async waitingStep(stepId: string, opts: StepVerdictOptions) {
+    const pending = (await this.status()).approvals.find((a) => a.stepId === stepId && a.item === (opts.item ?? null));
+    const refused = pending ? roleProblem(pending.approvers, opts.role || undefined, `step ${pending.key}${pending.tool ? ` (${pending.tool})` : ''}`) : null;
+    if (refused) throw new PlanRejected(refused);
+    return pending;
   }
   /**
    * Answers a question step; the answer must match the question's JSON Schema (else a

@@ -61,6 +61,7 @@ export function shownArgsHash(form: Record<string, unknown>): { argsHash?: strin
 
 /** A plan step waiting for approval; `steps` are the plan's (for the diff and the dependents). */
 export function stepApprovalCard(ctx: ConsoleContext, planId: string, agent: string, a: PendingApproval, steps: readonly Step[]): Fragment {
+  if (!mayDecideNow(a.approvers)) return othersDecide(html`Step <code>${a.key}</code>${a.tool ? html` <small>(${a.tool})</small>` : ''} of plan ${planId}`, a.approvers!);
   const entry = ctx.agents?.get(agent);
   const step = steps.find((s) => s.id === a.stepId) ?? { id: a.stepId, tool: a.tool ?? undefined, agent: undefined, dependsOn: [] };
   const effects = stepEffects(entry, step, steps);

@@ -15,6 +15,7 @@ import { argsFields, argsFromForm } from './forms.ts';
 import { WAITING_FOR_YOU, planWaits, statusBadge, statusesOf } from './waiting.ts';
 import { type Adding, StepFieldsProblem, addStepCard, refusedAdding, stepFromForm } from './new-step.ts';
 import { questionText } from '../cli/plan-view.ts';
+import { mayDecideNow, verdictRole } from './roles.ts';
 
 const csrfField = (ctx: ConsoleContext) => html`<input type="hidden" name="_csrf" value="${ctx.csrf}" />`;
 const planUrl = (id: string, rest = '') => `/plans/${encodeURIComponent(id)}${rest}`;
@@ -119,7 +120,7 @@ function runRows(ctx: ConsoleContext, id: string, view: PlanStatusView, events: 
       return html`<tr id="step-${s.id}">
         <td><code>${s.id}</code></td><td>${s.description}${s.ask || s.compute !== undefined ? html`<br /><small>${stepKind(s)}</small>` : ''}</td><td>${s.dependsOn.join(', ')}</td>
         <td class="status">${s.status}${s.reason ? html`<br /><small>${s.reason}</small>` : ''}${progressNote(s, progress.get(s.id))}
-          ${approval ? html`<br /><a href="#approve-${approval.key}">waiting for you: approve or deny above</a>` : ''}${questionForm(ctx, id, asked.get(s.id))}</td>
+          ${approval ? (mayDecideNow(approval.approvers) ? html`<br /><a href="#approve-${approval.key}">waiting for you: approve or deny above</a>` : html`<br /><small>waiting for ${approval.approvers!.join(' or ')}</small>`) : ''}${questionForm(ctx, id, asked.get(s.id))}</td>
         <td>${s.result?.attempts ?? ''}</td>
         <td><pre>${pretty(approval && approval.item === null ? approval.args : stepArgs(s))}</pre></td>
         <td>${s.result ? (s.result.error !== undefined ? html`<pre>${s.result.error}</pre>` : valueBlock(s.result.value ?? null, `/plans/${encodeURIComponent(id)}/steps/${encodeURIComponent(s.id)}/result`)) : ''}</td>
@@ -207,7 +208,7 @@ function verdictsBox(verdicts: readonly AcceptedUpdate[], view: PlanStatusView):
   return html`<div class="card decided">${verdicts.map((v) => {
     const step = stepOf(v.arg.stepId);
     const note = v.arg.note ?? v.arg.reason;
-    return html`<p><strong class="verdict">Step <a href="#step-${String(v.arg.stepId)}">${String(v.arg.stepId)}</a>${typeof v.arg.item === 'number' ? ` item ${v.arg.item}` : ''} ${v.name === 'approveStep' ? 'approved' : 'denied'} by ${String(v.arg.by ?? 'someone')}</strong> ${when(v.at)}${note ? html` · “${String(note)}”` : ''}
+    return html`<p><strong class="verdict">Step <a href="#step-${String(v.arg.stepId)}">${String(v.arg.stepId)}</a>${typeof v.arg.item === 'number' ? ` item ${v.arg.item}` : ''} ${v.name === 'approveStep' ? 'approved' : 'denied'} by ${String(v.arg.by ?? 'someone')}${typeof v.arg.role === 'string' && v.arg.role ? ` as ${v.arg.role}` : ''}</strong> ${when(v.at)}${note ? html` · “${String(note)}”` : ''}
       ${step ? html`<span class="outcome"> · now <span class="status">${step.status}</span>${step.result?.error ? html`: ${step.result.error}` : ''}</span>` : ''}</p>`;
   })}</div>`;
 }
@@ -255,13 +256,14 @@ export function planRoutes(app: Hono, ctx: ConsoleContext): void {
   });
 
   /** Runs a plan change; a refusal re-renders the page with the validator's problems. */
-  const change = (run: (id: string, form: Record<string, unknown>, step: string, by: string) => Promise<unknown>) => async (c: Context) => {
+  const change = (run: (id: string, form: Record<string, unknown>, step: string, by: string, c: Context) => Promise<unknown>) => async (c: Context) => {
     const id = c.req.param('id')!;
     // all: a new step's "Runs after" boxes send dependsOn once per box
     const form = (await c.req.parseBody({ all: true })) as Record<string, unknown>;
     try {
-      await run(id, form, c.req.param('step') ?? '', c.get('by'));
+      await run(id, form, c.req.param('step') ?? '', c.get('by'), c);
     } catch (err) {
+      if (err instanceof Refused) return err.response;
       // a refused new step keeps what was typed: the form's fields, or the step as JSON
       const kept = (problems: readonly PlanProblem[]) =>
         form.what === 'add-fields' ? { adding: refusedAdding(form, problems) } : form.what === 'add' ? { stepJson: String(form.step ?? '') } : {};
@@ -277,9 +279,27 @@ export function planRoutes(app: Hono, ctx: ConsoleContext): void {
   app.post('/plans/:id/approve', change((id, _form, _step, by) => ctx.navigator.plan(id).approve({ by })));
   app.post('/plans/:id/cancel', change((id, _form, _step, by) => ctx.navigator.plan(id).cancel(`cancelled from the console by ${by}`, { by })));
   app.post('/plans/:id/regenerate', change((id, form, _step, by) => ctx.navigator.plan(id).regenerate(String(form.feedback ?? ''), { by })));
-  app.post('/plans/:id/steps/:step/approve', change((id, form, step, by) => ctx.navigator.plan(id).approveStep(step, { by, ...itemOf(form), ...shownArgsHash(form), ...(form.note ? { note: String(form.note) } : {}) })));
+  /** The role a step verdict is sent with (the step's tool's approvers against the request's roles), or a 403 thrown. */
+  const stepRole = async (c: Context, id: string, form: Record<string, unknown>, step: string): Promise<{ role?: string }> => {
+    const item = itemOf(form).item ?? null;
+    const waiting = (await ctx.navigator.plan(id).status()).approvals.find((a) => a.stepId === step && a.item === item);
+    const role = verdictRole(c, waiting?.approvers, `step ${waiting?.key ?? step}${waiting?.tool ? ` (${waiting.tool})` : ''}`);
+    if (role instanceof Response) throw new Refused(role);
+    return role;
+  };
+  app.post(
+    '/plans/:id/steps/:step/approve',
+    change(async (id, form, step, by, c) =>
+      ctx.navigator.plan(id).approveStep(step, { by, ...(await stepRole(c, id, form, step)), ...itemOf(form), ...shownArgsHash(form), ...(form.note ? { note: String(form.note) } : {}) }),
+    ),
+  );
   app.post('/plans/:id/steps/:step/answer', change((id, form, step, by) => ctx.navigator.plan(id).answer(step, jsonField(form.value, `the answer to ${step}`), { by })));
-  app.post('/plans/:id/steps/:step/deny', change((id, form, step, by) => ctx.navigator.plan(id).denyStep(step, { by, ...itemOf(form), ...(form.reason ? { reason: String(form.reason) } : {}) })));
+  app.post(
+    '/plans/:id/steps/:step/deny',
+    change(async (id, form, step, by, c) =>
+      ctx.navigator.plan(id).denyStep(step, { by, ...(await stepRole(c, id, form, step)), ...itemOf(form), ...(form.reason ? { reason: String(form.reason) } : {}) }),
+    ),
+  );
 }
 
 /** The for-each item a verdict names (the card's hidden field), if any. */
@@ -289,6 +309,13 @@ function itemOf(form: Record<string, unknown>): { item?: number } {
     return { item: parseItem(String(form.item)) };
   } catch (e) {
     throw new InputProblem((e as Error).message);
+  }
+}
+
+/** A verdict from someone who may not give it: the 403 answered. */
+class Refused extends Error {
+  constructor(readonly response: Response) {
+    super('refused');
   }
 }
 

@@ -193,10 +193,11 @@ function unansweredBanners(unanswered: ReadonlyArray<{ taskQueue: string; pollin
 
 async function inbox(ctx: ConsoleContext) {
   const items = await inboxItems(ctx);
-  const { approvals, reviews } = items;
+  const { reviews } = items;
   // only what this person may decide (the stream still watches everything: its fingerprint is of all items)
   const decisions = items.decisions.filter((d) => mayDecideNow(d.contract?.approvers));
   const effects = items.effects.filter((e) => mayDecideNow(e.approvers));
+  const approvals = items.approvals.filter((a) => mayDecideNow(a.approvers));
   const body = html`
     ${unansweredBanners(items.unanswered)}
     <h2>Decisions (${decisions.length})</h2>

@@ -90,6 +90,8 @@ export interface StepApprovalRequest {
   /** the args exactly as they will run */
   args: Json;
   onTimeout: 'deny' | 'fail' | null;
+  /** the roles allowed to give a verdict (the step's tool's approvers; absent: anyone who may send updates) */
+  approvers?: string[];
 }
 
 /** A step (or item) waiting for a person. */
@@ -145,6 +147,8 @@ export interface StepVerdict {
   reason?: string;
   /** for an approval: the hash of the args the approver saw (src/audit/hash.ts), checked by the audit */
   argsHash?: string;
+  /** the role the person acts with: required, and recorded, when the step's tool names its approvers */
+  role?: string;
 }
 
 /** A person's answer to a question step. */
@@ -175,7 +179,8 @@ export interface PlanAck {
 // ---------------------------------------------------------------- activities
 
 export interface CatalogDescription {
-  tools: Record<string, { sideEffect: SideEffectClass; destructive: boolean }>;
+  /** `approvers`: the roles allowed to approve or deny the tool's steps (absent in older histories and for tools naming none) */
+  tools: Record<string, { sideEffect: SideEffectClass; destructive: boolean; approvers?: string[] }>;
   agents: string[];
 }
 

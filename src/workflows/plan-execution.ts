@@ -171,7 +171,7 @@ function setHandlers(state: PlanState): void {
     else cancel(req);
   });
 
-  const verdictProblem = (v: unknown) => (isObj(v) ? state.verdictProblem(v as Pick<StepVerdict, 'stepId' | 'item'>) : 'expected {stepId, item?, by?, note?, reason?}');
+  const verdictProblem = (v: unknown) => (isObj(v) ? state.verdictProblem(v as Pick<StepVerdict, 'stepId' | 'item' | 'role'>) : 'expected {stepId, item?, by?, note?, reason?, role?}');
   const verdict = (v: StepVerdict, approved: boolean) => state.decide(v, approved);
   for (const [update, signal, approved, name] of [
     [m.approveStepUpdate, m.approveStepSignal, true, 'approveStep'],

@@ -158,7 +158,7 @@ function startReady(state: PlanState, scope: wf.CancellationScope, inFlight: Map
  */
 function startStep(state: PlanState, id: string): Promise<void> {
   const step = state.step(id)!;
-  if (!step.tool || step.ask || step.requiresApproval || needsEvaluation(step)) return runStep(state, id);
+  if (!step.tool || step.ask || needsApproval(state, step) || needsEvaluation(step)) return runStep(state, id);
   try {
     const resolved = resolveArgs(state, step);
     const startedAt = Date.now();
@@ -252,7 +252,7 @@ async function runStep(state: PlanState, id: string): Promise<void> {
     const now = Date.now();
     return state.finishStep(id, 'completed', stepResult({ ok: true, value: prepared.args, attempts: 0 }, now), now);
   }
-  if (prepared.kind !== 'failed' && step.requiresApproval) {
+  if (prepared.kind !== 'failed' && needsApproval(state, step)) {
     const verdict = await awaitApproval(state, step, prepared);
     if (verdict !== 'approved') return;
   }
@@ -331,7 +331,14 @@ async function prepareArgs(state: PlanState, step: Step): Promise<Prepared> {
  */
 async function awaitApproval(state: PlanState, step: Step, prepared: { kind: 'run'; args: Json } | { kind: 'each'; items: Json[] }): Promise<'approved' | 'denied' | 'revised'> {
   const timeoutMs = state.options.approvalTimeoutMs ?? null;
-  const base = { stepId: step.id, description: step.description, tool: step.tool ?? step.agent ?? null, onTimeout: timeoutMs === null ? null : state.options.onApprovalTimeout };
+  const approvers = state.approversOf(step.tool);
+  const base = {
+    stepId: step.id,
+    description: step.description,
+    tool: step.tool ?? step.agent ?? null,
+    onTimeout: timeoutMs === null ? null : state.options.onApprovalTimeout,
+    ...(approvers ? { approvers } : {}),
+  };
   // histories from before per-item approvals asked once for the whole list of items
   const perItem = prepared.kind === 'each' && wf.patched(ITEM_APPROVALS_PATCH);
   const requests = perItem
@@ -374,6 +381,13 @@ async function awaitApproval(state: PlanState, step: Step, prepared: { kind: 'ru
   if (outcomes.some((o) => o.kind === 'stopped')) return deny(state, step.id, state.cancelReason !== null ? `plan cancelled: ${state.cancelReason}` : `plan stopped: ${state.abortReason}`);
   return 'approved';
 }
+
+/**
+ * Whether a step waits for a person's approval: it says so, or its tool names the roles
+ * that must approve it (a plan cannot run such a tool unapproved; histories from before
+ * approvers have none in their catalog and run as they did).
+ */
+const needsApproval = (state: PlanState, step: Step): boolean => step.requiresApproval || (!!step.tool && !step.ask && step.compute === undefined && state.approversOf(step.tool) !== undefined);
 
 /** Marks plans whose for-each steps ask one approval per item (workflow.patched). */
 const ITEM_APPROVALS_PATCH = 'step-approval-per-item';

@@ -180,7 +180,7 @@ export class PlanState {
   }
 
   /** Why a verdict cannot be taken, or null. */
-  verdictProblem(v: Pick<StepVerdict, 'stepId' | 'item'>): string | null {
+  verdictProblem(v: Pick<StepVerdict, 'stepId' | 'item' | 'role'>): string | null {
     const { stepId, item } = v;
     if (typeof stepId !== 'string' || stepId === '') return 'stepId: expected a non-empty string';
     if (item !== undefined && !(Number.isInteger(item) && item >= 0)) return 'item: expected a whole number >= 0';
@@ -191,13 +191,19 @@ export class PlanState {
     if (item !== undefined && !items.length && this.approvals.pending.has(stepId)) return `step ${stepId} waits for one approval of the whole step: name no item`;
     const key = approvalKey(stepId, item);
     if (!this.approvals.pending.has(key)) return `${item === undefined ? `step ${stepId}` : `item ${item} of step ${stepId}`} is ${step.status}, not awaiting approval`;
-    return this.approvals.problem({ key });
+    return this.approvals.problem({ key, role: typeof v.role === 'string' ? v.role : undefined });
+  }
+
+  /** The roles allowed to decide a step of `tool` (its approvers in the catalog), or undefined. */
+  approversOf(tool: string | null | undefined): string[] | undefined {
+    const approvers = tool ? this.catalog.tools[tool]?.approvers : undefined;
+    return approvers?.length ? approvers : undefined;
   }
 
   /** Takes a verdict (after {@link verdictProblem} said null); a denial's reason is its note. */
   decide(v: StepVerdict, approved: boolean): void {
     const note = approved ? v.note : v.reason || 'no reason given';
-    this.approvals.decide({ key: approvalKey(v.stepId, v.item), approved, by: v.by, note, argsHash: v.argsHash });
+    this.approvals.decide({ key: approvalKey(v.stepId, v.item), approved, by: v.by, note, argsHash: v.argsHash, ...(typeof v.role === 'string' && v.role ? { role: v.role } : {}) });
     this.touch();
   }
 

@@ -283,6 +283,8 @@ const approve = reviewAction(
   (c) => c.argument('<id>').option('--by <name>'),
   (plan, flags: { by?: string }) => plan.approve({ by: flags.by }),
 );
+const ROLE = ['--role <role>', "the role you decide with, recorded with the verdict (or NAVIGATOR_ROLE): required when the step's tool names its approvers"] as const;
+
 const approveStep = reviewAction(
   'approve-step',
   'let a step that awaits approval run (each item of a for-each step waits for its own: --item N)',
@@ -293,21 +295,35 @@ const approveStep = reviewAction(
       .option('--item <n>', 'the item of a for-each step', itemNumber)
       .option('--args-hash <hash>', 'the hash of the args you looked at (`plan show` prints it in the command): refused if the step now waits with other args')
       .option('--by <name>', 'who approves (recorded)')
-      .option('--note <text>', 'a note kept with the approval'),
-  async (plan, step: string, flags: { by?: string; note?: string; item?: number; argsHash?: string }) => {
+      .option('--note <text>', 'a note kept with the approval')
+      .option(...ROLE),
+  async (plan, step: string, flags: { by?: string; note?: string; item?: number; argsHash?: string; role?: string }) => {
     // the reviewer is told, not stopped: the step may still be worth running on its own
     const current = (await plan.status()).plan;
     const warning = current && blockedAfterWarning(current, step);
     if (warning) process.stderr.write(`warning: ${warning}\n`);
-    await plan.approveStep(step, flags);
+    await plan.approveStep(step, { ...flags, ...roleOf(flags.role) });
   },
 );
 const denyStep = reviewAction(
   'deny-step',
   "deny a step that awaits approval; the plan's onDenial says what follows (block: skipped, dependents blocked; ask: the model revises it; abort)",
-  (c) => c.argument('<id>').argument('<step>').option('--item <n>', 'the item of a for-each step', itemNumber).option('--reason <text>', 'why (recorded; the model reads it with onDenial: ask)').option('--by <name>', 'who denies (recorded)'),
-  (plan, step: string, flags: { by?: string; reason?: string; item?: number }) => plan.denyStep(step, flags),
+  (c) =>
+    c
+      .argument('<id>')
+      .argument('<step>')
+      .option('--item <n>', 'the item of a for-each step', itemNumber)
+      .option('--reason <text>', 'why (recorded; the model reads it with onDenial: ask)')
+      .option('--by <name>', 'who denies (recorded)')
+      .option(...ROLE),
+  (plan, step: string, flags: { by?: string; reason?: string; item?: number; role?: string }) => plan.denyStep(step, { ...flags, ...roleOf(flags.role) }),
 );
+
+/** The role you decide with: --role, else NAVIGATOR_ROLE (a step whose tool names approvers needs one of them). */
+function roleOf(flag: string | undefined): { role?: string } {
+  const role = flag || process.env.NAVIGATOR_ROLE || undefined;
+  return role ? { role } : {};
+}
 
 function itemNumber(text: string): number {
   try {
