@@ -10,9 +10,10 @@
  */
 import type { Client } from '@temporalio/client';
 import type { Json, Plan } from '../plans/schema.ts';
-import type { AnswerAck, EvaluateStepOutcome, EvaluateStepRequest, StepOutcome, StepRequest } from '../workflows/plan-contract.ts';
+import type { AnswerAck, CatalogDescription, EvaluateStepOutcome, EvaluateStepRequest, StepOutcome, StepRequest, StepVerdict } from '../workflows/plan-contract.ts';
+import { verdictRoleProblem } from './reconstruct.ts';
 import { planQuery } from '../workflows/plan-messages.ts';
-import { EventType, type HistoryEvent, type RunHistory, decodeFirst, eventId, fetchChain } from './history.ts';
+import { EventType, type HistoryEvent, type RunHistory, decodeAll, decodeFirst, eventId, fetchChain } from './history.ts';
 import { type AuditOptions, auditMission, replayChain } from './index.ts';
 import { WorkerUnavailableError, answerOf, readerOf } from '../history/reader.ts';
 import { type PlanValueLinks, checkPlanValues, formatPlanValues } from './plan-values.ts';
@@ -78,6 +79,11 @@ export async function auditPlanChain(chain: RunHistory[], plan: Plan | null, opt
   }
   const steps: PlanAuditReport['steps'] = plan ? compareSteps(plan, evidence.last) : [...evidence.last.values()].map((h) => ({ stepId: h.stepId, status: 'unknown (offline)', history: h, matches: true }));
   problems.push(...evidence.problems, ...steps.filter((s) => !s.matches).map((s) => `${s.stepId}: ${s.difference}`));
+  try {
+    problems.push(...stepRoleProblems(chain));
+  } catch (err) {
+    problems.push(`the step verdicts' roles could not be checked: ${(err as Error).message}`);
+  }
   const duplicateEffects = [...evidence.effects.values()].filter((e) => e.completions > 1);
   for (const d of duplicateEffects) problems.push(`${d.stepId}: side effect ${d.tool} completed ${d.completions} times for one idempotency key`);
   if (opts.requireClosed) {
@@ -244,6 +250,51 @@ function answerEvent(e: HistoryEvent, updates: Map<number, string>, record: (ev:
   const ack = decodeFirst<AnswerAck>(a.outcome.success)!;
   record({ stepId: ack.stepId, outcome: 'completed', value: ack.answer, via: `answerStep update event ${a.acceptedEventId}` });
   return true;
+}
+
+/**
+ * Step verdicts whose role is not among the approvers that applied: the step's tool's
+ * approvers in the plan's catalog (its `describePlanAgent` result, or the catalog carried
+ * into a later run), the step's tool from the latest plan history holds (an outcome of the
+ * planning, edit or recovery activities, or the plan carried). Each names its event.
+ */
+export function stepRoleProblems(chain: RunHistory[]): string[] {
+  const problems: string[] = [];
+  let catalog: CatalogDescription | null = null;
+  const toolOf = new Map<string, string | undefined>();
+  const takePlan = (plan: Plan | undefined) => {
+    if (!plan || !Array.isArray(plan.steps)) return;
+    toolOf.clear();
+    for (const s of plan.steps) toolOf.set(s.id, s.tool);
+  };
+  for (const run of chain) {
+    const scheduled = new Map<number, string>();
+    for (const e of run.history.events ?? []) {
+      const id = eventId(e);
+      if (e.eventType === EventType.EVENT_TYPE_WORKFLOW_EXECUTION_STARTED) {
+        const carried = decodeFirst<{ carried?: { plan?: Plan; catalog?: CatalogDescription } }>(e.workflowExecutionStartedEventAttributes?.input)?.carried;
+        if (carried?.catalog) catalog = carried.catalog;
+        takePlan(carried?.plan);
+      } else if (e.eventType === EventType.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED) {
+        scheduled.set(id, e.activityTaskScheduledEventAttributes?.activityType?.name ?? '');
+      } else if (e.eventType === EventType.EVENT_TYPE_ACTIVITY_TASK_COMPLETED) {
+        const a = e.activityTaskCompletedEventAttributes!;
+        const type = scheduled.get(Number(a.scheduledEventId));
+        const result = decodeFirst<Record<string, unknown>>(a.result);
+        if (type === 'describePlanAgent') catalog = (result as unknown as CatalogDescription) ?? catalog;
+        else if (result && (result.ok === true || result.kind === 'applied')) takePlan(result.plan as Plan | undefined);
+      } else if (e.eventType === EventType.EVENT_TYPE_WORKFLOW_EXECUTION_UPDATE_ACCEPTED) {
+        const input = e.workflowExecutionUpdateAcceptedEventAttributes?.acceptedRequest?.input;
+        if (input?.name !== 'approveStep' && input?.name !== 'denyStep') continue;
+        const v = (decodeAll(input.args)[0] ?? {}) as StepVerdict;
+        const tool = toolOf.get(v.stepId);
+        const approvers = tool ? catalog?.tools[tool]?.approvers : undefined;
+        const problem = verdictRoleProblem(approvers, v, `step ${v.stepId}${typeof v.item === 'number' ? ` item ${v.item}` : ''} (${tool})`);
+        if (problem) problems.push(`event ${id} (run ${run.runId}), ${input.name} update: ${problem}`);
+      }
+    }
+  }
+  return problems;
 }
 
 /** Child ids are `<planId>--<stepId>-<round>`. */

@@ -8,7 +8,7 @@
 import type { AgentDescription, Json, MissionInput, PassResponse, ToolRequest, ToolResponse } from '../workflows/contract.ts';
 import type { ResultUnavailable } from '../kernel/schemas.ts';
 import { MissionInput as MissionInputSchema } from '../workflows/contract.ts';
-import { MissionState, decisionProblem, expire, waitingKey } from '../workflows/mission-state.ts';
+import { MissionState, contractFor, decisionProblem, expire, waitingKey } from '../workflows/mission-state.ts';
 import { EventType, type HistoryEvent, type RunHistory, decodeAll, decodeFirst, eventId } from './history.ts';
 
 export interface Provenance {
@@ -58,9 +58,10 @@ export function reconstruct(chain: RunHistory[], observer: ReconstructObserver =
   const provenance = new Map<string, Provenance>();
   const effects = new Map<string, EffectRun>();
   const problems: string[] = [];
+  const requested = new Map<string, string>();
   let state: MissionState | null = null;
   for (const run of chain) {
-    state = replayRun(run, state, { provenance, effects, problems }, observer);
+    state = replayRun(run, state, { provenance, effects, problems, requested }, observer);
   }
   return { journal: state ? state.journalEntries() : [], provenance, effects, problems };
 }
@@ -69,6 +70,8 @@ interface Sinks {
   provenance: Map<string, Provenance>;
   effects: Map<string, EffectRun>;
   problems: string[];
+  /** the tool of every effect a pass stopped at, by idempotency key (whose approvers decide it) */
+  requested: Map<string, string>;
 }
 
 function replayRun(run: RunHistory, previous: MissionState | null, sinks: Sinks, observer: ReconstructObserver): MissionState {
@@ -233,6 +236,7 @@ function onActivityResult(
   }
   if (origin.type !== 'runPass') return;
   const response = result as PassResponse;
+  if (response.kind === 'effects') for (const e of response.effects) sinks.requested.set(e.idempotencyKey, e.tool);
   if (response.kind !== 'done') return;
   const pass = (origin.input as { pass: number }).pass;
   const before = new Map(state.journal);
@@ -253,12 +257,23 @@ function onPersonMessage(
   at: { runId: string; eventId: number },
   sinks: Sinks,
 ): void {
-  const msg = (arg ?? {}) as { key?: string; value?: Json };
+  const msg = (arg ?? {}) as { key?: string; value?: Json; by?: unknown; role?: unknown };
   if (typeof msg.key !== 'string') return;
   const source = `${name} ${kind}`;
+  const role = typeof msg.role === 'string' && msg.role ? msg.role : undefined;
+  if (name === 'approveEffect' && kind === 'update') {
+    const tool = sinks.requested.get(msg.key);
+    const problem = tool ? verdictRoleProblem(state.agent?.approvers?.[tool], msg, `effect ${msg.key} (${tool})`) : null;
+    if (problem) sinks.problems.push(`event ${at.eventId} (run ${at.runId}), approveEffect update: ${problem}`);
+    return;
+  }
   if (name === 'decide') {
-    // Accepted updates passed the validator; signals are re-checked as the workflow did.
-    if (kind === 'signal' && decisionProblem(state, msg.key, msg.value ?? null)) return;
+    // Accepted updates passed the validator (one whose role the decision does not allow is
+    // a problem: a worker without the check, or an edited history); signals are re-checked
+    // as the workflow did.
+    if (kind === 'signal' && decisionProblem(state, msg.key, msg.value ?? null, role)) return;
+    const problem = kind === 'update' ? verdictRoleProblem(contractFor(state, msg.key)?.approvers, msg, `decision ${msg.key}`) : null;
+    if (problem) sinks.problems.push(`event ${at.eventId} (run ${at.runId}), decide update: ${problem}`);
     state.writeByPerson(msg.key, msg.value ?? null);
   } else if (name === 'writeJournal') {
     state.writeByPerson(msg.key, msg.value ?? null);
@@ -271,4 +286,15 @@ function onPersonMessage(
     return;
   }
   sinks.provenance.set(msg.key, { key: msg.key, ...at, source });
+}
+
+/**
+ * Why a recorded verdict's role is not among the approvers that applied (the agent's
+ * description in history), or null: `decision k was decided by bob as ops; only finance may decide it`.
+ */
+export function verdictRoleProblem(approvers: readonly string[] | undefined, verdict: { by?: unknown; role?: unknown }, what: string): string | null {
+  const role = typeof verdict.role === 'string' && verdict.role ? verdict.role : undefined;
+  if (!approvers?.length || (role !== undefined && approvers.includes(role))) return null;
+  const by = typeof verdict.by === 'string' && verdict.by ? ` by ${verdict.by}` : '';
+  return `${what} was decided${by} ${role === undefined ? 'with no role' : `as ${role}`}; only ${approvers.join(' or ')} may decide it`;
 }
