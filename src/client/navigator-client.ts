@@ -27,7 +27,7 @@ export interface NavigatorClientOptions {
   taskQueue?: string;
   /** the Keyword search attribute runs publish their status in (their `statusSearchAttribute`), read by lists @default NAVIGATOR_STATUS_ATTRIBUTE, else `NavigatorStatus` */
   statusAttribute?: string;
-  /** how long a query of a running run waits for a worker before failing with a WorkerUnavailableError @default NAVIGATOR_QUERY_TIMEOUT_MS, else 5000 */
+  /** how long a query of a running run waits for a worker before failing with a WorkerUnavailableError @default NAVIGATOR_QUERY_TIMEOUT_MS, else 3000 */
   queryTimeoutMs?: number;
 }
 

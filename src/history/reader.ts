@@ -10,7 +10,7 @@
  *    process's workflow code cannot replay the history (a CLI older or newer than the
  *    run's code) is a worker asked instead, with the deadline below;
  *  - a running run is queried, with a deadline (NAVIGATOR_QUERY_TIMEOUT_MS, default
- *    5 s). When nobody answers in time, the task queue's pollers (DescribeTaskQueue) say
+ *    3 s). When nobody answers in time, the task queue's pollers (DescribeTaskQueue) say
  *    why: a worker polling this very moment is only slow and is asked again (up to four
  *    deadlines in all); else the query fails with a {@link WorkerUnavailableError}: "no
  *    worker is polling task queue X; start one with `navigator worker --task-queue X`"
@@ -31,7 +31,7 @@ import type { QueryAnswer } from './readout-interceptor.ts';
 import { HistoryReplayError, readOut } from './replay.ts';
 
 /** How long a query of a running run may wait for a worker, unless told otherwise. */
-export const DEFAULT_QUERY_TIMEOUT_MS = 5000;
+export const DEFAULT_QUERY_TIMEOUT_MS = 3000;
 
 /**
  * A poller whose last poll is older than this is not counted as polling: an idle worker
@@ -98,7 +98,7 @@ export interface HistoryState {
 }
 
 export interface RunReaderOptions {
-  /** how long a query of a running run waits for a worker @default NAVIGATOR_QUERY_TIMEOUT_MS, else 5000 */
+  /** how long a query of a running run waits for a worker @default NAVIGATOR_QUERY_TIMEOUT_MS, else 3000 */
   queryTimeoutMs?: number;
   /** how many run states are kept @default 64 */
   max?: number;
