@@ -38,7 +38,7 @@ export interface ToolSpec<I extends z.ZodObject> {
   destructive?: boolean;
   /** every call waits for a person's approval before it runs, in missions as in plans */
   requiresApproval?: boolean;
-  /** the roles allowed to approve or deny its calls in missions (absent: anyone who may send updates); see docs/security.md */
+  /** the roles allowed to approve or deny its calls in missions and its plan steps (which then always wait for approval); absent: anyone who may send updates; see docs/security.md */
   approvers?: string[];
   handler: (args: z.output<I>, ctx: ToolContext) => unknown | Promise<unknown>;
 }
