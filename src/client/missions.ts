@@ -154,6 +154,8 @@ export class MissionHandle {
    * query answers them one by one).
    */
   async overview(): Promise<MissionOverview> {
+    // a stand-in handle without its client (tests): asked directly
+    if (!this.workflow.client) return this.workflow.query(m.overviewQuery);
     const reader = this.reader();
     const description = await reader.describe(this.id);
     if (isClosed(description)) return overviewOf(await reader.fromHistory(this.id, description));
@@ -250,6 +252,8 @@ export class MissionHandle {
   }
 
   private async read<T>(def: QueryDefinition<T, []>): Promise<T> {
+    // a stand-in handle without its client (tests): asked directly
+    if (!this.workflow.client) return this.workflow.query(def);
     return (await this.reader().read(this.id, [def.name])).answers[0] as T;
   }
 
