@@ -39,8 +39,11 @@ export const DEFAULT_QUERY_TIMEOUT_MS = 3000;
  * minutes after their last poll (the embedded one lists only workers that poll now).
  */
 export const POLLED_WITHIN_MS = 70_000;
-/** A poll this recent means a worker is there now (it polls again as soon as a poll ends). */
-const POLLING_NOW_MS = 3000;
+/**
+ * A poll this recent means a worker is there now (it polls again as soon as a poll ends;
+ * the embedded server lists a worker between two polls for 5 s): it is only slow.
+ */
+const POLLING_NOW_MS = 6000;
 /** How many query deadlines a worker that is there now, but slow, is given in all. */
 const SLOW_WORKER_ROUNDS = 4;
 
