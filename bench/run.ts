@@ -18,6 +18,7 @@ const suites: Record<string, () => Promise<Suite>> = {
   'history-reads': async () => (await import('./history-reads.ts')).benchHistoryReads,
   temporal: async () => (await import('./temporal.ts')).benchTemporal,
   sandbox: async () => (await import('./sandbox.ts')).benchSandbox,
+  capacity: async () => (await import('./capacity.ts')).benchCapacity,
   'large-payloads': async () => (await import('./large-payloads.ts')).benchLargePayloads,
   'payload-store': async () => (await import('./payload-store.ts')).benchPayloadStores,
 };
@@ -39,10 +40,19 @@ function printRows(suite: string, rows: BenchRow[]): void {
 }
 
 const wanted = process.argv.slice(2);
+const failures: string[] = [];
 for (const [name, load] of Object.entries(suites)) {
   if (wanted.length && !wanted.includes(name)) continue;
   const rows = await (await load())();
   if (typeof rows === 'string') console.log(`\n## ${name}\n${rows}`);
-  else printRows(name, rows);
+  else {
+    printRows(name, rows);
+    for (const r of rows) if (r.failed) failures.push(`${name}: ${r.name}: ${r.failed}`);
+  }
+}
+if (failures.length) {
+  // a figure past its bound is a regression: say so loudly, and fail the run
+  console.log(`\n## REGRESSIONS (${failures.length})\n${failures.map((f) => `- ${f}`).join('\n')}`);
+  process.exit(1);
 }
 process.exit(0);

@@ -9,6 +9,11 @@ export interface BenchRow {
   ratio?: number;
   /** anything else worth printing: throughput, bytes, memory */
   note?: string;
+  /**
+   * set when the figure is past the bound the bench holds it to (a regression): printed
+   * under the table, and `npm run bench` exits 1
+   */
+  failed?: string;
 }
 
 /**

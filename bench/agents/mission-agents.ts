@@ -10,6 +10,8 @@
  * - `bench-parked`:   waits for the contract decision `go_ahead` (approved / rejected).
  * - `bench-sequential`: a realistic 4 KB program that runs N external `ping` effects one
  *                     after the other (each its own suspension), then returns.
+ * - `bench-approvals`: N `approved_ping` effects one after the other, each waiting for a
+ *                     person's approval (approveEffect), then returns their sum.
  */
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
@@ -110,6 +112,34 @@ export const sequential = defineAgent({
   limits: { maxTurns: 2 },
 });
 
+/** External and guarded: each call waits for a person's approval, then runs as its own activity. */
+export const approvedPing = defineTool({
+  name: 'approved_ping',
+  description: 'Answers a ping once someone approved it.',
+  input: z.object({ i: z.number().int() }),
+  output: z.object({ pong: z.number() }),
+  sideEffect: 'external',
+  requiresApproval: true,
+  handler: ({ i }) => ({ pong: i }),
+});
+
+export const approvalsProgram = `
+(loop [k 1 acc 0]
+  (if (> k data/n)
+    (return {:count acc})
+    (let [r (task (str "approved_" k) (tool/approved_ping {:i k}))]
+      (recur (inc k) (+ acc (:pong r))))))`;
+
+/** `bench-approvals`: N approved pings one after the other (each an approval, an effect and a resumed pass). */
+export const approvals = defineAgent({
+  name: 'bench-approvals',
+  prompt: 'Ping {{n}} times, one after the other, each approved by a person, then return the sum.',
+  input: z.object({ n: z.number().int().positive() }),
+  output: z.object({ count: z.number() }),
+  tools: [approvedPing],
+  limits: { maxTurns: 2 },
+});
+
 const entry = (agent: Agent, program: string): RegisteredAgent => ({ agent, model: repeatingModel(program) });
 
 /** The bench agents with their models, ready for a worker's registry. */
@@ -119,4 +149,5 @@ export const benchAgents: RegisteredAgent[] = [
   entry(stepper as unknown as Agent, stepperProgram),
   entry(parked as unknown as Agent, parkedProgram),
   entry(sequential as unknown as Agent, sequentialProgram),
+  entry(approvals as unknown as Agent, approvalsProgram),
 ];
