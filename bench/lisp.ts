@@ -16,7 +16,19 @@
  * of a program; the summary row gives the geometric mean and the worst of the first-run
  * ratios. nbb is a dev dependency (`NBB` names another command); without it only our
  * columns are printed.
+ *
+ * Two modes, each in a process of its own (with an nbb of its own), both reported:
+ * - warm: both sides first run the same 300 generated small programs (above);
+ * - seasoned: both sides first run the 1,262 programs of ptc-runner's own tests
+ *   (../shared/oracles/ptc-runner/cases.jsonl: every form and error path of the language,
+ *   as a worker meets many program shapes before a given pass; nbb runs them with
+ *   `load-string`, errors and all, but for the two that loop forever in Clojure), then the
+ *   same rows. An interpreter whose call sites went megamorphic on many shapes shows it here.
+ *   `BENCH_LISP_MODES=warm` or `seasoned` runs one.
  */
+import { fork } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { run } from '../src/lisp/index.ts';
 import type { RunOptions } from '../src/lisp/api.ts';
 import { forgetCaches } from '../src/lisp/bounded-cache.ts';
@@ -133,7 +145,53 @@ async function sandboxRows(): Promise<BenchRow[]> {
   return rows;
 }
 
-export async function benchLisp(): Promise<BenchRow[]> {
+/** The programs of ptc-runner's tests, for the seasoned mode (undefined when the oracle is not there). */
+export const PTC_CASES = fileURLToPath(new URL('../../shared/oracles/ptc-runner/cases.jsonl', import.meta.url));
+
+interface PtcCase {
+  id: string;
+  source: string;
+  context: Record<string, unknown> | null;
+  journal?: Record<string, unknown>;
+  expected_error: string | null;
+}
+
+function ptcCases(): PtcCase[] {
+  return readFileSync(PTC_CASES, 'utf8')
+    .split('\n')
+    .filter((l) => l.trim())
+    .map((l) => JSON.parse(l) as PtcCase);
+}
+
+type Mode = 'warm' | 'seasoned';
+
+/** Makes both interpreters what the mode says they have seen; a line on what was run. */
+async function prepare(mode: Mode, nbb: NbbSession | undefined): Promise<string> {
+  if (mode === 'warm') {
+    // both sides warm on the same varied programs, as a worker is warm from earlier passes
+    const warm = generatedPrograms(WARM_PROGRAMS, 1);
+    await setMs(warm);
+    await nbb?.batch(warm);
+    return `after ${WARM_PROGRAMS} warm-up programs`;
+  }
+  const all = ptcCases();
+  const t = performance.now();
+  let errors = 0;
+  for (const c of all) {
+    const r = await run(c.source, { context: c.context ?? {}, ...(c.journal ? { journal: new Map(Object.entries(c.journal)) as NonNullable<RunOptions['journal']> } : {}) }).catch(() => null);
+    if (!r || r.status === 'error') errors++;
+  }
+  const ours = performance.now() - t;
+  // the two that loop until PTC-Lisp's loop limit stops them loop forever in Clojure
+  const forNbb = all.filter((c) => c.expected_error !== 'loop_limit_exceeded').map((c) => c.source);
+  const t2 = performance.now();
+  const ran = await nbb?.warm(forNbb);
+  const theirs = performance.now() - t2;
+  return `after the ${all.length} programs of ptc-runner's tests (ours ${(ours / 1000).toFixed(1)} s, ${errors} ending in errors; nbb ${(theirs / 1000).toFixed(1)} s, ${ran ?? '?'} of ${forNbb.length} without error)`;
+}
+
+/** The rows of one mode, in this process. */
+export async function lispRows(mode: Mode): Promise<BenchRow[]> {
   const nbb = await NbbSession.start(
     { records, text: text100k, users: typicalUsers },
     cases.filter((c) => c.nbb).map((c) => ({ name: c.name, expr: c.nbbSteady ?? c.nbb! })),
@@ -142,11 +200,10 @@ export async function benchLisp(): Promise<BenchRow[]> {
   const rows: BenchRow[] = [];
   const firstRatios: number[] = [];
   const steadyRatios: number[] = [];
+  const label = mode === 'warm' ? '' : 'seasoned: ';
+  let seen = '';
   try {
-    // both sides warm on the same varied programs, as a worker is warm from earlier passes
-    const warm = generatedPrograms(WARM_PROGRAMS, 1);
-    await setMs(warm);
-    await nbb?.batch(warm);
+    seen = await prepare(mode, nbb);
 
     for (const c of cases) {
       const m = await measure(c, nbb);
@@ -159,7 +216,7 @@ export async function benchLisp(): Promise<BenchRow[]> {
       notes.push(`JS ${ms(js)} ms`);
       if (c.note) notes.push(c.note);
       if (m.nbbFirst !== undefined) firstRatios.push(m.first / m.nbbFirst);
-      rows.push({ name: `${c.name}: first run`, median_ms: m.first, baseline_ms: m.nbbFirst, ratio: m.nbbFirst ? m.first / m.nbbFirst : undefined, note: notes.join('; ') });
+      rows.push({ name: `${label}${c.name}: first run`, median_ms: m.first, baseline_ms: m.nbbFirst, ratio: m.nbbFirst ? m.first / m.nbbFirst : undefined, note: notes.join('; ') });
     }
 
     // many small, different programs, each run once: the fixed cost of a program
@@ -172,18 +229,49 @@ export async function benchLisp(): Promise<BenchRow[]> {
       if (t !== undefined) theirs = Math.min(theirs ?? Infinity, t / SET_PROGRAMS);
     }
     if (theirs !== undefined) firstRatios.push(ours / theirs);
-    rows.push({ name: `${SET_PROGRAMS} generated small programs, each run once (per program)`, median_ms: ours, baseline_ms: theirs, ratio: theirs ? ours / theirs : undefined, note: `after ${WARM_PROGRAMS} warm-up programs` });
+    rows.push({ name: `${label}${SET_PROGRAMS} generated small programs, each run once (per program)`, median_ms: ours, baseline_ms: theirs, ratio: theirs ? ours / theirs : undefined, note: seen });
   } finally {
     nbb?.close();
   }
   if (firstRatios.length) {
     const gm = geoMean(firstRatios);
+    const worst = Math.max(...firstRatios);
     rows.push({
-      name: 'first run vs nbb: geo-mean ratio',
+      name: `${label}first run vs nbb: geo-mean ratio`,
       median_ms: gm,
-      note: `worst ${Math.max(...firstRatios).toFixed(2)}x over ${firstRatios.length} rows (goal: geo-mean <= 0.5, none > 1); steady vs nbb geo-mean ${steadyRatios.length ? geoMean(steadyRatios).toFixed(2) : '-'}x`,
+      note: `worst ${worst.toFixed(2)}x over ${firstRatios.length} rows (goal: geo-mean <= 0.5, none > 1); steady vs nbb geo-mean ${steadyRatios.length ? geoMean(steadyRatios).toFixed(2) : '-'}x; ${seen}`,
     });
+  }
+  return rows;
+}
+
+/** The rows of one mode in a child process (a fresh interpreter and JIT state per mode). */
+function lispRowsApart(mode: Mode): Promise<BenchRow[]> {
+  return new Promise((resolve, reject) => {
+    const child = fork(fileURLToPath(import.meta.url), ['--mode', mode], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    let rows: BenchRow[] | undefined;
+    child.on('message', (m: { rows: BenchRow[] }) => (rows = m.rows));
+    child.on('exit', (code) => (rows ? resolve(rows) : reject(new Error(`lisp bench (${mode}) exited with ${code}`))));
+  });
+}
+
+export async function benchLisp(): Promise<BenchRow[]> {
+  const modes = (process.env.BENCH_LISP_MODES ?? 'warm,seasoned').split(',').map((m) => m.trim()) as Mode[];
+  const rows: BenchRow[] = [];
+  for (const mode of modes) {
+    if (mode === 'seasoned' && !existsSync(PTC_CASES)) {
+      rows.push({ name: 'seasoned mode', median_ms: NaN, note: `not run: ${PTC_CASES} is not there` });
+      continue;
+    }
+    rows.push(...(await lispRowsApart(mode)));
   }
   rows.push(...(await sandboxRows()));
   return rows;
+}
+
+// a mode run apart (lispRowsApart): its rows go back to the parent
+const modeArg = process.argv.indexOf('--mode');
+if (modeArg > 0 && process.send && process.argv[1] === fileURLToPath(import.meta.url)) {
+  const rows = await lispRows(process.argv[modeArg + 1] as Mode);
+  process.send({ rows }, () => process.exit(0));
 }

@@ -10,6 +10,9 @@
  *   evaluated anew (what a program new to the process costs in SCI, which keeps nothing
  *   by source); the median.
  * - `batch`: each of many programs run once with `load-string`; the total.
+ * - `warm`: each of many programs run once with `load-string` in a namespace of its own, an
+ *   error in one going on to the next (programs written for PTC-Lisp, many not
+ *   ClojureScript); how many ran.
  * - `steady`: an expression analysed once at start-up, called as `medianMs` calls ours
  *   (warm-up runs for at least `steadyMs`, then the median of at least `n` runs lasting at
  *   least `steadyMs`): SCI's steady state.
@@ -62,11 +65,20 @@ ${table}})
     (if (seq srcs)
       (p/let [t (timed-load (first srcs))] (p/recur (rest srcs) (conj ts t)))
       ts)))
+(defn warm [srcs]
+  (p/loop [srcs srcs i 0 ok 0]
+    (if (seq srcs)
+      ;; each in a namespace of its own: a program that defines map or str must not change
+      ;; what the later programs (and the timed ones, in user) call
+      (p/let [good (-> (p/let [_ (load-string (str "(ns bench-warm-" i ") " (first srcs)))] 1) (p/catch (fn [_] 0)))]
+        (p/recur (rest srcs) (inc i) (+ ok good)))
+      ok)))
 (defn answer [id ms] (println (str "#" id "\\t" ms)))
 (defn handle [{:keys [id op src srcs n name]}]
   (case op
     "load" (p/let [ts (loads (repeat n src))] (median ts))
     "batch" (p/let [ts (loads srcs)] (reduce + ts))
+    "warm" (warm srcs)
     "steady" (steady n (get cases name))))
 (def lines (.createInterface readline #js {:input js/process.stdin}))
 (.on lines "line"
@@ -82,7 +94,7 @@ ${table}})
 /** How long one request may take in nbb (the slowest takes a few seconds). */
 const ANSWER_MS = 300_000;
 
-type Request = { op: 'load'; src: string; n: number } | { op: 'batch'; srcs: string[] } | { op: 'steady'; name: string; n: number };
+type Request = { op: 'load'; src: string; n: number } | { op: 'batch'; srcs: string[] } | { op: 'warm'; srcs: string[] } | { op: 'steady'; name: string; n: number };
 
 /** A running nbb that times programs on request. */
 export class NbbSession {
@@ -137,6 +149,11 @@ export class NbbSession {
   /** Total ms of one run of each program. */
   batch(srcs: string[]): Promise<number | undefined> {
     return this.request({ op: 'batch', srcs });
+  }
+
+  /** Runs each program once, errors and all; how many ran without one. */
+  warm(srcs: string[]): Promise<number | undefined> {
+    return this.request({ op: 'warm', srcs });
   }
 
   /** Steady-state median ms of the expression named `name`. */
