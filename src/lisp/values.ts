@@ -358,6 +358,12 @@ export interface Runtime {
    * see it, so `reduce` may pass a transient map (eval/in-place-accumulator.ts).
    */
   updatesInPlace(f: Value): boolean;
+  /**
+   * `reduce`'s loop over `xs` from `from` (a unit of fuel, then `(f acc x)`, per item), run
+   * at once when `f` can (a numeric fn compiled to WebAssembly: eval/compile.ts's `Fold`):
+   * the acc after the items it took and the index of the next. Undefined: it took none.
+   */
+  foldNumbers?(f: Value, acc: Value, xs: readonly Value[], from: number): readonly [Value, number] | undefined;
   /** Charges `n` units of evaluation fuel; throws `limit_exceeded` when spent. */
   tick(n?: number): void;
   /** Throws `limit_exceeded` if a collection of `n` items would exceed the size limit. */

@@ -94,6 +94,7 @@ async function fuelLimits(src: string, maxDepth: number, at: number): Promise<nu
 }
 
 afterEach(() => {
+  fnCodegen.fold = true;
   fnCodegen.enabled = true;
   fnCodegen.compileAfter = 200;
   fnCodegen.coldAfter = 20_000;
@@ -165,6 +166,33 @@ describe('numeric fns compiled to JS', () => {
     );
     expect(fnCodegen.compiled - before.compiled).toBeGreaterThan(150);
     expect(fnCodegen.bailed - before.bailed).toBeGreaterThan(10);
+  });
+
+  it('reduce over a long list run by the WebAssembly fold: same as the closures, non-numbers, limits and give-ups included', async () => {
+    // a list of n numbers (range, map: array-backed, as the fold takes them), one item maybe not a number
+    const program = fc
+      .tuple(expr(2, 3, false), fc.integer({ min: 0, max: 3000 }), fc.integer({ min: -1, max: 3000 }), fc.constantFrom('nil', '"s"', '2.5', '-0.0'), fc.constantFrom('0', '1', '0.5', 'nil'))
+      .map(([body, n, bad, value, init]) => {
+        const xs = bad >= 0 && bad < n ? `(map #(if (= % ${bad}) ${value} %) (range ${n}))` : `(range ${n})`;
+        return `(let [g (fn [a b] ${body})] [(reduce g ${init} ${xs}) ((fn [] (reduce g ${init} ${xs})))])`;
+      });
+    const before = fnCodegen.foldedItems;
+    await fc.assert(
+      fc.asyncProperty(program, fc.constantFrom(0, 0, 3, 40), fc.double({ min: 0, max: 1, noNaN: true }), fc.constantFrom(1, 2, 512), async (src, after, at, maxDepth) => {
+        for (const fuel of await fuelLimits(src, maxDepth, at)) {
+          const closures = await outcome(src, fuel, maxDepth, false);
+          forgetCaches();
+          expect(await outcome(src, fuel, maxDepth, true, after), `${src} with fuel ${fuel}`).toEqual(closures);
+          fnCodegen.fold = false;
+          forgetCaches();
+          expect(await outcome(src, fuel, maxDepth, true, after), `${src} with fuel ${fuel} (no fold)`).toEqual(closures);
+          fnCodegen.fold = true;
+        }
+      }),
+      { numRuns: 150 },
+    );
+    // the fold ran (most bodies are numeric; lists of more than 256 items)
+    expect(fnCodegen.foldedItems - before).toBeGreaterThan(10_000);
   });
 
   it('a fn called by mapv and reduce at the depth limit: the same error or value as the closures', async () => {

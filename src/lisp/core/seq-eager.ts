@@ -171,6 +171,16 @@ function foldArray(f: Value, start: Value | undefined, xs: readonly Value[], rt:
     i = 1;
   }
   for (; i < xs.length; i++) {
+    // now and then (once the fn has been called enough to be compiled) the runtime may
+    // take the items from here at once, with the same units and calls (Runtime.foldNumbers)
+    if ((i & 255) === 0 && i !== 0 && rt.foldNumbers !== undefined) {
+      const took = rt.foldNumbers(f, acc, xs, i);
+      if (took !== undefined) {
+        acc = took[0];
+        i = took[1];
+        if (i >= xs.length) break;
+      }
+    }
     rt.tick(1);
     const r = rt.apply2(f, acc, xs[i]!);
     if (isReduced(r)) return r.value;

@@ -72,10 +72,19 @@ export interface CArity {
   inPlaceFirst: boolean;
   /** the call without a frame of a one- or two-param arity run as generated code (fn-codegen.ts) */
   direct?: Direct;
+  /** `reduce`'s loop over numbers with a two-param arity run as WebAssembly (fn-codegen.ts) */
+  fold?: Fold;
 }
 
 /** `c` called with `args` (1 or 2) arguments `x` and `y`, as `ev.callClosure(c, [x, y])` would. */
 export type Direct = (ev: Evaluator, c: Closure, args: 1 | 2, x: Value, y: Value) => Value;
+
+/**
+ * `reduce`'s loop (core's `foldArray`: a unit of fuel, then `(c acc x)`, per item) over the
+ * items of `xs` from `from`, as far as it can take them (numbers); the acc after the last
+ * it took and the index of the next item. Undefined: it took none.
+ */
+export type Fold = (ev: Evaluator, c: Closure, acc: Value, xs: readonly Value[], from: number) => readonly [Value, number] | undefined;
 
 /** A compiled `fn`; its closures share it. */
 export interface CFn {

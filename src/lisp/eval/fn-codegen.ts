@@ -42,12 +42,19 @@
  * JS runs in V8's interpreter until optimised. Its JS is made then too and taken from the
  * next run on (V8's optimised JS is the faster of the two).
  *
+ * Such an arity of two params also gets `reduce`'s loop as WebAssembly (`fold`, first run
+ * or not): core's `foldArray` hands it the numbers of an array-backed list (`range`, `map`,
+ * `filter` results) a batch at a time, and the module charges a unit per item and calls
+ * the body, as `foldArray` does, with no JS call per item (the rem/mod/quot reduce of the
+ * benchmark: about half the time of a first run). A batch that gives up is run again by the
+ * closures from the fuel state before it, like a call the generated code gives up.
+ *
  * The generated source holds only slot numbers, indices into the constants array and
  * names of our own variables: nothing of the program's text.
  */
 import type { Arity, FnInfo } from '../analyzer/nodes.ts';
 import type { Value } from '../values.ts';
-import type { CArity, Code, Direct } from './compile.ts';
+import type { CArity, Code, Direct, Fold } from './compile.ts';
 import { generatedFunction, isGenerated } from './generated-code.ts';
 import { CHECK_EVERY, type Evaluator } from './index.ts';
 import { FnSource } from './fn-source.ts';
@@ -56,10 +63,10 @@ import { wasmApi } from './wasm-module.ts';
 
 /**
  * Switch, calls before an arity is compiled (and more calls before a body new to the
- * process is: {@link compileLater}), count of arities compiled and of runs abandoned: for
- * tests that compare with the closures.
+ * process is: {@link compileLater}), count of arities compiled and of runs abandoned, and
+ * of items `reduce` gave to a WebAssembly fold: for tests that compare with the closures.
  */
-export const fnCodegen = { enabled: true, compileAfter: 200, coldAfter: 20_000, compiled: 0, bailed: 0, wasm: wasmApi !== undefined, wasmCompiled: 0 };
+export const fnCodegen = { enabled: true, compileAfter: 200, coldAfter: 20_000, compiled: 0, bailed: 0, wasm: wasmApi !== undefined, wasmCompiled: 0, fold: true, foldedItems: 0 };
 
 /**
  * The generated code stops (and the closures take over) where the closures would be this
@@ -96,6 +103,8 @@ function withInlining(info: FnInfo, arity: Arity, slots: readonly number[], plai
 type Generated = {
   enter: (ev: Evaluator, consts: Value[], r: number, f: Value[]) => Value;
   run: (ev: Evaluator, consts: Value[], r: number, x: Value, y: Value) => Value;
+  /** WebAssembly of a two-param fn only (fn-wasm.ts) */
+  fold?: (ev: Evaluator, acc: number, xs: readonly Value[], from: number, r: number) => { acc: number; took: number };
 };
 const instances = new WeakMap<object, Generated>();
 
@@ -155,13 +164,20 @@ function planFn(info: FnInfo, arity: Arity, slots: readonly number[]): FnPlan | 
       },
     };
   }
-  return { warm, code: (closures) => fastCode(generated(source), best.consts, cap, closures) };
+  // warm, two params: the JS for calls, and reduce's loop still in WebAssembly (its fold
+  // takes no JS call per item; the module is kept from the earlier run)
+  const foldBytes = fnCodegen.wasm && slots.length === 2 ? writeFnWasm(info, arity, slots) : undefined;
+  return {
+    warm,
+    code: (closures) => fastCode(generated(source), best.consts, cap, closures, foldBytes && fnInstance(foldBytes, slots).fold),
+  };
 }
 
-/** A generated arity: its body run in a frame, and the call without one. */
+/** A generated arity: its body run in a frame, the call without one, and (WebAssembly of two params) `reduce`'s loop. */
 interface Fast {
   body: Code;
   direct: Direct;
+  fold?: Fold;
 }
 
 /**
@@ -173,7 +189,7 @@ interface Fast {
  * direct call then makes the frame and calls the closure as the evaluator would have,
  * depth included.
  */
-function fastCode(g: Generated, consts: Value[], cap: number, closures: Code): Fast {
+function fastCode(g: Generated, consts: Value[], cap: number, closures: Code, wasmFold = g.fold): Fast {
   let off = false;
   fnCodegen.compiled++;
   const body: Code = (f, ev) => {
@@ -215,7 +231,42 @@ function fastCode(g: Generated, consts: Value[], cap: number, closures: Code): F
     if (ev.ticks > CHECK_EVERY) ev.slowCheck(); // the closures check every CHECK_EVERY units
     return v;
   };
-  return { body, direct };
+  // reduce's loop in the module, a batch of items at a time, each call as `direct` makes
+  // it (one level deeper, the same self calls left); a batch that gives up is given back
+  // whole: fuel as before it, and the caller runs its items again through `direct`, which
+  // then runs the closures (as for any call this code gives up; the subset has no effects)
+  const fold: Fold | undefined =
+    wasmFold &&
+    ((ev, _c, acc, xs, from) => {
+      const depth = ev.depth + 1;
+      if (off || depth > ev.maxDepth || typeof acc !== 'number' || !fnCodegen.fold) return undefined;
+      const r = (ev.maxDepth < cap ? ev.maxDepth : cap) - depth;
+      let i = from;
+      while (i < xs.length) {
+        const ticks = ev.ticks;
+        const base = ev.fuelBase;
+        ev.depth = depth;
+        let batch: { acc: number; took: number };
+        try {
+          batch = wasmFold(ev, acc as number, xs, i, r);
+        } catch {
+          off = true;
+          fnCodegen.bailed++;
+          ev.ticks = ticks;
+          ev.fuelBase = base;
+          break;
+        } finally {
+          ev.depth = depth - 1;
+        }
+        if (batch.took === 0) break;
+        acc = batch.acc;
+        i += batch.took;
+        fnCodegen.foldedItems += batch.took;
+      }
+      if (ev.ticks > CHECK_EVERY) ev.slowCheck(); // the closures check every CHECK_EVERY units
+      return i === from ? undefined : [acc, i];
+    });
+  return { body, direct, fold };
 }
 
 /**
@@ -225,7 +276,7 @@ function fastCode(g: Generated, consts: Value[], cap: number, closures: Code): F
  * stub counts calls and runs the closures; then `ar.body` is replaced, by the generated
  * body or, outside the subset, by the closures themselves.
  */
-export function compileLater(info: FnInfo, arity: Arity, ar: Pick<CArity, 'slots' | 'body' | 'direct'>): void {
+export function compileLater(info: FnInfo, arity: Arity, ar: Pick<CArity, 'slots' | 'body' | 'direct' | 'fold'>): void {
   if (!fnCodegen.enabled || arity.rest !== null) return;
   const closures = ar.body;
   const after = fnCodegen.compileAfter;
@@ -249,6 +300,7 @@ export function compileLater(info: FnInfo, arity: Arity, ar: Pick<CArity, 'slots
         const fast = plan?.code(closures);
         body = fast?.body ?? closures;
         if (fast && direct) ar.direct = fast.direct;
+        if (fast?.fold) ar.fold = fast.fold;
       } catch {
         body = closures;
       }

@@ -17,7 +17,7 @@ import type { Arity, FnInfo, Node } from '../analyzer/nodes.ts';
 import { resolveCore } from '../core/index.ts';
 import type { Value } from '../values.ts';
 import type { Evaluator } from './index.ts';
-import { OP, TYPE, f64Const, fnModuleBytes, i32Const, localGet, localSet, remainder, sharedMemory } from './wasm-module.ts';
+import { FOLD_BASE, FOLD_ITEMS, OP, TYPE, f64Const, fnModuleBytes, i32Const, localGet, localSet, remainder, sharedMemory } from './wasm-module.ts';
 import { wasmInstance } from './generated-code.ts';
 
 type Ty = 'number' | 'boolean';
@@ -306,6 +306,13 @@ const refill = (ticks: number): number => {
 export interface FnGenerated {
   enter: (ev: Evaluator, consts: Value[], r: number, f: Value[]) => Value;
   run: (ev: Evaluator, consts: Value[], r: number, x: Value, y: Value) => Value;
+  /**
+   * A two-param fn's fold (fn-codegen.ts's `fold`): `reduce`'s loop over the numbers
+   * `xs[from..]`, at most {@link FOLD_ITEMS} of them and up to the first item that is not a
+   * number; how many it took and the last acc. A throw (a trap, fuel or time) leaves the
+   * evaluator's fuel to the caller, which restores it.
+   */
+  fold?: (ev: Evaluator, acc: number, xs: readonly Value[], from: number, r: number) => { acc: number; took: number };
 }
 
 /** Thrown for an argument that is not a number: fn-codegen.ts's wrapper then runs the closures. */
@@ -313,7 +320,8 @@ const NOT_A_NUMBER = { notANumber: true };
 
 /** The function of the module of `bytes` behind fn-codegen.ts's interface (one instance per module, cached). */
 export function fnInstance(bytes: Uint8Array, slots: readonly number[]): FnGenerated {
-  const e = wasmInstance(bytes, { r: refill }).exports.e!;
+  const exports = wasmInstance(bytes, { r: refill }).exports;
+  const e = exports.e!;
   const mem = new Float64Array(sharedMemory().buffer);
   // the fuel counter goes in as the last argument and comes back at mem[0]; no other state
   // outlives a call (a throw from refill or a trap leaves ev.ticks to fn-codegen.ts's wrapper)
@@ -325,8 +333,28 @@ export function fnInstance(bytes: Uint8Array, slots: readonly number[]): FnGener
     ev.ticks = mem[0]!;
     return v;
   };
+  const f = exports.f;
+  const items = new Float64Array(sharedMemory().buffer, FOLD_BASE, FOLD_ITEMS);
+  const fold: FnGenerated['fold'] =
+    f === undefined
+      ? undefined
+      : (ev, acc, xs, from, r) => {
+          const end = Math.min(xs.length, from + FOLD_ITEMS);
+          let n = 0;
+          for (let i = from; i < end; i++) {
+            const x = xs[i];
+            if (typeof x !== 'number') break;
+            items[n++] = x;
+          }
+          if (n === 0) return { acc, took: 0 };
+          current = ev;
+          const v = f(acc, n, r, ev.ticks);
+          ev.ticks = mem[0]!;
+          return { acc: v, took: n };
+        };
   return {
     run,
+    fold,
     enter: (ev, K, r, fr) => {
       if (n === 1 || n === 2) return run(ev, K, r, fr[slots[0]!]!, n === 2 ? fr[slots[1]!]! : null);
       const args: number[] = [];

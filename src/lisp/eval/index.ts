@@ -298,6 +298,12 @@ export class Evaluator implements Runtime {
     return isClosure(f) && f.code.byCount[2]?.inPlaceFirst === true;
   }
 
+  foldNumbers(f: Value, acc: Value, xs: readonly Value[], from: number): readonly [Value, number] | undefined {
+    if (!isClosure(f)) return undefined;
+    const ar = f.code.byCount[2];
+    return ar?.fold !== undefined && ar.simple ? ar.fold(this, f, acc, xs, from) : undefined;
+  }
+
   callClosure(c: Closure, args: Value[]): Value {
     const cf = c.code;
     const n = args.length;

@@ -162,7 +162,7 @@ export const localSet = (i: number): number[] => [OP.localSet, ...uleb(i)];
  * and `body` as in {@link moduleBytes}) may call itself and `i.r`, an imported f64 -> f64
  * (function 0), and reads and writes global 0, an f64. Exported: `e`, which takes the
  * params and the global's value, calls function 1 and leaves the global at byte 0 of
- * `i.m`, the shared page of memory.
+ * `i.m`, the shared page of memory; for a fn of two params, also `f` ({@link foldCode}).
  */
 export function fnModuleBytes(params: number, locals: ReadonlyArray<readonly [number, number]>, body: number[]): Uint8Array {
   const f64s = (n: number) => vector(Array.from({ length: n }, () => [TYPE.f64]));
@@ -181,18 +181,56 @@ export function fnModuleBytes(params: number, locals: ReadonlyArray<readonly [nu
     ...i32Const(0), 0x23, 0, OP.f64Store, 3, 0,
     OP.end,
   ];
+  // a fn of two params (and r): also `f`, the fold (see FOLD_BASE), of the same type as `e`
+  const fold = params === 3 ? [foldCode()] : [];
   return new Uint8Array([
     ...[0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00],
     ...section(1, vector(types)),
     ...section(2, vector([MEMORY_IMPORT, [...name('i'), ...name('r'), 0x00, 1]])),
-    ...section(3, vector([[0], [2]])),
+    ...section(3, vector([[0], [2], ...fold.map(() => [2])])),
     ...section(6, vector([[TYPE.f64, 0x01, ...f64Const(0), OP.end]])),
-    ...section(7, vector([[...name('e'), 0x00, 2]])),
-    ...section(10, vector([
-      [...uleb(code.length), ...code],
-      [...uleb(entry.length), ...entry],
-    ])),
+    ...section(7, vector([[...name('e'), 0x00, 2], ...fold.map(() => [...name('f'), 0x00, 3])])),
+    ...section(10, vector([[...uleb(code.length), ...code], [...uleb(entry.length), ...entry], ...fold.map((c) => [...uleb(c.length), ...c])])),
   ]);
+}
+
+/**
+ * Where a fold's items are (bytes of the shared page, after what the loops and fns use at
+ * its start), and how many fit.
+ */
+export const FOLD_BASE = 8192;
+export const FOLD_ITEMS = 4096;
+
+/**
+ * `f(acc, n, r, t)` of a two-param fn's module: `reduce`'s loop over the `n` numbers at
+ * {@link FOLD_BASE}, as core's `foldArray` runs it: for each item one unit of fuel (its
+ * `tick(1)`, `i.r` when the counter reaches 0), then `acc = body(acc, item, r)`. Global 0
+ * starts at `t` and ends at byte 0 of the page; the result is the last `acc`.
+ */
+function foldCode(): number[] {
+  const ticks = (...code: number[]) => [0x23, 0, ...code];
+  const setTicks = [0x24, 0];
+  return [
+    ...vector([[1, TYPE.f64]]), // local 4: i
+    ...localGet(3), ...setTicks,
+    OP.block, TYPE.empty,
+    OP.loop, TYPE.empty,
+    ...localGet(4), ...localGet(1), OP.f64Ge, OP.brIf, 1,
+    ...ticks(...f64Const(1), OP.f64Sub), ...setTicks,
+    ...ticks(...f64Const(0), OP.f64Le), OP.if, TYPE.empty, ...ticks(0x10, 0), ...setTicks, OP.end,
+    ...localGet(0),
+    ...localGet(4), ...I32_TRUNC_SAT_F64_S, ...i32Const(3), 0x74 /* i32.shl */, 0x2b /* f64.load */, 3, ...uleb(FOLD_BASE),
+    ...localGet(2),
+    0x10, 1,
+    ...localSet(0),
+    ...localGet(4), ...f64Const(1), OP.f64Add, ...localSet(4),
+    OP.br, 0,
+    OP.end,
+    OP.end,
+    ...i32Const(0), 0x23, 0, OP.f64Store, 3, 0,
+    ...localGet(0),
+    OP.end,
+  ];
 }
 
 /**
