@@ -7,8 +7,7 @@ import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readBank } from '../../examples/wire-transfer/bank.ts';
-import { decideUpdate, journalQuery, ledgerQuery } from '../../src/workflows/messages.ts';
-import { getMission } from '../../src/client/missions.ts';
+import { approveEffectUpdate, decideUpdate, journalQuery, ledgerQuery } from '../../src/workflows/messages.ts';
 import { payouts } from './fixtures/payout-agent.ts';
 import { eventually, freshBankFile, missionEnv, waitForStatus, type MissionEnv } from './harness.ts';
 
@@ -88,7 +87,11 @@ describe('a worker killed with SIGKILL', () => {
     first.kill('SIGKILL');
 
     m.spawnWorker(agents);
-    await getMission(m.client, handle.workflowId).approveEffect({ by: 'ana' });
+    // the update itself, which waits for the new worker: the client's approveEffect first reads
+    // what waits with a 3 s query deadline (issue 44), which a worker replaying after taking over
+    // on a loaded machine missed again and again (an open problem, named in the session's note)
+    const waiting = await waitForStatus(handle, (s) => (s.effectApprovals?.length ?? 0) > 0, 120_000);
+    await handle.executeUpdate(approveEffectUpdate, { args: [{ key: waiting.effectApprovals![0]!.key, approved: true, by: 'ana' }] });
     expect(await handle.result()).toEqual({ status: 'sent', reference: 'payout_acct_bob_40' });
     expect(payouts(payoutFile)).toHaveLength(1);
     await expectAuditOk(handle.workflowId);
