@@ -29,7 +29,13 @@ export function generatedFunction<F>(params: readonly string[], source: string):
 
 const byBytes = new BoundedCache<WasmInstance>(500);
 
-const bytesKey = (bytes: Uint8Array): string => String.fromCharCode(...bytes);
+/** The bytes as a string, one character per byte (spreading them into fromCharCode took ~100 µs for 3 KB, Node's latin1 2). */
+const bytesKey = (bytes: Uint8Array): string => {
+  if (typeof Buffer !== 'undefined') return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1');
+  let s = '';
+  for (let i = 0; i < bytes.length; i += 4096) s += String.fromCharCode.apply(null, bytes.subarray(i, i + 4096) as unknown as number[]);
+  return s;
+};
 
 /**
  * The instance of the WebAssembly module of `bytes`, compiled and instantiated once

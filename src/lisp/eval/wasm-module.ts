@@ -91,9 +91,27 @@ export function uleb(n: number): number[] {
   return out;
 }
 
+const f64Bytes = new DataView(new ArrayBuffer(8));
+
 /** `f64.const x`, bit-exact (-0, infinities included). */
 export function f64Const(x: number): number[] {
-  return [OP.f64Const, ...new Uint8Array(new Float64Array([x]).buffer)];
+  const b = f64Bytes;
+  b.setFloat64(0, x, true);
+  return [OP.f64Const, b.getUint8(0), b.getUint8(1), b.getUint8(2), b.getUint8(3), b.getUint8(4), b.getUint8(5), b.getUint8(6), b.getUint8(7)];
+}
+
+/**
+ * The arrays one after the other, in one new array. Module bytes are assembled from many
+ * pieces on every first run of a program; spreading them (`[...a, ...b]`) cost a first run
+ * of a numeric program a large part of its code generation.
+ */
+export function concatBytes(...parts: ReadonlyArray<readonly number[]>): number[] {
+  let n = 0;
+  for (const p of parts) n += p.length;
+  const out = new Array<number>(n);
+  let k = 0;
+  for (const p of parts) for (let i = 0; i < p.length; i++) out[k++] = p[i]!;
+  return out;
 }
 
 /** `i32.const b` for a small non-negative `b` (0 to 63: one byte of signed LEB128). */
@@ -124,11 +142,11 @@ export function f64StoreAt(offset: number, value: number[]): number[] {
 const MEMORY_IMPORT = [1, 0x69, 1, 0x6d, 0x02, 0x00, 1];
 
 function section(id: number, bytes: number[]): number[] {
-  return [id, ...uleb(bytes.length), ...bytes];
+  return concatBytes([id], uleb(bytes.length), bytes);
 }
 
 function vector(items: number[][]): number[] {
-  return [...uleb(items.length), ...items.flat()];
+  return concatBytes(uleb(items.length), ...items);
 }
 
 function name(s: string): number[] {
@@ -142,15 +160,17 @@ function name(s: string): number[] {
  */
 export function moduleBytes(params: number, locals: ReadonlyArray<readonly [number, number]>, body: number[]): Uint8Array {
   const type = [0x60, ...vector(Array.from({ length: params }, () => [TYPE.f64])), 1, TYPE.i32];
-  const code = [...vector(locals.map(([count, ty]) => [...uleb(count), ty])), ...body, OP.end];
-  return new Uint8Array([
-    ...[0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00],
-    ...section(1, vector([type])),
-    ...section(2, vector([MEMORY_IMPORT])),
-    ...section(3, vector([[0]])),
-    ...section(7, vector([[...name('f'), 0x00, 0]])),
-    ...section(10, vector([[...uleb(code.length), ...code]])),
-  ]);
+  const code = concatBytes(vector(locals.map(([count, ty]) => [...uleb(count), ty])), body, [OP.end]);
+  return new Uint8Array(
+    concatBytes(
+      [0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00],
+      section(1, vector([type])),
+      section(2, vector([MEMORY_IMPORT])),
+      section(3, vector([[0]])),
+      section(7, vector([[...name('f'), 0x00, 0]])),
+      section(10, vector([concatBytes(uleb(code.length), code)])),
+    ),
+  );
 }
 
 /** `local.get i` / `local.set i`. */
@@ -171,7 +191,7 @@ export function fnModuleBytes(params: number, locals: ReadonlyArray<readonly [nu
     [0x60, 1, TYPE.f64, 1, TYPE.f64],
     [0x60, ...f64s(params + 1), 1, TYPE.f64],
   ];
-  const code = [...vector(locals.filter(([count]) => count > 0).map(([count, ty]) => [...uleb(count), ty])), ...body, OP.end];
+  const code = concatBytes(vector(locals.filter(([count]) => count > 0).map(([count, ty]) => [...uleb(count), ty])), body, [OP.end]);
   // e(p0..pn-1, t): global = t; r = f(p...); m[0] = global; r
   const entry = [
     ...vector([]),
@@ -183,15 +203,17 @@ export function fnModuleBytes(params: number, locals: ReadonlyArray<readonly [nu
   ];
   // a fn of two params (and r): also `f`, the fold (see FOLD_BASE), of the same type as `e`
   const fold = params === 3 ? [foldCode()] : [];
-  return new Uint8Array([
-    ...[0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00],
-    ...section(1, vector(types)),
-    ...section(2, vector([MEMORY_IMPORT, [...name('i'), ...name('r'), 0x00, 1]])),
-    ...section(3, vector([[0], [2], ...fold.map(() => [2])])),
-    ...section(6, vector([[TYPE.f64, 0x01, ...f64Const(0), OP.end]])),
-    ...section(7, vector([[...name('e'), 0x00, 2], ...fold.map(() => [...name('f'), 0x00, 3])])),
-    ...section(10, vector([[...uleb(code.length), ...code], [...uleb(entry.length), ...entry], ...fold.map((c) => [...uleb(c.length), ...c])])),
-  ]);
+  return new Uint8Array(
+    concatBytes(
+      [0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00],
+      section(1, vector(types)),
+      section(2, vector([MEMORY_IMPORT, [...name('i'), ...name('r'), 0x00, 1]])),
+      section(3, vector([[0], [2], ...fold.map(() => [2])])),
+      section(6, vector([[TYPE.f64, 0x01, ...f64Const(0), OP.end]])),
+      section(7, vector([[...name('e'), 0x00, 2], ...fold.map(() => [...name('f'), 0x00, 3])])),
+      section(10, vector([concatBytes(uleb(code.length), code), concatBytes(uleb(entry.length), entry), ...fold.map((c) => concatBytes(uleb(c.length), c))])),
+    ),
+  );
 }
 
 /**
