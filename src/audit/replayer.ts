@@ -96,6 +96,9 @@ export class HistoryReplayer {
     private readonly idleMs = 2000,
   ) {}
 
+  /** the idle close under way, if any */
+  private closing: Promise<void> | null = null;
+
   /** whether a replay worker is up (it stops after idleMs without work) */
   get running(): boolean {
     return this.session?.open ?? false;
@@ -104,6 +107,9 @@ export class HistoryReplayer {
   /** Replays each history, one after another, and gives each its outcome (in the same order). */
   async replay(histories: readonly HistoryAndWorkflowId[]): Promise<ReplayOutcome[]> {
     this.stopIdleTimer();
+    // a worker still closing (idle) is waited for: building the next one while the last
+    // native worker shuts the SDK's runtime down failed with 'failed to downcast any to ... Runtime'
+    if (this.closing) await this.closing;
     const session = this.current();
     try {
       return await Promise.all(histories.map((history) => new Promise<ReplayOutcome>((settle, fail) => session.add({ history, settle, fail }))));
@@ -119,7 +125,10 @@ export class HistoryReplayer {
     this.session = null;
     if (!session) return;
     session.close();
-    await session.ended;
+    const ended = session.ended.then(() => undefined, () => undefined);
+    this.closing = ended;
+    await ended;
+    if (this.closing === ended) this.closing = null;
   }
 
   private current(): Session {

@@ -19,6 +19,10 @@ export async function runReportDemo(): Promise<void> {
   const { Runtime, DefaultLogger } = await import('@temporalio/worker');
   Runtime.install({ logger: new DefaultLogger('WARN') }); // the audit's replay worker: warnings only
   const { server, target } = await demoTarget();
+  // a native connection held for the demo keeps the SDK's runtime up between the replay
+  // workers its reads and its audit build (the runtime shuts down with its last native object)
+  const { connectWorker } = await import('../../temporal/connection.ts');
+  const keepRuntime = await connectWorker(target);
   const dir = resolve('.navigator');
   mkdirSync(dir, { recursive: true });
   const stamp = Date.now();
@@ -34,6 +38,7 @@ export async function runReportDemo(): Promise<void> {
     await endDemo('report', target, taskQueue, server !== null);
   } finally {
     await workers.stopAll();
+    await keepRuntime.close();
     await server?.shutdown();
   }
 }
@@ -75,6 +80,8 @@ async function runJob(target: import('../../temporal/connection.ts').TemporalTar
     const report = await mission.audit();
     say(`external effects run twice: ${report.duplicateEffects.length}; replay: ${report.replay.ok ? 'deterministic' : report.replay.errors.join('; ')}`);
     say(report.ok ? 'audit passed' : 'audit FAILED');
+    // what failed, so a failed audit says why
+    for (const p of [...report.problems, ...report.values.mismatches.map((m) => m.message), ...report.valueReplay.mismatches.map((m) => m.message), ...report.replay.errors]) say(`  problem: ${p}`);
     say(`\nInspect it: npx navigator status ${id}; npx navigator journal ${id}; npx navigator ledger ${id}; npx navigator audit ${id}`);
     return report.ok && !done.closed?.failure && applied('upload_report') === 1 && applied('send_email') === 1;
   } finally {
