@@ -25,7 +25,7 @@ function* files(dir) {
 }
 
 // runtime assets next to the code that reads them by import.meta.url
-const ASSET = /\.(json|clj|mjs)$/;
+const ASSET = /\.(json|clj|mjs|cjs)$/;
 for (const dir of ['src', 'examples']) {
   for (const file of files(join(root, dir))) {
     if (ASSET.test(file)) cpSync(file, join(dist, relative(root, file)));

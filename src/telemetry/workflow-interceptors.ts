@@ -10,14 +10,14 @@ import type * as Otel from '@opentelemetry/api';
 import { SdkFlags } from '@temporalio/workflow/lib/flags.js';
 import { getActivator } from '@temporalio/workflow/lib/global-attributes.js';
 import { type Next, type SignalInput, type UpdateInput, type WorkflowExecuteInput, type WorkflowInboundCallsInterceptor, type WorkflowInterceptors, workflowInfo } from '@temporalio/workflow';
+import { otelApi } from './lazy-tracing.cjs';
 import { runIsTraced } from './workflow-tracing.ts';
 
 /**
- * OpenTelemetry's API, loaded by a traced run only (the bundler's `require`, at first use).
+ * OpenTelemetry's API is loaded by a traced run only, at first use (lazy-tracing.cjs).
  * Temporal's interceptors (workflow-tracing.ts, which runs first) have registered the
  * sandbox's tracer provider by then.
  */
-const otelApi = (): typeof Otel => require('@opentelemetry/api') as typeof Otel;
 
 /** Messages that carry a decision, and how to read its key and value. */
 const DECISIONS: Record<string, (arg: Record<string, unknown>) => { key: string; value: unknown }> = {

@@ -26,6 +26,7 @@
  * instead of when the run is made changes nothing a run does: making them starts no promise.
  */
 import { type WorkflowInboundCallsInterceptor, type WorkflowInterceptors, type WorkflowInternalsInterceptor, type WorkflowOutboundCallsInterceptor, patched, workflowInfo } from '@temporalio/workflow';
+import { contextManagerClass, otelApi, temporalInterceptors } from './lazy-tracing.cjs';
 import { sharedContextStorage } from './shared-context-storage.ts';
 
 /** The header Temporal's client interceptor puts the trace context in. */
@@ -81,14 +82,13 @@ function shareContextStorage(otel: typeof import('@opentelemetry/api'), ContextM
 }
 
 /**
- * Temporal's interceptors for this run, made on first use. `require` (the bundler's, sync)
- * loads their modules then, not when this module loads.
+ * Temporal's interceptors for this run, made on first use: their modules are loaded then
+ * (lazy-tracing.cjs, whose requires the bundler makes loads at the call), not when this
+ * module loads.
  */
 function makeTemporal(): Record<Side, Record<string, Method>> {
-  const { interceptors: temporalInterceptors } = require('@temporalio/interceptors-opentelemetry/lib/workflow-interceptors.js') as typeof import('@temporalio/interceptors-opentelemetry/lib/workflow-interceptors.js');
-  const { ContextManager } = require('@temporalio/interceptors-opentelemetry/lib/workflow/context-manager.js') as typeof import('@temporalio/interceptors-opentelemetry/lib/workflow/context-manager.js');
-  const made = temporalInterceptors();
-  shareContextStorage(require('@opentelemetry/api') as typeof import('@opentelemetry/api'), ContextManager);
+  const made = temporalInterceptors()();
+  shareContextStorage(otelApi(), contextManagerClass());
   return {
     inbound: made.inbound![0] as unknown as Record<string, Method>,
     outbound: made.outbound![0] as unknown as Record<string, Method>,
