@@ -19,13 +19,13 @@ import { historyToJSON } from '@temporalio/common/lib/proto-utils.js';
 import { z } from 'zod';
 import { createActivities } from '../src/activities/index.ts';
 import type { AgentRegistry, RegisteredAgent } from '../src/activities/agents.ts';
-import { auditChain, auditMission } from '../src/audit/index.ts';
-import { fetchChain } from '../src/audit/history.ts';
+import { auditChain, auditMission } from '../src/audit/mission/audit.ts';
+import { fetchChain } from '../src/history/fetch.ts';
 import { createTestEnv } from '../src/devserver/testing.ts';
 import { type Agent, defineAgent, defineTool } from '../src/navigator/index.ts';
 import { silentSpanSinks } from '../src/telemetry/setup.ts';
 import { workflowInterceptorModules, workflowsPath } from '../src/worker/index.ts';
-import { decideUpdate, pendingQuery } from '../src/workflows/messages.ts';
+import { decideUpdate, pendingQuery } from '../src/workflows/mission/messages.ts';
 import { ping, repeatingModel } from './agents/mission-agents.ts';
 import { type BenchRow, medianMs } from './types.ts';
 

@@ -23,7 +23,7 @@ import { PassContexts } from '../src/activities/pass-contexts.ts';
 import type { AgentRegistry } from '../src/activities/agents.ts';
 import { bundleOnce } from '../src/devserver/testing.ts';
 import { silentSpanSinks, workflowInterceptorModules } from '../src/telemetry/setup.ts';
-import { workflowPreloadModules } from '../src/worker/workflows-path.ts';
+import { workflowPreloadModules } from '../src/workflows/path.ts';
 import { workflowsPath } from '../src/worker/index.ts';
 import { benchAgents } from './agents/mission-agents.ts';
 

@@ -26,7 +26,7 @@ import { fileURLToPath } from 'node:url';
 import { Client, Connection } from '@temporalio/client';
 import { startDevServer } from '../src/devserver/index.ts';
 import { findTemporalCli, startTemporalDevServer } from '../src/temporal/cli-server.ts';
-import { approveEffectUpdate, decideUpdate } from '../src/workflows/messages.ts';
+import { approveEffectUpdate, decideUpdate } from '../src/workflows/mission/messages.ts';
 import type { CapacityWorkerConfig, MemReport, WorkerEvent } from './capacity-worker.ts';
 import { percentiles } from './temporal-probe.ts';
 import type { BenchRow } from './types.ts';

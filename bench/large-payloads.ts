@@ -23,7 +23,7 @@ import { z } from 'zod';
 import { createActivities } from '../src/activities/index.ts';
 import type { AgentRegistry, RegisteredAgent } from '../src/activities/agents.ts';
 import { resultRecording } from '../src/activities/recording.ts';
-import { auditMission } from '../src/audit/index.ts';
+import { auditMission } from '../src/audit/mission/audit.ts';
 import { createTestEnv } from '../src/devserver/testing.ts';
 import { type Agent, defineAgent, defineTool } from '../src/navigator/index.ts';
 import { FileStore } from '../src/payloads/file-store.ts';

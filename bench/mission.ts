@@ -25,12 +25,12 @@ import { createTestEnv, testServerKind, type TestEnv } from '../src/devserver/te
 import { type Lane, waitingMemory } from './capacity.ts';
 import { createActivities } from '../src/activities/index.ts';
 import type { AgentRegistry } from '../src/activities/agents.ts';
-import { auditMission } from '../src/audit/index.ts';
+import { auditMission } from '../src/audit/mission/audit.ts';
 import { runNavigator } from '../src/navigator/index.ts';
 import { workflowInterceptorModules, workflowsPath } from '../src/worker/index.ts';
 import { silentSpanSinks } from '../src/telemetry/setup.ts';
-import type { Json, MissionInput, StatusView } from '../src/workflows/contract.ts';
-import { cancelUpdate, decideUpdate, statusQuery } from '../src/workflows/messages.ts';
+import type { Json, MissionInput, StatusView } from '../src/workflows/mission/contract.ts';
+import { cancelUpdate, decideUpdate, statusQuery } from '../src/workflows/mission/messages.ts';
 import { benchAgents, effects, onePass } from './agents/mission-agents.ts';
 import { type BenchRow, medianMs } from './types.ts';
 import { historySize, passEvents } from './pass-history.ts';

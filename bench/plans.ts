@@ -11,7 +11,7 @@ import { z } from 'zod';
 import { createScriptedModel } from '../src/llm/index.ts';
 import { createActivities } from '../src/activities/index.ts';
 import type { AgentRegistry } from '../src/activities/agents.ts';
-import { startPlan } from '../src/client/plans.ts';
+import { startPlan } from '../src/client/plan/client.ts';
 import { createTestEnv, type TestEnv } from '../src/devserver/testing.ts';
 import { defineAgent, defineTool } from '../src/navigator/index.ts';
 import { buildPlan } from '../src/plans/build.ts';

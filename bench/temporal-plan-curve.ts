@@ -30,7 +30,7 @@ import { promisify } from 'node:util';
 import type { WorkflowHandleWithFirstExecutionRunId } from '@temporalio/client';
 import { Worker } from '@temporalio/worker';
 import type { temporal } from '@temporalio/proto';
-import { startPlan } from '../src/client/plans.ts';
+import { startPlan } from '../src/client/plan/client.ts';
 import { bundleOnce } from '../src/devserver/testing.ts';
 import type { StepSpecInput } from '../src/plans/schema.ts';
 import type { Figure, Lane } from './temporal.ts';

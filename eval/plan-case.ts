@@ -7,8 +7,8 @@
  */
 import type { Json } from '../src/lisp/tools.ts';
 import type { Agent } from '../src/navigator/index.ts';
-import { auditPlan } from '../src/audit/plans.ts';
-import { startPlan } from '../src/client/plans.ts';
+import { auditPlan } from '../src/audit/plan/audit.ts';
+import { startPlan } from '../src/client/plan/client.ts';
 import type { TestEnv } from '../src/devserver/testing.ts';
 import type { ChatModel } from '../src/llm/model.ts';
 import type { Plan, PlanStatus } from '../src/plans/schema.ts';

@@ -8,14 +8,14 @@ import { WorkflowFailedError } from '@temporalio/client';
 import type { Worker } from '@temporalio/worker';
 import { createActivities } from '../src/activities/index.ts';
 import type { RegisteredAgent } from '../src/activities/agents.ts';
-import { type AuditReport, auditMission } from '../src/audit/index.ts';
+import { type AuditReport, auditMission } from '../src/audit/mission/audit.ts';
 import type { TestEnv } from '../src/devserver/testing.ts';
 import type { ChatModel } from '../src/llm/model.ts';
 import type { Json } from '../src/lisp/tools.ts';
 import { ShapeMemory } from '../src/navigator/shape-memory.ts';
 import type { WaitingPrograms } from '../src/navigator/waiting-programs.ts';
-import { approveEffectUpdate, decideUpdate, statusQuery, summariesQuery } from '../src/workflows/messages.ts';
-import { resumeMission } from '../src/client/resume.ts';
+import { approveEffectUpdate, decideUpdate, statusQuery, summariesQuery } from '../src/workflows/mission/messages.ts';
+import { resumeMission } from '../src/client/mission/resume.ts';
 import type { EvalCase, Verdict } from './case.ts';
 
 export interface RunResult {

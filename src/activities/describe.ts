@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { sideEffectOf } from '../lisp/tools.ts';
 import { type Agent, jsonSchemaOf, parseInput, resolveDecisions, toolApprovers, toolsNeedingApproval } from '../navigator/index.ts';
-import type { AgentDescription, DecisionContract, Json } from '../workflows/contract.ts';
+import type { AgentDescription, DecisionContract, Json } from '../workflows/mission/contract.ts';
 
 export function describe(agent: Agent, rawInput: unknown): AgentDescription {
   const input = parseInput(agent, rawInput);

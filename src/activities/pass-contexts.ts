@@ -1,13 +1,13 @@
 /**
- * The worker's side of src/workflows/pass-context.ts: per mission run, what the step this
+ * The worker's side of src/workflows/mission/pass-context.ts: per mission run, what the step this
  * worker ran last read and answered, so the next step's context can be rebuilt from the
  * changes its input carries instead of asked for by query. Bounded (missions and
  * characters, least recently used first out); a miss only costs the query.
  */
 import { randomBytes } from 'node:crypto';
-import type { EffectResult, JournalEntries, PassContext, PassContextInput, PassRequest, PassResponse } from '../workflows/contract.ts';
-import { applyPatch } from '../workflows/json-patch.ts';
-import { applyJournalOps, wholeContext, withSummaries } from '../workflows/pass-context.ts';
+import type { EffectResult, JournalEntries, PassContext, PassContextInput, PassRequest, PassResponse } from '../workflows/mission/contract.ts';
+import { applyPatch } from '../kernel/json-patch.ts';
+import { applyJournalOps, wholeContext, withSummaries } from '../workflows/mission/pass-context.ts';
 
 /** What the next step of a mission starts from, on the worker that ran the step before it. */
 export interface StepBase {

@@ -5,14 +5,14 @@
 import { failure } from '../kernel/failures.ts';
 import { sideEffectOf } from '../lisp/tools.ts';
 import { type PassProgress, passOpening, resumePass, startPass, stepOfCall } from '../navigator/index.ts';
-import type { InlineToolCall, Json, JournalRead, PassContext, PassOutcome, PassRequest, PassResponse, RecordedProgram, RecordedTurnResult } from '../workflows/contract.ts';
+import type { InlineToolCall, Json, JournalRead, PassContext, PassOutcome, PassRequest, PassResponse, RecordedProgram, RecordedTurnResult } from '../workflows/mission/contract.ts';
 import type { RegisteredAgent } from './agents.ts';
 import { context as otelContext } from '@opentelemetry/api';
 import { type SpanOwner, tracedAgent, tracedModel } from '../telemetry/spans.ts';
 import { programEvaluator } from '../sandbox/index.ts';
 import { type PackedState, packState, turnAnswers, unpackState } from '../navigator/state-packing.ts';
 import type { TurnResult, TurnTrace } from '../navigator/pass-state.ts';
-import { journalHash } from '../audit/hash.ts';
+import { journalHash } from '../history/hash.ts';
 import { canonicalJson } from '../lisp/json.ts';
 import { parseInput } from '../navigator/agent.ts';
 import { type ShapeMemory, passShapes } from '../navigator/shape-memory.ts';
@@ -29,7 +29,7 @@ export interface WorkerMemory {
   /** a read inside the pass whose result is larger fails that call with `result_too_large` */
   maxResultBytes?: number;
 }
-import { diffJson } from '../workflows/json-patch.ts';
+import { diffJson } from '../kernel/json-patch.ts';
 import { jsonBytes } from './recording.ts';
 import { formatBytes } from '../payloads/offload-codec.ts';
 

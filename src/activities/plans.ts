@@ -39,8 +39,8 @@ import type {
   RegenerateRequest,
   StepOutcome,
   StepRequest,
-} from '../workflows/plan-contract.ts';
-import { stepProgressSignal } from '../workflows/plan-messages.ts';
+} from '../workflows/plan/contract.ts';
+import { stepProgressSignal } from '../workflows/plan/messages.ts';
 import { type AgentRegistry, type RegisteredAgent, lookupAgent, lookupTool } from './agents.ts';
 import { catalogOf } from '../plans/catalog.ts';
 import { withHeartbeat } from './heartbeat.ts';

@@ -5,8 +5,8 @@
  * verdict was for (the audit checks it).
  */
 import pc from 'picocolors';
-import type { ApprovalRecord } from '../workflows/contract.ts';
-import type { StepApprovalRecord } from '../workflows/plan-contract.ts';
+import type { ApprovalRecord } from '../workflows/mission/contract.ts';
+import type { StepApprovalRecord } from '../workflows/plan/contract.ts';
 
 type Verdict = Pick<ApprovalRecord, 'outcome' | 'by' | 'note' | 'argsHash' | 'at'> & { role?: string };
 

@@ -62,8 +62,8 @@ export function parsePositiveInt(value: string, flag: string): number {
 }
 
 /** Histories exported as JSON (one, or a list for a chain); a file that is not one is a CliError. */
-export async function readHistoryFile(file: string): Promise<import('../audit/history.ts').RunHistory[]> {
-  const { historiesFromJson } = await import('../audit/history.ts');
+export async function readHistoryFile(file: string): Promise<import('../history/fetch.ts').RunHistory[]> {
+  const { historiesFromJson } = await import('../history/fetch.ts');
   const text = await readText(file);
   try {
     return historiesFromJson(text, file);

@@ -6,14 +6,14 @@
  */
 export * from './navigator-client.ts';
 export { RUN_KINDS, RUN_STATUSES } from './runs.ts';
-export * from './missions.ts';
-export { type ResumeOptions, resumeMission } from './resume.ts';
-export * from './plans.ts';
-export * from './schedules.ts';
-export * as missionMessages from '../workflows/messages.ts';
-export type * from '../workflows/contract.ts';
-export { auditMission, type AuditReport } from '../audit/index.ts';
-export { auditPlan, type PlanAuditReport } from '../audit/plans.ts';
+export * from './mission/client.ts';
+export { type ResumeOptions, resumeMission } from './mission/resume.ts';
+export * from './plan/client.ts';
+export * from './mission/schedules.ts';
+export * as missionMessages from '../workflows/mission/messages.ts';
+export type * from '../workflows/mission/contract.ts';
+export { auditMission, type AuditReport } from '../audit/mission/audit.ts';
+export { auditPlan, type PlanAuditReport } from '../audit/plan/audit.ts';
 export { connectClient, resolveTarget, type TemporalTarget } from '../temporal/connection.ts';
 export { DEFAULT_QUERY_TIMEOUT_MS, RunReader, type RunReaderOptions, WorkerUnavailableError, type HistoryState, type PollerSeen, readerOf } from '../history/reader.ts';
 export { HistoryReplayError } from '../history/replay.ts';

@@ -12,11 +12,11 @@
 import type { Client } from '@temporalio/client';
 import { DEFAULT_TASK_QUEUE } from '../temporal/connection.ts';
 import { type RunReader, WorkerUnavailableError, readerOf } from '../history/reader.ts';
-import type { Json } from '../workflows/contract.ts';
-import { MISSION_WORKFLOW, type MissionHandle, type StartMissionOptions, getMission, startMission } from './missions.ts';
-import { type ResumeOptions, resumeMission } from './resume.ts';
-import { type MissionSchedule, type MissionScheduleOptions, createMissionSchedule, getMissionSchedule, listMissionSchedules } from './schedules.ts';
-import { PLAN_WORKFLOW, type PlanHandle, type StartPlanOptions, getPlan, startPlan } from './plans.ts';
+import type { Json } from '../workflows/mission/contract.ts';
+import { MISSION_WORKFLOW, type MissionHandle, type StartMissionOptions, getMission, startMission } from './mission/client.ts';
+import { type ResumeOptions, resumeMission } from './mission/resume.ts';
+import { type MissionSchedule, type MissionScheduleOptions, createMissionSchedule, getMissionSchedule, listMissionSchedules } from './mission/schedules.ts';
+import { PLAN_WORKFLOW, type PlanHandle, type StartPlanOptions, getPlan, startPlan } from './plan/client.ts';
 import { type ListedRun, type ListedWorkflow, RUN_KINDS, type RunKind, executionFilter, listedOf } from './runs.ts';
 
 export type { ListedRun, ListedWorkflow, RunKind } from './runs.ts';

@@ -7,7 +7,7 @@
 import type { WorkflowExecutionInfo } from '@temporalio/client';
 import { SearchAttributeType, defineSearchAttributeKey } from '@temporalio/common';
 import { PLAN_STATUSES } from '../plans/schema.ts';
-import { MISSION_STATUSES } from '../workflows/contract.ts';
+import { MISSION_STATUSES } from '../workflows/mission/contract.ts';
 
 export const RUN_KINDS = ['mission', 'plan'] as const;
 export type RunKind = (typeof RUN_KINDS)[number];

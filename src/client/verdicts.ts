@@ -5,9 +5,9 @@
  * sent: the history is what the workflow acted on.
  */
 import type { Client } from '@temporalio/client';
-import { decodeAll, fetchChain } from '../audit/history.ts';
-import { valueHash } from '../audit/hash.ts';
-import type { Json } from '../workflows/contract.ts';
+import { decodeAll, fetchChain } from '../history/fetch.ts';
+import { valueHash } from '../history/hash.ts';
+import type { Json } from '../workflows/mission/contract.ts';
 
 export interface AcceptedUpdate {
   /** the update's name: `decide`, `approveStep`, `denyStep`, ... */

@@ -6,16 +6,16 @@
  */
 import type { Step } from '../plans/schema.ts';
 import { blockedAfterWarning } from '../plans/scheduler.ts';
-import type { DecisionContract, Json, Pending, PendingApproval as WaitingEffect } from '../workflows/contract.ts';
-import type { PendingApproval } from '../workflows/plan-contract.ts';
+import type { DecisionContract, Json, Pending, PendingApproval as WaitingEffect } from '../workflows/mission/contract.ts';
+import type { PendingApproval } from '../workflows/plan/contract.ts';
 import { decisionEffects, effectsBox, fileEdit, stepEffects, valuesList, type Effects } from './explain.ts';
 import { type Fragment, html } from './html.ts';
-import { type ConsoleContext, atDeadline, decisionForm } from './missions.ts';
-import { stepAtDeadline } from './plans.ts';
+import { type ConsoleContext, atDeadline, decisionForm } from './mission/pages.ts';
+import { stepAtDeadline } from './plan/pages.ts';
 import { when } from './time.ts';
-import { valueHash } from '../audit/hash.ts';
+import { valueHash } from '../history/hash.ts';
 import { inlineMarkdown } from './markdown.ts';
-import { decisionLink, effectLink } from './pass-view.ts';
+import { decisionLink, effectLink } from './mission/pass-view.ts';
 import { mayDecideNow, othersDecide } from './roles.ts';
 
 /** The question a browser asks before an irreversible Approve is sent. */

@@ -1,14 +1,14 @@
 /**
  * The console's audits share one replay worker with the mission workflow code (see
- * src/audit/replayer.ts): the audit page bundled the workflow code (or read it from the
+ * src/history/replayer.ts): the audit page bundled the workflow code (or read it from the
  * bundle cache) and built a replay worker for every view. Both are made on the first audit
  * or the first read of a closed run (the same worker and bundle as the history reader's,
  * src/history/replay.ts), loaded then (the console itself starts without
  * @temporalio/worker), and the worker stops after a few seconds without work.
  */
 import type { Client } from '@temporalio/client';
-import type { AuditOptions } from '../audit/index.ts';
-import type { HistoryReplayer } from '../audit/replayer.ts';
+import type { AuditOptions } from '../audit/mission/audit.ts';
+import type { HistoryReplayer } from '../history/replayer.ts';
 
 export class ConsoleAudits {
   private made: Promise<{ workflowBundle: { code: string }; replayer: HistoryReplayer }> | null = null;

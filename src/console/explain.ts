@@ -8,7 +8,7 @@
 import type { z } from 'zod';
 import type { RegisteredAgent } from '../navigator/registry.ts';
 import type { NavigatorTool } from '../navigator/tool.ts';
-import type { DecisionContract, Json } from '../workflows/contract.ts';
+import type { DecisionContract, Json } from '../workflows/mission/contract.ts';
 import type { Step } from '../plans/schema.ts';
 import { type LineChange, lineDiff } from './diff.ts';
 import { type Fragment, html, pretty } from './html.ts';

@@ -9,7 +9,7 @@
  * them in the browser (`novalidate`) and its refusal is shown with its message.
  */
 import { z } from 'zod';
-import type { Json } from '../workflows/contract.ts';
+import type { Json } from '../workflows/mission/contract.ts';
 import { computedOf } from '../plans/references.ts';
 import { type Fragment, html, pretty } from './html.ts';
 

@@ -6,14 +6,14 @@
  * and the only way for agents the console does not know (their worker checks the input).
  */
 import type { Hono } from 'hono';
-import { MissionRejected } from '../client/missions.ts';
-import { PlanRejected } from '../client/plans.ts';
-import type { Json } from '../workflows/contract.ts';
+import { MissionRejected } from '../client/mission/client.ts';
+import { PlanRejected } from '../client/plan/client.ts';
+import type { Json } from '../workflows/mission/contract.ts';
 import { agentChoices, inputProblems, planProblems } from './agents.ts';
 import { argsFields, readFields } from './forms.ts';
 import { type Fragment, html, page } from './html.ts';
 import { inlineMarkdown } from './markdown.ts';
-import type { ConsoleContext } from './missions.ts';
+import type { ConsoleContext } from './mission/pages.ts';
 
 type Form = Record<string, unknown>;
 

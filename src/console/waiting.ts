@@ -3,9 +3,9 @@
  * decision and for a plan in review or at a step that needs approval; the lists ask each
  * running one (a query each) and say what a person needs to know.
  */
-import type { PlanStatusView } from '../workflows/plan-contract.ts';
+import type { PlanStatusView } from '../workflows/plan/contract.ts';
 import { type Fragment, html } from './html.ts';
-import type { ConsoleContext } from './missions.ts';
+import type { ConsoleContext } from './mission/pages.ts';
 
 interface Row {
   workflowId: string;

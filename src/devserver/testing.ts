@@ -27,10 +27,10 @@ import { configuredDataConverter } from '../codec/load.ts';
 import { LARGE_MESSAGES } from '../temporal/connection.ts';
 import { randomUUID } from 'node:crypto';
 import { type DevServer, type DevServerOptions, startDevServer } from './index.ts';
-import { cachedBundle } from './bundle-cache.ts';
-import { HistoryReplayer } from '../audit/replayer.ts';
+import { cachedBundle } from '../worker/bundle-cache.ts';
+import { HistoryReplayer } from '../history/replayer.ts';
 import { silentSpanSinks } from '../telemetry/setup.ts';
-import { workflowPreloadModules } from '../worker/workflows-path.ts';
+import { workflowPreloadModules } from '../workflows/path.ts';
 
 export interface TestEnvOptions {
   /** Module exporting the workflows (bundled once per process). */

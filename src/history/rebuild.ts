@@ -5,11 +5,11 @@
  * Records which event committed each task id, and counts completions of each external
  * effect so that a repeated side effect shows up.
  */
-import type { AgentDescription, Json, MissionInput, PassResponse, ToolRequest, ToolResponse } from '../workflows/contract.ts';
+import type { AgentDescription, Json, MissionInput, PassResponse, ToolRequest, ToolResponse } from '../workflows/mission/contract.ts';
 import type { ResultUnavailable } from '../kernel/schemas.ts';
-import { MissionInput as MissionInputSchema } from '../workflows/contract.ts';
-import { MissionState, contractFor, decisionProblem, expire, waitingKey } from '../workflows/mission-state.ts';
-import { EventType, type HistoryEvent, type RunHistory, decodeAll, decodeFirst, eventId } from './history.ts';
+import { MissionInput as MissionInputSchema } from '../workflows/mission/contract.ts';
+import { MissionState, contractFor, decisionProblem, expire, waitingKey } from '../workflows/mission/state.ts';
+import { EventType, type HistoryEvent, type RunHistory, decodeAll, decodeFirst, eventId } from './fetch.ts';
 
 export interface Provenance {
   key: string;
@@ -41,7 +41,7 @@ export interface Reconstruction {
 
 /**
  * Told of every event in the order the workflow saw it, with the state rebuilt so far:
- * `before` it is applied and `after` (the value checks of src/audit/values.ts).
+ * `before` it is applied and `after` (the value checks of src/audit/mission/values.ts).
  */
 export interface ReconstructObserver {
   before?(event: HistoryEvent, at: ObservedState): void;

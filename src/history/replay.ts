@@ -9,14 +9,14 @@
  * One replay worker per process (HistoryReplayer: built on first use, closed after a few
  * idle seconds), with a bundle of its own (the workflow code, the interceptors a worker's
  * bundle has, plus the read-out), kept on disk between processes when running from this
- * repository's sources (src/devserver/bundle-cache.ts).
+ * repository's sources (src/worker/bundle-cache.ts).
  */
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { defaultPayloadConverter } from '@temporalio/common';
 import type { temporal } from '@temporalio/proto';
 import proto from '@temporalio/proto';
-import type { HistoryReplayer } from '../audit/replayer.ts';
+import type { HistoryReplayer } from './replayer.ts';
 import { READOUT_MEMO, type QueryAnswer, type ReadoutRequest } from './readout-interceptor.ts';
 
 type History = temporal.api.history.v1.IHistory;
@@ -86,7 +86,7 @@ export function onFirstReplay(setup: () => Promise<void>): void {
 export function readReplayer(): Promise<HistoryReplayer> {
   replayer ??= (async () => {
     await beforeFirstReplay?.();
-    const [{ HistoryReplayer }, { silentSpanSinks }, bundle] = await Promise.all([import('../audit/replayer.ts'), import('../telemetry/setup.ts'), readerBundle()]);
+    const [{ HistoryReplayer }, { silentSpanSinks }, bundle] = await Promise.all([import('./replayer.ts'), import('../telemetry/setup.ts'), readerBundle()]);
     const sinks = {
       ...(silentSpanSinks as object),
       navigatorReadout: {
@@ -107,9 +107,9 @@ export function readReplayer(): Promise<HistoryReplayer> {
 export async function readerBundle(): Promise<{ code: string }> {
   const [{ bundleWorkflowCode }, { workflowsPath }, { workflowInterceptorModules }, { cachedBundle }] = await Promise.all([
     import('@temporalio/worker'),
-    import('../worker/workflows-path.ts'),
+    import('../workflows/path.ts'),
     import('../telemetry/setup.ts'),
-    import('../devserver/bundle-cache.ts'),
+    import('../worker/bundle-cache.ts'),
   ]);
   const modules = [...workflowInterceptorModules, readoutInterceptorModule];
   const noop = () => undefined;

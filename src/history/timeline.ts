@@ -2,8 +2,8 @@
  * A readable timeline of a mission from its history: passes, task ids, tools,
  * decisions, waits, with the event id of each line.
  */
-import type { PassRequest, PassResponse, ToolRequest } from '../workflows/contract.ts';
-import { EventType, type HistoryEvent, type RunHistory, decodeAll, decodeFirst, eventId } from './history.ts';
+import type { PassRequest, PassResponse, ToolRequest } from '../workflows/mission/contract.ts';
+import { EventType, type HistoryEvent, type RunHistory, decodeAll, decodeFirst, eventId } from './fetch.ts';
 
 export interface TimelineLine {
   runId: string;

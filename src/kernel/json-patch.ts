@@ -6,7 +6,7 @@
  * `applyPatch(base, diffJson(base, next))` deep-equals `next` for any JSON values (a
  * property test checks it). Pure and import-free: the workflow bundle applies patches.
  */
-import type { Json } from '../kernel/contract.ts';
+import type { Json } from './contract.ts';
 
 /**
  * - `{ r: v }`: replace with `v`

@@ -34,7 +34,7 @@ const TRACE_HEADER = '_tracer-data';
 /** Marks runs started without a trace context that run without the interceptors. */
 export const UNTRACED_PATCH = 'untraced-start-without-otel-interceptors';
 /**
- * The workflow types that may leave them out: PLAN_WORKFLOW of src/client/plans.ts and the
+ * The workflow types that may leave them out: PLAN_WORKFLOW of src/client/plan/client.ts and the
  * mission workflow (not importable into the bundle).
  */
 const GATED_TYPES: ReadonlySet<string> = new Set(['planExecution', 'navigatorMission']);

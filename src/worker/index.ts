@@ -10,9 +10,9 @@ import type { AgentRegistry, RegisteredAgent } from '../navigator/registry.ts';
 import { createActivities } from '../activities/index.ts';
 import type { Agent } from '../navigator/index.ts';
 import { agentsOfModule } from './agents.ts';
-import { workflowPreloadModules, workflowsPath } from './workflows-path.ts';
+import { workflowPreloadModules, workflowsPath } from '../workflows/path.ts';
 import { type Telemetry, silentSpanSinks, telemetry as telemetryFromEnv, workflowInterceptorModules } from '../telemetry/setup.ts';
-import { cachedBundle } from '../devserver/bundle-cache.ts';
+import { cachedBundle } from './bundle-cache.ts';
 
 export { workflowsPath };
 export { buildRegistry, loadAgentModule } from './agents.ts';
@@ -48,7 +48,7 @@ export interface NavigatorWorkerOptions {
 export function bundleMissionWorkflows(): Promise<WorkflowBundle> {
   const make = () =>
     bundleWorkflowCode({ workflowsPath, workflowInterceptorModules: [...workflowInterceptorModules], preloadModules: [...workflowPreloadModules], logger: quietLogger });
-  // from the repository's sources, kept between processes (src/devserver/bundle-cache.ts)
+  // from the repository's sources, kept between processes (src/worker/bundle-cache.ts)
   return cachedBundle([workflowsPath, ...workflowInterceptorModules, ...workflowPreloadModules], make);
 }
 

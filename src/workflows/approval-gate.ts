@@ -10,7 +10,7 @@
  * with other args waits for a new one. Workflow code only (deterministic, no zod).
  */
 import type { Json } from '../kernel/contract.ts';
-import { jsonEquals } from './json-patch.ts';
+import { jsonEquals } from '../kernel/json-patch.ts';
 import { waitUntil } from './lifecycle.ts';
 import { roleProblem } from './approvers.ts';
 

@@ -1,3 +1,3 @@
 /** Workflow entry points, bundled for the worker. Nothing Node-only may be imported here. */
-export { navigatorMission } from './navigator-mission.ts';
-export { planExecution } from './plan-execution.ts';
+export { navigatorMission } from './mission/workflow.ts';
+export { planExecution } from './plan/workflow.ts';

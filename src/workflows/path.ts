@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 
 const ext = import.meta.url.endsWith('.ts') ? 'ts' : 'js';
 
-export const workflowsPath = fileURLToPath(new URL(`../workflows/index.${ext}`, import.meta.url));
+export const workflowsPath = fileURLToPath(new URL(`./index.${ext}`, import.meta.url));
 
 /**
  * Preloaded into the worker's V8 context (`bundleWorkflowCode`'s `preloadModules`) and shared
@@ -14,5 +14,5 @@ export const workflowsPath = fileURLToPath(new URL(`../workflows/index.${ext}`, 
  */
 export const workflowPreloadModules: readonly string[] = [
   fileURLToPath(new URL(`../telemetry/shared-context-storage.${ext}`, import.meta.url)),
-  fileURLToPath(new URL(`../workflows/shared-modules.${ext}`, import.meta.url)),
+  fileURLToPath(new URL(`./shared-modules.${ext}`, import.meta.url)),
 ];

@@ -1,7 +1,7 @@
 /**
  * Modules loaded once per worker thread and shared by every workflow run it caches
  * (`bundleWorkflowCode`'s `preloadModules`: workflowPreloadModules in
- * src/worker/workflows-path.ts). The SDK loads the other modules of the bundle anew for each
+ * src/workflows/path.ts). The SDK loads the other modules of the bundle anew for each
  * run, so each waiting mission kept its own copy of every library the workflow code
  * imports (Immutable, re2js, the PTC-Lisp reader and printer): about 190 KB of its heap.
  * (OpenTelemetry, the other large part, is loaded only by a run started with a trace:

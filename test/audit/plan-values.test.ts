@@ -8,10 +8,10 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { historiesFromJson } from '../../src/audit/history.ts';
-import { valueHash } from '../../src/audit/hash.ts';
-import { evaluateStepAgain as evaluateStep } from '../../src/audit/plan-values.ts';
-import { auditPlanChain, formatPlanAudit } from '../../src/audit/plans.ts';
+import { historiesFromJson } from '../../src/history/fetch.ts';
+import { valueHash } from '../../src/history/hash.ts';
+import { evaluateStepAgain as evaluateStep } from '../../src/audit/plan/values.ts';
+import { auditPlanChain, formatPlanAudit } from '../../src/audit/plan/audit.ts';
 import { bundleOnce } from '../../src/devserver/testing.ts';
 import { workflowInterceptorModules, workflowsPath } from '../../src/worker/index.ts';
 

@@ -11,7 +11,7 @@
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils.js';
-import { decideUpdate } from '../../src/workflows/messages.ts';
+import { decideUpdate } from '../../src/workflows/mission/messages.ts';
 import { freshBankFile, waitForStatus } from '../mission/harness.ts';
 import { awaiting, planEnv, waitForPlan } from '../plans/plan-harness.ts';
 

@@ -8,9 +8,9 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditChain } from '../../src/audit/index.ts';
-import { historiesFromJson } from '../../src/audit/history.ts';
-import { HistoryReplayer } from '../../src/audit/replayer.ts';
+import { auditChain } from '../../src/audit/mission/audit.ts';
+import { historiesFromJson } from '../../src/history/fetch.ts';
+import { HistoryReplayer } from '../../src/history/replayer.ts';
 import { bundleOnce } from '../../src/devserver/testing.ts';
 import { silentSpanSinks } from '../../src/telemetry/setup.ts';
 import { workflowInterceptorModules, workflowsPath } from '../../src/worker/index.ts';

@@ -8,9 +8,9 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { auditChain } from '../../src/audit/index.ts';
-import { auditPlanChain } from '../../src/audit/plans.ts';
-import { historiesFromJson } from '../../src/audit/history.ts';
+import { auditChain } from '../../src/audit/mission/audit.ts';
+import { auditPlanChain } from '../../src/audit/plan/audit.ts';
+import { historiesFromJson } from '../../src/history/fetch.ts';
 
 const fixture = (name: string) => readFileSync(fileURLToPath(new URL(`./fixtures/${name}`, import.meta.url)), 'utf8');
 type Json = Record<string, any>;

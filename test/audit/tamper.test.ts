@@ -8,8 +8,8 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { auditChain } from '../../src/audit/index.ts';
-import { historiesFromJson } from '../../src/audit/history.ts';
+import { auditChain } from '../../src/audit/mission/audit.ts';
+import { historiesFromJson } from '../../src/history/fetch.ts';
 import { bundleOnce } from '../../src/devserver/testing.ts';
 import { workflowInterceptorModules, workflowsPath } from '../../src/worker/index.ts';
 

@@ -5,10 +5,10 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { fetchChain } from '../../src/audit/history.ts';
-import { decodeFirst } from '../../src/audit/history.ts';
+import { fetchChain } from '../../src/history/fetch.ts';
+import { decodeFirst } from '../../src/history/fetch.ts';
 import { type Agent, defineAgent } from '../../src/navigator/index.ts';
-import type { PassResponse } from '../../src/workflows/contract.ts';
+import type { PassResponse } from '../../src/workflows/mission/contract.ts';
 import { repeatingModel } from '../../bench/agents/mission-agents.ts';
 import { type MissionEnv, missionEnv } from '../mission/harness.ts';
 

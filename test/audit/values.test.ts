@@ -12,9 +12,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { type AuditReport, auditChain, formatValueChecks } from '../../src/audit/index.ts';
-import { historiesFromJson } from '../../src/audit/history.ts';
-import type { ValueMismatch } from '../../src/audit/values.ts';
+import { type AuditReport, auditChain, formatValueChecks } from '../../src/audit/mission/audit.ts';
+import { historiesFromJson } from '../../src/history/fetch.ts';
+import type { ValueMismatch } from '../../src/audit/mission/values.ts';
 import { bundleOnce } from '../../src/devserver/testing.ts';
 import { workflowInterceptorModules, workflowsPath } from '../../src/worker/index.ts';
 

@@ -8,10 +8,10 @@ import { getEventListeners } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import type { WorkflowHandle } from '@temporalio/client';
 import { ActivityFailure, ApplicationFailure, RetryState } from '@temporalio/common';
-import { activitiesNow, describeNow, follow } from '../../src/cli/follow.ts';
-import { closedLine } from '../../src/cli/plan-view.ts';
-import { describeSettled, reasonOf, settle } from '../../src/cli/mission-view.ts';
-import type { LedgerEntry, StatusView } from '../../src/workflows/contract.ts';
+import { activitiesNow, describeNow, follow } from '../../src/cli/mission/follow.ts';
+import { closedLine } from '../../src/cli/plan/view.ts';
+import { describeSettled, reasonOf, settle } from '../../src/cli/mission/view.ts';
+import type { LedgerEntry, StatusView } from '../../src/workflows/mission/contract.ts';
 
 interface Reading {
   /** the workflow's execution status this poll (RUNNING until it closes) */

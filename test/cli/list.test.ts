@@ -6,8 +6,8 @@
  */
 import { runCli } from './run-cli.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { getMission } from '../../src/client/missions.ts';
-import { getPlan } from '../../src/client/plans.ts';
+import { getMission } from '../../src/client/mission/client.ts';
+import { getPlan } from '../../src/client/plan/client.ts';
 import { until, waitForStatus } from '../mission/harness.ts';
 import { type PlanEnv, planEnv, waitForPlan } from '../plans/plan-harness.ts';
 

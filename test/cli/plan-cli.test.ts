@@ -8,7 +8,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { getPlan } from '../../src/client/plans.ts';
+import { getPlan } from '../../src/client/plan/client.ts';
 import { planEnv, type PlanEnv } from '../plans/plan-harness.ts';
 
 let env: PlanEnv;

@@ -1,12 +1,12 @@
 /**
- * The plan review box of the CLI (src/cli/plan-view.ts) for steps without a tool: a compute
+ * The plan review box of the CLI (src/cli/plan/view.ts) for steps without a tool: a compute
  * step shows its expression (one line, control characters written out), a computed
  * question the expression and the steps it reads until it runs, then the text it computed.
  */
 import { describe, expect, it } from 'vitest';
-import { renderPlan } from '../../src/cli/plan-view.ts';
+import { renderPlan } from '../../src/cli/plan/view.ts';
 import type { Step } from '../../src/plans/schema.ts';
-import type { PlanStatusView } from '../../src/workflows/plan-contract.ts';
+import type { PlanStatusView } from '../../src/workflows/plan/contract.ts';
 
 const step = (s: Partial<Step> & Pick<Step, 'id'>): Step => ({ order: 0, description: s.id, dependsOn: [], critical: true, requiresApproval: false, status: 'pending', ...s });
 

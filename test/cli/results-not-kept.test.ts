@@ -3,8 +3,8 @@
  * (issue 38) and of a large read the ledger keeps only the start of.
  */
 import { describe, expect, it } from 'vitest';
-import { ledgerLine, ledgerResultText, notKeptLines } from '../../src/cli/mission-view.ts';
-import type { LedgerEntry } from '../../src/workflows/contract.ts';
+import { ledgerLine, ledgerResultText, notKeptLines } from '../../src/cli/mission/view.ts';
+import type { LedgerEntry } from '../../src/workflows/mission/contract.ts';
 
 const base: LedgerEntry = { seq: 1, pass: 1, taskId: 'publish', tool: 'publish_report', sideEffect: 'external', idempotencyKey: 'k', status: 'completed', attempts: 1, activity: 'tool-1-publish_report' };
 const lost: LedgerEntry = {

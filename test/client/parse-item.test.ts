@@ -1,6 +1,6 @@
 /** The for-each item a person names in a verdict: one parser for the CLI and the console. */
 import { describe, expect, it } from 'vitest';
-import { parseItem } from '../../src/client/plans.ts';
+import { parseItem } from '../../src/client/plan/client.ts';
 
 describe('parseItem', () => {
   it('takes a whole number >= 0', () => {

@@ -13,7 +13,7 @@ import proto from '@temporalio/proto';
 import type { Worker } from '@temporalio/worker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createActivities } from '../../src/activities/index.ts';
-import { auditMission } from '../../src/audit/index.ts';
+import { auditMission } from '../../src/audit/mission/audit.ts';
 import { AesGcmCodec, CodecKeyError, keysFromEnv } from '../../src/codec/aes-gcm.ts';
 import { type CodecServer, startCodecServer } from '../../src/codec/server.ts';
 import { createTestEnv, type TestEnv } from '../../src/devserver/testing.ts';

@@ -7,7 +7,7 @@
  * each step's dependencies and its tool's reported progress, live.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { decodeAll } from '../../src/audit/history.ts';
+import { decodeAll } from '../../src/history/fetch.ts';
 import { NavigatorClient } from '../../src/client/index.ts';
 import { buildRegistry } from '../../src/worker/agents.ts';
 import labAgents from '../plans/fixtures/lab-agents.ts';

@@ -6,13 +6,13 @@ import { decisionEffects, readable, stepEffects, unitOf } from '../../src/consol
 import { relative } from '../../src/console/time.ts';
 import { markdown } from '../../src/console/markdown.ts';
 import { argsFields, argsFromForm } from '../../src/console/forms.ts';
-import { checklistFromText } from '../../src/console/checklist.ts';
+import { checklistFromText } from '../../src/console/mission/checklist.ts';
 import { checklistText, renderProgress } from '../../src/navigator/prompt/progress.ts';
 import { buildRegistry } from '../../src/worker/agents.ts';
 import { z } from 'zod';
 import { describe as describeAgent } from '../../src/activities/describe.ts';
 import { defineDecision } from '../../src/navigator/index.ts';
-import { DecisionContract } from '../../src/workflows/contract.ts';
+import { DecisionContract } from '../../src/workflows/mission/contract.ts';
 
 describe('lineDiff', () => {
   it('keeps and deletes exactly the old lines, keeps and adds exactly the new ones', () => {

@@ -1,6 +1,6 @@
 /** The new-step form's reading: the step it sends, and where the plan validator's problems go. */
 import { describe, expect, it } from 'vitest';
-import { StepFieldsProblem, refusedAdding, stepFromForm } from '../../src/console/new-step.ts';
+import { StepFieldsProblem, refusedAdding, stepFromForm } from '../../src/console/plan/new-step.ts';
 import { validatePlan } from '../../src/plans/validate.ts';
 import { catalogOf } from '../../src/plans/catalog.ts';
 import labAgents from '../plans/fixtures/lab-agents.ts';

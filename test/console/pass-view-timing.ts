@@ -13,7 +13,7 @@
  */
 import type { RegisteredAgent } from '../../src/activities/agents.ts';
 import { NavigatorClient } from '../../src/client/index.ts';
-import { missionPasses } from '../../src/console/passes.ts';
+import { missionPasses } from '../../src/console/mission/passes.ts';
 import { startConsole } from '../../src/console/server.ts';
 import type { Agent } from '../../src/navigator/index.ts';
 import { counter, counterProgram, drive, resetCounter } from '../../bench/audit.ts';

@@ -9,17 +9,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describe as describeAgent } from '../../src/activities/describe.ts';
 import { NavigatorClient } from '../../src/client/index.ts';
-import { MissionRejected, getMission } from '../../src/client/missions.ts';
+import { MissionRejected, getMission } from '../../src/client/mission/client.ts';
 import { createConsoleApp } from '../../src/console/server.ts';
 import { DefinitionError, defineDecision, defineTool } from '../../src/navigator/index.ts';
 import { z } from 'zod';
 import { runCli } from '../cli/run-cli.ts';
 import { missionEnv, waitForStatus, type MissionEnv } from '../mission/harness.ts';
 import roleAgents, { financePayoutAgent, spendAgent } from './fixtures/roles-agents.ts';
-import { PlanRejected, getPlan, startPlan } from '../../src/client/plans.ts';
-import { approveStepUpdate } from '../../src/workflows/plan-messages.ts';
-import { renderPlan } from '../../src/cli/plan-view.ts';
-import { auditPlan } from '../../src/audit/plans.ts';
+import { PlanRejected, getPlan, startPlan } from '../../src/client/plan/client.ts';
+import { approveStepUpdate } from '../../src/workflows/plan/messages.ts';
+import { renderPlan } from '../../src/cli/plan/view.ts';
+import { auditPlan } from '../../src/audit/plan/audit.ts';
 import { waitForPlan } from '../plans/plan-harness.ts';
 
 describe('approvers in definitions', () => {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WorkflowFailedError, WorkflowUpdateFailedError } from '@temporalio/client';
 import { appliedOperations } from '../../examples/wire-transfer/bank.ts';
-import { cancelUpdate, decideSignal, decideUpdate, journalQuery, ledgerQuery, pendingQuery, progressQuery } from '../../src/workflows/messages.ts';
+import { cancelUpdate, decideSignal, decideUpdate, journalQuery, ledgerQuery, pendingQuery, progressQuery } from '../../src/workflows/mission/messages.ts';
 import { answersFile, wireTransfer } from '../../examples/wire-transfer/agent.ts';
 import { createScriptedModel } from '../../src/llm/index.ts';
 import type { ChatModel } from '../../src/llm/model.ts';

@@ -42,7 +42,7 @@ describe('a runaway program', () => {
     expect(String((failure as { cause?: Error }).cause?.message)).toMatch(/passes ended in errors/);
     // by the server's clock: the other mission completed before the runaway pass ended
     // (evaluated in-process, the loop would block this worker until its deadline)
-    const { EventType } = await import('../../src/audit/history.ts');
+    const { EventType } = await import('../../src/history/fetch.ts');
     const eventsOf = async (id: string) => (await m.client.workflow.getHandle(id).fetchHistory()).events ?? [];
     const ms = (e: { eventTime?: { seconds?: unknown; nanos?: number | null } | null }) => Number(e.eventTime!.seconds) * 1000 + Math.floor((e.eventTime!.nanos ?? 0) / 1e6);
     const otherDone = ms((await eventsOf(other.workflowId)).find((e) => e.eventType === EventType.EVENT_TYPE_WORKFLOW_EXECUTION_COMPLETED)!);

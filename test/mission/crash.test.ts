@@ -7,7 +7,7 @@ import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readBank } from '../../examples/wire-transfer/bank.ts';
-import { approveEffectUpdate, decideUpdate, journalQuery, ledgerQuery } from '../../src/workflows/messages.ts';
+import { approveEffectUpdate, decideUpdate, journalQuery, ledgerQuery } from '../../src/workflows/mission/messages.ts';
 import { payouts } from './fixtures/payout-agent.ts';
 import { eventually, freshBankFile, missionEnv, waitForStatus, type MissionEnv } from './harness.ts';
 

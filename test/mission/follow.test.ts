@@ -8,11 +8,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createActivities } from '../../src/activities/index.ts';
 import type { RegisteredAgent } from '../../src/activities/agents.ts';
-import { describeNow, follow } from '../../src/cli/follow.ts';
+import { describeNow, follow } from '../../src/cli/mission/follow.ts';
 import type { ChatModel } from '../../src/llm/model.ts';
 import { type Agent, defineAgent, defineDecision, defineTool } from '../../src/navigator/index.ts';
 import { buildRegistry } from '../../src/worker/agents.ts';
-import type { StatusView } from '../../src/workflows/contract.ts';
+import type { StatusView } from '../../src/workflows/mission/contract.ts';
 import { type MissionEnv, eventually, missionEnv } from './harness.ts';
 
 const send = defineTool({

@@ -15,9 +15,9 @@ import type { AgentRegistry, RegisteredAgent } from '../../src/activities/agents
 import { buildRegistry } from '../../src/worker/agents.ts';
 import { workflowInterceptorModules, workflowsPath } from '../../src/worker/index.ts';
 import { silentSpanSinks } from '../../src/telemetry/setup.ts';
-import { auditMission, type AuditReport } from '../../src/audit/index.ts';
-import type { MissionInput, StatusView } from '../../src/workflows/contract.ts';
-import { statusQuery } from '../../src/workflows/messages.ts';
+import { auditMission, type AuditReport } from '../../src/audit/mission/audit.ts';
+import type { MissionInput, StatusView } from '../../src/workflows/mission/contract.ts';
+import { statusQuery } from '../../src/workflows/mission/messages.ts';
 
 export interface MissionEnv {
   env: TestEnv;

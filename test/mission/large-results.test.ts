@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { largeEffect, largeRead, toolCalls } from './fixtures/large-agents.ts';
-import { ledgerQuery, statusQuery } from '../../src/workflows/messages.ts';
+import { ledgerQuery, statusQuery } from '../../src/workflows/mission/messages.ts';
 import { historySize } from '../../bench/pass-history.ts';
 import { type MissionEnv, missionEnv } from './harness.ts';
 import { FileStore } from '../../src/payloads/file-store.ts';

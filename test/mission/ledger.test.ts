@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ledgerQuery } from '../../src/workflows/messages.ts';
+import { ledgerQuery } from '../../src/workflows/mission/messages.ts';
 import shopAgents, { chargeAttempts } from './fixtures/shop-agent.ts';
 import { runCli } from '../cli/run-cli.ts';
 import { missionEnv, type MissionEnv } from './harness.ts';

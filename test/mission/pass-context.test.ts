@@ -17,9 +17,9 @@ import { createActivities } from '../../src/activities/index.ts';
 import type { AgentRegistry } from '../../src/activities/agents.ts';
 import { PassContexts } from '../../src/activities/pass-contexts.ts';
 import { type Agent, defineAgent, defineTool } from '../../src/navigator/index.ts';
-import type { AuditReport } from '../../src/audit/index.ts';
-import { decideUpdate } from '../../src/workflows/messages.ts';
-import type { Json, MissionInput } from '../../src/workflows/contract.ts';
+import type { AuditReport } from '../../src/audit/mission/audit.ts';
+import { decideUpdate } from '../../src/workflows/mission/messages.ts';
+import type { Json, MissionInput } from '../../src/workflows/mission/contract.ts';
 import { ping, repeatingModel } from '../../bench/agents/mission-agents.ts';
 import { type MissionEnv, missionEnv, waitForStatus } from './harness.ts';
 

@@ -7,8 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { defineAgent, type Agent } from '../../src/navigator/index.ts';
 import { createProviderModel, createScriptedModel } from '../../src/llm/index.ts';
-import { EventType } from '../../src/audit/history.ts';
-import { statusQuery } from '../../src/workflows/messages.ts';
+import { EventType } from '../../src/history/fetch.ts';
+import { statusQuery } from '../../src/workflows/mission/messages.ts';
 import { type FakeServer, openaiCompletion, openaiError, startFakeServer } from '../llm/fake-server.ts';
 import { missionEnv, type MissionEnv } from './harness.ts';
 

@@ -7,8 +7,8 @@ import { z } from 'zod';
 import { defineTool } from '../../src/navigator/index.ts';
 import { renderTool } from '../../src/navigator/prompt/firstMessage.ts';
 import { resultShape, shapesFromCalls } from '../../src/navigator/result-shape.ts';
-import { MissionState } from '../../src/workflows/mission-state.ts';
-import { MissionInput } from '../../src/workflows/contract.ts';
+import { MissionState } from '../../src/workflows/mission/state.ts';
+import { MissionInput } from '../../src/workflows/mission/contract.ts';
 
 describe('resultShape', () => {
   it.each([

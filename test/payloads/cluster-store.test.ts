@@ -20,7 +20,7 @@ import { historySize } from '../../bench/pass-history.ts';
 import { OffloadCodec } from '../../src/payloads/offload-codec.ts';
 import { s3StoreFromUrl } from '../../src/payloads/s3-store.ts';
 import { type VersityGw, buildVersityGw, findVersityGw, startVersityGw } from '../../src/payloads/versitygw.ts';
-import { ledgerQuery } from '../../src/workflows/messages.ts';
+import { ledgerQuery } from '../../src/workflows/mission/messages.ts';
 
 function skipReason(): string | null {
   if (process.env.NAVIGATOR_TEST_SERVER !== 'temporal' && !process.env.NAVIGATOR_VERSITYGW) return 'needs Versity Gateway: runs on the real-server lane (npm run test:real) or with NAVIGATOR_VERSITYGW=<binary>';

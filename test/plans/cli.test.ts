@@ -4,13 +4,13 @@
  * file, review, edit (a bad edit refused), approve, approve the gated step, audit; and
  * one-line errors for unknown ids, steps and bad JSON.
  */
-import { valueHash } from '../../src/audit/hash.ts';
+import { valueHash } from '../../src/history/hash.ts';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils';
-import { getPlan } from '../../src/client/plans.ts';
+import { getPlan } from '../../src/client/plan/client.ts';
 import { planEnv, waitForPlan, type PlanEnv } from './plan-harness.ts';
 import { runCli, type CliRun } from '../cli/run-cli';
 

@@ -4,7 +4,7 @@
  * a new child with that input. Audited.
  */
 import { describe, expect, it } from 'vitest';
-import { missionLogQuery } from '../../src/workflows/messages.ts';
+import { missionLogQuery } from '../../src/workflows/mission/messages.ts';
 import { expectPlanAuditOk, stepOf, usePlanEnv } from './plan-harness.ts';
 
 const planEnvOf = usePlanEnv();

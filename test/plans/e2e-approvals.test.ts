@@ -8,8 +8,8 @@
  */
 import { beforeEach, describe, expect, it } from 'vitest';
 import { WorkflowFailedError } from '@temporalio/client';
-import { valueHash } from '../../src/audit/hash.ts';
-import { endState, renderPlan } from '../../src/cli/plan-view.ts';
+import { valueHash } from '../../src/history/hash.ts';
+import { endState, renderPlan } from '../../src/cli/plan/view.ts';
 import { stepApprovalLine } from '../../src/cli/approval-view.ts';
 import { awaiting, expectPlanAuditOk, stepOf, usePlanEnv, waitForPlan, type PlanEnv } from './plan-harness.ts';
 

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { stepKey } from '../../src/activities/plans.ts';
-import { PlanRejected } from '../../src/client/plans.ts';
+import { PlanRejected } from '../../src/client/plan/client.ts';
 import { awaiting, expectPlanAuditOk, stepOf, usePlanEnv, waitForPlan, type PlanEnv } from './plan-harness.ts';
 
 const planEnvOf = usePlanEnv();

@@ -6,7 +6,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { WorkflowFailedError } from '@temporalio/client';
 import { lab } from './fixtures/lab-agents.ts';
-import { renderPlan } from '../../src/cli/plan-view.ts';
+import { renderPlan } from '../../src/cli/plan/view.ts';
 import { awaiting, expectPlanAuditOk, stepOf, usePlanEnv, waitForPlan, type PlanEnv } from './plan-harness.ts';
 
 const planEnvOf = usePlanEnv();

@@ -8,8 +8,8 @@ import { WorkflowFailedError } from '@temporalio/client';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { approveStepSignal, denyStepSignal } from '../../src/workflows/plan-messages.ts';
-import { fetchChain } from '../../src/audit/history.ts';
+import { approveStepSignal, denyStepSignal } from '../../src/workflows/plan/messages.ts';
+import { fetchChain } from '../../src/history/fetch.ts';
 import { awaiting, expectPlanAuditOk, stepOf, usePlanEnv, waitForPlan, type PlanEnv } from './plan-harness.ts';
 
 const planEnvOf = usePlanEnv();

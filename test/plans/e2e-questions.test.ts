@@ -8,7 +8,7 @@
 import { WorkflowFailedError } from '@temporalio/client';
 import { describe, expect, it } from 'vitest';
 import { NavigatorClient } from '../../src/client/index.ts';
-import { PlanRejected } from '../../src/client/plans.ts';
+import { PlanRejected } from '../../src/client/plan/client.ts';
 import { createConsoleApp } from '../../src/console/server.ts';
 import { expectPlanAuditOk, stepOf, usePlanEnv, waitForPlan } from './plan-harness.ts';
 

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { releasePlanFile, workspace } from '../../examples/workspace/index.ts';
-import type { PlanHandle } from '../../src/client/plans.ts';
+import type { PlanHandle } from '../../src/client/plan/client.ts';
 import { expectPlanAuditOk, stepOf, usePlanEnv, waitForPlan } from './plan-harness.ts';
 
 const planEnvOf = usePlanEnv();

@@ -6,7 +6,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { WorkflowFailedError } from '@temporalio/client';
 import { NavigatorClient } from '../../src/client/navigator-client.ts';
-import { PLAN_WORKFLOW, PlanRejected } from '../../src/client/plans.ts';
+import { PLAN_WORKFLOW, PlanRejected } from '../../src/client/plan/client.ts';
 import { expectPlanAuditOk, stepOf, usePlanEnv, waitForPlan, type PlanEnv } from './plan-harness.ts';
 
 const planEnvOf = usePlanEnv();

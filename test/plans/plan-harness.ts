@@ -4,9 +4,9 @@
  * state, and audit it against history.
  */
 import { afterAll, beforeAll, expect } from 'vitest';
-import { auditPlan, type PlanAuditReport } from '../../src/audit/plans.ts';
-import { type PlanHandle, type StartPlanOptions, startPlan } from '../../src/client/plans.ts';
-import type { PlanStatusView } from '../../src/workflows/plan-contract.ts';
+import { auditPlan, type PlanAuditReport } from '../../src/audit/plan/audit.ts';
+import { type PlanHandle, type StartPlanOptions, startPlan } from '../../src/client/plan/client.ts';
+import type { PlanStatusView } from '../../src/workflows/plan/contract.ts';
 import { missionEnv, testTimeouts, type MissionEnv } from '../mission/harness.ts';
 import labAgents from './fixtures/lab-agents.ts';
 

@@ -15,8 +15,8 @@ import { applyEdit, applyRecovery } from '../../src/plans/edits.ts';
 import { DEFAULT_MAX_STEPS } from '../../src/plans/limits.ts';
 import { type Catalog, type Plan, PlanOptions } from '../../src/plans/schema.ts';
 import { formatProblems, validatePlan } from '../../src/plans/validate.ts';
-import { PLAN_WORKFLOW, PlanRejected, planInputOf } from '../../src/client/plans.ts';
-import { resolvePlanOptions } from '../../src/workflows/plan-state.ts';
+import { PLAN_WORKFLOW, PlanRejected, planInputOf } from '../../src/client/plan/client.ts';
+import { resolvePlanOptions } from '../../src/workflows/plan/state.ts';
 import { type PlanEnv, usePlanEnv, waitForPlan } from './plan-harness.ts';
 
 const catalog: Catalog = {

@@ -14,9 +14,9 @@ import { chromiumPath } from '../console/chromium.ts';
 import { AesGcmCodec, keysFromEnv } from '../../src/codec/aes-gcm.ts';
 import { type CodecServer, startCodecServer } from '../../src/codec/server.ts';
 import { type TemporalCliServer, freePort, startTemporalCliServer } from '../../src/temporal/cli-server.ts';
-import { startMission } from '../../src/client/missions.ts';
+import { startMission } from '../../src/client/mission/client.ts';
 import { testServerKind } from '../../src/devserver/testing.ts';
-import { decideUpdate } from '../../src/workflows/messages.ts';
+import { decideUpdate } from '../../src/workflows/mission/messages.ts';
 import { freshBankFile, missionEnv, waitForStatus, type MissionEnv } from '../mission/harness.ts';
 
 const executablePath = chromiumPath();

@@ -11,7 +11,7 @@ import type { temporal } from '@temporalio/proto';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type PlanHandle, startPlan } from '../../src/client/plans.ts';
+import { type PlanHandle, startPlan } from '../../src/client/plan/client.ts';
 import type { DevServer } from '../../src/devserver/index.ts';
 import { startTestServer } from '../../src/devserver/testing.ts';
 import { setupTelemetry, silentSpanSinks, type Telemetry } from '../../src/telemetry/setup.ts';

@@ -5,8 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { ApprovalVerdict, CancelRequest, Decision, JournalWrite, MissionInput, TaskReset } from '../../src/workflows/contract.ts';
-import { checkApprovalVerdict, checkCancel, checkDecision, checkJournalWrite, checkMissionInput, checkTaskReset, type Checked } from '../../src/workflows/guards.ts';
+import { ApprovalVerdict, CancelRequest, Decision, JournalWrite, MissionInput, TaskReset } from '../../src/workflows/mission/contract.ts';
+import { checkApprovalVerdict, checkCancel, checkDecision, checkJournalWrite, checkMissionInput, checkTaskReset, type Checked } from '../../src/workflows/mission/guards.ts';
 import type { z } from 'zod';
 
 const json = fc.jsonValue({ maxDepth: 3 }).map((v) => JSON.parse(JSON.stringify(v)));

@@ -1,7 +1,7 @@
 /** The law of the pass-state patch: applying the diff of two JSON values gives the second. */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { PatchError, applyPatch, diffJson, jsonEquals } from '../../src/workflows/json-patch.ts';
+import { PatchError, applyPatch, diffJson, jsonEquals } from '../../src/kernel/json-patch.ts';
 import type { Json } from '../../src/kernel/contract.ts';
 
 const json: fc.Arbitrary<Json> = fc.jsonValue() as fc.Arbitrary<Json>;

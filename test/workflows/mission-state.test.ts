@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { MissionInput, type AgentDescription, type PassResponse } from '../../src/workflows/contract.ts';
-import { MissionState, deadlineOf, decisionProblem, expire, waitingKey } from '../../src/workflows/mission-state.ts';
+import { MissionInput, type AgentDescription, type PassResponse } from '../../src/workflows/mission/contract.ts';
+import { MissionState, deadlineOf, decisionProblem, expire, waitingKey } from '../../src/workflows/mission/state.ts';
 import { PlanOptions } from '../../src/plans/schema.ts';
-import { resolvePlanOptions } from '../../src/workflows/plan-state.ts';
+import { resolvePlanOptions } from '../../src/workflows/plan/state.ts';
 
 type Done = Extract<PassResponse, { kind: 'done' }>;
 

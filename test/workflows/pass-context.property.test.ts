@@ -1,5 +1,5 @@
 /**
- * The law of a pass step's context in its input (src/workflows/pass-context.ts with the
+ * The law of a pass step's context in its input (src/workflows/mission/pass-context.ts with the
  * worker's src/activities/pass-contexts.ts): whatever people write between and during
  * steps, whichever of two workers runs each step, whatever a worker forgot, a step given
  * its context (whole, or rebuilt from its worker's base and the input's changes) reads
@@ -11,10 +11,10 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { PassContexts, contextFrom, stepBase } from '../../src/activities/pass-contexts.ts';
 import { canonicalJson } from '../../src/lisp/json.ts';
-import { MissionInput, type Json, type PassContext, type PassRequest, type PassResponse } from '../../src/workflows/contract.ts';
-import { applyPatch, diffJson } from '../../src/workflows/json-patch.ts';
-import { MissionState } from '../../src/workflows/mission-state.ts';
-import { MAX_CONTEXT_INPUT_CHARS, applyJournalOps, compactContext, wholeContext } from '../../src/workflows/pass-context.ts';
+import { MissionInput, type Json, type PassContext, type PassRequest, type PassResponse } from '../../src/workflows/mission/contract.ts';
+import { applyPatch, diffJson } from '../../src/kernel/json-patch.ts';
+import { MissionState } from '../../src/workflows/mission/state.ts';
+import { MAX_CONTEXT_INPUT_CHARS, applyJournalOps, compactContext, wholeContext } from '../../src/workflows/mission/pass-context.ts';
 
 type Done = Extract<PassResponse, { kind: 'done' }>;
 

@@ -6,8 +6,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { PlanInput } from '../../src/workflows/plan-contract.ts';
-import { checkPlanInput } from '../../src/workflows/plan-guards.ts';
+import { PlanInput } from '../../src/workflows/plan/contract.ts';
+import { checkPlanInput } from '../../src/workflows/plan/guards.ts';
 import { problemsText } from '../../src/kernel/contract.ts';
 
 const json = fc.jsonValue({ maxDepth: 3 }).map((v) => JSON.parse(JSON.stringify(v)));

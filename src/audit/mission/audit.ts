@@ -5,24 +5,24 @@
  * 2. names, for each task id, the event that committed it;
  * 3. checks that no external effect completed twice for one idempotency key;
  * 4. replays every run with the current workflow code (determinism);
- * 5. checks the values history repeats agree (src/audit/values.ts) and runs every
- *    recorded program again on the values of history (src/audit/value-replay.ts).
+ * 5. checks the values history repeats agree (src/audit/mission/values.ts) and runs every
+ *    recorded program again on the values of history (src/audit/mission/value-replay.ts).
  */
 import type { Client } from '@temporalio/client';
 import type { DataConverter } from '@temporalio/common';
 import { Worker } from '@temporalio/worker';
-import { journalQuery } from '../workflows/messages.ts';
-import type { Json } from '../workflows/contract.ts';
-import { EventType, decodeFirst, fetchChain, type RunHistory } from './history.ts';
-import { type Provenance, type Reconstruction, type UnavailableResult, reconstruct } from './reconstruct.ts';
+import { journalQuery } from '../../workflows/mission/messages.ts';
+import type { Json } from '../../workflows/mission/contract.ts';
+import { EventType, decodeFirst, fetchChain, type RunHistory } from '../../history/fetch.ts';
+import { type Provenance, type Reconstruction, type UnavailableResult, reconstruct } from '../../history/rebuild.ts';
 import { type ValueLinks, type ValueMismatch, checkValueLinks } from './values.ts';
 import { type ValueReplay, replayPasses } from './value-replay.ts';
-import { workflowsPath } from '../worker/workflows-path.ts';
-import { silentSpanSinks, workflowInterceptorModules } from '../telemetry/setup.ts';
-import { decodeFailureText, decodePayloads } from '../codec/history.ts';
-import { configuredDataConverter } from '../codec/load.ts';
-import type { HistoryReplayer } from './replayer.ts';
-import { WorkerUnavailableError, answerOf, readerOf } from '../history/reader.ts';
+import { workflowsPath } from '../../workflows/path.ts';
+import { silentSpanSinks, workflowInterceptorModules } from '../../telemetry/setup.ts';
+import { decodeFailureText, decodePayloads } from '../../codec/history.ts';
+import { configuredDataConverter } from '../../codec/load.ts';
+import type { HistoryReplayer } from '../../history/replayer.ts';
+import { WorkerUnavailableError, answerOf, readerOf } from '../../history/reader.ts';
 
 export interface AuditReport {
   ok: boolean;

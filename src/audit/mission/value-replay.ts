@@ -7,17 +7,17 @@
  * exactly the effects history shows it requested, with the same args, committed the same
  * journal entries and returned the same value.
  */
-import { run } from '../lisp/index.ts';
-import type { Journal, RunResult } from '../lisp/api.ts';
-import type { KeyShape } from '../lisp/json.ts';
-import type { ToolDef } from '../lisp/tools.ts';
-import { prStrLimited } from '../lisp/printer/index.ts';
-import type { Value } from '../lisp/values.ts';
+import { run } from '../../lisp/index.ts';
+import type { Journal, RunResult } from '../../lisp/api.ts';
+import type { KeyShape } from '../../lisp/json.ts';
+import type { ToolDef } from '../../lisp/tools.ts';
+import { prStrLimited } from '../../lisp/printer/index.ts';
+import type { Value } from '../../lisp/values.ts';
 import { z } from 'zod';
-import { type PassState, mergedJournal, namespaceSource, readHistory, readNamespace, recordJournalChanges, truncateValue, valueSource } from '../navigator/pass-state.ts';
-import { type PackedState, turnAnswers } from '../navigator/state-packing.ts';
-import { failData, jsonOf, passError } from '../navigator/turn.ts';
-import type { Json, RecordedProgram } from '../workflows/contract.ts';
+import { type PassState, mergedJournal, namespaceSource, readHistory, readNamespace, recordJournalChanges, truncateValue, valueSource } from '../../navigator/pass-state.ts';
+import { type PackedState, turnAnswers } from '../../navigator/state-packing.ts';
+import { failData, jsonOf, passError } from '../../navigator/turn.ts';
+import type { Json, RecordedProgram } from '../../workflows/mission/contract.ts';
 import { type PassRecord, type RecordedEffect, type ValueMismatch, type ValueSide, effectWhat, mismatch, same } from './values.ts';
 
 export interface PassReplay {
@@ -252,7 +252,7 @@ function sameValue(a: Json, b: Json): boolean {
 /**
  * The pass's tools, answering from history: an inline call from the result the pass
  * recorded for its idempotency key, an effect from its `runTool` result or, as the workflow
- * did, from the ledger a resumed mission carried in (`effects` holds both, src/audit/values.ts). The key spellings
+ * did, from the ledger a resumed mission carried in (`effects` holds both, src/audit/mission/values.ts). The key spellings
  * of their args are those of the args history recorded (the tools' schemas are not in it).
  */
 function stubTools(p: PassRecord, effects: Map<string, RecordedEffect>): ToolDef[] {

@@ -6,15 +6,15 @@
  * - an effect's result is the value the pass committed for its task (checked here for
  *   passes without recorded programs; value replay re-derives the commit otherwise);
  * - the mission's result is the value its last pass returned.
- * It also gathers what value replay (src/audit/value-replay.ts) needs of each pass.
+ * It also gathers what value replay (src/audit/mission/value-replay.ts) needs of each pass.
  */
-import type { ApprovalVerdict, DecisionContract, EffectResult, Json, JournalRead, PassRequest, PassResponse, ToolRequest } from '../workflows/contract.ts';
-import { applyPatch, jsonEquals } from '../workflows/json-patch.ts';
-import { waitingKey } from '../workflows/mission-state.ts';
-import { EventType, type HistoryEvent, type RunHistory, decodeAll, decodeFirst, eventId } from './history.ts';
-import { journalHash, valueHash } from './hash.ts';
-import { canonicalJson } from '../lisp/json.ts';
-import { type ObservedState, type Reconstruction, reconstruct } from './reconstruct.ts';
+import type { ApprovalVerdict, DecisionContract, EffectResult, Json, JournalRead, PassRequest, PassResponse, ToolRequest } from '../../workflows/mission/contract.ts';
+import { applyPatch, jsonEquals } from '../../kernel/json-patch.ts';
+import { waitingKey } from '../../workflows/mission/state.ts';
+import { EventType, type HistoryEvent, type RunHistory, decodeAll, decodeFirst, eventId } from '../../history/fetch.ts';
+import { journalHash, valueHash } from '../../history/hash.ts';
+import { canonicalJson } from '../../lisp/json.ts';
+import { type ObservedState, type Reconstruction, reconstruct } from '../../history/rebuild.ts';
 
 /** One side of a failed check: the event that holds a value, and the value. */
 export interface ValueSide {
@@ -170,7 +170,7 @@ class LinkWalker {
   /**
    * The ledger the chain's first run starts with (`carried.ledger` of its input: a mission
    * restarted by `navigator resume`): the workflow answers an effect whose key completed
-   * there from that entry, with no `runTool` activity (src/workflows/mission-loop.ts
+   * there from that entry, with no `runTool` activity (src/workflows/mission/run.ts
    * `runEffect`), so its outcome is that entry's result. Later runs carry only what this
    * chain's history already holds.
    */

@@ -9,14 +9,14 @@
  * 3. replays every run with the current workflow code, and audits each child mission.
  */
 import type { Client } from '@temporalio/client';
-import type { Json, Plan } from '../plans/schema.ts';
-import type { AnswerAck, CatalogDescription, EvaluateStepOutcome, EvaluateStepRequest, StepOutcome, StepRequest, StepVerdict } from '../workflows/plan-contract.ts';
-import { verdictRoleProblem } from './reconstruct.ts';
-import { planQuery } from '../workflows/plan-messages.ts';
-import { EventType, type HistoryEvent, type RunHistory, decodeAll, decodeFirst, eventId, fetchChain } from './history.ts';
-import { type AuditOptions, auditMission, replayChain } from './index.ts';
-import { WorkerUnavailableError, answerOf, readerOf } from '../history/reader.ts';
-import { type PlanValueLinks, checkPlanValues, formatPlanValues } from './plan-values.ts';
+import type { Json, Plan } from '../../plans/schema.ts';
+import type { AnswerAck, CatalogDescription, EvaluateStepOutcome, EvaluateStepRequest, StepOutcome, StepRequest, StepVerdict } from '../../workflows/plan/contract.ts';
+import { verdictRoleProblem } from '../../history/rebuild.ts';
+import { planQuery } from '../../workflows/plan/messages.ts';
+import { EventType, type HistoryEvent, type RunHistory, decodeAll, decodeFirst, eventId, fetchChain } from '../../history/fetch.ts';
+import { type AuditOptions, auditMission, replayChain } from '../mission/audit.ts';
+import { WorkerUnavailableError, answerOf, readerOf } from '../../history/reader.ts';
+import { type PlanValueLinks, checkPlanValues, formatPlanValues } from './values.ts';
 
 /** What history says about one step: its last execution's outcome. */
 export interface StepEvidence {
@@ -38,7 +38,7 @@ export interface PlanAuditReport {
   duplicateEffects: Array<{ idempotencyKey: string; stepId: string; tool: string; completions: number }>;
   children: Array<{ workflowId: string; ok: boolean; problems: string[] }>;
   replay: { ok: boolean; errors: string[] };
-  /** links between values in history (src/audit/plan-values.ts) */
+  /** links between values in history (src/audit/plan/values.ts) */
   values: PlanValueLinks;
   problems: string[];
 }

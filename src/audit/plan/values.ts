@@ -9,16 +9,16 @@
  * - an approval's args hash is the hash of the args that were waiting for it;
  * - the step results in the plan's final summary are the recorded ones.
  */
-import { run } from '../lisp/index.ts';
-import { needsEvaluation, paramValues, resultsUsedBy } from '../plans/expressions.ts';
-import { computedPart, resolveReferences } from '../plans/references.ts';
-import type { Json, Plan, Step } from '../plans/schema.ts';
-import { ExpressionError, evaluateStep } from '../plans/evaluate.ts';
-import type { EvaluateStepOutcome, EvaluateStepRequest, ExecutionSummary, PlanOutcome, RecoveryOutcome, StepOutcome, StepRequest, StepVerdict } from '../workflows/plan-contract.ts';
-import { EventType, type HistoryEvent, type RunHistory, decodeAll, decodeFirst, eventId } from './history.ts';
-import { valueHash } from './hash.ts';
-import { stepOfChild } from './plans.ts';
-import { type ValueMismatch, type ValueSide, mismatch, same } from './values.ts';
+import { run } from '../../lisp/index.ts';
+import { needsEvaluation, paramValues, resultsUsedBy } from '../../plans/expressions.ts';
+import { computedPart, resolveReferences } from '../../plans/references.ts';
+import type { Json, Plan, Step } from '../../plans/schema.ts';
+import { ExpressionError, evaluateStep } from '../../plans/evaluate.ts';
+import type { EvaluateStepOutcome, EvaluateStepRequest, ExecutionSummary, PlanOutcome, RecoveryOutcome, StepOutcome, StepRequest, StepVerdict } from '../../workflows/plan/contract.ts';
+import { EventType, type HistoryEvent, type RunHistory, decodeAll, decodeFirst, eventId } from '../../history/fetch.ts';
+import { valueHash } from '../../history/hash.ts';
+import { stepOfChild } from './audit.ts';
+import { type ValueMismatch, type ValueSide, mismatch, same } from '../mission/values.ts';
 
 export interface PlanValueLinks {
   checked: number;

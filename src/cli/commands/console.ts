@@ -7,7 +7,7 @@
 import { Command } from 'commander';
 import { userInfo } from 'node:os';
 import { CliError, action } from '../errors.ts';
-import { withClient } from '../mission-client.ts';
+import { withClient } from '../mission/client.ts';
 
 interface Flags {
   port: string;

@@ -32,9 +32,9 @@ export async function runPlanDemo(): Promise<void> {
 
 async function runPlan(target: import('../../temporal/connection.ts').TemporalTarget, taskQueue: string, workspace: string): Promise<void> {
   const { connectClient } = await import('../../temporal/connection.ts');
-  const { startPlan } = await import('../../client/plans.ts');
-  const { renderPlan, settlePlan } = await import('../plan-view.ts');
-  const { auditPlan, formatPlanAudit } = await import('../../audit/plans.ts');
+  const { startPlan } = await import('../../client/plan/client.ts');
+  const { renderPlan, settlePlan } = await import('../plan/view.ts');
+  const { auditPlan, formatPlanAudit } = await import('../../audit/plan/audit.ts');
   const { client, close } = await connectClient(target);
   try {
     const id = `workspace-plan-demo-${randomBytes(3).toString('hex')}`;

@@ -6,7 +6,7 @@
 import type { Client } from '@temporalio/client';
 
 export async function workingProgram(client: Client, id: string, maxLines = 16): Promise<string> {
-  const { missionPasses } = await import('../../console/passes.ts');
+  const { missionPasses } = await import('../../console/mission/passes.ts');
   const passes = await missionPasses(client, id);
   const pass = [...passes].reverse().find((p) => p.state === 'done' && p.programs.some((x) => x.code !== null));
   const program = pass && [...pass.programs].reverse().find((x) => x.code !== null);

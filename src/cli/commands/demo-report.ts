@@ -47,9 +47,9 @@ type Services = typeof import('../../../examples/report-job/index.ts');
 
 async function runJob(target: import('../../temporal/connection.ts').TemporalTarget, taskQueue: string, workers: DemoWorkers, first: DemoWorker): Promise<boolean> {
   const { connectClient } = await import('../../temporal/connection.ts');
-  const { follow } = await import('../follow.ts');
-  const { describeSettled, ledgerLine } = await import('../mission-view.ts');
-  const { startMission } = await import('../../client/missions.ts');
+  const { follow } = await import('../mission/follow.ts');
+  const { describeSettled, ledgerLine } = await import('../mission/view.ts');
+  const { startMission } = await import('../../client/mission/client.ts');
   const services = await import('../../../examples/report-job/index.ts');
   const { defaultInput, readServices, servicesFile } = services;
   const { client, close } = await connectClient(target);
@@ -66,7 +66,7 @@ async function runJob(target: import('../../temporal/connection.ts').TemporalTar
     if (retried && ready) say(`${second.name} was ready ${((ready - second.startedAt) / 1000).toFixed(1)} s after it started; it retried the upload ${((Date.parse(retried.at) - ready) / 1000).toFixed(1)} s after that (the storage service answered: already stored).`);
 
     heading('Progress');
-    say(await (await import('../progress-view.ts')).progressForPeople(mission));
+    say(await (await import('../mission/progress-view.ts')).progressForPeople(mission));
     heading('Journal (commit order)');
     for (const [k, v] of (await mission.journal()).entries) say(`${k}: ${JSON.stringify(v).slice(0, DEMO_RESULT_CHARS)}`);
     heading('Ledger (every tool call)');

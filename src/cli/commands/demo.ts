@@ -98,8 +98,8 @@ export async function startDemoWorker(target: import('../../temporal/connection.
 
 async function runMission(target: import('../../temporal/connection.ts').TemporalTarget, taskQueue: string, statusAttribute: boolean): Promise<void> {
   const { connectClient } = await import('../../temporal/connection.ts');
-  const { describeSettled, ledgerLine, settle } = await import('../mission-view.ts');
-  const { startMission } = await import('../../client/missions.ts');
+  const { describeSettled, ledgerLine, settle } = await import('../mission/view.ts');
+  const { startMission } = await import('../../client/mission/client.ts');
   const { client, close } = await connectClient(target);
   try {
     const id = `wire-transfer-demo-${randomBytes(3).toString('hex')}`;
@@ -124,7 +124,7 @@ async function runMission(target: import('../../temporal/connection.ts').Tempora
     say(describeSettled(id, done));
 
     heading('Progress');
-    say(await (await import('../progress-view.ts')).progressForPeople(mission));
+    say(await (await import('../mission/progress-view.ts')).progressForPeople(mission));
     heading('Journal (commit order)');
     for (const [k, v] of (await mission.journal()).entries) say(`${k}: ${JSON.stringify(v)}`);
     heading('Ledger (every tool call)');

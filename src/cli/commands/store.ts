@@ -1,7 +1,7 @@
 /** `navigator store`: the payload store that keeps large payloads out of Temporal history. */
 import { Command } from 'commander';
 import { CliError, action } from '../errors.ts';
-import { printJson, withClient } from '../mission-client.ts';
+import { printJson, withClient } from '../mission/client.ts';
 
 const mb = (n: number) => `${(n / 1024 / 1024).toFixed(1)} MB`;
 

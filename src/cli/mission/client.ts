@@ -3,12 +3,12 @@
  * errors for unknown ids, finished missions and rejected updates.
  */
 import { WorkflowNotFoundError, WorkflowUpdateFailedError, type Client } from '@temporalio/client';
-import { connectClient, resolveTarget, type Connected } from '../temporal/connection.ts';
-import { CliError } from './errors.ts';
-import { type MissionHandle, MissionRejected, getMission } from '../client/missions.ts';
-import { PLAN_WORKFLOW } from '../client/plans.ts';
-import { closeReadReplayer, onFirstReplay } from '../history/replay.ts';
-import { WorkerUnavailableError } from '../history/reader.ts';
+import { connectClient, resolveTarget, type Connected } from '../../temporal/connection.ts';
+import { CliError } from '../errors.ts';
+import { type MissionHandle, MissionRejected, getMission } from '../../client/mission/client.ts';
+import { PLAN_WORKFLOW } from '../../client/plan/client.ts';
+import { closeReadReplayer, onFirstReplay } from '../../history/replay.ts';
+import { WorkerUnavailableError } from '../../history/reader.ts';
 
 // a closed run is read by replaying its history here: the replay worker's INFO logs stay off the output
 onFirstReplay(() => quietTemporalLogs());

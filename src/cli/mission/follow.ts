@@ -8,10 +8,10 @@
  */
 import type { WorkflowHandle } from '@temporalio/client';
 import type { Payload } from '@temporalio/common';
-import { type MissionHandle, missionOf } from '../client/missions.ts';
-import type { LedgerEntry, StatusView } from '../workflows/contract.ts';
-import { type Settled, closedState, parked } from './mission-view.ts';
-import { failedAttemptLine } from './attempts-view.ts';
+import { type MissionHandle, missionOf } from '../../client/mission/client.ts';
+import type { LedgerEntry, StatusView } from '../../workflows/mission/contract.ts';
+import { type Settled, closedState, parked } from './view.ts';
+import { failedAttemptLine } from '../attempts-view.ts';
 
 
 export interface FollowOptions {

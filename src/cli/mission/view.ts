@@ -3,12 +3,12 @@
  * waits for with the exact commands to go on.
  */
 import { ActivityFailure, ChildWorkflowFailure, WorkflowFailedError, type WorkflowHandle } from '@temporalio/client';
-import { type MissionHandle, missionOf } from '../client/missions.ts';
-import type { LedgerEntry, StatusView } from '../workflows/contract.ts';
-import { isBareWord } from './input.ts';
-import { valueHash } from '../audit/hash.ts';
-import { failedAttemptLines } from './attempts-view.ts';
-import { effectApprovalLine } from './approval-view.ts';
+import { type MissionHandle, missionOf } from '../../client/mission/client.ts';
+import type { LedgerEntry, StatusView } from '../../workflows/mission/contract.ts';
+import { isBareWord } from '../input.ts';
+import { valueHash } from '../../history/hash.ts';
+import { failedAttemptLines } from '../attempts-view.ts';
+import { effectApprovalLine } from '../approval-view.ts';
 
 const CLOSED = new Set(['COMPLETED', 'FAILED', 'CANCELLED', 'TERMINATED', 'TIMED_OUT', 'CONTINUED_AS_NEW']);
 

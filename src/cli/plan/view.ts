@@ -4,16 +4,16 @@
  * a plan needs a person or ends.
  */
 import pc from 'picocolors';
-import type { PlanHandle } from '../client/plans.ts';
-import type { Json, Plan, Step } from '../plans/schema.ts';
-import { blockedAfterWarning } from '../plans/scheduler.ts';
-import type { PlanStatusView, ProgressEvent } from '../workflows/plan-contract.ts';
-import { type Settled, closedState } from './mission-view.ts';
-import { failedAttemptLines } from './attempts-view.ts';
-import { valueHash } from '../audit/hash.ts';
-import { stepApprovalLine } from './approval-view.ts';
-import { expressionNames } from '../plans/expressions.ts';
-import { askIsComputed } from '../plans/references.ts';
+import type { PlanHandle } from '../../client/plan/client.ts';
+import type { Json, Plan, Step } from '../../plans/schema.ts';
+import { blockedAfterWarning } from '../../plans/scheduler.ts';
+import type { PlanStatusView, ProgressEvent } from '../../workflows/plan/contract.ts';
+import { type Settled, closedState } from '../mission/view.ts';
+import { failedAttemptLines } from '../attempts-view.ts';
+import { valueHash } from '../../history/hash.ts';
+import { stepApprovalLine } from '../approval-view.ts';
+import { expressionNames } from '../../plans/expressions.ts';
+import { askIsComputed } from '../../plans/references.ts';
 
 const CLI = 'npx navigator plan';
 

@@ -13,17 +13,17 @@
  */
 import { QueryNotRegisteredError, WorkflowUpdateFailedError, type Client, type WorkflowHandle } from '@temporalio/client';
 import type { UpdateDefinition } from '@temporalio/common';
-import type { AuditOptions, AuditReport } from '../audit/index.ts';
-import { fetchChain } from '../audit/history.ts';
-import { type TimelineLine, timeline } from '../audit/timeline.ts';
-import { valueHash } from '../audit/hash.ts';
+import type { AuditOptions, AuditReport } from '../../audit/mission/audit.ts';
+import { fetchChain } from '../../history/fetch.ts';
+import { type TimelineLine, timeline } from '../../history/timeline.ts';
+import { valueHash } from '../../history/hash.ts';
 import type { QueryDefinition } from '@temporalio/common';
-import { type DecisionContract, type JournalEntries, type Json, type LedgerEntry, MissionInput, type MissionOverview, type Pending, type StatusView } from '../workflows/contract.ts';
-import { type HistoryState, type RunReader, answerOf, isClosed, readerOf } from '../history/reader.ts';
-import * as m from '../workflows/messages.ts';
-import { issuesText } from '../kernel/contract.ts';
-import { type AcceptedUpdate, acceptedUpdates, shownArgsProblem } from './verdicts.ts';
-import { roleProblem } from '../workflows/approvers.ts';
+import { type DecisionContract, type JournalEntries, type Json, type LedgerEntry, MissionInput, type MissionOverview, type Pending, type StatusView } from '../../workflows/mission/contract.ts';
+import { type HistoryState, type RunReader, answerOf, isClosed, readerOf } from '../../history/reader.ts';
+import * as m from '../../workflows/mission/messages.ts';
+import { issuesText } from '../../kernel/contract.ts';
+import { type AcceptedUpdate, acceptedUpdates, shownArgsProblem } from '../verdicts.ts';
+import { roleProblem } from '../../workflows/approvers.ts';
 
 export const MISSION_WORKFLOW = 'navigatorMission';
 
@@ -242,7 +242,7 @@ export class MissionHandle {
    * command, every service that starts missions) does not pay for it (about 0.8 s).
    */
   async audit(opts: AuditOptions = {}): Promise<AuditReport> {
-    const { auditMission } = await import('../audit/index.ts');
+    const { auditMission } = await import('../../audit/mission/audit.ts');
     return auditMission(this.historyClient(), this.id, opts);
   }
 

@@ -6,12 +6,12 @@
  * ledger answers completed effects). The new mission records where it came from.
  */
 import type { Client } from '@temporalio/client';
-import { decodeFirst, fetchChain } from '../audit/history.ts';
-import { reconstruct } from '../audit/reconstruct.ts';
-import type { CarriedState, Json, JournalEntries, LedgerEntry, MissionInput } from '../workflows/contract.ts';
-import * as m from '../workflows/messages.ts';
-import { MISSION_WORKFLOW, MissionHandle, MissionRejected } from './missions.ts';
-import { answerOf, readerOf } from '../history/reader.ts';
+import { decodeFirst, fetchChain } from '../../history/fetch.ts';
+import { reconstruct } from '../../history/rebuild.ts';
+import type { CarriedState, Json, JournalEntries, LedgerEntry, MissionInput } from '../../workflows/mission/contract.ts';
+import * as m from '../../workflows/mission/messages.ts';
+import { MISSION_WORKFLOW, MissionHandle, MissionRejected } from './client.ts';
+import { answerOf, readerOf } from '../../history/reader.ts';
 
 export interface ResumeOptions {
   /** the new workflow's id @default `<old id>-resumed-<random>` */

@@ -14,8 +14,8 @@
 import { ScheduleOverlapPolicy, type Client, type ScheduleHandle, type ScheduleSpec } from '@temporalio/client';
 // with its extension: Node's ESM resolver (the compiled package) does not guess one
 import { msToNumber } from '@temporalio/common/lib/time.js';
-import type { Json } from '../workflows/contract.ts';
-import { MISSION_WORKFLOW, MissionRejected, missionStart } from './missions.ts';
+import type { Json } from '../../workflows/mission/contract.ts';
+import { MISSION_WORKFLOW, MissionRejected, missionStart } from './client.ts';
 
 export const OVERLAP_POLICIES = {
   skip: ScheduleOverlapPolicy.SKIP,

@@ -10,20 +10,20 @@
  * const summary = await plan.result();
  * ```
  */
-import { valueHash } from '../audit/hash.ts';
+import { valueHash } from '../../history/hash.ts';
 import { WorkflowUpdateFailedError, type Client, type WorkflowHandle } from '@temporalio/client';
 import { ApplicationFailure, type QueryDefinition, type UpdateDefinition } from '@temporalio/common';
-import { type RunReader, answerOf, readerOf } from '../history/reader.ts';
+import { type RunReader, answerOf, readerOf } from '../../history/reader.ts';
 import { z } from 'zod';
-import { PlanDocument, PlanOptions, type PlanProblem } from '../plans/schema.ts';
-import { checkParams } from '../plans/params.ts';
-import { tooManyStepsProblem } from '../plans/limits.ts';
-import { formatProblems } from '../plans/validate.ts';
-import { type AnswerAck, type ExecutionSummary, type Json, type Plan, type PlanAck, PlanInput, type PlanLedgerEntry, type PlanStatusView, type PlanVersion, type ProgressView } from '../workflows/plan-contract.ts';
-import * as m from '../workflows/plan-messages.ts';
-import { issuesText } from '../kernel/contract.ts';
-import { type AcceptedUpdate, acceptedUpdates, shownArgsProblem } from './verdicts.ts';
-import { roleProblem } from '../workflows/approvers.ts';
+import { PlanDocument, PlanOptions, type PlanProblem } from '../../plans/schema.ts';
+import { checkParams } from '../../plans/params.ts';
+import { tooManyStepsProblem } from '../../plans/limits.ts';
+import { formatProblems } from '../../plans/validate.ts';
+import { type AnswerAck, type ExecutionSummary, type Json, type Plan, type PlanAck, PlanInput, type PlanLedgerEntry, type PlanStatusView, type PlanVersion, type ProgressView } from '../../workflows/plan/contract.ts';
+import * as m from '../../workflows/plan/messages.ts';
+import { issuesText } from '../../kernel/contract.ts';
+import { type AcceptedUpdate, acceptedUpdates, shownArgsProblem } from '../verdicts.ts';
+import { roleProblem } from '../../workflows/approvers.ts';
 
 export const PLAN_WORKFLOW = 'planExecution';
 

@@ -5,11 +5,11 @@
  * `step-done`); people get the plan and the summaries instead (the items come from
  * src/navigator/prompt/progress.ts, which the CLI renders as text).
  */
-import type { ChecklistItem } from '../navigator/prompt/progress.ts';
-import { type Fragment, html } from './html.ts';
-import { inlineMarkdown } from './markdown.ts';
+import type { ChecklistItem } from '../../navigator/prompt/progress.ts';
+import { type Fragment, html } from '../html.ts';
+import { inlineMarkdown } from '../markdown.ts';
 
-export { type ChecklistItem, checklistFromText, checklistOf } from '../navigator/prompt/progress.ts';
+export { type ChecklistItem, checklistFromText, checklistOf } from '../../navigator/prompt/progress.ts';
 
 export function checklist(items: readonly ChecklistItem[]): Fragment | string {
   if (!items.length) return '';

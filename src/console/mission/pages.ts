@@ -1,21 +1,21 @@
 /** Mission pages: the list, one mission (status, decision, progress, journal, ledger, actions), and its actions. */
-import { ledgerResultText } from '../cli/mission-view.ts';
+import { ledgerResultText } from '../../cli/mission/view.ts';
 import type { Context, Hono } from 'hono';
-import type { AgentRegistry } from '../navigator/registry.ts';
-import type { NavigatorClient } from '../client/navigator-client.ts';
-import { MissionRejected } from '../client/missions.ts';
-import type { DecisionContract, Json, Pending, StatusView } from '../workflows/contract.ts';
-import { type Fragment, fingerprint, html, page, valueBlock } from './html.ts';
-import type { AcceptedUpdate } from '../client/verdicts.ts';
-import { valuesList } from './explain.ts';
-import { when } from './time.ts';
+import type { AgentRegistry } from '../../navigator/registry.ts';
+import type { NavigatorClient } from '../../client/navigator-client.ts';
+import { MissionRejected } from '../../client/mission/client.ts';
+import type { DecisionContract, Json, Pending, StatusView } from '../../workflows/mission/contract.ts';
+import { type Fragment, fingerprint, html, page, valueBlock } from '../html.ts';
+import type { AcceptedUpdate } from '../../client/verdicts.ts';
+import { valuesList } from '../explain.ts';
+import { when } from '../time.ts';
 import { checklist, checklistFromText, checklistOf } from './checklist.ts';
-import { WAITING_FOR_YOU, statusBadge, statusesOf } from './waiting.ts';
-import { decisionCard, effectApprovalCard, shownArgsHash } from './approvals.ts';
-import { type HistoryReads, unanswered, unansweredBanner } from './history-reads.ts';
-import { WorkerUnavailableError } from '../history/reader.ts';
-import type { ConsoleAudits } from './audits.ts';
-import { verdictRole } from './roles.ts';
+import { WAITING_FOR_YOU, statusBadge, statusesOf } from '../waiting.ts';
+import { decisionCard, effectApprovalCard, shownArgsHash } from '../approvals.ts';
+import { type HistoryReads, unanswered, unansweredBanner } from '../history-reads.ts';
+import { WorkerUnavailableError } from '../../history/reader.ts';
+import type { ConsoleAudits } from '../audits.ts';
+import { verdictRole } from '../roles.ts';
 
 export interface ConsoleContext {
   navigator: NavigatorClient;

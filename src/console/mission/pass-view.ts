@@ -6,12 +6,12 @@
  * `<details>` holds all of it. Approval cards link here (`#decision-KEY`, `#effect-KEY`).
  */
 import type { Hono } from 'hono';
-import type { ApprovalRecord, Json } from '../workflows/contract.ts';
-import { type Fragment, html, page, pretty, raw, SHOWN_VALUE_CHARS, valueBlock } from './html.ts';
-import type { ConsoleContext } from './missions.ts';
-import { unansweredBanner } from './history-reads.ts';
-import { WorkerUnavailableError } from '../history/reader.ts';
-import { escapeHtml } from './markdown.ts';
+import type { ApprovalRecord, Json } from '../../workflows/mission/contract.ts';
+import { type Fragment, html, page, pretty, raw, SHOWN_VALUE_CHARS, valueBlock } from '../html.ts';
+import type { ConsoleContext } from './pages.ts';
+import { unansweredBanner } from '../history-reads.ts';
+import { WorkerUnavailableError } from '../../history/reader.ts';
+import { escapeHtml } from '../markdown.ts';
 import { type CallView, type EffectView, type PassView, type ProgramEnd, type ProgramView, missionPasses } from './passes.ts';
 
 /** Where the pass view shows the program that asked for decision `key` / effect `key`. */

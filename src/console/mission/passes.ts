@@ -10,17 +10,17 @@
  * running shows its suspended state's own trace.
  */
 import type { Client } from '@temporalio/client';
-import { fetchChain } from '../audit/history.ts';
-import { type OpenPassRecord, type PassRecord, checkValueLinks } from '../audit/values.ts';
-import { type PassReplay, answersInState, programCode, replayPasses } from '../audit/value-replay.ts';
-import type { RunResult, ToolCallRecord } from '../lisp/api.ts';
-import { prStr } from '../lisp/printer/index.ts';
-import type { Value } from '../lisp/values.ts';
-import type { PackedState } from '../navigator/state-packing.ts';
-import type { TraceToolCall, TurnResult } from '../navigator/pass-state.ts';
-import { jsonOf, passError } from '../navigator/turn.ts';
-import type { DecisionContract, EffectResult, Json, PassOutcome, RecordedTurnResult } from '../workflows/contract.ts';
-import { type MissionState, waitingKey } from '../workflows/mission-state.ts';
+import { fetchChain } from '../../history/fetch.ts';
+import { type OpenPassRecord, type PassRecord, checkValueLinks } from '../../audit/mission/values.ts';
+import { type PassReplay, answersInState, programCode, replayPasses } from '../../audit/mission/value-replay.ts';
+import type { RunResult, ToolCallRecord } from '../../lisp/api.ts';
+import { prStr } from '../../lisp/printer/index.ts';
+import type { Value } from '../../lisp/values.ts';
+import type { PackedState } from '../../navigator/state-packing.ts';
+import type { TraceToolCall, TurnResult } from '../../navigator/pass-state.ts';
+import { jsonOf, passError } from '../../navigator/turn.ts';
+import type { DecisionContract, EffectResult, Json, PassOutcome, RecordedTurnResult } from '../../workflows/mission/contract.ts';
+import { type MissionState, waitingKey } from '../../workflows/mission/state.ts';
 
 /** One tool call of a program; `effect` for an external call (the workflow ran it as its own activity). */
 export interface CallView {

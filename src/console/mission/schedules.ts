@@ -5,10 +5,10 @@
  */
 import type { Hono } from 'hono';
 import { ScheduleNotFoundError } from '@temporalio/client';
-import { MissionRejected } from '../client/missions.ts';
-import type { MissionScheduleView } from '../client/schedules.ts';
-import { type Fragment, html, page, pretty } from './html.ts';
-import type { ConsoleContext } from './missions.ts';
+import { MissionRejected } from '../../client/mission/client.ts';
+import type { MissionScheduleView } from '../../client/mission/schedules.ts';
+import { type Fragment, html, page, pretty } from '../html.ts';
+import type { ConsoleContext } from './pages.ts';
 
 const when = (d: Date) => d.toISOString().replace(/\.\d{3}Z$/, 'Z');
 

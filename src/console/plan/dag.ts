@@ -4,8 +4,8 @@
  * step's status and linking to the step's row. Inline SVG built on the server (no
  * script, no external asset); the page's live reload recolours it.
  */
-import type { Step } from '../plans/schema.ts';
-import { type Fragment, html } from './html.ts';
+import type { Step } from '../../plans/schema.ts';
+import { type Fragment, html } from '../html.ts';
 
 const W = 168;
 const H = 46;

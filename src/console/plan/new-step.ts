@@ -6,11 +6,11 @@
  * question). The plan's validator judges the step: a refusal is shown with its message
  * next to the field it names, and the form keeps what was typed.
  */
-import type { Json, PlanProblem, Step, StepSpecInput } from '../plans/schema.ts';
-import type { NavigatorTool } from '../navigator/tool.ts';
-import { argsFields, readFields } from './forms.ts';
-import { type Fragment, html } from './html.ts';
-import type { ConsoleContext } from './missions.ts';
+import type { Json, PlanProblem, Step, StepSpecInput } from '../../plans/schema.ts';
+import type { NavigatorTool } from '../../navigator/tool.ts';
+import { argsFields, readFields } from '../forms.ts';
+import { type Fragment, html } from '../html.ts';
+import type { ConsoleContext } from '../mission/pages.ts';
 
 type Form = Record<string, unknown>;
 

@@ -1,21 +1,21 @@
 /** Plan pages: the list, one plan (review with edits, or the running checklist with approvals), and its actions. */
 import type { Context, Hono } from 'hono';
-import { PlanRejected, parseItem } from '../client/plans.ts';
-import type { Json, PlanProblem, Step } from '../plans/schema.ts';
-import type { PendingQuestion, PlanStatusView, ProgressEvent } from '../workflows/plan-contract.ts';
-import { type Fragment, fingerprint, html, page, pretty, valueBlock } from './html.ts';
-import type { ConsoleContext } from './missions.ts';
-import { unanswered, unansweredBanner } from './history-reads.ts';
-import { WorkerUnavailableError } from '../history/reader.ts';
-import { shownArgsHash, stepApprovalCard } from './approvals.ts';
-import type { AcceptedUpdate } from '../client/verdicts.ts';
-import { when } from './time.ts';
+import { PlanRejected, parseItem } from '../../client/plan/client.ts';
+import type { Json, PlanProblem, Step } from '../../plans/schema.ts';
+import type { PendingQuestion, PlanStatusView, ProgressEvent } from '../../workflows/plan/contract.ts';
+import { type Fragment, fingerprint, html, page, pretty, valueBlock } from '../html.ts';
+import type { ConsoleContext } from '../mission/pages.ts';
+import { unanswered, unansweredBanner } from '../history-reads.ts';
+import { WorkerUnavailableError } from '../../history/reader.ts';
+import { shownArgsHash, stepApprovalCard } from '../approvals.ts';
+import type { AcceptedUpdate } from '../../client/verdicts.ts';
+import { when } from '../time.ts';
 import { dagPicture } from './dag.ts';
-import { argsFields, argsFromForm } from './forms.ts';
-import { WAITING_FOR_YOU, planWaits, statusBadge, statusesOf } from './waiting.ts';
+import { argsFields, argsFromForm } from '../forms.ts';
+import { WAITING_FOR_YOU, planWaits, statusBadge, statusesOf } from '../waiting.ts';
 import { type Adding, StepFieldsProblem, addStepCard, refusedAdding, stepFromForm } from './new-step.ts';
-import { questionText } from '../cli/plan-view.ts';
-import { mayDecideNow, verdictRole } from './roles.ts';
+import { questionText } from '../../cli/plan/view.ts';
+import { mayDecideNow, verdictRole } from '../roles.ts';
 
 const csrfField = (ctx: ConsoleContext) => html`<input type="hidden" name="_csrf" value="${ctx.csrf}" />`;
 const planUrl = (id: string, rest = '') => `/plans/${encodeURIComponent(id)}${rest}`;

@@ -4,14 +4,14 @@
  * the client, the worker and the activities import the same definitions.
  */
 import { z } from 'zod';
-import type { EffectRequest } from '../lisp/api.ts';
-import type { JsonPatch } from './json-patch.ts';
+import type { EffectRequest } from '../../lisp/api.ts';
+import type { JsonPatch } from '../../kernel/json-patch.ts';
 
-import { DEFAULT_HEARTBEAT_MS, DEFAULT_TOOL_MS, type Json } from '../kernel/contract.ts';
-import { DecisionWords, FailedAttempt, JsonValue, ResultUnavailable, SideEffectClass } from '../kernel/schemas.ts';
+import { DEFAULT_HEARTBEAT_MS, DEFAULT_TOOL_MS, type Json } from '../../kernel/contract.ts';
+import { DecisionWords, FailedAttempt, JsonValue, ResultUnavailable, SideEffectClass } from '../../kernel/schemas.ts';
 
-export type { Json } from '../kernel/contract.ts';
-export { JsonValue } from '../kernel/schemas.ts';
+export type { Json } from '../../kernel/contract.ts';
+export { JsonValue } from '../../kernel/schemas.ts';
 
 /** Journal entries in commit order. Arrays, not objects: object keys like "1" reorder. */
 export const JournalEntries = z.array(z.tuple([z.string().min(1), JsonValue]));
@@ -36,7 +36,7 @@ export const ApprovalOptions = z.object({
   onTimeout: z.enum(['expiry_value', 'fail']).optional(),
 });
 
-export { DEFAULT_HEARTBEAT_MS } from '../kernel/contract.ts';
+export { DEFAULT_HEARTBEAT_MS } from '../../kernel/contract.ts';
 
 export const ActivityTimeouts = z.object({
   /** longest a pass may run (several turns, each a model answer of up to 10 minutes) @default 60 minutes */
@@ -285,7 +285,7 @@ export interface PassRequest {
   resume: boolean;
   /** suspensions of this pass so far: the suspended state the activity must read */
   step?: number;
-  /** what the activity reads, given instead of asked for by query when small (src/workflows/pass-context.ts) */
+  /** what the activity reads, given instead of asked for by query when small (src/workflows/mission/pass-context.ts) */
   context?: PassContextInput;
 }
 
@@ -300,7 +300,7 @@ export type JournalOp = ['s', string, Json] | ['d', string] | ['c', string];
  * step answered before it (`base`, its `ref`) read, for the worker that ran that step.
  */
 export type PassContextInput =
-  /** whole: the keys at their defaults left out (src/workflows/pass-context.ts), most of a first step's */
+  /** whole: the keys at their defaults left out (src/workflows/mission/pass-context.ts), most of a first step's */
   | { full: Partial<PassContext> }
   | {
       base: string;
@@ -339,7 +339,7 @@ export type PassOutcome =
   | { kind: 'fail'; value: Json }
   | { kind: 'error'; message: string };
 
-/** The journal a pass step read: its version and a hash of its entries (src/audit/hash.ts). */
+/** The journal a pass step read: its version and a hash of its entries (src/history/hash.ts). */
 export interface JournalRead {
   version: number;
   hash: string;
@@ -367,7 +367,7 @@ export interface RecordedProgram {
 export type PassResponse =
   /**
    * The pass stopped at external effects. `patch` turns the suspended state the activity
-   * read (null on the first step) into the new one (src/workflows/json-patch.ts), so history
+   * read (null on the first step) into the new one (src/kernel/json-patch.ts), so history
    * keeps each change once; `state` (whole) is what workers before patches returned.
    */
   | { kind: 'effects'; effects: WireEffect[]; patch?: JsonPatch; state?: Json; journalRead?: JournalRead; ref?: string }

@@ -6,8 +6,8 @@
  * test/workflows/guards.property.test.ts checks that these guards and the schemas agree.
  */
 import type { ApprovalVerdict, CarriedState, Decision, Json, ParsedMissionInput } from './contract.ts';
-import { DEFAULT_HEARTBEAT_MS, DEFAULT_TOOL_MS } from '../kernel/contract.ts';
-import type { Problem } from '../kernel/schemas.ts';
+import { DEFAULT_HEARTBEAT_MS, DEFAULT_TOOL_MS } from '../../kernel/contract.ts';
+import type { Problem } from '../../kernel/schemas.ts';
 
 export type Checked<T> = { ok: true; value: T } | { ok: false; problems: Problem[] };
 

@@ -3,14 +3,14 @@
  * continue as new when history grows. Deterministic: only workflow APIs and MissionState.
  */
 import * as wf from '@temporalio/workflow';
-import type { FailureType } from '../kernel/contract.ts';
-import { failure, nonRetryable } from '../kernel/failures.ts';
-import type { createActivities } from '../activities/index.ts';
+import type { FailureType } from '../../kernel/contract.ts';
+import { failure, nonRetryable } from '../../kernel/failures.ts';
+import type { createActivities } from '../../activities/index.ts';
 import type { EffectRequest, Json, PassRequest, PassResponse } from './contract.ts';
-import { applyPatch } from './json-patch.ts';
-import { failureDetails, failureMessage, historyIsLong, publishStatus, waitUntil } from './lifecycle.ts';
-import { type MissionState, contractFor, deadlineOf, expire, waitingKey } from './mission-state.ts';
-import { retryPolicyFor } from './retry-policies.ts';
+import { applyPatch } from '../../kernel/json-patch.ts';
+import { failureDetails, failureMessage, historyIsLong, publishStatus, waitUntil } from '../lifecycle.ts';
+import { type MissionState, contractFor, deadlineOf, expire, waitingKey } from './state.ts';
+import { retryPolicyFor } from '../retry-policies.ts';
 
 type Activities = ReturnType<typeof createActivities>;
 type DonePass = Extract<PassResponse, { kind: 'done' }>;

@@ -22,9 +22,9 @@ import type {
   PendingApproval,
   StatusView,
 } from './contract.ts';
-import { shapesFromCalls } from '../navigator/result-shape.ts';
-import { ApprovalGate } from './approval-gate.ts';
-import { roleProblem } from './approvers.ts';
+import { shapesFromCalls } from '../../navigator/result-shape.ts';
+import { ApprovalGate } from '../approval-gate.ts';
+import { roleProblem } from '../approvers.ts';
 import { ContextFeed, withSummaries } from './pass-context.ts';
 
 type DonePass = Extract<PassResponse, { kind: 'done' }>;

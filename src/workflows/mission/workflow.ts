@@ -3,14 +3,14 @@
  * workflow state, approvals through updates and signals. State and rules live in
  * MissionState; the pass loop lives in mission-loop.ts; this file wires messages.
  */
-import { problemsText } from '../kernel/contract.ts';
+import { problemsText } from '../../kernel/contract.ts';
 import * as wf from '@temporalio/workflow';
-import { failure } from '../kernel/failures.ts';
+import { failure } from '../../kernel/failures.ts';
 import type { Json, MissionInput } from './contract.ts';
 import { checkApprovalVerdict, checkCancel, checkDecision, checkJournalWrite, checkMissionInput, checkTaskReset, type Checked } from './guards.ts';
-import { MissionState, decisionProblem } from './mission-state.ts';
+import { MissionState, decisionProblem } from './state.ts';
 import * as m from './messages.ts';
-import { runMission } from './mission-loop.ts';
+import { runMission } from './run.ts';
 import { renderMissionLog, renderProgress } from './views.ts';
 
 export async function navigatorMission(raw: MissionInput): Promise<Json> {

@@ -5,12 +5,12 @@
  * workflow bundle, see guards.ts).
  */
 import { z } from 'zod';
-import { JsonValue, PlanDocument, PlanOptions, type Json, type Plan, type PlanProblem, type PlanStatus, type StepStatus } from '../plans/schema.ts';
-import type { ExecutionSummary } from '../plans/scheduler.ts';
-import type { EvaluatedStep, StepEvaluation } from '../plans/evaluate.ts';
-import type { SideEffectClass } from '../kernel/contract.ts';
-import type { FailedAttempt, ResultUnavailable } from '../kernel/schemas.ts';
-import type { Pending, Recorded } from './approval-gate.ts';
+import { JsonValue, PlanDocument, PlanOptions, type Json, type Plan, type PlanProblem, type PlanStatus, type StepStatus } from '../../plans/schema.ts';
+import type { ExecutionSummary } from '../../plans/scheduler.ts';
+import type { EvaluatedStep, StepEvaluation } from '../../plans/evaluate.ts';
+import type { SideEffectClass } from '../../kernel/contract.ts';
+import type { FailedAttempt, ResultUnavailable } from '../../kernel/schemas.ts';
+import type { Pending, Recorded } from '../approval-gate.ts';
 
 export type { Json, Plan, PlanProblem, PlanStatus, StepStatus, ExecutionSummary };
 
@@ -145,7 +145,7 @@ export interface StepVerdict {
   note?: string;
   /** for a denial: why */
   reason?: string;
-  /** for an approval: the hash of the args the approver saw (src/audit/hash.ts), checked by the audit */
+  /** for an approval: the hash of the args the approver saw (src/history/hash.ts), checked by the audit */
   argsHash?: string;
   /** the role the person acts with: required, and recorded, when the step's tool names its approvers */
   role?: string;

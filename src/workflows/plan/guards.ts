@@ -8,9 +8,9 @@
  * merged field by field later (`resolvePlanOptions`), so a default here would override
  * what the document says.
  */
-import { PARAM_NAME } from '../plans/references.ts';
-import { type Checked, Problems, isJson, isObj, isPositiveInt } from './guards.ts';
-import type { ParsedPlanInput } from './plan-state.ts';
+import { PARAM_NAME } from '../../plans/references.ts';
+import { type Checked, Problems, isJson, isObj, isPositiveInt } from '../mission/guards.ts';
+import type { ParsedPlanInput } from './state.ts';
 
 type Obj = Record<string, unknown>;
 

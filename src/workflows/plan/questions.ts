@@ -8,12 +8,12 @@
  * and the audit rebuilds the step from it) and the step's result.
  */
 import * as wf from '@temporalio/workflow';
-import { failure } from '../kernel/failures.ts';
-import type { createPlanActivities } from '../activities/plans.ts';
-import type { Json, Step } from '../plans/schema.ts';
-import { askIsComputed } from '../plans/references.ts';
-import type { AnswerAck, PlanAck, StepAnswer } from './plan-contract.ts';
-import { type PlanState, iso } from './plan-state.ts';
+import { failure } from '../../kernel/failures.ts';
+import type { createPlanActivities } from '../../activities/plans.ts';
+import type { Json, Step } from '../../plans/schema.ts';
+import { askIsComputed } from '../../plans/references.ts';
+import type { AnswerAck, PlanAck, StepAnswer } from './contract.ts';
+import { type PlanState, iso } from './state.ts';
 
 const { checkPlanAnswer } = wf.proxyActivities<ReturnType<typeof createPlanActivities>>({ startToCloseTimeout: '1 minute', retry: { maximumAttempts: 5 } });
 

@@ -4,11 +4,11 @@
  * Temporal messages and activities to these methods; the rules of the plan itself
  * (ready set, blocking, final status) come from src/plans.
  */
-import { executionSummary, finalStatus } from '../plans/scheduler.ts';
-import type { PlanOptions, PlanOptionsInput, Step, StepResult } from '../plans/schema.ts';
-import { DEFAULT_HEARTBEAT_MS, DEFAULT_TOOL_MS } from '../kernel/contract.ts';
-import { DEFAULT_MAX_STEPS } from '../plans/limits.ts';
-import { ApprovalGate } from './approval-gate.ts';
+import { executionSummary, finalStatus } from '../../plans/scheduler.ts';
+import type { PlanOptions, PlanOptionsInput, Step, StepResult } from '../../plans/schema.ts';
+import { DEFAULT_HEARTBEAT_MS, DEFAULT_TOOL_MS } from '../../kernel/contract.ts';
+import { DEFAULT_MAX_STEPS } from '../../plans/limits.ts';
+import { ApprovalGate } from '../approval-gate.ts';
 import type {
   CatalogDescription,
   ExecutionSummary,
@@ -27,7 +27,7 @@ import type {
   StepProgressReport,
   StepStatus,
   StepVerdict,
-} from './plan-contract.ts';
+} from './contract.ts';
 
 /** The plan's input as the workflow reads it (checked by plan-guards.ts); options as given. */
 export type ParsedPlanInput = Omit<PlanInput, 'carried'> & { carried?: PlanCarried };

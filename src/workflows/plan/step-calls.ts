@@ -3,13 +3,13 @@
  * agent as a child mission, each recorded in the plan's ledger. Workflow code only.
  */
 import * as wf from '@temporalio/workflow';
-import type { FailedAttempt } from '../kernel/schemas.ts';
-import type { createPlanActivities } from '../activities/plans.ts';
-import type { Step } from '../plans/schema.ts';
-import { failureDetails, failureMessage } from './lifecycle.ts';
-import type { Json, PlanLedgerEntry, StepOutcome } from './plan-contract.ts';
-import type { PlanState } from './plan-state.ts';
-import { retryPolicyFor } from './retry-policies.ts';
+import type { FailedAttempt } from '../../kernel/schemas.ts';
+import type { createPlanActivities } from '../../activities/plans.ts';
+import type { Step } from '../../plans/schema.ts';
+import { failureDetails, failureMessage } from '../lifecycle.ts';
+import type { Json, PlanLedgerEntry, StepOutcome } from './contract.ts';
+import type { PlanState } from './state.ts';
+import { retryPolicyFor } from '../retry-policies.ts';
 
 type Activities = ReturnType<typeof createPlanActivities>;
 

@@ -4,17 +4,17 @@
  * it: ready steps in parallel, approvals by update or signal, recovery by the model.
  * State lives in PlanState, the phases in plan-run.ts; this file wires messages.
  */
-import { problemsText } from '../kernel/contract.ts';
+import { problemsText } from '../../kernel/contract.ts';
 import * as wf from '@temporalio/workflow';
-import { failure } from '../kernel/failures.ts';
-import { tooManyStepsProblem } from '../plans/limits.ts';
-import type { ExecutionSummary, PlanAck, PlanInput, PlanStatus, StepVerdict } from './plan-contract.ts';
-import * as m from './plan-messages.ts';
-import { acceptAnswer, validateAnswer } from './plan-questions.ts';
-import { applyPlanChange, execute, planDetails, preparePlan, setDetails } from './plan-run.ts';
-import { historyIsLong, publishStatus, waitUntil } from './lifecycle.ts';
-import { checkPlanInput } from './plan-guards.ts';
-import { type ParsedPlanInput, PlanState } from './plan-state.ts';
+import { failure } from '../../kernel/failures.ts';
+import { tooManyStepsProblem } from '../../plans/limits.ts';
+import type { ExecutionSummary, PlanAck, PlanInput, PlanStatus, StepVerdict } from './contract.ts';
+import * as m from './messages.ts';
+import { acceptAnswer, validateAnswer } from './questions.ts';
+import { applyPlanChange, execute, planDetails, preparePlan, setDetails } from './run.ts';
+import { historyIsLong, publishStatus, waitUntil } from '../lifecycle.ts';
+import { checkPlanInput } from './guards.ts';
+import { type ParsedPlanInput, PlanState } from './state.ts';
 
 export async function planExecution(raw: PlanInput): Promise<ExecutionSummary> {
   const input = checkInput(raw);

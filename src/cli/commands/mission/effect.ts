@@ -6,8 +6,8 @@
  */
 import { Command } from 'commander';
 import { userInfo } from 'node:os';
-import { action } from '../errors.ts';
-import { onMission } from '../mission-client.ts';
+import { action } from '../../errors.ts';
+import { onMission } from '../../mission/client.ts';
 
 const who = (): string => process.env.NAVIGATOR_USER ?? userInfo().username;
 /** The role you decide with: --role, else NAVIGATOR_ROLE (an effect whose tool names approvers needs one of them). */

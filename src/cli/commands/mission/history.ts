@@ -1,10 +1,10 @@
 /** `navigator history`, `audit` and `replay`: a mission seen through Temporal's history. */
 import { Command } from 'commander';
 import { Worker } from '@temporalio/worker';
-import { fetchChain } from '../../audit/history.ts';
-import { timeline } from '../../audit/timeline.ts';
-import { CliError, action } from '../errors.ts';
-import { explain, printJson, quietTemporalLogs, withClient } from '../mission-client.ts';
+import { fetchChain } from '../../../history/fetch.ts';
+import { timeline } from '../../../history/timeline.ts';
+import { CliError, action } from '../../errors.ts';
+import { explain, printJson, quietTemporalLogs, withClient } from '../../mission/client.ts';
 
 type Flags = { json?: boolean };
 
@@ -30,9 +30,9 @@ export const auditCommand = new Command('audit')
   .option('--json', 'print the full report as JSON')
   .action(
     action(async (id: string | undefined, flags: Flags & { history?: string }) => {
-      const { auditChain, auditMission, formatValueChecks } = await import('../../audit/index.ts');
-      const { readerBundle, readReplayer } = await import('../../history/replay.ts');
-      const { readHistoryFile } = await import('../input.ts');
+      const { auditChain, auditMission, formatValueChecks } = await import('../../../audit/mission/audit.ts');
+      const { readerBundle, readReplayer } = await import('../../../history/replay.ts');
+      const { readHistoryFile } = await import('../../input.ts');
       if (!id && !flags.history) throw new CliError('give a workflow id, or --history FILE', 2);
       await quietTemporalLogs();
       // one bundle and one replay worker for the audit's replay and for reading the mission's journal from its history
@@ -52,7 +52,7 @@ export function journalVerdict(journal: { matches: boolean; fromWorkflow: unknow
   return journal.matches ? 'matches the workflow' : 'DIFFERS';
 }
 
-function printAudit(report: import('../../audit/index.ts').AuditReport, formatValueChecks: typeof import('../../audit/index.ts').formatValueChecks, opts: { offline: boolean }): void {
+function printAudit(report: import('../../../audit/mission/audit.ts').AuditReport, formatValueChecks: typeof import('../../../audit/mission/audit.ts').formatValueChecks, opts: { offline: boolean }): void {
   const say = (line: string) => process.stdout.write(line + '\n');
   say(`Audit of ${report.workflowId} (${report.runs.length} run(s))`);
   say(`  journal rebuilt from history: ${report.journal.fromHistory.length} task(s), ${journalVerdict(report.journal, opts.offline)}`);
@@ -72,7 +72,7 @@ export const replayCommand = new Command('replay')
   .argument('<id>', 'workflow id')
   .action(
     action(async (id: string) => {
-      const { bundleMissionWorkflows } = await import('../../worker/index.ts');
+      const { bundleMissionWorkflows } = await import('../../../worker/index.ts');
       await quietTemporalLogs();
       const workflowBundle = await bundleMissionWorkflows();
       await withClient(async (client) => {
@@ -80,7 +80,7 @@ export const replayCommand = new Command('replay')
         const histories = chain.map((r) => ({ workflowId: r.workflowId, history: r.history }));
         let failed = 0;
         const dataConverter = client.options.dataConverter;
-        const { silentSpanSinks } = await import('../../telemetry/setup.ts');
+        const { silentSpanSinks } = await import('../../../telemetry/setup.ts');
         for await (const r of Worker.runReplayHistories({ workflowBundle, sinks: silentSpanSinks, replayName: 'navigator-replay', dataConverter }, histories)) {
           if (r.error) failed++;
           process.stdout.write(`run ${r.runId}: ${r.error ? `NOT deterministic: ${r.error.message}` : 'replays cleanly'}\n`);

@@ -1,13 +1,13 @@
 /** Read-only views of a mission: status, journal, progress, ledger, watch; and list (missions and plans). */
 import { Command, Option } from 'commander';
-import { CliError, action } from '../errors.ts';
-import { onMission, printJson, withClient } from '../mission-client.ts';
-import { follow } from '../follow.ts';
-import { progressForPeople } from '../progress-view.ts';
-import { closedState, describeSettled, ledgerLine, notKeptLines, retriedLines } from '../mission-view.ts';
-import { WorkerUnavailableError } from '../../history/reader.ts';
-import type { MissionOverview } from '../../workflows/contract.ts';
-import { effectApprovalLine } from '../approval-view.ts';
+import { CliError, action } from '../../errors.ts';
+import { onMission, printJson, withClient } from '../../mission/client.ts';
+import { follow } from '../../mission/follow.ts';
+import { progressForPeople } from '../../mission/progress-view.ts';
+import { closedState, describeSettled, ledgerLine, notKeptLines, retriedLines } from '../../mission/view.ts';
+import { WorkerUnavailableError } from '../../../history/reader.ts';
+import type { MissionOverview } from '../../../workflows/mission/contract.ts';
+import { effectApprovalLine } from '../../approval-view.ts';
 
 type Flags = { json?: boolean };
 
@@ -120,7 +120,7 @@ export const listCommand = new Command('list')
   .option('--json', 'print JSON')
   .action(
     action(async (flags: Flags & { kind?: 'mission' | 'plan'; query?: string; limit: string; status?: string; plans?: boolean; missions?: boolean }) => {
-      const { NavigatorClient, RUN_KINDS, RUN_STATUSES } = await import('../../client/index.ts');
+      const { NavigatorClient, RUN_KINDS, RUN_STATUSES } = await import('../../../client/index.ts');
       const asked = new Set([flags.kind, flags.plans ? 'plan' : undefined, flags.missions ? 'mission' : undefined].filter((k) => k !== undefined));
       if (asked.size > 1) throw new CliError('--kind, --plans and --missions ask for different kinds; give one (or none to list both)', 2);
       const kinds = RUN_KINDS.filter((k) => asked.size === 0 || asked.has(k));

@@ -5,11 +5,11 @@
  */
 import { Command } from 'commander';
 import { userInfo } from 'node:os';
-import type { MissionHandle } from '../../client/missions.ts';
-import type { Json } from '../../workflows/contract.ts';
-import { action } from '../errors.ts';
-import { parseValue } from '../input.ts';
-import { onMission } from '../mission-client.ts';
+import type { MissionHandle } from '../../../client/mission/client.ts';
+import type { Json } from '../../../workflows/mission/contract.ts';
+import { action } from '../../errors.ts';
+import { parseValue } from '../../input.ts';
+import { onMission } from '../../mission/client.ts';
 
 const who = (): string => process.env.NAVIGATOR_USER ?? userInfo().username;
 /** The role you decide with: --role, else NAVIGATOR_ROLE (a decision naming approvers needs one of them). */

@@ -1,8 +1,8 @@
 /** `navigator resume ID`: restart a stopped mission from its journal, as a new workflow. */
 import { Command } from 'commander';
-import { CliError, action } from '../errors.ts';
-import { parseJson, parsePositiveInt } from '../input.ts';
-import { printJson, withClient } from '../mission-client.ts';
+import { CliError, action } from '../../errors.ts';
+import { parseJson, parsePositiveInt } from '../../input.ts';
+import { printJson, withClient } from '../../mission/client.ts';
 
 export const resumeCommand = new Command('resume')
   .description('restart a mission that failed, was cancelled or terminated, or ran out of budget, from its journal: completed tasks are not run again')
@@ -16,8 +16,8 @@ export const resumeCommand = new Command('resume')
       const options: Record<string, unknown> = {};
       if (flags.maxPasses !== undefined) options.maxPasses = parsePositiveInt(flags.maxPasses, '--max-passes');
       if (flags.budget !== undefined) options.budgets = parseJson(flags.budget, '--budget');
-      const { MissionRejected } = await import('../../client/missions.ts');
-      const { resumeMission } = await import('../../client/resume.ts');
+      const { MissionRejected } = await import('../../../client/mission/client.ts');
+      const { resumeMission } = await import('../../../client/mission/resume.ts');
       await withClient(async (client) => {
         const mission = await resumeMission(client, id, { id: flags.id, options }).catch((err: Error) => {
           throw err instanceof MissionRejected ? new CliError(err.message) : new CliError(/not found/i.test(err.message) ? `no mission with id ${id}` : err.message);

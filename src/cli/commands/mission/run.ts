@@ -5,13 +5,13 @@
  */
 import { Command } from 'commander';
 import { randomBytes } from 'node:crypto';
-import type { Json } from '../../workflows/contract.ts';
-import { CliError, action } from '../errors.ts';
-import { parseJson } from '../input.ts';
-import { follow } from '../follow.ts';
-import { agentBeforeStart, agentsModuleOf, checkMissionInput } from '../before-start.ts';
-import { describeSettled, settle } from '../mission-view.ts';
-import { printJson, withClient } from '../mission-client.ts';
+import type { Json } from '../../../workflows/mission/contract.ts';
+import { CliError, action } from '../../errors.ts';
+import { parseJson } from '../../input.ts';
+import { follow } from '../../mission/follow.ts';
+import { agentBeforeStart, agentsModuleOf, checkMissionInput } from '../../before-start.ts';
+import { describeSettled, settle } from '../../mission/view.ts';
+import { printJson, withClient } from '../../mission/client.ts';
 
 interface RunFlags {
   input?: string;
@@ -40,8 +40,8 @@ export const runCommand = new Command('run')
 async function runAction(agent: string, flags: RunFlags): Promise<void> {
   const input = parseJson(flags.input ?? '{}', '--input') as Json;
   const statusSearchAttribute = flags.statusAttribute ?? process.env.NAVIGATOR_STATUS_ATTRIBUTE;
-  const { taskQueueFrom } = await import('../../temporal/connection.ts');
-  const { MissionRejected, startMission } = await import('../../client/missions.ts');
+  const { taskQueueFrom } = await import('../../../temporal/connection.ts');
+  const { MissionRejected, startMission } = await import('../../../client/mission/client.ts');
   const id = flags.id ?? `${agent}-${randomBytes(4).toString('hex')}`;
   // refused here, nothing starts: an unknown agent, an input its schema refuses
   const known = await agentBeforeStart(agent, agentsModuleOf(flags.agents));

@@ -2,21 +2,21 @@
  * `navigator schedule ...`: missions on Temporal Schedules. `create AGENT --cron EXPR |
  * --every DURATION` makes a schedule whose every run is an ordinary mission
  * (`<schedule id>-<time>`); list, describe, pause, unpause, trigger and delete act on it.
- * A thin user of src/client/schedules.ts.
+ * A thin user of src/client/mission/schedules.ts.
  */
 import { Command } from 'commander';
 import { ScheduleAlreadyRunning, ScheduleNotFoundError, type Client } from '@temporalio/client';
-import type { MissionSchedule, MissionScheduleView } from '../../client/schedules.ts';
-import type { Json } from '../../workflows/contract.ts';
-import { CliError, action } from '../errors.ts';
-import { parseJson } from '../input.ts';
-import { printJson, withClient } from '../mission-client.ts';
+import type { MissionSchedule, MissionScheduleView } from '../../../client/mission/schedules.ts';
+import type { Json } from '../../../workflows/mission/contract.ts';
+import { CliError, action } from '../../errors.ts';
+import { parseJson } from '../../input.ts';
+import { printJson, withClient } from '../../mission/client.ts';
 
 type JsonFlag = { json?: boolean };
 
 /** Runs `fn` on an existing schedule; unknown ids and refusals become one line. */
 async function onSchedule<T>(id: string, fn: (schedule: MissionSchedule, client: Client) => Promise<T>): Promise<T> {
-  const { getMissionSchedule, MissionRejected } = await import('../../client/index.ts');
+  const { getMissionSchedule, MissionRejected } = await import('../../../client/index.ts');
   return withClient(async (client) => {
     try {
       return await fn(getMissionSchedule(client, id), client);
@@ -77,8 +77,8 @@ const create = new Command('create')
     action(async (agent: string, flags: CreateFlags) => {
       if (!flags.cron?.length && flags.every === undefined) throw new CliError('give --cron EXPR or --every DURATION', 2);
       const input = parseJson(flags.input ?? '{}', '--input') as Json;
-      const { taskQueueFrom } = await import('../../temporal/connection.ts');
-      const { createMissionSchedule, MissionRejected } = await import('../../client/index.ts');
+      const { taskQueueFrom } = await import('../../../temporal/connection.ts');
+      const { createMissionSchedule, MissionRejected } = await import('../../../client/index.ts');
       await withClient(async (client) => {
         const schedule = await createMissionSchedule(client, {
           agent,
@@ -111,7 +111,7 @@ const list = new Command('list')
   .option('--json', 'print JSON')
   .action(
     action(async (flags: JsonFlag) => {
-      const { listMissionSchedules } = await import('../../client/index.ts');
+      const { listMissionSchedules } = await import('../../../client/index.ts');
       await withClient(async (client) => {
         const schedules = await listMissionSchedules(client);
         if (flags.json) return printJson(schedules);

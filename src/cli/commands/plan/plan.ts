@@ -1,22 +1,22 @@
 /**
  * `navigator plan ...`: validate, create (planner), start (from a file), review and edit,
  * approve, approve or deny steps, watch, audit. Every command is a thin user of the
- * plan client (src/client/plans.ts).
+ * plan client (src/client/plan/client.ts).
  */
 import { Command, InvalidArgumentError } from 'commander';
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
-import { PLAN_WORKFLOW, type PlanHandle, PlanRejected, getPlan, parseItem, startPlan } from '../../client/plans.ts';
-import type { Json, PlanProblem } from '../../plans/schema.ts';
-import { blockedAfterWarning } from '../../plans/scheduler.ts';
-import { CliError, action } from '../errors.ts';
-import { parseJson, parseValue, readHistoryFile, readJsonFile, readText } from '../input.ts';
-import { printJson, withClient } from '../mission-client.ts';
-import { WorkerUnavailableError } from '../../history/reader.ts';
-import type { PlanStatusView } from '../../workflows/plan-contract.ts';
-import { type PlanSettled, checklistLine, endState, renderPlan, settlePlan } from '../plan-view.ts';
-import { stepApprovalLine } from '../approval-view.ts';
-import { failedAttemptLines } from '../attempts-view.ts';
-import { agentBeforeStart, agentsModuleOf, checkPlanDocument } from '../before-start.ts';
+import { PLAN_WORKFLOW, type PlanHandle, PlanRejected, getPlan, parseItem, startPlan } from '../../../client/plan/client.ts';
+import type { Json, PlanProblem } from '../../../plans/schema.ts';
+import { blockedAfterWarning } from '../../../plans/scheduler.ts';
+import { CliError, action } from '../../errors.ts';
+import { parseJson, parseValue, readHistoryFile, readJsonFile, readText } from '../../input.ts';
+import { printJson, withClient } from '../../mission/client.ts';
+import { WorkerUnavailableError } from '../../../history/reader.ts';
+import type { PlanStatusView } from '../../../workflows/plan/contract.ts';
+import { type PlanSettled, checklistLine, endState, renderPlan, settlePlan } from '../../plan/view.ts';
+import { stepApprovalLine } from '../../approval-view.ts';
+import { failedAttemptLines } from '../../attempts-view.ts';
+import { agentBeforeStart, agentsModuleOf, checkPlanDocument } from '../../before-start.ts';
 
 type JsonFlag = { json?: boolean };
 
@@ -39,7 +39,7 @@ async function onPlan<T>(id: string, fn: (plan: PlanHandle, client: Client) => P
 }
 
 async function taskQueue(flag: string | undefined): Promise<string> {
-  const { taskQueueFrom } = await import('../../temporal/connection.ts');
+  const { taskQueueFrom } = await import('../../../temporal/connection.ts');
   return taskQueueFrom(flag);
 }
 
@@ -69,11 +69,11 @@ const validate = new Command('validate')
   .option('--json', 'print {"ok", "problems"}')
   .action(
     action(async (file: string, flags: JsonFlag & { agent: string; agents?: string; params?: string }) => {
-      const { buildRegistry } = await import('../../worker/agents.ts');
-      const { catalogOf } = await import('../../plans/catalog.ts');
-      const { PlanDocument } = await import('../../plans/schema.ts');
-      const { validatePlan, formatProblems } = await import('../../plans/validate.ts');
-      const { checkParams } = await import('../../plans/params.ts');
+      const { buildRegistry } = await import('../../../worker/agents.ts');
+      const { catalogOf } = await import('../../../plans/catalog.ts');
+      const { PlanDocument } = await import('../../../plans/schema.ts');
+      const { validatePlan, formatProblems } = await import('../../../plans/validate.ts');
+      const { checkParams } = await import('../../../plans/params.ts');
       const given = flags.params !== undefined ? paramsFlag(flags.params) : undefined;
       const registry = await buildRegistry(flags.agents);
       const entry = registry.get(flags.agent);
@@ -381,7 +381,7 @@ const exportCommand = new Command('export')
   .option('--out <file>', 'write the file here (default: print it)')
   .action(
     action(async (id: string, flags: { template?: boolean; out?: string }) => {
-      const { exportPlan } = await import('../../plans/template.ts');
+      const { exportPlan } = await import('../../../plans/template.ts');
       await onPlan(id, async (plan) => {
         const current = await plan.plan();
         if (!current) throw new CliError(`plan ${id} has no plan yet (the planner is writing it)`);
@@ -440,9 +440,9 @@ const audit = new Command('audit')
   .option('--json', 'print the full report as JSON')
   .action(
     action(async (id: string | undefined, flags: JsonFlag & { history?: string }) => {
-      const { auditPlan, auditPlanChain, formatPlanAudit } = await import('../../audit/plans.ts');
-      const { readerBundle, readReplayer } = await import('../../history/replay.ts');
-      const { quietTemporalLogs } = await import('../mission-client.ts');
+      const { auditPlan, auditPlanChain, formatPlanAudit } = await import('../../../audit/plan/audit.ts');
+      const { readerBundle, readReplayer } = await import('../../../history/replay.ts');
+      const { quietTemporalLogs } = await import('../../mission/client.ts');
       if (!id && !flags.history) throw new CliError('give a plan id, or --history FILE', 2);
       await quietTemporalLogs();
       // one bundle and one replay worker for the audit's replay and for reading the plan's state from its history
