@@ -9,6 +9,9 @@ import { isBareWord } from '../input.ts';
 import { valueHash } from '../../history/hash.ts';
 import { failedAttemptLines } from '../attempts-view.ts';
 import { effectApprovalLine } from '../approval-view.ts';
+import { ledgerResultText } from '../../client/mission/text.ts';
+
+export { ledgerResultText };
 
 const CLOSED = new Set(['COMPLETED', 'FAILED', 'CANCELLED', 'TERMINATED', 'TIMED_OUT', 'CONTINUED_AS_NEW']);
 
@@ -75,17 +78,6 @@ export function ledgerLine(e: LedgerEntry, maxResult = Infinity): string {
   const outcome = e.status === 'failed' ? `failed: ${e.error}` : e.status === 'running' ? 'running' : shown;
   const line = `#${e.seq} pass ${e.pass} ${e.tool} [${e.sideEffect}]${e.taskId ? ` task ${e.taskId}` : ''} attempts ${e.attempts} via ${e.activity} → ${outcome}`;
   return [line, ...failedAttemptLines(e.failedAttempts, '    ')].join('\n');
-}
-
-/**
- * What a ledger entry says of its result: the value as JSON; for an effect whose result
- * could not be kept, that and why; for a large read, its start and size (the ledger keeps
- * no more; the whole value is in the pass's result in history).
- */
-export function ledgerResultText(e: Pick<LedgerEntry, 'result' | 'resultChars' | 'resultPreview' | 'unavailable'>): string {
-  if (e.unavailable) return `done, result unavailable (${e.unavailable.reason}): ${e.unavailable.message}`;
-  if (e.resultChars !== undefined) return `${e.resultPreview ?? ''}… (${e.resultChars.toLocaleString('en-US')} characters in all, kept in the pass's result in history)`;
-  return String(JSON.stringify(e.result));
 }
 
 /** The calls that were retried, with why (`navigator status`); none when nothing was. */

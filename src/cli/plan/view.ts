@@ -5,15 +5,16 @@
  */
 import pc from 'picocolors';
 import type { PlanHandle } from '../../client/plan/client.ts';
-import type { Json, Plan, Step } from '../../plans/schema.ts';
+import type { Plan, Step } from '../../plans/schema.ts';
 import { blockedAfterWarning } from '../../plans/scheduler.ts';
 import type { PlanStatusView, ProgressEvent } from '../../workflows/plan/contract.ts';
 import { type Settled, closedState } from '../mission/view.ts';
 import { failedAttemptLines } from '../attempts-view.ts';
 import { valueHash } from '../../history/hash.ts';
 import { stepApprovalLine } from '../approval-view.ts';
-import { expressionNames } from '../../plans/expressions.ts';
-import { askIsComputed } from '../../plans/references.ts';
+import { expressionText, questionText, resolvedQuestion } from '../../client/plan/text.ts';
+
+export { expressionText, questionText };
 
 const CLI = 'npx navigator plan';
 
@@ -63,32 +64,6 @@ const short = (v: unknown, n = 100): string => {
   const s = JSON.stringify(v) ?? 'null';
   return s.length > n ? `${s.slice(0, n - 3)}...` : s;
 };
-
-/** An expression on one line, its control characters (newlines, terminal escapes) written out. */
-export const expressionText = (source: string): string =>
-  source.replace(/\r?\n\s*/g, ' ').replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-
-/** The question a resolved computed question put to the person (its `resolved` text), if the step recorded one. */
-function resolvedQuestion(step: Pick<Step, 'ask' | 'resolved'>): { question: string; schema: Json } | null {
-  const r = step.resolved;
-  if (!step.ask || !askIsComputed(step) || r === null || typeof r !== 'object' || Array.isArray(r) || typeof r.question !== 'string') return null;
-  return { question: r.question, schema: r.schema ?? step.ask.schema };
-}
-
-/**
- * A question step's text: as written; for `{"$expr": ...}`, the text it computed once the
- * step ran (the step's `resolved`), else `computed from STEPS: EXPR` (the steps it reads).
- */
-export function questionText(step: Pick<Step, 'ask' | 'resolved' | 'dependsOn'>): string {
-  const q = step.ask?.question;
-  if (q === undefined) return '';
-  const resolved = resolvedQuestion(step);
-  if (resolved) return resolved.question;
-  if (typeof q === 'string') return q;
-  const reads = [...expressionNames(q.$expr).steps];
-  const from = reads.length ? reads : step.dependsOn;
-  return `computed${from.length ? ` from ${from.join(', ')}` : ''}: ${expressionText(q.$expr)}`;
-}
 
 /** What a step does, on one line: its tool and args, agent and input, question, or computed expression. */
 function stepWhat(step: Step, full: boolean): string {

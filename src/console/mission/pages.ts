@@ -1,5 +1,5 @@
 /** Mission pages: the list, one mission (status, decision, progress, journal, ledger, actions), and its actions. */
-import { ledgerResultText } from '../../cli/mission/view.ts';
+import { ledgerResultText } from '../../client/mission/text.ts';
 import type { Context, Hono } from 'hono';
 import type { AgentRegistry } from '../../navigator/registry.ts';
 import type { NavigatorClient } from '../../client/navigator-client.ts';

@@ -14,7 +14,7 @@ import { dagPicture } from './dag.ts';
 import { argsFields, argsFromForm } from '../forms.ts';
 import { WAITING_FOR_YOU, planWaits, statusBadge, statusesOf } from '../waiting.ts';
 import { type Adding, StepFieldsProblem, addStepCard, refusedAdding, stepFromForm } from './new-step.ts';
-import { questionText } from '../../cli/plan/view.ts';
+import { questionText } from '../../client/plan/text.ts';
 import { mayDecideNow, verdictRole } from '../roles.ts';
 
 const csrfField = (ctx: ConsoleContext) => html`<input type="hidden" name="_csrf" value="${ctx.csrf}" />`;
