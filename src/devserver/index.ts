@@ -26,28 +26,9 @@ import { hooks } from './timeouts.ts';
 import { restoreWorkflowTask } from './workflow-tasks.ts';
 import { Scheduler } from './scheduler.ts';
 import { scheduleHandlers } from './schedules.ts';
+import type { DevServer, DevServerOptions } from '../temporal/server.ts';
 
-export interface DevServerOptions {
-  /** TCP port; 0 picks a free one. @default 7233 */
-  port?: number;
-  /** @default '127.0.0.1' */
-  ip?: string;
-  /** State file for `--db`; without it state lives in memory only. */
-  db?: string;
-  /** Namespace created at start (besides any restored ones). @default 'default' */
-  namespace?: string;
-  /** Custom search attributes to pre-register on that namespace: name → IndexedValueType name. */
-  searchAttributes?: Record<string, string>;
-  /** Days a closed workflow is kept in that namespace (fractions allowed). @default 1, as the real dev server */
-  retentionDays?: number;
-}
-
-export interface DevServer {
-  /** `ip:port` to give to Connection.connect / NativeConnection.connect. */
-  address: string;
-  namespace: string;
-  shutdown(): Promise<void>;
-}
+export type { DevServer, DevServerOptions } from '../temporal/server.ts';
 
 function emptyState(): ServerState {
   return { namespaces: {}, runs: {}, chains: {} };

@@ -10,7 +10,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import type Long from 'long';
-import type { DevServer, DevServerOptions } from '../devserver/index.ts';
+import type { DevServer, DevServerOptions } from './server.ts';
 import { GoMissingError, cacheDirOf, executable, goInstallCached } from './go-install.ts';
 
 export { GoMissingError };
