@@ -8,7 +8,8 @@ import { Context } from '@temporalio/activity';
 import { failure } from '../kernel/failures.ts';
 import type { Client } from '@temporalio/client';
 import { fromJson, toJson } from '../lisp/json.ts';
-import type { Json, PassContext, PassRequest, PassResponse, ToolRequest, ToolResponse } from '../workflows/mission/contract.ts';
+import type { PlanActivities } from '../workflows/plan/contract.ts';
+import type { Json, MissionActivities, PassContext, PassRequest, PassResponse, ToolRequest, ToolResponse } from '../workflows/mission/contract.ts';
 import { passContextQuery } from '../workflows/mission/messages.ts';
 import { type AgentRegistry, lookupAgent, lookupTool } from './agents.ts';
 import { describe } from './describe.ts';
@@ -74,7 +75,7 @@ export interface ActivityDeps {
   recording?: ResultRecording;
 }
 
-export function createActivities(deps: ActivityDeps) {
+export function createActivities(deps: ActivityDeps): MissionActivities & PlanActivities {
   const shapeMemory = deps.shapeMemory ?? new ShapeMemory();
   const waiting = deps.waitingPrograms === false ? undefined : (deps.waitingPrograms ?? new WaitingPrograms());
   const contexts = deps.passContexts === false ? undefined : (deps.passContexts ?? new PassContexts());

@@ -27,6 +27,7 @@ import { formatProblems } from '../plans/validate.ts';
 import { type AgentInfo, agentInfo } from '../plans/tool-text.ts';
 import type {
   CatalogDescription,
+  PlanActivities,
   CheckAnswerOutcome,
   CheckAnswerRequest,
   EditPlanRequest,
@@ -80,7 +81,7 @@ export function stepKey(planId: string, stepId: string, args: Json): string {
   return createHash('sha256').update(`${planId}\u0000step\u0000${stepId}\u0000${canonicalJson(args)}`).digest('hex');
 }
 
-export function createPlanActivities(deps: PlanActivityDeps) {
+export function createPlanActivities(deps: PlanActivityDeps): PlanActivities {
   const every = deps.heartbeatEveryMs ?? 2000;
   return {
     async describePlanAgent(req: { agent: string }): Promise<CatalogDescription> {

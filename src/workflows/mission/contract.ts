@@ -433,3 +433,14 @@ export interface ToolResponse {
   /** the tool ran but its result could not be kept (`result` is the marker the program sees) */
   unavailable?: ResultUnavailable;
 }
+
+/**
+ * The mission's activities as its workflow calls them. The workflow is typed by this
+ * contract, not by the activities' module (src/activities/index.ts implements it and is
+ * checked against it), so workflow code imports nothing from src/activities.
+ */
+export interface MissionActivities {
+  describeAgent(req: { agent: string; input: Json }): Promise<AgentDescription>;
+  runPass(req: PassRequest): Promise<PassResponse>;
+  runTool(req: ToolRequest): Promise<ToolResponse>;
+}

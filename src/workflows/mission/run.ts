@@ -5,14 +5,13 @@
 import * as wf from '@temporalio/workflow';
 import type { FailureType } from '../../kernel/contract.ts';
 import { failure, nonRetryable } from '../../kernel/failures.ts';
-import type { createActivities } from '../../activities/index.ts';
-import type { EffectRequest, Json, PassRequest, PassResponse } from './contract.ts';
+import type { EffectRequest, Json, MissionActivities, PassRequest, PassResponse } from './contract.ts';
 import { applyPatch } from '../../kernel/json-patch.ts';
 import { failureDetails, failureMessage, historyIsLong, publishStatus, waitUntil } from '../lifecycle.ts';
 import { type MissionState, contractFor, deadlineOf, expire, waitingKey } from './state.ts';
 import { retryPolicyFor } from '../retry-policies.ts';
 
-type Activities = ReturnType<typeof createActivities>;
+type Activities = MissionActivities;
 type DonePass = Extract<PassResponse, { kind: 'done' }>;
 
 const { describeAgent } = wf.proxyActivities<Activities>({

@@ -291,3 +291,18 @@ export interface PlanCarried {
 }
 
 export type { PlanOptions };
+
+/**
+ * The plan's activities as its workflow calls them (implemented by src/activities/plans.ts,
+ * which is checked against this), so workflow code imports nothing from src/activities.
+ */
+export interface PlanActivities {
+  describePlanAgent(req: { agent: string }): Promise<CatalogDescription>;
+  preparePlan(req: PreparePlanRequest): Promise<PlanOutcome>;
+  editPlan(req: EditPlanRequest): Promise<PlanOutcome>;
+  regeneratePlan(req: RegenerateRequest): Promise<PlanOutcome>;
+  recoverStep(req: RecoveryRequest): Promise<RecoveryOutcome>;
+  evaluatePlanStep(req: EvaluateStepRequest): Promise<EvaluateStepOutcome>;
+  checkPlanAnswer(req: CheckAnswerRequest): Promise<CheckAnswerOutcome>;
+  runPlanStep(req: StepRequest): Promise<StepOutcome>;
+}

@@ -9,13 +9,12 @@
  */
 import * as wf from '@temporalio/workflow';
 import { failure } from '../../kernel/failures.ts';
-import type { createPlanActivities } from '../../activities/plans.ts';
 import type { Json, Step } from '../../plans/schema.ts';
 import { askIsComputed } from '../../plans/references.ts';
-import type { AnswerAck, PlanAck, StepAnswer } from './contract.ts';
+import type { AnswerAck, PlanAck, PlanActivities, StepAnswer } from './contract.ts';
 import { type PlanState, iso } from './state.ts';
 
-const { checkPlanAnswer } = wf.proxyActivities<ReturnType<typeof createPlanActivities>>({ startToCloseTimeout: '1 minute', retry: { maximumAttempts: 5 } });
+const { checkPlanAnswer } = wf.proxyActivities<PlanActivities>({ startToCloseTimeout: '1 minute', retry: { maximumAttempts: 5 } });
 
 /**
  * The question as it is put to the person: as written, or with its text and schema

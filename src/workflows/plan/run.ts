@@ -7,18 +7,17 @@
 import * as wf from '@temporalio/workflow';
 import { failure, nonRetryable } from '../../kernel/failures.ts';
 import { failureMessage, waitUntil } from '../lifecycle.ts';
-import type { createPlanActivities } from '../../activities/plans.ts';
 import { needsEvaluation, paramValues, stepsReadBy } from '../../plans/expressions.ts';
 import { askIsComputed, computedPart, resolveReferences } from '../../plans/references.ts';
 import { blockSteps, isSettled, readySteps } from '../../plans/scheduler.ts';
 import type { Plan, Step, StepResult } from '../../plans/schema.ts';
-import type { ExecutionSummary, Json, PlanOutcome, StepOutcome } from './contract.ts';
+import type { ExecutionSummary, Json, PlanActivities, PlanOutcome, StepOutcome } from './contract.ts';
 import { awaitAnswer } from './questions.ts';
 import { type PlanState, approvalKey, iso } from './state.ts';
 import type { GateOutcome } from '../approval-gate.ts';
 import { type RunOutcome, callTool, retried, runAgentStep, runEachItem, runToolStep, toolDone, toolFailed, toolLedger } from './step-calls.ts';
 
-type Activities = ReturnType<typeof createPlanActivities>;
+type Activities = PlanActivities;
 
 const { describePlanAgent } = wf.proxyActivities<Activities>({
   startToCloseTimeout: '1 minute',

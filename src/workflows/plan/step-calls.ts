@@ -4,14 +4,13 @@
  */
 import * as wf from '@temporalio/workflow';
 import type { FailedAttempt } from '../../kernel/schemas.ts';
-import type { createPlanActivities } from '../../activities/plans.ts';
 import type { Step } from '../../plans/schema.ts';
 import { failureDetails, failureMessage } from '../lifecycle.ts';
-import type { Json, PlanLedgerEntry, StepOutcome } from './contract.ts';
+import type { Json, PlanActivities, PlanLedgerEntry, StepOutcome } from './contract.ts';
 import type { PlanState } from './state.ts';
 import { retryPolicyFor } from '../retry-policies.ts';
 
-type Activities = ReturnType<typeof createPlanActivities>;
+type Activities = PlanActivities;
 
 export type RunOutcome = ({ ok: true; value: Json; attempts: number; cause?: undefined; error?: undefined } | { ok: false; error: string; attempts: number; cause: unknown }) & { failedAttempts?: FailedAttempt[] };
 
