@@ -119,6 +119,27 @@ describe('refusing a doomed start', () => {
   }, 60_000);
 });
 
+describe('a start that was not checked and fails at planning says why', () => {
+  it('a plan of an agent its worker does not run: failed, with the reason, in plan show and on its page', async () => {
+    const plan = await navigator.startPlan({ agent: 'workspac', request: 'anything', id: 'unchecked-plan-1', check: false });
+    await plan.workflow.result().catch(() => undefined);
+    const view = await plan.status();
+    expect(view.status).toBe('failed');
+    expect(view.error).toMatch(/^planning failed: unknown agent "workspac"; this worker runs: .*workspace/);
+    const show = await cli(['plan', 'show', plan.id]);
+    expect(show.stdout).toMatch(/error.*planning failed: unknown agent "workspac"/);
+    expect(show.stdout).toMatch(/failed/);
+  }, 60_000);
+
+  it('a mission of an agent its worker does not run: failed, with the reason', async () => {
+    const mission = await navigator.start('wire-transfr', {}, { id: 'unchecked-mission-1', check: false });
+    await mission.result().catch(() => undefined);
+    const status = await mission.status();
+    expect(status.status).toBe('failed');
+    expect(status.error).toMatch(/unknown agent "wire-transfr"/);
+  }, 60_000);
+});
+
 describe.skipIf(!executablePath)('the console refuses a doomed start (Chromium)', () => {
   let web: BrowserConsole;
   beforeAll(async () => {
@@ -141,6 +162,17 @@ describe.skipIf(!executablePath)('the console refuses a doomed start (Chromium)'
     expect(await form.locator('input[name=agent]').inputValue()).toBe('wire-transfr');
     expect(await axeViolations(page)).toEqual([]);
     expect(await workflowIds()).toEqual(before);
+    await page.close();
+  }, 60_000);
+
+  it('the page of a plan that failed at planning says why, not "No plan yet"', async () => {
+    const page = await web.browser.newPage(DESKTOP);
+    await page.goto(`${web.web.url}/plans/unchecked-plan-1`);
+    const body = (await page.textContent('main')) ?? (await page.textContent('body'))!;
+    expect(body).toMatch(/planning failed: unknown agent "workspac"/);
+    expect(body).not.toMatch(/the planner is writing it/);
+    await page.goto(`${web.web.url}/missions/unchecked-mission-1`);
+    expect(await page.textContent('body')).toMatch(/unknown agent "wire-transfr"/);
     await page.close();
   }, 60_000);
 });
