@@ -17,3 +17,4 @@ export { auditPlan, type PlanAuditReport } from '../audit/plan/audit.ts';
 export { connectClient, resolveTarget, type TemporalTarget } from '../temporal/connection.ts';
 export { DEFAULT_QUERY_TIMEOUT_MS, RunReader, type RunReaderOptions, WorkerUnavailableError, type HistoryState, type PollerSeen, readerOf } from '../history/reader.ts';
 export { HistoryReplayError } from '../history/replay.ts';
+export { StartRefused, type StartRefusedCode, type StartCheck, type ServedAgent, type ServedOnQueue, checkStart, servedAgents, announceAgents } from './served-agents.ts';

@@ -8,6 +8,7 @@
 import type { Hono } from 'hono';
 import { MissionRejected } from '../client/mission/client.ts';
 import { PlanRejected } from '../client/plan/client.ts';
+import { StartRefused } from '../client/served-agents.ts';
 import type { Json } from '../workflows/mission/contract.ts';
 import { agentChoices, inputProblems, planProblems } from './agents.ts';
 import { argsFields, readFields } from './forms.ts';
@@ -48,7 +49,7 @@ export function startRoutes(app: Hono, ctx: ConsoleContext): void {
       const m = await ctx.navigator.start(agent, read.input);
       return c.redirect(`/missions/${encodeURIComponent(m.id)}`, 303);
     } catch (err) {
-      if (err instanceof MissionRejected) return c.html(startPage(ctx, { problem: err.message, kind: 'mission', form, typed: read.typed }, form.form === 'fields' ? agent : undefined), 400);
+      if (err instanceof MissionRejected || err instanceof StartRefused) return c.html(startPage(ctx, { problem: err.message, kind: 'mission', form, typed: read.typed }, form.form === 'fields' ? agent : undefined), 400);
       throw err;
     }
   });
@@ -69,7 +70,7 @@ export function startRoutes(app: Hono, ctx: ConsoleContext): void {
       const p = await ctx.navigator.startPlan({ agent, request, document });
       return c.redirect(`/plans/${encodeURIComponent(p.id)}`, 303);
     } catch (err) {
-      if (err instanceof PlanRejected) return c.html(startPage(ctx, { problem: err.message, kind: 'plan', form }), 400);
+      if (err instanceof PlanRejected || err instanceof StartRefused) return c.html(startPage(ctx, { problem: err.message, kind: 'plan', form }), 400);
       throw err;
     }
   });

@@ -55,6 +55,17 @@ export async function polling<T>(engine: Engine, type: QueueType, request: Msg, 
   }
 }
 
+/**
+ * Whether a worker polled `queue` within `withinMs` (a poll waiting now counts): the real
+ * server's matching service asks the same of a sticky queue before it hands a query to it
+ * (StickyWorkerUnavailable when nobody polled it in the last 10 s).
+ */
+export function polledWithin(engine: Engine, namespace: string, type: QueueType, queue: string, withinMs: number): boolean {
+  const now = Date.now();
+  for (const entry of queueOf(engine, namespace, type, queue).values()) if (entry.waiting > 0 || now - entry.lastEnded <= withinMs) return true;
+  return false;
+}
+
 /** ShutdownWorker: the worker is no longer listed, on any queue. */
 export function workerShutDown(engine: Engine, workerInstanceKey: string | undefined, identity: string | undefined): void {
   for (const seen of registry.get(engine)?.values() ?? []) {

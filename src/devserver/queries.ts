@@ -12,6 +12,7 @@ import { decodeToken, Engine, encodeToken } from './engine.ts';
 import { RpcError } from './errors.ts';
 import type { CallContext } from './grpc.ts';
 import { RUNNING, type RunState } from './model.ts';
+import { polledWithin } from './pollers.ts';
 import { type Msg, timestamp } from './proto.ts';
 import { queueKey } from './workflow-task-schedule.ts';
 
@@ -24,7 +25,7 @@ interface PendingQuery {
   dispatchId?: string;
   /** Queue a legacy query task was put on. */
   queue?: string;
-  /** Re-offers the query task on the normal queue if it is not picked up / answered in time. */
+  /** Re-offers the query task on the normal queue if a worker took it and did not answer in time. */
   fallback?: NodeJS.Timeout;
   resolve(result: Msg): void;
 }
@@ -33,6 +34,8 @@ interface PendingQuery {
 const QUERY_TIMEOUT_MS = 60_000;
 /** A query task a worker took but did not answer in this time goes to another worker. */
 const QUERY_TASK_TIMEOUT_MS = 10_000;
+/** A sticky queue nobody polled for this long has no worker: the real server's window (matching's stickyPollerUnavailableWindow). */
+const STICKY_POLLER_UNAVAILABLE_MS = 10_000;
 
 const registry = new WeakMap<Engine, Map<string, PendingQuery>>();
 
@@ -101,15 +104,34 @@ function route(engine: Engine, run: RunState, query: PendingQuery): void {
     query.state = 'queued';
     return;
   }
-  const sticky = run.status === RUNNING ? run.sticky : undefined;
+  let sticky = run.status === RUNNING ? run.sticky : undefined;
+  if (sticky && !polledWithin(engine, run.namespace, 'TASK_QUEUE_TYPE_WORKFLOW', sticky.queue, STICKY_POLLER_UNAVAILABLE_MS)) {
+    // its worker is gone (killed: it never said so with ShutdownWorker): any worker answers,
+    // and the run is no longer sticky, as the real server resets it on StickyWorkerUnavailable
+    forgetSticky(engine, run, sticky.queue);
+    sticky = undefined;
+  }
   dispatchLegacy(engine, run, query, sticky?.queue ?? run.taskQueue);
   if (sticky) {
-    // A sticky worker that does not pick the query up in time may be gone.
+    // A sticky worker that does not pick the query up in time may be gone: the query goes to
+    // the normal queue and the run stops being sticky, even when its caller has given up by
+    // then (a query deadline shorter than the sticky timeout: else every later query would go
+    // to the dead worker's queue again, and none would ever be answered)
+    const queue = sticky.queue;
     if (query.fallback) clearTimeout(query.fallback);
-    query.fallback = setTimeout(() => {
-      if (query.state === 'legacy' && pending(engine).has(query.id)) dispatchLegacy(engine, run, query, run.taskQueue);
-    }, sticky.timeoutMs);
+    setTimeout(() => {
+      if (query.state !== 'legacy' || query.queue !== queue) return; // taken by the sticky worker, or moved
+      forgetSticky(engine, run, queue);
+      if (pending(engine).has(query.id)) dispatchLegacy(engine, run, query, run.taskQueue);
+    }, sticky.timeoutMs).unref();
   }
+}
+
+/** The run's sticky queue `queue` has no worker: its next query and task go to the normal queue. */
+function forgetSticky(engine: Engine, run: RunState, queue: string): void {
+  if (run.sticky?.queue !== queue || run.wft) return; // a task of its own meanwhile: its sticky timeout decides
+  run.sticky = undefined;
+  engine.touch(run);
 }
 
 function legacyInFlight(engine: Engine, query: PendingQuery): boolean {

@@ -355,12 +355,12 @@ export interface Runtime {
   apply2(f: Value, x: Value, y: Value): Value;
   /**
    * Whether `(f acc x)` only updates `acc` with `assoc`, `update`, ... and lets nothing else
-   * see it, so `reduce` may pass a transient map (eval/in-place-accumulator.ts).
+   * see it, so `reduce` may pass a transient map (eval/closures/in-place-accumulator.ts).
    */
   updatesInPlace(f: Value): boolean;
   /**
    * `reduce`'s loop over `xs` from `from` (a unit of fuel, then `(f acc x)`, per item), run
-   * at once when `f` can (a numeric fn compiled to WebAssembly: eval/compile.ts's `Fold`):
+   * at once when `f` can (a numeric fn compiled to WebAssembly: eval/closures/code.ts's `Fold`):
    * the acc after the items it took and the index of the next. Undefined: it took none.
    */
   foldNumbers?(f: Value, acc: Value, xs: readonly Value[], from: number): readonly [Value, number] | undefined;

@@ -13,6 +13,8 @@ import { agentsOfModule } from './agents.ts';
 import { workflowPreloadModules, workflowsPath } from '../workflows/path.ts';
 import { type Telemetry, silentSpanSinks, telemetry as telemetryFromEnv, workflowInterceptorModules } from '../telemetry/setup.ts';
 import { cachedBundle } from './bundle-cache.ts';
+import { type ServedAgent, announceAgents } from '../client/served-agents.ts';
+import { jsonSchemaOf } from '../navigator/index.ts';
 
 export { workflowsPath };
 export { buildRegistry, loadAgentModule } from './agents.ts';
@@ -36,6 +38,11 @@ export interface NavigatorWorkerOptions {
   identity?: string;
   /** OpenTelemetry plugins @default from OTEL_* (off when nothing is set); null: off */
   telemetry?: Telemetry | null;
+  /**
+   * announce the agents this worker serves on its task queue, so that clients refuse a
+   * start of an agent no worker serves (src/client/served-agents.ts) @default true
+   */
+  announceAgents?: boolean;
 }
 
 /**
@@ -59,7 +66,8 @@ export async function createNavigatorWorker(opts: NavigatorWorkerOptions): Promi
   const dataConverter = opts.dataConverter ?? (await configuredDataConverter());
   const t = opts.telemetry === undefined ? telemetryFromEnv() : opts.telemetry;
   const workflowBundle = opts.workflowBundle ?? (await bundleMissionWorkflows());
-  return Worker.create({
+  const agents = registryOf(opts.agents);
+  const worker = await Worker.create({
     // on: the plugin adds the interceptors and the span sink; off: the sink drops the spans
     ...(t ? { plugins: t.plugins } : { sinks: silentSpanSinks }),
     workflowBundle,
@@ -68,14 +76,35 @@ export async function createNavigatorWorker(opts: NavigatorWorkerOptions): Promi
     namespace: opts.namespace ?? 'default',
     taskQueue: opts.taskQueue,
     // the claim check among the worker's codecs: activities store large answers ahead with it
-    activities: createActivities({ agents: registryOf(opts.agents), client: opts.client, heartbeatEveryMs: opts.heartbeatEveryMs, recording: resultRecording(offloadOf(dataConverter)) }),
-    // Heartbeats reach Temporal every 2 s (the SDK would wait 80% of the 5 s heartbeat
-    // timeout): a live call keeps 3 s of margin, a dead one is retried 5 s after it died,
-    // and a pass's heartbeat details (what it does, for `run`/`watch`) stay fresh.
-    maxHeartbeatThrottleInterval: '2 seconds',
+    activities: createActivities({ agents, client: opts.client, heartbeatEveryMs: opts.heartbeatEveryMs, recording: resultRecording(offloadOf(dataConverter)) }),
+    // Heartbeats reach Temporal at most every 0.75 s (the SDK would wait 80% of the 5 s
+    // heartbeat timeout): a pass's heartbeat details (the program as the model writes it,
+    // its tool calls: the mission page and `navigator watch` show them) arrive within about
+    // a second. An activity that heartbeats less often (every 2 s) sends no more than that.
+    maxHeartbeatThrottleInterval: '750 milliseconds',
     // a workflow whose worker died moves to another worker after 3 s, not the SDK's 10 s
     stickyQueueScheduleToStartTimeout: '3 seconds',
     ...(opts.identity ? { identity: opts.identity } : {}),
+  });
+  if (opts.announceAgents !== false) {
+    // a worker that cannot announce still runs: clients then start its agents unchecked, with a warning
+    await announceAgents(opts.client, opts.taskQueue, worker.options.identity, servedOf(agents)).catch((err: Error) =>
+      process.emitWarning(`navigator worker: could not announce its agents on task queue ${opts.taskQueue}: ${err.message}`),
+    );
+  }
+  return worker;
+}
+
+/** What a worker announces of its agents: name, description, the input's JSON schema. */
+export function servedOf(agents: AgentRegistry): ServedAgent[] {
+  return [...agents.values()].map(({ agent }) => {
+    let input: Record<string, unknown> | undefined;
+    try {
+      input = jsonSchemaOf(agent.input) as Record<string, unknown>;
+    } catch {
+      // a schema JSON Schema cannot say (a transform): the worker checks the input itself
+    }
+    return { name: agent.name, ...(agent.description ? { description: agent.description } : {}), ...(input ? { input } : {}) };
   });
 }
 

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { busyCounter, finishSignal, slowHello } from './fixtures/workflows.ts';
+import { addSignal, busyCounter, counter, finishSignal, slowHello, totalQuery } from './fixtures/workflows.ts';
 import {
   ACTIVITY,
   eventsOfType,
@@ -107,5 +107,30 @@ describe('SIGKILL of a worker process', () => {
       ...WORKFLOW_TASK,
       'WorkflowExecutionCompleted',
     ]);
+  });
+
+  it("a query after the kill is answered by the next worker, not left on the killed worker's sticky queue", async () => {
+    // the SDK's default sticky timeout (10 s), longer than the query deadline below: a caller
+    // that gives up first must not leave the run sticky to a queue nobody polls (issue 44:
+    // every later query of the run went there, and none was answered)
+    const taskQueue = `kill-query-${randomUUID()}`;
+    const { child, output } = spawnWorker(taskQueue, { STICKY_TIMEOUT: '10s' });
+    await output('WORKER_READY');
+    const handle = await startWorkflow(env, counter, { taskQueue, workflowId: 'kill-query-1' });
+    await handle.signal(addSignal, 1);
+    expect(await handle.query(totalQuery)).toBe(1);
+    await kill(child);
+    const answered = await runWorkerUntil(taskQueue, async () => {
+      for (let attempt = 1; attempt <= 30; attempt++) {
+        const total = await env.client.connection.withDeadline(Date.now() + 2000, () => handle.query(totalQuery)).catch(() => null);
+        if (total !== null) return { total, attempt };
+      }
+      return null;
+    });
+    expect(answered?.total).toBe(1);
+    await runWorkerUntil(taskQueue, async () => {
+      await handle.signal(finishSignal);
+      expect(await handle.result()).toBe(1);
+    });
   });
 });

@@ -1,6 +1,6 @@
 /**
  * `reduce` with a fn that only assoc/updates its accumulator builds one transient map
- * (eval/in-place-accumulator.ts, core/seq-eager.ts reduceInPlace). Checked here:
+ * (eval/closures/in-place-accumulator.ts, core/seq-eager.ts reduceInPlace). Checked here:
  * - which fns qualify (the syntactic test, both ways);
  * - random reduce programs give the value, error and fuel of the general path, also when
  *   the fuel runs out part way;
@@ -12,7 +12,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { analyze } from '../../src/lisp/analyzer/index.ts';
 import type { Node } from '../../src/lisp/analyzer/nodes.ts';
 import { fastPaths } from '../../src/lisp/core/seq-eager.ts';
-import { updatesFirstParamInPlace } from '../../src/lisp/eval/in-place-accumulator.ts';
+import { updatesFirstParamInPlace } from '../../src/lisp/eval/closures/in-place-accumulator.ts';
 import { run } from '../../src/lisp/index.ts';
 import { prStr } from '../../src/lisp/printer/index.ts';
 import { read } from '../../src/lisp/reader/index.ts';

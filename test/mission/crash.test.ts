@@ -7,9 +7,11 @@ import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readBank } from '../../examples/wire-transfer/bank.ts';
-import { approveEffectUpdate, decideUpdate, journalQuery, ledgerQuery } from '../../src/workflows/mission/messages.ts';
+import { getMission } from '../../src/client/mission/client.ts';
+import { readerOf } from '../../src/history/reader.ts';
+import { decideUpdate, journalQuery, ledgerQuery } from '../../src/workflows/mission/messages.ts';
 import { payouts } from './fixtures/payout-agent.ts';
-import { eventually, freshBankFile, missionEnv, waitForStatus, type MissionEnv } from './harness.ts';
+import { eventually, freshBankFile, missionEnv, until, waitForStatus, type MissionEnv } from './harness.ts';
 
 const KEY = 'manager_decision_bob_5000';
 const wire = { agent: 'wire-transfer', input: { recipient: 'bob', amount: 5000 } };
@@ -35,6 +37,7 @@ async function expectAuditOk(workflowId: string) {
   expect(report.journal.differences).toEqual([]);
   expect(report.duplicateEffects).toEqual([]);
   expect(report.replay.errors).toEqual([]);
+  expect(report.problems).toEqual([]);
   expect(report.ok).toBe(true);
 }
 
@@ -86,12 +89,12 @@ describe('a worker killed with SIGKILL', () => {
     await waitForStatus(handle, (s) => (s.effectApprovals?.length ?? 0) > 0, 120_000);
     first.kill('SIGKILL');
 
-    m.spawnWorker(agents);
-    // the update itself, which waits for the new worker: the client's approveEffect first reads
-    // what waits with a 3 s query deadline (issue 44), which a worker replaying after taking over
-    // on a loaded machine missed again and again (an open problem, named in the session's note)
-    const waiting = await waitForStatus(handle, (s) => (s.effectApprovals?.length ?? 0) > 0, 120_000);
-    await handle.executeUpdate(approveEffectUpdate, { args: [{ key: waiting.effectApprovals![0]!.key, approved: true, by: 'ana' }] });
+    const next = m.spawnWorker(agents);
+    // the new worker polls (its identity is pid@host): the client's approveEffect reads what
+    // waits with a query first, which the server must now hand to this worker, not to the
+    // sticky queue of the killed one (issue 44)
+    await until(() => readerOf(m.client.workflow).pollers(m.taskQueue), (seen) => seen.some((p) => p.identity.startsWith(`${next.pid}@`)), 120_000, 'the new worker to poll');
+    await getMission(m.client, handle.workflowId).approveEffect({ by: 'ana' });
     expect(await handle.result()).toEqual({ status: 'sent', reference: 'payout_acct_bob_40' });
     expect(payouts(payoutFile)).toHaveLength(1);
     await expectAuditOk(handle.workflowId);

@@ -3,7 +3,7 @@
  * install the tarball into a fresh ESM project, compile the user's TypeScript with tsc,
  * and run everything with plain `node` on the compiled JavaScript: the packaged CLI's
  * `dev` with the user's agents, missions, approvals, audits, plans and schedules, and a
- * client script. This is the README's "Use it in your own project", step by step.
+ * client script. This is docs/library.md ("Using Navigator in your own project"), step by step.
  *
  * Plain node matters: tsx (which runs this repository) forgives imports that Node's own
  * ESM resolver refuses, so only a run without it shows the package works for a user.
@@ -60,7 +60,7 @@ beforeAll(() => {
   tarball = join(dir, readdirSync(dir).find((f) => f.endsWith('.tgz'))!);
   mkdirSync(project);
   writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
-  // the README's two installs in one: the package (by its tarball) and zod, then tsc and Node's types
+  // the guide's two installs in one: the package (by its tarball) and zod, then tsc and Node's types
   const zod = (JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8')) as { dependencies: Record<string, string> }).dependencies.zod!;
   run(npm, ['install', '--prefer-offline', '--no-audit', '--no-fund', tarball, `zod@${zod}`, '@types/node@20', 'typescript@5.9'], project);
   for (const file of ['my-agents.ts', 'start.ts', 'note.plan.json']) copyFileSync(join(fixtures, file), join(project, file));
@@ -143,14 +143,14 @@ function outcome(child: ChildProcess): Promise<{ code: number | null; stdout: st
   return new Promise((resolve) => child.once('close', (code) => resolve({ code, stdout })));
 }
 
-// every command of the walk-through, as the README writes it
+// every command of the walk-through, as docs/library.md writes it
 const shown: string[] = [];
 function show(cmd: string, args: string[]): string[] {
   shown.push([cmd, ...args.map((a) => (/^[\w./:=-]+$/.test(a) ? a : `'${a}'`))].join(' '));
   return args;
 }
 
-describe('the README walk-through with the installed CLI and plain node', () => {
+describe('the docs/library.md walk-through with the installed CLI and plain node', () => {
   let dev: ChildProcess;
   let env: NodeJS.ProcessEnv;
   const bin = () => join(project, 'node_modules/.bin/navigator');
@@ -217,9 +217,8 @@ describe('the README walk-through with the installed CLI and plain node', () => 
     expect(notes.sort()).toEqual(['from a plan', 'from code', 'hello']);
   });
 
-  it('is what the README shows: the same files, the same commands', () => {
-    const readme = readFileSync(join(repo, 'README.md'), 'utf8');
-    const section = readme.slice(readme.indexOf('## Use it in your own project'), readme.indexOf('## Writing an agent'));
+  it('is what docs/library.md shows: the same files, the same commands', () => {
+    const section = readFileSync(join(repo, 'docs/library.md'), 'utf8');
     for (const file of ['my-agents.ts', 'start.ts', 'note.plan.json', 'tsconfig.consumer.json']) {
       expect(section).toContain(readFileSync(join(fixtures, file), 'utf8').trim());
     }

@@ -24,6 +24,7 @@ import * as m from '../../workflows/mission/messages.ts';
 import { issuesText } from '../../kernel/contract.ts';
 import { type AcceptedUpdate, acceptedUpdates, shownArgsProblem } from '../verdicts.ts';
 import { roleProblem } from '../../workflows/approvers.ts';
+import { checkStart } from '../served-agents.ts';
 
 export const MISSION_WORKFLOW = 'navigatorMission';
 
@@ -39,6 +40,11 @@ export interface StartMissionOptions {
   options?: Record<string, unknown>;
   /** what the Temporal UI shows as the run's summary @default `Navigator mission: AGENT` */
   summary?: string;
+  /**
+   * check the agent and input against what the task queue's workers serve before starting
+   * (a {@link StartRefused} when they do not) @default true
+   */
+  check?: boolean;
 }
 
 /** A start or a change the workflow (or the input schema) refused. */
@@ -62,11 +68,19 @@ export function missionStart(opts: Omit<StartMissionOptions, 'id' | 'taskQueue'>
   };
 }
 
+/**
+ * Starts a mission. Refused before anything starts ({@link StartRefused}) when the task
+ * queue's workers do not serve the agent or its input schema refuses the input; the
+ * handle's `startWarning` says what could not be checked (src/client/served-agents.ts).
+ */
 export async function startMission(client: Client, opts: StartMissionOptions): Promise<MissionHandle> {
   const start = missionStart(opts);
+  const checked = opts.check === false ? undefined : await checkStart(client, { taskQueue: opts.taskQueue, agent: opts.agent, input: opts.input ?? {} });
   const id = opts.id ?? `${opts.agent}-${Math.random().toString(16).slice(2, 10)}`;
   const handle = await client.workflow.start(MISSION_WORKFLOW, { taskQueue: opts.taskQueue, workflowId: id, ...start });
-  return new MissionHandle(handle, client);
+  const mission = new MissionHandle(handle, client);
+  if (checked?.warning) mission.startWarning = checked.warning;
+  return mission;
 }
 
 export function getMission(client: Client, id: string): MissionHandle {
@@ -110,6 +124,9 @@ function overviewOf(state: HistoryState): MissionOverview {
 
 /** One mission: queries, decisions and journal changes, result and audit. */
 export class MissionHandle {
+  /** set by {@link startMission} when the agent or input could not be checked before the start */
+  startWarning?: string;
+
   constructor(
     readonly workflow: WorkflowHandle,
     /** reads history (timeline, audit, decided); queries and updates need only the workflow handle */

@@ -24,6 +24,7 @@ import * as m from '../../workflows/plan/messages.ts';
 import { issuesText } from '../../kernel/contract.ts';
 import { type AcceptedUpdate, acceptedUpdates, shownArgsProblem } from '../verdicts.ts';
 import { roleProblem } from '../../workflows/approvers.ts';
+import { checkStart } from '../served-agents.ts';
 
 export const PLAN_WORKFLOW = 'planExecution';
 
@@ -43,6 +44,8 @@ export interface StartPlanOptions {
   options?: z.input<typeof PlanOptions>;
   /** values of the document's parameters (checked against their JSON Schemas) */
   params?: Record<string, Json>;
+  /** check the agent against what the task queue's workers serve before starting @default true */
+  check?: boolean;
 }
 
 /** A plan start or change the workflow refused: the message plus the problems as data. */
@@ -106,8 +109,14 @@ export function planInputOf(opts: StartPlanOptions): PlanInput {
   return input;
 }
 
+/**
+ * Starts a plan. Refused before anything starts ({@link StartRefused}) when the task queue's
+ * workers do not serve the agent; the handle's `startWarning` says when that could not be
+ * checked (src/client/served-agents.ts).
+ */
 export async function startPlan(client: Client, opts: StartPlanOptions): Promise<PlanHandle> {
   const input = planInputOf(opts);
+  const checked = opts.check === false ? undefined : await checkStart(client, { taskQueue: opts.taskQueue, agent: opts.agent, what: 'plan' });
   const id = opts.id ?? `plan-${opts.agent}-${Math.random().toString(16).slice(2, 10)}`;
   const what = opts.request ?? 'a given plan';
   const handle = await client.workflow.start(PLAN_WORKFLOW, {
@@ -117,7 +126,9 @@ export async function startPlan(client: Client, opts: StartPlanOptions): Promise
     staticSummary: `Plan (${opts.agent}): ${what}`.slice(0, 200),
     staticDetails: `Agent **${opts.agent}**\n\n${opts.request ? `Request: ${opts.request}` : 'Plan given by the caller'}`,
   });
-  return new PlanHandle(handle, client);
+  const plan = new PlanHandle(handle, client);
+  if (checked?.warning) plan.startWarning = checked.warning;
+  return plan;
 }
 
 /**
@@ -136,6 +147,9 @@ export function getPlan(client: Client, id: string): PlanHandle {
 
 /** One plan workflow: queries, review updates, approvals, result. */
 export class PlanHandle {
+  /** set by {@link startPlan} when the agent could not be checked before the start */
+  startWarning?: string;
+
   constructor(
     readonly workflow: WorkflowHandle,
     /** reads history (step verdicts); queries and updates need only the workflow handle */

@@ -192,7 +192,7 @@ async function planPage(ctx: ConsoleContext, id: string, outcome?: { message?: s
     ${verdictsBox(verdicts, view)}
     ${approvalCards(ctx, view)}
     ${view.plan ? dagPicture(view.plan.steps) : ''}
-    ${view.plan ? (inReview ? reviewRows(ctx, id, view.plan.steps, view.agent) : runRows(ctx, id, view, progress?.events ?? [])) : html`<p>No plan yet (the planner is writing it).</p>`}
+    ${view.plan ? (inReview ? reviewRows(ctx, id, view.plan.steps, view.agent) : runRows(ctx, id, view, progress?.events ?? [])) : view.status === 'failed' ? html`<p>No plan: it could not be made (the reason is above).</p>` : html`<p>No plan yet (the planner is writing it).</p>`}
     ${editors}
     ${view.summary && !inReview ? html`<h2>Summary</h2><div class="card">${valueBlock(view.summary)}</div>` : ''}
     ${history}`;

@@ -197,7 +197,8 @@ const MISSING: Record<string, string> = {
   'str-join': 'use join (or str/join)',
 };
 
-function editDistance(a: string, b: string, max: number): number {
+/** Levenshtein distance of `a` and `b`, or `max + 1` as soon as it is past `max`. */
+export function editDistance(a: string, b: string, max: number): number {
   if (Math.abs(a.length - b.length) > max) return max + 1;
   let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {

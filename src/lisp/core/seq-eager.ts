@@ -191,7 +191,7 @@ function foldArray(f: Value, start: Value | undefined, xs: readonly Value[], rt:
 
 /**
  * `reduce` of a fn that only `assoc`s, `update`s, `conj`es ... its accumulator
- * (eval/in-place-accumulator.ts): one transient map or vector updated in place instead of
+ * (eval/closures/in-place-accumulator.ts): one transient map or vector updated in place instead of
  * a new one per item. The fn returns the transient itself (or a new collection), so
  * nothing but this loop ever holds it. It is frozen when the loop ends, normally or not;
  * the frozen value is what is returned (a frozen empty vector is another object).

@@ -3,7 +3,7 @@
  * var references (`#'name`, the value of `def`).
  */
 import type { FnInfo } from '../analyzer/nodes.ts';
-import type { CFn } from './compile.ts';
+import type { CFn } from './closures/code.ts';
 import { valueSource } from '../printer/index.ts';
 import { FnValue, type Value } from '../values.ts';
 

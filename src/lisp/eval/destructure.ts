@@ -4,7 +4,7 @@ import { mapGet } from '../lookup.ts';
 import { LazySeq, PList, type PMap, type Value, isMap, isSequential, isVector, map as pmap, seqable, typeName, vec, isLazySeq, isPList } from '../values.ts';
 import type { Evaluator } from './index.ts';
 import { MISSING } from './signals.ts';
-import type { CPattern } from './compile.ts';
+import type { CPattern } from './closures/code.ts';
 
 export function destructure(p: CPattern, v: Value, f: Value[], ev: Evaluator): void {
   switch (p.kind) {

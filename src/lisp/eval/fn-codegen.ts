@@ -54,12 +54,13 @@
  */
 import type { Arity, FnInfo } from '../analyzer/nodes.ts';
 import type { Value } from '../values.ts';
-import type { CArity, Code, Direct, Fold } from './compile.ts';
-import { generatedFunction, isGenerated } from './generated-code.ts';
-import { CHECK_EVERY, type Evaluator } from './index.ts';
-import { FnSource } from './fn-source.ts';
-import { fnInstance, writeFnWasm } from './fn-wasm.ts';
-import { wasmApi } from './wasm-module.ts';
+import type { CArity, Code, Direct, Fold } from './closures/code.ts';
+import { generatedFunction, isGenerated } from './js/generated-code.ts';
+import type { Evaluator } from './index.ts';
+import { CHECK_EVERY } from './fuel.ts';
+import { FnSource } from './js/fn-source.ts';
+import { fnInstance, writeFnWasm } from './wasm/fn-wasm.ts';
+import { wasmApi } from './wasm/wasm-module.ts';
 
 /**
  * Switch, calls before an arity is compiled (and more calls before a body new to the

@@ -38,7 +38,9 @@ import {
   isFn,
   isLazySeq,
 } from '../values.ts';
-import { type Code, programCode } from './compile.ts';
+import type { Code } from './closures/code.ts';
+import { programCode } from './closures/compile.ts';
+import { CHECK_EVERY } from './fuel.ts';
 import { destructure } from './destructure.ts';
 import { realizeNested } from './realize.ts';
 import { vectorOfArray } from '../vector-of-array.ts';
@@ -84,9 +86,6 @@ interface TaskFrame {
 const BUILTIN_PROTO: object = Builtin.prototype;
 
 // ---------------------------------------------------------------- the evaluator
-
-/** Fuel units between the closures' fuel and clock checks. */
-export const CHECK_EVERY = 4096;
 
 export type Outcome =
   | { kind: 'ok'; value: Value; returned: boolean }

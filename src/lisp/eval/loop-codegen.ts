@@ -34,13 +34,16 @@
  */
 import type { Node } from '../analyzer/nodes.ts';
 import type { Value } from '../values.ts';
-import type { Code } from './compile.ts';
-import { CHECK_EVERY, type Evaluator } from './index.ts';
-import { generatedFunction, isGenerated, wasmInstance } from './generated-code.ts';
-import { type Iterations, wasmIterations, writeWasm } from './loop-wasm.ts';
-import { wasmApi } from './wasm-module.ts';
+import type { Code } from './closures/code.ts';
+import type { Evaluator } from './index.ts';
+import { CHECK_EVERY } from './fuel.ts';
+import { generatedFunction, isGenerated } from './js/generated-code.ts';
+import { wasmInstance } from './wasm/instances.ts';
+import { type Iterations, wasmIterations, writeWasm } from './wasm/loop-wasm.ts';
+import { wasmApi } from './wasm/wasm-module.ts';
 import { RECUR } from './signals.ts';
-import { BAILED, DONE, LOW, LoopSource, longestPath } from './loop-source.ts';
+import { LoopSource } from './js/loop-source.ts';
+import { DONE, LOW, longestPath } from './loop-status.ts';
 
 /**
  * Switch, count of loops compiled, and iterations a loop new to the process runs on the

@@ -12,7 +12,7 @@ import type { ExecutionSummary, PlanAck, PlanInput, PlanStatus, StepVerdict } fr
 import * as m from './messages.ts';
 import { acceptAnswer, validateAnswer } from './questions.ts';
 import { applyPlanChange, execute, planDetails, preparePlan, setDetails } from './run.ts';
-import { historyIsLong, publishStatus, waitUntil } from '../lifecycle.ts';
+import { failureMessage, historyIsLong, publishStatus, waitUntil } from '../lifecycle.ts';
 import { checkPlanInput } from './guards.ts';
 import { type ParsedPlanInput, PlanState } from './state.ts';
 
@@ -22,7 +22,7 @@ export async function planExecution(raw: PlanInput): Promise<ExecutionSummary> {
   setHandlers(state);
   if (!input.carried) {
     setStatus(state, 'planning');
-    await preparePlan(state);
+    await preparePlan(state).catch((err: unknown) => planningFailed(state, err));
     if (input.approve) state.approved = true;
   }
   if (!state.approved) await review(state);
@@ -69,6 +69,20 @@ function fail(state: PlanState, message: string, summary?: ExecutionSummary): wf
   state.error = message;
   setStatus(state, 'failed');
   return failure('PlanFailed', `plan failed: ${message}`, { details: [summary ?? null] });
+}
+
+/**
+ * A plan that could not be made (an agent its worker does not run, a plan that stays
+ * invalid) says why and that it failed, in its status and on its page, not "planning"
+ * forever. Plans recorded before this replay as they ran: their status is set without
+ * publishing it (publishing adds a command).
+ */
+function planningFailed(state: PlanState, err: unknown): never {
+  if (wf.isCancellation(err)) throw err;
+  state.error ??= `planning failed: ${failureMessage(err)}`;
+  if (wf.patched('planning-failure-status')) setStatus(state, 'failed');
+  else state.status = 'failed';
+  throw err;
 }
 
 function setStatus(state: PlanState, status: PlanStatus): void {

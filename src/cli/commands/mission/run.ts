@@ -42,6 +42,7 @@ async function runAction(agent: string, flags: RunFlags): Promise<void> {
   const statusSearchAttribute = flags.statusAttribute ?? process.env.NAVIGATOR_STATUS_ATTRIBUTE;
   const { taskQueueFrom } = await import('../../../temporal/connection.ts');
   const { MissionRejected, startMission } = await import('../../../client/mission/client.ts');
+  const { StartRefused } = await import('../../../client/served-agents.ts');
   const id = flags.id ?? `${agent}-${randomBytes(4).toString('hex')}`;
   // refused here, nothing starts: an unknown agent, an input its schema refuses
   const known = await agentBeforeStart(agent, agentsModuleOf(flags.agents));
@@ -54,9 +55,11 @@ async function runAction(agent: string, flags: RunFlags): Promise<void> {
       taskQueue: taskQueueFrom(flags.taskQueue),
       ...(statusSearchAttribute ? { options: { statusSearchAttribute } } : {}),
     }).catch((err: Error) => {
-      if (err instanceof MissionRejected) throw new CliError(err.message, 2);
+      // refused before anything started: an agent the queue's workers do not serve, an input its schema refuses
+      if (err instanceof MissionRejected || err instanceof StartRefused) throw new CliError(err.message, 2);
       throw new CliError(/already/i.test(err.message) ? `a mission with id ${id} already exists` : err.message);
     });
+    if (mission.startWarning) process.stderr.write(`warning: ${mission.startWarning}\n`);
     if (flags.detach) {
       if (flags.json) printJson({ workflowId: id, agent });
       else process.stdout.write(`Started mission ${id} (agent ${agent}).\n  follow:   npx navigator watch ${id}\n  status:   npx navigator status ${id}\n`);

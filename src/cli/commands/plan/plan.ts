@@ -6,6 +6,7 @@
 import { Command, InvalidArgumentError } from 'commander';
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import { PLAN_WORKFLOW, type PlanHandle, PlanRejected, getPlan, parseItem, startPlan } from '../../../client/plan/client.ts';
+import { StartRefused } from '../../../client/served-agents.ts';
 import type { Json, PlanProblem } from '../../../plans/schema.ts';
 import { blockedAfterWarning } from '../../../plans/scheduler.ts';
 import { CliError, action } from '../../errors.ts';
@@ -44,6 +45,7 @@ async function taskQueue(flag: string | undefined): Promise<string> {
 }
 
 async function showAfterStart(plan: PlanHandle, json: boolean | undefined, waitingFor?: string): Promise<void> {
+  if (plan.startWarning) process.stderr.write(`warning: ${plan.startWarning}\n`);
   // say at once what started: a planner's model can take a minute to answer
   if (!json) process.stdout.write(`Started plan ${plan.id}${waitingFor ? `; ${waitingFor}` : ''}\n`);
   const settled = await settlePlan(plan);
@@ -151,7 +153,7 @@ const start = new Command('start')
 
 function startError(id: string | undefined) {
   return (err: Error): never => {
-    if (err instanceof PlanRejected) throw new CliError(err.message, 2);
+    if (err instanceof PlanRejected || err instanceof StartRefused) throw new CliError(err.message, 2);
     throw new CliError(/already/i.test(err.message) ? `a workflow with id ${id} already exists` : err.message);
   };
 }

@@ -17,17 +17,13 @@
  * tests and counters there is what makes a first run fast (and V8 optimises a smaller
  * function sooner).
  */
-import type { Node } from '../analyzer/nodes.ts';
-import { resolveCore } from '../core/index.ts';
-import type { Value } from '../values.ts';
+import type { Node } from '../../analyzer/nodes.ts';
+import { resolveCore } from '../../core/index.ts';
+import type { Value } from '../../values.ts';
+import { BAILED, DONE, LOW, longestPath } from '../loop-status.ts';
 
 /** Bodies bigger than this stay on the closures (source size, compile time). */
 const MAX_NODES = 300;
-
-/** What the generated iterations stopped on (the function's result). */
-export const DONE = 0;
-export const LOW = 1;
-export const BAILED = 2;
 
 type Ty = 'number' | 'boolean' | 'any';
 
@@ -83,23 +79,6 @@ function literal(v: number | boolean | null): string | undefined {
   if (typeof v !== 'number') return String(v);
   if (!Number.isFinite(v) || Object.is(v, -0)) return undefined;
   return v < 0 ? `(${v})` : String(v);
-}
-
-/** The most units one iteration of `n` can use (its longest path). */
-export function longestPath(n: Node): number {
-  switch (n.kind) {
-    case 'op1':
-      return 1 + longestPath(n.a);
-    case 'op2':
-      return 1 + longestPath(n.a) + longestPath(n.b);
-    case 'if':
-      return 1 + longestPath(n.test) + Math.max(longestPath(n.then), longestPath(n.else));
-    case 'recur':
-    case 'callCore':
-      return 1 + n.args.reduce((sum, a) => sum + longestPath(a), 0);
-    default:
-      return 1;
-  }
 }
 
 /** The loop locals (by index) that `n` uses where a number is needed. */

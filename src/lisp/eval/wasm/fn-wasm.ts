@@ -13,12 +13,12 @@
  * - Values: f64 as JS numbers, `+ 0` where fn-source.ts cleans -0; `rem`/`mod` are exact
  *   integer remainders (32 bits, else 64 below 2^53, else a give-up).
  */
-import type { Arity, FnInfo, Node } from '../analyzer/nodes.ts';
-import { resolveCore } from '../core/index.ts';
-import type { Value } from '../values.ts';
-import type { Evaluator } from './index.ts';
+import type { Arity, FnInfo, Node } from '../../analyzer/nodes.ts';
+import { resolveCore } from '../../core/index.ts';
+import type { Value } from '../../values.ts';
+import type { Evaluator } from '../index.ts';
 import { FOLD_BASE, FOLD_ITEMS, OP, TYPE, f64Const, fnModuleBytes, i32Const, localGet, localSet, remainder, sharedMemory } from './wasm-module.ts';
-import { wasmInstance } from './generated-code.ts';
+import { wasmInstance } from './instances.ts';
 
 type Ty = 'number' | 'boolean';
 interface Val {

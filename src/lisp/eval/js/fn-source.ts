@@ -4,9 +4,9 @@
  * writes statements that compute it over JS numbers, charge fuel in the closures' groups
  * and count self calls against the depth limit, optionally with the self calls inlined.
  */
-import type { Arity, FnInfo, Node } from '../analyzer/nodes.ts';
-import { resolveCore } from '../core/index.ts';
-import type { Value } from '../values.ts';
+import type { Arity, FnInfo, Node } from '../../analyzer/nodes.ts';
+import { resolveCore } from '../../core/index.ts';
+import type { Value } from '../../values.ts';
 
 /** Bodies bigger than this stay on the closures (source size, compile time). */
 const MAX_NODES = 400;

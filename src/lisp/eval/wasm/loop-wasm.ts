@@ -18,10 +18,10 @@
  * compute it or give it to the closures. Booleans are i32; nil, strings and any value of
  * mixed type keep the loop on the JS iterations.
  */
-import type { Node } from '../analyzer/nodes.ts';
-import { resolveCore } from '../core/index.ts';
-import type { Value } from '../values.ts';
-import { BAILED, DONE, LOW, longestPath } from './loop-source.ts';
+import type { Node } from '../../analyzer/nodes.ts';
+import { resolveCore } from '../../core/index.ts';
+import type { Value } from '../../values.ts';
+import { BAILED, DONE, LOW, longestPath } from '../loop-status.ts';
 import { OP, TYPE, type WasmInstance, f64Const, f64StoreAt, i32Const, localGet, localSet, moduleBytes, remainder, sharedMemory } from './wasm-module.ts';
 
 type Ty = 'number' | 'boolean';

@@ -1,12 +1,10 @@
-/** `for` and `doseq` clauses: bindings, `:let`, `:when`, `:while`. */
-import type { ForClause } from '../analyzer/nodes.ts';
-import { PtcError } from '../errors.ts';
-import { type Value, seqable, typeName } from '../values.ts';
-import type { Evaluator } from './index.ts';
-import { destructure } from './destructure.ts';
-import type { Span } from '../form.ts';
-import type { CBinding, CPattern, Code } from './compile.ts';
-import { bindAll, compile, compileBindings, compilePattern } from './compile.ts';
+/** `for` and `doseq` clauses: bindings, `:let`, `:when`, `:while` (compiled by compile.ts's `compileForClause`). */
+import { PtcError } from '../../errors.ts';
+import { type Value, seqable, typeName } from '../../values.ts';
+import type { Evaluator } from '../index.ts';
+import { destructure } from '../destructure.ts';
+import type { Span } from '../../form.ts';
+import { type CBinding, type CPattern, type Code, bindAll } from './code.ts';
 
 /** A compiled `for`/`doseq` clause. */
 export type CForClause =
@@ -14,19 +12,6 @@ export type CForClause =
   | { kind: 'let'; bindings: CBinding[] }
   | { kind: 'when'; test: Code }
   | { kind: 'while'; test: Code };
-
-export function compileForClause(c: ForClause): CForClause {
-  switch (c.kind) {
-    case 'bind':
-      return { kind: 'bind', pattern: compilePattern(c.pattern), coll: compile(c.coll, null), span: c.span };
-    case 'let':
-      return { kind: 'let', bindings: compileBindings(c.bindings, null) };
-    case 'when':
-      return { kind: 'when', test: compile(c.test, null) };
-    case 'while':
-      return { kind: 'while', test: compile(c.test, null) };
-  }
-}
 
 export function forClause(ev: Evaluator, clauses: CForClause[], ci: number, body: Code, out: Value[] | null, f: Value[]): boolean {
   if (ci === clauses.length) {

@@ -1,16 +1,20 @@
-/** Compiled call sites: calls of fn values (closures without an argument array), of core functions, and `recur`. */
-import type { Node } from '../analyzer/nodes.ts';
-import { PtcError } from '../errors.ts';
-import { type Value, isFn } from '../values.ts';
-import { isClosure } from './closure.ts';
-import { RECUR } from './signals.ts';
-import { destructure } from './destructure.ts';
-import type { Code, RecurTarget } from './compile.ts';
-import { compile, compileAll, evAll } from './compile.ts';
+/**
+ * Compiled call sites: calls of fn values (closures without an argument array), of core
+ * functions, and `recur`. Operands are compiled by the `compile` handed in (compile.ts's).
+ */
+import type { Node } from '../../analyzer/nodes.ts';
+import { PtcError } from '../../errors.ts';
+import { type Value, isFn } from '../../values.ts';
+import { isClosure } from '../closure.ts';
+import { RECUR } from '../signals.ts';
+import { destructure } from '../destructure.ts';
+import { type Code, type Compile, type RecurTarget, evAll } from './code.ts';
 
-export function compileCall(n: Extract<Node, { kind: 'call' }>): Code {
+const compileAll = (compile: Compile, nodes: Node[]): Code[] => nodes.map((n) => compile(n, null));
+
+export function compileCall(n: Extract<Node, { kind: 'call' }>, compile: Compile): Code {
   const fc = compile(n.fn, null);
-  const args = compileAll(n.args, null);
+  const args = compileAll(compile, n.args);
   const span = n.span;
   const fnName = (fn: Value): string | undefined => (isFn(fn) ? fn.name : undefined);
   // Closures are called without an argument array (call0/call1/call2), and a local
@@ -94,10 +98,10 @@ export function compileCall(n: Extract<Node, { kind: 'call' }>): Code {
   }
 }
 
-export function compileCallCore(n: Extract<Node, { kind: 'callCore' }>): Code {
-  const shaped = callCoreShaped(n);
+export function compileCallCore(n: Extract<Node, { kind: 'callCore' }>, compile: Compile): Code {
+  const shaped = callCoreShaped(n, compile);
   if (shaped !== undefined) return shaped;
-  const args = compileAll(n.args, null);
+  const args = compileAll(compile, n.args);
   const { span, name } = n;
   const { fn, call1, call2, call3 } = n.core;
   // a core function's fixed-arity form: the same charge, order of evaluation and errors,
@@ -161,7 +165,7 @@ export function compileCallCore(n: Extract<Node, { kind: 'callCore' }>): Code {
  * constants read without their closures, charged where theirs would charge (leading ones
  * with the call), the same errors.
  */
-function callCoreShaped(n: Extract<Node, { kind: 'callCore' }>): Code | undefined {
+function callCoreShaped(n: Extract<Node, { kind: 'callCore' }>, compile: Compile): Code | undefined {
   const { span, name, args } = n;
   const { call1, call2 } = n.core;
   const [a0, a1] = args;
@@ -204,9 +208,9 @@ function callCoreShaped(n: Extract<Node, { kind: 'callCore' }>): Code | undefine
   };
 }
 
-export function compileRecur(n: Extract<Node, { kind: 'recur' }>, rt: RecurTarget | null): Code {
+export function compileRecur(n: Extract<Node, { kind: 'recur' }>, rt: RecurTarget | null, compile: Compile): Code {
   if (rt === null) throw new PtcError('invalid_form', 'recur can only be used inside loop or fn', n.span);
-  const args = compileAll(n.args, null);
+  const args = compileAll(compile, n.args);
   const { params, rest } = rt;
   const np = params.length;
   if (rest === null && np === args.length && params.every((p) => p.kind === 'bind')) {

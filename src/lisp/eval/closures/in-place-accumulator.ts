@@ -19,8 +19,8 @@
  * map itself. Any node kind not known here counts as a mention, as does a nested fn
  * that captures it.
  */
-import type { Arity, Binding, Node, Pattern } from '../analyzer/nodes.ts';
-import { resolveCore } from '../core/index.ts';
+import type { Arity, Binding, Node, Pattern } from '../../analyzer/nodes.ts';
+import { resolveCore } from '../../core/index.ts';
 
 /**
  * Core functions that, given a transient map or vector as first argument, update it in

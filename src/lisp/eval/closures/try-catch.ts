@@ -1,12 +1,12 @@
 /** `try` / `catch` / `finally`: what is caught, what always propagates, and the value a catch clause binds. */
-import type { CatchClause } from '../analyzer/nodes.ts';
-import { PtcError } from '../errors.ts';
-import { type Value, kw, map as pmap } from '../values.ts';
-import { exInfo } from './builtins.ts';
-import type { Evaluator } from './index.ts';
-import { SUSPEND, ThrowSignal } from './signals.ts';
-import type { ToolFailure } from '../tool-failure.ts';
-import type { Code } from './compile.ts';
+import type { CatchClause } from '../../analyzer/nodes.ts';
+import { PtcError } from '../../errors.ts';
+import { type Value, kw, map as pmap } from '../../values.ts';
+import { exInfo } from '../builtins.ts';
+import type { Evaluator } from '../index.ts';
+import { SUSPEND, ThrowSignal } from '../signals.ts';
+import type { ToolFailure } from '../../tool-failure.ts';
+import type { Code } from './code.ts';
 
 const K_TYPE = kw('type');
 const K_TOOL = kw('tool');

@@ -14,91 +14,34 @@
  * in place and returns {@link RECUR}; the loop or fn then runs its body again. No
  * exception and no argument array per iteration.
  * Call sites, arithmetic, destructuring, `for` clauses and `try` are compiled in their own
- * modules (calls.ts, arithmetic.ts, destructure.ts, comprehension.ts, try-catch.ts).
+ * modules (calls.ts, arithmetic.ts, ../destructure.ts, comprehension.ts, try-catch.ts);
+ * those that compile operands are handed {@link compile} rather than importing this module,
+ * and the shapes of compiled code are in code.ts, so none imports this module back. Numeric
+ * loops and fns also get generated JS or WebAssembly (../loop-codegen.ts, ../fn-codegen.ts).
  * @module
  */
-import type { Binding, FnInfo, Node, Pattern, Program } from '../analyzer/nodes.ts';
-import { NIL_KEY } from '../analyzer/nodes.ts';
-import type { Span } from '../form.ts';
-import { PtcError } from '../errors.ts';
-import { getIn1 } from '../lookup.ts';
-import { formatNumber, prStr } from '../printer/index.ts';
-import { vectorOfArray } from '../vector-of-array.ts';
-import { PList, type Value, equals, isMap, kw, map as pmap, set as pset, typeName, isKeyword, isSymbol } from '../values.ts';
-import { allOf, anyOf, noneOf, whereFn } from '../core/query.ts';
-import { exInfo } from './builtins.ts';
-import { Closure, VarRef } from './closure.ts';
-import type { Evaluator } from './index.ts';
-import { FailSignal, RECUR, ReturnSignal, ThrowSignal } from './signals.ts';
-import { fastLoop } from './loop-codegen.ts';
-import { compileLater } from './fn-codegen.ts';
+import type { Binding, FnInfo, ForClause, Node, Pattern, Program } from '../../analyzer/nodes.ts';
+import { NIL_KEY } from '../../analyzer/nodes.ts';
+import type { Span } from '../../form.ts';
+import { PtcError } from '../../errors.ts';
+import { getIn1 } from '../../lookup.ts';
+import { formatNumber, prStr } from '../../printer/index.ts';
+import { vectorOfArray } from '../../vector-of-array.ts';
+import { PList, type Value, equals, isMap, kw, map as pmap, set as pset, typeName, isKeyword, isSymbol } from '../../values.ts';
+import { allOf, anyOf, noneOf, whereFn } from '../../core/query.ts';
+import { exInfo } from '../builtins.ts';
+import { Closure, VarRef } from '../closure.ts';
+import type { Evaluator } from '../index.ts';
+import { FailSignal, RECUR, ReturnSignal, ThrowSignal } from '../signals.ts';
+import { fastLoop } from '../loop-codegen.ts';
+import { compileLater } from '../fn-codegen.ts';
 import { updatesFirstParamInPlace } from './in-place-accumulator.ts';
 import { compileCall, compileCallCore, compileRecur } from './calls.ts';
 import { compileOp1, compileOp2 } from './arithmetic.ts';
-import { destructure } from './destructure.ts';
-import { compileForClause, forClause } from './comprehension.ts';
+import { destructure } from '../destructure.ts';
+import { type CForClause, forClause } from './comprehension.ts';
 import { tryNode } from './try-catch.ts';
-/** A compiled node. */
-export type Code = (f: Value[], ev: Evaluator) => Value;
-
-/** A compiled binding pattern: {@link Pattern} with compiled `:or` defaults. */
-export type CPattern =
-  | { kind: 'bind'; slot: number }
-  | { kind: 'seq'; items: CPattern[]; rest: CPattern | null; as: number; span: Span }
-  | { kind: 'map'; entries: CMapEntry[]; as: number; span: Span };
-
-interface CMapEntry {
-  key: Value;
-  pattern: CPattern;
-  default: Code | null;
-}
-
-export interface CBinding {
-  pattern: CPattern;
-  init: Code;
-}
-
-/** A compiled fn arity. */
-export interface CArity {
-  fixed: number;
-  params: CPattern[];
-  rest: CPattern | null;
-  /** every param is a plain name (no destructuring) */
-  simple: boolean;
-  /** param slots when {@link simple} */
-  slots: number[];
-  body: Code;
-  /** a two-param arity that only passes its first param to `assoc`, `update`, ... (in-place-accumulator.ts) */
-  inPlaceFirst: boolean;
-  /** the call without a frame of a one- or two-param arity run as generated code (fn-codegen.ts) */
-  direct?: Direct;
-  /** `reduce`'s loop over numbers with a two-param arity run as WebAssembly (fn-codegen.ts) */
-  fold?: Fold;
-}
-
-/** `c` called with `args` (1 or 2) arguments `x` and `y`, as `ev.callClosure(c, [x, y])` would. */
-export type Direct = (ev: Evaluator, c: Closure, args: 1 | 2, x: Value, y: Value) => Value;
-
-/**
- * `reduce`'s loop (core's `foldArray`: a unit of fuel, then `(c acc x)`, per item) over the
- * items of `xs` from `from`, as far as it can take them (numbers); the acc after the last
- * it took and the index of the next item. Undefined: it took none.
- */
-export type Fold = (ev: Evaluator, c: Closure, acc: Value, xs: readonly Value[], from: number) => readonly [Value, number] | undefined;
-
-/** A compiled `fn`; its closures share it. */
-export interface CFn {
-  info: FnInfo;
-  byCount: (CArity | undefined)[];
-  variadic: CArity | null;
-}
-
-
-/** What a `recur` rebinds: the params of a fn arity or the bindings of a loop. */
-export interface RecurTarget {
-  params: CPattern[];
-  rest: CPattern | null;
-}
+import { type CArity, type CBinding, type CFn, type CPattern, type Code, type RecurTarget, bindAll, evAll } from './code.ts';
 
 const K_FUEL = kw('fuel');
 const K_TOOL_CALLS = kw('tool-calls');
@@ -121,13 +64,6 @@ export function compileAll(nodes: Node[], rt: RecurTarget | null): Code[] {
   return nodes.map((n) => compile(n, rt));
 }
 
-export function evAll(codes: Code[], f: Value[], ev: Evaluator): Value[] {
-  const n = codes.length;
-  const out: Value[] = new Array(n);
-  for (let i = 0; i < n; i++) out[i] = codes[i]!(f, ev);
-  return out;
-}
-
 export function compilePattern(p: Pattern): CPattern {
   switch (p.kind) {
     case 'bind':
@@ -148,13 +84,16 @@ export function compileBindings(bs: Binding[], rt: RecurTarget | null): CBinding
   return bs.map((b) => ({ pattern: compilePattern(b.pattern), init: compile(b.init, rt) }));
 }
 
-export function bindAll(bs: CBinding[], f: Value[], ev: Evaluator): void {
-  for (let i = 0; i < bs.length; i++) {
-    const b = bs[i]!;
-    const v = b.init(f, ev);
-    const p = b.pattern;
-    if (p.kind === 'bind') f[p.slot] = v;
-    else destructure(p, v, f, ev);
+export function compileForClause(c: ForClause): CForClause {
+  switch (c.kind) {
+    case 'bind':
+      return { kind: 'bind', pattern: compilePattern(c.pattern), coll: compile(c.coll, null), span: c.span };
+    case 'let':
+      return { kind: 'let', bindings: compileBindings(c.bindings, null) };
+    case 'when':
+      return { kind: 'when', test: compile(c.test, null) };
+    case 'while':
+      return { kind: 'while', test: compile(c.test, null) };
   }
 }
 
@@ -203,9 +142,9 @@ export function compile(n: Node, rt: RecurTarget | null): Code {
       };
     }
     case 'op2':
-      return compileOp2(n);
+      return compileOp2(n, compile);
     case 'op1':
-      return compileOp1(n);
+      return compileOp1(n, compile);
     case 'if': {
       const test = compile(n.test, rt);
       const then = compile(n.then, rt);
@@ -217,11 +156,11 @@ export function compile(n: Node, rt: RecurTarget | null): Code {
       };
     }
     case 'recur':
-      return compileRecur(n, rt);
+      return compileRecur(n, rt, compile);
     case 'callCore':
-      return compileCallCore(n);
+      return compileCallCore(n, compile);
     case 'call':
-      return compileCall(n);
+      return compileCall(n, compile);
     case 'callKw': {
       const key = n.key;
       const m0 = n.args[0]!;
