@@ -16,7 +16,7 @@
 import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Payload, PayloadCodec } from '@temporalio/common';
-import { allowedHostNames, generateSecret, hostAllowed, isLoopbackName, sameSecret, secretProblem } from '../console/secrets.ts';
+import { allowedHostNames, generateSecret, hostAllowed, isLoopbackName, sameSecret, secretProblem } from './secrets.ts';
 
 export interface CodecServerOptions {
   codec: PayloadCodec;

@@ -9,7 +9,7 @@
  */
 import type { IncomingMessage } from 'node:http';
 import type { Context } from 'hono';
-import { isLoopbackName } from './secrets.ts';
+import { isLoopbackName } from '../codec/secrets.ts';
 
 export interface ProxyAuth {
   /** the header the proxy sets to the signed-in user's name, e.g. X-Forwarded-User */

@@ -20,10 +20,10 @@ import type { Context, MiddlewareHandler } from 'hono';
 import { getCookie, setCookie } from 'hono/cookie';
 import { secureHeaders } from 'hono/secure-headers';
 import { type ProxyAuth, checkProxyAuth, fromProxy } from './proxy.ts';
-import { isLoopbackName, sameSecret } from './secrets.ts';
+import { isLoopbackName, sameSecret } from '../codec/secrets.ts';
 import { type LoginSession, type Token, type TokenSet, matching } from './tokens.ts';
 
-export { isLoopbackName, sameSecret } from './secrets.ts';
+export { isLoopbackName, sameSecret } from '../codec/secrets.ts';
 export { parseTokens } from './tokens.ts';
 
 declare module 'hono' {

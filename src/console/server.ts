@@ -28,7 +28,7 @@ import { scheduleRoutes } from './mission/schedules.ts';
 import { security } from './security.ts';
 import { mayDecideNow } from './roles.ts';
 import type { ProxyAuth } from './proxy.ts';
-import { isLoopbackName } from './secrets.ts';
+import { isLoopbackName } from '../codec/secrets.ts';
 import { LoginSession, TokenSet } from './tokens.ts';
 
 export interface ConsoleOptions {

@@ -10,7 +10,7 @@
  */
 import { stat, readFile } from 'node:fs/promises';
 import { z } from 'zod';
-import { generateSecret, sameSecret, secretProblem } from './secrets.ts';
+import { generateSecret, sameSecret, secretProblem } from '../codec/secrets.ts';
 
 export interface Token {
   /** recorded as `by`; null: the console's user */

@@ -27,7 +27,7 @@ import { configuredDataConverter } from '../codec/load.ts';
 import { LARGE_MESSAGES } from '../temporal/connection.ts';
 import { randomUUID } from 'node:crypto';
 import { type DevServer, type DevServerOptions, startDevServer } from './index.ts';
-import { cachedBundle } from '../worker/bundle-cache.ts';
+import { cachedBundle } from '../workflows/bundle-cache.ts';
 import { HistoryReplayer } from '../history/replayer.ts';
 import { silentSpanSinks } from '../telemetry/setup.ts';
 import { workflowPreloadModules } from '../workflows/path.ts';

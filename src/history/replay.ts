@@ -9,7 +9,7 @@
  * One replay worker per process (HistoryReplayer: built on first use, closed after a few
  * idle seconds), with a bundle of its own (the workflow code, the interceptors a worker's
  * bundle has, plus the read-out), kept on disk between processes when running from this
- * repository's sources (src/worker/bundle-cache.ts).
+ * repository's sources (src/workflows/bundle-cache.ts).
  */
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
@@ -109,7 +109,7 @@ export async function readerBundle(): Promise<{ code: string }> {
     import('@temporalio/worker'),
     import('../workflows/path.ts'),
     import('../telemetry/setup.ts'),
-    import('../worker/bundle-cache.ts'),
+    import('../workflows/bundle-cache.ts'),
   ]);
   const modules = [...workflowInterceptorModules, readoutInterceptorModule];
   const noop = () => undefined;

@@ -12,7 +12,7 @@ import type { Agent } from '../navigator/index.ts';
 import { agentsOfModule } from './agents.ts';
 import { workflowPreloadModules, workflowsPath } from '../workflows/path.ts';
 import { type Telemetry, silentSpanSinks, telemetry as telemetryFromEnv, workflowInterceptorModules } from '../telemetry/setup.ts';
-import { cachedBundle } from './bundle-cache.ts';
+import { cachedBundle } from '../workflows/bundle-cache.ts';
 import { type ServedAgent, announceAgents } from '../client/served-agents.ts';
 import { jsonSchemaOf } from '../navigator/index.ts';
 
@@ -55,7 +55,7 @@ export interface NavigatorWorkerOptions {
 export function bundleMissionWorkflows(): Promise<WorkflowBundle> {
   const make = () =>
     bundleWorkflowCode({ workflowsPath, workflowInterceptorModules: [...workflowInterceptorModules], preloadModules: [...workflowPreloadModules], logger: quietLogger });
-  // from the repository's sources, kept between processes (src/worker/bundle-cache.ts)
+  // from the repository's sources, kept between processes (src/workflows/bundle-cache.ts)
   return cachedBundle([workflowsPath, ...workflowInterceptorModules, ...workflowPreloadModules], make);
 }
 

@@ -7,7 +7,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { cachedBundleIn, madeOf } from '../../src/worker/bundle-cache.ts';
+import { cachedBundleIn, madeOf } from '../../src/workflows/bundle-cache.ts';
 
 /** Bundle code whose inline source map names `sources`, as webpack's does. */
 function codeOf(text: string, sources: string[]): string {
