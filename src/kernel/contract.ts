@@ -88,3 +88,16 @@ export function issueText(issue: { path: PropertyKey[]; message: string }, fallb
 export function issuesText(error: { issues: ReadonlyArray<{ path: PropertyKey[]; message: string }> }, fallback = 'input', prefix: PropertyKey[] = []): string {
   return error.issues.map((i) => issueText(i, fallback, prefix)).join('; ');
 }
+
+/**
+ * `{:status :waiting :decision "key"}` → the decision key a pass's return waits for (the
+ * agent's first decision when it names none); any other value is final. Pure, so the
+ * readers of history (the console's pass view) ask the same question as the workflow.
+ */
+export function waitingDecision(value: Json, decisions: readonly { key: string }[] | undefined): string | null {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return null;
+  if (value.status !== 'waiting') return null;
+  const named = value.decision ?? value.for ?? value.key;
+  if (typeof named === 'string' && named.length > 0) return named;
+  return decisions?.[0]?.key ?? 'decision';
+}

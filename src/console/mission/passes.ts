@@ -20,7 +20,7 @@ import type { PackedState } from '../../navigator/state-packing.ts';
 import type { TraceToolCall, TurnResult } from '../../navigator/pass-state.ts';
 import { jsonOf, passError } from '../../navigator/turn.ts';
 import type { DecisionContract, EffectResult, Json, PassOutcome, RecordedTurnResult } from '../../workflows/mission/contract.ts';
-import { type MissionState, waitingKey } from '../../workflows/mission/state.ts';
+import { waitingDecision } from '../../kernel/contract.ts';
 
 /** One tool call of a program; `effect` for an external call (the workflow ran it as its own activity). */
 export interface CallView {
@@ -188,8 +188,7 @@ function effectsOf(p: OpenPassRecord, turnOf: ReadonlyMap<string, number>): Effe
 
 /** The decision a pass's return waits for, as the workflow reads it (null: not a wait). */
 function askedDecision(value: Json, decisions: DecisionContract[]): string | null {
-  // waitingKey reads only the agent's decisions of the mission's state
-  return waitingKey({ agent: { decisions } } as unknown as MissionState, value);
+  return waitingDecision(value, decisions);
 }
 
 function runEnd(res: RunResult): ProgramEnd {

@@ -23,6 +23,7 @@ import type {
   StatusView,
 } from './contract.ts';
 import { shapesFromCalls } from '../../navigator/result-shape.ts';
+import { waitingDecision } from '../../kernel/contract.ts';
 import { ApprovalGate } from '../approval-gate.ts';
 import { roleProblem } from '../approvers.ts';
 import { ContextFeed, withSummaries } from './pass-context.ts';
@@ -352,11 +353,7 @@ export function decisionProblem(state: MissionState, key: string, value: Json, r
 
 /** `{:status :waiting :decision "key"}` → the decision key; any other value is final. */
 export function waitingKey(state: MissionState, value: Json): string | null {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return null;
-  if (value.status !== 'waiting') return null;
-  const named = value.decision ?? value.for ?? value.key;
-  if (typeof named === 'string' && named.length > 0) return named;
-  return state.agent?.decisions[0]?.key ?? 'decision';
+  return waitingDecision(value, state.agent?.decisions);
 }
 
 /** How long a wait for `key` may last and what its deadline does. */
