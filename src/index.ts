@@ -47,6 +47,8 @@ export {
   /** @deprecated the old name of {@link ChecklistEntry} */
   type ChecklistEntry as PlanItem,
   type RunNavigatorOptions,
+  type PassResult,
+  /** @deprecated the old name of {@link PassResult} */
   type Step,
   type ToolSpec,
   ToolRejected,

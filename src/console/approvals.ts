@@ -7,7 +7,7 @@
 import type { Step } from '../plans/schema.ts';
 import { blockedAfterWarning } from '../plans/scheduler.ts';
 import type { DecisionContract, Json, Pending, PendingApproval as WaitingEffect } from '../workflows/mission/contract.ts';
-import type { PendingApproval } from '../workflows/plan/contract.ts';
+import type { PendingStepApproval } from '../workflows/plan/contract.ts';
 import { decisionEffects, effectsBox, fileEdit, stepEffects, valuesList, type Effects } from './explain.ts';
 import { type Fragment, html } from './html.ts';
 import { type ConsoleContext, atDeadline, decisionForm } from './mission/pages.ts';
@@ -60,7 +60,7 @@ export function shownArgsHash(form: Record<string, unknown>): { argsHash?: strin
 }
 
 /** A plan step waiting for approval; `steps` are the plan's (for the diff and the dependents). */
-export function stepApprovalCard(ctx: ConsoleContext, planId: string, agent: string, a: PendingApproval, steps: readonly Step[]): Fragment {
+export function stepApprovalCard(ctx: ConsoleContext, planId: string, agent: string, a: PendingStepApproval, steps: readonly Step[]): Fragment {
   if (!mayDecideNow(a.approvers)) return othersDecide(html`Step <code>${a.key}</code>${a.tool ? html` <small>(${a.tool})</small>` : ''} of plan ${planId}`, a.approvers!);
   const entry = ctx.agents?.get(agent);
   const step = steps.find((s) => s.id === a.stepId) ?? { id: a.stepId, tool: a.tool ?? undefined, agent: undefined, dependsOn: [] };

@@ -89,6 +89,10 @@ export function issuesText(error: { issues: ReadonlyArray<{ path: PropertyKey[];
   return error.issues.map((i) => issueText(i, fallback, prefix)).join('; ');
 }
 
+
+/** What one external effect gave the pass that asked for it: its value, or why it failed. */
+export type EffectResult = { ok: Json } | { error: string };
+
 /**
  * `{:status :waiting :decision "key"}` → the decision key a pass's return waits for (the
  * agent's first decision when it names none); any other value is final. Pure, so the

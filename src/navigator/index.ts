@@ -51,7 +51,7 @@ export {
   type JournalInput,
   type PassDone,
   type PassEffects,
-  type PassOutcome,
+  type PassEnd,
   type PassProgress,
   type PassStep,
   type ResumePassOptions,
@@ -83,6 +83,7 @@ export { DEFAULT_SHAPE_ENTRIES, ShapeMemory, type ShapeAgent, type ShapeCall, pa
 export { DEFAULT_WAITING_MISSIONS, type FinishedPass, WaitingPrograms } from './waiting-programs.ts';
 export {
   type RunNavigatorOptions,
+  type PassResult,
   type Step,
   applyDelta,
   defaultRunId,

@@ -36,7 +36,8 @@ export const PASS_STATE_VERSION = 1;
 /** `normal`; `must_return` when one work turn is left; `retry` after the work turns. */
 export type TurnKind = 'normal' | 'must_return' | 'retry';
 
-export type EffectResult = { ok: Json } | { error: string };
+import type { EffectResult } from '../kernel/contract.ts';
+export type { EffectResult };
 
 export interface PassUsage {
   inputTokens: number;

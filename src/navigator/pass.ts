@@ -52,7 +52,8 @@ import { prStrLimited } from '../lisp/printer/index.ts';
 
 export type JournalInput = Journal | ReadonlyArray<readonly [string, Json]> | Readonly<Record<string, Json>>;
 
-export interface PassOutcome {
+/** How a pass ended, as the library returns it (the workflow's wire form is PassOutcome in workflows/mission/contract.ts). */
+export interface PassEnd {
   status: 'return' | 'fail' | 'error';
   /** the returned (validated) value or the `fail` value */
   value?: Json;
@@ -121,7 +122,7 @@ export interface PassEffects {
 
 export interface PassDone {
   kind: 'done';
-  outcome: PassOutcome;
+  outcome: PassEnd;
   /** commits of this pass in commit order (new or changed keys) */
   journalDelta: Array<[string, Json]>;
   /** keys removed by task-reset and not committed again */
@@ -545,7 +546,7 @@ export const CAUSE_ERRORS: ReadonlySet<string> = new Set([
 
 const endsWithCause = (e: PassError): boolean => CAUSE_ERRORS.has(e.type);
 
-function done(st: PassState, outcome: PassOutcome): PassDone {
+function done(st: PassState, outcome: PassEnd): PassDone {
   st.pending = null;
   return {
     kind: 'done',

@@ -42,7 +42,7 @@ export interface RunNavigatorOptions {
 }
 
 /** The result of one pass in library mode: the finished pass plus the whole journal. */
-export interface Step extends Omit<PassDone, 'kind' | 'outcome' | 'stepStarts'> {
+export interface PassResult extends Omit<PassDone, 'kind' | 'outcome' | 'stepStarts'> {
   /** `waiting`: the program returned `{:status :waiting ...}`; run again once decided */
   status: 'ok' | 'fail' | 'error' | 'waiting';
   /** the returned value, the `fail` value, or null after an error */
@@ -52,6 +52,9 @@ export interface Step extends Omit<PassDone, 'kind' | 'outcome' | 'stepStarts'> 
    *  `resets` are already applied to it) */
   journal: Array<[string, Json]>;
 }
+
+/** @deprecated the old name of {@link PassResult} ("step" now means a plan node only) */
+export type Step = PassResult;
 
 /** The default run id: stable for one agent and input, so retries share idempotency keys. */
 export function defaultRunId(agent: Pick<Agent, 'name'>, input: unknown): string {
@@ -89,7 +92,7 @@ export async function runEffect(agent: AnyAgent, effect: EffectRequest): Promise
   }
 }
 
-export async function runNavigator(agent: AnyAgent, o: RunNavigatorOptions): Promise<Step> {
+export async function runNavigator(agent: AnyAgent, o: RunNavigatorOptions): Promise<PassResult> {
   const runId = o.runId ?? defaultRunId(agent, o.input);
   let step = await startPass({
     agent,
@@ -109,7 +112,7 @@ export async function runNavigator(agent: AnyAgent, o: RunNavigatorOptions): Pro
     step = await resumePass({ agent, state, journal: o.journal ?? new Map(), effectResults: results, model: o.model, evaluate: o.evaluate });
   }
   const { outcome } = step;
-  const status: Step['status'] =
+  const status: PassResult['status'] =
     outcome.status === 'return' ? (isWaiting(outcome.value ?? null) ? 'waiting' : 'ok') : outcome.status === 'fail' ? 'fail' : 'error';
   return {
     status,

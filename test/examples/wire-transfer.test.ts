@@ -12,7 +12,7 @@ import { appliedOperations, bank, readBank, wireTransfer } from '../../examples/
 import { agentCommand } from '../../src/cli/commands/agent.ts';
 import type { Json } from '../../src/lisp/tools.ts';
 import { createScriptedModel } from '../../src/llm/index.ts';
-import { type Step, runNavigator } from '../../src/navigator/index.ts';
+import { type PassResult, runNavigator } from '../../src/navigator/index.ts';
 
 const example = exampleAgents['wire-transfer']!;
 const input = { recipient: 'bob', amount: 5000 };
@@ -31,7 +31,7 @@ afterEach(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const pass = (journal: Array<[string, Json]>, effects: 'inline' | 'suspend', summaries: Record<string, string> = {}): Promise<Step> =>
+const pass = (journal: Array<[string, Json]>, effects: 'inline' | 'suspend', summaries: Record<string, string> = {}): Promise<PassResult> =>
   runNavigator(wireTransfer, { input, journal, summaries, model: example.model(), runId: 'wire-bob', effects });
 
 describe.each(['inline', 'suspend'] as const)('wire transfer in library mode (effects %s)', (effects) => {
@@ -138,7 +138,7 @@ describe('navigator agent run', () => {
       writeFileSync(journal, JSON.stringify({ ...j1, [KEY]: 'approved' }));
       out.length = 0;
       await agentCommand.parseAsync(['node', 'agent', 'run', 'wire-transfer', '--journal', journal, '--json']);
-      const step = JSON.parse(out.join('')) as Step;
+      const step = JSON.parse(out.join('')) as PassResult;
       expect(step.status).toBe('ok');
       expect(step.value).toMatchObject({ status: 'sent' });
       expect(step.journal.map(([k]) => k)).toContain('execute_wire_bob_5000');

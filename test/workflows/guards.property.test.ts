@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { ApprovalVerdict, CancelRequest, Decision, JournalWrite, MissionInput, TaskReset } from '../../src/workflows/mission/contract.ts';
+import { ApprovalVerdict, CancelRequest, DecisionVerdict, JournalWrite, MissionInput, TaskReset } from '../../src/workflows/mission/contract.ts';
 import { checkApprovalVerdict, checkCancel, checkDecision, checkJournalWrite, checkMissionInput, checkTaskReset, type Checked } from '../../src/workflows/mission/guards.ts';
 import type { z } from 'zod';
 
@@ -27,7 +27,7 @@ const record = (fields: Record<string, fc.Arbitrary<unknown>>) =>
 
 describe('workflow guards agree with the zod contract', () => {
   it('decide', () => {
-    fc.assert(fc.property(fc.oneof(oddValue, record({ key: keyish, value: oddValue, by: oddValue, note: oddValue })), (raw) => agree(Decision, checkDecision, raw)), { numRuns: 500 });
+    fc.assert(fc.property(fc.oneof(oddValue, record({ key: keyish, value: oddValue, by: oddValue, note: oddValue })), (raw) => agree(DecisionVerdict, checkDecision, raw)), { numRuns: 500 });
   });
 
   it('approveEffect', () => {

@@ -18,7 +18,7 @@ import { z } from 'zod';
 import { createModel, createRecordingModel } from '../../llm/index.ts';
 import type { ChatModel } from '../../llm/model.ts';
 import type { Json } from '../../lisp/tools.ts';
-import { type Agent, InputError, type Step, runNavigator } from '../../navigator/index.ts';
+import { type Agent, InputError, type PassResult, runNavigator } from '../../navigator/index.ts';
 import { CliError, action } from '../errors.ts';
 import { importModule, parseJson, readJsonFile, readText } from '../input.ts';
 
@@ -109,7 +109,7 @@ async function runAction(agentSpec: string, flags: RunFlags): Promise<void> {
   if (flags.effects !== undefined && flags.effects !== 'inline' && flags.effects !== 'suspend') {
     throw new CliError(`--effects must be inline or suspend, got ${flags.effects}`, 2);
   }
-  let step: Step;
+  let step: PassResult;
   try {
     const { programEvaluator } = await import('../../sandbox/index.ts');
     step = await runNavigator(resolved.agent, {
@@ -134,7 +134,7 @@ async function runAction(agentSpec: string, flags: RunFlags): Promise<void> {
 }
 
 /** The human-readable report of one pass. */
-export function describeStep(agent: Agent, step: Step, journalFile?: string): string {
+export function describeStep(agent: Agent, step: PassResult, journalFile?: string): string {
   const lines: string[] = [];
   const { usage } = step;
   lines.push(`${agent.name}: ${step.status} after ${usage.turns} ${usage.turns === 1 ? 'turn' : 'turns'} (${usage.inputTokens + usage.outputTokens} tokens)`);
@@ -170,7 +170,7 @@ const runCommand = new Command('run')
   .option('--run-id <id>', 'run id mixed into idempotency keys (default: from agent name and input)')
   .option('--effects <mode>', 'inline (default) or suspend: run external tools between program runs, as the worker does')
   .option('--record <file>', 'record the model\'s answers to FILE (scripted-model format) for offline replay with --model scripted:FILE')
-  .option('--json', 'print the Step (status, value, journal, summaries, trace, usage, warnings) as one JSON object')
+  .option('--json', 'print the pass result (status, value, journal, summaries, trace, usage, warnings) as one JSON object')
   .action(action(runAction));
 
 export const agentCommand = new Command('agent').description('run agents in-process (library mode)').addCommand(runCommand);

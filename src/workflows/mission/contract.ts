@@ -7,7 +7,7 @@ import { z } from 'zod';
 import type { EffectRequest } from '../../lisp/api.ts';
 import type { JsonPatch } from '../../kernel/json-patch.ts';
 
-import { DEFAULT_HEARTBEAT_MS, DEFAULT_TOOL_MS, type Json } from '../../kernel/contract.ts';
+import { DEFAULT_HEARTBEAT_MS, DEFAULT_TOOL_MS, type EffectResult, type Json } from '../../kernel/contract.ts';
 import { DecisionWords, FailedAttempt, JsonValue, ResultUnavailable, SideEffectClass } from '../../kernel/schemas.ts';
 
 export type { Json } from '../../kernel/contract.ts';
@@ -180,7 +180,8 @@ export type ParsedMissionInput = z.output<typeof MissionInput>;
 
 // ---------------------------------------------------------------- messages
 
-export const Decision = z.object({
+/** A person's decision sent to a waiting mission (the `decide` update's argument); the declared decision is DecisionContract. */
+export const DecisionVerdict = z.object({
   key: z.string().min(1),
   value: JsonValue,
   by: z.string().optional(),
@@ -188,7 +189,11 @@ export const Decision = z.object({
   /** the role the person decides with (one of the decision's approvers, when it names them) */
   role: z.string().optional(),
 });
-export type Decision = z.infer<typeof Decision>;
+export type DecisionVerdict = z.infer<typeof DecisionVerdict>;
+/** @deprecated the old name of {@link DecisionVerdict} (`Decision` is the declared decision of src/navigator) */
+export const Decision = DecisionVerdict;
+/** @deprecated the old name of {@link DecisionVerdict} */
+export type Decision = DecisionVerdict;
 
 export const JournalWrite = z.object({ key: z.string().min(1), value: JsonValue });
 export const TaskReset = z.object({ key: z.string().min(1) });
@@ -411,7 +416,7 @@ export interface PassContext {
   toolShapes?: Record<string, string>;
 }
 
-export type EffectResult = { ok: Json } | { error: string };
+export type { EffectResult };
 
 export interface ToolRequest {
   agent: string;

@@ -5,7 +5,7 @@
  * instantiates its bundle's modules, and zod would cost about 1 MB per waiting mission.
  * test/workflows/guards.property.test.ts checks that these guards and the schemas agree.
  */
-import type { ApprovalVerdict, CarriedState, Decision, Json, ParsedMissionInput } from './contract.ts';
+import type { ApprovalVerdict, CarriedState, DecisionVerdict, Json, ParsedMissionInput } from './contract.ts';
 import { DEFAULT_HEARTBEAT_MS, DEFAULT_TOOL_MS } from '../../kernel/contract.ts';
 import type { Problem } from '../../kernel/schemas.ts';
 
@@ -66,7 +66,7 @@ function object(p: Problems, path: string, v: unknown): Obj {
 
 // ---------------------------------------------------------------- messages
 
-export function checkDecision(raw: unknown): Checked<Decision> {
+export function checkDecision(raw: unknown): Checked<DecisionVerdict> {
   const p = new Problems();
   const d = isObj(raw) ? raw : (p.add('decision', 'expected an object'), {});
   const key = nonEmptyString(p, 'key', d.key);
@@ -74,7 +74,7 @@ export function checkDecision(raw: unknown): Checked<Decision> {
   optionalString(p, 'by', d.by);
   optionalString(p, 'note', d.note);
   optionalString(p, 'role', d.role);
-  const out: Decision = { key, value: d.value as Json };
+  const out: DecisionVerdict = { key, value: d.value as Json };
   if (d.by !== undefined) out.by = d.by as string;
   if (d.note !== undefined) out.note = d.note as string;
   if (d.role !== undefined) out.role = d.role as string;

@@ -6,20 +6,20 @@
  * recorded as rejected and changes nothing).
  */
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
-import type { ApprovalVerdict, Decision, DecisionContract, JournalEntries, LedgerEntry, MissionOverview, PassContext, Pending, StatusView } from './contract.ts';
+import type { ApprovalVerdict, DecisionContract, DecisionVerdict, JournalEntries, LedgerEntry, MissionOverview, PassContext, Pending, StatusView } from './contract.ts';
 
 export interface Ack {
   journalVersion: number;
 }
 
-export const decideUpdate = defineUpdate<Ack, [Decision]>('decide');
+export const decideUpdate = defineUpdate<Ack, [DecisionVerdict]>('decide');
 export const writeJournalUpdate = defineUpdate<Ack, [{ key: string; value: unknown }]>('writeJournal');
 export const resetTaskUpdate = defineUpdate<Ack, [{ key: string }]>('resetTask');
 export const cancelUpdate = defineUpdate<Ack, [{ reason?: string }]>('cancel');
 /** approves or denies an effect waiting for a person (see approval-gate.ts) */
 export const approveEffectUpdate = defineUpdate<{ key: string; approved: boolean }, [ApprovalVerdict]>('approveEffect');
 
-export const decideSignal = defineSignal<[Decision]>('decide');
+export const decideSignal = defineSignal<[DecisionVerdict]>('decide');
 export const writeJournalSignal = defineSignal<[{ key: string; value: unknown }]>('writeJournal');
 export const resetTaskSignal = defineSignal<[{ key: string }]>('resetTask');
 export const cancelSignal = defineSignal<[{ reason?: string }]>('cancel');

@@ -95,7 +95,7 @@ export interface StepApprovalRequest {
 }
 
 /** A step (or item) waiting for a person. */
-export type PendingApproval = Pending<StepApprovalRequest>;
+export type PendingStepApproval = Pending<StepApprovalRequest>;
 
 /** Every approval and denial of a step (or item), and each deadline that passed: who, when, note, args hash. */
 export type StepApprovalRecord = Recorded<StepApprovalRequest>;
@@ -118,7 +118,7 @@ export interface PlanStatusView {
   version: number;
   plan: Plan | null;
   /** what waits for approval now */
-  approvals: PendingApproval[];
+  approvals: PendingStepApproval[];
   /** every approval, denial and passed deadline so far */
   approvalRecords: StepApprovalRecord[];
   questions: PendingQuestion[];
@@ -285,7 +285,9 @@ export interface PlanCarried {
   recoveries: number;
   tokens: number;
   chain: string[];
-  /** absent in histories from before approval records */
+  /** the approval records (absent in histories from before them); `approvals`, as the mission's carried state names its own */
+  approvals?: StepApprovalRecord[];
+  /** @deprecated the name of `approvals` in histories recorded before issue 40; read, never written */
   approvalRecords?: StepApprovalRecord[];
   options: PlanOptions;
 }

@@ -94,7 +94,7 @@ export class PlanState {
         tokens: carried.tokens,
         approved: carried.status !== 'review',
       });
-      this.approvals.records = carried.approvalRecords ?? [];
+      this.approvals.records = carried.approvals ?? carried.approvalRecords ?? [];
     }
   }
 
@@ -281,7 +281,7 @@ export class PlanState {
       recoveries: this.recoveries,
       tokens: this.tokens,
       chain: [...this.chain, runId],
-      ...(this.approvals.records.length ? { approvalRecords: this.approvals.records } : {}),
+      ...(this.approvals.records.length ? { approvals: this.approvals.records } : {}),
       options: this.options,
     };
   }
