@@ -12,10 +12,12 @@ import { contextStorage } from 'hono/context-storage';
 import type { AddressInfo } from 'node:net';
 import type { AgentRegistry } from '../navigator/registry.ts';
 import type { NavigatorClient } from '../client/navigator-client.ts';
-import { fingerprint, html, page, pretty } from './html.ts';
+import { fingerprint, html, page } from './html.ts';
 import { PAGE_SCRIPT } from './page-script.ts';
 import { type ConsoleContext, missionRoutes } from './missions.ts';
-import { decisionCard, effectApprovalCard, stepApprovalCard } from './approvals.ts';
+import { decisionCard, stepApprovalCard } from './approvals.ts';
+import { effectsCard } from './effect-cards.ts';
+import { RecentVerdicts, recentBox } from './recent.ts';
 import { WAITING_FOR_YOU, statusBadge } from './waiting.ts';
 import { planRoutes } from './plans.ts';
 import { startRoutes } from './start.ts';
@@ -65,7 +67,7 @@ export function createConsoleApp(opts: ConsoleOptions & Served, streams = new Li
   const app = new Hono();
   const tokens = opts.token !== undefined || opts.tokensFile !== undefined ? new TokenSet({ token: opts.token, tokensFile: opts.tokensFile }) : undefined;
   const sec = security({ user: opts.user, roles: opts.roles, tokens, session: opts.session, proxy: opts.proxy, noAuth: opts.noAuth, host: opts.host });
-  const ctx: ConsoleContext = { navigator: opts.navigator, csrf: sec.csrfToken, user: opts.user, agents: opts.agents, reads: new HistoryReads(opts.navigator.client), audits };
+  const ctx: ConsoleContext = { navigator: opts.navigator, csrf: sec.csrfToken, user: opts.user, agents: opts.agents, reads: new HistoryReads(opts.navigator.client), audits, recent: new RecentVerdicts() };
   // pages name the acting user (c.get('by')) in their header, wherever they are built
   app.use('*', contextStorage());
   app.use('*', sec.middleware);
@@ -166,9 +168,11 @@ async function inboxItems(ctx: ConsoleContext) {
       }),
     )
   ).filter((d) => d !== null);
+  // a mission's effects waiting together are one batch: one card each mission, oldest first
   const effects = statuses
-    .flatMap((s) => (s.effectApprovals ?? []).map((e) => ({ missionId: s.workflowId, agent: s.agent, ...e })))
-    .sort((a, b) => a.since.localeCompare(b.since));
+    .filter((s) => (s.effectApprovals ?? []).length > 0)
+    .map((s) => ({ missionId: s.workflowId, agent: s.agent, input: s.input ?? null, effectApprovals: s.effectApprovals, approvals: s.approvals ?? [], ...(s.effectsDone ? { effectsDone: s.effectsDone } : {}) }))
+    .sort((a, b) => a.effectApprovals[0]!.since.localeCompare(b.effectApprovals[0]!.since));
   const views = (await Promise.all(plans.map((w) => ctx.navigator.plan(w.workflowId).status().catch(noAnswer(`plans/${w.workflowId}`))))).filter((v) => v !== null);
   const approvals = views.flatMap((view) => view.approvals.map((a) => ({ planId: view.planId, agent: view.agent, steps: view.plan?.steps ?? [], ...a })));
   const reviews = views.filter((v) => v.status === 'review').map((v) => ({ planId: v.planId, agent: v.agent, version: v.version, steps: (v.plan?.steps ?? []).map((s) => ({ id: s.id, description: s.description })) }));
@@ -196,16 +200,17 @@ async function inbox(ctx: ConsoleContext) {
   const { reviews } = items;
   // only what this person may decide (the stream still watches everything: its fingerprint is of all items)
   const decisions = items.decisions.filter((d) => mayDecideNow(d.contract?.approvers));
-  const effects = items.effects.filter((e) => mayDecideNow(e.approvers));
+  const effects = items.effects.filter((m) => m.effectApprovals.some((e) => mayDecideNow(e.approvers)));
+  const calls = effects.reduce((n, m) => n + m.effectApprovals.filter((e) => mayDecideNow(e.approvers)).length, 0);
   const approvals = items.approvals.filter((a) => mayDecideNow(a.approvers));
   const body = html`
     ${unansweredBanners(items.unanswered)}
     <h2>Decisions (${decisions.length})</h2>
     ${decisions.length === 0 ? html`<p>Nothing waits for a decision.</p>` : ''}
     ${decisions.map((d) => decisionCard(ctx, { missionId: d.id, agent: d.agent, input: d.input, pending: d.pending, contract: d.contract }))}
-    <h2>Mission effects to approve (${effects.length})</h2>
+    <h2>Mission effects to approve (${calls})</h2>
     ${effects.length === 0 ? html`<p>No mission effect waits for approval.</p>` : ''}
-    ${effects.map((e) => effectApprovalCard(ctx, e.missionId, e.agent, e))}
+    ${effects.map((m) => effectsCard(ctx, m))}
     <h2>Plan steps to approve (${approvals.length})</h2>
     ${approvals.length === 0 ? html`<p>No plan step waits for approval.</p>` : ''}
     ${approvals.map((a) => stepApprovalCard(ctx, a.planId, a.agent, a, a.steps))}
@@ -217,7 +222,8 @@ async function inbox(ctx: ConsoleContext) {
         <ol>${r.steps.map((s) => html`<li>${s.description} <small><code>${s.id}</code></small></li>`)}</ol>
         <p><a href="/plans/${encodeURIComponent(r.planId)}">Review the plan</a></p>
       </div>`,
-    )}`;
+    )}
+    ${recentBox(ctx.recent?.all() ?? [])}`;
   return page('Inbox', body, { live: `/live/inbox?seen=${fingerprint(items)}` });
 }
 

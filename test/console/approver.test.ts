@@ -152,7 +152,7 @@ describe.skipIf(!executablePath)('the console for an approver', () => {
     page.on('dialog', (d) => void d.accept());
     await page.goto(`${web.url}/missions/${m.id}`);
     expect(await page.locator('script[data-live]').getAttribute('data-live')).toMatch(/\?seen=[0-9a-f]+$/);
-    await page.locator('#decision').getByRole('button', { name: 'Approve' }).click();
+    await page.locator('.card.decision').getByRole('button', { name: 'Approve' }).click();
     // no reload by the test: the live stream brings the outcome
     await expect.poll(() => page.locator('.decided').textContent(), { timeout: 60_000 }).toMatch(/Approved by ana/);
     await expect.poll(() => page.locator('.decided .outcome').textContent(), { timeout: 60_000 }).toMatch(/The mission completed[\s\S]*status\s*sent[\s\S]*reference/);
@@ -210,7 +210,7 @@ describe.skipIf(!executablePath)('the console for an approver', () => {
     expect((await page.locator('header .who').textContent())!.trim()).toBe('You act as ana');
     const tools = page.locator('details.engineer');
     expect(await tools.getAttribute('open')).toBeNull();
-    expect(await page.locator('#decision button').allTextContents()).toEqual(['Approve', 'Reject']);
+    expect(await page.locator('.card.decision button').allTextContents()).toEqual(['Approve', 'Reject']);
     await tools.locator('summary').click();
     const asked: string[] = [];
     page.on('dialog', (d) => (asked.push(d.message()), void d.dismiss()));
