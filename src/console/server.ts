@@ -25,6 +25,7 @@ import { passRoutes } from './pass-view.ts';
 import { HistoryReads, liveRead } from './history-reads.ts';
 import { WorkerUnavailableError } from '../history/reader.ts';
 import { SharedReads } from './shared-reads.ts';
+import { livePassNow } from './live-pass.ts';
 import { ConsoleAudits } from './audits.ts';
 import { scheduleRoutes } from './schedules.ts';
 import { security } from './security.ts';
@@ -83,6 +84,8 @@ export function createConsoleApp(opts: ConsoleOptions & Served, streams = new Li
   scheduleRoutes(app, ctx);
   // a running run no worker answers reads as that (a stable value) until one does: the page is not reloaded meanwhile
   app.get('/live/missions/:id', (c) => streams.serve(c, `mission:${c.req.param('id')}`, liveRead(() => ctx.navigator.mission(c.req.param('id')).status()), opts.pollMs));
+  // the pass in progress, sent as it changes (the page puts it in place, no reload)
+  app.get('/live/missions/:id/pass', (c) => streams.serve(c, `pass:${c.req.param('id')}`, () => livePassNow(ctx.navigator.mission(c.req.param('id')).workflow), opts.pollMs, 'pass'));
   app.get('/live/inbox', (c) => streams.serve(c, 'inbox', () => inboxItems(ctx), opts.pollMs));
   // progress events too: a running tool's percent and log line change without a status change
   app.get('/live/plans/:id', (c) => streams.serve(c, `plan:${c.req.param('id')}`, liveRead(() => planNow(ctx, c.req.param('id'))), opts.pollMs));
@@ -111,12 +114,15 @@ export class LiveStreams {
   private readonly running = new Set<Promise<void>>();
   private readonly reads = new SharedReads();
 
-  /** Sends a `change` event whenever what `read` returns changes; ends when the client leaves or on stop. */
-  serve(c: import('hono').Context, key: string, read: () => Promise<unknown>, pollMs = 500) {
+  /**
+   * Sends a `change` event whenever what `read` returns changes (with `event`: that event,
+   * carrying what it returned as JSON, the first reading too); ends when the client leaves or on stop.
+   */
+  serve(c: import('hono').Context, key: string, read: () => Promise<unknown>, pollMs = 500, event?: string) {
     // `seen`: the fingerprint of what the page was rendered from (none: the first reading is the baseline)
     const seen = c.req.query('seen') ?? '';
     return streamSSE(c, async (stream) => {
-      const loop = this.poll(stream, key, read, pollMs, seen);
+      const loop = this.poll(stream, key, read, pollMs, seen, event);
       this.running.add(loop);
       await loop.finally(() => this.running.delete(loop));
     });
@@ -127,14 +133,15 @@ export class LiveStreams {
     await Promise.allSettled([...this.running]);
   }
 
-  private async poll(stream: import('hono/streaming').SSEStreamingApi, key: string, read: () => Promise<unknown>, pollMs: number, seen: string): Promise<void> {
+  private async poll(stream: import('hono/streaming').SSEStreamingApi, key: string, read: () => Promise<unknown>, pollMs: number, seen: string, event?: string): Promise<void> {
     let last = seen;
     // the page was rendered before its stream connected: no reading older than now may serve it
     let notBefore = Date.now();
     while (!stream.aborted && !this.stopped) {
       const reading = await this.reads.get(key, notBefore, read).catch((e: Error) => ({ value: { error: e.message }, startedAt: notBefore }));
       const now = fingerprint(reading.value);
-      if (last && now !== last) await stream.writeSSE({ event: 'change', data: String(Date.now()) });
+      if (event && now !== last) await stream.writeSSE({ event, data: JSON.stringify(reading.value) });
+      else if (last && now !== last) await stream.writeSSE({ event: 'change', data: String(Date.now()) });
       last = now;
       await stream.sleep(pollMs);
       // the next reading: newer than this one, and started within the last interval
