@@ -117,7 +117,7 @@ export async function benchHistoryReads(): Promise<BenchRow[]> {
     row({ name: '  replay, worker up (every query answered)', median_ms: median(replay) });
 
     await closeReadReplayer();
-    let t = performance.now();
+    const t = performance.now();
     await new RunReader(env.client.workflow).fromHistory(id);
     row({ name: '  first read of the process (all of the above)', median_ms: performance.now() - t });
     row({ name: '  read again, another reader (fetch, decode, replay)', median_ms: await medianMs(() => new RunReader(env.client.workflow).fromHistory(id), 3, 0) });

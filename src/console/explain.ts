@@ -117,7 +117,11 @@ function dependentsOf(id: string, steps: readonly Step[]): string[] {
   let grew = true;
   while (grew) {
     grew = false;
-    for (const s of steps) if (!out.has(s.id) && s.dependsOn.some((d) => d === id || out.has(d))) (out.add(s.id), (grew = true));
+    for (const s of steps)
+      if (!out.has(s.id) && s.dependsOn.some((d) => d === id || out.has(d))) {
+        out.add(s.id);
+        grew = true;
+      }
   }
   return [...out];
 }

@@ -11,7 +11,7 @@ import { tooManyStepsProblem } from '../plans/limits.ts';
 import type { ExecutionSummary, PlanAck, PlanInput, PlanStatus, StepVerdict } from './plan-contract.ts';
 import * as m from './plan-messages.ts';
 import { acceptAnswer, validateAnswer } from './plan-questions.ts';
-import { applyPlanChange, execute, planDetails, preparePlan, setDetails } from './plan-run.ts';
+import { applyPlanChange, execute, planDetails, preparePlan } from './plan-run.ts';
 import { failureMessage, historyIsLong, publishStatus, waitUntil } from './lifecycle.ts';
 import { checkPlanInput } from './plan-guards.ts';
 import { type ParsedPlanInput, PlanState } from './plan-state.ts';

@@ -14,7 +14,6 @@ const view = (steps: Step[], status: PlanStatusView['status'] = 'review'): PlanS
   ({ planId: 'p1', runId: 'r', agent: 'lab', status, version: 1, plan: { id: 'p1', taskId: 't', version: 1, steps }, approvals: [], approvalRecords: [], questions: [], summary: null, error: null }) as unknown as PlanStatusView;
 
 const ask = { question: { $expr: '(str "Which of the " (count (:items step/list)) " items?")' }, schema: { enum: { $expr: '(mapv :id (:items step/list))' } } };
-// eslint-disable-next-line no-control-regex
 const plain = (s: string) => s.replace(/\u001b\[[0-9;]*m/g, '');
 
 describe('plan view of compute steps and computed questions', () => {
