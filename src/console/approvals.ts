@@ -7,7 +7,7 @@
 import type { Step } from '../plans/schema.ts';
 import { blockedAfterWarning } from '../plans/scheduler.ts';
 import type { DecisionContract, Json, Pending } from '../workflows/contract.ts';
-import type { PendingApproval } from '../workflows/plan-contract.ts';
+import type { PendingApproval, ToolClass } from '../workflows/plan-contract.ts';
 import { decisionEffects, effectsBox, fileEdit, stepEffects, valuesList, type Effects } from './explain.ts';
 import { type Fragment, html } from './html.ts';
 import { type ConsoleContext, atDeadline, decisionForm } from './missions.ts';
@@ -64,11 +64,11 @@ export function shownArgsHash(form: Record<string, unknown>): { argsHash?: strin
 }
 
 /** A plan step waiting for approval; `steps` are the plan's (for the diff and the dependents). */
-export function stepApprovalCard(ctx: ConsoleContext, planId: string, agent: string, a: PendingApproval, steps: readonly Step[]): Fragment {
+export function stepApprovalCard(ctx: ConsoleContext, planId: string, agent: string, a: PendingApproval, steps: readonly Step[], classes?: Record<string, ToolClass>): Fragment {
   if (!mayDecideNow(a.approvers)) return othersDecide(html`Step <code>${a.key}</code>${a.tool ? html` <small>(${a.tool})</small>` : ''} of plan ${planId}`, a.approvers!);
   const entry = ctx.agents?.get(agent);
   const step = steps.find((s) => s.id === a.stepId) ?? { id: a.stepId, tool: a.tool ?? undefined, agent: undefined, dependsOn: [] };
-  const effects = stepEffects(entry, step, steps);
+  const effects = stepEffects(entry, step, steps, a.tool ? classes?.[a.tool] : undefined);
   const tool = a.tool ? entry?.agent.tools.find((t) => t.name === a.tool) : undefined;
   const url = `/plans/${encodeURIComponent(planId)}`;
   const action = (what: string) => `${url}/steps/${encodeURIComponent(a.stepId)}/${what}`;

@@ -10,6 +10,7 @@ import type { RegisteredAgent } from '../navigator/registry.ts';
 import { type NavigatorTool, asksConfirmation } from '../navigator/tool.ts';
 import type { DecisionContract, Json } from '../workflows/contract.ts';
 import type { Step } from '../plans/schema.ts';
+import type { ToolClass } from '../workflows/plan-contract.ts';
 import { type LineChange, lineDiff } from './diff.ts';
 import { type Fragment, html, pretty } from './html.ts';
 import { moneyOf, unitOf } from './words.ts';
@@ -101,8 +102,10 @@ function derivedEffects(entry: RegisteredAgent | undefined, contract: DecisionCo
 }
 
 /** What approving and denying a plan step do: its tool runs, or it is skipped and its dependents blocked. */
-export function stepEffects(entry: RegisteredAgent | undefined, step: Pick<Step, 'id' | 'tool' | 'agent'>, steps: readonly Step[]): Effects {
-  const tool = step.tool ? entry?.agent.tools.find((t) => t.name === step.tool) : undefined;
+export function stepEffects(entry: RegisteredAgent | undefined, step: Pick<Step, 'id' | 'tool' | 'agent'>, steps: readonly Step[], known?: ToolClass): Effects {
+  const found = step.tool ? entry?.agent.tools.find((t) => t.name === step.tool) : undefined;
+  // a console that does not know the agent: the class the plan's catalog gives (the plan's status carries it)
+  const tool = found ?? (step.tool && known ? ({ name: step.tool, description: '', ...known } as NavigatorTool) : undefined);
   const runs = tool ? `Runs ${toolSentence(tool)}` : step.agent ? `Starts a mission of agent ${step.agent}.` : `Runs ${step.tool ?? 'the step'}.`;
   const dependents = dependentsOf(step.id, steps);
   const blocked = dependents.length ? ` Steps that depend on it are blocked: ${dependents.join(', ')}.` : '';

@@ -228,7 +228,7 @@ function reorderList(steps: readonly Step[]): Fragment {
 }
 
 /** The steps waiting for approval, each as a card saying what Approve and Deny do. */
-const approvalCards = (ctx: ConsoleContext, view: PlanStatusView) => view.approvals.map((a) => stepApprovalCard(ctx, view.planId, view.agent, a, view.plan?.steps ?? []));
+const approvalCards = (ctx: ConsoleContext, view: PlanStatusView) => view.approvals.map((a) => stepApprovalCard(ctx, view.planId, view.agent, a, view.plan?.steps ?? [], view.toolClasses));
 
 export function planRoutes(app: Hono, ctx: ConsoleContext): void {
   app.get('/plans', async (c) => {

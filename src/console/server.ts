@@ -181,7 +181,7 @@ async function inboxItems(ctx: ConsoleContext) {
     .map((s) => ({ missionId: s.workflowId, agent: s.agent, input: s.input ?? null, effectApprovals: s.effectApprovals, approvals: s.approvals ?? [], ...(s.effectsDone ? { effectsDone: s.effectsDone } : {}) }))
     .sort((a, b) => a.effectApprovals[0]!.since.localeCompare(b.effectApprovals[0]!.since));
   const views = (await Promise.all(plans.map((w) => ctx.navigator.plan(w.workflowId).status().catch(noAnswer(`plans/${w.workflowId}`))))).filter((v) => v !== null);
-  const approvals = views.flatMap((view) => view.approvals.map((a) => ({ planId: view.planId, agent: view.agent, steps: view.plan?.steps ?? [], ...a })));
+  const approvals = views.flatMap((view) => view.approvals.map((a) => ({ planId: view.planId, agent: view.agent, steps: view.plan?.steps ?? [], classes: view.toolClasses, ...a })));
   const reviews = views.filter((v) => v.status === 'review').map((v) => ({ planId: v.planId, agent: v.agent, version: v.version, steps: (v.plan?.steps ?? []).map((s) => ({ id: s.id, description: s.description })) }));
   decisions.sort((a, b) => a.pending.since.localeCompare(b.pending.since));
   approvals.sort((a, b) => a.since.localeCompare(b.since));
@@ -220,7 +220,7 @@ async function inbox(ctx: ConsoleContext) {
     ${effects.map((m) => effectsCard(ctx, m))}
     <h2>Plan steps to approve (${approvals.length})</h2>
     ${approvals.length === 0 ? html`<p>No plan step waits for approval.</p>` : ''}
-    ${approvals.map((a) => stepApprovalCard(ctx, a.planId, a.agent, a, a.steps))}
+    ${approvals.map((a) => stepApprovalCard(ctx, a.planId, a.agent, a, a.steps, a.classes))}
     <h2>Plans to review (${reviews.length})</h2>
     ${reviews.length === 0 ? html`<p>No plan waits for review.</p>` : ''}
     ${reviews.map(

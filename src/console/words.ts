@@ -16,7 +16,7 @@ const STEP: Record<StepStatus, string> = {
   running: 'running',
   awaiting_approval: 'waiting for approval',
   awaiting_answer: 'waiting for an answer',
-  completed: 'done',
+  completed: 'completed',
   failed: 'failed',
   skipped: 'skipped',
 };
@@ -25,8 +25,8 @@ const PLAN: Record<PlanStatus, string> = {
   planning: 'being planned',
   review: 'waiting for review',
   running: 'running',
-  completed: 'done',
-  completed_with_failures: 'done, some steps failed',
+  completed: 'completed',
+  completed_with_failures: 'completed, some steps failed',
   failed: 'failed',
   cancelled: 'cancelled',
 };

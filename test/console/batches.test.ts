@@ -206,7 +206,7 @@ describe.skipIf(!executablePath)('an approver sees the whole picture', () => {
     expect(main).not.toContain('awaiting_approval');
     expect(await page.locator('#step-write_config td.status').textContent()).toMatch(/^waiting for approval/);
     const summary = (await page.locator('.card.summary').textContent())!.replace(/\s+/g, ' ');
-    expect(summary).toMatch(/running · version 1 · 2 done · 1 waiting for approval · 1 not started/);
+    expect(summary).toMatch(/running · version 1 · 2 completed · 1 waiting for approval · 1 not started/);
     expect(await page.locator('.card.summary tr').count()).toBe(5);
     // the new file content as text, not an escaped string
     expect(await page.locator('#step-write_config pre.text').textContent()).toContain('"version": "2.0.0"');
