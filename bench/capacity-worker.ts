@@ -118,7 +118,7 @@ async function settle(): Promise<void> {
   }
 }
 
-process.on('message', async (msg: { id: number; op: string; path?: string }) => {
+async function onMessage(msg: { id: number; op: string; path?: string }): Promise<void> {
   const reply = (body: unknown) => process.send!({ id: msg.id, body });
   try {
     if (msg.op === 'mem') {
@@ -143,5 +143,7 @@ process.on('message', async (msg: { id: number; op: string; path?: string }) => 
   } catch (e) {
     reply({ error: (e as Error).message });
   }
-});
+}
+// onMessage replies with its own errors: nothing is left to reject
+process.on('message', (msg: { id: number; op: string; path?: string }) => void onMessage(msg));
 process.send!({ id: 0, body: 'ready' });

@@ -201,7 +201,7 @@ export async function lispRows(mode: Mode): Promise<BenchRow[]> {
   const firstRatios: number[] = [];
   const steadyRatios: number[] = [];
   const label = mode === 'warm' ? '' : 'seasoned: ';
-  let seen = '';
+  let seen: string;
   try {
     seen = await prepare(mode, nbb);
 

@@ -187,7 +187,7 @@ function model(name: string) {
 /** Polls the status query until the mission waits for `key` (or ends). */
 export async function waitFor(handle: WorkflowHandle, key: string, timeoutMs = 60_000): Promise<StatusView> {
   const deadline = Date.now() + timeoutMs;
-  let last: StatusView | null = null;
+  let last: StatusView | null;
   for (;;) {
     last = await handle.query(statusQuery).catch(() => null);
     if (last && last.status === 'waiting' && last.pending?.key === key) return last;

@@ -40,7 +40,10 @@ async function time(store: PayloadStore, mb: number): Promise<Timing> {
     const back = await store.get(key);
     const r = performance.now() - t;
     if (back?.length !== value.length) throw new Error(`${store.location}: read back ${back?.length ?? 'nothing'} bytes of ${value.length}`);
-    if (i > 0) writes.push(w), reads.push(r);
+    if (i > 0) {
+      writes.push(w);
+      reads.push(r);
+    }
   }
   return { writeMs: median(writes), readMs: median(reads) };
 }

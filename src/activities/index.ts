@@ -7,7 +7,6 @@
 import { Context } from '@temporalio/activity';
 import { failure } from '../kernel/failures.ts';
 import type { Client } from '@temporalio/client';
-import { fromJson, toJson } from '../lisp/json.ts';
 import type { PlanActivities } from '../workflows/plan/contract.ts';
 import type { Json, MissionActivities, PassContext, PassRequest, PassResponse, ToolRequest, ToolResponse } from '../workflows/mission/contract.ts';
 import { passContextQuery } from '../workflows/mission/messages.ts';
@@ -18,7 +17,8 @@ import { invokeTool, recordableAnswer } from './tool-invocation.ts';
 import { type ResultRecording, prepareAnswer, resultRecording } from './recording.ts';
 import { offloadOf } from '../codec/load.ts';
 import { createPlanActivities } from './plans.ts';
-import { type PassActivity, passActivity, runPassStep } from './pass.ts';
+import { runPassStep } from './pass.ts';
+import { LivePassReporter, watchedAgent } from './live-pass.ts';
 import { PassContexts } from './pass-contexts.ts';
 import type { PassProgress } from '../navigator/index.ts';
 import { sideEffectOf } from '../lisp/tools.ts';
@@ -113,27 +113,25 @@ export function createActivities(deps: ActivityDeps): MissionActivities & PlanAc
       const execution = ctx.info.workflowExecution;
       if (!execution) throw failure('InvalidPassState', 'runPass must run inside a mission workflow');
       const { workflowId, runId } = execution;
-      const entry = lookupAgent(deps.agents, req.agent);
+      // what the pass does, heartbeated as it changes: the program as the model writes it, its calls
+      const live = new LivePassReporter(ctx, req.pass);
+      const found = lookupAgent(deps.agents, req.agent);
+      const entry = { ...found, agent: watchedAgent(found.agent, live) };
+      const onProgress = (p: PassProgress) => live.progress(p);
       // Heartbeat from the start: the query below may wait while Temporal moves the
       // workflow off the sticky queue of a worker that died.
-      let progress: PassActivity = { pass: req.pass, phase: 'starting', text: `pass ${req.pass}: starting` };
-      const onProgress = (p: PassProgress) => {
-        const changed = p.phase !== progress.phase || p.turn !== progress.turn;
-        progress = passActivity(req.pass, p);
-        if (changed) ctx.heartbeat(progress);
-      };
       return withHeartbeat(ctx, deps.heartbeatEveryMs ?? 2000, async () => {
         const context = await contextOf(workflowId, runId, req);
         const owner = { workflowId, runId: context.runId, agent: req.agent };
         return inSpan('navigator.pass', { ...ownerAttributes(owner), 'navigator.pass': req.pass, 'navigator.pass.resume': Boolean(req.resume) }, async (span) => {
           const response = await runPassStep(entry, req, context, onProgress, owner, { shapes: shapeMemory, waiting, mission: workflowId, maxResultBytes: recording.maxResultBytes }).catch(modelUnavailable);
-          span.setAttributes({ 'navigator.pass.turns': progress.turn ?? 0, 'navigator.pass.outcome': response.kind === 'done' ? response.outcome.kind : 'effects' });
+          span.setAttributes({ 'navigator.pass.turns': live.current().turn ?? 0, 'navigator.pass.outcome': response.kind === 'done' ? response.outcome.kind : 'effects' });
           // the next step of this mission, when it runs here, is given its context as changes to this one
           const answer = contexts ? { ...response, ref: contexts.remember(workflowId, runId, context, response) } : response;
           await recordablePass(ctx, answer, req.pass, recording, heartbeatEveryMs);
           return answer;
         });
-      }, () => progress);
+      }, () => live.current()).finally(() => live.stop());
     },
 
     async runTool(req: ToolRequest): Promise<ToolResponse> {

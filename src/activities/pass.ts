@@ -33,21 +33,6 @@ import { diffJson } from '../kernel/json-patch.ts';
 import { jsonBytes } from './recording.ts';
 import { formatBytes } from '../payloads/offload-codec.ts';
 
-/** The heartbeat details of a running pass: what it does now, as data and as one line. */
-export interface PassActivity {
-  pass: number;
-  phase: 'starting' | PassProgress['phase'];
-  turn?: number;
-  outputTokens?: number;
-  text: string;
-}
-
-export function passActivity(pass: number, p: PassProgress): PassActivity {
-  if (p.phase === 'program') return { pass, phase: p.phase, turn: p.turn, text: `pass ${pass}, turn ${p.turn}: running the program` };
-  const tokens = p.outputTokens ? `, ${p.outputTokens} tokens` : '';
-  return { pass, phase: p.phase, turn: p.turn, ...(p.outputTokens ? { outputTokens: p.outputTokens } : {}), text: `pass ${pass}, turn ${p.turn}: model answering${tokens}` };
-}
-
 export async function runPassStep(registered: RegisteredAgent, req: PassRequest, ctx: PassContext, onProgress?: (p: PassProgress) => void, owner?: SpanOwner, memory: WorkerMemory = {}): Promise<PassResponse> {
   const journal = new Map(ctx.journal);
   // with tracing on, model answers and tool calls are spans under this pass's span

@@ -4,7 +4,7 @@
  * have) and the agent's model; `runPlanStep` runs one tool call with an idempotency key
  * derived from plan id, step id and the resolved args.
  */
-import { inSpan, ownerAttributes } from '../telemetry/spans.ts';
+import { ownerAttributes } from '../telemetry/spans.ts';
 import { sideEffectOf } from '../lisp/tools.ts';
 import { Context } from '@temporalio/activity';
 import { failure } from '../kernel/failures.ts';

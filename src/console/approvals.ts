@@ -6,8 +6,8 @@
  */
 import type { Step } from '../plans/schema.ts';
 import { blockedAfterWarning } from '../plans/scheduler.ts';
-import type { DecisionContract, Json, Pending, PendingApproval as WaitingEffect } from '../workflows/mission/contract.ts';
-import type { PendingStepApproval } from '../workflows/plan/contract.ts';
+import type { DecisionContract, Json, Pending } from '../workflows/mission/contract.ts';
+import type { PendingStepApproval, ToolClass } from '../workflows/plan/contract.ts';
 import { decisionEffects, effectsBox, fileEdit, stepEffects, valuesList, type Effects } from './explain.ts';
 import { type Fragment, html } from './html.ts';
 import { type ConsoleContext, atDeadline, decisionForm } from './mission/pages.ts';
@@ -15,12 +15,16 @@ import { stepAtDeadline } from './plan/pages.ts';
 import { when } from './time.ts';
 import { valueHash } from '../history/hash.ts';
 import { inlineMarkdown } from './markdown.ts';
-import { decisionLink, effectLink } from './mission/pass-view.ts';
+import { decisionLink } from './mission/pass-view.ts';
+import { htmlId } from './effect-cards.ts';
 import { mayDecideNow, othersDecide } from './roles.ts';
 
-/** The question a browser asks before an irreversible Approve is sent. */
+/**
+ * The question a browser asks before Approve is sent, when what it runs asks for one (its
+ * tool's class, see asksConfirmation): why, in the class's words, then what Approve does.
+ */
 export const confirmText = (effects: Effects): string | undefined =>
-  effects.irreversible ? `Approve? This cannot be undone.\n\n${effects.approve.join('\n')}` : undefined;
+  effects.irreversible ? `Approve? ${effects.why ? `${effects.why}: it cannot be taken back from here.` : 'This cannot be undone.'}\n\n${effects.approve.join('\n')}` : undefined;
 
 export interface WaitingDecision {
   missionId: string;
@@ -36,7 +40,7 @@ export function decisionCard(ctx: ConsoleContext, d: WaitingDecision, opts: { he
   const entry = ctx.agents?.get(d.agent);
   const effects = decisionEffects(entry, d.contract);
   const url = `/missions/${encodeURIComponent(d.missionId)}`;
-  return html`<div class="card approval" id="decision">
+  return html`<div class="card approval decision" id="${htmlId('decide', d.missionId)}">
     ${opts.heading !== false ? html`<h3>${inlineMarkdown(d.contract?.description ?? `Decision ${d.pending.key}`)}</h3>` : ''}
     <p class="asked"><span class="status waiting">waiting for you</span> · mission <a href="${url}">${d.missionId}</a> (${d.agent}) asks since ${when(d.pending.since)}
       · <a href="${decisionLink(d.missionId, d.pending.key)}">the program that asked for it</a></p>
@@ -60,11 +64,11 @@ export function shownArgsHash(form: Record<string, unknown>): { argsHash?: strin
 }
 
 /** A plan step waiting for approval; `steps` are the plan's (for the diff and the dependents). */
-export function stepApprovalCard(ctx: ConsoleContext, planId: string, agent: string, a: PendingStepApproval, steps: readonly Step[]): Fragment {
+export function stepApprovalCard(ctx: ConsoleContext, planId: string, agent: string, a: PendingStepApproval, steps: readonly Step[], classes?: Record<string, ToolClass>): Fragment {
   if (!mayDecideNow(a.approvers)) return othersDecide(html`Step <code>${a.key}</code>${a.tool ? html` <small>(${a.tool})</small>` : ''} of plan ${planId}`, a.approvers!);
   const entry = ctx.agents?.get(agent);
   const step = steps.find((s) => s.id === a.stepId) ?? { id: a.stepId, tool: a.tool ?? undefined, agent: undefined, dependsOn: [] };
-  const effects = stepEffects(entry, step, steps);
+  const effects = stepEffects(entry, step, steps, a.tool ? classes?.[a.tool] : undefined);
   const tool = a.tool ? entry?.agent.tools.find((t) => t.name === a.tool) : undefined;
   const url = `/plans/${encodeURIComponent(planId)}`;
   const action = (what: string) => `${url}/steps/${encodeURIComponent(a.stepId)}/${what}`;
@@ -87,30 +91,4 @@ export function stepApprovalCard(ctx: ConsoleContext, planId: string, agent: str
 function blockedWarning(steps: readonly Step[], stepId: string): Fragment | '' {
   const warning = blockedAfterWarning({ steps }, stepId);
   return warning ? html`<p class="warning" role="note"><strong>Warning:</strong> ${warning}</p>` : '';
-}
-
-/** A mission effect (an external call) waiting for a person before it runs. */
-export function effectApprovalCard(ctx: ConsoleContext, missionId: string, agent: string, e: WaitingEffect): Fragment {
-  if (!mayDecideNow(e.approvers)) return othersDecide(html`${e.tool} <small>(effect <code>${e.key.slice(0, 16)}</code>)</small>`, e.approvers!);
-  const tool = ctx.agents?.get(agent)?.agent.tools.find((t) => t.name === e.tool);
-  const irreversible = tool ? tool.sideEffect === 'external' || tool.destructive : true;
-  const effects: Effects = {
-    approve: [`${e.tool} runs with exactly these values${tool ? `: ${tool.description}` : '.'}`],
-    reject: [`${e.tool} does not run; the mission's program gets the refusal with your reason and goes on from there.`],
-    irreversible,
-  };
-  const url = `/missions/${encodeURIComponent(missionId)}`;
-  const action = (what: string) => `${url}/effects/${encodeURIComponent(e.key)}/${what}`;
-  const confirm = confirmText(effects);
-  const shownArgs = argsHashField(e.args);
-  return html`<div class="card approval" id="effect-${e.key.slice(0, 16)}">
-    <h3>${e.tool}${e.taskId ? html` <small>(task <code>${e.taskId}</code>)</small>` : ''}</h3>
-    <p class="asked"><span class="status waiting">waiting for you</span> · mission <a href="${url}">${missionId}</a> (${agent}) asks since ${when(e.since)} · <a href="${effectLink(missionId, e.key)}">the program that asked for it</a></p>
-    ${e.call ? html`<p class="call">Asked for at line ${e.call.line} of the program: <code>${e.call.text}</code></p>` : ''}
-    ${valuesList(tool?.input, e.args)}
-    ${effectsBox(effects, 'Deny')}
-    <p class="deadline">${e.deadline ? html`Decide ${when(e.deadline)}; then it is denied.` : 'No deadline.'}</p>
-    <form method="post" action="${action('approve')}" class="inline"><input type="hidden" name="_csrf" value="${ctx.csrf}" />${shownArgs}<input name="note" placeholder="note (optional)" aria-label="note" /> <button class="primary"${confirm ? html` data-confirm="${confirm}"` : ''}>Approve</button></form>
-    <form method="post" action="${action('deny')}" class="inline"><input type="hidden" name="_csrf" value="${ctx.csrf}" />${shownArgs}<input name="reason" placeholder="why" aria-label="why" required /> <button class="danger">Deny</button></form>
-  </div>`;
 }

@@ -16,8 +16,11 @@ export function lineDiff(before: string, after: string): LineChange[] {
   let i = 0;
   let j = 0;
   while (i < a.length && j < b.length) {
-    if (a[i] === b[j]) (out.push({ kind: 'same', line: a[i]! }), i++, j++);
-    else if (lcs[i + 1]![j]! >= lcs[i]![j + 1]!) out.push({ kind: 'del', line: a[i++]! });
+    if (a[i] === b[j]) {
+      out.push({ kind: 'same', line: a[i]! });
+      i++;
+      j++;
+    } else if (lcs[i + 1]![j]! >= lcs[i]![j + 1]!) out.push({ kind: 'del', line: a[i++]! });
     else out.push({ kind: 'add', line: b[j++]! });
   }
   while (i < a.length) out.push({ kind: 'del', line: a[i++]! });

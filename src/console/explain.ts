@@ -7,25 +7,36 @@
  */
 import type { z } from 'zod';
 import type { RegisteredAgent } from '../navigator/registry.ts';
-import type { NavigatorTool } from '../navigator/tool.ts';
+import { type NavigatorTool, asksConfirmation } from '../navigator/tool.ts';
 import type { DecisionContract, Json } from '../workflows/mission/contract.ts';
 import type { Step } from '../plans/schema.ts';
+import type { ToolClass } from '../workflows/plan/contract.ts';
 import { type LineChange, lineDiff } from './diff.ts';
 import { type Fragment, html, pretty } from './html.ts';
+import { moneyOf, unitOf } from './words.ts';
+
+export { moneyOf, unitOf };
 
 export interface Effects {
   /** sentences: what Approve does */
   approve: string[];
   /** sentences: what Reject / Deny does */
   reject: string[];
-  /** Approve starts something that cannot be undone: the page asks before sending it */
+  /** Approve asks "are you sure?" first: a tool it runs is external or destructive, or flagged `confirm` ({@link asksConfirmation}) */
   irreversible: boolean;
+  /** why it asks, from the tool's class ("send_payout acts on an outside system") */
+  why?: string;
 }
 
+/** Words that say an approval cannot be undone: only for a decision whose agent this console does not know (no tools to classify). */
 const IRREVERSIBLE = /irreversib|cannot be undone/i;
 
-/** A tool's side-effect class in words, for someone who does not know the classes. */
-export function sideEffectWords(tool: Pick<NavigatorTool, 'sideEffect' | 'destructive' | 'description'>): string {
+/**
+ * A tool's side-effect class in words, for someone who does not know the classes. The last
+ * sentence follows from the same rule as the confirmation ({@link asksConfirmation}): what
+ * the card says and what the button asks never disagree.
+ */
+export function sideEffectWords(tool: Pick<NavigatorTool, 'sideEffect' | 'destructive' | 'confirm'>): string {
   const words = {
     read_only: 'Only reads; changes nothing.',
     memory: 'Changes only the mission’s own memory.',
@@ -33,11 +44,18 @@ export function sideEffectWords(tool: Pick<NavigatorTool, 'sideEffect' | 'destru
     external: 'Acts on an outside system.',
   }[tool.sideEffect];
   const destructive = tool.destructive ? ' Overwrites or deletes what is there.' : '';
-  const final = IRREVERSIBLE.test(tool.description ?? '') ? '' : tool.sideEffect === 'external' || tool.destructive ? ' It cannot be taken back from here.' : '';
+  const final = tool.sideEffect === 'external' || tool.destructive ? ' It cannot be taken back from here.' : tool.confirm ? ' Its owners ask for a second look before it runs.' : '';
   return `${words}${destructive}${final}`;
 }
 
-const isIrreversible = (t: NavigatorTool) => IRREVERSIBLE.test(t.description ?? '') || (t.sideEffect === 'external' && t.destructive);
+/** Why the card asks before Approve, in the tool's class's words. */
+export function confirmWhy(tool: Pick<NavigatorTool, 'name' | 'sideEffect' | 'destructive' | 'confirm'> | undefined): string {
+  if (!tool) return 'What it does is not known here';
+  if (tool.destructive) return `${tool.name} overwrites or deletes what is there`;
+  if (tool.sideEffect === 'external') return `${tool.name} acts on an outside system`;
+  return `${tool.name} asks for a second look`;
+}
+
 const toolSentence = (t: NavigatorTool) => `${t.name}: ${t.description ?? ''} ${sideEffectWords(t)}`.replace(/\s+/g, ' ').trim();
 
 /** The word stem of a decision value (`"approved"` → `approve`), to find the tools that name it. */
@@ -56,7 +74,9 @@ export function decisionEffects(entry: RegisteredAgent | undefined, contract: De
   return {
     approve: onApprove ? [onApprove] : derived.approve,
     reject: onReject ? [onReject] : derived.reject,
-    irreversible: derived.irreversible || IRREVERSIBLE.test(onApprove ?? ''),
+    // the tools' classes decide; only a console that knows no tools of the agent reads the decision's words
+    irreversible: entry ? derived.irreversible : IRREVERSIBLE.test(onApprove ?? ''),
+    ...(derived.why ? { why: derived.why } : {}),
   };
 }
 
@@ -72,20 +92,26 @@ function derivedEffects(entry: RegisteredAgent | undefined, contract: DecisionCo
   const unsplit = afterApprove.length ? [] : acting;
   const may = (tools: NavigatorTool[]) => tools.map((t) => `Then ${toolSentence(t)}`);
   const purpose = entry.agent.description ? [`${entry.agent.name}: ${entry.agent.description}`] : [];
+  const asking = [...afterApprove, ...unsplit].find((t) => asksConfirmation(t));
   return {
     approve: [...purpose, ...head(approveValue), ...may(afterApprove), ...may(unsplit)],
     reject: [...head(rejectValue), ...may(afterReject), ...may(unsplit)],
-    irreversible: [...afterApprove, ...unsplit].some(isIrreversible),
+    irreversible: !!asking,
+    ...(asking ? { why: confirmWhy(asking) } : {}),
   };
 }
 
 /** What approving and denying a plan step do: its tool runs, or it is skipped and its dependents blocked. */
-export function stepEffects(entry: RegisteredAgent | undefined, step: Pick<Step, 'id' | 'tool' | 'agent'>, steps: readonly Step[]): Effects {
-  const tool = step.tool ? entry?.agent.tools.find((t) => t.name === step.tool) : undefined;
+export function stepEffects(entry: RegisteredAgent | undefined, step: Pick<Step, 'id' | 'tool' | 'agent'>, steps: readonly Step[], known?: ToolClass): Effects {
+  const found = step.tool ? entry?.agent.tools.find((t) => t.name === step.tool) : undefined;
+  // a console that does not know the agent: the class the plan's catalog gives (the plan's status carries it)
+  const tool = found ?? (step.tool && known ? ({ name: step.tool, description: '', ...known } as NavigatorTool) : undefined);
   const runs = tool ? `Runs ${toolSentence(tool)}` : step.agent ? `Starts a mission of agent ${step.agent}.` : `Runs ${step.tool ?? 'the step'}.`;
   const dependents = dependentsOf(step.id, steps);
   const blocked = dependents.length ? ` Steps that depend on it are blocked: ${dependents.join(', ')}.` : '';
-  return { approve: [runs], reject: [`The step is skipped; nothing runs.${blocked}`], irreversible: tool ? isIrreversible(tool) : false };
+  // a step of a tool this console does not know: asked about (its class is unknown); a sub-mission's own effects wait in it
+  const asks = step.tool ? asksConfirmation(tool) : false;
+  return { approve: [runs], reject: [`The step is skipped; nothing runs.${blocked}`], irreversible: asks, ...(asks ? { why: confirmWhy(tool) } : {}) };
 }
 
 /** The steps that depend on `id`, directly or through others. */
@@ -94,7 +120,11 @@ function dependentsOf(id: string, steps: readonly Step[]): string[] {
   let grew = true;
   while (grew) {
     grew = false;
-    for (const s of steps) if (!out.has(s.id) && s.dependsOn.some((d) => d === id || out.has(d))) (out.add(s.id), (grew = true));
+    for (const s of steps)
+      if (!out.has(s.id) && s.dependsOn.some((d) => d === id || out.has(d))) {
+        out.add(s.id);
+        grew = true;
+      }
   }
   return [...out];
 }
@@ -102,18 +132,12 @@ function dependentsOf(id: string, steps: readonly Step[]): string[] {
 /** The card's "On Approve / On Reject" lines. */
 export function effectsBox(effects: Effects, reject = 'Reject'): Fragment {
   const approve = effects.approve.join(' ');
-  // words that already say it cannot be undone are not said twice
-  const warning = IRREVERSIBLE.test(approve) ? 'You will be asked to confirm.' : 'This cannot be undone: you will be asked to confirm.';
+  // the reason comes from the tool's class, as the confirmation itself does
+  const warning = effects.why ? `${effects.why}: you will be asked to confirm.` : IRREVERSIBLE.test(approve) ? 'You will be asked to confirm.' : 'This cannot be undone: you will be asked to confirm.';
   return html`<div class="effects">
     <p><strong>On Approve:</strong> ${approve}${effects.irreversible ? html` <strong class="irreversible">${warning}</strong>` : ''}</p>
     <p><strong>On ${reject}:</strong> ${effects.reject.join(' ')}</p>
   </div>`;
-}
-
-/** The unit a field's description names: "amount in USD" → USD, "timeout in seconds" → seconds. */
-export function unitOf(description: string | undefined): string | null {
-  const m = /\bin ([A-Z]{3}|[a-z]+)\s*$/.exec(description ?? '');
-  return m ? m[1]! : null;
 }
 
 /** A value as a person reads it: numbers grouped with their unit, strings bare. */
@@ -133,15 +157,25 @@ type Shape = Record<string, z.ZodType>;
 export function valuesList(schema: z.ZodObject | undefined, value: Json): Fragment {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return html`<pre>${pretty(value)}</pre>`;
   const shape: Shape = (schema?.shape as Shape | undefined) ?? {};
+  // an amount beside its currency field is shown with it: "2,100 EUR"
+  const money = moneyOf(schema, value);
   return html`<dl class="values">
     ${Object.entries(value).map(([k, v]) => {
       const description = shape[k]?.description;
       const block = typeof v === 'string' && v.includes('\n');
       const plain = v === null || typeof v !== 'object';
+      const text = money?.currencyField && k === money.field ? `${readable(v)} ${money.currency}` : plain ? readable(v, description) : '';
       return html`<dt>${k}${description ? html` <small>(${description})</small>` : ''}</dt>
-        <dd>${block ? html`<pre class="text">${v}</pre>` : plain ? readable(v, description) : html`<pre>${pretty(v)}</pre>`}</dd>`;
+        <dd>${block ? html`<pre class="text">${v}</pre>` : plain ? text : nested(v)}</dd>`;
     })}
   </dl>`;
+}
+
+/** A nested value: a list of plain values as a list, a map as its fields, else indented JSON. */
+function nested(v: Json): Fragment {
+  if (Array.isArray(v) && v.every((x) => x === null || typeof x !== 'object')) return html`<ul class="plain">${v.map((x) => html`<li>${readable(x)}</li>`)}</ul>`;
+  if (v && typeof v === 'object' && !Array.isArray(v) && Object.values(v).every((x) => x === null || typeof x !== 'object')) return valuesList(undefined, v);
+  return html`<pre>${pretty(v)}</pre>`;
 }
 
 /**

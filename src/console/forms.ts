@@ -157,7 +157,7 @@ function fieldValue(kind: Kind, key: string, raw: string): Json {
       try {
         return JSON.parse(raw) as Json;
       } catch (err) {
-        throw new Error(`${key}: not JSON: ${(err as Error).message}`);
+        throw new Error(`${key}: not JSON: ${(err as Error).message}`, { cause: err });
       }
     default:
       return raw;

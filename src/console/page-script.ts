@@ -1,4 +1,4 @@
-/** The one script the console's pages load (`/assets/live.js`): confirmations, local times, labelled stacked tables, drag-and-drop order, live reload. Every form also works without it (no confirmation then). */
+/** The one script the console's pages load (`/assets/live.js`): confirmations, local times, labelled stacked tables, drag-and-drop order, live reload, the live pass. Every form also works without it (no confirmation then). */
 
 /**
  * The script of every page: a button with `data-confirm` asks before its form is sent (an
@@ -9,6 +9,7 @@
 export const PAGE_SCRIPT = `(() => {
   const me = document.currentScript;
   let source = null;
+  let passSource = null;
   let leaving = false;
   document.addEventListener('submit', (e) => {
     const ask = e.submitter && e.submitter.dataset.confirm;
@@ -16,6 +17,7 @@ export const PAGE_SCRIPT = `(() => {
     // a form being sent navigates by itself: a reload now would cancel it
     leaving = true;
     if (source) source.close();
+    if (passSource) passSource.close();
   });
   const words = new Intl.RelativeTimeFormat(undefined, { numeric: 'auto' });
   const units = [['day', 864e5], ['hour', 36e5], ['minute', 6e4], ['second', 1e3]];
@@ -72,6 +74,20 @@ export const PAGE_SCRIPT = `(() => {
       form.submit();
     });
   });
+  // the pass in progress: its line, the program as the model writes it, its calls (no reload)
+  const pass = document.querySelector('[data-live-pass]');
+  if (pass) {
+    passSource = new EventSource(pass.dataset.livePass);
+    passSource.addEventListener('pass', (e) => {
+      const v = JSON.parse(e.data);
+      pass.querySelector('.live-line').textContent = v.line;
+      const program = pass.querySelector('.live-program');
+      program.textContent = v.program;
+      program.hidden = !v.program;
+      const calls = pass.querySelector('.live-calls');
+      calls.replaceChildren(...v.calls.map((text) => Object.assign(document.createElement('li'), { textContent: text })));
+    });
+  }
   if (!me.dataset.live) return;
   source = new EventSource(me.dataset.live);
   source.addEventListener('change', () => {

@@ -12,10 +12,12 @@ import { contextStorage } from 'hono/context-storage';
 import type { AddressInfo } from 'node:net';
 import type { AgentRegistry } from '../navigator/registry.ts';
 import type { NavigatorClient } from '../client/navigator-client.ts';
-import { fingerprint, html, page, pretty } from './html.ts';
+import { fingerprint, html, page } from './html.ts';
 import { PAGE_SCRIPT } from './page-script.ts';
 import { type ConsoleContext, missionRoutes } from './mission/pages.ts';
-import { decisionCard, effectApprovalCard, stepApprovalCard } from './approvals.ts';
+import { decisionCard, stepApprovalCard } from './approvals.ts';
+import { effectsCard } from './effect-cards.ts';
+import { RecentVerdicts, recentBox } from './recent.ts';
 import { WAITING_FOR_YOU, statusBadge } from './waiting.ts';
 import { planRoutes } from './plan/pages.ts';
 import { startRoutes } from './start.ts';
@@ -23,6 +25,7 @@ import { passRoutes } from './mission/pass-view.ts';
 import { HistoryReads, liveRead } from './history-reads.ts';
 import { WorkerUnavailableError } from '../history/reader.ts';
 import { SharedReads } from './shared-reads.ts';
+import { livePassNow } from './live-pass.ts';
 import { ConsoleAudits } from './audits.ts';
 import { scheduleRoutes } from './mission/schedules.ts';
 import { security } from './security.ts';
@@ -65,7 +68,7 @@ export function createConsoleApp(opts: ConsoleOptions & Served, streams = new Li
   const app = new Hono();
   const tokens = opts.token !== undefined || opts.tokensFile !== undefined ? new TokenSet({ token: opts.token, tokensFile: opts.tokensFile }) : undefined;
   const sec = security({ user: opts.user, roles: opts.roles, tokens, session: opts.session, proxy: opts.proxy, noAuth: opts.noAuth, host: opts.host });
-  const ctx: ConsoleContext = { navigator: opts.navigator, csrf: sec.csrfToken, user: opts.user, agents: opts.agents, reads: new HistoryReads(opts.navigator.client), audits };
+  const ctx: ConsoleContext = { navigator: opts.navigator, csrf: sec.csrfToken, user: opts.user, agents: opts.agents, reads: new HistoryReads(opts.navigator.client), audits, recent: new RecentVerdicts() };
   // pages name the acting user (c.get('by')) in their header, wherever they are built
   app.use('*', contextStorage());
   app.use('*', sec.middleware);
@@ -81,6 +84,8 @@ export function createConsoleApp(opts: ConsoleOptions & Served, streams = new Li
   scheduleRoutes(app, ctx);
   // a running run no worker answers reads as that (a stable value) until one does: the page is not reloaded meanwhile
   app.get('/live/missions/:id', (c) => streams.serve(c, `mission:${c.req.param('id')}`, liveRead(() => ctx.navigator.mission(c.req.param('id')).status()), opts.pollMs));
+  // the pass in progress, sent as it changes (the page puts it in place, no reload)
+  app.get('/live/missions/:id/pass', (c) => streams.serve(c, `pass:${c.req.param('id')}`, () => livePassNow(ctx.navigator.mission(c.req.param('id')).workflow), opts.pollMs, 'pass'));
   app.get('/live/inbox', (c) => streams.serve(c, 'inbox', () => inboxItems(ctx), opts.pollMs));
   // progress events too: a running tool's percent and log line change without a status change
   app.get('/live/plans/:id', (c) => streams.serve(c, `plan:${c.req.param('id')}`, liveRead(() => planNow(ctx, c.req.param('id'))), opts.pollMs));
@@ -109,12 +114,15 @@ export class LiveStreams {
   private readonly running = new Set<Promise<void>>();
   private readonly reads = new SharedReads();
 
-  /** Sends a `change` event whenever what `read` returns changes; ends when the client leaves or on stop. */
-  serve(c: import('hono').Context, key: string, read: () => Promise<unknown>, pollMs = 500) {
+  /**
+   * Sends a `change` event whenever what `read` returns changes (with `event`: that event,
+   * carrying what it returned as JSON, the first reading too); ends when the client leaves or on stop.
+   */
+  serve(c: import('hono').Context, key: string, read: () => Promise<unknown>, pollMs = 500, event?: string) {
     // `seen`: the fingerprint of what the page was rendered from (none: the first reading is the baseline)
     const seen = c.req.query('seen') ?? '';
     return streamSSE(c, async (stream) => {
-      const loop = this.poll(stream, key, read, pollMs, seen);
+      const loop = this.poll(stream, key, read, pollMs, seen, event);
       this.running.add(loop);
       await loop.finally(() => this.running.delete(loop));
     });
@@ -125,14 +133,15 @@ export class LiveStreams {
     await Promise.allSettled([...this.running]);
   }
 
-  private async poll(stream: import('hono/streaming').SSEStreamingApi, key: string, read: () => Promise<unknown>, pollMs: number, seen: string): Promise<void> {
+  private async poll(stream: import('hono/streaming').SSEStreamingApi, key: string, read: () => Promise<unknown>, pollMs: number, seen: string, event?: string): Promise<void> {
     let last = seen;
     // the page was rendered before its stream connected: no reading older than now may serve it
     let notBefore = Date.now();
     while (!stream.aborted && !this.stopped) {
       const reading = await this.reads.get(key, notBefore, read).catch((e: Error) => ({ value: { error: e.message }, startedAt: notBefore }));
       const now = fingerprint(reading.value);
-      if (last && now !== last) await stream.writeSSE({ event: 'change', data: String(Date.now()) });
+      if (event && now !== last) await stream.writeSSE({ event, data: JSON.stringify(reading.value) });
+      else if (last && now !== last) await stream.writeSSE({ event: 'change', data: String(Date.now()) });
       last = now;
       await stream.sleep(pollMs);
       // the next reading: newer than this one, and started within the last interval
@@ -166,11 +175,13 @@ async function inboxItems(ctx: ConsoleContext) {
       }),
     )
   ).filter((d) => d !== null);
+  // a mission's effects waiting together are one batch: one card each mission, oldest first
   const effects = statuses
-    .flatMap((s) => (s.effectApprovals ?? []).map((e) => ({ missionId: s.workflowId, agent: s.agent, ...e })))
-    .sort((a, b) => a.since.localeCompare(b.since));
+    .filter((s) => (s.effectApprovals ?? []).length > 0)
+    .map((s) => ({ missionId: s.workflowId, agent: s.agent, input: s.input ?? null, effectApprovals: s.effectApprovals, approvals: s.approvals ?? [], ...(s.effectsDone ? { effectsDone: s.effectsDone } : {}) }))
+    .sort((a, b) => a.effectApprovals[0]!.since.localeCompare(b.effectApprovals[0]!.since));
   const views = (await Promise.all(plans.map((w) => ctx.navigator.plan(w.workflowId).status().catch(noAnswer(`plans/${w.workflowId}`))))).filter((v) => v !== null);
-  const approvals = views.flatMap((view) => view.approvals.map((a) => ({ planId: view.planId, agent: view.agent, steps: view.plan?.steps ?? [], ...a })));
+  const approvals = views.flatMap((view) => view.approvals.map((a) => ({ planId: view.planId, agent: view.agent, steps: view.plan?.steps ?? [], classes: view.toolClasses, ...a })));
   const reviews = views.filter((v) => v.status === 'review').map((v) => ({ planId: v.planId, agent: v.agent, version: v.version, steps: (v.plan?.steps ?? []).map((s) => ({ id: s.id, description: s.description })) }));
   decisions.sort((a, b) => a.pending.since.localeCompare(b.pending.since));
   approvals.sort((a, b) => a.since.localeCompare(b.since));
@@ -196,19 +207,20 @@ async function inbox(ctx: ConsoleContext) {
   const { reviews } = items;
   // only what this person may decide (the stream still watches everything: its fingerprint is of all items)
   const decisions = items.decisions.filter((d) => mayDecideNow(d.contract?.approvers));
-  const effects = items.effects.filter((e) => mayDecideNow(e.approvers));
+  const effects = items.effects.filter((m) => m.effectApprovals.some((e) => mayDecideNow(e.approvers)));
+  const calls = effects.reduce((n, m) => n + m.effectApprovals.filter((e) => mayDecideNow(e.approvers)).length, 0);
   const approvals = items.approvals.filter((a) => mayDecideNow(a.approvers));
   const body = html`
     ${unansweredBanners(items.unanswered)}
     <h2>Decisions (${decisions.length})</h2>
     ${decisions.length === 0 ? html`<p>Nothing waits for a decision.</p>` : ''}
     ${decisions.map((d) => decisionCard(ctx, { missionId: d.id, agent: d.agent, input: d.input, pending: d.pending, contract: d.contract }))}
-    <h2>Mission effects to approve (${effects.length})</h2>
+    <h2>Mission effects to approve (${calls})</h2>
     ${effects.length === 0 ? html`<p>No mission effect waits for approval.</p>` : ''}
-    ${effects.map((e) => effectApprovalCard(ctx, e.missionId, e.agent, e))}
+    ${effects.map((m) => effectsCard(ctx, m))}
     <h2>Plan steps to approve (${approvals.length})</h2>
     ${approvals.length === 0 ? html`<p>No plan step waits for approval.</p>` : ''}
-    ${approvals.map((a) => stepApprovalCard(ctx, a.planId, a.agent, a, a.steps))}
+    ${approvals.map((a) => stepApprovalCard(ctx, a.planId, a.agent, a, a.steps, a.classes))}
     <h2>Plans to review (${reviews.length})</h2>
     ${reviews.length === 0 ? html`<p>No plan waits for review.</p>` : ''}
     ${reviews.map(
@@ -217,7 +229,8 @@ async function inbox(ctx: ConsoleContext) {
         <ol>${r.steps.map((s) => html`<li>${s.description} <small><code>${s.id}</code></small></li>`)}</ol>
         <p><a href="/plans/${encodeURIComponent(r.planId)}">Review the plan</a></p>
       </div>`,
-    )}`;
+    )}
+    ${recentBox(ctx.recent?.all() ?? [])}`;
   return page('Inbox', body, { live: `/live/inbox?seen=${fingerprint(items)}` });
 }
 

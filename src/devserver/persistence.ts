@@ -339,10 +339,10 @@ export function lockStateFile(path: string): () => void {
       writeFileSync(lock, String(process.pid), { flag: 'wx' });
       break;
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST' || attempt > 0) throw new Error(`cannot lock ${lock}: ${(err as Error).message}`);
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST' || attempt > 0) throw new Error(`cannot lock ${lock}: ${(err as Error).message}`, { cause: err });
       const holder = Number(readFileSync(lock, 'utf8').trim());
       if (Number.isInteger(holder) && holder > 0 && holder !== process.pid && alive(holder)) {
-        throw new Error(`${path} is in use by another dev server (pid ${holder}); stop it, or give this one another --port or --db FILE`);
+        throw new Error(`${path} is in use by another dev server (pid ${holder}); stop it, or give this one another --port or --db FILE`, { cause: err });
       }
       rmSync(lock, { force: true });
     }

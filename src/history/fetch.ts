@@ -57,7 +57,7 @@ export function historiesFromJson(text: string, source: string): RunHistory[] {
   try {
     parsed = JSON.parse(text);
   } catch (err) {
-    throw new Error(`${source} is not JSON: ${(err as Error).message}`);
+    throw new Error(`${source} is not JSON: ${(err as Error).message}`, { cause: err });
   }
   const list = Array.isArray(parsed) ? parsed : [parsed];
   return list.map((raw, i) => {
@@ -65,7 +65,7 @@ export function historiesFromJson(text: string, source: string): RunHistory[] {
     try {
       history = historyFromJSON(raw);
     } catch (err) {
-      throw new Error(`${source}${list.length > 1 ? ` (history ${i + 1})` : ''} is not a Temporal history: ${(err as Error).message}`);
+      throw new Error(`${source}${list.length > 1 ? ` (history ${i + 1})` : ''} is not a Temporal history: ${(err as Error).message}`, { cause: err });
     }
     const started = history.events?.[0]?.workflowExecutionStartedEventAttributes;
     if (!started) throw new Error(`${source}${list.length > 1 ? ` (history ${i + 1})` : ''}: the first event is not WorkflowExecutionStarted`);

@@ -9,7 +9,7 @@
  */
 import type { HistoryAndWorkflowId } from '@temporalio/client';
 import type { ReplayWorkerOptions } from '@temporalio/worker';
-import { Worker } from '@temporalio/worker';
+import { replayHistories } from '../history/replay-workers.ts';
 
 /** The outcome of replaying one history: its run and, if the code could not reproduce it, why. */
 export interface ReplayOutcome {
@@ -71,7 +71,7 @@ class Session {
 
   private async run(options: ReplayWorkerOptions): Promise<void> {
     try {
-      for await (const result of Worker.runReplayHistories(options, this.feed())) {
+      for await (const result of replayHistories(options, this.feed())) {
         this.inFlight.shift()?.settle({ workflowId: result.workflowId, runId: result.runId, ...(result.error ? { error: result.error } : {}) });
       }
     } catch (err) {
@@ -96,9 +96,6 @@ export class HistoryReplayer {
     private readonly idleMs = 2000,
   ) {}
 
-  /** the idle close under way, if any */
-  private closing: Promise<void> | null = null;
-
   /** whether a replay worker is up (it stops after idleMs without work) */
   get running(): boolean {
     return this.session?.open ?? false;
@@ -107,9 +104,6 @@ export class HistoryReplayer {
   /** Replays each history, one after another, and gives each its outcome (in the same order). */
   async replay(histories: readonly HistoryAndWorkflowId[]): Promise<ReplayOutcome[]> {
     this.stopIdleTimer();
-    // a worker still closing (idle) is waited for: building the next one while the last
-    // native worker shuts the SDK's runtime down failed with 'failed to downcast any to ... Runtime'
-    if (this.closing) await this.closing;
     const session = this.current();
     try {
       return await Promise.all(histories.map((history) => new Promise<ReplayOutcome>((settle, fail) => session.add({ history, settle, fail }))));
@@ -125,10 +119,7 @@ export class HistoryReplayer {
     this.session = null;
     if (!session) return;
     session.close();
-    const ended = session.ended.then(() => undefined, () => undefined);
-    this.closing = ended;
-    await ended;
-    if (this.closing === ended) this.closing = null;
+    await session.ended.then(() => undefined, () => undefined);
   }
 
   private current(): Session {

@@ -4,6 +4,7 @@
  */
 import type { PassRequest, PassResponse, ToolRequest } from '../workflows/mission/contract.ts';
 import { EventType, type HistoryEvent, type RunHistory, decodeAll, decodeFirst, eventId } from './fetch.ts';
+import { duration } from '../console/time.ts';
 
 export interface TimelineLine {
   runId: string;
@@ -68,7 +69,7 @@ function describeEvent(e: HistoryEvent, scheduled: Map<number, { type: string; i
       return `  ${origin?.type ?? 'activity'} ${e.activityTaskFailedEventAttributes ? 'failed' : 'timed out'}: ${a?.failure?.message ?? ''}`;
     }
     case EventType.EVENT_TYPE_TIMER_STARTED:
-      return `waits for a decision (deadline in ${Number(e.timerStartedEventAttributes?.startToFireTimeout?.seconds ?? 0)} s)`;
+      return `waits for a decision (deadline in ${duration(Number(e.timerStartedEventAttributes?.startToFireTimeout?.seconds ?? 0) * 1000)})`;
     case EventType.EVENT_TYPE_TIMER_FIRED:
       return `decision deadline passed`;
     case EventType.EVENT_TYPE_WORKFLOW_EXECUTION_UPDATE_ACCEPTED: {

@@ -167,7 +167,7 @@ function definedOnly<T extends object>(o: T): Partial<T> {
 
 /** Waits for every pending call, or until the deadline (then aborts them). */
 async function settle(pending: CallEntry[], st: RunState): Promise<boolean> {
-  const all = Promise.all(pending.map((p) => p.promise)).then(() => true);
+  const all = Promise.all(pending.map((p) => p.promise ?? Promise.resolve())).then(() => true);
   const remaining = st.deadline - Date.now();
   if (remaining > MAX_TIMER_MS) return all;
   let timer: ReturnType<typeof setTimeout> | undefined;

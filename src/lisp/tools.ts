@@ -4,7 +4,6 @@
  */
 import { z } from 'zod';
 
-import type { Json } from '../kernel/contract.ts';
 import { SideEffectClass } from '../kernel/schemas.ts';
 
 export { type Json, SIDE_EFFECT_CLASSES } from '../kernel/contract.ts';
@@ -34,6 +33,7 @@ export interface ToolDef {
    * in another thread (the sandbox), where only a validating proxy of `input` exists
    */
   keyShape?: import('./json.ts').KeyShape | null;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each tool's own args, checked by its schema
   handler: (args: any, ctx: ToolContext) => unknown | Promise<unknown>;
 }
 

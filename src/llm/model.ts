@@ -18,8 +18,11 @@ export const ChatRequest = z.object({
   system: z.string(),
   messages: z.array(ChatMessage).min(1, 'a chat request needs at least one message'),
   signal: z.instanceof(AbortSignal).optional(),
-  /** told the output tokens so far while the answer streams (models that stream) */
-  onProgress: z.custom<(outputTokens: number) => void>((v) => typeof v === 'function').optional(),
+  /**
+   * told the output tokens so far while the answer streams (models that stream), and the
+   * answer's text so far (a host shows the program as the model writes it)
+   */
+  onProgress: z.custom<(outputTokens: number, textSoFar?: string) => void>((v) => typeof v === 'function').optional(),
 });
 export type ChatRequest = z.infer<typeof ChatRequest>;
 

@@ -322,15 +322,15 @@ const usageOf = (u: { inputTokens?: number | undefined; outputTokens?: number | 
   outputTokens: u.outputTokens ?? 0,
 });
 
-/** How often, at most, a streaming answer reports its progress. */
-const PROGRESS_EVERY_MS = 500;
+/** How often, at most, a streaming answer reports its progress (the host throttles what it sends on). */
+const PROGRESS_EVERY_MS = 200;
 
 /**
  * The answer streamed, telling `onProgress` the output tokens so far (estimated as
- * characters / 4 while it streams; the provider's count at the end). A stream error
+ * characters / 4 while it streams; the provider's count at the end) and the text so far. A stream error
  * is thrown as the provider's error, so retries classify it like a non-streamed one.
  */
-async function streamed(call: Parameters<typeof generateText>[0], onProgress: (outputTokens: number) => void): Promise<ChatResponse> {
+async function streamed(call: Parameters<typeof generateText>[0], onProgress: (outputTokens: number, textSoFar?: string) => void): Promise<ChatResponse> {
   const result = streamText({ ...call, onError: () => undefined });
   let text = '';
   let reported = 0;
@@ -340,10 +340,10 @@ async function streamed(call: Parameters<typeof generateText>[0], onProgress: (o
     text += part.text;
     if (Date.now() - reported >= PROGRESS_EVERY_MS) {
       reported = Date.now();
-      onProgress(Math.ceil(text.length / 4));
+      onProgress(Math.ceil(text.length / 4), text);
     }
   }
   const usage = usageOf(await result.totalUsage);
-  onProgress(usage.outputTokens || Math.ceil(text.length / 4));
+  onProgress(usage.outputTokens || Math.ceil(text.length / 4), text);
   return { text, usage };
 }

@@ -95,11 +95,33 @@ const excerpt = (s: string, n = 160): string => {
   return one.length > n ? `${one.slice(0, n)}...` : one;
 };
 
+export interface ScriptedModelOptions {
+  id?: string;
+  /**
+   * answer slowly, token by token: each token (about four characters) after this many
+   * milliseconds, told to the caller's `onProgress` with the text so far, as a streaming
+   * provider does (tests of what shows while a model answers) @default 0: at once
+   */
+  tokenDelayMs?: number;
+}
+
+/** Tells `onProgress` the answer token by token (about four characters each), one every `delayMs`. */
+async function streamSlowly(text: string, delayMs: number, req: ChatRequest): Promise<void> {
+  const tokens = text.match(/[\s\S]{1,4}/g) ?? [];
+  let sent = '';
+  for (const token of tokens) {
+    await new Promise((resolve) => setTimeout(resolve, delayMs));
+    if (req.signal?.aborted) throw new LlmError('llm_aborted', 'the scripted answer was aborted');
+    sent += token;
+    req.onProgress?.(estimateTokens(sent), sent);
+  }
+}
+
 /**
  * A {@link ChatModel} answering from a script (turns, a parsed script object, or a file
  * path).
  */
-export function createScriptedModel(script: ScriptInput | string, opts: { id?: string } = {}): ScriptedModel {
+export function createScriptedModel(script: ScriptInput | string, opts: ScriptedModelOptions = {}): ScriptedModel {
   const source = typeof script === 'string' ? script : 'script';
   const turns = typeof script === 'string' ? loadScript(script) : parseScript(script);
   const id = opts.id ?? (typeof script === 'string' ? `scripted:${script}` : 'scripted');
@@ -150,6 +172,7 @@ export function createScriptedModel(script: ScriptInput | string, opts: { id?: s
       const turn = turns[i]!;
       usedSet.add(i);
       used.push(i);
+      if (opts.tokenDelayMs && req.onProgress) await streamSlowly(turn.answer, opts.tokenDelayMs, req);
       return {
         text: turn.answer,
         usage: turn.usage ?? { inputTokens: estimateTokens(prompt), outputTokens: estimateTokens(turn.answer) },

@@ -117,7 +117,7 @@ async function call(connection: McpConnection, tool: string, args: Record<string
   } catch (err) {
     // the connection may be broken: the next call opens a new one
     await connection.reset();
-    throw new Error(`MCP server ${connection.name}, tool ${tool}: ${(err as Error).message}`);
+    throw new Error(`MCP server ${connection.name}, tool ${tool}: ${(err as Error).message}`, { cause: err });
   }
   const value = resultValue(result as { structuredContent?: unknown; content?: unknown });
   if (result.isError) throw new ToolRejected(`MCP tool ${tool} answered an error: ${typeof value === 'string' ? value : JSON.stringify(value)}`);

@@ -31,6 +31,7 @@ import { Approvers, DefinitionError, problemsOf } from './tool.ts';
 export const DECISION_KEY = /^[A-Za-z0-9_.:-]+$/;
 
 /** `onApprove` / `onReject`: what each does, in a sentence for the person deciding (see DecisionWords). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a spec of any input type is accepted where specs are listed
 export interface DecisionSpec<I = any, V extends z.ZodType = z.ZodType> extends DecisionWords {
   /** stable name of the contract, e.g. `manager_decision` */
   name: string;
@@ -45,6 +46,7 @@ export interface DecisionSpec<I = any, V extends z.ZodType = z.ZodType> extends 
   approvers?: string[];
 }
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- as for DecisionSpec
 export interface Decision<I = any, V extends z.ZodType = z.ZodType> extends DecisionSpec<I, V> {
   readonly kind: 'decision';
 }

@@ -51,7 +51,7 @@ function xmlBlocks(text: string): string[] {
 /** Removes invisible characters and, when safe, turns typographic quotes into ASCII. */
 export function sanitize(code: string): string {
   let s = code
-    .replace(/[\uFEFF\u200B\u200C\u200D\u2060\u00AD]/g, '')
+    .replace(/\uFEFF|\u200B|\u200C|\u200D|\u2060|\u00AD/g, '')
     .replace(/[\u00A0\u2000-\u200A\u202F\u205F\u3000]/g, ' ');
   s = s.replace(/[\u2018\u2019]/g, "'");
   // curly double quotes are delimiters only when the program has no straight ones;

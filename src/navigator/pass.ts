@@ -107,8 +107,8 @@ export interface ResumePassOptions {
 
 /** What a pass is doing: waiting for the model's answer on a turn, or running its program. */
 export type PassProgress =
-  | { phase: 'model'; turn: number; outputTokens?: number }
-  | { phase: 'program'; turn: number };
+  | { phase: 'model'; turn: number; outputTokens?: number; /** the answer so far, while it streams */ text?: string }
+  | { phase: 'program'; turn: number; /** the program it runs */ program?: string };
 
 export interface PassEffects {
   kind: 'effects';
@@ -212,7 +212,7 @@ async function replayTurn(ctx: Ctx, st: PassState, code: string): Promise<PassSt
   const response = fencedProgram(code);
   st.trace.push({ turn, kind, response, program: code, result: null, prints: [], toolCalls: [], suspensions: 0, feedback: null, usage: { inputTokens: 0, outputTokens: 0 } });
   st.messages.push({ role: 'assistant', content: response });
-  ctx.progress({ phase: 'program', turn });
+  ctx.progress({ phase: 'program', turn, program: code });
   return execute(ctx, st, code, kind);
 }
 
@@ -272,8 +272,8 @@ export async function resumePass(o: ResumePassOptions): Promise<PassStep> {
   const st = checkState(JSON.parse(JSON.stringify(o.state)) as unknown, o.agent.name);
   for (const [id, r] of Object.entries(o.effectResults ?? {})) st.effectResults[id] = r;
   const ctx: Ctx = { agent: o.agent, host: toJournal(o.journal), model: o.model, staticPrompt: staticSystemPrompt(), evaluate: o.evaluate ?? run, progress: o.onProgress ?? noProgress };
-  ctx.progress({ phase: 'program', turn: st.turn });
   const pending = st.pending!;
+  ctx.progress({ phase: 'program', turn: st.turn, program: pending.code });
   const step = await execute(ctx, st, pending.code, pending.turnKind);
   return step ?? loop(ctx, st);
 }
@@ -297,7 +297,7 @@ async function loop(ctx: Ctx, st: PassState): Promise<PassStep> {
     let answer: { text: string; usage: { inputTokens: number; outputTokens: number } };
     try {
       ctx.progress({ phase: 'model', turn });
-      answer = await ctx.model.generate({ system, messages: st.messages, onProgress: (outputTokens) => ctx.progress({ phase: 'model', turn, outputTokens }) });
+      answer = await ctx.model.generate({ system, messages: st.messages, onProgress: (outputTokens, text) => ctx.progress({ phase: 'model', turn, outputTokens, ...(text !== undefined ? { text } : {}) }) });
     } catch (e) {
       // a transport failure (network, 5xx, 429, timeout) is not the program's fault: the
       // host retries the pass; only a failure no retry can mend ends it in an error
@@ -333,7 +333,7 @@ async function loop(ctx: Ctx, st: PassState): Promise<PassStep> {
     }
     trace.program = ex.code;
     st.messages.push({ role: 'assistant', content: fencedProgram(ex.code) });
-    ctx.progress({ phase: 'program', turn });
+    ctx.progress({ phase: 'program', turn, program: ex.code });
     const step = await execute(ctx, st, ex.code, kind);
     if (step) return step;
   }

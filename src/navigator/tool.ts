@@ -38,6 +38,11 @@ export interface ToolSpec<I extends z.ZodObject> {
   destructive?: boolean;
   /** every call waits for a person's approval before it runs, in missions as in plans */
   requiresApproval?: boolean;
+  /**
+   * an approver is asked "are you sure?" before approving a call of it. External and
+   * destructive tools always are (their class); `true` asks for another class too.
+   */
+  confirm?: boolean;
   /** the roles allowed to approve or deny its calls in missions and its plan steps (which then always wait for approval); absent: anyone who may send updates; see docs/security.md */
   approvers?: string[];
   handler: (args: z.output<I>, ctx: ToolContext) => unknown | Promise<unknown>;
@@ -51,6 +56,8 @@ export interface NavigatorTool extends ToolDef {
   example?: Record<string, Json>;
   destructive: boolean;
   requiresApproval: boolean;
+  /** see {@link ToolSpec.confirm}; absent: by class only */
+  confirm?: boolean;
   approvers?: string[];
 }
 
@@ -95,6 +102,7 @@ export const ToolSpecSchema = z.object({
   example: z.record(z.string(), z.unknown()).optional(),
   destructive: z.boolean({ error: 'must be true or false' }).optional(),
   requiresApproval: z.boolean({ error: 'must be true or false' }).optional(),
+  confirm: z.boolean({ error: 'must be true or false' }).optional(),
   approvers: Approvers.optional(),
   handler: z.custom<(...args: unknown[]) => unknown>((v) => typeof v === 'function', {
     error: 'must be a function (args, ctx) => result',
@@ -126,7 +134,19 @@ export function defineTool<I extends z.ZodObject>(spec: ToolSpec<I>): NavigatorT
     example: spec.example as Record<string, Json> | undefined,
     destructive: spec.destructive ?? false,
     requiresApproval: spec.requiresApproval ?? false,
+    ...(spec.confirm ? { confirm: true } : {}),
     ...(spec.approvers ? { approvers: [...spec.approvers] } : {}),
     handler: spec.handler as ToolDef['handler'],
   };
+}
+
+/**
+ * Whether approving a call of `tool` asks "are you sure?" first: by its side-effect class
+ * (it acts on an outside system, or overwrites or deletes) or its own `confirm` flag, never
+ * by the words of its description, so every card (a mission effect, a plan step, a batch)
+ * asks for the same tools. A tool nobody here knows is asked about: better once too often.
+ */
+export function asksConfirmation(tool: Pick<NavigatorTool, 'sideEffect' | 'destructive' | 'confirm'> | undefined): boolean {
+  if (!tool) return true;
+  return tool.sideEffect === 'external' || tool.destructive || tool.confirm === true;
 }

@@ -8,7 +8,7 @@
  */
 import { z } from 'zod';
 
-import { DEFAULT_HEARTBEAT_MS, DEFAULT_TOOL_MS, type Json, type SideEffectClass } from '../kernel/contract.ts';
+import { DEFAULT_HEARTBEAT_MS, DEFAULT_TOOL_MS, type SideEffectClass } from '../kernel/contract.ts';
 import { FailedAttempt, JsonValue, Problem } from '../kernel/schemas.ts';
 
 export type { Json } from '../kernel/contract.ts';

@@ -298,7 +298,7 @@ async function callTool(
     try {
       json = resultToJson(out);
     } catch (e) {
-      throw new Error(`returned a value that is not JSON (${errorText(e)})`);
+      throw new Error(`returned a value that is not JSON (${errorText(e)})`, { cause: e });
     }
     reply = { kind: 'callResult', id: msg.id, ok: json };
     record.result = json;

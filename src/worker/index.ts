@@ -81,7 +81,7 @@ export async function createNavigatorWorker(opts: NavigatorWorkerOptions): Promi
     // heartbeat timeout): a pass's heartbeat details (the program as the model writes it,
     // its tool calls: the mission page and `navigator watch` show them) arrive within about
     // a second. An activity that heartbeats less often (every 2 s) sends no more than that.
-    maxHeartbeatThrottleInterval: '750 milliseconds',
+    maxHeartbeatThrottleInterval: HEARTBEAT_THROTTLE,
     // a workflow whose worker died moves to another worker after 3 s, not the SDK's 10 s
     stickyQueueScheduleToStartTimeout: '3 seconds',
     ...(opts.identity ? { identity: opts.identity } : {}),
@@ -94,6 +94,9 @@ export async function createNavigatorWorker(opts: NavigatorWorkerOptions): Promi
   }
   return worker;
 }
+
+/** How often, at most, a Navigator worker's activities heartbeat (see createNavigatorWorker). */
+export const HEARTBEAT_THROTTLE = '750 milliseconds';
 
 /** What a worker announces of its agents: name, description, the input's JSON schema. */
 export function servedOf(agents: AgentRegistry): ServedAgent[] {

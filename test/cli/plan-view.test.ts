@@ -14,7 +14,6 @@ const view = (steps: Step[], status: PlanStatusView['status'] = 'review'): PlanS
   ({ planId: 'p1', runId: 'r', agent: 'lab', status, version: 1, plan: { id: 'p1', taskId: 't', version: 1, steps }, approvals: [], approvalRecords: [], questions: [], summary: null, error: null }) as unknown as PlanStatusView;
 
 const ask = { question: { $expr: '(str "Which of the " (count (:items step/list)) " items?")' }, schema: { enum: { $expr: '(mapv :id (:items step/list))' } } };
-// eslint-disable-next-line no-control-regex
 const plain = (s: string) => s.replace(/\u001b\[[0-9;]*m/g, '');
 
 describe('plan view of compute steps and computed questions', () => {
@@ -53,5 +52,29 @@ describe('plan view of compute steps and computed questions', () => {
     expect(text).toContain('ask: Which of the 3 items? (answer: {"enum":["item-0","item-1","item-2"]})');
     expect(text).not.toContain('computed from');
     expect(text).toContain('compute: (count step/list)');
+  });
+});
+
+describe('plan view for the person a step waits for', () => {
+  const read = step({ id: 'read_config', tool: 'read_file', args: { path: 'config.json' }, status: 'completed', result: { ok: true, value: { path: 'config.json', content: '{\n  "version": "1.0.0"\n}\n' }, attempts: 1, duration: 3, timestamp: '2026-11-28T10:00:00.000Z' } });
+  const write = step({ id: 'write_config', tool: 'write_file', args: { path: 'config.json', content: '{\n  "version": "2.0.0"\n}\n' }, status: 'awaiting_approval', dependsOn: ['read_config'] });
+  const waiting = (approvers?: string[]) =>
+    ({
+      ...view([read, write], 'running'),
+      approvals: [{ key: 'write_config', stepId: 'write_config', item: null, tool: 'write_file', args: write.args, description: 'Write config.json', since: '2026-11-28T10:00:00.000Z', deadline: null, ...(approvers ? { approvers } : {}) }],
+    }) as unknown as PlanStatusView;
+
+  it('says whose approval a running plan waits for, not "running", and statuses in words', () => {
+    expect(plain(renderPlan(waiting(['finance'])))).toContain("· waiting for finance's approval ·");
+    const text = plain(renderPlan(waiting()));
+    expect(text).toContain('· waiting for approval ·');
+    expect(text).not.toContain('awaiting_approval');
+    expect(text).toMatch(/\n│ +completed → path: config\.json, content: 3 lines \(1 attempt/);
+  });
+
+  it('shows a file write as a diff against what the plan read, not as escaped JSON', () => {
+    const text = plain(renderPlan(waiting()));
+    expect(text).toContain('path: config.json\n      changes:\n        {\n      -   "version": "1.0.0"\n      +   "version": "2.0.0"\n        }');
+    expect(text).not.toContain('\\n');
   });
 });

@@ -1,7 +1,7 @@
 /**
  * axe-core (the accessibility engine) on the console's pages in headless Chromium
  * (Debian's package, playwright-core; skipped when none is installed): the inbox, a
- * mission waiting for an approval, a plan in review (and its form for a new step), a running plan at an approval, the
+ * mission waiting for an approval, a batch of payments waiting together, a plan in review (and its form for a new step), a running plan at an approval, the
  * pass view, the start form and the lists (schedules too), at 1280 px and on a 390 px phone. No serious or critical
  * violation; Tab alone reaches an Approve button and a step of the plan picture. The page's CSP allows only its own script, so the test's context bypasses it
  * to inject axe.
@@ -13,6 +13,7 @@ import type { BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type BrowserConsole, DESKTOP, PHONE, axeViolations, chromiumFor, startBrowserConsole } from './chromium.ts';
 import labAgents from '../plans/fixtures/lab-agents.ts';
+import vendorAgents from './fixtures/vendor-payments.ts';
 import { bumpVersionPlanFile } from '../../examples/workspace/agent.ts';
 import { freshBankFile, waitForStatus } from '../mission/harness.ts';
 import { type PlanEnv, awaiting, planEnv, waitForPlan } from '../plans/plan-harness.ts';
@@ -28,9 +29,10 @@ describe.skipIf(!executablePath)('the console with axe-core', () => {
 
   beforeAll(async () => {
     process.env.WORKSPACE_DIR = mkdtempSync(join(tmpdir(), 'console-a11y-'));
+    process.env.VENDOR_PAYMENTS_FILE = join(mkdtempSync(join(tmpdir(), 'a11y-payments-')), 'payments.jsonl');
     env = await planEnv();
-    await env.startWorker();
-    running = await startBrowserConsole({ client: env.client, taskQueue: env.taskQueue, executablePath: executablePath!, agents: Object.values(labAgents) });
+    await env.startWorker(Object.values(vendorAgents));
+    running = await startBrowserConsole({ client: env.client, taskQueue: env.taskQueue, executablePath: executablePath!, agents: [...Object.values(labAgents), ...Object.values(vendorAgents)] });
     ({ web, browser, navigator } = running);
   }, 120_000);
   afterAll(async () => {
@@ -47,8 +49,15 @@ describe.skipIf(!executablePath)('the console with axe-core', () => {
     await waitForPlan(running, awaiting('write_config'));
     const review = await env.startPlan({ agent: 'workspace', approve: false, document: bump });
     await waitForPlan(review, (v) => v.status === 'review');
+    // a batch of payments waiting together (one card in the inbox and on its mission's page)
+    const invoices = [
+      { invoice: 'A-1', vendor: 'Acme Industrial GmbH', iban: 'DE44500105175407324931', amount: 2100 },
+      { invoice: 'A-2', vendor: 'Baumann Logistik AG', iban: 'DE89370400440532013000', amount: 14500 },
+    ];
+    const batch = await navigator.start('vendor-payments', { invoices }, { options: { timeouts: { heartbeatMs: 3000 } } });
+    await waitForStatus(batch.workflow, (s) => (s.effectApprovals?.length ?? 0) === 2);
     // the plan in review also with the form for a new step of a picked tool
-    const paths = ['/', `/missions/${m.id}`, `/missions/${m.id}/passes`, `/plans/${review.id}`, `/plans/${review.id}?add=write_file`, `/plans/${running.id}`, '/start?agent=wire-transfer', '/missions', '/plans', '/schedules'];
+    const paths = ['/', `/missions/${m.id}`, `/missions/${m.id}/passes`, `/plans/${review.id}`, `/plans/${review.id}?add=write_file`, `/plans/${running.id}`, `/missions/${batch.id}`, '/start?agent=wire-transfer', '/missions', '/plans', '/schedules'];
     const contexts: BrowserContext[] = [
       await browser.newContext({ ...DESKTOP, bypassCSP: true }),
       await browser.newContext({ ...PHONE, bypassCSP: true }),
@@ -87,5 +96,6 @@ describe.skipIf(!executablePath)('the console with axe-core', () => {
     await m.cancel('test done');
     await running.cancel('test done');
     await review.cancel('test done');
+    await batch.cancel('test done');
   }, 180_000);
 });

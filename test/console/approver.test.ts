@@ -105,7 +105,8 @@ describe.skipIf(!executablePath)('the console for an approver', () => {
     const text = (await card.textContent())!.replace(/\s+/g, ' ');
     expect(text).toContain('A manager approves or rejects the wire.');
     // the decision's own words (onApprove / onReject in the wire agent's defineDecision)
-    expect(text).toMatch(/On Approve: The wire is sent to the recipient and the money leaves the account\. A sent wire cannot be undone\. You will be asked to confirm\. On Reject:/);
+    // and why Approve asks first, from the class of the tool it leads to
+    expect(text).toMatch(/On Approve: The wire is sent to the recipient and the money leaves the account\. A sent wire cannot be undone\. execute_wire acts on an outside system: you will be asked to confirm\. On Reject:/);
     expect(text).toMatch(/On Reject: The hold on the funds is released; nothing is sent\./);
     expect(text).toContain('5,000 USD');
     expect(text).toContain('account name of the recipient');
@@ -115,7 +116,7 @@ describe.skipIf(!executablePath)('the console for an approver', () => {
     const asked: string[] = [];
     page.once('dialog', (d) => (asked.push(d.message()), void d.dismiss()));
     await card.getByRole('button', { name: 'Approve' }).click();
-    expect(asked[0]).toMatch(/cannot be undone[\s\S]*The wire is sent to the recipient/);
+    expect(asked[0]).toMatch(/^Approve\? execute_wire acts on an outside system: it cannot be taken back from here\.[\s\S]*The wire is sent to the recipient/);
     expect((await m.status()).status).toBe('waiting');
     page.once('dialog', (d) => void d.accept());
     await card.getByRole('button', { name: 'Approve' }).click();
@@ -137,8 +138,12 @@ describe.skipIf(!executablePath)('the console for an approver', () => {
       expect(text).toContain('On Deny: The step is skipped; nothing runs. Steps that depend on it are blocked: verify.');
       expect(await card.locator(`a[href="/plans/${plan.id}#step-write_config"]`).count()).toBe(1);
     }
+    // write_file overwrites (destructive): Approve asks first, by its class
+    const asked: string[] = [];
+    page.once('dialog', (d) => (asked.push(d.message()), void d.accept()));
     await page.locator('.card.approval', { hasText: 'write_config' }).getByRole('button', { name: 'Approve' }).click();
     await expect.poll(() => page.locator('.decided').textContent(), { timeout: 60_000 }).toMatch(/Step write_config approved by ana[\s\S]*now\s*completed/);
+    expect(asked).toEqual([expect.stringMatching(/^Approve\? write_file overwrites or deletes what is there: it cannot be taken back from here\./)]);
     expect((await plan.result()).status).toBe('completed');
     // the finished plan's page opens no stream
     await page.reload();
@@ -152,7 +157,7 @@ describe.skipIf(!executablePath)('the console for an approver', () => {
     page.on('dialog', (d) => void d.accept());
     await page.goto(`${web.url}/missions/${m.id}`);
     expect(await page.locator('script[data-live]').getAttribute('data-live')).toMatch(/\?seen=[0-9a-f]+$/);
-    await page.locator('#decision').getByRole('button', { name: 'Approve' }).click();
+    await page.locator('.card.decision').getByRole('button', { name: 'Approve' }).click();
     // no reload by the test: the live stream brings the outcome
     await expect.poll(() => page.locator('.decided').textContent(), { timeout: 60_000 }).toMatch(/Approved by ana/);
     await expect.poll(() => page.locator('.decided .outcome').textContent(), { timeout: 60_000 }).toMatch(/The mission completed[\s\S]*status\s*sent[\s\S]*reference/);
@@ -210,7 +215,7 @@ describe.skipIf(!executablePath)('the console for an approver', () => {
     expect((await page.locator('header .who').textContent())!.trim()).toBe('You act as ana');
     const tools = page.locator('details.engineer');
     expect(await tools.getAttribute('open')).toBeNull();
-    expect(await page.locator('#decision button').allTextContents()).toEqual(['Approve', 'Reject']);
+    expect(await page.locator('.card.decision button').allTextContents()).toEqual(['Approve', 'Reject']);
     await tools.locator('summary').click();
     const asked: string[] = [];
     page.on('dialog', (d) => (asked.push(d.message()), void d.dismiss()));

@@ -2,7 +2,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { lineDiff } from '../../src/console/diff.ts';
-import { decisionEffects, readable, stepEffects, unitOf } from '../../src/console/explain.ts';
+import { decisionEffects, readable, sideEffectWords, stepEffects, unitOf } from '../../src/console/explain.ts';
+import { asksConfirmation, defineTool } from '../../src/navigator/tool.ts';
 import { relative } from '../../src/console/time.ts';
 import { markdown } from '../../src/console/markdown.ts';
 import { argsFields, argsFromForm } from '../../src/console/forms.ts';
@@ -58,12 +59,27 @@ describe('values and effects in words', () => {
     const wire = (await buildRegistry()).get('wire-transfer')!;
     const contract = { key: 'k', description: 'd', allowed: ['approved', 'rejected'], approveValue: 'approved', rejectValue: 'rejected', timeoutMs: null, expiryValue: null };
     const worded = decisionEffects(wire, { ...contract, onApprove: 'The wire is sent.', onReject: 'The hold is released.' });
-    expect(worded).toEqual({ approve: ['The wire is sent.'], reject: ['The hold is released.'], irreversible: true });
+    expect(worded).toEqual({ approve: ['The wire is sent.'], reject: ['The hold is released.'], irreversible: true, why: 'execute_wire acts on an outside system' });
     // one of the two given: the other is derived
     expect(decisionEffects(wire, { ...contract, onReject: 'The hold is released.' }).approve.join(' ')).toMatch(/execute_wire: Sends the wire/);
-    // words that say so make Approve irreversible even without a tool that is
+    // only a console that knows none of the agent's tools reads the decision's words
     expect(decisionEffects(undefined, { ...contract, onApprove: 'The letter is posted; this cannot be undone.' }).irreversible).toBe(true);
     expect(decisionEffects(undefined, { ...contract, onApprove: 'The note is filed.' }).irreversible).toBe(false);
+  });
+
+  it('asks "are you sure?" by the tool\'s class and its own flag, never by the words of its description', () => {
+    const tool = (o: { sideEffect: string; destructive?: boolean; confirm?: boolean; description?: string }) =>
+      defineTool({ name: 't', description: o.description ?? 'Does it.', input: z.object({}), handler: () => null, ...o });
+    expect(asksConfirmation(tool({ sideEffect: 'external' }))).toBe(true);
+    expect(asksConfirmation(tool({ sideEffect: 'local', destructive: true }))).toBe(true);
+    expect(asksConfirmation(tool({ sideEffect: 'local', confirm: true }))).toBe(true);
+    expect(asksConfirmation(tool({ sideEffect: 'local', description: 'Irreversible: this cannot be undone.' }))).toBe(false);
+    expect(asksConfirmation(tool({ sideEffect: 'read_only' }))).toBe(false);
+    // a tool this console does not know: asked about
+    expect(asksConfirmation(undefined)).toBe(true);
+    // the card's words follow from the same rule
+    expect(sideEffectWords(tool({ sideEffect: 'local', description: 'Irreversible.' }))).toBe('Changes data on our side.');
+    expect(sideEffectWords(tool({ sideEffect: 'local', destructive: true }))).toMatch(/cannot be taken back from here/);
   });
 
   it("carries an agent's words from defineDecision to the decision contract, and refuses empty ones", async () => {

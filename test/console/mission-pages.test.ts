@@ -144,7 +144,7 @@ describe.skipIf(!executablePath)("the console's mission pages", () => {
     await waitForStatus(m.workflow, (s) => s.status === 'waiting');
     const page = await desktop.newPage();
     await page.goto(`${web.url}/missions/${m.id}`);
-    await page.locator('#decision').getByRole('link', { name: 'the program that asked for it' }).click();
+    await page.locator('.card.decision').getByRole('link', { name: 'the program that asked for it' }).click();
     await page.waitForURL(`**/missions/${m.id}/passes#decision-manager_decision_bob_5000`);
     const asks = page.locator('#decision-manager_decision_bob_5000');
     expect(await asks.textContent()).toBe('This program asked a person for the decision manager_decision_bob_5000.');

@@ -141,7 +141,7 @@ describe('with every worker stopped', () => {
     expect(runs.get('journal')!.stdout).toMatch(/manager_decision_bob_5000: "approved"/);
     expect(runs.get('ledger')!.stdout).toMatch(/execute_wire/);
     expect(runs.get('audit')!.stdout).toMatch(/journal rebuilt from history: \d+ task\(s\), matches the workflow/);
-    expect(runs.get('plan show')!.stdout).toMatch(/completed/);
+    expect(runs.get('plan show')!.stdout).toMatch(/version 1 · (done|completed)/);
     expect(runs.get('plan ledger')!.stdout).toMatch(/#\d+ use echo/);
 
     const text = await cli('status', waiting);

@@ -39,6 +39,7 @@ describe('formatNumber', () => {
     [0.000001, '0.000001'],
     [Number.MAX_VALUE, '1.7976931348623157E308'],
     [Number.MIN_VALUE, '5.0E-324'],
+    // eslint-disable-next-line no-loss-of-precision -- the literal rounding to 2^53 is what is printed
     [9007199254740993, '9007199254740992'],
     [Infinity, '##Inf'],
     [-Infinity, '##-Inf'],

@@ -27,7 +27,7 @@ function until(child: ChildProcess, line: RegExp): Promise<string> {
   let out = '';
   return new Promise((resolve, reject) => {
     const check = (d: Buffer) => {
-      out += d;
+      out += d.toString();
       if (line.test(out)) resolve(out);
     };
     child.stdout!.on('data', check);

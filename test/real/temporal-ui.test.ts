@@ -9,7 +9,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Browser, type Page, chromium } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, it } from 'vitest';
 import { chromiumPath } from '../console/chromium.ts';
 import { AesGcmCodec, keysFromEnv } from '../../src/codec/aes-gcm.ts';
 import { type CodecServer, startCodecServer } from '../../src/codec/server.ts';

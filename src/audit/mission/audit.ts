@@ -10,7 +10,7 @@
  */
 import type { Client } from '@temporalio/client';
 import type { DataConverter } from '@temporalio/common';
-import { Worker } from '@temporalio/worker';
+import { replayHistories } from '../../history/replay-workers.ts';
 import { journalQuery } from '../../workflows/mission/messages.ts';
 import type { Json } from '../../workflows/mission/contract.ts';
 import { EventType, decodeFirst, fetchChain, type RunHistory } from '../../history/fetch.ts';
@@ -267,7 +267,7 @@ export async function replayChain(chain: RunHistory[], opts: AuditOptions, repla
     ? { workflowBundle: opts.workflowBundle }
     : { workflowsPath: opts.workflowsPath ?? defaultWorkflowsPath(), interceptors: { workflowModules: [...workflowInterceptorModules] } };
   const dataConverter = opts.dataConverter ?? (await configuredDataConverter());
-  for await (const result of Worker.runReplayHistories({ ...source, sinks: silentSpanSinks, replayName, ...(dataConverter ? { dataConverter } : {}) }, histories)) {
+  for await (const result of replayHistories({ ...source, sinks: silentSpanSinks, replayName, ...(dataConverter ? { dataConverter } : {}) }, histories)) {
     if (result.error) errors.push(`run ${result.runId}: ${result.error.message}`);
   }
   return { ok: errors.length === 0, errors };

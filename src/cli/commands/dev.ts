@@ -176,8 +176,12 @@ async function serveConsole(address: string, namespace: string, taskQueue: strin
   const running = await startConsole({ navigator, user, port, agents, noAuth }).catch(() => startConsole({ navigator, user, port: 0, agents, noAuth }));
   const { consoleLine } = await import('./console.ts');
   console.log(consoleLine(running));
+  // `navigator run` against this server prints the mission's page here
+  const { rememberConsole } = await import('../console-link.ts');
+  rememberConsole(address, running.url);
   return {
     close: async () => {
+      rememberConsole(address, null);
       await running.close();
       await close();
     },

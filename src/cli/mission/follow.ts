@@ -4,11 +4,14 @@
  * external effect, what it waits for), until it waits or ends.
  *
  * Sources, all read-only: the status and ledger queries, and the heartbeat details of
- * the running `runPass` activity (from describe), which say what the pass is doing.
+ * the running `runPass` activity (from describe), which say what the pass is doing: the
+ * program as the model writes it, and each call the program makes itself.
  */
+
+export type { Retry } from '../../client/live-pass.ts';
 import type { WorkflowHandle } from '@temporalio/client';
-import type { Payload } from '@temporalio/common';
 import { type MissionHandle, missionOf } from '../../client/mission/client.ts';
+import { type LivePass, type Retry, activitiesNow as readActivities } from '../../client/live-pass.ts';
 import type { LedgerEntry, StatusView } from '../../workflows/mission/contract.ts';
 import { type Settled, closedState, parked } from './view.ts';
 import { failedAttemptLine } from '../attempts-view.ts';
@@ -27,36 +30,49 @@ export interface FollowOptions {
   now?: () => string;
 }
 
-/** An activity Temporal is retrying: its attempt now and why the last one failed. */
-export interface Retry {
-  attempt: number;
-  why: string;
+/**
+ * What the running activities say (src/client/live-pass.ts): the pass's line (what it does),
+ * the live pass itself, and the activities Temporal retries, by activity id.
+ */
+export async function activitiesNow(handle: WorkflowHandle): Promise<{ pass: string | null; live: LivePass | null; retries: Map<string, Retry> }> {
+  const { live, retries } = await readActivities(handle);
+  // while the program streams in, its lines say how far the model is: no line per token count
+  const pass = live && live.phase === 'model' && live.program !== undefined ? live.text.replace(/, \d+ tokens$/, '') : (live?.text ?? null);
+  return { pass, live, retries };
 }
 
 /**
- * What the running activities say: the pass's last heartbeat details (what it does), and
- * each activity in its second attempt or later with the failure of the one before, by
- * activity id (`runPass` for the pass). Why an effect is retried shows while it is.
+ * The program as the model writes it, line by line, and the pass's own tool calls as they
+ * start and end. Program lines repeat (two closing fences), so they are not deduplicated
+ * like the other lines: each pass and turn remembers how many it printed.
  */
-export async function activitiesNow(handle: WorkflowHandle): Promise<{ pass: string | null; retries: Map<string, Retry> }> {
-  const pending = (await handle.describe()).raw.pendingActivities ?? [];
-  const retries = new Map<string, Retry>();
-  for (const a of pending) {
-    const why = a.lastFailure?.message;
-    if (!why || (a.attempt ?? 1) < 2) continue;
-    retries.set(a.activityType?.name === 'runPass' ? 'runPass' : (a.activityId ?? ''), { attempt: a.attempt!, why: why.split('\n')[0]! });
+export class LiveProgramLines {
+  /** by `pass/turn`: the lines printed */
+  private readonly shown = new Map<string, { lines: number }>();
+
+  /** The new program lines of `live` (a line while the model writes is printed once complete). */
+  programLines(live: LivePass): string[] {
+    if (live.turn === undefined) return [];
+    const key = `${live.pass}/${live.turn}`;
+    const was = this.shown.get(key) ?? { lines: 0 };
+    const writing = live.phase === 'model';
+    // once the model is done, its whole answer (or the program alone when nothing streamed): the rest of it
+    const text = live.program ?? '';
+    const lines = text.split('\n');
+    const complete = writing ? lines.length - 1 : text.trim() ? lines.length : 0;
+    if (complete <= was.lines) return [];
+    this.shown.set(key, { lines: complete });
+    return lines.slice(was.lines, complete).map((l) => `  | ${l}`);
   }
-  const payloads = pending.find((a) => a.activityType?.name === 'runPass')?.heartbeatDetails?.payloads;
-  if (!payloads?.length) return { pass: null, retries };
-  const details = (await decodeFirst(handle, payloads)) as { text?: unknown } | null;
-  return { pass: typeof details?.text === 'string' ? details.text : null, retries };
 }
 
-async function decodeFirst(handle: WorkflowHandle, payloads: Payload[]): Promise<unknown> {
-  const { payloadCodecs, payloadConverter } = handle.client.options.loadedDataConverter;
-  let decoded = payloads;
-  for (const codec of [...payloadCodecs].reverse()) decoded = await codec.decode(decoded);
-  return payloadConverter.fromPayload(decoded[0]!);
+/** One line per state of each call the pass's program makes itself. */
+export function callLines(live: LivePass | null): string[] {
+  return (live?.calls ?? []).map((c) => {
+    const what = `pass ${live!.pass}, turn ${c.turn}: call ${c.n}, tool ${c.tool}${c.taskId ? ` (task ${c.taskId})` : ''}`;
+    if (c.status === 'running') return `${what}: started`;
+    return c.status === 'done' ? `${what}: done in ${c.ms ?? 0} ms` : `${what}: failed in ${c.ms ?? 0} ms: ${c.error ?? ''}`;
+  });
 }
 
 /** The lines that describe the mission now; each is printed once, when it first appears. */
@@ -102,6 +118,7 @@ export async function follow(handle: MissionHandle | WorkflowHandle, opts: Follo
   const mission = missionOf(handle);
   const seen = new Set<string>();
   const now = opts.now ?? timeOfDay;
+  const program = new LiveProgramLines();
   const print = (lines: string[], stamp: string) => {
     for (const line of lines) {
       if (seen.has(line)) continue;
@@ -119,7 +136,12 @@ export async function follow(handle: MissionHandle | WorkflowHandle, opts: Follo
     ]);
     const earlier = first ? ledger.filter((e) => e.status !== 'running') : [];
     print(describeNow(status, null, earlier).filter((l) => l.startsWith('effect ')), 'earlier');
-    print(describeNow(status, activities?.pass ?? null, ledger, activities?.retries), now());
+    const stamp = now();
+    print(describeNow(status, activities?.pass ?? null, ledger, activities?.retries), stamp);
+    if (activities?.live) {
+      for (const line of program.programLines(activities.live)) opts.write(`${stamp} ${line}`);
+      print(callLines(activities.live), stamp);
+    }
     if (closed) return { status, closed };
     if (!opts.untilClosed && parked(status)) return { status, closed: null };
     await sleep(opts.pollMs ?? 250, opts.signal);

@@ -12,6 +12,7 @@ import { effectApprovalLine } from '../approval-view.ts';
 import { ledgerResultText } from '../../client/mission/text.ts';
 
 export { ledgerResultText };
+import { batchTotal, doneSoFar } from '../../console/words.ts';
 
 const CLOSED = new Set(['COMPLETED', 'FAILED', 'CANCELLED', 'TERMINATED', 'TIMED_OUT', 'CONTINUED_AS_NEW']);
 
@@ -105,7 +106,7 @@ export function describeSettled(id: string, s: Settled): string {
     if (s.closed.failure) lines.push(`  reason: ${s.closed.failure}`);
     else lines.push(`  result: ${JSON.stringify(s.closed.result)}`);
   } else if (s.status) {
-    lines.push(`Mission ${id}: ${s.status.status} after ${s.status.passes} pass(es), ${s.status.journalSize} task(s) in the journal`);
+    lines.push(`Mission ${id}: ${s.status.status.replace(/_/g, ' ')} after ${s.status.passes} pass${s.status.passes === 1 ? '' : 'es'}, ${doneSoFar(s.status)}`);
     if (s.status.error) lines.push(`  reason: ${s.status.error}`);
     const p = s.status.pending;
     if (p) {
@@ -117,7 +118,10 @@ export function describeSettled(id: string, s: Settled): string {
         `  decide:   ${CLI} decide ${id} ${p.key} ${p.allowed?.length ? valueWord(p.allowed[0]) : "'<JSON value>'"}`,
       );
     }
-    for (const e of s.status.effectApprovals ?? []) {
+    const waiting = s.status.effectApprovals ?? [];
+    // asked together in one pmap: the whole set waits at once, decided one by one
+    if (waiting.length > 1) lines.push(`  ${waiting.length} effects wait for approval together${batchTotal(waiting)}: each has its own approve/deny`);
+    for (const e of waiting) {
       // the whole args: a person decides on them, so nothing is cut
       lines.push(`  effect waiting for approval: ${e.tool}${e.taskId ? ` (task ${e.taskId})` : ''}${e.deadline ? `, deadline ${e.deadline}` : ''}`);
       lines.push(`    args: ${JSON.stringify(e.args, null, 2).replaceAll('\n', '\n    ')}`);

@@ -5,7 +5,7 @@
  */
 import pc from 'picocolors';
 import type { PlanHandle } from '../../client/plan/client.ts';
-import type { Plan, Step } from '../../plans/schema.ts';
+import type { Json, Plan, Step } from '../../plans/schema.ts';
 import { blockedAfterWarning } from '../../plans/scheduler.ts';
 import type { PlanStatusView, ProgressEvent } from '../../workflows/plan/contract.ts';
 import { type Settled, closedState } from '../mission/view.ts';
@@ -15,6 +15,8 @@ import { stepApprovalLine } from '../approval-view.ts';
 import { expressionText, questionText, resolvedQuestion } from '../../client/plan/text.ts';
 
 export { expressionText, questionText };
+import { lineDiff } from '../../console/diff.ts';
+import { planStatusWords, stepStatusWords } from '../../console/words.ts';
 
 const CLI = 'npx navigator plan';
 
@@ -65,12 +67,21 @@ const short = (v: unknown, n = 100): string => {
   return s.length > n ? `${s.slice(0, n - 3)}...` : s;
 };
 
+/** Args or a result on one line: as JSON, but a map holding a text of several lines (a file) as its fields, the text by its line count, not as escaped JSON. */
+const shortValue = (v: unknown, n = 100): string => {
+  if (v === null || typeof v !== 'object' || Array.isArray(v) || !Object.values(v).some((x) => typeof x === 'string' && x.includes('\n'))) return short(v, n);
+  const text = Object.entries(v)
+    .map(([k, x]) => `${k}: ${typeof x === 'string' && x.includes('\n') ? `${x.replace(/\n$/, '').split('\n').length} lines` : typeof x === 'string' ? x : short(x, 40)}`)
+    .join(', ');
+  return text.length > n ? `${text.slice(0, n - 3)}...` : text;
+};
+
 /** What a step does, on one line: its tool and args, agent and input, question, or computed expression. */
 function stepWhat(step: Step, full: boolean): string {
   const n = full ? 400 : 100;
   if (step.ask) return `ask: ${questionText(step)} (answer: ${short(resolvedQuestion(step)?.schema ?? step.ask.schema, n)})`;
   if (step.compute !== undefined) return `compute: ${expressionText(step.compute)}`;
-  if (step.tool) return `${step.tool} ${short(step.args ?? {}, n)}`;
+  if (step.tool) return `${step.tool} ${shortValue(step.args ?? {}, n)}`;
   return `agent ${step.agent} ${short(step.input ?? {}, n)}`;
 }
 
@@ -86,7 +97,7 @@ function stepLines(step: Step, index: number, full: boolean): string[] {
   if (step.resolved && !resolvedQuestion(step)) lines.push(`      computed: ${short(step.resolved, full ? 400 : 100)}`);
   if (step.dependsOn.length) lines.push(`      depends on: ${step.dependsOn.join(', ')}`);
   if (flags) lines.push(`      ${flags}`);
-  if (step.status !== 'pending') lines.push(`      ${step.status}${step.reason ? `: ${step.reason}` : ''}${resultText(step)}`);
+  if (step.status !== 'pending') lines.push(`      ${stepStatusWords(step.status)}${step.reason ? `: ${step.reason}` : ''}${resultText(step)}`);
   lines.push(...failedAttemptLines(step.result?.failedAttempts, '        '));
   return lines;
 }
@@ -95,7 +106,7 @@ function resultText(step: Step): string {
   const r = step.result;
   if (!r) return '';
   if (r.ok && step.ask) return ` → answered ${short(r.value)}${step.answeredBy ? ` by ${step.answeredBy}` : ''}`;
-  return r.ok ? ` → ${short(r.value)} (${r.attempts} attempt(s), ${r.duration} ms)` : ` → ${r.error} (${r.attempts} attempt(s))`;
+  return r.ok ? ` → ${shortValue(r.value)} (${r.attempts} attempt(s), ${r.duration} ms)` : ` → ${r.error} (${r.attempts} attempt(s))`;
 }
 
 /** The review box: the plan as a person reviews it, with the commands to go on. */
@@ -103,7 +114,7 @@ export function renderPlan(view: PlanStatusView, opts: { full?: boolean } = {}):
   const plan = view.plan;
   const id = view.planId;
   const bar = '─'.repeat(72);
-  const lines = [`┌${bar}`, `│ Plan ${pc.bold(id)} · version ${view.version} · ${pc.bold(view.status)} · agent ${view.agent}`];
+  const lines = [`┌${bar}`, `│ Plan ${pc.bold(id)} · version ${view.version} · ${pc.bold(headline(view))} · agent ${view.agent}`];
   if (plan?.estimatedDuration !== undefined) lines.push(`│ estimated duration: ${plan.estimatedDuration} s`);
   if (plan?.params) lines.push(`│ params: ${Object.entries(plan.params).map(([k, p]) => `${k} = ${short(p.value, 60)}`).join(', ')}`);
   lines.push(`├${bar}`);
@@ -112,7 +123,7 @@ export function renderPlan(view: PlanStatusView, opts: { full?: boolean } = {}):
   if (view.error) lines.push(`├${bar}`, `│ ${pc.red('error')}: ${view.error}`);
   if (view.summary && view.status !== 'review') {
     const c = view.summary.counts;
-    lines.push(`├${bar}`, `│ ${Object.entries(c).filter(([, n]) => n > 0).map(([k, n]) => `${k} ${n}`).join(', ')}`);
+    lines.push(`├${bar}`, `│ ${Object.entries(c).filter(([, n]) => n > 0).map(([k, n]) => `${n} ${stepStatusWords(k as Step['status'])}`).join(', ')}`);
   }
   const records = view.approvalRecords ?? [];
   if (records.length) lines.push(`├${bar}`, '│ Approvals', ...records.map((r) => `│  ${stepApprovalLine(r)}`));
@@ -138,7 +149,7 @@ function nextCommands(view: PlanStatusView): string[] {
     const role = a.approvers?.length ? ` --role ${a.approvers.length === 1 ? a.approvers[0] : `${a.approvers.join('|')}`}` : '';
     return [
       `  ${pc.yellow('waiting for approval')}: ${a.stepId}${a.item === null ? '' : ` item ${a.item}`} (${a.tool ?? '?'})${a.approvers?.length ? `, for ${a.approvers.join(' or ')}` : ''}${a.deadline ? `, deadline ${a.deadline} (then ${a.onTimeout})` : ''}`,
-      ...wholeJson(a.args).map((l) => `      ${l}`),
+      ...argsLines(a.args, view.plan?.steps ?? []).map((l) => `      ${l}`),
       ...warningLines(view.plan, a.stepId),
       // bound to the args just shown: refused if the step waits with other args when the command runs
       `    approve: ${CLI} approve-step ${id} ${a.stepId}${item} --args-hash ${valueHash(a.args)} --by NAME${role} [--note TEXT]`,
@@ -150,6 +161,37 @@ function nextCommands(view: PlanStatusView): string[] {
   }
   lines.push(`  follow: ${CLI} watch ${id}   audit: ${CLI} audit ${id}`);
   return lines;
+}
+
+/**
+ * The plan's status for a person: a running plan at a step that needs someone says who it
+ * waits for ("waiting for finance's approval"), not `running`; the rest in words.
+ */
+export function headline(view: PlanStatusView): string {
+  if (view.status === 'running' && view.approvals.length) {
+    const roles = [...new Set(view.approvals.flatMap((a) => a.approvers ?? []))];
+    return roles.length ? `waiting for ${roles.map((r) => `${r}'s`).join(' or ')} approval` : 'waiting for approval';
+  }
+  if (view.status === 'running' && (view.questions ?? []).length) return 'waiting for an answer';
+  return planStatusWords(view.status);
+}
+
+/**
+ * A waiting step's args: a file write (`path` and `content`) as the file's new text, or as
+ * a diff against what a completed step of the plan read from that path; other args whole
+ * as JSON (nothing cut: a person decides on them).
+ */
+export function argsLines(args: Json, steps: readonly Step[]): string[] {
+  const { path, content } = (args && typeof args === 'object' && !Array.isArray(args) ? args : {}) as Record<string, Json>;
+  if (typeof path !== 'string' || typeof content !== 'string') return wholeJson(args);
+  const others = Object.fromEntries(Object.entries(args as Record<string, Json>).filter(([k]) => k !== 'path' && k !== 'content'));
+  const head = [`path: ${path}`, ...(Object.keys(others).length ? wholeJson(others) : [])];
+  const before = [...steps].reverse().map((s) => (s.status === 'completed' ? s.result?.value : undefined)).find((v) => v && typeof v === 'object' && !Array.isArray(v) && v.path === path && typeof v.content === 'string') as { content: string } | undefined;
+  if (!before) return [...head, 'new content:', ...content.replace(/\n$/, '').split('\n').map((l) => `  ${l}`)];
+  const changes = lineDiff(before.content, content);
+  if (changes.every((c) => c.kind === 'same')) return [...head, 'content: the same as now'];
+  const sign = { same: (l: string) => `  ${l}`, add: (l: string) => pc.green(`+ ${l}`), del: (l: string) => pc.red(`- ${l}`) };
+  return [...head, 'changes:', ...changes.map((c) => sign[c.kind](c.line))];
 }
 
 /** A warning for the person about to approve a step whose goal is already blocked (none otherwise). */

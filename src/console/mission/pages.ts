@@ -11,11 +11,15 @@ import { valuesList } from '../explain.ts';
 import { when } from '../time.ts';
 import { checklist, checklistFromText, checklistOf } from './checklist.ts';
 import { WAITING_FOR_YOU, statusBadge, statusesOf } from '../waiting.ts';
-import { decisionCard, effectApprovalCard, shownArgsHash } from '../approvals.ts';
+import { decisionCard, shownArgsHash } from '../approvals.ts';
+import { argsLine, batchOf, effectVerdicts, effectsCard } from '../effect-cards.ts';
+import { doneSoFar, statusWords } from '../words.ts';
 import { type HistoryReads, unanswered, unansweredBanner } from '../history-reads.ts';
 import { WorkerUnavailableError } from '../../history/reader.ts';
 import type { ConsoleAudits } from '../audits.ts';
 import { verdictRole } from '../roles.ts';
+import { livePassNow, livePassSection } from '../live-pass.ts';
+import type { RecentVerdicts } from '../recent.ts';
 
 export interface ConsoleContext {
   navigator: NavigatorClient;
@@ -28,6 +32,8 @@ export interface ConsoleContext {
   reads: HistoryReads;
   /** the workflow code and replay worker the audit page replays with */
   audits: ConsoleAudits;
+  /** verdicts given through this console, newest first (the inbox's "Decided recently") */
+  recent?: RecentVerdicts;
 }
 
 const csrfField = (ctx: ConsoleContext) => html`<input type="hidden" name="_csrf" value="${ctx.csrf}" />`;
@@ -118,6 +124,8 @@ export function missionRoutes(app: Hono, ctx: ConsoleContext): void {
     if (role instanceof Response) return role;
     try {
       await mission.decide(key, value, { by: c.get('by'), ...role, ...(form.note ? { note: String(form.note) } : {}) });
+      const verdict = JSON.stringify(value) === JSON.stringify(contract?.approveValue) ? 'Approved' : JSON.stringify(value) === JSON.stringify(contract?.rejectValue) ? 'Rejected' : `Decided ${raw}`;
+      recentMission(ctx, id, { verdict, what: contract?.description ?? `decision ${key}`, by: c.get('by'), role: role.role, note: form.note });
     } catch (err) {
       if (err instanceof MissionRejected) return c.html(await missionPage(ctx, id, err.message), 400);
       throw err;
@@ -131,17 +139,50 @@ export function missionRoutes(app: Hono, ctx: ConsoleContext): void {
     const key = c.req.param('key');
     const form = await c.req.parseBody();
     const mission = ctx.navigator.mission(id);
-    const waiting = ((await mission.status()).effectApprovals ?? []).find((e) => e.key === key);
+    const now = await mission.status();
+    const waiting = (now.effectApprovals ?? []).find((e) => e.key === key);
     const role = verdictRole(c, waiting?.approvers, `effect ${key}${waiting ? ` (${waiting.tool})` : ''}`);
     if (role instanceof Response) return role;
     try {
       const shown = { key, by: c.get('by'), ...role, ...shownArgsHash(form) };
-      if (c.req.param('verdict') === 'approve') await mission.approveEffect({ ...shown, ...(form.note ? { note: String(form.note) } : {}) });
+      const approve = c.req.param('verdict') === 'approve';
+      if (approve) await mission.approveEffect({ ...shown, ...(form.note ? { note: String(form.note) } : {}) });
       else await mission.denyEffect(String(form.reason ?? '') || `denied from the console by ${c.get('by')}`, shown);
+      recentMission(ctx, id, { verdict: approve ? 'Approved' : 'Denied', what: effectWhat(ctx, now.agent, waiting), by: c.get('by'), role: role.role, note: approve ? form.note : form.reason });
     } catch (err) {
       if (err instanceof MissionRejected) return c.html(await missionPage(ctx, id, err.message), 400);
       throw err;
     }
+    return c.redirect(`/missions/${encodeURIComponent(id)}`, 303);
+  });
+
+  /**
+   * Approve all of a batch: each call's own approveEffect update, with the hash of the args
+   * the card showed for it, so each is bound and recorded on its own. One refused (its args
+   * changed, decided meanwhile) stops nothing already recorded: the page says which.
+   */
+  app.post('/missions/:id/effects-batch/approve', async (c) => {
+    const id = c.req.param('id');
+    const form = await c.req.parseBody();
+    const batch = batchOf(form);
+    if (!batch) return c.html(await missionPage(ctx, id, 'the form named no calls to approve'), 400);
+    const mission = ctx.navigator.mission(id);
+    const now = await mission.status();
+    const waiting = now.effectApprovals ?? [];
+    const refused: string[] = [];
+    for (const item of batch) {
+      const w = waiting.find((e) => e.key === item.key);
+      const role = verdictRole(c, w?.approvers, `effect ${item.key}${w ? ` (${w.tool})` : ''}`);
+      if (role instanceof Response) return role;
+      try {
+        await mission.approveEffect({ key: item.key, by: c.get('by'), ...role, ...(item.argsHash ? { argsHash: item.argsHash } : {}), ...(form.note ? { note: String(form.note) } : {}) });
+        recentMission(ctx, id, { verdict: 'Approved', what: effectWhat(ctx, now.agent, w), by: c.get('by'), role: role.role, note: form.note });
+      } catch (err) {
+        if (!(err instanceof MissionRejected)) throw err;
+        refused.push(`${w?.tool ?? item.key}: ${err.message}`);
+      }
+    }
+    if (refused.length) return c.html(await missionPage(ctx, id, `${refused.length} of ${batch.length}: ${refused.join('; ')}`), 400);
     return c.redirect(`/missions/${encodeURIComponent(id)}`, 303);
   });
 
@@ -196,6 +237,18 @@ export function missionRoutes(app: Hono, ctx: ConsoleContext): void {
   });
 }
 
+/** A verdict the mission accepted, for the inbox's "Decided recently". */
+function recentMission(ctx: ConsoleContext, id: string, v: { verdict: string; what: string; by: string; role: string | undefined; note: unknown }): void {
+  ctx.recent?.add({ verdict: v.verdict, what: v.what, by: v.by, ...(v.role ? { role: v.role } : {}), ...(v.note ? { note: String(v.note) } : {}), href: `/missions/${encodeURIComponent(id)}`, where: `mission ${id}` });
+}
+
+/** A waiting effect in words: its tool's description and its args. */
+function effectWhat(ctx: ConsoleContext, agent: string, w: StatusView['effectApprovals'][number] | undefined): string {
+  if (!w) return 'an effect';
+  const tool = ctx.agents?.get(agent)?.agent.tools.find((t) => t.name === w.tool);
+  return `${tool?.description ?? w.tool} (${argsLine(ctx, agent, w.tool, w.args)})`;
+}
+
 async function missionPage(ctx: ConsoleContext, id: string, problem?: string): Promise<Fragment> {
   const m = ctx.navigator.mission(id);
   // read once per point of its history (a closed run is replayed here, from its history)
@@ -218,22 +271,25 @@ async function missionPage(ctx: ConsoleContext, id: string, problem?: string): P
   // Temporal's word: a terminated or timed-out mission never said so in its own state
   const open = at.description.status.name === 'RUNNING';
   const unanswered_ = unavailable as WorkerUnavailableError | null;
+  // a running mission's pass as it goes (from the pass activity's heartbeat): kept up to date by the page's script
+  const live = open && status.status === 'running' ? await livePassNow(m.workflow) : null;
   const pending = status.pending;
   const contract = pending ? contracts.find((d) => d.key === pending.key) : undefined;
   const body = html`
     ${unanswered_ ? unansweredBanner(unanswered_, 'at' in overview ? overview.at : 0) : ''}
     ${problem ? html`<div class="problem">Not recorded: ${problem}</div>` : ''}
     <div class="card">
-      ${statusBadge(status.status)} · agent ${status.agent} · <a href="/missions/${encodeURIComponent(id)}/passes#pass-${status.passes}">pass ${status.passes}</a> · ${status.journalSize} tasks in the journal
+      ${statusBadge(statusWords(status.status, status))} · agent ${status.agent} · <a href="/missions/${encodeURIComponent(id)}/passes#pass-${status.passes}">pass ${status.passes}</a> · ${doneSoFar(status)}
       ${scheduledBy ? html` · started by schedule <a href="/schedules/${encodeURIComponent(scheduledBy)}">${scheduledBy}</a>` : ''}
       ${status.resumedFrom ? html` · resumed from <a href="/missions/${encodeURIComponent(status.resumedFrom.workflowId)}">${status.resumedFrom.workflowId}</a>` : ''}
       <details><summary>Input</summary>${valueBlock(status.input ?? null)}</details>
       ${status.error ? html`<div class="problem">${status.error}</div>` : ''}
       ${status.result !== undefined ? html`<p>Result:</p>${valueBlock(status.result)}` : ''}
     </div>
-    ${decidedBox(status, contracts, decided)}
+    ${live ? livePassSection(id, live) : ''}
+    ${decidedBox(ctx, status, contracts, decided)}
     ${pending ? decisionCard(ctx, { missionId: id, agent: status.agent, input: status.input ?? null, pending, contract }) : ''}
-    ${(status.effectApprovals ?? []).map((e) => effectApprovalCard(ctx, id, status.agent, e))}
+    ${effectsCard(ctx, { missionId: id, agent: status.agent, input: status.input ?? null, effectApprovals: status.effectApprovals ?? [], approvals: status.approvals ?? [], ...(status.effectsDone ? { effectsDone: status.effectsDone } : {}) })}
     ${progressBox(ctx, status.agent, progress, summaries)}
     <h2>Journal</h2>
     <table><tr><th>#</th><th>task</th><th>value</th></tr>
@@ -254,8 +310,9 @@ async function missionPage(ctx: ConsoleContext, id: string, problem?: string): P
 }
 
 /** "Approved by ana at 15:31" for each decision the mission got, and what came of it once it is there. */
-function decidedBox(status: StatusView, contracts: readonly DecisionContract[], decided: readonly AcceptedUpdate[]): Fragment | string {
-  if (!decided.length) return '';
+function decidedBox(ctx: ConsoleContext, status: StatusView, contracts: readonly DecisionContract[], decided: readonly AcceptedUpdate[]): Fragment | string {
+  const effects = status.approvals ?? [];
+  if (!decided.length && !effects.length) return '';
   const verb = (key: unknown, value: unknown) => {
     const c = contracts.find((d) => d.key === key);
     if (c && JSON.stringify(value) === JSON.stringify(c.approveValue)) return 'Approved';
@@ -263,7 +320,8 @@ function decidedBox(status: StatusView, contracts: readonly DecisionContract[], 
     return `Decided ${JSON.stringify(value)}`;
   };
   return html`<div class="card decided">
-    ${decided.map((d) => html`<p><strong class="verdict">${verb(d.arg.key, d.arg.value)} by ${String(d.arg.by ?? 'someone')}${d.arg.role ? ` as ${String(d.arg.role)}` : ''}</strong> ${when(d.at)} <small>(<code>${String(d.arg.key)}</code>)</small>${d.arg.note ? html` · “${String(d.arg.note)}”` : ''}</p>`)}
+    ${decided.map((d) => html`<p><strong class="verdict">${verb(d.arg.key, d.arg.value)} by ${String(d.arg.by ?? 'someone')}${d.arg.role ? ` as ${String(d.arg.role)}` : ''}</strong> ${when(d.at)}${d.arg.note ? html` — “${String(d.arg.note)}”` : ''} <small>(<code>${String(d.arg.key)}</code>)</small></p>`)}
+    ${effectVerdicts(ctx, status.agent, effects)}
     ${outcome(status)}
   </div>`;
 }

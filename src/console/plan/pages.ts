@@ -3,7 +3,7 @@ import type { Context, Hono } from 'hono';
 import { PlanRejected, parseItem } from '../../client/plan/client.ts';
 import type { Json, PlanProblem, Step } from '../../plans/schema.ts';
 import type { PendingQuestion, PlanStatusView, ProgressEvent } from '../../workflows/plan/contract.ts';
-import { type Fragment, fingerprint, html, page, pretty, valueBlock } from '../html.ts';
+import { type Fragment, fingerprint, html, page, pretty } from '../html.ts';
 import type { ConsoleContext } from '../mission/pages.ts';
 import { unanswered, unansweredBanner } from '../history-reads.ts';
 import { WorkerUnavailableError } from '../../history/reader.ts';
@@ -15,6 +15,8 @@ import { argsFields, argsFromForm } from '../forms.ts';
 import { WAITING_FOR_YOU, planWaits, statusBadge, statusesOf } from '../waiting.ts';
 import { type Adding, StepFieldsProblem, addStepCard, refusedAdding, stepFromForm } from './new-step.ts';
 import { questionText } from '../../client/plan/text.ts';
+import { summaryTable, valueView } from '../plan-summary.ts';
+import { planStatusWords, stepStatusWords } from '../words.ts';
 import { mayDecideNow, verdictRole } from '../roles.ts';
 
 const csrfField = (ctx: ConsoleContext) => html`<input type="hidden" name="_csrf" value="${ctx.csrf}" />`;
@@ -110,6 +112,7 @@ function reviewRows(ctx: ConsoleContext, id: string, steps: readonly Step[], age
 }
 
 function runRows(ctx: ConsoleContext, id: string, view: PlanStatusView, events: readonly ProgressEvent[]): Fragment {
+  const toolOf = (s: Step) => (s.tool ? ctx.agents?.get(view.agent)?.agent.tools.find((t) => t.name === s.tool) : undefined);
   const waiting = new Map(view.approvals.map((a) => [a.stepId, a]));
   const asked = new Map((view.questions ?? []).map((q) => [q.stepId, q]));
   const progress = latestProgress(events);
@@ -119,11 +122,11 @@ function runRows(ctx: ConsoleContext, id: string, view: PlanStatusView, events: 
       const approval = waiting.get(s.id);
       return html`<tr id="step-${s.id}">
         <td><code>${s.id}</code></td><td>${s.description}${s.ask || s.compute !== undefined ? html`<br /><small>${stepKind(s)}</small>` : ''}</td><td>${s.dependsOn.join(', ')}</td>
-        <td class="status">${s.status}${s.reason ? html`<br /><small>${s.reason}</small>` : ''}${progressNote(s, progress.get(s.id))}
+        <td class="status">${stepStatusWords(s.status)}${s.reason ? html`<br /><small>${s.reason}</small>` : ''}${progressNote(s, progress.get(s.id))}
           ${approval ? (mayDecideNow(approval.approvers) ? html`<br /><a href="#approve-${approval.key}">waiting for you: approve or deny above</a>` : html`<br /><small>waiting for ${approval.approvers!.join(' or ')}</small>`) : ''}${questionForm(ctx, id, asked.get(s.id))}</td>
         <td>${s.result?.attempts ?? ''}</td>
-        <td><pre>${pretty(approval && approval.item === null ? approval.args : stepArgs(s))}</pre></td>
-        <td>${s.result ? (s.result.error !== undefined ? html`<pre>${s.result.error}</pre>` : valueBlock(s.result.value ?? null, `/plans/${encodeURIComponent(id)}/steps/${encodeURIComponent(s.id)}/result`)) : ''}</td>
+        <td>${valueView(approval && approval.item === null ? approval.args : stepArgs(s), toolOf(s))}</td>
+        <td>${s.result ? (s.result.error !== undefined ? html`<pre>${s.result.error}</pre>` : valueView(s.result.value ?? null, undefined, `/plans/${encodeURIComponent(id)}/steps/${encodeURIComponent(s.id)}/result`)) : ''}</td>
       </tr>`;
     })}
   </table>`;
@@ -186,7 +189,7 @@ async function planPage(ctx: ConsoleContext, id: string, outcome?: { message?: s
   const body = html`
     ${unanswered_ ? unansweredBanner(unanswered_, readAt) : ''}
     ${problemsBox(outcome?.problems, outcome?.message)}
-    <div class="card">${planWaits(view) ? html`${statusBadge(WAITING_FOR_YOU)} (${view.status === 'review' ? 'review the plan, then Start' : 'a step needs you'}) ` : html`<span class="status">${view.status}</span>`} · agent ${view.agent} · version ${view.version}
+    <div class="card">${planWaits(view) ? html`${statusBadge(WAITING_FOR_YOU)} (${view.status === 'review' ? 'review the plan, then Start' : 'a step needs you'}) ` : html`<span class="status">${planStatusWords(view.status)}</span>`} · agent ${view.agent} · version ${view.version}
       ${view.error ? html`<div class="problem">${view.error}</div>` : ''}</div>
     ${actions}
     ${verdictsBox(verdicts, view)}
@@ -194,7 +197,7 @@ async function planPage(ctx: ConsoleContext, id: string, outcome?: { message?: s
     ${view.plan ? dagPicture(view.plan.steps) : ''}
     ${view.plan ? (inReview ? reviewRows(ctx, id, view.plan.steps, view.agent) : runRows(ctx, id, view, progress?.events ?? [])) : view.status === 'failed' ? html`<p>No plan: it could not be made (the reason is above).</p>` : html`<p>No plan yet (the planner is writing it).</p>`}
     ${editors}
-    ${view.summary && !inReview ? html`<h2>Summary</h2><div class="card">${valueBlock(view.summary)}</div>` : ''}
+    ${view.summary && !inReview ? html`<h2>Summary</h2>${summaryTable(view.summary, view.plan?.steps ?? [])}` : ''}
     ${history}`;
   // a closed plan changes no more: no stream polling it (Temporal's word: a terminated plan never said so itself)
   const closed = at.description.status.name !== 'RUNNING';
@@ -225,7 +228,7 @@ function reorderList(steps: readonly Step[]): Fragment {
 }
 
 /** The steps waiting for approval, each as a card saying what Approve and Deny do. */
-const approvalCards = (ctx: ConsoleContext, view: PlanStatusView) => view.approvals.map((a) => stepApprovalCard(ctx, view.planId, view.agent, a, view.plan?.steps ?? []));
+const approvalCards = (ctx: ConsoleContext, view: PlanStatusView) => view.approvals.map((a) => stepApprovalCard(ctx, view.planId, view.agent, a, view.plan?.steps ?? [], view.toolClasses));
 
 export function planRoutes(app: Hono, ctx: ConsoleContext): void {
   app.get('/plans', async (c) => {
@@ -289,17 +292,26 @@ export function planRoutes(app: Hono, ctx: ConsoleContext): void {
   };
   app.post(
     '/plans/:id/steps/:step/approve',
-    change(async (id, form, step, by, c) =>
-      ctx.navigator.plan(id).approveStep(step, { by, ...(await stepRole(c, id, form, step)), ...itemOf(form), ...shownArgsHash(form), ...(form.note ? { note: String(form.note) } : {}) }),
-    ),
+    change(async (id, form, step, by, c) => {
+      const role = await stepRole(c, id, form, step);
+      await ctx.navigator.plan(id).approveStep(step, { by, ...role, ...itemOf(form), ...shownArgsHash(form), ...(form.note ? { note: String(form.note) } : {}) });
+      recentStep(ctx, 'Approved', id, step, by, role.role, form.note);
+    }),
   );
   app.post('/plans/:id/steps/:step/answer', change((id, form, step, by) => ctx.navigator.plan(id).answer(step, jsonField(form.value, `the answer to ${step}`), { by })));
   app.post(
     '/plans/:id/steps/:step/deny',
-    change(async (id, form, step, by, c) =>
-      ctx.navigator.plan(id).denyStep(step, { by, ...(await stepRole(c, id, form, step)), ...itemOf(form), ...(form.reason ? { reason: String(form.reason) } : {}) }),
-    ),
+    change(async (id, form, step, by, c) => {
+      const role = await stepRole(c, id, form, step);
+      await ctx.navigator.plan(id).denyStep(step, { by, ...role, ...itemOf(form), ...(form.reason ? { reason: String(form.reason) } : {}) });
+      recentStep(ctx, 'Denied', id, step, by, role.role, form.reason);
+    }),
   );
+}
+
+/** A step verdict the plan accepted, for the inbox's "Decided recently". */
+function recentStep(ctx: ConsoleContext, verdict: string, id: string, step: string, by: string, role: string | undefined, note: unknown): void {
+  ctx.recent?.add({ verdict, what: `step ${step}`, by, ...(role ? { role } : {}), ...(note ? { note: String(note) } : {}), href: `${planUrl(id)}#step-${encodeURIComponent(step)}`, where: `plan ${id}` });
 }
 
 /** The for-each item a verdict names (the card's hidden field), if any. */

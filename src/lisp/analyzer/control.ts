@@ -4,9 +4,9 @@ import type { Analyzer } from './analyzer.ts';
 import { printForm } from '../printer/index.ts';
 import type { CatchClause, ForClause, Node } from './nodes.ts';
 import { NIL_KEY } from './nodes.ts';
-import { describeForm, err, isSym, literalValue, sym } from './syntax.ts';
+import { describeForm, err, isSym, literalValue } from './syntax.ts';
 import { bindingsOf, patternOf } from './patterns.ts';
-import { type Value, Keyword, Sym, list, sym as symbolValue } from '../values.ts';
+import { type Value, Keyword, Sym, sym as symbolValue } from '../values.ts';
 
 export function cond(az: Analyzer, f: Extract<Form, { kind: 'list' }>, tail: boolean): Node {
   const it = f.items.slice(1);

@@ -2,8 +2,8 @@
 import type { Form } from '../form.ts';
 import type { Analyzer } from './analyzer.ts';
 import type { Node, WhereOp } from './nodes.ts';
-import { WHERE_OPS, describeForm, err, isSym, sym } from './syntax.ts';
-import { type Value, list, vec } from '../values.ts';
+import { WHERE_OPS, describeForm, err, isSym } from './syntax.ts';
+import { type Value, vec } from '../values.ts';
 
 export function toolCall(az: Analyzer, name: string, f: Extract<Form, { kind: 'list' }>): Node {
   if (!az.tools.has(name) && az.deferTools === 0 && !az.unknownTools.has(name)) az.unknownTools.set(name, f.items[0]!.span);

@@ -3,9 +3,8 @@ import type { Form, Span } from '../form.ts';
 import type { Analyzer } from './analyzer.ts';
 import { Scope } from './scope.ts';
 import type { Arity, FnInfo, Node, Pattern } from './nodes.ts';
-import { PLACEHOLDER, err, isSym, sym } from './syntax.ts';
+import { PLACEHOLDER, err, isSym } from './syntax.ts';
 import { patternOf } from './patterns.ts';
-import { list } from '../values.ts';
 
 /** `parts`: the forms after `fn` (optional name, then params+body or arity lists). */
 export function fn(az: Analyzer, whole: Form, parts: Form[], letfnSource: string | null): FnInfo {

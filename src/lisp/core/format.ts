@@ -31,8 +31,8 @@ export function fixedHalfUp(x: number, prec: number): string {
 
 /** |x| in Java `%e` form: 1.234500e+03. */
 function scientificHalfUp(x: number, prec: number, upper: boolean): string {
-  let [d, len, exp] = decimalDigits(x);
-  if (d === 0n) exp = 0;
+  const [d, len, digitsExp] = decimalDigits(x);
+  let exp = d === 0n ? 0 : digitsExp;
   let n = scaleHalfUp(d, prec + 1 - len).toString();
   if (n.length > prec + 1) {
     n = n.slice(0, prec + 1);

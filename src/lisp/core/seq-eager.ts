@@ -198,8 +198,8 @@ function foldArray(f: Value, start: Value | undefined, xs: readonly Value[], rt:
  */
 function reduceInPlace(fn: string, f: Value, init: PMap | Vector, coll: Value, rt: Runtime): Value {
   const transient: PMap | Vector = init.asMutable();
-  let acc: Value = transient;
-  let frozen: Value = null;
+  let acc: Value;
+  let frozen: Value;
   try {
     acc = fold(fn, f, transient, coll, rt) as Value;
   } finally {

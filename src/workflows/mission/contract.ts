@@ -246,6 +246,23 @@ export interface StatusView {
   effectApprovals: PendingApproval[];
   /** every approval and denial of an effect so far */
   approvals: ApprovalRecord[];
+  /**
+   * the effects run so far, newest last (at most the last 20): what the mission already did
+   * out in the world, which the journal does not show until the pass that ran them commits
+   * its tasks (absent from readers of older workers)
+   */
+  effectsDone?: EffectDone[];
+}
+
+/** One effect a mission ran (or runs now), as `status` shows it: a ledger entry without its result. */
+export interface EffectDone {
+  seq: number;
+  pass: number;
+  tool: string;
+  taskId: string | null;
+  /** the idempotency key: joins an approval record (which has the args) */
+  key: string;
+  status: LedgerEntry['status'];
 }
 
 // ---------------------------------------------------------------- activities

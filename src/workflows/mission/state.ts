@@ -297,6 +297,7 @@ export class MissionState {
       input: this.input.input,
       effectApprovals: [...this.approvals.pending.values()],
       approvals: this.approvals.records,
+      effectsDone: this.ledger.slice(-20).map((e) => ({ seq: e.seq, pass: e.pass, tool: e.tool, taskId: e.taskId, key: e.idempotencyKey, status: e.status })),
     };
   }
 

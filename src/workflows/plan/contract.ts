@@ -110,6 +110,12 @@ export interface PendingQuestion {
   since: string;
 }
 
+/** A tool's side-effect class, as the plan's catalog has it. */
+export interface ToolClass {
+  sideEffect: SideEffectClass;
+  destructive: boolean;
+}
+
 export interface PlanStatusView {
   planId: string;
   runId: string;
@@ -121,6 +127,8 @@ export interface PlanStatusView {
   approvals: PendingStepApproval[];
   /** every approval, denial and passed deadline so far */
   approvalRecords: StepApprovalRecord[];
+  /** the side-effect class of each tool of the plan's catalog (absent from readers of older workers) */
+  toolClasses?: Record<string, ToolClass>;
   questions: PendingQuestion[];
   summary: ExecutionSummary | null;
   error: string | null;

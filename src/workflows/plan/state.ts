@@ -251,6 +251,8 @@ export class PlanState {
       plan: this.plan,
       approvals: [...this.approvals.pending.values()],
       approvalRecords: this.approvals.records,
+      // each tool's class, so a console that does not know the agent still asks "are you sure?" by class
+      toolClasses: Object.fromEntries(Object.entries(this.catalog.tools).map(([name, t]) => [name, { sideEffect: t.sideEffect, destructive: t.destructive }])),
       questions: [...this.questions.values()],
       summary: this.summary ?? (this.plan ? executionSummary(this.plan, { startedAt: this.startedAtMs, now: nowMs, status: this.status }) : null),
       error: this.error,

@@ -11,7 +11,7 @@ import { tooManyStepsProblem } from '../../plans/limits.ts';
 import type { ExecutionSummary, PlanAck, PlanInput, PlanStatus, StepVerdict } from './contract.ts';
 import * as m from './messages.ts';
 import { acceptAnswer, validateAnswer } from './questions.ts';
-import { applyPlanChange, execute, planDetails, preparePlan, setDetails } from './run.ts';
+import { applyPlanChange, execute, planDetails, preparePlan } from './run.ts';
 import { failureMessage, historyIsLong, publishStatus, waitUntil } from '../lifecycle.ts';
 import { checkPlanInput } from './guards.ts';
 import { type ParsedPlanInput, PlanState } from './state.ts';

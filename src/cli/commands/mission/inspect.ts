@@ -20,7 +20,7 @@ export const statusCommand = new Command('status')
       await onMission(id, async (mission) => {
         // a closed mission from its history (no worker needed); a running one asked, with a deadline
         const closed = await closedState(mission.workflow);
-        let overview: MissionOverview | null = null;
+        let overview: MissionOverview | null;
         let unavailable: WorkerUnavailableError | null = null;
         try {
           overview = await mission.overview();

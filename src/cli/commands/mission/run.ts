@@ -40,7 +40,8 @@ export const runCommand = new Command('run')
 async function runAction(agent: string, flags: RunFlags): Promise<void> {
   const input = parseJson(flags.input ?? '{}', '--input') as Json;
   const statusSearchAttribute = flags.statusAttribute ?? process.env.NAVIGATOR_STATUS_ATTRIBUTE;
-  const { taskQueueFrom } = await import('../../../temporal/connection.ts');
+  const { resolveTarget, taskQueueFrom } = await import('../../../temporal/connection.ts');
+  const { consoleLink } = await import('../../console-link.ts');
   const { MissionRejected, startMission } = await import('../../../client/mission/client.ts');
   const { StartRefused } = await import('../../../client/served-agents.ts');
   const id = flags.id ?? `${agent}-${randomBytes(4).toString('hex')}`;
@@ -62,7 +63,10 @@ async function runAction(agent: string, flags: RunFlags): Promise<void> {
     if (mission.startWarning) process.stderr.write(`warning: ${mission.startWarning}\n`);
     if (flags.detach) {
       if (flags.json) printJson({ workflowId: id, agent });
-      else process.stdout.write(`Started mission ${id} (agent ${agent}).\n  follow:   npx navigator watch ${id}\n  status:   npx navigator status ${id}\n`);
+      else {
+        const link = consoleLink(resolveTarget().address, `/missions/${encodeURIComponent(id)}`);
+        process.stdout.write(`Started mission ${id} (agent ${agent}).\n  follow:   npx navigator watch ${id}\n  status:   npx navigator status ${id}\n${link ? `  console:  ${link}\n` : ''}`);
+      }
       return;
     }
     if (flags.json) {
@@ -73,6 +77,8 @@ async function runAction(agent: string, flags: RunFlags): Promise<void> {
     }
     // say at once what started: with a real model the first pass can take minutes
     process.stdout.write(`Started mission ${id} (agent ${agent}); following it (Ctrl-C stops following, the mission goes on)\n`);
+    const link = consoleLink(resolveTarget().address, `/missions/${encodeURIComponent(id)}`);
+    if (link) process.stdout.write(`  in the console: ${link}\n`);
     const stop = new AbortController();
     const onInterrupt = () => stop.abort();
     process.once('SIGINT', onInterrupt);

@@ -217,6 +217,7 @@ const show = new Command('show')
   );
 
 /** A review action: send it, then print the new version (or the problems). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- each action's own argument types, checked where it is declared
 function reviewAction(name: string, description: string, build: (cmd: Command) => Command, send: (plan: PlanHandle, ...args: any[]) => Promise<unknown>) {
   return build(new Command(name).description(description)).action(
     action(async (...args: unknown[]) => {

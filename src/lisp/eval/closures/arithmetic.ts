@@ -101,6 +101,7 @@ function factory(shape: ShapeName, op: Op2): Factory {
   let fac = factories.get(key);
   if (fac === undefined) {
     const s = SHAPES[shape];
+    // eslint-disable-next-line @typescript-eslint/no-implied-eval -- our own tables' text, see the module comment
     fac = new Function(...s.params, 'slow', factorySource(s, OPS[op])) as Factory;
     factories.set(key, fac);
   }
@@ -109,12 +110,14 @@ function factory(shape: ShapeName, op: Op2): Factory {
 
 /** `inc`/`dec`: a local charged with the node (2 units), or any operand (1 unit, then the operand's own). */
 const op1Factories = {
+  // eslint-disable-next-line @typescript-eslint/no-implied-eval -- our own text, see the module comment
   local: new Function('slot', 'd', 'slow', `return (f, ev) => {
   ${chargeSource(2)}
   const a = f[slot];
   if (typeof a === 'number') { const r = a + d; return r === 0 ? 0 : r; }
   return slow([a], ev);
 };`) as Factory,
+  // eslint-disable-next-line @typescript-eslint/no-implied-eval -- our own text, see the module comment
   node: new Function('ca', 'd', 'slow', `return (f, ev) => {
   ${chargeSource(1)}
   const a = ca(f, ev);

@@ -31,7 +31,6 @@ import { PList, type Value, equals, isMap, kw, map as pmap, set as pset, typeNam
 import { allOf, anyOf, noneOf, whereFn } from '../../core/query.ts';
 import { exInfo } from '../builtins.ts';
 import { Closure, VarRef } from '../closure.ts';
-import type { Evaluator } from '../index.ts';
 import { FailSignal, RECUR, ReturnSignal, ThrowSignal } from '../signals.ts';
 import { fastLoop } from '../loop-codegen.ts';
 import { compileLater } from '../fn-codegen.ts';

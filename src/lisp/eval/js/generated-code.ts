@@ -22,6 +22,7 @@ export function isGenerated(params: readonly string[], source: string): boolean 
 export function generatedFunction<F>(params: readonly string[], source: string): F {
   return bySource.get(`${params.join(',')}\n${source}`, () => {
     const g = cacheGeneration();
+    // eslint-disable-next-line @typescript-eslint/no-implied-eval -- generated from our own templates, see the module comment
     return new Function(...params, g === 0 ? source : `${source}\n// ${g}`);
   }) as F;
 }
