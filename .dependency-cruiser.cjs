@@ -59,6 +59,10 @@ const UI_EXCEPTIONS = [
   // the audit's replay worker; the start page and the forms read the agents' schemas.
   '^src/console/(server|agents|audits|start|forms|explain|approvals|history-reads)\\.ts$',
   '^src/console/plan/new-step\\.ts$',
+  // Cards that word a tool's call by the tool's own definition (navigator/tool.ts).
+  '^src/console/(plan-summary|effect-cards)\\.ts$',
+  // `run` prints the console's link, found in the per-machine cache (temporal/go-install.ts).
+  '^src/cli/console-link\\.ts$',
   // The pass view reads programs, tool calls and answers by value replay (audit/mission).
   '^src/console/mission/(passes|pass-view|pages)\\.ts$',
 ];

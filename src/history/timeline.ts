@@ -4,7 +4,7 @@
  */
 import type { PassRequest, PassResponse, ToolRequest } from '../workflows/mission/contract.ts';
 import { EventType, type HistoryEvent, type RunHistory, decodeAll, decodeFirst, eventId } from './fetch.ts';
-import { duration } from '../console/time.ts';
+import { duration } from '../kernel/time.ts';
 
 export interface TimelineLine {
   runId: string;
