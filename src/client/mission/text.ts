@@ -11,6 +11,7 @@ import type { LedgerEntry } from '../../workflows/mission/contract.ts';
  */
 export function ledgerResultText(e: Pick<LedgerEntry, 'result' | 'resultChars' | 'resultPreview' | 'unavailable'>): string {
   if (e.unavailable) return `done, result unavailable (${e.unavailable.reason}): ${e.unavailable.message}`;
-  if (e.resultChars !== undefined) return `${e.resultPreview ?? ''}… (${e.resultChars.toLocaleString('en-US')} characters in all, kept in the pass's result in history)`;
+  if (e.resultChars !== undefined)
+    return `${e.resultPreview ?? ''}… (${e.resultChars.toLocaleString('en-US')} characters in all, kept in the pass's result in history)`;
   return String(JSON.stringify(e.result));
 }
