@@ -4,7 +4,7 @@
  * reader's own time zone and keeps the relative part current.
  */
 import { type Fragment, html } from './html.ts';
-
+import { clock, duration, relative } from '../kernel/time.ts';
 
 export { clock, duration, relative };
 
