@@ -84,6 +84,13 @@ describe('refusing a doomed start', () => {
     expect(await workflowIds()).toEqual(before);
   });
 
+  it('a schedule of a mistyped agent is refused too: it would start a doomed mission at each time', async () => {
+    const err = await navigator.schedule('wire-transfr', { recipient: 'bob', amount: 5000 }, { id: 'typo-schedule-1', every: '1h' }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(StartRefused);
+    expect((err as StartRefused).suggestion).toBe('wire-transfer');
+    expect((await navigator.listSchedules()).map((s) => s.id)).not.toContain('typo-schedule-1');
+  });
+
   it('the client refuses an input the agent\'s schema refuses, naming the field', async () => {
     const before = await workflowIds();
     const err = (await navigator.start('wire-transfer', { recipient: 'bob', amount: 'lots' }, { id: 'bad-input-1' }).catch((e: unknown) => e)) as StartRefused;
