@@ -159,6 +159,9 @@ describe.skipIf(!executablePath)('the console refuses a doomed start (Chromium)'
     const before = await workflowIds();
     const page = await web.browser.newPage({ ...DESKTOP, bypassCSP: true });
     await page.goto(`${web.web.url}/start`);
+    // the console knows no agents itself: it offers those the workers announced
+    expect(await page.textContent('main')).toMatch(/Agents the workers of task queue \S+ serve: .*wire-transfer \(recipient, amount/);
+    expect(await page.locator('datalist#agent-names option[value="wire-transfer"]').count()).toBe(1);
     const form = page.locator('form[action="/start/mission"]');
     await form.locator('input[name=agent]').fill('wire-transfr');
     await form.locator('textarea[name=input]').fill('{"recipient": "bob", "amount": 5000}');
