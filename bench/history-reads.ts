@@ -13,7 +13,8 @@
  * Then every CLI read as a user types it, a process each (start-up included, shown beside
  * `navigator --help`): status, journal, ledger, progress, history and audit of the mission,
  * plan show, plan ledger and plan audit of the plan (BENCH_READ_CLI_RUNS each, default 1,
- * the median kept), each against the issue's 5 s (BENCH_READ_BOUND_MS). Each row is printed
+ * the median kept), each against the issue's 5 s (BENCH_READ_BOUND_MS); and `status` of a
+ * mission left waiting, which must exit 1 saying no worker polls within 10 s. Each row is printed
  * as it is measured. On the real server with NAVIGATOR_TEST_SERVER=temporal (and
  * NAVIGATOR_TEMPORAL_CLI). BENCH_READ_SAVE=FILE keeps the mission's history (`navigator
  * audit --history FILE`).
@@ -34,6 +35,7 @@ import { closeReadReplayer, readOut, readReplayer, readerBundle } from '../src/h
 import { createScriptedModel } from '../src/llm/index.ts';
 import { type Agent, defineAgent, defineTool } from '../src/navigator/index.ts';
 import { silentSpanSinks } from '../src/telemetry/setup.ts';
+import { pendingQuery } from '../src/workflows/mission/messages.ts';
 import { workflowInterceptorModules, workflowsPath } from '../src/worker/index.ts';
 import { counter, counterProgram, drive, resetCounter } from './audit.ts';
 import { repeatingModel } from './agents/mission-agents.ts';
@@ -77,6 +79,13 @@ export async function benchHistoryReads(): Promise<BenchRow[]> {
     const steps = Array.from({ length: PLAN_STEPS }, (_, i) => ({ id: `s${i}`, description: `step ${i}`, tool: 'tick', args: { n: i }, dependsOn: i ? [`s${i - 1}`] : [] }));
     const plan = await startPlan(env.client, { agent: planAgent.name, approve: true, document: { steps }, id: `bench-read-plan-${Date.now()}`, taskQueue: env.taskQueue });
     await plan.result();
+    // and one left waiting for a person, for the answer that no worker polls
+    const open = await env.client.workflow.start('navigatorMission', {
+      taskQueue: env.taskQueue,
+      workflowId: `bench-read-open-${Date.now()}`,
+      args: [{ agent: counter.name, input: { passes: 1_000_000 }, options: { continueAsNewAfterEvents: 1_000_000 } }],
+    });
+    while (!(await open.query(pendingQuery))) await new Promise((r) => setTimeout(r, 10));
     // every read below is without a worker
     worker.shutdown();
     await running;
@@ -140,6 +149,15 @@ export async function benchHistoryReads(): Promise<BenchRow[]> {
           err ? reject(new Error(`navigator ${args.join(' ')} failed: ${err.message} ${stderr}`)) : resolve(performance.now() - s),
         );
       });
+    // a running mission: exit 1 and the answer that nobody polls (or, on a real server that
+    // still lists the stopped worker, that it may have stopped just now), within 10 s
+    const unanswered = await new Promise<{ ms: number; answer: string }>((resolve, reject) => {
+      const s = performance.now();
+      execFile(process.execPath, ['bin/navigator.mjs', 'status', open.workflowId], { env: { ...process.env, TEMPORAL_ADDRESS: env.server.address, TEMPORAL_NAMESPACE: env.server.namespace } }, (err, _out, stderr) =>
+        err?.code === 1 ? resolve({ ms: performance.now() - s, answer: /no worker is polling/.test(stderr) ? 'no worker is polling' : /may have stopped/.test(stderr) ? 'may have stopped just now' : stderr.trim().slice(0, 80) }) : reject(new Error(`navigator status of a running mission with no worker: expected exit 1, got ${err?.code ?? 0}: ${stderr}`)),
+      );
+    });
+    row({ name: 'CLI: navigator status of a running mission, no worker', median_ms: unanswered.ms, note: `exit 1: ${unanswered.answer}`, ...(unanswered.ms > 10_000 ? { failed: 'over 10000 ms' } : {}) });
     const timed = async (...args: string[]) => {
       const times: number[] = [];
       for (let i = 0; i < CLI_RUNS; i++) times.push(await cli(...args));

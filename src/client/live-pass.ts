@@ -5,8 +5,8 @@
  * worker to answer, and it never touches the mission's history.
  */
 import type { WorkflowHandle } from '@temporalio/client';
-import type { Payload } from '@temporalio/common';
 import { type LivePass, livePassOf } from '../kernel/live-pass.ts';
+import { firstValue } from './decode.ts';
 
 export type { LiveCall, LivePass } from '../kernel/live-pass.ts';
 
@@ -32,17 +32,10 @@ export async function activitiesNow(handle: WorkflowHandle): Promise<ActivitiesN
   }
   const payloads = pending.find((a) => a.activityType?.name === 'runPass')?.heartbeatDetails?.payloads;
   if (!payloads?.length) return { live: null, retries };
-  return { live: livePassOf(await decodeFirst(handle, payloads)), retries };
+  return { live: livePassOf(await firstValue(handle.client.options.loadedDataConverter, payloads)), retries };
 }
 
 /** The running pass of a mission, or null when none runs (or it has not heartbeated yet). */
 export async function livePass(handle: WorkflowHandle): Promise<LivePass | null> {
   return (await activitiesNow(handle)).live;
-}
-
-async function decodeFirst(handle: WorkflowHandle, payloads: Payload[]): Promise<unknown> {
-  const { payloadCodecs, payloadConverter } = handle.client.options.loadedDataConverter;
-  let decoded = payloads;
-  for (const codec of [...payloadCodecs].reverse()) decoded = await codec.decode(decoded);
-  return payloadConverter.fromPayload(decoded[0]!);
 }

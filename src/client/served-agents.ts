@@ -17,11 +17,11 @@
  * only ever made on what workers said they serve.
  */
 import type { Client } from '@temporalio/client';
-import type { Payload } from '@temporalio/common';
 import { z } from 'zod';
 import { type AgentsAnnouncement, type ServedAgent, AGENTS_REGISTRY_WORKFLOW, agentsRegistryId, announceAgentsSignal, keepAnnouncement } from '../workflows/agents-registry.ts';
 import { POLLED_WITHIN_MS, type PollerSeen, readerOf } from '../history/reader.ts';
 import { editDistance } from '../lisp/core/index.ts';
+import { firstValue } from './decode.ts';
 
 export type { AgentsAnnouncement, ServedAgent } from '../workflows/agents-registry.ts';
 
@@ -153,19 +153,11 @@ async function readAnnouncements(client: Client, taskQueue: string): Promise<Age
   let kept: AgentsAnnouncement[] = [];
   for (const e of events) {
     const started = e.workflowExecutionStartedEventAttributes?.input?.payloads;
-    if (started?.length) kept = ((await decoded(client, started)) as { announcements?: AgentsAnnouncement[] }).announcements ?? [];
+    if (started?.length) kept = ((await firstValue(client.options.loadedDataConverter, started)) as { announcements?: AgentsAnnouncement[] }).announcements ?? [];
     const signal = e.workflowExecutionSignaledEventAttributes;
     if (signal?.signalName === announceAgentsSignal.name && signal.input?.payloads?.length) {
-      kept = keepAnnouncement(kept, (await decoded(client, signal.input.payloads)) as AgentsAnnouncement);
+      kept = keepAnnouncement(kept, (await firstValue(client.options.loadedDataConverter, signal.input.payloads)) as AgentsAnnouncement);
     }
   }
   return kept;
-}
-
-/** The first payload's value, through the client's codecs and converter. */
-async function decoded(client: Client, payloads: Payload[]): Promise<unknown> {
-  const { payloadCodecs, payloadConverter } = client.options.loadedDataConverter;
-  let out = payloads;
-  for (const codec of [...payloadCodecs].reverse()) out = await codec.decode(out);
-  return payloadConverter.fromPayload(out[0]!);
 }

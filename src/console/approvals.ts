@@ -84,6 +84,10 @@ export function stepApprovalCard(ctx: ConsoleContext, planId: string, agent: str
     ${a.deadline ? html`<p class="deadline">Decide ${when(a.deadline)}${a.onTimeout ? html`; then ${stepAtDeadline(a.onTimeout)}` : ''}.</p>` : ''}
     <form method="post" action="${action('approve')}" class="inline"><input type="hidden" name="_csrf" value="${ctx.csrf}" />${item}${argsHashField(a.args)}<input name="note" placeholder="note (optional)" aria-label="note" /> <button class="primary"${confirm ? html` data-confirm="${confirm}"` : ''}>Approve</button></form>
     <form method="post" action="${action('deny')}" class="inline"><input type="hidden" name="_csrf" value="${ctx.csrf}" />${item}<input name="reason" placeholder="why (optional)" aria-label="why" /> <button class="danger">Deny</button></form>
+    <details class="engineer-details"><summary>Details for engineers</summary>
+      <dl class="values"><dt>tool</dt><dd><code>${a.tool ?? 'none'}</code>${tool ? ` (${tool.sideEffect}${tool.destructive ? ', destructive' : ''})` : ''}</dd>
+        <dt>step</dt><dd><code>${a.stepId}</code>${a.item === null ? '' : ` item ${String(a.item)}`}</dd><dt>key</dt><dd><code>${a.key}</code></dd><dt>args hash</dt><dd><code>${valueHash(a.args)}</code></dd></dl>
+    </details>
   </div>`;
 }
 

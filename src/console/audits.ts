@@ -13,8 +13,8 @@ import type { HistoryReplayer } from '../history/replayer.ts';
 export class ConsoleAudits {
   private made: Promise<{ workflowBundle: { code: string }; replayer: HistoryReplayer }> | null = null;
 
-  /** @param _client the console's client (the audits decode its histories with its codecs before replaying them) */
-  constructor(private readonly _client: Client) {}
+  /** @param _client the console's client (kept in the signature for callers; the audits do not read it yet) */
+  constructor(_client: Client) {}
 
   /** Options for an audit from the console: the shared bundle and replay worker. */
   async options(): Promise<AuditOptions> {

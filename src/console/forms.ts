@@ -64,32 +64,34 @@ function bounds(p: Prop): string {
   return '';
 }
 
-function field(key: string, p: Prop, value: Json | undefined, required: boolean, problem?: string): Fragment {
+function field(key: string, p: Prop, value: Json | undefined, required: boolean, problem?: string, idPrefix = ''): Fragment {
   const kind = kindOf(p, value);
   const name = `f:${kind === 'text' ? 'string' : kind}:${key}`;
+  // the same args form once per step on one page: each field's id is its form's own
+  const id = `${idPrefix}${name}`;
   // a refused value is named next to its field, and the field points at it for a screen reader
   const invalid = problem ? html` aria-invalid="true" aria-describedby="problem-${name}"` : '';
   const hint = [p.description, KEPT[kind as keyof typeof KEPT] ?? '', kind === 'number' || kind === 'integer' ? bounds(p) : '', required ? '' : 'optional']
     .filter(Boolean)
     .join('; ');
-  const label = html`<label for="${name}">${key}</label>${hint ? html` <small>(${hint})</small>` : ''}`;
+  const label = html`<label for="${id}">${key}</label>${hint ? html` <small>(${hint})</small>` : ''}`;
   const computed = computedOf(value);
   const shown = value === undefined ? '' : typeof value === 'string' ? value : computed ? (computed.kind === 'expr' ? computed.source : computed.name) : JSON.stringify(value);
   const input = (() => {
     switch (kind) {
       case 'enum':
-        return html`<select id="${name}" name="${name}"${invalid}>${required ? '' : html`<option value=""></option>`}${(p.enum as string[]).map((e) => html`<option value="${e}" ${e === value ? 'selected' : ''}>${e}</option>`)}</select>`;
+        return html`<select id="${id}" name="${name}"${invalid}>${required ? '' : html`<option value=""></option>`}${(p.enum as string[]).map((e) => html`<option value="${e}" ${e === value ? 'selected' : ''}>${e}</option>`)}</select>`;
       case 'boolean':
-        return html`<select id="${name}" name="${name}"${invalid}>${required ? '' : html`<option value=""></option>`}<option value="true" ${value === true ? 'selected' : ''}>yes</option><option value="false" ${value === false ? 'selected' : ''}>no</option></select>`;
+        return html`<select id="${id}" name="${name}"${invalid}>${required ? '' : html`<option value=""></option>`}<option value="true" ${value === true ? 'selected' : ''}>yes</option><option value="false" ${value === false ? 'selected' : ''}>no</option></select>`;
       case 'number':
       case 'integer':
-        return html`<input id="${name}" name="${name}"${invalid} type="number" inputmode="${kind === 'integer' ? 'numeric' : 'decimal'}" step="${kind === 'integer' ? '1' : 'any'}" value="${shown}" />`;
+        return html`<input id="${id}" name="${name}"${invalid} type="number" inputmode="${kind === 'integer' ? 'numeric' : 'decimal'}" step="${kind === 'integer' ? '1' : 'any'}" value="${shown}" />`;
       case 'text':
-        return html`<textarea id="${name}" name="${name}"${invalid} rows="5">${shown}</textarea>`;
+        return html`<textarea id="${id}" name="${name}"${invalid} rows="5">${shown}</textarea>`;
       case 'json':
-        return html`<textarea id="${name}" name="${name}"${invalid} rows="2">${value === undefined ? '' : pretty(value)}</textarea>`;
+        return html`<textarea id="${id}" name="${name}"${invalid} rows="2">${value === undefined ? '' : pretty(value)}</textarea>`;
       default:
-        return html`<input id="${name}" name="${name}"${invalid} value="${shown}" ${kind in KEPT ? html`class="ref"` : ''} />`;
+        return html`<input id="${id}" name="${name}"${invalid} value="${shown}" ${kind in KEPT ? html`class="ref"` : ''} />`;
     }
   })();
   return html`<p class="field">${label}<br />${input}${problem ? html`<br /><span class="field-problem" id="problem-${name}">${problem}</span>` : ''}</p>`;
@@ -99,11 +101,11 @@ function field(key: string, p: Prop, value: Json | undefined, required: boolean,
  * The fields for `args` under `schema`, or null when the schema says nothing usable (JSON
  * stays the way); `problems` (by top-level key) are shown next to their fields.
  */
-export function argsFields(schema: z.ZodObject | undefined, args: Json, problems: Readonly<Record<string, string>> = {}): Fragment | null {
+export function argsFields(schema: z.ZodObject | undefined, args: Json, problems: Readonly<Record<string, string>> = {}, idPrefix = ''): Fragment | null {
   const described = schema ? propertiesOf(schema) : null;
   if (!described || !args || typeof args !== 'object' || Array.isArray(args)) return null;
   const keys = [...new Set([...Object.keys(described.props), ...Object.keys(args)])];
-  return html`${keys.map((k) => field(k, described.props[k] ?? {}, (args as Record<string, Json>)[k], described.required.has(k), problems[k]))}`;
+  return html`${keys.map((k) => field(k, described.props[k] ?? {}, (args as Record<string, Json>)[k], described.required.has(k), problems[k], idPrefix))}`;
 }
 
 /** The args a generated form sent; an empty field is left out. Throws with a precise message for a value that is not what its field takes. */

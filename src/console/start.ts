@@ -8,7 +8,7 @@
 import type { Hono } from 'hono';
 import { MissionRejected } from '../client/mission/client.ts';
 import { PlanRejected } from '../client/plan/client.ts';
-import { StartRefused } from '../client/served-agents.ts';
+import { StartRefused, servedAgents } from '../client/served-agents.ts';
 import type { Json } from '../workflows/mission/contract.ts';
 import { agentChoices, inputProblems, planProblems } from './agents.ts';
 import { argsFields, readFields } from './forms.ts';
@@ -30,26 +30,26 @@ interface Refusal {
 }
 
 export function startRoutes(app: Hono, ctx: ConsoleContext): void {
-  app.get('/start', (c) => {
+  app.get('/start', async (c) => {
     const agent = c.req.query('agent')?.trim();
-    if (agent && !ctx.agents?.get(agent)) return c.html(startPage(ctx, { problem: `this console does not know agent ${agent}: give its input as JSON` }), 404);
-    return c.html(startPage(ctx, {}, agent));
+    if (agent && !ctx.agents?.get(agent)) return c.html(await startPage(ctx, { problem: `this console does not know agent ${agent}: give its input as JSON` }), 404);
+    return c.html(await startPage(ctx, {}, agent));
   });
   app.post('/start/mission', async (c) => {
     const form = await c.req.parseBody();
     const agent = String(form.agent ?? '');
     const read = missionInput(form);
-    if ('problem' in read) return c.html(startPage(ctx, { ...read, kind: 'mission', form }, form.form === 'fields' ? agent : undefined), 400);
+    if ('problem' in read) return c.html(await startPage(ctx, { ...read, kind: 'mission', form }, form.form === 'fields' ? agent : undefined), 400);
     const problems = fieldProblems(ctx, agent, read.input);
     if (problems) {
       const refusal = { problem: `the input does not fit agent ${agent}: ${problems.lines.join('; ')}`, kind: 'mission' as const, form, fields: problems.fields, typed: read.typed };
-      return c.html(startPage(ctx, refusal, form.form === 'fields' ? agent : undefined), 400);
+      return c.html(await startPage(ctx, refusal, form.form === 'fields' ? agent : undefined), 400);
     }
     try {
       const m = await ctx.navigator.start(agent, read.input);
       return c.redirect(`/missions/${encodeURIComponent(m.id)}`, 303);
     } catch (err) {
-      if (err instanceof MissionRejected || err instanceof StartRefused) return c.html(startPage(ctx, { problem: err.message, kind: 'mission', form, typed: read.typed }, form.form === 'fields' ? agent : undefined), 400);
+      if (err instanceof MissionRejected || err instanceof StartRefused) return c.html(await startPage(ctx, { problem: err.message, kind: 'mission', form, typed: read.typed }, form.form === 'fields' ? agent : undefined), 400);
       throw err;
     }
   });
@@ -62,15 +62,15 @@ export function startRoutes(app: Hono, ctx: ConsoleContext): void {
     try {
       document = given ? JSON.parse(given) : undefined;
     } catch (err) {
-      return c.html(startPage(ctx, { problem: `the plan is not JSON: ${(err as Error).message}`, kind: 'plan', form }), 400);
+      return c.html(await startPage(ctx, { problem: `the plan is not JSON: ${(err as Error).message}`, kind: 'plan', form }), 400);
     }
     const problems = document === undefined ? null : planProblems(ctx.agents, agent, document);
-    if (problems) return c.html(startPage(ctx, { problem: `the plan does not fit agent ${agent}: ${problems.join('; ')}`, kind: 'plan', form }), 400);
+    if (problems) return c.html(await startPage(ctx, { problem: `the plan does not fit agent ${agent}: ${problems.join('; ')}`, kind: 'plan', form }), 400);
     try {
       const p = await ctx.navigator.startPlan({ agent, request, document });
       return c.redirect(`/plans/${encodeURIComponent(p.id)}`, 303);
     } catch (err) {
-      if (err instanceof PlanRejected || err instanceof StartRefused) return c.html(startPage(ctx, { problem: err.message, kind: 'plan', form }), 400);
+      if (err instanceof PlanRejected || err instanceof StartRefused) return c.html(await startPage(ctx, { problem: err.message, kind: 'plan', form }), 400);
       throw err;
     }
   });
@@ -111,24 +111,33 @@ function fieldProblems(ctx: ConsoleContext, agent: string, input: Json): { lines
 const csrfField = (ctx: ConsoleContext) => html`<input type="hidden" name="_csrf" value="${ctx.csrf}" />`;
 
 /** The start page; `agent`: show the mission form made from this (known) agent's input schema. */
-function startPage(ctx: ConsoleContext, refused: Refusal = {}, agent?: string): Fragment {
+async function startPage(ctx: ConsoleContext, refused: Refusal = {}, agent?: string): Promise<Fragment> {
   const was = (kind: 'mission' | 'plan', field: string) => (refused.kind === kind ? String(refused.form?.[field] ?? '') : '');
-  const choices = agentChoices(ctx.agents);
+  const choices = ctx.agents ? agentChoices(ctx.agents) : await servedChoices(ctx);
   const known = html`<datalist id="agent-names">${choices.map((a) => html`<option value="${a.name}"></option>`)}</datalist>
-    ${choices.length ? html`<p><small>Agents: ${choices.map((a, i) => html`${i ? ' · ' : ''}<code>${a.name}</code>${a.fields.length ? ` (${a.fields.join(', ')})` : ''}`)}</small></p>` : ''}`;
+    ${choices.length ? html`<p><small>${ctx.agents ? 'Agents' : `Agents the workers of task queue ${ctx.navigator.taskQueue} serve`}: ${choices.map((a, i) => html`${i ? ' · ' : ''}<code>${a.name}</code>${a.fields.length ? ` (${a.fields.join(', ')})` : ''}`)}</small></p>` : ''}`;
   const entry = agent ? ctx.agents?.get(agent) : undefined;
   const mission = entry ? fieldsForm(ctx, entry.agent, refused) : jsonForm(ctx, was);
   return page(
     'Start',
     html`${refused.problem ? html`<div class="problem" role="alert">Not started: ${refused.problem}</div>` : ''}
       ${known}
-      ${choices.length ? chooser(choices, agent) : ''}
+      ${ctx.agents && choices.length ? chooser(choices, agent) : ''}
       ${mission}
       <div class="card"><h2>A plan</h2><form method="post" action="/start/plan">${csrfField(ctx)}
         <p><input name="agent" placeholder="agent" aria-label="agent" list="agent-names" required value="${was('plan', 'agent')}" /></p><p><textarea name="request" rows="3" aria-label="request" placeholder="what the plan should do (the agent's model writes the plan)">${was('plan', 'request')}</textarea></p>
         <p><textarea name="document" rows="5" aria-label="plan (JSON)" placeholder='or the plan itself: {"steps": [{"id": "read", "description": "...", "tool": "read_file", "args": {"path": "package.json"}}]}'>${was('plan', 'document')}</textarea></p>
         <button class="primary">Plan it</button></form></div>`,
   );
+}
+
+/**
+ * The agents the task queue's workers announced (src/client/served-agents.ts), for a console
+ * that knows none itself: the names to pick from, with their input's fields.
+ */
+async function servedChoices(ctx: ConsoleContext): Promise<Array<{ name: string; fields: string[] }>> {
+  const served = await servedAgents(ctx.navigator.client, ctx.navigator.taskQueue).catch(() => null);
+  return (served?.agents ?? []).map((a) => ({ name: a.name, fields: Object.keys((a.input?.properties as object | undefined) ?? {}) }));
 }
 
 /** Pick a known agent to get its input as a form (a GET form: works without a script). */

@@ -105,3 +105,18 @@ export function waitingDecision(value: Json, decisions: readonly { key: string }
   if (typeof named === 'string' && named.length > 0) return named;
   return decisions?.[0]?.key ?? 'decision';
 }
+
+/**
+ * The tools whose calls leave a pass as effects, each run in its own activity once any
+ * approval is in: every external tool, and every tool that waits for a person's approval
+ * whatever its class (a `local` tool with `requiresApproval`, a destructive one under
+ * `approvals.destructive`). Run inside the pass, a gated tool would run before anyone
+ * could approve it. The pass and the audit's replay of it both ask this.
+ *
+ * @param classes each tool's side-effect class, by name
+ * @param gated the tools that wait for approval (navigator/agent.ts toolsNeedingApproval)
+ */
+export function effectToolNames(classes: Record<string, string>, gated: readonly string[] = []): Set<string> {
+  const external = Object.keys(classes).filter((name) => classes[name] === 'external');
+  return new Set([...external, ...gated]);
+}

@@ -21,7 +21,8 @@ import { run } from '../lisp/index.ts';
 import type { EffectRequest, Journal, RunOptions, RunResult, ToolCallRecord, Warning } from '../lisp/api.ts';
 import { sideEffectOf, type Json, type ToolDef } from '../lisp/tools.ts';
 import { type ChatModel, LlmError } from '../llm/model.ts';
-import { type AnyAgent, InputError, parseInput, resolveDecisions } from './agent.ts';
+import { type AnyAgent, InputError, parseInput, resolveDecisions, toolsNeedingApproval } from './agent.ts';
+import { effectToolNames } from '../kernel/contract.ts';
 import { cut, ednOfJson } from '../lisp/printer/edn.ts';
 import type { ContextResult } from './prompt/firstMessage.ts';
 import { extractCode, fencedProgram } from './extract.ts';
@@ -359,10 +360,21 @@ function feedback(ctx: Ctx, st: PassState, text: string): void {
  * down another branch mid-pass). A new turn's program runs its reads anew.
  */
 function inlineResultsOf(calls: readonly ToolCallRecord[], agent: AnyAgent): Map<string, Json> {
-  const external = new Set(agent.tools.filter((t) => sideEffectOf(t) === 'external').map((t) => t.name));
+  const effects = effectTools(agent);
   const out = new Map<string, Json>();
-  for (const c of calls) if (c.result !== undefined && !external.has(c.tool)) out.set(c.idempotencyKey, c.result);
+  for (const c of calls) if (c.result !== undefined && !effects.has(c.tool)) out.set(c.idempotencyKey, c.result);
   return out;
+}
+
+const effectCheck = (agent: AnyAgent) => {
+  const effects = effectTools(agent);
+  return (t: ToolDef) => effects.has(t.name);
+};
+
+/** The agent's tools whose calls are effects (see effectToolNames). */
+function effectTools(agent: AnyAgent): Set<string> {
+  const classes = Object.fromEntries(agent.tools.map((t) => [t.name, sideEffectOf(t)]));
+  return effectToolNames(classes, toolsNeedingApproval({ tools: agent.tools, approvals: agent.approvals ?? {} }));
 }
 
 function addWarnings(st: PassState, ws: readonly Warning[]): void {
@@ -407,7 +419,7 @@ async function execute(ctx: Ctx, st: PassState, code: string, kind: TurnKind): P
     },
     runId: st.runId,
     ...(st.effects === 'suspend'
-      ? { effects: { runId: st.runId, isEffect: (t: ToolDef) => sideEffectOf(t) === 'external', results: okResults, errors, inlineResults } }
+      ? { effects: { runId: st.runId, isEffect: effectCheck(agent), results: okResults, errors, inlineResults } }
       : {}),
   });
   if (before) recordJournalChanges(st, before, res.journal);

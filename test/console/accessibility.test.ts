@@ -68,6 +68,9 @@ describe.skipIf(!executablePath)('the console with axe-core', () => {
       for (const path of paths) {
         await page.goto(`${web.url}${path}`);
         for (const v of await axeViolations(page)) found.push(`${i ? '390' : '1280'} px ${path}: ${v}`);
+        // no two elements share an id (every decision card was id="decision")
+        const twice = (await page.evaluate('(() => { const ids = [...document.querySelectorAll("[id]")].map((e) => e.id); return ids.filter((id, i) => ids.indexOf(id) !== i); })()')) as string[];
+        if (twice.length) found.push(`${i ? '390' : '1280'} px ${path}: ids used twice: ${[...new Set(twice)].join(', ')}`);
         // on the phone, no page scrolls sideways (the pass view's code and tables included)
         const wide = (await page.evaluate('document.documentElement.scrollWidth')) as number;
         if (i && wide > 390) found.push(`390 px ${path}: ${wide} px wide, scrolls sideways`);

@@ -287,7 +287,9 @@ describe.skipIf(!executablePath)('the console for an approver', () => {
     const n = row('list').locator('input[name="f:integer:n"]');
     expect(await n.getAttribute('type')).toBe('number');
     expect(await n.inputValue()).toBe('5');
-    expect(await row('list').locator('label[for="f:integer:n"] + small').textContent()).toBe('(from 0 to 100)');
+    // each step's form has ids of its own: a label names its own step's field
+    expect(await row('list').locator('label[for="list-f:integer:n"] + small').textContent()).toBe('(from 0 to 100)');
+    expect(await row('list').getByLabel('n', { exact: true }).getAttribute('name')).toBe('f:integer:n');
     expect(await row('flag').locator('select[name="f:boolean:flag"]').inputValue()).toBe('true');
     expect(await row('say').locator('input.ref').inputValue()).toBe('$list.items');
     await n.fill('500');

@@ -21,9 +21,14 @@ import labAgents from '../plans/fixtures/lab-agents.ts';
 import vendorAgents, { vendorPayments } from './fixtures/vendor-payments.ts';
 import { bumpVersionPlanFile } from '../../examples/workspace/agent.ts';
 import { waitForStatus } from '../mission/harness.ts';
+import { runCli } from '../cli/run-cli.ts';
 import { type PlanEnv, awaiting, expectPlanAuditOk, planEnv, waitForPlan } from '../plans/plan-harness.ts';
 
 const executablePath = chromiumFor('batches');
+
+let env: PlanEnv;
+const navigatorCli = (...args: string[]) =>
+  runCli(args, { ...process.env, TEMPORAL_ADDRESS: env.env.server.address, TEMPORAL_NAMESPACE: env.env.server.namespace, NAVIGATOR_TASK_QUEUE: env.taskQueue, NAVIGATOR_USER: 'cli-user' });
 
 const invoices = [
   { invoice: 'INV-1', vendor: 'Acme Industrial GmbH', iban: 'DE44500105175407324931', amount: 2100 },
@@ -33,7 +38,6 @@ const invoices = [
 const argsOf = (i: (typeof invoices)[number]) => ({ vendor: i.vendor, iban: i.iban, invoice: i.invoice, amount: i.amount, currency: 'EUR' });
 
 describe.skipIf(!executablePath)('an approver sees the whole picture', () => {
-  let env: PlanEnv;
   let running: BrowserConsole;
   let desktop: BrowserContext;
 
@@ -65,6 +69,11 @@ describe.skipIf(!executablePath)('an approver sees the whole picture', () => {
     const cli = describeSettled(m.id, { status: waiting } as Parameters<typeof describeSettled>[1]);
     expect(cli).toContain('3 effects wait for approval together (17,200 EUR in all)');
     expect(cli).toContain('Baumann Logistik AG');
+    const listed = await navigatorCli('effect', 'list', m.id);
+    expect(listed.stdout).toContain(`Mission ${m.id}: 3 effects wait for approval together (17,200 EUR in all); each is approved or denied on its own`);
+    expect(listed.stdout).toContain(`approve: npx navigator effect approve ${m.id} ${waiting.effectApprovals[1]!.key} --args-hash ${valueHash(argsOf(invoices[1]!))}`);
+    expect(listed.stdout).toContain('Done so far: nothing out in the world yet');
+    expect((await running.navigator.mission(m.id).effects()).waiting).toHaveLength(3);
 
     const page = await desktop.newPage();
     const asked = dialogs(page);
@@ -136,6 +145,10 @@ describe.skipIf(!executablePath)('an approver sees the whole picture', () => {
     // what the mission did, in words: committed tasks and effects done
     expect(done.effectsDone?.filter((e) => e.status === 'completed')).toHaveLength(2);
     expect(describeSettled(m.id, { status: done } as Parameters<typeof describeSettled>[1])).toMatch(/2 tasks committed, 2 effects done/);
+    const after = (await navigatorCli('effect', 'list', m.id)).stdout;
+    expect(after).toContain('no effect waits for approval');
+    expect(after).toMatch(/Done so far \(2\):\n {2}done pay_vendor \(task pay_INV-1\), pass 1\n {2}done pay_vendor \(task pay_INV-3\), pass 1/);
+    expect(after).toMatch(/pay_vendor \(task pay_INV-2\) denied by ana: not before the audit/);
 
     // the mission page says who decided what, when, with the note, for effects too
     await page.goto(`${running.web.url}/missions/${m.id}`);

@@ -84,6 +84,13 @@ describe('refusing a doomed start', () => {
     expect(await workflowIds()).toEqual(before);
   });
 
+  it('a schedule of a mistyped agent is refused too: it would start a doomed mission at each time', async () => {
+    const err = await navigator.schedule('wire-transfr', { recipient: 'bob', amount: 5000 }, { id: 'typo-schedule-1', every: '1h' }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(StartRefused);
+    expect((err as StartRefused).suggestion).toBe('wire-transfer');
+    expect((await navigator.listSchedules()).map((s) => s.id)).not.toContain('typo-schedule-1');
+  });
+
   it('the client refuses an input the agent\'s schema refuses, naming the field', async () => {
     const before = await workflowIds();
     const err = (await navigator.start('wire-transfer', { recipient: 'bob', amount: 'lots' }, { id: 'bad-input-1' }).catch((e: unknown) => e)) as StartRefused;
@@ -152,6 +159,9 @@ describe.skipIf(!executablePath)('the console refuses a doomed start (Chromium)'
     const before = await workflowIds();
     const page = await web.browser.newPage({ ...DESKTOP, bypassCSP: true });
     await page.goto(`${web.web.url}/start`);
+    // the console knows no agents itself: it offers those the workers announced
+    expect(await page.textContent('main')).toMatch(/Agents the workers of task queue \S+ serve: .*wire-transfer \(recipient, amount/);
+    expect(await page.locator('datalist#agent-names option[value="wire-transfer"]').count()).toBe(1);
     const form = page.locator('form[action="/start/mission"]');
     await form.locator('input[name=agent]').fill('wire-transfr');
     await form.locator('textarea[name=input]').fill('{"recipient": "bob", "amount": 5000}');

@@ -190,7 +190,8 @@ describe('approval gates on mission effects', () => {
     expect(inbox).toContain('Pays an amount in USD to an account. Irreversible.');
     expect(inbox).toContain('acct_ivy');
     expect(inbox).toContain('data-confirm=');
-    expect(inbox).toContain('Asked for at line 2 of the program: <code>p (task &quot;payout&quot;');
+    // the program line that asked for it, among the engineer's details of the card
+    expect(inbox).toContain('<dt>program line 2</dt><dd><code>p (task &quot;payout&quot;');
     const key = (await getMission(m.client, handle.workflowId).status()).effectApprovals[0]!.key;
     const page = await (await app.request(`${origin}/missions/${handle.workflowId}`)).text();
     expect(page).toContain(`/missions/${handle.workflowId}/effects/${key}/approve`);

@@ -106,6 +106,7 @@ async function replayPass(p: PassRecord, latest: Map<string, RecordedEffect>, ob
     else errors.set(key, e.result.error);
   }
   const external = new Map<string, { tool: string; args: Json; taskId: string | null }>();
+  const effectTools = new Set(p.effects);
   let last: RunResult | null = null;
   for (const prog of programs) {
     const before = mergedJournal(host, st);
@@ -119,12 +120,12 @@ async function replayPass(p: PassRecord, latest: Map<string, RecordedEffect>, ob
       history: await readHistory(history, warnings, tools),
       limits: REPLAY_LIMITS,
       runId: p.keyRunId,
-      effects: { runId: p.keyRunId, isEffect: (t) => p.tools[t.name] === 'external', results: okResults, errors },
+      effects: { runId: p.keyRunId, isEffect: (t) => effectTools.has(t.name), results: okResults, errors },
     });
     last = res;
     observe?.(p, prog, res);
     recordJournalChanges(st as PassState, before, res.journal);
-    for (const c of res.toolCalls) if (p.tools[c.tool] === 'external') external.set(c.idempotencyKey, { tool: c.tool, args: c.args, taskId: c.taskId });
+    for (const c of res.toolCalls) if (effectTools.has(c.tool)) external.set(c.idempotencyKey, { tool: c.tool, args: c.args, taskId: c.taskId });
     if (res.status === 'suspended') {
       for (const e of res.effects) external.set(e.idempotencyKey, { tool: e.tool, args: e.args, taskId: e.taskId });
       break;

@@ -14,6 +14,7 @@ import { waitingKey } from '../../workflows/mission/state.ts';
 import { EventType, type HistoryEvent, type RunHistory, decodeAll, decodeFirst, eventId } from '../../history/fetch.ts';
 import { journalHash, valueHash } from '../../history/hash.ts';
 import { canonicalJson } from '../../lisp/json.ts';
+import { effectToolNames } from '../../kernel/contract.ts';
 import { type ObservedState, type Reconstruction, reconstruct } from '../../history/rebuild.ts';
 
 /** One side of a failed check: the event that holds a value, and the value. */
@@ -51,6 +52,8 @@ export interface PassRecord {
   journalVersion: number;
   summaries: Record<string, string>;
   tools: Record<string, 'read_only' | 'local' | 'memory' | 'external'>;
+  /** the tools whose calls were effects (external, or waiting for approval), as the pass saw them */
+  effects: string[];
   decisions: DecisionContract[];
   /** its last suspended state (packed), whose trace holds the programs of its turns so far */
   suspended: Json | null;
@@ -278,6 +281,7 @@ class LinkWalker {
       journalVersion: s.journalVersion,
       summaries: { ...s.summaries },
       tools: { ...(s.agent?.tools ?? {}) },
+      effects: [...effectToolNames(s.agent?.tools ?? {}, s.agent?.approvals)],
       decisions: s.agent?.decisions ?? [],
       suspended: null,
       requested: new Map(),

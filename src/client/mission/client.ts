@@ -146,6 +146,15 @@ export class MissionHandle {
   status(): Promise<StatusView> {
     return this.read(m.statusQuery);
   }
+  /**
+   * What an approver needs of the mission's effects: every call waiting now (asked together,
+   * in one pmap: one batch, each decided on its own), the effects it already ran, and every
+   * verdict so far.
+   */
+  async effects(): Promise<{ waiting: StatusView['effectApprovals']; done: NonNullable<StatusView['effectsDone']>; verdicts: StatusView['approvals'] }> {
+    const s = await this.status();
+    return { waiting: s.effectApprovals ?? [], done: s.effectsDone ?? [], verdicts: s.approvals ?? [] };
+  }
   /** the decision it waits for, or null */
   pending(): Promise<Pending | null> {
     return this.read(m.pendingQuery);

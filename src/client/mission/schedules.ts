@@ -16,6 +16,7 @@ import { ScheduleOverlapPolicy, type Client, type ScheduleHandle, type ScheduleS
 import { msToNumber } from '@temporalio/common/lib/time.js';
 import type { Json } from '../../workflows/mission/contract.ts';
 import { MISSION_WORKFLOW, MissionRejected, missionStart } from './client.ts';
+import { checkStart } from '../served-agents.ts';
 
 export const OVERLAP_POLICIES = {
   skip: ScheduleOverlapPolicy.SKIP,
@@ -31,6 +32,8 @@ export interface MissionScheduleOptions {
   agent: string;
   input?: Json;
   taskQueue: string;
+  /** refuse (StartRefused) an agent or input the task queue's workers do not serve, as startMission does @default true */
+  check?: boolean;
   /** schedule id, also the start of every mission id @default `AGENT-schedule-<random>` */
   id?: string;
   /** cron expressions (`0 9 * * MON-FRI`, `@daily`); several fire on each one's times */
@@ -112,6 +115,8 @@ function specText(opts: MissionScheduleOptions): string {
 export async function createMissionSchedule(client: Client, opts: MissionScheduleOptions): Promise<MissionSchedule> {
   const start = missionStart({ agent: opts.agent, input: opts.input, options: opts.options });
   if (opts.overlap && !(opts.overlap in OVERLAP_POLICIES)) throw new MissionRejected(`overlap must be one of ${Object.keys(OVERLAP_POLICIES).join(', ')}, got ${opts.overlap}`);
+  // a schedule of an agent no worker serves would start a doomed mission at each time
+  if (opts.check !== false) await checkStart(client, { taskQueue: opts.taskQueue, agent: opts.agent, input: opts.input ?? {} });
   const id = opts.id ?? `${opts.agent}-schedule-${Math.random().toString(16).slice(2, 8)}`;
   const spec = specOf(opts);
   const handle = await client.schedule.create({

@@ -69,7 +69,7 @@ const stepArgs = (s: Step) => (s.agent !== undefined ? (s.input ?? {}) : (s.args
 function argsEditor(ctx: ConsoleContext, id: string, s: Step, agent: string): Fragment {
   const hidden = html`${csrfField(ctx)}<input type="hidden" name="stepId" value="${s.id}" />`;
   const tool = s.tool ? ctx.agents?.get(agent)?.agent.tools.find((t) => t.name === s.tool) : undefined;
-  const fields = s.agent === undefined ? argsFields(tool?.input, stepArgs(s)) : null;
+  const fields = s.agent === undefined ? argsFields(tool?.input, stepArgs(s), {}, `${s.id}-`) : null;
   const json = (button: string) => html`<form method="post" action="${planUrl(id, '/edit')}">${hidden}
     <textarea name="args" rows="4" aria-label="args of ${s.id} as JSON">${pretty(stepArgs(s))}</textarea><button name="what" value="args">${button}</button></form>`;
   if (!fields) return json('Save args');
@@ -211,7 +211,7 @@ function verdictsBox(verdicts: readonly AcceptedUpdate[], view: PlanStatusView):
   return html`<div class="card decided">${verdicts.map((v) => {
     const step = stepOf(v.arg.stepId);
     const note = v.arg.note ?? v.arg.reason;
-    return html`<p><strong class="verdict">Step <a href="#step-${String(v.arg.stepId)}">${String(v.arg.stepId)}</a>${typeof v.arg.item === 'number' ? ` item ${v.arg.item}` : ''} ${v.name === 'approveStep' ? 'approved' : 'denied'} by ${String(v.arg.by ?? 'someone')}${typeof v.arg.role === 'string' && v.arg.role ? ` as ${v.arg.role}` : ''}</strong> ${when(v.at)}${note ? html` · “${String(note)}”` : ''}
+    return html`<p><strong class="verdict">Step <a href="#step-${String(v.arg.stepId)}">${String(v.arg.stepId)}</a>${typeof v.arg.item === 'number' ? ` item ${v.arg.item}` : ''} ${v.name === 'approveStep' ? 'approved' : 'denied'} by ${String(v.arg.by ?? 'someone')}${typeof v.arg.role === 'string' && v.arg.role ? ` as ${v.arg.role}` : ''}</strong> ${when(v.at)}${note ? html` — “${String(note)}”` : ''}
       ${step ? html`<span class="outcome"> · now <span class="status">${step.status}</span>${step.result?.error ? html`: ${step.result.error}` : ''}</span>` : ''}</p>`;
   })}</div>`;
 }

@@ -8,6 +8,7 @@ import { Command } from 'commander';
 import { userInfo } from 'node:os';
 import { action } from '../../errors.ts';
 import { onMission } from '../../mission/client.ts';
+import { effectListText } from '../../approval-view.ts';
 
 const who = (): string => process.env.NAVIGATOR_USER ?? userInfo().username;
 /** The role you decide with: --role, else NAVIGATOR_ROLE (an effect whose tool names approvers needs one of them). */
@@ -49,4 +50,15 @@ const deny = new Command('deny')
     }),
   );
 
-export const effectCommand = new Command('effect').description('approve or deny a mission effect that waits for a person').addCommand(approve).addCommand(deny);
+const list = new Command('list')
+  .description('the effects that wait for approval now (together, when the program asked for them at once), what the mission already ran, and every verdict')
+  .argument('<id>', 'workflow id')
+  .option('--json', 'print them as JSON')
+  .action(
+    action(async (id: string, flags: { json?: boolean }) => {
+      const effects = await onMission(id, (mission) => mission.effects());
+      process.stdout.write(flags.json ? `${JSON.stringify(effects, null, 2)}\n` : `${effectListText(id, effects)}\n`);
+    }),
+  );
+
+export const effectCommand = new Command('effect').description('list, approve or deny the mission effects that wait for a person').addCommand(list).addCommand(approve).addCommand(deny);

@@ -78,7 +78,7 @@ const create = new Command('create')
       if (!flags.cron?.length && flags.every === undefined) throw new CliError('give --cron EXPR or --every DURATION', 2);
       const input = parseJson(flags.input ?? '{}', '--input') as Json;
       const { taskQueueFrom } = await import('../../../temporal/connection.ts');
-      const { createMissionSchedule, MissionRejected } = await import('../../../client/index.ts');
+      const { createMissionSchedule, MissionRejected, StartRefused } = await import('../../../client/index.ts');
       await withClient(async (client) => {
         const schedule = await createMissionSchedule(client, {
           agent,
@@ -94,7 +94,7 @@ const create = new Command('create')
           paused: flags.paused,
           note: flags.note,
         }).catch((err: Error) => {
-          if (err instanceof MissionRejected) throw new CliError(err.message, 2);
+          if (err instanceof MissionRejected || err instanceof StartRefused) throw new CliError(err.message, 2);
           if (err instanceof ScheduleAlreadyRunning) throw new CliError(`a schedule with id ${flags.id} already exists`);
           const cause = (err as Error & { cause?: Error & { details?: string } }).cause;
           throw new CliError(cause?.details ?? cause?.message ?? err.message);
