@@ -27,7 +27,7 @@ describe('navigator demo plan', () => {
       for (const step of ['write_pkg', 'write_version', 'write_changelog', 'tag']) expect(out).toContain(`== Step ${step} waits for approval`);
       expect(out).toContain('completed → {"passed":3,"failed":0');
       expect(out).toContain('completed → {"tag":"v1.5.0","version":"1.5.0"}');
-      expect(out).toContain('│ completed 8');
+      expect(out).toContain('│ 8 completed');
       expect(out).toContain('package.json now:   { "name": "demo-app", "version": "1.5.0", "private": true }');
       expect(out).toContain("src/version.ts now: export const VERSION = '1.5.0';");
       expect(out).toContain('side effects completed twice: none');
