@@ -12,5 +12,8 @@ await runWorker({
   target,
   taskQueue,
   agentsModule: process.env.NAVIGATOR_AGENTS,
-  onReady: (agents) => console.log(`Navigator worker on ${target.address} (namespace ${target.namespace}, task queue ${taskQueue}) running agents: ${agents.join(', ')}`),
+  onReady: (agents) =>
+    console.log(
+      `Navigator worker on ${target.address} (namespace ${target.namespace}, task queue ${taskQueue}) running agents: ${agents.join(', ')}`,
+    ),
 });

@@ -86,10 +86,17 @@ export async function drive(handle: WorkflowHandle, passes: number, times?: numb
 }
 
 export async function benchAudit(): Promise<BenchRow[]> {
-  const env = await createTestEnv({ workflowsPath, workflowInterceptorModules, worker: { sinks: silentSpanSinks }, startWorker: false });
+  const env = await createTestEnv({
+    workflowsPath,
+    workflowInterceptorModules,
+    worker: { sinks: silentSpanSinks },
+    startWorker: false,
+  });
   const entry: RegisteredAgent = { agent: counter as unknown as Agent, model: repeatingModel(counterProgram) };
   const agents: AgentRegistry = new Map([[counter.name, entry]]);
-  const worker = await env.createWorker({ activities: createActivities({ agents, client: env.client, heartbeatEveryMs: 500 }) });
+  const worker = await env.createWorker({
+    activities: createActivities({ agents, client: env.client, heartbeatEveryMs: 500 }),
+  });
   const running = worker.run();
   try {
     resetCounter();
@@ -97,20 +104,29 @@ export async function benchAudit(): Promise<BenchRow[]> {
     const handle = await env.client.workflow.start('navigatorMission', {
       taskQueue: env.taskQueue,
       workflowId: `bench-audit-${Date.now()}`,
-      args: [{ agent: counter.name, input: { passes: AUDIT_PASSES }, options: { continueAsNewAfterEvents: CAN_EVENTS } }],
+      args: [
+        { agent: counter.name, input: { passes: AUDIT_PASSES }, options: { continueAsNewAfterEvents: CAN_EVENTS } },
+      ],
     });
     await drive(handle, AUDIT_PASSES);
     const outcome = JSON.stringify(await handle.result());
     const runMs = performance.now() - t0;
     let report = await auditMission(env.client, handle.workflowId, { workflowBundle: env.bundle });
-    const auditMs = await medianMs(async () => (report = await auditMission(env.client, handle.workflowId, { workflowBundle: env.bundle })), 3, 0);
+    const auditMs = await medianMs(
+      async () => (report = await auditMission(env.client, handle.workflowId, { workflowBundle: env.bundle })),
+      3,
+      0,
+    );
     const chain = await fetchChain(env.client, handle.workflowId);
     // BENCH_AUDIT_SAVE=FILE keeps the chain, for `navigator audit --history FILE`
-    if (process.env.BENCH_AUDIT_SAVE) writeFileSync(process.env.BENCH_AUDIT_SAVE, `[${chain.map((r) => historyToJSON(r.history)).join(',')}]`);
+    if (process.env.BENCH_AUDIT_SAVE)
+      writeFileSync(process.env.BENCH_AUDIT_SAVE, `[${chain.map((r) => historyToJSON(r.history)).join(',')}]`);
     const events = chain.reduce((n, r) => n + (r.history.events?.length ?? 0), 0);
     const valuesMs = await medianMs(() => auditChain(chain, null, { skipReplay: true }), 3, 1);
     const replayed = report.valueReplay.passes.filter((p) => p.status === 'ok').length;
-    const verdict = report.ok ? 'audit passed' : `AUDIT FAILED: ${[...report.problems, ...report.values.mismatches.map((m) => m.message), ...report.valueReplay.mismatches.map((m) => m.message)].slice(0, 3).join('; ')}`;
+    const verdict = report.ok
+      ? 'audit passed'
+      : `AUDIT FAILED: ${[...report.problems, ...report.values.mismatches.map((m) => m.message), ...report.valueReplay.mismatches.map((m) => m.message)].slice(0, 3).join('; ')}`;
     return [
       {
         name: `audit of a ${AUDIT_PASSES}-pass mission under continue-as-new`,

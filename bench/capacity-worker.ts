@@ -17,7 +17,14 @@ import { setFlagsFromString, writeHeapSnapshot, getHeapStatistics } from 'node:v
 import { runInNewContext } from 'node:vm';
 import { Context } from '@temporalio/activity';
 import { Client, Connection } from '@temporalio/client';
-import { DefaultLogger, NativeConnection, Runtime, Worker, bundleWorkflowCode, type WorkerOptions } from '@temporalio/worker';
+import {
+  DefaultLogger,
+  NativeConnection,
+  Runtime,
+  Worker,
+  bundleWorkflowCode,
+  type WorkerOptions,
+} from '@temporalio/worker';
 import { createActivities } from '../src/activities/index.ts';
 import { PassContexts } from '../src/activities/pass-contexts.ts';
 import type { AgentRegistry } from '../src/activities/agents.ts';
@@ -31,7 +38,17 @@ export interface CapacityWorkerConfig {
   address: string;
   namespace: string;
   taskQueue: string;
-  worker?: Partial<Pick<WorkerOptions, 'maxCachedWorkflows' | 'reuseV8Context' | 'debugMode' | 'workflowThreadPoolSize' | 'maxConcurrentWorkflowTaskExecutions' | 'maxConcurrentActivityTaskExecutions'>>;
+  worker?: Partial<
+    Pick<
+      WorkerOptions,
+      | 'maxCachedWorkflows'
+      | 'reuseV8Context'
+      | 'debugMode'
+      | 'workflowThreadPoolSize'
+      | 'maxConcurrentWorkflowTaskExecutions'
+      | 'maxConcurrentActivityTaskExecutions'
+    >
+  >;
   /** workflow code other than the shipped one (a variant under test): bundled anew, not cached */
   workflowsPath?: string;
   interceptorModules?: string[];
@@ -44,7 +61,9 @@ export interface CapacityWorkerConfig {
 }
 
 /** What a worker started with `notify` tells its parent. */
-export type WorkerEvent = { event: 'effects'; workflowId: string; keys: string[]; t: number } | { event: 'tool'; workflowId: string; key: string; t: number };
+export type WorkerEvent =
+  | { event: 'effects'; workflowId: string; keys: string[]; t: number }
+  | { event: 'tool'; workflowId: string; key: string; t: number };
 
 export interface MemReport {
   rss: number;
@@ -80,15 +99,27 @@ const tell = (e: WorkerEvent) => {
 activities.runPass = (async (...args: Parameters<typeof runPass>) => {
   const out = await runPass(...args);
   passes++;
-  if (out.kind === 'effects') tell({ event: 'effects', workflowId: Context.current().info.workflowExecution?.workflowId ?? "", keys: out.effects.map((e) => e.idempotencyKey), t: Date.now() });
+  if (out.kind === 'effects')
+    tell({
+      event: 'effects',
+      workflowId: Context.current().info.workflowExecution?.workflowId ?? '',
+      keys: out.effects.map((e) => e.idempotencyKey),
+      t: Date.now(),
+    });
   return out;
 }) as typeof runPass;
 const runTool = activities.runTool;
 activities.runTool = (async (...args: Parameters<typeof runTool>) => {
-  tell({ event: 'tool', workflowId: Context.current().info.workflowExecution?.workflowId ?? "", key: args[0].idempotencyKey, t: Date.now() });
+  tell({
+    event: 'tool',
+    workflowId: Context.current().info.workflowExecution?.workflowId ?? '',
+    key: args[0].idempotencyKey,
+    t: Date.now(),
+  });
   return runTool(...args);
 }) as typeof runTool;
-const variant = config.workflowsPath !== undefined || config.interceptorModules !== undefined || config.preloadModules !== undefined;
+const variant =
+  config.workflowsPath !== undefined || config.interceptorModules !== undefined || config.preloadModules !== undefined;
 const bundle = variant
   ? await bundleWorkflowCode({
       workflowsPath: config.workflowsPath ?? workflowsPath,
@@ -97,7 +128,8 @@ const bundle = variant
       logger: new DefaultLogger('ERROR'),
     })
   : await bundleOnce(workflowsPath, workflowInterceptorModules);
-if (process.env.CAPACITY_DUMP_BUNDLE) (await import('node:fs')).writeFileSync(process.env.CAPACITY_DUMP_BUNDLE, JSON.stringify({ code: bundle.code }));
+if (process.env.CAPACITY_DUMP_BUNDLE)
+  (await import('node:fs')).writeFileSync(process.env.CAPACITY_DUMP_BUNDLE, JSON.stringify({ code: bundle.code }));
 const worker = await Worker.create({
   connection,
   namespace: config.namespace,
@@ -125,13 +157,26 @@ async function onMessage(msg: { id: number; op: string; path?: string }): Promis
       await settle();
       const m = process.memoryUsage();
       const h = getHeapStatistics();
-      const report: MemReport = { rss: m.rss, heapUsed: m.heapUsed, heapTotal: m.heapTotal, external: m.external, arrayBuffers: m.arrayBuffers, mallocedMemory: h.malloced_memory, totalPhysicalSize: h.total_physical_size };
+      const report: MemReport = {
+        rss: m.rss,
+        heapUsed: m.heapUsed,
+        heapTotal: m.heapTotal,
+        external: m.external,
+        arrayBuffers: m.arrayBuffers,
+        mallocedMemory: h.malloced_memory,
+        totalPhysicalSize: h.total_physical_size,
+      };
       reply(report);
     } else if (msg.op === 'snapshot') {
       await settle();
       reply(writeHeapSnapshot(msg.path));
     } else if (msg.op === 'counts') {
-      reply({ passes, passContexts: { ...passContexts.counts, kept: passContexts.size }, worker: worker.getStatus(), maxCachedWorkflows: (worker.options as { maxCachedWorkflows?: number }).maxCachedWorkflows });
+      reply({
+        passes,
+        passContexts: { ...passContexts.counts, kept: passContexts.size },
+        worker: worker.getStatus(),
+        maxCachedWorkflows: (worker.options as { maxCachedWorkflows?: number }).maxCachedWorkflows,
+      });
     } else if (msg.op === 'stop') {
       worker.shutdown();
       await running.catch(() => undefined);

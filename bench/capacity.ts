@@ -100,7 +100,8 @@ export class CapacityWorker {
     const answer = this.answer(id, timeoutMs);
     this.child.send({ id, op, ...extra });
     const body = await answer;
-    if (body && typeof body === 'object' && 'error' in body) throw new Error(`capacity worker ${op}: ${(body as { error: string }).error}`);
+    if (body && typeof body === 'object' && 'error' in body)
+      throw new Error(`capacity worker ${op}: ${(body as { error: string }).error}`);
     return body;
   }
 
@@ -121,14 +122,24 @@ export class CapacityWorker {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Starts `n` parked missions, `concurrency` starts at a time; their ids. */
-export async function startParked(client: Client, taskQueue: string, n: number, concurrency = 50, prefix = `parked-${randomUUID().slice(0, 8)}`): Promise<string[]> {
+export async function startParked(
+  client: Client,
+  taskQueue: string,
+  n: number,
+  concurrency = 50,
+  prefix = `parked-${randomUUID().slice(0, 8)}`,
+): Promise<string[]> {
   const ids = Array.from({ length: n }, (_, i) => `${prefix}-${i}`);
   let next = 0;
   await Promise.all(
     Array.from({ length: Math.min(concurrency, n) }, async () => {
       while (next < ids.length) {
         const id = ids[next++]!;
-        await client.workflow.start('navigatorMission', { taskQueue, workflowId: id, args: [{ agent: 'bench-parked', input: { id: 0 } }] });
+        await client.workflow.start('navigatorMission', {
+          taskQueue,
+          workflowId: id,
+          args: [{ agent: 'bench-parked', input: { id: 0 } }],
+        });
       }
     }),
   );
@@ -136,7 +147,11 @@ export async function startParked(client: Client, taskQueue: string, n: number, 
 }
 
 /** Waits until the workers completed `passes` passes in all and have had no activation in flight for a moment. */
-export async function waitForPasses(workers: CapacityWorker[], passes: number, timeoutMs: number): Promise<WorkerCounts[]> {
+export async function waitForPasses(
+  workers: CapacityWorker[],
+  passes: number,
+  timeoutMs: number,
+): Promise<WorkerCounts[]> {
   const deadline = Date.now() + timeoutMs;
   let quiet = 0;
   for (;;) {
@@ -179,14 +194,22 @@ const bounded = (what: string, value: number, bound: number): Pick<BenchRow, 'fa
  *    code in its main isolate, whose heap is read after a full GC, with 1 and then
  *    `1 + heapMissions` missions waiting.
  */
-export async function waitingMemory(lane: Lane, opts: { warm?: number; measured?: number; heapMissions?: number } = {}): Promise<BenchRow[]> {
+export async function waitingMemory(
+  lane: Lane,
+  opts: { warm?: number; measured?: number; heapMissions?: number } = {},
+): Promise<BenchRow[]> {
   const warm = opts.warm ?? 200;
   const measured = opts.measured ?? 600;
   const heapMissions = opts.heapMissions ?? 200;
   const rows: BenchRow[] = [];
   {
     const taskQueue = `capacity-rss-${randomUUID().slice(0, 8)}`;
-    const w = await CapacityWorker.start({ address: lane.address, namespace: lane.namespace, taskQueue, worker: { maxCachedWorkflows: warm + measured + 10 } });
+    const w = await CapacityWorker.start({
+      address: lane.address,
+      namespace: lane.namespace,
+      taskQueue,
+      worker: { maxCachedWorkflows: warm + measured + 10 },
+    });
     try {
       await startParked(lane.client, taskQueue, 1);
       await waitForPasses([w], 1, 120_000);
@@ -217,7 +240,12 @@ export async function waitingMemory(lane: Lane, opts: { warm?: number; measured?
   }
   {
     const taskQueue = `capacity-heap-${randomUUID().slice(0, 8)}`;
-    const w = await CapacityWorker.start({ address: lane.address, namespace: lane.namespace, taskQueue, worker: { maxCachedWorkflows: heapMissions + 10, debugMode: true } });
+    const w = await CapacityWorker.start({
+      address: lane.address,
+      namespace: lane.namespace,
+      taskQueue,
+      worker: { maxCachedWorkflows: heapMissions + 10, debugMode: true },
+    });
     try {
       await startParked(lane.client, taskQueue, 1);
       await waitForPasses([w], 1, 120_000);
@@ -314,7 +342,11 @@ export async function stickyCache(lane: Lane, n: number): Promise<BenchRow[]> {
  */
 export async function inFlight(lane: Lane, workers: number, missions: number, effects: number): Promise<BenchRow[]> {
   const taskQueue = `capacity-flight-${randomUUID().slice(0, 8)}`;
-  const ws = await Promise.all(Array.from({ length: workers }, () => CapacityWorker.start({ address: lane.address, namespace: lane.namespace, taskQueue, notify: true })));
+  const ws = await Promise.all(
+    Array.from({ length: workers }, () =>
+      CapacityWorker.start({ address: lane.address, namespace: lane.namespace, taskQueue, notify: true }),
+    ),
+  );
   const sentAt = new Map<string, number>();
   const ranAt = new Map<string, number>();
   let retries = 0;
@@ -380,7 +412,14 @@ export async function inFlight(lane: Lane, workers: number, missions: number, ef
 }
 
 /** Starts `n` missions of `agent` with `input`, `concurrency` starts at a time; their ids. */
-export async function startParkedAgent(client: Client, taskQueue: string, n: number, agent: string, input: object, concurrency = 50): Promise<string[]> {
+export async function startParkedAgent(
+  client: Client,
+  taskQueue: string,
+  n: number,
+  agent: string,
+  input: object,
+  concurrency = 50,
+): Promise<string[]> {
   const prefix = `${agent}-${randomUUID().slice(0, 8)}`;
   const ids = Array.from({ length: n }, (_, i) => `${prefix}-${i}`);
   let next = 0;
@@ -413,7 +452,11 @@ async function openLane(): Promise<Lane & { close(): Promise<void> }> {
   };
 }
 
-const sizes = () => (process.env.BENCH_CAPACITY_SIZES ?? '1000,10000').split(',').map(Number).filter((x) => x > 0);
+const sizes = () =>
+  (process.env.BENCH_CAPACITY_SIZES ?? '1000,10000')
+    .split(',')
+    .map(Number)
+    .filter((x) => x > 0);
 
 export async function benchCapacity(): Promise<BenchRow[]> {
   const lane = await openLane();
@@ -422,7 +465,12 @@ export async function benchCapacity(): Promise<BenchRow[]> {
     try {
       rows.push(...(await work()));
     } catch (e) {
-      rows.push({ name, median_ms: NaN, note: `FAILED: ${(e as Error).message.split('\n')[0]}`, failed: (e as Error).message.split('\n')[0] });
+      rows.push({
+        name,
+        median_ms: NaN,
+        note: `FAILED: ${(e as Error).message.split('\n')[0]}`,
+        failed: (e as Error).message.split('\n')[0],
+      });
     }
   };
   try {

@@ -29,7 +29,8 @@ const CONCURRENT = 100;
 export async function benchDevServer(): Promise<BenchRow[]> {
   const env = await createTestEnv({ workflowsPath, activities, worker: { maxCachedWorkflows: 1000 } });
   try {
-    const runOne = () => env.client.workflow.execute(hello, { taskQueue: env.taskQueue, workflowId: randomUUID(), args: ['bench'] });
+    const runOne = () =>
+      env.client.workflow.execute(hello, { taskQueue: env.taskQueue, workflowId: randomUUID(), args: ['bench'] });
     const latency = await medianMs(runOne, 30, 5);
     const burst = () => Promise.all(Array.from({ length: CONCURRENT }, () => runOne()));
     const burstMs = await medianMs(burst, 3, 1);
@@ -53,17 +54,38 @@ const STORED = [100, 1_000, 10_000];
 
 function startRequest(workflowId: string) {
   // a small input payload, as a typical start carries
-  const input = { payloads: [{ metadata: { encoding: 'anNvbi9wbGFpbg==' }, data: Buffer.from(JSON.stringify({ task: 'x'.repeat(200) })).toString('base64') }] };
-  return { namespace: 'default', workflowId, workflowType: { name: 'bench' }, taskQueue: { name: 'bench' }, requestId: workflowId, input };
+  const input = {
+    payloads: [
+      {
+        metadata: { encoding: 'anNvbi9wbGFpbg==' },
+        data: Buffer.from(JSON.stringify({ task: 'x'.repeat(200) })).toString('base64'),
+      },
+    ],
+  };
+  return {
+    namespace: 'default',
+    workflowId,
+    workflowType: { name: 'bench' },
+    taskQueue: { name: 'bench' },
+    requestId: workflowId,
+    input,
+  };
 }
 
 /** A state holding `count` closed (terminated) workflows, made directly on an engine. */
 function stateWithClosedWorkflows(count: number): ServerState {
   const state: ServerState = { namespaces: { default: newNamespace('default') }, runs: {}, chains: {} };
-  const engine = new Engine(state, hooks(() => {}));
+  const engine = new Engine(
+    state,
+    hooks(() => {}),
+  );
   for (let i = 0; i < count; i++) {
     startWorkflowExecution(engine, startRequest(`closed-${i}`));
-    terminateWorkflowExecution(engine, { namespace: 'default', workflowExecution: { workflowId: `closed-${i}` }, reason: 'bench' });
+    terminateWorkflowExecution(engine, {
+      namespace: 'default',
+      workflowExecution: { workflowId: `closed-${i}` },
+      reason: 'bench',
+    });
   }
   engine.close();
   return state;
@@ -97,12 +119,19 @@ export async function benchDevServerStorage(): Promise<BenchRow[]> {
       const store = new FileStore(path);
       store.open(state); // no file yet: keeps `state`
       store.compact();
-      const engine = new Engine(state, hooks((collection, key) => store.changed(collection, key)));
+      const engine = new Engine(
+        state,
+        hooks((collection, key) => store.changed(collection, key)),
+      );
       settleDisk();
-      const ms = await medianMs(() => {
-        startWorkflowExecution(engine, startRequest(`new-${n++}`));
-        store.flush();
-      }, 100, 10);
+      const ms = await medianMs(
+        () => {
+          startWorkflowExecution(engine, startRequest(`new-${n++}`));
+          store.flush();
+        },
+        100,
+        10,
+      );
       logged.push({ ms, bytes: statSync(path).size });
       store.close();
       engine.close();
@@ -110,12 +139,19 @@ export async function benchDevServerStorage(): Promise<BenchRow[]> {
     const rows: BenchRow[] = [];
     for (const [i, state] of states.entries()) {
       const path = join(dir, `whole-${i}.json`);
-      const engine = new Engine(state, hooks(() => {}));
-      const whole = await medianMs(() => {
-        startWorkflowExecution(engine, startRequest(`new-${n++}`));
-        writeFileSync(`${path}.tmp`, JSON.stringify({ format: 'navigator-devserver/1', state }));
-        renameSync(`${path}.tmp`, path);
-      }, STORED[i]! >= 10_000 ? 10 : 30, 2);
+      const engine = new Engine(
+        state,
+        hooks(() => {}),
+      );
+      const whole = await medianMs(
+        () => {
+          startWorkflowExecution(engine, startRequest(`new-${n++}`));
+          writeFileSync(`${path}.tmp`, JSON.stringify({ format: 'navigator-devserver/1', state }));
+          renameSync(`${path}.tmp`, path);
+        },
+        STORED[i]! >= 10_000 ? 10 : 30,
+        2,
+      );
       engine.close();
       const { ms, bytes } = logged[i]!;
       rows.push({

@@ -46,26 +46,47 @@ const PLAN_STEPS = Number(process.env.BENCH_READ_PLAN_STEPS ?? 50);
 const CLI_RUNS = Number(process.env.BENCH_READ_CLI_RUNS ?? 1);
 const BOUND_MS = Number(process.env.BENCH_READ_BOUND_MS ?? 5000);
 
-const tick = defineTool({ name: 'tick', description: 'Returns its n.', input: z.object({ n: z.number() }), sideEffect: 'read_only', handler: ({ n }) => ({ n }) });
-const planAgent = defineAgent({ name: 'bench-read-plans', prompt: 'bench', input: z.object({}), output: z.unknown(), tools: [tick] });
+const tick = defineTool({
+  name: 'tick',
+  description: 'Returns its n.',
+  input: z.object({ n: z.number() }),
+  sideEffect: 'read_only',
+  handler: ({ n }) => ({ n }),
+});
+const planAgent = defineAgent({
+  name: 'bench-read-plans',
+  prompt: 'bench',
+  input: z.object({}),
+  output: z.unknown(),
+  tools: [tick],
+});
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 export async function benchHistoryReads(): Promise<BenchRow[]> {
-  const env = await createTestEnv({ workflowsPath, workflowInterceptorModules, worker: { sinks: silentSpanSinks }, startWorker: false });
+  const env = await createTestEnv({
+    workflowsPath,
+    workflowInterceptorModules,
+    worker: { sinks: silentSpanSinks },
+    startWorker: false,
+  });
   const entry: RegisteredAgent = { agent: counter as unknown as Agent, model: repeatingModel(counterProgram) };
   const agents: AgentRegistry = new Map([
     [counter.name, entry],
     [planAgent.name, { agent: planAgent as unknown as Agent, model: () => createScriptedModel([]) }],
   ]);
-  const worker = await env.createWorker({ activities: createActivities({ agents, client: env.client, heartbeatEveryMs: 500 }) });
+  const worker = await env.createWorker({
+    activities: createActivities({ agents, client: env.client, heartbeatEveryMs: 500 }),
+  });
   const running = worker.run();
   let workerDone = false;
   const server = testServerKind();
   const rows: BenchRow[] = [];
   const row = (r: BenchRow) => {
     rows.push(r);
-    console.log(`history-reads (${server}): ${r.name.trim()}: ${Math.round(r.median_ms)} ms${r.note ? ` (${r.note})` : ''}${r.failed ? ` FAILED: ${r.failed}` : ''}`);
+    console.log(
+      `history-reads (${server}): ${r.name.trim()}: ${Math.round(r.median_ms)} ms${r.note ? ` (${r.note})` : ''}${r.failed ? ` FAILED: ${r.failed}` : ''}`,
+    );
   };
   try {
     resetCounter();
@@ -76,8 +97,20 @@ export async function benchHistoryReads(): Promise<BenchRow[]> {
     });
     await drive(handle, PASSES);
     await handle.result();
-    const steps = Array.from({ length: PLAN_STEPS }, (_, i) => ({ id: `s${i}`, description: `step ${i}`, tool: 'tick', args: { n: i }, dependsOn: i ? [`s${i - 1}`] : [] }));
-    const plan = await startPlan(env.client, { agent: planAgent.name, approve: true, document: { steps }, id: `bench-read-plan-${Date.now()}`, taskQueue: env.taskQueue });
+    const steps = Array.from({ length: PLAN_STEPS }, (_, i) => ({
+      id: `s${i}`,
+      description: `step ${i}`,
+      tool: 'tick',
+      args: { n: i },
+      dependsOn: i ? [`s${i - 1}`] : [],
+    }));
+    const plan = await startPlan(env.client, {
+      agent: planAgent.name,
+      approve: true,
+      document: { steps },
+      id: `bench-read-plan-${Date.now()}`,
+      taskQueue: env.taskQueue,
+    });
     await plan.result();
     // and one left waiting for a person, for the answer that no worker polls
     const open = await env.client.workflow.start('navigatorMission', {
@@ -117,7 +150,8 @@ export async function benchHistoryReads(): Promise<BenchRow[]> {
       const out = await readOut(id, history);
       if (i === 0) build = performance.now() - t;
       else replay.push(performance.now() - t);
-      if ((out.answers.status as { ok?: { passes?: number } } | undefined)?.ok?.passes !== PASSES) throw new Error('the read status does not have every pass');
+      if ((out.answers.status as { ok?: { passes?: number } } | undefined)?.ok?.passes !== PASSES)
+        throw new Error('the read status does not have every pass');
     }
     row({ name: `read a ${PASSES}-pass mission: fetch its history`, median_ms: median(fetch), note });
     row({ name: '  decode its payloads (payload store)', median_ms: median(decode) });
@@ -129,15 +163,34 @@ export async function benchHistoryReads(): Promise<BenchRow[]> {
     const t = performance.now();
     await new RunReader(env.client.workflow).fromHistory(id);
     row({ name: '  first read of the process (all of the above)', median_ms: performance.now() - t });
-    row({ name: '  read again, another reader (fetch, decode, replay)', median_ms: await medianMs(() => new RunReader(env.client.workflow).fromHistory(id), 3, 0) });
+    row({
+      name: '  read again, another reader (fetch, decode, replay)',
+      median_ms: await medianMs(() => new RunReader(env.client.workflow).fromHistory(id), 3, 0),
+    });
     const cachedReader = new RunReader(env.client.workflow);
     await cachedReader.fromHistory(id);
-    row({ name: '  read the reader has (describe only)', median_ms: await medianMs(() => cachedReader.fromHistory(id), 5, 0), note: 'same run id and history length' });
+    row({
+      name: '  read the reader has (describe only)',
+      median_ms: await medianMs(() => cachedReader.fromHistory(id), 5, 0),
+      note: 'same run id and history length',
+    });
     const mission = getMission(env.client, id);
-    row({ name: '  overview (status, journal, ledger, progress, summaries, decisions)', median_ms: await medianMs(() => mission.overview(), 5, 1), note: 'the client, its reader warm' });
+    row({
+      name: '  overview (status, journal, ledger, progress, summaries, decisions)',
+      median_ms: await medianMs(() => mission.overview(), 5, 1),
+      note: 'the client, its reader warm',
+    });
     const [workflowBundle, replayer] = await Promise.all([readerBundle(), readReplayer()]);
     let ok = false;
-    row({ name: '  online audit, same mission', median_ms: await medianMs(async () => (ok = (await auditMission(env.client, id, { workflowBundle, replayer })).ok), 1, 0), note: ok ? 'audit passed' : 'AUDIT FAILED' });
+    row({
+      name: '  online audit, same mission',
+      median_ms: await medianMs(
+        async () => (ok = (await auditMission(env.client, id, { workflowBundle, replayer })).ok),
+        1,
+        0,
+      ),
+      note: ok ? 'audit passed' : 'AUDIT FAILED',
+    });
     await closeReadReplayer();
 
     // as a user runs them: a process each (tsx from the sources; bundle from the cache)
@@ -145,19 +198,50 @@ export async function benchHistoryReads(): Promise<BenchRow[]> {
     const cli = (...args: string[]) =>
       new Promise<number>((resolve, reject) => {
         const s = performance.now();
-        execFile(process.execPath, ['bin/navigator.mjs', ...args], { env: { ...process.env, TEMPORAL_ADDRESS: env.server.address, TEMPORAL_NAMESPACE: env.server.namespace }, maxBuffer: 64 * 1024 * 1024 }, (err, _out, stderr) =>
-          err ? reject(new Error(`navigator ${args.join(' ')} failed: ${err.message} ${stderr}`)) : resolve(performance.now() - s),
+        execFile(
+          process.execPath,
+          ['bin/navigator.mjs', ...args],
+          {
+            env: { ...process.env, TEMPORAL_ADDRESS: env.server.address, TEMPORAL_NAMESPACE: env.server.namespace },
+            maxBuffer: 64 * 1024 * 1024,
+          },
+          (err, _out, stderr) =>
+            err
+              ? reject(new Error(`navigator ${args.join(' ')} failed: ${err.message} ${stderr}`))
+              : resolve(performance.now() - s),
         );
       });
     // a running mission: exit 1 and the answer that nobody polls (or, on a real server that
     // still lists the stopped worker, that it may have stopped just now), within 10 s
     const unanswered = await new Promise<{ ms: number; answer: string }>((resolve, reject) => {
       const s = performance.now();
-      execFile(process.execPath, ['bin/navigator.mjs', 'status', open.workflowId], { env: { ...process.env, TEMPORAL_ADDRESS: env.server.address, TEMPORAL_NAMESPACE: env.server.namespace } }, (err, _out, stderr) =>
-        err?.code === 1 ? resolve({ ms: performance.now() - s, answer: /no worker is polling/.test(stderr) ? 'no worker is polling' : /may have stopped/.test(stderr) ? 'may have stopped just now' : stderr.trim().slice(0, 80) }) : reject(new Error(`navigator status of a running mission with no worker: expected exit 1, got ${err?.code ?? 0}: ${stderr}`)),
+      execFile(
+        process.execPath,
+        ['bin/navigator.mjs', 'status', open.workflowId],
+        { env: { ...process.env, TEMPORAL_ADDRESS: env.server.address, TEMPORAL_NAMESPACE: env.server.namespace } },
+        (err, _out, stderr) =>
+          err?.code === 1
+            ? resolve({
+                ms: performance.now() - s,
+                answer: /no worker is polling/.test(stderr)
+                  ? 'no worker is polling'
+                  : /may have stopped/.test(stderr)
+                    ? 'may have stopped just now'
+                    : stderr.trim().slice(0, 80),
+              })
+            : reject(
+                new Error(
+                  `navigator status of a running mission with no worker: expected exit 1, got ${err?.code ?? 0}: ${stderr}`,
+                ),
+              ),
       );
     });
-    row({ name: 'CLI: navigator status of a running mission, no worker', median_ms: unanswered.ms, note: `exit 1: ${unanswered.answer}`, ...(unanswered.ms > 10_000 ? { failed: 'over 10000 ms' } : {}) });
+    row({
+      name: 'CLI: navigator status of a running mission, no worker',
+      median_ms: unanswered.ms,
+      note: `exit 1: ${unanswered.answer}`,
+      ...(unanswered.ms > 10_000 ? { failed: 'over 10000 ms' } : {}),
+    });
     const timed = async (...args: string[]) => {
       const times: number[] = [];
       for (let i = 0; i < CLI_RUNS; i++) times.push(await cli(...args));
@@ -165,11 +249,29 @@ export async function benchHistoryReads(): Promise<BenchRow[]> {
     };
     const help = await timed('--help');
     row({ name: 'CLI: navigator --help (a process: start-up alone)', median_ms: help });
-    const commands = [['status', id], ['journal', id], ['ledger', id], ['progress', id], ['history', id], ['audit', id], ['plan', 'show', plan.id], ['plan', 'ledger', plan.id], ['plan', 'audit', plan.id]];
+    const commands = [
+      ['status', id],
+      ['journal', id],
+      ['ledger', id],
+      ['progress', id],
+      ['history', id],
+      ['audit', id],
+      ['plan', 'show', plan.id],
+      ['plan', 'ledger', plan.id],
+      ['plan', 'audit', plan.id],
+    ];
     for (const args of commands) {
       const ms = await timed(...args);
-      const what = args[0] === 'plan' ? `plan ${args[1]} of a ${PLAN_STEPS}-step plan` : `${args[0]} of the ${PASSES}-pass mission`;
-      row({ name: `CLI: navigator ${what}`, median_ms: ms, note: `exit 0; ${Math.round(ms - help)} ms past start-up`, ...(ms > BOUND_MS ? { failed: `over ${BOUND_MS} ms` } : {}) });
+      const what =
+        args[0] === 'plan'
+          ? `plan ${args[1]} of a ${PLAN_STEPS}-step plan`
+          : `${args[0]} of the ${PASSES}-pass mission`;
+      row({
+        name: `CLI: navigator ${what}`,
+        median_ms: ms,
+        note: `exit 0; ${Math.round(ms - help)} ms past start-up`,
+        ...(ms > BOUND_MS ? { failed: `over ${BOUND_MS} ms` } : {}),
+      });
     }
     return rows;
   } finally {

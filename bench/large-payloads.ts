@@ -45,7 +45,13 @@ const READ_BYTES = 1024 * 1024;
 const WRITE_BYTES = 100 * 1024;
 
 let next = 0;
-const nextNumber = defineTool({ name: 'next_number', description: 'The next number.', input: z.object({}), sideEffect: 'local', handler: () => ({ n: ++next }) });
+const nextNumber = defineTool({
+  name: 'next_number',
+  description: 'The next number.',
+  input: z.object({}),
+  sideEffect: 'local',
+  handler: () => ({ n: ++next }),
+});
 const readPage = defineTool({
   name: 'read_page',
   description: 'Reads page N (1 MB of text).',
@@ -100,26 +106,50 @@ async function oneRun(server: 'embedded' | 'real', withStore: boolean, passes: n
   const dir = mkdtempSync(join(tmpdir(), 'bench-payloads-'));
   const offload = withStore ? new OffloadCodec({ store: new FileStore(dir) }) : null;
   const dataConverter: DataConverter = offload ? { payloadCodecs: [offload] } : {};
-  const startServer = server === 'real' ? async () => (await import('../src/temporal/cli-server.ts')).startTemporalDevServer({ port: 0 }) : undefined;
-  const env = await createTestEnv({ workflowsPath, workflowInterceptorModules, worker: { sinks: silentSpanSinks }, startWorker: false, dataConverter, ...(startServer ? { startServer } : {}) });
+  const startServer =
+    server === 'real'
+      ? async () => (await import('../src/temporal/cli-server.ts')).startTemporalDevServer({ port: 0 })
+      : undefined;
+  const env = await createTestEnv({
+    workflowsPath,
+    workflowInterceptorModules,
+    worker: { sinks: silentSpanSinks },
+    startWorker: false,
+    dataConverter,
+    ...(startServer ? { startServer } : {}),
+  });
   const entry: RegisteredAgent = { agent: agent as unknown as Agent, model: repeatingModel(programOf(keep)) };
   const agents: AgentRegistry = new Map([[agent.name, entry]]);
-  const worker = await env.createWorker({ activities: createActivities({ agents, client: env.client, heartbeatEveryMs: 500, recording: resultRecording(offload) }) });
+  const worker = await env.createWorker({
+    activities: createActivities({
+      agents,
+      client: env.client,
+      heartbeatEveryMs: 500,
+      recording: resultRecording(offload),
+    }),
+  });
   const running = worker.run();
-  const label = `${server}, ${withStore ? 'payload store' : 'no store'}, ${passes} passes, ${keep ? 'journal keeps every 100 KB result' : 'journal keeps the result\'s length'}`;
+  const label = `${server}, ${withStore ? 'payload store' : 'no store'}, ${passes} passes, ${keep ? 'journal keeps every 100 KB result' : "journal keeps the result's length"}`;
   try {
     next = 0;
     const t0 = performance.now();
-    const handle = await env.client.workflow.start('navigatorMission', { taskQueue: env.taskQueue, workflowId: `bench-payloads-${Date.now()}`, args: [{ agent: agent.name, input: { passes } }] });
+    const handle = await env.client.workflow.start('navigatorMission', {
+      taskQueue: env.taskQueue,
+      workflowId: `bench-payloads-${Date.now()}`,
+      args: [{ agent: agent.name, input: { passes } }],
+    });
     const times: number[] = [];
-    const outcome = await Promise.race([drive(handle, passes, times).then(() => handle.result()), handle.result()]).then(
+    const outcome = await Promise.race([
+      drive(handle, passes, times).then(() => handle.result()),
+      handle.result(),
+    ]).then(
       (r) => `completed ${JSON.stringify(r)}`,
       (err: Error) => `FAILED: ${(err.cause as Error | undefined)?.message ?? err.message}`,
     );
     const runMs = performance.now() - t0;
     // the bytes history holds: each run of the chain as fetched, references not resolved
     const chain = [];
-    for (let runId: string | undefined = (await handle.describe()).runId; runId; ) {
+    for (let runId: string | undefined = (await handle.describe()).runId; runId;) {
       const history = await env.client.workflow.getHandle(handle.workflowId, runId).fetchHistory();
       chain.push(history);
       runId = history.events?.[0]?.workflowExecutionStartedEventAttributes?.continuedExecutionRunId || undefined;
@@ -129,14 +159,18 @@ async function oneRun(server: 'embedded' | 'real', withStore: boolean, passes: n
     const stored = offload ? folderBytes(dir) : 0;
     const figures = [
       `${label}: ${outcome.slice(0, 160)}`,
-      `  history ${(bytes / 1024 / 1024).toFixed(1)} MB in ${chain.length} runs (${((bytes / Math.max(done, 1)) / 1024).toFixed(1)} KB per pass), ${(runMs / Math.max(done, 1)).toFixed(0)} ms per pass over ${done} passes (${(runMs / 1000).toFixed(1)} s)`,
+      `  history ${(bytes / 1024 / 1024).toFixed(1)} MB in ${chain.length} runs (${(bytes / Math.max(done, 1) / 1024).toFixed(1)} KB per pass), ${(runMs / Math.max(done, 1)).toFixed(0)} ms per pass over ${done} passes (${(runMs / 1000).toFixed(1)} s)`,
       `  time per pass: first ${tenth(times, 0)} ms, last ${tenth(times, 9)} ms (median of the first and the last tenth of the passes)${offload ? `; store ${(stored / 1024 / 1024).toFixed(0)} MB` : ''}`,
     ].join('\n');
     // the audit holds every decoded payload of the chain at once: a 1,000-pass mission reading
     // 1 MB a pass needed over 11 GB (the kernel ended it); BENCH_PAYLOAD_AUDIT_MAX bounds the passes audited
-    if (done > AUDIT_MAX) return `${figures}\n  audit skipped: ${done} passes, over BENCH_PAYLOAD_AUDIT_MAX=${AUDIT_MAX}`;
+    if (done > AUDIT_MAX)
+      return `${figures}\n  audit skipped: ${done} passes, over BENCH_PAYLOAD_AUDIT_MAX=${AUDIT_MAX}`;
     const a0 = performance.now();
-    const audit = await auditMission(env.client, handle.workflowId, { workflowBundle: env.bundle, replayer: env.replayer }).catch((err: Error) => ({ ok: false, problems: [err.message] }));
+    const audit = await auditMission(env.client, handle.workflowId, {
+      workflowBundle: env.bundle,
+      replayer: env.replayer,
+    }).catch((err: Error) => ({ ok: false, problems: [err.message] }));
     const auditMs = performance.now() - a0;
     return `${figures}\n  audit ${(auditMs / 1000).toFixed(1)} s: ${audit.ok ? 'passed' : `FAILED: ${audit.problems.slice(0, 2).join('; ').slice(0, 300)}`}`;
   } finally {
@@ -148,7 +182,9 @@ async function oneRun(server: 'embedded' | 'real', withStore: boolean, passes: n
 }
 
 export async function benchLargePayloads(): Promise<string> {
-  const lines: string[] = [`each pass reads ${READ_BYTES / 1024} KB (a read inside the pass) and runs an external effect that answers ${WRITE_BYTES / 1024} KB`];
+  const lines: string[] = [
+    `each pass reads ${READ_BYTES / 1024} KB (a read inside the pass) and runs an external effect that answers ${WRITE_BYTES / 1024} KB`,
+  ];
   const wanted = (process.env.BENCH_PAYLOAD_SERVERS ?? 'embedded,real').split(',');
   const servers: Array<'embedded' | 'real'> = wanted.includes('embedded') ? ['embedded'] : [];
   if (wanted.includes('real') && process.env.BENCH_PAYLOAD_REAL !== '0' && findTemporalCli()) servers.push('real');

@@ -95,9 +95,12 @@ const TYPICAL_NBB = `
 `;
 
 const FIB = '(defn fib [n] (if (< n 2) n (+ (fib (- n 1)) (fib (- n 2)))))';
-const COLLATZ = '(defn steps [n] (loop [n n c 0] (if (<= n 1) c (recur (if (even? n) (quot n 2) (+ (* 3 n) 1)) (inc c)))))';
-const ARITH_LOOP = '(loop [i 0 acc 0] (if (< i 200000) (recur (inc i) (if (< (mod (* i 7) 13) 6) (+ acc (quot (* i i) 3)) (- acc (mod i 5)))) acc))';
-const ARITH_REDUCE = '(reduce (fn [acc x] (if (>= (rem x 3) 1) (+ acc (* (mod x 7) (quot x 3))) acc)) 0 (range 100000))';
+const COLLATZ =
+  '(defn steps [n] (loop [n n c 0] (if (<= n 1) c (recur (if (even? n) (quot n 2) (+ (* 3 n) 1)) (inc c)))))';
+const ARITH_LOOP =
+  '(loop [i 0 acc 0] (if (< i 200000) (recur (inc i) (if (< (mod (* i 7) 13) 6) (+ acc (quot (* i i) 3)) (- acc (mod i 5)))) acc))';
+const ARITH_REDUCE =
+  '(reduce (fn [acc x] (if (>= (rem x 3) 1) (+ acc (* (mod x 7) (quot x 3))) acc)) 0 (range 100000))';
 
 /** A program that is the same text on both sides. */
 function same(src: string): Pick<Case, 'src' | 'nbb'> {
@@ -139,7 +142,7 @@ export const cases: Case[] = [
     ...same(ARITH_LOOP),
     js: () => {
       let acc = 0;
-      for (let i = 0; i < 200_000; i++) acc = ((i * 7) % 13) < 6 ? acc + Math.trunc((i * i) / 3) : acc - (i % 5);
+      for (let i = 0; i < 200_000; i++) acc = (i * 7) % 13 < 6 ? acc + Math.trunc((i * i) / 3) : acc - (i % 5);
       return acc;
     },
     iterations: 7,
@@ -174,7 +177,9 @@ export const cases: Case[] = [
   },
   {
     name: 'nested map updates (update-in x 10k)',
-    ...same('(reduce (fn [m i] (update-in m [:stats (keyword (str "k" (mod i 10))) :n] (fnil inc 0))) {} (range 10000))'),
+    ...same(
+      '(reduce (fn [m i] (update-in m [:stats (keyword (str "k" (mod i 10))) :n] (fnil inc 0))) {} (range 10000))',
+    ),
     js: () => {
       const m: Record<string, Record<string, { n: number }>> = { stats: {} };
       for (let i = 0; i < 10_000; i++) {
@@ -235,16 +240,23 @@ export const cases: Case[] = [
       const report: Record<string, unknown> = {};
       for (const [d, us] of byDept) {
         const s = us.filter((u) => u.age >= 40);
-        if (s.length) report[d] = { count: s.length, avg: s.reduce((a, u) => a + u.salary, 0) / s.length, names: s.slice(0, 3).map((u) => u.name) };
+        if (s.length)
+          report[d] = {
+            count: s.length,
+            avg: s.reduce((a, u) => a + u.salary, 0) / s.length,
+            names: s.slice(0, 3).map((u) => u.name),
+          };
       }
-      const top = [...active].sort((a, b) => b.salary - a.salary).slice(0, 5).map((u) => ({ name: u.name, salary: u.salary }));
+      const top = [...active]
+        .sort((a, b) => b.salary - a.salary)
+        .slice(0, 5)
+        .map((u) => ({ name: u.name, salary: u.salary }));
       return { report, top };
     },
     iterations: 201,
     note: 'target: well under 1 ms',
   },
 ];
-
 
 type Template = (int: (lo: number, hi: number) => number, pick: <T>(xs: readonly T[]) => T, name: string) => string;
 
@@ -257,20 +269,31 @@ const CMP = ['<', '>', '<=', '>='] as const;
  * we generate code, different generated code). Values stay well inside 2^53.
  */
 const TEMPLATES: Template[] = [
-  (int, pick) => `(reduce + (map #(${pick(ARITH)} % ${int(1, 9)}) (filter #(${pick(CMP)} (mod % ${int(2, 9)}) ${int(0, 4)}) (range ${int(20, 300)}))))`,
-  (int, pick, f) => `(defn ${f} [x] (if (${pick(CMP)} x ${int(5, 50)}) (quot x ${int(2, 7)}) (${pick(ARITH)} x ${int(1, 9)}))) (mapv ${f} (range ${int(10, 100)}))`,
-  (int, pick) => `(loop [i 0 acc ${int(0, 9)}] (if (< i ${int(50, 2000)}) (recur (inc i) (if (= 0 (mod i ${int(2, 9)})) (mod (${pick(ARITH)} acc ${int(1, 5)}) ${int(100, 1000)}) acc)) acc))`,
+  (int, pick) =>
+    `(reduce + (map #(${pick(ARITH)} % ${int(1, 9)}) (filter #(${pick(CMP)} (mod % ${int(2, 9)}) ${int(0, 4)}) (range ${int(20, 300)}))))`,
+  (int, pick, f) =>
+    `(defn ${f} [x] (if (${pick(CMP)} x ${int(5, 50)}) (quot x ${int(2, 7)}) (${pick(ARITH)} x ${int(1, 9)}))) (mapv ${f} (range ${int(10, 100)}))`,
+  (int, pick) =>
+    `(loop [i 0 acc ${int(0, 9)}] (if (< i ${int(50, 2000)}) (recur (inc i) (if (= 0 (mod i ${int(2, 9)})) (mod (${pick(ARITH)} acc ${int(1, 5)}) ${int(100, 1000)}) acc)) acc))`,
   (int) => `(clojure.string/join "${pick2(int)}" (map #(str "x" (* % ${int(2, 9)})) (range ${int(5, 60)})))`,
-  (int) => `(->> (range ${int(20, 200)}) (map (fn [i] {:id i :g (mod i ${int(2, 6)}) :v (* i ${int(1, 9)})})) (group-by :g) (map (fn [[k vs]] [k (reduce + (map :v vs))])) (into {}))`,
+  (int) =>
+    `(->> (range ${int(20, 200)}) (map (fn [i] {:id i :g (mod i ${int(2, 6)}) :v (* i ${int(1, 9)})})) (group-by :g) (map (fn [[k vs]] [k (reduce + (map :v vs))])) (into {}))`,
   (int) => `(frequencies (map #(mod % ${int(2, 12)}) (range ${int(20, 400)})))`,
-  (int, pick, f) => `(let [${f} (vec (range ${int(10, 200)}))] (count (filter #(${pick(CMP)} % ${int(5, 100)}) (map #(quot % ${int(2, 5)}) ${f}))))`,
-  (int) => `(-> {:a {:b ${int(0, 99)}} :c [${int(0, 9)} ${int(0, 9)}]} (update-in [:a :b] + ${int(1, 9)}) (assoc :d ${int(0, 99)}) (update :c conj ${int(0, 9)}) (dissoc :d))`,
+  (int, pick, f) =>
+    `(let [${f} (vec (range ${int(10, 200)}))] (count (filter #(${pick(CMP)} % ${int(5, 100)}) (map #(quot % ${int(2, 5)}) ${f}))))`,
+  (int) =>
+    `(-> {:a {:b ${int(0, 99)}} :c [${int(0, 9)} ${int(0, 9)}]} (update-in [:a :b] + ${int(1, 9)}) (assoc :d ${int(0, 99)}) (update :c conj ${int(0, 9)}) (dissoc :d))`,
   (int, pick, f) => `(defn ${f} [n] (if (< n 2) n (+ (${f} (- n 1)) (${f} (- n 2))))) (${f} ${int(8, 14)})`,
-  (int, pick) => `(let [m (zipmap (map #(keyword (str "k" %)) (range ${int(5, 50)})) (range))] (reduce-kv (fn [acc k v] (if (${pick(CMP)} v ${int(1, 30)}) (+ acc v) acc)) 0 m))`,
-  (int, pick) => `(->> (range ${int(10, 100)}) (partition ${int(2, 5)}) (map #(apply ${pick(['+', 'max', 'min'])} %)) (sort >) (take ${int(1, 8)}) vec)`,
-  (int, pick, f) => `(letfn [(${f} [x] (cond (${pick(CMP)} x ${int(10, 40)}) :small (even? x) :even :else :odd))] (frequencies (map ${f} (range ${int(20, 120)}))))`,
-  (int) => `(let [words (map #(str "w" (mod (* % ${int(3, 11)}) ${int(5, 17)})) (range ${int(20, 150)}))] (->> words frequencies (sort-by val >) first))`,
-  (int, pick) => `(for [x (range ${int(3, 12)}) y (range ${int(3, 12)}) :when (${pick(CMP)} (+ x y) ${int(4, 15)})] [x y (* x y)])`,
+  (int, pick) =>
+    `(let [m (zipmap (map #(keyword (str "k" %)) (range ${int(5, 50)})) (range))] (reduce-kv (fn [acc k v] (if (${pick(CMP)} v ${int(1, 30)}) (+ acc v) acc)) 0 m))`,
+  (int, pick) =>
+    `(->> (range ${int(10, 100)}) (partition ${int(2, 5)}) (map #(apply ${pick(['+', 'max', 'min'])} %)) (sort >) (take ${int(1, 8)}) vec)`,
+  (int, pick, f) =>
+    `(letfn [(${f} [x] (cond (${pick(CMP)} x ${int(10, 40)}) :small (even? x) :even :else :odd))] (frequencies (map ${f} (range ${int(20, 120)}))))`,
+  (int) =>
+    `(let [words (map #(str "w" (mod (* % ${int(3, 11)}) ${int(5, 17)})) (range ${int(20, 150)}))] (->> words frequencies (sort-by val >) first))`,
+  (int, pick) =>
+    `(for [x (range ${int(3, 12)}) y (range ${int(3, 12)}) :when (${pick(CMP)} (+ x y) ${int(4, 15)})] [x y (* x y)])`,
 ];
 
 function pick2(int: (lo: number, hi: number) => number): string {

@@ -58,7 +58,8 @@ function options(c: Pick<Case, 'opts'>): RunOptions {
 
 async function runChecked(name: string, src: string, opts: RunOptions): Promise<void> {
   const r = await run(src, opts);
-  if (r.status !== 'ok' && r.status !== 'fail') throw new Error(`bench ${name}: ${r.status === 'error' ? r.error.toLine() : r.status}`);
+  if (r.status !== 'ok' && r.status !== 'fail')
+    throw new Error(`bench ${name}: ${r.status === 'error' ? r.error.toLine() : r.status}`);
 }
 
 /** Runs of a first run to take the median of: fewer for the long programs. */
@@ -139,7 +140,13 @@ async function sandboxRows(): Promise<BenchRow[]> {
       inProcess = Math.min(inProcess, await medianMs(() => run(src, opts()), 100, 20, STEADY_MS));
       sandboxed = Math.min(sandboxed, await medianMs(() => runSandboxed(src, opts()), 100, 20, STEADY_MS));
     }
-    rows.push({ name, median_ms: sandboxed, baseline_ms: inProcess, ratio: sandboxed / inProcess, note: `+${(sandboxed - inProcess).toFixed(3)} ms per program (pooled thread) over in-process` });
+    rows.push({
+      name,
+      median_ms: sandboxed,
+      baseline_ms: inProcess,
+      ratio: sandboxed / inProcess,
+      note: `+${(sandboxed - inProcess).toFixed(3)} ms per program (pooled thread) over in-process`,
+    });
   }
   await closeSandboxes();
   return rows;
@@ -178,7 +185,10 @@ async function prepare(mode: Mode, nbb: NbbSession | undefined): Promise<string>
   const t = performance.now();
   let errors = 0;
   for (const c of all) {
-    const r = await run(c.source, { context: c.context ?? {}, ...(c.journal ? { journal: new Map(Object.entries(c.journal)) as NonNullable<RunOptions['journal']> } : {}) }).catch(() => null);
+    const r = await run(c.source, {
+      context: c.context ?? {},
+      ...(c.journal ? { journal: new Map(Object.entries(c.journal)) as NonNullable<RunOptions['journal']> } : {}),
+    }).catch(() => null);
     if (!r || r.status === 'error') errors++;
   }
   const ours = performance.now() - t;
@@ -216,7 +226,13 @@ export async function lispRows(mode: Mode): Promise<BenchRow[]> {
       notes.push(`JS ${ms(js)} ms`);
       if (c.note) notes.push(c.note);
       if (m.nbbFirst !== undefined) firstRatios.push(m.first / m.nbbFirst);
-      rows.push({ name: `${label}${c.name}: first run`, median_ms: m.first, baseline_ms: m.nbbFirst, ratio: m.nbbFirst ? m.first / m.nbbFirst : undefined, note: notes.join('; ') });
+      rows.push({
+        name: `${label}${c.name}: first run`,
+        median_ms: m.first,
+        baseline_ms: m.nbbFirst,
+        ratio: m.nbbFirst ? m.first / m.nbbFirst : undefined,
+        note: notes.join('; '),
+      });
     }
 
     // many small, different programs, each run once: the fixed cost of a program
@@ -229,7 +245,13 @@ export async function lispRows(mode: Mode): Promise<BenchRow[]> {
       if (t !== undefined) theirs = Math.min(theirs ?? Infinity, t / SET_PROGRAMS);
     }
     if (theirs !== undefined) firstRatios.push(ours / theirs);
-    rows.push({ name: `${label}${SET_PROGRAMS} generated small programs, each run once (per program)`, median_ms: ours, baseline_ms: theirs, ratio: theirs ? ours / theirs : undefined, note: seen });
+    rows.push({
+      name: `${label}${SET_PROGRAMS} generated small programs, each run once (per program)`,
+      median_ms: ours,
+      baseline_ms: theirs,
+      ratio: theirs ? ours / theirs : undefined,
+      note: seen,
+    });
   } finally {
     nbb?.close();
   }
@@ -248,7 +270,10 @@ export async function lispRows(mode: Mode): Promise<BenchRow[]> {
 /** The rows of one mode in a child process (a fresh interpreter and JIT state per mode). */
 function lispRowsApart(mode: Mode): Promise<BenchRow[]> {
   return new Promise((resolve, reject) => {
-    const child = fork(fileURLToPath(import.meta.url), ['--mode', mode], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    const child = fork(fileURLToPath(import.meta.url), ['--mode', mode], {
+      execArgv: ['--import', 'tsx'],
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
     let rows: BenchRow[] | undefined;
     child.on('message', (m: { rows: BenchRow[] }) => (rows = m.rows));
     child.on('exit', (code) => (rows ? resolve(rows) : reject(new Error(`lisp bench (${mode}) exited with ${code}`))));

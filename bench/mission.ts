@@ -77,7 +77,11 @@ const gc: () => void = (() => {
 
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-const errorRow = (name: string, err: unknown): BenchRow => ({ name, median_ms: NaN, note: `FAILED: ${(err as Error).message}` });
+const errorRow = (name: string, err: unknown): BenchRow => ({
+  name,
+  median_ms: NaN,
+  note: `FAILED: ${(err as Error).message}`,
+});
 
 interface Ctx {
   env: TestEnv;
@@ -95,7 +99,12 @@ export async function benchMission(): Promise<BenchRow[]> {
     // already installed
   }
   // the shipped workflow code: the tracing interceptors are always bundled (src/telemetry/setup.ts)
-  const env = await createTestEnv({ workflowsPath, workflowInterceptorModules, worker: { sinks: silentSpanSinks }, startWorker: false });
+  const env = await createTestEnv({
+    workflowsPath,
+    workflowInterceptorModules,
+    worker: { sinks: silentSpanSinks },
+    startWorker: false,
+  });
   const agents: AgentRegistry = new Map(benchAgents.map((e) => [e.agent.name, e]));
   // Enough cache for every parked mission of part 5 to stay in memory.
   const worker = await env.createWorker({
@@ -118,12 +127,33 @@ export async function benchMission(): Promise<BenchRow[]> {
   };
   const rows: BenchRow[] = [];
   try {
-    rows.push(...(await bounded('pass overhead', PART_TIMEOUT_MS, passOverhead(ctx)).catch((e) => [errorRow('pass overhead', e)])));
-    rows.push(...(await bounded('history bytes', PART_TIMEOUT_MS, historyBytes(ctx)).catch((e) => [errorRow('history bytes per pass', e)])));
-    rows.push(...(await bounded('history bytes per effect', PART_TIMEOUT_MS, effectHistoryBytes(ctx)).catch((e) => [errorRow('history bytes per effect', e)])));
+    rows.push(
+      ...(await bounded('pass overhead', PART_TIMEOUT_MS, passOverhead(ctx)).catch((e) => [
+        errorRow('pass overhead', e),
+      ])),
+    );
+    rows.push(
+      ...(await bounded('history bytes', PART_TIMEOUT_MS, historyBytes(ctx)).catch((e) => [
+        errorRow('history bytes per pass', e),
+      ])),
+    );
+    rows.push(
+      ...(await bounded('history bytes per effect', PART_TIMEOUT_MS, effectHistoryBytes(ctx)).catch((e) => [
+        errorRow('history bytes per effect', e),
+      ])),
+    );
     rows.push(...(await longMission(ctx).catch((e) => [errorRow(`${LONG_PASSES}-pass mission`, e)])));
-    rows.push(...(await bounded('parked missions', PART_TIMEOUT_MS, parkedMissions(ctx)).catch((e) => [errorRow(`${PARKED} waiting missions`, e)])));
-    const lane: Lane = { kind: testServerKind() === 'embedded' ? 'embedded' : 'temporal start-dev', address: env.server.address, namespace: env.server.namespace, client: env.client };
+    rows.push(
+      ...(await bounded('parked missions', PART_TIMEOUT_MS, parkedMissions(ctx)).catch((e) => [
+        errorRow(`${PARKED} waiting missions`, e),
+      ])),
+    );
+    const lane: Lane = {
+      kind: testServerKind() === 'embedded' ? 'embedded' : 'temporal start-dev',
+      address: env.server.address,
+      namespace: env.server.namespace,
+      client: env.client,
+    };
     rows.push(
       ...(await bounded('waiting memory', 600_000, waitingMemory(lane)).catch((e) => [
         { ...errorRow('waiting missions: memory per mission', e), failed: `not measured: ${(e as Error).message}` },
@@ -153,7 +183,11 @@ async function passOverhead(ctx: Ctx): Promise<BenchRow[]> {
   ];
   const perN = new Map<number, { wf: number; lib: number }>();
   for (const n of [1, 10]) {
-    const lib = await medianMs(() => runNavigator(effects, { input: { n }, model: model('bench-effects'), effects: 'suspend' }), 30, 5);
+    const lib = await medianMs(
+      () => runNavigator(effects, { input: { n }, model: model('bench-effects'), effects: 'suspend' }),
+      30,
+      5,
+    );
     const wf = await medianMs(() => ctx.execute({ agent: 'bench-effects', input: { n } }), 25, 3);
     perN.set(n, { wf, lib });
     rows.push({
@@ -179,7 +213,7 @@ async function passOverhead(ctx: Ctx): Promise<BenchRow[]> {
 }
 
 function model(name: string) {
-  return (benchAgents.find((e) => e.agent.name === name)!.model)();
+  return benchAgents.find((e) => e.agent.name === name)!.model();
 }
 
 // ---------------------------------------------------------------- 3
@@ -194,7 +228,8 @@ export async function waitFor(handle: WorkflowHandle, key: string, timeoutMs = 6
     if (last && ['completed', 'failed', 'cancelled', 'budget_exhausted'].includes(last.status)) {
       throw new Error(`${handle.workflowId} ended (${last.status}: ${last.error ?? ''}) before waiting for ${key}`);
     }
-    if (Date.now() > deadline) throw new Error(`${handle.workflowId} never waited for ${key}; last: ${JSON.stringify(last)?.slice(0, 300)}`);
+    if (Date.now() > deadline)
+      throw new Error(`${handle.workflowId} never waited for ${key}; last: ${JSON.stringify(last)?.slice(0, 300)}`);
     await sleep(5);
   }
 }
@@ -225,7 +260,10 @@ async function historyBytes(ctx: Ctx): Promise<BenchRow[]> {
   const rows: BenchRow[] = [];
   let first: number | undefined;
   for (const size of JOURNAL_SIZES) {
-    const journal: Array<[string, Json]> = Array.from({ length: size }, (_, i) => [`seed_${String(i).padStart(4, '0')}`, { i, note: `seed entry ${i}`, ok: true }]);
+    const journal: Array<[string, Json]> = Array.from({ length: size }, (_, i) => [
+      `seed_${String(i).padStart(4, '0')}`,
+      { i, note: `seed entry ${i}`, ok: true },
+    ]);
     const handle = await ctx.start({ agent: 'bench-stepper', input: { n: MEASURED_PASSES + 10 }, journal });
     await waitFor(handle, 'step_1');
     let before = await events(handle);
@@ -251,7 +289,12 @@ async function historyBytes(ctx: Ctx): Promise<BenchRow[]> {
     const perPass = median(bytes);
     first ??= perPass;
     const growth = perPass / first;
-    const verdict = size === JOURNAL_SIZES[0] ? 'baseline for the ratio column' : growth < 1.1 ? 'flat: target met' : 'GROWS with the journal: target missed';
+    const verdict =
+      size === JOURNAL_SIZES[0]
+        ? 'baseline for the ratio column'
+        : growth < 1.1
+          ? 'flat: target met'
+          : 'GROWS with the journal: target missed';
     rows.push({
       name: `history bytes per pass, journal of ${size}`,
       median_ms: median(passMs),
@@ -269,7 +312,10 @@ async function historyBytes(ctx: Ctx): Promise<BenchRow[]> {
  * from the pass's first runPass scheduled event to its last runPass completed event (the
  * pass itself, its effects and their workflow tasks), `bytes` every event after the start.
  */
-export async function passHistoryBytes(start: Ctx['start'], n: number): Promise<{ bytes: number; passBytes: number; events: number }> {
+export async function passHistoryBytes(
+  start: Ctx['start'],
+  n: number,
+): Promise<{ bytes: number; passBytes: number; events: number }> {
   const handle = await start({ agent: 'bench-sequential', input: { n } });
   await handle.result();
   const evs = ((await handle.fetchHistory()).events ?? []).slice(1);
@@ -330,10 +376,16 @@ async function longMission(ctx: Ctx): Promise<BenchRow[]> {
   // passes completed: every wait reached is one pass, plus the final returning pass
   const passes = timedOut ? reached : reached + 1;
   const auditT = performance.now();
-  const report = await bounded('audit', 120_000, auditMission(ctx.client, handle.workflowId, { workflowBundle: ctx.env.bundle }));
+  const report = await bounded(
+    'audit',
+    120_000,
+    auditMission(ctx.client, handle.workflowId, { workflowBundle: ctx.env.bundle }),
+  );
   const auditMs = performance.now() - auditT;
   const runBytes = await Promise.all(
-    report.runs.map(async (runId) => encodedSize((await ctx.client.workflow.getHandle(handle.workflowId, runId).fetchHistory()).events ?? [])),
+    report.runs.map(async (runId) =>
+      encodedSize((await ctx.client.workflow.getHandle(handle.workflowId, runId).fetchHistory()).events ?? []),
+    ),
   );
   const chainBytes = runBytes.reduce((a, b) => a + b, 0);
   const window = 50;
@@ -375,7 +427,9 @@ async function parkedMissions(ctx: Ctx): Promise<BenchRow[]> {
   gc();
   const before = process.memoryUsage();
   const t0 = performance.now();
-  const handles = await Promise.all(Array.from({ length: PARKED }, (_, i) => ctx.start({ agent: 'bench-parked', input: { id: i } })));
+  const handles = await Promise.all(
+    Array.from({ length: PARKED }, (_, i) => ctx.start({ agent: 'bench-parked', input: { id: i } })),
+  );
   const startMs = performance.now() - t0;
   const waiting = new Set<number>();
   const deadline = Date.now() + 90_000;
@@ -405,7 +459,8 @@ async function parkedMissions(ctx: Ctx): Promise<BenchRow[]> {
     handles.map((h) =>
       h.result().then(
         (v) => ((v as { decision?: string }).decision === 'approved' ? 'approved' : `unexpected ${JSON.stringify(v)}`),
-        (e: Error & { cause?: { type?: string } }) => (e.cause?.type === 'MissionCancelled' ? 'cancelled' : `failed: ${e.message}`),
+        (e: Error & { cause?: { type?: string } }) =>
+          e.cause?.type === 'MissionCancelled' ? 'cancelled' : `failed: ${e.message}`,
       ),
     ),
   );

@@ -94,7 +94,11 @@ ${table}})
 /** How long one request may take in nbb (the slowest takes a few seconds). */
 const ANSWER_MS = 300_000;
 
-type Request = { op: 'load'; src: string; n: number } | { op: 'batch'; srcs: string[] } | { op: 'warm'; srcs: string[] } | { op: 'steady'; name: string; n: number };
+type Request =
+  | { op: 'load'; src: string; n: number }
+  | { op: 'batch'; srcs: string[] }
+  | { op: 'warm'; srcs: string[] }
+  | { op: 'steady'; name: string; n: number };
 
 /** A running nbb that times programs on request. */
 export class NbbSession {
@@ -126,7 +130,11 @@ export class NbbSession {
    * Starts nbb over `data` (each top-level key becomes a var of the `bench` namespace), or
    * gives undefined when nbb is not installed or does not come up.
    */
-  static async start(data: Record<string, unknown>, cases: NbbSteadyCase[], steadyMs: number): Promise<NbbSession | undefined> {
+  static async start(
+    data: Record<string, unknown>,
+    cases: NbbSteadyCase[],
+    steadyMs: number,
+  ): Promise<NbbSession | undefined> {
     const cmd = nbbCommand();
     if (!cmd) return undefined;
     const dir = mkdtempSync(join(tmpdir(), 'bench-nbb-'));

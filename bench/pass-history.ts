@@ -21,7 +21,9 @@ export function passEvents(evs: HistoryEvent[]): { events: HistoryEvent[]; compl
     }
     if (runPass.has(Number(e.activityTaskCompletedEventAttributes?.scheduledEventId ?? -1))) last = i;
   });
-  const completions = evs.filter((e) => runPass.has(Number(e.activityTaskCompletedEventAttributes?.scheduledEventId ?? -1)));
+  const completions = evs.filter((e) =>
+    runPass.has(Number(e.activityTaskCompletedEventAttributes?.scheduledEventId ?? -1)),
+  );
   return { events: first < 0 ? [] : evs.slice(first, last + 1), completions };
 }
 
@@ -30,7 +32,8 @@ export function historySize(evs: HistoryEvent[]): number {
   const fixed = evs.map((e) => {
     const copy = HistoryEventProto.fromObject(HistoryEventProto.toObject(e as never));
     for (const value of Object.values(copy)) {
-      if (value && typeof value === 'object' && typeof (value as { identity?: unknown }).identity === 'string') (value as { identity: string }).identity = '1234@worker1';
+      if (value && typeof value === 'object' && typeof (value as { identity?: unknown }).identity === 'string')
+        (value as { identity: string }).identity = '1234@worker1';
     }
     return copy;
   });

@@ -39,7 +39,8 @@ async function time(store: PayloadStore, mb: number): Promise<Timing> {
     t = performance.now();
     const back = await store.get(key);
     const r = performance.now() - t;
-    if (back?.length !== value.length) throw new Error(`${store.location}: read back ${back?.length ?? 'nothing'} bytes of ${value.length}`);
+    if (back?.length !== value.length)
+      throw new Error(`${store.location}: read back ${back?.length ?? 'nothing'} bytes of ${value.length}`);
     if (i > 0) {
       writes.push(w);
       reads.push(r);
@@ -55,13 +56,18 @@ async function timeAll(store: PayloadStore): Promise<Map<number, Timing>> {
 }
 
 function table(file: Map<number, Timing>, s3: Map<number, Timing>): string[] {
-  const cell = (ms: number, mb: number) => `${ms.toFixed(1).padStart(8)} ms ${(mb / (ms / 1000)).toFixed(0).padStart(6)} MB/s`;
-  const lines = [`${'value'.padEnd(12)}${'FileStore (temp dir)'.padEnd(24)}${'S3Store (Versity Gateway)'.padEnd(28)}S3 / file`];
+  const cell = (ms: number, mb: number) =>
+    `${ms.toFixed(1).padStart(8)} ms ${(mb / (ms / 1000)).toFixed(0).padStart(6)} MB/s`;
+  const lines = [
+    `${'value'.padEnd(12)}${'FileStore (temp dir)'.padEnd(24)}${'S3Store (Versity Gateway)'.padEnd(28)}S3 / file`,
+  ];
   for (const mb of SIZES) {
     for (const op of ['write', 'read'] as const) {
       const f = op === 'write' ? file.get(mb)!.writeMs : file.get(mb)!.readMs;
       const s = op === 'write' ? s3.get(mb)!.writeMs : s3.get(mb)!.readMs;
-      lines.push(`${`${mb} MB ${op}`.padEnd(12)}${cell(f, mb).padEnd(24)}${cell(s, mb).padEnd(28)}${(s / f).toFixed(2)}x`);
+      lines.push(
+        `${`${mb} MB ${op}`.padEnd(12)}${cell(f, mb).padEnd(24)}${cell(s, mb).padEnd(28)}${(s / f).toFixed(2)}x`,
+      );
     }
   }
   return lines;

@@ -54,16 +54,38 @@ const work = defineTool({
   sideEffect: 'read_only',
   handler: async ({ i, ms }) => (await sleep(ms), { i }),
 });
-const planAgent = defineAgent({ name: 'bench-plan-limit', prompt: 'bench', input: z.object({}), output: z.unknown(), tools: [work] });
+const planAgent = defineAgent({
+  name: 'bench-plan-limit',
+  prompt: 'bench',
+  input: z.object({}),
+  output: z.unknown(),
+  tools: [work],
+});
 const registered: RegisteredAgent[] = [{ agent: planAgent as unknown as Agent, model: () => createScriptedModel([]) }];
 
 function steps(shape: Shape, n: number): StepSpecInput[] {
   // one step whose N items (each its own activity) all start at once
-  if (shape === 'foreach') return [{ id: 'each', description: `${n} items`, tool: 'work', forEach: `(range ${n})`, maxItems: n, args: { i: { $expr: 'item' }, ms: STEP_MS } }];
+  if (shape === 'foreach')
+    return [
+      {
+        id: 'each',
+        description: `${n} items`,
+        tool: 'work',
+        forEach: `(range ${n})`,
+        maxItems: n,
+        args: { i: { $expr: 'item' }, ms: STEP_MS },
+      },
+    ];
   return Array.from({ length: n }, (_, i) =>
     shape === 'independent' || i === 0
       ? { id: `s${i}`, description: `step ${i}`, tool: 'work', args: { i, ms: STEP_MS } }
-      : { id: `s${i}`, description: `step ${i}`, tool: 'work', args: { i: `$s${i - 1}.i`, ms: STEP_MS }, dependsOn: [`s${i - 1}`] },
+      : {
+          id: `s${i}`,
+          description: `step ${i}`,
+          tool: 'work',
+          args: { i: `$s${i - 1}.i`, ms: STEP_MS },
+          dependsOn: [`s${i - 1}`],
+        },
   );
 }
 
@@ -82,17 +104,25 @@ function tasksOf(events: HistoryEvent[]): { ms: number; activities: number; even
     if (!done) continue;
     const at = started.get(Number(done.startedEventId));
     let activities = 0;
-    for (let j = i + 1; j < events.length && !events[j]!.workflowTaskScheduledEventAttributes; j++) if (events[j]!.activityTaskScheduledEventAttributes) activities++;
+    for (let j = i + 1; j < events.length && !events[j]!.workflowTaskScheduledEventAttributes; j++)
+      if (events[j]!.activityTaskScheduledEventAttributes) activities++;
     out.push({ ms: at === undefined ? NaN : millis(e) - at, activities, eventId: Number(e.eventId) });
   }
   return out;
 }
 
-const badTasks = (events: HistoryEvent[]) => events.filter((e) => e.workflowTaskTimedOutEventAttributes || e.workflowTaskFailedEventAttributes).length;
+const badTasks = (events: HistoryEvent[]) =>
+  events.filter((e) => e.workflowTaskTimedOutEventAttributes || e.workflowTaskFailedEventAttributes).length;
 
 async function main(): Promise<void> {
   Runtime.install({ logger: new DefaultLogger('ERROR') });
-  const env = await createTestEnv({ workflowsPath, workflowInterceptorModules, worker: { sinks: silentSpanSinks }, startWorker: false, startServer: () => startDevServer({ port: 0 }) });
+  const env = await createTestEnv({
+    workflowsPath,
+    workflowInterceptorModules,
+    worker: { sinks: silentSpanSinks },
+    startWorker: false,
+    startServer: () => startDevServer({ port: 0 }),
+  });
   const agents: AgentRegistry = new Map(registered.map((e) => [e.agent.name, e]));
   const worker = await env.createWorker({ activities: createActivities({ agents, client: env.client }) });
   const running = worker.run();
@@ -109,16 +139,31 @@ async function main(): Promise<void> {
   const floorRunning = floorWorker.run();
   /** the bare workflow's N activities from one task, at the same load */
   const floorLine = async (): Promise<string> => {
-    const handle = await env.client.workflow.start('benchFloorParallel', { taskQueue: floorQueue, workflowId: `bench-limit-floor-${N}-${Date.now()}`, args: [N, STEP_MS] });
+    const handle = await env.client.workflow.start('benchFloorParallel', {
+      taskQueue: floorQueue,
+      workflowId: `bench-limit-floor-${N}-${Date.now()}`,
+      args: [N, STEP_MS],
+    });
     await handle.result();
     const tasks = tasksOf((await handle.fetchHistory()).events ?? []);
     const longest = tasks.reduce((a, b) => (b.ms > a.ms ? b : a));
     return `  floor, a bare workflow starting ${N} activities at once: longest workflow task ${p(longest.ms)} ms (${longest.activities} activities scheduled by it), ${tasks.length} tasks`;
   };
   try {
-    await env.client.workflow.execute('benchFloorParallel', { taskQueue: floorQueue, workflowId: `bench-limit-floor-warm-${Date.now()}`, args: [10, STEP_MS] });
+    await env.client.workflow.execute('benchFloorParallel', {
+      taskQueue: floorQueue,
+      workflowId: `bench-limit-floor-warm-${Date.now()}`,
+      args: [10, STEP_MS],
+    });
     // warm: the plan workflow's first run on this worker
-    await (await startPlan(env.client, { agent: planAgent.name, approve: true, document: { steps: steps('independent', 10) }, taskQueue: env.taskQueue })).result();
+    await (
+      await startPlan(env.client, {
+        agent: planAgent.name,
+        approve: true,
+        document: { steps: steps('independent', 10) },
+        taskQueue: env.taskQueue,
+      })
+    ).result();
     for (const shape of SHAPES) {
       const doc = steps(shape, N);
       const v0 = performance.now();
@@ -127,12 +172,19 @@ async function main(): Promise<void> {
       if (problems.length) throw new Error(`${shape}: ${JSON.stringify(problems.slice(0, 3))}`);
       const load = loadavg()[0]!.toFixed(1);
       const t0 = performance.now();
-      const plan = await startPlan(env.client, { agent: planAgent.name, approve: true, document: { steps: doc }, options, id: `bench-limit-${shape}-${N}-${Date.now()}`, taskQueue: env.taskQueue });
+      const plan = await startPlan(env.client, {
+        agent: planAgent.name,
+        approve: true,
+        document: { steps: doc },
+        options,
+        id: `bench-limit-${shape}-${N}-${Date.now()}`,
+        taskQueue: env.taskQueue,
+      });
       const summary = await plan.result();
       const total = performance.now() - t0;
       // every run, from the first (startPlan's handle is the one workflow.start gave)
       const runs: HistoryEvent[][] = [];
-      for (let runId = (plan.workflow as { firstExecutionRunId?: string }).firstExecutionRunId; runId; ) {
+      for (let runId = (plan.workflow as { firstExecutionRunId?: string }).firstExecutionRunId; runId;) {
         const events = (await env.client.workflow.getHandle(plan.id, runId).fetchHistory()).events ?? [];
         runs.push(events);
         runId = events.at(-1)?.workflowExecutionContinuedAsNewEventAttributes?.newExecutionRunId ?? undefined;

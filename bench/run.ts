@@ -31,7 +31,13 @@ function fmt(n: number | undefined): string {
 function printRows(suite: string, rows: BenchRow[]): void {
   console.log(`\n## ${suite}`);
   const header = ['benchmark', 'median ms', 'baseline ms', 'ratio', 'note'];
-  const lines = rows.map((r) => [r.name, fmt(r.median_ms), fmt(r.baseline_ms), r.ratio === undefined ? '' : `${r.ratio.toFixed(2)}x`, r.note ?? '']);
+  const lines = rows.map((r) => [
+    r.name,
+    fmt(r.median_ms),
+    fmt(r.baseline_ms),
+    r.ratio === undefined ? '' : `${r.ratio.toFixed(2)}x`,
+    r.note ?? '',
+  ]);
   const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i]!.length)));
   const row = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join('  ');
   console.log(row(header));

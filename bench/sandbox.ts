@@ -73,18 +73,35 @@ const cases: Case[] = [
   { name: 'trivial (+ 1 2)', source: '(+ 1 2)', opts: async () => ({ limits: LIMITS }) },
   {
     name: 'namespace of 6 defs carried',
-    source: '(def seniors (filter senior? users)) (assoc (summarize seniors) :depts (count (by-dept users)) :last (:last notes))',
-    opts: async () => ({ namespace: await deserializeNamespace(NAMESPACE, { tools }), tools, journal: new Map(), runId: 'bench-mission', limits: LIMITS }),
+    source:
+      '(def seniors (filter senior? users)) (assoc (summarize seniors) :depts (count (by-dept users)) :last (:last notes))',
+    opts: async () => ({
+      namespace: await deserializeNamespace(NAMESPACE, { tools }),
+      tools,
+      journal: new Map(),
+      runId: 'bench-mission',
+      limits: LIMITS,
+    }),
   },
   {
     name: 'typical program (3 defs, data/users), again',
     source: TYPICAL,
-    opts: async () => ({ context: { users: typicalUsers }, journal: new Map(), runId: 'bench-mission', limits: LIMITS }),
+    opts: async () => ({
+      context: { users: typicalUsers },
+      journal: new Map(),
+      runId: 'bench-mission',
+      limits: LIMITS,
+    }),
   },
   {
     name: 'typical program, its threshold changed each time',
     source: (i) => TYPICAL.replace('(def threshold 40)', `(def threshold ${30 + (i % 20)})`),
-    opts: async () => ({ context: { users: typicalUsers }, journal: new Map(), runId: 'bench-mission', limits: LIMITS }),
+    opts: async () => ({
+      context: { users: typicalUsers },
+      journal: new Map(),
+      runId: 'bench-mission',
+      limits: LIMITS,
+    }),
   },
   {
     name: '3 tool calls to the host',
@@ -105,7 +122,8 @@ async function timeOnce(runner: Runner, c: Case): Promise<number> {
   const t = performance.now();
   const r = await runner(source, opts);
   const ms = performance.now() - t;
-  if (r.status !== 'ok') throw new Error(`bench sandbox ${c.name}: ${r.status === 'error' ? r.error.message : r.status}`);
+  if (r.status !== 'ok')
+    throw new Error(`bench sandbox ${c.name}: ${r.status === 'error' ? r.error.message : r.status}`);
   return ms;
 }
 
@@ -127,7 +145,10 @@ const f3 = (x: number) => x.toFixed(3);
 
 /** A bare message round trip to an idle thread that answers at once: the floor of any sandbox. */
 async function roundTrip(): Promise<number[]> {
-  const w = new Worker("require('node:worker_threads').parentPort.on('message', (m) => require('node:worker_threads').parentPort.postMessage(m))", { eval: true });
+  const w = new Worker(
+    "require('node:worker_threads').parentPort.on('message', (m) => require('node:worker_threads').parentPort.postMessage(m))",
+    { eval: true },
+  );
   const once = () =>
     new Promise<number>((resolve) => {
       const t = performance.now();
@@ -156,8 +177,14 @@ async function syncMs(fn: () => unknown, own = false): Promise<number[]> {
 export async function benchSandbox(): Promise<BenchRow[]> {
   const { closeSandboxes, runSandboxed } = await import('../src/sandbox/index.ts');
   const baselinePath = process.env.BENCH_SANDBOX_BASELINE;
-  const baseline = baselinePath ? ((await import(baselinePath)) as typeof import('../src/sandbox/index.ts')) : undefined;
-  const runners: Runner[] = [run, (s, o) => runSandboxed(s, o), ...(baseline ? [(s: string, o: RunOptions) => baseline.runSandboxed(s, o)] : [])];
+  const baseline = baselinePath
+    ? ((await import(baselinePath)) as typeof import('../src/sandbox/index.ts'))
+    : undefined;
+  const runners: Runner[] = [
+    run,
+    (s, o) => runSandboxed(s, o),
+    ...(baseline ? [(s: string, o: RunOptions) => baseline.runSandboxed(s, o)] : []),
+  ];
   const rows: BenchRow[] = [];
   for (const c of cases) {
     const [inProcess, sandboxed, before] = await measure(runners, c);
@@ -179,12 +206,24 @@ export async function benchSandbox(): Promise<BenchRow[]> {
   await baseline?.closeSandboxes();
 
   const rt = await roundTrip();
-  rows.push({ name: 'where: bare message round trip to an idle thread', median_ms: pct(rt, 0.5), note: `p95 ${f3(pct(rt, 0.95))}` });
+  rows.push({
+    name: 'where: bare message round trip to an idle thread',
+    median_ms: pct(rt, 0.5),
+    note: `p95 ${f3(pct(rt, 0.95))}`,
+  });
   const ns: Namespace = await deserializeNamespace(NAMESPACE, { tools });
   const ser = await syncMs(() => serializeNamespace(ns));
-  rows.push({ name: 'where: serialise the 6-def namespace', median_ms: pct(ser, 0.5), note: `p95 ${f3(pct(ser, 0.95))}; ${JSON.stringify(NAMESPACE).length} chars` });
+  rows.push({
+    name: 'where: serialise the 6-def namespace',
+    median_ms: pct(ser, 0.5),
+    note: `p95 ${f3(pct(ser, 0.95))}; ${JSON.stringify(NAMESPACE).length} chars`,
+  });
   const de = await syncMs(() => deserializeNamespace(NAMESPACE, { tools }));
-  rows.push({ name: 'where: read the 6-def namespace back', median_ms: pct(de, 0.5), note: `p95 ${f3(pct(de, 0.95))}` });
+  rows.push({
+    name: 'where: read the 6-def namespace back',
+    median_ms: pct(de, 0.5),
+    note: `p95 ${f3(pct(de, 0.95))}`,
+  });
   const typical = cases.find((c) => c.source === TYPICAL)!;
   const runTypical = async () => run(TYPICAL, await typical.opts());
   const tight = await syncMs(runTypical);
@@ -194,8 +233,18 @@ export async function benchSandbox(): Promise<BenchRow[]> {
     await runTypical();
     return performance.now() - t;
   }, true);
-  rows.push({ name: 'where: typical program in-process after 1 ms idle vs back to back', median_ms: pct(paused, 0.5), baseline_ms: pct(tight, 0.5), ratio: pct(paused, 0.5) / pct(tight, 0.5), note: `p95 ${f3(pct(paused, 0.95))} vs ${f3(pct(tight, 0.95))}` });
+  rows.push({
+    name: 'where: typical program in-process after 1 ms idle vs back to back',
+    median_ms: pct(paused, 0.5),
+    baseline_ms: pct(tight, 0.5),
+    ratio: pct(paused, 0.5) / pct(tight, 0.5),
+    note: `p95 ${f3(pct(paused, 0.95))} vs ${f3(pct(tight, 0.95))}`,
+  });
   const clone = await syncMs(() => structuredClone(NAMESPACE));
-  rows.push({ name: 'where: structured clone of its source record', median_ms: pct(clone, 0.5), note: `p95 ${f3(pct(clone, 0.95))}` });
+  rows.push({
+    name: 'where: structured clone of its source record',
+    median_ms: pct(clone, 0.5),
+    note: `p95 ${f3(pct(clone, 0.95))}`,
+  });
   return rows;
 }

@@ -30,7 +30,10 @@ export async function benchTelemetry(): Promise<BenchRow[]> {
   const connection = await Connection.connect({ address: server.address });
   const native = await NativeConnection.connect({ address: server.address });
   try {
-    const plain = await bundleWorkflowCode({ workflowsPath, logger: { log() {}, trace() {}, debug() {}, info() {}, warn() {}, error() {} } as never });
+    const plain = await bundleWorkflowCode({
+      workflowsPath,
+      logger: { log() {}, trace() {}, debug() {}, info() {}, warn() {}, error() {} } as never,
+    });
     const shipped = await bundleMissionWorkflows();
     // none and off first: once tracing is set up, the process has a tracer provider
     const none = await measure(connection, native, plain, null);
@@ -42,10 +45,27 @@ export async function benchTelemetry(): Promise<BenchRow[]> {
     const spans = exporter.getFinishedSpans().length / (ITERATIONS + 3);
     await telemetry.shutdown();
     return [
-      { name: 'mission with 3 effects: interceptors bundled, tracing off, vs none', median_ms: off.ms, baseline_ms: none.ms, ratio: off.ms / none.ms, note: 'the cost of always bundling the tracing workflow interceptors' },
-      { name: 'mission with 3 effects: tracing on vs off', median_ms: on.ms, baseline_ms: off.ms, ratio: on.ms / off.ms, note: `~${spans.toFixed(0)} spans per mission, exported to memory in batches` },
+      {
+        name: 'mission with 3 effects: interceptors bundled, tracing off, vs none',
+        median_ms: off.ms,
+        baseline_ms: none.ms,
+        ratio: off.ms / none.ms,
+        note: 'the cost of always bundling the tracing workflow interceptors',
+      },
+      {
+        name: 'mission with 3 effects: tracing on vs off',
+        median_ms: on.ms,
+        baseline_ms: off.ms,
+        ratio: on.ms / off.ms,
+        note: `~${spans.toFixed(0)} spans per mission, exported to memory in batches`,
+      },
       // the time column holds the mission's time again; the bytes are in the note and the ratio
-      { name: 'history bytes of that mission: interceptors bundled vs none', median_ms: off.ms, ratio: off.bytes / none.bytes, note: `${off.bytes} B vs ${none.bytes} B (+${off.bytes - none.bytes} B: a trace context header on each activity)` },
+      {
+        name: 'history bytes of that mission: interceptors bundled vs none',
+        median_ms: off.ms,
+        ratio: off.bytes / none.bytes,
+        note: `${off.bytes} B vs ${none.bytes} B (+${off.bytes - none.bytes} B: a trace context header on each activity)`,
+      },
     ];
   } finally {
     await connection.close();
@@ -54,15 +74,31 @@ export async function benchTelemetry(): Promise<BenchRow[]> {
   }
 }
 
-async function measure(connection: Connection, native: NativeConnection, workflowBundle: WorkflowBundle, telemetry: Telemetry | null) {
+async function measure(
+  connection: Connection,
+  native: NativeConnection,
+  workflowBundle: WorkflowBundle,
+  telemetry: Telemetry | null,
+) {
   const client = new Client({ connection, ...(telemetry ? { plugins: telemetry.plugins } : {}) });
   const taskQueue = `bench-telemetry-${randomUUID().slice(0, 8)}`;
-  const worker = await createNavigatorWorker({ connection: native, client, taskQueue, agents: benchAgents, workflowBundle, telemetry });
+  const worker = await createNavigatorWorker({
+    connection: native,
+    client,
+    taskQueue,
+    agents: benchAgents,
+    workflowBundle,
+    telemetry,
+  });
   const running = worker.run();
   let last = '';
   const mission = async () => {
     last = `bench-telemetry-${randomUUID().slice(0, 8)}`;
-    await client.workflow.execute('navigatorMission', { taskQueue, workflowId: last, args: [{ agent: 'bench-effects', input: { n: 3 } }] });
+    await client.workflow.execute('navigatorMission', {
+      taskQueue,
+      workflowId: last,
+      args: [{ agent: 'bench-effects', input: { n: 3 } }],
+    });
   };
   try {
     const ms = await medianMs(mission, ITERATIONS, 3);

@@ -27,7 +27,10 @@ export interface ConsoleClick {
 
 /** The approve form of the page's first waiting effect: where it posts and its CSRF token. */
 function approveForm(page: string): { action: string; csrf: string } {
-  const form = /<form method="post" action="([^"]*\/effects\/[^"]*\/approve)"[^>]*><input type="hidden" name="_csrf" value="([^"]+)"/.exec(page);
+  const form =
+    /<form method="post" action="([^"]*\/effects\/[^"]*\/approve)"[^>]*><input type="hidden" name="_csrf" value="([^"]+)"/.exec(
+      page,
+    );
   if (!form) throw new Error('the mission page shows no effect to approve');
   return { action: form[1]!.replaceAll('&amp;', '&'), csrf: form[2]! };
 }
@@ -36,8 +39,17 @@ function approveForm(page: string): { action: string; csrf: string } {
  * Runs `runs` approvals through one console: `park` starts a mission and returns once one
  * of its effects waits for approval.
  */
-export async function consoleClicks(lane: ConsoleClickLane, runs: number, park: () => Promise<WorkflowHandle>): Promise<ConsoleClick[]> {
-  const console = await startConsole({ navigator: new NavigatorClient({ client: lane.client, taskQueue: lane.taskQueue }), user: 'bench', port: 0, pollMs: 60_000 });
+export async function consoleClicks(
+  lane: ConsoleClickLane,
+  runs: number,
+  park: () => Promise<WorkflowHandle>,
+): Promise<ConsoleClick[]> {
+  const console = await startConsole({
+    navigator: new NavigatorClient({ client: lane.client, taskQueue: lane.taskQueue }),
+    user: 'bench',
+    port: 0,
+    pollMs: 60_000,
+  });
   try {
     const out: ConsoleClick[] = [];
     for (let i = 0; i < runs; i++) {
@@ -52,7 +64,8 @@ export async function consoleClicks(lane: ConsoleClickLane, runs: number, park: 
         redirect: 'manual',
       });
       const answered = nowMs() - t0;
-      if (res.status !== 303) throw new Error(`the console answered the approval with ${res.status}: ${(await res.text()).slice(0, 300)}`);
+      if (res.status !== 303)
+        throw new Error(`the console answered the approval with ${res.status}: ${(await res.text()).slice(0, 300)}`);
       await handle.result();
       const tool = lane.probe.runs.find((r) => r.type === 'runTool' && r.workflowId === handle.workflowId);
       lane.probe.clear();

@@ -5,7 +5,9 @@
  */
 import * as wf from '@temporalio/workflow';
 
-const { noop, work } = wf.proxyActivities<{ noop(): Promise<void>; work(ms: number): Promise<void> }>({ startToCloseTimeout: '1 minute' });
+const { noop, work } = wf.proxyActivities<{ noop(): Promise<void>; work(ms: number): Promise<void> }>({
+  startToCloseTimeout: '1 minute',
+});
 
 /** One no-op activity after another. */
 export async function benchFloor(activities: number): Promise<void> {

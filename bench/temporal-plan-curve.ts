@@ -35,7 +35,16 @@ import { bundleOnce } from '../src/devserver/testing.ts';
 import type { StepSpecInput } from '../src/plans/schema.ts';
 import type { Figure, Lane } from './temporal.ts';
 import { type Histories, type ReplayInput, ReplayOutput, encodeHistory } from './temporal-replay.ts';
-import { type ActivitySpan, activitySpans, calibrateClock, fmtMs as p, maxInFlight, nowMs, percentiles, workflowTaskSpans } from './temporal-probe.ts';
+import {
+  type ActivitySpan,
+  activitySpans,
+  calibrateClock,
+  fmtMs as p,
+  maxInFlight,
+  nowMs,
+  percentiles,
+  workflowTaskSpans,
+} from './temporal-probe.ts';
 
 type HistoryEvent = temporal.api.history.v1.IHistoryEvent;
 
@@ -46,7 +55,8 @@ const STEP_MS = 20;
 
 function sizesOf(given: string): number[] {
   const sizes = given.split(',').map(Number);
-  if (sizes.some((n) => !Number.isInteger(n) || n < 1)) throw new Error(`BENCH_CURVE_SIZES: expected whole numbers >= 1 separated by commas, got ${given}`);
+  if (sizes.some((n) => !Number.isInteger(n) || n < 1))
+    throw new Error(`BENCH_CURVE_SIZES: expected whole numbers >= 1 separated by commas, got ${given}`);
   // ascending: the replay figure takes the smallest size's histories from the largest's
   return [...new Set(sizes)].sort((a, b) => a - b);
 }
@@ -102,14 +112,32 @@ export async function curveFigures(lane: Lane, plan: CurvePlan): Promise<Figure[
         floors.push(await floorRun(lane, taskQueue, n));
       }
       figures.push(
-        { name: `plan curve: ${n} ready steps, ready → running`, samples: plans.flatMap((r) => r.ready), detail: describe(plans, slots) },
-        { name: `plan curve: ${n} ready steps, start → result`, samples: plans.map((r) => r.total), detail: `${plans.length} run${plans.length > 1 ? 's' : ''}` },
-        { name: `plan curve floor: ${n} bare activities at once, ready → running`, samples: floors.flatMap((r) => r.ready), detail: describe(floors, slotsOf(floorWorker)) },
+        {
+          name: `plan curve: ${n} ready steps, ready → running`,
+          samples: plans.flatMap((r) => r.ready),
+          detail: describe(plans, slots),
+        },
+        {
+          name: `plan curve: ${n} ready steps, start → result`,
+          samples: plans.map((r) => r.total),
+          detail: `${plans.length} run${plans.length > 1 ? 's' : ''}`,
+        },
+        {
+          name: `plan curve floor: ${n} bare activities at once, ready → running`,
+          samples: floors.flatMap((r) => r.ready),
+          detail: describe(floors, slotsOf(floorWorker)),
+        },
         { name: `plan curve floor: ${n} bare activities, start → result`, samples: floors.map((r) => r.total) },
       );
-      if (n === Math.min(...SIZES)) Object.assign(smallest, { plan: plans.at(-1)!.history, bare: floors.at(-1)!.history });
+      if (n === Math.min(...SIZES))
+        Object.assign(smallest, { plan: plans.at(-1)!.history, bare: floors.at(-1)!.history });
       if (n === Math.max(...SIZES) && n > Math.min(...SIZES)) {
-        figures.push(await replayFigure({ n: Math.min(...SIZES), plan: smallest.plan!, bare: smallest.bare! }, { n, plan: plans.at(-1)!.history, bare: floors.at(-1)!.history }));
+        figures.push(
+          await replayFigure(
+            { n: Math.min(...SIZES), plan: smallest.plan!, bare: smallest.bare! },
+            { n, plan: plans.at(-1)!.history, bare: floors.at(-1)!.history },
+          ),
+        );
       }
     }
   } finally {
@@ -129,7 +157,8 @@ function slotsOf(worker: Worker): string {
 
 function describe(runs: Run[], slots: string): string {
   const all = (k: 'ready' | 'turn' | 'dispatch') => percentiles(runs.flatMap((r) => r[k]));
-  const mid = (k: 'inFlight' | 'rate' | 'tasks' | 'taskWork' | 'events' | 'runs') => percentiles(runs.map((r) => r[k])).p50;
+  const mid = (k: 'inFlight' | 'rate' | 'tasks' | 'taskWork' | 'events' | 'runs') =>
+    percentiles(runs.map((r) => r[k])).p50;
   const ready = all('ready');
   return (
     `p95 ${p(ready.p95)}, max ${p(ready.max)}; ready → scheduled (the workflow task) ${p(all('turn').p50)}, scheduled → running ${p(all('dispatch').p50)} (p95 ${p(all('dispatch').p95)}); ` +
@@ -141,30 +170,55 @@ function describe(runs: Run[], slots: string): string {
 async function planRun(lane: Lane, plan: CurvePlan, n: number): Promise<Run> {
   calibrateClock();
   const t0 = nowMs();
-  const handle = await startPlan(lane.env.client, { agent: plan.agent, approve: true, document: { steps: plan.steps(n) }, id: `bench-curve-plan-${n}-${randomUUID().slice(0, 8)}`, taskQueue: lane.env.taskQueue });
+  const handle = await startPlan(lane.env.client, {
+    agent: plan.agent,
+    approve: true,
+    document: { steps: plan.steps(n) },
+    id: `bench-curve-plan-${n}-${randomUUID().slice(0, 8)}`,
+    taskQueue: lane.env.taskQueue,
+  });
   const summary = await handle.result();
   const total = nowMs() - t0;
   // startPlan's handle is the one workflow.start gave, with the first run's id
   const firstRunId = (handle.workflow as Partial<WorkflowHandleWithFirstExecutionRunId>).firstExecutionRunId;
-  return measured(lane, handle.workflow.workflowId, firstRunId, 'runPlanStep', n, total, () => JSON.stringify(summary).slice(0, 300));
+  return measured(lane, handle.workflow.workflowId, firstRunId, 'runPlanStep', n, total, () =>
+    JSON.stringify(summary).slice(0, 300),
+  );
 }
 
 async function floorRun(lane: Lane, taskQueue: string, n: number): Promise<Run> {
   calibrateClock();
   const t0 = nowMs();
-  const handle = await lane.env.client.workflow.start('benchFloorParallel', { taskQueue, workflowId: `bench-curve-floor-${n}-${randomUUID().slice(0, 8)}`, args: [n, STEP_MS] });
+  const handle = await lane.env.client.workflow.start('benchFloorParallel', {
+    taskQueue,
+    workflowId: `bench-curve-floor-${n}-${randomUUID().slice(0, 8)}`,
+    args: [n, STEP_MS],
+  });
   await handle.result();
   const total = nowMs() - t0;
   return measured(lane, handle.workflowId, handle.firstExecutionRunId, 'work', n, total, () => 'bare workflow');
 }
 
 /** Reads every run of the workflow (it may continue as new) and measures its `type` activities. */
-async function measured(lane: Lane, workflowId: string, firstRunId: string | undefined, type: string, n: number, total: number, what: () => string): Promise<Run> {
+async function measured(
+  lane: Lane,
+  workflowId: string,
+  firstRunId: string | undefined,
+  type: string,
+  n: number,
+  total: number,
+  what: () => string,
+): Promise<Run> {
   const histories = await historiesOf(lane, workflowId, firstRunId);
   const runs = lane.probe.of(workflowId);
   lane.probe.clear();
-  const spans: ActivitySpan[] = histories.flatMap((events) => activitySpans(events, runs)).filter((s) => s.type === type);
-  if (spans.length !== n || spans.some((s) => !s.run)) throw new Error(`${workflowId}: ${spans.length} ${type} activities in history (${spans.filter((s) => s.run).length} seen on the worker), expected ${n}: ${what()}`);
+  const spans: ActivitySpan[] = histories
+    .flatMap((events) => activitySpans(events, runs))
+    .filter((s) => s.type === type);
+  if (spans.length !== n || spans.some((s) => !s.run))
+    throw new Error(
+      `${workflowId}: ${spans.length} ${type} activities in history (${spans.filter((s) => s.run).length} seen on the worker), expected ${n}: ${what()}`,
+    );
   const tasks = histories.flatMap((events) => workflowTaskSpans(events));
   const starts = spans.map((s) => s.run!.start);
   const spread = Math.max(...starts) - Math.min(...starts);
@@ -186,7 +240,7 @@ async function measured(lane: Lane, workflowId: string, firstRunId: string | und
 /** The history of each run of a workflow, following continue-as-new from its first run. */
 async function historiesOf(lane: Lane, workflowId: string, runId: string | undefined): Promise<HistoryEvent[][]> {
   const out: HistoryEvent[][] = [];
-  for (let next = runId; next; ) {
+  for (let next = runId; next;) {
     const events = (await lane.env.client.workflow.getHandle(workflowId, next).fetchHistory()).events ?? [];
     out.push(events);
     next = events.at(-1)?.workflowExecutionContinuedAsNewEventAttributes?.newExecutionRunId ?? undefined;
@@ -205,14 +259,19 @@ async function replayFigure(small: Histories, large: Histories): Promise<Figure>
   const keep = process.env.BENCH_CURVE_KEEP_HISTORIES;
   const dir = keep ?? (await mkdtemp(join(tmpdir(), 'bench-replay-')));
   try {
-    const files: ReplayInput = { small: { n: small.n, plan: join(dir, 'small-plan.bin'), bare: join(dir, 'small-bare.bin') }, large: { n: large.n, plan: join(dir, 'large-plan.bin'), bare: join(dir, 'large-bare.bin') } };
+    const files: ReplayInput = {
+      small: { n: small.n, plan: join(dir, 'small-plan.bin'), bare: join(dir, 'small-bare.bin') },
+      large: { n: large.n, plan: join(dir, 'large-plan.bin'), bare: join(dir, 'large-bare.bin') },
+    };
     for (const size of ['small', 'large'] as const) {
       const h = size === 'small' ? small : large;
       await writeFile(files[size].plan, encodeHistory(h.plan));
       await writeFile(files[size].bare, encodeHistory(h.bare));
     }
     const script = new URL('./temporal-replay.ts', import.meta.url).pathname;
-    const { stdout } = await run(process.execPath, [...process.execArgv, script, JSON.stringify(files)], { maxBuffer: 1 << 20 });
+    const { stdout } = await run(process.execPath, [...process.execArgv, script, JSON.stringify(files)], {
+      maxBuffer: 1 << 20,
+    });
     const r = ReplayOutput.parse(JSON.parse(stdout.trim().split('\n').at(-1)!));
     return {
       name: `plan curve replay: workflow CPU ms per step (${large.n} - ${small.n} steps)`,

@@ -135,7 +135,16 @@ export function activitySpans(events: HistoryEvent[], runs: Map<string, Activity
     if (e.workflowTaskStartedEventAttributes) taskStarted.set(Number(e.eventId), at);
     const s = e.activityTaskScheduledEventAttributes;
     if (s) {
-      const span: ActivitySpan = { type: s.activityType?.name ?? '?', activityId: s.activityId ?? '?', decided, scheduled: at, started: NaN, completed: NaN, applied: NaN, ownMs: 0 };
+      const span: ActivitySpan = {
+        type: s.activityType?.name ?? '?',
+        activityId: s.activityId ?? '?',
+        decided,
+        scheduled: at,
+        started: NaN,
+        completed: NaN,
+        applied: NaN,
+        ownMs: 0,
+      };
       byScheduled.set(Number(e.eventId), span);
       spans.push(span);
     }
@@ -174,7 +183,8 @@ export function workflowTaskSpans(events: HistoryEvent[]): TaskSpan[] {
   const done: TaskSpan[] = [];
   for (const e of events) {
     const at = millis(e);
-    if (e.workflowTaskScheduledEventAttributes) byScheduled.set(Number(e.eventId), { scheduled: at, started: NaN, completed: NaN });
+    if (e.workflowTaskScheduledEventAttributes)
+      byScheduled.set(Number(e.eventId), { scheduled: at, started: NaN, completed: NaN });
     const started = e.workflowTaskStartedEventAttributes;
     const span = started ? byScheduled.get(Number(started.scheduledEventId)) : undefined;
     if (span) {
@@ -201,7 +211,9 @@ export function percentiles(xs: number[]): { p50: number; p90: number; p95: numb
 
 /** The most of these activities running on the worker at one time. */
 export function maxInFlight(spans: ActivitySpan[]): number {
-  const edges = spans.flatMap((s) => (s.run ? [[s.run.start, 1] as const, [s.run.end, -1] as const] : [])).sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+  const edges = spans
+    .flatMap((s) => (s.run ? [[s.run.start, 1] as const, [s.run.end, -1] as const] : []))
+    .sort((a, b) => a[0] - b[0] || a[1] - b[1]);
   let now = 0;
   let most = 0;
   for (const [, d] of edges) most = Math.max(most, (now += d));

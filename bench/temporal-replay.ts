@@ -33,7 +33,9 @@ export interface Histories {
 
 const Files = z.object({ n: z.number().int().positive(), plan: z.string(), bare: z.string() });
 /** The child's argument: the files of the smallest and the largest size. */
-export const ReplayInput = z.object({ small: Files, large: Files }).refine((i) => i.large.n > i.small.n, 'large.n must be above small.n');
+export const ReplayInput = z
+  .object({ small: Files, large: Files })
+  .refine((i) => i.large.n > i.small.n, 'large.n must be above small.n');
 export type ReplayInput = z.infer<typeof ReplayInput>;
 
 const ByVariant = z.object({ shipped: z.number(), bare: z.number() });
@@ -71,13 +73,19 @@ async function measure(input: ReplayInput): Promise<ReplayOutput> {
   const promises = fill(names, 0);
   for (const name of names) {
     const v = variants[name];
-    promises[name] = ((await promisesIn(v.bundle, histories.large[v.which])) - (await promisesIn(v.bundle, histories.small[v.which]))) / steps;
+    promises[name] =
+      ((await promisesIn(v.bundle, histories.large[v.which])) -
+        (await promisesIn(v.bundle, histories.small[v.which]))) /
+      steps;
   }
-  const perStep = Object.fromEntries(names.map((name) => [name, (best.large[name] - best.small[name]) / steps])) as Record<Variant, number>;
+  const perStep = Object.fromEntries(
+    names.map((name) => [name, (best.large[name] - best.small[name]) / steps]),
+  ) as Record<Variant, number>;
   return { rounds: ROUNDS, perStep, promises };
 }
 
-const fill = <K extends string>(keys: K[], value: number) => Object.fromEntries(keys.map((k) => [k, value])) as Record<K, number>;
+const fill = <K extends string>(keys: K[], value: number) =>
+  Object.fromEntries(keys.map((k) => [k, value])) as Record<K, number>;
 
 type Bundle = Awaited<ReturnType<typeof bundleOnce>>;
 

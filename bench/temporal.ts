@@ -56,7 +56,18 @@ import { benchAgents, onePass, repeatingModel, onePassProgram } from './agents/m
 import { waitFor } from './mission.ts';
 import { curveFigures } from './temporal-plan-curve.ts';
 import { consoleClicks } from './temporal-console.ts';
-import { ActivityProbe, type ActivitySpan, type TaskSpan, activitySpans, calibrateClock, fmtMs as p, maxInFlight, nowMs, percentiles, workflowTaskSpans } from './temporal-probe.ts';
+import {
+  ActivityProbe,
+  type ActivitySpan,
+  type TaskSpan,
+  activitySpans,
+  calibrateClock,
+  fmtMs as p,
+  maxInFlight,
+  nowMs,
+  percentiles,
+  workflowTaskSpans,
+} from './temporal-probe.ts';
 import type { BenchRow } from './types.ts';
 
 /** timed runs per figure (`BENCH_TEMPORAL_RUNS`); plans of 50 steps run half as often */
@@ -106,9 +117,22 @@ const guarded = defineTool({
   requiresApproval: true,
   handler: ({ i }) => ({ i }),
 });
-const approvedAgent = defineAgent({ name: 'bench-approved', prompt: 'Call guarded once.', input: z.object({}), output: z.unknown(), tools: [guarded], limits: { maxTurns: 2 } });
+const approvedAgent = defineAgent({
+  name: 'bench-approved',
+  prompt: 'Call guarded once.',
+  input: z.object({}),
+  output: z.unknown(),
+  tools: [guarded],
+  limits: { maxTurns: 2 },
+});
 const approvedProgram = `(return {:r (task "g" (tool/guarded {:i 1}))})`;
-const planAgent = defineAgent({ name: 'bench-temporal-plans', prompt: 'bench', input: z.object({}), output: z.unknown(), tools: [work] });
+const planAgent = defineAgent({
+  name: 'bench-temporal-plans',
+  prompt: 'bench',
+  input: z.object({}),
+  output: z.unknown(),
+  tools: [work],
+});
 const registered: RegisteredAgent[] = [
   ...benchAgents,
   { agent: approvedAgent as unknown as Agent, model: repeatingModel(approvedProgram) },
@@ -141,7 +165,8 @@ function partsOf(given: string | undefined): Part[] {
   if (!given) return [...ALL_PARTS];
   const wanted = given.split(',').map((s) => s.trim());
   const unknown = wanted.filter((w) => !(ALL_PARTS as readonly string[]).includes(w));
-  if (unknown.length) throw new Error(`BENCH_TEMPORAL_PARTS: unknown part ${unknown.join(', ')}; the parts are ${ALL_PARTS.join(', ')}`);
+  if (unknown.length)
+    throw new Error(`BENCH_TEMPORAL_PARTS: unknown part ${unknown.join(', ')}; the parts are ${ALL_PARTS.join(', ')}`);
   return ALL_PARTS.filter((part) => wanted.includes(part));
 }
 
@@ -160,7 +185,13 @@ async function libraryPass(): Promise<number> {
 
 async function inLane(kind: Kind, library: () => Promise<number>): Promise<Figure[]> {
   const startServer = kind === 'embedded' ? () => startDevServer({ port: 0 }) : () => startTemporalDevServer();
-  const env = await createTestEnv({ workflowsPath, workflowInterceptorModules, worker: { sinks: silentSpanSinks }, startWorker: false, startServer });
+  const env = await createTestEnv({
+    workflowsPath,
+    workflowInterceptorModules,
+    worker: { sinks: silentSpanSinks },
+    startWorker: false,
+    startServer,
+  });
   const probe = new ActivityProbe();
   const agents: AgentRegistry = new Map(registered.map((e) => [e.agent.name, e]));
   const activities = createActivities({ agents, client: probe.client(env.connection, env.server.namespace) });
@@ -248,11 +279,23 @@ async function floorFigures(lane: Lane): Promise<Figure[]> {
       await lane.env.client.workflow.execute('benchFloor', { taskQueue, workflowId, args: [3] });
       const { spans, tasks } = await lane.history(workflowId);
       lane.probe.clear();
-      return { activities: spans.map((s) => s.applied - s.scheduled - s.ownMs), tasks: tasks.map((t) => t.completed - t.scheduled), work: tasks.map((t) => t.completed - t.started) };
+      return {
+        activities: spans.map((s) => s.applied - s.scheduled - s.ownMs),
+        tasks: tasks.map((t) => t.completed - t.scheduled),
+        work: tasks.map((t) => t.completed - t.started),
+      };
     });
     return [
-      { name: 'floor: bare activity, scheduled → applied', samples: got.flatMap((g) => g.activities), detail: 'a no-op activity of a workflow without Navigator code or interceptors' },
-      { name: 'floor: bare workflow task, scheduled → completed', samples: got.flatMap((g) => g.tasks), detail: `started → completed ${p(p50(got.flatMap((g) => g.work)))}` },
+      {
+        name: 'floor: bare activity, scheduled → applied',
+        samples: got.flatMap((g) => g.activities),
+        detail: 'a no-op activity of a workflow without Navigator code or interceptors',
+      },
+      {
+        name: 'floor: bare workflow task, scheduled → completed',
+        samples: got.flatMap((g) => g.tasks),
+        detail: `started → completed ${p(p50(got.flatMap((g) => g.work)))}`,
+      },
     ];
   } finally {
     worker.shutdown();
@@ -281,7 +324,8 @@ async function passFigures(lane: Lane, library: number): Promise<Figure[]> {
       taskWork: m.tasks.map((t) => t.completed - t.started),
     };
   });
-  const col = <K extends 'overhead' | 'dispatch' | 'query' | 'report' | 'acted' | 'own' | 'mission' | 'tasks'>(k: K) => got.map((g) => g[k]);
+  const col = <K extends 'overhead' | 'dispatch' | 'query' | 'report' | 'acted' | 'own' | 'mission' | 'tasks'>(k: K) =>
+    got.map((g) => g[k]);
   return [
     {
       name: 'pass: scheduled → applied, minus its own time',
@@ -290,7 +334,11 @@ async function passFigures(lane: Lane, library: number): Promise<Figure[]> {
         `dispatch ${p(p50(col('dispatch')))} + journal query ${p(p50(col('query')))} + report ${p(p50(col('report')))} + workflow task ${p(p50(col('acted')))}; ` +
         `own time ${p(p50(col('own')))} (library mode ${p(library)})`,
     },
-    { name: 'one-pass mission: start → result, minus the pass', samples: col('mission'), detail: `start, describeAgent, the pass, result: ${p50(col('tasks'))} workflow tasks` },
+    {
+      name: 'one-pass mission: start → result, minus the pass',
+      samples: col('mission'),
+      detail: `start, describeAgent, the pass, result: ${p50(col('tasks'))} workflow tasks`,
+    },
     {
       name: 'workflow task: scheduled → completed',
       samples: got.flatMap((g) => g.taskDispatch.map((d, i) => d + g.taskWork[i]!)),
@@ -303,7 +351,11 @@ async function passFigures(lane: Lane, library: number): Promise<Figure[]> {
 
 async function effectFigures(lane: Lane): Promise<Figure[]> {
   // the same mission without effects: what effects add is measured beyond it
-  const base = p50((await repeat(RUNS, () => missionRun(lane, { agent: 'bench-sequential', input: { n: 0 } }))).map((m) => m.e2e - m.own));
+  const base = p50(
+    (await repeat(RUNS, () => missionRun(lane, { agent: 'bench-sequential', input: { n: 0 } }))).map(
+      (m) => m.e2e - m.own,
+    ),
+  );
   const figures: Figure[] = [];
   for (const [agent, how] of [
     ['bench-effects', 'at once (pmap)'],
@@ -322,7 +374,8 @@ async function effectFigures(lane: Lane): Promise<Figure[]> {
         return { perEffect: added / n, mission: (m.e2e - m.own - base) / n, gap: sum(gaps) / n, tools: tools.length };
       });
       const tools = got.map((g) => g.tools);
-      if (tools.some((t) => t !== n)) throw new Error(`${agent} n=${n}: ${tools.join(',')} runTool activities, expected ${n} each`);
+      if (tools.some((t) => t !== n))
+        throw new Error(`${agent} n=${n}: ${tools.join(',')} runTool activities, expected ${n} each`);
       figures.push({
         name: `effect: ${n} ${how}, per effect`,
         samples: got.map((g) => g.perEffect),
@@ -344,7 +397,9 @@ async function decisionFigures(lane: Lane): Promise<Figure[]> {
     const ack = nowMs() - t0;
     await handle.result();
     const done = nowMs() - t0;
-    const next = lane.probe.runs.find((r) => r.type === 'runPass' && r.workflowId === handle.workflowId && r.start >= t0);
+    const next = lane.probe.runs.find(
+      (r) => r.type === 'runPass' && r.workflowId === handle.workflowId && r.start >= t0,
+    );
     const spans = await lane.spans(handle.workflowId);
     lane.probe.clear();
     const own = spans.filter((s) => s.type === 'runPass').at(-1)!.ownMs;
@@ -368,11 +423,23 @@ async function decisionFigures(lane: Lane): Promise<Figure[]> {
     return handle;
   };
   await consoleClicks({ client: lane.env.client, taskQueue: lane.env.taskQueue, probe: lane.probe }, WARMUP, park);
-  const clicks = await consoleClicks({ client: lane.env.client, taskQueue: lane.env.taskQueue, probe: lane.probe }, RUNS, park);
+  const clicks = await consoleClicks(
+    { client: lane.env.client, taskQueue: lane.env.taskQueue, probe: lane.probe },
+    RUNS,
+    park,
+  );
   return [
     { name: 'decision: update sent → acknowledged', samples: col('ack') },
-    { name: 'decision: update sent → next pass running', samples: col('next'), detail: 'until the runPass activity starts on the worker' },
-    { name: 'decision: update sent → mission completed, minus the pass', samples: col('doneOverhead'), detail: `raw ${p(p50(col('done')))}` },
+    {
+      name: 'decision: update sent → next pass running',
+      samples: col('next'),
+      detail: 'until the runPass activity starts on the worker',
+    },
+    {
+      name: 'decision: update sent → mission completed, minus the pass',
+      samples: col('doneOverhead'),
+      detail: `raw ${p(p50(col('done')))}`,
+    },
     {
       name: 'approval: approveEffect sent → the effect running',
       samples: approval.map((a) => a.started),
@@ -392,7 +459,8 @@ async function pendingApproval(handle: WorkflowHandle): Promise<string> {
     const status = await handle.query(statusQuery).catch(() => null);
     const key = status?.effectApprovals[0]?.key;
     if (key) return key;
-    if (status && ['completed', 'failed', 'cancelled'].includes(status.status)) throw new Error(`${handle.workflowId} ended (${status.status}) without asking for approval`);
+    if (status && ['completed', 'failed', 'cancelled'].includes(status.status))
+      throw new Error(`${handle.workflowId} ended (${status.status}) without asking for approval`);
     await sleep(5);
   }
   throw new Error(`${handle.workflowId} never asked for approval`);
@@ -400,8 +468,15 @@ async function pendingApproval(handle: WorkflowHandle): Promise<string> {
 
 // ---------------------------------------------------------------- 4. plans
 
-const independent = (n: number): StepSpecInput[] => Array.from({ length: n }, (_, i) => ({ id: `s${i}`, description: `step ${i}`, tool: 'work', args: { i, ms: STEP_MS } }));
-const chain = (n: number): StepSpecInput[] => independent(n).map((s, i) => ({ ...s, dependsOn: i ? [`s${i - 1}`] : [] }));
+const independent = (n: number): StepSpecInput[] =>
+  Array.from({ length: n }, (_, i) => ({
+    id: `s${i}`,
+    description: `step ${i}`,
+    tool: 'work',
+    args: { i, ms: STEP_MS },
+  }));
+const chain = (n: number): StepSpecInput[] =>
+  independent(n).map((s, i) => ({ ...s, dependsOn: i ? [`s${i - 1}`] : [] }));
 
 async function planFigures(lane: Lane): Promise<Figure[]> {
   const figures: Figure[] = [];
@@ -412,12 +487,21 @@ async function planFigures(lane: Lane): Promise<Figure[]> {
     for (const n of PLAN_SIZES) {
       const got = await repeat(n >= 50 ? Math.ceil(RUNS / 2) : RUNS, async () => {
         const t0 = nowMs();
-        const plan = await startPlan(lane.env.client, { agent: planAgent.name, approve: true, document: { steps: steps(n) }, id: `bench-temporal-plan-${randomUUID().slice(0, 8)}`, taskQueue: lane.env.taskQueue });
+        const plan = await startPlan(lane.env.client, {
+          agent: planAgent.name,
+          approve: true,
+          document: { steps: steps(n) },
+          id: `bench-temporal-plan-${randomUUID().slice(0, 8)}`,
+          taskQueue: lane.env.taskQueue,
+        });
         const summary = await plan.result();
         const total = nowMs() - t0;
         const spans = (await lane.spans(plan.id)).filter((s) => s.type === 'runPlanStep');
         lane.probe.clear();
-        if (spans.length !== n) throw new Error(`plan of ${n} ${shape} steps ran ${spans.length} steps: ${JSON.stringify(summary).slice(0, 300)}`);
+        if (spans.length !== n)
+          throw new Error(
+            `plan of ${n} ${shape} steps ran ${spans.length} steps: ${JSON.stringify(summary).slice(0, 300)}`,
+          );
         const span = Math.max(...spans.map((s) => s.applied)) - Math.min(...spans.map((s) => s.scheduled));
         // a chain's steps take turns; independent ones overlap, so only the longest counts
         const own = shape === 'chain' ? sum(spans.map((s) => s.ownMs)) : Math.max(...spans.map((s) => s.ownMs));
@@ -441,9 +525,19 @@ function rows(embedded: Figure[], real: Figure[] | string): BenchRow[] {
     const e = percentiles(f.samples);
     const r = realByName.get(f.name);
     const rp = r ? percentiles(r.samples) : undefined;
-    const note = [`p90 ${p(e.p90)}${rp ? ` / ${p(rp.p90)}` : ''} (${e.n} runs)`, f.detail && `embedded: ${f.detail}`, r?.detail && `real: ${r.detail}`].filter(Boolean).join('; ');
+    const note = [
+      `p90 ${p(e.p90)}${rp ? ` / ${p(rp.p90)}` : ''} (${e.n} runs)`,
+      f.detail && `embedded: ${f.detail}`,
+      r?.detail && `real: ${r.detail}`,
+    ]
+      .filter(Boolean)
+      .join('; ');
     return { name: f.name, median_ms: e.p50, ...(rp ? { baseline_ms: rp.p50, ratio: e.p50 / rp.p50 } : {}), note };
   });
-  out.unshift({ name: 'columns: median = embedded server p50, baseline = temporal server start-dev p50, ratio = embedded / real', median_ms: NaN, note: typeof real === 'string' ? `real server ${real}` : 'p90s in the note as embedded / real' });
+  out.unshift({
+    name: 'columns: median = embedded server p50, baseline = temporal server start-dev p50, ratio = embedded / real',
+    median_ms: NaN,
+    note: typeof real === 'string' ? `real server ${real}` : 'p90s in the note as embedded / real',
+  });
   return out;
 }

@@ -25,7 +25,12 @@ export interface BenchRow {
  * unoptimised code, on one side or the other depending on which of its functions
  * earlier rows had already made hot.
  */
-export async function medianMs(fn: () => unknown | Promise<unknown>, iterations = 15, warmup = 3, minMs = 0): Promise<number> {
+export async function medianMs(
+  fn: () => unknown | Promise<unknown>,
+  iterations = 15,
+  warmup = 3,
+  minMs = 0,
+): Promise<number> {
   const warm = performance.now();
   for (let i = 0; i < warmup || performance.now() - warm < minMs; i++) await fn();
   const times: number[] = [];

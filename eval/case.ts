@@ -68,7 +68,9 @@ export function all(...checks: Array<() => Verdict>): Verdict {
 }
 
 export const expectEqual = (what: string, got: unknown, want: unknown): Verdict =>
-  JSON.stringify(got) === JSON.stringify(want) ? pass : fail(`${what}: expected ${JSON.stringify(want)}, got ${JSON.stringify(got)}`);
+  JSON.stringify(got) === JSON.stringify(want)
+    ? pass
+    : fail(`${what}: expected ${JSON.stringify(want)}, got ${JSON.stringify(got)}`);
 
 /** The effects of one tool, in order. */
 export const effectsOf = (o: Outcome, tool: string) => o.effects.filter((e) => e.tool === tool);

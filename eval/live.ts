@@ -122,7 +122,8 @@ export function replayModel(dir: string, entry: Pick<ManifestEntry, 'case' | 'an
     id: `replay:${entry.case}`,
     async generate(req) {
       const text = texts[next++];
-      if (text === undefined) throw new Error(`${entry.case}: the live recording has ${texts.length} answers; call ${next} has none`);
+      if (text === undefined)
+        throw new Error(`${entry.case}: the live recording has ${texts.length} answers; call ${next} has none`);
       const input = Math.ceil((req.system.length + req.messages.reduce((a, m) => a + m.content.length, 0)) / 4);
       return { text, usage: { inputTokens: input, outputTokens: Math.ceil(text.length / 4) } };
     },

@@ -53,7 +53,9 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
  * property of an object.
  */
 export function answerFor(value: string, schema: Record<string, Json>): Json {
-  const options = (schema.enum ?? (Array.isArray(schema.oneOf) ? (schema.oneOf as Array<Record<string, Json>>).map((o) => o.const) : undefined)) as Json[] | undefined;
+  const options = (schema.enum ??
+    (Array.isArray(schema.oneOf) ? (schema.oneOf as Array<Record<string, Json>>).map((o) => o.const) : undefined)) as
+    Json[] | undefined;
   if (Array.isArray(options) && options.length) {
     return options.find((o) => typeof o === 'string' && o.toLowerCase().includes(value.toLowerCase())) ?? options[0]!;
   }
@@ -67,18 +69,40 @@ export function answerFor(value: string, schema: Record<string, Json>): Json {
   return value;
 }
 
-export async function runPlanCase(env: TestEnv, worker: CaseWorker, c: PlanEvalCase, opts: CaseOptions & { counted: (m: ChatModel) => { model: ChatModel; stats: { calls: number; tokens: number; inputTokens: number; outputTokens: number; answers: string[] } } }): Promise<RunResult> {
+export async function runPlanCase(
+  env: TestEnv,
+  worker: CaseWorker,
+  c: PlanEvalCase,
+  opts: CaseOptions & {
+    counted: (m: ChatModel) => {
+      model: ChatModel;
+      stats: { calls: number; tokens: number; inputTokens: number; outputTokens: number; answers: string[] };
+    };
+  },
+): Promise<RunResult> {
   const started = performance.now();
   const made = c.make();
   const { model, stats } = opts.counted(opts.model);
   worker.beforeCase();
   worker.agents.set(made.agent.name, { agent: made.agent, model: () => model });
   const id = `eval-${c.name}-${opts.run}-${Date.now().toString(36)}`;
-  const counts = () => ({ modelCalls: stats.calls, tokens: stats.tokens, inputTokens: stats.inputTokens, outputTokens: stats.outputTokens, answers: stats.answers });
+  const counts = () => ({
+    modelCalls: stats.calls,
+    tokens: stats.tokens,
+    inputTokens: stats.inputTokens,
+    outputTokens: stats.outputTokens,
+    answers: stats.answers,
+  });
   const base = { case: c.name, run: opts.run, passes: 0, audit: false };
   const questions: Array<{ stepId: string; question: string; schema: Json; answer: Json }> = [];
   try {
-    const handle = await startPlan(env.client, { id, agent: made.agent.name, request: made.request, ...(made.context !== undefined ? { context: made.context } : {}), taskQueue: env.taskQueue });
+    const handle = await startPlan(env.client, {
+      id,
+      agent: made.agent.name,
+      request: made.request,
+      ...(made.context !== undefined ? { context: made.context } : {}),
+      taskQueue: env.taskQueue,
+    });
     const deadline = Date.now() + (opts.timeoutMs ?? 600_000);
     const approved = new Set<string>();
     const answered = new Set<string>();
@@ -95,9 +119,12 @@ export async function runPlanCase(env: TestEnv, worker: CaseWorker, c: PlanEvalC
         const key = `${a.stepId}#${a.item ?? ''}`;
         if (approved.has(key)) continue;
         approved.add(key);
-        const verdict = made.approve ? made.approve({ stepId: a.stepId, tool: a.tool ?? null, args: a.args as Json }) : true;
+        const verdict = made.approve
+          ? made.approve({ stepId: a.stepId, tool: a.tool ?? null, args: a.args as Json })
+          : true;
         const item = a.item ?? undefined;
-        if (verdict === true) await handle.approveStep(a.stepId, { by: 'eval', ...(item !== undefined ? { item } : {}) });
+        if (verdict === true)
+          await handle.approveStep(a.stepId, { by: 'eval', ...(item !== undefined ? { item } : {}) });
         else await handle.denyStep(a.stepId, { by: 'eval', reason: verdict, ...(item !== undefined ? { item } : {}) });
       }
       for (const q of v?.questions ?? []) {
@@ -112,7 +139,13 @@ export async function runPlanCase(env: TestEnv, worker: CaseWorker, c: PlanEvalC
       await sleep(100);
     }
     const view = await handle.status();
-    const verdict = c.check({ status: view.status, plan: view.plan, error: view.error, effects: made.effects, questions });
+    const verdict = c.check({
+      status: view.status,
+      plan: view.plan,
+      error: view.error,
+      effects: made.effects,
+      questions,
+    });
     const audit = await auditPlan(env.client, id, { workflowBundle: env.bundle, replayer: env.replayer });
     return {
       ...base,
@@ -124,9 +157,16 @@ export async function runPlanCase(env: TestEnv, worker: CaseWorker, c: PlanEvalC
       audit: audit.ok,
     };
   } catch (err) {
-    return { ...base, correct: false, why: `the run broke: ${(err as Error).message}`, ...counts(), durationMs: performance.now() - started };
+    return {
+      ...base,
+      correct: false,
+      why: `the run broke: ${(err as Error).message}`,
+      ...counts(),
+      durationMs: performance.now() - started,
+    };
   }
 }
 
 /** The result of a plan step, or undefined. */
-export const stepResult = (o: PlanOutcome, id: string): Json | undefined => o.plan?.steps.find((s) => s.id === id)?.result?.value;
+export const stepResult = (o: PlanOutcome, id: string): Json | undefined =>
+  o.plan?.steps.find((s) => s.id === id)?.result?.value;

@@ -39,7 +39,18 @@ function byRun(results: readonly RunResult[], run: number): { run: number; missi
 
 /** A plain-text table, one row per run, then the summary line. */
 export function formatReport(model: string, results: readonly RunResult[]): string {
-  const header = ['case', 'run', 'correct', 'passes', 'model calls', 'tokens in', 'tokens out', 'approval waits', 'seconds', 'why not'];
+  const header = [
+    'case',
+    'run',
+    'correct',
+    'passes',
+    'model calls',
+    'tokens in',
+    'tokens out',
+    'approval waits',
+    'seconds',
+    'why not',
+  ];
   const rows = results.map((r) => [
     r.case,
     String(r.run),
@@ -53,7 +64,11 @@ export function formatReport(model: string, results: readonly RunResult[]): stri
     r.why ?? '',
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
-  const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd();
+  const line = (cells: string[]) =>
+    cells
+      .map((c, i) => c.padEnd(widths[i]!))
+      .join('  ')
+      .trimEnd();
   const s = summarize(results);
   return [
     `model: ${model}`,
@@ -62,6 +77,10 @@ export function formatReport(model: string, results: readonly RunResult[]): stri
     ...rows.map(line),
     '',
     `${s.correct}/${s.runs} correct (${(s.successRate * 100).toFixed(0)}%), mean model calls per mission ${s.meanModelCalls.toFixed(2)}, mean passes ${s.meanPasses.toFixed(2)}, ${s.inputTokens} input and ${s.outputTokens} output tokens`,
-    ...(s.byRun ? [`model calls per mission by run: ${s.byRun.map((b) => `run ${b.run} ${b.meanModelCalls.toFixed(2)}`).join(', ')}`] : []),
+    ...(s.byRun
+      ? [
+          `model calls per mission by run: ${s.byRun.map((b) => `run ${b.run} ${b.meanModelCalls.toFixed(2)}`).join(', ')}`,
+        ]
+      : []),
   ].join('\n');
 }

@@ -92,7 +92,8 @@ export async function runSuite(opts: SuiteOptions = {}): Promise<RunResult[]> {
   const replay = opts.replay ?? (suite === 'live' && !opts.model && !opts.recordingFor ? LATEST_LIVE : undefined);
   opts = { ...opts, replay };
   const replayed = opts.replay ? (readManifest(opts.replay)?.entries ?? []).filter((e) => e.suite === suite) : null;
-  if (opts.replay && !replayed?.length) throw new Error(`${opts.replay} holds no recorded ${suite} case (manifest.json)`);
+  if (opts.replay && !replayed?.length)
+    throw new Error(`${opts.replay} holds no recorded ${suite} case (manifest.json)`);
   const plan: Array<{ c: AnyCase; run: number; model?: ChatModel }> = [];
   const only = (c: AnyCase) => !opts.only?.length || opts.only.includes(c.name);
   if (replayed) {
@@ -104,18 +105,24 @@ export async function runSuite(opts: SuiteOptions = {}): Promise<RunResult[]> {
   }
   const selected = cases.filter(only);
   const unknown = (opts.only ?? []).filter((n) => !cases.some((c) => c.name === n));
-  if (unknown.length) throw new Error(`unknown case(s): ${unknown.join(', ')}; cases: ${cases.map((c) => c.name).join(', ')}`);
+  if (unknown.length)
+    throw new Error(`unknown case(s): ${unknown.join(', ')}; cases: ${cases.map((c) => c.name).join(', ')}`);
   const env = await createTestEnv({ workflowsPath, startWorker: false });
   const results: RunResult[] = [];
   if (!replayed) for (let run = 1; run <= (opts.runs ?? 1); run++) for (const c of selected) plan.push({ c, run });
   const relay = opts.relay ? relayRecorder(opts.relay, suite, opts.model ?? 'recorded', opts.label ?? '') : null;
   try {
-    const worker = await startCaseWorker(env, opts.withoutMemory ? { waitingPrograms: false } : { shapeMemory: new ShapeMemory() });
+    const worker = await startCaseWorker(
+      env,
+      opts.withoutMemory ? { waitingPrograms: false } : { shapeMemory: new ShapeMemory() },
+    );
     try {
       for (const { c, run, model } of plan) {
         relay?.before();
         const m = model ?? modelFor(c, opts);
-        const r = isPlan(c) ? await runPlanCase(env, worker, c, { model: m, run, counted }) : await runCase(env, worker, c, { model: m, run });
+        const r = isPlan(c)
+          ? await runPlanCase(env, worker, c, { model: m, run, counted })
+          : await runCase(env, worker, c, { model: m, run });
         if (relay) r.modelCalls = relay.after(r).modelCalls;
         results.push(r);
         opts.onResult?.(r);
@@ -147,7 +154,7 @@ async function main(): Promise<void> {
   });
   const runs = Number(values.runs);
   if (!Number.isInteger(runs) || runs < 1) throw new Error(`--runs must be a positive integer, got ${values.runs}`);
-  if (values.record && !values.model) throw new Error('--record needs --model: it records a real model\'s answers');
+  if (values.record && !values.model) throw new Error("--record needs --model: it records a real model's answers");
   try {
     Runtime.install({ logger: new DefaultLogger('ERROR') });
   } catch {
@@ -155,9 +162,13 @@ async function main(): Promise<void> {
   }
   const model = values.model ?? process.env.NAVIGATOR_MODEL;
   const suite = values.suite as SuiteName;
-  if (!Object.hasOwn(SUITES, suite)) throw new Error(`--suite must be one of ${Object.keys(SUITES).join(', ')}, got ${values.suite}`);
+  if (!Object.hasOwn(SUITES, suite))
+    throw new Error(`--suite must be one of ${Object.keys(SUITES).join(', ')}, got ${values.suite}`);
   const onResult = values.progress
-    ? (r: RunResult) => process.stderr.write(`${r.case} run ${r.run}: ${r.correct ? 'ok' : `NO (${r.why})`}, ${r.modelCalls} calls, ${r.inputTokens}+${r.outputTokens} tokens, ${(r.durationMs / 1000).toFixed(0)} s\n`)
+    ? (r: RunResult) =>
+        process.stderr.write(
+          `${r.case} run ${r.run}: ${r.correct ? 'ok' : `NO (${r.why})`}, ${r.modelCalls} calls, ${r.inputTokens}+${r.outputTokens} tokens, ${(r.durationMs / 1000).toFixed(0)} s\n`,
+        )
     : undefined;
   const results = await runSuite({
     suite,
@@ -171,9 +182,15 @@ async function main(): Promise<void> {
     replay: values.replay,
     onResult,
   });
-  if (values.json) process.stdout.write(`${JSON.stringify({ suite, model: model ?? 'recorded', results: results.map(({ answers: _, ...r }) => r), summary: summarize(results) }, null, 2)}\n`);
+  if (values.json)
+    process.stdout.write(
+      `${JSON.stringify({ suite, model: model ?? 'recorded', results: results.map(({ answers: _, ...r }) => r), summary: summarize(results) }, null, 2)}\n`,
+    );
   else {
-    const label = values.replay ? `live recording ${values.replay}, replayed` : model ?? `recorded answers (${suite === 'benchmark' ? 'eval/benchmark/recordings, written by hand' : 'eval/recordings'})`;
+    const label = values.replay
+      ? `live recording ${values.replay}, replayed`
+      : (model ??
+        `recorded answers (${suite === 'benchmark' ? 'eval/benchmark/recordings, written by hand' : 'eval/recordings'})`);
     process.stdout.write(`${formatReport(label, results)}\n`);
     if (suite === 'benchmark') process.stdout.write(`\n${PUBLISHED}\n`);
   }

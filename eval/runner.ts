@@ -75,7 +75,9 @@ export interface CaseWorker {
 export async function startCaseWorker(env: TestEnv, opts: WorkerOptions = {}): Promise<CaseWorker> {
   const agents: CaseWorker['agents'] = new Map();
   const shapeMemory = opts.shapeMemory ?? new ShapeMemory();
-  const worker: Worker = await env.createWorker({ activities: createActivities({ agents, client: env.client, shapeMemory, waitingPrograms: opts.waitingPrograms }) });
+  const worker: Worker = await env.createWorker({
+    activities: createActivities({ agents, client: env.client, shapeMemory, waitingPrograms: opts.waitingPrograms }),
+  });
   const running = worker.run();
   return {
     agents,
@@ -116,13 +118,35 @@ export async function runCase(env: TestEnv, worker: CaseWorker, c: EvalCase, opt
   worker.beforeCase();
   worker.agents.set(made.agent.name, { agent: made.agent, model: () => model });
   const workflowId = `eval-${c.name}-${opts.run}-${Date.now().toString(36)}`;
-  const base = { case: c.name, run: opts.run, modelCalls: 0, tokens: 0, inputTokens: 0, outputTokens: 0, passes: 0, audit: false };
-  const counts = () => ({ modelCalls: stats.calls, tokens: stats.tokens, inputTokens: stats.inputTokens, outputTokens: stats.outputTokens, answers: stats.answers });
+  const base = {
+    case: c.name,
+    run: opts.run,
+    modelCalls: 0,
+    tokens: 0,
+    inputTokens: 0,
+    outputTokens: 0,
+    passes: 0,
+    audit: false,
+  };
+  const counts = () => ({
+    modelCalls: stats.calls,
+    tokens: stats.tokens,
+    inputTokens: stats.inputTokens,
+    outputTokens: stats.outputTokens,
+    answers: stats.answers,
+  });
   try {
     let handle = await env.client.workflow.start('navigatorMission', {
       taskQueue: env.taskQueue,
       workflowId,
-      args: [{ agent: made.agent.name, input: made.input, ...(made.journal ? { journal: made.journal } : {}), options: { maxPasses: 4 } }],
+      args: [
+        {
+          agent: made.agent.name,
+          input: made.input,
+          ...(made.journal ? { journal: made.journal } : {}),
+          options: { maxPasses: 4 },
+        },
+      ],
     });
     const deadline = Date.now() + (opts.timeoutMs ?? 600_000);
     const decided = new Set<string>();
@@ -137,25 +161,34 @@ export async function runCase(env: TestEnv, worker: CaseWorker, c: EvalCase, opt
         // the worker fleet is lost mid-mission: terminated, then resumed from its journal
         crashed = true;
         await handle.terminate('eval: the mission is lost mid-way and resumed');
-        handle = (await resumeMission(env.client, handle.workflowId, { id: `${workflowId}-resumed` })).workflow as typeof handle;
+        handle = (await resumeMission(env.client, handle.workflowId, { id: `${workflowId}-resumed` }))
+          .workflow as typeof handle;
         continue;
       }
       const d = await handle.describe();
       if (d.status.name !== 'RUNNING') {
         closed = await handle.result().then(
           (result) => ({ result: result as Json, failure: null }),
-          (err) => ({ result: null, failure: err instanceof WorkflowFailedError ? String(err.cause?.message ?? err.message) : String(err) }),
+          (err) => ({
+            result: null,
+            failure: err instanceof WorkflowFailedError ? String(err.cause?.message ?? err.message) : String(err),
+          }),
         );
         break;
       }
       const status = await handle.query(statusQuery).catch(() => null);
       const waiting = (status?.effectApprovals ?? []).filter((a) => !verdicts.has(a.key));
       if (waiting.length) {
-        if (!made.approve) throw new Error(`the mission waits for approval of ${waiting.map((a) => a.tool).join(', ')} and the case gives no verdicts`);
+        if (!made.approve)
+          throw new Error(
+            `the mission waits for approval of ${waiting.map((a) => a.tool).join(', ')} and the case gives no verdicts`,
+          );
         approvalRounds++;
         for (const a of waiting) {
           const v = made.approve({ tool: a.tool, args: a.args as Json });
-          await handle.executeUpdate(approveEffectUpdate, { args: [{ key: a.key, approved: v === true, by: 'eval', ...(v === true ? {} : { note: v }) }] });
+          await handle.executeUpdate(approveEffectUpdate, {
+            args: [{ key: a.key, approved: v === true, by: 'eval', ...(v === true ? {} : { note: v }) }],
+          });
           verdicts.add(a.key);
           approvals.push({ tool: a.tool, args: a.args as Json, approved: v === true });
         }
@@ -171,7 +204,10 @@ export async function runCase(env: TestEnv, worker: CaseWorker, c: EvalCase, opt
     const summaries = await handle.query(summariesQuery).catch(() => ({}));
     const finalStatus = await handle.query(statusQuery).catch(() => null);
     const verdict: Verdict = c.check({ ...closed, effects: made.effects, summaries, approvals });
-    const audit = await auditMission(env.client, handle.workflowId, { workflowBundle: env.bundle, replayer: env.replayer });
+    const audit = await auditMission(env.client, handle.workflowId, {
+      workflowBundle: env.bundle,
+      replayer: env.replayer,
+    });
     return {
       ...base,
       correct: verdict.ok && audit.ok,
@@ -183,6 +219,12 @@ export async function runCase(env: TestEnv, worker: CaseWorker, c: EvalCase, opt
       approvalRounds,
     };
   } catch (err) {
-    return { ...base, correct: false, why: `the run broke: ${(err as Error).message}`, ...counts(), durationMs: performance.now() - started };
+    return {
+      ...base,
+      correct: false,
+      why: `the run broke: ${(err as Error).message}`,
+      ...counts(),
+      durationMs: performance.now() - started,
+    };
   }
 }

@@ -24,5 +24,9 @@ const recordedOr = (file: string) => (): ChatModel =>
 export const exampleAgents: Record<string, ExampleAgent> = {
   'wire-transfer': { agent: wireTransfer as unknown as Agent, model: recordedOr(answersFile), defaultInput: wireInput },
   workspace: { agent: workspaceAgent as unknown as Agent, model: recordedOr(plannerAnswersFile) },
-  'report-job': { agent: reportJob as unknown as Agent, model: recordedOr(reportAnswersFile), defaultInput: reportInput },
+  'report-job': {
+    agent: reportJob as unknown as Agent,
+    model: recordedOr(reportAnswersFile),
+    defaultInput: reportInput,
+  },
 };

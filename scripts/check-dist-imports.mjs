@@ -26,10 +26,13 @@ export function specifiers(file) {
   const found = [];
   const visit = (node) => {
     const spec =
-      ts.isImportDeclaration(node) || ts.isExportDeclaration(node) ? node.moduleSpecifier
-      : ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword ? node.arguments[0]
-      : ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument) ? node.argument.literal
-      : undefined;
+      ts.isImportDeclaration(node) || ts.isExportDeclaration(node)
+        ? node.moduleSpecifier
+        : ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword
+          ? node.arguments[0]
+          : ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument)
+            ? node.argument.literal
+            : undefined;
     // a computed import(url) is the user's module or our own file by URL: not checkable here
     if (spec && ts.isStringLiteral(spec)) found.push(spec.text);
     ts.forEachChild(node, visit);
@@ -55,7 +58,8 @@ function problemOf(spec, file, allowed) {
   if (builtin) return undefined;
   const bare = !spec.startsWith('.') && !spec.startsWith('/');
   // a .d.ts may name a package that only brings types (@types/node): the user's tsc checks those
-  if (bare && !allowed.has(packageName(spec)) && !file.endsWith('.d.ts')) return `${spec}: not a dependency of the package`;
+  if (bare && !allowed.has(packageName(spec)) && !file.endsWith('.d.ts'))
+    return `${spec}: not a dependency of the package`;
   let url;
   try {
     url = resolve(spec, pathToFileURL(file));

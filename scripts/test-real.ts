@@ -26,10 +26,29 @@ const dir = mkdtempSync(join(tmpdir(), 'navigator-test-real-'));
 const report = join(dir, 'report.json');
 const vitest = spawnSync(
   process.execPath,
-  ['node_modules/vitest/vitest.mjs', 'run', '--config', 'vitest.real.config.ts', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`, ...process.argv.slice(2)],
-  { stdio: 'inherit', env: { ...process.env, NAVIGATOR_TEMPORAL_CLI: binary, NAVIGATOR_VERSITYGW: versitygw, NAVIGATOR_TEST_SERVER: 'temporal' } },
+  [
+    'node_modules/vitest/vitest.mjs',
+    'run',
+    '--config',
+    'vitest.real.config.ts',
+    '--reporter=default',
+    '--reporter=json',
+    `--outputFile.json=${report}`,
+    ...process.argv.slice(2),
+  ],
+  {
+    stdio: 'inherit',
+    env: {
+      ...process.env,
+      NAVIGATOR_TEMPORAL_CLI: binary,
+      NAVIGATOR_VERSITYGW: versitygw,
+      NAVIGATOR_TEST_SERVER: 'temporal',
+    },
+  },
 );
-const counts = spawnSync(process.execPath, ['scripts/vitest-summary.mjs', report], { encoding: 'utf8' }).stdout.trim().split(' ');
+const counts = spawnSync(process.execPath, ['scripts/vitest-summary.mjs', report], { encoding: 'utf8' })
+  .stdout.trim()
+  .split(' ');
 const summary = `${counts[0] ?? 0} passed, ${counts[1] ?? 1} failed`;
 rmSync(dir, { recursive: true, force: true });
 console.log(`real-server: ${summary}`);

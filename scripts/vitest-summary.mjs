@@ -7,7 +7,9 @@ import { readFileSync } from 'node:fs';
 
 try {
   const r = JSON.parse(readFileSync(process.argv[2], 'utf8'));
-  const fileErrors = r.testResults.filter((f) => f.status === 'failed' && !f.assertionResults.some((a) => a.status === 'failed')).length;
+  const fileErrors = r.testResults.filter(
+    (f) => f.status === 'failed' && !f.assertionResults.some((a) => a.status === 'failed'),
+  ).length;
   const failed = r.numFailedTests + fileErrors;
   // errors outside any test file's tests (vitest's "Unhandled Errors") fail the run too
   console.log(`${r.numPassedTests} ${failed === 0 && r.success === false ? 1 : failed}`);

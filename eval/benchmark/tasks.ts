@@ -47,20 +47,75 @@ const map = (keys: string[]) => ({ has_keys: keys });
 /** The tasks, numbered as in the reference's v0.10.1 table. */
 export const TASKS: BenchmarkTask[] = [
   { n: 1, query: 'How many products are there?', expect: 'integer', constraint: { eq: 500 }, turns: 1 },
-  { n: 2, query: "How many orders have status 'delivered'?", expect: 'integer', constraint: { between: [1, 999] }, turns: 1 },
-  { n: 3, query: 'What is the total revenue from all orders? (sum the total field)', expect: 'number', constraint: { gt: 1000 }, turns: 1 },
+  {
+    n: 2,
+    query: "How many orders have status 'delivered'?",
+    expect: 'integer',
+    constraint: { between: [1, 999] },
+    turns: 1,
+  },
+  {
+    n: 3,
+    query: 'What is the total revenue from all orders? (sum the total field)',
+    expect: 'number',
+    constraint: { gt: 1000 },
+    turns: 1,
+  },
   { n: 4, query: 'What is the average product rating?', expect: 'number', constraint: { between: [1, 5] }, turns: 1 },
   { n: 5, query: 'How many employees work remotely?', expect: 'integer', constraint: { between: [1, 199] }, turns: 1 },
-  { n: 6, query: 'How many products cost more than $500?', expect: 'integer', constraint: { between: [0, 500] }, turns: 1 },
-  { n: 7, query: 'How many orders over $1000 were paid by credit card?', expect: 'integer', constraint: { between: [0, 1000] }, turns: 1 },
-  { n: 8, query: 'What is the name of the cheapest product?', expect: 'string', constraint: { starts_with: 'Product' }, turns: 1 },
-  { n: 9, query: 'Get the names of the 3 most expensive products', expect: 'list', constraint: { length: 3 }, turns: 1 },
-  { n: 10, query: 'How many orders are either cancelled or refunded?', expect: 'integer', constraint: { between: [0, 1000] }, turns: 1 },
-  { n: 11, query: 'What is the average salary of senior-level employees? Return only the numeric value.', expect: 'number', constraint: { between: [50_000, 200_000] }, turns: 1 },
-  { n: 12, query: 'How many unique products have been ordered? (count distinct product_id values in orders)', expect: 'integer', constraint: { between: [1, 500] }, turns: 1 },
+  {
+    n: 6,
+    query: 'How many products cost more than $500?',
+    expect: 'integer',
+    constraint: { between: [0, 500] },
+    turns: 1,
+  },
+  {
+    n: 7,
+    query: 'How many orders over $1000 were paid by credit card?',
+    expect: 'integer',
+    constraint: { between: [0, 1000] },
+    turns: 1,
+  },
+  {
+    n: 8,
+    query: 'What is the name of the cheapest product?',
+    expect: 'string',
+    constraint: { starts_with: 'Product' },
+    turns: 1,
+  },
+  {
+    n: 9,
+    query: 'Get the names of the 3 most expensive products',
+    expect: 'list',
+    constraint: { length: 3 },
+    turns: 1,
+  },
+  {
+    n: 10,
+    query: 'How many orders are either cancelled or refunded?',
+    expect: 'integer',
+    constraint: { between: [0, 1000] },
+    turns: 1,
+  },
+  {
+    n: 11,
+    query: 'What is the average salary of senior-level employees? Return only the numeric value.',
+    expect: 'number',
+    constraint: { between: [50_000, 200_000] },
+    turns: 1,
+  },
+  {
+    n: 12,
+    query: 'How many unique products have been ordered? (count distinct product_id values in orders)',
+    expect: 'integer',
+    constraint: { between: [1, 500] },
+    turns: 1,
+  },
   {
     n: 13,
-    query: 'What is the total expense amount for employees in the engineering department? (Find engineering employee IDs, then sum expenses for those employees)',
+    query:
+      'What is the total expense amount for employees in the engineering department? (Find engineering employee IDs, then sum expenses for those employees)',
     expect: 'number',
     constraint: { gt: 0 },
     turns: 1,
@@ -74,10 +129,17 @@ export const TASKS: BenchmarkTask[] = [
     constraint: map(['highest', 'breakdown']),
     turns: 3,
   },
-  { n: 15, query: 'Which employee has the most rejected expense claims? Return their employee_id.', expect: 'integer', constraint: { between: [1, 200] }, turns: 3 },
+  {
+    n: 15,
+    query: 'Which employee has the most rejected expense claims? Return their employee_id.',
+    expect: 'integer',
+    constraint: { between: [1, 200] },
+    turns: 3,
+  },
   {
     n: 16,
-    query: "Search for 'security' policies, then fetch the full content for ALL found documents in parallel. Return a list of the full content of these documents.",
+    query:
+      "Search for 'security' policies, then fetch the full content for ALL found documents in parallel. Return a list of the full content of these documents.",
     expect: 'list',
     constraint: { gt_length: 0 },
     turns: 2,
@@ -85,7 +147,8 @@ export const TASKS: BenchmarkTask[] = [
   },
   {
     n: 17,
-    query: "Use the search tool to find the policy document that covers BOTH 'remote work' AND 'expense reimbursement'. Return the document title.",
+    query:
+      "Use the search tool to find the policy document that covers BOTH 'remote work' AND 'expense reimbursement'. Return the document title.",
     expect: 'string',
     constraint: { eq: 'Policy WFH-2024-REIMB' },
     turns: 6,
@@ -96,7 +159,11 @@ export const TASKS: BenchmarkTask[] = [
     query:
       "Find the month with the highest order growth rate compared to the previous month. Orders have created_at dates in 'YYYY-MM-DD' format. Return :month (e.g. '2024-03'), :growth_rate (as decimal, e.g. 0.25 for 25%), and :order_counts with :previous and :current counts.",
     expect: 'map',
-    output: z.object({ month: z.string(), growth_rate: z.number(), order_counts: z.object({ previous: z.number().int(), current: z.number().int() }) }),
+    output: z.object({
+      month: z.string(),
+      growth_rate: z.number(),
+      order_counts: z.object({ previous: z.number().int(), current: z.number().int() }),
+    }),
     constraint: map(['month', 'growth_rate', 'order_counts']),
     turns: 4,
   },
@@ -120,7 +187,8 @@ export const TASKS: BenchmarkTask[] = [
   },
   {
     n: 21,
-    query: "Search for documents about 'security', then search for documents about 'compliance'. Find which department has documents in BOTH categories. Return the department name.",
+    query:
+      "Search for documents about 'security', then search for documents about 'compliance'. Find which department has documents in BOTH categories. Return the department name.",
     expect: 'string',
     constraint: { eq: 'IT' },
     turns: 6,
@@ -128,7 +196,8 @@ export const TASKS: BenchmarkTask[] = [
   },
   {
     n: 22,
-    query: "Search for policies about 'leave'. Multiple types will come back. Find the one specifically about sabbatical leave and return its title.",
+    query:
+      "Search for policies about 'leave'. Multiple types will come back. Find the one specifically about sabbatical leave and return its title.",
     expect: 'string',
     constraint: { eq: 'Sabbatical Leave Program' },
     turns: 6,
@@ -136,7 +205,8 @@ export const TASKS: BenchmarkTask[] = [
   },
   {
     n: 23,
-    query: "Fetch documents DOC-001 and DOC-002. Compare their content. Which one mentions 'ergonomics'? Return its document ID.",
+    query:
+      "Fetch documents DOC-001 and DOC-002. Compare their content. Which one mentions 'ergonomics'? Return its document ID.",
     expect: 'string',
     constraint: { eq: 'DOC-002' },
     turns: 4,
@@ -171,7 +241,11 @@ export const TASKS: BenchmarkTask[] = [
     expect: 'map',
     constraint: map(['q1_total', 'q2_total', 'change_pct']),
     turns: 6,
-    plan: ['Sum the totals of orders created in January to March 2024', 'Sum the totals of orders created in April to June 2024', 'Compute the change from Q1 to Q2 as a decimal and return the map'],
+    plan: [
+      'Sum the totals of orders created in January to March 2024',
+      'Sum the totals of orders created in April to June 2024',
+      'Compute the change from Q1 to Q2 as a decimal and return the map',
+    ],
   },
   {
     n: 27,
@@ -180,7 +254,11 @@ export const TASKS: BenchmarkTask[] = [
     expect: 'map',
     constraint: map(['remote_avg', 'office_avg', 'remote_higher']),
     turns: 6,
-    plan: ['Join employees with expenses by employee_id', 'Group the expenses by the remote status of their employee', 'Average the amounts per group and return :remote_avg, :office_avg and :remote_higher'],
+    plan: [
+      'Join employees with expenses by employee_id',
+      'Group the expenses by the remote status of their employee',
+      'Average the amounts per group and return :remote_avg, :office_avg and :remote_higher',
+    ],
   },
   {
     n: 28,
@@ -190,7 +268,10 @@ export const TASKS: BenchmarkTask[] = [
     constraint: map(['engineering', 'sales', 'marketing', 'support', 'hr', 'finance']),
     turns: 16,
     plan: [
-      ...['engineering', 'sales', 'marketing', 'support', 'hr', 'finance'].flatMap((d) => [`Headcount and average salary of ${d}`, `Total approved expenses of ${d} employees`]),
+      ...['engineering', 'sales', 'marketing', 'support', 'hr', 'finance'].flatMap((d) => [
+        `Headcount and average salary of ${d}`,
+        `Total approved expenses of ${d} employees`,
+      ]),
       'Return the map keyed by department',
     ],
   },
@@ -219,7 +300,9 @@ export const TASKS: BenchmarkTask[] = [
     turns: 10,
     plan: [
       'Select remote employees at senior level or above',
-      ...['engineering', 'sales', 'marketing', 'support', 'hr', 'finance'].map((d) => `Average salary of those in ${d}`),
+      ...['engineering', 'sales', 'marketing', 'support', 'hr', 'finance'].map(
+        (d) => `Average salary of those in ${d}`,
+      ),
     ],
   },
 ];
@@ -240,13 +323,19 @@ export function checkAnswer(task: Pick<BenchmarkTask, 'expect' | 'constraint'>, 
   if (!typeOk(task.expect, v)) return fail(`expected ${task.expect}, got ${shown}`);
   const c = task.constraint;
   const ok =
-    'eq' in c ? JSON.stringify(v) === JSON.stringify(c.eq)
-    : 'gt' in c ? (v as number) > c.gt
-    : 'between' in c ? (v as number) >= c.between[0] && (v as number) <= c.between[1]
-    : 'length' in c ? (v as Json[]).length === c.length
-    : 'gt_length' in c ? (v as Json[]).length > c.gt_length
-    : 'starts_with' in c ? (v as string).startsWith(c.starts_with)
-    : c.has_keys.every((k) => Object.hasOwn(v as object, k));
+    'eq' in c
+      ? JSON.stringify(v) === JSON.stringify(c.eq)
+      : 'gt' in c
+        ? (v as number) > c.gt
+        : 'between' in c
+          ? (v as number) >= c.between[0] && (v as number) <= c.between[1]
+          : 'length' in c
+            ? (v as Json[]).length === c.length
+            : 'gt_length' in c
+              ? (v as Json[]).length > c.gt_length
+              : 'starts_with' in c
+                ? (v as string).startsWith(c.starts_with)
+                : c.has_keys.every((k) => Object.hasOwn(v as object, k));
   return ok ? pass : fail(`${JSON.stringify(c)} does not hold for ${shown}`);
 }
 
@@ -256,9 +345,15 @@ const searchTool = defineTool({
   name: 'search',
   description:
     'Searches the 40 company policy documents: every lower-cased space-separated term of the query must occur in title, topics, content or department. Pages with :limit (default 10) and the :cursor of the previous page.',
-  input: z.object({ query: z.string(), limit: z.number().int().positive().optional(), cursor: z.string().nullable().optional() }),
+  input: z.object({
+    query: z.string(),
+    limit: z.number().int().positive().optional(),
+    cursor: z.string().nullable().optional(),
+  }),
   output: z.object({
-    results: z.array(z.object({ id: z.string(), title: z.string(), topics: z.array(z.string()), department: z.string() })),
+    results: z.array(
+      z.object({ id: z.string(), title: z.string(), topics: z.array(z.string()), department: z.string() }),
+    ),
     cursor: z.string().nullable(),
     has_more: z.boolean(),
     total: z.number().int(),
@@ -271,7 +366,16 @@ const fetchTool = defineTool({
   name: 'fetch',
   description: 'The whole policy document with this id (DOC-001 .. DOC-040), or nil.',
   input: z.object({ id: z.string() }),
-  output: z.object({ id: z.string(), title: z.string(), topics: z.array(z.string()), department: z.string(), content: z.string(), updated_at: z.string() }).nullable(),
+  output: z
+    .object({
+      id: z.string(),
+      title: z.string(),
+      topics: z.array(z.string()),
+      department: z.string(),
+      content: z.string(),
+      updated_at: z.string(),
+    })
+    .nullable(),
   sideEffect: 'read_only',
   handler: (args) => fetchDoc(args),
 });
@@ -294,14 +398,25 @@ export function benchmarkCase(t: BenchmarkTask): EvalCase {
       const agent = defineAgent({
         name: caseName(t.n),
         prompt: missionText(t),
-        input: z.object({ question: z.string(), products: z.array(z.any()), orders: z.array(z.any()), employees: z.array(z.any()), expenses: z.array(z.any()) }),
+        input: z.object({
+          question: z.string(),
+          products: z.array(z.any()),
+          orders: z.array(z.any()),
+          employees: z.array(z.any()),
+          expenses: z.array(z.any()),
+        }),
         output: t.output ?? OUTPUTS[t.expect],
         tools: (t.tools ?? []).map((name) => TOOLS[name]),
         limits: { maxTurns: t.turns },
       });
-      return { agent: agent as unknown as Agent, input: { question: t.query, products, orders, employees, expenses } as unknown as Record<string, Json>, effects };
+      return {
+        agent: agent as unknown as Agent,
+        input: { question: t.query, products, orders, employees, expenses } as unknown as Record<string, Json>,
+        effects,
+      };
     },
-    check: (o) => (o.result === null ? fail(`no answer: ${o.failure ?? 'the mission failed'}`) : checkAnswer(t, o.result)),
+    check: (o) =>
+      o.result === null ? fail(`no answer: ${o.failure ?? 'the mission failed'}`) : checkAnswer(t, o.result),
   };
 }
 

@@ -15,12 +15,24 @@ import { crawl, mail, render, storage } from './services.ts';
 export const answersFile = fileURLToPath(new URL('./answers.json', import.meta.url));
 
 export const ReportInput = z.object({
-  site: z.string().regex(/^[a-z0-9.-]+$/).describe('host name of the site to crawl'),
-  week: z.string().regex(/^\d{4}-W\d{2}$/).describe('ISO week the report covers, e.g. 2026-W47'),
+  site: z
+    .string()
+    .regex(/^[a-z0-9.-]+$/)
+    .describe('host name of the site to crawl'),
+  week: z
+    .string()
+    .regex(/^\d{4}-W\d{2}$/)
+    .describe('ISO week the report covers, e.g. 2026-W47'),
   recipient: z.string().email().describe('who gets the link'),
 });
 
-const Page = z.object({ url: z.string(), title: z.string(), status: z.number(), latency_ms: z.number(), errors: z.number() });
+const Page = z.object({
+  url: z.string(),
+  title: z.string(),
+  status: z.number(),
+  latency_ms: z.number(),
+  errors: z.number(),
+});
 
 export const crawlSite = defineTool({
   name: 'crawl_site',
@@ -34,7 +46,10 @@ export const crawlSite = defineTool({
 export const renderReport = defineTool({
   name: 'render_report',
   description: 'Renders a report (title and sections of lines) as an HTML document.',
-  input: z.object({ title: z.string(), sections: z.array(z.object({ heading: z.string(), lines: z.array(z.string()) })) }),
+  input: z.object({
+    title: z.string(),
+    sections: z.array(z.object({ heading: z.string(), lines: z.array(z.string()) })),
+  }),
   output: z.object({ html: z.string(), bytes: z.number() }),
   sideEffect: 'local',
   handler: ({ title, sections }) => render(title, sections),

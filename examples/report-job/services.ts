@@ -15,7 +15,8 @@ export const servicesFile = (): string => process.env.REPORT_JOB_SERVICES_FILE |
 
 export const readServices = (file = servicesFile()): ServiceCall[] => readRecords<Operation>(file);
 /** Calls that really happened, e.g. to assert "one upload". */
-export const appliedCalls = (file = servicesFile()): ServiceCall[] => readServices(file).filter((r) => r.outcome === 'applied');
+export const appliedCalls = (file = servicesFile()): ServiceCall[] =>
+  readServices(file).filter((r) => r.outcome === 'applied');
 
 const short = (text: string): string => createHash('sha256').update(text).digest('hex').slice(0, 10);
 
@@ -44,9 +45,14 @@ export function crawl(site: string): Page[] {
 }
 
 /** Markdown-ish sections rendered as a small HTML document. */
-export function render(title: string, sections: Array<{ heading: string; lines: string[] }>): { html: string; bytes: number } {
+export function render(
+  title: string,
+  sections: Array<{ heading: string; lines: string[] }>,
+): { html: string; bytes: number } {
   const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-  const body = sections.map((s) => `<h2>${esc(s.heading)}</h2>\n<ul>\n${s.lines.map((l) => `  <li>${esc(l)}</li>`).join('\n')}\n</ul>`).join('\n');
+  const body = sections
+    .map((s) => `<h2>${esc(s.heading)}</h2>\n<ul>\n${s.lines.map((l) => `  <li>${esc(l)}</li>`).join('\n')}\n</ul>`)
+    .join('\n');
   const html = `<!doctype html>\n<title>${esc(title)}</title>\n<h1>${esc(title)}</h1>\n${body}\n`;
   return { html, bytes: Buffer.byteLength(html) };
 }

@@ -24,7 +24,10 @@ export type WireInput = z.infer<typeof WireInput>;
 export const prepareWire = defineTool({
   name: 'prepare_wire',
   description: 'Puts a hold on the funds for a wire and returns the hold.',
-  input: z.object({ recipient: z.string().describe('account name of the recipient'), amount: z.number().positive().describe('amount in USD') }),
+  input: z.object({
+    recipient: z.string().describe('account name of the recipient'),
+    amount: z.number().positive().describe('amount in USD'),
+  }),
   output: z.object({ hold_id: z.string(), recipient: z.string(), amount: z.number(), status: z.string() }),
   sideEffect: 'local',
   example: { recipient: 'bob', amount: 5000 },
@@ -33,7 +36,8 @@ export const prepareWire = defineTool({
 
 export const requestApproval = defineTool({
   name: 'request_approval',
-  description: 'Asks a manager to approve the wire of a hold. The decision arrives later in the journal under decision_key.',
+  description:
+    'Asks a manager to approve the wire of a hold. The decision arrives later in the journal under decision_key.',
   input: z.object({ hold_id: z.string(), decision_key: z.string().describe('the journal key of the decision') }),
   output: z.object({ request_id: z.string(), hold_id: z.string(), decision_key: z.string(), notified: z.string() }),
   sideEffect: 'local',

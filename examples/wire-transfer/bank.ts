@@ -27,14 +27,19 @@ export const bankFile = (): string => process.env.WIRE_TRANSFER_BANK_FILE || DEF
 export const readBank = (file = bankFile()): BankRecord[] => readRecords<Operation>(file);
 
 /** Operations that really happened (applied), e.g. to assert "one wire was sent". */
-export const appliedOperations = (file = bankFile()): BankRecord[] => readBank(file).filter((r) => r.outcome === 'applied');
+export const appliedOperations = (file = bankFile()): BankRecord[] =>
+  readBank(file).filter((r) => r.outcome === 'applied');
 
 export { ServiceError as BankError };
 
 const short = (key: string): string => createHash('sha256').update(key).digest('hex').slice(0, 10);
 
-const call = (operation: Operation, args: { [key: string]: Json }, key: string, apply: (applied: BankRecord[]) => Json): Json =>
-  applyOnce(bankFile(), operation, args, key, apply);
+const call = (
+  operation: Operation,
+  args: { [key: string]: Json },
+  key: string,
+  apply: (applied: BankRecord[]) => Json,
+): Json => applyOnce(bankFile(), operation, args, key, apply);
 
 const holdState = (applied: BankRecord[], holdId: string): 'held' | 'sent' | 'released' | 'unknown' => {
   let state: 'held' | 'sent' | 'released' | 'unknown' = 'unknown';
@@ -63,7 +68,12 @@ export const bank = {
   requestApproval(args: { hold_id: string; decision_key: string }, key: string): Json {
     return call('request_approval', args, key, (applied) => {
       if (holdState(applied, args.hold_id) !== 'held') throw new ServiceError(`hold ${args.hold_id} is not active`);
-      return { request_id: `apr_${short(key)}`, hold_id: args.hold_id, decision_key: args.decision_key, notified: 'manager' };
+      return {
+        request_id: `apr_${short(key)}`,
+        hold_id: args.hold_id,
+        decision_key: args.decision_key,
+        notified: 'manager',
+      };
     });
   },
 

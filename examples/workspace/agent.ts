@@ -53,9 +53,14 @@ export const copyFile = defineTool({
 
 export const runTests = defineTool({
   name: 'run_tests',
-  description: "Runs the project's tests (package.json has a version, src/version.ts matches it, CHANGELOG.md has an entry for it); changes nothing.",
+  description:
+    "Runs the project's tests (package.json has a version, src/version.ts matches it, CHANGELOG.md has an entry for it); changes nothing.",
   input: z.object({}),
-  output: z.object({ passed: z.number(), failed: z.number(), tests: z.array(z.object({ name: z.string(), ok: z.boolean(), message: z.string().optional() })) }),
+  output: z.object({
+    passed: z.number(),
+    failed: z.number(),
+    tests: z.array(z.object({ name: z.string(), ok: z.boolean(), message: z.string().optional() })),
+  }),
   sideEffect: 'read_only',
   handler: () => workspace.test(),
 });

@@ -6,7 +6,19 @@
  * is already there returns the recorded result without touching the files again (a
  * retried or redelivered step is applied once).
  */
-import { type Stats, appendFileSync, copyFileSync, existsSync, lstatSync, mkdirSync, readFileSync, readdirSync, realpathSync, statSync, writeFileSync } from 'node:fs';
+import {
+  type Stats,
+  appendFileSync,
+  copyFileSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readFileSync,
+  readdirSync,
+  realpathSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
@@ -54,13 +66,16 @@ export function workspaceRoot(): string {
 /** An absolute path inside the root, or a WorkspaceError naming the escape. */
 export function inside(root: string, path: string): string {
   if (typeof path !== 'string' || path === '') throw new WorkspaceError('path must be a non-empty relative path');
-  if (isAbsolute(path)) throw new WorkspaceError(`${path}: absolute paths are not allowed; use a path relative to the workspace`);
+  if (isAbsolute(path))
+    throw new WorkspaceError(`${path}: absolute paths are not allowed; use a path relative to the workspace`);
   const target = resolve(root, path);
   const rel = relative(root, target);
   if (rel === '') throw new WorkspaceError(`${path}: is the workspace itself, not a file in it`);
-  if (rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel)) throw new WorkspaceError(`${path}: escapes the workspace`);
+  if (rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel))
+    throw new WorkspaceError(`${path}: escapes the workspace`);
   if (rel.split(sep)[0] === OPS_FILE) throw new WorkspaceError(`${path}: is the workspace's operation log`);
-  if (rel.split(sep)[0] === TAGS_DIR) throw new WorkspaceError(`${path}: is where the workspace keeps its tags (create_tag makes them)`);
+  if (rel.split(sep)[0] === TAGS_DIR)
+    throw new WorkspaceError(`${path}: is where the workspace keeps its tags (create_tag makes them)`);
   // A symlink (the file itself, or a directory on the way) may point outside; a dangling
   // one would make a write create its target wherever it points.
   const existing = nearestExisting(target);
@@ -70,7 +85,8 @@ export function inside(root: string, path: string): string {
   } catch {
     throw new WorkspaceError(`${path}: leads through a symbolic link that points nowhere`);
   }
-  if (!within(realpathSync(root), real)) throw new WorkspaceError(`${path}: leads outside the workspace through a symbolic link`);
+  if (!within(realpathSync(root), real))
+    throw new WorkspaceError(`${path}: leads outside the workspace through a symbolic link`);
   return target;
 }
 
@@ -104,7 +120,10 @@ function linkedFileInside(realRoot: string, link: string): boolean {
 export function readOps(root = workspaceRoot()): OpRecord[] {
   const file = join(root, OPS_FILE);
   if (!existsSync(file)) return [];
-  return readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as OpRecord);
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as OpRecord);
 }
 
 /** The changes actually made (a repeated key is logged as `deduplicated`, not applied again). */
@@ -113,11 +132,21 @@ export function appliedOps(root = workspaceRoot()): OpRecord[] {
 }
 
 /** Applies a change once per key; a repeated key returns the first result. */
-function once(root: string, key: string, operation: OpRecord['operation'], args: OpRecord['args'], apply: () => Json): Json {
-  if (typeof key !== 'string' || key === '') throw new WorkspaceError(`${operation}: a change needs an idempotency key`);
+function once(
+  root: string,
+  key: string,
+  operation: OpRecord['operation'],
+  args: OpRecord['args'],
+  apply: () => Json,
+): Json {
+  if (typeof key !== 'string' || key === '')
+    throw new WorkspaceError(`${operation}: a change needs an idempotency key`);
   const first = readOps(root).find((r) => r.key === key && r.outcome === 'applied');
   const record = (outcome: OpRecord['outcome'], result: Json) =>
-    appendFileSync(join(root, OPS_FILE), JSON.stringify({ key, operation, args, outcome, result, at: new Date().toISOString() }) + '\n');
+    appendFileSync(
+      join(root, OPS_FILE),
+      JSON.stringify({ key, operation, args, outcome, result, at: new Date().toISOString() }) + '\n',
+    );
   if (first) {
     record('deduplicated', first.result);
     return first.result;
@@ -139,22 +168,37 @@ export interface TestOutcome {
  * exports that version, CHANGELOG.md has an entry for it.
  */
 function projectTests(root: string): TestOutcome[] {
-  const read = (path: string): string | null => (existsSync(join(root, path)) ? readFileSync(join(root, path), 'utf8') : null);
+  const read = (path: string): string | null =>
+    existsSync(join(root, path)) ? readFileSync(join(root, path), 'utf8') : null;
   let version: string | null = null;
   const pkg = read('package.json');
   const outcomes: TestOutcome[] = [];
-  const check = (name: string, message: string | null) => outcomes.push(message === null ? { name, ok: true } : { name, ok: false, message });
+  const check = (name: string, message: string | null) =>
+    outcomes.push(message === null ? { name, ok: true } : { name, ok: false, message });
   try {
     const parsed = pkg === null ? null : (JSON.parse(pkg) as { version?: unknown });
     version = typeof parsed?.version === 'string' ? parsed.version : null;
-    check('package.json has a version', pkg === null ? 'package.json is missing' : version === null ? 'package.json has no "version" string' : null);
+    check(
+      'package.json has a version',
+      pkg === null ? 'package.json is missing' : version === null ? 'package.json has no "version" string' : null,
+    );
   } catch (err) {
     check('package.json has a version', `package.json is not JSON: ${(err as Error).message}`);
   }
   const exported = /export const VERSION = ['"]([^'"]*)['"]/.exec(read('src/version.ts') ?? '')?.[1] ?? null;
-  check('src/version.ts matches package.json', exported === version ? null : `src/version.ts exports ${exported === null ? 'no VERSION' : JSON.stringify(exported)}, package.json has ${JSON.stringify(version)}`);
+  check(
+    'src/version.ts matches package.json',
+    exported === version
+      ? null
+      : `src/version.ts exports ${exported === null ? 'no VERSION' : JSON.stringify(exported)}, package.json has ${JSON.stringify(version)}`,
+  );
   const changelog = read('CHANGELOG.md') ?? '';
-  check('CHANGELOG.md has an entry for the version', version !== null && changelog.split('\n').includes(`## ${version}`) ? null : `CHANGELOG.md has no "## ${version}" entry`);
+  check(
+    'CHANGELOG.md has an entry for the version',
+    version !== null && changelog.split('\n').includes(`## ${version}`)
+      ? null
+      : `CHANGELOG.md has no "## ${version}" entry`,
+  );
   return outcomes;
 }
 
@@ -169,11 +213,13 @@ export const workspace = {
   /** Creates a release tag of the project's current version, once per key; an existing tag is refused. */
   tag(name: string, message: string, key: string): Json {
     const root = workspaceRoot();
-    if (!/^[A-Za-z0-9._-]+$/.test(name)) throw new WorkspaceError(`${name}: a tag name is letters, digits, '.', '_' and '-'`);
+    if (!/^[A-Za-z0-9._-]+$/.test(name))
+      throw new WorkspaceError(`${name}: a tag name is letters, digits, '.', '_' and '-'`);
     const file = join(root, TAGS_DIR, `${name}.json`);
     return once(root, key, 'create_tag', { name, message }, () => {
       if (existsSync(file)) throw new WorkspaceError(`tag ${name} already exists`);
-      const version = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version?: string }).version ?? null;
+      const version =
+        (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version?: string }).version ?? null;
       mkdirSync(dirname(file), { recursive: true });
       writeFileSync(file, JSON.stringify({ tag: name, message, version }, null, 2) + '\n');
       return { tag: name, version };
@@ -184,7 +230,9 @@ export const workspace = {
   tags(): Array<{ tag: string; message: string; version: string | null }> {
     const dir = join(workspaceRoot(), TAGS_DIR);
     if (!existsSync(dir)) return [];
-    return readdirSync(dir).sort().map((f) => JSON.parse(readFileSync(join(dir, f), 'utf8')));
+    return readdirSync(dir)
+      .sort()
+      .map((f) => JSON.parse(readFileSync(join(dir, f), 'utf8')));
   },
 
   read(path: string): { path: string; content: string } {
@@ -208,7 +256,8 @@ export const workspace = {
         if (rel === OPS_FILE || rel === TAGS_DIR) continue;
         const stat = lstatSync(full);
         if (stat.isDirectory()) walk(full);
-        else if (stat.isFile() || (stat.isSymbolicLink() && linkedFileInside(realRoot, full))) files.push(rel.split(sep).join('/'));
+        else if (stat.isFile() || (stat.isSymbolicLink() && linkedFileInside(realRoot, full)))
+          files.push(rel.split(sep).join('/'));
       }
     };
     walk(base);

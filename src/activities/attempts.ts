@@ -24,20 +24,43 @@ export function earlierFailures(info: Pick<Context['info'], 'attempt' | 'heartbe
   const known = carried.success ? carried.data.failedAttempts.filter((f) => f.attempt < info.attempt) : [];
   const out: FailedAttempt[] = [];
   for (let attempt = 1; attempt < info.attempt; attempt++) {
-    out.push(known.find((f) => f.attempt === attempt) ?? { attempt, type: 'NoRecord', message: 'no error recorded: the worker stopped, the attempt timed out, or its last heartbeat was lost' });
+    out.push(
+      known.find((f) => f.attempt === attempt) ?? {
+        attempt,
+        type: 'NoRecord',
+        message: 'no error recorded: the worker stopped, the attempt timed out, or its last heartbeat was lost',
+      },
+    );
   }
   return out;
 }
 
 /** This attempt's failure, short: its type, the first line of its message, the cause's code. */
-export function failedAttempt(attempt: number, type: string, message: string, cause?: unknown, now = new Date()): FailedAttempt {
+export function failedAttempt(
+  attempt: number,
+  type: string,
+  message: string,
+  cause?: unknown,
+  now = new Date(),
+): FailedAttempt {
   const code = (cause as { code?: unknown } | null | undefined)?.code;
-  return { attempt, type, message: message.split('\n')[0]!.slice(0, FAILED_ATTEMPT_MESSAGE_CHARS), ...(typeof code === 'string' ? { code } : {}), at: now.toISOString() };
+  return {
+    attempt,
+    type,
+    message: message.split('\n')[0]!.slice(0, FAILED_ATTEMPT_MESSAGE_CHARS),
+    ...(typeof code === 'string' ? { code } : {}),
+    at: now.toISOString(),
+  };
 }
 
 /** Heartbeat details that carry the failures so far alongside what the activity does. */
 export function withFailures(details: unknown, failures: readonly FailedAttempt[]): unknown {
   if (failures.length === 0) return details;
-  const base = details !== null && typeof details === 'object' && !Array.isArray(details) ? details : details === undefined ? {} : { details };
+  const base =
+    details !== null && typeof details === 'object' && !Array.isArray(details)
+      ? details
+      : details === undefined
+        ? {}
+        : { details };
   return { ...base, failedAttempts: failures };
 }

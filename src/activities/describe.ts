@@ -4,7 +4,14 @@
  */
 import { z } from 'zod';
 import { sideEffectOf } from '../lisp/tools.ts';
-import { type Agent, jsonSchemaOf, parseInput, resolveDecisions, toolApprovers, toolsNeedingApproval } from '../navigator/index.ts';
+import {
+  type Agent,
+  jsonSchemaOf,
+  parseInput,
+  resolveDecisions,
+  toolApprovers,
+  toolsNeedingApproval,
+} from '../navigator/index.ts';
 import type { AgentDescription, DecisionContract, Json } from '../workflows/mission/contract.ts';
 
 export function describe(agent: Agent, rawInput: unknown): AgentDescription {
@@ -45,7 +52,12 @@ function approversOf(agent: Agent): { approvers?: Record<string, string[]> } {
 
 /** The values a schema allows when it enumerates them (enum, literals, boolean). */
 function enumeratedValues(schema: z.ZodType): Json[] | null {
-  const js = jsonSchemaOf(schema) as { enum?: Json[]; const?: Json; type?: string; anyOf?: Array<{ const?: Json; enum?: Json[] }> };
+  const js = jsonSchemaOf(schema) as {
+    enum?: Json[];
+    const?: Json;
+    type?: string;
+    anyOf?: Array<{ const?: Json; enum?: Json[] }>;
+  };
   if (Array.isArray(js.enum)) return js.enum;
   if (js.const !== undefined) return [js.const];
   if (js.type === 'boolean') return [true, false];

@@ -5,7 +5,12 @@ import type { Context } from '@temporalio/activity';
  * Heartbeats at once and every `everyMs` until `work` settles. `details()` (if given) is
  * sent with each heartbeat: what the activity is doing, for `describe` and `navigator watch`.
  */
-export async function withHeartbeat<T>(ctx: Context, everyMs: number, work: () => Promise<T>, details?: () => unknown): Promise<T> {
+export async function withHeartbeat<T>(
+  ctx: Context,
+  everyMs: number,
+  work: () => Promise<T>,
+  details?: () => unknown,
+): Promise<T> {
   const beat = () => (details ? ctx.heartbeat(details()) : ctx.heartbeat());
   beat();
   const timer = setInterval(beat, everyMs);

@@ -8,7 +8,15 @@ import { Context } from '@temporalio/activity';
 import { failure } from '../kernel/failures.ts';
 import type { Client } from '@temporalio/client';
 import type { PlanActivities } from '../workflows/plan/contract.ts';
-import type { Json, MissionActivities, PassContext, PassRequest, PassResponse, ToolRequest, ToolResponse } from '../workflows/mission/contract.ts';
+import type {
+  Json,
+  MissionActivities,
+  PassContext,
+  PassRequest,
+  PassResponse,
+  ToolRequest,
+  ToolResponse,
+} from '../workflows/mission/contract.ts';
 import { passContextQuery } from '../workflows/mission/messages.ts';
 import { type AgentRegistry, lookupAgent, lookupTool } from './agents.ts';
 import { describe } from './describe.ts';
@@ -43,10 +51,17 @@ function modelUnavailable(err: unknown): never {
  * ran no external effect, so when that fails it is run again (a retryable failure), and
  * when it is too large for history it fails for good, naming the size.
  */
-async function recordablePass(ctx: Context, answer: PassResponse, pass: number, rec: ResultRecording, heartbeatEveryMs: number): Promise<void> {
+async function recordablePass(
+  ctx: Context,
+  answer: PassResponse,
+  pass: number,
+  rec: ResultRecording,
+  heartbeatEveryMs: number,
+): Promise<void> {
   const problem = await prepareAnswer(ctx, answer, `pass ${pass}`, rec, heartbeatEveryMs);
   if (!problem) return;
-  if (problem.reason === 'store_unavailable') throw failure('PayloadStoreUnavailable', problem.message, { retryable: true });
+  if (problem.reason === 'store_unavailable')
+    throw failure('PayloadStoreUnavailable', problem.message, { retryable: true });
   throw failure('ResultTooLarge', problem.message);
 }
 
@@ -89,11 +104,15 @@ export function createActivities(deps: ActivityDeps): MissionActivities & PlanAc
     const context = await deps.client.workflow.getHandle(workflowId, runId).query(passContextQuery);
     if (context.journalVersion < req.journalVersion) {
       // The query reached a worker whose copy of the workflow is behind: try again.
-      throw failure('StaleJournal', `journal version ${context.journalVersion} is older than ${req.journalVersion}`, { retryable: true });
+      throw failure('StaleJournal', `journal version ${context.journalVersion} is older than ${req.journalVersion}`, {
+        retryable: true,
+      });
     }
     if (req.step !== undefined && context.passStep !== undefined && context.passStep !== req.step) {
       // the answer carries a change to the suspended state it read: it must be the workflow's
-      throw failure('StalePassState', `suspended pass state ${context.passStep} is not ${req.step}`, { retryable: true });
+      throw failure('StalePassState', `suspended pass state ${context.passStep} is not ${req.step}`, {
+        retryable: true,
+      });
     }
     return context;
   };
@@ -120,18 +139,37 @@ export function createActivities(deps: ActivityDeps): MissionActivities & PlanAc
       const onProgress = (p: PassProgress) => live.progress(p);
       // Heartbeat from the start: the query below may wait while Temporal moves the
       // workflow off the sticky queue of a worker that died.
-      return withHeartbeat(ctx, deps.heartbeatEveryMs ?? 2000, async () => {
-        const context = await contextOf(workflowId, runId, req);
-        const owner = { workflowId, runId: context.runId, agent: req.agent };
-        return inSpan('navigator.pass', { ...ownerAttributes(owner), 'navigator.pass': req.pass, 'navigator.pass.resume': Boolean(req.resume) }, async (span) => {
-          const response = await runPassStep(entry, req, context, onProgress, owner, { shapes: shapeMemory, waiting, mission: workflowId, maxResultBytes: recording.maxResultBytes }).catch(modelUnavailable);
-          span.setAttributes({ 'navigator.pass.turns': live.current().turn ?? 0, 'navigator.pass.outcome': response.kind === 'done' ? response.outcome.kind : 'effects' });
-          // the next step of this mission, when it runs here, is given its context as changes to this one
-          const answer = contexts ? { ...response, ref: contexts.remember(workflowId, runId, context, response) } : response;
-          await recordablePass(ctx, answer, req.pass, recording, heartbeatEveryMs);
-          return answer;
-        });
-      }, () => live.current()).finally(() => live.stop());
+      return withHeartbeat(
+        ctx,
+        deps.heartbeatEveryMs ?? 2000,
+        async () => {
+          const context = await contextOf(workflowId, runId, req);
+          const owner = { workflowId, runId: context.runId, agent: req.agent };
+          return inSpan(
+            'navigator.pass',
+            { ...ownerAttributes(owner), 'navigator.pass': req.pass, 'navigator.pass.resume': Boolean(req.resume) },
+            async (span) => {
+              const response = await runPassStep(entry, req, context, onProgress, owner, {
+                shapes: shapeMemory,
+                waiting,
+                mission: workflowId,
+                maxResultBytes: recording.maxResultBytes,
+              }).catch(modelUnavailable);
+              span.setAttributes({
+                'navigator.pass.turns': live.current().turn ?? 0,
+                'navigator.pass.outcome': response.kind === 'done' ? response.outcome.kind : 'effects',
+              });
+              // the next step of this mission, when it runs here, is given its context as changes to this one
+              const answer = contexts
+                ? { ...response, ref: contexts.remember(workflowId, runId, context, response) }
+                : response;
+              await recordablePass(ctx, answer, req.pass, recording, heartbeatEveryMs);
+              return answer;
+            },
+          );
+        },
+        () => live.current(),
+      ).finally(() => live.stop());
     },
 
     async runTool(req: ToolRequest): Promise<ToolResponse> {
@@ -140,7 +178,16 @@ export function createActivities(deps: ActivityDeps): MissionActivities & PlanAc
       const tool = lookupTool(lookupAgent(deps.agents, req.agent), req.tool);
       const workflowId = ctx.info.workflowExecution?.workflowId ?? '';
       const owner = { workflowId, runId: req.runId ?? workflowId, agent: req.agent };
-      const attributes = { ...toolAttributes(owner, { tool: req.tool, sideEffect: sideEffectOf(tool), taskId: req.taskId, idempotencyKey: req.idempotencyKey, cached: false }), 'navigator.tool.attempt': attempt };
+      const attributes = {
+        ...toolAttributes(owner, {
+          tool: req.tool,
+          sideEffect: sideEffectOf(tool),
+          taskId: req.taskId,
+          idempotencyKey: req.idempotencyKey,
+          cached: false,
+        }),
+        'navigator.tool.attempt': attempt,
+      };
       const doing = { text: `tool ${req.tool}${req.taskId ? ` for task ${req.taskId}` : ''}` };
       const call = {
         tool,
@@ -154,7 +201,12 @@ export function createActivities(deps: ActivityDeps): MissionActivities & PlanAc
         span: { name: 'navigator.tool', attributes },
       };
       const { result, failedAttempts, unavailable } = await invokeTool(ctx, call);
-      const answer: ToolResponse = { result, attempt, ...(failedAttempts.length ? { failedAttempts } : {}), ...(unavailable ? { unavailable } : {}) };
+      const answer: ToolResponse = {
+        result,
+        attempt,
+        ...(failedAttempts.length ? { failedAttempts } : {}),
+        ...(unavailable ? { unavailable } : {}),
+      };
       return recordableAnswer(ctx, call, answer, recording);
     },
   };

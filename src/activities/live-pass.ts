@@ -38,8 +38,17 @@ export class LivePassReporter {
     if (p.phase === 'model' && p.text !== undefined) this.streamed = { turn: p.turn, text: p.text };
     // while it runs: the whole answer as it streamed (what was shown grows to its end), else the program alone
     const text = p.phase === 'model' ? p.text : this.streamed?.turn === p.turn ? this.streamed.text : p.program;
-    const program = text !== undefined ? text.slice(-LIVE_PROGRAM_CHARS) : changed && p.phase === 'model' ? undefined : this.live.program;
-    this.live = { ...lineOf(this.pass, p), ...(program !== undefined ? { program } : {}), ...(this.calls.length ? { calls: this.calls } : {}) };
+    const program =
+      text !== undefined
+        ? text.slice(-LIVE_PROGRAM_CHARS)
+        : changed && p.phase === 'model'
+          ? undefined
+          : this.live.program;
+    this.live = {
+      ...lineOf(this.pass, p),
+      ...(program !== undefined ? { program } : {}),
+      ...(this.calls.length ? { calls: this.calls } : {}),
+    };
     if (changed) this.beat();
     else this.soon();
   }
@@ -47,13 +56,25 @@ export class LivePassReporter {
   /** A call the program makes itself starts: its number, for {@link callEnded}. */
   callStarted(tool: string, taskId: string | null | undefined): number {
     const n = ++this.count;
-    this.calls = [...this.calls, { n, turn: this.live.turn ?? 0, tool, ...(taskId ? { taskId } : {}), status: 'running' as const }].slice(-LIVE_CALLS);
+    this.calls = [
+      ...this.calls,
+      { n, turn: this.live.turn ?? 0, tool, ...(taskId ? { taskId } : {}), status: 'running' as const },
+    ].slice(-LIVE_CALLS);
     this.update();
     return n;
   }
 
   callEnded(n: number, ms: number, error?: string): void {
-    this.calls = this.calls.map((c) => (c.n === n ? { ...c, status: error === undefined ? 'done' : 'failed', ms, ...(error !== undefined ? { error: error.slice(0, 300) } : {}) } : c));
+    this.calls = this.calls.map((c) =>
+      c.n === n
+        ? {
+            ...c,
+            status: error === undefined ? 'done' : 'failed',
+            ms,
+            ...(error !== undefined ? { error: error.slice(0, 300) } : {}),
+          }
+        : c,
+    );
     this.update();
   }
 
@@ -82,9 +103,16 @@ export class LivePassReporter {
 
 /** The line of what a pass does, as data and words. */
 function lineOf(pass: number, p: PassProgress): LivePass {
-  if (p.phase === 'program') return { pass, phase: p.phase, turn: p.turn, text: `pass ${pass}, turn ${p.turn}: running the program` };
+  if (p.phase === 'program')
+    return { pass, phase: p.phase, turn: p.turn, text: `pass ${pass}, turn ${p.turn}: running the program` };
   const tokens = p.outputTokens ? `, ${p.outputTokens} tokens` : '';
-  return { pass, phase: p.phase, turn: p.turn, ...(p.outputTokens ? { outputTokens: p.outputTokens } : {}), text: `pass ${pass}, turn ${p.turn}: model answering${tokens}` };
+  return {
+    pass,
+    phase: p.phase,
+    turn: p.turn,
+    ...(p.outputTokens ? { outputTokens: p.outputTokens } : {}),
+    text: `pass ${pass}, turn ${p.turn}: model answering${tokens}`,
+  };
 }
 
 /** The agent with each tool's handler reporting its calls to `live` (the calls the program makes inside the pass). */

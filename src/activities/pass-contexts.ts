@@ -5,7 +5,14 @@
  * characters, least recently used first out); a miss only costs the query.
  */
 import { randomBytes } from 'node:crypto';
-import type { EffectResult, JournalEntries, PassContext, PassContextInput, PassRequest, PassResponse } from '../workflows/mission/contract.ts';
+import type {
+  EffectResult,
+  JournalEntries,
+  PassContext,
+  PassContextInput,
+  PassRequest,
+  PassResponse,
+} from '../workflows/mission/contract.ts';
 import { applyPatch } from '../kernel/json-patch.ts';
 import { applyJournalOps, wholeContext, withSummaries } from '../workflows/mission/pass-context.ts';
 
@@ -25,9 +32,20 @@ export interface StepBase {
 export function stepBase(read: PassContext, res: PassResponse): StepBase {
   if (res.kind === 'effects') {
     const passState = (res.state ?? applyPatch(read.passState, res.patch ?? null)) as PassContext['passState'];
-    return { next: 'resume', context: { ...read, passState }, commits: [], effects: res.effects.map((e) => e.id ?? e.idempotencyKey) };
+    return {
+      next: 'resume',
+      context: { ...read, passState },
+      commits: [],
+      effects: res.effects.map((e) => e.id ?? e.idempotencyKey),
+    };
   }
-  const context = { ...read, summaries: withSummaries(read.summaries, res.summaries), passState: null, passStep: 0, effectResults: {} };
+  const context = {
+    ...read,
+    summaries: withSummaries(read.summaries, res.summaries),
+    passState: null,
+    passStep: 0,
+    effectResults: {},
+  };
   return { next: 'pass', context, commits: res.journalDelta, effects: [] };
 }
 
@@ -35,13 +53,18 @@ export function stepBase(read: PassContext, res: PassResponse): StepBase {
  * The context `req` describes on top of `base`: what a query would have answered when the
  * workflow scheduled it. Null when the changes do not fit the base (ask by query).
  */
-export function contextFrom(base: StepBase, req: PassRequest, input: Extract<PassContextInput, { base: string }>): PassContext | null {
+export function contextFrom(
+  base: StepBase,
+  req: PassRequest,
+  input: Extract<PassContextInput, { base: string }>,
+): PassContext | null {
   if (req.resume !== (base.next === 'resume')) return null;
   const journal = applyJournalOps(base.context.journal, base.commits, input.journal ?? []);
   if (!journal) return null;
   const context = { ...base.context, journalVersion: req.journalVersion, journal };
   if (req.resume) {
-    const effectResults = req.step === undefined ? null : withSettled(context.effectResults, base.effects, input.settled);
+    const effectResults =
+      req.step === undefined ? null : withSettled(context.effectResults, base.effects, input.settled);
     return effectResults && { ...context, passStep: req.step!, effectResults };
   }
   if (input.lastError === undefined) return null;
@@ -49,7 +72,11 @@ export function contextFrom(base: StepBase, req: PassRequest, input: Extract<Pas
 }
 
 /** The pass's effect results with the base step's settled ones added, as the workflow adds them; null if one is not its. */
-function withSettled(before: PassContext['effectResults'], ids: readonly string[], settled: Array<[number, EffectResult]> | undefined): PassContext['effectResults'] | null {
+function withSettled(
+  before: PassContext['effectResults'],
+  ids: readonly string[],
+  settled: Array<[number, EffectResult]> | undefined,
+): PassContext['effectResults'] | null {
   if (!settled) return null;
   const out = { ...before };
   for (const [i, result] of settled) {
@@ -109,7 +136,8 @@ export class PassContexts {
     const key = keyOf(workflowId, runId);
     const kept = input ? this.bases.get(key) : undefined;
     // a fresh copy each time (parsed): the pass may change what it is given
-    const context = kept && input && kept.ref === input.base ? contextFrom(JSON.parse(kept.json) as StepBase, req, input) : null;
+    const context =
+      kept && input && kept.ref === input.base ? contextFrom(JSON.parse(kept.json) as StepBase, req, input) : null;
     if (!context) {
       this.counts.missed++;
       return null;

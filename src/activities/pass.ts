@@ -5,7 +5,17 @@
 import { failure } from '../kernel/failures.ts';
 import { sideEffectOf } from '../lisp/tools.ts';
 import { type PassProgress, passOpening, resumePass, startPass, stepOfCall } from '../navigator/index.ts';
-import type { InlineToolCall, Json, JournalRead, PassContext, PassOutcome, PassRequest, PassResponse, RecordedProgram, RecordedTurnResult } from '../workflows/mission/contract.ts';
+import type {
+  InlineToolCall,
+  Json,
+  JournalRead,
+  PassContext,
+  PassOutcome,
+  PassRequest,
+  PassResponse,
+  RecordedProgram,
+  RecordedTurnResult,
+} from '../workflows/mission/contract.ts';
 import type { RegisteredAgent } from './agents.ts';
 import { context as otelContext } from '@opentelemetry/api';
 import { type SpanOwner, tracedAgent, tracedModel } from '../telemetry/spans.ts';
@@ -33,10 +43,20 @@ import { diffJson } from '../kernel/json-patch.ts';
 import { jsonBytes } from './recording.ts';
 import { formatBytes } from '../payloads/offload-codec.ts';
 
-export async function runPassStep(registered: RegisteredAgent, req: PassRequest, ctx: PassContext, onProgress?: (p: PassProgress) => void, owner?: SpanOwner, memory: WorkerMemory = {}): Promise<PassResponse> {
+export async function runPassStep(
+  registered: RegisteredAgent,
+  req: PassRequest,
+  ctx: PassContext,
+  onProgress?: (p: PassProgress) => void,
+  owner?: SpanOwner,
+  memory: WorkerMemory = {},
+): Promise<PassResponse> {
   const journal = new Map(ctx.journal);
   // with tracing on, model answers and tool calls are spans under this pass's span
-  const capped = memory.maxResultBytes === undefined ? registered : { ...registered, agent: cappedAgent(registered.agent, memory.maxResultBytes) };
+  const capped =
+    memory.maxResultBytes === undefined
+      ? registered
+      : { ...registered, agent: cappedAgent(registered.agent, memory.maxResultBytes) };
   const entry = owner ? { ...capped, agent: tracedAgent(capped.agent, owner, otelContext.active()) } : capped;
   const model = owner ? tracedModel(entry.model(), owner) : entry.model();
   if (req.resume && ctx.passState === null) {
@@ -44,7 +64,15 @@ export async function runPassStep(registered: RegisteredAgent, req: PassRequest,
   }
   const evaluate = programEvaluator();
   const step = req.resume
-    ? await resumePass({ agent: entry.agent, state: unpackOrFail(entry, ctx), journal, effectResults: ctx.effectResults, model, evaluate, onProgress })
+    ? await resumePass({
+        agent: entry.agent,
+        state: unpackOrFail(entry, ctx),
+        journal,
+        effectResults: ctx.effectResults,
+        model,
+        evaluate,
+        onProgress,
+      })
     : await startPass({
         evaluate,
         agent: entry.agent,
@@ -64,7 +92,11 @@ export async function runPassStep(registered: RegisteredAgent, req: PassRequest,
   if (step.kind === 'effects') {
     // only what changed since the state this step read: history keeps each change once
     // effect results and the effect list stay out: the workflow holds both, and gives the results back
-    const held = { ...step.state, effectResults: {}, pending: step.state.pending && { ...step.state.pending, effects: [] } };
+    const held = {
+      ...step.state,
+      effectResults: {},
+      pending: step.state.pending && { ...step.state.pending, effects: [] },
+    };
     const next = packState(held, { opening: openingOf(entry, held.input, ctx) }) as unknown as Json;
     const base = req.resume ? (ctx.passState as Json) : null;
     // an effect's id is its idempotency key: sent once (the workflow restores the id)
@@ -124,7 +156,10 @@ function cappedAgent<A extends RegisteredAgent['agent']>(agent: A, maxBytes: num
     handler: async (args: never, ctx: never) => {
       const out = await tool.handler(args, ctx);
       const size = jsonBytes(out);
-      if (size > maxBytes) throw new Error(`result_too_large: tool ${tool.name} returned ${formatBytes(size)}, over the ${formatBytes(maxBytes)} limit for one result (NAVIGATOR_MAX_RESULT_BYTES)`);
+      if (size > maxBytes)
+        throw new Error(
+          `result_too_large: tool ${tool.name} returned ${formatBytes(size)}, over the ${formatBytes(maxBytes)} limit for one result (NAVIGATOR_MAX_RESULT_BYTES)`,
+        );
       return out;
     },
   }));
@@ -132,7 +167,11 @@ function cappedAgent<A extends RegisteredAgent['agent']>(agent: A, maxBytes: num
 }
 
 /** The journal this step read, as the audit recomputes it from history. */
-const journalReadOf = (ctx: PassContext): JournalRead => ({ version: ctx.journalVersion, hash: journalHash(ctx.journal, 'key'), order: 'key' });
+const journalReadOf = (ctx: PassContext): JournalRead => ({
+  version: ctx.journalVersion,
+  hash: journalHash(ctx.journal, 'key'),
+  order: 'key',
+});
 
 /** Most bytes of program text one pass result records; later programs are marked cut. */
 export const MAX_RECORDED_PROGRAM_BYTES = 32 * 1024;
@@ -141,7 +180,11 @@ export const MAX_RECORDED_PROGRAM_BYTES = 32 * 1024;
  * Every turn's program and what it gave, so the audit can run them again (value replay).
  * A program the suspended state in history already holds is not repeated.
  */
-export function recordPrograms(trace: readonly TurnTrace[], suspended: PackedState | null, maxBytes = MAX_RECORDED_PROGRAM_BYTES): RecordedProgram[] {
+export function recordPrograms(
+  trace: readonly TurnTrace[],
+  suspended: PackedState | null,
+  maxBytes = MAX_RECORDED_PROGRAM_BYTES,
+): RecordedProgram[] {
   const inState = suspended ? turnAnswers(suspended).map((a) => a.program) : [];
   let bytes = 0;
   const out: RecordedProgram[] = [];
@@ -170,7 +213,13 @@ function recordedResult(r: TurnResult | null): RecordedTurnResult | null {
 /** The pass's first message as the workflow's context rebuilds it (undefined if it cannot). */
 function openingOf(entry: RegisteredAgent, input: Record<string, Json>, ctx: PassContext): string | undefined {
   try {
-    return passOpening({ agent: entry.agent, input, summaries: ctx.summaries, toolShapes: ctx.toolShapes, lastError: ctx.lastError });
+    return passOpening({
+      agent: entry.agent,
+      input,
+      summaries: ctx.summaries,
+      toolShapes: ctx.toolShapes,
+      lastError: ctx.lastError,
+    });
   } catch {
     return undefined;
   }

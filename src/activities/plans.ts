@@ -78,7 +78,9 @@ export function stepAgents(agents: AgentRegistry, entry: RegisteredAgent, reques
 
 /** The step's idempotency key: the same plan, step and resolved args give the same key. */
 export function stepKey(planId: string, stepId: string, args: Json): string {
-  return createHash('sha256').update(`${planId}\u0000step\u0000${stepId}\u0000${canonicalJson(args)}`).digest('hex');
+  return createHash('sha256')
+    .update(`${planId}\u0000step\u0000${stepId}\u0000${canonicalJson(args)}`)
+    .digest('hex');
 }
 
 export function createPlanActivities(deps: PlanActivityDeps): PlanActivities {
@@ -88,7 +90,14 @@ export function createPlanActivities(deps: PlanActivityDeps): PlanActivities {
       const entry = lookupAgent(deps.agents, req.agent);
       return {
         tools: Object.fromEntries(
-          entry.agent.tools.map((t) => [t.name, { sideEffect: t.sideEffect, destructive: t.destructive ?? false, ...(t.approvers?.length ? { approvers: [...t.approvers] } : {}) }]),
+          entry.agent.tools.map((t) => [
+            t.name,
+            {
+              sideEffect: t.sideEffect,
+              destructive: t.destructive ?? false,
+              ...(t.approvers?.length ? { approvers: [...t.approvers] } : {}),
+            },
+          ]),
         ),
         agents: [...deps.agents.keys()],
       };
@@ -103,14 +112,39 @@ export function createPlanActivities(deps: PlanActivityDeps): PlanActivities {
         const limits = { maxSteps: req.maxSteps };
         const base = { id: req.planId, taskId: req.taskId, createdAt: req.createdAt };
         const params = checkParams(req.document?.params ?? {}, req.params ?? {});
-        if (!params.ok) return { ok: false, problems: params.problems, message: `the plan's parameters are invalid:\n${formatProblems(params.problems)}`, attempts: 0, tokens: 0 };
+        if (!params.ok)
+          return {
+            ok: false,
+            problems: params.problems,
+            message: `the plan's parameters are invalid:\n${formatProblems(params.problems)}`,
+            attempts: 0,
+            tokens: 0,
+          };
         if (req.document) {
-          const built = buildPlan({ ...base, steps: req.document.steps, params: params.params, estimatedDuration: req.document.estimatedDuration }, catalog, limits);
+          const built = buildPlan(
+            {
+              ...base,
+              steps: req.document.steps,
+              params: params.params,
+              estimatedDuration: req.document.estimatedDuration,
+            },
+            catalog,
+            limits,
+          );
           if (built.ok) return { ok: true, plan: built.plan, change: 'given by the caller', attempts: 0, tokens: 0 };
-          return { ok: false, problems: built.problems, message: `the given plan is invalid:\n${formatProblems(built.problems)}`, attempts: 0, tokens: 0 };
+          return {
+            ok: false,
+            problems: built.problems,
+            message: `the given plan is invalid:\n${formatProblems(built.problems)}`,
+            attempts: 0,
+            tokens: 0,
+          };
         }
-        return askPlanner(entry, stepAgents(deps.agents, entry, req.request), { request: req.request ?? '', context: req.context }, (steps, estimatedDuration) =>
-          buildPlan({ ...base, steps, estimatedDuration }, catalog, limits),
+        return askPlanner(
+          entry,
+          stepAgents(deps.agents, entry, req.request),
+          { request: req.request ?? '', context: req.context },
+          (steps, estimatedDuration) => buildPlan({ ...base, steps, estimatedDuration }, catalog, limits),
         );
       });
     },
@@ -120,11 +154,23 @@ export function createPlanActivities(deps: PlanActivityDeps): PlanActivities {
         const entry = lookupAgent(deps.agents, req.agent);
         const parsed = PlanEdit.safeParse(req.edit);
         if (!parsed.success) {
-          const problems = parsed.error.issues.map((i): PlanProblem => ({ code: 'invalid_edit', stepId: null, path: i.path.join('.'), message: i.message }));
+          const problems = parsed.error.issues.map((i): PlanProblem => ({
+            code: 'invalid_edit',
+            stepId: null,
+            path: i.path.join('.'),
+            message: i.message,
+          }));
           return { ok: false, problems, message: `invalid edit: ${formatProblems(problems)}`, attempts: 0, tokens: 0 };
         }
         const applied = applyEdit(req.plan, parsed.data, catalogOf(deps.agents, entry), { maxSteps: req.maxSteps });
-        if (!applied.ok) return { ok: false, problems: applied.problems, message: `edit rejected:\n${formatProblems(applied.problems)}`, attempts: 0, tokens: 0 };
+        if (!applied.ok)
+          return {
+            ok: false,
+            problems: applied.problems,
+            message: `edit rejected:\n${formatProblems(applied.problems)}`,
+            attempts: 0,
+            tokens: 0,
+          };
         return { ok: true, plan: applied.plan, change: applied.change, attempts: 0, tokens: 0 };
       });
     },
@@ -132,19 +178,48 @@ export function createPlanActivities(deps: PlanActivityDeps): PlanActivities {
     async regeneratePlan(req: RegenerateRequest): Promise<PlanOutcome> {
       const entry = lookupAgent(deps.agents, req.agent);
       const catalog = catalogOf(deps.agents, entry);
-      const current = { steps: req.plan.steps.map(toSpec), ...(req.plan.estimatedDuration !== undefined ? { estimatedDuration: req.plan.estimatedDuration } : {}) };
+      const current = {
+        steps: req.plan.steps.map(toSpec),
+        ...(req.plan.estimatedDuration !== undefined ? { estimatedDuration: req.plan.estimatedDuration } : {}),
+      };
       const outcome = await withHeartbeat(Context.current(), every, () =>
-        askPlanner(entry, stepAgents(deps.agents, entry, req.request), { request: req.request ?? '', context: req.context, feedback: req.feedback, currentPlan: current as unknown as Json }, (steps, estimatedDuration) =>
-          buildPlan({ id: req.plan.id, taskId: req.plan.taskId, createdAt: req.plan.createdAt, steps, params: req.plan.params, estimatedDuration }, catalog, { maxSteps: req.maxSteps }),
+        askPlanner(
+          entry,
+          stepAgents(deps.agents, entry, req.request),
+          {
+            request: req.request ?? '',
+            context: req.context,
+            feedback: req.feedback,
+            currentPlan: current as unknown as Json,
+          },
+          (steps, estimatedDuration) =>
+            buildPlan(
+              {
+                id: req.plan.id,
+                taskId: req.plan.taskId,
+                createdAt: req.plan.createdAt,
+                steps,
+                params: req.plan.params,
+                estimatedDuration,
+              },
+              catalog,
+              { maxSteps: req.maxSteps },
+            ),
         ),
       );
       if (!outcome.ok) return outcome;
-      return { ...outcome, plan: { ...outcome.plan, version: req.plan.version + 1 }, change: `regenerated with feedback: ${req.feedback}` };
+      return {
+        ...outcome,
+        plan: { ...outcome.plan, version: req.plan.version + 1 },
+        change: `regenerated with feedback: ${req.feedback}`,
+      };
     },
 
     async recoverStep(req: RecoveryRequest): Promise<RecoveryOutcome> {
       const entry = lookupAgent(deps.agents, req.agent);
-      return withHeartbeat(Context.current(), every, () => askRecovery(entry, catalogOf(deps.agents, entry), stepAgents(deps.agents, entry, req.request), req));
+      return withHeartbeat(Context.current(), every, () =>
+        askRecovery(entry, catalogOf(deps.agents, entry), stepAgents(deps.agents, entry, req.request), req),
+      );
     },
 
     /** A step's condition, then its `$expr` values, in the sandbox with small limits; a failed expression fails the step for good. */
@@ -166,7 +241,11 @@ export function createPlanActivities(deps: PlanActivityDeps): PlanActivities {
       const ctx = Context.current();
       const attempt = ctx.info.attempt;
       const tool = lookupTool(lookupAgent(deps.agents, req.agent), req.tool);
-      const idempotencyKey = stepKey(req.planId, req.item === undefined ? req.stepId : `${req.stepId}[${req.item}]`, req.args);
+      const idempotencyKey = stepKey(
+        req.planId,
+        req.item === undefined ? req.stepId : `${req.stepId}[${req.item}]`,
+        req.args,
+      );
       const report = progressReporter(ctx, deps, req.stepId);
       const attributes = {
         ...ownerAttributes({ workflowId: req.planId, runId: req.planId, agent: req.agent }),
@@ -189,7 +268,13 @@ export function createPlanActivities(deps: PlanActivityDeps): PlanActivities {
           span: { name: 'navigator.plan_step', attributes },
         };
         const { result, failedAttempts, unavailable } = await invokeTool(ctx, call);
-        const answer: StepOutcome = { result, attempt, idempotencyKey, ...(failedAttempts.length ? { failedAttempts } : {}), ...(unavailable ? { unavailable } : {}) };
+        const answer: StepOutcome = {
+          result,
+          attempt,
+          idempotencyKey,
+          ...(failedAttempts.length ? { failedAttempts } : {}),
+          ...(unavailable ? { unavailable } : {}),
+        };
         return await recordableAnswer(ctx, call, answer, deps.recording);
       } finally {
         await report.flush();
@@ -207,7 +292,9 @@ const SANDBOX_START_GRACE_MS = 15_000;
 
 const evaluate = (source: string, opts: Parameters<typeof runSandboxed>[1] = {}): ReturnType<typeof runSandboxed> => {
   const evaluator = programEvaluator();
-  return evaluator === runSandboxed ? runSandboxed(source, opts, { graceMs: SANDBOX_START_GRACE_MS }) : evaluator(source, opts);
+  return evaluator === runSandboxed
+    ? runSandboxed(source, opts, { graceMs: SANDBOX_START_GRACE_MS })
+    : evaluator(source, opts);
 };
 
 type Built = { ok: true; plan: Plan } | { ok: false; problems: PlanProblem[] };
@@ -223,7 +310,15 @@ async function askPlanner(
   let problems: PlanProblem[] | undefined;
   let tokens = 0;
   for (let attempt = 1; attempt <= PLANNER_ATTEMPTS; attempt++) {
-    const prompt = plannerPrompt({ request: ask.request, context: ask.context, tools: [...entry.agent.tools], agents, feedback: ask.feedback, currentPlan: ask.currentPlan, problems });
+    const prompt = plannerPrompt({
+      request: ask.request,
+      context: ask.context,
+      tools: [...entry.agent.tools],
+      agents,
+      feedback: ask.feedback,
+      currentPlan: ask.currentPlan,
+      problems,
+    });
     const answer = await generate(model, prompt.system, prompt.messages);
     tokens += answer.tokens;
     const parsed = parsePlanAnswer(answer.text);
@@ -232,7 +327,14 @@ async function askPlanner(
       continue;
     }
     const built = build(parsed.document.steps, parsed.document.estimatedDuration);
-    if (built.ok) return { ok: true, plan: built.plan, change: attempt === 1 ? 'created by the planner' : `created by the planner (attempt ${attempt})`, attempts: attempt, tokens };
+    if (built.ok)
+      return {
+        ok: true,
+        plan: built.plan,
+        change: attempt === 1 ? 'created by the planner' : `created by the planner (attempt ${attempt})`,
+        attempts: attempt,
+        tokens,
+      };
     problems = built.problems;
   }
   const message = `the planner gave no valid plan in ${PLANNER_ATTEMPTS} attempts; last problems:\n${formatProblems(problems ?? [])}`;
@@ -240,9 +342,21 @@ async function askPlanner(
 }
 
 /** Asks the model for a recovery action; an unusable answer goes back to it once. */
-async function askRecovery(entry: RegisteredAgent, catalog: Catalog, agents: AgentInfo[], req: RecoveryRequest): Promise<RecoveryOutcome> {
+async function askRecovery(
+  entry: RegisteredAgent,
+  catalog: Catalog,
+  agents: AgentInfo[],
+  req: RecoveryRequest,
+): Promise<RecoveryOutcome> {
   const model = modelOf(entry);
-  const prompt = recoveryPrompt({ request: req.request, plan: req.plan, failedStepId: req.stepId, error: req.error, tools: [...entry.agent.tools], agents });
+  const prompt = recoveryPrompt({
+    request: req.request,
+    plan: req.plan,
+    failedStepId: req.stepId,
+    error: req.error,
+    tools: [...entry.agent.tools],
+    agents,
+  });
   const messages: ChatMessage[] = [...prompt.messages];
   let tokens = 0;
   let problem = '';
@@ -252,12 +366,18 @@ async function askRecovery(entry: RegisteredAgent, catalog: Catalog, agents: Age
     const verdict = interpretRecovery(answer.text, req, catalog);
     if (!('problem' in verdict)) return { ...verdict, tokens };
     problem = verdict.problem;
-    messages.push({ role: 'assistant', content: answer.text }, { role: 'user', content: `That answer cannot be used: ${problem}\nAnswer again with exactly one JSON object.` });
+    messages.push(
+      { role: 'assistant', content: answer.text },
+      { role: 'user', content: `That answer cannot be used: ${problem}\nAnswer again with exactly one JSON object.` },
+    );
   }
   return { kind: 'invalid', message: problem, tokens };
 }
 
-type Interpreted = { kind: 'abort'; reason: string } | { kind: 'applied'; plan: Plan; change: string; action: string } | { problem: string };
+type Interpreted =
+  | { kind: 'abort'; reason: string }
+  | { kind: 'applied'; plan: Plan; change: string; action: string }
+  | { problem: string };
 
 /** A recovery answer checked like an edit: parsed, shaped, applied to the plan. */
 function interpretRecovery(text: string, req: RecoveryRequest, catalog: Catalog): Interpreted {
@@ -280,7 +400,11 @@ function modelOf(entry: RegisteredAgent): ChatModel {
   }
 }
 
-async function generate(model: ChatModel, system: string, messages: ChatMessage[]): Promise<{ text: string; tokens: number }> {
+async function generate(
+  model: ChatModel,
+  system: string,
+  messages: ChatMessage[],
+): Promise<{ text: string; tokens: number }> {
   const signal = Context.current().cancellationSignal;
   const res = await model.generate({ system, messages, signal });
   return { text: res.text, tokens: res.usage.inputTokens + res.usage.outputTokens };

@@ -40,7 +40,12 @@ export interface ResultRecording {
 
 export function resultRecording(offload: OffloadCodec | null, env: NodeJS.ProcessEnv = process.env): ResultRecording {
   const retry = Number(env.NAVIGATOR_STORE_RETRY_MS ?? 60_000);
-  return { offload, maxResultBytes: maxResultBytesFromEnv(env), inlineLimitBytes: INLINE_LIMIT_BYTES, storeRetryMs: Number.isFinite(retry) && retry >= 0 ? retry : 60_000 };
+  return {
+    offload,
+    maxResultBytes: maxResultBytesFromEnv(env),
+    inlineLimitBytes: INLINE_LIMIT_BYTES,
+    storeRetryMs: Number.isFinite(retry) && retry >= 0 ? retry : 60_000,
+  };
 }
 
 /** Bytes of a result as JSON (what history would hold). */
@@ -50,12 +55,21 @@ export const jsonBytes = (value: unknown): number => Buffer.byteLength(JSON.stri
 export function overCap(tool: string, result: Json, rec: ResultRecording): ResultUnavailable | null {
   const size = jsonBytes(result);
   if (size <= rec.maxResultBytes) return null;
-  return { reason: 'result_too_large', size, message: `result_too_large: tool ${tool} returned ${formatBytes(size)}, over the ${formatBytes(rec.maxResultBytes)} limit for one result (NAVIGATOR_MAX_RESULT_BYTES)` };
+  return {
+    reason: 'result_too_large',
+    size,
+    message: `result_too_large: tool ${tool} returned ${formatBytes(size)}, over the ${formatBytes(rec.maxResultBytes)} limit for one result (NAVIGATOR_MAX_RESULT_BYTES)`,
+  };
 }
 
 /** The value a program (and the journal) gets for a call that ran but whose result was not kept. */
 export function unavailableValue(tool: string, u: ResultUnavailable): Json {
-  return { result_unavailable: u.reason, tool, size: u.size, message: `${u.message}. The call ran and is recorded as done: it will not run again, and its result is not available.` };
+  return {
+    result_unavailable: u.reason,
+    tool,
+    size: u.size,
+    message: `${u.message}. The call ran and is recorded as done: it will not run again, and its result is not available.`,
+  };
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -64,27 +78,46 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
  * Makes sure `answer` can be recorded: a large one is stored now (retried, heartbeating).
  * Null when it can; otherwise why not (the activity then answers without it).
  */
-export async function prepareAnswer(ctx: Context, answer: unknown, what: string, rec: ResultRecording, heartbeatEveryMs: number): Promise<ResultUnavailable | null> {
+export async function prepareAnswer(
+  ctx: Context,
+  answer: unknown,
+  what: string,
+  rec: ResultRecording,
+  heartbeatEveryMs: number,
+): Promise<ResultUnavailable | null> {
   const payload = defaultPayloadConverter.toPayload(answer);
   const size = PayloadProto.encode(payload).finish().length;
   const { offload } = rec;
   if (!offload || size <= offload.thresholdBytes) {
     if (size <= rec.inlineLimitBytes) return null;
-    return { reason: 'result_too_large', size, message: `result_too_large: ${what} answered ${formatBytes(size)}, over the ${formatBytes(rec.inlineLimitBytes)} Temporal history takes in one payload, and no payload store is configured (NAVIGATOR_PAYLOAD_STORE=off)` };
+    return {
+      reason: 'result_too_large',
+      size,
+      message: `result_too_large: ${what} answered ${formatBytes(size)}, over the ${formatBytes(rec.inlineLimitBytes)} Temporal history takes in one payload, and no payload store is configured (NAVIGATOR_PAYLOAD_STORE=off)`,
+    };
   }
   const deadline = Date.now() + rec.storeRetryMs;
-  return withHeartbeat(ctx, heartbeatEveryMs, async () => {
-    for (let attempt = 1; ; attempt++) {
-      try {
-        await offload.storeAhead(payload);
-        return null;
-      } catch (err) {
-        const wait = Math.min(200 * 2 ** (attempt - 1), 5_000);
-        if (Date.now() + wait > deadline) {
-          return { reason: 'store_unavailable' as const, size, message: `store_unavailable: ${what} answered ${formatBytes(size)}, and the payload store ${offload.store.location} could not keep it (${attempt} tries over ${Math.round(rec.storeRetryMs / 1000)} s): ${(err as Error).message}` };
+  return withHeartbeat(
+    ctx,
+    heartbeatEveryMs,
+    async () => {
+      for (let attempt = 1; ; attempt++) {
+        try {
+          await offload.storeAhead(payload);
+          return null;
+        } catch (err) {
+          const wait = Math.min(200 * 2 ** (attempt - 1), 5_000);
+          if (Date.now() + wait > deadline) {
+            return {
+              reason: 'store_unavailable' as const,
+              size,
+              message: `store_unavailable: ${what} answered ${formatBytes(size)}, and the payload store ${offload.store.location} could not keep it (${attempt} tries over ${Math.round(rec.storeRetryMs / 1000)} s): ${(err as Error).message}`,
+            };
+          }
+          await sleep(wait);
         }
-        await sleep(wait);
       }
-    }
-  }, () => ({ text: `storing ${formatBytes(size)} in ${offload.store.location}` }));
+    },
+    () => ({ text: `storing ${formatBytes(size)} in ${offload.store.location}` }),
+  );
 }

@@ -52,11 +52,18 @@ export interface ToolAnswer {
  * and must not run again), any other fails with a final `ResultTooLarge` or a retryable
  * `PayloadStoreUnavailable`.
  */
-export async function recordableAnswer<T extends { result: Json; unavailable?: ResultUnavailable }>(ctx: Context, call: ToolInvocation, answer: T, rec: ResultRecording): Promise<T> {
+export async function recordableAnswer<T extends { result: Json; unavailable?: ResultUnavailable }>(
+  ctx: Context,
+  call: ToolInvocation,
+  answer: T,
+  rec: ResultRecording,
+): Promise<T> {
   const problem = await prepareAnswer(ctx, answer, call.label, rec, call.heartbeatEveryMs);
   if (!problem) return answer;
-  if (sideEffectOf(call.tool) === 'external') return { ...answer, result: unavailableValue(call.tool.name, problem), unavailable: problem };
-  if (problem.reason === 'store_unavailable') throw failure('PayloadStoreUnavailable', problem.message, { retryable: true, details: [call.details] });
+  if (sideEffectOf(call.tool) === 'external')
+    return { ...answer, result: unavailableValue(call.tool.name, problem), unavailable: problem };
+  if (problem.reason === 'store_unavailable')
+    throw failure('PayloadStoreUnavailable', problem.message, { retryable: true, details: [call.details] });
   throw failure('ResultTooLarge', problem.message, { details: [call.details] });
 }
 
@@ -94,6 +101,7 @@ export async function invokeTool(ctx: Context, call: ToolInvocation): Promise<To
   const tooLarge = overCap(tool.name, result, call.recording);
   if (!tooLarge) return { result, failedAttempts: earlier };
   // the effect happened: it is recorded as done without its result, never run again
-  if (sideEffectOf(tool) === 'external') return { result: unavailableValue(tool.name, tooLarge), failedAttempts: earlier, unavailable: tooLarge };
+  if (sideEffectOf(tool) === 'external')
+    return { result: unavailableValue(tool.name, tooLarge), failedAttempts: earlier, unavailable: tooLarge };
   throw failure('ResultTooLarge', tooLarge.message, { details });
 }

@@ -16,13 +16,19 @@ export interface KnownAgent {
 }
 
 /** The agent from the examples or the module, or undefined when only the worker can tell. */
-export async function agentBeforeStart(name: string, agentsModule: string | undefined): Promise<KnownAgent | undefined> {
+export async function agentBeforeStart(
+  name: string,
+  agentsModule: string | undefined,
+): Promise<KnownAgent | undefined> {
   const { buildRegistry } = await import('../worker/agents.ts');
   const registry = await buildRegistry(agentsModule);
   const entry = registry.get(name);
   if (entry) return { registry, entry };
   if (agentsModule === undefined) return undefined;
-  throw new CliError(`unknown agent ${JSON.stringify(name)}: ${agentsModule} and the examples have ${[...registry.keys()].join(', ')}`, 2);
+  throw new CliError(
+    `unknown agent ${JSON.stringify(name)}: ${agentsModule} and the examples have ${[...registry.keys()].join(', ')}`,
+    2,
+  );
 }
 
 /** Refuses (exit 2) an input the agent's schema or decisions refuse, as the mission's first step would. */
@@ -44,9 +50,19 @@ export async function checkPlanDocument(known: KnownAgent, document: unknown): P
   const doc = PlanDocument.safeParse(document);
   // a malformed document is the client's to refuse (startPlan), with the schema's words
   if (!doc.success) return;
-  const problems = validatePlan(doc.data.steps, catalogOf(known.registry, known.entry), Object.keys(doc.data.params ?? {}), { maxSteps: doc.data.options?.maxSteps });
-  if (problems.length) throw new CliError(`the plan has ${problems.length} problem(s); nothing was started\n${formatProblems(problems)}`, 2);
+  const problems = validatePlan(
+    doc.data.steps,
+    catalogOf(known.registry, known.entry),
+    Object.keys(doc.data.params ?? {}),
+    { maxSteps: doc.data.options?.maxSteps },
+  );
+  if (problems.length)
+    throw new CliError(
+      `the plan has ${problems.length} problem(s); nothing was started\n${formatProblems(problems)}`,
+      2,
+    );
 }
 
 /** The agents module a command names: its flag, else NAVIGATOR_AGENTS. */
-export const agentsModuleOf = (flag: string | undefined): string | undefined => flag ?? (process.env.NAVIGATOR_AGENTS || undefined);
+export const agentsModuleOf = (flag: string | undefined): string | undefined =>
+  flag ?? (process.env.NAVIGATOR_AGENTS || undefined);

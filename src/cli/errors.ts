@@ -15,9 +15,7 @@ export class CliError extends Error {
 }
 
 export function formatZodError(err: ZodError): string {
-  return err.issues
-    .map((i) => (i.path.length ? `${i.path.join('.')}: ${i.message}` : i.message))
-    .join('; ');
+  return err.issues.map((i) => (i.path.length ? `${i.path.join('.')}: ${i.message}` : i.message)).join('; ');
 }
 
 /** Prints `navigator: <message>` on stderr and exits non-zero. */

@@ -38,7 +38,10 @@ export function parseValue(text: string, what: string): unknown {
     return JSON.parse(text);
   } catch (err) {
     if (isBareWord(text)) return text;
-    throw new CliError(`${what} is not valid JSON (a text with spaces needs JSON quotes: '"${text.replace(/'/g, '')}"'): ${(err as Error).message}`, 2);
+    throw new CliError(
+      `${what} is not valid JSON (a text with spaces needs JSON quotes: '"${text.replace(/'/g, '')}"'): ${(err as Error).message}`,
+      2,
+    );
   }
 }
 

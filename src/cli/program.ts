@@ -58,7 +58,10 @@ function commandNamed(args: readonly string[]): string | undefined {
 export async function buildProgram(argv: readonly string[] = []): Promise<Command> {
   const program = new Command('navigator')
     .description('Durable LLM Navigator agents on Temporal')
-    .option('--codec <module>', 'payload codec for every client, worker, audit and replay: `aes-gcm` (keys in NAVIGATOR_CODEC_KEYS) or a module exporting a PayloadCodec (or NAVIGATOR_CODEC)')
+    .option(
+      '--codec <module>',
+      'payload codec for every client, worker, audit and replay: `aes-gcm` (keys in NAVIGATOR_CODEC_KEYS) or a module exporting a PayloadCodec (or NAVIGATOR_CODEC)',
+    )
     .showHelpAfterError()
     .hook('preAction', (cmd) => {
       const codec = cmd.opts<{ codec?: string }>().codec;

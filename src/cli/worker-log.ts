@@ -10,13 +10,21 @@ import type { LogEntry } from '@temporalio/worker';
 function cause(meta: Record<string, unknown> | undefined): string | null {
   const e = meta?.error ?? meta?.failure;
   if (e === undefined || e === null) return null;
-  const text = e instanceof Error ? e.message : typeof e === 'object' && 'message' in e ? String((e as { message: unknown }).message) : String(e);
+  const text =
+    e instanceof Error
+      ? e.message
+      : typeof e === 'object' && 'message' in e
+        ? String((e as { message: unknown }).message)
+        : String(e);
   return text.split('\n')[0]!;
 }
 
 /** Where it happened: the workflow and the activity, when the entry names them. */
 function where(meta: Record<string, unknown> | undefined): string {
-  const parts = [meta?.workflowId && `workflow ${String(meta.workflowId)}`, meta?.activityType && `activity ${String(meta.activityType)}`].filter(Boolean);
+  const parts = [
+    meta?.workflowId && `workflow ${String(meta.workflowId)}`,
+    meta?.activityType && `activity ${String(meta.activityType)}`,
+  ].filter(Boolean);
   return parts.length ? ` (${parts.join(', ')})` : '';
 }
 

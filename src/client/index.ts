@@ -15,6 +15,23 @@ export type * from '../workflows/mission/contract.ts';
 export { auditMission, type AuditReport } from '../audit/mission/audit.ts';
 export { auditPlan, type PlanAuditReport } from '../audit/plan/audit.ts';
 export { connectClient, resolveTarget, type TemporalTarget } from '../temporal/connection.ts';
-export { DEFAULT_QUERY_TIMEOUT_MS, RunReader, type RunReaderOptions, WorkerUnavailableError, type HistoryState, type PollerSeen, readerOf } from '../history/reader.ts';
+export {
+  DEFAULT_QUERY_TIMEOUT_MS,
+  RunReader,
+  type RunReaderOptions,
+  WorkerUnavailableError,
+  type HistoryState,
+  type PollerSeen,
+  readerOf,
+} from '../history/reader.ts';
 export { HistoryReplayError } from '../history/replay.ts';
-export { StartRefused, type StartRefusedCode, type StartCheck, type ServedAgent, type ServedOnQueue, checkStart, servedAgents, announceAgents } from './served-agents.ts';
+export {
+  StartRefused,
+  type StartRefusedCode,
+  type StartCheck,
+  type ServedAgent,
+  type ServedOnQueue,
+  checkStart,
+  servedAgents,
+  announceAgents,
+} from './served-agents.ts';

@@ -28,7 +28,10 @@ export async function activitiesNow(handle: WorkflowHandle): Promise<ActivitiesN
   for (const a of pending) {
     const why = a.lastFailure?.message;
     if (!why || (a.attempt ?? 1) < 2) continue;
-    retries.set(a.activityType?.name === 'runPass' ? 'runPass' : (a.activityId ?? ''), { attempt: a.attempt!, why: why.split('\n')[0]! });
+    retries.set(a.activityType?.name === 'runPass' ? 'runPass' : (a.activityId ?? ''), {
+      attempt: a.attempt!,
+      why: why.split('\n')[0]!,
+    });
   }
   const payloads = pending.find((a) => a.activityType?.name === 'runPass')?.heartbeatDetails?.payloads;
   if (!payloads?.length) return { live: null, retries };

@@ -13,9 +13,21 @@ import type { Client } from '@temporalio/client';
 import { DEFAULT_TASK_QUEUE } from '../temporal/connection.ts';
 import { type RunReader, WorkerUnavailableError, readerOf } from '../history/reader.ts';
 import type { Json } from '../workflows/mission/contract.ts';
-import { MISSION_WORKFLOW, type MissionHandle, type StartMissionOptions, getMission, startMission } from './mission/client.ts';
+import {
+  MISSION_WORKFLOW,
+  type MissionHandle,
+  type StartMissionOptions,
+  getMission,
+  startMission,
+} from './mission/client.ts';
 import { type ResumeOptions, resumeMission } from './mission/resume.ts';
-import { type MissionSchedule, type MissionScheduleOptions, createMissionSchedule, getMissionSchedule, listMissionSchedules } from './mission/schedules.ts';
+import {
+  type MissionSchedule,
+  type MissionScheduleOptions,
+  createMissionSchedule,
+  getMissionSchedule,
+  listMissionSchedules,
+} from './mission/schedules.ts';
 import { PLAN_WORKFLOW, type PlanHandle, type StartPlanOptions, getPlan, startPlan } from './plan/client.ts';
 import { type ListedRun, type ListedWorkflow, RUN_KINDS, type RunKind, executionFilter, listedOf } from './runs.ts';
 
@@ -41,7 +53,10 @@ export class NavigatorClient {
     this.taskQueue = opts.taskQueue ?? process.env.NAVIGATOR_TASK_QUEUE ?? DEFAULT_TASK_QUEUE;
     this.statusAttribute = opts.statusAttribute ?? (process.env.NAVIGATOR_STATUS_ATTRIBUTE || 'NavigatorStatus');
     // closed runs are read from history, running ones queried with this deadline (src/history/reader.ts)
-    readerOf(this.client.workflow, opts.queryTimeoutMs !== undefined ? { queryTimeoutMs: opts.queryTimeoutMs } : undefined);
+    readerOf(
+      this.client.workflow,
+      opts.queryTimeoutMs !== undefined ? { queryTimeoutMs: opts.queryTimeoutMs } : undefined,
+    );
   }
 
   /** How this client reads runs: from history when closed, by query with a deadline when running. */
@@ -50,7 +65,11 @@ export class NavigatorClient {
   }
 
   /** Starts a mission of `agent`; the input is checked by the workflow's schema first. */
-  start(agent: string, input: Json = {}, opts: Omit<StartMissionOptions, 'agent' | 'input' | 'taskQueue'> & { taskQueue?: string } = {}): Promise<MissionHandle> {
+  start(
+    agent: string,
+    input: Json = {},
+    opts: Omit<StartMissionOptions, 'agent' | 'input' | 'taskQueue'> & { taskQueue?: string } = {},
+  ): Promise<MissionHandle> {
     return startMission(this.client, { taskQueue: this.taskQueue, ...opts, agent, input });
   }
 
@@ -73,7 +92,11 @@ export class NavigatorClient {
   }
 
   /** A Temporal Schedule that starts a mission of `agent` at each cron time or interval. */
-  schedule(agent: string, input: Json, opts: Omit<MissionScheduleOptions, 'agent' | 'input' | 'taskQueue'> & { taskQueue?: string }): Promise<MissionSchedule> {
+  schedule(
+    agent: string,
+    input: Json,
+    opts: Omit<MissionScheduleOptions, 'agent' | 'input' | 'taskQueue'> & { taskQueue?: string },
+  ): Promise<MissionSchedule> {
     return createMissionSchedule(this.client, { taskQueue: this.taskQueue, ...opts, agent, input });
   }
 
@@ -100,9 +123,12 @@ export class NavigatorClient {
    * Missions and plans with their Navigator status, each kind in Temporal's order; with
    * `status`, only the runs in it (at most `limit` of each kind either way).
    */
-  async runs(opts: { kinds?: readonly RunKind[]; status?: string; query?: string; limit?: number } = {}): Promise<ListedRun[]> {
+  async runs(
+    opts: { kinds?: readonly RunKind[]; status?: string; query?: string; limit?: number } = {},
+  ): Promise<ListedRun[]> {
     const limit = opts.limit ?? 100;
-    const query = [opts.status ? executionFilter(opts.status) : undefined, opts.query].filter(Boolean).join(' AND ') || undefined;
+    const query =
+      [opts.status ? executionFilter(opts.status) : undefined, opts.query].filter(Boolean).join(' AND ') || undefined;
     const out: ListedRun[] = [];
     // task queues no worker answered on: their other runs are not asked again (each would wait the query deadline)
     const unanswered = new Set<string>();
@@ -149,7 +175,10 @@ export class NavigatorClient {
   /** The executions of one workflow type, in Temporal's order. */
   private async *executions(kind: RunKind, filter?: string): AsyncGenerator<ListedWorkflow> {
     const type = kind === 'plan' ? PLAN_WORKFLOW : MISSION_WORKFLOW;
-    const query = [`WorkflowType = '${type}'`, filter].filter(Boolean).map((q) => `(${q})`).join(' AND ');
+    const query = [`WorkflowType = '${type}'`, filter]
+      .filter(Boolean)
+      .map((q) => `(${q})`)
+      .join(' AND ');
     for await (const w of this.client.workflow.list({ query })) yield listedOf(kind, w, this.statusAttribute);
   }
 }

@@ -51,5 +51,12 @@ export function executionFilter(status: string): string {
 /** A listed execution of `kind`, with the value of the status attribute `attribute` when it has one. */
 export function listedOf(kind: RunKind, w: WorkflowExecutionInfo, attribute: string): ListedWorkflow {
   const published = w.typedSearchAttributes.get(defineSearchAttributeKey(attribute, SearchAttributeType.KEYWORD));
-  return { kind, workflowId: w.workflowId, status: w.status.name, startTime: w.startTime, taskQueue: w.taskQueue, ...(published ? { publishedStatus: published } : {}) };
+  return {
+    kind,
+    workflowId: w.workflowId,
+    status: w.status.name,
+    startTime: w.startTime,
+    taskQueue: w.taskQueue,
+    ...(published ? { publishedStatus: published } : {}),
+  };
 }

@@ -18,7 +18,14 @@
  */
 import type { Client } from '@temporalio/client';
 import { z } from 'zod';
-import { type AgentsAnnouncement, type ServedAgent, AGENTS_REGISTRY_WORKFLOW, agentsRegistryId, announceAgentsSignal, keepAnnouncement } from '../workflows/agents-registry.ts';
+import {
+  type AgentsAnnouncement,
+  type ServedAgent,
+  AGENTS_REGISTRY_WORKFLOW,
+  agentsRegistryId,
+  announceAgentsSignal,
+  keepAnnouncement,
+} from '../workflows/agents-registry.ts';
 import { POLLED_WITHIN_MS, type PollerSeen, readerOf } from '../history/reader.ts';
 import { editDistance } from '../lisp/core/index.ts';
 import { firstValue } from './decode.ts';
@@ -66,7 +73,12 @@ export interface StartCheck {
 }
 
 /** Announces `agents` as served by the worker `identity` on `taskQueue` (starting the registry when needed). */
-export async function announceAgents(client: Client, taskQueue: string, identity: string, agents: ServedAgent[]): Promise<void> {
+export async function announceAgents(
+  client: Client,
+  taskQueue: string,
+  identity: string,
+  agents: ServedAgent[],
+): Promise<void> {
   await client.workflow.signalWithStart(AGENTS_REGISTRY_WORKFLOW, {
     workflowId: agentsRegistryId(taskQueue),
     taskQueue,
@@ -79,15 +91,28 @@ export async function announceAgents(client: Client, taskQueue: string, identity
 
 /** The agents served on `taskQueue`, or null when no worker announced any there. */
 export async function servedAgents(client: Client, taskQueue: string): Promise<ServedOnQueue | null> {
-  const [announcements, pollers] = await Promise.all([readAnnouncements(client, taskQueue), readerOf(client.workflow).pollers(taskQueue).catch((): PollerSeen[] => [])]);
+  const [announcements, pollers] = await Promise.all([
+    readAnnouncements(client, taskQueue),
+    readerOf(client.workflow)
+      .pollers(taskQueue)
+      .catch((): PollerSeen[] => []),
+  ]);
   if (!announcements.length) return null;
   const now = Date.now();
-  const polling = new Set(pollers.filter((p) => !p.lastAccessTime || now - p.lastAccessTime.getTime() < POLLED_WITHIN_MS).map((p) => p.identity));
+  const polling = new Set(
+    pollers
+      .filter((p) => !p.lastAccessTime || now - p.lastAccessTime.getTime() < POLLED_WITHIN_MS)
+      .map((p) => p.identity),
+  );
   const current = announcements.filter((a) => polling.has(a.identity));
   const counted = current.length ? current : announcements;
   const byName = new Map<string, ServedAgent>();
   for (const a of counted) for (const agent of a.agents) byName.set(agent.name, agent);
-  return { agents: [...byName.values()].sort((a, b) => a.name.localeCompare(b.name)), announcedAt: counted.at(-1)!.at, polling: polling.size > 0 };
+  return {
+    agents: [...byName.values()].sort((a, b) => a.name.localeCompare(b.name)),
+    announcedAt: counted.at(-1)!.at,
+    polling: polling.size > 0,
+  };
 }
 
 /**
@@ -95,11 +120,17 @@ export async function servedAgents(client: Client, taskQueue: string): Promise<S
  * agent's input schema too. Throws {@link StartRefused}; returns a warning when it could
  * not check (see the module comment for why that starts anyway).
  */
-export async function checkStart(client: Client, req: { taskQueue: string; agent: string; input?: unknown; what?: 'mission' | 'plan' }): Promise<StartCheck> {
+export async function checkStart(
+  client: Client,
+  req: { taskQueue: string; agent: string; input?: unknown; what?: 'mission' | 'plan' },
+): Promise<StartCheck> {
   const what = req.what ?? 'mission';
   const served = await servedAgents(client, req.taskQueue);
   if (!served) {
-    return { checked: false, warning: `no worker has announced the agents it serves on task queue ${req.taskQueue} (none has started there, or they are older than this client): agent ${req.agent} was not checked, and the ${what} waits for a worker that runs it` };
+    return {
+      checked: false,
+      warning: `no worker has announced the agents it serves on task queue ${req.taskQueue} (none has started there, or they are older than this client): agent ${req.agent} was not checked, and the ${what} waits for a worker that runs it`,
+    };
   }
   const names = served.agents.map((a) => a.name);
   const agent = served.agents.find((a) => a.name === req.agent);
@@ -111,9 +142,22 @@ export async function checkStart(client: Client, req: { taskQueue: string; agent
   }
   if (req.input !== undefined && agent.input) {
     const problems = inputProblems(agent.input, req.input);
-    if (problems.length) throw new StartRefused(`the input does not fit agent ${req.agent}; nothing was started: ${problems.join('; ')}`, 'invalid_input', req.agent, req.taskQueue, names, undefined, problems);
+    if (problems.length)
+      throw new StartRefused(
+        `the input does not fit agent ${req.agent}; nothing was started: ${problems.join('; ')}`,
+        'invalid_input',
+        req.agent,
+        req.taskQueue,
+        names,
+        undefined,
+        problems,
+      );
   }
-  if (!served.polling) return { checked: true, warning: `no worker polls task queue ${req.taskQueue} now (agent ${req.agent} was served at ${served.announcedAt}): the ${what} waits until one starts` };
+  if (!served.polling)
+    return {
+      checked: true,
+      warning: `no worker polls task queue ${req.taskQueue} now (agent ${req.agent} was served at ${served.announcedAt}): the ${what} waits until one starts`,
+    };
   return { checked: true };
 }
 
@@ -153,10 +197,16 @@ async function readAnnouncements(client: Client, taskQueue: string): Promise<Age
   let kept: AgentsAnnouncement[] = [];
   for (const e of events) {
     const started = e.workflowExecutionStartedEventAttributes?.input?.payloads;
-    if (started?.length) kept = ((await firstValue(client.options.loadedDataConverter, started)) as { announcements?: AgentsAnnouncement[] }).announcements ?? [];
+    if (started?.length)
+      kept =
+        ((await firstValue(client.options.loadedDataConverter, started)) as { announcements?: AgentsAnnouncement[] })
+          .announcements ?? [];
     const signal = e.workflowExecutionSignaledEventAttributes;
     if (signal?.signalName === announceAgentsSignal.name && signal.input?.payloads?.length) {
-      kept = keepAnnouncement(kept, (await firstValue(client.options.loadedDataConverter, signal.input.payloads)) as AgentsAnnouncement);
+      kept = keepAnnouncement(
+        kept,
+        (await firstValue(client.options.loadedDataConverter, signal.input.payloads)) as AgentsAnnouncement,
+      );
     }
   }
   return kept;

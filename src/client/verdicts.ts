@@ -19,7 +19,11 @@ export interface AcceptedUpdate {
 }
 
 /** The accepted updates named `names` of a workflow (all its runs), oldest first. */
-export async function acceptedUpdates(client: Client, workflowId: string, names: readonly string[]): Promise<AcceptedUpdate[]> {
+export async function acceptedUpdates(
+  client: Client,
+  workflowId: string,
+  names: readonly string[],
+): Promise<AcceptedUpdate[]> {
   const out: AcceptedUpdate[] = [];
   for (const run of await fetchChain(client, workflowId)) {
     for (const e of run.history.events ?? []) {
@@ -27,7 +31,11 @@ export async function acceptedUpdates(client: Client, workflowId: string, names:
       if (!input?.name || !names.includes(input.name)) continue;
       const arg = decodeAll(input.args)[0];
       const ms = Number(e.eventTime?.seconds ?? 0) * 1000 + Math.floor((e.eventTime?.nanos ?? 0) / 1e6);
-      out.push({ name: input.name, arg: arg && typeof arg === 'object' ? (arg as Record<string, unknown>) : {}, at: new Date(ms).toISOString() });
+      out.push({
+        name: input.name,
+        arg: arg && typeof arg === 'object' ? (arg as Record<string, unknown>) : {},
+        at: new Date(ms).toISOString(),
+      });
     }
   }
   return out;

@@ -34,19 +34,29 @@ export interface AesGcmKeys {
 /** Keys from NAVIGATOR_CODEC_KEYS (and NAVIGATOR_CODEC_KEY_ID), with precise errors. */
 export function keysFromEnv(env: NodeJS.ProcessEnv = process.env): AesGcmKeys {
   const raw = env.NAVIGATOR_CODEC_KEYS?.trim();
-  if (!raw) throw new CodecKeyError('NAVIGATOR_CODEC_KEYS is not set: give ID:BASE64 pairs of 32-byte keys, e.g. `k1:$(openssl rand -base64 32)`');
+  if (!raw)
+    throw new CodecKeyError(
+      'NAVIGATOR_CODEC_KEYS is not set: give ID:BASE64 pairs of 32-byte keys, e.g. `k1:$(openssl rand -base64 32)`',
+    );
   const keys = new Map<string, Uint8Array>();
-  for (const part of raw.split(',').map((p) => p.trim()).filter(Boolean)) {
+  for (const part of raw
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean)) {
     const colon = part.indexOf(':');
     if (colon <= 0) throw new CodecKeyError(`NAVIGATOR_CODEC_KEYS: "${part.slice(0, 20)}..." is not ID:BASE64`);
     const id = part.slice(0, colon);
     const key = Buffer.from(part.slice(colon + 1), 'base64');
-    if (key.length !== 32) throw new CodecKeyError(`NAVIGATOR_CODEC_KEYS: key ${id} is ${key.length} bytes, AES-256 needs 32`);
+    if (key.length !== 32)
+      throw new CodecKeyError(`NAVIGATOR_CODEC_KEYS: key ${id} is ${key.length} bytes, AES-256 needs 32`);
     if (keys.has(id)) throw new CodecKeyError(`NAVIGATOR_CODEC_KEYS: key id ${id} is given twice`);
     keys.set(id, new Uint8Array(key));
   }
   const current = env.NAVIGATOR_CODEC_KEY_ID?.trim() || [...keys.keys()][0]!;
-  if (!keys.has(current)) throw new CodecKeyError(`NAVIGATOR_CODEC_KEY_ID names ${current}, which is not in NAVIGATOR_CODEC_KEYS (${[...keys.keys()].join(', ')})`);
+  if (!keys.has(current))
+    throw new CodecKeyError(
+      `NAVIGATOR_CODEC_KEY_ID names ${current}, which is not in NAVIGATOR_CODEC_KEYS (${[...keys.keys()].join(', ')})`,
+    );
   return { keys, current };
 }
 
@@ -61,7 +71,11 @@ export class AesGcmCodec implements PayloadCodec {
       const plain = PayloadProto.encode(p).finish();
       const sealed = Buffer.concat([iv, cipher.update(plain), cipher.final(), cipher.getAuthTag()]);
       return {
-        metadata: { encoding: utf8(ENCRYPTED_ENCODING), 'encryption-key-id': utf8(this.keyring.current), 'encryption-cipher': utf8(CIPHER) },
+        metadata: {
+          encoding: utf8(ENCRYPTED_ENCODING),
+          'encryption-key-id': utf8(this.keyring.current),
+          'encryption-cipher': utf8(CIPHER),
+        },
         data: new Uint8Array(sealed),
       };
     });
@@ -72,12 +86,18 @@ export class AesGcmCodec implements PayloadCodec {
       if (text(p.metadata?.encoding) !== ENCRYPTED_ENCODING) return p;
       const id = text(p.metadata?.['encryption-key-id']);
       const key = this.keyring.keys.get(id);
-      if (!key) throw new CodecKeyError(`payload encrypted with key ${id}, which is not in NAVIGATOR_CODEC_KEYS (${[...this.keyring.keys.keys()].join(', ')})`);
+      if (!key)
+        throw new CodecKeyError(
+          `payload encrypted with key ${id}, which is not in NAVIGATOR_CODEC_KEYS (${[...this.keyring.keys.keys()].join(', ')})`,
+        );
       const data = Buffer.from(p.data ?? []);
       if (data.length < IV_BYTES + TAG_BYTES) throw new CodecKeyError('encrypted payload is too short');
       const decipher = createDecipheriv('aes-256-gcm', key, data.subarray(0, IV_BYTES));
       decipher.setAuthTag(data.subarray(data.length - TAG_BYTES));
-      const plain = Buffer.concat([decipher.update(data.subarray(IV_BYTES, data.length - TAG_BYTES)), decipher.final()]);
+      const plain = Buffer.concat([
+        decipher.update(data.subarray(IV_BYTES, data.length - TAG_BYTES)),
+        decipher.final(),
+      ]);
       return PayloadProto.decode(plain) as Payload;
     });
   }

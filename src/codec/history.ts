@@ -12,7 +12,12 @@ import type { Payload, PayloadCodec } from '@temporalio/common';
 import { referenceOf } from '../payloads/offload-codec.ts';
 
 const isPayload = (v: unknown): v is Payload =>
-  typeof v === 'object' && v !== null && 'metadata' in v && typeof (v as Payload).metadata === 'object' && (v as Payload).metadata !== null && 'data' in v;
+  typeof v === 'object' &&
+  v !== null &&
+  'metadata' in v &&
+  typeof (v as Payload).metadata === 'object' &&
+  (v as Payload).metadata !== null &&
+  'data' in v;
 
 /** A payload that could not be decoded, and where. */
 export interface DecodeFailure {
@@ -32,7 +37,8 @@ export interface DecodeReport {
   storedBytes: number;
 }
 
-const eventIdOf = (v: Record<string, unknown>): number | null => ('eventId' in v && 'eventType' in v ? Number(v.eventId ?? 0) : null);
+const eventIdOf = (v: Record<string, unknown>): number | null =>
+  'eventId' in v && 'eventType' in v ? Number(v.eventId ?? 0) : null;
 
 /**
  * Decodes every payload inside `value` (history events, or any part of them) in place:
@@ -62,7 +68,8 @@ export async function decodePayloads(value: unknown, codecs: readonly PayloadCod
   // the payloads and where they are, found in one synchronous walk; then decoded one after
   // another. (An await per object walked made ~100,000 promises for a 500-pass history: 0.75 s
   // of CPU, and 5-7 s at load 20 while a replay worker's promise hooks were on in the process.)
-  const sites: Array<{ holder: Record<string, unknown>; key: string; at: { eventId: number; attributes: string } }> = [];
+  const sites: Array<{ holder: Record<string, unknown>; key: string; at: { eventId: number; attributes: string } }> =
+    [];
   const walk = (v: unknown, at: { eventId: number; attributes: string }): void => {
     if (typeof v !== 'object' || v === null || ArrayBuffer.isView(v) || seen.has(v)) return;
     seen.add(v);
@@ -83,6 +90,8 @@ export async function decodePayloads(value: unknown, codecs: readonly PayloadCod
 
 /** A decode failure as one line: `event 12 (activityTaskCompleted): ...`. */
 export function decodeFailureText(f: DecodeFailure): string {
-  const where = f.eventId ? `event ${f.eventId}${f.attributes ? ` (${f.attributes.replace(/EventAttributes$/, '')})` : ''}` : 'a payload';
+  const where = f.eventId
+    ? `event ${f.eventId}${f.attributes ? ` (${f.attributes.replace(/EventAttributes$/, '')})` : ''}`
+    : 'a payload';
   return `${where}: ${f.message}`;
 }

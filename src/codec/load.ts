@@ -15,7 +15,10 @@ let configured: Promise<PayloadCodec | null> | undefined;
 let offload: Promise<OffloadCodec | null> | undefined;
 
 const isCodec = (v: unknown): v is PayloadCodec =>
-  typeof v === 'object' && v !== null && typeof (v as PayloadCodec).encode === 'function' && typeof (v as PayloadCodec).decode === 'function';
+  typeof v === 'object' &&
+  v !== null &&
+  typeof (v as PayloadCodec).encode === 'function' &&
+  typeof (v as PayloadCodec).decode === 'function';
 
 /** The codec named by `spec` (`aes-gcm` or a module path). */
 export async function loadCodec(spec: string): Promise<PayloadCodec> {
@@ -23,7 +26,10 @@ export async function loadCodec(spec: string): Promise<PayloadCodec> {
   const mod = await importUserModule(spec);
   const exported = mod.codec ?? mod.default;
   const codec = typeof exported === 'function' ? await (exported as () => unknown)() : exported;
-  if (!isCodec(codec)) throw new Error(`${spec}: export a PayloadCodec (encode and decode) as default or as \`codec\`, or a function returning one`);
+  if (!isCodec(codec))
+    throw new Error(
+      `${spec}: export a PayloadCodec (encode and decode) as default or as \`codec\`, or a function returning one`,
+    );
   return codec;
 }
 

@@ -16,16 +16,19 @@ export const generateSecret = (): string => randomBytes(24).toString('base64url'
 
 const digest = (s: string) => createHash('sha256').update(s).digest();
 /** Constant-time comparison (on sha256 hashes, so lengths do not leak); undefined never matches. */
-export const sameSecret = (given: string | undefined, expected: string): boolean => given !== undefined && timingSafeEqual(digest(given), digest(expected));
+export const sameSecret = (given: string | undefined, expected: string): boolean =>
+  given !== undefined && timingSafeEqual(digest(given), digest(expected));
 
 /**
  * Why `secret` may not be used, or null. `what` names it as the person typed it
  * (`the secret of ana in --token`), `example` how it is usually given.
  */
 export function secretProblem(secret: string, what: string, example = '--token "ana:$ANA_SECRET"'): string | null {
-  if (secret.trim() === '') return `${what} is empty: the variable it was made from was probably unset (${example} gives an empty secret when the variable is unset or empty); set it to a random value, e.g. openssl rand -hex 16`;
+  if (secret.trim() === '')
+    return `${what} is empty: the variable it was made from was probably unset (${example} gives an empty secret when the variable is unset or empty); set it to a random value, e.g. openssl rand -hex 16`;
   if (/\s/.test(secret)) return `${what} holds white space: give a secret without spaces (openssl rand -hex 16)`;
-  if (secret.length < MIN_SECRET_LENGTH) return `${what} is ${secret.length} characters long: give at least ${MIN_SECRET_LENGTH} random ones (openssl rand -hex 16)`;
+  if (secret.length < MIN_SECRET_LENGTH)
+    return `${what} is ${secret.length} characters long: give at least ${MIN_SECRET_LENGTH} random ones (openssl rand -hex 16)`;
   return null;
 }
 
@@ -51,13 +54,15 @@ export function allowedHostNames(bind: string, extra: readonly string[] = []): S
   if (!isLoopbackName(bind)) {
     names.add(bracketed(bind));
     names.add(machineName().toLowerCase());
-    for (const list of Object.values(networkInterfaces())) for (const a of list ?? []) names.add(bracketed(a.address.split('%')[0]!));
+    for (const list of Object.values(networkInterfaces()))
+      for (const a of list ?? []) names.add(bracketed(a.address.split('%')[0]!));
   }
   for (const name of extra) names.add(bracketed(name.trim().toLowerCase()));
   return names;
 }
 
-const bracketed = (address: string) => (address.includes(':') && !address.startsWith('[') ? `[${address}]` : address.toLowerCase());
+const bracketed = (address: string) =>
+  address.includes(':') && !address.startsWith('[') ? `[${address}]` : address.toLowerCase();
 
 /** Whether a request's Host header names one of `allowed` (127.x.y.z count as loopback too). */
 export function hostAllowed(host: string | undefined, allowed: ReadonlySet<string>): boolean {

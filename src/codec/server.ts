@@ -55,12 +55,16 @@ interface JsonPayload {
 }
 
 const fromJson = (p: JsonPayload): Payload => ({
-  metadata: Object.fromEntries(Object.entries(p.metadata ?? {}).map(([k, v]) => [k, new Uint8Array(Buffer.from(v, 'base64'))])),
+  metadata: Object.fromEntries(
+    Object.entries(p.metadata ?? {}).map(([k, v]) => [k, new Uint8Array(Buffer.from(v, 'base64'))]),
+  ),
   data: new Uint8Array(Buffer.from(p.data ?? '', 'base64')),
 });
 
 const toJson = (p: Payload): JsonPayload => ({
-  metadata: Object.fromEntries(Object.entries(p.metadata ?? {}).map(([k, v]) => [k, Buffer.from(v ?? []).toString('base64')])),
+  metadata: Object.fromEntries(
+    Object.entries(p.metadata ?? {}).map(([k, v]) => [k, Buffer.from(v ?? []).toString('base64')]),
+  ),
   data: Buffer.from(p.data ?? []).toString('base64'),
 });
 
@@ -97,25 +101,42 @@ function parsePayloads(body: string): Payload[] {
 }
 
 /** The authorization a server started with `opts` checks; throws when it would be open beyond loopback or a given secret is weak. */
-export function codecAuthorization(opts: Pick<CodecServerOptions, 'host' | 'authorization' | 'secret' | 'noAuth'>): { authorization: string | null; secret: string | null; generated: boolean } {
+export function codecAuthorization(opts: Pick<CodecServerOptions, 'host' | 'authorization' | 'secret' | 'noAuth'>): {
+  authorization: string | null;
+  secret: string | null;
+  generated: boolean;
+} {
   const host = opts.host ?? '127.0.0.1';
   const given = opts.authorization !== undefined || opts.secret !== undefined;
-  if (opts.noAuth && given) throw new Error('give either --no-auth or an authorization (--authorization, --secret), not both');
+  if (opts.noAuth && given)
+    throw new Error('give either --no-auth or an authorization (--authorization, --secret), not both');
   if (opts.noAuth && !isLoopbackName(host)) {
-    throw new Error(`the codec server binds to ${host}, reachable from other machines, and would decrypt every payload for anyone: --no-auth is only for 127.0.0.1; give --authorization or --secret`);
+    throw new Error(
+      `the codec server binds to ${host}, reachable from other machines, and would decrypt every payload for anyone: --no-auth is only for 127.0.0.1; give --authorization or --secret`,
+    );
   }
   if (opts.noAuth) return { authorization: null, secret: null, generated: false };
   if (opts.authorization !== undefined) {
-    const problem = secretProblem(credentialOf(opts.authorization), 'the credential of --authorization (NAVIGATOR_CODEC_AUTHORIZATION)', '--authorization "Bearer $CODEC_TOKEN"');
+    const problem = secretProblem(
+      credentialOf(opts.authorization),
+      'the credential of --authorization (NAVIGATOR_CODEC_AUTHORIZATION)',
+      '--authorization "Bearer $CODEC_TOKEN"',
+    );
     if (problem) throw new Error(problem);
   }
   if (opts.secret !== undefined) {
-    const problem = secretProblem(opts.secret, 'the codec secret (--secret or NAVIGATOR_CODEC_SECRET)', '--secret "$CODEC_SECRET"');
+    const problem = secretProblem(
+      opts.secret,
+      'the codec secret (--secret or NAVIGATOR_CODEC_SECRET)',
+      '--secret "$CODEC_SECRET"',
+    );
     if (problem) throw new Error(problem);
   }
   if (given) return { authorization: opts.authorization ?? null, secret: opts.secret ?? null, generated: false };
   if (!isLoopbackName(host)) {
-    throw new Error(`the codec server binds to ${host}, reachable from other machines, and would decrypt every payload for anyone: give --authorization VALUE or --secret SECRET (or NAVIGATOR_CODEC_AUTHORIZATION / NAVIGATOR_CODEC_SECRET)`);
+    throw new Error(
+      `the codec server binds to ${host}, reachable from other machines, and would decrypt every payload for anyone: give --authorization VALUE or --secret SECRET (or NAVIGATOR_CODEC_AUTHORIZATION / NAVIGATOR_CODEC_SECRET)`,
+    );
   }
   return { authorization: null, secret: generateSecret(), generated: true };
 }
@@ -169,12 +190,20 @@ export async function startCodecServer(opts: CodecServerOptions): Promise<CodecS
   };
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
-    if (!hostAllowed(req.headers.host, hosts)) throw new HttpError(421, `this codec server does not answer for ${req.headers.host ?? 'a request without Host'} (give --allow-host NAME for a name of yours)`);
+    if (!hostAllowed(req.headers.host, hosts))
+      throw new HttpError(
+        421,
+        `this codec server does not answer for ${req.headers.host ?? 'a request without Host'} (give --allow-host NAME for a name of yours)`,
+      );
     cors(res, req.headers.origin);
     if (req.method === 'OPTIONS') return void res.writeHead(204).end();
     const r = route(req.url);
     if (req.method !== 'POST' || !r) throw new HttpError(404, 'POST /encode or /decode');
-    if (!authorized(req, r.pathSecret)) throw new HttpError(401, 'missing or wrong authorization: give the Authorization header, or use the endpoint with the secret (URL/SECRET)');
+    if (!authorized(req, r.pathSecret))
+      throw new HttpError(
+        401,
+        'missing or wrong authorization: give the Authorization header, or use the endpoint with the secret (URL/SECRET)',
+      );
     const payloads = parsePayloads(await readBody(req, max));
     const out = r.op === 'encode' ? await opts.codec.encode(payloads) : await opts.codec.decode(payloads);
     res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ payloads: out.map(toJson) }));

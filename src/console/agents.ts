@@ -34,11 +34,17 @@ export function planProblems(agents: AgentRegistry | undefined, agent: string, d
   if (!entry) return null;
   const doc = PlanDocument.safeParse(document);
   if (!doc.success) return doc.error.issues.map((i) => issueText(i, 'plan'));
-  const problems = validatePlan(doc.data.steps, catalogOf(agents!, entry), [], { maxSteps: doc.data.options?.maxSteps });
-  return problems.length ? problems.map((p) => `${p.stepId ?? 'plan'}${p.path ? ` ${p.path}` : ''}: ${p.message}`) : null;
+  const problems = validatePlan(doc.data.steps, catalogOf(agents!, entry), [], {
+    maxSteps: doc.data.options?.maxSteps,
+  });
+  return problems.length
+    ? problems.map((p) => `${p.stepId ?? 'plan'}${p.path ? ` ${p.path}` : ''}: ${p.message}`)
+    : null;
 }
 
 /** Agent names for the start form, with what each expects. */
 export function agentChoices(agents: AgentRegistry | undefined): Array<{ name: string; fields: string[] }> {
-  return [...(agents?.values() ?? [])].map((e) => ({ name: e.agent.name, fields: Object.keys(e.agent.input.shape) })).sort((a, b) => a.name.localeCompare(b.name));
+  return [...(agents?.values() ?? [])]
+    .map((e) => ({ name: e.agent.name, fields: Object.keys(e.agent.input.shape) }))
+    .sort((a, b) => a.name.localeCompare(b.name));
 }

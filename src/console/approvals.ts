@@ -24,7 +24,9 @@ import { mayDecideNow, othersDecide } from './roles.ts';
  * tool's class, see asksConfirmation): why, in the class's words, then what Approve does.
  */
 export const confirmText = (effects: Effects): string | undefined =>
-  effects.irreversible ? `Approve? ${effects.why ? `${effects.why}: it cannot be taken back from here.` : 'This cannot be undone.'}\n\n${effects.approve.join('\n')}` : undefined;
+  effects.irreversible
+    ? `Approve? ${effects.why ? `${effects.why}: it cannot be taken back from here.` : 'This cannot be undone.'}\n\n${effects.approve.join('\n')}`
+    : undefined;
 
 export interface WaitingDecision {
   missionId: string;
@@ -36,17 +38,23 @@ export interface WaitingDecision {
 
 /** A mission waiting for a decision. */
 export function decisionCard(ctx: ConsoleContext, d: WaitingDecision, opts: { heading?: boolean } = {}): Fragment {
-  if (!mayDecideNow(d.contract?.approvers)) return othersDecide(html`Decision <code>${d.pending.key}</code>`, d.contract!.approvers!);
+  if (!mayDecideNow(d.contract?.approvers))
+    return othersDecide(html`Decision <code>${d.pending.key}</code>`, d.contract!.approvers!);
   const entry = ctx.agents?.get(d.agent);
   const effects = decisionEffects(entry, d.contract);
   const url = `/missions/${encodeURIComponent(d.missionId)}`;
   return html`<div class="card approval decision" id="${htmlId('decide', d.missionId)}">
     ${opts.heading !== false ? html`<h3>${inlineMarkdown(d.contract?.description ?? `Decision ${d.pending.key}`)}</h3>` : ''}
-    <p class="asked"><span class="status waiting">waiting for you</span> · mission <a href="${url}">${d.missionId}</a> (${d.agent}) asks since ${when(d.pending.since)}
-      · <a href="${decisionLink(d.missionId, d.pending.key)}">the program that asked for it</a></p>
-    ${valuesList(entry?.agent.input, d.input)}
-    ${effectsBox(effects)}
-    <p class="deadline">${d.pending.deadline ? html`Decide ${when(d.pending.deadline)}; then ${atDeadline(d.pending.onTimeout, d.contract)}.` : 'No deadline.'} <small>Key <code>${d.pending.key}</code>.</small></p>
+    <p class="asked">
+      <span class="status waiting">waiting for you</span> · mission <a href="${url}">${d.missionId}</a> (${d.agent})
+      asks since ${when(d.pending.since)} ·
+      <a href="${decisionLink(d.missionId, d.pending.key)}">the program that asked for it</a>
+    </p>
+    ${valuesList(entry?.agent.input, d.input)} ${effectsBox(effects)}
+    <p class="deadline">
+      ${d.pending.deadline ? html`Decide ${when(d.pending.deadline)}; then ${atDeadline(d.pending.onTimeout, d.contract)}.` : 'No deadline.'}
+      <small>Key <code>${d.pending.key}</code>.</small>
+    </p>
     ${decisionForm(ctx, `${url}/decide`, d.pending, d.contract, confirmText(effects))}
   </div>`;
 }
@@ -56,7 +64,8 @@ export function decisionCard(ctx: ConsoleContext, d: WaitingDecision, opts: { he
  * effect or step waits with other args by the time of the click (the same task asked again
  * after a deadline, a step retried with new args), so a person approves only what they saw.
  */
-const argsHashField = (args: Json): Fragment => html`<input type="hidden" name="argsHash" value="${valueHash(args)}" />`;
+const argsHashField = (args: Json): Fragment =>
+  html`<input type="hidden" name="argsHash" value="${valueHash(args)}" />`;
 
 /** The args hash a verdict form carried, if any (see {@link argsHashField}). */
 export function shownArgsHash(form: Record<string, unknown>): { argsHash?: string } {
@@ -64,10 +73,26 @@ export function shownArgsHash(form: Record<string, unknown>): { argsHash?: strin
 }
 
 /** A plan step waiting for approval; `steps` are the plan's (for the diff and the dependents). */
-export function stepApprovalCard(ctx: ConsoleContext, planId: string, agent: string, a: PendingStepApproval, steps: readonly Step[], classes?: Record<string, ToolClass>): Fragment {
-  if (!mayDecideNow(a.approvers)) return othersDecide(html`Step <code>${a.key}</code>${a.tool ? html` <small>(${a.tool})</small>` : ''} of plan ${planId}`, a.approvers!);
+export function stepApprovalCard(
+  ctx: ConsoleContext,
+  planId: string,
+  agent: string,
+  a: PendingStepApproval,
+  steps: readonly Step[],
+  classes?: Record<string, ToolClass>,
+): Fragment {
+  if (!mayDecideNow(a.approvers))
+    return othersDecide(
+      html`Step <code>${a.key}</code>${a.tool ? html` <small>(${a.tool})</small>` : ''} of plan ${planId}`,
+      a.approvers!,
+    );
   const entry = ctx.agents?.get(agent);
-  const step = steps.find((s) => s.id === a.stepId) ?? { id: a.stepId, tool: a.tool ?? undefined, agent: undefined, dependsOn: [] };
+  const step = steps.find((s) => s.id === a.stepId) ?? {
+    id: a.stepId,
+    tool: a.tool ?? undefined,
+    agent: undefined,
+    dependsOn: [],
+  };
   const effects = stepEffects(entry, step, steps, a.tool ? classes?.[a.tool] : undefined);
   const tool = a.tool ? entry?.agent.tools.find((t) => t.name === a.tool) : undefined;
   const url = `/plans/${encodeURIComponent(planId)}`;
@@ -77,16 +102,46 @@ export function stepApprovalCard(ctx: ConsoleContext, planId: string, agent: str
   const item = a.item === null ? '' : html`<input type="hidden" name="item" value="${String(a.item)}" />`;
   return html`<div class="card approval" id="approve-${a.key}">
     <h3>${inlineMarkdown(a.description)}${a.item === null ? '' : html` <small>(item ${String(a.item)})</small>`}</h3>
-    <p class="asked"><span class="status waiting">waiting for you</span> · step <a href="${url}#step-${encodeURIComponent(a.stepId)}"><code>${a.stepId}</code></a>${a.item === null ? '' : html`, item ${String(a.item)},`} of plan <a href="${url}">${planId}</a> (${agent}) since ${when(a.since)}</p>
-    ${fileEdit(a.args, steps) ?? valuesList(tool?.input, a.args)}
-    ${effectsBox(effects, 'Deny')}
+    <p class="asked">
+      <span class="status waiting">waiting for you</span> · step
+      <a href="${url}#step-${encodeURIComponent(a.stepId)}"><code>${a.stepId}</code></a
+      >${a.item === null ? '' : html`, item ${String(a.item)},`} of plan <a href="${url}">${planId}</a> (${agent}) since
+      ${when(a.since)}
+    </p>
+    ${fileEdit(a.args, steps) ?? valuesList(tool?.input, a.args)} ${effectsBox(effects, 'Deny')}
     ${blockedWarning(steps, a.stepId)}
     ${a.deadline ? html`<p class="deadline">Decide ${when(a.deadline)}${a.onTimeout ? html`; then ${stepAtDeadline(a.onTimeout)}` : ''}.</p>` : ''}
-    <form method="post" action="${action('approve')}" class="inline"><input type="hidden" name="_csrf" value="${ctx.csrf}" />${item}${argsHashField(a.args)}<input name="note" placeholder="note (optional)" aria-label="note" /> <button class="primary"${confirm ? html` data-confirm="${confirm}"` : ''}>Approve</button></form>
-    <form method="post" action="${action('deny')}" class="inline"><input type="hidden" name="_csrf" value="${ctx.csrf}" />${item}<input name="reason" placeholder="why (optional)" aria-label="why" /> <button class="danger">Deny</button></form>
-    <details class="engineer-details"><summary>Details for engineers</summary>
-      <dl class="values"><dt>tool</dt><dd><code>${a.tool ?? 'none'}</code>${tool ? ` (${tool.sideEffect}${tool.destructive ? ', destructive' : ''})` : ''}</dd>
-        <dt>step</dt><dd><code>${a.stepId}</code>${a.item === null ? '' : ` item ${String(a.item)}`}</dd><dt>key</dt><dd><code>${a.key}</code></dd><dt>args hash</dt><dd><code>${valueHash(a.args)}</code></dd></dl>
+    <form method="post" action="${action('approve')}" class="inline">
+      <input type="hidden" name="_csrf" value="${ctx.csrf}" />${item}${argsHashField(a.args)}<input
+        name="note"
+        placeholder="note (optional)"
+        aria-label="note"
+      />
+      <button class="primary" ${confirm ? html` data-confirm="${confirm}"` : ''}>Approve</button>
+    </form>
+    <form method="post" action="${action('deny')}" class="inline">
+      <input type="hidden" name="_csrf" value="${ctx.csrf}" />${item}<input
+        name="reason"
+        placeholder="why (optional)"
+        aria-label="why"
+      />
+      <button class="danger">Deny</button>
+    </form>
+    <details class="engineer-details">
+      <summary>Details for engineers</summary>
+      <dl class="values">
+        <dt>tool</dt>
+        <dd>
+          <code>${a.tool ?? 'none'}</code
+          >${tool ? ` (${tool.sideEffect}${tool.destructive ? ', destructive' : ''})` : ''}
+        </dd>
+        <dt>step</dt>
+        <dd><code>${a.stepId}</code>${a.item === null ? '' : ` item ${String(a.item)}`}</dd>
+        <dt>key</dt>
+        <dd><code>${a.key}</code></dd>
+        <dt>args hash</dt>
+        <dd><code>${valueHash(a.args)}</code></dd>
+      </dl>
     </details>
   </div>`;
 }

@@ -44,22 +44,31 @@ export function sideEffectWords(tool: Pick<NavigatorTool, 'sideEffect' | 'destru
     external: 'Acts on an outside system.',
   }[tool.sideEffect];
   const destructive = tool.destructive ? ' Overwrites or deletes what is there.' : '';
-  const final = tool.sideEffect === 'external' || tool.destructive ? ' It cannot be taken back from here.' : tool.confirm ? ' Its owners ask for a second look before it runs.' : '';
+  const final =
+    tool.sideEffect === 'external' || tool.destructive
+      ? ' It cannot be taken back from here.'
+      : tool.confirm
+        ? ' Its owners ask for a second look before it runs.'
+        : '';
   return `${words}${destructive}${final}`;
 }
 
 /** Why the card asks before Approve, in the tool's class's words. */
-export function confirmWhy(tool: Pick<NavigatorTool, 'name' | 'sideEffect' | 'destructive' | 'confirm'> | undefined): string {
+export function confirmWhy(
+  tool: Pick<NavigatorTool, 'name' | 'sideEffect' | 'destructive' | 'confirm'> | undefined,
+): string {
   if (!tool) return 'What it does is not known here';
   if (tool.destructive) return `${tool.name} overwrites or deletes what is there`;
   if (tool.sideEffect === 'external') return `${tool.name} acts on an outside system`;
   return `${tool.name} asks for a second look`;
 }
 
-const toolSentence = (t: NavigatorTool) => `${t.name}: ${t.description ?? ''} ${sideEffectWords(t)}`.replace(/\s+/g, ' ').trim();
+const toolSentence = (t: NavigatorTool) =>
+  `${t.name}: ${t.description ?? ''} ${sideEffectWords(t)}`.replace(/\s+/g, ' ').trim();
 
 /** The word stem of a decision value (`"approved"` → `approve`), to find the tools that name it. */
-const stem = (value: Json): string | null => (typeof value === 'string' && value.length >= 4 ? value.toLowerCase().replace(/(e?d|s)$/, '') : null);
+const stem = (value: Json): string | null =>
+  typeof value === 'string' && value.length >= 4 ? value.toLowerCase().replace(/(e?d|s)$/, '') : null;
 
 /**
  * What a mission decision's Approve and Reject lead to: the decision's own words
@@ -102,16 +111,31 @@ function derivedEffects(entry: RegisteredAgent | undefined, contract: DecisionCo
 }
 
 /** What approving and denying a plan step do: its tool runs, or it is skipped and its dependents blocked. */
-export function stepEffects(entry: RegisteredAgent | undefined, step: Pick<Step, 'id' | 'tool' | 'agent'>, steps: readonly Step[], known?: ToolClass): Effects {
+export function stepEffects(
+  entry: RegisteredAgent | undefined,
+  step: Pick<Step, 'id' | 'tool' | 'agent'>,
+  steps: readonly Step[],
+  known?: ToolClass,
+): Effects {
   const found = step.tool ? entry?.agent.tools.find((t) => t.name === step.tool) : undefined;
   // a console that does not know the agent: the class the plan's catalog gives (the plan's status carries it)
-  const tool = found ?? (step.tool && known ? ({ name: step.tool, description: '', ...known } as NavigatorTool) : undefined);
-  const runs = tool ? `Runs ${toolSentence(tool)}` : step.agent ? `Starts a mission of agent ${step.agent}.` : `Runs ${step.tool ?? 'the step'}.`;
+  const tool =
+    found ?? (step.tool && known ? ({ name: step.tool, description: '', ...known } as NavigatorTool) : undefined);
+  const runs = tool
+    ? `Runs ${toolSentence(tool)}`
+    : step.agent
+      ? `Starts a mission of agent ${step.agent}.`
+      : `Runs ${step.tool ?? 'the step'}.`;
   const dependents = dependentsOf(step.id, steps);
   const blocked = dependents.length ? ` Steps that depend on it are blocked: ${dependents.join(', ')}.` : '';
   // a step of a tool this console does not know: asked about (its class is unknown); a sub-mission's own effects wait in it
   const asks = step.tool ? asksConfirmation(tool) : false;
-  return { approve: [runs], reject: [`The step is skipped; nothing runs.${blocked}`], irreversible: asks, ...(asks ? { why: confirmWhy(tool) } : {}) };
+  return {
+    approve: [runs],
+    reject: [`The step is skipped; nothing runs.${blocked}`],
+    irreversible: asks,
+    ...(asks ? { why: confirmWhy(tool) } : {}),
+  };
 }
 
 /** The steps that depend on `id`, directly or through others. */
@@ -133,9 +157,16 @@ function dependentsOf(id: string, steps: readonly Step[]): string[] {
 export function effectsBox(effects: Effects, reject = 'Reject'): Fragment {
   const approve = effects.approve.join(' ');
   // the reason comes from the tool's class, as the confirmation itself does
-  const warning = effects.why ? `${effects.why}: you will be asked to confirm.` : IRREVERSIBLE.test(approve) ? 'You will be asked to confirm.' : 'This cannot be undone: you will be asked to confirm.';
+  const warning = effects.why
+    ? `${effects.why}: you will be asked to confirm.`
+    : IRREVERSIBLE.test(approve)
+      ? 'You will be asked to confirm.'
+      : 'This cannot be undone: you will be asked to confirm.';
   return html`<div class="effects">
-    <p><strong>On Approve:</strong> ${approve}${effects.irreversible ? html` <strong class="irreversible">${warning}</strong>` : ''}</p>
+    <p>
+      <strong>On Approve:</strong>
+      ${approve}${effects.irreversible ? html` <strong class="irreversible">${warning}</strong>` : ''}
+    </p>
     <p><strong>On ${reject}:</strong> ${effects.reject.join(' ')}</p>
   </div>`;
 }
@@ -164,7 +195,12 @@ export function valuesList(schema: z.ZodObject | undefined, value: Json): Fragme
       const description = shape[k]?.description;
       const block = typeof v === 'string' && v.includes('\n');
       const plain = v === null || typeof v !== 'object';
-      const text = money?.currencyField && k === money.field ? `${readable(v)} ${money.currency}` : plain ? readable(v, description) : '';
+      const text =
+        money?.currencyField && k === money.field
+          ? `${readable(v)} ${money.currency}`
+          : plain
+            ? readable(v, description)
+            : '';
       return html`<dt>${k}${description ? html` <small>(${description})</small>` : ''}</dt>
         <dd>${block ? html`<pre class="text">${v}</pre>` : plain ? text : nested(v)}</dd>`;
     })}
@@ -173,8 +209,17 @@ export function valuesList(schema: z.ZodObject | undefined, value: Json): Fragme
 
 /** A nested value: a list of plain values as a list, a map as its fields, else indented JSON. */
 function nested(v: Json): Fragment {
-  if (Array.isArray(v) && v.every((x) => x === null || typeof x !== 'object')) return html`<ul class="plain">${v.map((x) => html`<li>${readable(x)}</li>`)}</ul>`;
-  if (v && typeof v === 'object' && !Array.isArray(v) && Object.values(v).every((x) => x === null || typeof x !== 'object')) return valuesList(undefined, v);
+  if (Array.isArray(v) && v.every((x) => x === null || typeof x !== 'object'))
+    return html`<ul class="plain">
+      ${v.map((x) => html`<li>${readable(x)}</li>`)}
+    </ul>`;
+  if (
+    v &&
+    typeof v === 'object' &&
+    !Array.isArray(v) &&
+    Object.values(v).every((x) => x === null || typeof x !== 'object')
+  )
+    return valuesList(undefined, v);
   return html`<pre>${pretty(v)}</pre>`;
 }
 
@@ -187,21 +232,26 @@ export function fileEdit(args: Json, steps: readonly Step[]): Fragment | null {
   const { path, content } = args as Record<string, Json>;
   if (typeof path !== 'string' || typeof content !== 'string') return null;
   const before = readContent(path, steps);
-  if (before === null) return html`<p>New content of <code>${path}</code>:</p><pre class="text">${content}</pre>`;
+  if (before === null)
+    return html`<p>New content of <code>${path}</code>:</p>
+      <pre class="text">${content}</pre>`;
   const changes = lineDiff(before, content);
   if (changes.every((c) => c.kind === 'same')) return html`<p><code>${path}</code> stays as it is (same content).</p>`;
-  return html`<p>Changes to <code>${path}</code>:</p>${diffBlock(changes)}`;
+  return html`<p>Changes to <code>${path}</code>:</p>
+    ${diffBlock(changes)}`;
 }
 
 function readContent(path: string, steps: readonly Step[]): string | null {
   for (const s of [...steps].reverse()) {
     const v = s.status === 'completed' ? s.result?.value : undefined;
-    if (v && typeof v === 'object' && !Array.isArray(v) && v.path === path && typeof v.content === 'string') return v.content;
+    if (v && typeof v === 'object' && !Array.isArray(v) && v.path === path && typeof v.content === 'string')
+      return v.content;
   }
   return null;
 }
 
 function diffBlock(changes: readonly LineChange[]): Fragment {
   const sign = { same: ' ', add: '+', del: '-' } as const;
-  return html`<pre class="diff">${changes.map((c) => html`<span class="${c.kind}">${sign[c.kind]} ${c.line}\n</span>`)}</pre>`;
+  return html`<pre class="diff">
+${changes.map((c) => html`<span class="${c.kind}">${sign[c.kind]} ${c.line} </span>`)}</pre>`;
 }

@@ -27,7 +27,10 @@ interface Prop {
 /** The JSON Schema properties of a tool's input, or null when it has none usable here. */
 function propertiesOf(schema: z.ZodObject): { props: Record<string, Prop>; required: Set<string> } | null {
   try {
-    const js = z.toJSONSchema(schema, { unrepresentable: 'any' }) as { properties?: Record<string, Prop>; required?: string[] };
+    const js = z.toJSONSchema(schema, { unrepresentable: 'any' }) as {
+      properties?: Record<string, Prop>;
+      required?: string[];
+    };
     return js.properties ? { props: js.properties, required: new Set(js.required ?? []) } : null;
   } catch {
     return null;
@@ -64,44 +67,93 @@ function bounds(p: Prop): string {
   return '';
 }
 
-function field(key: string, p: Prop, value: Json | undefined, required: boolean, problem?: string, idPrefix = ''): Fragment {
+function field(
+  key: string,
+  p: Prop,
+  value: Json | undefined,
+  required: boolean,
+  problem?: string,
+  idPrefix = '',
+): Fragment {
   const kind = kindOf(p, value);
   const name = `f:${kind === 'text' ? 'string' : kind}:${key}`;
   // the same args form once per step on one page: each field's id is its form's own
   const id = `${idPrefix}${name}`;
   // a refused value is named next to its field, and the field points at it for a screen reader
   const invalid = problem ? html` aria-invalid="true" aria-describedby="problem-${name}"` : '';
-  const hint = [p.description, KEPT[kind as keyof typeof KEPT] ?? '', kind === 'number' || kind === 'integer' ? bounds(p) : '', required ? '' : 'optional']
+  const hint = [
+    p.description,
+    KEPT[kind as keyof typeof KEPT] ?? '',
+    kind === 'number' || kind === 'integer' ? bounds(p) : '',
+    required ? '' : 'optional',
+  ]
     .filter(Boolean)
     .join('; ');
   const label = html`<label for="${id}">${key}</label>${hint ? html` <small>(${hint})</small>` : ''}`;
   const computed = computedOf(value);
-  const shown = value === undefined ? '' : typeof value === 'string' ? value : computed ? (computed.kind === 'expr' ? computed.source : computed.name) : JSON.stringify(value);
+  const shown =
+    value === undefined
+      ? ''
+      : typeof value === 'string'
+        ? value
+        : computed
+          ? computed.kind === 'expr'
+            ? computed.source
+            : computed.name
+          : JSON.stringify(value);
   const input = (() => {
     switch (kind) {
       case 'enum':
-        return html`<select id="${id}" name="${name}"${invalid}>${required ? '' : html`<option value=""></option>`}${(p.enum as string[]).map((e) => html`<option value="${e}" ${e === value ? 'selected' : ''}>${e}</option>`)}</select>`;
+        return html`<select id="${id}" name="${name}" ${invalid}>
+          ${required ? '' : html`<option value=""></option>`}${(p.enum as string[]).map((e) => html`<option value="${e}" ${e === value ? 'selected' : ''}>${e}</option>`)}
+        </select>`;
       case 'boolean':
-        return html`<select id="${id}" name="${name}"${invalid}>${required ? '' : html`<option value=""></option>`}<option value="true" ${value === true ? 'selected' : ''}>yes</option><option value="false" ${value === false ? 'selected' : ''}>no</option></select>`;
+        return html`<select id="${id}" name="${name}" ${invalid}>
+          ${required ? '' : html`<option value=""></option>`}
+          <option value="true" ${value === true ? 'selected' : ''}>yes</option>
+          <option value="false" ${value === false ? 'selected' : ''}>no</option>
+        </select>`;
       case 'number':
       case 'integer':
-        return html`<input id="${id}" name="${name}"${invalid} type="number" inputmode="${kind === 'integer' ? 'numeric' : 'decimal'}" step="${kind === 'integer' ? '1' : 'any'}" value="${shown}" />`;
+        return html`<input
+          id="${id}"
+          name="${name}"
+          ${invalid}
+          type="number"
+          inputmode="${kind === 'integer' ? 'numeric' : 'decimal'}"
+          step="${kind === 'integer' ? '1' : 'any'}"
+          value="${shown}"
+        />`;
       case 'text':
-        return html`<textarea id="${id}" name="${name}"${invalid} rows="5">${shown}</textarea>`;
+        return html`<textarea id="${id}" name="${name}" ${invalid} rows="5">${shown}</textarea>`;
       case 'json':
-        return html`<textarea id="${id}" name="${name}"${invalid} rows="2">${value === undefined ? '' : pretty(value)}</textarea>`;
+        return html`<textarea id="${id}" name="${name}" ${invalid} rows="2">
+${value === undefined ? '' : pretty(value)}</textarea>`;
       default:
-        return html`<input id="${id}" name="${name}"${invalid} value="${shown}" ${kind in KEPT ? html`class="ref"` : ''} />`;
+        return html`<input
+          id="${id}"
+          name="${name}"
+          ${invalid}
+          value="${shown}"
+          ${kind in KEPT ? html`class="ref"` : ''}
+        />`;
     }
   })();
-  return html`<p class="field">${label}<br />${input}${problem ? html`<br /><span class="field-problem" id="problem-${name}">${problem}</span>` : ''}</p>`;
+  return html`<p class="field">
+    ${label}<br />${input}${problem ? html`<br /><span class="field-problem" id="problem-${name}">${problem}</span>` : ''}
+  </p>`;
 }
 
 /**
  * The fields for `args` under `schema`, or null when the schema says nothing usable (JSON
  * stays the way); `problems` (by top-level key) are shown next to their fields.
  */
-export function argsFields(schema: z.ZodObject | undefined, args: Json, problems: Readonly<Record<string, string>> = {}, idPrefix = ''): Fragment | null {
+export function argsFields(
+  schema: z.ZodObject | undefined,
+  args: Json,
+  problems: Readonly<Record<string, string>> = {},
+  idPrefix = '',
+): Fragment | null {
   const described = schema ? propertiesOf(schema) : null;
   if (!described || !args || typeof args !== 'object' || Array.isArray(args)) return null;
   const keys = [...new Set([...Object.keys(described.props), ...Object.keys(args)])];
@@ -121,7 +173,11 @@ export function argsFromForm(form: Record<string, unknown>): Record<string, Json
  * (a number field sent `abc`, a JSON field bad JSON) its problem; `typed` keeps every
  * field as sent, so a refused form shows what was typed.
  */
-export function readFields(form: Record<string, unknown>): { args: Record<string, Json>; typed: Record<string, Json>; problems: Record<string, string> } {
+export function readFields(form: Record<string, unknown>): {
+  args: Record<string, Json>;
+  typed: Record<string, Json>;
+  problems: Record<string, string>;
+} {
   const args: Record<string, Json> = {};
   const typed: Record<string, Json> = {};
   const problems: Record<string, string> = {};

@@ -67,10 +67,14 @@ export function unanswered(err: WorkerUnavailableError): { workerUnavailable: st
 
 /** `read`, or {@link unanswered} when no worker answers it (for the live streams). */
 export function liveRead<T>(read: () => Promise<T>): () => Promise<T | ReturnType<typeof unanswered>> {
-  return () => read().catch((err: unknown) => (err instanceof WorkerUnavailableError ? unanswered(err) : Promise.reject(err)));
+  return () =>
+    read().catch((err: unknown) => (err instanceof WorkerUnavailableError ? unanswered(err) : Promise.reject(err)));
 }
 
 /** The banner over a page read from history because no worker answered. */
 export function unansweredBanner(err: WorkerUnavailableError, at: number): Fragment {
-  return html`<div class="problem" role="alert"><strong>No worker answered.</strong> ${err.message}. This page shows what the history holds${at ? ` (up to event ${at})` : ''}; approving or changing anything waits until a worker runs.</div>`;
+  return html`<div class="problem" role="alert">
+    <strong>No worker answered.</strong> ${err.message}. This page shows what the history
+    holds${at ? ` (up to event ${at})` : ''}; approving or changing anything waits until a worker runs.
+  </div>`;
 }

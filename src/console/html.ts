@@ -75,41 +75,50 @@ fieldset{border:1px solid #dde1e7;border-radius:4px;margin:8px 0}label.check{dis
 function actingUser(): Fragment | string {
   const by = tryGetContext()?.get('by');
   const roles = tryGetContext()?.get('roles') ?? [];
-  return by ? html`<span class="who">You act as <strong>${by}</strong>${roles.length ? html` <small>(${roles.join(', ')})</small>` : ''}</span>` : '';
+  return by
+    ? html`<span class="who"
+        >You act as <strong>${by}</strong>${roles.length ? html` <small>(${roles.join(', ')})</small>` : ''}</span
+      >`
+    : '';
 }
 
 /** A whole page: the navigation, the body, and (optionally) live reload from `live`. */
 export function page(title: string, body: Fragment | string, opts: { live?: string } = {}): Fragment {
   return html`<!doctype html>
-<html lang="en">
-  <head>
-    <meta charset="utf-8" />
-    <meta name="viewport" content="width=device-width, initial-scale=1" />
-    <title>${title} · Navigator console</title>
-    <style>
-      ${raw(STYLE)}
-    </style>
-  </head>
-  <body>
-    <header>
-      <strong>Navigator console</strong>
-      <a href="/">Inbox</a><a href="/missions">Missions</a><a href="/plans">Plans</a><a href="/schedules">Schedules</a><a href="/start">Start</a>
-      ${actingUser()}
-    </header>
-    <main>
-      <h1>${title}</h1>
-      ${body}
-    </main>
-    <script src="/assets/live.js" ${opts.live ? html`data-live="${opts.live}"` : ''}></script>
-  </body>
-</html>`;
+    <html lang="en">
+      <head>
+        <meta charset="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <title>${title} · Navigator console</title>
+        <style>
+          ${raw(STYLE)}
+        </style>
+      </head>
+      <body>
+        <header>
+          <strong>Navigator console</strong>
+          <a href="/">Inbox</a><a href="/missions">Missions</a><a href="/plans">Plans</a
+          ><a href="/schedules">Schedules</a><a href="/start">Start</a>
+          ${actingUser()}
+        </header>
+        <main>
+          <h1>${title}</h1>
+          ${body}
+        </main>
+        <script src="/assets/live.js" ${opts.live ? html`data-live="${opts.live}"` : ''}></script>
+      </body>
+    </html>`;
 }
 
 /**
  * A short digest of what a page was rendered from: its live stream compares its first
  * reading with it, so a change between the render and that reading is announced too.
  */
-export const fingerprint = (value: unknown): string => createHash('sha256').update(JSON.stringify(value) ?? 'undefined').digest('hex').slice(0, 20);
+export const fingerprint = (value: unknown): string =>
+  createHash('sha256')
+    .update(JSON.stringify(value) ?? 'undefined')
+    .digest('hex')
+    .slice(0, 20);
 
 /** JSON shown readably (escaped by the caller's template). */
 export const pretty = (value: unknown): string => JSON.stringify(value, null, 2) ?? 'null';
@@ -118,7 +127,10 @@ export const pretty = (value: unknown): string => JSON.stringify(value, null, 2)
 export const SHOWN_VALUE_CHARS = 16 * 1024;
 const SHOWN_START_CHARS = 2048;
 
-const sizeText = (chars: number) => (chars < 1024 * 1024 ? `${(chars / 1024).toFixed(0)} K characters` : `${(chars / 1024 / 1024).toFixed(1)} M characters`);
+const sizeText = (chars: number) =>
+  chars < 1024 * 1024
+    ? `${(chars / 1024).toFixed(0)} K characters`
+    : `${(chars / 1024 / 1024).toFixed(1)} M characters`;
 
 /**
  * A JSON value in a page: whole when it is small; else its start, its size, and a link
@@ -128,5 +140,6 @@ export function valueBlock(value: unknown, download?: string): Fragment {
   const text = pretty(value);
   if (text.length <= SHOWN_VALUE_CHARS) return html`<pre>${text}</pre>`;
   const link = download ? html` · <a href="${download}" download>download the whole value</a>` : '';
-  return html`<pre>${text.slice(0, SHOWN_START_CHARS)}…</pre><p class="note">${sizeText(text.length)} in all${link}</p>`;
+  return html`<pre>${text.slice(0, SHOWN_START_CHARS)}…</pre>
+    <p class="note">${sizeText(text.length)} in all${link}</p>`;
 }

@@ -28,7 +28,9 @@ export function livePassView(live: LivePass | null): LivePassView {
 export function callLine(c: LiveCall): string {
   const what = `turn ${c.turn}, call ${c.n}: tool ${c.tool}${c.taskId ? ` (task ${c.taskId})` : ''}`;
   if (c.status === 'running') return `${what}: running`;
-  return c.status === 'done' ? `${what}: done in ${c.ms ?? 0} ms` : `${what}: failed in ${c.ms ?? 0} ms: ${c.error ?? ''}`;
+  return c.status === 'done'
+    ? `${what}: done in ${c.ms ?? 0} ms`
+    : `${what}: failed in ${c.ms ?? 0} ms: ${c.error ?? ''}`;
 }
 
 /** The mission's pass now (none when it runs no pass, or its details cannot be read). */
@@ -38,10 +40,17 @@ export async function livePassNow(workflow: WorkflowHandle): Promise<LivePassVie
 
 /** The section of a running mission's page, filled live by the page's script. */
 export function livePassSection(id: string, view: LivePassView): Fragment {
-  return html`<section class="card live-pass" id="live-pass" aria-labelledby="live-pass-title" data-live-pass="/live/missions/${encodeURIComponent(id)}/pass">
+  return html`<section
+    class="card live-pass"
+    id="live-pass"
+    aria-labelledby="live-pass-title"
+    data-live-pass="/live/missions/${encodeURIComponent(id)}/pass"
+  >
     <h2 id="live-pass-title">The pass now</h2>
     <p class="live-line" aria-live="polite">${view.line}</p>
     <pre class="code live-program" ${view.program ? '' : 'hidden'}>${view.program}</pre>
-    <ul class="live-calls">${view.calls.map((c) => html`<li>${c}</li>`)}</ul>
+    <ul class="live-calls">
+      ${view.calls.map((c) => html`<li>${c}</li>`)}
+    </ul>
   </section>`;
 }

@@ -24,10 +24,15 @@ function inline(escaped: string): string {
 
 /** `text` as HTML: blocks separated by blank lines; a block of `- ` lines is a list. */
 export function markdown(text: string): Fragment {
-  const blocks = text.replace(/\r\n/g, '\n').trim().split(/\n{2,}/).filter(Boolean);
+  const blocks = text
+    .replace(/\r\n/g, '\n')
+    .trim()
+    .split(/\n{2,}/)
+    .filter(Boolean);
   const html = blocks.map((block) => {
     const lines = block.split('\n');
-    if (lines.every((l) => /^\s*[-*] /.test(l))) return `<ul>${lines.map((l) => `<li>${inline(escapeHtml(l.replace(/^\s*[-*] /, '')))}</li>`).join('')}</ul>`;
+    if (lines.every((l) => /^\s*[-*] /.test(l)))
+      return `<ul>${lines.map((l) => `<li>${inline(escapeHtml(l.replace(/^\s*[-*] /, '')))}</li>`).join('')}</ul>`;
     const heading = /^(#{1,6}) (.*)$/.exec(lines[0]!);
     if (heading && lines.length === 1) return `<p><strong>${inline(escapeHtml(heading[2]!))}</strong></p>`;
     return `<p>${lines.map((l) => inline(escapeHtml(l))).join('<br />')}</p>`;

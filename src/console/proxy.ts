@@ -46,12 +46,17 @@ export function fromProxy(c: Context, p: ProxyAuth): { by: string; roles: string
   if (p.trusted?.length) {
     const from = remoteAddress(c);
     if (from === null || !p.trusted.some((t) => t.replace(/^::ffff:/, '') === from)) {
-      return c.text(`requests must come through the authenticating proxy, not from ${from ?? 'an unknown address'}`, 403);
+      return c.text(
+        `requests must come through the authenticating proxy, not from ${from ?? 'an unknown address'}`,
+        403,
+      );
     }
   }
   const user = c.req.header(p.userHeader)?.trim();
-  if (!user) return c.text(`the proxy did not say who you are (no ${p.userHeader} header): sign in through the proxy`, 401);
-  if (user.length > 200 || /[\u0000-\u001f]/.test(user)) return c.text(`the ${p.userHeader} header is not a user name`, 400);
+  if (!user)
+    return c.text(`the proxy did not say who you are (no ${p.userHeader} header): sign in through the proxy`, 401);
+  if (user.length > 200 || /[\u0000-\u001f]/.test(user))
+    return c.text(`the ${p.userHeader} header is not a user name`, 400);
   const groups = p.groupsHeader ? (c.req.header(p.groupsHeader) ?? '') : '';
   return {
     by: user,

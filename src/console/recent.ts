@@ -43,9 +43,17 @@ export class RecentVerdicts {
 /** The inbox's section: "Approved by ana 2 minutes ago — fine · Pays a vendor (…) · mission pay-1". */
 export function recentBox(recent: readonly RecentVerdict[]): Fragment {
   return html`<h2>Decided recently (${recent.length})</h2>
-    ${recent.length === 0
-      ? html`<p>Nothing decided from this console yet.</p>`
-      : html`<ul class="recent">${recent.map(
-          (r) => html`<li><strong>${r.verdict} by ${r.by}${r.role ? ` as ${r.role}` : ''}</strong> ${when(r.at)}${r.note ? html` — “${r.note}”` : ''} · ${r.what} · <a href="${r.href}">${r.where}</a></li>`,
-        )}</ul>`}`;
+    ${
+      recent.length === 0
+        ? html`<p>Nothing decided from this console yet.</p>`
+        : html`<ul class="recent">
+            ${recent.map(
+              (r) =>
+                html`<li>
+                  <strong>${r.verdict} by ${r.by}${r.role ? ` as ${r.role}` : ''}</strong>
+                  ${when(r.at)}${r.note ? html` — “${r.note}”` : ''} · ${r.what} · <a href="${r.href}">${r.where}</a>
+                </li>`,
+            )}
+          </ul>`
+    }`;
 }

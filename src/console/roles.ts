@@ -20,7 +20,13 @@ export const mayDecideNow = (approvers: readonly string[] | undefined): boolean 
 /** A card in place of the buttons for someone who may not decide: who may. */
 export function othersDecide(what: Fragment | string, approvers: readonly string[]): Fragment {
   const by = tryGetContext()?.get('by');
-  return html`<div class="card approval others"><p>${what} waits for ${approvers.join(' or ')}${by ? html`; you act as <strong>${by}</strong>${rolesText(currentRoles())}` : ''}, so it is not yours to decide.</p></div>`;
+  return html`<div class="card approval others">
+    <p>
+      ${what} waits for
+      ${approvers.join(' or ')}${by ? html`; you act as <strong>${by}</strong>${rolesText(currentRoles())}` : ''}, so it
+      is not yours to decide.
+    </p>
+  </div>`;
 }
 
 const rolesText = (roles: readonly string[]) => (roles.length ? ` (${roles.join(', ')})` : ' (no role)');
@@ -29,10 +35,17 @@ const rolesText = (roles: readonly string[]) => (roles.length ? ` (${roles.join(
  * The role a verdict is sent with, or the 403 refusing it: `approvers` of what is decided
  * against the request's roles.
  */
-export function verdictRole(c: Context, approvers: readonly string[] | undefined, what: string): { role?: string } | Response {
+export function verdictRole(
+  c: Context,
+  approvers: readonly string[] | undefined,
+  what: string,
+): { role?: string } | Response {
   const roles = c.get('roles') ?? [];
   if (!mayDecide(approvers, roles)) {
-    return c.text(`${what} may be decided only by ${approvers!.join(' or ')}; you act as ${c.get('by')}${rolesText(roles)}`, 403);
+    return c.text(
+      `${what} may be decided only by ${approvers!.join(' or ')}; you act as ${c.get('by')}${rolesText(roles)}`,
+      403,
+    );
   }
   const role = roleFor(approvers, roles);
   return role ? { role } : {};

@@ -65,11 +65,24 @@ export interface SecurityOptions {
 
 /** The one way `opts` authenticates; throws when none or several are given, or one cannot be used there. */
 function modeOf(opts: SecurityOptions): 'tokens' | 'proxy' | 'none' {
-  const modes = [opts.tokens?.given || opts.session ? 'tokens' : null, opts.proxy ? 'proxy' : null, opts.noAuth ? 'none' : null].filter((m) => m !== null);
-  if (modes.length === 0) throw new Error('the console needs a way to authenticate: tokens (--token, --tokens-file), --trust-proxy-header, or on 127.0.0.1 its one-time link (the default) or --no-auth');
-  if (modes.length > 1) throw new Error(`give one way to authenticate, not ${modes.join(' and ')}: tokens, --trust-proxy-header or --no-auth`);
+  const modes = [
+    opts.tokens?.given || opts.session ? 'tokens' : null,
+    opts.proxy ? 'proxy' : null,
+    opts.noAuth ? 'none' : null,
+  ].filter((m) => m !== null);
+  if (modes.length === 0)
+    throw new Error(
+      'the console needs a way to authenticate: tokens (--token, --tokens-file), --trust-proxy-header, or on 127.0.0.1 its one-time link (the default) or --no-auth',
+    );
+  if (modes.length > 1)
+    throw new Error(
+      `give one way to authenticate, not ${modes.join(' and ')}: tokens, --trust-proxy-header or --no-auth`,
+    );
   const host = opts.host ?? '127.0.0.1';
-  if (opts.noAuth && !isLoopbackName(host)) throw new Error(`the console binds to ${host}, reachable from other machines: --no-auth is only for 127.0.0.1; give a token (--token, --tokens-file or NAVIGATOR_CONSOLE_TOKEN)`);
+  if (opts.noAuth && !isLoopbackName(host))
+    throw new Error(
+      `the console binds to ${host}, reachable from other machines: --no-auth is only for 127.0.0.1; give a token (--token, --tokens-file or NAVIGATOR_CONSOLE_TOKEN)`,
+    );
   if (opts.proxy) checkProxyAuth(opts.proxy, host);
   return modes[0] as 'tokens' | 'proxy' | 'none';
 }
@@ -125,7 +138,8 @@ const cookieName = (c: Context) => {
   return port ? `navigator_console_${port}` : 'navigator_console';
 };
 
-const identityOf = (token: Token, operator: Identity): Identity => (token.name === null ? operator : { by: token.name, roles: token.roles });
+const identityOf = (token: Token, operator: Identity): Identity =>
+  token.name === null ? operator : { by: token.name, roles: token.roles };
 
 /** By token, cookie, `?token=` or the session's one-time `?login=`: who asks, or the response refusing the request. */
 async function authenticate(c: Context, opts: SecurityOptions, operator: Identity): Promise<Identity | Response> {
@@ -143,19 +157,33 @@ async function authenticate(c: Context, opts: SecurityOptions, operator: Identit
     if (login !== undefined && opts.session) {
       // a used link opened again by whoever already holds the session only leaves the address bar
       if (held || opts.session.redeem(login)) return signedIn(c, opts.session.token.secret, 'login');
-      return c.text('this one-time link was used already (or is wrong): ask whoever runs the console for a new one', 401);
+      return c.text(
+        'this one-time link was used already (or is wrong): ask whoever runs the console for a new one',
+        401,
+      );
     }
     const given = c.req.query('token');
     if (given !== undefined && matching(given, tokens)) return signedIn(c, given, 'token');
   }
-  if (!held) return c.text(opts.session ? 'sign in through the one-time link the console printed at start' : 'a console token is required (open /?token=TOKEN once)', 401);
+  if (!held)
+    return c.text(
+      opts.session
+        ? 'sign in through the one-time link the console printed at start'
+        : 'a console token is required (open /?token=TOKEN once)',
+      401,
+    );
   return identityOf(held, operator);
 }
 
 /** Sets the cookie and sends the browser on without the secret in its address bar (nor its history). */
 function signedIn(c: Context, secret: string, param: string): Response {
   const url = new URL(c.req.url);
-  setCookie(c, cookieName(c), secret, { httpOnly: true, sameSite: 'Strict', path: '/', secure: url.protocol === 'https:' });
+  setCookie(c, cookieName(c), secret, {
+    httpOnly: true,
+    sameSite: 'Strict',
+    path: '/',
+    secure: url.protocol === 'https:',
+  });
   url.searchParams.delete(param);
   return c.redirect(`${url.pathname}${url.search}`, 303);
 }
@@ -164,7 +192,10 @@ function signedIn(c: Context, secret: string, param: string): Response {
 function loopbackOnly(c: Context): null | Response {
   const hostname = new URL(c.req.url).hostname;
   if (isLoopbackName(hostname)) return null;
-  return c.text(`this console answers only on 127.0.0.1 or localhost, not ${hostname} (give it a token to serve other names)`, 421);
+  return c.text(
+    `this console answers only on 127.0.0.1 or localhost, not ${hostname} (give it a token to serve other names)`,
+    421,
+  );
 }
 
 /** A change must come from the console's own pages: Origin, else Referer, must be ours. */

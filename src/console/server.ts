@@ -64,18 +64,45 @@ interface Served {
  * The console as a hono app. It needs one way to authenticate (tokens, proxy, or noAuth on
  * loopback names); `startConsole` adds its own one-time-link session when none is given.
  */
-export function createConsoleApp(opts: ConsoleOptions & Served, streams = new LiveStreams(), audits = new ConsoleAudits(opts.navigator.client)): Hono {
+export function createConsoleApp(
+  opts: ConsoleOptions & Served,
+  streams = new LiveStreams(),
+  audits = new ConsoleAudits(opts.navigator.client),
+): Hono {
   const app = new Hono();
-  const tokens = opts.token !== undefined || opts.tokensFile !== undefined ? new TokenSet({ token: opts.token, tokensFile: opts.tokensFile }) : undefined;
-  const sec = security({ user: opts.user, roles: opts.roles, tokens, session: opts.session, proxy: opts.proxy, noAuth: opts.noAuth, host: opts.host });
-  const ctx: ConsoleContext = { navigator: opts.navigator, csrf: sec.csrfToken, user: opts.user, agents: opts.agents, reads: new HistoryReads(opts.navigator.client), audits, recent: new RecentVerdicts() };
+  const tokens =
+    opts.token !== undefined || opts.tokensFile !== undefined
+      ? new TokenSet({ token: opts.token, tokensFile: opts.tokensFile })
+      : undefined;
+  const sec = security({
+    user: opts.user,
+    roles: opts.roles,
+    tokens,
+    session: opts.session,
+    proxy: opts.proxy,
+    noAuth: opts.noAuth,
+    host: opts.host,
+  });
+  const ctx: ConsoleContext = {
+    navigator: opts.navigator,
+    csrf: sec.csrfToken,
+    user: opts.user,
+    agents: opts.agents,
+    reads: new HistoryReads(opts.navigator.client),
+    audits,
+    recent: new RecentVerdicts(),
+  };
   // pages name the acting user (c.get('by')) in their header, wherever they are built
   app.use('*', contextStorage());
   app.use('*', sec.middleware);
   // the cause too: the client's own message ("Failed to query Workflow") says little without the server's reason
-  app.onError((err, c) => c.html(page('Something went wrong', html`<div class="problem">${messageWithCause(err)}</div>`), 500));
+  app.onError((err, c) =>
+    c.html(page('Something went wrong', html`<div class="problem">${messageWithCause(err)}</div>`), 500),
+  );
 
-  app.get('/assets/live.js', (c) => c.body(PAGE_SCRIPT, 200, { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'no-store' }));
+  app.get('/assets/live.js', (c) =>
+    c.body(PAGE_SCRIPT, 200, { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'no-store' }),
+  );
   app.get('/', async (c) => c.html(await inbox(ctx)));
   startRoutes(app, ctx);
   passRoutes(app, ctx);
@@ -83,12 +110,34 @@ export function createConsoleApp(opts: ConsoleOptions & Served, streams = new Li
   planRoutes(app, ctx);
   scheduleRoutes(app, ctx);
   // a running run no worker answers reads as that (a stable value) until one does: the page is not reloaded meanwhile
-  app.get('/live/missions/:id', (c) => streams.serve(c, `mission:${c.req.param('id')}`, liveRead(() => ctx.navigator.mission(c.req.param('id')).status()), opts.pollMs));
+  app.get('/live/missions/:id', (c) =>
+    streams.serve(
+      c,
+      `mission:${c.req.param('id')}`,
+      liveRead(() => ctx.navigator.mission(c.req.param('id')).status()),
+      opts.pollMs,
+    ),
+  );
   // the pass in progress, sent as it changes (the page puts it in place, no reload)
-  app.get('/live/missions/:id/pass', (c) => streams.serve(c, `pass:${c.req.param('id')}`, () => livePassNow(ctx.navigator.mission(c.req.param('id')).workflow), opts.pollMs, 'pass'));
+  app.get('/live/missions/:id/pass', (c) =>
+    streams.serve(
+      c,
+      `pass:${c.req.param('id')}`,
+      () => livePassNow(ctx.navigator.mission(c.req.param('id')).workflow),
+      opts.pollMs,
+      'pass',
+    ),
+  );
   app.get('/live/inbox', (c) => streams.serve(c, 'inbox', () => inboxItems(ctx), opts.pollMs));
   // progress events too: a running tool's percent and log line change without a status change
-  app.get('/live/plans/:id', (c) => streams.serve(c, `plan:${c.req.param('id')}`, liveRead(() => planNow(ctx, c.req.param('id'))), opts.pollMs));
+  app.get('/live/plans/:id', (c) =>
+    streams.serve(
+      c,
+      `plan:${c.req.param('id')}`,
+      liveRead(() => planNow(ctx, c.req.param('id'))),
+      opts.pollMs,
+    ),
+  );
   return app;
 }
 
@@ -133,12 +182,21 @@ export class LiveStreams {
     await Promise.allSettled([...this.running]);
   }
 
-  private async poll(stream: import('hono/streaming').SSEStreamingApi, key: string, read: () => Promise<unknown>, pollMs: number, seen: string, event?: string): Promise<void> {
+  private async poll(
+    stream: import('hono/streaming').SSEStreamingApi,
+    key: string,
+    read: () => Promise<unknown>,
+    pollMs: number,
+    seen: string,
+    event?: string,
+  ): Promise<void> {
     let last = seen;
     // the page was rendered before its stream connected: no reading older than now may serve it
     let notBefore = Date.now();
     while (!stream.aborted && !this.stopped) {
-      const reading = await this.reads.get(key, notBefore, read).catch((e: Error) => ({ value: { error: e.message }, startedAt: notBefore }));
+      const reading = await this.reads
+        .get(key, notBefore, read)
+        .catch((e: Error) => ({ value: { error: e.message }, startedAt: notBefore }));
       const now = fingerprint(reading.value);
       if (event && now !== last) await stream.writeSSE({ event, data: JSON.stringify(reading.value) });
       else if (last && now !== last) await stream.writeSSE({ event: 'change', data: String(Date.now()) });
@@ -165,40 +223,98 @@ async function inboxItems(ctx: ConsoleContext) {
     }
     return null;
   };
-  const statuses = (await Promise.all(missions.map((w) => ctx.navigator.mission(w.workflowId).status().catch(noAnswer(`missions/${w.workflowId}`))))).filter((s) => s !== null);
+  const statuses = (
+    await Promise.all(
+      missions.map((w) =>
+        ctx.navigator
+          .mission(w.workflowId)
+          .status()
+          .catch(noAnswer(`missions/${w.workflowId}`)),
+      ),
+    )
+  ).filter((s) => s !== null);
   const decisions = (
     await Promise.all(
       statuses.map(async (status) => {
         if (!status.pending) return null;
-        const contracts = await ctx.navigator.mission(status.workflowId).decisions().catch(() => []);
-        return { id: status.workflowId, agent: status.agent, input: status.input ?? null, pending: status.pending, contract: contracts.find((d) => d.key === status.pending!.key) };
+        const contracts = await ctx.navigator
+          .mission(status.workflowId)
+          .decisions()
+          .catch(() => []);
+        return {
+          id: status.workflowId,
+          agent: status.agent,
+          input: status.input ?? null,
+          pending: status.pending,
+          contract: contracts.find((d) => d.key === status.pending!.key),
+        };
       }),
     )
   ).filter((d) => d !== null);
   // a mission's effects waiting together are one batch: one card each mission, oldest first
   const effects = statuses
     .filter((s) => (s.effectApprovals ?? []).length > 0)
-    .map((s) => ({ missionId: s.workflowId, agent: s.agent, input: s.input ?? null, effectApprovals: s.effectApprovals, approvals: s.approvals ?? [], ...(s.effectsDone ? { effectsDone: s.effectsDone } : {}) }))
+    .map((s) => ({
+      missionId: s.workflowId,
+      agent: s.agent,
+      input: s.input ?? null,
+      effectApprovals: s.effectApprovals,
+      approvals: s.approvals ?? [],
+      ...(s.effectsDone ? { effectsDone: s.effectsDone } : {}),
+    }))
     .sort((a, b) => a.effectApprovals[0]!.since.localeCompare(b.effectApprovals[0]!.since));
-  const views = (await Promise.all(plans.map((w) => ctx.navigator.plan(w.workflowId).status().catch(noAnswer(`plans/${w.workflowId}`))))).filter((v) => v !== null);
-  const approvals = views.flatMap((view) => view.approvals.map((a) => ({ planId: view.planId, agent: view.agent, steps: view.plan?.steps ?? [], classes: view.toolClasses, ...a })));
-  const reviews = views.filter((v) => v.status === 'review').map((v) => ({ planId: v.planId, agent: v.agent, version: v.version, steps: (v.plan?.steps ?? []).map((s) => ({ id: s.id, description: s.description })) }));
+  const views = (
+    await Promise.all(
+      plans.map((w) =>
+        ctx.navigator
+          .plan(w.workflowId)
+          .status()
+          .catch(noAnswer(`plans/${w.workflowId}`)),
+      ),
+    )
+  ).filter((v) => v !== null);
+  const approvals = views.flatMap((view) =>
+    view.approvals.map((a) => ({
+      planId: view.planId,
+      agent: view.agent,
+      steps: view.plan?.steps ?? [],
+      classes: view.toolClasses,
+      ...a,
+    })),
+  );
+  const reviews = views
+    .filter((v) => v.status === 'review')
+    .map((v) => ({
+      planId: v.planId,
+      agent: v.agent,
+      version: v.version,
+      steps: (v.plan?.steps ?? []).map((s) => ({ id: s.id, description: s.description })),
+    }));
   decisions.sort((a, b) => a.pending.since.localeCompare(b.pending.since));
   approvals.sort((a, b) => a.since.localeCompare(b.since));
   reviews.sort((a, b) => a.planId.localeCompare(b.planId));
-  const unanswered = [...unansweredRuns].sort(([a], [b]) => a.localeCompare(b)).map(([taskQueue, u]) => ({ taskQueue, ...u }));
+  const unanswered = [...unansweredRuns]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([taskQueue, u]) => ({ taskQueue, ...u }));
   return { decisions, effects, approvals, reviews, unanswered };
 }
 
 /** Running missions and plans that no worker answered for, by task queue: what is unknown, and how to fix it. */
-function unansweredBanners(unanswered: ReadonlyArray<{ taskQueue: string; polling: boolean; runs: readonly string[] }>) {
+function unansweredBanners(
+  unanswered: ReadonlyArray<{ taskQueue: string; polling: boolean; runs: readonly string[] }>,
+) {
   return unanswered.map(
-    (u) => html`<div class="problem" role="alert"><strong>No worker answered</strong> for ${u.runs.length} running mission${u.runs.length === 1 ? '' : 's'} or plan${u.runs.length === 1 ? '' : 's'} on task queue <code>${u.taskQueue}</code>
-      (${u.runs.map((path, i) => {
-        const [kind, id] = [path.slice(0, path.indexOf('/')), path.slice(path.indexOf('/') + 1)];
-        return html`${i ? ', ' : ''}<a href="/${kind}/${encodeURIComponent(id)}">${id}</a>`;
-      })}): ${u.polling ? 'its worker may have stopped just now or be too busy' : `no worker is polling task queue ${u.taskQueue}`}, so whether they wait for you is not known here;
-      start one with <code>navigator worker --task-queue ${u.taskQueue}</code>.</div>`,
+    (u) =>
+      html`<div class="problem" role="alert">
+        <strong>No worker answered</strong> for ${u.runs.length} running mission${u.runs.length === 1 ? '' : 's'} or
+        plan${u.runs.length === 1 ? '' : 's'} on task queue <code>${u.taskQueue}</code> (${u.runs.map((path, i) => {
+          const [kind, id] = [path.slice(0, path.indexOf('/')), path.slice(path.indexOf('/') + 1)];
+          return html`${i ? ', ' : ''}<a href="/${kind}/${encodeURIComponent(id)}">${id}</a>`;
+        })}):
+        ${u.polling ? 'its worker may have stopped just now or be too busy' : `no worker is polling task queue ${u.taskQueue}`},
+        so whether they wait for you is not known here; start one with
+        <code>navigator worker --task-queue ${u.taskQueue}</code>.
+      </div>`,
   );
 }
 
@@ -210,8 +326,7 @@ async function inbox(ctx: ConsoleContext) {
   const effects = items.effects.filter((m) => m.effectApprovals.some((e) => mayDecideNow(e.approvers)));
   const calls = effects.reduce((n, m) => n + m.effectApprovals.filter((e) => mayDecideNow(e.approvers)).length, 0);
   const approvals = items.approvals.filter((a) => mayDecideNow(a.approvers));
-  const body = html`
-    ${unansweredBanners(items.unanswered)}
+  const body = html` ${unansweredBanners(items.unanswered)}
     <h2>Decisions (${decisions.length})</h2>
     ${decisions.length === 0 ? html`<p>Nothing waits for a decision.</p>` : ''}
     ${decisions.map((d) => decisionCard(ctx, { missionId: d.id, agent: d.agent, input: d.input, pending: d.pending, contract: d.contract }))}
@@ -224,11 +339,23 @@ async function inbox(ctx: ConsoleContext) {
     <h2>Plans to review (${reviews.length})</h2>
     ${reviews.length === 0 ? html`<p>No plan waits for review.</p>` : ''}
     ${reviews.map(
-      (r) => html`<div class="card review">
-        <p>${statusBadge(WAITING_FOR_YOU)} · plan <a href="/plans/${encodeURIComponent(r.planId)}">${r.planId}</a> (${r.agent}), version ${r.version}: review it, then Start</p>
-        <ol>${r.steps.map((s) => html`<li>${s.description} <small><code>${s.id}</code></small></li>`)}</ol>
-        <p><a href="/plans/${encodeURIComponent(r.planId)}">Review the plan</a></p>
-      </div>`,
+      (r) =>
+        html`<div class="card review">
+          <p>
+            ${statusBadge(WAITING_FOR_YOU)} · plan
+            <a href="/plans/${encodeURIComponent(r.planId)}">${r.planId}</a> (${r.agent}), version ${r.version}: review
+            it, then Start
+          </p>
+          <ol>
+            ${r.steps.map(
+              (s) =>
+                html`<li>
+                  ${s.description} <small><code>${s.id}</code></small>
+                </li>`,
+            )}
+          </ol>
+          <p><a href="/plans/${encodeURIComponent(r.planId)}">Review the plan</a></p>
+        </div>`,
     )}
     ${recentBox(ctx.recent?.all() ?? [])}`;
   return page('Inbox', body, { live: `/live/inbox?seen=${fingerprint(items)}` });
@@ -251,7 +378,10 @@ export interface RunningConsole {
 export async function startConsole(opts: ConsoleOptions & { host?: string; port?: number }): Promise<RunningConsole> {
   const host = opts.host ?? '127.0.0.1';
   const given = opts.token !== undefined || opts.tokensFile !== undefined || opts.proxy !== undefined || opts.noAuth;
-  if (!given && !isLoopbackName(host)) throw new Error(`the console binds to ${host}, reachable from other machines: give a token (--token, --tokens-file or NAVIGATOR_CONSOLE_TOKEN) or --trust-proxy-header behind an authenticating proxy`);
+  if (!given && !isLoopbackName(host))
+    throw new Error(
+      `the console binds to ${host}, reachable from other machines: give a token (--token, --tokens-file or NAVIGATOR_CONSOLE_TOKEN) or --trust-proxy-header behind an authenticating proxy`,
+    );
   if (opts.tokensFile !== undefined) await new TokenSet({ tokensFile: opts.tokensFile }).check();
   const session = given ? undefined : new LoginSession();
   const streams = new LiveStreams();

@@ -32,24 +32,46 @@ interface Refusal {
 export function startRoutes(app: Hono, ctx: ConsoleContext): void {
   app.get('/start', async (c) => {
     const agent = c.req.query('agent')?.trim();
-    if (agent && !ctx.agents?.get(agent)) return c.html(await startPage(ctx, { problem: `this console does not know agent ${agent}: give its input as JSON` }), 404);
+    if (agent && !ctx.agents?.get(agent))
+      return c.html(
+        await startPage(ctx, { problem: `this console does not know agent ${agent}: give its input as JSON` }),
+        404,
+      );
     return c.html(await startPage(ctx, {}, agent));
   });
   app.post('/start/mission', async (c) => {
     const form = await c.req.parseBody();
     const agent = String(form.agent ?? '');
     const read = missionInput(form);
-    if ('problem' in read) return c.html(await startPage(ctx, { ...read, kind: 'mission', form }, form.form === 'fields' ? agent : undefined), 400);
+    if ('problem' in read)
+      return c.html(
+        await startPage(ctx, { ...read, kind: 'mission', form }, form.form === 'fields' ? agent : undefined),
+        400,
+      );
     const problems = fieldProblems(ctx, agent, read.input);
     if (problems) {
-      const refusal = { problem: `the input does not fit agent ${agent}: ${problems.lines.join('; ')}`, kind: 'mission' as const, form, fields: problems.fields, typed: read.typed };
+      const refusal = {
+        problem: `the input does not fit agent ${agent}: ${problems.lines.join('; ')}`,
+        kind: 'mission' as const,
+        form,
+        fields: problems.fields,
+        typed: read.typed,
+      };
       return c.html(await startPage(ctx, refusal, form.form === 'fields' ? agent : undefined), 400);
     }
     try {
       const m = await ctx.navigator.start(agent, read.input);
       return c.redirect(`/missions/${encodeURIComponent(m.id)}`, 303);
     } catch (err) {
-      if (err instanceof MissionRejected || err instanceof StartRefused) return c.html(await startPage(ctx, { problem: err.message, kind: 'mission', form, typed: read.typed }, form.form === 'fields' ? agent : undefined), 400);
+      if (err instanceof MissionRejected || err instanceof StartRefused)
+        return c.html(
+          await startPage(
+            ctx,
+            { problem: err.message, kind: 'mission', form, typed: read.typed },
+            form.form === 'fields' ? agent : undefined,
+          ),
+          400,
+        );
       throw err;
     }
   });
@@ -62,22 +84,38 @@ export function startRoutes(app: Hono, ctx: ConsoleContext): void {
     try {
       document = given ? JSON.parse(given) : undefined;
     } catch (err) {
-      return c.html(await startPage(ctx, { problem: `the plan is not JSON: ${(err as Error).message}`, kind: 'plan', form }), 400);
+      return c.html(
+        await startPage(ctx, { problem: `the plan is not JSON: ${(err as Error).message}`, kind: 'plan', form }),
+        400,
+      );
     }
     const problems = document === undefined ? null : planProblems(ctx.agents, agent, document);
-    if (problems) return c.html(await startPage(ctx, { problem: `the plan does not fit agent ${agent}: ${problems.join('; ')}`, kind: 'plan', form }), 400);
+    if (problems)
+      return c.html(
+        await startPage(ctx, {
+          problem: `the plan does not fit agent ${agent}: ${problems.join('; ')}`,
+          kind: 'plan',
+          form,
+        }),
+        400,
+      );
     try {
       const p = await ctx.navigator.startPlan({ agent, request, document });
       return c.redirect(`/plans/${encodeURIComponent(p.id)}`, 303);
     } catch (err) {
-      if (err instanceof PlanRejected || err instanceof StartRefused) return c.html(await startPage(ctx, { problem: err.message, kind: 'plan', form }), 400);
+      if (err instanceof PlanRejected || err instanceof StartRefused)
+        return c.html(await startPage(ctx, { problem: err.message, kind: 'plan', form }), 400);
       throw err;
     }
   });
 }
 
 /** The input a mission form sent: its JSON when given, else its fields. */
-function missionInput(form: Form): { input: Json; typed?: Record<string, Json> } | { problem: string; fields?: Record<string, string>; typed?: Record<string, Json> } {
+function missionInput(
+  form: Form,
+):
+  | { input: Json; typed?: Record<string, Json> }
+  | { problem: string; fields?: Record<string, string>; typed?: Record<string, Json> } {
   const json = String(form.input ?? '').trim();
   if (json) {
     try {
@@ -88,12 +126,17 @@ function missionInput(form: Form): { input: Json; typed?: Record<string, Json> }
   }
   const read = readFields(form);
   const wrong = Object.entries(read.problems);
-  if (wrong.length) return { problem: wrong.map(([k, p]) => `${k}: ${p}`).join('; '), fields: read.problems, typed: read.typed };
+  if (wrong.length)
+    return { problem: wrong.map(([k, p]) => `${k}: ${p}`).join('; '), fields: read.problems, typed: read.typed };
   return { input: read.args, typed: read.typed };
 }
 
 /** The schema's problems with an input, one line each and by top-level field; null when it fits or the agent is unknown here. */
-function fieldProblems(ctx: ConsoleContext, agent: string, input: Json): { lines: string[]; fields: Record<string, string> } | null {
+function fieldProblems(
+  ctx: ConsoleContext,
+  agent: string,
+  input: Json,
+): { lines: string[]; fields: Record<string, string> } | null {
   const entry = ctx.agents?.get(agent);
   if (!entry) return null;
   const parsed = entry.agent.input.safeParse(input ?? {});
@@ -112,22 +155,54 @@ const csrfField = (ctx: ConsoleContext) => html`<input type="hidden" name="_csrf
 
 /** The start page; `agent`: show the mission form made from this (known) agent's input schema. */
 async function startPage(ctx: ConsoleContext, refused: Refusal = {}, agent?: string): Promise<Fragment> {
-  const was = (kind: 'mission' | 'plan', field: string) => (refused.kind === kind ? String(refused.form?.[field] ?? '') : '');
+  const was = (kind: 'mission' | 'plan', field: string) =>
+    refused.kind === kind ? String(refused.form?.[field] ?? '') : '';
   const choices = ctx.agents ? agentChoices(ctx.agents) : await servedChoices(ctx);
-  const known = html`<datalist id="agent-names">${choices.map((a) => html`<option value="${a.name}"></option>`)}</datalist>
+  const known = html`<datalist id="agent-names">
+      ${choices.map((a) => html`<option value="${a.name}"></option>`)}
+    </datalist>
     ${choices.length ? html`<p><small>${ctx.agents ? 'Agents' : `Agents the workers of task queue ${ctx.navigator.taskQueue} serve`}: ${choices.map((a, i) => html`${i ? ' · ' : ''}<code>${a.name}</code>${a.fields.length ? ` (${a.fields.join(', ')})` : ''}`)}</small></p>` : ''}`;
   const entry = agent ? ctx.agents?.get(agent) : undefined;
   const mission = entry ? fieldsForm(ctx, entry.agent, refused) : jsonForm(ctx, was);
   return page(
     'Start',
     html`${refused.problem ? html`<div class="problem" role="alert">Not started: ${refused.problem}</div>` : ''}
-      ${known}
-      ${ctx.agents && choices.length ? chooser(choices, agent) : ''}
-      ${mission}
-      <div class="card"><h2>A plan</h2><form method="post" action="/start/plan">${csrfField(ctx)}
-        <p><input name="agent" placeholder="agent" aria-label="agent" list="agent-names" required value="${was('plan', 'agent')}" /></p><p><textarea name="request" rows="3" aria-label="request" placeholder="what the plan should do (the agent's model writes the plan)">${was('plan', 'request')}</textarea></p>
-        <p><textarea name="document" rows="5" aria-label="plan (JSON)" placeholder='or the plan itself: {"steps": [{"id": "read", "description": "...", "tool": "read_file", "args": {"path": "package.json"}}]}'>${was('plan', 'document')}</textarea></p>
-        <button class="primary">Plan it</button></form></div>`,
+      ${known} ${ctx.agents && choices.length ? chooser(choices, agent) : ''} ${mission}
+      <div class="card">
+        <h2>A plan</h2>
+        <form method="post" action="/start/plan">
+          ${csrfField(ctx)}
+          <p>
+            <input
+              name="agent"
+              placeholder="agent"
+              aria-label="agent"
+              list="agent-names"
+              required
+              value="${was('plan', 'agent')}"
+            />
+          </p>
+          <p>
+            <textarea
+              name="request"
+              rows="3"
+              aria-label="request"
+              placeholder="what the plan should do (the agent's model writes the plan)"
+            >
+${was('plan', 'request')}</textarea>
+          </p>
+          <p>
+            <textarea
+              name="document"
+              rows="5"
+              aria-label="plan (JSON)"
+              placeholder='or the plan itself: {"steps": [{"id": "read", "description": "...", "tool": "read_file", "args": {"path": "package.json"}}]}'
+            >
+${was('plan', 'document')}</textarea>
+          </p>
+          <button class="primary">Plan it</button>
+        </form>
+      </div>`,
   );
 }
 
@@ -137,31 +212,72 @@ async function startPage(ctx: ConsoleContext, refused: Refusal = {}, agent?: str
  */
 async function servedChoices(ctx: ConsoleContext): Promise<Array<{ name: string; fields: string[] }>> {
   const served = await servedAgents(ctx.navigator.client, ctx.navigator.taskQueue).catch(() => null);
-  return (served?.agents ?? []).map((a) => ({ name: a.name, fields: Object.keys((a.input?.properties as object | undefined) ?? {}) }));
+  return (served?.agents ?? []).map((a) => ({
+    name: a.name,
+    fields: Object.keys((a.input?.properties as object | undefined) ?? {}),
+  }));
 }
 
 /** Pick a known agent to get its input as a form (a GET form: works without a script). */
 function chooser(choices: ReadonlyArray<{ name: string }>, agent: string | undefined): Fragment {
-  return html`<form method="get" action="/start" class="card chooser"><h2>A mission</h2>
-    <p><label for="start-agent">Agent</label><br /><select id="start-agent" name="agent">${choices.map((a) => html`<option value="${a.name}" ${a.name === agent ? 'selected' : ''}>${a.name}</option>`)}</select>
-    <button>Show its input as a form</button></p></form>`;
+  return html`<form method="get" action="/start" class="card chooser">
+    <h2>A mission</h2>
+    <p>
+      <label for="start-agent">Agent</label><br /><select id="start-agent" name="agent">
+        ${choices.map((a) => html`<option value="${a.name}" ${a.name === agent ? 'selected' : ''}>${a.name}</option>`)}
+      </select>
+      <button>Show its input as a form</button>
+    </p>
+  </form>`;
 }
 
-function fieldsForm(ctx: ConsoleContext, agent: { name: string; description?: string; input: import('zod').ZodObject }, refused: Refusal): Fragment {
+function fieldsForm(
+  ctx: ConsoleContext,
+  agent: { name: string; description?: string; input: import('zod').ZodObject },
+  refused: Refusal,
+): Fragment {
   const typed = refused.kind === 'mission' ? (refused.typed ?? {}) : {};
   const json = refused.kind === 'mission' ? String(refused.form?.input ?? '') : '';
   const fields = argsFields(agent.input, typed, refused.fields ?? {});
-  return html`<div class="card"><h2>A mission of ${agent.name}</h2>
+  return html`<div class="card">
+    <h2>A mission of ${agent.name}</h2>
     ${agent.description ? html`<p>${inlineMarkdown(agent.description)}</p>` : ''}
-    <form method="post" action="/start/mission" novalidate>${csrfField(ctx)}<input type="hidden" name="agent" value="${agent.name}" /><input type="hidden" name="form" value="fields" />
+    <form method="post" action="/start/mission" novalidate>
+      ${csrfField(ctx)}<input type="hidden" name="agent" value="${agent.name}" /><input
+        type="hidden"
+        name="form"
+        value="fields"
+      />
       ${fields ?? html`<p>Its input schema gives no fields: give the input as JSON.</p>`}
-      <details ${json ? 'open' : ''}><summary>Or the input as JSON (used instead of the fields when given)</summary>
-        <p><textarea name="input" rows="4" aria-label="input (JSON)">${json}</textarea></p></details>
-      <button class="primary">Start mission</button></form></div>`;
+      <details ${json ? 'open' : ''}>
+        <summary>Or the input as JSON (used instead of the fields when given)</summary>
+        <p><textarea name="input" rows="4" aria-label="input (JSON)">${json}</textarea></p>
+      </details>
+      <button class="primary">Start mission</button>
+    </form>
+  </div>`;
 }
 
 function jsonForm(ctx: ConsoleContext, was: (kind: 'mission' | 'plan', field: string) => string): Fragment {
-  return html`<div class="card"><h2>A mission, input as JSON</h2><form method="post" action="/start/mission">${csrfField(ctx)}
-    <p><input name="agent" placeholder="agent" aria-label="agent" list="agent-names" required value="${was('mission', 'agent')}" /></p><p><textarea name="input" rows="4" aria-label="input (JSON)" placeholder='{"recipient": "bob", "amount": 5000}'>${was('mission', 'input')}</textarea></p>
-    <button class="primary">Start mission</button></form></div>`;
+  return html`<div class="card">
+    <h2>A mission, input as JSON</h2>
+    <form method="post" action="/start/mission">
+      ${csrfField(ctx)}
+      <p>
+        <input
+          name="agent"
+          placeholder="agent"
+          aria-label="agent"
+          list="agent-names"
+          required
+          value="${was('mission', 'agent')}"
+        />
+      </p>
+      <p>
+        <textarea name="input" rows="4" aria-label="input (JSON)" placeholder='{"recipient": "bob", "amount": 5000}'>
+${was('mission', 'input')}</textarea>
+      </p>
+      <button class="primary">Start mission</button>
+    </form>
+  </div>`;
 }

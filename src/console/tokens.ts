@@ -33,7 +33,8 @@ const entries = (spec: string) =>
 /** One token, or why it cannot be used; `where` names where it was written. */
 function parseToken(entry: string, where: string): Token {
   const colon = entry.indexOf(':');
-  if (colon === 0) throw new Error(`a token in ${where} starts with ':': the name before it is empty (was its variable unset?)`);
+  if (colon === 0)
+    throw new Error(`a token in ${where} starts with ':': the name before it is empty (was its variable unset?)`);
   if (colon < 0) {
     const problem = secretProblem(entry, `an unnamed token in ${where}`);
     if (problem) throw new Error(problem);
@@ -45,7 +46,10 @@ function parseToken(entry: string, where: string): Token {
   if (!m) throw new Error(`the token ${head}:... in ${where}: write NAME:SECRET or NAME[role,role]:SECRET`);
   const name = NAME.safeParse(m[1]);
   if (!name.success) throw new Error(`the token name "${m[1]}" in ${where}: ${name.error.issues[0]!.message}`);
-  const roles = (m[2] ?? '').split(',').map((r) => r.trim()).filter(Boolean);
+  const roles = (m[2] ?? '')
+    .split(',')
+    .map((r) => r.trim())
+    .filter(Boolean);
   for (const role of roles) {
     const ok = ROLE.safeParse(role);
     if (!ok.success) throw new Error(`the role "${role}" of ${name.data} in ${where}: ${ok.error.issues[0]!.message}`);
@@ -104,7 +108,9 @@ export class TokenSet {
   constructor(o: { token?: string; tokensFile?: string; onProblem?: (problem: string) => void }) {
     this.inline = parseTokens(o.token);
     if (o.token !== undefined && this.inline.length === 0) {
-      throw new Error('--token (or NAVIGATOR_CONSOLE_TOKEN) is empty: the variable it was made from was probably unset; give NAME:SECRET with a random secret (openssl rand -hex 16)');
+      throw new Error(
+        '--token (or NAVIGATOR_CONSOLE_TOKEN) is empty: the variable it was made from was probably unset; give NAME:SECRET with a random secret (openssl rand -hex 16)',
+      );
     }
     this.file = o.tokensFile;
     this.onProblem = o.onProblem ?? ((p) => console.error(`navigator console: ${p}`));

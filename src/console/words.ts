@@ -67,10 +67,14 @@ const MONEY_FIELD = /^(amount|total|price|sum|value)(_\w+)?$/i;
  * The money a call's args ask for, when they name it: a number whose description names a
  * currency ("amount in USD"), or a money field (`amount`, `total`, ...) beside a `currency`.
  */
-export function moneyOf(schema: z.ZodObject | undefined, args: Json): { amount: number; currency: string; field: string; currencyField?: string } | null {
+export function moneyOf(
+  schema: z.ZodObject | undefined,
+  args: Json,
+): { amount: number; currency: string; field: string; currencyField?: string } | null {
   if (args === null || typeof args !== 'object' || Array.isArray(args)) return null;
   const shape: Shape = (schema?.shape as Shape | undefined) ?? {};
-  const currency = typeof args.currency === 'string' && CURRENCY.test(args.currency) ? args.currency.toUpperCase() : null;
+  const currency =
+    typeof args.currency === 'string' && CURRENCY.test(args.currency) ? args.currency.toUpperCase() : null;
   for (const [k, v] of Object.entries(args)) {
     if (typeof v !== 'number') continue;
     const unit = unitOf(shape[k]?.description);
@@ -79,7 +83,6 @@ export function moneyOf(schema: z.ZodObject | undefined, args: Json): { amount: 
   }
   return null;
 }
-
 
 /**
  * What the mission did so far: its committed tasks, and the effects it ran (a pass commits
@@ -93,11 +96,16 @@ export function doneSoFar(status: Pick<StatusView, 'journalSize' | 'effectsDone'
 }
 
 /** The money of calls waiting together, per currency: ` (17,200 EUR in all)`, or nothing when they name none. */
-export function batchTotal(calls: ReadonlyArray<{ args: Json }>, schemaOf: (i: number) => z.ZodObject | undefined = () => undefined): string {
+export function batchTotal(
+  calls: ReadonlyArray<{ args: Json }>,
+  schemaOf: (i: number) => z.ZodObject | undefined = () => undefined,
+): string {
   const sums = new Map<string, number>();
   calls.forEach((c, i) => {
     const m = moneyOf(schemaOf(i), c.args);
     if (m) sums.set(m.currency, (sums.get(m.currency) ?? 0) + m.amount);
   });
-  return sums.size ? ` (${[...sums].map(([cur, n]) => `${n.toLocaleString('en-US', { maximumFractionDigits: 20 })} ${cur}`).join(', ')} in all)` : '';
+  return sums.size
+    ? ` (${[...sums].map(([cur, n]) => `${n.toLocaleString('en-US', { maximumFractionDigits: 20 })} ${cur}`).join(', ')} in all)`
+    : '';
 }

@@ -99,11 +99,18 @@ export function scheduleFromCommand(ctx: CommandContext, a: Msg, command: Msg): 
 }
 
 /** Starts the eagerly requested activities (none if the same completion closed the run). */
-export function startEager(engine: Engine, run: RunState, scheduledEventIds: number[], identity: string, workerVersion: Msg | undefined): Msg[] {
+export function startEager(
+  engine: Engine,
+  run: RunState,
+  scheduledEventIds: number[],
+  identity: string,
+  workerVersion: Msg | undefined,
+): Msg[] {
   const tasks: Msg[] = [];
   for (const id of scheduledEventIds) {
     const activity = run.activities[id];
-    if (activity && run.status === RUNNING) tasks.push(startActivity(engine, run, activity, identity, versionStamp(workerVersion)));
+    if (activity && run.status === RUNNING)
+      tasks.push(startActivity(engine, run, activity, identity, versionStamp(workerVersion)));
   }
   return tasks;
 }
@@ -124,12 +131,19 @@ export async function pollActivityTask(engine: Engine, request: Msg, call: CallC
   return engine.pollTask(engine.activityQueues, key, call, (ticket) => {
     const run = engine.state.runs[ticket.run];
     const activity = run?.activities[ticket.scheduledEventId];
-    if (!run || run.status !== RUNNING || activity?.phase !== 'SCHEDULED' || activity.dispatchId !== ticket.dispatchId) return undefined;
+    if (!run || run.status !== RUNNING || activity?.phase !== 'SCHEDULED' || activity.dispatchId !== ticket.dispatchId)
+      return undefined;
     return startActivity(engine, run, activity, request.identity, versionStamp(request.workerVersionCapabilities));
   });
 }
 
-function startActivity(engine: Engine, run: RunState, activity: ActivityState, identity: string, workerVersion: Msg | undefined): Msg {
+function startActivity(
+  engine: Engine,
+  run: RunState,
+  activity: ActivityState,
+  identity: string,
+  workerVersion: Msg | undefined,
+): Msg {
   activity.phase = 'STARTED';
   activity.startedAt = Date.now();
   activity.lastHeartbeatAt = undefined;
@@ -173,8 +187,17 @@ function byToken(engine: Engine, taskToken: string): { run: RunState; activity: 
   const token = decodeToken(taskToken, 'activity');
   const run = engine.state.runs[token.run ?? ''];
   const activity = run?.activities[token.scheduledEventId ?? -1];
-  if (!run || run.status !== RUNNING || activity?.phase !== 'STARTED' || activity.dispatchId !== token.dispatchId || activity.attempt !== token.attempt) {
-    throw new RpcError(status.NOT_FOUND, 'invalid activityID or activity already timed out or invoking workflow is completed');
+  if (
+    !run ||
+    run.status !== RUNNING ||
+    activity?.phase !== 'STARTED' ||
+    activity.dispatchId !== token.dispatchId ||
+    activity.attempt !== token.attempt
+  ) {
+    throw new RpcError(
+      status.NOT_FOUND,
+      'invalid activityID or activity already timed out or invoking workflow is completed',
+    );
   }
   return { run, activity };
 }
@@ -183,7 +206,8 @@ function byId(engine: Engine, request: Msg): { run: RunState; activity: Activity
   const run = engine.runningRun(request.namespace, { workflowId: request.workflowId, runId: request.runId });
   const activity = Object.values(run.activities).find((a) => a.activityId === request.activityId);
   if (!activity) throw new RpcError(status.NOT_FOUND, `activity ${request.activityId} not found`);
-  if (activity.phase !== 'STARTED') throw new RpcError(status.NOT_FOUND, `activity ${request.activityId} is not started`);
+  if (activity.phase !== 'STARTED')
+    throw new RpcError(status.NOT_FOUND, `activity ${request.activityId} is not started`);
   return { run, activity };
 }
 
@@ -210,7 +234,12 @@ export function failed(engine: Engine, request: Msg, isById: boolean): Msg {
   const failure = request.failure ?? { message: 'activity failed' };
   const retry = retryDecision(activity, failure);
   if (retry.delayMs !== undefined) scheduleRetry(engine, run, activity, failure, retry.delayMs);
-  else finish(engine, run, activity, 'ActivityTaskFailed', { failure, identity: request.identity, retryState: retry.state });
+  else
+    finish(engine, run, activity, 'ActivityTaskFailed', {
+      failure,
+      identity: request.identity,
+      retryState: retry.state,
+    });
   return {};
 }
 
@@ -323,7 +352,12 @@ export function onActivityDeadline(engine: Engine, run: RunState, name: string):
   // Schedule-to-start defaults to schedule-to-close: an attempt that no worker picked up
   // times out as SCHEDULE_TO_START, as on a real server.
   const s2s = durationMs(activity.attributes.scheduleToStartTimeout);
-  if (kind === 'schedule-to-close' && activity.phase === 'SCHEDULED' && s2s > 0 && activity.attemptScheduledAt + s2s <= Date.now()) {
+  if (
+    kind === 'schedule-to-close' &&
+    activity.phase === 'SCHEDULED' &&
+    s2s > 0 &&
+    activity.attemptScheduledAt + s2s <= Date.now()
+  ) {
     return onActivityDeadline(engine, run, `activity:${id}:schedule-to-start`);
   }
   const [timeoutType, label] = TIMEOUT_TYPES[kind];
@@ -333,7 +367,10 @@ export function onActivityDeadline(engine: Engine, run: RunState, name: string):
     timeoutFailureInfo: { timeoutType, lastHeartbeatDetails: activity.heartbeatDetails },
   };
   // Only start-to-close and heartbeat timeouts are retried, as in the real server.
-  const retry = kind === 'start-to-close' || kind === 'heartbeat' ? retryDecision(activity, failure) : { state: 'RETRY_STATE_TIMEOUT' };
+  const retry =
+    kind === 'start-to-close' || kind === 'heartbeat'
+      ? retryDecision(activity, failure)
+      : { state: 'RETRY_STATE_TIMEOUT' };
   if (retry.delayMs !== undefined) {
     scheduleRetry(engine, run, activity, failure, retry.delayMs);
     return;
@@ -374,10 +411,11 @@ export function describePending(run: RunState): Msg[] {
   return Object.values(run.activities).map((act) => ({
     activityId: act.activityId,
     activityType: { name: act.activityType },
-    state:
-      act.cancelRequested ? 'PENDING_ACTIVITY_STATE_CANCEL_REQUESTED'
-      : act.phase === 'STARTED' ? 'PENDING_ACTIVITY_STATE_STARTED'
-      : 'PENDING_ACTIVITY_STATE_SCHEDULED',
+    state: act.cancelRequested
+      ? 'PENDING_ACTIVITY_STATE_CANCEL_REQUESTED'
+      : act.phase === 'STARTED'
+        ? 'PENDING_ACTIVITY_STATE_STARTED'
+        : 'PENDING_ACTIVITY_STATE_SCHEDULED',
     heartbeatDetails: act.heartbeatDetails,
     lastHeartbeatTime: act.lastHeartbeatAt ? timestamp(act.lastHeartbeatAt) : undefined,
     lastStartedTime: act.startedAt ? timestamp(act.startedAt) : undefined,
@@ -397,4 +435,3 @@ export function describePending(run: RunState): Msg[] {
     },
   }));
 }
-

@@ -19,13 +19,28 @@ const execution = (run: { workflowId: string; runId: string }) => ({ workflowId:
 export function startChildFromCommand(ctx: CommandContext, a: Msg, command: Msg): void {
   const { engine, run: parent } = ctx;
   const namespace: string = a.namespace || parent.namespace;
-  const attributes = { ...a, namespace, taskQueue: a.taskQueue?.name ? a.taskQueue : { name: parent.taskQueue, kind: 'TASK_QUEUE_KIND_NORMAL' } };
-  const initiatedEventId = appendNew(parent, 'StartChildWorkflowExecutionInitiated', { ...attributes, workflowTaskCompletedEventId: ctx.completedEventId }, commandMetadata(command));
+  const attributes = {
+    ...a,
+    namespace,
+    taskQueue: a.taskQueue?.name ? a.taskQueue : { name: parent.taskQueue, kind: 'TASK_QUEUE_KIND_NORMAL' },
+  };
+  const initiatedEventId = appendNew(
+    parent,
+    'StartChildWorkflowExecutionInitiated',
+    { ...attributes, workflowTaskCompletedEventId: ctx.completedEventId },
+    commandMetadata(command),
+  );
   ctx.deferred.push(() => startChild(engine, parent, attributes, initiatedEventId, ctx.completedEventId));
   ctx.needsTask = true;
 }
 
-function startChild(engine: Engine, parent: RunState, a: Msg, initiatedEventId: number, completedEventId: number): void {
+function startChild(
+  engine: Engine,
+  parent: RunState,
+  a: Msg,
+  initiatedEventId: number,
+  completedEventId: number,
+): void {
   const ns = engine.namespace(a.namespace);
   const existing = engine.currentRun(ns.name, a.workflowId);
   const reuse: string = a.workflowIdReusePolicy ?? '';
@@ -51,17 +66,36 @@ function startChild(engine: Engine, parent: RunState, a: Msg, initiatedEventId: 
     taskQueue: a.taskQueue.name,
     input: a.input,
     header: a.header,
-    ...normalizeTimeouts(durationMs(a.workflowExecutionTimeout), durationMs(a.workflowRunTimeout), durationMs(a.workflowTaskTimeout)),
+    ...normalizeTimeouts(
+      durationMs(a.workflowExecutionTimeout),
+      durationMs(a.workflowRunTimeout),
+      durationMs(a.workflowTaskTimeout),
+    ),
     memo: a.memo,
     searchAttributes: a.searchAttributes,
     retryPolicy: a.retryPolicy,
     priority: a.priority,
-    parent: { namespace: parentNs.name, namespaceId: parentNs.id, workflowId: parent.workflowId, runId: parent.runId, initiatedEventId, root },
+    parent: {
+      namespace: parentNs.name,
+      namespaceId: parentNs.id,
+      workflowId: parent.workflowId,
+      runId: parent.runId,
+      initiatedEventId,
+      root,
+    },
   });
   scheduleWorkflowTask(engine, child);
   engine.touch(child);
   const startedEventId = parent.events.length + 1;
-  record(parent, [newEvent('ChildWorkflowExecutionStarted', { namespace: a.namespace, initiatedEventId, workflowExecution: execution(child), workflowType: a.workflowType, header: a.header })]);
+  record(parent, [
+    newEvent('ChildWorkflowExecutionStarted', {
+      namespace: a.namespace,
+      initiatedEventId,
+      workflowExecution: execution(child),
+      workflowType: a.workflowType,
+      header: a.header,
+    }),
+  ]);
   const link: ChildLink = {
     namespace: a.namespace,
     workflowId: child.workflowId,
@@ -123,7 +157,8 @@ function applyParentClosePolicies(engine: Engine, parent: RunState): void {
     const child = engine.currentRun(link.namespace, link.workflowId);
     if (!child || child.status !== RUNNING || child.firstRunId !== firstRunOf(engine, link)) continue;
     if (link.parentClosePolicy === 'PARENT_CLOSE_POLICY_ABANDON') continue;
-    if (link.parentClosePolicy === 'PARENT_CLOSE_POLICY_REQUEST_CANCEL') cancelRun(engine, child, { cause: 'by parent close policy', identity: 'navigator-dev-server' });
+    if (link.parentClosePolicy === 'PARENT_CLOSE_POLICY_REQUEST_CANCEL')
+      cancelRun(engine, child, { cause: 'by parent close policy', identity: 'navigator-dev-server' });
     else terminateRun(engine, child, 'by parent close policy', undefined, 'navigator-dev-server');
   }
 }
@@ -136,7 +171,9 @@ function firstRunOf(engine: Engine, link: ChildLink): string | undefined {
 
 /** The target of an external command, if it is running (and of the right run). */
 function target(engine: Engine, namespace: string, e: Msg | undefined): RunState | undefined {
-  const run = e?.runId ? engine.state.runs[`${namespace}|${e.workflowId}|${e.runId}`] : engine.currentRun(namespace, e?.workflowId ?? '');
+  const run = e?.runId
+    ? engine.state.runs[`${namespace}|${e.workflowId}|${e.runId}`]
+    : engine.currentRun(namespace, e?.workflowId ?? '');
   return run?.status === RUNNING ? run : undefined;
 }
 
@@ -157,14 +194,28 @@ function externalCommand(ctx: CommandContext, a: Msg, command: Msg, c: ExternalC
   const initiatedEventId = appendNew(
     run,
     `${c.verb}ExternalWorkflowExecutionInitiated`,
-    { namespace, workflowExecution: c.execution, ...c.initiated, control: a.control, childWorkflowOnly: a.childWorkflowOnly, workflowTaskCompletedEventId: ctx.completedEventId },
+    {
+      namespace,
+      workflowExecution: c.execution,
+      ...c.initiated,
+      control: a.control,
+      childWorkflowOnly: a.childWorkflowOnly,
+      workflowTaskCompletedEventId: ctx.completedEventId,
+    },
     commandMetadata(command),
   );
   ctx.needsTask = true;
   ctx.deferred.push(() => {
     const other = target(engine, namespace, c.execution);
     if (!other) {
-      const failed = { cause: c.failedCause, workflowTaskCompletedEventId: ctx.completedEventId, namespace, workflowExecution: c.execution, initiatedEventId, control: a.control };
+      const failed = {
+        cause: c.failedCause,
+        workflowTaskCompletedEventId: ctx.completedEventId,
+        namespace,
+        workflowExecution: c.execution,
+        initiatedEventId,
+        control: a.control,
+      };
       return record(run, [newEvent(`${c.verb}ExternalWorkflowExecutionFailed`, failed)]);
     }
     const [type, attributes] = c.reach(other, initiatedEventId);
@@ -179,7 +230,11 @@ export function cancelExternalFromCommand(ctx: CommandContext, a: Msg, command: 
     execution: a.workflowExecution ?? { workflowId: a.workflowId, runId: a.runId },
     initiated: { reason: a.reason },
     reach: (other, initiatedEventId) => {
-      cancelRun(ctx.engine, other, { cause: a.reason, externalInitiatedEventId: initiatedEventId, externalWorkflowExecution: execution(ctx.run) });
+      cancelRun(ctx.engine, other, {
+        cause: a.reason,
+        externalInitiatedEventId: initiatedEventId,
+        externalWorkflowExecution: execution(ctx.run),
+      });
       return ['ExternalWorkflowExecutionCancelRequested', {}];
     },
   });
@@ -192,7 +247,13 @@ export function signalExternalFromCommand(ctx: CommandContext, a: Msg, command: 
     execution: a.execution ?? a.workflowExecution,
     initiated: { signalName: a.signalName, input: a.input, header: a.header },
     reach: (other) => {
-      signalRun(ctx.engine, other, { signalName: a.signalName, input: a.input, identity: 'navigator-dev-server', header: a.header, externalWorkflowExecution: execution(ctx.run) });
+      signalRun(ctx.engine, other, {
+        signalName: a.signalName,
+        input: a.input,
+        identity: 'navigator-dev-server',
+        header: a.header,
+        externalWorkflowExecution: execution(ctx.run),
+      });
       return ['ExternalWorkflowExecutionSignaled', { control: a.control }];
     },
   });

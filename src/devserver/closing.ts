@@ -13,7 +13,9 @@ import { scheduleWorkflowTask } from './workflow-task-schedule.ts';
 
 export function completeFromCommand(ctx: CommandContext, a: Msg): void {
   // a cron workflow's run completes as any other, naming the next run, which gets its result
-  const newExecutionRunId = cronOf(ctx.run) ? nextCronRun(ctx.engine, ctx.run, { lastCompletionResult: a.result }) : undefined;
+  const newExecutionRunId = cronOf(ctx.run)
+    ? nextCronRun(ctx.engine, ctx.run, { lastCompletionResult: a.result })
+    : undefined;
   closeRun(ctx.engine, ctx.run, 'WORKFLOW_EXECUTION_STATUS_COMPLETED', 'WorkflowExecutionCompleted', {
     result: a.result,
     workflowTaskCompletedEventId: ctx.completedEventId,
@@ -25,7 +27,8 @@ export function failFromCommand(ctx: CommandContext, a: Msg): void {
   const failure = a.failure ?? {};
   // the retry policy first; once it gives up (or with none), a cron workflow goes on to its next time
   const retry = retryRun(ctx.engine, ctx.run, failure);
-  const newExecutionRunId = retry.newExecutionRunId ?? (cronOf(ctx.run) ? nextCronRun(ctx.engine, ctx.run, { failure }) : undefined);
+  const newExecutionRunId =
+    retry.newExecutionRunId ?? (cronOf(ctx.run) ? nextCronRun(ctx.engine, ctx.run, { failure }) : undefined);
   closeRun(ctx.engine, ctx.run, 'WORKFLOW_EXECUTION_STATUS_FAILED', 'WorkflowExecutionFailed', {
     failure: a.failure,
     retryState: retry.retryState,
@@ -111,7 +114,8 @@ function sameWorkflow(run: RunState, started: Msg) {
 
 // --- cron ----------------------------------------------------------------------------
 
-const cronOf = (run: RunState): string | undefined => (run.events[0]?.workflowExecutionStartedEventAttributes as Msg | undefined)?.cronSchedule || undefined;
+const cronOf = (run: RunState): string | undefined =>
+  (run.events[0]?.workflowExecutionStartedEventAttributes as Msg | undefined)?.cronSchedule || undefined;
 
 /**
  * Starts the next run of a cron workflow whose run is closing, as Temporal does: the run
@@ -159,9 +163,15 @@ export function onRunDeadline(engine: Engine, run: RunState, name: string): void
   abortWorkflowTask(run);
   // A run timeout is retried under the workflow's retry policy, or else a cron workflow goes
   // on to its next time; the execution timeout is final.
-  const failure = { message: 'workflow run timed out', timeoutFailureInfo: { timeoutType: 'TIMEOUT_TYPE_START_TO_CLOSE' } };
-  const retry: { retryState: string; newExecutionRunId?: string } = name === 'run:timeout' ? retryRun(engine, run, failure) : { retryState: 'RETRY_STATE_TIMEOUT' };
-  const newExecutionRunId = retry.newExecutionRunId ?? (name === 'run:timeout' && cronOf(run) ? nextCronRun(engine, run, { failure }) : undefined);
+  const failure = {
+    message: 'workflow run timed out',
+    timeoutFailureInfo: { timeoutType: 'TIMEOUT_TYPE_START_TO_CLOSE' },
+  };
+  const retry: { retryState: string; newExecutionRunId?: string } =
+    name === 'run:timeout' ? retryRun(engine, run, failure) : { retryState: 'RETRY_STATE_TIMEOUT' };
+  const newExecutionRunId =
+    retry.newExecutionRunId ??
+    (name === 'run:timeout' && cronOf(run) ? nextCronRun(engine, run, { failure }) : undefined);
   closeRun(engine, run, 'WORKFLOW_EXECUTION_STATUS_TIMED_OUT', 'WorkflowExecutionTimedOut', {
     retryState: retry.retryState === 'RETRY_STATE_IN_PROGRESS' ? retry.retryState : 'RETRY_STATE_TIMEOUT',
     newExecutionRunId,
@@ -177,7 +187,12 @@ function retryRun(engine: Engine, run: RunState, failure: Msg): { retryState: st
   const started = run.events[0]!.workflowExecutionStartedEventAttributes as Msg;
   if (!started.retryPolicy) return { retryState: 'RETRY_STATE_RETRY_POLICY_NOT_SET' };
   const attempt = Number(started.attempt ?? 1);
-  const decision = nextRetry({ policy: fillRetryPolicy(started.retryPolicy), attempt, failure, deadline: run.executionExpiresAt });
+  const decision = nextRetry({
+    policy: fillRetryPolicy(started.retryPolicy),
+    attempt,
+    failure,
+    deadline: run.executionExpiresAt,
+  });
   if (!('delayMs' in decision)) return { retryState: decision.state };
   const next = createRun(engine, engine.namespace(run.namespace), {
     ...sameWorkflow(run, started),

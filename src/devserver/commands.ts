@@ -25,7 +25,10 @@ type CommandHandler = (ctx: CommandContext, attributes: Msg, command: Msg) => vo
 
 const HANDLERS: Record<string, [attributesField: string, handler: CommandHandler]> = {
   COMMAND_TYPE_SCHEDULE_ACTIVITY_TASK: ['scheduleActivityTaskCommandAttributes', activities.scheduleFromCommand],
-  COMMAND_TYPE_REQUEST_CANCEL_ACTIVITY_TASK: ['requestCancelActivityTaskCommandAttributes', activities.cancelFromCommand],
+  COMMAND_TYPE_REQUEST_CANCEL_ACTIVITY_TASK: [
+    'requestCancelActivityTaskCommandAttributes',
+    activities.cancelFromCommand,
+  ],
   COMMAND_TYPE_START_TIMER: ['startTimerCommandAttributes', timers.startFromCommand],
   COMMAND_TYPE_CANCEL_TIMER: ['cancelTimerCommandAttributes', timers.cancelFromCommand],
   COMMAND_TYPE_COMPLETE_WORKFLOW_EXECUTION: ['completeWorkflowExecutionCommandAttributes', closing.completeFromCommand],
@@ -36,12 +39,24 @@ const HANDLERS: Record<string, [attributesField: string, handler: CommandHandler
     closing.continueAsNewFromCommand,
   ],
   COMMAND_TYPE_RECORD_MARKER: ['recordMarkerCommandAttributes', recordMarker],
-  COMMAND_TYPE_UPSERT_WORKFLOW_SEARCH_ATTRIBUTES: ['upsertWorkflowSearchAttributesCommandAttributes', upsertSearchAttributes],
+  COMMAND_TYPE_UPSERT_WORKFLOW_SEARCH_ATTRIBUTES: [
+    'upsertWorkflowSearchAttributesCommandAttributes',
+    upsertSearchAttributes,
+  ],
   COMMAND_TYPE_MODIFY_WORKFLOW_PROPERTIES: ['modifyWorkflowPropertiesCommandAttributes', modifyProperties],
   COMMAND_TYPE_PROTOCOL_MESSAGE: ['protocolMessageCommandAttributes', protocolMessage],
-  COMMAND_TYPE_START_CHILD_WORKFLOW_EXECUTION: ['startChildWorkflowExecutionCommandAttributes', children.startChildFromCommand],
-  COMMAND_TYPE_REQUEST_CANCEL_EXTERNAL_WORKFLOW_EXECUTION: ['requestCancelExternalWorkflowExecutionCommandAttributes', children.cancelExternalFromCommand],
-  COMMAND_TYPE_SIGNAL_EXTERNAL_WORKFLOW_EXECUTION: ['signalExternalWorkflowExecutionCommandAttributes', children.signalExternalFromCommand],
+  COMMAND_TYPE_START_CHILD_WORKFLOW_EXECUTION: [
+    'startChildWorkflowExecutionCommandAttributes',
+    children.startChildFromCommand,
+  ],
+  COMMAND_TYPE_REQUEST_CANCEL_EXTERNAL_WORKFLOW_EXECUTION: [
+    'requestCancelExternalWorkflowExecutionCommandAttributes',
+    children.cancelExternalFromCommand,
+  ],
+  COMMAND_TYPE_SIGNAL_EXTERNAL_WORKFLOW_EXECUTION: [
+    'signalExternalWorkflowExecutionCommandAttributes',
+    children.signalExternalFromCommand,
+  ],
 };
 
 /** Why a command cannot be carried out: the WorkflowTaskFailed cause and message. */
@@ -72,7 +87,10 @@ export function commandProblem(ns: NamespaceState, command: Msg): CommandProblem
     }
   }
   if (type === 'COMMAND_TYPE_UPSERT_WORKFLOW_SEARCH_ATTRIBUTES') {
-    const unknown = undefinedSearchAttributes(ns, command.upsertWorkflowSearchAttributesCommandAttributes?.searchAttributes);
+    const unknown = undefinedSearchAttributes(
+      ns,
+      command.upsertWorkflowSearchAttributesCommandAttributes?.searchAttributes,
+    );
     if (unknown.length) {
       return { cause: 'WORKFLOW_TASK_FAILED_CAUSE_BAD_SEARCH_ATTRIBUTES', message: noMapping(ns, unknown[0]!) };
     }
@@ -80,9 +98,23 @@ export function commandProblem(ns: NamespaceState, command: Msg): CommandProblem
   return undefined;
 }
 
-export function applyCompletion(engine: Engine, run: RunState, request: Msg, completedEventId: number): CompletionOutcome {
+export function applyCompletion(
+  engine: Engine,
+  run: RunState,
+  request: Msg,
+  completedEventId: number,
+): CompletionOutcome {
   const messages = new Map<string, Msg>((request.messages ?? []).map((m: Msg) => [m.id, m]));
-  const ctx: CommandContext = { engine, run, completedEventId, identity: request.identity ?? '', messages, needsTask: false, eagerActivities: [], deferred: [] };
+  const ctx: CommandContext = {
+    engine,
+    run,
+    completedEventId,
+    identity: request.identity ?? '',
+    messages,
+    needsTask: false,
+    eagerActivities: [],
+    deferred: [],
+  };
   for (const command of request.commands ?? []) {
     const [field, handler] = HANDLERS[command.commandType]!;
     handler(ctx, command[field] ?? {}, command);
@@ -97,7 +129,13 @@ function recordMarker(ctx: CommandContext, a: Msg, command: Msg): void {
   appendNew(
     ctx.run,
     'MarkerRecorded',
-    { markerName: a.markerName, details: a.details, header: a.header, failure: a.failure, workflowTaskCompletedEventId: ctx.completedEventId },
+    {
+      markerName: a.markerName,
+      details: a.details,
+      header: a.header,
+      failure: a.failure,
+      workflowTaskCompletedEventId: ctx.completedEventId,
+    },
     commandMetadata(command),
   );
 }

@@ -45,7 +45,16 @@ const FIELDS: Field[] = [
   { name: 'day of week', min: 0, max: 6, names: DAYS, nameBase: 0 },
 ];
 
-const UNITS: Record<string, number> = { ns: 1e-6, us: 1e-3, 'µs': 1e-3, 'μs': 1e-3, ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+const UNITS: Record<string, number> = {
+  ns: 1e-6,
+  us: 1e-3,
+  µs: 1e-3,
+  μs: 1e-3,
+  ms: 1,
+  s: 1000,
+  m: 60_000,
+  h: 3_600_000,
+};
 
 /**
  * A Go duration (`1h30m`, `90s`, `500ms`, `-2.5h`) in ms, refused with Go's own messages
@@ -82,7 +91,8 @@ function value(f: Field, text: string): number {
   const upper = text.toUpperCase();
   const named = f.names?.indexOf(upper) ?? -1;
   const n = named >= 0 ? named + (f.nameBase ?? 0) : /^\d+$/.test(text) ? Number(text) : NaN;
-  if (!Number.isInteger(n) || n < f.min || n > f.max) throw new CronError(`${f.name}: "${text}" is not in ${f.min}-${f.max}`);
+  if (!Number.isInteger(n) || n < f.min || n > f.max)
+    throw new CronError(`${f.name}: "${text}" is not in ${f.min}-${f.max}`);
   return n;
 }
 
@@ -120,7 +130,10 @@ export function parseCron(spec: string): CronSchedule {
     return { next: (after) => Math.floor(after / 1000) * 1000 + every };
   }
   const fields = (DESCRIPTORS[text] ?? text).split(/\s+/);
-  if (fields.length !== 5) throw new CronError(`expected 5 fields (minute hour day-of-month month day-of-week) or a descriptor like @daily, got "${spec}"`);
+  if (fields.length !== 5)
+    throw new CronError(
+      `expected 5 fields (minute hour day-of-month month day-of-week) or a descriptor like @daily, got "${spec}"`,
+    );
   const [minute, hour, dom, month, dow] = FIELDS.map((f, i) => parseField(f, fields[i]!));
   const dayMatches = (d: Date) => {
     const byDom = dom!.values.has(d.getUTCDate());
@@ -135,7 +148,7 @@ export function parseCron(spec: string): CronSchedule {
       const t = new Date(Math.floor(after / 60_000) * 60_000 + 60_000);
       for (let guard = 0; guard < 366 * 5; guard++) {
         if (month!.values.has(t.getUTCMonth() + 1) && dayMatches(t)) {
-          for (; t.getUTCHours() < 24 && guard >= 0; ) {
+          for (; t.getUTCHours() < 24 && guard >= 0;) {
             if (hour!.values.has(t.getUTCHours()) && minute!.values.has(t.getUTCMinutes())) return t.getTime();
             const day = t.getUTCDate();
             t.setTime(t.getTime() + 60_000);

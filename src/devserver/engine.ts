@@ -120,7 +120,8 @@ export class Engine {
 
   /** Re-arms deadlines of every run (after restoring state). */
   rearmAll(): void {
-    for (const [key, run] of Object.entries(this.state.runs)) this.deadlines.reconcile(key, this.hooks.deadlinesOf(run));
+    for (const [key, run] of Object.entries(this.state.runs))
+      this.deadlines.reconcile(key, this.hooks.deadlinesOf(run));
   }
 
   /**
@@ -174,7 +175,12 @@ export class Engine {
    * call is cancelled or the engine closes; a ticket that arrives for a cancelled call goes
    * back on the queue so another poller gets it (the worker that polled is gone).
    */
-  async pollTask<T>(queues: TaskQueues<T>, key: string, call: CallContext, start: (ticket: T) => Msg | undefined): Promise<Msg> {
+  async pollTask<T>(
+    queues: TaskQueues<T>,
+    key: string,
+    call: CallContext,
+    start: (ticket: T) => Msg | undefined,
+  ): Promise<Msg> {
     const waitUntil = Date.now() + Engine.pollWait(call);
     while (!this.closed && !call.cancelled()) {
       const ticket = await queues.poll(key, call, waitUntil - Date.now());

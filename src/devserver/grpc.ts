@@ -69,13 +69,16 @@ function toServiceError(err: unknown): Partial<grpc.StatusObject> {
     if (details) metadata.set('grpc-status-details-bin', details);
     return { code: err.code, details: err.message, metadata };
   }
-  const message = err instanceof Error ? err.stack ?? err.message : String(err);
+  const message = err instanceof Error ? (err.stack ?? err.message) : String(err);
   return { code: grpc.status.INTERNAL, details: message };
 }
 
 function unimplemented(serviceName: string, method: string): Partial<grpc.StatusObject> {
   const service = serviceName.slice(serviceName.lastIndexOf('.') + 1);
-  return { code: grpc.status.UNIMPLEMENTED, details: `${service}.${method} is not implemented by the embedded navigator dev server` };
+  return {
+    code: grpc.status.UNIMPLEMENTED,
+    details: `${service}.${method} is not implemented by the embedded navigator dev server`,
+  };
 }
 
 function implementation(

@@ -28,7 +28,12 @@ export function attributesOf(event: Msg, type: string): Msg | undefined {
 }
 
 export function newEvent(type: string, attributes: Msg, extra: Msg = {}): Msg {
-  return { eventTime: timestamp(Date.now()), eventType: eventTypeName(type), ...extra, [attributesKey(type)]: attributes };
+  return {
+    eventTime: timestamp(Date.now()),
+    eventType: eventTypeName(type),
+    ...extra,
+    [attributesKey(type)]: attributes,
+  };
 }
 
 export function nextEventId(run: RunState): number {

@@ -62,13 +62,18 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
   const store = options.db ? new FileStore(options.db) : undefined;
   const state = store ? store.open(emptyState()) : emptyState();
   const ns = (state.namespaces[namespace] ??= newNamespace(namespace));
-  for (const [name, type] of Object.entries(options.searchAttributes ?? {})) ns.searchAttributes[name] = normalizeAttributeType(type);
+  for (const [name, type] of Object.entries(options.searchAttributes ?? {}))
+    ns.searchAttributes[name] = normalizeAttributeType(type);
   if (options.retentionDays !== undefined) {
-    if (!(options.retentionDays > 0)) throw new Error(`retention must be a positive number of days, got ${options.retentionDays}`);
+    if (!(options.retentionDays > 0))
+      throw new Error(`retention must be a positive number of days, got ${options.retentionDays}`);
     ns.retentionDays = options.retentionDays;
   }
 
-  const engine = new Engine(state, hooks((collection, key) => store?.changed(collection, key)));
+  const engine = new Engine(
+    state,
+    hooks((collection, key) => store?.changed(collection, key)),
+  );
   restore(engine);
   const scheduler = new Scheduler(engine);
   scheduler.restoreAll();
@@ -82,7 +87,13 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
     health: healthHandlers(),
   };
   // A reply acknowledges a change, so it goes out once the change is on disk (persistence.ts).
-  const { server, port } = await listen(ip, options.port ?? 7233, handlers, () => engine.isClosed(), () => store?.persisted());
+  const { server, port } = await listen(
+    ip,
+    options.port ?? 7233,
+    handlers,
+    () => engine.isClosed(),
+    () => store?.persisted(),
+  );
   return {
     address: `${ip}:${port}`,
     namespace,
@@ -115,8 +126,18 @@ async function shutdown(server: grpc.Server, engine: Engine, flush: () => void):
  * `navigator dev`: runs the server until SIGINT or SIGTERM.
  * Prints exactly `Temporal dev server listening on IP:PORT`.
  */
-export async function runDevCommand(options: { port?: number; ip?: string; db?: string; retentionDays?: number }): Promise<void> {
-  const server = await startDevServer({ port: options.port ?? 7233, ip: options.ip, db: options.db, retentionDays: options.retentionDays });
+export async function runDevCommand(options: {
+  port?: number;
+  ip?: string;
+  db?: string;
+  retentionDays?: number;
+}): Promise<void> {
+  const server = await startDevServer({
+    port: options.port ?? 7233,
+    ip: options.ip,
+    db: options.db,
+    retentionDays: options.retentionDays,
+  });
   console.log(`Temporal dev server listening on ${server.address}`);
   await new Promise<void>((resolve) => {
     const stop = () => {

@@ -48,7 +48,11 @@ export interface RunParams {
 
 export function normalizeTimeouts(executionMs: number, runMs: number, taskMs: number) {
   const runTimeoutMs = runMs > 0 ? (executionMs > 0 ? Math.min(runMs, executionMs) : runMs) : executionMs;
-  const taskTimeoutMs = Math.min(taskMs > 0 ? taskMs : DEFAULT_TASK_TIMEOUT_MS, MAX_TASK_TIMEOUT_MS, runTimeoutMs || Infinity);
+  const taskTimeoutMs = Math.min(
+    taskMs > 0 ? taskMs : DEFAULT_TASK_TIMEOUT_MS,
+    MAX_TASK_TIMEOUT_MS,
+    runTimeoutMs || Infinity,
+  );
   return { executionTimeoutMs: executionMs, runTimeoutMs, taskTimeoutMs };
 }
 
@@ -67,7 +71,8 @@ export function createRun(engine: Engine, ns: NamespaceState, p: RunParams): Run
   const now = Date.now();
   const runId = Engine.newId();
   const firstRunId = p.firstRunId ?? runId;
-  const executionExpiresAt = p.executionExpiresAt ?? (p.executionTimeoutMs > 0 ? now + p.executionTimeoutMs : undefined);
+  const executionExpiresAt =
+    p.executionExpiresAt ?? (p.executionTimeoutMs > 0 ? now + p.executionTimeoutMs : undefined);
   const startDelayMs = p.startDelayMs ?? 0;
   const run: RunState = {
     namespace: ns.name,
@@ -142,13 +147,19 @@ function paramsFromRequest(r: Msg): RunParams {
     taskQueue: r.taskQueue?.name ?? '',
     input: r.input,
     header: r.header,
-    ...normalizeTimeouts(durationMs(r.workflowExecutionTimeout), durationMs(r.workflowRunTimeout), durationMs(r.workflowTaskTimeout)),
+    ...normalizeTimeouts(
+      durationMs(r.workflowExecutionTimeout),
+      durationMs(r.workflowRunTimeout),
+      durationMs(r.workflowTaskTimeout),
+    ),
     memo: r.memo,
     searchAttributes: r.searchAttributes,
     userMetadata: r.userMetadata,
     identity: r.identity,
     requestId: r.requestId,
-    startDelayMs: r.cronSchedule ? cronDelayMs(r.cronSchedule, Date.now(), Date.now()) : durationMs(r.workflowStartDelay),
+    startDelayMs: r.cronSchedule
+      ? cronDelayMs(r.cronSchedule, Date.now(), Date.now())
+      : durationMs(r.workflowStartDelay),
     retryPolicy: r.retryPolicy,
     priority: r.priority,
     ...(r.cronSchedule ? { cronSchedule: r.cronSchedule } : {}),
@@ -163,16 +174,21 @@ function validateStart(ns: NamespaceState, r: Msg): void {
     // the real server's words, which name neither the schedule nor what is wrong with it
     const refused = cronScheduleError(r.cronSchedule);
     if (refused) throw new RpcError(status.INVALID_ARGUMENT, refused);
-    if (durationMs(r.workflowStartDelay) > 0) throw new RpcError(status.INVALID_ARGUMENT, 'CronSchedule and WorkflowStartDelay may not be used together.');
+    if (durationMs(r.workflowStartDelay) > 0)
+      throw new RpcError(status.INVALID_ARGUMENT, 'CronSchedule and WorkflowStartDelay may not be used together.');
   }
   checkSearchAttributes(ns, r.searchAttributes);
 }
 
 function alreadyStarted(existing: RunState, requestId: string): RpcError {
-  return new RpcError(status.ALREADY_EXISTS, `Workflow execution is already running. WorkflowId: ${existing.workflowId}, RunId: ${existing.runId}.`, {
-    type: 'temporal.api.errordetails.v1.WorkflowExecutionAlreadyStartedFailure',
-    value: { startRequestId: requestId, runId: existing.runId },
-  });
+  return new RpcError(
+    status.ALREADY_EXISTS,
+    `Workflow execution is already running. WorkflowId: ${existing.workflowId}, RunId: ${existing.runId}.`,
+    {
+      type: 'temporal.api.errordetails.v1.WorkflowExecutionAlreadyStartedFailure',
+      value: { startRequestId: requestId, runId: existing.runId },
+    },
+  );
 }
 
 const CLOSED_UNSUCCESSFULLY: ExecutionStatus[] = [
@@ -200,14 +216,18 @@ function resolveExisting(engine: Engine, ns: NamespaceState, r: Msg): { existing
       }
       return { existing, reuse: true };
     }
-    const terminate = conflict === 'WORKFLOW_ID_CONFLICT_POLICY_TERMINATE_EXISTING' ||
+    const terminate =
+      conflict === 'WORKFLOW_ID_CONFLICT_POLICY_TERMINATE_EXISTING' ||
       reusePolicy === 'WORKFLOW_ID_REUSE_POLICY_TERMINATE_IF_RUNNING';
     if (!terminate) throw alreadyStarted(existing, r.requestId ?? '');
     terminateRun(engine, existing, 'terminated by a new start of the same workflow id', undefined, r.identity);
     return { reuse: false };
   }
-  if (reusePolicy === 'WORKFLOW_ID_REUSE_POLICY_REJECT_DUPLICATE' ||
-    (reusePolicy === 'WORKFLOW_ID_REUSE_POLICY_ALLOW_DUPLICATE_FAILED_ONLY' && !CLOSED_UNSUCCESSFULLY.includes(existing.status))) {
+  if (
+    reusePolicy === 'WORKFLOW_ID_REUSE_POLICY_REJECT_DUPLICATE' ||
+    (reusePolicy === 'WORKFLOW_ID_REUSE_POLICY_ALLOW_DUPLICATE_FAILED_ONLY' &&
+      !CLOSED_UNSUCCESSFULLY.includes(existing.status))
+  ) {
     throw alreadyStarted(existing, r.requestId ?? '');
   }
   return { reuse: false };
@@ -262,7 +282,8 @@ export function signalWorkflowExecution(engine: Engine, r: Msg): Msg {
 
 export function requestCancel(engine: Engine, r: Msg): Msg {
   const run = engine.runningRun(r.namespace, r.workflowExecution);
-  if (r.firstExecutionRunId && r.firstExecutionRunId !== run.firstRunId) throw new RpcError(status.NOT_FOUND, 'workflow not found');
+  if (r.firstExecutionRunId && r.firstExecutionRunId !== run.firstRunId)
+    throw new RpcError(status.NOT_FOUND, 'workflow not found');
   cancelRun(engine, run, { cause: r.reason, identity: r.identity });
   return {};
 }
@@ -282,9 +303,19 @@ export function terminateWorkflowExecution(engine: Engine, r: Msg): Msg {
   return {};
 }
 
-export function terminateRun(engine: Engine, run: RunState, reason: string, details: Msg | undefined, identity?: string): void {
+export function terminateRun(
+  engine: Engine,
+  run: RunState,
+  reason: string,
+  details: Msg | undefined,
+  identity?: string,
+): void {
   abortWorkflowTask(run);
-  closeRun(engine, run, 'WORKFLOW_EXECUTION_STATUS_TERMINATED', 'WorkflowExecutionTerminated', { reason, details, identity });
+  closeRun(engine, run, 'WORKFLOW_EXECUTION_STATUS_TERMINATED', 'WorkflowExecutionTerminated', {
+    reason,
+    details,
+    identity,
+  });
 }
 
 /** A workflow closed from outside while a task runs: that task fails (force close). */
@@ -303,7 +334,13 @@ export function abortWorkflowTask(run: RunState): void {
 }
 
 /** Writes the closing event and drops everything the run still had pending. */
-export function closeRun(engine: Engine, run: RunState, finalStatus: ExecutionStatus, eventType: string, attributes: Msg): void {
+export function closeRun(
+  engine: Engine,
+  run: RunState,
+  finalStatus: ExecutionStatus,
+  eventType: string,
+  attributes: Msg,
+): void {
   appendNew(run, eventType, attributes);
   run.status = finalStatus;
   run.closedAt = Date.now();

@@ -17,7 +17,11 @@ function multiOperationFailure(err: RpcError): RpcError {
     type: 'temporal.api.errordetails.v1.MultiOperationExecutionFailure',
     value: {
       statuses: [
-        { code: err.code, message: err.message, details: err.detail ? [packAny(err.detail.type, err.detail.value)] : [] },
+        {
+          code: err.code,
+          message: err.message,
+          details: err.detail ? [packAny(err.detail.type, err.detail.value)] : [],
+        },
         {
           code: status.ABORTED,
           message: 'Operation was aborted.',

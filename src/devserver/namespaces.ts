@@ -15,16 +15,36 @@ const SERVER_VERSION = '1.27.0';
 /** The system search attributes of the real server's visibility store. */
 export const SYSTEM_SEARCH_ATTRIBUTES: Record<string, string> = Object.fromEntries(
   Object.entries({
-    WorkflowId: 'KEYWORD', WorkflowType: 'KEYWORD', RunId: 'KEYWORD', ExecutionStatus: 'KEYWORD',
-    TaskQueue: 'KEYWORD', StartTime: 'DATETIME', CloseTime: 'DATETIME', ExecutionTime: 'DATETIME',
-    ExecutionDuration: 'INT', HistoryLength: 'INT', HistorySizeBytes: 'INT', StateTransitionCount: 'INT',
-    TemporalChangeVersion: 'KEYWORD_LIST', BinaryChecksums: 'KEYWORD_LIST', BuildIds: 'KEYWORD_LIST',
-    BatcherUser: 'KEYWORD', TemporalScheduledStartTime: 'DATETIME', TemporalScheduledById: 'KEYWORD',
-    TemporalSchedulePaused: 'BOOL', TemporalNamespaceDivision: 'KEYWORD', TemporalPauseInfo: 'KEYWORD_LIST',
-    TemporalWorkerDeploymentVersion: 'KEYWORD', TemporalWorkflowVersioningBehavior: 'KEYWORD',
-    TemporalWorkerDeployment: 'KEYWORD', TemporalReportedProblems: 'KEYWORD_LIST',
-    TemporalUsedWorkerDeploymentVersions: 'KEYWORD_LIST', ParentWorkflowId: 'KEYWORD', ParentRunId: 'KEYWORD',
-    RootWorkflowId: 'KEYWORD', RootRunId: 'KEYWORD',
+    WorkflowId: 'KEYWORD',
+    WorkflowType: 'KEYWORD',
+    RunId: 'KEYWORD',
+    ExecutionStatus: 'KEYWORD',
+    TaskQueue: 'KEYWORD',
+    StartTime: 'DATETIME',
+    CloseTime: 'DATETIME',
+    ExecutionTime: 'DATETIME',
+    ExecutionDuration: 'INT',
+    HistoryLength: 'INT',
+    HistorySizeBytes: 'INT',
+    StateTransitionCount: 'INT',
+    TemporalChangeVersion: 'KEYWORD_LIST',
+    BinaryChecksums: 'KEYWORD_LIST',
+    BuildIds: 'KEYWORD_LIST',
+    BatcherUser: 'KEYWORD',
+    TemporalScheduledStartTime: 'DATETIME',
+    TemporalScheduledById: 'KEYWORD',
+    TemporalSchedulePaused: 'BOOL',
+    TemporalNamespaceDivision: 'KEYWORD',
+    TemporalPauseInfo: 'KEYWORD_LIST',
+    TemporalWorkerDeploymentVersion: 'KEYWORD',
+    TemporalWorkflowVersioningBehavior: 'KEYWORD',
+    TemporalWorkerDeployment: 'KEYWORD',
+    TemporalReportedProblems: 'KEYWORD_LIST',
+    TemporalUsedWorkerDeploymentVersions: 'KEYWORD_LIST',
+    ParentWorkflowId: 'KEYWORD',
+    ParentRunId: 'KEYWORD',
+    RootWorkflowId: 'KEYWORD',
+    RootRunId: 'KEYWORD',
   }).map(([name, type]) => [name, `INDEXED_VALUE_TYPE_${type}`]),
 );
 
@@ -139,7 +159,11 @@ function describe(ns: NamespaceState): Msg {
       historyArchivalState: 'ARCHIVAL_STATE_DISABLED',
       visibilityArchivalState: 'ARCHIVAL_STATE_DISABLED',
     },
-    replicationConfig: { activeClusterName: 'active', clusters: [{ clusterName: 'active' }], state: 'REPLICATION_STATE_NORMAL' },
+    replicationConfig: {
+      activeClusterName: 'active',
+      clusters: [{ clusterName: 'active' }],
+      state: 'REPLICATION_STATE_NORMAL',
+    },
     failoverVersion: 0,
     isGlobalNamespace: false,
   };
@@ -209,7 +233,9 @@ export function removeSearchAttributes(engine: Engine, request: Msg): Msg {
 
 /** Names in `attributes` that the namespace does not define; the caller rejects them. */
 export function undefinedSearchAttributes(ns: NamespaceState, attributes: Msg | undefined): string[] {
-  return Object.keys(attributes?.indexedFields ?? {}).filter((name) => !ns.searchAttributes[name] && !SYSTEM_SEARCH_ATTRIBUTES[name]);
+  return Object.keys(attributes?.indexedFields ?? {}).filter(
+    (name) => !ns.searchAttributes[name] && !SYSTEM_SEARCH_ATTRIBUTES[name],
+  );
 }
 
 /** The real server's words for a search attribute the namespace does not define. */

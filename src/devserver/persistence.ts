@@ -30,7 +30,19 @@
  * Files of the previous format (one JSON document, navigator-devserver/1) still load;
  * the first write turns them into a log.
  */
-import { closeSync, existsSync, fsyncSync, ftruncateSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  fsyncSync,
+  ftruncateSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { ChangeSet } from './changes.ts';
@@ -230,7 +242,7 @@ function isMap(value: unknown): value is Record<string, unknown> {
 
 function writeAll(fd: number, text: string): number {
   const buffer = Buffer.from(text, 'utf8');
-  for (let offset = 0; offset < buffer.length; ) offset += writeSync(fd, buffer, offset);
+  for (let offset = 0; offset < buffer.length;) offset += writeSync(fd, buffer, offset);
   return buffer.length;
 }
 
@@ -252,7 +264,11 @@ function syncDirectory(path: string): void {
  * their commit line; a torn or uncommitted tail is ignored, a bad line before the end is
  * corruption and throws.
  */
-export function replay(file: Buffer, state: Maps, path: string): { committedBytes: number; commits: number; wholeFile: boolean } {
+export function replay(
+  file: Buffer,
+  state: Maps,
+  path: string,
+): { committedBytes: number; commits: number; wholeFile: boolean } {
   if (file.length === 0) return { committedBytes: 0, commits: 0, wholeFile: true };
   const firstEnd = file.indexOf(10);
   const header = parseLine(file.toString('utf8', 0, firstEnd < 0 ? file.length : firstEnd));
@@ -266,7 +282,7 @@ export function replay(file: Buffer, state: Maps, path: string): { committedByte
   let pending: EntryRecord[] = [];
   let committedBytes = firstEnd + 1;
   let commits = 0;
-  for (let start = firstEnd + 1; start < file.length; ) {
+  for (let start = firstEnd + 1; start < file.length;) {
     const end = file.indexOf(10, start);
     if (end < 0) break; // torn last line: its write never completed
     const record = parseLine(file.toString('utf8', start, end));
@@ -312,7 +328,9 @@ function apply(state: Maps, { c, k, v }: EntryRecord): void {
 
 /** The per-user data folder: NAVIGATOR_DATA_DIR, else $XDG_DATA_HOME/navigator-on-temporal, else ~/.local/share/navigator-on-temporal. */
 export function navigatorDataDir(env: NodeJS.ProcessEnv = process.env): string {
-  return env.NAVIGATOR_DATA_DIR ?? join(env.XDG_DATA_HOME ?? join(homedir(), '.local', 'share'), 'navigator-on-temporal');
+  return (
+    env.NAVIGATOR_DATA_DIR ?? join(env.XDG_DATA_HOME ?? join(homedir(), '.local', 'share'), 'navigator-on-temporal')
+  );
 }
 
 /**
@@ -321,8 +339,16 @@ export function navigatorDataDir(env: NodeJS.ProcessEnv = process.env): string {
  * abort in the worker, the sandbox or the console, all in the dev process) loses no run,
  * and two dev servers on two ports keep apart.
  */
-export function defaultStateFile(kind: 'embedded' | 'temporal', port: number, env: NodeJS.ProcessEnv = process.env): string {
-  return join(navigatorDataDir(env), 'dev-server', kind === 'embedded' ? `embedded-${port}.jsonl` : `temporal-${port}.sqlite`);
+export function defaultStateFile(
+  kind: 'embedded' | 'temporal',
+  port: number,
+  env: NodeJS.ProcessEnv = process.env,
+): string {
+  return join(
+    navigatorDataDir(env),
+    'dev-server',
+    kind === 'embedded' ? `embedded-${port}.jsonl` : `temporal-${port}.sqlite`,
+  );
 }
 
 /**
@@ -339,10 +365,14 @@ export function lockStateFile(path: string): () => void {
       writeFileSync(lock, String(process.pid), { flag: 'wx' });
       break;
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST' || attempt > 0) throw new Error(`cannot lock ${lock}: ${(err as Error).message}`, { cause: err });
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST' || attempt > 0)
+        throw new Error(`cannot lock ${lock}: ${(err as Error).message}`, { cause: err });
       const holder = Number(readFileSync(lock, 'utf8').trim());
       if (Number.isInteger(holder) && holder > 0 && holder !== process.pid && alive(holder)) {
-        throw new Error(`${path} is in use by another dev server (pid ${holder}); stop it, or give this one another --port or --db FILE`, { cause: err });
+        throw new Error(
+          `${path} is in use by another dev server (pid ${holder}); stop it, or give this one another --port or --db FILE`,
+          { cause: err },
+        );
       }
       rmSync(lock, { force: true });
     }

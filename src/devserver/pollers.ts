@@ -43,7 +43,13 @@ export async function polling<T>(engine: Engine, type: QueueType, request: Msg, 
   const identity = String(request.identity ?? '');
   const seen = queueOf(engine, String(request.namespace ?? ''), type, queue);
   const now = Date.now();
-  const entry = seen.get(identity) ?? { identity, workerInstanceKey: String(request.workerInstanceKey ?? ''), waiting: 0, lastStarted: now, lastEnded: 0 };
+  const entry = seen.get(identity) ?? {
+    identity,
+    workerInstanceKey: String(request.workerInstanceKey ?? ''),
+    waiting: 0,
+    lastStarted: now,
+    lastEnded: 0,
+  };
   seen.set(identity, entry);
   entry.waiting++;
   entry.lastStarted = now;
@@ -60,22 +66,39 @@ export async function polling<T>(engine: Engine, type: QueueType, request: Msg, 
  * server's matching service asks the same of a sticky queue before it hands a query to it
  * (StickyWorkerUnavailable when nobody polled it in the last 10 s).
  */
-export function polledWithin(engine: Engine, namespace: string, type: QueueType, queue: string, withinMs: number): boolean {
+export function polledWithin(
+  engine: Engine,
+  namespace: string,
+  type: QueueType,
+  queue: string,
+  withinMs: number,
+): boolean {
   const now = Date.now();
-  for (const entry of queueOf(engine, namespace, type, queue).values()) if (entry.waiting > 0 || now - entry.lastEnded <= withinMs) return true;
+  for (const entry of queueOf(engine, namespace, type, queue).values())
+    if (entry.waiting > 0 || now - entry.lastEnded <= withinMs) return true;
   return false;
 }
 
 /** ShutdownWorker: the worker is no longer listed, on any queue. */
-export function workerShutDown(engine: Engine, workerInstanceKey: string | undefined, identity: string | undefined): void {
+export function workerShutDown(
+  engine: Engine,
+  workerInstanceKey: string | undefined,
+  identity: string | undefined,
+): void {
   for (const seen of registry.get(engine)?.values() ?? []) {
-    for (const [id, entry] of seen) if ((workerInstanceKey && entry.workerInstanceKey === workerInstanceKey) || (!workerInstanceKey && identity && id === identity)) seen.delete(id);
+    for (const [id, entry] of seen)
+      if (
+        (workerInstanceKey && entry.workerInstanceKey === workerInstanceKey) ||
+        (!workerInstanceKey && identity && id === identity)
+      )
+        seen.delete(id);
   }
 }
 
 /** DescribeTaskQueue (the legacy mode: pollers of one task queue type). */
 export function describeTaskQueue(engine: Engine, request: Msg): Msg {
-  const type: QueueType = request.taskQueueType === 'TASK_QUEUE_TYPE_ACTIVITY' ? 'TASK_QUEUE_TYPE_ACTIVITY' : 'TASK_QUEUE_TYPE_WORKFLOW';
+  const type: QueueType =
+    request.taskQueueType === 'TASK_QUEUE_TYPE_ACTIVITY' ? 'TASK_QUEUE_TYPE_ACTIVITY' : 'TASK_QUEUE_TYPE_WORKFLOW';
   const seen = queueOf(engine, String(request.namespace ?? ''), type, String(request.taskQueue?.name ?? ''));
   const now = Date.now();
   const pollers: Msg[] = [];
@@ -84,7 +107,11 @@ export function describeTaskQueue(engine: Engine, request: Msg): Msg {
       seen.delete(id);
       continue;
     }
-    pollers.push({ identity: entry.identity, lastAccessTime: timestamp(entry.waiting > 0 ? now : entry.lastEnded), ratePerSecond: 100000 });
+    pollers.push({
+      identity: entry.identity,
+      lastAccessTime: timestamp(entry.waiting > 0 ? now : entry.lastEnded),
+      ratePerSecond: 100000,
+    });
   }
   return { pollers };
 }

@@ -47,8 +47,10 @@ function pending(engine: Engine): Map<string, PendingQuery> {
 
 function rejected(run: RunState, condition: string | undefined): Msg | undefined {
   const notOpen = condition === 'QUERY_REJECT_CONDITION_NOT_OPEN' && run.status !== RUNNING;
-  const notClean = condition === 'QUERY_REJECT_CONDITION_NOT_COMPLETED_CLEANLY' &&
-    run.status !== RUNNING && run.status !== 'WORKFLOW_EXECUTION_STATUS_COMPLETED';
+  const notClean =
+    condition === 'QUERY_REJECT_CONDITION_NOT_COMPLETED_CLEANLY' &&
+    run.status !== RUNNING &&
+    run.status !== 'WORKFLOW_EXECUTION_STATUS_COMPLETED';
   return notOpen || notClean ? { queryRejected: { status: run.status } } : undefined;
 }
 
@@ -60,15 +62,24 @@ export async function queryWorkflow(engine: Engine, request: Msg, call: CallCont
   const result = await new Promise<Msg>((resolve, reject) => {
     const id = Engine.newId();
     // Without a worker nobody answers; the caller gets an error rather than waiting forever.
-    const giveUp = setTimeout(() => {
-      forget(engine, id);
-      reject(new RpcError(status.DEADLINE_EXCEEDED, 'query timed out: no worker answered it'));
-    }, call.deadline ? Math.max(0, call.deadline - Date.now()) : QUERY_TIMEOUT_MS);
+    const giveUp = setTimeout(
+      () => {
+        forget(engine, id);
+        reject(new RpcError(status.DEADLINE_EXCEEDED, 'query timed out: no worker answered it'));
+      },
+      call.deadline ? Math.max(0, call.deadline - Date.now()) : QUERY_TIMEOUT_MS,
+    );
     const answered = (value: Msg) => {
       clearTimeout(giveUp);
       resolve(value);
     };
-    const query: PendingQuery = { id, run: Engine.keyOf(run), query: request.query ?? {}, state: 'waiting', resolve: answered };
+    const query: PendingQuery = {
+      id,
+      run: Engine.keyOf(run),
+      query: request.query ?? {},
+      state: 'waiting',
+      resolve: answered,
+    };
     pending(engine).set(id, query);
     call.onCancel(() => {
       clearTimeout(giveUp);
@@ -105,7 +116,10 @@ function route(engine: Engine, run: RunState, query: PendingQuery): void {
     return;
   }
   let sticky = run.status === RUNNING ? run.sticky : undefined;
-  if (sticky && !polledWithin(engine, run.namespace, 'TASK_QUEUE_TYPE_WORKFLOW', sticky.queue, STICKY_POLLER_UNAVAILABLE_MS)) {
+  if (
+    sticky &&
+    !polledWithin(engine, run.namespace, 'TASK_QUEUE_TYPE_WORKFLOW', sticky.queue, STICKY_POLLER_UNAVAILABLE_MS)
+  ) {
     // its worker is gone (killed: it never said so with ShutdownWorker): any worker answers,
     // and the run is no longer sticky, as the real server resets it on StickyWorkerUnavailable
     forgetSticky(engine, run, sticky.queue);
@@ -136,7 +150,8 @@ function forgetSticky(engine: Engine, run: RunState, queue: string): void {
 
 function legacyInFlight(engine: Engine, query: PendingQuery): boolean {
   for (const other of pending(engine).values()) {
-    if (other !== query && other.run === query.run && (other.state === 'legacy' || other.state === 'started')) return true;
+    if (other !== query && other.run === query.run && (other.state === 'legacy' || other.state === 'started'))
+      return true;
   }
   return false;
 }
@@ -186,7 +201,8 @@ function answer(engine: Engine, id: string, result: Msg): void {
 export function afterTask(engine: Engine, run: RunState): void {
   const key = Engine.keyOf(run);
   for (const query of pending(engine).values()) {
-    if (query.run !== key || (query.state !== 'waiting' && query.state !== 'attached' && query.state !== 'queued')) continue;
+    if (query.run !== key || (query.state !== 'waiting' && query.state !== 'attached' && query.state !== 'queued'))
+      continue;
     if (run.wft?.startedEventId) continue; // a new task is already running: wait for it
     route(engine, run, query);
   }

@@ -20,7 +20,9 @@ export function sweepRetention(engine: Engine, nowMs = Date.now()): number {
     delete state.runs[key];
     engine.changed('runs', key);
     const chain = chainKey(run.namespace, run.workflowId);
-    const left = (state.chains[chain] ?? []).filter((id) => id !== run.runId && state.runs[runKey(run.namespace, run.workflowId, id)]);
+    const left = (state.chains[chain] ?? []).filter(
+      (id) => id !== run.runId && state.runs[runKey(run.namespace, run.workflowId, id)],
+    );
     if (left.length) state.chains[chain] = left;
     else delete state.chains[chain];
     engine.changed('chains', chain);

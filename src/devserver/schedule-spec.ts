@@ -34,7 +34,20 @@ interface FieldDef {
   names?: { list: string[]; base: number; minLength: number };
 }
 
-const MONTH_NAMES = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
+const MONTH_NAMES = [
+  'january',
+  'february',
+  'march',
+  'april',
+  'may',
+  'june',
+  'july',
+  'august',
+  'september',
+  'october',
+  'november',
+  'december',
+];
 const DAY_NAMES = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'];
 
 const FIELD: Record<FieldDef['name'], FieldDef> = {
@@ -42,9 +55,24 @@ const FIELD: Record<FieldDef['name'], FieldDef> = {
   minute: { name: 'minute', label: 'Minute', min: 0, max: 59, missingText: '0', missing: 0 },
   hour: { name: 'hour', label: 'Hour', min: 0, max: 23, missingText: '0', missing: 0 },
   dayOfMonth: { name: 'dayOfMonth', label: 'DayOfMonth', min: 1, max: 31, missingText: '*' },
-  month: { name: 'month', label: 'Month', min: 1, max: 12, missingText: '*', names: { list: MONTH_NAMES, base: 1, minLength: 3 } },
+  month: {
+    name: 'month',
+    label: 'Month',
+    min: 1,
+    max: 12,
+    missingText: '*',
+    names: { list: MONTH_NAMES, base: 1, minLength: 3 },
+  },
   year: { name: 'year', label: 'Year', min: 2000, max: 2100, missingText: '*' },
-  dayOfWeek: { name: 'dayOfWeek', label: 'DayOfWeek', min: 0, max: 6, textMax: 7, missingText: '*', names: { list: DAY_NAMES, base: 0, minLength: 2 } },
+  dayOfWeek: {
+    name: 'dayOfWeek',
+    label: 'DayOfWeek',
+    min: 0,
+    max: 6,
+    textMax: 7,
+    missingText: '*',
+    names: { list: DAY_NAMES, base: 0, minLength: 2 },
+  },
 };
 const FIELD_ORDER = Object.values(FIELD);
 /** The order the server reads a calendar's text fields in (its messages come in this order). */
@@ -164,21 +192,33 @@ function compileCron(text: string): { calendar?: Msg; interval?: Msg; timezone: 
     const space = rest.indexOf(' ');
     if (space < 0) throw new SpecError('CronString does not have interval after @every');
     const [every, phase] = rest.slice(space + 1).split('/') as [string, string | undefined];
-    return { interval: { interval: msDuration(specDurationMs(every)), ...(phase ? { phase: msDuration(specDurationMs(phase)) } : {}) }, timezone: '' };
+    return {
+      interval: {
+        interval: msDuration(specDurationMs(every)),
+        ...(phase ? { phase: msDuration(specDurationMs(phase)) } : {}),
+      },
+      timezone: '',
+    };
   }
   const fields = (DESCRIPTORS[rest] ?? rest).split(/\s+/).filter(Boolean);
   const names: Array<FieldDef['name']> =
-    fields.length === 5 ? ['minute', 'hour', 'dayOfMonth', 'month', 'dayOfWeek']
-    : fields.length === 6 ? ['minute', 'hour', 'dayOfMonth', 'month', 'dayOfWeek', 'year']
-    : fields.length === 7 ? ['second', 'minute', 'hour', 'dayOfMonth', 'month', 'dayOfWeek', 'year']
-    : [];
+    fields.length === 5
+      ? ['minute', 'hour', 'dayOfMonth', 'month', 'dayOfWeek']
+      : fields.length === 6
+        ? ['minute', 'hour', 'dayOfMonth', 'month', 'dayOfWeek', 'year']
+        : fields.length === 7
+          ? ['second', 'minute', 'hour', 'dayOfMonth', 'month', 'dayOfWeek', 'year']
+          : [];
   if (!names.length) throw new SpecError('CronString does not have 5-7 fields');
   const textCalendar: Msg = Object.fromEntries(names.map((name, i) => [name, fields[i]]));
   if (comment) textCalendar.comment = comment;
   return { calendar: compileTextCalendar(textCalendar), timezone };
 }
 
-const msDuration = (ms: number): Msg => ({ seconds: Math.floor(ms / 1000), nanos: Math.round((ms - Math.floor(ms / 1000) * 1000) * 1_000_000) });
+const msDuration = (ms: number): Msg => ({
+  seconds: Math.floor(ms / 1000),
+  nanos: Math.round((ms - Math.floor(ms / 1000) * 1000) * 1_000_000),
+});
 
 /** A structured calendar's ranges and comment, as the server validates them. */
 function checkCalendar(calendar: Msg): void {
@@ -188,7 +228,8 @@ function checkCalendar(calendar: Msg): void {
       const start = Number(r.start ?? 0);
       const end = Number(r.end ?? 0);
       if (start < f.min || start > f.max) problems.push(`${f.label} Start is not in range [${f.min}-${f.max}]`);
-      if (end !== 0 && (end < start || end > f.max)) problems.push(`${f.label} End is before Start or not in range [${f.min}-${f.max}]`);
+      if (end !== 0 && (end < start || end > f.max))
+        problems.push(`${f.label} End is before Start or not in range [${f.min}-${f.max}]`);
       if (Number(r.step ?? 0) < 0) problems.push(`${f.label} has invalid Step`);
     }
   }
@@ -223,12 +264,16 @@ export function compileSpec(spec: Msg | undefined): Msg {
   const calendars: Msg[] = [...((spec?.structuredCalendar ?? []) as Msg[])];
   const intervals: Msg[] = [...((spec?.interval ?? []) as Msg[])];
   for (const c of (spec?.calendar ?? []) as Msg[]) calendars.push(compileTextCalendar(c));
-  const excluded: Msg[] = [...((spec?.excludeStructuredCalendar ?? []) as Msg[]), ...((spec?.excludeCalendar ?? []) as Msg[]).map(compileTextCalendar)];
+  const excluded: Msg[] = [
+    ...((spec?.excludeStructuredCalendar ?? []) as Msg[]),
+    ...((spec?.excludeCalendar ?? []) as Msg[]).map(compileTextCalendar),
+  ];
   // every cron string must name the same time zone (or none); the spec's own must agree
   let cronTimezone: string | undefined;
   for (const text of (spec?.cronString ?? []) as string[]) {
     const compiled = compileCron(text);
-    if (cronTimezone !== undefined && compiled.timezone !== cronTimezone) throw new SpecError('conflicting timezone names');
+    if (cronTimezone !== undefined && compiled.timezone !== cronTimezone)
+      throw new SpecError('conflicting timezone names');
     cronTimezone = compiled.timezone;
     if (compiled.calendar) calendars.push(compiled.calendar);
     if (compiled.interval) intervals.push(compiled.interval);
@@ -264,7 +309,11 @@ interface Matcher {
 
 function table(f: FieldDef, ranges: Msg[] | undefined): boolean[] {
   const out = new Array<boolean>(f.max + 1).fill(false);
-  const list = ranges?.length ? ranges : f.missing !== undefined ? [{ start: f.missing }] : [{ start: f.min, end: f.max }];
+  const list = ranges?.length
+    ? ranges
+    : f.missing !== undefined
+      ? [{ start: f.missing }]
+      : [{ start: f.min, end: f.max }];
   for (const r of list) {
     const start = Number(r.start ?? 0);
     const end = Math.max(start, Number(r.end ?? 0));
@@ -309,23 +358,53 @@ const formatters = new Map<string, Intl.DateTimeFormat>();
 function localFields(ms: number, tz: string): Local {
   if (tz === 'UTC') {
     const d = new Date(ms);
-    return { year: d.getUTCFullYear(), month: d.getUTCMonth() + 1, day: d.getUTCDate(), hour: d.getUTCHours(), minute: d.getUTCMinutes(), second: d.getUTCSeconds(), weekday: d.getUTCDay() };
+    return {
+      year: d.getUTCFullYear(),
+      month: d.getUTCMonth() + 1,
+      day: d.getUTCDate(),
+      hour: d.getUTCHours(),
+      minute: d.getUTCMinutes(),
+      second: d.getUTCSeconds(),
+      weekday: d.getUTCDay(),
+    };
   }
   let format = formatters.get(tz);
   if (!format) {
-    format = new Intl.DateTimeFormat('en-US', { timeZone: tz, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric', weekday: 'short' });
+    format = new Intl.DateTimeFormat('en-US', {
+      timeZone: tz,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: 'numeric',
+      day: 'numeric',
+      hour: 'numeric',
+      minute: 'numeric',
+      second: 'numeric',
+      weekday: 'short',
+    });
     formatters.set(tz, format);
   }
   const parts = Object.fromEntries(format.formatToParts(new Date(ms)).map((p) => [p.type, p.value]));
   return {
-    year: Number(parts.year), month: Number(parts.month), day: Number(parts.day),
-    hour: Number(parts.hour), minute: Number(parts.minute), second: Number(parts.second),
+    year: Number(parts.year),
+    month: Number(parts.month),
+    day: Number(parts.day),
+    hour: Number(parts.hour),
+    minute: Number(parts.minute),
+    second: Number(parts.second),
     weekday: DAYS.indexOf(String(parts.weekday).toUpperCase().slice(0, 3)),
   };
 }
 
 /** Wall-clock time in `tz` → epoch ms (the later offset wins across a DST change). */
-function toEpoch(year: number, month: number, day: number, hour: number, minute: number, second: number, tz: string): number {
+function toEpoch(
+  year: number,
+  month: number,
+  day: number,
+  hour: number,
+  minute: number,
+  second: number,
+  tz: string,
+): number {
   const wall = Date.UTC(year, month - 1, day, hour, minute, second);
   if (tz === 'UTC') return wall;
   const offsetAt = (ms: number) => {

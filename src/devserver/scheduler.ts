@@ -84,7 +84,9 @@ export class Scheduler {
   futureTimes(rec: ScheduleRecord, count = 10): number[] {
     const state = rec.schedule.state ?? {};
     const limit = state.limitedActions ? Math.max(0, Number(state.remainingActions ?? 0)) : count;
-    return new SpecTimes(rec.schedule.spec ?? {}).upcoming(Math.max(Date.now(), rec.processedUntil), Math.min(count, limit)).map((t) => t + jitterMs(rec, t));
+    return new SpecTimes(rec.schedule.spec ?? {})
+      .upcoming(Math.max(Date.now(), rec.processedUntil), Math.min(count, limit))
+      .map((t) => t + jitterMs(rec, t));
   }
 
   /** Takes every due spec time, then arms the timer for the next one. */
@@ -177,11 +179,22 @@ export class Scheduler {
         buffer(start);
         return;
       case 'SCHEDULE_OVERLAP_POLICY_CANCEL_OTHER':
-        for (const run of this.runningRuns(rec)) cancelRun(this.engine, run, { cause: `cancelled by schedule ${rec.scheduleId} (overlap policy CANCEL_OTHER)`, identity: IDENTITY });
+        for (const run of this.runningRuns(rec))
+          cancelRun(this.engine, run, {
+            cause: `cancelled by schedule ${rec.scheduleId} (overlap policy CANCEL_OTHER)`,
+            identity: IDENTITY,
+          });
         rec.buffered = [start];
         return;
       case 'SCHEDULE_OVERLAP_POLICY_TERMINATE_OTHER':
-        for (const run of this.runningRuns(rec)) terminateRun(this.engine, run, `terminated by schedule ${rec.scheduleId} (overlap policy TERMINATE_OTHER)`, undefined, IDENTITY);
+        for (const run of this.runningRuns(rec))
+          terminateRun(
+            this.engine,
+            run,
+            `terminated by schedule ${rec.scheduleId} (overlap policy TERMINATE_OTHER)`,
+            undefined,
+            IDENTITY,
+          );
         this.refreshRunning(rec);
         return this.start(rec, start, true);
       default:
@@ -195,7 +208,9 @@ export class Scheduler {
     if (!action) return;
     // a buffered start the schedule may no longer take (paused, no actions left) is dropped
     if (!manual && (rec.schedule.state?.paused || this.noActionsLeft(rec))) return;
-    const workflowId = rec.schedule.policies?.keepOriginalWorkflowId ? action.workflowId : `${action.workflowId}-${idTime(nominal)}`;
+    const workflowId = rec.schedule.policies?.keepOriginalWorkflowId
+      ? action.workflowId
+      : `${action.workflowId}-${idTime(nominal)}`;
     const searchAttributes = {
       indexedFields: {
         ...(action.searchAttributes?.indexedFields ?? {}),
@@ -230,7 +245,10 @@ export class Scheduler {
 
   /** The current runs of the workflows it started that are still running. */
   private runningRuns(rec: ScheduleRecord) {
-    return rec.running.map((w) => this.engine.currentRun(rec.namespace, w.workflowId)).filter((run) => run?.status === RUNNING).map((run) => run!);
+    return rec.running
+      .map((w) => this.engine.currentRun(rec.namespace, w.workflowId))
+      .filter((run) => run?.status === RUNNING)
+      .map((run) => run!);
   }
 
   /** Drops closed workflows (pausing on a failure if asked), then starts what was buffered. */
@@ -238,11 +256,16 @@ export class Scheduler {
     rec.running = rec.running.filter((w) => {
       const current = this.engine.currentRun(rec.namespace, w.workflowId);
       if (current?.status === RUNNING) return true;
-      const failed = current?.status === 'WORKFLOW_EXECUTION_STATUS_FAILED' || current?.status === 'WORKFLOW_EXECUTION_STATUS_TIMED_OUT';
+      const failed =
+        current?.status === 'WORKFLOW_EXECUTION_STATUS_FAILED' ||
+        current?.status === 'WORKFLOW_EXECUTION_STATUS_TIMED_OUT';
       if (failed && rec.schedule.policies?.pauseOnFailure && !rec.schedule.state?.paused) {
         // the real server's notes
         const failure: Msg | undefined = current.events.at(-1)?.workflowExecutionFailedEventAttributes?.failure;
-        const notes = current.status === 'WORKFLOW_EXECUTION_STATUS_FAILED' ? `paused due to workflow failure: ${w.workflowId}: ${failure?.message ?? ''}` : `paused due to workflow timeout: ${w.workflowId}`;
+        const notes =
+          current.status === 'WORKFLOW_EXECUTION_STATUS_FAILED'
+            ? `paused due to workflow failure: ${w.workflowId}: ${failure?.message ?? ''}`
+            : `paused due to workflow timeout: ${w.workflowId}`;
         rec.schedule.state = { ...(rec.schedule.state ?? {}), paused: true, notes };
         this.forget(scheduleKey(rec.namespace, rec.scheduleId));
       }
@@ -261,13 +284,15 @@ export class Scheduler {
     const id = Engine.keyOf(run);
     if (this.watched.has(id)) return;
     this.watched.add(id);
-    void this.engine.waitFor(run, FOREVER, MAX_TIMER_MS, () => run.status !== RUNNING).then(() => {
-      this.watched.delete(id);
-      if (this.closed || this.engine.isClosed()) return;
-      const current = this.engine.currentRun(namespace, workflowId);
-      if (current?.status === RUNNING) return this.watch(key, namespace, workflowId);
-      this.wake(key);
-    });
+    void this.engine
+      .waitFor(run, FOREVER, MAX_TIMER_MS, () => run.status !== RUNNING)
+      .then(() => {
+        this.watched.delete(id);
+        if (this.closed || this.engine.isClosed()) return;
+        const current = this.engine.currentRun(namespace, workflowId);
+        if (current?.status === RUNNING) return this.watch(key, namespace, workflowId);
+        this.wake(key);
+      });
   }
 
   /** Watches every running workflow of every schedule (after a restart). */

@@ -33,7 +33,12 @@ function find(engine: Engine, scheduler: Scheduler, r: Msg): ScheduleRecord {
 }
 
 /** The schedule as stored: spec compiled, action checked, search attributes known. */
-function checkedSchedule(engine: Engine, namespace: string, schedule: Msg | undefined, searchAttributes: Msg | undefined): Msg {
+function checkedSchedule(
+  engine: Engine,
+  namespace: string,
+  schedule: Msg | undefined,
+  searchAttributes: Msg | undefined,
+): Msg {
   const ns = engine.namespace(namespace);
   const start = schedule?.action?.startWorkflow;
   if (!start) throw invalidArgument('the schedule has no action: set action.startWorkflow');
@@ -77,7 +82,8 @@ export function scheduleHandlers(engine: Engine, scheduler: Scheduler): Handlers
       const namespace = r.namespace || 'default';
       if (!r.scheduleId) throw invalidArgument('ScheduleId is not set on request.');
       const key = scheduleKey(namespace, r.scheduleId);
-      if (scheduler.records[key]) throw new RpcError(status.ALREADY_EXISTS, `schedule "${r.scheduleId}" is already registered`);
+      if (scheduler.records[key])
+        throw new RpcError(status.ALREADY_EXISTS, `schedule "${r.scheduleId}" is already registered`);
       const now = Date.now();
       const rec: ScheduleRecord = {
         namespace,
@@ -166,7 +172,12 @@ export function scheduleHandlers(engine: Engine, scheduler: Scheduler): Handlers
       const spec = new SpecTimes(rec.schedule.spec ?? {});
       const end = durationMs(r.endTime);
       const times: number[] = [];
-      for (let t = spec.next(durationMs(r.startTime) - 1); t !== undefined && t <= end && times.length < MAX_MATCHING_TIMES; t = spec.next(t)) times.push(t);
+      for (
+        let t = spec.next(durationMs(r.startTime) - 1);
+        t !== undefined && t <= end && times.length < MAX_MATCHING_TIMES;
+        t = spec.next(t)
+      )
+        times.push(t);
       return { startTime: times.map(timestamp) };
     },
   };
@@ -193,7 +204,8 @@ function recentActions(engine: Engine, rec: ScheduleRecord): Msg[] {
 /** A schedule as a visibility record, so ListSchedules takes the same query language. */
 function visibilityRecord(rec: ScheduleRecord): VisibilityRecord {
   const searchAttributes: Record<string, unknown> = { TemporalSchedulePaused: Boolean(rec.schedule.state?.paused) };
-  for (const [name, payload] of Object.entries<Msg>(rec.searchAttributes?.indexedFields ?? {})) searchAttributes[name] = decodeAttribute(payload);
+  for (const [name, payload] of Object.entries<Msg>(rec.searchAttributes?.indexedFields ?? {}))
+    searchAttributes[name] = decodeAttribute(payload);
   return {
     workflowId: rec.scheduleId,
     runId: '',

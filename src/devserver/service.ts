@@ -42,7 +42,10 @@ export function workflowServiceHandlers(engine: Engine): Handlers {
     ScanWorkflowExecutions: (r) => visibility.listWorkflowExecutions(engine, r),
     CountWorkflowExecutions: (r) => visibility.countWorkflowExecutions(engine, r),
 
-    PollWorkflowTaskQueue: (r, call) => polling(engine, 'TASK_QUEUE_TYPE_WORKFLOW', r, () => trackPoll(engine, r, call, (c) => wft.pollWorkflowTask(engine, r, c))),
+    PollWorkflowTaskQueue: (r, call) =>
+      polling(engine, 'TASK_QUEUE_TYPE_WORKFLOW', r, () =>
+        trackPoll(engine, r, call, (c) => wft.pollWorkflowTask(engine, r, c)),
+      ),
     RespondWorkflowTaskCompleted: (r) => wft.respondWorkflowTaskCompleted(engine, r),
     RespondWorkflowTaskFailed: (r) => wft.respondWorkflowTaskFailed(engine, r),
     ShutdownWorker: (r) => {
@@ -57,7 +60,10 @@ export function workflowServiceHandlers(engine: Engine): Handlers {
     },
     DescribeTaskQueue: (r) => describeTaskQueue(engine, r),
 
-    PollActivityTaskQueue: (r, call) => polling(engine, 'TASK_QUEUE_TYPE_ACTIVITY', r, () => trackPoll(engine, r, call, (c) => activities.pollActivityTask(engine, r, c))),
+    PollActivityTaskQueue: (r, call) =>
+      polling(engine, 'TASK_QUEUE_TYPE_ACTIVITY', r, () =>
+        trackPoll(engine, r, call, (c) => activities.pollActivityTask(engine, r, c)),
+      ),
     RecordActivityTaskHeartbeat: (r) => activities.heartbeat(engine, r, false),
     RecordActivityTaskHeartbeatById: (r) => activities.heartbeat(engine, r, true),
     RespondActivityTaskCompleted: (r) => activities.completed(engine, r, false),

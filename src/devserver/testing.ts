@@ -66,13 +66,22 @@ export interface TestEnv {
 
 const bundles = new Map<string, Promise<WorkflowBundleWithSourceMap>>();
 
-export function bundleOnce(workflowsPath: string, workflowInterceptorModules: readonly string[] = []): Promise<WorkflowBundleWithSourceMap> {
+export function bundleOnce(
+  workflowsPath: string,
+  workflowInterceptorModules: readonly string[] = [],
+): Promise<WorkflowBundleWithSourceMap> {
   const key = [workflowsPath, ...workflowInterceptorModules].join('\n');
   let bundle = bundles.get(key);
   if (!bundle) {
     // the modules every cached run shares, as a worker's bundle has them (workflows-path.ts)
     const preloadModules = [...workflowPreloadModules];
-    const make = () => bundleWorkflowCode({ workflowsPath, workflowInterceptorModules: [...workflowInterceptorModules], preloadModules, logger: new DefaultLogger('WARN') });
+    const make = () =>
+      bundleWorkflowCode({
+        workflowsPath,
+        workflowInterceptorModules: [...workflowInterceptorModules],
+        preloadModules,
+        logger: new DefaultLogger('WARN'),
+      });
     bundle = cachedBundle([workflowsPath, ...workflowInterceptorModules, ...preloadModules], make);
     bundles.set(key, bundle);
   }
@@ -94,7 +103,8 @@ function quietRuntime(): void {
 /** Which server test envs run on: `NAVIGATOR_TEST_SERVER` (`embedded`, the default, or `temporal`). */
 export function testServerKind(env: NodeJS.ProcessEnv = process.env): 'embedded' | 'temporal' {
   const kind = env.NAVIGATOR_TEST_SERVER ?? 'embedded';
-  if (kind !== 'embedded' && kind !== 'temporal') throw new Error(`NAVIGATOR_TEST_SERVER must be embedded or temporal, got ${kind}`);
+  if (kind !== 'embedded' && kind !== 'temporal')
+    throw new Error(`NAVIGATOR_TEST_SERVER must be embedded or temporal, got ${kind}`);
   return kind;
 }
 
@@ -107,7 +117,10 @@ export async function startTestServer(options: DevServerOptions = {}): Promise<D
 
 export async function createTestEnv(options: TestEnvOptions): Promise<TestEnv> {
   quietRuntime();
-  const [server, bundle] = await Promise.all([options.startServer?.() ?? startTestServer(options.server), bundleOnce(options.workflowsPath, options.workflowInterceptorModules)]);
+  const [server, bundle] = await Promise.all([
+    options.startServer?.() ?? startTestServer(options.server),
+    bundleOnce(options.workflowsPath, options.workflowInterceptorModules),
+  ]);
   const nativeConnection = await NativeConnection.connect({ address: server.address });
   const connection = await Connection.connect({ address: server.address, channelArgs: LARGE_MESSAGES });
   // what a user's worker and client use unless told otherwise: the payload store, NAVIGATOR_CODEC
@@ -138,7 +151,11 @@ export async function createTestEnv(options: TestEnvOptions): Promise<TestEnv> {
     running.push({ worker, done: worker.run() });
   }
 
-  const replayer = new HistoryReplayer({ workflowBundle: bundle, dataConverter, sinks: options.worker?.sinks ?? silentSpanSinks });
+  const replayer = new HistoryReplayer({
+    workflowBundle: bundle,
+    dataConverter,
+    sinks: options.worker?.sinks ?? silentSpanSinks,
+  });
 
   return {
     server,

@@ -10,10 +10,18 @@ export function startFromCommand(ctx: CommandContext, a: Msg, command: Msg): voi
   const startedEventId = appendNew(
     ctx.run,
     'TimerStarted',
-    { timerId: a.timerId, startToFireTimeout: a.startToFireTimeout, workflowTaskCompletedEventId: ctx.completedEventId },
+    {
+      timerId: a.timerId,
+      startToFireTimeout: a.startToFireTimeout,
+      workflowTaskCompletedEventId: ctx.completedEventId,
+    },
     commandMetadata(command),
   );
-  ctx.run.timers[a.timerId] = { timerId: a.timerId, startedEventId, fireAt: Date.now() + durationMs(a.startToFireTimeout) };
+  ctx.run.timers[a.timerId] = {
+    timerId: a.timerId,
+    startedEventId,
+    fireAt: Date.now() + durationMs(a.startToFireTimeout),
+  };
 }
 
 export function cancelFromCommand(ctx: CommandContext, a: Msg): void {

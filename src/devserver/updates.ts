@@ -49,7 +49,13 @@ export async function pollWorkflowExecutionUpdate(engine: Engine, request: Msg, 
   return waitForStage(engine, run, update, wantedStage(request.waitPolicy), call);
 }
 
-async function waitForStage(engine: Engine, run: RunState, update: UpdateState, wanted: UpdateStage, call: CallContext): Promise<Msg> {
+async function waitForStage(
+  engine: Engine,
+  run: RunState,
+  update: UpdateState,
+  wanted: UpdateStage,
+  call: CallContext,
+): Promise<Msg> {
   const reached = () => ORDER[update.stage] >= ORDER[wanted];
   await engine.waitFor(run, call, LONG_POLL_MS, () => reached() || run.status !== RUNNING);
   if (!reached() && run.status !== RUNNING) {

@@ -66,7 +66,10 @@ const BUILTIN_FIELDS: Record<string, { type: FieldType; get: (r: VisibilityRecor
 const STATUSES = ['Running', 'Completed', 'Failed', 'Canceled', 'Terminated', 'ContinuedAsNew', 'TimedOut'] as const;
 
 function normalizeStatus(s: string): string | undefined {
-  const key = s.replace(/^WORKFLOW_EXECUTION_STATUS_/i, '').replace(/_/g, '').toLowerCase();
+  const key = s
+    .replace(/^WORKFLOW_EXECUTION_STATUS_/i, '')
+    .replace(/_/g, '')
+    .toLowerCase();
   return STATUSES.find((c) => c.toLowerCase() === key);
 }
 
@@ -79,22 +82,26 @@ function statusRank(s: unknown): number | null {
 // ---------------------------------------------------------------------------------------------
 // Datetime literals and record values
 
-const RFC3339 =
-  /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?([Zz]|[+-]\d{2}:\d{2})$/;
+const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?([Zz]|[+-]\d{2}:\d{2})$/;
 
 /** RFC3339 → fractional ms since epoch, or undefined when not RFC3339. */
 function parseRfc3339(s: string): number | undefined {
   const m = RFC3339.exec(s.trim());
   if (!m) return undefined;
   const [, y, mo, d, h, mi, sec, frac, zone] = m;
-  const month = Number(mo), day = Number(d), hour = Number(h), minute = Number(mi), second = Number(sec);
+  const month = Number(mo),
+    day = Number(d),
+    hour = Number(h),
+    minute = Number(mi),
+    second = Number(sec);
   if (month < 1 || month > 12 || day < 1 || day > 31 || hour > 23 || minute > 59 || second > 60) return undefined;
   let ms = Date.UTC(Number(y), month - 1, day, hour, minute, Math.min(second, 59));
   if (new Date(ms).getUTCDate() !== day) return undefined; // e.g. Feb 30
   if (frac) ms += Number(`0.${frac}`) * 1000;
   if (zone && zone !== 'Z' && zone !== 'z') {
     const sign = zone[0] === '-' ? -1 : 1;
-    const oh = Number(zone.slice(1, 3)), om = Number(zone.slice(4, 6));
+    const oh = Number(zone.slice(1, 3)),
+      om = Number(zone.slice(4, 6));
     if (oh > 23 || om > 59) return undefined;
     ms -= sign * (oh * 60 + om) * 60_000;
   }
@@ -145,7 +152,8 @@ export function textTokens(s: string): string[] {
   let cur = '';
   for (let k = 0; k < chars.length; k++) {
     const ch = chars[k]!;
-    const prev = chars[k - 1], next = chars[k + 1];
+    const prev = chars[k - 1],
+      next = chars[k + 1];
     let joins: boolean;
     if (isL(ch) || isN(ch) || /\p{M}/u.test(ch)) joins = true;
     else if (ch === '_') joins = true;
@@ -276,9 +284,15 @@ function anyDecides(ms: Matcher[], decisive: boolean): Matcher {
 function compileExpr(e: VisibilityExpr, types: Record<string, SearchAttributeType> | undefined): Matcher {
   switch (e.kind) {
     case 'and':
-      return anyDecides(e.operands.map((o) => compileExpr(o, types)), false);
+      return anyDecides(
+        e.operands.map((o) => compileExpr(o, types)),
+        false,
+      );
     case 'or':
-      return anyDecides(e.operands.map((o) => compileExpr(o, types)), true);
+      return anyDecides(
+        e.operands.map((o) => compileExpr(o, types)),
+        true,
+      );
     case 'not': {
       const m = compileExpr(e.operand, types);
       return (r) => {
@@ -371,10 +385,7 @@ function checkOrderBy(q: VisibilityQuery, types: Record<string, SearchAttributeT
   for (const item of q.orderBy) {
     const f = resolveField(item.field, types);
     if (f.type === 'Text' || f.type === 'KeywordList') {
-      throw new VisibilityQueryError(
-        `cannot ORDER BY ${f.type} field '${item.field.name}'`,
-        item.field.position,
-      );
+      throw new VisibilityQueryError(`cannot ORDER BY ${f.type} field '${item.field.name}'`, item.field.position);
     }
   }
 }

@@ -102,7 +102,20 @@ interface Token {
 }
 
 const KEYWORDS = new Set([
-  'AND', 'OR', 'NOT', 'IN', 'BETWEEN', 'IS', 'NULL', 'STARTS_WITH', 'ORDER', 'BY', 'ASC', 'DESC', 'TRUE', 'FALSE',
+  'AND',
+  'OR',
+  'NOT',
+  'IN',
+  'BETWEEN',
+  'IS',
+  'NULL',
+  'STARTS_WITH',
+  'ORDER',
+  'BY',
+  'ASC',
+  'DESC',
+  'TRUE',
+  'FALSE',
 ]);
 
 const OPERATOR_CHARS = '=!<>';
@@ -236,7 +249,7 @@ export class Parser {
     }
     const t = this.peek();
     if (t.kind !== 'eof') {
-      const expected = orderBy.length ? "',' or end of query" : "AND, OR, ORDER BY or end of query";
+      const expected = orderBy.length ? "',' or end of query" : 'AND, OR, ORDER BY or end of query';
       if (t.kind === 'rparen') throw new VisibilityQueryError(`unbalanced ')'`, t.position);
       this.fail(expected);
     }
@@ -342,4 +355,3 @@ export class Parser {
     return this.fail(`a value (string, number, true or false)`);
   }
 }
-

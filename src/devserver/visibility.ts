@@ -36,7 +36,12 @@ function executionInfo(run: RunState): Msg {
     historySizeBytes: run.historySizeBytes ?? 0,
     executionDuration: run.closedAt ? duration(run.closedAt - run.executionTime) : undefined,
     rootExecution: run.parent?.root ?? { workflowId: run.workflowId, runId: run.runId },
-    ...(run.parent ? { parentExecution: { workflowId: run.parent.workflowId, runId: run.parent.runId }, parentNamespaceId: run.parent.namespaceId } : {}),
+    ...(run.parent
+      ? {
+          parentExecution: { workflowId: run.parent.workflowId, runId: run.parent.runId },
+          parentNamespaceId: run.parent.namespaceId,
+        }
+      : {}),
     firstRunId: run.firstRunId,
   };
 }
@@ -172,7 +177,12 @@ export function countWorkflowExecutions(engine: Engine, request: Msg): Msg {
   return {
     count: runs.length,
     groups: [...counts].map(([status, count]) => ({
-      groupValues: [{ metadata: { encoding: Buffer.from('json/plain').toString('base64') }, data: Buffer.from(JSON.stringify(statusName(status))).toString('base64') }],
+      groupValues: [
+        {
+          metadata: { encoding: Buffer.from('json/plain').toString('base64') },
+          data: Buffer.from(JSON.stringify(statusName(status))).toString('base64'),
+        },
+      ],
       count,
     })),
   };

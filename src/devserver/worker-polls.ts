@@ -16,7 +16,9 @@ import type { Msg } from './proto.ts';
  * server advertises buildIdBasedVersioning.
  */
 export function versionStamp(capabilities: Msg | undefined): Msg | undefined {
-  return capabilities?.buildId ? { buildId: capabilities.buildId, useVersioning: capabilities.useVersioning } : undefined;
+  return capabilities?.buildId
+    ? { buildId: capabilities.buildId, useVersioning: capabilities.useVersioning }
+    : undefined;
 }
 
 /** A poll sent this long after its worker shut down does not happen: the key can go. */
@@ -76,7 +78,12 @@ function endableCall(call: CallContext, ended: boolean): { call: CallContext; en
  * gRPC deadline is refused, in the real server's words: it would wait forever (the SDK's
  * workers always set one).
  */
-export async function trackPoll(engine: Engine, request: Msg, call: CallContext, poll: (call: CallContext) => Promise<Msg>): Promise<Msg> {
+export async function trackPoll(
+  engine: Engine,
+  request: Msg,
+  call: CallContext,
+  poll: (call: CallContext) => Promise<Msg>,
+): Promise<Msg> {
   if (call.deadline === undefined) throw invalidArgument('Context timeout is not set.');
   const key: string = request.workerInstanceKey ?? '';
   if (!key) return poll(call);

@@ -15,7 +15,13 @@ export const queueKey = (namespace: string, taskQueue: string) => `${namespace}/
  * Schedules a workflow task unless one is already scheduled or running (then owes one).
  * `speculative`: only to deliver an update (see {@link WorkflowTaskState.speculative}).
  */
-export function scheduleWorkflowTask(engine: Engine, run: RunState, attempt = 1, availableAt?: number, speculative = false): void {
+export function scheduleWorkflowTask(
+  engine: Engine,
+  run: RunState,
+  attempt = 1,
+  availableAt?: number,
+  speculative = false,
+): void {
   if (run.status !== RUNNING) return;
   if (run.wft) {
     if (run.wft.startedEventId) run.wftPending = true;

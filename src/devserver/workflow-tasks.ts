@@ -16,7 +16,15 @@ import { RUNNING, type RunState, type WorkflowTaskState } from './model.ts';
 import { durationMs, type Msg, timestamp, unpackAny } from './proto.ts';
 import * as queries from './queries.ts';
 import * as updates from './updates.ts';
-import { enqueueWorkflowTask, makeNormal, moveToNormalQueue, nothingNewSinceLastTask, queueKey, scheduledAttributes, scheduleWorkflowTask } from './workflow-task-schedule.ts';
+import {
+  enqueueWorkflowTask,
+  makeNormal,
+  moveToNormalQueue,
+  nothingNewSinceLastTask,
+  queueKey,
+  scheduledAttributes,
+  scheduleWorkflowTask,
+} from './workflow-task-schedule.ts';
 import { versionStamp } from './worker-polls.ts';
 
 // --- polling -------------------------------------------------------------------------
@@ -111,7 +119,8 @@ export function respondWorkflowTaskCompleted(engine: Engine, request: Msg): Msg 
   const { run, wft } = startedTask(engine, request.taskToken);
   queries.answerFromTask(engine, request.queryResults ?? {});
   rejectBadCompletion(engine, run, request);
-  if (wft.speculative && onlyRejections(request) && run.buffered.length === 0) return dropSpeculative(engine, run, wft, request);
+  if (wft.speculative && onlyRejections(request) && run.buffered.length === 0)
+    return dropSpeculative(engine, run, wft, request);
   writeTransientEvents(run, wft);
   const completedEventId = appendNew(run, 'WorkflowTaskCompleted', completedAttributes(wft, request));
   run.wft = undefined;
@@ -122,7 +131,13 @@ export function respondWorkflowTaskCompleted(engine: Engine, request: Msg): Msg 
     stickyFrom(run, request);
     updates.undeliver(run, wft.dispatchId);
     const flushed = flushBuffered(run);
-    if (flushed > 0 || outcome.needsTask || run.wftPending || request.forceCreateNewWorkflowTask || updates.hasUndelivered(run)) {
+    if (
+      flushed > 0 ||
+      outcome.needsTask ||
+      run.wftPending ||
+      request.forceCreateNewWorkflowTask ||
+      updates.hasUndelivered(run)
+    ) {
       scheduleWorkflowTask(engine, run);
     }
   }
@@ -135,7 +150,9 @@ export function respondWorkflowTaskCompleted(engine: Engine, request: Msg): Msg 
 /** The worker's sticky queue for the next task, if it asked for one. */
 function stickyFrom(run: RunState, request: Msg): void {
   const sticky = request.stickyAttributes?.workerTaskQueue?.name;
-  run.sticky = sticky ? { queue: sticky, timeoutMs: durationMs(request.stickyAttributes.scheduleToStartTimeout) || 10_000 } : undefined;
+  run.sticky = sticky
+    ? { queue: sticky, timeoutMs: durationMs(request.stickyAttributes.scheduleToStartTimeout) || 10_000 }
+    : undefined;
 }
 
 /** No command, and every message an update rejection: the real server writes nothing for it. */
@@ -180,7 +197,11 @@ function rejectBadCompletion(engine: Engine, run: RunState, request: Msg): void 
     engine,
     run,
     'WorkflowTaskFailed',
-    { cause: problem.cause, failure: { message: problem.message, source: 'NavigatorDevServer' }, identity: request.identity },
+    {
+      cause: problem.cause,
+      failure: { message: problem.message, source: 'NavigatorDevServer' },
+      identity: request.identity,
+    },
     nextAttempt,
   );
   throw new RpcError(status.INVALID_ARGUMENT, problem.message);
@@ -259,7 +280,11 @@ function endTask(
     wft.transient = false;
   }
   if (!wft.transient) {
-    appendNew(run, eventType, { scheduledEventId: wft.scheduledEventId, startedEventId: wft.startedEventId, ...attributes });
+    appendNew(run, eventType, {
+      scheduledEventId: wft.scheduledEventId,
+      startedEventId: wft.startedEventId,
+      ...attributes,
+    });
   }
   run.wft = undefined;
   // The worker that held the task may be gone, and its cache is stale either way.
@@ -281,7 +306,8 @@ export function workflowTaskDeadlines(run: RunState): Array<{ name: string; at: 
   if (wft.startedEventId) return [{ name: 'wft:start-to-close', at: wft.startedAt! + run.taskTimeoutMs }];
   const out = [];
   if (wft.availableAt && wft.availableAt > Date.now()) out.push({ name: 'wft:available', at: wft.availableAt });
-  if (wft.sticky && run.sticky) out.push({ name: 'wft:sticky-schedule-to-start', at: wft.scheduledAt + run.sticky.timeoutMs });
+  if (wft.sticky && run.sticky)
+    out.push({ name: 'wft:sticky-schedule-to-start', at: wft.scheduledAt + run.sticky.timeoutMs });
   return out;
 }
 

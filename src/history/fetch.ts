@@ -29,7 +29,8 @@ export async function fetchChain(client: Client, workflowId: string, runId?: str
     // the audit reads values from history: decode them with the client's codecs (if any)
     const decoded = await decodePayloads(history, client.options.loadedDataConverter.payloadCodecs);
     chain.unshift({ workflowId, runId: current, history, decoded });
-    const started: temporal.api.history.v1.IWorkflowExecutionStartedEventAttributes | null | undefined = history.events?.[0]?.workflowExecutionStartedEventAttributes;
+    const started: temporal.api.history.v1.IWorkflowExecutionStartedEventAttributes | null | undefined =
+      history.events?.[0]?.workflowExecutionStartedEventAttributes;
     current = started?.continuedExecutionRunId || undefined;
   }
   return chain;
@@ -65,10 +66,20 @@ export function historiesFromJson(text: string, source: string): RunHistory[] {
     try {
       history = historyFromJSON(raw);
     } catch (err) {
-      throw new Error(`${source}${list.length > 1 ? ` (history ${i + 1})` : ''} is not a Temporal history: ${(err as Error).message}`, { cause: err });
+      throw new Error(
+        `${source}${list.length > 1 ? ` (history ${i + 1})` : ''} is not a Temporal history: ${(err as Error).message}`,
+        { cause: err },
+      );
     }
     const started = history.events?.[0]?.workflowExecutionStartedEventAttributes;
-    if (!started) throw new Error(`${source}${list.length > 1 ? ` (history ${i + 1})` : ''}: the first event is not WorkflowExecutionStarted`);
-    return { workflowId: started.workflowId || `offline-${i + 1}`, runId: started.originalExecutionRunId || `run-${i + 1}`, history };
+    if (!started)
+      throw new Error(
+        `${source}${list.length > 1 ? ` (history ${i + 1})` : ''}: the first event is not WorkflowExecutionStarted`,
+      );
+    return {
+      workflowId: started.workflowId || `offline-${i + 1}`,
+      runId: started.originalExecutionRunId || `run-${i + 1}`,
+      history,
+    };
   });
 }

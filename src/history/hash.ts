@@ -7,7 +7,8 @@ import { createHash } from 'node:crypto';
 import { canonicalJson } from '../lisp/json.ts';
 import type { Json } from '../lisp/tools.ts';
 
-export const valueHash = (value: Json): string => createHash('sha256').update(canonicalJson(value)).digest('hex').slice(0, 16);
+export const valueHash = (value: Json): string =>
+  createHash('sha256').update(canonicalJson(value)).digest('hex').slice(0, 16);
 
 /**
  * A journal's hash: its entries sorted by key (`key`, what pass results record), or in
@@ -15,7 +16,10 @@ export const valueHash = (value: Json): string => createHash('sha256').update(ca
  * and a pass's commits delivered in one workflow task can be ordered differently live and
  * on replay, while the values a pass reads are the same.
  */
-export const journalHash = (entries: ReadonlyArray<readonly [string, Json]>, order: 'key' | 'commit' = 'key'): string => {
+export const journalHash = (
+  entries: ReadonlyArray<readonly [string, Json]>,
+  order: 'key' | 'commit' = 'key',
+): string => {
   const list = entries.map(([k, v]): [string, Json] => [k, v]);
   if (order === 'key') list.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   return valueHash(list);

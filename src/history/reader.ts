@@ -52,7 +52,8 @@ export function queryTimeoutFromEnv(env: NodeJS.ProcessEnv = process.env): numbe
   const raw = env.NAVIGATOR_QUERY_TIMEOUT_MS?.trim();
   if (!raw) return DEFAULT_QUERY_TIMEOUT_MS;
   const ms = Number(raw);
-  if (!Number.isFinite(ms) || ms <= 0) throw new RangeError(`NAVIGATOR_QUERY_TIMEOUT_MS=${raw}: expected a number of milliseconds above 0`);
+  if (!Number.isFinite(ms) || ms <= 0)
+    throw new RangeError(`NAVIGATOR_QUERY_TIMEOUT_MS=${raw}: expected a number of milliseconds above 0`);
   return ms;
 }
 
@@ -150,17 +151,28 @@ export class RunReader {
    * The answers of the named queries: from history for a closed run; from the worker for a
    * running one (each with the deadline), or a {@link WorkerUnavailableError}.
    */
-  async read(workflowId: string, names: readonly string[], described?: WorkflowExecutionDescription): Promise<{ description: WorkflowExecutionDescription; answers: unknown[]; from: 'history' | 'worker' }> {
+  async read(
+    workflowId: string,
+    names: readonly string[],
+    described?: WorkflowExecutionDescription,
+  ): Promise<{ description: WorkflowExecutionDescription; answers: unknown[]; from: 'history' | 'worker' }> {
     const description = described ?? (await this.describe(workflowId));
     if (isClosed(description)) {
       try {
-        return { description, answers: this.pick(await this.fromHistory(workflowId, description), names), from: 'history' };
+        return {
+          description,
+          answers: this.pick(await this.fromHistory(workflowId, description), names),
+          from: 'history',
+        };
       } catch (err) {
         if (!(err instanceof HistoryReplayError)) throw err;
         // this process's code is not the run's (a CLI newer or older than the workers): a worker with the run's code may answer
         const handle = this.client.getHandle(workflowId);
-        const answers = await this.client.connection.withDeadline(Date.now() + this.queryTimeoutMs, () => Promise.all(names.map((name) => handle.query(name)))).catch(() => null);
-        if (!answers) throw new HistoryReplayError(`${err.message}; no worker answered a query of it either`, { cause: err });
+        const answers = await this.client.connection
+          .withDeadline(Date.now() + this.queryTimeoutMs, () => Promise.all(names.map((name) => handle.query(name))))
+          .catch(() => null);
+        if (!answers)
+          throw new HistoryReplayError(`${err.message}; no worker answered a query of it either`, { cause: err });
         return { description, answers, from: 'worker' };
       }
     }
@@ -168,16 +180,25 @@ export class RunReader {
     const started = Date.now();
     for (;;) {
       try {
-        const answers = await this.client.connection.withDeadline(Date.now() + this.queryTimeoutMs, () => Promise.all(names.map((name) => handle.query(name))));
+        const answers = await this.client.connection.withDeadline(Date.now() + this.queryTimeoutMs, () =>
+          Promise.all(names.map((name) => handle.query(name))),
+        );
         return { description, answers, from: 'worker' };
       } catch (err) {
         if (!unanswered(err)) throw err;
         // it may have closed meanwhile: then its history has the answer
         const now = await this.describe(workflowId);
-        if (isClosed(now)) return { description: now, answers: this.pick(await this.fromHistory(workflowId, now), names), from: 'history' };
+        if (isClosed(now))
+          return {
+            description: now,
+            answers: this.pick(await this.fromHistory(workflowId, now), names),
+            from: 'history',
+          };
         const seen = await this.pollers(now.taskQueue).catch(() => [] as PollerSeen[]);
         // a worker polling this very moment is alive, only slow (a loaded machine): it is given more time, up to a limit
-        const alive = !serverSaysNoPoller(err) && seen.some((p) => p.lastAccessTime && Date.now() - p.lastAccessTime.getTime() < POLLING_NOW_MS);
+        const alive =
+          !serverSaysNoPoller(err) &&
+          seen.some((p) => p.lastAccessTime && Date.now() - p.lastAccessTime.getTime() < POLLING_NOW_MS);
         if (alive && Date.now() - started < this.queryTimeoutMs * SLOW_WORKER_ROUNDS) continue;
         throw this.unavailable(workflowId, now.taskQueue, seen, err);
       }
@@ -197,15 +218,36 @@ export class RunReader {
       taskQueue: { name: taskQueue, kind: TaskQueueKind.TASK_QUEUE_KIND_NORMAL },
       taskQueueType: TaskQueueType.TASK_QUEUE_TYPE_WORKFLOW,
     });
-    return (response.pollers ?? []).map((p) => ({ identity: p.identity ?? '', lastAccessTime: p.lastAccessTime?.seconds != null ? new Date(Number(p.lastAccessTime.seconds) * 1000 + Math.floor((p.lastAccessTime.nanos ?? 0) / 1e6)) : null }));
+    return (response.pollers ?? []).map((p) => ({
+      identity: p.identity ?? '',
+      lastAccessTime:
+        p.lastAccessTime?.seconds != null
+          ? new Date(Number(p.lastAccessTime.seconds) * 1000 + Math.floor((p.lastAccessTime.nanos ?? 0) / 1e6))
+          : null,
+    }));
   }
 
   /** Why nobody answered, as an error that says what to do. */
-  private unavailable(workflowId: string, taskQueue: string, seen: PollerSeen[], cause: unknown): WorkerUnavailableError {
+  private unavailable(
+    workflowId: string,
+    taskQueue: string,
+    seen: PollerSeen[],
+    cause: unknown,
+  ): WorkerUnavailableError {
     const start = `start one with \`navigator worker --task-queue ${taskQueue}\``;
     const now = Date.now();
-    const recent = serverSaysNoPoller(cause) ? [] : seen.filter((p) => p.lastAccessTime && now - p.lastAccessTime.getTime() < POLLED_WITHIN_MS);
-    if (recent.length === 0) return new WorkerUnavailableError(`no worker is polling task queue ${taskQueue}; ${start}`, workflowId, taskQueue, false, seen, { cause });
+    const recent = serverSaysNoPoller(cause)
+      ? []
+      : seen.filter((p) => p.lastAccessTime && now - p.lastAccessTime.getTime() < POLLED_WITHIN_MS);
+    if (recent.length === 0)
+      return new WorkerUnavailableError(
+        `no worker is polling task queue ${taskQueue}; ${start}`,
+        workflowId,
+        taskQueue,
+        false,
+        seen,
+        { cause },
+      );
     const latest = recent.reduce((a, b) => (a.lastAccessTime!.getTime() >= b.lastAccessTime!.getTime() ? a : b));
     const ago = Math.max(0, Math.round((now - latest.lastAccessTime!.getTime()) / 1000));
     return new WorkerUnavailableError(
@@ -245,8 +287,14 @@ export class RunReader {
 export function answerOf<T = unknown>(state: HistoryState, name: string): T {
   const answer = state.answers[name];
   if (!answer) {
-    if (state.at === 0) throw new Error(`${state.workflowId} has not run yet: no worker took its first workflow task, so its history holds no state`);
-    throw new QueryNotRegisteredError(`the workflow has no query ${name} (history of run ${state.runId})`, grpcStatus.INVALID_ARGUMENT);
+    if (state.at === 0)
+      throw new Error(
+        `${state.workflowId} has not run yet: no worker took its first workflow task, so its history holds no state`,
+      );
+    throw new QueryNotRegisteredError(
+      `the workflow has no query ${name} (history of run ${state.runId})`,
+      grpcStatus.INVALID_ARGUMENT,
+    );
   }
   if ('error' in answer) throw new Error(answer.error);
   return (answer.ok ?? null) as T;
@@ -274,7 +322,8 @@ function grpcCode(err: unknown): number | undefined {
 
 function messageOf(err: unknown): string {
   const parts: string[] = [];
-  for (let e: unknown = err, depth = 0; e && depth < 4; e = (e as { cause?: unknown }).cause, depth++) parts.push(String((e as Error).message ?? e));
+  for (let e: unknown = err, depth = 0; e && depth < 4; e = (e as { cause?: unknown }).cause, depth++)
+    parts.push(String((e as Error).message ?? e));
   return parts.join(': ');
 }
 

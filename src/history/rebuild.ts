@@ -5,7 +5,14 @@
  * Records which event committed each task id, and counts completions of each external
  * effect so that a repeated side effect shows up.
  */
-import type { AgentDescription, Json, MissionInput, PassResponse, ToolRequest, ToolResponse } from '../workflows/mission/contract.ts';
+import type {
+  AgentDescription,
+  Json,
+  MissionInput,
+  PassResponse,
+  ToolRequest,
+  ToolResponse,
+} from '../workflows/mission/contract.ts';
 import type { ResultUnavailable } from '../kernel/schemas.ts';
 import { MissionInput as MissionInputSchema } from '../workflows/mission/contract.ts';
 import { MissionState, contractFor, decisionProblem, expire, waitingKey } from '../workflows/mission/state.ts';
@@ -29,7 +36,8 @@ export interface EffectRun {
 }
 
 /** An effect that ran with its result unavailable, as the audit reports it. */
-export type UnavailableResult = Pick<EffectRun, 'idempotencyKey' | 'taskId' | 'tool'> & NonNullable<EffectRun['unavailable']>;
+export type UnavailableResult = Pick<EffectRun, 'idempotencyKey' | 'taskId' | 'tool'> &
+  NonNullable<EffectRun['unavailable']>;
 
 export interface Reconstruction {
   journal: Array<[string, Json]>;
@@ -74,13 +82,20 @@ interface Sinks {
   requested: Map<string, string>;
 }
 
-function replayRun(run: RunHistory, previous: MissionState | null, sinks: Sinks, observer: ReconstructObserver): MissionState {
+function replayRun(
+  run: RunHistory,
+  previous: MissionState | null,
+  sinks: Sinks,
+  observer: ReconstructObserver,
+): MissionState {
   const events = run.history.events ?? [];
   const started = events[0]?.workflowExecutionStartedEventAttributes;
   const input = MissionInputSchema.parse(decodeFirst<MissionInput>(started?.input));
   const state = new MissionState(input, run.workflowId, 0);
   if (previous) checkCarried(previous, state, run.runId, sinks.problems);
-  else for (const [key] of state.journal) sinks.provenance.set(key, { key, runId: run.runId, eventId: eventId(events[0]!), source: 'initial journal' });
+  else
+    for (const [key] of state.journal)
+      sinks.provenance.set(key, { key, runId: run.runId, eventId: eventId(events[0]!), source: 'initial journal' });
   state.agent = previous?.agent ?? null;
   const ctx: RunContext = { state, scheduled: new Map(), wait: { key: null, readVersion: 0 }, runId: run.runId, sinks };
   const at: ObservedState = { state, runId: run.runId, provenance: sinks.provenance };
@@ -131,9 +146,18 @@ function activations(events: HistoryEvent[]): HistoryEvent[][] {
       continue;
     }
     const commands: HistoryEvent[] = [];
-    for (let j = i + 1; j < events.length && COMPLETION_EVENTS.has(events[j]!.eventType); j++) commands.push(events[j]!);
-    const persons = [...incoming.filter((x) => PERSON_EVENTS.has(x.eventType)), ...commands.filter((x) => PERSON_EVENTS.has(x.eventType))];
-    batches.push([...persons, ...incoming.filter((x) => !PERSON_EVENTS.has(x.eventType)), e, ...commands.filter((x) => !PERSON_EVENTS.has(x.eventType))]);
+    for (let j = i + 1; j < events.length && COMPLETION_EVENTS.has(events[j]!.eventType); j++)
+      commands.push(events[j]!);
+    const persons = [
+      ...incoming.filter((x) => PERSON_EVENTS.has(x.eventType)),
+      ...commands.filter((x) => PERSON_EVENTS.has(x.eventType)),
+    ];
+    batches.push([
+      ...persons,
+      ...incoming.filter((x) => !PERSON_EVENTS.has(x.eventType)),
+      e,
+      ...commands.filter((x) => !PERSON_EVENTS.has(x.eventType)),
+    ]);
     incoming = [];
     i += commands.length;
   }
@@ -154,7 +178,8 @@ function isAfterCompletion(events: HistoryEvent[], i: number): boolean {
 function checkCarried(previous: MissionState, next: MissionState, runId: string, problems: string[]): void {
   const a = JSON.stringify(previous.journalEntries());
   const b = JSON.stringify(next.journalEntries());
-  if (a !== b) problems.push(`run ${runId} started with a journal that differs from the one rebuilt from the run before it`);
+  if (a !== b)
+    problems.push(`run ${runId} started with a journal that differs from the one rebuilt from the run before it`);
 }
 
 /** The decision the mission waits for, and the journal version its pass read. */
@@ -180,7 +205,8 @@ function applyEvent(event: HistoryEvent, ctx: RunContext): void {
       const input = decodeFirst(a.input);
       const type = a.activityType?.name ?? '';
       scheduled.set(id, { type, input });
-      if (type === 'runPass' && !(input as { resume?: boolean }).resume) wait.readVersion = (input as { journalVersion: number }).journalVersion;
+      if (type === 'runPass' && !(input as { resume?: boolean }).resume)
+        wait.readVersion = (input as { journalVersion: number }).journalVersion;
       return;
     }
     case EventType.EVENT_TYPE_ACTIVITY_TASK_COMPLETED: {
@@ -227,7 +253,12 @@ function onActivityResult(
   }
   if (origin.type === 'runTool') {
     const req = origin.input as ToolRequest;
-    const run = sinks.effects.get(req.idempotencyKey) ?? { idempotencyKey: req.idempotencyKey, taskId: req.taskId, tool: req.tool, completions: [] };
+    const run = sinks.effects.get(req.idempotencyKey) ?? {
+      idempotencyKey: req.idempotencyKey,
+      taskId: req.taskId,
+      tool: req.tool,
+      completions: [],
+    };
     run.completions.push(at);
     const lost = (result as ToolResponse | null)?.unavailable;
     if (lost) run.unavailable = { reason: lost.reason, message: lost.message, ...at };
@@ -263,7 +294,9 @@ function onPersonMessage(
   const role = typeof msg.role === 'string' && msg.role ? msg.role : undefined;
   if (name === 'approveEffect' && kind === 'update') {
     const tool = sinks.requested.get(msg.key);
-    const problem = tool ? verdictRoleProblem(state.agent?.approvers?.[tool], msg, `effect ${msg.key} (${tool})`) : null;
+    const problem = tool
+      ? verdictRoleProblem(state.agent?.approvers?.[tool], msg, `effect ${msg.key} (${tool})`)
+      : null;
     if (problem) sinks.problems.push(`event ${at.eventId} (run ${at.runId}), approveEffect update: ${problem}`);
     return;
   }
@@ -272,7 +305,8 @@ function onPersonMessage(
     // a problem: a worker without the check, or an edited history); signals are re-checked
     // as the workflow did.
     if (kind === 'signal' && decisionProblem(state, msg.key, msg.value ?? null, role)) return;
-    const problem = kind === 'update' ? verdictRoleProblem(contractFor(state, msg.key)?.approvers, msg, `decision ${msg.key}`) : null;
+    const problem =
+      kind === 'update' ? verdictRoleProblem(contractFor(state, msg.key)?.approvers, msg, `decision ${msg.key}`) : null;
     if (problem) sinks.problems.push(`event ${at.eventId} (run ${at.runId}), decide update: ${problem}`);
     state.writeByPerson(msg.key, msg.value ?? null);
   } else if (name === 'writeJournal') {
@@ -292,7 +326,11 @@ function onPersonMessage(
  * Why a recorded verdict's role is not among the approvers that applied (the agent's
  * description in history), or null: `decision k was decided by bob as ops; only finance may decide it`.
  */
-export function verdictRoleProblem(approvers: readonly string[] | undefined, verdict: { by?: unknown; role?: unknown }, what: string): string | null {
+export function verdictRoleProblem(
+  approvers: readonly string[] | undefined,
+  verdict: { by?: unknown; role?: unknown },
+  what: string,
+): string | null {
   const role = typeof verdict.role === 'string' && verdict.role ? verdict.role : undefined;
   if (!approvers?.length || (role !== undefined && approvers.includes(role))) return null;
   const by = typeof verdict.by === 'string' && verdict.by ? ` by ${verdict.by}` : '';

@@ -86,12 +86,17 @@ export function onFirstReplay(setup: () => Promise<void>): void {
 export function readReplayer(): Promise<HistoryReplayer> {
   replayer ??= (async () => {
     await beforeFirstReplay?.();
-    const [{ HistoryReplayer }, { silentSpanSinks }, bundle] = await Promise.all([import('./replayer.ts'), import('../telemetry/setup.ts'), readerBundle()]);
+    const [{ HistoryReplayer }, { silentSpanSinks }, bundle] = await Promise.all([
+      import('./replayer.ts'),
+      import('../telemetry/setup.ts'),
+      readerBundle(),
+    ]);
     const sinks = {
       ...(silentSpanSinks as object),
       navigatorReadout: {
         answers: {
-          fn: (_info: unknown, token: string, historyLength: number, json: string) => waiting.get(token)?.(historyLength, JSON.parse(json) as Record<string, QueryAnswer>),
+          fn: (_info: unknown, token: string, historyLength: number, json: string) =>
+            waiting.get(token)?.(historyLength, JSON.parse(json) as Record<string, QueryAnswer>),
           callDuringReplay: true,
         },
       },
@@ -105,16 +110,19 @@ export function readReplayer(): Promise<HistoryReplayer> {
 
 /** The workflow code plus the interceptors of a worker's bundle and the read-out. */
 export async function readerBundle(): Promise<{ code: string }> {
-  const [{ bundleWorkflowCode }, { workflowsPath }, { workflowInterceptorModules }, { cachedBundle }] = await Promise.all([
-    import('@temporalio/worker'),
-    import('../workflows/path.ts'),
-    import('../telemetry/setup.ts'),
-    import('../workflows/bundle-cache.ts'),
-  ]);
+  const [{ bundleWorkflowCode }, { workflowsPath }, { workflowInterceptorModules }, { cachedBundle }] =
+    await Promise.all([
+      import('@temporalio/worker'),
+      import('../workflows/path.ts'),
+      import('../telemetry/setup.ts'),
+      import('../workflows/bundle-cache.ts'),
+    ]);
   const modules = [...workflowInterceptorModules, readoutInterceptorModule];
   const noop = () => undefined;
   const logger = { log: noop, trace: noop, debug: noop, info: noop, warn: noop, error: noop };
-  return cachedBundle([workflowsPath, ...modules], () => bundleWorkflowCode({ workflowsPath, workflowInterceptorModules: modules, logger }));
+  return cachedBundle([workflowsPath, ...modules], () =>
+    bundleWorkflowCode({ workflowsPath, workflowInterceptorModules: modules, logger }),
+  );
 }
 
 /**
@@ -128,10 +136,15 @@ export async function readOut(workflowId: string, history: History): Promise<Rea
   let last: { historyLength: number; answers: Record<string, QueryAnswer> } | null = null;
   waiting.set(token, (historyLength, answers) => (last = { historyLength, answers }));
   try {
-    const [outcome] = await (await readReplayer()).replay([{ workflowId, history: withRequest(history, { at, token }) }]);
+    const [outcome] = await (
+      await readReplayer()
+    ).replay([{ workflowId, history: withRequest(history, { at, token }) }]);
     const got = last as { historyLength: number; answers: Record<string, QueryAnswer> } | null;
     const replayError = outcome?.error ? outcome.error.message : undefined;
-    if (!got) throw new HistoryReplayError(`the history of ${workflowId} could not be read: this process's workflow code does not replay it (${replayError ?? 'the replay did not reach its end'})`);
+    if (!got)
+      throw new HistoryReplayError(
+        `the history of ${workflowId} could not be read: this process's workflow code does not replay it (${replayError ?? 'the replay did not reach its end'})`,
+      );
     return { at: got.historyLength, answers: got.answers, ...(replayError ? { replayError } : {}) };
   } finally {
     waiting.delete(token);

@@ -72,7 +72,11 @@ class Session {
   private async run(options: ReplayWorkerOptions): Promise<void> {
     try {
       for await (const result of replayHistories(options, this.feed())) {
-        this.inFlight.shift()?.settle({ workflowId: result.workflowId, runId: result.runId, ...(result.error ? { error: result.error } : {}) });
+        this.inFlight.shift()?.settle({
+          workflowId: result.workflowId,
+          runId: result.runId,
+          ...(result.error ? { error: result.error } : {}),
+        });
       }
     } catch (err) {
       this.closing = true;
@@ -106,7 +110,11 @@ export class HistoryReplayer {
     this.stopIdleTimer();
     const session = this.current();
     try {
-      return await Promise.all(histories.map((history) => new Promise<ReplayOutcome>((settle, fail) => session.add({ history, settle, fail }))));
+      return await Promise.all(
+        histories.map(
+          (history) => new Promise<ReplayOutcome>((settle, fail) => session.add({ history, settle, fail })),
+        ),
+      );
     } finally {
       this.startIdleTimer();
     }
@@ -119,7 +127,10 @@ export class HistoryReplayer {
     this.session = null;
     if (!session) return;
     session.close();
-    await session.ended.then(() => undefined, () => undefined);
+    await session.ended.then(
+      () => undefined,
+      () => undefined,
+    );
   }
 
   private current(): Session {

@@ -33,7 +33,9 @@ function timeOf(e: HistoryEvent): string {
 function describeEvent(e: HistoryEvent, scheduled: Map<number, { type: string; input: unknown }>): string | null {
   switch (e.eventType) {
     case EventType.EVENT_TYPE_WORKFLOW_EXECUTION_STARTED: {
-      const input = decodeFirst<{ agent?: string; carried?: unknown }>(e.workflowExecutionStartedEventAttributes?.input);
+      const input = decodeFirst<{ agent?: string; carried?: unknown }>(
+        e.workflowExecutionStartedEventAttributes?.input,
+      );
       return input?.carried ? `run continued as new (agent ${input.agent})` : `mission started (agent ${input?.agent})`;
     }
     case EventType.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED: {
@@ -96,7 +98,8 @@ function describeEvent(e: HistoryEvent, scheduled: Map<number, { type: string; i
 }
 
 function passResult(req: PassRequest, res: PassResponse): string {
-  if (res.kind === 'effects') return `  pass ${req.pass} stops at ${res.effects.length} effect(s): ${res.effects.map((e) => e.taskId ?? e.tool).join(', ')}`;
+  if (res.kind === 'effects')
+    return `  pass ${req.pass} stops at ${res.effects.length} effect(s): ${res.effects.map((e) => e.taskId ?? e.tool).join(', ')}`;
   const commits = res.journalDelta.map(([k]) => k);
   const o = res.outcome;
   const outcome = o.kind === 'error' ? `error: ${o.message}` : `${o.kind} ${short(o.value)}`;

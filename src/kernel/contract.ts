@@ -71,7 +71,12 @@ export const FAILURE_TYPES = [
 export type FailureType = (typeof FAILURE_TYPES)[number];
 
 /** Failures a retry cannot cure, whatever the activity: a tool activity never retries them. */
-export const NON_RETRYABLE_TOOL_FAILURES: FailureType[] = ['InvalidToolArgs', 'UnknownTool', 'UnknownAgent', 'ToolRejected'];
+export const NON_RETRYABLE_TOOL_FAILURES: FailureType[] = [
+  'InvalidToolArgs',
+  'UnknownTool',
+  'UnknownAgent',
+  'ToolRejected',
+];
 
 /** Problems (kernel/schemas.ts Problem) as one line: `a.b: expected a string; c: required`. */
 export function problemsText(problems: ReadonlyArray<{ path: string; message: string }>): string {
@@ -79,16 +84,23 @@ export function problemsText(problems: ReadonlyArray<{ path: string; message: st
 }
 
 /** One zod issue as `path: message` (the path prefixed; `fallback` names the root). */
-export function issueText(issue: { path: PropertyKey[]; message: string }, fallback = 'input', prefix: PropertyKey[] = []): string {
+export function issueText(
+  issue: { path: PropertyKey[]; message: string },
+  fallback = 'input',
+  prefix: PropertyKey[] = [],
+): string {
   const path = [...prefix, ...issue.path].map(String).join('.');
   return `${path || fallback}: ${issue.message}`;
 }
 
 /** A zod error's issues joined into one line: `a.b: expected a string; c: required`. */
-export function issuesText(error: { issues: ReadonlyArray<{ path: PropertyKey[]; message: string }> }, fallback = 'input', prefix: PropertyKey[] = []): string {
+export function issuesText(
+  error: { issues: ReadonlyArray<{ path: PropertyKey[]; message: string }> },
+  fallback = 'input',
+  prefix: PropertyKey[] = [],
+): string {
   return error.issues.map((i) => issueText(i, fallback, prefix)).join('; ');
 }
-
 
 /** What one external effect gave the pass that asked for it: its value, or why it failed. */
 export type EffectResult = { ok: Json } | { error: string };

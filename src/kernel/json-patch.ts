@@ -15,16 +15,15 @@ import type { Json } from './contract.ts';
  *   patch from nothing, that is `{ r: v }`)
  */
 export type JsonPatch =
-  | { r: Json }
-  | { o: Record<string, JsonPatch>; d?: string[] }
-  | { a: number; i: Record<string, JsonPatch> };
+  { r: Json } | { o: Record<string, JsonPatch>; d?: string[] } | { a: number; i: Record<string, JsonPatch> };
 
 /** Sets an own property, also for a key like `__proto__` (a `def` name can be one). */
 function setOwn<T>(obj: Record<string, T>, key: string, value: T): void {
   Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
 }
 
-const isObject = (v: Json | undefined): v is { [key: string]: Json } => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isObject = (v: Json | undefined): v is { [key: string]: Json } =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Deep equality of JSON values (key order does not matter). */
 export function jsonEquals(a: Json | undefined, b: Json | undefined): boolean {
@@ -32,7 +31,10 @@ export function jsonEquals(a: Json | undefined, b: Json | undefined): boolean {
   if (Array.isArray(a)) return Array.isArray(b) && a.length === b.length && a.every((x, i) => jsonEquals(x, b[i]));
   if (!isObject(a) || !isObject(b)) return false;
   const keys = Object.keys(a);
-  return keys.length === Object.keys(b).length && keys.every((k) => Object.prototype.hasOwnProperty.call(b, k) && jsonEquals(a[k], b[k]));
+  return (
+    keys.length === Object.keys(b).length &&
+    keys.every((k) => Object.prototype.hasOwnProperty.call(b, k) && jsonEquals(a[k], b[k]))
+  );
 }
 
 /** The patch from `base` to `next`; null when they are equal. */
@@ -73,7 +75,8 @@ export function applyPatch(base: Json | undefined, patch: JsonPatch | null): Jso
   const out: { [key: string]: Json } = {};
   for (const [k, v] of Object.entries(base)) setOwn(out, k, v);
   for (const k of patch.d ?? []) delete out[k];
-  for (const [k, p] of Object.entries(patch.o)) setOwn(out, k, applyPatch(Object.prototype.hasOwnProperty.call(out, k) ? out[k] : undefined, p));
+  for (const [k, p] of Object.entries(patch.o))
+    setOwn(out, k, applyPatch(Object.prototype.hasOwnProperty.call(out, k) ? out[k] : undefined, p));
   return out;
 }
 

@@ -112,7 +112,10 @@ export async function run(source: string, opts: RunOptions = {}): Promise<RunRes
     if (ev.pendingCalls.length > 0) {
       const settled = await settle(ev.pendingCalls, st);
       if (!settled) {
-        const error = limitExceeded('timeout', `program exceeded the ${limits.timeoutMs} ms time limit while waiting for tools`);
+        const error = limitExceeded(
+          'timeout',
+          `program exceeded the ${limits.timeoutMs} ms time limit while waiting for tools`,
+        );
         return {
           ...common(ev, t0),
           toolCalls: [...ev.toolCalls, ...ev.pendingCalls.map((p) => ({ ...p.record, error: 'timeout' }))],
@@ -128,9 +131,19 @@ export async function run(source: string, opts: RunOptions = {}): Promise<RunRes
       case 'suspend':
         if (ev.pendingEffects.length === 0) {
           // cannot happen: a suspension always carries a pending call or effect
-          return { ...common(ev, t0), namespace: new Map(namespaceIn), status: 'error', error: new PtcError('tool_error', 'evaluation stopped without a pending tool call') };
+          return {
+            ...common(ev, t0),
+            namespace: new Map(namespaceIn),
+            status: 'error',
+            error: new PtcError('tool_error', 'evaluation stopped without a pending tool call'),
+          };
         }
-        return { ...common(ev, t0), namespace: new Map(namespaceIn), status: 'suspended', effects: withCallText(ev.pendingEffects, source) };
+        return {
+          ...common(ev, t0),
+          namespace: new Map(namespaceIn),
+          status: 'suspended',
+          effects: withCallText(ev.pendingEffects, source),
+        };
       case 'ok':
         return { ...common(ev, t0), status: 'ok', value: out.value, returned: out.returned };
       case 'fail':
@@ -227,7 +240,10 @@ export interface DeserializeOptions {
  * are checked against `options.tools`) and evaluated.
  * @throws PtcError when an entry does not read or evaluate (unless `options.onError`)
  */
-export async function deserializeNamespace(rec: Record<string, string>, options: DeserializeOptions = {}): Promise<Namespace> {
+export async function deserializeNamespace(
+  rec: Record<string, string>,
+  options: DeserializeOptions = {},
+): Promise<Namespace> {
   const limits: Limits = { ...DEFAULT_LIMITS, ...definedOnly(options.limits ?? {}) };
   const tools = new Map<string, ToolDef>((options.tools ?? []).map((t) => [t.name, t]));
   let names = Object.keys(rec);
@@ -263,7 +279,14 @@ export async function deserializeNamespace(rec: Record<string, string>, options:
       } catch (e) {
         const err = e instanceof PtcError ? e : new PtcError('type_error', 'entry could not be evaluated');
         if (!options.onError) {
-          throw new PtcError(err.code, `namespace entry ${name}: ${err.message}`, err.span, err.hint, err.phase, err.details);
+          throw new PtcError(
+            err.code,
+            `namespace entry ${name}: ${err.message}`,
+            err.span,
+            err.hint,
+            err.phase,
+            err.details,
+          );
         }
         options.onError(name, err);
         dropped.add(name);
@@ -291,6 +314,12 @@ function withCallText(pending: readonly PendingEffect[], source: string): Effect
     if (line.length <= MAX_CALL_TEXT) return { ...e, call: { line: span.line, text: line.trim() } };
     const from = Math.max(0, span.col - 1 - 40);
     const to = Math.min(line.length, from + MAX_CALL_TEXT);
-    return { ...e, call: { line: span.line, text: `${from > 0 ? '…' : ''}${line.slice(from, to).trim()}${to < line.length ? '…' : ''}` } };
+    return {
+      ...e,
+      call: {
+        line: span.line,
+        text: `${from > 0 ? '…' : ''}${line.slice(from, to).trim()}${to < line.length ? '…' : ''}`,
+      },
+    };
   });
 }

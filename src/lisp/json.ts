@@ -17,7 +17,20 @@ import { isList } from 'immutable';
 import { PtcError, limitExceeded } from './errors.ts';
 import { prStrLimited } from './printer/index.ts';
 import type { Json } from './tools.ts';
-import { LazySeq, PMap, type Value, vec, isMap, isSet, isFn, isKeyword, isLazySeq, isPList, isRegex, isSymbol } from './values.ts';
+import {
+  LazySeq,
+  PMap,
+  type Value,
+  vec,
+  isMap,
+  isSet,
+  isFn,
+  isKeyword,
+  isLazySeq,
+  isPList,
+  isRegex,
+  isSymbol,
+} from './values.ts';
 
 export type { Json };
 
@@ -47,7 +60,8 @@ function jsonTypeError(message: string, path: PathItem[], hint?: string): PtcErr
 
 /** Sets `obj[key] = value` safely, also for keys like `__proto__`. */
 function setKey(obj: { [key: string]: Json }, key: string, value: Json): void {
-  if (key === '__proto__') Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
+  if (key === '__proto__')
+    Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
   else obj[key] = value;
 }
 
@@ -70,7 +84,11 @@ export function toJson(v: Value, options: JsonOptions = {}): Json {
 
   const convert = (x: Value): Json => {
     // A value built by doubling shares its parts: small in memory, huge as JSON.
-    if (++nodes > maxNodes) throw limitExceeded('collection_size', `value has more than ${maxNodes} items in all as JSON (is it built by doubling?)`);
+    if (++nodes > maxNodes)
+      throw limitExceeded(
+        'collection_size',
+        `value has more than ${maxNodes} items in all as JSON (is it built by doubling?)`,
+      );
     if (x === null) return null;
     switch (typeof x) {
       case 'boolean':
@@ -267,7 +285,12 @@ function renameKeys(j: Json, shape: KeyShape | undefined): Json {
 export function toToolArgs(v: Value, schemaKeys?: Set<string> | KeyShape, options: JsonOptions = {}): Json {
   if (v === null) return {};
   if (!isMap(v)) {
-    throw new PtcError('type_error', `tool arguments must be a map, got ${prStrLimited(v, 60)}`, undefined, 'call tools as (tool/name {:key value})');
+    throw new PtcError(
+      'type_error',
+      `tool arguments must be a map, got ${prStrLimited(v, 60)}`,
+      undefined,
+      'call tools as (tool/name {:key value})',
+    );
   }
   const j = toJson(v, options);
   const shape = schemaKeys instanceof Set ? { keys: schemaKeys, fields: new Map<string, KeyShape>() } : schemaKeys;

@@ -157,7 +157,10 @@ function loopsAgree(re2: string): boolean {
 }
 
 function mayBeEmpty(body: string): boolean {
-  const plain = body.replace(/\\[^bB]/g, 'x').replace(/\[[^\]]*\]/g, 'x').replace(/\(\?:/g, '(');
+  const plain = body
+    .replace(/\\[^bB]/g, 'x')
+    .replace(/\[[^\]]*\]/g, 'x')
+    .replace(/\(\?:/g, '(');
   return plain === '' || /[*?^$]|\{0|\\[bB]|\|\||^\||\|$|\(\||\|\)|\(\)/.test(plain);
 }
 

@@ -40,7 +40,8 @@ export function toolFailure(tool: string, error: unknown): ToolFailure {
     if (why === 'no approval before the deadline') return { tool, class: 'expired', reason: why };
     // `denied by ana: the note`, `denied: the note`, `denied by ana`, `denied`
     const denied = /^denied(?: by ([^:]*))?(?:: ([\s\S]*))?$/.exec(why);
-    if (denied) return { tool, class: 'denied', reason: denied[2] ?? (denied[1] ? `denied by ${denied[1]}` : 'denied') };
+    if (denied)
+      return { tool, class: 'denied', reason: denied[2] ?? (denied[1] ? `denied by ${denied[1]}` : 'denied') };
     return { tool, class: 'denied', reason: why };
   }
   const failed = new RegExp(`^tool ${name} failed: ([\\s\\S]*)$`).exec(text);

@@ -44,7 +44,11 @@ export const pathText = (path: readonly PropertyKey[]): string => (path.length ?
 const lowerFirst = (s: string): string => s.charAt(0).toLowerCase() + s.slice(1);
 
 /** One `path: message` line per zod issue; `value` is what was validated. */
-export function issueProblems(issues: readonly z.core.$ZodIssue[], value: unknown, prefix: PropertyKey[] = []): string[] {
+export function issueProblems(
+  issues: readonly z.core.$ZodIssue[],
+  value: unknown,
+  prefix: PropertyKey[] = [],
+): string[] {
   const out: string[] = [];
   for (const issue of issues) {
     const path = [...prefix, ...issue.path];

@@ -30,20 +30,7 @@ export { PMap, PSet };
 export type Vector = List<Value>;
 
 export type Value =
-  | null
-  | boolean
-  | number
-  | string
-  | Keyword
-  | Sym
-  | Vector
-  | PList
-  | LazySeq
-  | PMap
-  | PSet
-  | FnValue
-  | Regex
-  | Reduced;
+  null | boolean | number | string | Keyword | Sym | Vector | PList | LazySeq | PMap | PSet | FnValue | Regex | Reduced;
 
 // ---------------------------------------------------------------- type tags
 
@@ -78,7 +65,12 @@ type Tagged = { readonly ptcTag?: number };
 const tagOf = (v: object): number | undefined => (v as Tagged).ptcTag;
 
 function setTag(cls: { prototype: object }, tag: number): void {
-  Object.defineProperty(cls.prototype, 'ptcTag', { value: tag, enumerable: false, writable: false, configurable: false });
+  Object.defineProperty(cls.prototype, 'ptcTag', {
+    value: tag,
+    enumerable: false,
+    writable: false,
+    configurable: false,
+  });
 }
 
 // ---------------------------------------------------------------- keywords
@@ -153,7 +145,10 @@ export class Sym {
     let s = symbolTable.get(fullName);
     if (s) return s;
     const slash = fullName.indexOf('/');
-    s = slash > 0 && slash < fullName.length - 1 ? new Sym(fullName.slice(0, slash), fullName.slice(slash + 1)) : new Sym(null, fullName);
+    s =
+      slash > 0 && slash < fullName.length - 1
+        ? new Sym(fullName.slice(0, slash), fullName.slice(slash + 1))
+        : new Sym(null, fullName);
     symbolTable.set(fullName, s);
     return s;
   }

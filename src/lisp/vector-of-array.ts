@@ -94,7 +94,11 @@ function behavesAsList(make: Maker): boolean {
     }
     const made = make(['a', 1, null]);
     const real = List<Value>(['a', 1, null]);
-    return is(made, real) && made.hashCode() === real.hashCode() && is(made.push(true).set(0, 2).pop(), real.push(true).set(0, 2).pop());
+    return (
+      is(made, real) &&
+      made.hashCode() === real.hashCode() &&
+      is(made.push(true).set(0, 2).pop(), real.push(true).set(0, 2).pop())
+    );
   } catch {
     return false;
   }

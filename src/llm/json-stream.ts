@@ -17,7 +17,11 @@ const Completion = z.object({
     .array(
       z.object({
         index: z.number().optional(),
-        message: z.object({ role: z.string().optional(), content: z.string().nullish(), reasoning_content: z.string().nullish() }),
+        message: z.object({
+          role: z.string().optional(),
+          content: z.string().nullish(),
+          reasoning_content: z.string().nullish(),
+        }),
         finish_reason: z.string().nullish(),
       }),
     )
@@ -56,11 +60,21 @@ function parseCompletion(text: string): Completion | undefined {
 
 /** The server-sent events a streaming endpoint would have sent for `c`. */
 export function completionEvents(c: Completion): string {
-  const base = { id: c.id ?? 'chatcmpl', object: 'chat.completion.chunk', created: c.created ?? 0, model: c.model ?? '' };
-  const chunk = (choices: unknown[], extra: object = {}) => `data: ${JSON.stringify({ ...base, choices, ...extra })}\n\n`;
+  const base = {
+    id: c.id ?? 'chatcmpl',
+    object: 'chat.completion.chunk',
+    created: c.created ?? 0,
+    model: c.model ?? '',
+  };
+  const chunk = (choices: unknown[], extra: object = {}) =>
+    `data: ${JSON.stringify({ ...base, choices, ...extra })}\n\n`;
   const events = c.choices.map((choice, i) => {
     const { role, content, reasoning_content } = choice.message;
-    const delta = { role: role ?? 'assistant', content: content ?? '', ...(reasoning_content ? { reasoning_content } : {}) };
+    const delta = {
+      role: role ?? 'assistant',
+      content: content ?? '',
+      ...(reasoning_content ? { reasoning_content } : {}),
+    };
     return chunk([{ index: choice.index ?? i, delta, finish_reason: choice.finish_reason ?? 'stop' }]);
   });
   if (c.usage) events.push(chunk([], { usage: c.usage }));

@@ -96,7 +96,11 @@ export function modelTimeoutFromEnv(env: NodeJS.ProcessEnv = process.env): numbe
   const raw = env.NAVIGATOR_MODEL_TIMEOUT_MS;
   if (raw === undefined || raw === '') return undefined;
   const n = Number(raw);
-  if (!Number.isInteger(n) || n <= 0) throw new LlmError('llm_config', `NAVIGATOR_MODEL_TIMEOUT_MS must be a positive integer (ms), got ${JSON.stringify(raw)}`);
+  if (!Number.isInteger(n) || n <= 0)
+    throw new LlmError(
+      'llm_config',
+      `NAVIGATOR_MODEL_TIMEOUT_MS must be a positive integer (ms), got ${JSON.stringify(raw)}`,
+    );
   return n;
 }
 
@@ -179,7 +183,11 @@ function retryAfterMs(headers: Record<string, string> | undefined): number | und
 /** An answer that started well and then broke off: the connection dropped, or the stream just stopped. */
 function brokenOff(e: unknown): boolean {
   if (APICallError.isInstance(e)) return e.statusCode !== undefined && e.statusCode >= 200 && e.statusCode < 300;
-  return e instanceof Error && e.name === 'AI_InvalidResponseDataError' && /stream ended without a finish reason/i.test(e.message);
+  return (
+    e instanceof Error &&
+    e.name === 'AI_InvalidResponseDataError' &&
+    /stream ended without a finish reason/i.test(e.message)
+  );
 }
 
 /** Maps whatever the SDK threw to an {@link LlmError} with the right retry class. */
@@ -188,7 +196,10 @@ export function classifyError(model: string, e: unknown): LlmError {
   const message = e instanceof Error ? e.message : String(e);
   if (brokenOff(e)) {
     const why = e instanceof Error && e.cause instanceof Error ? `: ${e.cause.message}` : '';
-    return new LlmError('llm_network', `model ${model}: the answer broke off before its end${why}`, { model, cause: e });
+    return new LlmError('llm_network', `model ${model}: the answer broke off before its end${why}`, {
+      model,
+      cause: e,
+    });
   }
   if (APICallError.isInstance(e)) {
     const status = e.statusCode;
@@ -209,7 +220,8 @@ export function classifyError(model: string, e: unknown): LlmError {
     return new LlmError(code, `model ${model}: ${what}${status === undefined ? '' : body}`, details);
   }
   const name = e instanceof Error ? e.name : '';
-  if (name === 'AI_LoadAPIKeyError') return new LlmError('llm_config', `model ${model}: ${message}`, { model, cause: e });
+  if (name === 'AI_LoadAPIKeyError')
+    return new LlmError('llm_config', `model ${model}: ${message}`, { model, cause: e });
   return new LlmError('llm_bad_request', `model ${model}: ${message}`, { model, cause: e });
 }
 
@@ -237,7 +249,10 @@ export function streamFromEnv(env: Record<string, string | undefined> = process.
   if (raw === undefined || raw === '') return undefined;
   if (['on', 'true', '1', 'yes'].includes(raw)) return true;
   if (['off', 'false', '0', 'no'].includes(raw)) return false;
-  throw new LlmError('llm_config', `NAVIGATOR_MODEL_STREAM must be on or off, got ${JSON.stringify(env.NAVIGATOR_MODEL_STREAM)}`);
+  throw new LlmError(
+    'llm_config',
+    `NAVIGATOR_MODEL_STREAM must be on or off, got ${JSON.stringify(env.NAVIGATOR_MODEL_STREAM)}`,
+  );
 }
 
 function requireKey(env: Record<string, string | undefined>, name: string, spec: string): string {
@@ -330,7 +345,10 @@ const PROGRESS_EVERY_MS = 200;
  * characters / 4 while it streams; the provider's count at the end) and the text so far. A stream error
  * is thrown as the provider's error, so retries classify it like a non-streamed one.
  */
-async function streamed(call: Parameters<typeof generateText>[0], onProgress: (outputTokens: number, textSoFar?: string) => void): Promise<ChatResponse> {
+async function streamed(
+  call: Parameters<typeof generateText>[0],
+  onProgress: (outputTokens: number, textSoFar?: string) => void,
+): Promise<ChatResponse> {
   const result = streamText({ ...call, onError: () => undefined });
   let text = '';
   let reported = 0;

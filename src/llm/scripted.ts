@@ -44,10 +44,12 @@ export type ScriptTurn = z.infer<typeof ScriptTurn>;
 /** A script file: a list of turns (bare strings are answers), or `{turns: [...]}`. */
 export const Script = z.union([
   z.array(z.union([z.string().transform((answer) => ({ answer })), ScriptTurn])),
-  z.strictObject({
-    model: z.string().optional(),
-    turns: z.array(z.union([z.string().transform((answer) => ({ answer })), ScriptTurn])),
-  }).transform((s) => s.turns),
+  z
+    .strictObject({
+      model: z.string().optional(),
+      turns: z.array(z.union([z.string().transform((answer) => ({ answer })), ScriptTurn])),
+    })
+    .transform((s) => s.turns),
 ]);
 export type ScriptInput = z.input<typeof Script>;
 
@@ -149,9 +151,7 @@ export function createScriptedModel(script: ScriptInput | string, opts: Scripted
       const prompt = promptText(req);
       const i = pick(prompt);
       if (i < 0) {
-        const waiting = turns
-          .map((t, j) => ({ t, j }))
-          .filter(({ t, j }) => t.repeat || !usedSet.has(j));
+        const waiting = turns.map((t, j) => ({ t, j })).filter(({ t, j }) => t.repeat || !usedSet.has(j));
         const last = req.messages[req.messages.length - 1]?.content ?? '';
         if (waiting.length === 0) {
           throw new LlmError(

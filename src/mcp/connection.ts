@@ -12,7 +12,8 @@ export type McpServerSpec =
   | { url: string; headers?: Record<string, string>; name?: string };
 
 /** How the server is named in errors: `name`, else the command or the URL. */
-export const serverName = (spec: McpServerSpec): string => spec.name ?? ('url' in spec ? spec.url : [spec.command, ...(spec.args ?? [])].join(' '));
+export const serverName = (spec: McpServerSpec): string =>
+  spec.name ?? ('url' in spec ? spec.url : [spec.command, ...(spec.args ?? [])].join(' '));
 
 export class McpConnection {
   private client: Promise<Client> | null = null;
@@ -50,7 +51,9 @@ export class McpConnection {
     const client = new Client({ name: 'navigator-on-temporal', version: '1.0.0' });
     const transport =
       'url' in this.spec
-        ? new StreamableHTTPClientTransport(new URL(this.spec.url), { requestInit: { headers: this.spec.headers ?? {} } })
+        ? new StreamableHTTPClientTransport(new URL(this.spec.url), {
+            requestInit: { headers: this.spec.headers ?? {} },
+          })
         : new StdioClientTransport({
             command: this.spec.command,
             args: this.spec.args ?? [],

@@ -16,13 +16,18 @@ export type Unsupported = 'error' | 'loose';
  * external `$ref`, ...) is an error naming the tool, or with `onUnsupported: 'loose'` any
  * JSON object (the server still checks), reported through `warn`.
  */
-export function inputSchemaOf(tool: string, schema: unknown, opts: { onUnsupported?: Unsupported; warn?: (message: string) => void } = {}): z.ZodObject {
+export function inputSchemaOf(
+  tool: string,
+  schema: unknown,
+  opts: { onUnsupported?: Unsupported; warn?: (message: string) => void } = {},
+): z.ZodObject {
   const converted = convert(tool, 'input', schema, opts);
   if (converted instanceof z.ZodObject) return converted;
   // an object described another way (a record, a union of objects): checked as a whole
   return z.looseObject({}).superRefine((value, ctx) => {
     const r = converted.safeParse(value);
-    if (!r.success) for (const issue of r.error.issues) ctx.addIssue({ code: 'custom', message: issue.message, path: issue.path });
+    if (!r.success)
+      for (const issue of r.error.issues) ctx.addIssue({ code: 'custom', message: issue.message, path: issue.path });
   });
 }
 
@@ -46,7 +51,12 @@ export function zodOfJsonSchema(schema: Record<string, unknown>): z.ZodType {
   return z.fromJSONSchema(schema as Parameters<typeof z.fromJSONSchema>[0]);
 }
 
-function convert(tool: string, which: 'input' | 'output', schema: unknown, opts: { onUnsupported?: Unsupported; warn?: (message: string) => void }): z.ZodType {
+function convert(
+  tool: string,
+  which: 'input' | 'output',
+  schema: unknown,
+  opts: { onUnsupported?: Unsupported; warn?: (message: string) => void },
+): z.ZodType {
   if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) {
     throw new McpSchemaError(`MCP tool ${tool}: its ${which} schema is not a JSON Schema object`);
   }
@@ -54,7 +64,10 @@ function convert(tool: string, which: 'input' | 'output', schema: unknown, opts:
     return zodOfJsonSchema(schema as Record<string, unknown>);
   } catch (err) {
     const message = `MCP tool ${tool}: its ${which} schema cannot be converted to zod: ${(err as Error).message}`;
-    if (opts.onUnsupported !== 'loose') throw new McpSchemaError(`${message} (pass onUnsupported: 'loose' to accept any JSON object and let the server check)`);
+    if (opts.onUnsupported !== 'loose')
+      throw new McpSchemaError(
+        `${message} (pass onUnsupported: 'loose' to accept any JSON object and let the server check)`,
+      );
     opts.warn?.(`${message}; any JSON object is accepted, the server checks the arguments`);
     return z.looseObject({});
   }

@@ -63,13 +63,18 @@ export async function mcpTools(server: McpServerSpec, opts: McpToolsOptions = {}
   try {
     const client = await connection.connect();
     const listed = await listAll(client);
-    const wanted = listed.filter((t) => (!opts.include || opts.include.includes(t.name)) && !opts.exclude?.includes(t.name));
+    const wanted = listed.filter(
+      (t) => (!opts.include || opts.include.includes(t.name)) && !opts.exclude?.includes(t.name),
+    );
     const names: Record<string, string> = {};
     const taken = new Map<string, string>();
     const tools = wanted.map((t) => {
       const name = navigatorName(t.name, opts.prefix);
       const clash = taken.get(name);
-      if (clash) throw new Error(`MCP tools ${clash} and ${t.name} of ${connection.name} both become tool/${name}; use include/exclude or a prefix`);
+      if (clash)
+        throw new Error(
+          `MCP tools ${clash} and ${t.name} of ${connection.name} both become tool/${name}; use include/exclude or a prefix`,
+        );
       taken.set(name, t.name);
       names[t.name] = name;
       return toolOf(t, name, connection, opts, warn);
@@ -92,7 +97,13 @@ async function listAll(client: Client): Promise<ListedTool[]> {
   return out;
 }
 
-function toolOf(t: ListedTool, name: string, connection: McpConnection, opts: McpToolsOptions, warn: (m: string) => void): NavigatorTool {
+function toolOf(
+  t: ListedTool,
+  name: string,
+  connection: McpConnection,
+  opts: McpToolsOptions,
+  warn: (m: string) => void,
+): NavigatorTool {
   const implied = classOf(t);
   const output = outputSchemaOf(t.name, t.outputSchema, warn);
   return defineTool({
@@ -106,29 +117,50 @@ function toolOf(t: ListedTool, name: string, connection: McpConnection, opts: Mc
   });
 }
 
-async function call(connection: McpConnection, tool: string, args: Record<string, unknown>, ctx: { idempotencyKey: string; taskId: string | null; signal?: AbortSignal }, timeoutMs: number): Promise<Json> {
+async function call(
+  connection: McpConnection,
+  tool: string,
+  args: Record<string, unknown>,
+  ctx: { idempotencyKey: string; taskId: string | null; signal?: AbortSignal },
+  timeoutMs: number,
+): Promise<Json> {
   let result: Awaited<ReturnType<Client['callTool']>>;
   try {
     const client = await connection.connect();
-    result = await client.callTool({ name: tool, arguments: args, _meta: { idempotencyKey: ctx.idempotencyKey, taskId: ctx.taskId } }, undefined, {
-      timeout: timeoutMs,
-      ...(ctx.signal ? { signal: ctx.signal } : {}),
-    });
+    result = await client.callTool(
+      { name: tool, arguments: args, _meta: { idempotencyKey: ctx.idempotencyKey, taskId: ctx.taskId } },
+      undefined,
+      {
+        timeout: timeoutMs,
+        ...(ctx.signal ? { signal: ctx.signal } : {}),
+      },
+    );
   } catch (err) {
     // the connection may be broken: the next call opens a new one
     await connection.reset();
     throw new Error(`MCP server ${connection.name}, tool ${tool}: ${(err as Error).message}`, { cause: err });
   }
   const value = resultValue(result as { structuredContent?: unknown; content?: unknown });
-  if (result.isError) throw new ToolRejected(`MCP tool ${tool} answered an error: ${typeof value === 'string' ? value : JSON.stringify(value)}`);
+  if (result.isError)
+    throw new ToolRejected(
+      `MCP tool ${tool} answered an error: ${typeof value === 'string' ? value : JSON.stringify(value)}`,
+    );
   return value;
 }
 
-type ContentItem = { type: string; text?: string; mimeType?: string; data?: string; uri?: string; resource?: { uri?: string; text?: string; mimeType?: string } };
+type ContentItem = {
+  type: string;
+  text?: string;
+  mimeType?: string;
+  data?: string;
+  uri?: string;
+  resource?: { uri?: string; text?: string; mimeType?: string };
+};
 
 /** The result as data: `structuredContent` when given, else the content items (text JSON-parsed when it is JSON). */
 export function resultValue(result: { structuredContent?: unknown; content?: unknown }): Json {
-  if (result.structuredContent !== undefined && result.structuredContent !== null) return result.structuredContent as Json;
+  if (result.structuredContent !== undefined && result.structuredContent !== null)
+    return result.structuredContent as Json;
   const items = (Array.isArray(result.content) ? result.content : []) as ContentItem[];
   const values = items.map(itemValue);
   if (values.length === 0) return null;
@@ -149,13 +181,20 @@ function itemValue(item: ContentItem): Json {
     }
     case 'image':
     case 'audio':
-      return { type: item.type, mimeType: item.mimeType ?? null, bytes: Math.floor(((item.data ?? '').length * 3) / 4) };
+      return {
+        type: item.type,
+        mimeType: item.mimeType ?? null,
+        bytes: Math.floor(((item.data ?? '').length * 3) / 4),
+      };
     case 'resource':
-      return { type: 'resource', uri: item.resource?.uri ?? null, ...(item.resource?.text !== undefined ? { text: item.resource.text } : {}) };
+      return {
+        type: 'resource',
+        uri: item.resource?.uri ?? null,
+        ...(item.resource?.text !== undefined ? { text: item.resource.text } : {}),
+      };
     case 'resource_link':
       return { type: 'resource_link', uri: item.uri ?? null };
     default:
       return { type: item.type };
   }
 }
-

@@ -143,7 +143,9 @@ const AgentSpecSchema = z.object({
   model: z.string().optional(),
   decisions: z.array(z.unknown(), { error: 'must be an array of decisions (defineDecision)' }).optional(),
   approvals: EffectApprovals.optional(),
-  contextReads: z.array(z.object({ tool: z.string(), args: z.unknown().optional() }), { error: 'must be a list of {tool, args?}' }).optional(),
+  contextReads: z
+    .array(z.object({ tool: z.string(), args: z.unknown().optional() }), { error: 'must be a list of {tool, args?}' })
+    .optional(),
 });
 
 export function defineAgent<I extends z.ZodObject, O extends z.ZodType>(spec: AgentSpec<I, O>): Agent<I, O> {
@@ -182,7 +184,8 @@ export function defineAgent<I extends z.ZodObject, O extends z.ZodType>(spec: Ag
   // checklist (or `plan`, its name in the reference implementation)
   let checklist: ChecklistStep[] = [];
   const field = spec.checklist !== undefined ? 'checklist' : 'plan';
-  if (spec.checklist !== undefined && spec.plan !== undefined) problems.push('plan: give the checklist once, as checklist (plan is its other name)');
+  if (spec.checklist !== undefined && spec.plan !== undefined)
+    problems.push('plan: give the checklist once, as checklist (plan is its other name)');
   const entries = spec.checklist ?? spec.plan;
   if (entries !== undefined) {
     const checked = checkChecklist(entries);
@@ -211,18 +214,24 @@ export function defineAgent<I extends z.ZodObject, O extends z.ZodType>(spec: Ag
       return;
     }
     const first = names.get(d.name);
-    if (first !== undefined) problems.push(`decisions.${i}.name: duplicate decision "${d.name}" (also decisions.${first})`);
+    if (first !== undefined)
+      problems.push(`decisions.${i}.name: duplicate decision "${d.name}" (also decisions.${first})`);
     else names.set(d.name, i);
   });
 
   (spec.approvals?.tools ?? []).forEach((name, i) => {
-    if (!toolNames.has(name)) problems.push(`approvals.tools.${i}: no tool "${name}" (tools: ${[...toolNames.keys()].join(', ') || 'none'})`);
+    if (!toolNames.has(name))
+      problems.push(`approvals.tools.${i}: no tool "${name}" (tools: ${[...toolNames.keys()].join(', ') || 'none'})`);
   });
 
   (spec.contextReads ?? []).forEach((r, i) => {
     const tool = tools.find((t) => t.name === r.tool);
-    if (!tool) problems.push(`contextReads.${i}.tool: no tool "${r.tool}" (tools: ${[...toolNames.keys()].join(', ') || 'none'})`);
-    else if (tool.sideEffect !== 'read_only') problems.push(`contextReads.${i}.tool: ${r.tool} is ${tool.sideEffect}; a context read must be a read_only tool`);
+    if (!tool)
+      problems.push(
+        `contextReads.${i}.tool: no tool "${r.tool}" (tools: ${[...toolNames.keys()].join(', ') || 'none'})`,
+      );
+    else if (tool.sideEffect !== 'read_only')
+      problems.push(`contextReads.${i}.tool: ${r.tool} is ${tool.sideEffect}; a context read must be a read_only tool`);
   });
 
   if (problems.length || !limits.success) throw new DefinitionError(label, problems);
@@ -247,14 +256,22 @@ export function defineAgent<I extends z.ZodObject, O extends z.ZodType>(spec: Ag
 export function toolsNeedingApproval(agent: Pick<AnyAgent, 'tools' | 'approvals'>): string[] {
   const { external, destructive, tools = [] } = agent.approvals;
   return agent.tools
-    .filter((t) => t.requiresApproval || tools.includes(t.name) || (external && t.sideEffect === 'external') || (destructive && t.destructive))
+    .filter(
+      (t) =>
+        t.requiresApproval ||
+        tools.includes(t.name) ||
+        (external && t.sideEffect === 'external') ||
+        (destructive && t.destructive),
+    )
     .map((t) => t.name);
 }
 
 /** The roles allowed to approve each tool that waits for approval and names `approvers` (tool → roles). */
 export function toolApprovers(agent: Pick<AnyAgent, 'tools' | 'approvals'>): Record<string, string[]> {
   const gated = new Set(toolsNeedingApproval(agent));
-  return Object.fromEntries(agent.tools.filter((t) => gated.has(t.name) && t.approvers?.length).map((t) => [t.name, [...t.approvers!]]));
+  return Object.fromEntries(
+    agent.tools.filter((t) => gated.has(t.name) && t.approvers?.length).map((t) => [t.name, [...t.approvers!]]),
+  );
 }
 
 /** Bad agent input: the message lists each problem with its path. */

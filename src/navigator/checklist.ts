@@ -33,7 +33,8 @@ export class ChecklistError extends Error {
 
 /** Like {@link normalizeChecklist} but returns the problems (paths relative to the checklist). */
 export function checkChecklist(checklist: unknown): { steps: ChecklistStep[]; problems: string[] } {
-  if (!Array.isArray(checklist)) return { steps: [], problems: ['a checklist must be an array of strings or {id, description}'] };
+  if (!Array.isArray(checklist))
+    return { steps: [], problems: ['a checklist must be an array of strings or {id, description}'] };
   const steps: ChecklistStep[] = [];
   const problems: string[] = [];
   const seen = new Map<string, number>();

@@ -60,16 +60,18 @@ export interface ResolvedDecision extends DecisionWords {
   approvers?: string[];
 }
 
-const DecisionSpecSchema = z.object({
-  name: z.string().regex(/^[A-Za-z_][A-Za-z0-9_-]*$/, 'must be a name of letters, digits, _ and -'),
-  description: z.string().trim().min(1, 'must not be empty'),
-  key: z.custom<(input: unknown) => string>((v) => typeof v === 'function', {
-    error: 'must be a function from the agent input to the journal key',
-  }),
-  values: z.custom<z.ZodType>((v) => v instanceof z.ZodType, { error: 'must be a zod schema of the allowed values' }),
-  expiry: z.object({ afterMs: z.number().int().positive(), value: z.unknown() }).optional(),
-  approvers: Approvers.optional(),
-}).extend(DecisionWords.shape);
+const DecisionSpecSchema = z
+  .object({
+    name: z.string().regex(/^[A-Za-z_][A-Za-z0-9_-]*$/, 'must be a name of letters, digits, _ and -'),
+    description: z.string().trim().min(1, 'must not be empty'),
+    key: z.custom<(input: unknown) => string>((v) => typeof v === 'function', {
+      error: 'must be a function from the agent input to the journal key',
+    }),
+    values: z.custom<z.ZodType>((v) => v instanceof z.ZodType, { error: 'must be a zod schema of the allowed values' }),
+    expiry: z.object({ afterMs: z.number().int().positive(), value: z.unknown() }).optional(),
+    approvers: Approvers.optional(),
+  })
+  .extend(DecisionWords.shape);
 
 export function defineDecision<I, V extends z.ZodType>(spec: DecisionSpec<I, V>): Decision<I, V> {
   const label = `defineDecision(${typeof spec?.name === 'string' ? JSON.stringify(spec.name) : '?'})`;
@@ -105,7 +107,14 @@ export function resolveDecision(d: Decision, input: unknown): ResolvedDecision {
     ]);
   }
   const words = { ...(d.onApprove ? { onApprove: d.onApprove } : {}), ...(d.onReject ? { onReject: d.onReject } : {}) };
-  return { name: d.name, key, description: d.description, values: d.values, ...words, ...(d.approvers?.length ? { approvers: [...d.approvers] } : {}) };
+  return {
+    name: d.name,
+    key,
+    description: d.description,
+    values: d.values,
+    ...words,
+    ...(d.approvers?.length ? { approvers: [...d.approvers] } : {}),
+  };
 }
 
 export type DecisionCheck = { ok: true; value: Json } | { ok: false; problems: string[] };

@@ -9,8 +9,7 @@
  */
 
 export type Extraction =
-  | { ok: true; code: string }
-  | { ok: false; reason: 'no_code' | 'multiple_blocks'; message: string };
+  { ok: true; code: string } | { ok: false; reason: 'no_code' | 'multiple_blocks'; message: string };
 
 const NO_CODE =
   'No valid PTC-Lisp code found in your answer. Reply with exactly one ```clojure code block ' +
@@ -34,7 +33,10 @@ function fences(text: string): Fence[] {
     const tag = m[2]!.toLowerCase();
     const start = m.index + m[0].length;
     // closed by the same fence marker on its own line, or by </clojure> for clojure blocks
-    const closeRe = new RegExp(`^[ \\t]*${marker[0] === '`' ? '`' : '~'}{${marker.length},}[ \\t]*$|</(?:clojure|lisp)>`, 'gm');
+    const closeRe = new RegExp(
+      `^[ \\t]*${marker[0] === '`' ? '`' : '~'}{${marker.length},}[ \\t]*$|</(?:clojure|lisp)>`,
+      'gm',
+    );
     closeRe.lastIndex = start;
     const close = closeRe.exec(text);
     const end = close ? close.index : text.length;

@@ -13,6 +13,7 @@ export type FallbackResult = { ok: true; value: import('../lisp/tools.ts').Json 
 export function tryFallback(agent: Pick<Agent, 'output'>, st: Pick<PassState, 'fallback'>): FallbackResult {
   if (!st.fallback) return { ok: false, why: 'no turn produced a value' };
   const shaped = shapeJson(agent, st.fallback.value);
-  if (!shaped.ok) return { ok: false, why: `the last value does not match the expected output (${shaped.problems.join('; ')})` };
+  if (!shaped.ok)
+    return { ok: false, why: `the last value does not match the expected output (${shaped.problems.join('; ')})` };
   return { ok: true, value: shaped.value };
 }

@@ -29,7 +29,13 @@ export {
   toolApprovers,
 } from './agent.ts';
 export { type NavigatorTool, type ToolSpec, DefinitionError, TOOL_NAME, ToolRejected, defineTool } from './tool.ts';
-export { type ChecklistStep, type ChecklistEntry, ChecklistError, checkChecklist, normalizeChecklist } from './checklist.ts';
+export {
+  type ChecklistStep,
+  type ChecklistEntry,
+  ChecklistError,
+  checkChecklist,
+  normalizeChecklist,
+} from './checklist.ts';
 export {
   type Decision,
   type DecisionSpec,

@@ -140,7 +140,8 @@ export interface PassState {
  * The step of the pass the `index`th tool call ran in: 0 before any effects, n after the
  * nth batch of effects (the host ran the effects between two steps).
  */
-export const stepOfCall = (stepStarts: readonly number[], index: number): number => stepStarts.filter((start) => start <= index).length;
+export const stepOfCall = (stepStarts: readonly number[], index: number): number =>
+  stepStarts.filter((start) => start <= index).length;
 
 /** A state that cannot be resumed (wrong agent, wrong version, nothing pending). */
 export class PassStateError extends Error {
@@ -152,7 +153,8 @@ export function checkState(state: unknown, agentName: string): PassState {
   if (!s || typeof s !== 'object' || s.v !== PASS_STATE_VERSION) {
     throw new PassStateError(`not a pass state of version ${PASS_STATE_VERSION}`);
   }
-  if (s.agent !== agentName) throw new PassStateError(`the pass state belongs to agent "${s.agent}", not "${agentName}"`);
+  if (s.agent !== agentName)
+    throw new PassStateError(`the pass state belongs to agent "${s.agent}", not "${agentName}"`);
   if (!s.pending) throw new PassStateError('the pass state has no suspended program to resume');
   return s;
 }
@@ -160,7 +162,9 @@ export function checkState(state: unknown, agentName: string): PassState {
 // ---------------------------------------------------------------- journal
 
 /** The host's journal as a Map, from a Map, entries or a plain object. */
-export function toJournal(j: Journal | ReadonlyArray<readonly [string, Json]> | Readonly<Record<string, Json>> | null | undefined): Journal {
+export function toJournal(
+  j: Journal | ReadonlyArray<readonly [string, Json]> | Readonly<Record<string, Json>> | null | undefined,
+): Journal {
   if (!j) return new Map();
   if (j instanceof Map) return new Map(j);
   if (Array.isArray(j)) return new Map(j as Array<[string, Json]>);
@@ -210,7 +214,8 @@ const MAX_ITEMS = 100_000;
 export const valueSource = (v: Value): string => lispValueSource(v, { maxItems: MAX_ITEMS });
 
 /** The namespace as a record of re-readable source (`serializeNamespace`). */
-export const namespaceSource = (ns: Namespace): Record<string, string> => serializeNamespace(ns, { maxItems: MAX_ITEMS });
+export const namespaceSource = (ns: Namespace): Record<string, string> =>
+  serializeNamespace(ns, { maxItems: MAX_ITEMS });
 
 /**
  * Reads a namespace record back (`deserializeNamespace`) with the agent's tools known
@@ -218,15 +223,27 @@ export const namespaceSource = (ns: Namespace): Record<string, string> => serial
  * evaluate is dropped with a warning (entries that depend on it go too) rather than
  * failing the pass.
  */
-export async function readNamespace(rec: Record<string, string>, warnings: Warning[], tools: readonly ToolDef[] = []): Promise<Namespace> {
+export async function readNamespace(
+  rec: Record<string, string>,
+  warnings: Warning[],
+  tools: readonly ToolDef[] = [],
+): Promise<Namespace> {
   return deserializeNamespace(rec, {
     tools,
-    onError: (name, e) => warnings.push({ code: 'namespace_entry_dropped', message: `${name} could not be kept for the next program: ${e.message}` }),
+    onError: (name, e) =>
+      warnings.push({
+        code: 'namespace_entry_dropped',
+        message: `${name} could not be kept for the next program: ${e.message}`,
+      }),
   });
 }
 
 /** `*1 *2 *3` source → values (`*1` first). */
-export async function readHistory(sources: readonly string[], warnings: Warning[], tools: readonly ToolDef[] = []): Promise<Value[]> {
+export async function readHistory(
+  sources: readonly string[],
+  warnings: Warning[],
+  tools: readonly ToolDef[] = [],
+): Promise<Value[]> {
   const rec: Record<string, string> = {};
   sources.forEach((s, i) => (rec[`h${i + 1}`] = s));
   const ns = await readNamespace(rec, warnings, tools);
@@ -244,7 +261,8 @@ export const HISTORY_VALUE_CHARS = 1024;
  */
 export function truncateValue(v: Value, budget = HISTORY_VALUE_CHARS): Value {
   if (typeof v === 'string') return v.length > budget ? `${v.slice(0, Math.max(budget - 3, 0))}...` : v;
-  if (v === null || typeof v !== 'object' || v instanceof FnValue || v instanceof Keyword || v instanceof Regex) return v;
+  if (v === null || typeof v !== 'object' || v instanceof FnValue || v instanceof Keyword || v instanceof Regex)
+    return v;
   let printed: string;
   try {
     printed = valueSource(v);
@@ -277,7 +295,11 @@ export function truncateValue(v: Value, budget = HISTORY_VALUE_CHARS): Value {
     }
   };
   if (isMap(v)) {
-    const entries = keep([...v] as Array<[Value, Value]>, ([k, x]) => itemSize(k) + 1 + itemSize(x), ([k, x], left): [Value, Value] => [k, truncateValue(x, left - itemSize(k) - 1)]);
+    const entries = keep(
+      [...v] as Array<[Value, Value]>,
+      ([k, x]) => itemSize(k) + 1 + itemSize(x),
+      ([k, x], left): [Value, Value] => [k, truncateValue(x, left - itemSize(k) - 1)],
+    );
     return pmap(entries);
   }
   const seq = isVector(v) || isSet(v) || v instanceof PList || v instanceof LazySeq ? iterate(v as never) : null;

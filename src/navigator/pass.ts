@@ -45,7 +45,15 @@ import {
   truncateValue,
   valueSource,
 } from './pass-state.ts';
-import { errorFeedback, firstUserMessage, normalFeedback, renderError, returnFeedback, staticSystemPrompt, systemPrompt } from './prompt/index.ts';
+import {
+  errorFeedback,
+  firstUserMessage,
+  normalFeedback,
+  renderError,
+  returnFeedback,
+  staticSystemPrompt,
+  systemPrompt,
+} from './prompt/index.ts';
 import { zodTypeText } from './schema.ts';
 import { DefinitionError } from './tool.ts';
 import { failData, jsonOf, passError, shapeReturn, simpleError, traceCall, turnKind } from './turn.ts';
@@ -183,16 +191,33 @@ export async function startPass(o: StartPassOptions): Promise<PassStep> {
     usage: zeroUsage(),
     warnings: [],
   };
-  const ctx: Ctx = { agent, host: toJournal(o.journal), model: o.model, staticPrompt: staticSystemPrompt(), evaluate: o.evaluate ?? run, progress: o.onProgress ?? noProgress };
+  const ctx: Ctx = {
+    agent,
+    host: toJournal(o.journal),
+    model: o.model,
+    staticPrompt: staticSystemPrompt(),
+    evaluate: o.evaluate ?? run,
+    progress: o.onProgress ?? noProgress,
+  };
   let first: string;
   try {
     const input = parseInput(agent, o.input) as Record<string, unknown>;
     st.input = JSON.parse(JSON.stringify(input)) as Record<string, Json>;
     const context = await readContext(ctx, input, st.runId);
-    first = passOpening({ agent, input: st.input, summaries: st.summaries, toolShapes: o.toolShapes, lastError: o.lastError, context });
+    first = passOpening({
+      agent,
+      input: st.input,
+      summaries: st.summaries,
+      toolShapes: o.toolShapes,
+      lastError: o.lastError,
+      context,
+    });
   } catch (e) {
     if (e instanceof InputError || e instanceof DefinitionError) {
-      return done(st, { status: 'error', error: simpleError(e instanceof InputError ? 'invalid_input' : 'invalid_agent', e.message) });
+      return done(st, {
+        status: 'error',
+        error: simpleError(e instanceof InputError ? 'invalid_input' : 'invalid_agent', e.message),
+      });
     }
     throw e;
   }
@@ -211,7 +236,18 @@ async function replayTurn(ctx: Ctx, st: PassState, code: string): Promise<PassSt
   st.turn = turn;
   st.usage.turns = turn;
   const response = fencedProgram(code);
-  st.trace.push({ turn, kind, response, program: code, result: null, prints: [], toolCalls: [], suspensions: 0, feedback: null, usage: { inputTokens: 0, outputTokens: 0 } });
+  st.trace.push({
+    turn,
+    kind,
+    response,
+    program: code,
+    result: null,
+    prints: [],
+    toolCalls: [],
+    suspensions: 0,
+    feedback: null,
+    usage: { inputTokens: 0, outputTokens: 0 },
+  });
   st.messages.push({ role: 'assistant', content: response });
   ctx.progress({ phase: 'program', turn, program: code });
   return execute(ctx, st, code, kind);
@@ -230,7 +266,14 @@ export function passOpening(o: {
   /** the agent's context reads as this pass made them (a host rebuilding the opening has none: the state then keeps the message) */
   context?: readonly ContextResult[];
 }): string {
-  const first = firstUserMessage({ agent: o.agent, input: o.input, decisions: resolveDecisions(o.agent, o.input), summaries: o.summaries, toolShapes: o.toolShapes, context: o.context });
+  const first = firstUserMessage({
+    agent: o.agent,
+    input: o.input,
+    decisions: resolveDecisions(o.agent, o.input),
+    summaries: o.summaries,
+    toolShapes: o.toolShapes,
+    context: o.context,
+  });
   return o.lastError ? `${first}\n\n${previousError(o.lastError)}` : first;
 }
 
@@ -248,8 +291,20 @@ async function readContext(ctx: Ctx, input: Record<string, unknown>, runId: stri
       const args = (typeof r.args === 'function' ? r.args(input) : r.args) ?? {};
       call = Object.keys(args).length ? `(tool/${r.tool} ${ednOfJson(args as Json, { keywordKeys: true })})` : call;
       const { limits } = ctx.agent;
-      const res = await ctx.evaluate(call, { tools: [...ctx.agent.tools] as ToolDef[], journal: null, limits: { timeoutMs: limits.timeoutMs, fuel: limits.fuel, maxToolCalls: 1 }, runId });
-      out.push(res.status === 'ok' ? { call, value: prStrLimited(res.value, 200_000) } : { call, error: res.status === 'error' ? renderError(passError(res.error)).replace(/^Error: /, '') : res.status });
+      const res = await ctx.evaluate(call, {
+        tools: [...ctx.agent.tools] as ToolDef[],
+        journal: null,
+        limits: { timeoutMs: limits.timeoutMs, fuel: limits.fuel, maxToolCalls: 1 },
+        runId,
+      });
+      out.push(
+        res.status === 'ok'
+          ? { call, value: prStrLimited(res.value, 200_000) }
+          : {
+              call,
+              error: res.status === 'error' ? renderError(passError(res.error)).replace(/^Error: /, '') : res.status,
+            },
+      );
     } catch (e) {
       out.push({ call, error: e instanceof Error ? e.message : String(e) });
     }
@@ -272,7 +327,14 @@ export async function resumePass(o: ResumePassOptions): Promise<PassStep> {
   // a private copy: the caller's state object is never changed
   const st = checkState(JSON.parse(JSON.stringify(o.state)) as unknown, o.agent.name);
   for (const [id, r] of Object.entries(o.effectResults ?? {})) st.effectResults[id] = r;
-  const ctx: Ctx = { agent: o.agent, host: toJournal(o.journal), model: o.model, staticPrompt: staticSystemPrompt(), evaluate: o.evaluate ?? run, progress: o.onProgress ?? noProgress };
+  const ctx: Ctx = {
+    agent: o.agent,
+    host: toJournal(o.journal),
+    model: o.model,
+    staticPrompt: staticSystemPrompt(),
+    evaluate: o.evaluate ?? run,
+    progress: o.onProgress ?? noProgress,
+  };
   const pending = st.pending!;
   ctx.progress({ phase: 'program', turn: st.turn, program: pending.code });
   const step = await execute(ctx, st, pending.code, pending.turnKind);
@@ -298,13 +360,21 @@ async function loop(ctx: Ctx, st: PassState): Promise<PassStep> {
     let answer: { text: string; usage: { inputTokens: number; outputTokens: number } };
     try {
       ctx.progress({ phase: 'model', turn });
-      answer = await ctx.model.generate({ system, messages: st.messages, onProgress: (outputTokens, text) => ctx.progress({ phase: 'model', turn, outputTokens, ...(text !== undefined ? { text } : {}) }) });
+      answer = await ctx.model.generate({
+        system,
+        messages: st.messages,
+        onProgress: (outputTokens, text) =>
+          ctx.progress({ phase: 'model', turn, outputTokens, ...(text !== undefined ? { text } : {}) }),
+      });
     } catch (e) {
       // a transport failure (network, 5xx, 429, timeout) is not the program's fault: the
       // host retries the pass; only a failure no retry can mend ends it in an error
       if (e instanceof LlmError && e.retryable) throw e;
       const message = e instanceof Error ? e.message : String(e);
-      return done(st, { status: 'error', error: simpleError('llm_error', `LLM call failed (${ctx.model.id}): ${message}`) });
+      return done(st, {
+        status: 'error',
+        error: simpleError('llm_error', `LLM call failed (${ctx.model.id}): ${message}`),
+      });
     }
     st.turn = turn;
     st.usage.turns = turn;
@@ -379,7 +449,8 @@ function effectTools(agent: AnyAgent): Set<string> {
 
 function addWarnings(st: PassState, ws: readonly Warning[]): void {
   for (const w of ws) {
-    if (!st.warnings.some((x) => x.code === w.code && x.message === w.message)) st.warnings.push({ code: w.code, message: w.message });
+    if (!st.warnings.some((x) => x.code === w.code && x.message === w.message))
+      st.warnings.push({ code: w.code, message: w.message });
   }
 }
 
@@ -427,7 +498,9 @@ async function execute(ctx: Ctx, st: PassState, code: string, kind: TurnKind): P
 
   // inline calls really ran (again, when a program is re-run); an effect answered from
   // its result is recorded once, however often the program is re-run
-  const calls = res.toolCalls.filter((c) => !st.toolCalls.some((x) => x.idempotencyKey === c.idempotencyKey && x.tool === c.tool));
+  const calls = res.toolCalls.filter(
+    (c) => !st.toolCalls.some((x) => x.idempotencyKey === c.idempotencyKey && x.tool === c.tool),
+  );
   st.toolCalls.push(...calls);
   trace.toolCalls.push(...calls.map(traceCall));
 
@@ -464,7 +537,12 @@ async function execute(ctx: Ctx, st: PassState, code: string, kind: TurnKind): P
         feedback(
           ctx,
           st,
-          returnFeedback({ expected: zodTypeText(agent.output), received: shaped.value, problems: shaped.problems, ...counts(ctx, st) }),
+          returnFeedback({
+            expected: zodTypeText(agent.output),
+            received: shaped.value,
+            problems: shaped.problems,
+            ...counts(ctx, st),
+          }),
         );
         return null;
       }
@@ -501,7 +579,9 @@ function keepNamespace(st: PassState, ns: Parameters<typeof namespaceSource>[0])
   try {
     st.namespace = namespaceSource(ns);
   } catch (e) {
-    addWarnings(st, [{ code: 'namespace_not_kept', message: `definitions of this turn could not be kept: ${(e as Error).message}` }]);
+    addWarnings(st, [
+      { code: 'namespace_not_kept', message: `definitions of this turn could not be kept: ${(e as Error).message}` },
+    ]);
   }
 }
 
@@ -517,7 +597,9 @@ function exhausted(ctx: Ctx, st: PassState): PassDone {
   const fb = tryFallback(ctx.agent, st);
   if (fb.ok) {
     st.usage.fallbackUsed = true;
-    addWarnings(st, [{ code: 'fallback_used', message: 'the turns ran out; the value of the last turn was taken as the result' }]);
+    addWarnings(st, [
+      { code: 'fallback_used', message: 'the turns ran out; the value of the last turn was taken as the result' },
+    ]);
     return done(st, { status: 'return', value: fb.value });
   }
   const { maxTurns, retryTurns } = ctx.agent.limits;
@@ -527,12 +609,19 @@ function exhausted(ctx: Ctx, st: PassState): PassDone {
   if (last?.status === 'error' && endsWithCause(last.error)) {
     // a limit or a program the analyzer refused: that is the pass's error, not the turn count
     const { type, message, line, column, hint } = last.error;
-    return done(st, { status: 'error', error: { type, message: `${message} (in turn ${st.turn}, the last of ${maxTurns}${more})`, line, column, hint } });
+    return done(st, {
+      status: 'error',
+      error: { type, message: `${message} (in turn ${st.turn}, the last of ${maxTurns}${more})`, line, column, hint },
+    });
   }
   const cause = last?.status === 'error' ? `; the last turn ended in ${last.error.type}: ${last.error.message}` : '';
   return done(st, {
     status: 'error',
-    error: simpleError('max_turns_exceeded', `Exceeded max_turns limit of ${maxTurns}${more}${cause}`, `no result: ${fb.why}`),
+    error: simpleError(
+      'max_turns_exceeded',
+      `Exceeded max_turns limit of ${maxTurns}${more}${cause}`,
+      `no result: ${fb.why}`,
+    ),
   });
 }
 

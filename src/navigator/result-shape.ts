@@ -25,16 +25,26 @@ function shape(v: Json, depth: number): string {
   if (depth >= MAX_DEPTH) return Array.isArray(v) ? '[...]' : '{...}';
   if (Array.isArray(v)) return v.length === 0 ? '[]' : `[${shape(v[0]!, depth + 1)}]`;
   const entries = Object.entries(v);
-  const keys = entries.slice(0, MAX_KEYS).map(([k, x]) => `${KEYWORD.test(k) ? `:${k}` : JSON.stringify(k)} ${shape(x, depth + 1)}`);
+  const keys = entries
+    .slice(0, MAX_KEYS)
+    .map(([k, x]) => `${KEYWORD.test(k) ? `:${k}` : JSON.stringify(k)} ${shape(x, depth + 1)}`);
   if (entries.length > MAX_KEYS) keys.push('...');
   return `{${keys.join(', ')}}`;
 }
 
 /** The shape of each tool's first successful result in a ledger, by tool name. */
-export function shapesFromCalls(calls: ReadonlyArray<{ tool: string; status?: string; result?: Json; error?: string }>): Record<string, string> {
+export function shapesFromCalls(
+  calls: ReadonlyArray<{ tool: string; status?: string; result?: Json; error?: string }>,
+): Record<string, string> {
   const out: Record<string, string> = {};
   for (const c of calls) {
-    if (c.tool in out || c.result === undefined || c.error !== undefined || (c.status !== undefined && c.status !== 'completed')) continue;
+    if (
+      c.tool in out ||
+      c.result === undefined ||
+      c.error !== undefined ||
+      (c.status !== undefined && c.status !== 'completed')
+    )
+      continue;
     out[c.tool] = resultShape(c.result);
   }
   return out;

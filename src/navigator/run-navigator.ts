@@ -68,7 +68,10 @@ export function defaultRunId(agent: Pick<Agent, 'name'>, input: unknown): string
 }
 
 /** Applies a finished pass to a journal: resets first, then commits in order. */
-export function applyDelta(journal: JournalInput | null | undefined, done: Pick<PassDone, 'journalDelta' | 'resets'>): Array<[string, Json]> {
+export function applyDelta(
+  journal: JournalInput | null | undefined,
+  done: Pick<PassDone, 'journalDelta' | 'resets'>,
+): Array<[string, Json]> {
   const j = toJournal(journal);
   for (const k of done.resets) j.delete(k);
   for (const [k, v] of done.journalDelta) {
@@ -85,7 +88,11 @@ export async function runEffect(agent: AnyAgent, effect: EffectRequest): Promise
   const args = tool.input.safeParse(effect.args);
   if (!args.success) return { error: `invalid arguments: ${issuesText(args.error, 'args')}` };
   try {
-    const out = await tool.handler(args.data, { idempotencyKey: effect.idempotencyKey, taskId: effect.taskId, signal: new AbortController().signal });
+    const out = await tool.handler(args.data, {
+      idempotencyKey: effect.idempotencyKey,
+      taskId: effect.taskId,
+      signal: new AbortController().signal,
+    });
     return { ok: toJson(fromJson((out ?? null) as Json)) };
   } catch (e) {
     return { error: e instanceof Error ? e.message : String(e) };
@@ -109,11 +116,24 @@ export async function runNavigator(agent: AnyAgent, o: RunNavigatorOptions): Pro
     const state = o.onSuspend ? await o.onSuspend(step.state, step.effects) : step.state;
     const results: Record<string, EffectResult> = {};
     await Promise.all(step.effects.map(async (e) => (results[e.id] = await runEffect(agent, e))));
-    step = await resumePass({ agent, state, journal: o.journal ?? new Map(), effectResults: results, model: o.model, evaluate: o.evaluate });
+    step = await resumePass({
+      agent,
+      state,
+      journal: o.journal ?? new Map(),
+      effectResults: results,
+      model: o.model,
+      evaluate: o.evaluate,
+    });
   }
   const { outcome } = step;
   const status: PassResult['status'] =
-    outcome.status === 'return' ? (isWaiting(outcome.value ?? null) ? 'waiting' : 'ok') : outcome.status === 'fail' ? 'fail' : 'error';
+    outcome.status === 'return'
+      ? isWaiting(outcome.value ?? null)
+        ? 'waiting'
+        : 'ok'
+      : outcome.status === 'fail'
+        ? 'fail'
+        : 'error';
   return {
     status,
     value: outcome.value ?? null,

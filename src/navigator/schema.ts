@@ -126,7 +126,8 @@ export function resultFieldDescriptions(schema: z.ZodType): Array<[string, strin
     for (const alt of [...(s.anyOf ?? []), ...(s.oneOf ?? []), ...(s.allOf ?? [])]) walk(alt, path, depth + 1);
     if (s.items) walk(s.items, path, depth + 1);
     for (const [k, p] of Object.entries(s.properties ?? {})) walk(p, [...path, keyword(k)], depth + 1);
-    if (s.additionalProperties && s.additionalProperties !== true) walk(s.additionalProperties, [...path, '<key>'], depth + 1);
+    if (s.additionalProperties && s.additionalProperties !== true)
+      walk(s.additionalProperties, [...path, '<key>'], depth + 1);
   };
   walk(root, [], 0);
   return out;

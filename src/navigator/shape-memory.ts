@@ -34,7 +34,8 @@ export class ShapeMemory {
   private readonly shapes = new Map<string, string>();
 
   constructor(private readonly maxEntries = DEFAULT_SHAPE_ENTRIES) {
-    if (!Number.isInteger(maxEntries) || maxEntries < 1) throw new RangeError(`ShapeMemory: maxEntries must be a positive integer, got ${maxEntries}`);
+    if (!Number.isInteger(maxEntries) || maxEntries < 1)
+      throw new RangeError(`ShapeMemory: maxEntries must be a positive integer, got ${maxEntries}`);
   }
 
   get size(): number {
@@ -80,7 +81,11 @@ const untyped = (agent: ShapeAgent): Set<string> => new Set(agent.tools.filter((
  * The shapes a pass starts with: what this mission's own calls showed (`fromMission`, from
  * its ledger) wins over what earlier missions showed.
  */
-export function passShapes(memory: ShapeMemory | undefined, agent: ShapeAgent, fromMission: Readonly<Record<string, string>> | undefined): Record<string, string> | undefined {
+export function passShapes(
+  memory: ShapeMemory | undefined,
+  agent: ShapeAgent,
+  fromMission: Readonly<Record<string, string>> | undefined,
+): Record<string, string> | undefined {
   if (!memory) return fromMission ? { ...fromMission } : undefined;
   const merged = { ...memory.shapesFor(agent), ...fromMission };
   return Object.keys(merged).length ? merged : undefined;

@@ -133,7 +133,9 @@ export function unpackState(packed: PackedState, host: PackContext = {}): PassSt
   if (!packing) return st;
   if (packing.opening !== undefined) {
     if (host.opening === undefined || hashOf(host.opening) !== packing.opening) {
-      throw new PassStateError('the first message of the suspended pass cannot be rebuilt: the agent or what the pass started with changed');
+      throw new PassStateError(
+        'the first message of the suspended pass cannot be rebuilt: the agent or what the pass started with changed',
+      );
     }
     st.messages = [{ role: 'user', content: host.opening }];
   }
@@ -142,12 +144,16 @@ export function unpackState(packed: PackedState, host: PackContext = {}): PassSt
   const trace = st.trace.map((t, i) => {
     const n = packing.turnCalls?.[i];
     const { response, program } = answers[i]!;
-    const calls = n === undefined ? { ...t, response } : { ...t, response, toolCalls: st.toolCalls.slice(from, (from += n)).map(traceCall) };
+    const calls =
+      n === undefined
+        ? { ...t, response }
+        : { ...t, response, toolCalls: st.toolCalls.slice(from, (from += n)).map(traceCall) };
     return { ...calls, program };
   });
   const messages = packing.messages && st.messages[0] ? conversation(st.messages[0], trace) : st.messages;
   const last = trace[trace.length - 1];
-  const pending = packing.pendingCode && st.pending && last?.program ? { ...st.pending, code: last.program } : st.pending;
+  const pending =
+    packing.pendingCode && st.pending && last?.program ? { ...st.pending, code: last.program } : st.pending;
   return { ...st, messages, trace, pending };
 }
 

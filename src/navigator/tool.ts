@@ -86,7 +86,9 @@ const isZod = (v: unknown): v is z.ZodType => v instanceof z.ZodType;
 
 /** `approvers` of a decision or tool: role names, at least one. */
 export const Approvers = z
-  .array(z.string().regex(/^[\w.-]+$/, 'a role is letters, digits, _, . or -'), { error: 'must be a list of role names' })
+  .array(z.string().regex(/^[\w.-]+$/, 'a role is letters, digits, _, . or -'), {
+    error: 'must be a list of role names',
+  })
   .min(1, 'name at least one role (or leave approvers out)');
 
 export const ToolSpecSchema = z.object({
@@ -146,7 +148,9 @@ export function defineTool<I extends z.ZodObject>(spec: ToolSpec<I>): NavigatorT
  * by the words of its description, so every card (a mission effect, a plan step, a batch)
  * asks for the same tools. A tool nobody here knows is asked about: better once too often.
  */
-export function asksConfirmation(tool: Pick<NavigatorTool, 'sideEffect' | 'destructive' | 'confirm'> | undefined): boolean {
+export function asksConfirmation(
+  tool: Pick<NavigatorTool, 'sideEffect' | 'destructive' | 'confirm'> | undefined,
+): boolean {
   if (!tool) return true;
   return tool.sideEffect === 'external' || tool.destructive || tool.confirm === true;
 }

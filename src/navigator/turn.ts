@@ -25,9 +25,7 @@ export function isWaiting(v: Json): boolean {
   return v !== null && typeof v === 'object' && !Array.isArray(v) && v.status === 'waiting';
 }
 
-export type Shaped =
-  | { ok: true; value: Json; waiting: boolean }
-  | { ok: false; value: Json; problems: string[] };
+export type Shaped = { ok: true; value: Json; waiting: boolean } | { ok: false; value: Json; problems: string[] };
 
 /** JSON of a value, or the text of why it has none. */
 export function jsonOf(v: Value): { ok: true; value: Json } | { ok: false; message: string } {
@@ -68,7 +66,8 @@ export function passError(e: PtcError | PassError): PassError {
   if (e instanceof PtcError) {
     // a limit says which: `fuel limit: evaluation used more than 1000000 steps`
     const limit = e.code === 'limit_exceeded' && typeof e.details?.limit === 'string' ? e.details.limit : null;
-    const message = limit && !/\blimit\b/i.test(e.message) ? `${limit.replace('_', ' ')} limit: ${e.message}` : e.message;
+    const message =
+      limit && !/\blimit\b/i.test(e.message) ? `${limit.replace('_', ' ')} limit: ${e.message}` : e.message;
     return { type: e.code, message, line: e.line ?? null, column: e.column ?? null, hint: e.hint ?? null };
   }
   return e;

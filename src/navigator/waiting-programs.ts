@@ -25,7 +25,8 @@ export class WaitingPrograms {
   private readonly programs = new Map<string, { pass: number; code: string }>();
 
   constructor(private readonly maxMissions = DEFAULT_WAITING_MISSIONS) {
-    if (!Number.isInteger(maxMissions) || maxMissions < 1) throw new RangeError(`WaitingPrograms: maxMissions must be a positive integer, got ${maxMissions}`);
+    if (!Number.isInteger(maxMissions) || maxMissions < 1)
+      throw new RangeError(`WaitingPrograms: maxMissions must be a positive integer, got ${maxMissions}`);
   }
 
   get size(): number {

@@ -25,12 +25,16 @@ export const INLINE_LIMIT_BYTES = 2 * 1024 * 1024 - 64 * 1024;
 
 /** The default store's folder: NAVIGATOR_DATA_DIR or $XDG_DATA_HOME/navigator-on-temporal or ~/.local/share/navigator-on-temporal, then /payloads. */
 export function defaultStoreDir(env: NodeJS.ProcessEnv = process.env): string {
-  const base = env.NAVIGATOR_DATA_DIR ?? join(env.XDG_DATA_HOME ?? join(homedir(), '.local', 'share'), 'navigator-on-temporal');
+  const base =
+    env.NAVIGATOR_DATA_DIR ?? join(env.XDG_DATA_HOME ?? join(homedir(), '.local', 'share'), 'navigator-on-temporal');
   return join(base, 'payloads');
 }
 
 /** The store NAVIGATOR_PAYLOAD_STORE names (see above); null for `off`. */
-export async function storeFromSpec(spec: string | undefined, env: NodeJS.ProcessEnv = process.env): Promise<PayloadStore | null> {
+export async function storeFromSpec(
+  spec: string | undefined,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<PayloadStore | null> {
   const s = spec?.trim();
   if (!s) return new FileStore(defaultStoreDir(env));
   if (s === 'off' || s === 'none') return null;
@@ -39,7 +43,10 @@ export async function storeFromSpec(spec: string | undefined, env: NodeJS.Proces
     return s3StoreFromUrl(s, env);
   }
   const path = s.startsWith('file:') ? s.slice('file:'.length) : s;
-  if (!isAbsolute(path)) throw new Error(`NAVIGATOR_PAYLOAD_STORE=${s}: give s3://bucket/prefix, file:/absolute/folder, an absolute folder or off`);
+  if (!isAbsolute(path))
+    throw new Error(
+      `NAVIGATOR_PAYLOAD_STORE=${s}: give s3://bucket/prefix, file:/absolute/folder, an absolute folder or off`,
+    );
   return new FileStore(path);
 }
 
@@ -51,5 +58,7 @@ function positiveInt(env: NodeJS.ProcessEnv, name: string, fallback: number): nu
   return n;
 }
 
-export const thresholdFromEnv = (env: NodeJS.ProcessEnv = process.env) => positiveInt(env, 'NAVIGATOR_PAYLOAD_THRESHOLD', DEFAULT_THRESHOLD_BYTES);
-export const maxResultBytesFromEnv = (env: NodeJS.ProcessEnv = process.env) => positiveInt(env, 'NAVIGATOR_MAX_RESULT_BYTES', DEFAULT_MAX_RESULT_BYTES);
+export const thresholdFromEnv = (env: NodeJS.ProcessEnv = process.env) =>
+  positiveInt(env, 'NAVIGATOR_PAYLOAD_THRESHOLD', DEFAULT_THRESHOLD_BYTES);
+export const maxResultBytesFromEnv = (env: NodeJS.ProcessEnv = process.env) =>
+  positiveInt(env, 'NAVIGATOR_MAX_RESULT_BYTES', DEFAULT_MAX_RESULT_BYTES);

@@ -40,10 +40,19 @@ export interface GcReport {
 }
 
 const isPayload = (v: unknown): v is Payload =>
-  typeof v === 'object' && v !== null && 'metadata' in v && typeof (v as Payload).metadata === 'object' && (v as Payload).metadata !== null && 'data' in v;
+  typeof v === 'object' &&
+  v !== null &&
+  'metadata' in v &&
+  typeof (v as Payload).metadata === 'object' &&
+  (v as Payload).metadata !== null &&
+  'data' in v;
 
 /** The digests `value` (a history) references, decoded through the codecs that run after the claim check. */
-export async function referencedDigests(value: unknown, below: readonly PayloadCodec[], into = new Set<string>()): Promise<Set<string>> {
+export async function referencedDigests(
+  value: unknown,
+  below: readonly PayloadCodec[],
+  into = new Set<string>(),
+): Promise<Set<string>> {
   const seen = new Set<object>();
   const walk = async (v: unknown): Promise<void> => {
     if (typeof v !== 'object' || v === null || ArrayBuffer.isView(v) || seen.has(v)) return;
@@ -65,7 +74,10 @@ export async function referencedDigests(value: unknown, below: readonly PayloadC
 export const MIN_GC_AGE_MS = 60 * 60 * 1000;
 
 export async function collectGarbage(opts: GcOptions): Promise<GcReport> {
-  if (opts.olderThanMs < MIN_GC_AGE_MS && !opts.allowYoung) throw new Error(`--older-than must be at least 1h: a worker trusts an object it wrote for ${KNOWN_FOR_MS / 60_000} minutes, and an answer stored ahead may not be in history yet`);
+  if (opts.olderThanMs < MIN_GC_AGE_MS && !opts.allowYoung)
+    throw new Error(
+      `--older-than must be at least 1h: a worker trusts an object it wrote for ${KNOWN_FOR_MS / 60_000} minutes, and an answer stored ahead may not be in history yet`,
+    );
   const at = opts.codecs.findIndex((c) => c instanceof OffloadCodec);
   // the codecs that encode after the claim check (encryption) must be undone to see a reference
   const below = at < 0 ? [] : opts.codecs.slice(at + 1);

@@ -50,7 +50,9 @@ export class StoredPayloadMissing extends Error {
     readonly ref: StoredReference,
     readonly location: string,
   ) {
-    super(`stored payload sha256:${ref.sha256.slice(0, 16)}… (${formatBytes(ref.size)}) is not in the payload store ${location}: was it deleted, or does this process use another store than the worker that wrote it (NAVIGATOR_PAYLOAD_STORE)?`);
+    super(
+      `stored payload sha256:${ref.sha256.slice(0, 16)}… (${formatBytes(ref.size)}) is not in the payload store ${location}: was it deleted, or does this process use another store than the worker that wrote it (NAVIGATOR_PAYLOAD_STORE)?`,
+    );
   }
 }
 
@@ -184,7 +186,8 @@ export class OffloadCodec implements PayloadCodec {
     if (!raw) throw new StoredPayloadMissing(ref, this.store.location);
     const bytes = await this.unwrap(raw, ref);
     const actual = sha256(bytes);
-    if (actual !== ref.sha256) throw new StoredPayloadCorrupt(ref, this.store.location, `its bytes hash to sha256:${actual.slice(0, 16)}…`);
+    if (actual !== ref.sha256)
+      throw new StoredPayloadCorrupt(ref, this.store.location, `its bytes hash to sha256:${actual.slice(0, 16)}…`);
     this.cache.set(ref.sha256, bytes, bytes.length);
     this.known.set(ref.sha256, Date.now(), 1);
     return PayloadProto.decode(bytes) as Payload;
@@ -207,7 +210,8 @@ export class OffloadCodec implements PayloadCodec {
   private referenceFor(p: Payload, digest: string, size: number): Payload {
     const encoding = text(p.metadata?.encoding);
     const ref: StoredReference = { sha256: digest, size, encoding };
-    if (encoding.startsWith('json/')) ref.preview = text(p.data?.subarray(0, PREVIEW_CHARS * 4)).slice(0, PREVIEW_CHARS);
+    if (encoding.startsWith('json/'))
+      ref.preview = text(p.data?.subarray(0, PREVIEW_CHARS * 4)).slice(0, PREVIEW_CHARS);
     return { metadata: { encoding: utf8(STORED_ENCODING) }, data: utf8(JSON.stringify(ref)) };
   }
 

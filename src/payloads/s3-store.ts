@@ -7,7 +7,13 @@
  * upload that arrived damaged.
  */
 import { createHash } from 'node:crypto';
-import { DeleteObjectCommand, GetObjectCommand, PutObjectCommand, S3Client, paginateListObjectsV2 } from '@aws-sdk/client-s3';
+import {
+  DeleteObjectCommand,
+  GetObjectCommand,
+  PutObjectCommand,
+  S3Client,
+  paginateListObjectsV2,
+} from '@aws-sdk/client-s3';
 import { type PayloadStore, PayloadStoreError, type StoredObject, checkKey } from './store.ts';
 
 export interface S3StoreOptions {
@@ -40,7 +46,12 @@ export class S3Store implements PayloadStore {
     this.location = `s3://${this.bucket}/${this.prefix}`;
     this.client =
       options.client ??
-      new S3Client({ region: options.region ?? 'us-east-1', endpoint: options.endpoint, forcePathStyle: options.forcePathStyle ?? false, ...(options.credentials ? { credentials: options.credentials } : {}) });
+      new S3Client({
+        region: options.region ?? 'us-east-1',
+        endpoint: options.endpoint,
+        forcePathStyle: options.forcePathStyle ?? false,
+        ...(options.credentials ? { credentials: options.credentials } : {}),
+      });
   }
 
   private objectKey(key: string): string {
@@ -51,7 +62,15 @@ export class S3Store implements PayloadStore {
     const Key = this.objectKey(key);
     const ChecksumSHA256 = createHash('sha256').update(bytes).digest('base64');
     try {
-      await this.client.send(new PutObjectCommand({ Bucket: this.bucket, Key, Body: bytes, ContentType: 'application/octet-stream', ChecksumSHA256 }));
+      await this.client.send(
+        new PutObjectCommand({
+          Bucket: this.bucket,
+          Key,
+          Body: bytes,
+          ContentType: 'application/octet-stream',
+          ChecksumSHA256,
+        }),
+      );
     } catch (err) {
       throw new PayloadStoreError(this.location, 'put', key, err);
     }
@@ -69,7 +88,10 @@ export class S3Store implements PayloadStore {
   }
 
   async *list(): AsyncIterable<StoredObject> {
-    const pages = paginateListObjectsV2({ client: this.client }, { Bucket: this.bucket, Prefix: `${this.prefix}sha256/` });
+    const pages = paginateListObjectsV2(
+      { client: this.client },
+      { Bucket: this.bucket, Prefix: `${this.prefix}sha256/` },
+    );
     try {
       for await (const page of pages) {
         for (const o of page.Contents ?? []) {
@@ -117,20 +139,32 @@ export function s3StoreFromUrl(url: string, env: NodeJS.ProcessEnv = process.env
   const forcePathStyle = endpoint !== undefined && env.NAVIGATOR_S3_FORCE_PATH_STYLE !== '0';
   // an environment other than the process's (a test, a tool configuring several stores) gives its keys directly;
   // the process's own is read by the AWS chain itself
-  const keys = env !== process.env && env.AWS_ACCESS_KEY_ID && env.AWS_SECRET_ACCESS_KEY ? { credentials: { accessKeyId: env.AWS_ACCESS_KEY_ID, secretAccessKey: env.AWS_SECRET_ACCESS_KEY, ...(env.AWS_SESSION_TOKEN ? { sessionToken: env.AWS_SESSION_TOKEN } : {}) } } : {};
+  const keys =
+    env !== process.env && env.AWS_ACCESS_KEY_ID && env.AWS_SECRET_ACCESS_KEY
+      ? {
+          credentials: {
+            accessKeyId: env.AWS_ACCESS_KEY_ID,
+            secretAccessKey: env.AWS_SECRET_ACCESS_KEY,
+            ...(env.AWS_SESSION_TOKEN ? { sessionToken: env.AWS_SESSION_TOKEN } : {}),
+          },
+        }
+      : {};
   return new S3Store({ bucket, prefix, endpoint, region, forcePathStyle, ...keys });
 }
 
 /** `s3://bucket/a/b` → `{ bucket: 'bucket', prefix: 'a/b' }`, or an error saying what is wrong. */
 export function parseS3Url(url: string): { bucket: string; prefix: string } {
-  const bad = (why: string) => new Error(`not a payload store URL: ${JSON.stringify(url)}: ${why} (expected s3://bucket or s3://bucket/prefix)`);
+  const bad = (why: string) =>
+    new Error(`not a payload store URL: ${JSON.stringify(url)}: ${why} (expected s3://bucket or s3://bucket/prefix)`);
   const m = /^s3:\/\/([^/]*)(?:\/(.*))?$/.exec(url);
   if (!m) throw bad('it does not start with s3://');
   const [, bucket = '', prefix = ''] = m;
   if (bucket === '') throw bad('no bucket name');
-  if (bucket.includes('@') || bucket.includes(':')) throw bad('credentials and ports do not go in the URL (use the AWS variables and NAVIGATOR_S3_ENDPOINT)');
+  if (bucket.includes('@') || bucket.includes(':'))
+    throw bad('credentials and ports do not go in the URL (use the AWS variables and NAVIGATOR_S3_ENDPOINT)');
   if (!BUCKET.test(bucket)) throw bad(`${JSON.stringify(bucket)} is not a bucket name (3-63 of a-z, 0-9, '.', '-')`);
   if (/[?#]/.test(prefix)) throw bad('a query or fragment is not allowed');
-  if (prefix.split('/').some((part, i, all) => part === '..' || part === '.' || (part === '' && i < all.length - 1))) throw bad('the prefix has an empty, "." or ".." segment');
+  if (prefix.split('/').some((part, i, all) => part === '..' || part === '.' || (part === '' && i < all.length - 1)))
+    throw bad('the prefix has an empty, "." or ".." segment');
   return { bucket, prefix };
 }

@@ -36,7 +36,10 @@ export class PayloadStoreError extends Error {
     readonly key: string | null,
     cause: unknown,
   ) {
-    super(`payload store ${location}: ${operation}${key ? ` ${key}` : ''} failed: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+    super(
+      `payload store ${location}: ${operation}${key ? ` ${key}` : ''} failed: ${cause instanceof Error ? cause.message : String(cause)}`,
+      { cause },
+    );
   }
 }
 

@@ -35,7 +35,17 @@ export function findVersityGw(env: NodeJS.ProcessEnv = process.env): string | nu
 
 /** Builds the pinned gateway into the cache unless it is there (built elsewhere, moved in whole); returns its path. */
 export function buildVersityGw(opts: { env?: NodeJS.ProcessEnv; log?: (line: string) => void } = {}): string {
-  return findVersityGw(opts.env) ?? goInstallCached({ module: VERSITYGW_MODULE, version: VERSITYGW_VERSION, binary: 'versitygw', dir: versityGwCacheDir(opts.env), env: opts.env, log: opts.log });
+  return (
+    findVersityGw(opts.env) ??
+    goInstallCached({
+      module: VERSITYGW_MODULE,
+      version: VERSITYGW_VERSION,
+      binary: 'versitygw',
+      dir: versityGwCacheDir(opts.env),
+      env: opts.env,
+      log: opts.log,
+    })
+  );
 }
 
 export interface VersityGwOptions {
@@ -89,7 +99,19 @@ async function startOnce(options: VersityGwOptions): Promise<VersityGw> {
   const dir = options.dir ?? mkdtempSync(join(tmpdir(), 'navigator-versitygw-'));
   mkdirSync(dir, { recursive: true });
   const port = await freePort();
-  const args = ['--access', accessKey, '--secret', secretKey, '--port', `127.0.0.1:${port}`, '--health', '/health', '--quiet', 'posix', dir];
+  const args = [
+    '--access',
+    accessKey,
+    '--secret',
+    secretKey,
+    '--port',
+    `127.0.0.1:${port}`,
+    '--health',
+    '/health',
+    '--quiet',
+    'posix',
+    dir,
+  ];
   const child = spawn(binary, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   const keep = (chunk: Buffer) => (output = (output + chunk.toString()).slice(-4000));
@@ -116,7 +138,13 @@ async function startOnce(options: VersityGwOptions): Promise<VersityGw> {
     const message = `${binary} ${args.join(' ').replace(secretKey, '***')}: ${(e as Error).message}\n${output.trim()}`;
     throw e instanceof ExitedDuringStartUp ? new ExitedDuringStartUp(message) : new Error(message);
   }
-  const client = () => new S3Client({ endpoint, region: 'us-east-1', forcePathStyle: true, credentials: { accessKeyId: accessKey, secretAccessKey: secretKey } });
+  const client = () =>
+    new S3Client({
+      endpoint,
+      region: 'us-east-1',
+      forcePathStyle: true,
+      credentials: { accessKeyId: accessKey, secretAccessKey: secretKey },
+    });
   const createBucket = async (name: string) => {
     const c = client();
     try {

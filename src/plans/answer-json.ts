@@ -51,7 +51,10 @@ function parseOrExplain(answer: string, candidate: Candidate): Extracted {
   const before = answer.slice(0, pos).split('\n');
   const line = before.length;
   const column = before[before.length - 1]!.length + 1;
-  return { ok: false, message: `the answer's JSON does not parse: invalid JSON at position ${pos} (line ${line}, column ${column}): ${where.reason}` };
+  return {
+    ok: false,
+    message: `the answer's JSON does not parse: invalid JSON at position ${pos} (line ${line}, column ${column}): ${where.reason}`,
+  };
 }
 
 /** The first fenced block tagged json, or bare and starting like JSON. */

@@ -3,12 +3,28 @@
  * the tools' defaults where a step does not say.
  */
 import { type ValidateOptions, validatePlan } from './validate.ts';
-import { type Catalog, type Plan, type PlanParam, type PlanProblem, type Step, StepSpec, type StepSpecInput, defaultRequiresApproval } from './schema.ts';
+import {
+  type Catalog,
+  type Plan,
+  type PlanParam,
+  type PlanProblem,
+  type Step,
+  StepSpec,
+  type StepSpecInput,
+  defaultRequiresApproval,
+} from './schema.ts';
 
 export type Built = { ok: true; plan: Plan } | { ok: false; problems: PlanProblem[] };
 
 export function buildPlan(
-  input: { id: string; taskId: string; steps: readonly unknown[]; params?: Record<string, PlanParam>; estimatedDuration?: number; createdAt: string },
+  input: {
+    id: string;
+    taskId: string;
+    steps: readonly unknown[];
+    params?: Record<string, PlanParam>;
+    estimatedDuration?: number;
+    createdAt: string;
+  },
   catalog: Catalog,
   options: ValidateOptions = {},
 ): Built {
@@ -41,7 +57,8 @@ export function toStep(raw: unknown, order: number, catalog: Pick<Catalog, 'tool
     ...(spec.compute !== undefined ? { compute: spec.compute } : {}),
     dependsOn: spec.dependsOn,
     critical: spec.critical,
-    requiresApproval: spec.compute !== undefined ? false : (spec.requiresApproval ?? defaultRequiresApproval(spec, catalog)),
+    requiresApproval:
+      spec.compute !== undefined ? false : (spec.requiresApproval ?? defaultRequiresApproval(spec, catalog)),
     ...(spec.retry ? { retry: spec.retry } : {}),
     ...(spec.when !== undefined ? { when: spec.when } : {}),
     ...(spec.forEach !== undefined ? { forEach: spec.forEach } : {}),

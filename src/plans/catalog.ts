@@ -8,7 +8,12 @@ import type { Catalog } from './schema.ts';
 
 export function catalogOf(agents: AgentRegistry, entry: RegisteredAgent): Catalog {
   return {
-    tools: new Map(entry.agent.tools.map((t) => [t.name, { sideEffect: t.sideEffect, destructive: t.destructive ?? false, input: t.input }])),
+    tools: new Map(
+      entry.agent.tools.map((t) => [
+        t.name,
+        { sideEffect: t.sideEffect, destructive: t.destructive ?? false, input: t.input },
+      ]),
+    ),
     agents: new Set(agents.keys()),
     agentInputs: new Map([...agents].map(([name, a]) => [name, a.agent.input])),
   };

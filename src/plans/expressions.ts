@@ -19,7 +19,10 @@ export function substituteExpressions(value: Json, valueAt: (path: Path) => Json
   const computed = computedOf(value);
   if (computed?.kind === 'expr') return valueAt(at);
   if (Array.isArray(value)) return value.map((v, i) => substituteExpressions(v, valueAt, [...at, i]));
-  if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, substituteExpressions(v, valueAt, [...at, k])]));
+  if (value !== null && typeof value === 'object')
+    return Object.fromEntries(
+      Object.entries(value).map(([k, v]) => [k, substituteExpressions(v, valueAt, [...at, k])]),
+    );
   return value;
 }
 
@@ -54,17 +57,31 @@ function collect(f: Form, out: ExpressionNames): void {
   if ('items' in f) for (const c of f.items) collect(c, out);
 }
 
-type WithExpressions = { when?: string; forEach?: string; args?: unknown; input?: unknown; agent?: unknown; ask?: unknown; compute?: string };
+type WithExpressions = {
+  when?: string;
+  forEach?: string;
+  args?: unknown;
+  input?: unknown;
+  agent?: unknown;
+  ask?: unknown;
+  compute?: string;
+};
 
-const pathOf = (root: string, path: Path): string => (root === 'compute' && path.length === 0 ? 'compute' : [root, ...path].join('.'));
+const pathOf = (root: string, path: Path): string =>
+  root === 'compute' && path.length === 0 ? 'compute' : [root, ...path].join('.');
 
 /** Most items a forEach may give when the step does not say. */
 export const DEFAULT_MAX_ITEMS = 100;
 
 /** Where a step keeps expressions: its `when`, its `forEach` and every `$expr` of its args or input. */
 export function stepExpressions(step: WithExpressions): Array<{ path: string; source: string }> {
-  const part = step.agent === undefined && step.input !== undefined && step.args === undefined ? { root: 'input', value: step.input as Json } : computedPart(step);
-  const inArgs = computedIn(part.value).flatMap(({ path, computed }) => (computed.kind === 'expr' ? [{ path: pathOf(part.root, path), source: computed.source }] : []));
+  const part =
+    step.agent === undefined && step.input !== undefined && step.args === undefined
+      ? { root: 'input', value: step.input as Json }
+      : computedPart(step);
+  const inArgs = computedIn(part.value).flatMap(({ path, computed }) =>
+    computed.kind === 'expr' ? [{ path: pathOf(part.root, path), source: computed.source }] : [],
+  );
   return [
     ...(step.when !== undefined ? [{ path: 'when', source: step.when }] : []),
     ...(step.forEach !== undefined ? [{ path: 'forEach', source: step.forEach }] : []),
@@ -81,7 +98,10 @@ export function stepsReadBy(step: WithExpressions): Set<string> {
 
 /** The steps whose results a step uses: `$ref` strings and `step/` in its expressions. */
 export function resultsUsedBy(step: WithExpressions): Set<string> {
-  return new Set([...referencedSteps([step.args ?? null, step.input ?? null, computedPart(step).value]), ...stepsReadBy(step)]);
+  return new Set([
+    ...referencedSteps([step.args ?? null, step.input ?? null, computedPart(step).value]),
+    ...stepsReadBy(step),
+  ]);
 }
 
 /** Whether a step needs the worker before it runs (a condition or a computed arg). */

@@ -65,7 +65,8 @@ export function plannerPrompt(ask: PlannerAsk): { system: string; messages: Arra
     );
   }
   if (ask.currentPlan !== undefined) parts.push(`Current plan:\n${JSON.stringify(ask.currentPlan, null, 2)}`);
-  if (ask.feedback !== undefined) parts.push(`The reviewer's feedback on the current plan:\n${ask.feedback}\n\nWrite the whole revised plan.`);
+  if (ask.feedback !== undefined)
+    parts.push(`The reviewer's feedback on the current plan:\n${ask.feedback}\n\nWrite the whole revised plan.`);
   if (ask.problems?.length) {
     const lines = ask.problems.map((p) => `- ${p.stepId ?? 'plan'}${p.path ? ` ${p.path}` : ''}: ${p.message}`);
     parts.push(`Your previous answer could not be used:\n${lines.join('\n')}\n\nWrite the whole corrected plan.`);

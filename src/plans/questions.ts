@@ -27,11 +27,18 @@ export function checkAnswer(stepId: string, ask: AskSpec, value: unknown): Answe
   } catch (err) {
     return { ok: false, message: `step ${stepId}: ${askSchemaProblem(ask.schema) ?? (err as Error).message}` };
   }
-  if (value === undefined) return { ok: false, message: `step ${stepId}: no answer given (expected JSON matching ${JSON.stringify(ask.schema)})` };
+  if (value === undefined)
+    return {
+      ok: false,
+      message: `step ${stepId}: no answer given (expected JSON matching ${JSON.stringify(ask.schema)})`,
+    };
   const parsed = schema.safeParse(value);
   if (parsed.success) return { ok: true, value: (parsed.data ?? null) as Json };
   const why = parsed.error.issues.map((i) => `${['answer', ...i.path.map(String)].join('.')}: ${i.message}`).join('; ');
-  return { ok: false, message: `step ${stepId}: the answer ${short(value)} does not match the question's schema: ${why}` };
+  return {
+    ok: false,
+    message: `step ${stepId}: the answer ${short(value)} does not match the question's schema: ${why}`,
+  };
 }
 
 const short = (v: unknown): string => {

@@ -29,16 +29,22 @@ const cut = (v: unknown, n = 300): string => {
   return s.length > n ? `${s.slice(0, n)}...` : s;
 };
 
-export function recoveryPrompt(ask: RecoveryAsk): { system: string; messages: Array<{ role: 'user'; content: string }> } {
+export function recoveryPrompt(ask: RecoveryAsk): {
+  system: string;
+  messages: Array<{ role: 'user'; content: string }>;
+} {
   const step = ask.plan.steps.find((s) => s.id === ask.failedStepId);
-  if (!step) throw new RangeError(`recoveryPrompt: plan ${ask.plan.id} has no step ${JSON.stringify(ask.failedStepId)}`);
+  if (!step)
+    throw new RangeError(`recoveryPrompt: plan ${ask.plan.id} has no step ${JSON.stringify(ask.failedStepId)}`);
   const parts: string[] = [];
   if (ask.request) parts.push(`The plan's request: ${ask.request}`);
   parts.push(
     [
       `failed_step: ${step.id}`,
       `description: ${step.description}`,
-      step.tool !== undefined ? `tool: ${step.tool}\nargs: ${JSON.stringify(step.args ?? {})}` : `agent: ${step.agent}\ninput: ${JSON.stringify(step.input ?? {})}`,
+      step.tool !== undefined
+        ? `tool: ${step.tool}\nargs: ${JSON.stringify(step.args ?? {})}`
+        : `agent: ${step.agent}\ninput: ${JSON.stringify(step.input ?? {})}`,
       `attempts: ${step.result?.attempts ?? 0}`,
       `error: ${ask.error}`,
     ].join('\n'),
@@ -50,7 +56,10 @@ export function recoveryPrompt(ask: RecoveryAsk): { system: string; messages: Ar
   });
   parts.push(`The plan now:\n${state.join('\n')}`);
   parts.push(`Tools:\n${ask.tools.map(toolText).join('\n') || '(none)'}`);
-  if (ask.agents?.length) parts.push(`Agents a step may run ("agent": NAME, "input" matching its input type):\n${ask.agents.map(agentText).join('\n')}`);
+  if (ask.agents?.length)
+    parts.push(
+      `Agents a step may run ("agent": NAME, "input" matching its input type):\n${ask.agents.map(agentText).join('\n')}`,
+    );
   return { system: SYSTEM, messages: [{ role: 'user', content: parts.join('\n\n') }] };
 }
 

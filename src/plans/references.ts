@@ -13,7 +13,10 @@ export const STEP_ID = /^[A-Za-z0-9_][A-Za-z0-9_-]*$/;
 /** Parameter names appear as `param/NAME` in expressions: letters, digits, _ and -. */
 export const PARAM_NAME = STEP_ID;
 
-export type Reference = { kind: 'ref'; stepId: string; path: string[] } | { kind: 'literal'; value: string } | { kind: 'invalid'; message: string };
+export type Reference =
+  | { kind: 'ref'; stepId: string; path: string[] }
+  | { kind: 'literal'; value: string }
+  | { kind: 'invalid'; message: string };
 
 const ID = /^[A-Za-z0-9_][A-Za-z0-9_-]*$/;
 const SEGMENT = /^[^.]+$/;
@@ -23,8 +26,13 @@ export function parseReference(s: string): Reference | null {
   if (!s.startsWith('$')) return null;
   if (s.startsWith('$$')) return { kind: 'literal', value: s.slice(1) };
   const [stepId = '', ...path] = s.slice(1).split('.');
-  if (!ID.test(stepId)) return { kind: 'invalid', message: `${JSON.stringify(s)} is not a reference: after $ comes a step id (letters, digits, _ and -); write $$ for a literal $` };
-  if (path.some((p) => !SEGMENT.test(p))) return { kind: 'invalid', message: `${JSON.stringify(s)} has an empty path segment` };
+  if (!ID.test(stepId))
+    return {
+      kind: 'invalid',
+      message: `${JSON.stringify(s)} is not a reference: after $ comes a step id (letters, digits, _ and -); write $$ for a literal $`,
+    };
+  if (path.some((p) => !SEGMENT.test(p)))
+    return { kind: 'invalid', message: `${JSON.stringify(s)} has an empty path segment` };
   return { kind: 'ref', stepId, path };
 }
 
@@ -49,10 +57,10 @@ export function computedIn(value: unknown, at: Path = []): Array<{ path: Path; c
   const computed = computedOf(value);
   if (computed) return [{ path: at, computed }];
   if (Array.isArray(value)) return value.flatMap((v, i) => computedIn(v, [...at, i]));
-  if (value !== null && typeof value === 'object') return Object.entries(value).flatMap(([k, v]) => computedIn(v, [...at, k]));
+  if (value !== null && typeof value === 'object')
+    return Object.entries(value).flatMap(([k, v]) => computedIn(v, [...at, k]));
   return [];
 }
-
 
 /** Every `$` string inside a JSON value (references, literals and malformed ones) with its path. */
 export function referencesIn(value: unknown, at: Path = []): Array<{ path: Path; ref: Reference }> {
@@ -62,7 +70,8 @@ export function referencesIn(value: unknown, at: Path = []): Array<{ path: Path;
     return ref ? [{ path: at, ref }] : [];
   }
   if (Array.isArray(value)) return value.flatMap((v, i) => referencesIn(v, [...at, i]));
-  if (value !== null && typeof value === 'object') return Object.entries(value).flatMap(([k, v]) => referencesIn(v, [...at, k]));
+  if (value !== null && typeof value === 'object')
+    return Object.entries(value).flatMap(([k, v]) => referencesIn(v, [...at, k]));
   return [];
 }
 
@@ -76,7 +85,8 @@ export function referencedSteps(value: unknown): Set<string> {
 export type ResultOf = (stepId: string) => { found: true; value: Json } | { found: false };
 export type Resolved = { ok: true; value: Json } | { ok: false; message: string; path: string };
 
-export const pathText = (path: Path, root = 'args'): string => (root === 'compute' && path.length === 0 ? 'compute' : [root, ...path].join('.'));
+export const pathText = (path: Path, root = 'args'): string =>
+  root === 'compute' && path.length === 0 ? 'compute' : [root, ...path].join('.');
 
 /** Where a step's references and computed values live: its args, an agent step's input, a question (`ask`), a compute step's expression. */
 export type PartRoot = 'args' | 'input' | 'ask' | 'compute';
@@ -84,7 +94,8 @@ export type PartRoot = 'args' | 'input' | 'ask' | 'compute';
 type StepParts = { args?: unknown; input?: unknown; agent?: unknown; ask?: unknown; compute?: string };
 
 /** Whether a question computes its text or its answer's schema (`{"$expr": ...}` in it). */
-export const askIsComputed = (step: Pick<StepParts, 'ask'>): boolean => step.ask !== undefined && computedIn(step.ask).some((c) => c.computed.kind === 'expr');
+export const askIsComputed = (step: Pick<StepParts, 'ask'>): boolean =>
+  step.ask !== undefined && computedIn(step.ask).some((c) => c.computed.kind === 'expr');
 
 /**
  * The part of a step resolved before it runs (references, parameters) and computed on the
@@ -95,7 +106,8 @@ export const askIsComputed = (step: Pick<StepParts, 'ask'>): boolean => step.ask
 export function computedPart(step: StepParts): { root: PartRoot; value: Json } {
   if (step.compute !== undefined) return { root: 'compute', value: { $expr: step.compute } };
   // a question as written computes nothing (its `when` aside): as before, an empty args part
-  if (step.ask !== undefined) return askIsComputed(step) ? { root: 'ask', value: step.ask as Json } : { root: 'args', value: {} };
+  if (step.ask !== undefined)
+    return askIsComputed(step) ? { root: 'ask', value: step.ask as Json } : { root: 'args', value: {} };
   if (step.agent !== undefined) return { root: 'input', value: (step.input ?? {}) as Json };
   return { root: 'args', value: (step.args ?? {}) as Json };
 }
@@ -104,18 +116,26 @@ export function computedPart(step: StepParts): { root: PartRoot; value: Json } {
  * Replaces every reference and `$param` by the value it names (`$expr` values stay as
  * they are); the first one that cannot be resolved fails.
  */
-export function resolveReferences(value: Json, resultOf: ResultOf, root = 'args', params: Readonly<Record<string, Json>> = {}): Resolved {
+export function resolveReferences(
+  value: Json,
+  resultOf: ResultOf,
+  root = 'args',
+  params: Readonly<Record<string, Json>> = {},
+): Resolved {
   const failure: { message: string; path: string }[] = [];
   const walk = (v: Json, at: Path): Json => {
     if (failure.length) return null;
     const computed = computedOf(v);
     if (computed?.kind === 'expr') return v;
     if (computed?.kind === 'param') {
-      return Object.hasOwn(params, computed.name) ? params[computed.name]! : fail(pathText(at, root), `the plan has no parameter ${computed.name}`);
+      return Object.hasOwn(params, computed.name)
+        ? params[computed.name]!
+        : fail(pathText(at, root), `the plan has no parameter ${computed.name}`);
     }
     if (typeof v === 'string') return resolveString(v, at);
     if (Array.isArray(v)) return v.map((x, i) => walk(x, [...at, i]));
-    if (v !== null && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x, [...at, k])]));
+    if (v !== null && typeof v === 'object')
+      return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x, [...at, k])]));
     return v;
   };
   const resolveString = (s: string, at: Path): Json => {
@@ -127,7 +147,9 @@ export function resolveReferences(value: Json, resultOf: ResultOf, root = 'args'
     const result = resultOf(ref.stepId);
     if (!result.found) return fail(where, `${s}: step ${ref.stepId} has no result (it did not complete)`);
     const got = follow(result.value, ref.path);
-    return 'value' in got ? got.value : fail(where, `${s}: ${ref.stepId}'s result has no ${ref.path.slice(0, got.depth + 1).join('.')}${got.hint}`);
+    return 'value' in got
+      ? got.value
+      : fail(where, `${s}: ${ref.stepId}'s result has no ${ref.path.slice(0, got.depth + 1).join('.')}${got.hint}`);
   };
   const fail = (path: string, message: string): Json => {
     failure.push({ path, message: `${path}: ${message}` });
@@ -144,12 +166,16 @@ function follow(value: Json, path: string[]): { value: Json } | { depth: number;
     const key = path[i]!;
     if (Array.isArray(v)) {
       const n = Number(key);
-      if (!Number.isInteger(n) || n < 0 || n >= v.length) return { depth: i, hint: ` (${path.slice(0, i).join('.') || 'the result'} has ${v.length} items)` };
+      if (!Number.isInteger(n) || n < 0 || n >= v.length)
+        return { depth: i, hint: ` (${path.slice(0, i).join('.') || 'the result'} has ${v.length} items)` };
       v = v[n]!;
     } else if (v !== null && typeof v === 'object' && Object.prototype.hasOwnProperty.call(v, key)) {
       v = v[key]!;
     } else {
-      const keys = v !== null && typeof v === 'object' ? ` (keys: ${Object.keys(v).join(', ') || 'none'})` : ` (${path.slice(0, i).join('.') || 'the result'} is ${JSON.stringify(v)})`;
+      const keys =
+        v !== null && typeof v === 'object'
+          ? ` (keys: ${Object.keys(v).join(', ') || 'none'})`
+          : ` (${path.slice(0, i).join('.') || 'the result'} is ${JSON.stringify(v)})`;
       return { depth: i, hint: keys };
     }
   }

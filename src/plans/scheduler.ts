@@ -33,13 +33,15 @@ function satisfied(dep: Step, refs: ReadonlySet<string>): boolean {
 function blocker(dep: Step, refs: ReadonlySet<string>): string | null {
   if (dep.status === 'failed') return `depends on ${dep.id}, which failed`;
   if (dep.status === 'blocked') return `depends on ${dep.id}, which is blocked`;
-  if (dep.status === 'skipped' && dep.skippedBy === 'denial') return `depends on ${dep.id}, which was ${deniedWhy(dep.reason)}`;
+  if (dep.status === 'skipped' && dep.skippedBy === 'denial')
+    return `depends on ${dep.id}, which was ${deniedWhy(dep.reason)}`;
   if (dep.status === 'skipped' && refs.has(dep.id)) return `uses the result of ${dep.id}, which was skipped`;
   return null;
 }
 
 /** A denial's reason usually says "denied by NAME: why" already. */
-const deniedWhy = (reason: string | undefined): string => (!reason ? 'denied' : reason.startsWith('denied') ? reason : `denied (${reason})`);
+const deniedWhy = (reason: string | undefined): string =>
+  !reason ? 'denied' : reason.startsWith('denied') ? reason : `denied (${reason})`;
 
 /** Ids of pending steps whose dependencies are all satisfied, in plan order. */
 export function readySteps(plan: Plan): string[] {
@@ -89,11 +91,14 @@ export function blockSteps(plan: Plan): Plan {
  * with why: approving `stepId` cannot reach them, because another of their dependencies
  * failed, was denied or is blocked. A reviewer is warned before approving such a step.
  */
-export function blockedAfter(plan: { readonly steps: readonly Step[] }, stepId: string): Array<{ id: string; reason: string }> {
+export function blockedAfter(
+  plan: { readonly steps: readonly Step[] },
+  stepId: string,
+): Array<{ id: string; reason: string }> {
   // each step's dependencies read once (references parse expressions), then the dependents of stepId
   const deps = plan.steps.map((s) => ({ id: s.id, on: [...s.dependsOn, ...stepRefs(s)] }));
   const after = new Set([stepId]);
-  for (let grew = true; grew; ) {
+  for (let grew = true; grew;) {
     grew = false;
     for (const s of deps) {
       if (after.has(s.id) || !s.on.some((d) => after.has(d))) continue;
@@ -101,7 +106,9 @@ export function blockedAfter(plan: { readonly steps: readonly Step[] }, stepId: 
       grew = true;
     }
   }
-  return plan.steps.filter((s) => s.id !== stepId && after.has(s.id) && s.status === 'blocked').map((s) => ({ id: s.id, reason: s.reason ?? 'blocked' }));
+  return plan.steps
+    .filter((s) => s.id !== stepId && after.has(s.id) && s.status === 'blocked')
+    .map((s) => ({ id: s.id, reason: s.reason ?? 'blocked' }));
 }
 
 /** {@link blockedAfter} in words for the person about to approve `stepId`, or null when nothing after it is blocked. */
@@ -111,7 +118,13 @@ export function blockedAfterWarning(plan: { readonly steps: readonly Step[] }, s
   return `approving ${stepId} cannot complete what it leads to: ${blocked.map((b) => `${b.id} can no longer run (${b.reason})`).join('; ')}`;
 }
 
-const ACTIVE: ReadonlySet<StepStatus> = new Set(['pending', 'ready', 'running', 'awaiting_approval', 'awaiting_answer']);
+const ACTIVE: ReadonlySet<StepStatus> = new Set([
+  'pending',
+  'ready',
+  'running',
+  'awaiting_approval',
+  'awaiting_answer',
+]);
 
 /** No step can still change by itself. */
 export function isSettled(plan: Plan): boolean {
@@ -122,7 +135,10 @@ export function isSettled(plan: Plan): boolean {
  * `failed` when aborted or a critical step failed; `completed_with_failures` when a
  * non-critical step failed or steps ended blocked; else `completed`.
  */
-export function finalStatus(plan: Plan, opts: { aborted?: boolean } = {}): Extract<PlanStatus, 'completed' | 'completed_with_failures' | 'failed'> {
+export function finalStatus(
+  plan: Plan,
+  opts: { aborted?: boolean } = {},
+): Extract<PlanStatus, 'completed' | 'completed_with_failures' | 'failed'> {
   if (opts.aborted || plan.steps.some((s) => s.status === 'failed' && s.critical)) return 'failed';
   if (plan.steps.some((s) => s.status === 'failed' || s.status === 'blocked')) return 'completed_with_failures';
   return 'completed';
@@ -147,7 +163,17 @@ export interface ExecutionSummary {
   totalDuration: number;
 }
 
-export const STEP_STATUS_LIST: readonly StepStatus[] = ['pending', 'blocked', 'ready', 'running', 'awaiting_approval', 'awaiting_answer', 'completed', 'failed', 'skipped'];
+export const STEP_STATUS_LIST: readonly StepStatus[] = [
+  'pending',
+  'blocked',
+  'ready',
+  'running',
+  'awaiting_approval',
+  'awaiting_answer',
+  'completed',
+  'failed',
+  'skipped',
+];
 
 export function countByStatus(plan: Plan): Record<StepStatus, number> {
   const counts = Object.fromEntries(STEP_STATUS_LIST.map((s) => [s, 0])) as Record<StepStatus, number>;
@@ -155,7 +181,10 @@ export function countByStatus(plan: Plan): Record<StepStatus, number> {
   return counts;
 }
 
-export function executionSummary(plan: Plan, at: { startedAt: number; now: number; status: PlanStatus }): ExecutionSummary {
+export function executionSummary(
+  plan: Plan,
+  at: { startedAt: number; now: number; status: PlanStatus },
+): ExecutionSummary {
   return {
     planId: plan.id,
     version: plan.version,

@@ -23,7 +23,17 @@ export const StepId = z
   .string({ error: 'must be a string' })
   .regex(STEP_ID, 'must be letters, digits, _ and - (no dots: `$id.path` references a step result)');
 
-export const STEP_STATUSES = ['pending', 'blocked', 'ready', 'running', 'awaiting_approval', 'awaiting_answer', 'completed', 'failed', 'skipped'] as const;
+export const STEP_STATUSES = [
+  'pending',
+  'blocked',
+  'ready',
+  'running',
+  'awaiting_approval',
+  'awaiting_answer',
+  'completed',
+  'failed',
+  'skipped',
+] as const;
 export const StepStatus = z.enum(STEP_STATUSES);
 export type StepStatus = z.infer<typeof StepStatus>;
 
@@ -47,7 +57,10 @@ export type RetrySpec = z.infer<typeof RetrySpec>;
 /** A question for a person: the answer (JSON, checked against `schema`) is the step's result. */
 export const AskSpec = z.strictObject({
   /** the question, or `{"$expr": "..."}` computing it from the steps it depends on */
-  question: z.union([z.string().min(1, 'an empty question'), z.strictObject({ $expr: z.string().min(1, 'an empty expression') })]),
+  question: z.union([
+    z.string().min(1, 'an empty question'),
+    z.strictObject({ $expr: z.string().min(1, 'an empty expression') }),
+  ]),
   /** JSON Schema of the answer; any part of it may be `{"$expr": "..."}` (choices computed from earlier results) */
   schema: JsonObject,
 });
@@ -89,25 +102,61 @@ export const StepSpec = z
     const isAsk = s.ask !== undefined;
     const isCompute = s.compute !== undefined;
     if (Number(isTool) + Number(isAgent) + Number(isAsk) + Number(isCompute) !== 1) {
-      const path = isCompute ? (isTool ? 'tool' : isAgent ? 'agent' : 'ask') : isAsk ? (isTool ? 'tool' : 'agent') : isTool ? 'agent' : 'tool';
-      ctx.addIssue({ code: 'custom', path: [path], message: 'a step names exactly one of `tool` (with `args`), `agent` (with `input`), `ask` (a question) or `compute` (an expression)' });
+      const path = isCompute
+        ? isTool
+          ? 'tool'
+          : isAgent
+            ? 'agent'
+            : 'ask'
+        : isAsk
+          ? isTool
+            ? 'tool'
+            : 'agent'
+          : isTool
+            ? 'agent'
+            : 'tool';
+      ctx.addIssue({
+        code: 'custom',
+        path: [path],
+        message:
+          'a step names exactly one of `tool` (with `args`), `agent` (with `input`), `ask` (a question) or `compute` (an expression)',
+      });
     }
     if (isCompute) {
       for (const key of ['args', 'input', 'forEach', 'retry'] as const) {
-        if (s[key] !== undefined) ctx.addIssue({ code: 'custom', path: [key], message: `a compute step takes no ${key}: its result is the value of its expression` });
+        if (s[key] !== undefined)
+          ctx.addIssue({
+            code: 'custom',
+            path: [key],
+            message: `a compute step takes no ${key}: its result is the value of its expression`,
+          });
       }
-      if (s.requiresApproval === true) ctx.addIssue({ code: 'custom', path: ['requiresApproval'], message: 'a compute step changes nothing: it needs no approval' });
+      if (s.requiresApproval === true)
+        ctx.addIssue({
+          code: 'custom',
+          path: ['requiresApproval'],
+          message: 'a compute step changes nothing: it needs no approval',
+        });
     }
     if (isAsk) {
       // requiresApproval false is what a built step carries; only true is refused
       for (const key of ['args', 'input', 'forEach', 'requiresApproval', 'retry'] as const) {
-        if (s[key] !== undefined && s[key] !== false) ctx.addIssue({ code: 'custom', path: [key], message: `a question (ask) takes no ${key}: a person answers it` });
+        if (s[key] !== undefined && s[key] !== false)
+          ctx.addIssue({
+            code: 'custom',
+            path: [key],
+            message: `a question (ask) takes no ${key}: a person answers it`,
+          });
       }
     }
-    if (isTool && s.input !== undefined) ctx.addIssue({ code: 'custom', path: ['input'], message: 'a tool step takes `args`, not `input`' });
-    if (isAgent && s.args !== undefined) ctx.addIssue({ code: 'custom', path: ['args'], message: 'an agent step takes `input`, not `args`' });
-    if (isAgent && s.forEach !== undefined) ctx.addIssue({ code: 'custom', path: ['forEach'], message: 'forEach is for tool steps' });
-    if (s.maxItems !== undefined && s.forEach === undefined) ctx.addIssue({ code: 'custom', path: ['maxItems'], message: 'maxItems goes with forEach' });
+    if (isTool && s.input !== undefined)
+      ctx.addIssue({ code: 'custom', path: ['input'], message: 'a tool step takes `args`, not `input`' });
+    if (isAgent && s.args !== undefined)
+      ctx.addIssue({ code: 'custom', path: ['args'], message: 'an agent step takes `input`, not `args`' });
+    if (isAgent && s.forEach !== undefined)
+      ctx.addIssue({ code: 'custom', path: ['forEach'], message: 'forEach is for tool steps' });
+    if (s.maxItems !== undefined && s.forEach === undefined)
+      ctx.addIssue({ code: 'custom', path: ['maxItems'], message: 'maxItems goes with forEach' });
   });
 export type StepSpec = z.output<typeof StepSpec>;
 export type StepSpecInput = z.input<typeof StepSpec>;
@@ -213,7 +262,10 @@ export const PlanOptions = z.strictObject({
    * status (`navigator list --kind plans --status review`); it must be registered on the
    * namespace (`temporal operator search-attribute create --name NavigatorStatus --type Keyword`).
    */
-  statusSearchAttribute: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be a search attribute name').optional(),
+  statusSearchAttribute: z
+    .string()
+    .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be a search attribute name')
+    .optional(),
 });
 export type PlanOptions = z.output<typeof PlanOptions>;
 export type PlanOptionsInput = z.input<typeof PlanOptions>;
@@ -229,7 +281,15 @@ export const PlanDocument = z.object({
 export type PlanDocument = z.infer<typeof PlanDocument>;
 
 /** Final (and current) status of a plan workflow. */
-export const PLAN_STATUSES = ['planning', 'review', 'running', 'completed', 'completed_with_failures', 'failed', 'cancelled'] as const;
+export const PLAN_STATUSES = [
+  'planning',
+  'review',
+  'running',
+  'completed',
+  'completed_with_failures',
+  'failed',
+  'cancelled',
+] as const;
 export const PlanStatus = z.enum(PLAN_STATUSES);
 export type PlanStatus = z.infer<typeof PlanStatus>;
 
@@ -289,7 +349,10 @@ export const PlanProblem = Problem.extend({
 export type PlanProblem = z.infer<typeof PlanProblem>;
 
 /** The default approval rule: external tools and destructive tools wait for a person. */
-export function defaultRequiresApproval(spec: Pick<StepSpec, 'tool' | 'agent'>, catalog: Pick<Catalog, 'tools'>): boolean {
+export function defaultRequiresApproval(
+  spec: Pick<StepSpec, 'tool' | 'agent'>,
+  catalog: Pick<Catalog, 'tools'>,
+): boolean {
   if (spec.tool === undefined) return false;
   const info = catalog.tools.get(spec.tool);
   if (!info) return false;

@@ -22,16 +22,26 @@ export function exportPlan(plan: Plan, opts: { template: boolean }): Exported {
   const kept = plan.steps.filter((s) => !skipped.has(s.id));
   for (const s of kept) {
     const used = [...resultsUsedBy(s)].find((id) => skipped.has(id));
-    if (used) return { ok: false, message: `step ${s.id} uses the result of ${used}, which the reviewer skipped: un-skip it or change ${s.id} before exporting` };
+    if (used)
+      return {
+        ok: false,
+        message: `step ${s.id} uses the result of ${used}, which the reviewer skipped: un-skip it or change ${s.id} before exporting`,
+      };
   }
   const steps = kept.map((s) => {
     const spec = toSpec(s);
     return { ...spec, dependsOn: (spec.dependsOn ?? []).filter((d) => !skipped.has(d)) };
   });
   const entries = Object.entries(plan.params ?? {});
-  const params = Object.fromEntries(entries.map(([name, p]) => [name, opts.template ? p.schema : { ...p.schema, default: p.value }]));
+  const params = Object.fromEntries(
+    entries.map(([name, p]) => [name, opts.template ? p.schema : { ...p.schema, default: p.value }]),
+  );
   return {
     ok: true,
-    document: { ...(entries.length ? { params } : {}), steps, ...(plan.estimatedDuration !== undefined ? { estimatedDuration: plan.estimatedDuration } : {}) },
+    document: {
+      ...(entries.length ? { params } : {}),
+      steps,
+      ...(plan.estimatedDuration !== undefined ? { estimatedDuration: plan.estimatedDuration } : {}),
+    },
   };
 }

@@ -21,7 +21,9 @@ export function jsonTypeText(s: JsonSchema | boolean | undefined, depth = 0): st
       return `[${jsonTypeText(s.items === false ? undefined : s.items, depth + 1)}, ...]`;
     case 'object': {
       const required = new Set(s.required ?? []);
-      const props = Object.entries(s.properties ?? {}).map(([k, p]) => `${JSON.stringify(k)}${required.has(k) ? '' : '?'}: ${jsonTypeText(p, depth + 1)}`);
+      const props = Object.entries(s.properties ?? {}).map(
+        ([k, p]) => `${JSON.stringify(k)}${required.has(k) ? '' : '?'}: ${jsonTypeText(p, depth + 1)}`,
+      );
       return props.length ? `{${props.join(', ')}}` : 'object';
     }
     case 'integer':
@@ -41,7 +43,8 @@ export function toolText(tool: NavigatorTool): string {
   if (tool.output) {
     lines.push(`  result: ${jsonTypeText(jsonSchemaOf(tool.output, 'output'))}`);
     // what the fields mean (units, formats): the same descriptions a mission's model reads
-    for (const [path, d] of resultFieldDescriptions(tool.output)) lines.push(`    ${path ? `${path.replace(/:/g, '')}: ` : ''}${d}`);
+    for (const [path, d] of resultFieldDescriptions(tool.output))
+      lines.push(`    ${path ? `${path.replace(/:/g, '')}: ` : ''}${d}`);
   }
   return lines.join('\n');
 }

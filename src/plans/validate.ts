@@ -27,7 +27,12 @@ export interface ValidateOptions {
 }
 
 /** `params`: the names of the plan's declared parameters (what `param/NAME` may read). */
-export function validatePlan(steps: readonly unknown[], catalog: Catalog, params: readonly string[] = [], options: ValidateOptions = {}): PlanProblem[] {
+export function validatePlan(
+  steps: readonly unknown[],
+  catalog: Catalog,
+  params: readonly string[] = [],
+  options: ValidateOptions = {},
+): PlanProblem[] {
   const limit = options.maxSteps ?? DEFAULT_MAX_STEPS;
   if (steps.length > limit) return [tooManyStepsProblem(steps.length, limit)];
   const problems: PlanProblem[] = [];
@@ -36,20 +41,49 @@ export function validatePlan(steps: readonly unknown[], catalog: Catalog, params
     const parsed = StepSpec.safeParse(raw);
     if (parsed.success) return void specs.push({ spec: parsed.data, index });
     const stepId = idOf(raw);
-    for (const issue of parsed.error.issues) problems.push({ code: 'invalid_step', stepId, path: issue.path.join('.'), message: `${issue.path.join('.') || 'step'}: ${issue.message}` });
-    if (stepId !== null) specs.push({ spec: { id: stepId, description: '', dependsOn: dependsOnOf(raw), critical: true }, index });
+    for (const issue of parsed.error.issues)
+      problems.push({
+        code: 'invalid_step',
+        stepId,
+        path: issue.path.join('.'),
+        message: `${issue.path.join('.') || 'step'}: ${issue.message}`,
+      });
+    if (stepId !== null)
+      specs.push({ spec: { id: stepId, description: '', dependsOn: dependsOnOf(raw), critical: true }, index });
   });
   const ids = new Map<string, number>();
   for (const { spec, index } of specs) {
-    if (ids.has(spec.id)) problems.push({ code: 'duplicate_id', stepId: spec.id, path: 'id', message: `step id ${spec.id} is used by steps ${ids.get(spec.id)! + 1} and ${index + 1}` });
+    if (ids.has(spec.id))
+      problems.push({
+        code: 'duplicate_id',
+        stepId: spec.id,
+        path: 'id',
+        message: `step id ${spec.id} is used by steps ${ids.get(spec.id)! + 1} and ${index + 1}`,
+      });
     else ids.set(spec.id, index);
   }
   for (const { spec } of specs) problems.push(...toolProblems(spec, catalog), ...dependencyProblems(spec, ids));
-  for (const { spec } of specs) if (spec.forEach !== undefined && spec.maxItems !== undefined && spec.maxItems > limit) problems.push(tooManyItemsProblem(spec.id, spec.maxItems, limit));
-  problems.push(...cycleProblems(specs.map((s) => s.spec), ids));
-  problems.push(...referenceProblems(specs.map((s) => s.spec), ids, new Set(params)));
+  for (const { spec } of specs)
+    if (spec.forEach !== undefined && spec.maxItems !== undefined && spec.maxItems > limit)
+      problems.push(tooManyItemsProblem(spec.id, spec.maxItems, limit));
+  problems.push(
+    ...cycleProblems(
+      specs.map((s) => s.spec),
+      ids,
+    ),
+  );
+  problems.push(
+    ...referenceProblems(
+      specs.map((s) => s.spec),
+      ids,
+      new Set(params),
+    ),
+  );
   const order = (p: PlanProblem) => (p.stepId !== null ? (ids.get(p.stepId) ?? -1) : -1);
-  return problems.map((p, i) => ({ p, i })).sort((a, b) => order(a.p) - order(b.p) || a.i - b.i).map(({ p }) => p);
+  return problems
+    .map((p, i) => ({ p, i }))
+    .sort((a, b) => order(a.p) - order(b.p) || a.i - b.i)
+    .map(({ p }) => p);
 }
 
 const idOf = (raw: unknown): string | null => {
@@ -68,16 +102,39 @@ function toolProblems(spec: Spec, catalog: Catalog): PlanProblem[] {
     // a schema with computed parts is checked once they are computed, before the question is asked
     if (computedIn(spec.ask.schema).some((c) => c.computed.kind === 'expr')) return [];
     const problem = askSchemaProblem(spec.ask.schema);
-    return problem ? [{ code: 'invalid_question', stepId: spec.id, path: 'ask.schema', message: `ask.schema: ${problem}` }] : [];
+    return problem
+      ? [{ code: 'invalid_question', stepId: spec.id, path: 'ask.schema', message: `ask.schema: ${problem}` }]
+      : [];
   }
   if (spec.agent !== undefined) {
-    if (!catalog.agents.has(spec.agent)) return [{ code: 'unknown_agent', stepId: spec.id, path: 'agent', message: `unknown agent ${spec.agent}; known agents: ${[...catalog.agents].join(', ') || 'none'}` }];
+    if (!catalog.agents.has(spec.agent))
+      return [
+        {
+          code: 'unknown_agent',
+          stepId: spec.id,
+          path: 'agent',
+          message: `unknown agent ${spec.agent}; known agents: ${[...catalog.agents].join(', ') || 'none'}`,
+        },
+      ];
     const input = catalog.agentInputs?.get(spec.agent);
-    return input ? [...unknownKeys(spec.id, spec.input ?? {}, input, `agent ${spec.agent}`), ...argProblems(spec.id, spec.input ?? {}, input, 'input')] : [];
+    return input
+      ? [
+          ...unknownKeys(spec.id, spec.input ?? {}, input, `agent ${spec.agent}`),
+          ...argProblems(spec.id, spec.input ?? {}, input, 'input'),
+        ]
+      : [];
   }
   if (spec.tool === undefined) return [];
   const tool = catalog.tools.get(spec.tool);
-  if (!tool) return [{ code: 'unknown_tool', stepId: spec.id, path: 'tool', message: `unknown tool ${spec.tool}; known tools: ${[...catalog.tools.keys()].join(', ') || 'none'}` }];
+  if (!tool)
+    return [
+      {
+        code: 'unknown_tool',
+        stepId: spec.id,
+        path: 'tool',
+        message: `unknown tool ${spec.tool}; known tools: ${[...catalog.tools.keys()].join(', ') || 'none'}`,
+      },
+    ];
   if (!tool.input) return [];
   return argProblems(spec.id, spec.args ?? {}, tool.input);
 }
@@ -91,7 +148,12 @@ function unknownKeys(stepId: string, value: Record<string, unknown>, schema: z.Z
   const known = Object.keys(schema.shape);
   return Object.keys(value)
     .filter((k) => !known.includes(k))
-    .map((k) => ({ code: 'invalid_args' as const, stepId, path: `input.${k}`, message: `input.${k}: ${who} takes no ${k} (its input: ${known.join(', ') || 'none'})` }));
+    .map((k) => ({
+      code: 'invalid_args' as const,
+      stepId,
+      path: `input.${k}`,
+      message: `input.${k}: ${who} takes no ${k} (its input: ${known.join(', ') || 'none'})`,
+    }));
 }
 
 /** zod issues of the args (or input) as written, except where a `$` reference stands. */
@@ -104,7 +166,8 @@ function argProblems(stepId: string, args: Record<string, unknown>, schema: z.Zo
       .map((r) => r.path.map(String)),
     ...computedIn(args).map((c) => c.path.map(String)),
   ];
-  const underRef = (path: string[]) => refPaths.some((r) => r.length <= path.length && r.every((seg, i) => seg === path[i]));
+  const underRef = (path: string[]) =>
+    refPaths.some((r) => r.length <= path.length && r.every((seg, i) => seg === path[i]));
   return parsed.error.issues
     .filter((i) => !underRef(i.path.map(String)))
     .map((i) => {
@@ -117,8 +180,15 @@ function dependencyProblems(spec: Spec, ids: Map<string, number>): PlanProblem[]
   const out: PlanProblem[] = [];
   spec.dependsOn.forEach((d, i) => {
     const path = `dependsOn.${i}`;
-    if (d === spec.id) out.push({ code: 'self_dependency', stepId: spec.id, path, message: `step ${spec.id} depends on itself` });
-    else if (!ids.has(d)) out.push({ code: 'unknown_dependency', stepId: spec.id, path, message: `step ${spec.id} depends on ${d}, which is not in the plan` });
+    if (d === spec.id)
+      out.push({ code: 'self_dependency', stepId: spec.id, path, message: `step ${spec.id} depends on itself` });
+    else if (!ids.has(d))
+      out.push({
+        code: 'unknown_dependency',
+        stepId: spec.id,
+        path,
+        message: `step ${spec.id} depends on ${d}, which is not in the plan`,
+      });
   });
   return out;
 }
@@ -140,7 +210,12 @@ function cycleProblems(specs: Spec[], ids: Map<string, number>): PlanProblem[] {
         if (!seen.has(key)) {
           seen.add(key);
           const text = [...rotated, start].join(' -> ');
-          out.push({ code: 'cycle', stepId: start, path: 'dependsOn', message: `dependency cycle: ${text} (each step depends on the next)` });
+          out.push({
+            code: 'cycle',
+            stepId: start,
+            path: 'dependsOn',
+            message: `dependency cycle: ${text} (each step depends on the next)`,
+          });
         }
       } else if (state.get(d) !== 'done') {
         visit(d, [...stack, d]);
@@ -165,11 +240,23 @@ function referenceProblems(specs: Spec[], ids: Map<string, number>, params: Read
     out.push(...expressionProblems(s, ids, ancestors, params));
     for (const { path, ref } of referencesIn(value)) {
       const where = pathText(path, root);
-      if (ref.kind === 'invalid') out.push({ code: 'invalid_reference', stepId: s.id, path: where, message: `${where}: ${ref.message}` });
+      if (ref.kind === 'invalid')
+        out.push({ code: 'invalid_reference', stepId: s.id, path: where, message: `${where}: ${ref.message}` });
       if (ref.kind !== 'ref') continue;
-      if (!ids.has(ref.stepId)) out.push({ code: 'invalid_reference', stepId: s.id, path: where, message: `${where}: references $${ref.stepId}, which is not in the plan` });
+      if (!ids.has(ref.stepId))
+        out.push({
+          code: 'invalid_reference',
+          stepId: s.id,
+          path: where,
+          message: `${where}: references $${ref.stepId}, which is not in the plan`,
+        });
       else if (!ancestors.has(ref.stepId)) {
-        out.push({ code: 'reference_not_a_dependency', stepId: s.id, path: where, message: `${where}: uses the result of ${ref.stepId}, which is not among its dependencies (add it to dependsOn)` });
+        out.push({
+          code: 'reference_not_a_dependency',
+          stepId: s.id,
+          path: where,
+          message: `${where}: uses the result of ${ref.stepId}, which is not among its dependencies (add it to dependsOn)`,
+        });
       }
     }
   }
@@ -177,11 +264,21 @@ function referenceProblems(specs: Spec[], ids: Map<string, number>, params: Read
 }
 
 /** Each expression of a step: read and analysed, the steps and parameters it names. */
-function expressionProblems(s: Spec, ids: Map<string, number>, ancestors: Set<string>, params: ReadonlySet<string>): PlanProblem[] {
+function expressionProblems(
+  s: Spec,
+  ids: Map<string, number>,
+  ancestors: Set<string>,
+  params: ReadonlySet<string>,
+): PlanProblem[] {
   const out: PlanProblem[] = [];
   const { root, value } = computedPart(s);
   const unknownParam = (where: string, name: string) =>
-    out.push({ code: 'unknown_param', stepId: s.id, path: where, message: `${where}: uses parameter ${name}, which the plan does not declare (declared: ${[...params].join(', ') || 'none'})` });
+    out.push({
+      code: 'unknown_param',
+      stepId: s.id,
+      path: where,
+      message: `${where}: uses parameter ${name}, which the plan does not declare (declared: ${[...params].join(', ') || 'none'})`,
+    });
   for (const { path, computed } of computedIn(value)) {
     if (computed.kind === 'param' && !params.has(computed.name)) unknownParam(pathText(path, root), computed.name);
   }
@@ -194,8 +291,20 @@ function expressionProblems(s: Spec, ids: Map<string, number>, ancestors: Set<st
     }
     const names = expressionNames(source);
     for (const id of names.steps) {
-      if (!ids.has(id)) out.push({ code: 'unknown_dependency', stepId: s.id, path, message: `${path}: reads step/${id}, which is not in the plan` });
-      else if (!ancestors.has(id)) out.push({ code: 'reference_not_a_dependency', stepId: s.id, path, message: `${path}: reads step/${id}, which is not among its dependencies (add it to dependsOn)` });
+      if (!ids.has(id))
+        out.push({
+          code: 'unknown_dependency',
+          stepId: s.id,
+          path,
+          message: `${path}: reads step/${id}, which is not in the plan`,
+        });
+      else if (!ancestors.has(id))
+        out.push({
+          code: 'reference_not_a_dependency',
+          stepId: s.id,
+          path,
+          message: `${path}: reads step/${id}, which is not among its dependencies (add it to dependsOn)`,
+        });
     }
     for (const name of names.params) if (!params.has(name)) unknownParam(path, name);
   }
@@ -207,7 +316,13 @@ function expressionError(source: string, withItem: boolean): string | null {
   try {
     const forms = read(source);
     if (forms.length !== 1) return `an expression is exactly one form (found ${forms.length})`;
-    analyze(forms, { source, tools: new Map(), journal: null, dataNamespaces: PLAN_NAMESPACES, globals: withItem ? ['item'] : [] });
+    analyze(forms, {
+      source,
+      tools: new Map(),
+      journal: null,
+      dataNamespaces: PLAN_NAMESPACES,
+      globals: withItem ? ['item'] : [],
+    });
     return null;
   } catch (err) {
     if (!(err instanceof PtcError)) throw err;
@@ -219,8 +334,10 @@ function expressionError(source: string, withItem: boolean): string | null {
 
 /** The analyzer's hints speak of programs; in a plan, what an expression can name. */
 function planHint(err: PtcError): string | undefined {
-  if (err.code === 'unknown_namespace') return 'a plan expression reads step/ID and param/NAME, and the core namespaces str/, set/, Math/';
-  if (err.code === 'unbound_var' && /: item$/.test(err.message)) return 'item is bound only in the args of a forEach step';
+  if (err.code === 'unknown_namespace')
+    return 'a plan expression reads step/ID and param/NAME, and the core namespaces str/, set/, Math/';
+  if (err.code === 'unbound_var' && /: item$/.test(err.message))
+    return 'item is bound only in the args of a forEach step';
   return undefined;
 }
 
@@ -245,5 +362,10 @@ function transitiveDeps(id: string, deps: Map<string, string[]>): Set<string> {
 
 /** One line per problem: `write_config args.path: ... [invalid_args]`. */
 export function formatProblems(problems: readonly PlanProblem[]): string {
-  return problems.map((p) => `  - ${p.stepId ?? 'plan'}${p.path && !p.message.startsWith(p.path) ? ` ${p.path}` : ''}: ${p.message} [${p.code}]`).join('\n');
+  return problems
+    .map(
+      (p) =>
+        `  - ${p.stepId ?? 'plan'}${p.path && !p.message.startsWith(p.path) ? ` ${p.path}` : ''}: ${p.message} [${p.code}]`,
+    )
+    .join('\n');
 }

@@ -97,13 +97,26 @@ function acquire(memoryMb: number, mission: string | undefined): Thread {
   let i = mission === undefined ? -1 : lastIndex(idle, (w) => w.memoryMb === memoryMb && w.missions.includes(mission));
   if (i < 0) i = lastIndex(idle, (w) => w.memoryMb === memoryMb);
   if (i >= 0) return served(idle.splice(i, 1)[0]!, mission);
-  const worker = new Worker(BOOT, { workerData: { entry: ENTRY }, resourceLimits: { maxOldGenerationSizeMb: memoryMb } });
+  const worker = new Worker(BOOT, {
+    workerData: { entry: ENTRY },
+    resourceLimits: { maxOldGenerationSizeMb: memoryMb },
+  });
   worker.unref();
   const { port1, port2 } = new MessageChannel();
   const flag = new SharedArrayBuffer(4);
-  const thread: Thread = { worker, memoryMb, rpc: port1, flag: new Int32Array(flag), tools: new Map(), inputs: new Map(), missions: [], ready: false };
+  const thread: Thread = {
+    worker,
+    memoryMb,
+    rpc: port1,
+    flag: new Int32Array(flag),
+    tools: new Map(),
+    inputs: new Map(),
+    missions: [],
+    ready: false,
+  };
   port1.on('message', (msg: FromWorker) => {
-    if (msg.kind === 'validate') answerValidation(port1, thread.flag, thread.tools.get(msg.tool), msg.json, thread.inputs);
+    if (msg.kind === 'validate')
+      answerValidation(port1, thread.flag, thread.tools.get(msg.tool), msg.json, thread.inputs);
   });
   port1.unref();
   worker.once('exit', () => port1.close());
@@ -161,7 +174,11 @@ export async function closeSandboxes(): Promise<void> {
 }
 
 /** Runs a program in a sandbox thread; same contract as `run` in src/lisp. */
-export async function runSandboxed(source: string, opts: RunOptions = {}, sandbox: SandboxOptions = {}): Promise<RunResult> {
+export async function runSandboxed(
+  source: string,
+  opts: RunOptions = {},
+  sandbox: SandboxOptions = {},
+): Promise<RunResult> {
   const free = await slot();
   try {
     return await runInThread(source, opts, sandbox);
@@ -185,12 +202,27 @@ async function runInThread(source: string, opts: RunOptions, sandbox: SandboxOpt
   const calls: ToolCallRecord[] = [];
   const outcome = await new Promise<WireResult | { stopped: PtcError }>((resolve) => {
     const stopAfter = sandbox.hardLimitMs ?? limits.timeoutMs + (sandbox.graceMs ?? 1000);
-    const stop = () => resolve({ stopped: limitExceeded('timeout', `program exceeded the ${Math.min(limits.timeoutMs, stopAfter)} ms time limit and was stopped`) });
+    const stop = () =>
+      resolve({
+        stopped: limitExceeded(
+          'timeout',
+          `program exceeded the ${Math.min(limits.timeoutMs, stopAfter)} ms time limit and was stopped`,
+        ),
+      });
     // the program's time starts when the thread runs it: a new thread first loads its
     // modules (seconds on a loaded machine), which is bounded apart
     let deadline = thread.ready
       ? setTimeout(stop, stopAfter)
-      : setTimeout(() => resolve({ stopped: new PtcError('type_error', `the sandbox thread did not start within ${THREAD_START_MS / 1000} s`) }), THREAD_START_MS);
+      : setTimeout(
+          () =>
+            resolve({
+              stopped: new PtcError(
+                'type_error',
+                `the sandbox thread did not start within ${THREAD_START_MS / 1000} s`,
+              ),
+            }),
+          THREAD_START_MS,
+        );
     const finish = (v: WireResult | { stopped: PtcError }) => {
       clearTimeout(deadline);
       worker.off('message', onMessage);
@@ -204,16 +236,28 @@ async function runInThread(source: string, opts: RunOptions, sandbox: SandboxOpt
         clearTimeout(deadline);
         deadline = setTimeout(stop, stopAfter);
       } else if (msg.kind === 'done') finish(msg.result);
-      else if (msg.kind === 'call') void callTool(worker, tools.get(msg.tool), msg, controllers, calls, thread.inputs.get(inputKey(msg.tool, msg.args)));
+      else if (msg.kind === 'call')
+        void callTool(
+          worker,
+          tools.get(msg.tool),
+          msg,
+          controllers,
+          calls,
+          thread.inputs.get(inputKey(msg.tool, msg.args)),
+        );
       else if (msg.kind === 'journal') {
         if (msg.value === undefined) journal?.delete(msg.id);
         else journal?.set(msg.id, msg.value);
         opts.onJournal?.({ id: msg.id, ...(msg.value !== undefined ? { value: msg.value } : {}) });
-      }
-      else if (msg.kind === 'abort') controllers.get(msg.id)?.abort();
+      } else if (msg.kind === 'abort') controllers.get(msg.id)?.abort();
     };
     const onError = (err: Error & { code?: string }) =>
-      finish({ stopped: err.code === 'ERR_WORKER_OUT_OF_MEMORY' ? limitExceeded('memory', `program used more than ${memoryMb} MB of memory and was stopped`) : new PtcError('type_error', `the sandbox failed: ${err.message}`) });
+      finish({
+        stopped:
+          err.code === 'ERR_WORKER_OUT_OF_MEMORY'
+            ? limitExceeded('memory', `program used more than ${memoryMb} MB of memory and was stopped`)
+            : new PtcError('type_error', `the sandbox failed: ${err.message}`),
+      });
     const onExit = () => finish({ stopped: new PtcError('type_error', 'the sandbox thread exited') });
     worker.on('message', onMessage);
     worker.on('error', onError);
@@ -247,7 +291,16 @@ function requestOf(source: string, opts: RunOptions, maxItems: number): RunReque
     history: (opts.history ?? []).map((v) => sourceOf(v, maxItems)),
     limits: opts.limits ?? {},
     ...(opts.runId !== undefined ? { runId: opts.runId } : {}),
-    ...(effects ? { effects: { runId: effects.runId, results: [...(effects.results ?? new Map())], errors: [...(effects.errors ?? new Map())], inlineResults: [...(effects.inlineResults ?? new Map())] } } : {}),
+    ...(effects
+      ? {
+          effects: {
+            runId: effects.runId,
+            results: [...(effects.results ?? new Map())],
+            errors: [...(effects.errors ?? new Map())],
+            inlineResults: [...(effects.inlineResults ?? new Map())],
+          },
+        }
+      : {}),
     tools: (opts.tools ?? []).map((t) => ({
       name: t.name,
       description: t.description,
@@ -258,15 +311,24 @@ function requestOf(source: string, opts: RunOptions, maxItems: number): RunReque
   };
 }
 
-const sourceOf = (v: Value, maxItems: number): string => (v instanceof FnValue ? v.toSource() : valueSource(v, { maxItems }));
+const sourceOf = (v: Value, maxItems: number): string =>
+  v instanceof FnValue ? v.toSource() : valueSource(v, { maxItems });
 
 /** The synchronous half of a tool call: validation with the real schema, answered at once. */
-function answerValidation(port: MessagePort, flag: Int32Array, tool: ToolDef | undefined, json: Json, inputs: Map<string, Json>): void {
+function answerValidation(
+  port: MessagePort,
+  flag: Int32Array,
+  tool: ToolDef | undefined,
+  json: Json,
+  inputs: Map<string, Json>,
+): void {
   let reply: Validated;
   if (!tool) reply = { success: false, issues: [{ code: 'custom', path: [], message: 'unknown tool' }] };
   else {
     const parsed = tool.input.safeParse(json);
-    reply = parsed.success ? { success: true, data: resultToJson(parsed.data) } : { success: false, issues: JSON.parse(JSON.stringify(parsed.error.issues)) };
+    reply = parsed.success
+      ? { success: true, data: resultToJson(parsed.data) }
+      : { success: false, issues: JSON.parse(JSON.stringify(parsed.error.issues)) };
     if (reply.success) inputs.set(inputKey(tool.name, reply.data), json);
   }
   port.postMessage(reply);
@@ -287,13 +349,23 @@ async function callTool(
 ): Promise<void> {
   const controller = new AbortController();
   controllers.set(msg.id, controller);
-  const record: ToolCallRecord = { tool: msg.tool, args: msg.args, taskId: msg.taskId, idempotencyKey: msg.idempotencyKey, durationMs: 0 };
+  const record: ToolCallRecord = {
+    tool: msg.tool,
+    args: msg.args,
+    taskId: msg.taskId,
+    idempotencyKey: msg.idempotencyKey,
+    durationMs: 0,
+  };
   const started = Date.now();
   calls.push(record);
   let reply: ToWorker;
   try {
     if (!tool) throw new Error(`unknown tool ${msg.tool}`);
-    const out = await tool.handler(tool.input.parse(input ?? msg.args), { idempotencyKey: msg.idempotencyKey, taskId: msg.taskId, signal: controller.signal });
+    const out = await tool.handler(tool.input.parse(input ?? msg.args), {
+      idempotencyKey: msg.idempotencyKey,
+      taskId: msg.taskId,
+      signal: controller.signal,
+    });
     let json: Json;
     try {
       json = resultToJson(out);
@@ -323,11 +395,23 @@ function ptcError(w: WireError): PtcError {
  */
 const resultReads = new NamespaceCache();
 
-async function resultOf(w: WireResult, opts: RunOptions, limits: typeof DEFAULT_LIMITS, sent: Record<string, string>, mission: string | undefined): Promise<RunResult> {
+async function resultOf(
+  w: WireResult,
+  opts: RunOptions,
+  limits: typeof DEFAULT_LIMITS,
+  sent: Record<string, string>,
+  mission: string | undefined,
+): Promise<RunResult> {
   const tools = opts.tools ?? [];
   const { record, known } = resultRecord(w, opts.namespace ?? new Map(), sent);
   // the value may name namespace entries (a def returns its var): read them together
-  const all = await readResult(w.value === undefined ? record : { ...record, [VALUE]: w.value }, known, tools, { ...limits, fuel: Number.MAX_SAFE_INTEGER }, mission);
+  const all = await readResult(
+    w.value === undefined ? record : { ...record, [VALUE]: w.value },
+    known,
+    tools,
+    { ...limits, fuel: Number.MAX_SAFE_INTEGER },
+    mission,
+  );
   const value = all.get(VALUE) ?? null;
   all.delete(VALUE);
   const namespace: Namespace = all;
@@ -353,9 +437,18 @@ async function resultOf(w: WireResult, opts: RunOptions, limits: typeof DEFAULT_
   }
 }
 
-async function readResult(rec: Record<string, string>, known: Map<string, Value>, tools: readonly ToolDef[], limits: typeof DEFAULT_LIMITS, mission: string | undefined): Promise<Namespace> {
+async function readResult(
+  rec: Record<string, string>,
+  known: Map<string, Value>,
+  tools: readonly ToolDef[],
+  limits: typeof DEFAULT_LIMITS,
+  mission: string | undefined,
+): Promise<Namespace> {
   if (mission === undefined) return readRecord(rec, { tools, limits, known });
-  const context = readingContext(limits, tools.map((t) => t.name));
+  const context = readingContext(
+    limits,
+    tools.map((t) => t.name),
+  );
   for (const [name, v] of resultReads.reusable(mission, context, rec)) {
     if (known.has(name)) continue;
     known.set(name, v);
@@ -371,7 +464,11 @@ async function readResult(rec: Record<string, string>, known: Map<string, Value>
  * as the thread wrote them, the others are the values the host sent (the program left
  * them as they were, so they stay the very values, as with `run` in-process).
  */
-function resultRecord(w: WireResult, given: Namespace, sent: Record<string, string>): { record: Record<string, string>; known: Map<string, Value> } {
+function resultRecord(
+  w: WireResult,
+  given: Namespace,
+  sent: Record<string, string>,
+): { record: Record<string, string>; known: Map<string, Value> } {
   const record: Record<string, string> = {};
   const known = new Map<string, Value>();
   for (const name of w.names) {
@@ -381,7 +478,8 @@ function resultRecord(w: WireResult, given: Namespace, sent: Record<string, stri
       continue;
     }
     const v = given.get(name);
-    if (v === undefined || sent[name] === undefined) throw new Error(`the sandbox thread kept ${name}, which it was not sent`);
+    if (v === undefined || sent[name] === undefined)
+      throw new Error(`the sandbox thread kept ${name}, which it was not sent`);
     record[name] = sent[name];
     known.set(name, v);
   }
@@ -389,7 +487,13 @@ function resultRecord(w: WireResult, given: Namespace, sent: Record<string, stri
 }
 
 /** A program stopped from outside: the commits it reported and the tool calls that ran are kept. */
-function stoppedResult(opts: RunOptions, error: PtcError, durationMs: number, journal: Map<string, Json> | null, calls: ToolCallRecord[]): RunResult {
+function stoppedResult(
+  opts: RunOptions,
+  error: PtcError,
+  durationMs: number,
+  journal: Map<string, Json> | null,
+  calls: ToolCallRecord[],
+): RunResult {
   return {
     journal,
     summaries: new Map(opts.summaries ?? new Map()),

@@ -131,7 +131,8 @@ function sameOrder(before: readonly string[], now: readonly string[]): boolean {
   return a.length === b.length && a.every((n, i) => n === b[i]);
 }
 
-const isCoreName = (n: string): boolean => SPECIAL_FORMS.has(n) || lookupCore(null, n) !== undefined || n.startsWith('.');
+const isCoreName = (n: string): boolean =>
+  SPECIAL_FORMS.has(n) || lookupCore(null, n) !== undefined || n.startsWith('.');
 
 /**
  * What reading an entry depends on besides its source and names: the limits and the

@@ -28,7 +28,10 @@ export function literalOf(source: string): Value | undefined {
 }
 
 /** `deserializeNamespace(rec, options)`, literal entries and `known` ones taken as they are. */
-export async function readRecord(rec: Record<string, string>, options: DeserializeOptions & { known: Map<string, Value> }): Promise<Namespace> {
+export async function readRecord(
+  rec: Record<string, string>,
+  options: DeserializeOptions & { known: Map<string, Value> },
+): Promise<Namespace> {
   const { known } = options;
   const names = Object.keys(rec);
   let all = true;

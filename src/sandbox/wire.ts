@@ -33,7 +33,12 @@ export interface RunRequest {
   history: string[];
   limits: Partial<Limits>;
   runId?: string;
-  effects?: { runId: string; results: Array<[string, Json]>; errors: Array<[string, string]>; inlineResults: Array<[string, Json]> };
+  effects?: {
+    runId: string;
+    results: Array<[string, Json]>;
+    errors: Array<[string, string]>;
+    inlineResults: Array<[string, Json]>;
+  };
   tools: ToolWire[];
 }
 

@@ -61,7 +61,12 @@ function validateOnHost(rpc: MessagePort, flag: Int32Array, tool: string, json: 
  * each run checks every call's arguments again; a schema's answer for the same arguments
  * is the same, so it crosses the thread boundary once.
  */
-function proxyTool(t: RunRequest['tools'][number], rpc: MessagePort, flag: Int32Array, answers: Map<string, Validated>): ToolDef {
+function proxyTool(
+  t: RunRequest['tools'][number],
+  rpc: MessagePort,
+  flag: Int32Array,
+  answers: Map<string, Validated>,
+): ToolDef {
   const input = {
     safeParse(json: Json) {
       const key = `${t.name} ${JSON.stringify(json)}`;
@@ -108,12 +113,23 @@ async function execute(req: RunRequest, rpc: MessagePort, flag: Int32Array): Pro
       onJournal: (change) => post({ kind: 'journal', ...change }),
       ...(req.runId !== undefined ? { runId: req.runId } : {}),
       ...(req.effects
-        ? { effects: { runId: req.effects.runId, isEffect: (t: ToolDef) => effectNames.has(t.name), results: new Map(req.effects.results), errors: new Map(req.effects.errors), inlineResults: new Map(req.effects.inlineResults) } }
+        ? {
+            effects: {
+              runId: req.effects.runId,
+              isEffect: (t: ToolDef) => effectNames.has(t.name),
+              results: new Map(req.effects.results),
+              errors: new Map(req.effects.errors),
+              inlineResults: new Map(req.effects.inlineResults),
+            },
+          }
         : {}),
     };
     return { ...toWire(await run(req.source, opts), req.limits.maxCollectionSize, namespace, req.namespace), reused };
   } catch (err) {
-    const e = err instanceof PtcError ? err : new PtcError('type_error', `the sandbox could not run the program: ${(err as Error).message}`);
+    const e =
+      err instanceof PtcError
+        ? err
+        : new PtcError('type_error', `the sandbox could not run the program: ${(err as Error).message}`);
     return { ...emptyWire(req, performance.now() - t0), status: 'error', error: errorWire(e) };
   }
 }
@@ -122,19 +138,28 @@ async function execute(req: RunRequest, rpc: MessagePort, flag: Int32Array): Pro
  * The namespace and `*1 *2 *3` of a request as values. Entries this thread read for the
  * same mission's earlier program are taken as they were read (see namespace-cache.ts).
  */
-async function readRequest(req: RunRequest, tools: ToolDef[]): Promise<{ namespace: Map<string, Value>; history: Value[]; reused: number }> {
+async function readRequest(
+  req: RunRequest,
+  tools: ToolDef[],
+): Promise<{ namespace: Map<string, Value>; history: Value[]; reused: number }> {
   const mission = req.effects?.runId ?? req.runId;
   const names = Object.keys(req.namespace);
   if (names.length === 0 && req.history.length === 0) {
     if (mission !== undefined) namespaces.drop(mission);
     return { namespace: new Map(), history: [], reused: 0 };
   }
-  const context = readingContext(req.limits, req.tools.map((t) => t.name));
+  const context = readingContext(
+    req.limits,
+    req.tools.map((t) => t.name),
+  );
   const known = mission === undefined ? new Map<string, Value>() : namespaces.reusable(mission, context, req.namespace);
   const reused = known.size;
   // history values may name namespace entries: read them together, then apart
   const history = (i: number) => ` *${i + 1}`;
-  const all = await readRecord({ ...req.namespace, ...Object.fromEntries(req.history.map((src, i) => [history(i), src])) }, { tools, limits: req.limits, known });
+  const all = await readRecord(
+    { ...req.namespace, ...Object.fromEntries(req.history.map((src, i) => [history(i), src])) },
+    { tools, limits: req.limits, known },
+  );
   const historyValues = req.history.map((_, i) => all.get(history(i)) ?? null);
   req.history.forEach((_, i) => all.delete(history(i)));
   if (mission !== undefined) namespaces.keep(mission, context, req.namespace, all);
@@ -143,20 +168,55 @@ async function readRequest(req: RunRequest, tools: ToolDef[]): Promise<{ namespa
 
 /** The request's namespace unchanged (the host has every value). */
 function emptyWire(req: RunRequest, durationMs: number): WireResult {
-  return { status: 'error', journal: req.journal, summaries: req.summaries, names: Object.keys(req.namespace), namespace: {}, prints: [], toolCalls: [], warnings: [], fuelUsed: 0, durationMs, reused: 0 };
+  return {
+    status: 'error',
+    journal: req.journal,
+    summaries: req.summaries,
+    names: Object.keys(req.namespace),
+    namespace: {},
+    prints: [],
+    toolCalls: [],
+    warnings: [],
+    fuelUsed: 0,
+    durationMs,
+    reused: 0,
+  };
 }
 
-const errorWire = (e: PtcError) => ({ code: e.code, message: e.message, span: e.span, hint: e.hint, phase: e.phase, details: e.details as Record<string, unknown> | undefined });
+const errorWire = (e: PtcError) => ({
+  code: e.code,
+  message: e.message,
+  span: e.span,
+  hint: e.hint,
+  phase: e.phase,
+  details: e.details as Record<string, unknown> | undefined,
+});
 
-const sourceOf = (v: Value, maxItems?: number): string => (v instanceof FnValue ? v.toSource() : valueSource(v, { maxItems: maxItems ?? 1_000_000 }));
+const sourceOf = (v: Value, maxItems?: number): string =>
+  v instanceof FnValue ? v.toSource() : valueSource(v, { maxItems: maxItems ?? 1_000_000 });
 
-function toWire(r: RunResult, maxItems: number | undefined, given: ReadonlyMap<string, Value>, sent: Readonly<Record<string, string>>): Omit<WireResult, 'reused'> {
+function toWire(
+  r: RunResult,
+  maxItems: number | undefined,
+  given: ReadonlyMap<string, Value>,
+  sent: Readonly<Record<string, string>>,
+): Omit<WireResult, 'reused'> {
   try {
     return wireOf(r, maxItems, given, sent);
   } catch (err) {
     // a value too big to carry back (built by doubling) is the program's limit, not ours
     if (!(err instanceof PtcError)) throw err;
-    const empty = { journal: r.journal === null ? null : [...r.journal], summaries: [...r.summaries], names: [], namespace: {}, prints: r.prints, toolCalls: r.toolCalls, warnings: r.warnings, fuelUsed: r.fuelUsed, durationMs: r.durationMs };
+    const empty = {
+      journal: r.journal === null ? null : [...r.journal],
+      summaries: [...r.summaries],
+      names: [],
+      namespace: {},
+      prints: r.prints,
+      toolCalls: r.toolCalls,
+      warnings: r.warnings,
+      fuelUsed: r.fuelUsed,
+      durationMs: r.durationMs,
+    };
     return { ...empty, status: 'error', error: errorWire(err) };
   }
 }
@@ -166,7 +226,12 @@ function toWire(r: RunResult, maxItems: number | undefined, given: ReadonlyMap<s
  * values it sent, which the program left as they were or defined again to the same
  * source (a model often repeats its helpers).
  */
-function changedEntries(ns: ReadonlyMap<string, Value>, given: ReadonlyMap<string, Value>, sent: Readonly<Record<string, string>>, maxItems: number): Record<string, string> {
+function changedEntries(
+  ns: ReadonlyMap<string, Value>,
+  given: ReadonlyMap<string, Value>,
+  sent: Readonly<Record<string, string>>,
+  maxItems: number,
+): Record<string, string> {
   const changed = new Map<string, Value>();
   for (const [name, v] of ns) if (!given.has(name) || given.get(name) !== v) changed.set(name, v);
   const out = serializeNamespace(changed, { maxItems });
@@ -174,7 +239,12 @@ function changedEntries(ns: ReadonlyMap<string, Value>, given: ReadonlyMap<strin
   return out;
 }
 
-function wireOf(r: RunResult, maxItems: number | undefined, given: ReadonlyMap<string, Value>, sent: Readonly<Record<string, string>>): Omit<WireResult, 'reused'> {
+function wireOf(
+  r: RunResult,
+  maxItems: number | undefined,
+  given: ReadonlyMap<string, Value>,
+  sent: Readonly<Record<string, string>>,
+): Omit<WireResult, 'reused'> {
   const base = {
     journal: r.journal === null ? null : [...r.journal],
     summaries: [...r.summaries],

@@ -65,8 +65,10 @@ export function telemetryWanted(env: NodeJS.ProcessEnv = process.env): boolean {
  */
 export function setupTelemetry(opts: TelemetryOptions): Telemetry {
   const { Resource } = require('@opentelemetry/resources') as typeof import('@opentelemetry/resources');
-  const { NodeTracerProvider } = require('@opentelemetry/sdk-trace-node') as typeof import('@opentelemetry/sdk-trace-node');
-  const { OpenTelemetryPlugin } = require('@temporalio/interceptors-opentelemetry') as typeof import('@temporalio/interceptors-opentelemetry');
+  const { NodeTracerProvider } =
+    require('@opentelemetry/sdk-trace-node') as typeof import('@opentelemetry/sdk-trace-node');
+  const { OpenTelemetryPlugin } =
+    require('@temporalio/interceptors-opentelemetry') as typeof import('@temporalio/interceptors-opentelemetry');
   const resource = new Resource({ 'service.name': opts.serviceName ?? process.env.OTEL_SERVICE_NAME ?? 'navigator' });
   const provider = new NodeTracerProvider({ resource, spanProcessors: [opts.spanProcessor] });
   provider.register();
@@ -83,7 +85,8 @@ let fromEnv: Telemetry | null | undefined;
 export function telemetry(): Telemetry | null {
   if (fromEnv !== undefined) return fromEnv;
   if (!telemetryWanted()) return (fromEnv = null);
-  const { BatchSpanProcessor } = require('@opentelemetry/sdk-trace-base') as typeof import('@opentelemetry/sdk-trace-base');
+  const { BatchSpanProcessor } =
+    require('@opentelemetry/sdk-trace-base') as typeof import('@opentelemetry/sdk-trace-base');
   fromEnv = setupTelemetry({ spanProcessor: new BatchSpanProcessor(exporterFromEnv()) });
   return fromEnv;
 }
@@ -96,13 +99,27 @@ export function telemetry(): Telemetry | null {
  */
 export function exporterFromEnv(env: NodeJS.ProcessEnv = process.env): SpanExporter {
   if (env.OTEL_TRACES_EXPORTER?.trim() === 'console') {
-    const { ConsoleSpanExporter } = require('@opentelemetry/sdk-trace-base') as typeof import('@opentelemetry/sdk-trace-base');
+    const { ConsoleSpanExporter } =
+      require('@opentelemetry/sdk-trace-base') as typeof import('@opentelemetry/sdk-trace-base');
     return new ConsoleSpanExporter();
   }
-  const protocol = (env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL ?? env.OTEL_EXPORTER_OTLP_PROTOCOL ?? 'http/protobuf').trim();
-  if (protocol === 'grpc') return new (require('@opentelemetry/exporter-trace-otlp-grpc') as typeof import('@opentelemetry/exporter-trace-otlp-grpc')).OTLPTraceExporter();
-  if (protocol === 'http/json') return new (require('@opentelemetry/exporter-trace-otlp-http') as typeof import('@opentelemetry/exporter-trace-otlp-http')).OTLPTraceExporter();
-  if (protocol === 'http/protobuf') return new (require('@opentelemetry/exporter-trace-otlp-proto') as typeof import('@opentelemetry/exporter-trace-otlp-proto')).OTLPTraceExporter();
+  const protocol = (
+    env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL ??
+    env.OTEL_EXPORTER_OTLP_PROTOCOL ??
+    'http/protobuf'
+  ).trim();
+  if (protocol === 'grpc')
+    return new (
+      require('@opentelemetry/exporter-trace-otlp-grpc') as typeof import('@opentelemetry/exporter-trace-otlp-grpc')
+    ).OTLPTraceExporter();
+  if (protocol === 'http/json')
+    return new (
+      require('@opentelemetry/exporter-trace-otlp-http') as typeof import('@opentelemetry/exporter-trace-otlp-http')
+    ).OTLPTraceExporter();
+  if (protocol === 'http/protobuf')
+    return new (
+      require('@opentelemetry/exporter-trace-otlp-proto') as typeof import('@opentelemetry/exporter-trace-otlp-proto')
+    ).OTLPTraceExporter();
   throw new Error(`OTEL_EXPORTER_OTLP_PROTOCOL must be http/protobuf, http/json or grpc, got ${protocol}`);
 }
 

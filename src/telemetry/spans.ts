@@ -33,7 +33,12 @@ export function tracingOn(): boolean {
 }
 
 /** Runs `fn` in an active span named `name`; a thrown error marks the span and goes on. */
-export function inSpan<T>(name: string, attributes: otel.Attributes, fn: (span: otel.Span) => Promise<T>, parent: otel.Context = otel.context.active()): Promise<T> {
+export function inSpan<T>(
+  name: string,
+  attributes: otel.Attributes,
+  fn: (span: otel.Span) => Promise<T>,
+  parent: otel.Context = otel.context.active(),
+): Promise<T> {
   return tracer().startActiveSpan(name, { attributes }, parent, async (span) => {
     try {
       return await fn(span);
@@ -67,7 +72,16 @@ export function tracedModel(model: ChatModel, owner: SpanOwner): ChatModel {
 }
 
 /** Attributes of one tool call. */
-export function toolAttributes(owner: SpanOwner, call: { tool: string; sideEffect: string; taskId: string | null | undefined; idempotencyKey: string; cached: boolean }): otel.Attributes {
+export function toolAttributes(
+  owner: SpanOwner,
+  call: {
+    tool: string;
+    sideEffect: string;
+    taskId: string | null | undefined;
+    idempotencyKey: string;
+    cached: boolean;
+  },
+): otel.Attributes {
   return {
     ...ownerAttributes(owner),
     'navigator.tool': call.tool,
@@ -88,7 +102,18 @@ export function tracedAgent<A extends AnyAgent>(agent: A, owner: SpanOwner, pare
   const tools = agent.tools.map((tool) => ({
     ...tool,
     handler: (args: never, ctx: { idempotencyKey: string; taskId?: string | null }) =>
-      inSpan('navigator.tool', toolAttributes(owner, { tool: tool.name, sideEffect: sideEffectOf(tool), taskId: ctx.taskId, idempotencyKey: ctx.idempotencyKey, cached: false }), () => Promise.resolve(tool.handler(args, ctx as never)), parent),
+      inSpan(
+        'navigator.tool',
+        toolAttributes(owner, {
+          tool: tool.name,
+          sideEffect: sideEffectOf(tool),
+          taskId: ctx.taskId,
+          idempotencyKey: ctx.idempotencyKey,
+          cached: false,
+        }),
+        () => Promise.resolve(tool.handler(args, ctx as never)),
+        parent,
+      ),
   }));
   return { ...agent, tools };
 }

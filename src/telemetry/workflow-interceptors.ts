@@ -9,7 +9,15 @@
 import type * as Otel from '@opentelemetry/api';
 import { SdkFlags } from '@temporalio/workflow/lib/flags.js';
 import { getActivator } from '@temporalio/workflow/lib/global-attributes.js';
-import { type Next, type SignalInput, type UpdateInput, type WorkflowExecuteInput, type WorkflowInboundCallsInterceptor, type WorkflowInterceptors, workflowInfo } from '@temporalio/workflow';
+import {
+  type Next,
+  type SignalInput,
+  type UpdateInput,
+  type WorkflowExecuteInput,
+  type WorkflowInboundCallsInterceptor,
+  type WorkflowInterceptors,
+  workflowInfo,
+} from '@temporalio/workflow';
 import { otelApi } from './lazy-tracing.cjs';
 import { runIsTraced } from './workflow-tracing.ts';
 
@@ -36,7 +44,11 @@ class DecisionSpans implements WorkflowInboundCallsInterceptor {
     if (runIsTraced()) this.run = otelApi().context.active();
     const arg = (input.args[0] ?? {}) as { runId?: string; agent?: string };
     const workflowId = workflowInfo().workflowId;
-    this.owner = { 'navigator.workflow_id': workflowId, 'navigator.run_id': arg.runId ?? workflowId, 'navigator.agent': arg.agent ?? '' };
+    this.owner = {
+      'navigator.workflow_id': workflowId,
+      'navigator.run_id': arg.runId ?? workflowId,
+      'navigator.agent': arg.agent ?? '',
+    };
     return next(input);
   }
 
@@ -44,13 +56,19 @@ class DecisionSpans implements WorkflowInboundCallsInterceptor {
   // update's completion among the workflow's commands, and histories would stop replaying.
   handleUpdate(input: UpdateInput, next: Next<WorkflowInboundCallsInterceptor, 'handleUpdate'>): Promise<unknown> {
     const out = next(input);
-    out.then(() => this.record(input.name, input.args[0], 'update'), () => undefined);
+    out.then(
+      () => this.record(input.name, input.args[0], 'update'),
+      () => undefined,
+    );
     return out;
   }
 
   handleSignal(input: SignalInput, next: Next<WorkflowInboundCallsInterceptor, 'handleSignal'>): Promise<void> {
     const out = next(input);
-    out.then(() => this.record(input.signalName, input.args[0], 'signal'), () => undefined);
+    out.then(
+      () => this.record(input.signalName, input.args[0], 'signal'),
+      () => undefined,
+    );
     return out;
   }
 
@@ -61,16 +79,20 @@ class DecisionSpans implements WorkflowInboundCallsInterceptor {
     const arg = (raw ?? {}) as Record<string, unknown>;
     const { key, value } = read(arg);
     const decider = otel.trace.getSpanContext(otel.context.active());
-    const span = otel.trace.getTracer('navigator').startSpan('navigator.decision', {
-      attributes: {
-        ...this.owner,
-        'navigator.decision.key': key,
-        'navigator.decision.value': JSON.stringify(value ?? null).slice(0, 256),
-        'navigator.decision.by': String(arg.by ?? ''),
-        'navigator.decision.via': via,
+    const span = otel.trace.getTracer('navigator').startSpan(
+      'navigator.decision',
+      {
+        attributes: {
+          ...this.owner,
+          'navigator.decision.key': key,
+          'navigator.decision.value': JSON.stringify(value ?? null).slice(0, 256),
+          'navigator.decision.by': String(arg.by ?? ''),
+          'navigator.decision.via': via,
+        },
+        links: decider ? [{ context: decider }] : [],
       },
-      links: decider ? [{ context: decider }] : [],
-    }, this.run);
+      this.run,
+    );
     span.end();
   }
 }

@@ -25,7 +25,14 @@
  * started without a trace costs a worker that much less. Loading them at their first call
  * instead of when the run is made changes nothing a run does: making them starts no promise.
  */
-import { type WorkflowInboundCallsInterceptor, type WorkflowInterceptors, type WorkflowInternalsInterceptor, type WorkflowOutboundCallsInterceptor, patched, workflowInfo } from '@temporalio/workflow';
+import {
+  type WorkflowInboundCallsInterceptor,
+  type WorkflowInterceptors,
+  type WorkflowInternalsInterceptor,
+  type WorkflowOutboundCallsInterceptor,
+  patched,
+  workflowInfo,
+} from '@temporalio/workflow';
 import { contextManagerClass, otelApi, temporalInterceptors } from './lazy-tracing.cjs';
 import { sharedContextStorage } from './shared-context-storage.ts';
 
@@ -47,7 +54,16 @@ const GATED_TYPES: ReadonlySet<string> = new Set(['planExecution', 'navigatorMis
  */
 export const TEMPORAL_METHODS = {
   inbound: ['execute', 'handleSignal', 'handleUpdate', 'validateUpdate', 'handleQuery'],
-  outbound: ['scheduleActivity', 'scheduleLocalActivity', 'startNexusOperation', 'startChildWorkflowExecution', 'continueAsNew', 'signalWorkflow', 'getLogAttributes', 'getMetricTags'],
+  outbound: [
+    'scheduleActivity',
+    'scheduleLocalActivity',
+    'startNexusOperation',
+    'startChildWorkflowExecution',
+    'continueAsNew',
+    'signalWorkflow',
+    'getLogAttributes',
+    'getMetricTags',
+  ],
   internals: ['dispose'],
   lazy: ['getLogAttributes', 'getMetricTags', 'dispose'],
 } as const;
@@ -70,7 +86,10 @@ export function runIsTraced(): boolean {
  * the shared storage on (the SDK turns it off with the V8 context). The run's own storage,
  * never used, costs nothing: only a storage that ran something marks promises.
  */
-function shareContextStorage(otel: typeof import('@opentelemetry/api'), ContextManager: abstract new () => unknown): void {
+function shareContextStorage(
+  otel: typeof import('@opentelemetry/api'),
+  ContextManager: abstract new () => unknown,
+): void {
   const shared = sharedContextStorage();
   const manager = (otel.context as unknown as { _getContextManager(): unknown })._getContextManager();
   if (!shared || !(manager instanceof ContextManager)) return;
@@ -117,7 +136,8 @@ export const interceptors = (): WorkflowInterceptors => {
   // the first call into a run: decide once, from the start event (and the marker on replay)
   inbound.execute = (input, next) => {
     const headers = (input as { headers: Record<string, unknown> }).headers;
-    if (GATED_TYPES.has(workflowInfo().workflowType) && headers[TRACE_HEADER] === undefined && patched(UNTRACED_PATCH)) traced = false;
+    if (GATED_TYPES.has(workflowInfo().workflowType) && headers[TRACE_HEADER] === undefined && patched(UNTRACED_PATCH))
+      traced = false;
     return execute(input, next);
   };
   return {

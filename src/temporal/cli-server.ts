@@ -29,7 +29,6 @@ export function temporalCliCacheDir(env: NodeJS.ProcessEnv = process.env): strin
   return cacheDirOf(`temporal-cli-${TEMPORAL_CLI_VERSION}`, env);
 }
 
-
 function onPath(name: string, env: NodeJS.ProcessEnv): string | null {
   for (const dir of (env.PATH ?? '').split(delimiter)) {
     if (dir && executable(join(dir, name))) return join(dir, name);
@@ -52,14 +51,20 @@ export function findTemporalCli(env: NodeJS.ProcessEnv = process.env): string | 
   return onPath('temporal', env);
 }
 
-
 /**
  * Builds the pinned CLI into the cache unless it is there already; returns its path. The
  * build goes to a fresh directory first and is moved into place whole, so an interrupted
  * build never leaves a half-written binary where `findTemporalCli` looks.
  */
 export function buildTemporalCli(opts: { env?: NodeJS.ProcessEnv; log?: (line: string) => void } = {}): string {
-  return goInstallCached({ module: TEMPORAL_CLI_MODULE, version: TEMPORAL_CLI_VERSION, binary: 'temporal', dir: temporalCliCacheDir(opts.env), env: opts.env, log: opts.log });
+  return goInstallCached({
+    module: TEMPORAL_CLI_MODULE,
+    version: TEMPORAL_CLI_VERSION,
+    binary: 'temporal',
+    dir: temporalCliCacheDir(opts.env),
+    env: opts.env,
+    log: opts.log,
+  });
 }
 
 /** A free TCP port on `ip` (bound, then released: good enough for a dev server on loopback). */
@@ -109,13 +114,30 @@ export interface TemporalCliServer {
   shutdown(): Promise<void>;
 }
 
-function startDevArgs(o: Required<Pick<TemporalCliServerOptions, 'ip' | 'namespace' | 'logLevel'>> & TemporalCliServerOptions, port: number, uiPort: number | null): string[] {
-  const args = ['server', 'start-dev', '--ip', o.ip, '--port', String(port), '--namespace', o.namespace, '--log-level', o.logLevel];
+function startDevArgs(
+  o: Required<Pick<TemporalCliServerOptions, 'ip' | 'namespace' | 'logLevel'>> & TemporalCliServerOptions,
+  port: number,
+  uiPort: number | null,
+): string[] {
+  const args = [
+    'server',
+    'start-dev',
+    '--ip',
+    o.ip,
+    '--port',
+    String(port),
+    '--namespace',
+    o.namespace,
+    '--log-level',
+    o.logLevel,
+  ];
   args.push(...(uiPort === null ? ['--headless'] : ['--ui-port', String(uiPort)]));
   if (o.db) args.push('--db-filename', o.db);
   if (o.uiCodecEndpoint) args.push('--ui-codec-endpoint', o.uiCodecEndpoint);
-  for (const [name, type] of Object.entries(o.searchAttributes ?? {})) args.push('--search-attribute', `${name}=${type}`);
-  for (const [key, value] of Object.entries(o.dynamicConfig ?? {})) args.push('--dynamic-config-value', `${key}=${JSON.stringify(value)}`);
+  for (const [name, type] of Object.entries(o.searchAttributes ?? {}))
+    args.push('--search-attribute', `${name}=${type}`);
+  for (const [key, value] of Object.entries(o.dynamicConfig ?? {}))
+    args.push('--dynamic-config-value', `${key}=${JSON.stringify(value)}`);
   return args;
 }
 
@@ -128,7 +150,10 @@ function startDevArgs(o: Required<Pick<TemporalCliServerOptions, 'ip' | 'namespa
  * first, and the server exits during start-up: then it is started again on other free
  * ports, up to three times in all. `pickPort` picks them (tests give a taken one).
  */
-export async function startTemporalCliServer(options: TemporalCliServerOptions = {}, pickPort: (ip: string) => Promise<number> = freePort): Promise<TemporalCliServer> {
+export async function startTemporalCliServer(
+  options: TemporalCliServerOptions = {},
+  pickPort: (ip: string) => Promise<number> = freePort,
+): Promise<TemporalCliServer> {
   const attempts = options.port === 0 ? 3 : 1;
   for (let attempt = 1; ; attempt++) {
     try {
@@ -159,12 +184,20 @@ function outputKeeper(): { keep: (chunk: Buffer) => void; text: () => string } {
   };
 }
 
-async function startOnce(options: TemporalCliServerOptions, pickPort: (ip: string) => Promise<number>): Promise<TemporalCliServer> {
+async function startOnce(
+  options: TemporalCliServerOptions,
+  pickPort: (ip: string) => Promise<number>,
+): Promise<TemporalCliServer> {
   const binary = options.binary ?? requireTemporalCli();
   const ip = options.ip ?? '127.0.0.1';
   const namespace = options.namespace ?? 'default';
   const port = options.port === 0 ? await pickPort(ip) : (options.port ?? 7233);
-  const uiPort = options.uiPort === null ? null : options.uiPort === 0 || (options.uiPort === undefined && options.port === 0) ? await pickPort(ip) : (options.uiPort ?? port + 1000);
+  const uiPort =
+    options.uiPort === null
+      ? null
+      : options.uiPort === 0 || (options.uiPort === undefined && options.port === 0)
+        ? await pickPort(ip)
+        : (options.uiPort ?? port + 1000);
   const args = startDevArgs({ ...options, ip, namespace, logLevel: options.logLevel ?? 'error' }, port, uiPort);
   const child = spawn(binary, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   const output = outputKeeper();
@@ -183,7 +216,13 @@ async function startOnce(options: TemporalCliServerOptions, pickPort: (ip: strin
     clearTimeout(timer);
   };
   try {
-    await waitUntilServing(address, namespace, Object.keys(options.searchAttributes ?? {}), exited, options.startTimeoutMs ?? 60_000);
+    await waitUntilServing(
+      address,
+      namespace,
+      Object.keys(options.searchAttributes ?? {}),
+      exited,
+      options.startTimeoutMs ?? 60_000,
+    );
   } catch (e) {
     await shutdown();
     const message = `${binary} ${args.join(' ')}: ${(e as Error).message}\n${output.text().trim()}`;
@@ -193,7 +232,13 @@ async function startOnce(options: TemporalCliServerOptions, pickPort: (ip: strin
 }
 
 /** Polls until the namespace is described and lists the search attributes, or the child exits. */
-async function waitUntilServing(address: string, namespace: string, attributes: string[], exited: Promise<void>, timeoutMs: number): Promise<void> {
+async function waitUntilServing(
+  address: string,
+  namespace: string,
+  attributes: string[],
+  exited: Promise<void>,
+  timeoutMs: number,
+): Promise<void> {
   const { Connection } = await import('@temporalio/client');
   let gone = false;
   void exited.then(() => (gone = true));
@@ -219,7 +264,10 @@ async function waitUntilServing(address: string, namespace: string, attributes: 
   throw new Error(`not serving after ${timeoutMs} ms (${last})`);
 }
 
-async function customSearchAttributes(connection: import('@temporalio/client').Connection, namespace: string): Promise<Record<string, unknown>> {
+async function customSearchAttributes(
+  connection: import('@temporalio/client').Connection,
+  namespace: string,
+): Promise<Record<string, unknown>> {
   const listed = await connection.operatorService.listSearchAttributes({ namespace });
   return (listed.customAttributes ?? {}) as Record<string, unknown>;
 }
@@ -236,15 +284,24 @@ export function requireTemporalCli(env: NodeJS.ProcessEnv = process.env): string
 }
 
 /** Sets the namespace's retention (start-dev creates namespaces with one day). */
-export async function setRetention(server: Pick<TemporalCliServer, 'address' | 'namespace'>, days: number): Promise<void> {
+export async function setRetention(
+  server: Pick<TemporalCliServer, 'address' | 'namespace'>,
+  days: number,
+): Promise<void> {
   if (days === 1) return;
-  if (days * 24 < 1) throw new Error(`a Temporal server keeps closed workflows at least one hour: a retention of ${days} days is too short (1/24 = 0.0417 days is the least)`);
+  if (days * 24 < 1)
+    throw new Error(
+      `a Temporal server keeps closed workflows at least one hour: a retention of ${days} days is too short (1/24 = 0.0417 days is the least)`,
+    );
   const { Connection } = await import('@temporalio/client');
   const connection = await Connection.connect({ address: server.address });
   try {
     // protobufjs encodes a plain number for an int64 field
     const seconds = Math.round(days * 86_400);
-    await connection.workflowService.updateNamespace({ namespace: server.namespace, config: { workflowExecutionRetentionTtl: { seconds: seconds as unknown as Long } } });
+    await connection.workflowService.updateNamespace({
+      namespace: server.namespace,
+      config: { workflowExecutionRetentionTtl: { seconds: seconds as unknown as Long } },
+    });
   } finally {
     await connection.close();
   }

@@ -23,7 +23,10 @@ export interface TemporalTarget {
 }
 
 export function resolveTarget(env: NodeJS.ProcessEnv = process.env): TemporalTarget {
-  const profile = loadClientConnectConfig({ profile: env.TEMPORAL_PROFILE, overrideEnvVars: env as Record<string, string> });
+  const profile = loadClientConnectConfig({
+    profile: env.TEMPORAL_PROFILE,
+    overrideEnvVars: env as Record<string, string>,
+  });
   const address = profile.connectionOptions.address;
   return {
     address: address ?? DEFAULT_ADDRESS,
@@ -48,14 +51,26 @@ export interface Connected {
  * larger than gRPC's default 4 MB (histories written before the payload store, or with
  * NAVIGATOR_PAYLOAD_STORE=off), and a reader must still read it.
  */
-export const LARGE_MESSAGES = { 'grpc.max_receive_message_length': 256 * 1024 * 1024, 'grpc.max_send_message_length': 64 * 1024 * 1024 } as const;
+export const LARGE_MESSAGES = {
+  'grpc.max_receive_message_length': 256 * 1024 * 1024,
+  'grpc.max_send_message_length': 64 * 1024 * 1024,
+} as const;
 
 export async function connectClient(target: TemporalTarget): Promise<Connected> {
   const opts = target.connectionOptions as { channelArgs?: Record<string, unknown> };
-  const connection = await Connection.connect({ ...target.connectionOptions, address: target.address, channelArgs: { ...LARGE_MESSAGES, ...opts.channelArgs } } as never);
+  const connection = await Connection.connect({
+    ...target.connectionOptions,
+    address: target.address,
+    channelArgs: { ...LARGE_MESSAGES, ...opts.channelArgs },
+  } as never);
   // the payload codec of this process (NAVIGATOR_CODEC / --codec), if any
   const t = telemetry();
-  const client = new Client({ connection, namespace: target.namespace, dataConverter: await configuredDataConverter(), ...(t ? { plugins: t.plugins } : {}) });
+  const client = new Client({
+    connection,
+    namespace: target.namespace,
+    dataConverter: await configuredDataConverter(),
+    ...(t ? { plugins: t.plugins } : {}),
+  });
   // a command that ends right after its call still exports its spans
   return { client, connection, close: async () => Promise.all([connection.close(), t?.flush()]).then(() => undefined) };
 }

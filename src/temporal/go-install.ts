@@ -21,7 +21,8 @@ export class GoMissingError extends Error {
 
 /** `$NAVIGATOR_CACHE_DIR` or `$XDG_CACHE_HOME/navigator-on-temporal` or `~/.cache/navigator-on-temporal`, then `folder`. */
 export function cacheDirOf(folder: string, env: NodeJS.ProcessEnv = process.env): string {
-  const base = env.NAVIGATOR_CACHE_DIR ?? join(env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'navigator-on-temporal');
+  const base =
+    env.NAVIGATOR_CACHE_DIR ?? join(env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'navigator-on-temporal');
   return join(base, folder);
 }
 
@@ -65,7 +66,8 @@ export function goInstallCached(spec: GoInstall): string {
       env: { ...env, GOBIN: staging, CGO_ENABLED: '0' },
       stdio: ['ignore', 'inherit', 'inherit'],
     });
-    if (build.status !== 0) throw new Error(`go install ${spec.module}@${spec.version} failed (exit ${build.status ?? build.signal})`);
+    if (build.status !== 0)
+      throw new Error(`go install ${spec.module}@${spec.version} failed (exit ${build.status ?? build.signal})`);
     renameSync(join(staging, spec.binary), target);
     return target;
   } finally {

@@ -11,7 +11,12 @@ import { createActivities } from '../activities/index.ts';
 import type { Agent } from '../navigator/index.ts';
 import { agentsOfModule } from './agents.ts';
 import { workflowPreloadModules, workflowsPath } from '../workflows/path.ts';
-import { type Telemetry, silentSpanSinks, telemetry as telemetryFromEnv, workflowInterceptorModules } from '../telemetry/setup.ts';
+import {
+  type Telemetry,
+  silentSpanSinks,
+  telemetry as telemetryFromEnv,
+  workflowInterceptorModules,
+} from '../telemetry/setup.ts';
 import { cachedBundle } from '../workflows/bundle-cache.ts';
 import { type ServedAgent, announceAgents } from '../client/served-agents.ts';
 import { jsonSchemaOf } from '../navigator/index.ts';
@@ -54,13 +59,24 @@ export interface NavigatorWorkerOptions {
  */
 export function bundleMissionWorkflows(): Promise<WorkflowBundle> {
   const make = () =>
-    bundleWorkflowCode({ workflowsPath, workflowInterceptorModules: [...workflowInterceptorModules], preloadModules: [...workflowPreloadModules], logger: quietLogger });
+    bundleWorkflowCode({
+      workflowsPath,
+      workflowInterceptorModules: [...workflowInterceptorModules],
+      preloadModules: [...workflowPreloadModules],
+      logger: quietLogger,
+    });
   // from the repository's sources, kept between processes (src/workflows/bundle-cache.ts)
   return cachedBundle([workflowsPath, ...workflowInterceptorModules, ...workflowPreloadModules], make);
 }
 
 export { workflowInterceptorModules, workflowPreloadModules };
-export { setupTelemetry, useTelemetry, telemetryWanted, type Telemetry, type TelemetryOptions } from '../telemetry/setup.ts';
+export {
+  setupTelemetry,
+  useTelemetry,
+  telemetryWanted,
+  type Telemetry,
+  type TelemetryOptions,
+} from '../telemetry/setup.ts';
 
 export async function createNavigatorWorker(opts: NavigatorWorkerOptions): Promise<Worker> {
   const dataConverter = opts.dataConverter ?? (await configuredDataConverter());
@@ -76,7 +92,12 @@ export async function createNavigatorWorker(opts: NavigatorWorkerOptions): Promi
     namespace: opts.namespace ?? 'default',
     taskQueue: opts.taskQueue,
     // the claim check among the worker's codecs: activities store large answers ahead with it
-    activities: createActivities({ agents, client: opts.client, heartbeatEveryMs: opts.heartbeatEveryMs, recording: resultRecording(offloadOf(dataConverter)) }),
+    activities: createActivities({
+      agents,
+      client: opts.client,
+      heartbeatEveryMs: opts.heartbeatEveryMs,
+      recording: resultRecording(offloadOf(dataConverter)),
+    }),
     // Heartbeats reach Temporal at most every 0.75 s (the SDK would wait 80% of the 5 s
     // heartbeat timeout): a pass's heartbeat details (the program as the model writes it,
     // its tool calls: the mission page and `navigator watch` show them) arrive within about
@@ -89,7 +110,9 @@ export async function createNavigatorWorker(opts: NavigatorWorkerOptions): Promi
   if (opts.announceAgents !== false) {
     // a worker that cannot announce still runs: clients then start its agents unchecked, with a warning
     await announceAgents(opts.client, opts.taskQueue, worker.options.identity, servedOf(agents)).catch((err: Error) =>
-      process.emitWarning(`navigator worker: could not announce its agents on task queue ${opts.taskQueue}: ${err.message}`),
+      process.emitWarning(
+        `navigator worker: could not announce its agents on task queue ${opts.taskQueue}: ${err.message}`,
+      ),
     );
   }
   return worker;
@@ -107,14 +130,21 @@ export function servedOf(agents: AgentRegistry): ServedAgent[] {
     } catch {
       // a schema JSON Schema cannot say (a transform): the worker checks the input itself
     }
-    return { name: agent.name, ...(agent.description ? { description: agent.description } : {}), ...(input ? { input } : {}) };
+    return {
+      name: agent.name,
+      ...(agent.description ? { description: agent.description } : {}),
+      ...(input ? { input } : {}),
+    };
   });
 }
 
 /** A registry by agent name from what the caller gave. */
 export function registryOf(agents: NavigatorWorkerOptions['agents']): AgentRegistry {
   if (agents instanceof Map) return agents;
-  const entries = agentsOfModule([...(agents as ReadonlyArray<Agent | RegisteredAgent>)], 'createNavigatorWorker agents');
+  const entries = agentsOfModule(
+    [...(agents as ReadonlyArray<Agent | RegisteredAgent>)],
+    'createNavigatorWorker agents',
+  );
   return new Map(entries.map((e) => [e.agent.name, e]));
 }
 

@@ -51,7 +51,11 @@ export interface GateVerdict {
   role?: string | undefined;
 }
 
-export type GateOutcome = { kind: 'approved' } | { kind: 'denied'; message: string; by: string | null; note: string | null } | { kind: 'expired' } | { kind: 'stopped' };
+export type GateOutcome =
+  | { kind: 'approved' }
+  | { kind: 'denied'; message: string; by: string | null; note: string | null }
+  | { kind: 'expired' }
+  | { kind: 'stopped' };
 
 export class ApprovalGate<R extends GateRequest> {
   readonly pending = new Map<string, Pending<R>>();
@@ -88,7 +92,12 @@ export class ApprovalGate<R extends GateRequest> {
    * Waits for a verdict on `request`, the deadline (`timeoutMs`, null: none) or `stop()`.
    * The verdict, or the deadline passing, is recorded. `timer` is the deadline timer's summary.
    */
-  async wait(request: R, timeoutMs: number | null, stop: () => boolean, timer = `approval deadline of ${request.tool ?? request.key}`): Promise<GateOutcome> {
+  async wait(
+    request: R,
+    timeoutMs: number | null,
+    stop: () => boolean,
+    timer = `approval deadline of ${request.tool ?? request.key}`,
+  ): Promise<GateOutcome> {
     this.open(request, timeoutMs);
     try {
       await waitUntil(this.arrived(request.key, stop), timeoutMs, timer);
@@ -110,7 +119,11 @@ export class ApprovalGate<R extends GateRequest> {
   open(request: R, timeoutMs: number | null): void {
     const now = Date.now();
     this.verdicts.delete(request.key);
-    this.pending.set(request.key, { ...request, since: iso(now), deadline: timeoutMs === null ? null : iso(now + timeoutMs) });
+    this.pending.set(request.key, {
+      ...request,
+      since: iso(now),
+      deadline: timeoutMs === null ? null : iso(now + timeoutMs),
+    });
   }
 
   /** The condition a wait for `key` ends on. */
@@ -137,7 +150,15 @@ export class ApprovalGate<R extends GateRequest> {
 
   private record(request: R, outcome: RecordedOutcome, v: GateVerdict | null): void {
     // the role only when one was named: records of old histories keep their shape
-    this.records.push({ ...request, outcome, by: v?.by ?? null, note: v?.note ?? null, argsHash: v?.argsHash ?? null, ...(v?.role ? { role: v.role } : {}), at: iso(Date.now()) });
+    this.records.push({
+      ...request,
+      outcome,
+      by: v?.by ?? null,
+      note: v?.note ?? null,
+      argsHash: v?.argsHash ?? null,
+      ...(v?.role ? { role: v.role } : {}),
+      at: iso(Date.now()),
+    });
   }
 }
 

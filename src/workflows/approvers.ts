@@ -8,11 +8,17 @@
  */
 
 /** Why someone acting with `role` may not decide what only `approvers` may, or null. */
-export function roleProblem(approvers: readonly string[] | undefined, role: string | undefined, what: string): string | null {
+export function roleProblem(
+  approvers: readonly string[] | undefined,
+  role: string | undefined,
+  what: string,
+): string | null {
   if (!approvers?.length) return null;
   if (role !== undefined && approvers.includes(role)) return null;
   const who = approvers.join(' or ');
-  return role === undefined ? `${what} may be decided only by ${who}: act with one of these roles (--role ROLE, or role in the client)` : `${what} may be decided only by ${who}, not by ${role}`;
+  return role === undefined
+    ? `${what} may be decided only by ${who}: act with one of these roles (--role ROLE, or role in the client)`
+    : `${what} may be decided only by ${who}, not by ${role}`;
 }
 
 /** The role among `roles` that may decide what `approvers` names (the first), or undefined; no approvers: undefined. */
@@ -22,4 +28,5 @@ export function roleFor(approvers: readonly string[] | undefined, roles: readonl
 }
 
 /** Whether someone with `roles` may decide what `approvers` names. */
-export const mayDecide = (approvers: readonly string[] | undefined, roles: readonly string[]): boolean => !approvers?.length || roleFor(approvers, roles) !== undefined;
+export const mayDecide = (approvers: readonly string[] | undefined, roles: readonly string[]): boolean =>
+  !approvers?.length || roleFor(approvers, roles) !== undefined;

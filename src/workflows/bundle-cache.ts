@@ -36,17 +36,27 @@ interface Entry {
 
 /** Where bundles are kept: the repository's node_modules/.cache from the sources, else the per-user cache folder. */
 export function bundleCacheDir(env: NodeJS.ProcessEnv = process.env): string {
-  return FROM_SOURCES ? join(ROOT, 'node_modules', '.cache', 'navigator-on-temporal', 'bundles') : cacheDirOf('bundles', env);
+  return FROM_SOURCES
+    ? join(ROOT, 'node_modules', '.cache', 'navigator-on-temporal', 'bundles')
+    : cacheDirOf('bundles', env);
 }
 
 /** The cached bundle for these inputs if none of its files changed, or the one `make` builds (then kept). */
-export function cachedBundle(inputs: readonly string[], make: () => Promise<WorkflowBundleWithSourceMap>): Promise<WorkflowBundleWithSourceMap> {
+export function cachedBundle(
+  inputs: readonly string[],
+  make: () => Promise<WorkflowBundleWithSourceMap>,
+): Promise<WorkflowBundleWithSourceMap> {
   if (process.env.NAVIGATOR_BUNDLE_CACHE === '0') return make();
   return cachedBundleIn(bundleCacheDir(), ROOT, inputs, make);
 }
 
 /** {@link cachedBundle} in `dir`, for a bundle made of files under `root` (tests give their own). */
-export async function cachedBundleIn(dir: string, root: string, inputs: readonly string[], make: () => Promise<WorkflowBundleWithSourceMap>): Promise<WorkflowBundleWithSourceMap> {
+export async function cachedBundleIn(
+  dir: string,
+  root: string,
+  inputs: readonly string[],
+  make: () => Promise<WorkflowBundleWithSourceMap>,
+): Promise<WorkflowBundleWithSourceMap> {
   const file = join(dir, `${entryKey(inputs)}.json`);
   const kept = readEntry(file);
   if (kept) return { code: kept.code, sourceMap: 'deprecated: this is no longer in use\n' };
@@ -82,7 +92,13 @@ function entryKey(inputs: readonly string[]): string {
   // dependencies: the lock in the repository; installed, the versions of this package and the SDK
   const lock = join(ROOT, 'package-lock.json');
   if (FROM_SOURCES && existsSync(lock)) hash.update(readFileSync(lock));
-  else hash.update(JSON.stringify([packageVersion(join(ROOT, 'package.json')), packageVersion(createRequire(import.meta.url).resolve('@temporalio/worker/package.json'))]));
+  else
+    hash.update(
+      JSON.stringify([
+        packageVersion(join(ROOT, 'package.json')),
+        packageVersion(createRequire(import.meta.url).resolve('@temporalio/worker/package.json')),
+      ]),
+    );
   return hash.digest('hex').slice(0, 32);
 }
 
@@ -104,7 +120,9 @@ export function madeOf(code: string, root = ROOT): string[] {
   const map = SOURCE_MAP.exec(code.slice(code.lastIndexOf('//# sourceMappingURL=')));
   if (!map) throw new Error('the bundle has no inline source map');
   const sources = (JSON.parse(Buffer.from(map[1]!, 'base64').toString('utf8')) as { sources?: string[] }).sources ?? [];
-  const mine = sources.filter((s) => s.startsWith(root + sep) && !s.startsWith(join(root, 'node_modules') + sep) && existsSync(s));
+  const mine = sources.filter(
+    (s) => s.startsWith(root + sep) && !s.startsWith(join(root, 'node_modules') + sep) && existsSync(s),
+  );
   if (mine.length === 0) throw new Error('the source map of the bundle names none of its files');
   return [...new Set(mine)].sort();
 }

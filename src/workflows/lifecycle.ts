@@ -19,7 +19,11 @@ export function failureMessage(err: unknown): string {
  * What a tool activity reported with its failure: the attempt it failed on, its idempotency
  * key, the attempts before it that failed (the last one's error is the failure itself).
  */
-export function failureDetails(err: unknown): { attempt: number; idempotencyKey?: string; failedAttempts?: FailedAttempt[] } {
+export function failureDetails(err: unknown): {
+  attempt: number;
+  idempotencyKey?: string;
+  failedAttempts?: FailedAttempt[];
+} {
   const cause = err instanceof wf.ActivityFailure ? err.cause : undefined;
   const details = cause instanceof wf.ApplicationFailure ? cause.details : undefined;
   const d = (details?.[0] ?? {}) as { attempt?: number; idempotencyKey?: string; failedAttempts?: FailedAttempt[] };
@@ -58,6 +62,8 @@ export async function waitUntil(ready: () => boolean, timeoutMs: number | null, 
 export function publishStatus(opts: { status: string; changed: boolean; details: string; attribute?: string }): void {
   wf.setCurrentDetails(opts.details);
   if (opts.attribute && opts.changed) {
-    wf.upsertSearchAttributes([{ key: defineSearchAttributeKey(opts.attribute, SearchAttributeType.KEYWORD), value: opts.status }]);
+    wf.upsertSearchAttributes([
+      { key: defineSearchAttributeKey(opts.attribute, SearchAttributeType.KEYWORD), value: opts.status },
+    ]);
   }
 }

@@ -10,11 +10,28 @@ import { NON_RETRYABLE_TOOL_FAILURES as NON_RETRYABLE, type SideEffectClass } fr
 export function retryPolicyFor(sideEffect: SideEffectClass): RetryPolicy {
   switch (sideEffect) {
     case 'read_only':
-      return { maximumAttempts: 10, initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute', nonRetryableErrorTypes: NON_RETRYABLE };
+      return {
+        maximumAttempts: 10,
+        initialInterval: '1 second',
+        backoffCoefficient: 2,
+        maximumInterval: '1 minute',
+        nonRetryableErrorTypes: NON_RETRYABLE,
+      };
     case 'local':
     case 'memory':
-      return { maximumAttempts: 5, initialInterval: '1 second', backoffCoefficient: 2, nonRetryableErrorTypes: NON_RETRYABLE };
+      return {
+        maximumAttempts: 5,
+        initialInterval: '1 second',
+        backoffCoefficient: 2,
+        nonRetryableErrorTypes: NON_RETRYABLE,
+      };
     case 'external':
-      return { maximumAttempts: 3, initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '1 minute', nonRetryableErrorTypes: NON_RETRYABLE };
+      return {
+        maximumAttempts: 3,
+        initialInterval: '2 seconds',
+        backoffCoefficient: 2,
+        maximumInterval: '1 minute',
+        nonRetryableErrorTypes: NON_RETRYABLE,
+      };
   }
 }

@@ -35,4 +35,21 @@ import { restoreRandom } from './preload-random.ts';
 restoreRandom();
 
 /** Referenced so the bundler keeps every import above. */
-export const sharedModules: readonly object[] = [immutable, re2js, values, errors, regex, reader, print, edn, vectors, missionLog, progress, resultShape, references, limits, contract, failures];
+export const sharedModules: readonly object[] = [
+  immutable,
+  re2js,
+  values,
+  errors,
+  regex,
+  reader,
+  print,
+  edn,
+  vectors,
+  missionLog,
+  progress,
+  resultShape,
+  references,
+  limits,
+  contract,
+  failures,
+];

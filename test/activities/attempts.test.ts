@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { FAILED_ATTEMPT_MESSAGE_CHARS, earlierFailures, failedAttempt, withFailures } from '../../src/activities/attempts.ts';
+import {
+  FAILED_ATTEMPT_MESSAGE_CHARS,
+  earlierFailures,
+  failedAttempt,
+  withFailures,
+} from '../../src/activities/attempts.ts';
 
 const at = new Date('2026-11-26T10:00:00.000Z');
 
@@ -9,8 +14,20 @@ describe('failed attempts of a tool activity', () => {
   });
 
   it('reads the list the attempt before left in its heartbeat details', () => {
-    const first = failedAttempt(1, 'ToolError', 'tool charge failed: read ECONNRESET', Object.assign(new Error('x'), { code: 'ECONNRESET' }), at);
-    expect(first).toEqual({ attempt: 1, type: 'ToolError', message: 'tool charge failed: read ECONNRESET', code: 'ECONNRESET', at: '2026-11-26T10:00:00.000Z' });
+    const first = failedAttempt(
+      1,
+      'ToolError',
+      'tool charge failed: read ECONNRESET',
+      Object.assign(new Error('x'), { code: 'ECONNRESET' }),
+      at,
+    );
+    expect(first).toEqual({
+      attempt: 1,
+      type: 'ToolError',
+      message: 'tool charge failed: read ECONNRESET',
+      code: 'ECONNRESET',
+      at: '2026-11-26T10:00:00.000Z',
+    });
     const details = withFailures({ text: 'tool charge' }, [first]);
     expect(details).toEqual({ text: 'tool charge', failedAttempts: [first] });
     expect(earlierFailures({ attempt: 2, heartbeatDetails: details })).toEqual([first]);
@@ -28,7 +45,9 @@ describe('failed attempts of a tool activity', () => {
   });
 
   it('ignores details of another shape and records only the first line, cut short', () => {
-    expect(earlierFailures({ attempt: 2, heartbeatDetails: { progress: 40 } }).map((f) => f.type)).toEqual(['NoRecord']);
+    expect(earlierFailures({ attempt: 2, heartbeatDetails: { progress: 40 } }).map((f) => f.type)).toEqual([
+      'NoRecord',
+    ]);
     const long = failedAttempt(1, 'ToolError', `${'x'.repeat(1000)}\n    at stack frame`, 'not an error', at);
     expect(long.message).toHaveLength(FAILED_ATTEMPT_MESSAGE_CHARS);
     expect(long.code).toBeUndefined();
@@ -37,6 +56,9 @@ describe('failed attempts of a tool activity', () => {
   it('leaves heartbeat details alone when nothing failed', () => {
     expect(withFailures({ text: 'a' }, [])).toEqual({ text: 'a' });
     expect(withFailures(undefined, [])).toBeUndefined();
-    expect(withFailures(7, [failedAttempt(1, 'T', 'm', undefined, at)])).toEqual({ details: 7, failedAttempts: [expect.objectContaining({ attempt: 1 })] });
+    expect(withFailures(7, [failedAttempt(1, 'T', 'm', undefined, at)])).toEqual({
+      details: 7,
+      failedAttempts: [expect.objectContaining({ attempt: 1 })],
+    });
   });
 });

@@ -34,7 +34,12 @@ beforeAll(async () => {
   bundle = await bundleOnce(workflowsPath, workflowInterceptorModules);
 }, 120_000);
 
-const audit = (h: unknown, replay = false) => auditPlanChain(historiesFromJson(JSON.stringify(h), 'plan'), null, { workflowBundle: bundle, skipReplay: !replay, requireClosed: true });
+const audit = (h: unknown, replay = false) =>
+  auditPlanChain(historiesFromJson(JSON.stringify(h), 'plan'), null, {
+    workflowBundle: bundle,
+    skipReplay: !replay,
+    requireClosed: true,
+  });
 const ids = (m: { sides: Array<{ eventId: number }> }) => m.sides.map((s) => s.eventId);
 
 describe('value links of a recorded plan', () => {
@@ -67,7 +72,9 @@ describe('value links of a recorded plan', () => {
     expect(r.ok).toBe(false);
     const m = r.values.mismatches.find((x) => x.check === 'step-args')!;
     expect(ids(m)).toEqual([33, 25]);
-    expect(m.message).toMatch(/event 33 \(runPlanStep of second args\) has .*"total":43.*event 25 \(evaluation of second\) has .*"total":42/);
+    expect(m.message).toMatch(
+      /event 33 \(runPlanStep of second args\) has .*"total":43.*event 25 \(evaluation of second\) has .*"total":42/,
+    );
   });
 
   it('fails when an evaluation answer is changed: evaluated again, its request gives another value', async () => {
@@ -104,13 +111,30 @@ describe('value links of a recorded plan', () => {
 
   it('evaluates a request again as the activity does: when, forEach with item, $expr', async () => {
     const base = { planId: 'p', stepId: 's', root: 'args' as const, steps: { a: { n: [1, 2] } }, params: { k: 10 } };
-    expect(await evaluateStep({ ...base, args: { x: { $expr: '(+ param/k 1)' } } })).toEqual({ kind: 'args', args: { x: 11 } });
-    expect(await evaluateStep({ ...base, when: '(= param/k 3)', args: {} })).toEqual({ kind: 'skip', condition: false });
-    expect(await evaluateStep({ ...base, forEach: '(:n step/a)', args: { v: { $expr: '(* item 2)' } } })).toEqual({ kind: 'each', items: [{ v: 2 }, { v: 4 }] });
-    expect(await evaluateStep({ ...base, args: { x: { $expr: '(nope)' } } })).toEqual({ error: 'step s args.x: line 1, column 2: Undefined variable: nope' });
+    expect(await evaluateStep({ ...base, args: { x: { $expr: '(+ param/k 1)' } } })).toEqual({
+      kind: 'args',
+      args: { x: 11 },
+    });
+    expect(await evaluateStep({ ...base, when: '(= param/k 3)', args: {} })).toEqual({
+      kind: 'skip',
+      condition: false,
+    });
+    expect(await evaluateStep({ ...base, forEach: '(:n step/a)', args: { v: { $expr: '(* item 2)' } } })).toEqual({
+      kind: 'each',
+      items: [{ v: 2 }, { v: 4 }],
+    });
+    expect(await evaluateStep({ ...base, args: { x: { $expr: '(nope)' } } })).toEqual({
+      error: 'step s args.x: line 1, column 2: Undefined variable: nope',
+    });
     // the activity's own messages (one implementation, src/plans/evaluate.ts)
-    expect(await evaluateStep({ ...base, forEach: 'param/k', args: {} })).toEqual({ error: 'step s forEach: expected a list, got 10' });
-    expect(await evaluateStep({ ...base, forEach: '(range 3)', maxItems: 2, args: {} })).toEqual({ error: 'step s forEach: gave 3 items, more than maxItems 2' });
-    expect(await evaluateStep({ ...base, forEach: '(:n step/a)', args: { v: { $expr: '(fail "no")' } } })).toEqual({ error: 'step s item 0 args.v: the expression called fail' });
+    expect(await evaluateStep({ ...base, forEach: 'param/k', args: {} })).toEqual({
+      error: 'step s forEach: expected a list, got 10',
+    });
+    expect(await evaluateStep({ ...base, forEach: '(range 3)', maxItems: 2, args: {} })).toEqual({
+      error: 'step s forEach: gave 3 items, more than maxItems 2',
+    });
+    expect(await evaluateStep({ ...base, forEach: '(:n step/a)', args: { v: { $expr: '(fail "no")' } } })).toEqual({
+      error: 'step s item 0 args.v: the expression called fail',
+    });
   });
 });

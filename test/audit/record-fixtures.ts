@@ -37,9 +37,14 @@ async function main(): Promise<void> {
   try {
     await env.startWorker();
     freshBankFile();
-    const mission = await env.start({ agent: 'wire-transfer', input: { recipient: 'bob', amount: 5000 } }, 'recorded-wire-values');
+    const mission = await env.start(
+      { agent: 'wire-transfer', input: { recipient: 'bob', amount: 5000 } },
+      'recorded-wire-values',
+    );
     await waitForStatus(mission, (s) => s.status === 'waiting');
-    await mission.executeUpdate(decideUpdate, { args: [{ key: 'manager_decision_bob_5000', value: 'approved', by: 'ana' }] });
+    await mission.executeUpdate(decideUpdate, {
+      args: [{ key: 'manager_decision_bob_5000', value: 'approved', by: 'ana' }],
+    });
     await mission.result();
     writeFileSync(out('wire-transfer-values.history.json'), historyToJSON(await mission.fetchHistory()));
 

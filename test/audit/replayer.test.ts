@@ -33,28 +33,36 @@ const wire = (workflowId: string) => ({ workflowId, history: historiesFromJson(H
 /** The recorded history with its first pass scheduled under another activity name: replay must fail. */
 function nondeterministic(workflowId: string) {
   const h = JSON.parse(HISTORY) as { events: Json[] };
-  const pass = h.events.find((e) => ((e.activityTaskScheduledEventAttributes as Json | undefined)?.activityType as Json | undefined)?.name === 'runPass')!;
+  const pass = h.events.find(
+    (e) =>
+      ((e.activityTaskScheduledEventAttributes as Json | undefined)?.activityType as Json | undefined)?.name ===
+      'runPass',
+  )!;
   ((pass.activityTaskScheduledEventAttributes as Json).activityType as Json).name = 'runPassFromOlderCode';
   return { workflowId, history: historiesFromJson(JSON.stringify(h), 'bad')[0]!.history };
 }
 
 describe('HistoryReplayer', () => {
-  it('answers overlapping callers each in its own order, one bad history failing alone', { timeout: 60_000 }, async () => {
-    const [a, b] = await Promise.all([
-      replayer.replay([wire('a1'), nondeterministic('a2'), wire('a3')]),
-      replayer.replay([wire('b1'), wire('b2')]),
-    ]);
-    expect(a.map((o) => [o.workflowId, o.error === undefined])).toEqual([
-      ['a1', true],
-      ['a2', false],
-      ['a3', true],
-    ]);
-    expect(a[1]!.error!.message).toMatch(/[Nn]ondetermin|runPassFromOlderCode|does not match/);
-    expect(b.map((o) => [o.workflowId, o.error === undefined])).toEqual([
-      ['b1', true],
-      ['b2', true],
-    ]);
-  });
+  it(
+    'answers overlapping callers each in its own order, one bad history failing alone',
+    { timeout: 60_000 },
+    async () => {
+      const [a, b] = await Promise.all([
+        replayer.replay([wire('a1'), nondeterministic('a2'), wire('a3')]),
+        replayer.replay([wire('b1'), wire('b2')]),
+      ]);
+      expect(a.map((o) => [o.workflowId, o.error === undefined])).toEqual([
+        ['a1', true],
+        ['a2', false],
+        ['a3', true],
+      ]);
+      expect(a[1]!.error!.message).toMatch(/[Nn]ondetermin|runPassFromOlderCode|does not match/);
+      expect(b.map((o) => [o.workflowId, o.error === undefined])).toEqual([
+        ['b1', true],
+        ['b2', true],
+      ]);
+    },
+  );
 
   it('gives an audit the same report as a replay worker of its own', { timeout: 60_000 }, async () => {
     const chain = () => historiesFromJson(CHAIN, 'chain');
@@ -62,7 +70,11 @@ describe('HistoryReplayer', () => {
     const shared = await auditChain(chain(), null, { workflowBundle: bundle, requireClosed: true, replayer });
     expect(own.ok).toBe(true);
     expect(shared).toEqual(own);
-    const bad = await auditChain([nondeterministic('w')].map((h, i) => ({ ...historiesFromJson(HISTORY, 'wire')[i]!, history: h.history })), null, { workflowBundle: bundle, requireClosed: true, replayer });
+    const bad = await auditChain(
+      [nondeterministic('w')].map((h, i) => ({ ...historiesFromJson(HISTORY, 'wire')[i]!, history: h.history })),
+      null,
+      { workflowBundle: bundle, requireClosed: true, replayer },
+    );
     expect(bad.replay.ok).toBe(false);
   });
 

@@ -26,7 +26,9 @@ function resultOf(h: { events: Json[] }, type: string): Json {
 }
 /** The accepted update `name`: its event and its argument's payload. */
 function updateOf(h: { events: Json[] }, name: string): { event: Json; arg: Json } {
-  const event = h.events.find((e) => e.workflowExecutionUpdateAcceptedEventAttributes?.acceptedRequest?.input?.name === name)!;
+  const event = h.events.find(
+    (e) => e.workflowExecutionUpdateAcceptedEventAttributes?.acceptedRequest?.input?.name === name,
+  )!;
   return { event, arg: event.workflowExecutionUpdateAcceptedEventAttributes.acceptedRequest.input.args.payloads[0] };
 }
 
@@ -49,12 +51,22 @@ describe('a mission decision given without a role its approvers allow', () => {
     const { h, eventId } = tampered('ops');
     const report = await audit(h);
     expect(report.ok).toBe(false);
-    expect(report.problems).toEqual([expect.stringMatching(new RegExp(`^event ${eventId} \\(run .+\\), decide update: decision ${KEY} was decided by ana as ops; only finance may decide it$`))]);
+    expect(report.problems).toEqual([
+      expect.stringMatching(
+        new RegExp(
+          `^event ${eventId} \\(run .+\\), decide update: decision ${KEY} was decided by ana as ops; only finance may decide it$`,
+        ),
+      ),
+    ]);
   });
 
   it('a verdict with no role is one too; with finance the audit passes', async () => {
     const none = await audit(tampered(null).h);
-    expect(none.problems).toEqual([expect.stringMatching(/decide update: decision manager_decision_bob_5000 was decided by ana with no role; only finance may decide it/)]);
+    expect(none.problems).toEqual([
+      expect.stringMatching(
+        /decide update: decision manager_decision_bob_5000 was decided by ana with no role; only finance may decide it/,
+      ),
+    ]);
     const finance = await audit(tampered('finance').h);
     expect(finance.problems).toEqual([]);
   });
@@ -75,13 +87,16 @@ describe('a plan step approved without a role its tool allows', () => {
     if (role) encode(approve.arg, { ...verdict, role });
     return { h, eventId: Number(approve.event.eventId), stepId: verdict.stepId, tool };
   };
-  const audit = (h: unknown) => auditPlanChain(historiesFromJson(JSON.stringify(h), 'test'), null, { skipReplay: true });
+  const audit = (h: unknown) =>
+    auditPlanChain(historiesFromJson(JSON.stringify(h), 'test'), null, { skipReplay: true });
 
   it('names the event, the step and its tool, and who may decide it', async () => {
     const { h, eventId, stepId, tool } = tampered('ops');
     const report = await audit(h);
     expect(report.ok).toBe(false);
-    expect(report.problems).toContainEqual(`event ${eventId} (run ${historiesFromJson(JSON.stringify(h), 'test')[0]!.runId}), approveStep update: step ${stepId} (${tool}) was decided by ana as ops; only finance or treasury may decide it`);
+    expect(report.problems).toContainEqual(
+      `event ${eventId} (run ${historiesFromJson(JSON.stringify(h), 'test')[0]!.runId}), approveStep update: step ${stepId} (${tool}) was decided by ana as ops; only finance or treasury may decide it`,
+    );
   });
 
   it('with an allowed role it passes; the untampered history too', async () => {

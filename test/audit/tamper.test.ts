@@ -28,10 +28,19 @@ beforeAll(async () => {
 /** The recorded history as plain JSON, for tampering. */
 const raw = (): { events: Json[] } => JSON.parse(HISTORY);
 const audit = (history: unknown, opts: { journal?: boolean; replay?: boolean } = {}) =>
-  auditChain(historiesFromJson(JSON.stringify(history), 'test'), opts.journal === false ? null : JOURNAL, { workflowBundle: bundle, skipReplay: opts.replay === false, requireClosed: true });
+  auditChain(historiesFromJson(JSON.stringify(history), 'test'), opts.journal === false ? null : JOURNAL, {
+    workflowBundle: bundle,
+    skipReplay: opts.replay === false,
+    requireClosed: true,
+  });
 
 const isType = (e: Json, type: string) => e.eventType === type;
-const scheduledOf = (h: { events: Json[] }, activityType: string) => h.events.filter((e) => (e.activityTaskScheduledEventAttributes as Json | undefined)?.activityType && ((e.activityTaskScheduledEventAttributes as Json).activityType as Json).name === activityType);
+const scheduledOf = (h: { events: Json[] }, activityType: string) =>
+  h.events.filter(
+    (e) =>
+      (e.activityTaskScheduledEventAttributes as Json | undefined)?.activityType &&
+      ((e.activityTaskScheduledEventAttributes as Json).activityType as Json).name === activityType,
+  );
 
 describe('audit of a recorded mission', () => {
   it('passes on the history as recorded', { timeout: 60_000 }, async () => {
@@ -45,7 +54,11 @@ describe('audit of a recorded mission', () => {
   it('fails when an external effect completed twice for one idempotency key', async () => {
     const h = raw();
     const scheduled = scheduledOf(h, 'runTool')[0]!;
-    const completed = h.events.find((e) => isType(e, 'EVENT_TYPE_ACTIVITY_TASK_COMPLETED') && (e.activityTaskCompletedEventAttributes as Json).scheduledEventId === scheduled.eventId)!;
+    const completed = h.events.find(
+      (e) =>
+        isType(e, 'EVENT_TYPE_ACTIVITY_TASK_COMPLETED') &&
+        (e.activityTaskCompletedEventAttributes as Json).scheduledEventId === scheduled.eventId,
+    )!;
     // a second completion of the same activity's schedule, as a duplicate would leave it
     // (inserted before the closing event, which moves one id up)
     const last = h.events.at(-1)!;
@@ -53,14 +66,22 @@ describe('audit of a recorded mission', () => {
     last.eventId = String(Number(last.eventId) + 1);
     const report = await audit(h, { replay: false });
     expect(report.ok).toBe(false);
-    expect(report.duplicateEffects).toEqual([expect.objectContaining({ tool: 'execute_wire', taskId: 'execute_wire_bob_5000', completions: 2 })]);
-    expect(report.problems).toContain('external effect execute_wire (task execute_wire_bob_5000) completed 2 times for one idempotency key');
+    expect(report.duplicateEffects).toEqual([
+      expect.objectContaining({ tool: 'execute_wire', taskId: 'execute_wire_bob_5000', completions: 2 }),
+    ]);
+    expect(report.problems).toContain(
+      'external effect execute_wire (task execute_wire_bob_5000) completed 2 times for one idempotency key',
+    );
   });
 
   it('fails when a pass result in history differs from the journal the workflow reports', async () => {
     const h = raw();
     const pass = scheduledOf(h, 'runPass')[0]!;
-    const done = h.events.find((e) => isType(e, 'EVENT_TYPE_ACTIVITY_TASK_COMPLETED') && (e.activityTaskCompletedEventAttributes as Json).scheduledEventId === pass.eventId)!;
+    const done = h.events.find(
+      (e) =>
+        isType(e, 'EVENT_TYPE_ACTIVITY_TASK_COMPLETED') &&
+        (e.activityTaskCompletedEventAttributes as Json).scheduledEventId === pass.eventId,
+    )!;
     const payload = (((done.activityTaskCompletedEventAttributes as Json).result as Json).payloads as Json[])[0]!;
     const text = Buffer.from(payload.data as string, 'base64').toString('utf8');
     payload.data = Buffer.from(text.replace(/hold_[0-9a-f]{10}/g, 'hold_tampered00')).toString('base64');
@@ -84,7 +105,9 @@ describe('audit of a recorded mission', () => {
     h.events = h.events.slice(0, 12);
     const report = await audit(h, { journal: false, replay: false });
     expect(report.ok).toBe(false);
-    expect(report.problems).toContain(`run ${report.runs[0]}: the history ends at event 12 without the workflow closing (cut short, or exported while it ran)`);
+    expect(report.problems).toContain(
+      `run ${report.runs[0]}: the history ends at event 12 without the workflow closing (cut short, or exported while it ran)`,
+    );
   });
 
   it('fails with a clear error for an unknown event type or a payload that does not decode', async () => {
@@ -96,7 +119,11 @@ describe('audit of a recorded mission', () => {
 
     const garbled = raw();
     const pass = scheduledOf(garbled, 'runPass')[0]!;
-    const done = garbled.events.find((e) => isType(e, 'EVENT_TYPE_ACTIVITY_TASK_COMPLETED') && (e.activityTaskCompletedEventAttributes as Json).scheduledEventId === pass.eventId)!;
+    const done = garbled.events.find(
+      (e) =>
+        isType(e, 'EVENT_TYPE_ACTIVITY_TASK_COMPLETED') &&
+        (e.activityTaskCompletedEventAttributes as Json).scheduledEventId === pass.eventId,
+    )!;
     const payload = (((done.activityTaskCompletedEventAttributes as Json).result as Json).payloads as Json[])[0]!;
     payload.data = Buffer.from('{not json').toString('base64');
     const report = await audit(garbled, { replay: false });
@@ -107,23 +134,30 @@ describe('audit of a recorded mission', () => {
   it('reads a list of histories as a chain, and says what is wrong with a file that is not one', () => {
     expect(historiesFromJson(JSON.stringify([raw()]), 'chain.json')).toHaveLength(1);
     expect(() => historiesFromJson('{"events": [}', 'broken.json')).toThrow(/broken\.json is not JSON/);
-    expect(() => historiesFromJson('{"events": []}', 'empty.json')).toThrow(/empty\.json: the first event is not WorkflowExecutionStarted/);
+    expect(() => historiesFromJson('{"events": []}', 'empty.json')).toThrow(
+      /empty\.json: the first event is not WorkflowExecutionStarted/,
+    );
   });
 
-  it('fails replay for a history the current workflow code cannot reproduce (non-determinism)', { timeout: 60_000 }, async () => {
-    const h = raw();
-    const pass = scheduledOf(h, 'runPass')[0]!;
-    ((pass.activityTaskScheduledEventAttributes as Json).activityType as Json).name = 'runPassFromOlderCode';
-    const report = await audit(h, { journal: false });
-    expect(report.ok).toBe(false);
-    expect(report.replay.ok).toBe(false);
-    expect(report.replay.errors.join('\n')).toMatch(/[Nn]ondetermin|runPassFromOlderCode|does not match/);
-  });
+  it(
+    'fails replay for a history the current workflow code cannot reproduce (non-determinism)',
+    { timeout: 60_000 },
+    async () => {
+      const h = raw();
+      const pass = scheduledOf(h, 'runPass')[0]!;
+      ((pass.activityTaskScheduledEventAttributes as Json).activityType as Json).name = 'runPassFromOlderCode';
+      const report = await audit(h, { journal: false });
+      expect(report.ok).toBe(false);
+      expect(report.replay.ok).toBe(false);
+      expect(report.replay.errors.join('\n')).toMatch(/[Nn]ondetermin|runPassFromOlderCode|does not match/);
+    },
+  );
 });
 
 describe('audit of a continue-as-new chain', () => {
   const chain = (): Json[] => JSON.parse(CHAIN);
-  const auditList = (list: unknown) => auditChain(historiesFromJson(JSON.stringify(list), 'chain'), null, { workflowBundle: bundle, requireClosed: true });
+  const auditList = (list: unknown) =>
+    auditChain(historiesFromJson(JSON.stringify(list), 'chain'), null, { workflowBundle: bundle, requireClosed: true });
 
   it('passes on the chain as recorded', { timeout: 60_000 }, async () => {
     const report = await auditList(chain());
@@ -136,11 +170,18 @@ describe('audit of a continue-as-new chain', () => {
     const list = chain();
     const started = ((list[1]!.events as Json[])[0]!.workflowExecutionStartedEventAttributes as Json).input as Json;
     const payload = (started.payloads as Json[])[0]!;
-    const input = JSON.parse(Buffer.from(payload.data as string, 'base64').toString('utf8')) as { carried: { journal: Array<[string, unknown]> } };
+    const input = JSON.parse(Buffer.from(payload.data as string, 'base64').toString('utf8')) as {
+      carried: { journal: Array<[string, unknown]> };
+    };
     input.carried.journal[0]![1] = { hold_id: 'hold_forged' };
     payload.data = Buffer.from(JSON.stringify(input)).toString('base64');
-    const report = await auditChain(historiesFromJson(JSON.stringify(list), 'chain'), null, { workflowBundle: bundle, skipReplay: true });
+    const report = await auditChain(historiesFromJson(JSON.stringify(list), 'chain'), null, {
+      workflowBundle: bundle,
+      skipReplay: true,
+    });
     expect(report.ok).toBe(false);
-    expect(report.problems.join('\n')).toMatch(/started with a journal that differs from the one rebuilt from the run before it/);
+    expect(report.problems.join('\n')).toMatch(
+      /started with a journal that differs from the one rebuilt from the run before it/,
+    );
   });
 });

@@ -23,29 +23,39 @@ const withDefault = defineAgent({
 let m: MissionEnv;
 beforeAll(async () => {
   m = await missionEnv();
-  await m.startWorker([{ agent: withDefault as unknown as Agent, model: repeatingModel('(return {:doubled (* 2 data/n)})') }]);
+  await m.startWorker([
+    { agent: withDefault as unknown as Agent, model: repeatingModel('(return {:doubled (* 2 data/n)})') },
+  ]);
 }, 60_000);
 afterAll(() => m?.shutdown());
 
 const passResults = async (workflowId: string): Promise<Array<Extract<PassResponse, { kind: 'done' }>>> => {
   const chain = await fetchChain(m.client, workflowId);
-  return chain.flatMap((r) => (r.history.events ?? []).map((e) => decodeFirst<PassResponse>(e.activityTaskCompletedEventAttributes?.result)).filter((x): x is Extract<PassResponse, { kind: 'done' }> => x?.kind === 'done'));
+  return chain.flatMap((r) =>
+    (r.history.events ?? [])
+      .map((e) => decodeFirst<PassResponse>(e.activityTaskCompletedEventAttributes?.result))
+      .filter((x): x is Extract<PassResponse, { kind: 'done' }> => x?.kind === 'done'),
+  );
 };
 
 describe('value replay of live missions', () => {
-  it('re-runs a program on the input the agent schema gave it (a default), recorded only because it differs', { timeout: 120_000 }, async () => {
-    const defaulted = await m.start({ agent: 'values-default-input', input: {} });
-    expect(await defaulted.result()).toEqual({ doubled: 42 });
-    const given = await m.start({ agent: 'values-default-input', input: { n: 5 } });
-    expect(await given.result()).toEqual({ doubled: 10 });
+  it(
+    're-runs a program on the input the agent schema gave it (a default), recorded only because it differs',
+    { timeout: 120_000 },
+    async () => {
+      const defaulted = await m.start({ agent: 'values-default-input', input: {} });
+      expect(await defaulted.result()).toEqual({ doubled: 42 });
+      const given = await m.start({ agent: 'values-default-input', input: { n: 5 } });
+      expect(await given.result()).toEqual({ doubled: 10 });
 
-    expect((await passResults(defaulted.workflowId)).map((d) => d.programInput)).toEqual([{ n: 21 }]);
-    expect((await passResults(given.workflowId)).map((d) => d.programInput)).toEqual([undefined]);
-    for (const id of [defaulted.workflowId, given.workflowId]) {
-      const report = await m.audit(id);
-      expect(report.valueReplay.mismatches).toEqual([]);
-      expect(report.valueReplay.passes.map((p) => p.status)).toEqual(['ok']);
-      expect(report.ok).toBe(true);
-    }
-  });
+      expect((await passResults(defaulted.workflowId)).map((d) => d.programInput)).toEqual([{ n: 21 }]);
+      expect((await passResults(given.workflowId)).map((d) => d.programInput)).toEqual([undefined]);
+      for (const id of [defaulted.workflowId, given.workflowId]) {
+        const report = await m.audit(id);
+        expect(report.valueReplay.mismatches).toEqual([]);
+        expect(report.valueReplay.passes.map((p) => p.status)).toEqual(['ok']);
+        expect(report.ok).toBe(true);
+      }
+    },
+  );
 });

@@ -40,25 +40,34 @@ beforeAll(async () => {
   bundle = await bundleOnce(workflowsPath, workflowInterceptorModules);
 }, 120_000);
 
-const audit = (h: unknown, replay = false) => auditChain(historiesFromJson(JSON.stringify(h), 'test'), null, { workflowBundle: bundle, skipReplay: !replay, requireClosed: true });
+const audit = (h: unknown, replay = false) =>
+  auditChain(historiesFromJson(JSON.stringify(h), 'test'), null, {
+    workflowBundle: bundle,
+    skipReplay: !replay,
+    requireClosed: true,
+  });
 
 /** Every value failure of a report: broken links and value replay. */
 const failures = (r: AuditReport): ValueMismatch[] => [...r.values.mismatches, ...r.valueReplay.mismatches];
 const eventIdsOf = (m: ValueMismatch) => m.sides.map((s) => s.eventId);
 
 describe('value links and value replay of a recorded wire transfer', () => {
-  it('pass as recorded: links agree, both passes re-derived, workflow replay deterministic', { timeout: 60_000 }, async () => {
-    const r = await audit(history(), true);
-    expect(r.problems).toEqual([]);
-    expect(failures(r)).toEqual([]);
-    expect(r.values.checked).toBeGreaterThanOrEqual(5);
-    expect(r.valueReplay.passes.map((p) => [p.pass, p.eventId, p.status])).toEqual([
-      [1, 13, 'ok'],
-      [2, 40, 'ok'],
-    ]);
-    expect(r.ok).toBe(true);
-    expect(formatValueChecks(r).join('\n')).toContain('value replay: 2 pass(es): 2 re-derived');
-  });
+  it(
+    'pass as recorded: links agree, both passes re-derived, workflow replay deterministic',
+    { timeout: 60_000 },
+    async () => {
+      const r = await audit(history(), true);
+      expect(r.problems).toEqual([]);
+      expect(failures(r)).toEqual([]);
+      expect(r.values.checked).toBeGreaterThanOrEqual(5);
+      expect(r.valueReplay.passes.map((p) => [p.pass, p.eventId, p.status])).toEqual([
+        [1, 13, 'ok'],
+        [2, 40, 'ok'],
+      ]);
+      expect(r.ok).toBe(true);
+      expect(formatValueChecks(r).join('\n')).toContain('value replay: 2 pass(es): 2 re-derived');
+    },
+  );
 
   it('fails when the execute_wire result is changed: the tool result event and the pass that committed the task are named', async () => {
     const h = history();
@@ -68,7 +77,9 @@ describe('value links and value replay of a recorded wire transfer', () => {
     const m = failures(r).find((x) => x.message.includes('wire_forged000'))!;
     expect(eventIdsOf(m).sort()).toEqual([34, 40]);
     expect(m.sides.map((s) => (s.value as Obj).reference).sort()).toEqual(['wire_5c06e533d6', 'wire_forged000']);
-    expect(formatValueChecks(r).join('\n')).toMatch(/event 40 \(pass 2 committed execute_wire_bob_5000\) has .*wire_5c06e533d6.*event 34 .*wire_forged000/);
+    expect(formatValueChecks(r).join('\n')).toMatch(
+      /event 40 \(pass 2 committed execute_wire_bob_5000\) has .*wire_5c06e533d6.*event 34 .*wire_forged000/,
+    );
   });
 
   it('fails when pass 1 committed another hold id while the wire was scheduled with the original', async () => {
@@ -77,7 +88,9 @@ describe('value links and value replay of a recorded wire transfer', () => {
     const r = await audit(h);
     expect(r.ok).toBe(false);
     // the journal pass 2 read is not the one rebuilt: pass 1's commit (event 13) is named
-    const read = r.values.mismatches.find((m) => m.check === 'journal-read' && m.message.includes('prepare_wire_bob_5000'))!;
+    const read = r.values.mismatches.find(
+      (m) => m.check === 'journal-read' && m.message.includes('prepare_wire_bob_5000'),
+    )!;
     expect(eventIdsOf(read)).toEqual([26, 13]);
     expect((read.sides[1].value as Obj).hold_id).toBe('hold_tampered00');
     // replayed on the rebuilt journal, pass 2 asks for the wire of the tampered hold; it asked for the original (event 26)
@@ -89,7 +102,11 @@ describe('value links and value replay of a recorded wire transfer', () => {
   it('fails when the accepted decision says rejected while the wire was still sent', async () => {
     const h = history();
     const accepted = event(h, 21);
-    editPayload(accepted.workflowExecutionUpdateAcceptedEventAttributes.acceptedRequest.input, 'args', (v) => (v.value = 'rejected'));
+    editPayload(
+      accepted.workflowExecutionUpdateAcceptedEventAttributes.acceptedRequest.input,
+      'args',
+      (v) => (v.value = 'rejected'),
+    );
     const r = await audit(h);
     expect(r.ok).toBe(false);
     // pass 1's commits, re-derived by value replay, are not suspects: only the decision is named
@@ -99,7 +116,10 @@ describe('value links and value replay of a recorded wire transfer', () => {
       [40, 21],
     ]);
     const read = reads[0]!;
-    expect(read.sides[1]).toMatchObject({ what: 'decide update committed manager_decision_bob_5000', value: 'rejected' });
+    expect(read.sides[1]).toMatchObject({
+      what: 'decide update committed manager_decision_bob_5000',
+      value: 'rejected',
+    });
     // pass 2's program, run on the rejected decision, does not send the wire
     const replay = r.valueReplay.mismatches.find((m) => m.sides[0].eventId === 26)!;
     expect(replay.message).toMatch(/the replay does not request this effect|ends with fail|requests/);
@@ -108,13 +128,23 @@ describe('value links and value replay of a recorded wire transfer', () => {
 
   it('value replay fails on a changed program', async () => {
     const h = history();
-    editPayload(event(h, 13), result, (v) => (v.programs[0].code = v.programs[0].code.replace('(str "request_approval_" subject)', '(str "ask_approval_" subject)')));
+    editPayload(
+      event(h, 13),
+      result,
+      (v) =>
+        (v.programs[0].code = v.programs[0].code.replace(
+          '(str "request_approval_" subject)',
+          '(str "ask_approval_" subject)',
+        )),
+    );
     const r = await audit(h);
     expect(r.ok).toBe(false);
     expect(r.values.mismatches).toEqual([]);
     const m = r.valueReplay.mismatches;
     // the changed task id gives the approval request another idempotency key, whose result history does not have
-    expect(m.map((x) => x.message).join('\n')).toMatch(/event 13 \(pass 1 turn 1 program gave\) has \{"status":"return"\}; event 11 \(replay of pass 1 .*history records no result of request_approval/);
+    expect(m.map((x) => x.message).join('\n')).toMatch(
+      /event 13 \(pass 1 turn 1 program gave\) has \{"status":"return"\}; event 11 \(replay of pass 1 .*history records no result of request_approval/,
+    );
     expect(m.every((x) => x.sides[0].eventId === 13)).toBe(true);
   });
 
@@ -130,7 +160,11 @@ describe('value links and value replay of a recorded wire transfer', () => {
 
   it('a program that stopped at a limit of the agent (not in history) is not replayed, and not a failure', async () => {
     const h = history();
-    editPayload(event(h, 13), result, (v) => (v.programs[0].result = { status: 'error', error: 'limit_exceeded: fuel exhausted' }));
+    editPayload(
+      event(h, 13),
+      result,
+      (v) => (v.programs[0].result = { status: 'error', error: 'limit_exceeded: fuel exhausted' }),
+    );
     const r = await audit(h);
     expect(failures(r)).toEqual([]);
     expect(r.valueReplay.passes.map((p) => p.status)).toEqual(['limit', 'ok']);
@@ -159,7 +193,9 @@ describe('value links and value replay of a recorded wire transfer', () => {
 describe('navigator audit --history names the events of a failed value check', () => {
   const cli = (...args: string[]): Promise<{ code: number; stdout: string }> =>
     new Promise((resolve) => {
-      const child = spawn(process.execPath, ['bin/navigator.mjs', ...args], { env: { ...process.env, NAVIGATOR_CODEC: '' } });
+      const child = spawn(process.execPath, ['bin/navigator.mjs', ...args], {
+        env: { ...process.env, NAVIGATOR_CODEC: '' },
+      });
       let stdout = '';
       child.stdout.on('data', (d) => (stdout += d));
       child.on('exit', (code) => resolve({ code: code ?? -1, stdout }));
@@ -173,7 +209,9 @@ describe('navigator audit --history names the events of a failed value check', (
     const text = await cli('audit', '--history', file);
     expect(text.code).toBe(1);
     expect(text.stdout).toMatch(/value replay: 2 pass\(es\): 1 re-derived, 1 FAILED/);
-    expect(text.stdout).toMatch(/event 40 \(pass 2 committed execute_wire_bob_5000\) has .*"wire_5c06e533d6".*event 34 \(execute_wire result, which the replay of pass 2 commits as execute_wire_bob_5000\) has .*"wire_forged000"/);
+    expect(text.stdout).toMatch(
+      /event 40 \(pass 2 committed execute_wire_bob_5000\) has .*"wire_5c06e533d6".*event 34 \(execute_wire result, which the replay of pass 2 commits as execute_wire_bob_5000\) has .*"wire_forged000"/,
+    );
     expect(text.stdout).toMatch(/audit FAILED/);
     const json = await cli('audit', '--history', file, '--json');
     expect(json.code).toBe(1);
@@ -184,7 +222,11 @@ describe('navigator audit --history names the events of a failed value check', (
       [40, 24],
       [40, 24],
     ]);
-    expect(report.valueReplay.mismatches.map((m) => m.sides[0].what)).toEqual(['pass 2 committed execute_wire_bob_5000', 'pass 2 summaries', 'pass 2 returned']);
+    expect(report.valueReplay.mismatches.map((m) => m.sides[0].what)).toEqual([
+      'pass 2 committed execute_wire_bob_5000',
+      'pass 2 summaries',
+      'pass 2 returned',
+    ]);
     expect(report.valueReplay.mismatches[0]!.sides[1].value).toMatchObject({ reference: 'wire_forged000' });
   });
 });

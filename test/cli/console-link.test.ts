@@ -16,7 +16,9 @@ describe('the console link of a started mission', () => {
     rememberConsole('127.0.0.1:7233', 'http://127.0.0.1:8233', env);
     expect(consoleLink('127.0.0.1:7233', '/missions/m1', env)).toBe('http://127.0.0.1:8233/missions/m1');
     expect(consoleLink('10.0.0.5:7233', '/missions/m1', env)).toBeNull();
-    expect(consoleLink('10.0.0.5:7233', '/missions/m1', { ...env, NAVIGATOR_CONSOLE_URL: 'https://ops.example/' })).toBe('https://ops.example/missions/m1');
+    expect(
+      consoleLink('10.0.0.5:7233', '/missions/m1', { ...env, NAVIGATOR_CONSOLE_URL: 'https://ops.example/' }),
+    ).toBe('https://ops.example/missions/m1');
     rememberConsole('127.0.0.1:7233', null, env);
     expect(consoleLink('127.0.0.1:7233', '/missions/m1', env)).toBeNull();
   });

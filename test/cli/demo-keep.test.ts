@@ -17,15 +17,26 @@ const cli = (args: string[], env: Record<string, string>) => runCli(args, { ...p
 describe('demo --keep', () => {
   it('keeps the server for the commands it prints, until Ctrl-C', { timeout: 240_000 }, async () => {
     const env: NodeJS.ProcessEnv = { ...process.env };
-    for (const k of ['TEMPORAL_ADDRESS', 'TEMPORAL_NAMESPACE', 'NAVIGATOR_TASK_QUEUE', 'TEMPORAL_PROFILE']) delete env[k];
+    for (const k of ['TEMPORAL_ADDRESS', 'TEMPORAL_NAMESPACE', 'NAVIGATOR_TASK_QUEUE', 'TEMPORAL_PROFILE'])
+      delete env[k];
     const demo = spawn(process.execPath, ['bin/navigator.mjs', 'demo', 'mission', '--keep'], { env });
     children.push(demo);
     let out = '';
     demo.stdout.on('data', (d) => (out += d));
-    await eventually(() => out.includes('in another terminal: export'), 200_000, 'the demo to finish and keep its server');
-    const [, address, namespace, queue] = out.match(/export TEMPORAL_ADDRESS=(\S+) TEMPORAL_NAMESPACE=(\S+) NAVIGATOR_TASK_QUEUE=(\S+)/)!;
+    await eventually(
+      () => out.includes('in another terminal: export'),
+      200_000,
+      'the demo to finish and keep its server',
+    );
+    const [, address, namespace, queue] = out.match(
+      /export TEMPORAL_ADDRESS=(\S+) TEMPORAL_NAMESPACE=(\S+) NAVIGATOR_TASK_QUEUE=(\S+)/,
+    )!;
     const id = out.match(/Starting mission (\S+):/)![1]!;
-    const status = await cli(['status', id], { TEMPORAL_ADDRESS: address!, TEMPORAL_NAMESPACE: namespace!, NAVIGATOR_TASK_QUEUE: queue! });
+    const status = await cli(['status', id], {
+      TEMPORAL_ADDRESS: address!,
+      TEMPORAL_NAMESPACE: namespace!,
+      NAVIGATOR_TASK_QUEUE: queue!,
+    });
     expect(status.code).toBe(0);
     expect(status.stdout).toContain(`Mission ${id}: completed`);
     const exited = new Promise<number | null>((resolve) => demo.on('exit', resolve));

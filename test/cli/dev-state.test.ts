@@ -26,7 +26,9 @@ const dataDir = mkdtempSync(join(tmpdir(), 'navigator-data-'));
 const bank = join(mkdtempSync(join(tmpdir(), 'bank-')), 'bank.jsonl');
 
 function dev(args: string[]) {
-  const child = spawn(process.execPath, ['bin/navigator.mjs', 'dev', ...args], { env: { ...process.env, NAVIGATOR_DATA_DIR: dataDir, WIRE_TRANSFER_BANK_FILE: bank } });
+  const child = spawn(process.execPath, ['bin/navigator.mjs', 'dev', ...args], {
+    env: { ...process.env, NAVIGATOR_DATA_DIR: dataDir, WIRE_TRANSFER_BANK_FILE: bank },
+  });
   children.push(child);
   const out = { stdout: '', stderr: '' };
   child.stdout!.on('data', (d) => (out.stdout += d));
@@ -44,54 +46,74 @@ const freePort = () =>
   });
 
 describe('navigator dev', () => {
-  it('keeps its state in a file: SIGKILLed with its worker and console, started again, every run is there', { timeout: 300_000 }, async () => {
-    const [port, consolePort] = [await freePort(), await freePort()];
-    const args = ['--port', String(port), '--console-port', String(consolePort)];
-    const first = dev(args);
-    await eventually(() => first.out.stdout.includes('running agents'), 120_000, 'dev to start its worker');
-    const stateFile = join(dataDir, 'dev-server', `embedded-${port}.jsonl`);
-    expect(first.out.stdout).toContain(`Server state kept in ${stateFile}`);
+  it(
+    'keeps its state in a file: SIGKILLed with its worker and console, started again, every run is there',
+    { timeout: 300_000 },
+    async () => {
+      const [port, consolePort] = [await freePort(), await freePort()];
+      const args = ['--port', String(port), '--console-port', String(consolePort)];
+      const first = dev(args);
+      await eventually(() => first.out.stdout.includes('running agents'), 120_000, 'dev to start its worker');
+      const stateFile = join(dataDir, 'dev-server', `embedded-${port}.jsonl`);
+      expect(first.out.stdout).toContain(`Server state kept in ${stateFile}`);
 
-    // a second dev server on the same state is refused, naming the first
-    const second = dev(args);
-    expect(await second.exited).toBe(1);
-    expect(second.out.stderr).toContain(`${stateFile} is in use by another dev server (pid ${first.child.pid})`);
+      // a second dev server on the same state is refused, naming the first
+      const second = dev(args);
+      expect(await second.exited).toBe(1);
+      expect(second.out.stderr).toContain(`${stateFile} is in use by another dev server (pid ${first.child.pid})`);
 
-    const connect = async () => {
-      const connection = await Connection.connect({ address: `127.0.0.1:${port}` });
-      return { connection, navigator: new NavigatorClient({ client: new Client({ connection }), taskQueue: 'navigator' }) };
-    };
-    let { connection, navigator } = await connect();
-    const done = await navigator.start('wire-transfer', { recipient: 'bob', amount: 5000 });
-    await until(() => done.status().catch(() => null), (s) => s?.status === 'waiting', 60_000, 'the first mission to wait');
-    await done.approve({ by: 'ana' });
-    await done.result();
-    const open = await navigator.start('wire-transfer', { recipient: 'cy', amount: 7000 });
-    await until(() => open.status().catch(() => null), (s) => s?.status === 'waiting', 60_000, 'the second mission to wait');
-    await connection.close();
-
-    // the worker, the console and the server go down together, without a chance to write anything more
-    first.child.kill('SIGKILL');
-    await first.exited;
-    expect(existsSync(stateFile)).toBe(true);
-
-    const again = dev(args);
-    await eventually(() => again.out.stdout.includes('running agents'), 120_000, 'dev to start again');
-    ({ connection, navigator } = await connect());
-    try {
-      expect(await navigator.mission(done.id).status()).toMatchObject({ status: 'completed', result: { status: 'sent' } });
-      expect((await navigator.mission(open.id).status()).pending?.key).toBe('manager_decision_cy_7000');
-      const listed = (await navigator.list({ limit: 50 })).map((w) => w.workflowId);
-      expect(listed).toEqual(expect.arrayContaining([done.id, open.id]));
-      // the restarted worker takes the waiting one on
-      await navigator.mission(open.id).approve({ by: 'ana' });
-      expect(await navigator.mission(open.id).result()).toMatchObject({ status: 'sent' });
-    } finally {
+      const connect = async () => {
+        const connection = await Connection.connect({ address: `127.0.0.1:${port}` });
+        return {
+          connection,
+          navigator: new NavigatorClient({ client: new Client({ connection }), taskQueue: 'navigator' }),
+        };
+      };
+      let { connection, navigator } = await connect();
+      const done = await navigator.start('wire-transfer', { recipient: 'bob', amount: 5000 });
+      await until(
+        () => done.status().catch(() => null),
+        (s) => s?.status === 'waiting',
+        60_000,
+        'the first mission to wait',
+      );
+      await done.approve({ by: 'ana' });
+      await done.result();
+      const open = await navigator.start('wire-transfer', { recipient: 'cy', amount: 7000 });
+      await until(
+        () => open.status().catch(() => null),
+        (s) => s?.status === 'waiting',
+        60_000,
+        'the second mission to wait',
+      );
       await connection.close();
-    }
-    again.child.kill('SIGINT');
-    expect(await again.exited).toBe(0);
-    // a clean stop gives the state file free again
-    expect(existsSync(`${stateFile}.lock`)).toBe(false);
-  });
+
+      // the worker, the console and the server go down together, without a chance to write anything more
+      first.child.kill('SIGKILL');
+      await first.exited;
+      expect(existsSync(stateFile)).toBe(true);
+
+      const again = dev(args);
+      await eventually(() => again.out.stdout.includes('running agents'), 120_000, 'dev to start again');
+      ({ connection, navigator } = await connect());
+      try {
+        expect(await navigator.mission(done.id).status()).toMatchObject({
+          status: 'completed',
+          result: { status: 'sent' },
+        });
+        expect((await navigator.mission(open.id).status()).pending?.key).toBe('manager_decision_cy_7000');
+        const listed = (await navigator.list({ limit: 50 })).map((w) => w.workflowId);
+        expect(listed).toEqual(expect.arrayContaining([done.id, open.id]));
+        // the restarted worker takes the waiting one on
+        await navigator.mission(open.id).approve({ by: 'ana' });
+        expect(await navigator.mission(open.id).result()).toMatchObject({ status: 'sent' });
+      } finally {
+        await connection.close();
+      }
+      again.child.kill('SIGINT');
+      expect(await again.exited).toBe(0);
+      // a clean stop gives the state file free again
+      expect(existsSync(`${stateFile}.lock`)).toBe(false);
+    },
+  );
 });

@@ -37,8 +37,15 @@ const freePort = () =>
 describe('logLine', () => {
   it('one line: level, message, where, and the first line of the cause', () => {
     const error = new Error('unknown agent "nosuch"; this worker runs: wire-transfer');
-    const line = logLine({ level: 'WARN', message: 'Activity failed', timestampNanos: 1_700_000_000_000_000_000n, meta: { workflowId: 'nosuch-1', activityType: 'describeAgent', error } });
-    expect(line).toMatch(/^\d\d:\d\d:\d\d WARN Activity failed \(workflow nosuch-1, activity describeAgent\): unknown agent "nosuch"; this worker runs: wire-transfer$/);
+    const line = logLine({
+      level: 'WARN',
+      message: 'Activity failed',
+      timestampNanos: 1_700_000_000_000_000_000n,
+      meta: { workflowId: 'nosuch-1', activityType: 'describeAgent', error },
+    });
+    expect(line).toMatch(
+      /^\d\d:\d\d:\d\d WARN Activity failed \(workflow nosuch-1, activity describeAgent\): unknown agent "nosuch"; this worker runs: wire-transfer$/,
+    );
   });
 });
 
@@ -46,7 +53,10 @@ describe('dev --no-worker', () => {
   it('says there is no worker and still serves the console', { timeout: 120_000 }, async () => {
     const [port, consolePort] = [await freePort(), await freePort()];
     // its state file in a folder of its own (dev keeps state in the per-user data folder by default)
-    const { child, out } = start(['dev', '--no-worker', '--port', String(port), '--console-port', String(consolePort)], { NAVIGATOR_DATA_DIR: mkdtempSync(join(tmpdir(), 'navigator-data-')) });
+    const { child, out } = start(
+      ['dev', '--no-worker', '--port', String(port), '--console-port', String(consolePort)],
+      { NAVIGATOR_DATA_DIR: mkdtempSync(join(tmpdir(), 'navigator-data-')) },
+    );
     await eventually(() => out.stdout.includes('No Navigator worker'), 90_000, 'dev to start');
     await eventually(() => out.stdout.includes('Console at'), 30_000, 'the console');
     expect(out.stdout).toContain('start one with `npx navigator worker`');
@@ -54,7 +64,9 @@ describe('dev --no-worker', () => {
     const link = out.stdout.match(/Console at (\S+)/)![1]!;
     const signIn = await fetch(link, { redirect: 'manual' });
     expect(signIn.status).toBe(303);
-    const page = await fetch(new URL('/', link), { headers: { cookie: signIn.headers.get('set-cookie')!.split(';')[0]! } });
+    const page = await fetch(new URL('/', link), {
+      headers: { cookie: signIn.headers.get('set-cookie')!.split(';')[0]! },
+    });
     expect(page.status).toBe(200);
     child.kill('SIGINT');
   });
@@ -68,7 +80,11 @@ describe('a worker run from the CLI', () => {
   afterAll(async () => m?.shutdown());
 
   it('logs a mission of an unknown agent in one line, no stack trace', { timeout: 180_000 }, async () => {
-    const { child, out } = start(['worker'], { TEMPORAL_ADDRESS: m.env.server.address, TEMPORAL_NAMESPACE: m.env.server.namespace, NAVIGATOR_TASK_QUEUE: m.taskQueue });
+    const { child, out } = start(['worker'], {
+      TEMPORAL_ADDRESS: m.env.server.address,
+      TEMPORAL_NAMESPACE: m.env.server.namespace,
+      NAVIGATOR_TASK_QUEUE: m.taskQueue,
+    });
     await eventually(() => out.stdout.includes('running agents'), 120_000, 'the worker');
     const handle = await m.start({ agent: 'nosuch', input: {} });
     await handle.result().catch(() => undefined);

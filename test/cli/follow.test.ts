@@ -54,27 +54,52 @@ function scripted(readings: Reading[]): WorkflowHandle {
 }
 
 const effect = (seq: number, status: LedgerEntry['status'], pass = 1): LedgerEntry => ({
-  seq, pass, taskId: `create_${seq}`, tool: 'create_account', sideEffect: 'external', idempotencyKey: `k${seq}`, status, attempts: 1, activity: `tool-${seq}`,
+  seq,
+  pass,
+  taskId: `create_${seq}`,
+  tool: 'create_account',
+  sideEffect: 'external',
+  idempotencyKey: `k${seq}`,
+  status,
+  attempts: 1,
+  activity: `tool-${seq}`,
 });
 
 describe('following a mission', () => {
   it('a mission that fails at once: the reason, not a bare "failed" read before the close', async () => {
     const handle = scripted([
       { status: { status: 'failed', error: 'unknown agent "nosuch"' } },
-      { execution: 'FAILED', status: { status: 'failed' }, failure: new Error('unknown agent "nosuch"; this worker runs: wire-transfer') },
+      {
+        execution: 'FAILED',
+        status: { status: 'failed' },
+        failure: new Error('unknown agent "nosuch"; this worker runs: wire-transfer'),
+      },
     ]);
     const lines: string[] = [];
     const settled = await follow(handle, { write: (l) => lines.push(l), pollMs: 1, now: () => 't' });
-    expect(settled.closed).toEqual({ status: 'FAILED', failure: 'unknown agent "nosuch"; this worker runs: wire-transfer' });
+    expect(settled.closed).toEqual({
+      status: 'FAILED',
+      failure: 'unknown agent "nosuch"; this worker runs: wire-transfer',
+    });
     expect(describeSettled('m', settled)).toContain('reason: unknown agent "nosuch"');
-    const viaSettle = await settle(scripted([{ status: { status: 'completed' } }, { execution: 'COMPLETED', status: { status: 'completed' }, result: { ok: 1 } }]));
+    const viaSettle = await settle(
+      scripted([
+        { status: { status: 'completed' } },
+        { execution: 'COMPLETED', status: { status: 'completed' }, result: { ok: 1 } },
+      ]),
+    );
     expect(viaSettle.closed).toEqual({ status: 'COMPLETED', result: { ok: 1 } });
   });
 
   it('effects that finish just before the mission ends are all shown', async () => {
     const handle = scripted([
       { status: {}, ledger: [effect(1, 'running')] },
-      { execution: 'COMPLETED', status: { status: 'completed' }, ledger: [1, 2, 3, 4].map((n) => effect(n, 'completed')), result: { created: 4 } },
+      {
+        execution: 'COMPLETED',
+        status: { status: 'completed' },
+        ledger: [1, 2, 3, 4].map((n) => effect(n, 'completed')),
+        result: { created: 4 },
+      },
     ]);
     const lines: string[] = [];
     await follow(handle, { write: (l) => lines.push(l), pollMs: 1, now: () => 't' });
@@ -86,11 +111,17 @@ describe('following a mission', () => {
     ]);
   });
 
-  it('watch after a decision lists the earlier pass\'s effects as earlier, not at the current time', async () => {
+  it("watch after a decision lists the earlier pass's effects as earlier, not at the current time", async () => {
     const handle = scripted([
       { status: { passes: 2 }, ledger: [effect(1, 'completed'), effect(2, 'completed')] },
       { status: { passes: 2 }, ledger: [effect(1, 'completed'), effect(2, 'completed'), effect(3, 'completed', 2)] },
-      { status: { status: 'waiting', passes: 2, pending: { key: 'next', allowed: null, since: 'x', deadline: null, onTimeout: null } as StatusView['pending'] } },
+      {
+        status: {
+          status: 'waiting',
+          passes: 2,
+          pending: { key: 'next', allowed: null, since: 'x', deadline: null, onTimeout: null } as StatusView['pending'],
+        },
+      },
     ]);
     const lines: string[] = [];
     const settled = await follow(handle, { write: (l) => lines.push(l), pollMs: 1, now: () => '12:00:00' });
@@ -108,25 +139,55 @@ describe('following a mission', () => {
 describe('why an activity is retried', () => {
   it('shows, while it is retried, the attempt and the failure of the one before', async () => {
     const pendingActivities = [
-      { activityId: 'tool-1-create_account', activityType: { name: 'runTool' }, attempt: 2, lastFailure: { message: 'tool create_account failed: HTTP 503 Service Unavailable\n  at ...' } },
-      { activityId: '3', activityType: { name: 'runPass' }, attempt: 3, lastFailure: { message: 'model m: HTTP 503 (gave up after 4 attempts)' } },
+      {
+        activityId: 'tool-1-create_account',
+        activityType: { name: 'runTool' },
+        attempt: 2,
+        lastFailure: { message: 'tool create_account failed: HTTP 503 Service Unavailable\n  at ...' },
+      },
+      {
+        activityId: '3',
+        activityType: { name: 'runPass' },
+        attempt: 3,
+        lastFailure: { message: 'model m: HTTP 503 (gave up after 4 attempts)' },
+      },
       { activityId: 'tool-2-x', activityType: { name: 'runTool' }, attempt: 1 },
     ];
     const handle = { describe: async () => ({ raw: { pendingActivities } }) } as unknown as WorkflowHandle;
     const { pass, retries } = await activitiesNow(handle);
     expect(pass).toBeNull();
     expect([...retries.keys()]).toEqual(['tool-1-create_account', 'runPass']);
-    const lines = describeNow({ status: 'running', passes: 2, pending: null, journalSize: 0 } as unknown as StatusView, null, [effect(1, 'running')].map((e) => ({ ...e, activity: 'tool-1-create_account' })), retries);
+    const lines = describeNow(
+      { status: 'running', passes: 2, pending: null, journalSize: 0 } as unknown as StatusView,
+      null,
+      [effect(1, 'running')].map((e) => ({ ...e, activity: 'tool-1-create_account' })),
+      retries,
+    );
     expect(lines).toEqual([
       'pass 2: retrying, attempt 3, the last one failed: model m: HTTP 503 (gave up after 4 attempts)',
       'pass 2: running',
       'effect create_1 (tool create_account): retrying, attempt 2, the last one failed: tool create_account failed: HTTP 503 Service Unavailable',
       'effect create_1 (tool create_account): running',
     ]);
-    expect(describeNow({ status: 'completed', passes: 2 } as unknown as StatusView, null, [{ ...effect(1, 'completed'), attempts: 2 }])).toContain('effect create_1 (tool create_account): done (2 attempts)');
+    expect(
+      describeNow({ status: 'completed', passes: 2 } as unknown as StatusView, null, [
+        { ...effect(1, 'completed'), attempts: 2 },
+      ]),
+    ).toContain('effect create_1 (tool create_account): done (2 attempts)');
     // once it is done, the ledger keeps why it was retried
-    const failedAttempts = [{ attempt: 1, type: 'ToolError', message: 'tool create_account failed: HTTP 503 Service Unavailable', at: '2026-11-26T12:00:01.000Z' }];
-    expect(describeNow({ status: 'completed', passes: 2 } as unknown as StatusView, null, [{ ...effect(1, 'completed'), attempts: 2, failedAttempts }])).toContain(
+    const failedAttempts = [
+      {
+        attempt: 1,
+        type: 'ToolError',
+        message: 'tool create_account failed: HTTP 503 Service Unavailable',
+        at: '2026-11-26T12:00:01.000Z',
+      },
+    ];
+    expect(
+      describeNow({ status: 'completed', passes: 2 } as unknown as StatusView, null, [
+        { ...effect(1, 'completed'), attempts: 2, failedAttempts },
+      ]),
+    ).toContain(
       'effect create_1 (tool create_account): done (2 attempts; attempt 1 failed at 12:00:01: ToolError: tool create_account failed: HTTP 503 Service Unavailable)',
     );
   });
@@ -134,7 +195,10 @@ describe('why an activity is retried', () => {
 
 describe('a long follow', () => {
   it('leaves no abort listener behind per poll (MaxListenersExceededWarning after 11 polls)', async () => {
-    const waiting = { status: 'waiting', pending: { key: 'k', allowed: null, since: 'x', deadline: null, onTimeout: null } } as Partial<StatusView>;
+    const waiting = {
+      status: 'waiting',
+      pending: { key: 'k', allowed: null, since: 'x', deadline: null, onTimeout: null },
+    } as Partial<StatusView>;
     const handle = scripted([...Array.from({ length: 30 }, () => ({ status: {} })), { status: waiting }]);
     const stop = new AbortController();
     const warnings: Error[] = [];
@@ -149,15 +213,27 @@ describe('a long follow', () => {
 
 describe('failure reasons', () => {
   it('go through "Activity task failed" to what went wrong', () => {
-    const inner = ApplicationFailure.nonRetryable('unknown agent "nosuch"; this worker runs: workspace', 'UnknownAgent');
-    const wrapped = new ActivityFailure('Activity task failed', 'describeAgent', '1', RetryState.NON_RETRYABLE_FAILURE, 'w', inner);
+    const inner = ApplicationFailure.nonRetryable(
+      'unknown agent "nosuch"; this worker runs: workspace',
+      'UnknownAgent',
+    );
+    const wrapped = new ActivityFailure(
+      'Activity task failed',
+      'describeAgent',
+      '1',
+      RetryState.NON_RETRYABLE_FAILURE,
+      'w',
+      inner,
+    );
     expect(reasonOf(wrapped)).toBe('unknown agent "nosuch"; this worker runs: workspace');
   });
 
   it('a failed plan says "plan failed" once', () => {
     expect(closedLine({ status: 'FAILED', failure: 'plan failed: step b failed' })).toBe('plan failed: step b failed');
     expect(closedLine({ status: 'FAILED', failure: 'step b failed' })).toBe('plan failed: step b failed');
-    expect(closedLine({ status: 'FAILED', failure: 'plan cancelled: changed my mind' })).toBe('plan cancelled: changed my mind');
+    expect(closedLine({ status: 'FAILED', failure: 'plan cancelled: changed my mind' })).toBe(
+      'plan cancelled: changed my mind',
+    );
     expect(closedLine({ status: 'COMPLETED', result: 1 })).toBe('plan completed');
   });
 });

@@ -19,7 +19,12 @@ beforeAll(async () => {
 afterAll(async () => env?.shutdown());
 
 const cli = (...args: string[]) =>
-  runCli(args, { ...process.env, TEMPORAL_ADDRESS: env.env.server.address, TEMPORAL_NAMESPACE: env.env.server.namespace, NAVIGATOR_TASK_QUEUE: env.taskQueue });
+  runCli(args, {
+    ...process.env,
+    TEMPORAL_ADDRESS: env.env.server.address,
+    TEMPORAL_NAMESPACE: env.env.server.namespace,
+    NAVIGATOR_TASK_QUEUE: env.taskQueue,
+  });
 
 interface Row {
   kind: string;
@@ -48,13 +53,21 @@ describe('navigator list', () => {
     const cancelled = await env.startPlan({ agent: 'lab', document: readStep, options });
     await waitForPlan(cancelled, (v) => v.status === 'review');
     await cancelled.cancel('not needed');
-    await getPlan(env.client, cancelled.id).result().catch(() => undefined);
+    await getPlan(env.client, cancelled.id)
+      .result()
+      .catch(() => undefined);
 
     // both kinds, each with its Navigator status
-    const all = await listed([], (rows) => [mission.workflowId, review.id, cancelled.id].every((id) => ids(rows).includes(id)));
-    expect(all).toContainEqual(expect.objectContaining({ kind: 'mission', workflowId: mission.workflowId, status: 'waiting' }));
+    const all = await listed([], (rows) =>
+      [mission.workflowId, review.id, cancelled.id].every((id) => ids(rows).includes(id)),
+    );
+    expect(all).toContainEqual(
+      expect.objectContaining({ kind: 'mission', workflowId: mission.workflowId, status: 'waiting' }),
+    );
     expect(all).toContainEqual(expect.objectContaining({ kind: 'plan', workflowId: review.id, status: 'review' }));
-    expect(all).toContainEqual(expect.objectContaining({ kind: 'plan', workflowId: cancelled.id, status: 'cancelled' }));
+    expect(all).toContainEqual(
+      expect.objectContaining({ kind: 'plan', workflowId: cancelled.id, status: 'cancelled' }),
+    );
 
     // --kind keeps one kind
     const missions = await listed(['--kind', 'mission'], (rows) => ids(rows).includes(mission.workflowId));
@@ -63,9 +76,13 @@ describe('navigator list', () => {
     expect(new Set(plans.map((r) => r.kind))).toEqual(new Set(['plan']));
 
     // --status filters missions and plans alike, running and closed
-    expect(ids(await listed(['--status', 'waiting'], (rows) => ids(rows).includes(mission.workflowId)))).toEqual([mission.workflowId]);
+    expect(ids(await listed(['--status', 'waiting'], (rows) => ids(rows).includes(mission.workflowId)))).toEqual([
+      mission.workflowId,
+    ]);
     expect(ids(await listed(['--status', 'review'], (rows) => ids(rows).includes(review.id)))).toEqual([review.id]);
-    expect(ids(await listed(['--kind', 'plan', '--status', 'cancelled'], (rows) => rows.length > 0))).toEqual([cancelled.id]);
+    expect(ids(await listed(['--kind', 'plan', '--status', 'cancelled'], (rows) => rows.length > 0))).toEqual([
+      cancelled.id,
+    ]);
     expect(await listed(['--kind', 'mission', '--status', 'review'], () => true)).toEqual([]);
     expect(await listed(['--kind', 'plan', '--status', 'failed'], () => true)).toEqual([]);
 
@@ -82,8 +99,12 @@ describe('navigator list', () => {
     await failed.result().catch(() => undefined);
     await getMission(env.client, mission.workflowId).cancel('not today');
     await mission.result().catch(() => undefined);
-    expect(ids(await listed(['--kind', 'mission', '--status', 'failed'], (rows) => rows.length > 0))).toEqual([failed.workflowId]);
-    expect(ids(await listed(['--kind', 'mission', '--status', 'cancelled'], (rows) => rows.length > 0))).toEqual([mission.workflowId]);
+    expect(ids(await listed(['--kind', 'mission', '--status', 'failed'], (rows) => rows.length > 0))).toEqual([
+      failed.workflowId,
+    ]);
+    expect(ids(await listed(['--kind', 'mission', '--status', 'cancelled'], (rows) => rows.length > 0))).toEqual([
+      mission.workflowId,
+    ]);
     expect(await listed(['--status', 'waiting'], (rows) => rows.length === 0)).toEqual([]);
   });
 

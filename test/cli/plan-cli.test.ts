@@ -23,7 +23,13 @@ beforeAll(async () => {
 afterAll(async () => env?.shutdown());
 
 const cli = (...args: string[]) =>
-  runCli(args, { ...process.env, TEMPORAL_ADDRESS: env.env.server.address, TEMPORAL_NAMESPACE: env.env.server.namespace, NAVIGATOR_TASK_QUEUE: env.taskQueue, WORKSPACE_DIR: workspace });
+  runCli(args, {
+    ...process.env,
+    TEMPORAL_ADDRESS: env.env.server.address,
+    TEMPORAL_NAMESPACE: env.env.server.namespace,
+    NAVIGATOR_TASK_QUEUE: env.taskQueue,
+    WORKSPACE_DIR: workspace,
+  });
 
 describe('plan create', () => {
   it('says at once that it waits for the model, then shows the plan for review', { timeout: 120_000 }, async () => {
@@ -37,9 +43,14 @@ describe('plan create', () => {
 
 describe('plan watch', () => {
   it('a plan that did not complete: its end said once, exit 1', { timeout: 120_000 }, async () => {
-    const plan = await env.startPlan({ agent: 'workspace', document: { steps: [{ id: 'read', description: 'read', tool: 'read_file', args: { path: 'config.json' } }] } });
+    const plan = await env.startPlan({
+      agent: 'workspace',
+      document: { steps: [{ id: 'read', description: 'read', tool: 'read_file', args: { path: 'config.json' } }] },
+    });
     await plan.cancel('changed my mind');
-    await getPlan(env.client, plan.id).result().catch(() => undefined);
+    await getPlan(env.client, plan.id)
+      .result()
+      .catch(() => undefined);
     const r = await cli('plan', 'watch', plan.id);
     expect(r.code).toBe(1);
     const end = r.stdout.trim().split('\n').at(-1)!;

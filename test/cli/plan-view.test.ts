@@ -8,12 +8,35 @@ import { renderPlan } from '../../src/cli/plan/view.ts';
 import type { Step } from '../../src/plans/schema.ts';
 import type { PlanStatusView } from '../../src/workflows/plan/contract.ts';
 
-const step = (s: Partial<Step> & Pick<Step, 'id'>): Step => ({ order: 0, description: s.id, dependsOn: [], critical: true, requiresApproval: false, status: 'pending', ...s });
+const step = (s: Partial<Step> & Pick<Step, 'id'>): Step => ({
+  order: 0,
+  description: s.id,
+  dependsOn: [],
+  critical: true,
+  requiresApproval: false,
+  status: 'pending',
+  ...s,
+});
 
 const view = (steps: Step[], status: PlanStatusView['status'] = 'review'): PlanStatusView =>
-  ({ planId: 'p1', runId: 'r', agent: 'lab', status, version: 1, plan: { id: 'p1', taskId: 't', version: 1, steps }, approvals: [], approvalRecords: [], questions: [], summary: null, error: null }) as unknown as PlanStatusView;
+  ({
+    planId: 'p1',
+    runId: 'r',
+    agent: 'lab',
+    status,
+    version: 1,
+    plan: { id: 'p1', taskId: 't', version: 1, steps },
+    approvals: [],
+    approvalRecords: [],
+    questions: [],
+    summary: null,
+    error: null,
+  }) as unknown as PlanStatusView;
 
-const ask = { question: { $expr: '(str "Which of the " (count (:items step/list)) " items?")' }, schema: { enum: { $expr: '(mapv :id (:items step/list))' } } };
+const ask = {
+  question: { $expr: '(str "Which of the " (count (:items step/list)) " items?")' },
+  schema: { enum: { $expr: '(mapv :id (:items step/list))' } },
+};
 const plain = (s: string) => s.replace(/\u001b\[[0-9;]*m/g, '');
 
 describe('plan view of compute steps and computed questions', () => {
@@ -30,7 +53,9 @@ describe('plan view of compute steps and computed questions', () => {
     );
     expect(text).toContain('compute: (mapv :id (:items step/list))\\u001b[31m');
     expect(text).not.toContain('\u001b[31m');
-    expect(text).toContain('ask: computed from list: (str "Which of the " (count (:items step/list)) " items?") (answer: {"enum":{"$expr":"(mapv :id (:items step/list))"}})');
+    expect(text).toContain(
+      'ask: computed from list: (str "Which of the " (count (:items step/list)) " items?") (answer: {"enum":{"$expr":"(mapv :id (:items step/list))"}})',
+    );
     expect(text).toContain('ask: Go on? (answer: {"type":"boolean"})');
     expect(text).not.toContain('[object Object]');
     expect(text).not.toMatch(/agent (undefined)?\s/);
@@ -42,7 +67,14 @@ describe('plan view of compute steps and computed questions', () => {
       renderPlan(
         view(
           [
-            step({ id: 'ids', compute: '(count step/list)', dependsOn: ['list'], status: 'completed', resolved: 3, result: { ok: true, value: 3, attempts: 0, duration: 1, timestamp: '' } as Step['result'] }),
+            step({
+              id: 'ids',
+              compute: '(count step/list)',
+              dependsOn: ['list'],
+              status: 'completed',
+              resolved: 3,
+              result: { ok: true, value: 3, attempts: 0, duration: 1, timestamp: '' } as Step['result'],
+            }),
             step({ id: 'pick', ask, dependsOn: ['list'], status: 'awaiting_answer', resolved }),
           ],
           'running',
@@ -56,12 +88,42 @@ describe('plan view of compute steps and computed questions', () => {
 });
 
 describe('plan view for the person a step waits for', () => {
-  const read = step({ id: 'read_config', tool: 'read_file', args: { path: 'config.json' }, status: 'completed', result: { ok: true, value: { path: 'config.json', content: '{\n  "version": "1.0.0"\n}\n' }, attempts: 1, duration: 3, timestamp: '2026-11-28T10:00:00.000Z' } });
-  const write = step({ id: 'write_config', tool: 'write_file', args: { path: 'config.json', content: '{\n  "version": "2.0.0"\n}\n' }, status: 'awaiting_approval', dependsOn: ['read_config'] });
+  const read = step({
+    id: 'read_config',
+    tool: 'read_file',
+    args: { path: 'config.json' },
+    status: 'completed',
+    result: {
+      ok: true,
+      value: { path: 'config.json', content: '{\n  "version": "1.0.0"\n}\n' },
+      attempts: 1,
+      duration: 3,
+      timestamp: '2026-11-28T10:00:00.000Z',
+    },
+  });
+  const write = step({
+    id: 'write_config',
+    tool: 'write_file',
+    args: { path: 'config.json', content: '{\n  "version": "2.0.0"\n}\n' },
+    status: 'awaiting_approval',
+    dependsOn: ['read_config'],
+  });
   const waiting = (approvers?: string[]) =>
     ({
       ...view([read, write], 'running'),
-      approvals: [{ key: 'write_config', stepId: 'write_config', item: null, tool: 'write_file', args: write.args, description: 'Write config.json', since: '2026-11-28T10:00:00.000Z', deadline: null, ...(approvers ? { approvers } : {}) }],
+      approvals: [
+        {
+          key: 'write_config',
+          stepId: 'write_config',
+          item: null,
+          tool: 'write_file',
+          args: write.args,
+          description: 'Write config.json',
+          since: '2026-11-28T10:00:00.000Z',
+          deadline: null,
+          ...(approvers ? { approvers } : {}),
+        },
+      ],
     }) as unknown as PlanStatusView;
 
   it('says whose approval a running plan waits for, not "running", and statuses in words', () => {
@@ -74,7 +136,9 @@ describe('plan view for the person a step waits for', () => {
 
   it('shows a file write as a diff against what the plan read, not as escaped JSON', () => {
     const text = plain(renderPlan(waiting()));
-    expect(text).toContain('path: config.json\n      changes:\n        {\n      -   "version": "1.0.0"\n      +   "version": "2.0.0"\n        }');
+    expect(text).toContain(
+      'path: config.json\n      changes:\n        {\n      -   "version": "1.0.0"\n      +   "version": "2.0.0"\n        }',
+    );
     expect(text).not.toContain('\\n');
   });
 });

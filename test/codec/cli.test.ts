@@ -11,7 +11,13 @@ const KEYS = `k1:${Buffer.alloc(32, 3).toString('base64')}`;
 
 function navigator(...args: string[]): ChildProcess {
   return spawn(process.execPath, ['bin/navigator.mjs', '--codec', 'aes-gcm', 'codec-server', ...args], {
-    env: { ...process.env, NAVIGATOR_CODEC_KEYS: KEYS, NAVIGATOR_CODEC_AUTHORIZATION: '', NAVIGATOR_CODEC_SECRET: '', NAVIGATOR_PAYLOAD_STORE: 'off' },
+    env: {
+      ...process.env,
+      NAVIGATOR_CODEC_KEYS: KEYS,
+      NAVIGATOR_CODEC_AUTHORIZATION: '',
+      NAVIGATOR_CODEC_SECRET: '',
+      NAVIGATOR_PAYLOAD_STORE: 'off',
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
 }
@@ -26,12 +32,15 @@ const output = (child: ChildProcess, stream: 'stdout' | 'stderr', until: RegExp)
     child.once('exit', () => (until.test(text) ? resolve(text) : reject(new Error(`exited with: ${text}`))));
   });
 
-const exitCode = (child: ChildProcess) => new Promise((resolve) => (child.exitCode !== null ? resolve(child.exitCode) : child.once('exit', resolve)));
+const exitCode = (child: ChildProcess) =>
+  new Promise((resolve) => (child.exitCode !== null ? resolve(child.exitCode) : child.once('exit', resolve)));
 
 describe('navigator codec-server', () => {
   it('refuses 0.0.0.0 without authorization, and an empty credential', async () => {
     const open = navigator('--host', '0.0.0.0', '--port', '0');
-    expect(await output(open, 'stderr', /authorization/)).toMatch(/^navigator: the codec server binds to 0\.0\.0\.0.*give --authorization VALUE or --secret/);
+    expect(await output(open, 'stderr', /authorization/)).toMatch(
+      /^navigator: the codec server binds to 0\.0\.0\.0.*give --authorization VALUE or --secret/,
+    );
     expect(await exitCode(open)).toBe(2);
     const empty = navigator('--port', '0', '--authorization', 'Bearer ');
     expect(await output(empty, 'stderr', /empty/)).toMatch(/credential of --authorization.*is empty/);
@@ -47,7 +56,15 @@ describe('navigator codec-server', () => {
     const url = endpoint.slice(0, -secret.length - 1);
     expect((await fetch(`${url}/decode`, { method: 'POST', body: '{"payloads":[]}' })).status).toBe(401);
     expect((await fetch(`${endpoint}/decode`, { method: 'POST', body: '{"payloads":[]}' })).status).toBe(200);
-    expect((await fetch(`${url}/decode`, { method: 'POST', headers: { authorization: `Bearer ${secret}` }, body: '{"payloads":[]}' })).status).toBe(200);
+    expect(
+      (
+        await fetch(`${url}/decode`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${secret}` },
+          body: '{"payloads":[]}',
+        })
+      ).status,
+    ).toBe(200);
     child.kill('SIGTERM');
     expect(await exitCode(child)).toBe(0);
   }, 60_000);

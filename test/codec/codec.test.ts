@@ -79,11 +79,23 @@ describe('a mission with the codec on', () => {
 
   beforeAll(async () => {
     process.env.REPORT_JOB_SERVICES_FILE = join(mkdtempSync(join(tmpdir(), 'codec-')), 'services.jsonl');
-    env = await createTestEnv({ workflowsPath, workflowInterceptorModules, worker: { sinks: silentSpanSinks }, startWorker: false, dataConverter: { payloadCodecs: [codec] } });
-    worker = await env.createWorker({ activities: createActivities({ agents: await buildRegistry(), client: env.client }) });
+    env = await createTestEnv({
+      workflowsPath,
+      workflowInterceptorModules,
+      worker: { sinks: silentSpanSinks },
+      startWorker: false,
+      dataConverter: { payloadCodecs: [codec] },
+    });
+    worker = await env.createWorker({
+      activities: createActivities({ agents: await buildRegistry(), client: env.client }),
+    });
     running = worker.run();
     workflowId = `codec-${Date.now()}`;
-    const handle = await env.client.workflow.start('navigatorMission', { taskQueue: env.taskQueue, workflowId, args: [{ agent: 'report-job', input: defaultInput }] });
+    const handle = await env.client.workflow.start('navigatorMission', {
+      taskQueue: env.taskQueue,
+      workflowId,
+      args: [{ agent: 'report-job', input: defaultInput }],
+    });
     await handle.result();
     // the history as stored: fetched by a client without the codec
     const { Client } = await import('@temporalio/client');
@@ -91,7 +103,12 @@ describe('a mission with the codec on', () => {
     const history = await plainClient.workflow.getHandle(workflowId).fetchHistory();
     raw = Buffer.from(proto.temporal.api.history.v1.History.encode(history).finish());
     firstInput = history.events![0]!.workflowExecutionStartedEventAttributes!.input!.payloads![0] as Payload;
-    server = await startCodecServer({ codec, port: 0, origin: 'http://localhost:8233', authorization: 'Bearer ui-token-0123456789abcdef' });
+    server = await startCodecServer({
+      codec,
+      port: 0,
+      origin: 'http://localhost:8233',
+      authorization: 'Bearer ui-token-0123456789abcdef',
+    });
   }, 120_000);
   afterAll(async () => {
     await server?.close();
@@ -103,7 +120,15 @@ describe('a mission with the codec on', () => {
 
   it('history holds no plaintext: input, tool args and results, journal values, model answers', () => {
     const text = raw.toString('latin1');
-    for (const secret of ['shop.example', 'ops@example.com', 'reports.example', 'render_report_shop', 'tool/upload_report', 'Site report', 'crawl_site']) {
+    for (const secret of [
+      'shop.example',
+      'ops@example.com',
+      'reports.example',
+      'render_report_shop',
+      'tool/upload_report',
+      'Site report',
+      'crawl_site',
+    ]) {
       expect(text, secret).not.toContain(secret);
     }
     expect(text).toContain('binary/encrypted');
@@ -117,13 +142,31 @@ describe('a mission with the codec on', () => {
   });
 
   it('the codec server decodes a payload of the mission for the UI, and encodes', async () => {
-    const body = (p: Payload) => JSON.stringify({ payloads: [{ metadata: Object.fromEntries(Object.entries(p.metadata!).map(([k, v]) => [k, Buffer.from(v!).toString('base64')])), data: Buffer.from(p.data!).toString('base64') }] });
-    const headers = { 'content-type': 'application/json', authorization: 'Bearer ui-token-0123456789abcdef', origin: 'http://localhost:8233', 'x-namespace': 'default' };
+    const body = (p: Payload) =>
+      JSON.stringify({
+        payloads: [
+          {
+            metadata: Object.fromEntries(
+              Object.entries(p.metadata!).map(([k, v]) => [k, Buffer.from(v!).toString('base64')]),
+            ),
+            data: Buffer.from(p.data!).toString('base64'),
+          },
+        ],
+      });
+    const headers = {
+      'content-type': 'application/json',
+      authorization: 'Bearer ui-token-0123456789abcdef',
+      origin: 'http://localhost:8233',
+      'x-namespace': 'default',
+    };
     const decoded = await fetch(`${server.url}/decode`, { method: 'POST', headers, body: body(firstInput) });
     expect(decoded.status).toBe(200);
     expect(decoded.headers.get('access-control-allow-origin')).toBe('http://localhost:8233');
     const out = (await decoded.json()) as { payloads: Array<{ data: string }> };
-    expect(JSON.parse(Buffer.from(out.payloads[0]!.data, 'base64').toString())).toMatchObject({ agent: 'report-job', input: defaultInput });
+    expect(JSON.parse(Buffer.from(out.payloads[0]!.data, 'base64').toString())).toMatchObject({
+      agent: 'report-job',
+      input: defaultInput,
+    });
 
     const encoded = await fetch(`${server.url}/encode`, { method: 'POST', headers, body: body(payload('hello')) });
     const enc = (await encoded.json()) as { payloads: Array<{ metadata: Record<string, string> }> };
@@ -133,12 +176,22 @@ describe('a mission with the codec on', () => {
   it('the codec server checks the Authorization header and answers CORS for the UI origin only', async () => {
     const noAuth = await fetch(`${server.url}/decode`, { method: 'POST', body: '{"payloads":[]}' });
     expect(noAuth.status).toBe(401);
-    const preflight = await fetch(`${server.url}/decode`, { method: 'OPTIONS', headers: { origin: 'http://localhost:8233' } });
+    const preflight = await fetch(`${server.url}/decode`, {
+      method: 'OPTIONS',
+      headers: { origin: 'http://localhost:8233' },
+    });
     expect(preflight.status).toBe(204);
     expect(preflight.headers.get('access-control-allow-headers')).toContain('x-namespace');
-    const other = await fetch(`${server.url}/decode`, { method: 'OPTIONS', headers: { origin: 'http://evil.example' } });
+    const other = await fetch(`${server.url}/decode`, {
+      method: 'OPTIONS',
+      headers: { origin: 'http://evil.example' },
+    });
     expect(other.headers.get('access-control-allow-origin')).toBeNull();
-    const bad = await fetch(`${server.url}/decode`, { method: 'POST', headers: { authorization: 'Bearer ui-token-0123456789abcdef' }, body: 'nope' });
+    const bad = await fetch(`${server.url}/decode`, {
+      method: 'POST',
+      headers: { authorization: 'Bearer ui-token-0123456789abcdef' },
+      body: 'nope',
+    });
     expect(bad.status).toBe(400);
   });
 });

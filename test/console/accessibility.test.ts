@@ -32,7 +32,12 @@ describe.skipIf(!executablePath)('the console with axe-core', () => {
     process.env.VENDOR_PAYMENTS_FILE = join(mkdtempSync(join(tmpdir(), 'a11y-payments-')), 'payments.jsonl');
     env = await planEnv();
     await env.startWorker(Object.values(vendorAgents));
-    running = await startBrowserConsole({ client: env.client, taskQueue: env.taskQueue, executablePath: executablePath!, agents: [...Object.values(labAgents), ...Object.values(vendorAgents)] });
+    running = await startBrowserConsole({
+      client: env.client,
+      taskQueue: env.taskQueue,
+      executablePath: executablePath!,
+      agents: [...Object.values(labAgents), ...Object.values(vendorAgents)],
+    });
     ({ web, browser, navigator } = running);
   }, 120_000);
   afterAll(async () => {
@@ -42,7 +47,11 @@ describe.skipIf(!executablePath)('the console with axe-core', () => {
 
   it('finds no serious violation on the inbox, an approval, plan pages, the pass view and the start form, at 1280 and 390 px (no sideways scrolling on the phone)', async () => {
     freshBankFile();
-    const m = await navigator.start('wire-transfer', { recipient: 'bob', amount: 5000 }, { options: { timeouts: { heartbeatMs: 3000 } } });
+    const m = await navigator.start(
+      'wire-transfer',
+      { recipient: 'bob', amount: 5000 },
+      { options: { timeouts: { heartbeatMs: 3000 } } },
+    );
     await waitForStatus(m.workflow, (s) => s.status === 'waiting');
     const bump = JSON.parse(readFileSync(bumpVersionPlanFile, 'utf8'));
     const running = await env.startPlan({ agent: 'workspace', approve: true, document: bump });
@@ -54,10 +63,26 @@ describe.skipIf(!executablePath)('the console with axe-core', () => {
       { invoice: 'A-1', vendor: 'Acme Industrial GmbH', iban: 'DE44500105175407324931', amount: 2100 },
       { invoice: 'A-2', vendor: 'Baumann Logistik AG', iban: 'DE89370400440532013000', amount: 14500 },
     ];
-    const batch = await navigator.start('vendor-payments', { invoices }, { options: { timeouts: { heartbeatMs: 3000 } } });
+    const batch = await navigator.start(
+      'vendor-payments',
+      { invoices },
+      { options: { timeouts: { heartbeatMs: 3000 } } },
+    );
     await waitForStatus(batch.workflow, (s) => (s.effectApprovals?.length ?? 0) === 2);
     // the plan in review also with the form for a new step of a picked tool
-    const paths = ['/', `/missions/${m.id}`, `/missions/${m.id}/passes`, `/plans/${review.id}`, `/plans/${review.id}?add=write_file`, `/plans/${running.id}`, `/missions/${batch.id}`, '/start?agent=wire-transfer', '/missions', '/plans', '/schedules'];
+    const paths = [
+      '/',
+      `/missions/${m.id}`,
+      `/missions/${m.id}/passes`,
+      `/plans/${review.id}`,
+      `/plans/${review.id}?add=write_file`,
+      `/plans/${running.id}`,
+      `/missions/${batch.id}`,
+      '/start?agent=wire-transfer',
+      '/missions',
+      '/plans',
+      '/schedules',
+    ];
     const contexts: BrowserContext[] = [
       await browser.newContext({ ...DESKTOP, bypassCSP: true }),
       await browser.newContext({ ...PHONE, bypassCSP: true }),
@@ -69,8 +94,11 @@ describe.skipIf(!executablePath)('the console with axe-core', () => {
         await page.goto(`${web.url}${path}`);
         for (const v of await axeViolations(page)) found.push(`${i ? '390' : '1280'} px ${path}: ${v}`);
         // no two elements share an id (every decision card was id="decision")
-        const twice = (await page.evaluate('(() => { const ids = [...document.querySelectorAll("[id]")].map((e) => e.id); return ids.filter((id, i) => ids.indexOf(id) !== i); })()')) as string[];
-        if (twice.length) found.push(`${i ? '390' : '1280'} px ${path}: ids used twice: ${[...new Set(twice)].join(', ')}`);
+        const twice = (await page.evaluate(
+          '(() => { const ids = [...document.querySelectorAll("[id]")].map((e) => e.id); return ids.filter((id, i) => ids.indexOf(id) !== i); })()',
+        )) as string[];
+        if (twice.length)
+          found.push(`${i ? '390' : '1280'} px ${path}: ids used twice: ${[...new Set(twice)].join(', ')}`);
         // on the phone, no page scrolls sideways (the pass view's code and tables included)
         const wide = (await page.evaluate('document.documentElement.scrollWidth')) as number;
         if (i && wide > 390) found.push(`390 px ${path}: ${wide} px wide, scrolls sideways`);
@@ -86,7 +114,9 @@ describe.skipIf(!executablePath)('the console with axe-core', () => {
       const seen: string[] = [];
       for (let i = 0; i < 80; i++) {
         await page.keyboard.press('Tab');
-        const at = (await page.evaluate('(() => { const e = document.activeElement; return e.tagName + " " + (e.getAttribute("aria-label") || e.textContent || "").trim().slice(0, 60); })()')) as string;
+        const at = (await page.evaluate(
+          '(() => { const e = document.activeElement; return e.tagName + " " + (e.getAttribute("aria-label") || e.textContent || "").trim().slice(0, 60); })()',
+        )) as string;
         if (match.test(at)) return at;
         seen.push(at);
       }

@@ -34,7 +34,12 @@ describe.skipIf(!executablePath)('the console for an approver', () => {
     process.env.WORKSPACE_DIR = mkdtempSync(join(tmpdir(), 'console-ws-'));
     env = await planEnv();
     await env.startWorker();
-    running = await startBrowserConsole({ client: env.client, taskQueue: env.taskQueue, executablePath: executablePath!, agents: Object.values(labAgents) });
+    running = await startBrowserConsole({
+      client: env.client,
+      taskQueue: env.taskQueue,
+      executablePath: executablePath!,
+      agents: Object.values(labAgents),
+    });
     ({ navigator, web, browser } = running);
     desktop = await browser.newContext(DESKTOP);
     if (shots) mkdirSync(shots, { recursive: true });
@@ -50,12 +55,20 @@ describe.skipIf(!executablePath)('the console for an approver', () => {
   };
   const waitingWire = async (recipient: string, amount: number) => {
     freshBankFile();
-    const m = await navigator.start('wire-transfer', { recipient, amount }, { options: { timeouts: { heartbeatMs: 3000 } } });
+    const m = await navigator.start(
+      'wire-transfer',
+      { recipient, amount },
+      { options: { timeouts: { heartbeatMs: 3000 } } },
+    );
     await waitForStatus(m.workflow, (s) => s.status === 'waiting');
     return m;
   };
   const bumpPlan = async (approve: boolean) => {
-    const plan = await env.startPlan({ agent: 'workspace', approve, document: JSON.parse(readFileSync(bumpVersionPlanFile, 'utf8')) });
+    const plan = await env.startPlan({
+      agent: 'workspace',
+      approve,
+      document: JSON.parse(readFileSync(bumpVersionPlanFile, 'utf8')),
+    });
     await waitForPlan(plan, approve ? awaiting('write_config') : (v) => v.status === 'review');
     return plan;
   };
@@ -63,10 +76,13 @@ describe.skipIf(!executablePath)('the console for an approver', () => {
   /** No horizontal scrolling, and every visible button, field and link in main at least 40 px high. */
   async function fitsPhone(page: Page, what: string) {
     // evaluated in the page (strings: the project's TypeScript has no DOM types)
-    const size = (await page.evaluate('({ inner: window.innerWidth, scroll: document.documentElement.scrollWidth })')) as { inner: number; scroll: number };
+    const size = (await page.evaluate(
+      '({ inner: window.innerWidth, scroll: document.documentElement.scrollWidth })',
+    )) as { inner: number; scroll: number };
     expect(size.inner, `${what}: the page lays out at the phone's width`).toBe(390);
     expect(size.scroll, `${what}: no horizontal scrolling`).toBeLessThanOrEqual(390);
-    const small = await page.evaluate(`[...document.querySelectorAll('main button, main input:not([type=hidden]), main select, header a')]
+    const small =
+      await page.evaluate(`[...document.querySelectorAll('main button, main input:not([type=hidden]), main select, header a')]
         .map((e) => ({ e, r: e.getBoundingClientRect() }))
         .filter(({ r }) => r.width > 0 && (r.height < 40 || r.width < 44))
         .map(({ e, r }) => e.tagName + ' ' + (e.textContent || e.getAttribute('name') || '').trim() + ' ' + Math.round(r.width) + 'x' + Math.round(r.height))`);
@@ -106,7 +122,9 @@ describe.skipIf(!executablePath)('the console for an approver', () => {
     expect(text).toContain('A manager approves or rejects the wire.');
     // the decision's own words (onApprove / onReject in the wire agent's defineDecision)
     // and why Approve asks first, from the class of the tool it leads to
-    expect(text).toMatch(/On Approve: The wire is sent to the recipient and the money leaves the account\. A sent wire cannot be undone\. execute_wire acts on an outside system: you will be asked to confirm\. On Reject:/);
+    expect(text).toMatch(
+      /On Approve: The wire is sent to the recipient and the money leaves the account\. A sent wire cannot be undone\. execute_wire acts on an outside system: you will be asked to confirm\. On Reject:/,
+    );
     expect(text).toMatch(/On Reject: The hold on the funds is released; nothing is sent\./);
     expect(text).toContain('5,000 USD');
     expect(text).toContain('account name of the recipient');
@@ -116,7 +134,9 @@ describe.skipIf(!executablePath)('the console for an approver', () => {
     const asked: string[] = [];
     page.once('dialog', (d) => (asked.push(d.message()), void d.dismiss()));
     await card.getByRole('button', { name: 'Approve' }).click();
-    expect(asked[0]).toMatch(/^Approve\? execute_wire acts on an outside system: it cannot be taken back from here\.[\s\S]*The wire is sent to the recipient/);
+    expect(asked[0]).toMatch(
+      /^Approve\? execute_wire acts on an outside system: it cannot be taken back from here\.[\s\S]*The wire is sent to the recipient/,
+    );
     expect((await m.status()).status).toBe('waiting');
     page.once('dialog', (d) => void d.accept());
     await card.getByRole('button', { name: 'Approve' }).click();
@@ -134,16 +154,26 @@ describe.skipIf(!executablePath)('the console for an approver', () => {
       expect(await card.locator('pre.diff .add').allTextContents()).toEqual(['+   "version": "2.0.0"\n']);
       const text = (await card.textContent())!.replace(/\s+/g, ' ');
       expect(text).not.toContain('\\"name\\"');
-      expect(text).toMatch(/On Approve: Runs write_file: Writes \(creates or overwrites\) a text file of the workspace\. Changes data on our side\. Overwrites or deletes what is there\./);
-      expect(text).toContain('On Deny: The step is skipped; nothing runs. Steps that depend on it are blocked: verify.');
+      expect(text).toMatch(
+        /On Approve: Runs write_file: Writes \(creates or overwrites\) a text file of the workspace\. Changes data on our side\. Overwrites or deletes what is there\./,
+      );
+      expect(text).toContain(
+        'On Deny: The step is skipped; nothing runs. Steps that depend on it are blocked: verify.',
+      );
       expect(await card.locator(`a[href="/plans/${plan.id}#step-write_config"]`).count()).toBe(1);
     }
     // write_file overwrites (destructive): Approve asks first, by its class
     const asked: string[] = [];
     page.once('dialog', (d) => (asked.push(d.message()), void d.accept()));
     await page.locator('.card.approval', { hasText: 'write_config' }).getByRole('button', { name: 'Approve' }).click();
-    await expect.poll(() => page.locator('.decided').textContent(), { timeout: 60_000 }).toMatch(/Step write_config approved by ana[\s\S]*now\s*completed/);
-    expect(asked).toEqual([expect.stringMatching(/^Approve\? write_file overwrites or deletes what is there: it cannot be taken back from here\./)]);
+    await expect
+      .poll(() => page.locator('.decided').textContent(), { timeout: 60_000 })
+      .toMatch(/Step write_config approved by ana[\s\S]*now\s*completed/);
+    expect(asked).toEqual([
+      expect.stringMatching(
+        /^Approve\? write_file overwrites or deletes what is there: it cannot be taken back from here\./,
+      ),
+    ]);
     expect((await plan.result()).status).toBe('completed');
     // the finished plan's page opens no stream
     await page.reload();
@@ -160,14 +190,22 @@ describe.skipIf(!executablePath)('the console for an approver', () => {
     await page.locator('.card.decision').getByRole('button', { name: 'Approve' }).click();
     // no reload by the test: the live stream brings the outcome
     await expect.poll(() => page.locator('.decided').textContent(), { timeout: 60_000 }).toMatch(/Approved by ana/);
-    await expect.poll(() => page.locator('.decided .outcome').textContent(), { timeout: 60_000 }).toMatch(/The mission completed[\s\S]*status\s*sent[\s\S]*reference/);
+    await expect
+      .poll(() => page.locator('.decided .outcome').textContent(), { timeout: 60_000 })
+      .toMatch(/The mission completed[\s\S]*status\s*sent[\s\S]*reference/);
     // the finished mission's page opens no stream: nothing polls a closed mission's status
     expect(await page.locator('script[data-live]').count()).toBe(0);
     expect(await page.locator('.decided time').getAttribute('datetime')).toMatch(/^\d{4}-\d\d-\d\dT/);
     // times read in the reader's zone and relative, not ISO
-    expect(await page.locator('.decided time').textContent()).toMatch(/^(just now|now|\d+ seconds? ago) \(\w{3} \d+, \d{4}/);
+    expect(await page.locator('.decided time').textContent()).toMatch(
+      /^(just now|now|\d+ seconds? ago) \(\w{3} \d+, \d{4}/,
+    );
     // the progress box is the plan as a checklist for people, not the model's instructions
-    expect(await page.locator('ul.checklist li strong').allTextContents()).toEqual(['Put a hold on the funds and ask a manager', 'Get the manager decision', 'Send the wire or release the hold']);
+    expect(await page.locator('ul.checklist li strong').allTextContents()).toEqual([
+      'Put a hold on the funds and ask a manager',
+      'Get the manager decision',
+      'Send the wire or release the hold',
+    ]);
     expect(await page.locator('main').textContent()).not.toContain('Batch independent steps');
     await shot(page, 'mission');
     await page.close();
@@ -194,7 +232,9 @@ describe.skipIf(!executablePath)('the console for an approver', () => {
     const page = await desktop.newPage();
     await page.goto(`${web.url}/`);
     const card = page.locator('.card.review', { hasText: review.id });
-    expect((await card.textContent())!.replace(/\s+/g, ' ')).toMatch(/waiting for you · plan .* \(workspace\), version 1: review it, then Start.*Write config\.json with version 2\.0\.0/);
+    expect((await card.textContent())!.replace(/\s+/g, ' ')).toMatch(
+      /waiting for you · plan .* \(workspace\), version 1: review it, then Start.*Write config\.json with version 2\.0\.0/,
+    );
     await card.getByRole('link', { name: 'Review the plan' }).click();
     await page.waitForURL(`**/plans/${review.id}`);
     expect(await page.locator('.card .status').first().textContent()).toBe('waiting for you');
@@ -244,7 +284,14 @@ describe.skipIf(!executablePath)('the console for an approver', () => {
         steps: [
           { id: 'first', description: 'make the value', tool: 'echo', args: { value: 1 } },
           { id: 'other', description: 'another value', tool: 'echo', args: { value: 2 } },
-          { id: 'gated', description: 'publish it', tool: 'echo', args: { value: '$first.got' }, dependsOn: ['first', 'other'], requiresApproval: true },
+          {
+            id: 'gated',
+            description: 'publish it',
+            tool: 'echo',
+            args: { value: '$first.got' },
+            dependsOn: ['first', 'other'],
+            requiresApproval: true,
+          },
         ],
       },
     });
@@ -276,7 +323,13 @@ describe.skipIf(!executablePath)('the console for an approver', () => {
         steps: [
           { id: 'list', description: 'make a list', tool: 'make_list', args: { n: 5 } },
           { id: 'flag', description: 'check the flag', tool: 'needs_flag', args: { flag: true } },
-          { id: 'say', description: 'say the items', tool: 'echo', args: { value: '$list.items', label: 'items' }, dependsOn: ['list'] },
+          {
+            id: 'say',
+            description: 'say the items',
+            tool: 'echo',
+            args: { value: '$list.items', label: 'items' },
+            dependsOn: ['list'],
+          },
         ],
       },
     });
@@ -303,14 +356,19 @@ describe.skipIf(!executablePath)('the console for an approver', () => {
     // each step is its own form: one at a time
     await row('say').locator('input[name="f:string:label"]').fill('the items');
     await row('say').getByRole('button', { name: 'Save args' }).click();
-    await expect.poll(async () => (await plan.plan())?.steps.find((st) => st.id === 'say')?.args).toEqual({ value: '$list.items', label: 'the items' });
+    await expect
+      .poll(async () => (await plan.plan())?.steps.find((st) => st.id === 'say')?.args)
+      .toEqual({ value: '$list.items', label: 'the items' });
     expect((await plan.plan())?.steps.find((st) => st.id === 'list')?.args).toEqual({ n: 7 });
     await page.close();
     await plan.cancel('test done');
   }, 120_000);
 
   it("adds a step through a form made from the picked tool's schema; a refused value is named at its field and what was typed stays", async () => {
-    const plan = await env.startPlan({ agent: 'lab', document: { steps: [{ id: 'list', description: 'make a list', tool: 'make_list', args: { n: 2 } }] } });
+    const plan = await env.startPlan({
+      agent: 'lab',
+      document: { steps: [{ id: 'list', description: 'make a list', tool: 'make_list', args: { n: 2 } }] },
+    });
     await waitForPlan(plan, (v) => v.status === 'review');
     const own = await browser.newContext({ ...DESKTOP, bypassCSP: true });
     const page = await own.newPage();
@@ -329,8 +387,12 @@ describe.skipIf(!executablePath)('the console for an approver', () => {
     await page.waitForLoadState();
     // the validator's message at its field, which points at it; everything typed stays
     const refused = page.locator('form.new-step');
-    expect(await refused.locator('[id="problem-f:integer:n"]').textContent()).toMatch(/^args\.n: Too big: expected number to be <=100$/);
-    expect(await refused.locator('input[name="f:integer:n"]').getAttribute('aria-describedby')).toBe('problem-f:integer:n');
+    expect(await refused.locator('[id="problem-f:integer:n"]').textContent()).toMatch(
+      /^args\.n: Too big: expected number to be <=100$/,
+    );
+    expect(await refused.locator('input[name="f:integer:n"]').getAttribute('aria-describedby')).toBe(
+      'problem-f:integer:n',
+    );
     expect(await refused.locator('input[name="f:integer:n"]').inputValue()).toBe('500');
     expect(await refused.getByLabel('Step id').inputValue()).toBe('more');
     expect(await refused.getByLabel('What it does, in words').inputValue()).toBe('a longer list');
@@ -347,12 +409,16 @@ describe.skipIf(!executablePath)('the console for an approver', () => {
     await form.locator('input[name="f:string:label"]').fill('the items');
     await form.getByRole('button', { name: 'Add step' }).click();
     await page.waitForLoadState();
-    expect(await page.locator('[id="problem-f:ref:value"]').textContent()).toMatch(/^args\.value: uses the result of list, which is not among its dependencies/);
+    expect(await page.locator('[id="problem-f:ref:value"]').textContent()).toMatch(
+      /^args\.value: uses the result of list, which is not among its dependencies/,
+    );
     expect(await page.locator('input.ref[name="f:ref:value"]').inputValue()).toBe('$list.items');
     expect(await page.locator('input[name="f:string:label"]').inputValue()).toBe('the items');
     await form.locator('input[name=dependsOn][value=list]').check();
     await form.getByRole('button', { name: 'Add step' }).click();
-    await expect.poll(async () => (await plan.plan())?.steps.find((st) => st.id === 'say')).toMatchObject({ tool: 'echo', args: { value: '$list.items', label: 'the items' }, dependsOn: ['list'] });
+    await expect
+      .poll(async () => (await plan.plan())?.steps.find((st) => st.id === 'say'))
+      .toMatchObject({ tool: 'echo', args: { value: '$list.items', label: 'the items' }, dependsOn: ['list'] });
     expect(await page.locator('main').textContent()).toContain('added step say');
     // the whole step as JSON stays the fallback: refused, its text is kept
     const typed = '{"id": "again", "tool": "make_list", "args": {"n": -1}}';
@@ -373,7 +439,13 @@ describe.skipIf(!executablePath)('the console for an approver', () => {
         steps: [
           { id: 'list', description: 'make a list', tool: 'make_list', args: { n: 2 } },
           { id: 'flag', description: 'check the flag', tool: 'needs_flag', args: { flag: true } },
-          { id: 'say', description: 'say the items', tool: 'echo', args: { value: '$list.items' }, dependsOn: ['list'] },
+          {
+            id: 'say',
+            description: 'say the items',
+            tool: 'echo',
+            args: { value: '$list.items' },
+            dependsOn: ['list'],
+          },
         ],
       },
     });
@@ -385,13 +457,17 @@ describe.skipIf(!executablePath)('the console for an approver', () => {
     let loads = 0;
     page.on('load', () => loads++);
     await item('say').dragTo(item('list'));
-    expect(await page.locator('.reorder-problem').textContent()).toBe('Not reordered: say depends on list, so it must come after it.');
+    expect(await page.locator('.reorder-problem').textContent()).toBe(
+      'Not reordered: say depends on list, so it must come after it.',
+    );
     expect((await plan.plan())?.steps.map((st) => st.id)).toEqual(['list', 'flag', 'say']);
     // a page whose plan does not change is not reloaded (its stream knows what it was rendered from)
     await new Promise((r) => setTimeout(r, 1500));
     expect(loads).toBe(0);
     await item('flag').dragTo(item('list'));
-    await expect.poll(async () => (await plan.plan())?.steps.map((st) => st.id), { timeout: 60_000 }).toEqual(['flag', 'list', 'say']);
+    await expect
+      .poll(async () => (await plan.plan())?.steps.map((st) => st.id), { timeout: 60_000 })
+      .toEqual(['flag', 'list', 'say']);
     await own.close();
     await plan.cancel('test done');
   }, 120_000);

@@ -28,14 +28,26 @@ const executablePath = chromiumFor('batches');
 
 let env: PlanEnv;
 const navigatorCli = (...args: string[]) =>
-  runCli(args, { ...process.env, TEMPORAL_ADDRESS: env.env.server.address, TEMPORAL_NAMESPACE: env.env.server.namespace, NAVIGATOR_TASK_QUEUE: env.taskQueue, NAVIGATOR_USER: 'cli-user' });
+  runCli(args, {
+    ...process.env,
+    TEMPORAL_ADDRESS: env.env.server.address,
+    TEMPORAL_NAMESPACE: env.env.server.namespace,
+    NAVIGATOR_TASK_QUEUE: env.taskQueue,
+    NAVIGATOR_USER: 'cli-user',
+  });
 
 const invoices = [
   { invoice: 'INV-1', vendor: 'Acme Industrial GmbH', iban: 'DE44500105175407324931', amount: 2100 },
   { invoice: 'INV-2', vendor: 'Baumann Logistik AG', iban: 'DE89370400440532013000', amount: 14500 },
   { invoice: 'INV-3', vendor: 'Cordes & Kinder KG', iban: 'DE02120300000000202051', amount: 600 },
 ];
-const argsOf = (i: (typeof invoices)[number]) => ({ vendor: i.vendor, iban: i.iban, invoice: i.invoice, amount: i.amount, currency: 'EUR' });
+const argsOf = (i: (typeof invoices)[number]) => ({
+  vendor: i.vendor,
+  iban: i.iban,
+  invoice: i.invoice,
+  amount: i.amount,
+  currency: 'EUR',
+});
 
 describe.skipIf(!executablePath)('an approver sees the whole picture', () => {
   let running: BrowserConsole;
@@ -46,7 +58,12 @@ describe.skipIf(!executablePath)('an approver sees the whole picture', () => {
     process.env.VENDOR_PAYMENTS_FILE = join(mkdtempSync(join(tmpdir(), 'vendor-payments-')), 'payments.jsonl');
     env = await planEnv();
     await env.startWorker(Object.values(vendorAgents));
-    running = await startBrowserConsole({ client: env.client, taskQueue: env.taskQueue, executablePath: executablePath!, agents: [...Object.values(labAgents), ...Object.values(vendorAgents)] });
+    running = await startBrowserConsole({
+      client: env.client,
+      taskQueue: env.taskQueue,
+      executablePath: executablePath!,
+      agents: [...Object.values(labAgents), ...Object.values(vendorAgents)],
+    });
     desktop = await running.browser.newContext(DESKTOP);
   }, 120_000);
   afterAll(async () => {
@@ -62,7 +79,11 @@ describe.skipIf(!executablePath)('an approver sees the whole picture', () => {
   };
 
   it('three payments asked together are one card; one denied, the other two approved together, each recorded on its own', async () => {
-    const m = await running.navigator.start('vendor-payments', { invoices }, { options: { timeouts: { heartbeatMs: 3000 } } });
+    const m = await running.navigator.start(
+      'vendor-payments',
+      { invoices },
+      { options: { timeouts: { heartbeatMs: 3000 } } },
+    );
     const waiting = await waitForStatus(m.workflow, (s) => (s.effectApprovals?.length ?? 0) === 3);
     // the client and the CLI show the whole set waiting
     expect(waiting.effectApprovals.map((e) => e.args)).toEqual(invoices.map(argsOf));
@@ -70,8 +91,12 @@ describe.skipIf(!executablePath)('an approver sees the whole picture', () => {
     expect(cli).toContain('3 effects wait for approval together (17,200 EUR in all)');
     expect(cli).toContain('Baumann Logistik AG');
     const listed = await navigatorCli('effect', 'list', m.id);
-    expect(listed.stdout).toContain(`Mission ${m.id}: 3 effects wait for approval together (17,200 EUR in all); each is approved or denied on its own`);
-    expect(listed.stdout).toContain(`approve: npx navigator effect approve ${m.id} ${waiting.effectApprovals[1]!.key} --args-hash ${valueHash(argsOf(invoices[1]!))}`);
+    expect(listed.stdout).toContain(
+      `Mission ${m.id}: 3 effects wait for approval together (17,200 EUR in all); each is approved or denied on its own`,
+    );
+    expect(listed.stdout).toContain(
+      `approve: npx navigator effect approve ${m.id} ${waiting.effectApprovals[1]!.key} --args-hash ${valueHash(argsOf(invoices[1]!))}`,
+    );
     expect(listed.stdout).toContain('Done so far: nothing out in the world yet');
     expect((await running.navigator.mission(m.id).effects()).waiting).toHaveLength(3);
 
@@ -84,7 +109,11 @@ describe.skipIf(!executablePath)('an approver sees the whole picture', () => {
     expect(text).toContain('Total asked for: 17,200 EUR');
     expect(text).toContain('Pays this month’s approved vendor invoices.');
     // each payment under its tool's own description, with the vendor's name and the amount in its currency
-    expect(await card.locator('article.effect h4').allTextContents()).toEqual(['1. Pays a vendor’s invoice by bank transfer.', '2. Pays a vendor’s invoice by bank transfer.', '3. Pays a vendor’s invoice by bank transfer.']);
+    expect(await card.locator('article.effect h4').allTextContents()).toEqual([
+      '1. Pays a vendor’s invoice by bank transfer.',
+      '2. Pays a vendor’s invoice by bank transfer.',
+      '3. Pays a vendor’s invoice by bank transfer.',
+    ]);
     for (const i of invoices) expect(text).toContain(i.vendor);
     expect(text).toContain('the vendor’s registered name');
     expect(text).toContain('14,500 EUR');
@@ -95,7 +124,11 @@ describe.skipIf(!executablePath)('an approver sees the whole picture', () => {
     expect(await details.textContent()).toContain('pay_INV-2');
     expect(await details.textContent()).toContain(valueHash(argsOf(invoices[1]!)));
     // no two elements share an id
-    expect(await page.evaluate('(() => { const ids = [...document.querySelectorAll("[id]")].map((e) => e.id); return ids.filter((id, i) => ids.indexOf(id) !== i); })()')).toEqual([]);
+    expect(
+      await page.evaluate(
+        '(() => { const ids = [...document.querySelectorAll("[id]")].map((e) => e.id); return ids.filter((id, i) => ids.indexOf(id) !== i); })()',
+      ),
+    ).toEqual([]);
 
     // deny the 14,500 EUR one with a reason
     const second = card.locator('article.effect').nth(1);
@@ -109,7 +142,11 @@ describe.skipIf(!executablePath)('an approver sees the whole picture', () => {
     expect(await rest.locator('article.effect').count()).toBe(2);
     await rest.getByRole('textbox', { name: 'note for all 2' }).fill('invoices checked');
     await rest.getByRole('button', { name: 'Approve all 2' }).click();
-    expect(asked).toEqual([expect.stringMatching(/^Approve all 2\? pay_vendor acts on an outside system: it cannot be taken back from here\.\n\nIn all: 2,700 EUR\.$/)]);
+    expect(asked).toEqual([
+      expect.stringMatching(
+        /^Approve all 2\? pay_vendor acts on an outside system: it cannot be taken back from here\.\n\nIn all: 2,700 EUR\.$/,
+      ),
+    ]);
 
     const result = (await m.result()) as { payments: Array<{ invoice: string; status: string }> };
     expect(result.payments.map((p) => [p.invoice, p.status])).toEqual([
@@ -126,7 +163,9 @@ describe.skipIf(!executablePath)('an approver sees the whole picture', () => {
     expect(vendorPayments()).toHaveLength(2);
     // each verdict on its own: its record and its own update in history, bound to its own args
     const done = await m.status();
-    expect(done.approvals.map((a) => [(a.args as { invoice: string }).invoice, a.outcome, a.by, a.note, a.argsHash])).toEqual(
+    expect(
+      done.approvals.map((a) => [(a.args as { invoice: string }).invoice, a.outcome, a.by, a.note, a.argsHash]),
+    ).toEqual(
       expect.arrayContaining([
         ['INV-2', 'denied', 'ana', 'not before the audit', valueHash(argsOf(invoices[1]!))],
         ['INV-1', 'approved', 'ana', 'invoices checked', valueHash(argsOf(invoices[0]!))],
@@ -144,16 +183,22 @@ describe.skipIf(!executablePath)('an approver sees the whole picture', () => {
     expect(updates).toHaveLength(3);
     // what the mission did, in words: committed tasks and effects done
     expect(done.effectsDone?.filter((e) => e.status === 'completed')).toHaveLength(2);
-    expect(describeSettled(m.id, { status: done } as Parameters<typeof describeSettled>[1])).toMatch(/2 tasks committed, 2 effects done/);
+    expect(describeSettled(m.id, { status: done } as Parameters<typeof describeSettled>[1])).toMatch(
+      /2 tasks committed, 2 effects done/,
+    );
     const after = (await navigatorCli('effect', 'list', m.id)).stdout;
     expect(after).toContain('no effect waits for approval');
-    expect(after).toMatch(/Done so far \(2\):\n {2}done pay_vendor \(task pay_INV-1\), pass 1\n {2}done pay_vendor \(task pay_INV-3\), pass 1/);
+    expect(after).toMatch(
+      /Done so far \(2\):\n {2}done pay_vendor \(task pay_INV-1\), pass 1\n {2}done pay_vendor \(task pay_INV-3\), pass 1/,
+    );
     expect(after).toMatch(/pay_vendor \(task pay_INV-2\) denied by ana: not before the audit/);
 
     // the mission page says who decided what, when, with the note, for effects too
     await page.goto(`${running.web.url}/missions/${m.id}`);
     const decided = (await page.locator('.card.decided').textContent())!.replace(/\s+/g, ' ');
-    expect(decided).toMatch(/Denied by ana .* — “not before the audit” · Pays a vendor’s invoice by bank transfer\. \(vendor: Baumann Logistik AG, .*amount: 14,500 EUR\)/);
+    expect(decided).toMatch(
+      /Denied by ana .* — “not before the audit” · Pays a vendor’s invoice by bank transfer\. \(vendor: Baumann Logistik AG, .*amount: 14,500 EUR\)/,
+    );
     expect(decided.match(/Approved by ana .*? — “invoices checked”/g)).toHaveLength(2);
     // the inbox keeps what was just decided
     await page.goto(`${running.web.url}/`);
@@ -174,7 +219,11 @@ describe.skipIf(!executablePath)('an approver sees the whole picture', () => {
     bump.steps = bump.steps.map((s) => (s.id === 'backup' ? { ...s, requiresApproval: true } : s));
     const plan = await env.startPlan({ agent: 'workspace', approve: true, document: bump });
     await waitForPlan(plan, awaiting('backup'));
-    const m = await running.navigator.start('vendor-payments', { invoices: [invoices[0]!] }, { options: { timeouts: { heartbeatMs: 3000 } } });
+    const m = await running.navigator.start(
+      'vendor-payments',
+      { invoices: [invoices[0]!] },
+      { options: { timeouts: { heartbeatMs: 3000 } } },
+    );
     await waitForStatus(m.workflow, (s) => (s.effectApprovals?.length ?? 0) === 1);
 
     const page = await desktop.newPage();
@@ -182,11 +231,16 @@ describe.skipIf(!executablePath)('an approver sees the whole picture', () => {
     await page.goto(`${running.web.url}/`);
     // every Approve on the page: asks exactly when its tool is external or destructive
     const buttons = await page.locator('main button', { hasText: /^Approve/ }).evaluateAll((bs) =>
-      bs.map((b) => ({ card: (b.closest('.card')?.textContent ?? '').replace(/\s+/g, ' ').slice(0, 200), confirm: b.getAttribute('data-confirm') })),
+      bs.map((b) => ({
+        card: (b.closest('.card')?.textContent ?? '').replace(/\s+/g, ' ').slice(0, 200),
+        confirm: b.getAttribute('data-confirm'),
+      })),
     );
     const payment = buttons.filter((b) => b.card.includes(m.id));
     expect(payment.length).toBe(1);
-    expect(payment[0]!.confirm).toMatch(/^Approve\? pay_vendor acts on an outside system: it cannot be taken back from here\./);
+    expect(payment[0]!.confirm).toMatch(
+      /^Approve\? pay_vendor acts on an outside system: it cannot be taken back from here\./,
+    );
     const backup = buttons.filter((b) => b.card.includes(plan.id) && b.card.includes('backup'));
     expect(backup.length).toBe(1);
     expect(backup[0]!.confirm).toBeNull();
@@ -199,9 +253,15 @@ describe.skipIf(!executablePath)('an approver sees the whole picture', () => {
     expect(asked).toEqual([]);
     await page.goto(`${running.web.url}/plans/${plan.id}`);
     const write = page.locator('.card.approval', { hasText: 'write_config' });
-    expect((await write.textContent())!.replace(/\s+/g, ' ')).toContain('write_file overwrites or deletes what is there: you will be asked to confirm.');
+    expect((await write.textContent())!.replace(/\s+/g, ' ')).toContain(
+      'write_file overwrites or deletes what is there: you will be asked to confirm.',
+    );
     await write.getByRole('button', { name: 'Approve' }).click();
-    expect(asked).toEqual([expect.stringMatching(/^Approve\? write_file overwrites or deletes what is there: it cannot be taken back from here\./)]);
+    expect(asked).toEqual([
+      expect.stringMatching(
+        /^Approve\? write_file overwrites or deletes what is there: it cannot be taken back from here\./,
+      ),
+    ]);
     await waitForPlan(plan, (v) => v.status === 'completed');
     await expectPlanAuditOk(env, plan.id);
     await m.cancel('test done');
@@ -209,12 +269,18 @@ describe.skipIf(!executablePath)('an approver sees the whole picture', () => {
   }, 180_000);
 
   it('a running plan’s page shows statuses in words, args and results as values and the Summary as a table: no raw JSON', async () => {
-    const plan = await env.startPlan({ agent: 'workspace', approve: true, document: JSON.parse(readFileSync(bumpVersionPlanFile, 'utf8')) });
+    const plan = await env.startPlan({
+      agent: 'workspace',
+      approve: true,
+      document: JSON.parse(readFileSync(bumpVersionPlanFile, 'utf8')),
+    });
     await waitForPlan(plan, awaiting('write_config'));
     const page = await desktop.newPage();
     await page.goto(`${running.web.url}/plans/${plan.id}`);
     // a file's own text (here JSON: config.json) is shown as text, and is not what is checked
-    const main = (await page.evaluate('(() => { const m = document.querySelector("main").cloneNode(true); m.querySelectorAll("pre.text, pre.diff").forEach((e) => e.remove()); return m.textContent; })()')) as string;
+    const main = (await page.evaluate(
+      '(() => { const m = document.querySelector("main").cloneNode(true); m.querySelectorAll("pre.text, pre.diff").forEach((e) => e.remove()); return m.textContent; })()',
+    )) as string;
     expect(main).not.toMatch(/[{[]\s*"|"\s*:|\\"|\\n/);
     expect(main).not.toContain('awaiting_approval');
     expect(await page.locator('#step-write_config td.status').textContent()).toMatch(/^waiting for approval/);

@@ -28,7 +28,12 @@ describe.skipIf(!executablePath)('the console in a browser', () => {
     env = await planEnv();
     await env.startWorker();
     // a console that knows no agents: args as JSON
-    running = await startBrowserConsole({ client: env.client, taskQueue: env.taskQueue, executablePath: executablePath!, signIn: true });
+    running = await startBrowserConsole({
+      client: env.client,
+      taskQueue: env.taskQueue,
+      executablePath: executablePath!,
+      signIn: true,
+    });
     ({ navigator, web } = running);
     page = await running.browser.newPage(DESKTOP);
     if (shots) mkdirSync(shots, { recursive: true });
@@ -57,7 +62,11 @@ describe.skipIf(!executablePath)('the console in a browser', () => {
 
   it('approves the wire transfer from the inbox and sees the mission complete', async () => {
     freshBankFile();
-    const m = await navigator.start('wire-transfer', { recipient: 'bob', amount: 5000 }, { options: { timeouts: { heartbeatMs: 3000 } } });
+    const m = await navigator.start(
+      'wire-transfer',
+      { recipient: 'bob', amount: 5000 },
+      { options: { timeouts: { heartbeatMs: 3000 } } },
+    );
     await waitForStatus(m.workflow, (s) => s.status === 'waiting');
     await page.goto(`${web.url}/`);
     await expect.poll(() => page.textContent('main')).toContain('manager_decision_bob_5000');
@@ -66,7 +75,9 @@ describe.skipIf(!executablePath)('the console in a browser', () => {
     const asked: string[] = [];
     page.once('dialog', (d) => (asked.push(d.message()), void d.accept()));
     await page.locator('.card', { hasText: m.id }).getByRole('button', { name: 'Approve' }).click();
-    await page.waitForURL(`**/missions/${m.id}`).catch(async (e) => { throw new Error(`${e.message}; at ${page.url()}: ${(await page.textContent('body'))?.slice(0, 500)}`); });
+    await page.waitForURL(`**/missions/${m.id}`).catch(async (e) => {
+      throw new Error(`${e.message}; at ${page.url()}: ${(await page.textContent('body'))?.slice(0, 500)}`);
+    });
     expect(asked[0]).toMatch(/^Approve\? This cannot be undone\.\n\nThe wire is sent to the recipient/);
     expect(await m.result()).toMatchObject({ status: 'sent' });
     await page.goto(`${web.url}/missions/${m.id}`);
@@ -81,7 +92,14 @@ describe.skipIf(!executablePath)('the console in a browser', () => {
       document: {
         steps: [
           { id: 'first', description: 'make the value', tool: 'echo', args: { value: 1 } },
-          { id: 'gated', description: 'publish it (needs a person)', tool: 'echo', args: { value: '$first.got' }, dependsOn: ['first'], requiresApproval: true },
+          {
+            id: 'gated',
+            description: 'publish it (needs a person)',
+            tool: 'echo',
+            args: { value: '$first.got' },
+            dependsOn: ['first'],
+            requiresApproval: true,
+          },
         ],
       },
       options: { timeouts: { heartbeatMs: 3000 } },

@@ -45,7 +45,13 @@ export interface BrowserConsole {
  * headless Chromium; `signIn`: pages need the console's one-time link first (else --no-auth). `agents`: the console knows the example agents plus these (its start
  * form, its generated forms); absent, it knows none.
  */
-export async function startBrowserConsole(o: { client: Client; taskQueue: string; executablePath: string; agents?: readonly RegisteredAgent[]; signIn?: boolean }): Promise<BrowserConsole> {
+export async function startBrowserConsole(o: {
+  client: Client;
+  taskQueue: string;
+  executablePath: string;
+  agents?: readonly RegisteredAgent[];
+  signIn?: boolean;
+}): Promise<BrowserConsole> {
   const navigator = new NavigatorClient({ client: o.client, taskQueue: o.taskQueue });
   let agents: Map<string, RegisteredAgent> | undefined;
   if (o.agents) {
@@ -67,7 +73,12 @@ export async function startBrowserConsole(o: { client: Client; taskQueue: string
 }
 
 /** A 390 px phone: its browser honours the viewport tag (without one it lays out 980 px and shrinks). */
-export const PHONE: BrowserContextOptions = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 };
+export const PHONE: BrowserContextOptions = {
+  viewport: { width: 390, height: 844 },
+  isMobile: true,
+  hasTouch: true,
+  deviceScaleFactor: 2,
+};
 export const DESKTOP: BrowserContextOptions = { viewport: { width: 1280, height: 900 } };
 
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
@@ -85,7 +96,9 @@ interface Violation {
  */
 export async function axeViolations(page: Page): Promise<string[]> {
   await page.addScriptTag({ content: axeSource });
-  const found = (await page.evaluate('axe.run(document, { resultTypes: ["violations"] }).then((r) => r.violations)')) as Violation[];
+  const found = (await page.evaluate(
+    'axe.run(document, { resultTypes: ["violations"] }).then((r) => r.violations)',
+  )) as Violation[];
   return found
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .flatMap((v) => v.nodes.map((n) => `${v.id} (${v.impact}): ${v.help} at ${n.target.join(' ')}`));

@@ -20,7 +20,13 @@ afterAll(() => server?.shutdown());
 
 function navigator(...args: string[]): ChildProcess {
   return spawn(process.execPath, ['bin/navigator.mjs', ...args], {
-    env: { ...process.env, TEMPORAL_ADDRESS: server.address, TEMPORAL_NAMESPACE: server.namespace, NAVIGATOR_CONSOLE_TOKEN: '', NAVIGATOR_CONSOLE_TOKENS_FILE: '' },
+    env: {
+      ...process.env,
+      TEMPORAL_ADDRESS: server.address,
+      TEMPORAL_NAMESPACE: server.namespace,
+      NAVIGATOR_CONSOLE_TOKEN: '',
+      NAVIGATOR_CONSOLE_TOKENS_FILE: '',
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
 }
@@ -37,7 +43,10 @@ const output = (child: ChildProcess, stream: 'stdout' | 'stderr', until: RegExp)
 
 const statusOf = (url: URL, host: string, cookie = '') =>
   new Promise<number>((resolve, reject) => {
-    const req = request({ host: url.hostname, port: url.port, path: '/start', headers: { host, cookie } }, (res) => (res.resume(), resolve(res.statusCode!)));
+    const req = request(
+      { host: url.hostname, port: url.port, path: '/start', headers: { host, cookie } },
+      (res) => (res.resume(), resolve(res.statusCode!)),
+    );
     req.on('error', reject);
     req.end();
   });
@@ -47,14 +56,20 @@ describe('navigator console', () => {
     const child = navigator('console', '--host', '0.0.0.0', '--port', '0');
     const err = await output(child, 'stderr', /token/);
     expect(err).toMatch(/^navigator: the console binds to 0\.0\.0\.0.*give a token/);
-    const code = await new Promise((resolve) => (child.exitCode !== null ? resolve(child.exitCode) : child.once('exit', resolve)));
+    const code = await new Promise((resolve) =>
+      child.exitCode !== null ? resolve(child.exitCode) : child.once('exit', resolve),
+    );
     expect(code).toBe(2);
   }, 60_000);
 
   it('refuses an empty secret, naming what was probably unset', async () => {
     const child = navigator('console', '--port', '0', '--token', 'ana:');
-    expect(await output(child, 'stderr', /unset/)).toMatch(/^navigator: the secret of ana in --token .* is empty: the variable it was made from was probably unset/);
-    expect(await new Promise((resolve) => (child.exitCode !== null ? resolve(child.exitCode) : child.once('exit', resolve)))).toBe(2);
+    expect(await output(child, 'stderr', /unset/)).toMatch(
+      /^navigator: the secret of ana in --token .* is empty: the variable it was made from was probably unset/,
+    );
+    expect(
+      await new Promise((resolve) => (child.exitCode !== null ? resolve(child.exitCode) : child.once('exit', resolve))),
+    ).toBe(2);
   }, 60_000);
 
   it('serves on 127.0.0.1 through a one-time link, with the agents of --agents in the start form, and stops on SIGTERM', async () => {

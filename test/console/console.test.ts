@@ -28,12 +28,25 @@ const get = async (path: string, a = app) => {
   return { status: res.status, text: await res.text() };
 };
 const csrfOf = (text: string) => /name="_csrf" value="([0-9a-f]+)"/.exec(text)![1]!;
-const post = (path: string, fields: Record<string, string>, headers: Record<string, string> = { origin: ORIGIN }, a = app) =>
-  a.request(`${ORIGIN}${path}`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers }, body: new URLSearchParams(fields).toString() });
+const post = (
+  path: string,
+  fields: Record<string, string>,
+  headers: Record<string, string> = { origin: ORIGIN },
+  a = app,
+) =>
+  a.request(`${ORIGIN}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+    body: new URLSearchParams(fields).toString(),
+  });
 
 async function waitingMission(recipient: string, amount: number) {
   freshBankFile();
-  const m = await navigator.start('wire-transfer', { recipient, amount }, { options: { timeouts: { heartbeatMs: 3000 } } });
+  const m = await navigator.start(
+    'wire-transfer',
+    { recipient, amount },
+    { options: { timeouts: { heartbeatMs: 3000 } } },
+  );
   await waitForStatus(m.workflow, (s) => s.status === 'waiting');
   return m;
 }
@@ -46,9 +59,16 @@ describe('missions in the console', () => {
     expect(inbox.text).toContain(m.id);
     expect(inbox.text).toContain('manager_decision_bob_5000');
     // the decision's own words say it cannot be undone: Approve asks first, even here where the console knows no agents
-    expect(inbox.text).toMatch(/<button class="primary" name="value" value="&quot;approved&quot;" data-confirm="Approve\? This cannot be undone\.\n\nThe wire is sent to the recipient[^"]*">Approve<\/button>/);
+    expect(inbox.text).toMatch(
+      /<button class="primary" name="value" value="&quot;approved&quot;" data-confirm="Approve\? This cannot be undone\.\n\nThe wire is sent to the recipient[^"]*">Approve<\/button>/,
+    );
     expect(inbox.text).toContain('On Reject:</strong> The hold on the funds is released; nothing is sent.');
-    const res = await post(`/missions/${m.id}/decide`, { _csrf: csrfOf(inbox.text), key: 'manager_decision_bob_5000', value: '"approved"', note: 'looks right' });
+    const res = await post(`/missions/${m.id}/decide`, {
+      _csrf: csrfOf(inbox.text),
+      key: 'manager_decision_bob_5000',
+      value: '"approved"',
+      note: 'looks right',
+    });
     expect(res.status).toBe(303);
     expect(await m.result()).toMatchObject({ status: 'sent' });
     const page = await get(`/missions/${m.id}`);
@@ -59,13 +79,21 @@ describe('missions in the console', () => {
   it('a refused value shows the validator message and changes nothing', async () => {
     const m = await waitingMission('cy', 10);
     const page = await get(`/missions/${m.id}`);
-    const res = await post(`/missions/${m.id}/decide`, { _csrf: csrfOf(page.text), key: 'manager_decision_cy_10', value: '"maybe"' });
+    const res = await post(`/missions/${m.id}/decide`, {
+      _csrf: csrfOf(page.text),
+      key: 'manager_decision_cy_10',
+      value: '"maybe"',
+    });
     expect(res.status).toBe(400);
     const text = await res.text();
     expect(text).toContain('Not recorded');
     expect(text).toMatch(/maybe/);
     expect((await m.status()).status).toBe('waiting');
-    const bad = await post(`/missions/${m.id}/decide`, { _csrf: csrfOf(page.text), key: 'manager_decision_cy_10', value: 'not json' });
+    const bad = await post(`/missions/${m.id}/decide`, {
+      _csrf: csrfOf(page.text),
+      key: 'manager_decision_cy_10',
+      value: 'not json',
+    });
     expect(bad.status).toBe(400);
     await m.cancel('test done');
   }, 120_000);
@@ -85,11 +113,16 @@ describe('missions in the console', () => {
     expect(page.text).toContain('Timeline (from Temporal history)');
     expect(page.text).toMatch(/<td>1<\/td><td><time datetime="[^"]+">[^<]+<\/time><\/td><td>[^<]*(start|Start)/);
     const csrf = csrfOf(page.text);
-    expect((await post(`/missions/${m.id}/journal`, { _csrf: csrf, key: 'note', value: '{"ok": true}', what: 'write' })).status).toBe(303);
+    expect(
+      (await post(`/missions/${m.id}/journal`, { _csrf: csrf, key: 'note', value: '{"ok": true}', what: 'write' }))
+        .status,
+    ).toBe(303);
     expect((await m.journal()).entries).toContainEqual(['note', { ok: true }]);
     expect((await post(`/missions/${m.id}/journal`, { _csrf: csrf, key: 'note', what: 'reset' })).status).toBe(303);
     expect((await m.journal()).entries.map(([k]) => k)).not.toContain('note');
-    expect((await post(`/missions/${m.id}/journal`, { _csrf: csrf, key: 'note', value: '{', what: 'write' })).status).toBe(400);
+    expect(
+      (await post(`/missions/${m.id}/journal`, { _csrf: csrf, key: 'note', value: '{', what: 'write' })).status,
+    ).toBe(400);
     await m.approve();
     await m.result();
     const audit = await get(`/missions/${m.id}/audit`);
@@ -102,7 +135,9 @@ describe('missions in the console', () => {
     const csrf = csrfOf((await get(`/missions/${m.id}`)).text);
     expect((await post(`/missions/${m.id}/cancel`, {})).status).toBe(403);
     expect((await post(`/missions/${m.id}/cancel`, { _csrf: 'f00' })).status).toBe(403);
-    expect((await post(`/missions/${m.id}/cancel`, { _csrf: csrf }, { origin: 'http://evil.example' })).status).toBe(403);
+    expect((await post(`/missions/${m.id}/cancel`, { _csrf: csrf }, { origin: 'http://evil.example' })).status).toBe(
+      403,
+    );
     expect((await m.status()).status).toBe('waiting');
     expect((await post(`/missions/${m.id}/cancel`, { _csrf: csrf })).status).toBe(303);
   }, 120_000);
@@ -122,10 +157,17 @@ describe('missions in the console', () => {
   it('starts a mission from the form; a bad input is refused before starting', async () => {
     const form = await get('/start');
     freshBankFile();
-    const started = await post('/start/mission', { _csrf: csrfOf(form.text), agent: 'wire-transfer', input: '{"recipient":"gus","amount":7}' });
+    const started = await post('/start/mission', {
+      _csrf: csrfOf(form.text),
+      agent: 'wire-transfer',
+      input: '{"recipient":"gus","amount":7}',
+    });
     expect(started.status).toBe(303);
     const id = decodeURIComponent(started.headers.get('location')!.replace('/missions/', ''));
-    await navigator.mission(id).cancel('test done').catch(() => undefined);
+    await navigator
+      .mission(id)
+      .cancel('test done')
+      .catch(() => undefined);
     const refused = await post('/start/mission', { _csrf: csrfOf(form.text), agent: 'wire-transfer', input: '{oops' });
     expect(refused.status).toBe(400);
     expect(await refused.text()).toContain('not JSON');
@@ -135,7 +177,17 @@ describe('missions in the console', () => {
 describe('schedules in the console', () => {
   it('lists the schedules of missions; a schedule page pauses, unpauses, starts one now and deletes', async () => {
     freshBankFile();
-    const s = await navigator.schedule('wire-transfer', { recipient: 'eve', amount: 7 }, { id: 'console-hourly', every: '1h', paused: true, note: 'not yet', options: { timeouts: { heartbeatMs: 3000 } } });
+    const s = await navigator.schedule(
+      'wire-transfer',
+      { recipient: 'eve', amount: 7 },
+      {
+        id: 'console-hourly',
+        every: '1h',
+        paused: true,
+        note: 'not yet',
+        options: { timeouts: { heartbeatMs: 3000 } },
+      },
+    );
     // schedules are listed from visibility, which a real server updates a moment after the create
     const listed = /<a href="\/schedules\/console-hourly">console-hourly<\/a><\/td><td>paused \(not yet\)/;
     let list = await get('/schedules');
@@ -149,17 +201,22 @@ describe('schedules in the console', () => {
     expect(view.text).toContain('&quot;recipient&quot;: &quot;eve&quot;');
 
     expect((await post('/schedules/console-hourly/trigger', { _csrf: csrfOf(view.text) })).status).toBe(303);
-    for (let i = 0; i < 100 && (await s.describe()).missionsStarted < 1; i++) await new Promise((r) => setTimeout(r, 100));
+    for (let i = 0; i < 100 && (await s.describe()).missionsStarted < 1; i++)
+      await new Promise((r) => setTimeout(r, 100));
     const started = (await s.describe()).recent[0]!.missionId;
     expect(started).toMatch(/^console-hourly-/);
     await waitForStatus(navigator.mission(started).workflow, (x) => x.status === 'waiting');
     view = await get('/schedules/console-hourly');
     expect(view.text).toContain(`<a href="/missions/${encodeURIComponent(started)}">`);
-    expect((await get(`/missions/${encodeURIComponent(started)}`)).text).toContain('started by schedule <a href="/schedules/console-hourly">console-hourly</a>');
+    expect((await get(`/missions/${encodeURIComponent(started)}`)).text).toContain(
+      'started by schedule <a href="/schedules/console-hourly">console-hourly</a>',
+    );
 
     expect((await post('/schedules/console-hourly/unpause', { _csrf: csrfOf(view.text) })).status).toBe(303);
     expect((await s.describe()).paused).toBe(false);
-    expect((await post('/schedules/console-hourly/pause', { _csrf: csrfOf(view.text), note: 'holiday' })).status).toBe(303);
+    expect((await post('/schedules/console-hourly/pause', { _csrf: csrfOf(view.text), note: 'holiday' })).status).toBe(
+      303,
+    );
     expect(await s.describe()).toMatchObject({ paused: true, note: 'holiday' });
     // without the CSRF token nothing happens
     expect((await post('/schedules/console-hourly/unpause', {})).status).toBe(403);
@@ -179,7 +236,9 @@ describe('the token', () => {
     const a = guarded();
     expect((await a.request(`${ORIGIN}/missions`)).status).toBe(401);
     expect((await a.request(`${ORIGIN}/missions`, { headers: { authorization: 'Bearer wrong' } })).status).toBe(401);
-    expect((await a.request(`${ORIGIN}/missions`, { headers: { authorization: `Bearer ${SECRET}` } })).status).toBe(200);
+    expect((await a.request(`${ORIGIN}/missions`, { headers: { authorization: `Bearer ${SECRET}` } })).status).toBe(
+      200,
+    );
     const login = await a.request(`${ORIGIN}/?token=${SECRET}`);
     expect(login.status).toBe(303);
     const cookie = login.headers.get('set-cookie')!;
@@ -188,13 +247,19 @@ describe('the token', () => {
   }, 60_000);
 
   it('an empty or short secret is refused at start (ana: is what an unset variable gives)', async () => {
-    await expect(startConsole({ navigator, user: 'ana', token: 'ana:', port: 0 })).rejects.toThrow(/secret of ana .* is empty: the variable it was made from was probably unset/);
-    await expect(startConsole({ navigator, user: 'ana', token: 'ana:s3cret', host: '0.0.0.0', port: 0 })).rejects.toThrow(/at least 16/);
+    await expect(startConsole({ navigator, user: 'ana', token: 'ana:', port: 0 })).rejects.toThrow(
+      /secret of ana .* is empty: the variable it was made from was probably unset/,
+    );
+    await expect(
+      startConsole({ navigator, user: 'ana', token: 'ana:s3cret', host: '0.0.0.0', port: 0 }),
+    ).rejects.toThrow(/at least 16/);
   });
 
   it('a console on another host than the loopback refuses to start without one; on loopback it signs in through a one-time link', async () => {
     await expect(startConsole({ navigator, user: 'ana', host: '0.0.0.0', port: 0 })).rejects.toThrow(/give a token/);
-    await expect(startConsole({ navigator, user: 'ana', host: '0.0.0.0', port: 0, noAuth: true })).rejects.toThrow(/--no-auth is only for 127\.0\.0\.1/);
+    await expect(startConsole({ navigator, user: 'ana', host: '0.0.0.0', port: 0, noAuth: true })).rejects.toThrow(
+      /--no-auth is only for 127\.0\.0\.1/,
+    );
     const c = await startConsole({ navigator, user: 'ana', port: 0 });
     try {
       expect(c.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
@@ -208,7 +273,11 @@ describe('the token', () => {
       expect((await fetch(c.loginUrl!, { redirect: 'manual' })).status).toBe(401);
       // a local process that read a page's CSRF token and forges Origin still needs the session
       const csrf = csrfOf(await (await fetch(`${c.url}/start`, { headers: { cookie } })).text());
-      const forged = await fetch(`${c.url}/start/mission`, { method: 'POST', headers: { origin: c.url, 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ _csrf: csrf, agent: 'wire-transfer', input: '{}' }) });
+      const forged = await fetch(`${c.url}/start/mission`, {
+        method: 'POST',
+        headers: { origin: c.url, 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ _csrf: csrf, agent: 'wire-transfer', input: '{}' }),
+      });
       expect(forged.status).toBe(401);
     } finally {
       await c.close();
@@ -223,7 +292,14 @@ describe('plans in the console', () => {
       document: {
         steps: [
           { id: 'first', description: 'one', tool: 'echo', args: { value: 1 } },
-          { id: 'gated', description: 'needs a person', tool: 'echo', args: { value: 2 }, dependsOn: ['first'], requiresApproval: true },
+          {
+            id: 'gated',
+            description: 'needs a person',
+            tool: 'echo',
+            args: { value: 2 },
+            dependsOn: ['first'],
+            requiresApproval: true,
+          },
         ],
       },
     });
@@ -232,24 +308,40 @@ describe('plans in the console', () => {
     expect(review.text).toContain('Save args');
     const csrf = csrfOf(review.text);
 
-    const refused = await post(`/plans/${plan.id}/edit`, { _csrf: csrf, stepId: 'first', what: 'args', args: '{"nope": 1}' });
+    const refused = await post(`/plans/${plan.id}/edit`, {
+      _csrf: csrf,
+      stepId: 'first',
+      what: 'args',
+      args: '{"nope": 1}',
+    });
     expect(refused.status).toBe(400);
     expect(await refused.text()).toMatch(/Not applied/);
     const notJson = await post(`/plans/${plan.id}/edit`, { _csrf: csrf, stepId: 'first', what: 'args', args: '{' });
     expect(notJson.status).toBe(400);
     expect((await plan.status()).version).toBe(1);
 
-    expect((await post(`/plans/${plan.id}/edit`, { _csrf: csrf, stepId: 'first', what: 'args', args: '{"value": 10}' })).status).toBe(303);
+    expect(
+      (await post(`/plans/${plan.id}/edit`, { _csrf: csrf, stepId: 'first', what: 'args', args: '{"value": 10}' }))
+        .status,
+    ).toBe(303);
     expect((await plan.plan())!.steps[0]!.args).toEqual({ value: 10 });
     expect((await get(`/plans/${plan.id}`)).text).toContain('edited args of step first');
 
-    const added = await post(`/plans/${plan.id}/edit`, { _csrf: csrf, what: 'add', step: '{"id": "extra", "description": "more", "tool": "echo", "args": {"value": 3}}' });
+    const added = await post(`/plans/${plan.id}/edit`, {
+      _csrf: csrf,
+      what: 'add',
+      step: '{"id": "extra", "description": "more", "tool": "echo", "args": {"value": 3}}',
+    });
     expect(added.status).toBe(303);
-    expect((await post(`/plans/${plan.id}/edit`, { _csrf: csrf, what: 'reorder', order: 'first, extra, gated' })).status).toBe(303);
+    expect(
+      (await post(`/plans/${plan.id}/edit`, { _csrf: csrf, what: 'reorder', order: 'first, extra, gated' })).status,
+    ).toBe(303);
     expect((await plan.plan())!.steps.map((x) => x.id)).toEqual(['first', 'extra', 'gated']);
     const history = (await get(`/plans/${plan.id}`)).text;
     expect(history).toMatch(/added <code>extra<\/code>/);
-    expect(history).toMatch(/<code>first<\/code> args: <code>\{&quot;value&quot;:1\}<\/code> → <code>\{&quot;value&quot;:10\}<\/code>/);
+    expect(history).toMatch(
+      /<code>first<\/code> args: <code>\{&quot;value&quot;:1\}<\/code> → <code>\{&quot;value&quot;:10\}<\/code>/,
+    );
     expect((await post(`/plans/${plan.id}/approve`, { _csrf: csrf })).status).toBe(303);
     await waitForPlan(plan, awaiting('gated'));
     const inbox = await get('/');
@@ -264,7 +356,17 @@ describe('plans in the console', () => {
     const plan = await env.startPlan({
       agent: 'lab',
       approve: true,
-      document: { steps: [{ id: 'each', description: 'delete each', tool: 'delete_thing', forEach: '["a" "b"]', args: { name: { $expr: 'item' } } }] },
+      document: {
+        steps: [
+          {
+            id: 'each',
+            description: 'delete each',
+            tool: 'delete_thing',
+            forEach: '["a" "b"]',
+            args: { name: { $expr: 'item' } },
+          },
+        ],
+      },
     });
     await waitForPlan(plan, (v) => v.approvals.length === 2);
     const page = await get(`/plans/${plan.id}`);
@@ -276,7 +378,9 @@ describe('plans in the console', () => {
     const whole = await post(`/plans/${plan.id}/steps/each/approve`, { _csrf: csrf });
     expect(whole.status).toBe(400);
     expect(await whole.text()).toContain('waits for an approval of each item');
-    expect((await post(`/plans/${plan.id}/steps/each/approve`, { _csrf: csrf, item: '0', note: 'fine' })).status).toBe(303);
+    expect((await post(`/plans/${plan.id}/steps/each/approve`, { _csrf: csrf, item: '0', note: 'fine' })).status).toBe(
+      303,
+    );
     expect((await post(`/plans/${plan.id}/steps/each/approve`, { _csrf: csrf, item: '1' })).status).toBe(303);
     expect((await plan.result()).status).toBe('completed');
     const view = await plan.status();
@@ -294,11 +398,19 @@ describe('compute steps and computed questions in the console', () => {
       document: {
         steps: [
           { id: 'list', description: 'items', tool: 'make_list', args: { n: 3 } },
-          { id: 'ids', description: 'the ids', compute: '(mapv #(str "<b>" (:id %)) (:items step/list))', dependsOn: ['list'] },
+          {
+            id: 'ids',
+            description: 'the ids',
+            compute: '(mapv #(str "<b>" (:id %)) (:items step/list))',
+            dependsOn: ['list'],
+          },
           {
             id: 'pick',
             description: 'which item',
-            ask: { question: { $expr: '(str "Which of the " (count (:items step/list)) " <items>?")' }, schema: { enum: { $expr: '(mapv :id (:items step/list))' } } },
+            ask: {
+              question: { $expr: '(str "Which of the " (count (:items step/list)) " <items>?")' },
+              schema: { enum: { $expr: '(mapv :id (:items step/list))' } },
+            },
             dependsOn: ['list', 'ids'],
           },
         ],
@@ -306,8 +418,12 @@ describe('compute steps and computed questions in the console', () => {
     });
     await waitForPlan(plan, (v) => v.status === 'review');
     const review = (await get(`/plans/${plan.id}`)).text;
-    expect(review).toContain('<td>compute: <code>(mapv #(str &quot;&lt;b&gt;&quot; (:id %)) (:items step/list))</code></td>');
-    expect(review).toContain('<td>question: computed from list: (str &quot;Which of the &quot; (count (:items step/list)) &quot; &lt;items&gt;?&quot;)</td>');
+    expect(review).toContain(
+      '<td>compute: <code>(mapv #(str &quot;&lt;b&gt;&quot; (:id %)) (:items step/list))</code></td>',
+    );
+    expect(review).toContain(
+      '<td>question: computed from list: (str &quot;Which of the &quot; (count (:items step/list)) &quot; &lt;items&gt;?&quot;)</td>',
+    );
     expect(review).not.toContain('[object Object]');
     expect(review).not.toMatch(/<td>agent <\/td>/);
 
@@ -315,7 +431,9 @@ describe('compute steps and computed questions in the console', () => {
     await waitForPlan(plan, (v) => (v.questions ?? []).some((q) => q.stepId === 'pick'));
     const running = (await get(`/plans/${plan.id}`)).text;
     expect(running).toContain('<small>question: Which of the 3 &lt;items&gt;?</small>');
-    expect(running).toContain('<small>compute: <code>(mapv #(str &quot;&lt;b&gt;&quot; (:id %)) (:items step/list))</code></small>');
+    expect(running).toContain(
+      '<small>compute: <code>(mapv #(str &quot;&lt;b&gt;&quot; (:id %)) (:items step/list))</code></small>',
+    );
     expect(running).not.toContain('[object Object]');
     await plan.answer('pick', 'item-1', { by: 'ana' });
     expect((await plan.result()).status).toBe('completed');
@@ -372,7 +490,9 @@ describe('the other routes', () => {
     expect(res.status).toBe(303);
     const id = decodeURIComponent(res.headers.get('location')!.replace('/plans/', ''));
     expect((await get(`/plans/${id}`)).status).toBe(200);
-    await navigator.plan(id).cancel('test done').catch(() => undefined);
+    await navigator
+      .plan(id)
+      .cancel('test done')
+      .catch(() => undefined);
   }, 120_000);
 });
-

@@ -4,7 +4,10 @@ import { describe, expect, it } from 'vitest';
 import { HistoryReads } from '../../src/console/history-reads.ts';
 
 /** A client whose describe answers with each workflow's current run and history length, counting the calls. */
-function fakeClient(histories: Map<string, { runId: string; historyLength: number }>): { client: Client; describes: () => number } {
+function fakeClient(histories: Map<string, { runId: string; historyLength: number }>): {
+  client: Client;
+  describes: () => number;
+} {
   let describes = 0;
   const client = {
     workflow: {

@@ -36,7 +36,9 @@ describe('large values in the console', () => {
     expect(res.status).toBe(200);
     const page = await res.text();
     expect(page.length).toBeLessThan(200 * 1024);
-    expect(page).toMatch(/M characters in all · <a href="\/missions\/[^"]+\/journal\/publish" download>download the whole value<\/a>/);
+    expect(page).toMatch(
+      /M characters in all · <a href="\/missions\/[^"]+\/journal\/publish" download>download the whole value<\/a>/,
+    );
     const whole = await app.request(`${ORIGIN}/missions/${handle.workflowId}/journal/publish`);
     expect(whole.headers.get('content-disposition')).toContain('attachment');
     const value = (await whole.json()) as { body: string };
@@ -45,12 +47,19 @@ describe('large values in the console', () => {
   }, 120_000);
 
   it('a plan page shows a 3 MB step result by its start and size, and downloads it whole', async () => {
-    const plan = await navigator.startPlan({ id: `large-plan-${process.pid}`, agent: 'large-read', approve: true, document: { steps: [{ id: 'read', description: 'read the dump', tool: 'fetch_dump', args: { bytes: BYTES } }] } });
+    const plan = await navigator.startPlan({
+      id: `large-plan-${process.pid}`,
+      agent: 'large-read',
+      approve: true,
+      document: { steps: [{ id: 'read', description: 'read the dump', tool: 'fetch_dump', args: { bytes: BYTES } }] },
+    });
     await plan.result();
     const page = await (await app.request(`${ORIGIN}/plans/${plan.id}`)).text();
     expect(page.length).toBeLessThan(200 * 1024);
     expect(page).toContain(`<a href="/plans/${plan.id}/steps/read/result" download>download the whole value</a>`);
-    const value = (await (await app.request(`${ORIGIN}/plans/${plan.id}/steps/read/result`)).json()) as { text: string };
+    const value = (await (await app.request(`${ORIGIN}/plans/${plan.id}/steps/read/result`)).json()) as {
+      text: string;
+    };
     expect(value.text.length).toBe(BYTES);
   }, 120_000);
 });

@@ -46,8 +46,18 @@ const PROGRAM = [
 
 /** Two agents alike but for how their model answers: token by token, or at once. */
 function writer(name: string, tokenDelayMs: number): RegisteredAgent {
-  const agent = defineAgent({ name, prompt: 'Look the note up and return it.', input: z.object({}), output: z.any(), tools: [lookup], limits: { maxTurns: 2 } });
-  return { agent: agent as unknown as Agent, model: () => createScriptedModel([{ answer: PROGRAM, repeat: true }], { tokenDelayMs }) };
+  const agent = defineAgent({
+    name,
+    prompt: 'Look the note up and return it.',
+    input: z.object({}),
+    output: z.any(),
+    tools: [lookup],
+    limits: { maxTurns: 2 },
+  });
+  return {
+    agent: agent as unknown as Agent,
+    model: () => createScriptedModel([{ answer: PROGRAM, repeat: true }], { tokenDelayMs }),
+  };
 }
 
 let m: MissionEnv;
@@ -58,7 +68,10 @@ beforeAll(async () => {
   // heartbeats as a Navigator worker sends them: at most every 750 ms (createNavigatorWorker's throttle)
   const agents = new Map(await buildRegistry());
   for (const e of [writer('writer-slow', 100), writer('writer-fast', 0)]) agents.set(e.agent.name, e);
-  const worker = await m.env.createWorker({ activities: createActivities({ agents, client: m.client }), maxHeartbeatThrottleInterval: HEARTBEAT_THROTTLE });
+  const worker = await m.env.createWorker({
+    activities: createActivities({ agents, client: m.client }),
+    maxHeartbeatThrottleInterval: HEARTBEAT_THROTTLE,
+  });
   running = worker.run();
   stop = () => worker.shutdown();
 }, 60_000);
@@ -74,7 +87,11 @@ describe('the pass in progress, in `navigator watch`', () => {
   it('prints the program line by line while the model answers, then the call as it starts and ends', async () => {
     const handle = await m.start({ agent: 'writer-slow', input: {} });
     const lines: string[] = [];
-    const settled = await follow(handle, { write: (l) => lines.push(l.replace(/^\S+ /, '')), pollMs: 100, untilClosed: true });
+    const settled = await follow(handle, {
+      write: (l) => lines.push(l.replace(/^\S+ /, '')),
+      pollMs: 100,
+      untilClosed: true,
+    });
     expect(settled.closed?.failure ?? null).toBeNull();
     const at = (text: string) => lines.findIndex((l) => l === text);
     const firstLine = at(`  | ${FIRST_LINE}`);
@@ -92,7 +109,7 @@ describe('the pass in progress, in `navigator watch`', () => {
     expect(second).toBeGreaterThan(started);
   }, 90_000);
 
-  it('keeps none of it in history: the mission\'s history is the size of the same one answered at once', async () => {
+  it("keeps none of it in history: the mission's history is the size of the same one answered at once", async () => {
     const run = async (agent: string) => {
       const handle = await m.start({ agent, input: {} });
       await handle.result();
@@ -131,11 +148,21 @@ describe.skipIf(!executablePath)('the pass in progress on the mission page (Chro
     );
     expect(await axeViolations(page)).toEqual([]);
     // the tool call as it runs, then as it ended
-    await page.waitForFunction(`/call 1: tool lookup: running/.test(${text('.live-calls')})`, undefined, { timeout: 60_000, polling: 50 });
-    await page.waitForFunction(`/call 1: tool lookup: done in \\d+ ms/.test(${text('.live-calls')})`, undefined, { timeout: 60_000, polling: 50 });
+    await page.waitForFunction(`/call 1: tool lookup: running/.test(${text('.live-calls')})`, undefined, {
+      timeout: 60_000,
+      polling: 50,
+    });
+    await page.waitForFunction(`/call 1: tool lookup: done in \\d+ ms/.test(${text('.live-calls')})`, undefined, {
+      timeout: 60_000,
+      polling: 50,
+    });
     await handle.result();
     // the page reloads when the mission's status changes: completed, and no pass section
-    await page.waitForFunction(`!document.querySelector('#live-pass') && /completed/.test(${text('main')})`, undefined, { timeout: 60_000, polling: 100 });
+    await page.waitForFunction(
+      `!document.querySelector('#live-pass') && /completed/.test(${text('main')})`,
+      undefined,
+      { timeout: 60_000, polling: 100 },
+    );
     await page.close();
   }, 120_000);
 });

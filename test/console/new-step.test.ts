@@ -7,12 +7,28 @@ import labAgents from '../plans/fixtures/lab-agents.ts';
 
 const labCatalog = catalogOf(new Map(Object.values(labAgents).map((e) => [e.agent.name, e])), labAgents.lab);
 
-const form = (fields: Record<string, unknown>) => ({ _csrf: 'x', what: 'add-fields', tool: 'make_list', id: 'more', description: ' more items ', ...fields });
+const form = (fields: Record<string, unknown>) => ({
+  _csrf: 'x',
+  what: 'add-fields',
+  tool: 'make_list',
+  id: 'more',
+  description: ' more items ',
+  ...fields,
+});
 
 describe('the new-step form', () => {
   it('sends the tool, the fields as args, the steps ticked as dependencies, and approval only when chosen', () => {
-    expect(stepFromForm(form({ 'f:integer:n': '3', dependsOn: ['list', 'flag'] }))).toEqual({ id: 'more', description: 'more items', tool: 'make_list', args: { n: 3 }, dependsOn: ['list', 'flag'] });
-    expect(stepFromForm(form({ 'f:integer:n': '3', dependsOn: 'list', requiresApproval: 'false' }))).toMatchObject({ dependsOn: ['list'], requiresApproval: false });
+    expect(stepFromForm(form({ 'f:integer:n': '3', dependsOn: ['list', 'flag'] }))).toEqual({
+      id: 'more',
+      description: 'more items',
+      tool: 'make_list',
+      args: { n: 3 },
+      dependsOn: ['list', 'flag'],
+    });
+    expect(stepFromForm(form({ 'f:integer:n': '3', dependsOn: 'list', requiresApproval: 'false' }))).toMatchObject({
+      dependsOn: ['list'],
+      requiresApproval: false,
+    });
     // the args as JSON win over the fields
     expect(stepFromForm(form({ 'f:integer:n': '3', args: '{"n": 4}' })).args).toEqual({ n: 4 });
   });
@@ -26,7 +42,11 @@ describe('the new-step form', () => {
       }
     })() as StepFieldsProblem;
     expect(refused).toBeInstanceOf(StepFieldsProblem);
-    expect(refused.adding).toMatchObject({ tool: 'make_list', typed: { n: 'many' }, problems: { n: '"many" is not a number' } });
+    expect(refused.adding).toMatchObject({
+      tool: 'make_list',
+      typed: { n: 'many' },
+      problems: { n: '"many" is not a number' },
+    });
     expect(() => stepFromForm(form({ args: '{n' }))).toThrow(/^the args of the new step are not JSON/);
   });
 

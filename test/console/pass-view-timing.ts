@@ -33,7 +33,10 @@ async function medianMs(times: number, f: () => Promise<unknown>): Promise<numbe
 }
 
 async function main(): Promise<void> {
-  const sizes = process.argv.slice(2).map(Number).filter((n) => n > 0);
+  const sizes = process.argv
+    .slice(2)
+    .map(Number)
+    .filter((n) => n > 0);
   const env = await missionEnv();
   const entry: RegisteredAgent = { agent: counter as unknown as Agent, model: repeatingModel(counterProgram) };
   await env.startWorker([entry]);
@@ -42,7 +45,10 @@ async function main(): Promise<void> {
   try {
     for (const passes of sizes.length ? sizes : [50, 100, 200]) {
       resetCounter();
-      const handle = await env.start({ agent: counter.name, input: { passes } }, `pass-view-timing-${passes}-${Date.now()}`);
+      const handle = await env.start(
+        { agent: counter.name, input: { passes } },
+        `pass-view-timing-${passes}-${Date.now()}`,
+      );
       await drive(handle, passes);
       await handle.result();
       let bytes = 0;
@@ -52,11 +58,15 @@ async function main(): Promise<void> {
         if (!res.ok || !check(body)) throw new Error(`${path} did not load: ${res.status}`);
         bytes = body.length;
       };
-      const passView = load(`/missions/${encodeURIComponent(handle.workflowId)}/passes`, (body) => body.includes(`id="pass-${passes}"`));
+      const passView = load(`/missions/${encodeURIComponent(handle.workflowId)}/passes`, (body) =>
+        body.includes(`id="pass-${passes}"`),
+      );
       const first = await medianMs(1, passView);
       const again = await medianMs(5, passView);
       const kib = (bytes / 1024).toFixed(0);
-      const missionPage = load(`/missions/${encodeURIComponent(handle.workflowId)}`, (body) => body.includes('completed'));
+      const missionPage = load(`/missions/${encodeURIComponent(handle.workflowId)}`, (body) =>
+        body.includes('completed'),
+      );
       const missionFirst = await medianMs(1, missionPage);
       const missionAgain = await medianMs(5, missionPage);
       const read = await medianMs(3, () => missionPasses(env.client, handle.workflowId));

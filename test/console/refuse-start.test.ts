@@ -52,7 +52,12 @@ async function workflowIds(): Promise<string[]> {
 }
 
 const cli = (args: string[]) =>
-  runCli(args, { ...process.env, TEMPORAL_ADDRESS: m.env.server.address, TEMPORAL_NAMESPACE: m.env.server.namespace, NAVIGATOR_TASK_QUEUE: m.taskQueue });
+  runCli(args, {
+    ...process.env,
+    TEMPORAL_ADDRESS: m.env.server.address,
+    TEMPORAL_NAMESPACE: m.env.server.namespace,
+    NAVIGATOR_TASK_QUEUE: m.taskQueue,
+  });
 
 describe('refusing a doomed start', () => {
   it('the worker announced its agents on its task queue, read from history', async () => {
@@ -70,30 +75,40 @@ describe('refusing a doomed start', () => {
 
   it('the client refuses a mistyped agent with a typed error, and nothing starts', async () => {
     const before = await workflowIds();
-    const err = await navigator.start('wire-transfr', { recipient: 'bob', amount: 5000 }, { id: 'typo-1' }).catch((e: unknown) => e);
+    const err = await navigator
+      .start('wire-transfr', { recipient: 'bob', amount: 5000 }, { id: 'typo-1' })
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(StartRefused);
     const refused = err as StartRefused;
     expect(refused.code).toBe('unknown_agent');
     expect(refused.suggestion).toBe('wire-transfer');
     expect(refused.served).toContain('wire-transfer');
-    expect(refused.message).toMatch(/no worker on task queue .* serves agent "wire-transfr"; nothing was started\. The workers there serve: .*wire-transfer.*\. Did you mean wire-transfer\?/);
+    expect(refused.message).toMatch(
+      /no worker on task queue .* serves agent "wire-transfr"; nothing was started\. The workers there serve: .*wire-transfer.*\. Did you mean wire-transfer\?/,
+    );
     // a plan of an agent nobody serves too
-    const plan = await navigator.startPlan({ agent: 'workspac', request: 'anything', id: 'typo-plan-1' }).catch((e: unknown) => e);
+    const plan = await navigator
+      .startPlan({ agent: 'workspac', request: 'anything', id: 'typo-plan-1' })
+      .catch((e: unknown) => e);
     expect(plan).toBeInstanceOf(StartRefused);
     expect((plan as StartRefused).suggestion).toBe('workspace');
     expect(await workflowIds()).toEqual(before);
   });
 
   it('a schedule of a mistyped agent is refused too: it would start a doomed mission at each time', async () => {
-    const err = await navigator.schedule('wire-transfr', { recipient: 'bob', amount: 5000 }, { id: 'typo-schedule-1', every: '1h' }).catch((e: unknown) => e);
+    const err = await navigator
+      .schedule('wire-transfr', { recipient: 'bob', amount: 5000 }, { id: 'typo-schedule-1', every: '1h' })
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(StartRefused);
     expect((err as StartRefused).suggestion).toBe('wire-transfer');
     expect((await navigator.listSchedules()).map((s) => s.id)).not.toContain('typo-schedule-1');
   });
 
-  it('the client refuses an input the agent\'s schema refuses, naming the field', async () => {
+  it("the client refuses an input the agent's schema refuses, naming the field", async () => {
     const before = await workflowIds();
-    const err = (await navigator.start('wire-transfer', { recipient: 'bob', amount: 'lots' }, { id: 'bad-input-1' }).catch((e: unknown) => e)) as StartRefused;
+    const err = (await navigator
+      .start('wire-transfer', { recipient: 'bob', amount: 'lots' }, { id: 'bad-input-1' })
+      .catch((e: unknown) => e)) as StartRefused;
     expect(err).toBeInstanceOf(StartRefused);
     expect(err.code).toBe('invalid_input');
     expect(err.problems.join('\n')).toMatch(/^amount: /m);
@@ -109,16 +124,31 @@ describe('refusing a doomed start', () => {
   it('a queue no worker announced on is not checked: it starts, with a warning saying so', async () => {
     const check = await checkStart(m.client, { taskQueue: 'nobody-here', agent: 'wire-transfr' });
     expect(check.checked).toBe(false);
-    expect(check.warning).toMatch(/no worker has announced the agents it serves on task queue nobody-here .*agent wire-transfr was not checked/);
+    expect(check.warning).toMatch(
+      /no worker has announced the agents it serves on task queue nobody-here .*agent wire-transfr was not checked/,
+    );
   });
 
   it('the CLI refuses `run` and `plan start --agent` of a mistyped agent (exit 2), and nothing starts', async () => {
     const before = await workflowIds();
-    const run = await cli(['run', 'wire-transfr', '--input', '{"recipient":"bob","amount":5000}', '--id', 'typo-cli-1', '--detach']);
+    const run = await cli([
+      'run',
+      'wire-transfr',
+      '--input',
+      '{"recipient":"bob","amount":5000}',
+      '--id',
+      'typo-cli-1',
+      '--detach',
+    ]);
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(/serves agent "wire-transfr"; nothing was started.*Did you mean wire-transfer\?/s);
     const file = join(mkdtempSync(join(tmpdir(), 'refuse-start-')), 'plan.json');
-    writeFileSync(file, JSON.stringify({ steps: [{ id: 'read', description: 'read it', tool: 'read_file', args: { path: 'package.json' } }] }));
+    writeFileSync(
+      file,
+      JSON.stringify({
+        steps: [{ id: 'read', description: 'read it', tool: 'read_file', args: { path: 'package.json' } }],
+      }),
+    );
     const plan = await cli(['plan', 'start', file, '--agent', 'workspac', '--id', 'typo-cli-2']);
     expect(plan.code).toBe(2);
     expect(plan.stderr).toMatch(/serves agent "workspac".*Did you mean workspace\?/s);
@@ -128,7 +158,12 @@ describe('refusing a doomed start', () => {
 
 describe('a start that was not checked and fails at planning says why', () => {
   it('a plan of an agent its worker does not run: failed, with the reason, in plan show and on its page', async () => {
-    const plan = await navigator.startPlan({ agent: 'workspac', request: 'anything', id: 'unchecked-plan-1', check: false });
+    const plan = await navigator.startPlan({
+      agent: 'workspac',
+      request: 'anything',
+      id: 'unchecked-plan-1',
+      check: false,
+    });
     await plan.workflow.result().catch(() => undefined);
     const view = await plan.status();
     expect(view.status).toBe('failed');
@@ -160,7 +195,9 @@ describe.skipIf(!executablePath)('the console refuses a doomed start (Chromium)'
     const page = await web.browser.newPage({ ...DESKTOP, bypassCSP: true });
     await page.goto(`${web.web.url}/start`);
     // the console knows no agents itself: it offers those the workers announced
-    expect(await page.textContent('main')).toMatch(/Agents the workers of task queue \S+ serve: .*wire-transfer \(recipient, amount/);
+    expect(await page.textContent('main')).toMatch(
+      /Agents the workers of task queue \S+ serve: .*wire-transfer \(recipient, amount/,
+    );
     expect(await page.locator('datalist#agent-names option[value="wire-transfer"]').count()).toBe(1);
     const form = page.locator('form[action="/start/mission"]');
     await form.locator('input[name=agent]').fill('wire-transfr');
@@ -168,7 +205,9 @@ describe.skipIf(!executablePath)('the console refuses a doomed start (Chromium)'
     const [response] = await Promise.all([page.waitForNavigation(), form.locator('button').click()]);
     expect(response?.status()).toBe(400);
     const alert = await page.textContent('[role=alert]');
-    expect(alert).toMatch(/Not started: no worker on task queue .* serves agent "wire-transfr"; nothing was started\. The workers there serve: .*wire-transfer.*Did you mean wire-transfer\?/);
+    expect(alert).toMatch(
+      /Not started: no worker on task queue .* serves agent "wire-transfr"; nothing was started\. The workers there serve: .*wire-transfer.*Did you mean wire-transfer\?/,
+    );
     expect(await form.locator('input[name=agent]').inputValue()).toBe('wire-transfr');
     expect(await axeViolations(page)).toEqual([]);
     expect(await workflowIds()).toEqual(before);

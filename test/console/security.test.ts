@@ -37,7 +37,10 @@ const form = (fields: Record<string, string>, headers: Record<string, string>) =
 describe('headers', () => {
   it('forbid framing and foreign scripts on every answer, refusals included', async () => {
     const { app } = appWith();
-    for (const res of [await app.request('http://127.0.0.1/who'), await app.request('http://127.0.0.1/act', form({}, {}))]) {
+    for (const res of [
+      await app.request('http://127.0.0.1/who'),
+      await app.request('http://127.0.0.1/act', form({}, {})),
+    ]) {
       const csp = res.headers.get('content-security-policy')!;
       expect(csp).toContain("frame-ancestors 'none'");
       expect(csp).toContain("script-src 'self'");
@@ -53,7 +56,9 @@ describe('--no-auth', () => {
   it('is refused beyond loopback; giving no way to authenticate, or two, is refused', () => {
     expect(() => security({ user: 'u', noAuth: true, host: '0.0.0.0' })).toThrow(/--no-auth is only for 127\.0\.0\.1/);
     expect(() => security({ user: 'u' })).toThrow(/needs a way to authenticate/);
-    expect(() => security({ user: 'u', noAuth: true, tokens: new TokenSet({ token: `ana:${ANA}` }) })).toThrow(/give one way to authenticate/);
+    expect(() => security({ user: 'u', noAuth: true, tokens: new TokenSet({ token: `ana:${ANA}` }) })).toThrow(
+      /give one way to authenticate/,
+    );
   });
 
   it('answers loopback names only, so a rebound DNS name cannot read the console', async () => {
@@ -82,7 +87,10 @@ describe('--no-auth', () => {
 
     const get = (host: string) =>
       new Promise<number>((resolve, reject) => {
-        const req = request({ host: '127.0.0.1', port, path: '/who', headers: { host } }, (res) => (res.resume(), resolve(res.statusCode!)));
+        const req = request(
+          { host: '127.0.0.1', port, path: '/who', headers: { host } },
+          (res) => (res.resume(), resolve(res.statusCode!)),
+        );
         req.on('error', reject);
         req.end();
       });
@@ -107,33 +115,46 @@ describe('tokens', () => {
   });
 
   it('refuse an empty secret (an unset variable), an empty name, a short secret, a shared one, an empty --token', () => {
-    expect(() => parseTokens('ana:')).toThrow(/the secret of ana in --token .* is empty: the variable it was made from was probably unset/);
+    expect(() => parseTokens('ana:')).toThrow(
+      /the secret of ana in --token .* is empty: the variable it was made from was probably unset/,
+    );
     expect(() => parseTokens(`ana:${ANA},bob:`)).toThrow(/secret of bob .* is empty/);
     expect(() => parseTokens(`:${ANA}`)).toThrow(/starts with ':': the name before it is empty/);
     expect(() => parseTokens('ana:s3cret')).toThrow(/6 characters long: give at least 16/);
     expect(() => parseTokens('s3cret')).toThrow(/unnamed token .* at least 16/);
     expect(() => parseTokens(`ana:${ANA},bob:${ANA}`)).toThrow(/share a secret/);
     expect(() => parseTokens(`ana[fin ance]:${ANA}`)).toThrow(/role "fin ance"/);
-    expect(() => new TokenSet({ token: '' })).toThrow(/--token .* is empty: the variable it was made from was probably unset/);
+    expect(() => new TokenSet({ token: '' })).toThrow(
+      /--token .* is empty: the variable it was made from was probably unset/,
+    );
     expect(() => security({ user: 'u', tokens: new TokenSet({ token: 'ana:' }) })).toThrow(/empty/);
   });
 
   it('a named token records its name and roles; an unnamed one the console user; any host name is served', async () => {
     const { app } = withTokens(`ana[finance]:${ANA},bob:${BOB},${SHARED}`);
-    const who = async (secret: string, path = '/who') => (await app.request(`http://console.example.com${path}`, { headers: { authorization: `Bearer ${secret}` } })).text();
+    const who = async (secret: string, path = '/who') =>
+      (
+        await app.request(`http://console.example.com${path}`, { headers: { authorization: `Bearer ${secret}` } })
+      ).text();
     expect(await who(ANA)).toBe('ana');
     expect(await who(ANA, '/roles')).toBe('finance');
     expect(await who(BOB)).toBe('bob');
     expect(await who(SHARED)).toBe('console-user');
-    expect((await app.request('http://console.example.com/who', { headers: { authorization: `Bearer ana:${ANA}` } })).status).toBe(401);
+    expect(
+      (await app.request('http://console.example.com/who', { headers: { authorization: `Bearer ana:${ANA}` } })).status,
+    ).toBe(401);
     expect((await app.request('http://console.example.com/who')).status).toBe(401);
   });
 
   it('an empty cookie or /?token= never signs in', async () => {
     const { app } = withTokens(`ana:${ANA}`);
-    expect((await app.request('http://127.0.0.1:8233/who', { headers: { cookie: 'navigator_console_8233=' } })).status).toBe(401);
+    expect(
+      (await app.request('http://127.0.0.1:8233/who', { headers: { cookie: 'navigator_console_8233=' } })).status,
+    ).toBe(401);
     expect((await app.request('http://127.0.0.1:8233/?token=')).status).toBe(401);
-    expect((await app.request('http://127.0.0.1:8233/who', { headers: { authorization: 'Bearer ' } })).status).toBe(401);
+    expect((await app.request('http://127.0.0.1:8233/who', { headers: { authorization: 'Bearer ' } })).status).toBe(
+      401,
+    );
   });
 
   it('/?token= sets an HttpOnly, SameSite=Strict cookie (Secure on https) and keeps the rest of the address', async () => {
@@ -154,7 +175,8 @@ describe('tokens', () => {
 describe('changes', () => {
   const ORIGIN = 'http://127.0.0.1:8233';
   const { app, csrf } = appWith();
-  const act = (fields: Record<string, string>, headers: Record<string, string>) => app.request(`${ORIGIN}/act`, form(fields, headers));
+  const act = (fields: Record<string, string>, headers: Record<string, string>) =>
+    app.request(`${ORIGIN}/act`, form(fields, headers));
 
   it('need the same origin: Origin, else Referer; neither is refused', async () => {
     expect((await act({ _csrf: csrf }, { origin: ORIGIN })).status).toBe(200);
@@ -170,7 +192,10 @@ describe('changes', () => {
   it('need the CSRF token, as a form field or the X-CSRF-Token header', async () => {
     expect((await act({}, { origin: ORIGIN })).status).toBe(403);
     expect((await act({ _csrf: 'f00' }, { origin: ORIGIN })).status).toBe(403);
-    const byHeader = await app.request(`${ORIGIN}/act`, { method: 'POST', headers: { origin: ORIGIN, 'x-csrf-token': csrf } });
+    const byHeader = await app.request(`${ORIGIN}/act`, {
+      method: 'POST',
+      headers: { origin: ORIGIN, 'x-csrf-token': csrf },
+    });
     expect(byHeader.status).toBe(200);
     expect(await byHeader.text()).toBe('done by console-user');
   });

@@ -26,7 +26,11 @@ function appWith(o: Partial<SecurityOptions>) {
 const ORIGIN = 'http://127.0.0.1:8233';
 const cookieOf = (res: Response) => res.headers.get('set-cookie')!.split(';')[0]!;
 const act = (app: Hono, csrf: string, headers: Record<string, string>) =>
-  app.request(`${ORIGIN}/act`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', origin: ORIGIN, ...headers }, body: new URLSearchParams({ _csrf: csrf }).toString() });
+  app.request(`${ORIGIN}/act`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', origin: ORIGIN, ...headers },
+    body: new URLSearchParams({ _csrf: csrf }).toString(),
+  });
 
 describe("the console's own session on loopback", () => {
   it('a one-time link sets the cookie once; a second use is refused, except by whoever holds the session', async () => {
@@ -73,7 +77,8 @@ describe('a tokens file', () => {
     writeFileSync(`${file}.new`, text);
     renameSync(`${file}.new`, file);
   };
-  const as = (app: Hono, secret: string) => app.request(`${ORIGIN}/who`, { headers: { authorization: `Bearer ${secret}` } });
+  const as = (app: Hono, secret: string) =>
+    app.request(`${ORIGIN}/who`, { headers: { authorization: `Bearer ${secret}` } });
 
   it('is read again when it changes: a rotated secret works at once, the old one no longer', async () => {
     const file = join(dir, 'rotate');
@@ -108,20 +113,31 @@ describe('a tokens file', () => {
 describe('an authenticating proxy', () => {
   const proxy = { userHeader: 'X-Forwarded-User', groupsHeader: 'X-Forwarded-Groups' };
   /** app.request with the socket address a request came from, as @hono/node-server passes it */
-  const from = (app: Hono, address: string, headers: Record<string, string>) => app.request(`${ORIGIN}/who`, { headers }, { incoming: { socket: { remoteAddress: address } } });
+  const from = (app: Hono, address: string, headers: Record<string, string>) =>
+    app.request(`${ORIGIN}/who`, { headers }, { incoming: { socket: { remoteAddress: address } } });
 
   it('names the user and their roles; without the header nobody is let in', async () => {
     const { app } = appWith({ proxy });
-    expect(await (await app.request(`${ORIGIN}/who`, { headers: { 'x-forwarded-user': 'ana@example.com', 'x-forwarded-groups': 'finance, ops' } })).text()).toBe('ana@example.com [finance,ops]');
+    expect(
+      await (
+        await app.request(`${ORIGIN}/who`, {
+          headers: { 'x-forwarded-user': 'ana@example.com', 'x-forwarded-groups': 'finance, ops' },
+        })
+      ).text(),
+    ).toBe('ana@example.com [finance,ops]');
     const none = await app.request(`${ORIGIN}/who`);
     expect(none.status).toBe(401);
     expect(await none.text()).toMatch(/no X-Forwarded-User header/);
     // a token is no way in when the proxy authenticates
-    expect((await app.request(`${ORIGIN}/who`, { headers: { authorization: 'Bearer whatever-0123456789' } })).status).toBe(401);
+    expect(
+      (await app.request(`${ORIGIN}/who`, { headers: { authorization: 'Bearer whatever-0123456789' } })).status,
+    ).toBe(401);
   });
 
   it('is believed beyond loopback only from the proxy address', async () => {
-    expect(() => security({ user: 'u', proxy, host: '0.0.0.0' })).toThrow(/anyone who reaches it could send that header.*--trusted-proxy/);
+    expect(() => security({ user: 'u', proxy, host: '0.0.0.0' })).toThrow(
+      /anyone who reaches it could send that header.*--trusted-proxy/,
+    );
     const { app } = appWith({ proxy: { ...proxy, trusted: ['10.0.0.5'] }, host: '0.0.0.0' });
     expect(await (await from(app, '::ffff:10.0.0.5', { 'x-forwarded-user': 'ana' })).text()).toBe('ana []');
     const direct = await from(app, '10.0.0.9', { 'x-forwarded-user': 'ana' });

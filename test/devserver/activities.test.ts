@@ -1,7 +1,15 @@
 /** Activities: retries with heartbeat details, timeouts, non-retryable errors, cancel, ById RPCs. */
 import { ActivityFailure, ApplicationFailure, CancelledFailure } from '@temporalio/common';
 import { describe, expect, it } from 'vitest';
-import { asyncHello, cancellable, failsHard, heartbeatTimeout, hello, retrying, startToCloseTimeout } from './fixtures/workflows.ts';
+import {
+  asyncHello,
+  cancellable,
+  failsHard,
+  heartbeatTimeout,
+  hello,
+  retrying,
+  startToCloseTimeout,
+} from './fixtures/workflows.ts';
 import {
   eventsOfType,
   eventTypes,
@@ -33,7 +41,12 @@ describe('activities', () => {
     const handle = await startWorkflow(env, retrying, { workflowId: 'retry-1', args: ['k'] });
     expect(await handle.result()).toBe('attempt 3 saw k:attempt-2');
     const history = await fetchAndReplay(env, handle);
-    expectEventTypes(history, [...ACTIVITY_ROUND_TRIP, 'ActivityTaskCompleted', ...WORKFLOW_TASK, 'WorkflowExecutionCompleted']);
+    expectEventTypes(history, [
+      ...ACTIVITY_ROUND_TRIP,
+      'ActivityTaskCompleted',
+      ...WORKFLOW_TASK,
+      'WorkflowExecutionCompleted',
+    ]);
     const started = eventsOfType(history, 'ActivityTaskStarted')[0]!.activityTaskStartedEventAttributes!;
     expect(started.attempt).toBe(3);
     expect(started.lastFailure?.message).toBe('attempt 2 failed');
@@ -62,7 +75,12 @@ describe('activities', () => {
     expect(cause).toBeInstanceOf(ActivityFailure);
     expect((cause as ActivityFailure).cause).toBeInstanceOf(ApplicationFailure);
     expect(((cause as ActivityFailure).cause as ApplicationFailure).type).toBe('Fatal');
-    expectEventTypes(await fetchAndReplay(env, handle), [...ACTIVITY_ROUND_TRIP, 'ActivityTaskFailed', ...WORKFLOW_TASK, 'WorkflowExecutionFailed']);
+    expectEventTypes(await fetchAndReplay(env, handle), [
+      ...ACTIVITY_ROUND_TRIP,
+      'ActivityTaskFailed',
+      ...WORKFLOW_TASK,
+      'WorkflowExecutionFailed',
+    ]);
   });
 
   it('cancels a workflow and its heartbeating activity', async () => {

@@ -22,7 +22,10 @@ describe('bundle cache', () => {
     const [a, b, other] = ['a.ts', 'b.ts', 'other.ts'].map((f) => join(root, f)) as [string, string, string];
     for (const f of [a, b, other]) writeFileSync(f, `// ${f}`);
     let made = 0;
-    const make = async () => ({ code: codeOf(`bundle ${++made}`, [a, b, join(root, 'node_modules', 'dep.js'), '/elsewhere/lib.ts']), sourceMap: '' });
+    const make = async () => ({
+      code: codeOf(`bundle ${++made}`, [a, b, join(root, 'node_modules', 'dep.js'), '/elsewhere/lib.ts']),
+      sourceMap: '',
+    });
     const get = () => cachedBundleIn(dir, root, [a], make);
 
     expect((await get()).code).toContain('bundle 1');

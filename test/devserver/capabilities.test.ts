@@ -60,7 +60,11 @@ const NAMESPACE: Record<string, boolean> = {
 
 /** The proto's capability flags, so a flag added by a newer SDK fails until decided. */
 function flagsOf(typeName: string, except: string[] = []): string[] {
-  return root.lookupType(typeName).fieldsArray.map((f) => f.name).filter((name) => !except.includes(name)).sort();
+  return root
+    .lookupType(typeName)
+    .fieldsArray.map((f) => f.name)
+    .filter((name) => !except.includes(name))
+    .sort();
 }
 
 /** The advertised value of each flag, as the client decoded it. */
@@ -98,7 +102,9 @@ describe.skipIf(embeddedOnly)('advertised capabilities', () => {
   it('DescribeNamespace advertises exactly the decided namespace capabilities', async () => {
     const flags = flagsOf('temporal.api.namespace.v1.NamespaceInfo.Capabilities');
     expect(Object.keys(NAMESPACE).sort()).toEqual(flags);
-    const { namespaceInfo } = await env.connection.workflowService.describeNamespace({ namespace: env.server.namespace });
+    const { namespaceInfo } = await env.connection.workflowService.describeNamespace({
+      namespace: env.server.namespace,
+    });
     expect(advertised(namespaceInfo?.capabilities, flags)).toEqual(NAMESPACE);
   });
 });
@@ -108,7 +114,10 @@ describe.skipIf(embeddedOnly)('unimplemented RPCs', () => {
 
   it('answer UNIMPLEMENTED naming the RPC, and the client passes the message on', async () => {
     const err = await rejection(
-      env.connection.workflowService.resetWorkflowExecution({ namespace: env.server.namespace, workflowExecution: { workflowId: 'any' } }),
+      env.connection.workflowService.resetWorkflowExecution({
+        namespace: env.server.namespace,
+        workflowExecution: { workflowId: 'any' },
+      }),
     );
     expect(err.code).toBe(status.UNIMPLEMENTED);
     expect(err.details).toBe(MESSAGE);
@@ -153,7 +162,11 @@ describe('behaviour behind the capabilities advertised true', () => {
       namespace: env.server.namespace,
       workflowId: handle.workflowId,
       activityId: 'async-1',
-      failure: { message: 'Encoded failure', encodedAttributes, applicationFailureInfo: { type: 'Secret', nonRetryable: true } },
+      failure: {
+        message: 'Encoded failure',
+        encodedAttributes,
+        applicationFailureInfo: { type: 'Secret', nonRetryable: true },
+      },
     });
     const cause = (await failureCause(handle)) as { cause?: Error } | undefined;
     expect(cause?.cause?.message).toBe('kept secret');
@@ -168,8 +181,11 @@ describe('behaviour behind the capabilities advertised true', () => {
     await handle.result();
     expect((await handle.describe()).memo).toEqual({ note: 'updated' });
     // visibility on a real server catches up with the close a moment later
-    const count = async () => (await env.client.workflow.count(`WorkflowId = '${handle.workflowId}' GROUP BY ExecutionStatus`)).groups;
-    expect(await untilEqual(count, [{ count: 1, groupValues: [['Completed']] }])).toEqual([{ count: 1, groupValues: [['Completed']] }]);
+    const count = async () =>
+      (await env.client.workflow.count(`WorkflowId = '${handle.workflowId}' GROUP BY ExecutionStatus`)).groups;
+    expect(await untilEqual(count, [{ count: 1, groupValues: [['Completed']] }])).toEqual([
+      { count: 1, groupValues: [['Completed']] },
+    ]);
   });
 
   it('sdkMetadata: workflow task completions keep what the SDK recorded', async () => {
@@ -180,7 +196,7 @@ describe('behaviour behind the capabilities advertised true', () => {
     expect(metadata.some((m) => m?.sdkName || m?.coreUsedFlags?.length || m?.langUsedFlags?.length)).toBe(true);
   });
 
-  it('buildIdBasedVersioning: the worker\'s build id is stamped on its task started and completed events', async () => {
+  it("buildIdBasedVersioning: the worker's build id is stamped on its task started and completed events", async () => {
     const taskQueue = id('cap-build-id');
     const worker = await env.createWorker({ taskQueue, buildId: 'cap-build-1' });
     const handle = await startWorkflow(env, hello, { workflowId: id('cap-build-id'), taskQueue, args: ['b'] });
@@ -194,7 +210,8 @@ describe('behaviour behind the capabilities advertised true', () => {
     expect(stamped).toHaveLength(5);
     for (const attributes of stamped) expect(attributes.workerVersion?.buildId).toBe('cap-build-1');
     // the SDK sends the stamp instead of a binary checksum
-    for (const e of eventsOfType(history, 'WorkflowTaskCompleted')) expect(e.workflowTaskCompletedEventAttributes!.binaryChecksum ?? '').toBe('');
+    for (const e of eventsOfType(history, 'WorkflowTaskCompleted'))
+      expect(e.workflowTaskCompletedEventAttributes!.binaryChecksum ?? '').toBe('');
   });
 
   it('syncUpdate and asyncUpdate: an update is awaited to completion, or accepted and polled', async () => {
@@ -208,10 +225,13 @@ describe('behaviour behind the capabilities advertised true', () => {
 });
 
 describe('long polls', () => {
-  it('refuse a task poll without a deadline, in the real server\'s words', async () => {
+  it("refuse a task poll without a deadline, in the real server's words", async () => {
     const service = env.connection.workflowService;
     const request = { namespace: env.server.namespace, taskQueue: { name: id('cap-no-deadline') } };
-    for (const err of [await rejection(service.pollWorkflowTaskQueue(request)), await rejection(service.pollActivityTaskQueue(request))]) {
+    for (const err of [
+      await rejection(service.pollWorkflowTaskQueue(request)),
+      await rejection(service.pollActivityTaskQueue(request)),
+    ]) {
       expect(err.code).toBe(status.INVALID_ARGUMENT);
       expect(err.details).toBe('Context timeout is not set.');
     }
@@ -234,7 +254,11 @@ describe.skipIf(embeddedOnly)('workerPollCompleteOnShutdown', () => {
     const taskQueue = id('cap-shutdown-raw');
     const workerInstanceKey = randomUUID();
     const waiting = [poll(taskQueue, workerInstanceKey), poll(taskQueue, workerInstanceKey)];
-    await env.connection.workflowService.shutdownWorker({ namespace: env.server.namespace, workerInstanceKey, taskQueue });
+    await env.connection.workflowService.shutdownWorker({
+      namespace: env.server.namespace,
+      workerInstanceKey,
+      taskQueue,
+    });
     // A task arriving now would go to a poll still waiting; answered polls leave it queued.
     const handle = await startWorkflow(env, hello, { workflowId: id('cap-shutdown-raw'), taskQueue, args: ['x'] });
     for (const response of await Promise.all(waiting)) expect(response.taskToken?.length ?? 0).toBe(0);
@@ -251,7 +275,11 @@ describe.skipIf(embeddedOnly)('workerPollCompleteOnShutdown', () => {
       const taskQueue = id('cap-shutdown-worker');
       const worker = await env.createWorker({ connection, taskQueue });
       const running = worker.run();
-      expect(await startWorkflow(env, hello, { workflowId: id('cap-before'), taskQueue, args: ['a'] }).then((h) => h.result())).toBe('Hello, a!');
+      expect(
+        await startWorkflow(env, hello, { workflowId: id('cap-before'), taskQueue, args: ['a'] }).then((h) =>
+          h.result(),
+        ),
+      ).toBe('Hello, a!');
       worker.shutdown();
       await recorder.shutdownAnswered;
       // Any poll of that worker still waiting would take this task.

@@ -12,7 +12,9 @@ import { fetchAndReplayAll } from './helpers.ts';
 
 let env: TestEnv;
 beforeAll(async () => {
-  env = await createTestEnv({ workflowsPath: fileURLToPath(new URL('./fixtures/child-workflows.ts', import.meta.url)) });
+  env = await createTestEnv({
+    workflowsPath: fileURLToPath(new URL('./fixtures/child-workflows.ts', import.meta.url)),
+  });
 });
 afterAll(async () => env?.shutdown());
 
@@ -21,7 +23,8 @@ const id = (what: string) => `${what}-${process.pid}-${++seq}`;
 const start = <A extends unknown[]>(fn: (...args: A) => Promise<unknown>, args: A, workflowId = id(fn.name)) =>
   env.client.workflow.start(fn as never, { taskQueue: env.taskQueue, workflowId, args } as never);
 
-const eventTypes = (h: { events?: Array<{ eventType?: unknown }> | null }) => (h.events ?? []).map((e) => temporal.api.enums.v1.EventType[e.eventType as number] ?? String(e.eventType));
+const eventTypes = (h: { events?: Array<{ eventType?: unknown }> | null }) =>
+  (h.events ?? []).map((e) => temporal.api.enums.v1.EventType[e.eventType as number] ?? String(e.eventType));
 
 describe('child workflows', () => {
   it('returns the child result to the parent; the child knows its parent; both replay', async () => {
@@ -33,7 +36,9 @@ describe('child workflows', () => {
     const [parentHistory, childHistory] = await fetchAndReplayAll(env, [parent, childHandle]);
     const names = eventTypes(parentHistory!);
     expect(names.indexOf('EVENT_TYPE_START_CHILD_WORKFLOW_EXECUTION_INITIATED')).toBeGreaterThan(0);
-    expect(names.indexOf('EVENT_TYPE_CHILD_WORKFLOW_EXECUTION_STARTED')).toBeGreaterThan(names.indexOf('EVENT_TYPE_START_CHILD_WORKFLOW_EXECUTION_INITIATED'));
+    expect(names.indexOf('EVENT_TYPE_CHILD_WORKFLOW_EXECUTION_STARTED')).toBeGreaterThan(
+      names.indexOf('EVENT_TYPE_START_CHILD_WORKFLOW_EXECUTION_INITIATED'),
+    );
     expect(names).toContain('EVENT_TYPE_CHILD_WORKFLOW_EXECUTION_COMPLETED');
     const started = childHistory!.events![0]!.workflowExecutionStartedEventAttributes!;
     expect(started.parentWorkflowExecution?.workflowId).toBe(parent.workflowId);
@@ -52,7 +57,12 @@ describe('child workflows', () => {
     expect(await parent.result()).toBe('child result: cancelled');
     const childHandle = env.client.workflow.getHandle(`${parent.workflowId}-child`);
     const [history] = await fetchAndReplayAll(env, [parent, childHandle]);
-    expect(eventTypes(history!)).toEqual(expect.arrayContaining(['EVENT_TYPE_REQUEST_CANCEL_EXTERNAL_WORKFLOW_EXECUTION_INITIATED', 'EVENT_TYPE_EXTERNAL_WORKFLOW_EXECUTION_CANCEL_REQUESTED']));
+    expect(eventTypes(history!)).toEqual(
+      expect.arrayContaining([
+        'EVENT_TYPE_REQUEST_CANCEL_EXTERNAL_WORKFLOW_EXECUTION_INITIATED',
+        'EVENT_TYPE_EXTERNAL_WORKFLOW_EXECUTION_CANCEL_REQUESTED',
+      ]),
+    );
   });
 
   it.each([

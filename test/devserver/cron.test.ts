@@ -55,8 +55,10 @@ describe('cron schedules', () => {
 
 const CRON_SCHEDULE = temporal.api.enums.v1.ContinueAsNewInitiator.CONTINUE_AS_NEW_INITIATOR_CRON_SCHEDULE;
 type History = Awaited<ReturnType<ReturnType<typeof env.client.workflow.getHandle>['fetchHistory']>>;
-const ms = (d: { seconds?: unknown; nanos?: number | null } | null | undefined) => Number(d?.seconds ?? 0) * 1000 + (d?.nanos ?? 0) / 1e6;
-const decoded = (p: { payloads?: Array<{ data?: Uint8Array | null }> | null } | null | undefined) => (p?.payloads?.[0]?.data ? JSON.parse(Buffer.from(p.payloads[0].data).toString()) : undefined);
+const ms = (d: { seconds?: unknown; nanos?: number | null } | null | undefined) =>
+  Number(d?.seconds ?? 0) * 1000 + (d?.nanos ?? 0) / 1e6;
+const decoded = (p: { payloads?: Array<{ data?: Uint8Array | null }> | null } | null | undefined) =>
+  p?.payloads?.[0]?.data ? JSON.parse(Buffer.from(p.payloads[0].data).toString()) : undefined;
 
 /** The run's history once it has closed (polled: no time bound, the test timeout is the bound). */
 async function closedHistory(workflowId: string, runId: string): Promise<History> {
@@ -80,40 +82,60 @@ describe('cron workflows', () => {
 
     // the first run completes (not ContinuedAsNew) and names the second
     const firstRun = await closedHistory(handle.workflowId, firstRunId);
-    const completed = eventsOfType(firstRun, 'WorkflowExecutionCompleted')[0]!.workflowExecutionCompletedEventAttributes!;
+    const completed = eventsOfType(firstRun, 'WorkflowExecutionCompleted')[0]!
+      .workflowExecutionCompletedEventAttributes!;
     expect(eventsOfType(firstRun, 'WorkflowExecutionContinuedAsNew')).toEqual([]);
     expect(decoded(completed.result)).toBe(1);
     expect(completed.newExecutionRunId).toBeTruthy();
-    expect((await env.client.workflow.getHandle(handle.workflowId, firstRunId).describe()).status.name).toBe('COMPLETED');
+    expect((await env.client.workflow.getHandle(handle.workflowId, firstRunId).describe()).status.name).toBe(
+      'COMPLETED',
+    );
 
     const second = await closedHistory(handle.workflowId, completed.newExecutionRunId!);
     const s2 = second.events![0]!.workflowExecutionStartedEventAttributes!;
-    expect(s2).toMatchObject({ firstExecutionRunId: firstRunId, continuedExecutionRunId: firstRunId, cronSchedule: '@every 1s', initiator: CRON_SCHEDULE, attempt: 1 });
+    expect(s2).toMatchObject({
+      firstExecutionRunId: firstRunId,
+      continuedExecutionRunId: firstRunId,
+      cronSchedule: '@every 1s',
+      initiator: CRON_SCHEDULE,
+      attempt: 1,
+    });
     expect(decoded(s2.lastCompletionResult)).toBe(1);
     expect(ms(s2.firstWorkflowTaskBackoff)).toBeGreaterThan(0);
-    const completed2 = eventsOfType(second, 'WorkflowExecutionCompleted')[0]!.workflowExecutionCompletedEventAttributes!;
+    const completed2 = eventsOfType(second, 'WorkflowExecutionCompleted')[0]!
+      .workflowExecutionCompletedEventAttributes!;
     expect(decoded(completed2.result)).toBe(2);
     expect(completed2.newExecutionRunId).toBeTruthy();
 
     const runs: string[] = [];
-    for await (const w of env.client.workflow.list({ query: `WorkflowId = '${handle.workflowId}'` })) runs.push(w.runId);
+    for await (const w of env.client.workflow.list({ query: `WorkflowId = '${handle.workflowId}'` }))
+      runs.push(w.runId);
     expect(runs).toEqual(expect.arrayContaining([firstRunId, completed.newExecutionRunId]));
 
     await env.client.workflow.getHandle(handle.workflowId).terminate('enough');
   }, 60_000);
 
   it('a failed run closes Failed naming the next, which gets the failure', async () => {
-    const handle = await startWorkflow(env, failing, { workflowId: `cron-failing-${Date.now()}`, cronSchedule: '@every 1s' });
+    const handle = await startWorkflow(env, failing, {
+      workflowId: `cron-failing-${Date.now()}`,
+      cronSchedule: '@every 1s',
+    });
     const firstRun = await closedHistory(handle.workflowId, handle.firstExecutionRunId);
     const failed = eventsOfType(firstRun, 'WorkflowExecutionFailed')[0]!.workflowExecutionFailedEventAttributes!;
     expect(failed.failure?.message).toBe('workflow gave up');
     expect(failed.retryState).toBe(temporal.api.enums.v1.RetryState.RETRY_STATE_RETRY_POLICY_NOT_SET);
     expect(failed.newExecutionRunId).toBeTruthy();
-    expect((await env.client.workflow.getHandle(handle.workflowId, handle.firstExecutionRunId).describe()).status.name).toBe('FAILED');
+    expect(
+      (await env.client.workflow.getHandle(handle.workflowId, handle.firstExecutionRunId).describe()).status.name,
+    ).toBe('FAILED');
 
     const second = await env.client.workflow.getHandle(handle.workflowId, failed.newExecutionRunId!).fetchHistory();
     const s2 = second.events![0]!.workflowExecutionStartedEventAttributes!;
-    expect(s2).toMatchObject({ firstExecutionRunId: handle.firstExecutionRunId, continuedExecutionRunId: handle.firstExecutionRunId, initiator: CRON_SCHEDULE });
+    expect(s2).toMatchObject({
+      firstExecutionRunId: handle.firstExecutionRunId,
+      continuedExecutionRunId: handle.firstExecutionRunId,
+      initiator: CRON_SCHEDULE,
+    });
     expect(s2.continuedFailure?.message).toBe('workflow gave up');
     expect(s2.lastCompletionResult ?? undefined).toBeUndefined();
 
@@ -125,7 +147,9 @@ describe('cron workflows', () => {
     ['0 9 * *', 'invalid CronSchedule.'],
     ['0 0 31 2 *', 'invalid CronSchedule, no time can be found to satisfy the schedule'],
   ])('a bad schedule %s is refused at start', async (cronSchedule, message) => {
-    const err = (await startWorkflow(env, cronTick, { workflowId: `cron-bad-${Date.now()}`, cronSchedule }).catch((e: unknown) => e)) as Error & { cause?: { details?: string } };
+    const err = (await startWorkflow(env, cronTick, { workflowId: `cron-bad-${Date.now()}`, cronSchedule }).catch(
+      (e: unknown) => e,
+    )) as Error & { cause?: { details?: string } };
     expect(err.cause?.details).toBe(message);
   });
 });

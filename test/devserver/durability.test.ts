@@ -6,7 +6,17 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { DevServer } from '../../src/devserver/index.ts';
 import { startTestServer } from '../../src/devserver/testing.ts';
 import { addSignal, counter, finishSignal, napThenGreet, totalQuery } from './fixtures/workflows.ts';
-import { ACTIVITY, expectEventTypes, fetchAndReplayAll, FIRST_TASK, startWorkflow, untilDescribed, untilIdleAfter, useTestEnv, WORKFLOW_TASK } from './helpers.ts';
+import {
+  ACTIVITY,
+  expectEventTypes,
+  fetchAndReplayAll,
+  FIRST_TASK,
+  startWorkflow,
+  untilDescribed,
+  untilIdleAfter,
+  useTestEnv,
+  WORKFLOW_TASK,
+} from './helpers.ts';
 
 const db = join(mkdtempSync(join(tmpdir(), 'devserver-db-')), 'state.json');
 let restarted: DevServer | undefined;

@@ -38,7 +38,9 @@ export function startWorkflow<T extends Workflow>(
   workflow: T,
   options: WithWorkflowArgs<T, Omit<WorkflowOptions, 'taskQueue'> & { taskQueue?: string }>,
 ) {
-  return env.client.workflow.start(workflow, { taskQueue: env.taskQueue, ...options } as Parameters<typeof env.client.workflow.start<T>>[1]);
+  return env.client.workflow.start(workflow, { taskQueue: env.taskQueue, ...options } as Parameters<
+    typeof env.client.workflow.start<T>
+  >[1]);
 }
 
 interface RunHandle {
@@ -125,7 +127,10 @@ export async function untilEqual<T>(read: () => Promise<T>, expected: T): Promis
  * count of events: a signal sent right after the start lands before the first task on a
  * real server now and then, and that one task handles it (5 events instead of 8).
  */
-export async function untilIdleAfter(handle: { fetchHistory(): Promise<History> }, eventType: string): Promise<History> {
+export async function untilIdleAfter(
+  handle: { fetchHistory(): Promise<History> },
+  eventType: string,
+): Promise<History> {
   for (;;) {
     const history = await handle.fetchHistory();
     const types = eventTypes(history);
@@ -135,6 +140,8 @@ export async function untilIdleAfter(handle: { fetchHistory(): Promise<History> 
 }
 
 /** Waits until a worker has started the run's workflow task. */
-export function untilWorkflowTaskStarted(handle: { describe(): Promise<WorkflowExecutionDescription> }): Promise<WorkflowExecutionDescription> {
+export function untilWorkflowTaskStarted(handle: {
+  describe(): Promise<WorkflowExecutionDescription>;
+}): Promise<WorkflowExecutionDescription> {
   return untilDescribed(handle, (d) => d.raw.pendingWorkflowTask?.state === 2 /* STARTED */);
 }

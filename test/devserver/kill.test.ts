@@ -32,7 +32,10 @@ beforeAll(() => {
 });
 
 /** Spawns a worker process and resolves once it prints `marker`. */
-function spawnWorker(taskQueue: string, extraEnv: Record<string, string> = {}): { child: ChildProcess; output: (marker: string) => Promise<void> } {
+function spawnWorker(
+  taskQueue: string,
+  extraEnv: Record<string, string> = {},
+): { child: ChildProcess; output: (marker: string) => Promise<void> } {
   const child = spawn(process.execPath, ['--import', 'tsx', workerScript, env.server.address, taskQueue, codePath], {
     env: { ...process.env, ...extraEnv },
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -69,7 +72,11 @@ describe('SIGKILL of a worker process', () => {
     const taskQueue = `kill-activity-${randomUUID()}`;
     const { child, output } = spawnWorker(taskQueue, { HANG_ACTIVITIES: '1' });
     await output('WORKER_READY');
-    const handle = await startWorkflow(env, slowHello, { taskQueue, workflowId: 'kill-activity-1', args: ['survivor'] });
+    const handle = await startWorkflow(env, slowHello, {
+      taskQueue,
+      workflowId: 'kill-activity-1',
+      args: ['survivor'],
+    });
     await output('ACTIVITY_STARTED');
     await kill(child);
     const result = await runWorkerUntil(taskQueue, () => handle.result());
@@ -92,7 +99,12 @@ describe('SIGKILL of a worker process', () => {
     const taskQueue = `kill-wft-${randomUUID()}`;
     const { child, output } = spawnWorker(taskQueue);
     await output('WORKER_READY');
-    const handle = await startWorkflow(env, busyCounter, { taskQueue, workflowId: 'kill-wft-1', args: [4_000_000], workflowTaskTimeout: '3s' });
+    const handle = await startWorkflow(env, busyCounter, {
+      taskQueue,
+      workflowId: 'kill-wft-1',
+      args: [4_000_000],
+      workflowTaskTimeout: '3s',
+    });
     await untilWorkflowTaskStarted(handle);
     await kill(child);
     await handle.signal(finishSignal);
@@ -122,7 +134,9 @@ describe('SIGKILL of a worker process', () => {
     await kill(child);
     const answered = await runWorkerUntil(taskQueue, async () => {
       for (let attempt = 1; attempt <= 30; attempt++) {
-        const total = await env.client.connection.withDeadline(Date.now() + 2000, () => handle.query(totalQuery)).catch(() => null);
+        const total = await env.client.connection
+          .withDeadline(Date.now() + 2000, () => handle.query(totalQuery))
+          .catch(() => null);
         if (total !== null) return { total, attempt };
       }
       return null;

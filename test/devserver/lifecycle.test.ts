@@ -6,7 +6,19 @@ import { TestWorkflowEnvironment } from '@temporalio/testing';
 import type Long from 'long';
 import { describe, expect, it } from 'vitest';
 import { testServerKind } from '../../src/devserver/testing.ts';
-import { chain, counter, failing, failsTwice, finishSignal, hello, sleeper, tagged, unpickedActivity, waitsForever, withNexusOperation } from './fixtures/workflows.ts';
+import {
+  chain,
+  counter,
+  failing,
+  failsTwice,
+  finishSignal,
+  hello,
+  sleeper,
+  tagged,
+  unpickedActivity,
+  waitsForever,
+  withNexusOperation,
+} from './fixtures/workflows.ts';
 import {
   eventsOfType,
   eventTypes,
@@ -28,7 +40,13 @@ describe('workflow lifecycle', () => {
   it('fires a durable timer', async () => {
     const handle = await startWorkflow(env, sleeper, { workflowId: 'timer-1', args: [200] });
     expect(await handle.result()).toBe('woke');
-    expectEventTypes(await fetchAndReplay(env, handle), [...FIRST_TASK, 'TimerStarted', 'TimerFired', ...WORKFLOW_TASK, 'WorkflowExecutionCompleted']);
+    expectEventTypes(await fetchAndReplay(env, handle), [
+      ...FIRST_TASK,
+      'TimerStarted',
+      'TimerFired',
+      ...WORKFLOW_TASK,
+      'WorkflowExecutionCompleted',
+    ]);
   });
 
   it('dedups starts by request id and enforces the id conflict and reuse policies', async () => {
@@ -40,13 +58,18 @@ describe('workflow lifecycle', () => {
     expect(existing.firstExecutionRunId).toBe(first.firstExecutionRunId);
     await first.signal(finishSignal);
     await first.result();
-    await expect(env.client.workflow.start(counter, { ...opts, workflowIdReusePolicy: 'REJECT_DUPLICATE' })).rejects.toBeInstanceOf(
-      WorkflowExecutionAlreadyStartedError,
-    );
+    await expect(
+      env.client.workflow.start(counter, { ...opts, workflowIdReusePolicy: 'REJECT_DUPLICATE' }),
+    ).rejects.toBeInstanceOf(WorkflowExecutionAlreadyStartedError);
     const again = await env.client.workflow.start(counter, opts);
     expect(again.firstExecutionRunId).not.toBe(first.firstExecutionRunId);
-    const replaced = await env.client.workflow.start(counter, { ...opts, workflowIdConflictPolicy: 'TERMINATE_EXISTING' });
-    expect((await env.client.workflow.getHandle(workflowId, again.firstExecutionRunId).describe()).status.name).toBe('TERMINATED');
+    const replaced = await env.client.workflow.start(counter, {
+      ...opts,
+      workflowIdConflictPolicy: 'TERMINATE_EXISTING',
+    });
+    expect((await env.client.workflow.getHandle(workflowId, again.firstExecutionRunId).describe()).status.name).toBe(
+      'TERMINATED',
+    );
     await replaced.terminate('done');
   });
 
@@ -57,7 +80,9 @@ describe('workflow lifecycle', () => {
     expect(await failureCause(handle)).toBeInstanceOf(TerminatedFailure);
     const history = await fetchAndReplay(env, handle);
     expectEventTypes(history, [...FIRST_TASK, 'WorkflowExecutionTerminated']);
-    expect(eventsOfType(history, 'WorkflowExecutionTerminated')[0]!.workflowExecutionTerminatedEventAttributes!.reason).toBe('enough');
+    expect(
+      eventsOfType(history, 'WorkflowExecutionTerminated')[0]!.workflowExecutionTerminatedEventAttributes!.reason,
+    ).toBe('enough');
   });
 
   it('follows a continue-as-new chain in result()', async () => {
@@ -66,7 +91,10 @@ describe('workflow lifecycle', () => {
     expect(await handle.result()).toBe(6);
     const latest = env.client.workflow.getHandle(workflowId);
     expect((await latest.describe()).runId).not.toBe(handle.firstExecutionRunId);
-    const [firstHistory, lastHistory] = await fetchAndReplayAll(env, [env.client.workflow.getHandle(workflowId, handle.firstExecutionRunId), latest]);
+    const [firstHistory, lastHistory] = await fetchAndReplayAll(env, [
+      env.client.workflow.getHandle(workflowId, handle.firstExecutionRunId),
+      latest,
+    ]);
     expect(eventTypes(firstHistory!).at(-1)).toBe('WorkflowExecutionContinuedAsNew');
     const started = lastHistory!.events![0]!.workflowExecutionStartedEventAttributes!;
     expect(started.firstExecutionRunId).toBe(handle.firstExecutionRunId);
@@ -81,7 +109,10 @@ describe('workflow lifecycle', () => {
 
   it('retries a failed workflow under its retry policy and result() follows the attempts', async () => {
     const workflowId = 'wf-retry-1';
-    const handle = await startWorkflow(env, failsTwice, { workflowId, retry: { initialInterval: '50ms', maximumAttempts: 5 } });
+    const handle = await startWorkflow(env, failsTwice, {
+      workflowId,
+      retry: { initialInterval: '50ms', maximumAttempts: 5 },
+    });
     expect(await handle.result()).toBe(3);
     const [first, last] = await fetchAndReplayAll(env, [
       env.client.workflow.getHandle(workflowId, handle.firstExecutionRunId),
@@ -115,8 +146,14 @@ describe('workflow lifecycle', () => {
   });
 
   it('rejects a start with an undefined search attribute', async () => {
-    const err = await startWorkflow(env, hello, { workflowId: 'bad-sa', args: ['x'], searchAttributes: { Nope: ['x'] } }).catch((e: Error) => e);
-    expect(((err as Error).cause as Error).message).toMatch(/Namespace default has no mapping defined for search attribute Nope/);
+    const err = await startWorkflow(env, hello, {
+      workflowId: 'bad-sa',
+      args: ['x'],
+      searchAttributes: { Nope: ['x'] },
+    }).catch((e: Error) => e);
+    expect(((err as Error).cause as Error).message).toMatch(
+      /Namespace default has no mapping defined for search attribute Nope/,
+    );
   });
 
   // The embedded server's own limit: it has no Nexus. A real server schedules the operation
@@ -143,8 +180,12 @@ describe('workflow lifecycle', () => {
 
   it('lists and counts workflows with the visibility query subset', async () => {
     // One after the other: concurrent starts may reach the server in either order.
-    for (const id of ['list-a', 'list-b']) await env.client.workflow.execute(hello, { taskQueue: env.taskQueue, workflowId: id, args: [id] });
-    const running = await startWorkflow(env, waitsForever, { workflowId: 'list-c', searchAttributes: { Team: ['list'] } });
+    for (const id of ['list-a', 'list-b'])
+      await env.client.workflow.execute(hello, { taskQueue: env.taskQueue, workflowId: id, args: [id] });
+    const running = await startWorkflow(env, waitsForever, {
+      workflowId: 'list-c',
+      searchAttributes: { Team: ['list'] },
+    });
     const ids = async (query: string) => {
       const out: string[] = [];
       for await (const wf of env.client.workflow.list({ query })) out.push(wf.workflowId);
@@ -155,22 +196,36 @@ describe('workflow lifecycle', () => {
     // The default order (no ORDER BY): running first, then the most recently closed.
     const listed = ['list-c', 'list-b', 'list-a'];
     expect(await untilEqual(() => ids("WorkflowId STARTS_WITH 'list-'"), listed)).toEqual(listed);
-    expect(await untilEqual(() => ids("WorkflowType = 'hello' AND WorkflowId STARTS_WITH 'list-'"), ['list-b', 'list-a'])).toEqual(['list-b', 'list-a']);
-    expect(await untilEqual(() => ids("Team = 'list' AND ExecutionStatus = 'Running'"), ['list-c'])).toEqual(['list-c']);
-    expect(await untilEqual(async () => (await env.client.workflow.count("WorkflowId STARTS_WITH 'list-'")).count, 3)).toBe(3);
+    expect(
+      await untilEqual(() => ids("WorkflowType = 'hello' AND WorkflowId STARTS_WITH 'list-'"), ['list-b', 'list-a']),
+    ).toEqual(['list-b', 'list-a']);
+    expect(await untilEqual(() => ids("Team = 'list' AND ExecutionStatus = 'Running'"), ['list-c'])).toEqual([
+      'list-c',
+    ]);
+    expect(
+      await untilEqual(async () => (await env.client.workflow.count("WorkflowId STARTS_WITH 'list-'")).count, 3),
+    ).toBe(3);
     const err = await ids('Nope = 1').catch((e: Error) => e);
     expect(((err as Error).cause as Error).message).toMatch(/invalid query/);
     // Real dev servers (SQLite visibility) refuse ORDER BY, and so does the embedded one.
     const ordered = await ids("WorkflowId STARTS_WITH 'list-' ORDER BY StartTime ASC").catch((e: Error) => e);
-    expect(((ordered as Error).cause as Error).message).toBe("3 INVALID_ARGUMENT: invalid query: operation is not supported: 'order by' clause");
+    expect(((ordered as Error).cause as Error).message).toBe(
+      "3 INVALID_ARGUMENT: invalid query: operation is not supported: 'order by' clause",
+    );
     await running.terminate();
-    expect(await untilEqual(() => ids("WorkflowId = 'list-c' AND ExecutionStatus = 'Terminated'"), ['list-c'])).toEqual(['list-c']);
+    expect(await untilEqual(() => ids("WorkflowId = 'list-c' AND ExecutionStatus = 'Terminated'"), ['list-c'])).toEqual(
+      ['list-c'],
+    );
   });
 
   it('works with TestWorkflowEnvironment.createFromExistingServer', async () => {
     const testEnv = await TestWorkflowEnvironment.createFromExistingServer({ address: env.server.address });
     try {
-      const result = await testEnv.client.workflow.execute(hello, { taskQueue: env.taskQueue, workflowId: 'testenv-1', args: ['env'] });
+      const result = await testEnv.client.workflow.execute(hello, {
+        taskQueue: env.taskQueue,
+        workflowId: 'testenv-1',
+        args: ['env'],
+      });
       expect(result).toBe('Hello, env!');
     } finally {
       await testEnv.teardown();
@@ -182,7 +237,9 @@ describe('namespaces and search attributes', () => {
   it('registers, describes and lists namespaces', async () => {
     const service = env.connection.workflowService;
     // A real server has no default retention: a namespace is registered with one.
-    await expect(service.registerNamespace({ namespace: 'other' })).rejects.toThrow('3 INVALID_ARGUMENT: A valid retention period is not set on request.');
+    await expect(service.registerNamespace({ namespace: 'other' })).rejects.toThrow(
+      '3 INVALID_ARGUMENT: A valid retention period is not set on request.',
+    );
     await service.registerNamespace({
       namespace: 'other',
       // protobufjs encodes a plain number for an int64 field
@@ -210,7 +267,9 @@ describe('namespaces and search attributes', () => {
     const handle = await startWorkflow(env, hello, { workflowId: 'delayed-1', args: ['later'], startDelay: '300ms' });
     expect(await handle.result()).toBe('Hello, later!');
     const history = await fetchAndReplay(env, handle);
-    expect(history.events![0]!.workflowExecutionStartedEventAttributes!.firstWorkflowTaskBackoff?.nanos).toBe(300_000_000);
+    expect(history.events![0]!.workflowExecutionStartedEventAttributes!.firstWorkflowTaskBackoff?.nanos).toBe(
+      300_000_000,
+    );
   });
 });
 
@@ -224,14 +283,24 @@ describe('history fetch', () => {
     const paged: number[] = [];
     let nextPageToken: Uint8Array | undefined;
     do {
-      const page = await service.getWorkflowExecutionHistory({ namespace: 'default', execution, maximumPageSize: 3, nextPageToken });
+      const page = await service.getWorkflowExecutionHistory({
+        namespace: 'default',
+        execution,
+        maximumPageSize: 3,
+        nextPageToken,
+      });
       paged.push(...page.history!.events!.map((e) => Number(e.eventId)));
       nextPageToken = page.nextPageToken?.length ? page.nextPageToken : undefined;
     } while (nextPageToken);
     expect(paged).toEqual([1, 2, 3, 4]);
 
     // Long poll from the end: answered when the signal's events arrive.
-    const end = await service.getWorkflowExecutionHistory({ namespace: 'default', execution, waitNewEvent: true, maximumPageSize: 100 });
+    const end = await service.getWorkflowExecutionHistory({
+      namespace: 'default',
+      execution,
+      waitNewEvent: true,
+      maximumPageSize: 100,
+    });
     const waiting = service.getWorkflowExecutionHistory({
       namespace: 'default',
       execution,

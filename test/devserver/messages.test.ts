@@ -62,7 +62,9 @@ describe('signals and queries', () => {
     await handle.signal(addSignal, 3);
     await untilIdleAfter(handle, 'WorkflowExecutionSignaled');
     // each query is given its own deadline: a stalled one fails instead of waiting 10 s for a retry
-    const answers = await env.client.withDeadline(Date.now() + 5000, () => Promise.all(Array.from({ length: 8 }, () => handle.query(totalQuery))));
+    const answers = await env.client.withDeadline(Date.now() + 5000, () =>
+      Promise.all(Array.from({ length: 8 }, () => handle.query(totalQuery))),
+    );
     expect(answers).toEqual(Array(8).fill(3));
     await handle.signal(finishSignal);
     await handle.result();
@@ -82,14 +84,23 @@ describe('signals and queries', () => {
   it('starts with a signal, and signals a running workflow with signal-with-start', async () => {
     const workflowId = 'sws-1';
     const signalWithStart = (n: number) =>
-      env.client.workflow.signalWithStart(counter, { taskQueue: env.taskQueue, workflowId, signal: addSignal, signalArgs: [n] });
+      env.client.workflow.signalWithStart(counter, {
+        taskQueue: env.taskQueue,
+        workflowId,
+        signal: addSignal,
+        signalArgs: [n],
+      });
     const first = await signalWithStart(7);
     const second = await signalWithStart(3);
     expect(second.signaledRunId).toBe(first.signaledRunId);
     await first.signal(finishSignal);
     expect(await first.result()).toBe(10);
     const history = await fetchAndReplay(env, first);
-    expect(eventTypes(history).slice(0, 3)).toEqual(['WorkflowExecutionStarted', 'WorkflowExecutionSignaled', 'WorkflowTaskScheduled']);
+    expect(eventTypes(history).slice(0, 3)).toEqual([
+      'WorkflowExecutionStarted',
+      'WorkflowExecutionSignaled',
+      'WorkflowTaskScheduled',
+    ]);
   });
 });
 

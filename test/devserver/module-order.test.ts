@@ -25,7 +25,9 @@ function localImports(source: string): string[] {
 }
 
 function importGraph(dir: string): Graph {
-  const files = readdirSync(dir).filter((f) => f.endsWith('.ts')).sort();
+  const files = readdirSync(dir)
+    .filter((f) => f.endsWith('.ts'))
+    .sort();
   return new Map(files.map((f) => [f, localImports(readFileSync(dir + f, 'utf8')).filter((i) => files.includes(i))]));
 }
 
@@ -63,7 +65,9 @@ describe('module order', () => {
       ['d.ts', []],
     ]);
     expect(findCycles(graph)).toEqual(['a.ts → b.ts → c.ts → a.ts']);
-    expect(localImports("import type { X } from './x.ts';\nexport { y } from './y.ts';\nconst z = await import('./z.ts');")).toEqual(['x.ts', 'y.ts', 'z.ts']);
+    expect(
+      localImports("import type { X } from './x.ts';\nexport { y } from './y.ts';\nconst z = await import('./z.ts');"),
+    ).toEqual(['x.ts', 'y.ts', 'z.ts']);
   });
 
   it('src/devserver has no import cycle', () => {

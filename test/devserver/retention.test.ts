@@ -17,7 +17,10 @@ describe('retention', () => {
     let gone = false;
     for (let i = 0; i < 100 && !gone; i++) {
       await new Promise((r) => setTimeout(r, 200));
-      gone = await done.describe().then(() => false, (e: unknown) => e instanceof WorkflowNotFoundError);
+      gone = await done.describe().then(
+        () => false,
+        (e: unknown) => e instanceof WorkflowNotFoundError,
+      );
     }
     expect(gone).toBe(true);
     expect((await running.describe()).status.name).toBe('RUNNING');

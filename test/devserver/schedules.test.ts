@@ -6,7 +6,14 @@
  * spec is refused in the real server's words. Also the embedded server's spec compiler (its
  * messages are the real server's) and its times, without a server.
  */
-import { Client, Connection, ScheduleAlreadyRunning, ScheduleNotFoundError, ScheduleOverlapPolicy, type ScheduleDescription } from '@temporalio/client';
+import {
+  Client,
+  Connection,
+  ScheduleAlreadyRunning,
+  ScheduleNotFoundError,
+  ScheduleOverlapPolicy,
+  type ScheduleDescription,
+} from '@temporalio/client';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -23,12 +30,16 @@ import { fetchAndReplayAll, useTestEnv } from './helpers.ts';
 
 const env = useTestEnv();
 const iso = (t: number | undefined) => (t === undefined ? undefined : new Date(t).toISOString());
-const times = (spec: object, from: string, n = 3) => new SpecTimes(compileSpec(spec)).upcoming(Date.parse(from), n).map(iso);
+const times = (spec: object, from: string, n = 3) =>
+  new SpecTimes(compileSpec(spec)).upcoming(Date.parse(from), n).map(iso);
 
 let seq = 0;
 const uniqueId = (name: string) => `${name}-${Date.now().toString(36)}-${seq++}`;
 
-async function until(describeIt: () => Promise<ScheduleDescription>, ready: (d: ScheduleDescription) => boolean): Promise<ScheduleDescription> {
+async function until(
+  describeIt: () => Promise<ScheduleDescription>,
+  ready: (d: ScheduleDescription) => boolean,
+): Promise<ScheduleDescription> {
   for (let i = 0; i < 300; i++) {
     const d = await describeIt();
     if (ready(d)) return d;
@@ -39,18 +50,45 @@ async function until(describeIt: () => Promise<ScheduleDescription>, ready: (d: 
 
 describe('schedule specs', () => {
   it.each([
-    [{ cronString: ['*/15 * * * *'] }, ['2026-11-24T08:45:00.000Z', '2026-11-24T09:00:00.000Z', '2026-11-24T09:15:00.000Z']],
-    [{ cronString: ['0 9 * * MON-FRI'] }, ['2026-11-24T09:00:00.000Z', '2026-11-25T09:00:00.000Z', '2026-11-26T09:00:00.000Z']],
-    [{ cronString: ['30 0 9 * * * *'] }, ['2026-11-24T09:00:30.000Z', '2026-11-25T09:00:30.000Z', '2026-11-26T09:00:30.000Z']],
+    [
+      { cronString: ['*/15 * * * *'] },
+      ['2026-11-24T08:45:00.000Z', '2026-11-24T09:00:00.000Z', '2026-11-24T09:15:00.000Z'],
+    ],
+    [
+      { cronString: ['0 9 * * MON-FRI'] },
+      ['2026-11-24T09:00:00.000Z', '2026-11-25T09:00:00.000Z', '2026-11-26T09:00:00.000Z'],
+    ],
+    [
+      { cronString: ['30 0 9 * * * *'] },
+      ['2026-11-24T09:00:30.000Z', '2026-11-25T09:00:30.000Z', '2026-11-26T09:00:30.000Z'],
+    ],
     [{ cronString: ['0 0 1 1 * 2028'] }, ['2028-01-01T00:00:00.000Z']],
-    [{ cronString: ['@every 90s'] }, ['2026-11-24T08:31:30.000Z', '2026-11-24T08:33:00.000Z', '2026-11-24T08:34:30.000Z']],
-    [{ cronString: ['@every 1h/15m'] }, ['2026-11-24T09:15:00.000Z', '2026-11-24T10:15:00.000Z', '2026-11-24T11:15:00.000Z']],
+    [
+      { cronString: ['@every 90s'] },
+      ['2026-11-24T08:31:30.000Z', '2026-11-24T08:33:00.000Z', '2026-11-24T08:34:30.000Z'],
+    ],
+    [
+      { cronString: ['@every 1h/15m'] },
+      ['2026-11-24T09:15:00.000Z', '2026-11-24T10:15:00.000Z', '2026-11-24T11:15:00.000Z'],
+    ],
     [{ cronString: ['@weekly'] }, ['2026-11-29T00:00:00.000Z', '2026-12-06T00:00:00.000Z', '2026-12-13T00:00:00.000Z']],
-    [{ calendar: [{ hour: '12', dayOfWeek: 'SAT' }] }, ['2026-11-28T12:00:00.000Z', '2026-12-05T12:00:00.000Z', '2026-12-12T12:00:00.000Z']],
-    [{ cronString: ['0 * * * *'], excludeCalendar: [{ hour: '10-11', minute: '*' }] }, ['2026-11-24T09:00:00.000Z', '2026-11-24T12:00:00.000Z', '2026-11-24T13:00:00.000Z']],
+    [
+      { calendar: [{ hour: '12', dayOfWeek: 'SAT' }] },
+      ['2026-11-28T12:00:00.000Z', '2026-12-05T12:00:00.000Z', '2026-12-12T12:00:00.000Z'],
+    ],
+    [
+      { cronString: ['0 * * * *'], excludeCalendar: [{ hour: '10-11', minute: '*' }] },
+      ['2026-11-24T09:00:00.000Z', '2026-11-24T12:00:00.000Z', '2026-11-24T13:00:00.000Z'],
+    ],
     // every field must match (not either day field, as in classic cron)
-    [{ cronString: ['0 12 13 * FRI'] }, ['2027-08-13T12:00:00.000Z', '2028-10-13T12:00:00.000Z', '2029-04-13T12:00:00.000Z']],
-    [{ interval: [{ interval: { seconds: 3600 } }], endTime: { seconds: Date.parse('2026-11-24T10:30:00Z') / 1000 } }, ['2026-11-24T09:00:00.000Z', '2026-11-24T10:00:00.000Z']],
+    [
+      { cronString: ['0 12 13 * FRI'] },
+      ['2027-08-13T12:00:00.000Z', '2028-10-13T12:00:00.000Z', '2029-04-13T12:00:00.000Z'],
+    ],
+    [
+      { interval: [{ interval: { seconds: 3600 } }], endTime: { seconds: Date.parse('2026-11-24T10:30:00Z') / 1000 } },
+      ['2026-11-24T09:00:00.000Z', '2026-11-24T10:00:00.000Z'],
+    ],
   ])('%j fires at %j', (spec, expected) => {
     expect(times(spec, '2026-11-24T08:30:10Z', 3)).toEqual(expected);
   });
@@ -58,7 +96,10 @@ describe('schedule specs', () => {
   it('keeps wall-clock times in a time zone across a DST change', () => {
     // New York leaves daylight saving time on 2026-11-01: 9:00 is 13:00Z before, 14:00Z after
     expect(times({ cronString: ['CRON_TZ=America/New_York 0 9 * * *'] }, '2026-10-30T12:00:00Z', 4)).toEqual([
-      '2026-10-30T13:00:00.000Z', '2026-10-31T13:00:00.000Z', '2026-11-01T14:00:00.000Z', '2026-11-02T14:00:00.000Z',
+      '2026-10-30T13:00:00.000Z',
+      '2026-10-31T13:00:00.000Z',
+      '2026-11-01T14:00:00.000Z',
+      '2026-11-02T14:00:00.000Z',
     ]);
     expect(compileSpec({ cronString: ['TZ=Europe/Paris @daily'] }).timezoneName).toBe('Europe/Paris');
   });
@@ -87,15 +128,24 @@ describe('schedule specs', () => {
     [{ cronString: ['@every 1x'] }, 'time: unknown unit "x" in duration "1x"'],
     [{ cronString: ['CRON_TZ=Europe/Paris 0 9 * * *', '0 18 * * *'] }, 'conflicting timezone names'],
     [{ calendar: [{ hour: '25', minute: 'x' }] }, 'Minute is not in range [0-59], Hour is not in range [0-23]'],
-    [{ structuredCalendar: [{ dayOfWeek: [{ start: 7 }] }] }, 'invalid calendar spec: DayOfWeek Start is not in range [0-6]'],
+    [
+      { structuredCalendar: [{ dayOfWeek: [{ start: 7 }] }] },
+      'invalid calendar spec: DayOfWeek Start is not in range [0-6]',
+    ],
     [{ cronString: ['CRON_TZ=Mars/Olympus 0 9 * * *'] }, 'unknown time zone Mars/Olympus'],
   ])('refuses %j', (spec, message) => {
     expect(() => compileSpec(spec)).toThrow(new Error(message));
   });
 
   it('reads day and month names by prefix and Sunday as 0 or 7', () => {
-    expect(times({ cronString: ['0 9 * Dec Sunday'] }, '2026-11-24T08:30:10Z', 2)).toEqual(['2026-12-06T09:00:00.000Z', '2026-12-13T09:00:00.000Z']);
-    expect(compileSpec({ cronString: ['0 9 * * 5-7'] }).structuredCalendar[0].dayOfWeek).toEqual([{ start: 0, end: 0, step: 1 }, { start: 5, end: 6, step: 1 }]);
+    expect(times({ cronString: ['0 9 * Dec Sunday'] }, '2026-11-24T08:30:10Z', 2)).toEqual([
+      '2026-12-06T09:00:00.000Z',
+      '2026-12-13T09:00:00.000Z',
+    ]);
+    expect(compileSpec({ cronString: ['0 9 * * 5-7'] }).structuredCalendar[0].dayOfWeek).toEqual([
+      { start: 0, end: 0, step: 1 },
+      { start: 5, end: 6, step: 1 },
+    ]);
     expect(times({ cronString: ['@every 1d'] }, '2026-11-24T08:30:10Z', 1)).toEqual(['2026-11-25T00:00:00.000Z']);
   });
 });
@@ -106,9 +156,18 @@ describe('schedules on a server', () => {
     const handle = await env.client.schedule.create({
       scheduleId,
       spec: { intervals: [{ every: '1s' }] },
-      action: { type: 'startWorkflow', workflowType: hello, args: ['schedule'], taskQueue: env.taskQueue, workflowId: `${scheduleId}-wf` },
+      action: {
+        type: 'startWorkflow',
+        workflowType: hello,
+        args: ['schedule'],
+        taskQueue: env.taskQueue,
+        workflowId: `${scheduleId}-wf`,
+      },
     });
-    const d = await until(() => handle.describe(), (x) => x.info.recentActions.length >= 2);
+    const d = await until(
+      () => handle.describe(),
+      (x) => x.info.recentActions.length >= 2,
+    );
     expect(d.info.numActionsTaken).toBeGreaterThanOrEqual(2);
     expect(d.info.nextActionTimes.length).toBe(10);
     expect(d.policies.overlap).toBe(ScheduleOverlapPolicy.SKIP);
@@ -123,7 +182,8 @@ describe('schedules on a server', () => {
     const described = await started.describe();
     expect(described.searchAttributes.TemporalScheduledById).toEqual([scheduleId]);
     const listed = [];
-    for await (const w of env.client.workflow.list({ query: `TemporalScheduledById = '${scheduleId}'` })) listed.push(w.workflowId);
+    for await (const w of env.client.workflow.list({ query: `TemporalScheduledById = '${scheduleId}'` }))
+      listed.push(w.workflowId);
     expect(listed).toContain(workflowId);
     await fetchAndReplayAll(env, [started]);
     await expect(handle.describe()).rejects.toBeInstanceOf(ScheduleNotFoundError);
@@ -134,9 +194,18 @@ describe('schedules on a server', () => {
     const skip = await env.client.schedule.create({
       scheduleId: skipId,
       spec: { intervals: [{ every: '1s' }] },
-      action: { type: 'startWorkflow', workflowType: sleeper, args: [60_000], taskQueue: env.taskQueue, workflowId: skipId },
+      action: {
+        type: 'startWorkflow',
+        workflowType: sleeper,
+        args: [60_000],
+        taskQueue: env.taskQueue,
+        workflowId: skipId,
+      },
     });
-    const skipped = await until(() => skip.describe(), (x) => x.info.numActionsSkippedOverlap >= 2);
+    const skipped = await until(
+      () => skip.describe(),
+      (x) => x.info.numActionsSkippedOverlap >= 2,
+    );
     expect(skipped.info.numActionsTaken).toBe(1);
     expect(skipped.info.runningActions).toHaveLength(1);
 
@@ -145,10 +214,19 @@ describe('schedules on a server', () => {
       scheduleId: bufferId,
       spec: { intervals: [{ every: '1s' }] },
       policies: { overlap: ScheduleOverlapPolicy.BUFFER_ONE },
-      action: { type: 'startWorkflow', workflowType: sleeper, args: [1500], taskQueue: env.taskQueue, workflowId: bufferId },
+      action: {
+        type: 'startWorkflow',
+        workflowType: sleeper,
+        args: [1500],
+        taskQueue: env.taskQueue,
+        workflowId: bufferId,
+      },
     });
     // the buffered start goes when the running one closes: a second action; a time that finds one buffered is skipped
-    const buffered = await until(() => buffer.describe(), (x) => x.info.numActionsTaken >= 2 && x.info.numActionsSkippedOverlap >= 1);
+    const buffered = await until(
+      () => buffer.describe(),
+      (x) => x.info.numActionsTaken >= 2 && x.info.numActionsSkippedOverlap >= 1,
+    );
     expect(Number(buffered.raw.info?.bufferDropped ?? 0)).toBe(0);
     const [a, b] = buffered.info.recentActions;
     const firstClose = (await env.client.workflow.getHandle(a!.action.workflow.workflowId).describe()).closeTime!;
@@ -156,7 +234,8 @@ describe('schedules on a server', () => {
     expect(secondStart.getTime()).toBeGreaterThanOrEqual(firstClose.getTime());
 
     for (const h of [skip, buffer]) await h.delete();
-    for (const run of skipped.info.runningActions) await env.client.workflow.getHandle(run.workflow.workflowId).terminate('test over');
+    for (const run of skipped.info.runningActions)
+      await env.client.workflow.getHandle(run.workflow.workflowId).terminate('test over');
   }, 60_000);
 
   it('pause, trigger while paused (not using up limited actions), unpause, and an update that loses a race (dropped)', async () => {
@@ -164,7 +243,13 @@ describe('schedules on a server', () => {
     const handle = await env.client.schedule.create({
       scheduleId,
       spec: { calendars: [{ minute: 0, hour: '*' }] },
-      action: { type: 'startWorkflow', workflowType: hello, args: ['trigger'], taskQueue: env.taskQueue, workflowId: scheduleId },
+      action: {
+        type: 'startWorkflow',
+        workflowType: hello,
+        args: ['trigger'],
+        taskQueue: env.taskQueue,
+        workflowId: scheduleId,
+      },
       state: { paused: true, note: 'waiting for the launch', remainingActions: 2 },
     });
     let d = await handle.describe();
@@ -172,10 +257,15 @@ describe('schedules on a server', () => {
     expect(d.info.nextActionTimes).toHaveLength(2);
 
     await handle.trigger();
-    d = await until(() => handle.describe(), (x) => x.info.numActionsTaken === 1);
+    d = await until(
+      () => handle.describe(),
+      (x) => x.info.numActionsTaken === 1,
+    );
     // a manual start uses up none of the remaining actions
     expect(d.state.remainingActions).toBe(2);
-    expect(await env.client.workflow.getHandle(d.info.recentActions[0]!.action.workflow.workflowId).result()).toBe('Hello, trigger!');
+    expect(await env.client.workflow.getHandle(d.info.recentActions[0]!.action.workflow.workflowId).result()).toBe(
+      'Hello, trigger!',
+    );
 
     await handle.unpause('launched');
     d = await handle.describe();
@@ -187,19 +277,34 @@ describe('schedules on a server', () => {
     d = await handle.describe();
     expect(d.spec.calendars?.[0]?.minute).toEqual([{ start: 30, end: 30, step: 1 }]);
     // an update carrying a token from before the change loses the race: accepted, and dropped
-    const late = { ...d.raw.schedule, spec: { ...d.raw.schedule!.spec, structuredCalendar: [{ minute: [{ start: 45 }], hour: [{ start: 0, end: 23 }] }] } };
-    await env.client.workflowService.updateSchedule({ namespace: 'default', scheduleId, schedule: late, conflictToken: stale, requestId: 'raced' });
+    const late = {
+      ...d.raw.schedule,
+      spec: {
+        ...d.raw.schedule!.spec,
+        structuredCalendar: [{ minute: [{ start: 45 }], hour: [{ start: 0, end: 23 }] }],
+      },
+    };
+    await env.client.workflowService.updateSchedule({
+      namespace: 'default',
+      scheduleId,
+      schedule: late,
+      conflictToken: stale,
+      requestId: 'raced',
+    });
     d = await handle.describe();
     expect(d.spec.calendars?.[0]?.minute).toEqual([{ start: 30, end: 30, step: 1 }]);
 
-    await expect(env.client.schedule.create({
-      scheduleId,
-      spec: { intervals: [{ every: '1h' }] },
-      action: { type: 'startWorkflow', workflowType: hello, args: ['x'], taskQueue: env.taskQueue },
-    })).rejects.toBeInstanceOf(ScheduleAlreadyRunning);
+    await expect(
+      env.client.schedule.create({
+        scheduleId,
+        spec: { intervals: [{ every: '1h' }] },
+        action: { type: 'startWorkflow', workflowType: hello, args: ['x'], taskQueue: env.taskQueue },
+      }),
+    ).rejects.toBeInstanceOf(ScheduleAlreadyRunning);
 
     const paused: string[] = [];
-    for await (const s of env.client.schedule.list({ query: 'TemporalSchedulePaused = true' })) paused.push(s.scheduleId);
+    for await (const s of env.client.schedule.list({ query: 'TemporalSchedulePaused = true' }))
+      paused.push(s.scheduleId);
     expect(paused).toContain(scheduleId);
     await handle.delete();
   }, 60_000);
@@ -210,16 +315,26 @@ describe('schedules on a server', () => {
       scheduleId,
       spec: { intervals: [{ every: '1s' }] },
       policies: { overlap: ScheduleOverlapPolicy.ALLOW_ALL },
-      action: { type: 'startWorkflow', workflowType: sleeper, args: [60_000], taskQueue: env.taskQueue, workflowId: scheduleId },
+      action: {
+        type: 'startWorkflow',
+        workflowType: sleeper,
+        args: [60_000],
+        taskQueue: env.taskQueue,
+        workflowId: scheduleId,
+      },
       state: { remainingActions: 2 },
     });
-    const d = await until(() => handle.describe(), (x) => x.state.remainingActions === 0);
+    const d = await until(
+      () => handle.describe(),
+      (x) => x.state.remainingActions === 0,
+    );
     expect(d.info.numActionsTaken).toBe(2);
     expect(d.info.nextActionTimes).toEqual([]);
     // both still sleep, but ALLOW_ALL starts are not tracked as running
     expect(d.info.runningActions).toEqual([]);
     await handle.delete();
-    for (const a of d.info.recentActions) await env.client.workflow.getHandle(a.action.workflow.workflowId).terminate('test over');
+    for (const a of d.info.recentActions)
+      await env.client.workflow.getHandle(a.action.workflow.workflowId).terminate('test over');
   }, 60_000);
 
   it('backfills the spec times of a past range (ALLOW_ALL), and lists matching times', async () => {
@@ -227,7 +342,13 @@ describe('schedules on a server', () => {
     const handle = await env.client.schedule.create({
       scheduleId,
       spec: { calendars: [{ minute: 0, hour: '*' }] },
-      action: { type: 'startWorkflow', workflowType: hello, args: ['backfill'], taskQueue: env.taskQueue, workflowId: scheduleId },
+      action: {
+        type: 'startWorkflow',
+        workflowType: hello,
+        args: ['backfill'],
+        taskQueue: env.taskQueue,
+        workflowId: scheduleId,
+      },
       state: { paused: true },
     });
     const start = new Date('2026-01-01T00:30:00Z');
@@ -239,9 +360,14 @@ describe('schedules on a server', () => {
     );
     const seconds = (d: Date) => ({ seconds: d.getTime() / 1000 }) as never;
     const matching = (await env.client.workflowService.listScheduleMatchingTimes({
-      namespace: 'default', scheduleId, startTime: seconds(start), endTime: seconds(end),
+      namespace: 'default',
+      scheduleId,
+      startTime: seconds(start),
+      endTime: seconds(end),
     })) as { startTime?: Array<{ seconds?: unknown }> };
-    expect(matching.startTime?.map((t) => Number(t.seconds))).toEqual([1, 2, 3].map((h) => Date.UTC(2026, 0, 1, h) / 1000));
+    expect(matching.startTime?.map((t) => Number(t.seconds))).toEqual(
+      [1, 2, 3].map((h) => Date.UTC(2026, 0, 1, h) / 1000),
+    );
     await handle.delete();
   }, 60_000);
 
@@ -250,15 +376,21 @@ describe('schedules on a server', () => {
     [{ cronExpressions: ['61 * * * *'] }, 'Minute is not in range [0-59]'],
     [{ intervals: [{ every: 500 }] }, 'interval is too small'],
     [{ cronExpressions: ['0 9 * * *'], timezone: 'Mars/Olympus' }, 'unknown time zone Mars/Olympus'],
-  ])('refuses a bad spec %j with the reason alone (a TypeError)', async (spec, message) => {
-    const bad = await env.client.schedule.create({
-      scheduleId: uniqueId('bad'),
-      spec,
-      action: { type: 'startWorkflow', workflowType: hello, args: ['x'], taskQueue: env.taskQueue },
-    }).catch((e: Error) => e);
-    expect(bad).toBeInstanceOf(TypeError);
-    expect((bad as Error).message).toBe(message);
-  }, 60_000);
+  ])(
+    'refuses a bad spec %j with the reason alone (a TypeError)',
+    async (spec, message) => {
+      const bad = await env.client.schedule
+        .create({
+          scheduleId: uniqueId('bad'),
+          spec,
+          action: { type: 'startWorkflow', workflowType: hello, args: ['x'], taskQueue: env.taskQueue },
+        })
+        .catch((e: Error) => e);
+      expect(bad).toBeInstanceOf(TypeError);
+      expect((bad as Error).message).toBe(message);
+    },
+    60_000,
+  );
 });
 
 describe('schedules that outlive things', () => {
@@ -270,7 +402,10 @@ describe('schedules that outlive things', () => {
       policies: { pauseOnFailure: true },
       action: { type: 'startWorkflow', workflowType: failing, taskQueue: env.taskQueue, workflowId: scheduleId },
     });
-    const d = await until(() => handle.describe(), (x) => x.state.paused);
+    const d = await until(
+      () => handle.describe(),
+      (x) => x.state.paused,
+    );
     expect(d.info.numActionsTaken).toBe(1);
     const workflowId = d.info.recentActions[0]!.action.workflow.workflowId;
     expect(d.state.note).toBe(`paused due to workflow failure: ${workflowId}: workflow gave up`);
@@ -279,13 +414,33 @@ describe('schedules that outlive things', () => {
 
   it('survive a restart of a server on --db, paused or not, and go on firing', async () => {
     const db = join(mkdtempSync(join(tmpdir(), 'schedules-db-')), 'state.json');
-    const action = { type: 'startWorkflow' as const, workflowType: 'nobodyRunsThis', taskQueue: 'no-worker', workflowId: 'kept' };
+    const action = {
+      type: 'startWorkflow' as const,
+      workflowType: 'nobodyRunsThis',
+      taskQueue: 'no-worker',
+      workflowId: 'kept',
+    };
     let server = await startTestServer({ db });
     let connection = await Connection.connect({ address: server.address });
     let client = new Client({ connection });
-    const live = await client.schedule.create({ scheduleId: 'kept', spec: { intervals: [{ every: '1s' }] }, policies: { overlap: ScheduleOverlapPolicy.ALLOW_ALL }, action });
-    await client.schedule.create({ scheduleId: 'kept-paused', spec: { intervals: [{ every: '1s' }] }, state: { paused: true, note: 'hold' }, action });
-    const before = (await until(() => live.describe(), (x) => x.info.numActionsTaken >= 1)).info.numActionsTaken;
+    const live = await client.schedule.create({
+      scheduleId: 'kept',
+      spec: { intervals: [{ every: '1s' }] },
+      policies: { overlap: ScheduleOverlapPolicy.ALLOW_ALL },
+      action,
+    });
+    await client.schedule.create({
+      scheduleId: 'kept-paused',
+      spec: { intervals: [{ every: '1s' }] },
+      state: { paused: true, note: 'hold' },
+      action,
+    });
+    const before = (
+      await until(
+        () => live.describe(),
+        (x) => x.info.numActionsTaken >= 1,
+      )
+    ).info.numActionsTaken;
     await connection.close();
     await server.shutdown();
 
@@ -293,7 +448,10 @@ describe('schedules that outlive things', () => {
     connection = await Connection.connect({ address: server.address });
     client = new Client({ connection });
     try {
-      const after = await until(() => client.schedule.getHandle('kept').describe(), (x) => x.info.numActionsTaken > before);
+      const after = await until(
+        () => client.schedule.getHandle('kept').describe(),
+        (x) => x.info.numActionsTaken > before,
+      );
       expect(after.info.recentActions.length).toBeGreaterThan(before);
       const paused = await client.schedule.getHandle('kept-paused').describe();
       expect([paused.state.paused, paused.state.note, paused.info.numActionsTaken]).toEqual([true, 'hold', 0]);
@@ -306,20 +464,34 @@ describe('schedules that outlive things', () => {
 
 describe('catching up after the server was down', () => {
   it('takes the times missed within the catch-up window and counts the older ones as missed', () => {
-    const engine = new Engine({ namespaces: { default: newNamespace('default') }, runs: {}, chains: {} }, hooks(() => undefined));
+    const engine = new Engine(
+      { namespaces: { default: newNamespace('default') }, runs: {}, chains: {} },
+      hooks(() => undefined),
+    );
     const scheduler = new Scheduler(engine);
     const now = Date.now();
     const rec: ScheduleRecord = {
-      namespace: 'default', scheduleId: 'late', createdAt: now - 60_000, conflictToken: 1,
+      namespace: 'default',
+      scheduleId: 'late',
+      createdAt: now - 60_000,
+      conflictToken: 1,
       // the server stopped 30 s ago; the window is 10 s; one time per second
       processedUntil: now - 30_000,
       schedule: {
         spec: compileSpec({ interval: [{ interval: { seconds: 1 } }] }),
-        action: { startWorkflow: { workflowId: 'late', workflowType: { name: 'nobody' }, taskQueue: { name: 'none' } } },
+        action: {
+          startWorkflow: { workflowId: 'late', workflowType: { name: 'nobody' }, taskQueue: { name: 'none' } },
+        },
         policies: { catchupWindow: { seconds: 10 }, overlapPolicy: 'SCHEDULE_OVERLAP_POLICY_ALLOW_ALL' },
         state: {},
       },
-      actionCount: 0, missedCatchupWindow: 0, overlapSkipped: 0, bufferDropped: 0, buffered: [], recent: [], running: [],
+      actionCount: 0,
+      missedCatchupWindow: 0,
+      overlapSkipped: 0,
+      bufferDropped: 0,
+      buffered: [],
+      recent: [],
+      running: [],
     };
     scheduler.records[scheduleKey('default', 'late')] = rec;
     scheduler.wake(scheduleKey('default', 'late'));

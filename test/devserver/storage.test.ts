@@ -69,8 +69,13 @@ describe('log store', () => {
     (state.runs['default|wf|r1'] as unknown as Record<string, unknown>).note = 'changed';
     store.changed('runs', 'default|wf|r1');
     store.flush();
-    const added = lines(path).slice(before).map((l) => JSON.parse(l));
-    expect(added).toEqual([{ c: 'runs', k: 'default|wf|r1', v: { workflowId: 'wf', note: 'changed' } }, { commit: expect.any(Number) }]);
+    const added = lines(path)
+      .slice(before)
+      .map((l) => JSON.parse(l));
+    expect(added).toEqual([
+      { c: 'runs', k: 'default|wf|r1', v: { workflowId: 'wf', note: 'changed' } },
+      { commit: expect.any(Number) },
+    ]);
     store.flush(); // nothing marked: nothing written
     expect(lines(path).length).toBe(before + 2);
     expect(reload(path)).toEqual(state);
@@ -103,7 +108,11 @@ describe('log store', () => {
     store.changed('runs', 'default|wf|r1');
     store.changed('chains', 'default|wf');
     store.flush();
-    expect(lines(path).slice(-3, -1).map((l) => JSON.parse(l))).toEqual([
+    expect(
+      lines(path)
+        .slice(-3, -1)
+        .map((l) => JSON.parse(l)),
+    ).toEqual([
       { c: 'runs', k: 'default|wf|r1', v: null },
       { c: 'chains', k: 'default|wf', v: null },
     ]);
@@ -126,7 +135,10 @@ describe('log store', () => {
     store.close();
     const committed = readFileSync(path, 'utf8');
     // a write killed after its first record, in the middle of its second line
-    appendFileSync(path, `${JSON.stringify({ c: 'runs', k: 'default|wf|r2', v: { workflowId: 'wf' } })}\n{"c":"chains","k":"def`);
+    appendFileSync(
+      path,
+      `${JSON.stringify({ c: 'runs', k: 'default|wf|r2', v: { workflowId: 'wf' } })}\n{"c":"chains","k":"def`,
+    );
     expect(reload(path)).toEqual(state);
 
     const again = new FileStore(path);
@@ -169,7 +181,11 @@ describe('log store', () => {
 
   it('loads a file of the old whole-state format and rewrites it as a log', () => {
     const path = newFile();
-    const old = { namespaces: { default: newNamespace('default') }, runs: { 'default|a|1': { workflowId: 'a' } }, chains: { 'default|a': ['1'] } };
+    const old = {
+      namespaces: { default: newNamespace('default') },
+      runs: { 'default|a|1': { workflowId: 'a' } },
+      chains: { 'default|a': ['1'] },
+    };
     writeFileSync(path, JSON.stringify({ format: 'navigator-devserver/1', state: old }));
     const store = new FileStore(path);
     expect(store.open(emptyState())).toEqual({ ...old, extras: {} });
@@ -187,19 +203,34 @@ describe('engine marks', () => {
     const state = store.open(emptyState());
     state.namespaces.default = newNamespace('default');
     store.compact();
-    const engine = new Engine(state, hooks((collection, key) => store.changed(collection, key)));
+    const engine = new Engine(
+      state,
+      hooks((collection, key) => store.changed(collection, key)),
+    );
     const start = (workflowId: string) =>
-      startWorkflowExecution(engine, { namespace: 'default', workflowId, workflowType: { name: 'w' }, taskQueue: { name: 'q' }, requestId: workflowId });
+      startWorkflowExecution(engine, {
+        namespace: 'default',
+        workflowId,
+        workflowType: { name: 'w' },
+        taskQueue: { name: 'q' },
+        requestId: workflowId,
+      });
     for (const id of ['a', 'b']) start(id);
     store.flush();
-    terminateWorkflowExecution(engine, { namespace: 'default', workflowExecution: { workflowId: 'a' }, reason: 'test' });
+    terminateWorkflowExecution(engine, {
+      namespace: 'default',
+      workflowExecution: { workflowId: 'a' },
+      reason: 'test',
+    });
     store.flush();
     expect(reload(path)).toEqual({ ...state, extras: {} });
 
     const before = lines(path).length;
     expect(sweepRetention(engine, Date.now() + 2 * 86_400_000)).toBe(1);
     store.flush();
-    const written = lines(path).slice(before).map((l) => JSON.parse(l) as { c?: string; v?: unknown });
+    const written = lines(path)
+      .slice(before)
+      .map((l) => JSON.parse(l) as { c?: string; v?: unknown });
     expect(written.filter((r) => r.c).map((r) => [r.c, r.v])).toEqual([
       ['runs', null],
       ['chains', null],

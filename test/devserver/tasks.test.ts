@@ -2,7 +2,16 @@
 import { TimeoutFailure } from '@temporalio/common';
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { addSignal, broken, counter, finishBefore, finishSignal, localHello, totalQuery, waitsForever } from './fixtures/workflows.ts';
+import {
+  addSignal,
+  broken,
+  counter,
+  finishBefore,
+  finishSignal,
+  localHello,
+  totalQuery,
+  waitsForever,
+} from './fixtures/workflows.ts';
 import {
   eventsOfType,
   eventTypes,
@@ -47,7 +56,12 @@ describe('workflow tasks', () => {
     const described = await untilDescribed(handle, (d) => (d.raw.pendingWorkflowTask?.attempt ?? 0) >= 3);
     expect(described.raw.pendingWorkflowTask?.attempt).toBeGreaterThanOrEqual(3);
     const history = await handle.fetchHistory();
-    expectEventTypes(history, ['WorkflowExecutionStarted', 'WorkflowTaskScheduled', 'WorkflowTaskStarted', 'WorkflowTaskFailed']);
+    expectEventTypes(history, [
+      'WorkflowExecutionStarted',
+      'WorkflowTaskScheduled',
+      'WorkflowTaskStarted',
+      'WorkflowTaskFailed',
+    ]);
     const failed = eventsOfType(history, 'WorkflowTaskFailed')[0]!.workflowTaskFailedEventAttributes!;
     expect(failed.failure?.message).toBe('bug in workflow code');
     await handle.terminate('cannot be fixed here');

@@ -107,17 +107,9 @@ describe('parseVisibilityQuery', () => {
       const f = parseVisibilityQuery(q).filter;
       return f && f.kind === 'in' ? f.values.map((v) => v.value) : undefined;
     };
-    expect(values(String.raw`CustomKeyword IN ('it''s', "say \"hi\"", 'a\\b', '', -3, 1.5, 2e3, true, FALSE)`)).toEqual([
-      "it's",
-      'say "hi"',
-      'a\\b',
-      '',
-      -3,
-      1.5,
-      2000,
-      true,
-      false,
-    ]);
+    expect(values(String.raw`CustomKeyword IN ('it''s', "say \"hi\"", 'a\\b', '', -3, 1.5, 2e3, true, FALSE)`)).toEqual(
+      ["it's", 'say "hi"', 'a\\b', '', -3, 1.5, 2000, true, false],
+    );
   });
 
   it('parses back-quoted names and keeps names case-sensitive', () => {
@@ -174,7 +166,7 @@ describe('syntax errors', () => {
     ['ORDER StartTime', /expected BY but found 'StartTime'/],
     ['ORDER BY', /expected a field name but found end of query/],
     ['ORDER BY StartTime DESC StartTime', /expected ',' or end of query but found 'StartTime'/],
-    ["WorkflowId = 12abc", /malformed number '12abc'/],
+    ['WorkflowId = 12abc', /malformed number '12abc'/],
     ['Order = 1', /expected BY but found '=' at position 6/], // keywords as names need backticks
   ])('%s', (q, message) => {
     let err: unknown;
@@ -210,7 +202,10 @@ describe('semantic errors', () => {
     ["StartTime > '2021-08-22T15:04:05'", /expected an RFC3339/], // no zone
     ["StartTime > '2021-02-30T15:04:05Z'", /expected an RFC3339/],
     ['StartTime > 5', /invalid value 5 for Datetime field/],
-    ["ExecutionStatus = 'Runing'", /invalid value "Runing" for Status field 'ExecutionStatus': expected one of Running, Completed/],
+    [
+      "ExecutionStatus = 'Runing'",
+      /invalid value "Runing" for Status field 'ExecutionStatus': expected one of Running, Completed/,
+    ],
     ["ExecutionStatus > 'Running'", /operator > is not supported for Status field 'ExecutionStatus'/],
     ['WorkflowId = 5', /invalid value 5 for Keyword field 'WorkflowId': expected a quoted string/],
     ["CustomInt = 'abc'", /expected a number/],
@@ -342,13 +337,13 @@ describe('matchesVisibilityQuery', () => {
     });
     expect(matchesVisibilityQuery(parseVisibilityQuery('CustomInt = 42'), r, TYPES)).toBe(true);
     expect(matchesVisibilityQuery(parseVisibilityQuery('CustomBool = true'), r, TYPES)).toBe(true);
-    expect(
-      matchesVisibilityQuery(parseVisibilityQuery("CustomDatetime = '2022-01-01T00:00:00Z'"), r, TYPES),
-    ).toBe(true);
-    expect(matchesVisibilityQuery(parseVisibilityQuery("Tags = 'red'"), r, TYPES)).toBe(true);
-    expect(matchesVisibilityQuery(parseVisibilityQuery('Tags IS NULL'), rec({ searchAttributes: { Tags: [] } }), TYPES)).toBe(
+    expect(matchesVisibilityQuery(parseVisibilityQuery("CustomDatetime = '2022-01-01T00:00:00Z'"), r, TYPES)).toBe(
       true,
     );
+    expect(matchesVisibilityQuery(parseVisibilityQuery("Tags = 'red'"), r, TYPES)).toBe(true);
+    expect(
+      matchesVisibilityQuery(parseVisibilityQuery('Tags IS NULL'), rec({ searchAttributes: { Tags: [] } }), TYPES),
+    ).toBe(true);
   });
 });
 
@@ -372,8 +367,22 @@ describe('textTokens', () => {
 describe('sortRecords', () => {
   const a = rec({ runId: 'a', workflowId: 'w3', startTime: 1000, status: 'Running' });
   const b = rec({ runId: 'b', workflowId: 'w1', startTime: 3000, status: 'Running' });
-  const c = rec({ runId: 'c', workflowId: 'w2', startTime: 500, closeTime: 9000, status: 'Failed', searchAttributes: { CustomInt: 5 } });
-  const d = rec({ runId: 'd', workflowId: 'w4', startTime: 2000, closeTime: 4000, status: 'Completed', searchAttributes: { CustomInt: -1 } });
+  const c = rec({
+    runId: 'c',
+    workflowId: 'w2',
+    startTime: 500,
+    closeTime: 9000,
+    status: 'Failed',
+    searchAttributes: { CustomInt: 5 },
+  });
+  const d = rec({
+    runId: 'd',
+    workflowId: 'w4',
+    startTime: 2000,
+    closeTime: 4000,
+    status: 'Completed',
+    searchAttributes: { CustomInt: -1 },
+  });
   const all = [a, b, c, d];
   const ids = (q: string, rs = all) => sortRecords(parseVisibilityQuery(q), rs).map((r) => r.runId);
 
@@ -415,9 +424,12 @@ const arbRecord: fc.Arbitrary<VisibilityRecord> = fc.record({
   workflowType: fc.constantFrom(...KEYWORDS),
   status: fc.constantFrom('Running', 'Completed', 'Failed'),
   startTime: fc.integer({ min: 0, max: 4 }).map((n) => T('2024-01-01T00:00:00Z') + n * 1000),
-  closeTime: fc.option(fc.integer({ min: 0, max: 4 }).map((n) => T('2024-01-01T00:00:00Z') + n * 1000), {
-    nil: undefined,
-  }),
+  closeTime: fc.option(
+    fc.integer({ min: 0, max: 4 }).map((n) => T('2024-01-01T00:00:00Z') + n * 1000),
+    {
+      nil: undefined,
+    },
+  ),
   searchAttributes: fc.record(
     {
       CustomInt: fc.integer({ min: 0, max: 4 }),
@@ -430,13 +442,23 @@ const arbRecord: fc.Arbitrary<VisibilityRecord> = fc.record({
 
 const time = (n: number) => `'2024-01-01T00:00:0${n}Z'`;
 const arbAtom: fc.Arbitrary<string> = fc.oneof(
-  fc.tuple(fc.constantFrom('WorkflowId', 'RunId', 'WorkflowType', 'CustomKeyword'), fc.constantFrom('=', '!=', '<', '>=', 'STARTS_WITH'), fc.constantFrom(...KEYWORDS)).map(
-    ([f, op, v]) => `${f} ${op} '${v}'`,
-  ),
-  fc.tuple(fc.constantFrom('StartTime', 'CloseTime'), fc.constantFrom('=', '!=', '<', '<=', '>', '>='), fc.integer({ min: 0, max: 4 })).map(
-    ([f, op, n]) => `${f} ${op} ${time(n)}`,
-  ),
-  fc.tuple(fc.constantFrom('=', '!=', '<', '>'), fc.integer({ min: 0, max: 4 })).map(([op, n]) => `CustomInt ${op} ${n}`),
+  fc
+    .tuple(
+      fc.constantFrom('WorkflowId', 'RunId', 'WorkflowType', 'CustomKeyword'),
+      fc.constantFrom('=', '!=', '<', '>=', 'STARTS_WITH'),
+      fc.constantFrom(...KEYWORDS),
+    )
+    .map(([f, op, v]) => `${f} ${op} '${v}'`),
+  fc
+    .tuple(
+      fc.constantFrom('StartTime', 'CloseTime'),
+      fc.constantFrom('=', '!=', '<', '<=', '>', '>='),
+      fc.integer({ min: 0, max: 4 }),
+    )
+    .map(([f, op, n]) => `${f} ${op} ${time(n)}`),
+  fc
+    .tuple(fc.constantFrom('=', '!=', '<', '>'), fc.integer({ min: 0, max: 4 }))
+    .map(([op, n]) => `CustomInt ${op} ${n}`),
   fc.tuple(fc.constantFrom('=', '!='), fc.constantFrom(...KEYWORDS)).map(([op, v]) => `Tags ${op} '${v}'`),
   fc.constantFrom('Running', 'Completed', 'Failed').map((s) => `ExecutionStatus = '${s}'`),
   fc.constantFrom('CloseTime', 'CustomInt', 'Tags').chain((f) => fc.constantFrom(`${f} IS NULL`, `${f} IS NOT NULL`)),
@@ -518,9 +540,16 @@ describe('properties', () => {
           expect([...sorted].sort(byRef(rs))).toEqual([...rs].sort(byRef(rs)));
           expect(sortRecords(q, sorted)).toEqual(sorted);
           const key = (r: VisibilityRecord): number | string | undefined =>
-            field === 'StartTime' ? r.startTime : field === 'CloseTime' ? r.closeTime : field === 'WorkflowId' ? r.workflowId : (r.searchAttributes.CustomInt as number | undefined);
+            field === 'StartTime'
+              ? r.startTime
+              : field === 'CloseTime'
+                ? r.closeTime
+                : field === 'WorkflowId'
+                  ? r.workflowId
+                  : (r.searchAttributes.CustomInt as number | undefined);
           for (let i = 1; i < sorted.length; i++) {
-            const x = key(sorted[i - 1]!), y = key(sorted[i]!);
+            const x = key(sorted[i - 1]!),
+              y = key(sorted[i]!);
             // nulls count as larger than every value
             const c = x === undefined ? (y === undefined ? 0 : 1) : y === undefined ? -1 : x < y ? -1 : x > y ? 1 : 0;
             expect(dir === 'ASC' ? c <= 0 : c >= 0).toBe(true);

@@ -57,15 +57,34 @@ describe('the reference checks', () => {
 describe('the data and tools', () => {
   it('have the sizes, keys and ranges the reference describes', () => {
     expect([products.length, orders.length, employees.length, expenses.length]).toEqual([500, 1000, 200, 800]);
-    expect(Object.keys(products[0]!)).toEqual(['id', 'name', 'category', 'price', 'stock', 'rating', 'status', 'created_at']);
-    expect(products.every((p) => CATEGORIES.includes(p.category) && p.price >= 1 && p.price <= 1001 && p.rating >= 1 && p.rating <= 5)).toBe(true);
-    expect(orders.every((o) => /^2024-\d\d-\d\d$/.test(o.created_at) && o.customer_id <= 200 && o.product_id <= 500)).toBe(true);
-    expect(employees.every((e) => DEPARTMENTS.includes(e.department) && e.salary > 50_000 && e.salary <= 200_000)).toBe(true);
+    expect(Object.keys(products[0]!)).toEqual([
+      'id',
+      'name',
+      'category',
+      'price',
+      'stock',
+      'rating',
+      'status',
+      'created_at',
+    ]);
+    expect(
+      products.every(
+        (p) => CATEGORIES.includes(p.category) && p.price >= 1 && p.price <= 1001 && p.rating >= 1 && p.rating <= 5,
+      ),
+    ).toBe(true);
+    expect(
+      orders.every((o) => /^2024-\d\d-\d\d$/.test(o.created_at) && o.customer_id <= 200 && o.product_id <= 500),
+    ).toBe(true);
+    expect(employees.every((e) => DEPARTMENTS.includes(e.department) && e.salary > 50_000 && e.salary <= 200_000)).toBe(
+      true,
+    );
     expect(expenses.every((x) => x.employee_id >= 1 && x.employee_id <= 200)).toBe(true);
   });
 
   it('search matches every term, and finds what tasks 17, 21 and 22 need', () => {
-    expect(search({ query: 'remote work expense reimbursement' }).results.map((d) => d.title)).toEqual(['Policy WFH-2024-REIMB']);
+    expect(search({ query: 'remote work expense reimbursement' }).results.map((d) => d.title)).toEqual([
+      'Policy WFH-2024-REIMB',
+    ]);
     const depts = (q: string) => new Set(search({ query: q, limit: 40 }).results.map((d) => d.department));
     expect([...depts('security')].filter((d) => depts('compliance').has(d))).toEqual(['IT']);
     expect(search({ query: 'leave' }).results.map((d) => d.title)).toContain('Sabbatical Leave Program');
@@ -86,7 +105,10 @@ describe('the suite on the recorded answers', () => {
   it('catches a wrong answer (the decoy of task 20)', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'bench-wrong-'));
     const file = join(dir, 'bench-20.json');
-    writeFileSync(file, JSON.stringify(['```clojure\n(return (:id (first (:results (tool/search {:query "certification"})))))\n```']));
+    writeFileSync(
+      file,
+      JSON.stringify(['```clojure\n(return (:id (first (:results (tool/search {:query "certification"})))))\n```']),
+    );
     const [r] = await runSuite({ suite: 'benchmark', only: ['bench-20'], recordingFor: () => file });
     expect(r!.correct).toBe(false);
     expect(r!.why).toMatch(/DOC-020.*"DOC-018"/);

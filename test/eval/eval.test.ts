@@ -32,14 +32,28 @@ describe('the evaluation suite on recorded answers', () => {
     ['paid-orders-total', /result: expected/],
     ['three-emails', /emails sent: expected|ran twice/],
     ['refund-rejected', /refunds: expected 0, got 1/],
-  ])('catches a wrong answer: %s', async (name, why) => {
-    const [result] = await runSuite({ only: [name], recordingFor: (c) => join(recordingsDir, 'wrong', `${c.name}.json`) });
-    expect(result!.correct).toBe(false);
-    expect(result!.why).toMatch(why);
-  }, 120_000);
+  ])(
+    'catches a wrong answer: %s',
+    async (name, why) => {
+      const [result] = await runSuite({
+        only: [name],
+        recordingFor: (c) => join(recordingsDir, 'wrong', `${c.name}.json`),
+      });
+      expect(result!.correct).toBe(false);
+      expect(result!.why).toMatch(why);
+    },
+    120_000,
+  );
 
   it('calls per mission on the kind issue 29 measured: fewer with shapes remembered and the waiting program run again', async () => {
-    const only = ['invoice-reminders', 'onboarding-approval', 'onboarding-declined', 'onboarding-no-admin', 'price-change-refused', 'ledger-reconciliation'];
+    const only = [
+      'invoice-reminders',
+      'onboarding-approval',
+      'onboarding-declined',
+      'onboarding-no-admin',
+      'price-change-refused',
+      'ledger-reconciliation',
+    ];
     const calls = (rs: RunResult[], run: number) => rs.filter((r) => r.run === run).map((r) => [r.case, r.modelCalls]);
     const before = await runSuite({ only, withoutMemory: true });
     expect(before.every((r) => r.correct)).toBe(true);
@@ -67,7 +81,9 @@ describe('the evaluation suite on recorded answers', () => {
   }, 240_000);
 
   it('refuses an unknown case by name', async () => {
-    await expect(runSuite({ only: ['no-such-case'] })).rejects.toThrow(/unknown case\(s\): no-such-case; cases: paid-orders-total/);
+    await expect(runSuite({ only: ['no-such-case'] })).rejects.toThrow(
+      /unknown case\(s\): no-such-case; cases: paid-orders-total/,
+    );
   });
 });
 
@@ -88,12 +104,35 @@ describe('the report', () => {
 
   it('computes the success rate and the means per mission', () => {
     const s = summarize([r('a', true, 1, 1), r('b', false, 2, 2), r('c', true, 3, 1), r('d', true, 2, 2)]);
-    expect(s).toEqual({ runs: 4, correct: 3, successRate: 0.75, meanModelCalls: 2, meanPasses: 1.5, tokens: 400, inputTokens: 360, outputTokens: 40 });
-    expect(summarize([])).toEqual({ runs: 0, correct: 0, successRate: 0, meanModelCalls: 0, meanPasses: 0, tokens: 0, inputTokens: 0, outputTokens: 0 });
+    expect(s).toEqual({
+      runs: 4,
+      correct: 3,
+      successRate: 0.75,
+      meanModelCalls: 2,
+      meanPasses: 1.5,
+      tokens: 400,
+      inputTokens: 360,
+      outputTokens: 40,
+    });
+    expect(summarize([])).toEqual({
+      runs: 0,
+      correct: 0,
+      successRate: 0,
+      meanModelCalls: 0,
+      meanPasses: 0,
+      tokens: 0,
+      inputTokens: 0,
+      outputTokens: 0,
+    });
   });
 
   it('gives calls per mission by run when there are several runs', () => {
-    const two = [r('a', true, 3, 1), r('b', true, 1, 1), { ...r('a', true, 1, 1), run: 2 }, { ...r('b', true, 1, 1), run: 2 }];
+    const two = [
+      r('a', true, 3, 1),
+      r('b', true, 1, 1),
+      { ...r('a', true, 1, 1), run: 2 },
+      { ...r('b', true, 1, 1), run: 2 },
+    ];
     expect(summarize(two).byRun).toEqual([
       { run: 1, missions: 2, meanModelCalls: 2 },
       { run: 2, missions: 2, meanModelCalls: 1 },
@@ -105,6 +144,8 @@ describe('the report', () => {
     const text = formatReport('openai:test', [r('a', true, 1, 1), r('b', false, 2, 2)]);
     expect(text).toContain('model: openai:test');
     expect(text).toMatch(/^b\s+1\s+NO\s+2\s+2\s+90\s+10\s+0\s+1\.5\s+result: expected 1, got 2$/m);
-    expect(text).toContain('1/2 correct (50%), mean model calls per mission 1.50, mean passes 1.50, 180 input and 20 output tokens');
+    expect(text).toContain(
+      '1/2 correct (50%), mean model calls per mission 1.50, mean passes 1.50, 180 input and 20 output tokens',
+    );
   });
 });

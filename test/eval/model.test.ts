@@ -28,7 +28,11 @@ const FULL = clj(`(let [overdue (->> (tool/list_invoices)
 describe('eval with --model', () => {
   it('reports calls per mission and tokens of a real provider, cold and warm', async () => {
     const usage = { prompt_tokens: 1000, completion_tokens: 50 };
-    server.reply({ body: openaiCompletion(PRINT, usage) }, { body: openaiCompletion(FULL, usage) }, { body: openaiCompletion(FULL, usage) });
+    server.reply(
+      { body: openaiCompletion(PRINT, usage) },
+      { body: openaiCompletion(FULL, usage) },
+      { body: openaiCompletion(FULL, usage) },
+    );
     const model = `openai-compatible:${server.url}/v1#test-model`;
     const results = await runSuite({ model, only: ['invoice-reminders'], runs: 2 });
     expect(results.map((r) => [r.run, r.correct, r.modelCalls, r.tokens])).toEqual([
@@ -38,7 +42,9 @@ describe('eval with --model', () => {
     expect(server.received).toHaveLength(3);
     const firstTurn = (i: number) => JSON.stringify(server.received[i]!.body.messages);
     expect(firstTurn(0)).toContain('tool/list_invoices {} -> any');
-    expect(firstTurn(2)).toContain('tool/list_invoices {} -> [{:id string, :customer string, :due string, :amount integer, :paid boolean}] (as an earlier call returned)');
+    expect(firstTurn(2)).toContain(
+      'tool/list_invoices {} -> [{:id string, :customer string, :due string, :amount integer, :paid boolean}] (as an earlier call returned)',
+    );
     expect(summarize(results).byRun).toEqual([
       { run: 1, missions: 1, meanModelCalls: 2 },
       { run: 2, missions: 1, meanModelCalls: 1 },

@@ -15,8 +15,13 @@ import { runDemo } from './run-demo.ts';
 describe('npm start', () => {
   it('runs the wire transfer end to end: waits, is approved, sends once, audits', { timeout: 180_000 }, async () => {
     const cwd = mkdtempSync(join(tmpdir(), 'demo-'));
-    const real = testServerKind() === 'temporal' ? await startTestServer({ searchAttributes: { NavigatorStatus: 'Keyword' } }) : null;
-    const env: Record<string, string> = real ? { TEMPORAL_ADDRESS: real.address, TEMPORAL_NAMESPACE: real.namespace } : {};
+    const real =
+      testServerKind() === 'temporal'
+        ? await startTestServer({ searchAttributes: { NavigatorStatus: 'Keyword' } })
+        : null;
+    const env: Record<string, string> = real
+      ? { TEMPORAL_ADDRESS: real.address, TEMPORAL_NAMESPACE: real.namespace }
+      : {};
     try {
       const { code, out } = await runDemo([], env, cwd);
       expect(out, out).toContain(real ? `Temporal cluster at ${real.address}` : 'Embedded Temporal dev server');
@@ -34,7 +39,9 @@ describe('npm start', () => {
       expect(out).toContain('npx navigator console');
       expect(code).toBe(0);
       const bank = readdirSync(join(cwd, '.navigator')).find((f) => f.startsWith('demo-bank-'))!;
-      const applied = readBank(join(cwd, '.navigator', bank)).filter((r) => r.outcome === 'applied').map((r) => r.operation);
+      const applied = readBank(join(cwd, '.navigator', bank))
+        .filter((r) => r.outcome === 'applied')
+        .map((r) => r.operation);
       expect(applied).toEqual(['prepare_wire', 'request_approval', 'execute_wire']);
     } finally {
       await real?.shutdown();

@@ -21,11 +21,24 @@ describe('report job in library mode', () => {
   it('crawls, reports, renders, uploads and emails in one pass; again with the journal it does nothing', async () => {
     process.env.REPORT_JOB_SERVICES_FILE = fresh();
     const model = exampleAgents['report-job']!.model;
-    const first = await runNavigator(reportJob, { input: defaultInput, journal: [], model: model(), runId: 'report-lib' });
+    const first = await runNavigator(reportJob, {
+      input: defaultInput,
+      journal: [],
+      model: model(),
+      runId: 'report-lib',
+    });
     expect(first.status).toBe('ok');
-    expect(first.value).toMatchObject({ summary: { pages: 8, slow: 3, broken: 3 }, url: expect.stringMatching(/^https:\/\/reports\.example\/shop\.example-2026-W47\.html/) });
+    expect(first.value).toMatchObject({
+      summary: { pages: 8, slow: 3, broken: 3 },
+      url: expect.stringMatching(/^https:\/\/reports\.example\/shop\.example-2026-W47\.html/),
+    });
     expect(appliedCalls().map((c) => c.operation)).toEqual(['upload_report', 'send_email']);
-    const again = await runNavigator(reportJob, { input: defaultInput, journal: first.journal, model: model(), runId: 'report-lib' });
+    const again = await runNavigator(reportJob, {
+      input: defaultInput,
+      journal: first.journal,
+      model: model(),
+      runId: 'report-lib',
+    });
     expect(again.value).toEqual(first.value);
     expect(appliedCalls()).toHaveLength(2);
   });
@@ -45,7 +58,11 @@ describe('report job on Temporal, worker killed after the upload', () => {
     const fixture = join(process.cwd(), 'test/examples/fixtures/stalling-report-job.ts');
     m.spawnWorker({ NAVIGATOR_AGENTS: fixture, REPORT_JOB_SERVICES_FILE: services, MARKER_DIR: markers });
     const handle = await m.start({ agent: 'report-job', input: defaultInput });
-    await eventually(() => existsSync(join(markers, 'upload.marker')), 90_000, 'the upload to reach the storage service');
+    await eventually(
+      () => existsSync(join(markers, 'upload.marker')),
+      90_000,
+      'the upload to reach the storage service',
+    );
     await m.killWorkers();
     expect(appliedCalls(services).map((c) => c.operation)).toEqual(['upload_report']);
 
@@ -67,7 +84,8 @@ describe('report job on Temporal, worker killed after the upload', () => {
     // what the demo prints: npx navigator status|journal|ledger|audit ID
     const env = { ...process.env, TEMPORAL_ADDRESS: m.env.server.address, TEMPORAL_NAMESPACE: m.env.server.namespace };
     // (asynchronously: the embedded server answers from this very process)
-    const cli = async (...args: string[]) => (await promisify(execFile)(process.execPath, ['bin/navigator.mjs', ...args], { env, encoding: 'utf8' })).stdout;
+    const cli = async (...args: string[]) =>
+      (await promisify(execFile)(process.execPath, ['bin/navigator.mjs', ...args], { env, encoding: 'utf8' })).stdout;
     expect(await cli('status', handle.workflowId)).toContain('completed');
     expect(await cli('journal', handle.workflowId)).toContain('email_report_shop.example_2026-W47');
     expect(await cli('ledger', handle.workflowId)).toMatch(/upload_report/);

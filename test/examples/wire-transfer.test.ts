@@ -31,7 +31,11 @@ afterEach(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const pass = (journal: Array<[string, Json]>, effects: 'inline' | 'suspend', summaries: Record<string, string> = {}): Promise<PassResult> =>
+const pass = (
+  journal: Array<[string, Json]>,
+  effects: 'inline' | 'suspend',
+  summaries: Record<string, string> = {},
+): Promise<PassResult> =>
   runNavigator(wireTransfer, { input, journal, summaries, model: example.model(), runId: 'wire-bob', effects });
 
 describe.each(['inline', 'suspend'] as const)('wire transfer in library mode (effects %s)', (effects) => {
@@ -51,7 +55,11 @@ describe.each(['inline', 'suspend'] as const)('wire transfer in library mode (ef
     expect(p2.value).toEqual({ status: 'sent', hold_id: hold, reference: expect.stringMatching(/^wire_/) });
     expect(p2.journalDelta.map(([k]) => k)).toEqual(['execute_wire_bob_5000']);
     expect(Object.keys(p2.summaries)).toEqual(['prepare', 'decision', 'finish']);
-    expect(appliedOperations(file).map((r) => r.operation)).toEqual(['prepare_wire', 'request_approval', 'execute_wire']);
+    expect(appliedOperations(file).map((r) => r.operation)).toEqual([
+      'prepare_wire',
+      'request_approval',
+      'execute_wire',
+    ]);
     expect(p2.usage.llmRequests).toBe(1);
 
     const before = readFileSync(file, 'utf8');
@@ -70,7 +78,11 @@ describe.each(['inline', 'suspend'] as const)('wire transfer in library mode (ef
     expect(p2.status).toBe('ok');
     expect(p2.value).toEqual({ status: 'cancelled', hold_id: (p1.journal[0]![1] as { hold_id: string }).hold_id });
     expect(p2.journalDelta.map(([k]) => k)).toEqual(['cancel_hold_bob_5000']);
-    expect(appliedOperations(file).map((r) => r.operation)).toEqual(['prepare_wire', 'request_approval', 'cancel_hold']);
+    expect(appliedOperations(file).map((r) => r.operation)).toEqual([
+      'prepare_wire',
+      'request_approval',
+      'cancel_hold',
+    ]);
   });
 });
 
@@ -90,7 +102,11 @@ describe('the fake bank', () => {
       'cancel_hold:rejected',
       'execute_wire:rejected',
     ]);
-    expect(readBank(file)[0]).toMatchObject({ args: { recipient: 'amy', amount: 10 }, idempotencyKey: 'key-1', result: a });
+    expect(readBank(file)[0]).toMatchObject({
+      args: { recipient: 'amy', amount: 10 },
+      idempotencyKey: 'key-1',
+      result: a,
+    });
   });
 
   it('a repeated pass 2 (e.g. a retried activity) deduplicates at the bank: one wire only', async () => {
@@ -101,7 +117,11 @@ describe('the fake bank', () => {
     const again = await pass(decided, 'inline');
     expect(again.status).toBe('ok');
     expect(appliedOperations(file).filter((r) => r.operation === 'execute_wire')).toHaveLength(1);
-    expect(readBank(file).filter((r) => r.operation === 'execute_wire').map((r) => r.outcome)).toEqual(['applied', 'deduplicated']);
+    expect(
+      readBank(file)
+        .filter((r) => r.operation === 'execute_wire')
+        .map((r) => r.outcome),
+    ).toEqual(['applied', 'deduplicated']);
   });
 });
 
@@ -111,13 +131,20 @@ describe('recorded answers and the registry', () => {
     expect(example.defaultInput).toEqual(input);
     expect(example.model().id).toMatch(/^scripted:.*answers\.json$/);
     const tools = Object.fromEntries(example.agent.tools.map((t) => [t.name, t.sideEffect]));
-    expect(tools).toEqual({ prepare_wire: 'local', request_approval: 'local', execute_wire: 'external', cancel_hold: 'external' });
+    expect(tools).toEqual({
+      prepare_wire: 'local',
+      request_approval: 'local',
+      execute_wire: 'external',
+      cancel_hold: 'external',
+    });
     expect(example.agent.decisions[0]!.key(input)).toBe(KEY);
     expect(example.agent.decisions[0]!.expiry?.value).toBe('rejected');
   });
 
   it('the scripted answers choose the pass by the decision in the mission log', async () => {
-    const m = createScriptedModel(JSON.parse(readFileSync(new URL('../../examples/wire-transfer/answers.json', import.meta.url), 'utf8')));
+    const m = createScriptedModel(
+      JSON.parse(readFileSync(new URL('../../examples/wire-transfer/answers.json', import.meta.url), 'utf8')),
+    );
     const first = await m.generate({ system: 'x', messages: [{ role: 'user', content: 'go' }] });
     expect(first.text).toContain('(return {:status :waiting');
   });
@@ -127,7 +154,9 @@ describe('navigator agent run', () => {
   it('runs a pass, writes the journal back, and continues once the decision is in the file', async () => {
     const journal = join(dir, 'journal.json');
     const out: string[] = [];
-    const spy = vi.spyOn(process.stdout, 'write').mockImplementation((s: string | Uint8Array) => (out.push(String(s)), true));
+    const spy = vi
+      .spyOn(process.stdout, 'write')
+      .mockImplementation((s: string | Uint8Array) => (out.push(String(s)), true));
     try {
       await agentCommand.parseAsync(['node', 'agent', 'run', 'wire-transfer', '--journal', journal]);
       expect(out.join('')).toContain('wire-transfer: waiting after 1 turn');

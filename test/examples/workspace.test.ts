@@ -53,8 +53,16 @@ afterEach(() => {
 });
 
 /** Calls a tool as a plan step would: args checked by its schema, an idempotency key given. */
-async function call(tool: NavigatorTool, args: unknown, key = `key-${tool.name}-${JSON.stringify(args)}`): Promise<unknown> {
-  return tool.handler(tool.input.parse(args), { idempotencyKey: key, taskId: null, signal: new AbortController().signal });
+async function call(
+  tool: NavigatorTool,
+  args: unknown,
+  key = `key-${tool.name}-${JSON.stringify(args)}`,
+): Promise<unknown> {
+  return tool.handler(tool.input.parse(args), {
+    idempotencyKey: key,
+    taskId: null,
+    signal: new AbortController().signal,
+  });
 }
 
 const text = (path: string) => readFileSync(join(root, path), 'utf8');
@@ -101,7 +109,11 @@ describe('paths that escape the workspace are refused', () => {
     ['.', '.: is the workspace itself, not a file in it'],
     [OPS_FILE, `${OPS_FILE}: is the workspace's operation log`],
   ])('%j', async (path, message) => {
-    for (const attempt of [() => call(readFile, { path }), () => call(writeFile, { path, content: 'x' }), () => call(copyFile, { from: 'config.json', to: path })]) {
+    for (const attempt of [
+      () => call(readFile, { path }),
+      () => call(writeFile, { path, content: 'x' }),
+      () => call(copyFile, { from: 'config.json', to: path }),
+    ]) {
       await expect(attempt()).rejects.toThrow(new WorkspaceError(message));
     }
   });
@@ -110,8 +122,12 @@ describe('paths that escape the workspace are refused', () => {
     workspaceRoot();
     symlinkSync(outside, join(root, 'elsewhere'));
     symlinkSync(join(outside, 'secret.txt'), join(root, 'secret_link'));
-    await expect(call(readFile, { path: 'elsewhere/secret.txt' })).rejects.toThrow('elsewhere/secret.txt: leads outside the workspace through a symbolic link');
-    await expect(call(readFile, { path: 'secret_link' })).rejects.toThrow('secret_link: leads outside the workspace through a symbolic link');
+    await expect(call(readFile, { path: 'elsewhere/secret.txt' })).rejects.toThrow(
+      'elsewhere/secret.txt: leads outside the workspace through a symbolic link',
+    );
+    await expect(call(readFile, { path: 'secret_link' })).rejects.toThrow(
+      'secret_link: leads outside the workspace through a symbolic link',
+    );
     await expect(call(writeFile, { path: 'elsewhere/new.txt', content: 'x' })).rejects.toThrow(WorkspaceError);
     await expect(call(copyFile, { from: 'secret_link', to: 'copied.txt' })).rejects.toThrow(WorkspaceError);
     expect(existsSync(join(outside, 'new.txt'))).toBe(false);
@@ -124,7 +140,9 @@ describe('paths that escape the workspace are refused', () => {
   it('a dangling symbolic link pointing outside (a write would create its target)', async () => {
     workspaceRoot();
     symlinkSync(join(outside, 'planted.txt'), join(root, 'planted'));
-    await expect(call(writeFile, { path: 'planted', content: 'x' })).rejects.toThrow('planted: leads through a symbolic link that points nowhere');
+    await expect(call(writeFile, { path: 'planted', content: 'x' })).rejects.toThrow(
+      'planted: leads through a symbolic link that points nowhere',
+    );
     expect(existsSync(join(outside, 'planted.txt'))).toBe(false);
   });
 
@@ -149,11 +167,23 @@ describe('the file tools', () => {
   });
 
   it('read, list, write (creating directories) and copy', async () => {
-    expect(await call(readFile, { path: 'config.json' })).toEqual({ path: 'config.json', content: text('config.json') });
-    expect(await call(writeFile, { path: 'docs/ünïcode.md', content: 'héllo' })).toEqual({ path: 'docs/ünïcode.md', bytes: 6 });
-    expect(await call(copyFile, { from: 'config.json', to: 'backup/config.json.bak' })).toEqual({ from: 'config.json', to: 'backup/config.json.bak', bytes: text('config.json').length });
+    expect(await call(readFile, { path: 'config.json' })).toEqual({
+      path: 'config.json',
+      content: text('config.json'),
+    });
+    expect(await call(writeFile, { path: 'docs/ünïcode.md', content: 'héllo' })).toEqual({
+      path: 'docs/ünïcode.md',
+      bytes: 6,
+    });
+    expect(await call(copyFile, { from: 'config.json', to: 'backup/config.json.bak' })).toEqual({
+      from: 'config.json',
+      to: 'backup/config.json.bak',
+      bytes: text('config.json').length,
+    });
     expect(text('backup/config.json.bak')).toBe(text('config.json'));
-    expect(await call(listFiles, {})).toEqual({ files: [...SEEDED, 'backup/config.json.bak', 'docs/ünïcode.md'].sort() });
+    expect(await call(listFiles, {})).toEqual({
+      files: [...SEEDED, 'backup/config.json.bak', 'docs/ünïcode.md'].sort(),
+    });
     expect(await call(listFiles, { dir: 'docs' })).toEqual({ files: ['docs/ünïcode.md'] });
     expect(existsSync(join(root, OPS_FILE))).toBe(true); // there, but never listed
   });
@@ -162,9 +192,13 @@ describe('the file tools', () => {
     await expect(call(readFile, { path: 'nope.txt' })).rejects.toThrow(new WorkspaceError('nope.txt: no such file'));
     await expect(call(readFile, { path: 'docs' })).rejects.toThrow('docs: no such file');
     await expect(call(listFiles, { dir: 'docs' })).rejects.toThrow(new WorkspaceError('docs: no such directory'));
-    await expect(call(copyFile, { from: 'nope.txt', to: 'b.txt' })).rejects.toThrow(new WorkspaceError('nope.txt: no such file'));
+    await expect(call(copyFile, { from: 'nope.txt', to: 'b.txt' })).rejects.toThrow(
+      new WorkspaceError('nope.txt: no such file'),
+    );
     mkdirSync(join(root, 'dir'));
-    await expect(call(writeFile, { path: 'dir', content: 'x' })).rejects.toThrow(new WorkspaceError('dir: is a directory'));
+    await expect(call(writeFile, { path: 'dir', content: 'x' })).rejects.toThrow(
+      new WorkspaceError('dir: is a directory'),
+    );
     expect(appliedOps()).toEqual([]);
   });
 });
@@ -176,8 +210,20 @@ describe('changes are applied once per idempotency key', () => {
     const again = await call(writeFile, { path: 'a.txt', content: 'one' }, 'plan-1/write_a');
     expect(again).toEqual(first);
     expect(text('a.txt')).toBe('changed by someone else');
-    expect(appliedOps()).toEqual([{ key: 'plan-1/write_a', operation: 'write_file', args: { path: 'a.txt', content: 'one' }, outcome: 'applied', result: { path: 'a.txt', bytes: 3 }, at: expect.any(String) }]);
-    expect(readOps().map((r) => `${r.key}:${r.outcome}`)).toEqual(['plan-1/write_a:applied', 'plan-1/write_a:deduplicated']);
+    expect(appliedOps()).toEqual([
+      {
+        key: 'plan-1/write_a',
+        operation: 'write_file',
+        args: { path: 'a.txt', content: 'one' },
+        outcome: 'applied',
+        result: { path: 'a.txt', bytes: 3 },
+        at: expect.any(String),
+      },
+    ]);
+    expect(readOps().map((r) => `${r.key}:${r.outcome}`)).toEqual([
+      'plan-1/write_a:applied',
+      'plan-1/write_a:deduplicated',
+    ]);
   });
 
   it('another key is another change; copies are deduplicated too', async () => {
@@ -207,7 +253,8 @@ describe('changes are applied once per idempotency key', () => {
 describe('the workspace agent and its recorded answers', () => {
   const model = () => createScriptedModel(plannerAnswersFile);
   const tools = [...workspaceAgent.tools];
-  const ask = async (prompt: { system: string; messages: Array<{ role: 'user'; content: string }> }) => (await model().generate(prompt)).text;
+  const ask = async (prompt: { system: string; messages: Array<{ role: 'user'; content: string }> }) =>
+    (await model().generate(prompt)).text;
   const plan = async (extra: Partial<Parameters<typeof plannerPrompt>[0]> = {}) => {
     const parsed = parsePlanAnswer(await ask(plannerPrompt({ request: REQUEST, tools, ...extra })));
     if (!parsed.ok) throw new Error(parsed.message);
@@ -264,7 +311,10 @@ describe('the workspace agent and its recorded answers', () => {
   });
 
   it('a regeneration with feedback gives the revised plan (a changelog step after the check)', async () => {
-    const steps = await plan({ currentPlan: JSON.parse(readFileSync(bumpVersionPlanFile, 'utf8')), feedback: 'also record the new version in a changelog' });
+    const steps = await plan({
+      currentPlan: JSON.parse(readFileSync(bumpVersionPlanFile, 'utf8')),
+      feedback: 'also record the new version in a changelog',
+    });
     expect(steps.map((s) => s.id)).toEqual(['read_config', 'backup', 'write_config', 'verify', 'changelog']);
     expect(steps[4]).toMatchObject({ tool: 'write_file', dependsOn: ['verify'], args: { path: 'CHANGELOG.md' } });
   });
@@ -276,24 +326,62 @@ describe('the workspace agent and its recorded answers', () => {
         taskId: 't',
         version: 1,
         createdAt: '2026-01-01T00:00:00.000Z',
-        steps: [{ id: 'read_settings', order: 0, description: 'read the settings', tool, args, dependsOn: [], critical: true, requiresApproval: false, status: 'failed', result: { ok: false, error, duration: 1, timestamp: 't', attempts: 3 } } satisfies Step],
+        steps: [
+          {
+            id: 'read_settings',
+            order: 0,
+            description: 'read the settings',
+            tool,
+            args,
+            dependsOn: [],
+            critical: true,
+            requiresApproval: false,
+            status: 'failed',
+            result: { ok: false, error, duration: 1, timestamp: 't', attempts: 3 },
+          } satisfies Step,
+        ],
       });
-    const recover = async (p: Plan) => parseRecoveryAnswer(await ask(recoveryPrompt({ request: REQUEST, plan: p, failedStepId: 'read_settings', error: p.steps[0]!.result!.error!, tools })));
+    const recover = async (p: Plan) =>
+      parseRecoveryAnswer(
+        await ask(
+          recoveryPrompt({
+            request: REQUEST,
+            plan: p,
+            failedStepId: 'read_settings',
+            error: p.steps[0]!.result!.error!,
+            tools,
+          }),
+        ),
+      );
 
-    const missing = failed('read_file', { path: 'settings.json' }, 'tool read_file failed: settings.json: no such file');
+    const missing = failed(
+      'read_file',
+      { path: 'settings.json' },
+      'tool read_file failed: settings.json: no such file',
+    );
     expect(await recover(missing)).toEqual({ ok: true, action: { action: 'retry', args: { path: 'config.json' } } });
-    const denied = failed('write_file', { path: 'config.json', content: 'x' }, 'tool write_file failed: EACCES: permission denied');
-    expect(await recover(denied)).toEqual({ ok: true, action: { action: 'abort', reason: 'the workspace is not in the state the plan expects' } });
+    const denied = failed(
+      'write_file',
+      { path: 'config.json', content: 'x' },
+      'tool write_file failed: EACCES: permission denied',
+    );
+    expect(await recover(denied)).toEqual({
+      ok: true,
+      action: { action: 'abort', reason: 'the workspace is not in the state the plan expects' },
+    });
   });
 });
 
 describe('the release', () => {
-  const RELEASE = 'Release version 1.5.0: set the version in package.json and src/version.ts, add a CHANGELOG entry, run the tests, and create the release tag only after the tests pass';
+  const RELEASE =
+    'Release version 1.5.0: set the version in package.json and src/version.ts, add a CHANGELOG entry, run the tests, and create the release tag only after the tests pass';
 
   it('the recorded planner answer is tool steps only, valid, and the release template with 1.5.0 filled in', async () => {
     const { validatePlan } = await import('../../src/plans/validate.ts');
     const { catalogOf } = await import('../../src/activities/plans.ts');
-    const answer = await createScriptedModel(plannerAnswersFile).generate(plannerPrompt({ request: RELEASE, tools: [...workspaceAgent.tools] }));
+    const answer = await createScriptedModel(plannerAnswersFile).generate(
+      plannerPrompt({ request: RELEASE, tools: [...workspaceAgent.tools] }),
+    );
     const parsed = parsePlanAnswer(answer.text);
     if (!parsed.ok) throw new Error(parsed.message);
     const catalog = catalogOf(new Map([['workspace', exampleAgents.workspace!]]), exampleAgents.workspace!);
@@ -303,7 +391,11 @@ describe('the release', () => {
     const template = JSON.parse(readFileSync(releasePlanFile, 'utf8')) as { params: object; steps: unknown[] };
     expect(validatePlan(template.steps, catalog, Object.keys(template.params))).toEqual([]);
     // the same plan: the template's param/version written as "1.5.0", computed names written out
-    const filled = JSON.parse(JSON.stringify(template.steps).replaceAll('param/version', '\\"1.5.0\\"').replace(/Set the version in ([^"]+) to the new version/g, 'Set the version in $1 to 1.5.0'));
+    const filled = JSON.parse(
+      JSON.stringify(template.steps)
+        .replaceAll('param/version', '\\"1.5.0\\"')
+        .replace(/Set the version in ([^"]+) to the new version/g, 'Set the version in $1 to 1.5.0'),
+    );
     filled[7].args = { name: 'v1.5.0', message: 'Release 1.5.0' };
     expect(steps).toEqual(filled.map((s: unknown) => StepSpec.parse(s)));
   });
@@ -315,11 +407,27 @@ describe('the release', () => {
     expect(await call(runTests, {})).toMatchObject({
       passed: 2,
       failed: 1,
-      tests: [{ ok: true }, { name: 'src/version.ts matches package.json', ok: false, message: 'src/version.ts exports "9.9.9", package.json has "1.4.2"' }, { ok: true }],
+      tests: [
+        { ok: true },
+        {
+          name: 'src/version.ts matches package.json',
+          ok: false,
+          message: 'src/version.ts exports "9.9.9", package.json has "1.4.2"',
+        },
+        { ok: true },
+      ],
     });
-    expect(await call(createTag, { name: 'v1.4.2', message: 'old' }, 'k1')).toEqual({ tag: 'v1.4.2', version: '1.4.2' });
-    expect(await call(createTag, { name: 'v1.4.2', message: 'old' }, 'k1')).toEqual({ tag: 'v1.4.2', version: '1.4.2' });
-    await expect(call(createTag, { name: 'v1.4.2', message: 'again' }, 'k2')).rejects.toThrow(new WorkspaceError('tag v1.4.2 already exists'));
+    expect(await call(createTag, { name: 'v1.4.2', message: 'old' }, 'k1')).toEqual({
+      tag: 'v1.4.2',
+      version: '1.4.2',
+    });
+    expect(await call(createTag, { name: 'v1.4.2', message: 'old' }, 'k1')).toEqual({
+      tag: 'v1.4.2',
+      version: '1.4.2',
+    });
+    await expect(call(createTag, { name: 'v1.4.2', message: 'again' }, 'k2')).rejects.toThrow(
+      new WorkspaceError('tag v1.4.2 already exists'),
+    );
     await expect(call(writeFile, { path: '.tags/v9.json', content: '{}' })).rejects.toThrow(WorkspaceError);
     expect(workspace.tags()).toEqual([{ tag: 'v1.4.2', message: 'old', version: '1.4.2' }]);
     expect(appliedOps().map((o) => o.operation)).toEqual(['create_tag']);

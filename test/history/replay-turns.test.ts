@@ -20,8 +20,14 @@ import { replayHistories } from '../../src/history/replay-workers.ts';
 import { silentSpanSinks } from '../../src/telemetry/setup.ts';
 import { workflowInterceptorModules, workflowsPath } from '../../src/worker/index.ts';
 
-const HISTORY = readFileSync(fileURLToPath(new URL('../audit/fixtures/wire-transfer.history.json', import.meta.url)), 'utf8');
-const wire = (workflowId: string): HistoryAndWorkflowId => ({ workflowId, history: historiesFromJson(HISTORY, workflowId)[0]!.history });
+const HISTORY = readFileSync(
+  fileURLToPath(new URL('../audit/fixtures/wire-transfer.history.json', import.meta.url)),
+  'utf8',
+);
+const wire = (workflowId: string): HistoryAndWorkflowId => ({
+  workflowId,
+  history: historiesFromJson(HISTORY, workflowId)[0]!.history,
+});
 
 /** A feed that gives one history and then ends when `end` is called. */
 function heldFeed(first: HistoryAndWorkflowId): { feed: AsyncIterable<HistoryAndWorkflowId>; end: () => void } {
@@ -34,37 +40,49 @@ function heldFeed(first: HistoryAndWorkflowId): { feed: AsyncIterable<HistoryAnd
   return { feed: feed(), end };
 }
 
-async function outcomes(replays: AsyncIterable<{ workflowId: string; error?: Error }>): Promise<Array<[string, string]>> {
+async function outcomes(
+  replays: AsyncIterable<{ workflowId: string; error?: Error }>,
+): Promise<Array<[string, string]>> {
   const out: Array<[string, string]> = [];
   for await (const r of replays) out.push([r.workflowId, r.error ? r.error.message : 'ok']);
   return out;
 }
 
 describe('replay workers in one process', () => {
-  it('one closing while the next is built: both replay, the second is not left without a runtime', { timeout: 120_000 }, async () => {
-    const bundle = await bundleOnce(workflowsPath, workflowInterceptorModules);
-    const options = { workflowBundle: bundle, sinks: silentSpanSinks };
-    const fromSources = { workflowsPath, interceptors: { workflowModules: [...workflowInterceptorModules] }, sinks: silentSpanSinks };
-    {
-      const round = 0;
-      const held = heldFeed(wire(`first-${round}`));
-      let second: Promise<Array<[string, string]>> | undefined;
-      const first = replayHistories({ ...options, replayName: 'turns-first' }, held.feed);
-      const firstDone = (async () => {
-        const got: Array<[string, string]> = [];
-        for await (const r of first) {
-          got.push([r.workflowId, r.error ? r.error.message : 'ok']);
-          // the first has replayed: the second starts building, and the first closes at once
-          if (got.length === 1) {
-            // built from the workflow sources, as an audit without a bundle builds it: seconds of bundling
-            second = outcomes(replayHistories({ ...fromSources, replayName: 'turns-second' }, [wire(`second-${round}`)]));
-            held.end();
+  it(
+    'one closing while the next is built: both replay, the second is not left without a runtime',
+    { timeout: 120_000 },
+    async () => {
+      const bundle = await bundleOnce(workflowsPath, workflowInterceptorModules);
+      const options = { workflowBundle: bundle, sinks: silentSpanSinks };
+      const fromSources = {
+        workflowsPath,
+        interceptors: { workflowModules: [...workflowInterceptorModules] },
+        sinks: silentSpanSinks,
+      };
+      {
+        const round = 0;
+        const held = heldFeed(wire(`first-${round}`));
+        let second: Promise<Array<[string, string]>> | undefined;
+        const first = replayHistories({ ...options, replayName: 'turns-first' }, held.feed);
+        const firstDone = (async () => {
+          const got: Array<[string, string]> = [];
+          for await (const r of first) {
+            got.push([r.workflowId, r.error ? r.error.message : 'ok']);
+            // the first has replayed: the second starts building, and the first closes at once
+            if (got.length === 1) {
+              // built from the workflow sources, as an audit without a bundle builds it: seconds of bundling
+              second = outcomes(
+                replayHistories({ ...fromSources, replayName: 'turns-second' }, [wire(`second-${round}`)]),
+              );
+              held.end();
+            }
           }
-        }
-        return got;
-      })();
-      expect(await firstDone).toEqual([[`first-${round}`, 'ok']]);
-      expect(await second!).toEqual([[`second-${round}`, 'ok']]);
-    }
-  });
+          return got;
+        })();
+        expect(await firstDone).toEqual([[`first-${round}`, 'ok']]);
+        expect(await second!).toEqual([[`second-${round}`, 'ok']]);
+      }
+    },
+  );
 });

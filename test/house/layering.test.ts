@@ -25,10 +25,14 @@ interface CruiseSummary {
 
 it('src keeps the layering rules of .dependency-cruiser.cjs', async () => {
   // dependency-cruiser exits non-zero on a violation; the JSON report is on stdout either way.
-  const { stdout } = await promisify(execFile)(process.execPath, [bin, 'src', '--config', '.dependency-cruiser.cjs', '--output-type', 'json'], {
-    cwd: root,
-    maxBuffer: 64 << 20,
-  }).catch((err: { stdout?: string }) => ({ stdout: err.stdout ?? '' }));
+  const { stdout } = await promisify(execFile)(
+    process.execPath,
+    [bin, 'src', '--config', '.dependency-cruiser.cjs', '--output-type', 'json'],
+    {
+      cwd: root,
+      maxBuffer: 64 << 20,
+    },
+  ).catch((err: { stdout?: string }) => ({ stdout: err.stdout ?? '' }));
   const { summary } = JSON.parse(stdout) as { summary: CruiseSummary };
   expect(summary.totalCruised).toBeGreaterThan(300);
   expect(summary.violations.map((v) => `${v.rule.name}: ${v.from} -> ${v.to}`)).toEqual([]);

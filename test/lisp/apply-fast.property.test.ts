@@ -40,21 +40,56 @@ const TWO = [
 const COLLS = ['[1 2 3]', '[[1 2] [3 4]]', '[]', '(range 5)', '[{:a 1} {:a 2}]', '["b" "a"]'];
 
 const program = fc.oneof(
-  fc.tuple(fc.constantFrom('map', 'filter', 'remove', 'sort-by', 'group-by', 'some', 'every?', 'take-while', 'drop-while', 'keep'), fc.constantFrom(...ONE), fc.constantFrom(...COLLS)).map(
-    ([hof, f, xs]) => `(vec (let [r (${hof} ${f} ${xs})] (if (coll? r) r [r])))`,
-  ),
-  fc.tuple(fc.constantFrom(...ONE), fc.constantFrom(...COLLS)).map(([f, xs]) => `(vec (take 3 (map ${f} (concat ${xs} (range)))))`),
-  fc.tuple(fc.constantFrom('(reduce F 0 XS)', '(reduce F XS)', '(vec (map-indexed F XS))', '(sort F XS)', '(vec (reductions F 0 XS))'), fc.constantFrom(...TWO), fc.constantFrom(...COLLS)).map(([shape, f, xs]) =>
-    shape.replace('F', f).replace('XS', xs),
-  ),
+  fc
+    .tuple(
+      fc.constantFrom(
+        'map',
+        'filter',
+        'remove',
+        'sort-by',
+        'group-by',
+        'some',
+        'every?',
+        'take-while',
+        'drop-while',
+        'keep',
+      ),
+      fc.constantFrom(...ONE),
+      fc.constantFrom(...COLLS),
+    )
+    .map(([hof, f, xs]) => `(vec (let [r (${hof} ${f} ${xs})] (if (coll? r) r [r])))`),
+  fc
+    .tuple(fc.constantFrom(...ONE), fc.constantFrom(...COLLS))
+    .map(([f, xs]) => `(vec (take 3 (map ${f} (concat ${xs} (range)))))`),
+  fc
+    .tuple(
+      fc.constantFrom(
+        '(reduce F 0 XS)',
+        '(reduce F XS)',
+        '(vec (map-indexed F XS))',
+        '(sort F XS)',
+        '(vec (reductions F 0 XS))',
+      ),
+      fc.constantFrom(...TWO),
+      fc.constantFrom(...COLLS),
+    )
+    .map(([shape, f, xs]) => shape.replace('F', f).replace('XS', xs)),
 );
 
 const fast = { apply1: Evaluator.prototype.apply1, apply2: Evaluator.prototype.apply2 };
 
 /** `fastCalls` false: apply1/apply2 go through `apply` with an argument array (the reference). */
 async function outcome(src: string, fuel: number, fastCalls: boolean) {
-  Evaluator.prototype.apply1 = fastCalls ? fast.apply1 : function (this: Evaluator, f: Value, x: Value) { return this.apply(f, [x]); };
-  Evaluator.prototype.apply2 = fastCalls ? fast.apply2 : function (this: Evaluator, f: Value, x: Value, y: Value) { return this.apply(f, [x, y]); };
+  Evaluator.prototype.apply1 = fastCalls
+    ? fast.apply1
+    : function (this: Evaluator, f: Value, x: Value) {
+        return this.apply(f, [x]);
+      };
+  Evaluator.prototype.apply2 = fastCalls
+    ? fast.apply2
+    : function (this: Evaluator, f: Value, x: Value, y: Value) {
+        return this.apply(f, [x, y]);
+      };
   return outcomeOf(await run(src, { limits: { fuel, timeoutMs: 600_000 } }));
 }
 

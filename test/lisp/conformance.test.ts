@@ -30,8 +30,8 @@ describe('reduced', () => {
 describe('quote', () => {
   it.each([
     ["'(1 2 3)", '(1 2 3)'],
-    ["(quote (1 2))", '(1 2)'],
-    ["'[1 :a \"s\" (2)]", '[1 :a "s" (2)]'],
+    ['(quote (1 2))', '(1 2)'],
+    ['\'[1 :a "s" (2)]', '[1 :a "s" (2)]'],
     ["'{:a (1 2)}", '{:a (1 2)}'],
     ["(count '())", '0'],
     ["(= '(1 2) (list 1 2))", 'true'],
@@ -43,17 +43,20 @@ describe('quote', () => {
   it.each([
     ["'sym", 'sym'],
     ["'[a b/c 1]", '[a b/c 1]'],
-    ["(= 'a 'a (symbol \"a\"))", 'true'],
-    ["[(= 'a :a) (= 'a \"a\")]", '[false false]'],
+    ['(= \'a \'a (symbol "a"))', 'true'],
+    ['[(= \'a :a) (= \'a "a")]', '[false false]'],
     ["[(symbol? 'a) (symbol? :a) (type 'a)]", '[true false :symbol]'],
     ["[(name 'x/y) (namespace 'x/y) (keyword 'k) (symbol :k)]", '["y" "x" :k k]'],
-    ["(str 'a \"-\" 'b)", '"a-b"'],
+    ['(str \'a "-" \'b)', '"a-b"'],
     ["[(get {'a 1} 'a) ('a {'a 2}) (contains? #{'a} 'a)]", '[1 2 true]'],
     ["(sort ['c 'a 'b])", '(a b c)'],
     ["(case 'b a 1 b 2 :none)", '2'],
-    ["(case :b a 1 :none)", ':none'],
+    ['(case :b a 1 :none)', ':none'],
     ["[(pr-str 'foo) (str [1 'b]) (pr-str {'a [1 'b]}) (str ''a)]", '["foo" "[1 b]" "{a [1 b]}" "(quote a)"]'],
-    ["[(ident? 'a) (ident? :a) (ident? \"a\") (simple-symbol? 'a) (qualified-symbol? 'a/b) (simple-keyword? :a/b) (qualified-keyword? :a/b) (simple-ident? :a) (qualified-ident? 'a)]", '[true true false true true false true true false]'],
+    [
+      "[(ident? 'a) (ident? :a) (ident? \"a\") (simple-symbol? 'a) (qualified-symbol? 'a/b) (simple-keyword? :a/b) (qualified-keyword? :a/b) (simple-ident? :a) (qualified-ident? 'a)]",
+      '[true true false true true false true true false]',
+    ],
     ["[(compare 'a/b 'a) (sort ['b/a 'a/b 'c])]", '[1 (c a/b b/a)]'],
   ])('symbols as data: %s is %s', async (source, expected) => {
     expect(await value(source)).toBe(expected);
@@ -105,7 +108,9 @@ describe('transducers', () => {
 
   it('a transducer is not called directly, and into says what it wanted', async () => {
     const direct = await run('((map inc) conj)');
-    expect(direct.status === 'error' && direct.error.message).toMatch(/a transducer is not called directly: use it with into, transduce, sequence or eduction/);
+    expect(direct.status === 'error' && direct.error.message).toMatch(
+      /a transducer is not called directly: use it with into, transduce, sequence or eduction/,
+    );
     const wrong = await run('(into [] inc [1 2])');
     expect(wrong.status === 'error' && wrong.error.message).toMatch(/into: expected a transducer such as \(map f\)/);
   });

@@ -47,30 +47,58 @@ function* tuples(n: number): Generator<Value[]> {
 
 const withFixed = coreNames()
   .map((name) => [name, resolveCore(null, name)] as const)
-  .filter((e): e is readonly [string, CoreFn] => e[1] !== undefined && (e[1].call1 !== undefined || e[1].call2 !== undefined || e[1].call3 !== undefined));
+  .filter(
+    (e): e is readonly [string, CoreFn] =>
+      e[1] !== undefined && (e[1].call1 !== undefined || e[1].call2 !== undefined || e[1].call3 !== undefined),
+  );
 
 describe('fixed-arity forms of core functions', () => {
   it('exist for the functions call sites use most', () => {
-    expect(withFixed.map(([n]) => n).sort()).toEqual(expect.arrayContaining(['assoc', 'assoc-in', 'conj', 'contains?', 'count', 'dissoc', 'empty?', 'first', 'get', 'get-in', 'keyword', 'nil?', 'nth', 'str', 'update', 'update-in']));
+    expect(withFixed.map(([n]) => n).sort()).toEqual(
+      expect.arrayContaining([
+        'assoc',
+        'assoc-in',
+        'conj',
+        'contains?',
+        'count',
+        'dissoc',
+        'empty?',
+        'first',
+        'get',
+        'get-in',
+        'keyword',
+        'nil?',
+        'nth',
+        'str',
+        'update',
+        'update-in',
+      ]),
+    );
   });
 
-  it.each(withFixed.map(([n, c]) => [n, c]))('%s: the same value, error and fuel as fn, for every tuple of samples', (_name, core) => {
-    const forms: Array<[number, (args: Value[], rt: FakeRuntime) => Value]> = [];
-    if (core.call1) forms.push([1, (a, rt) => core.call1!(a[0]!, rt)]);
-    if (core.call2) forms.push([2, (a, rt) => core.call2!(a[0]!, a[1]!, rt)]);
-    if (core.call3) forms.push([3, (a, rt) => core.call3!(a[0]!, a[1]!, a[2]!, rt)]);
-    let checked = 0;
-    for (const [n, fixed] of forms) {
-      for (const args of tuples(n)) {
-        const a = new FakeRuntime();
-        const b = new FakeRuntime();
-        const general = outcome(() => core.fn(args.slice(), a), a);
-        expect(outcome(() => fixed(args, b), b), `${_name} ${args.map((x) => prStr(x)).join(' ')}`).toBe(general);
-        checked++;
+  it.each(withFixed.map(([n, c]) => [n, c]))(
+    '%s: the same value, error and fuel as fn, for every tuple of samples',
+    (_name, core) => {
+      const forms: Array<[number, (args: Value[], rt: FakeRuntime) => Value]> = [];
+      if (core.call1) forms.push([1, (a, rt) => core.call1!(a[0]!, rt)]);
+      if (core.call2) forms.push([2, (a, rt) => core.call2!(a[0]!, a[1]!, rt)]);
+      if (core.call3) forms.push([3, (a, rt) => core.call3!(a[0]!, a[1]!, a[2]!, rt)]);
+      let checked = 0;
+      for (const [n, fixed] of forms) {
+        for (const args of tuples(n)) {
+          const a = new FakeRuntime();
+          const b = new FakeRuntime();
+          const general = outcome(() => core.fn(args.slice(), a), a);
+          expect(
+            outcome(() => fixed(args, b), b),
+            `${_name} ${args.map((x) => prStr(x)).join(' ')}`,
+          ).toBe(general);
+          checked++;
+        }
       }
-    }
-    expect(checked).toBeGreaterThan(0);
-  });
+      expect(checked).toBeGreaterThan(0);
+    },
+  );
 
   it('compiled call sites give what the function value gives', async () => {
     const programs = [
@@ -83,7 +111,12 @@ describe('fixed-arity forms of core functions', () => {
     for (const src of programs) {
       const direct = await run(src);
       // the same calls through a function value, ((identity get) m k): the general path
-      const viaApply = await run(src.replace(/\((get-in|get|assoc-in|assoc|update-in|update|contains\?|count|first|nth|conj|dissoc|empty\?|nil\?|keyword|str) /g, '((identity $1) '));
+      const viaApply = await run(
+        src.replace(
+          /\((get-in|get|assoc-in|assoc|update-in|update|contains\?|count|first|nth|conj|dissoc|empty\?|nil\?|keyword|str) /g,
+          '((identity $1) ',
+        ),
+      );
       expect(direct.status, src).toBe('ok');
       expect(viaApply.status, src).toBe('ok');
       if (direct.status === 'ok' && viaApply.status === 'ok') expect(prStr(direct.value)).toBe(prStr(viaApply.value));

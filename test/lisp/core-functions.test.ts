@@ -99,6 +99,8 @@ describe('Clojure agreement: walk', () => {
   });
 
   it('walking an infinite seq stops at the size limit', () => {
-    expect(evError('(postwalk identity (range))', new FakeRuntime({ maxCollectionSize: 100 })).code).toBe('limit_exceeded');
+    expect(evError('(postwalk identity (range))', new FakeRuntime({ maxCollectionSize: 100 })).code).toBe(
+      'limit_exceeded',
+    );
   });
 });

@@ -80,7 +80,8 @@ describe('query functions (reference extensions)', () => {
 });
 
 describe('where (reference section 2.3)', () => {
-  const test = (field: Value, op: string | null, value: Value, item: string): boolean => buildWhere(field, op, value)(data(item));
+  const test = (field: Value, op: string | null, value: Value, item: string): boolean =>
+    buildWhere(field, op, value)(data(item));
 
   it('scenario 48: where coercions', () => {
     expect(test(kw('s'), '=', kw('a'), '{"s" "a"}')).toBe(true);
@@ -171,7 +172,9 @@ describe('all-of / any-of / none-of', () => {
   });
 
   it('print as their real source', () => {
-    expect(allOf([isPos, whereFn(kw('a'), '=', 1), kw('b') as unknown as Builtin]).toSource()).toBe('(all-of pos? (where :a = 1) :b)');
+    expect(allOf([isPos, whereFn(kw('a'), '=', 1), kw('b') as unknown as Builtin]).toSource()).toBe(
+      '(all-of pos? (where :a = 1) :b)',
+    );
     expect(anyOf([noneOf([isEven])]).toSource()).toBe('(any-of (none-of even?))');
     expect(noneOf([]).toSource()).toBe('(none-of)');
   });

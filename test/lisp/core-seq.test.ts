@@ -243,7 +243,10 @@ describe('Clojure agreement: generating and laziness', () => {
     ['(range 3 0 -1)', '(3 2 1)'],
     ['(range 0)', '()'],
     ['(range 0 1 0.25)', '(0 0.25 0.5 0.75)'],
-    ['(range 0 1 0.1)', '(0 0.1 0.2 0.30000000000000004 0.4 0.5 0.6 0.7 0.7999999999999999 0.8999999999999999 0.9999999999999999)'],
+    [
+      '(range 0 1 0.1)',
+      '(0 0.1 0.2 0.30000000000000004 0.4 0.5 0.6 0.7 0.7999999999999999 0.8999999999999999 0.9999999999999999)',
+    ],
     ['(take 3 (range 0 10 0))', '(0 0 0)'],
     ['(take 5 (range))', '(0 1 2 3 4)'],
     ['(take 5 (map inc (range)))', '(1 2 3 4 5)'],
@@ -362,7 +365,13 @@ describe('errors', () => {
   });
 
   it('realising an infinite seq is a limit_exceeded error naming the limit', () => {
-    for (const src of ['(count (range))', '(vec (iterate inc 0))', '(reduce + (range))', '(sort (range))', '(last (repeat 1))']) {
+    for (const src of [
+      '(count (range))',
+      '(vec (iterate inc 0))',
+      '(reduce + (range))',
+      '(sort (range))',
+      '(last (repeat 1))',
+    ]) {
       const e = evError(src, new FakeRuntime({ maxCollectionSize: 1000 }));
       expect(e.code, src).toBe('limit_exceeded');
       expect(e.details).toEqual({ limit: 'collection_size' });

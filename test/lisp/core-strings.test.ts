@@ -240,6 +240,8 @@ describe('strings: errors and limits', () => {
     expect(evError('(format "%1000000000d" 1)', rt).code).toBe('limit_exceeded');
     expect(evError('(str/join (range 1000))', new FakeRuntime({ maxCollectionSize: 100 })).code).toBe('limit_exceeded');
     const big = 'x'.repeat(60);
-    expect(evError(`(str "${big}" "${big}")`, new FakeRuntime({ maxCollectionSize: 100 })).details).toEqual({ limit: 'collection_size' });
+    expect(evError(`(str "${big}" "${big}")`, new FakeRuntime({ maxCollectionSize: 100 })).details).toEqual({
+      limit: 'collection_size',
+    });
   });
 });

@@ -16,15 +16,42 @@ const CASES: Array<[string, string]> = [
   ['(date/days-between "2024-01-15" "2024-03-01")', `ChronoUnit.DAYS.between(${D('2024-01-15')}, ${D('2024-03-01')})`],
   ['(date/days-between "2023-03-01" "2024-03-01")', `ChronoUnit.DAYS.between(${D('2023-03-01')}, ${D('2024-03-01')})`],
   ['(date/days-between "2024-12-31" "1999-01-01")', `ChronoUnit.DAYS.between(${D('2024-12-31')}, ${D('1999-01-01')})`],
-  ['(date/days-between "2024-03-01T12:00:00Z" "2024-03-03T11:00:00Z")', `ChronoUnit.DAYS.between(${I('2024-03-01T12:00:00Z')}, ${I('2024-03-03T11:00:00Z')})`],
-  ['(date/hours-between "2024-03-03T11:00:00Z" "2024-03-01T12:30:00Z")', `ChronoUnit.HOURS.between(${I('2024-03-03T11:00:00Z')}, ${I('2024-03-01T12:30:00Z')})`],
-  ['(date/minutes-between "2024-03-01T12:00:00Z" "2024-03-01T13:59:59Z")', `ChronoUnit.MINUTES.between(${I('2024-03-01T12:00:00Z')}, ${I('2024-03-01T13:59:59Z')})`],
-  ['(date/weeks-between "2024-01-01" "2024-03-01")', `ChronoUnit.WEEKS.between(${D('2024-01-01')}, ${D('2024-03-01')})`],
-  ['(date/months-between "2024-01-31" "2024-02-29")', `ChronoUnit.MONTHS.between(${D('2024-01-31')}, ${D('2024-02-29')})`],
-  ['(date/months-between "2024-01-31" "2024-03-31")', `ChronoUnit.MONTHS.between(${D('2024-01-31')}, ${D('2024-03-31')})`],
-  ['(date/months-between "2024-05-15" "2023-11-16")', `ChronoUnit.MONTHS.between(${D('2024-05-15')}, ${D('2023-11-16')})`],
-  ['(date/years-between "1990-06-15" "2024-06-14")', `ChronoUnit.YEARS.between(${D('1990-06-15')}, ${D('2024-06-14')})`],
-  ['(date/years-between "1990-06-15" "2024-06-15")', `ChronoUnit.YEARS.between(${D('1990-06-15')}, ${D('2024-06-15')})`],
+  [
+    '(date/days-between "2024-03-01T12:00:00Z" "2024-03-03T11:00:00Z")',
+    `ChronoUnit.DAYS.between(${I('2024-03-01T12:00:00Z')}, ${I('2024-03-03T11:00:00Z')})`,
+  ],
+  [
+    '(date/hours-between "2024-03-03T11:00:00Z" "2024-03-01T12:30:00Z")',
+    `ChronoUnit.HOURS.between(${I('2024-03-03T11:00:00Z')}, ${I('2024-03-01T12:30:00Z')})`,
+  ],
+  [
+    '(date/minutes-between "2024-03-01T12:00:00Z" "2024-03-01T13:59:59Z")',
+    `ChronoUnit.MINUTES.between(${I('2024-03-01T12:00:00Z')}, ${I('2024-03-01T13:59:59Z')})`,
+  ],
+  [
+    '(date/weeks-between "2024-01-01" "2024-03-01")',
+    `ChronoUnit.WEEKS.between(${D('2024-01-01')}, ${D('2024-03-01')})`,
+  ],
+  [
+    '(date/months-between "2024-01-31" "2024-02-29")',
+    `ChronoUnit.MONTHS.between(${D('2024-01-31')}, ${D('2024-02-29')})`,
+  ],
+  [
+    '(date/months-between "2024-01-31" "2024-03-31")',
+    `ChronoUnit.MONTHS.between(${D('2024-01-31')}, ${D('2024-03-31')})`,
+  ],
+  [
+    '(date/months-between "2024-05-15" "2023-11-16")',
+    `ChronoUnit.MONTHS.between(${D('2024-05-15')}, ${D('2023-11-16')})`,
+  ],
+  [
+    '(date/years-between "1990-06-15" "2024-06-14")',
+    `ChronoUnit.YEARS.between(${D('1990-06-15')}, ${D('2024-06-14')})`,
+  ],
+  [
+    '(date/years-between "1990-06-15" "2024-06-15")',
+    `ChronoUnit.YEARS.between(${D('1990-06-15')}, ${D('2024-06-15')})`,
+  ],
   ['(date/plus-days "2024-02-28" 2)', `${D('2024-02-28')}.plusDays(2)`],
   ['(date/plus-days "2024-01-01" -1)', `${D('2024-01-01')}.plusDays(-1)`],
   ['(date/minus-days "2024-03-01" 366)', `${D('2024-03-01')}.minusDays(366)`],
@@ -55,13 +82,19 @@ const CASES: Array<[string, string]> = [
   ['(date/leap-year? 2100)', 'java.time.Year.isLeap(2100)'],
   ['(date/before? "2024-01-01" "2024-01-02")', `${D('2024-01-01')}.isBefore(${D('2024-01-02')})`],
   ['(date/after? "2024-01-01" "2024-01-02")', `${D('2024-01-01')}.isAfter(${D('2024-01-02')})`],
-  ['(date/before? "2024-03-02T00:00:00+05:00" "2024-03-01T20:00:00Z")', `${I('2024-03-02T00:00:00+05:00')}.isBefore(${I('2024-03-01T20:00:00Z')})`],
+  [
+    '(date/before? "2024-03-02T00:00:00+05:00" "2024-03-01T20:00:00Z")',
+    `${I('2024-03-02T00:00:00+05:00')}.isBefore(${I('2024-03-01T20:00:00Z')})`,
+  ],
   ['(date/compare "2024-05-01" "2024-04-30")', `Integer.signum(${D('2024-05-01')}.compareTo(${D('2024-04-30')}))`],
   ['(date/parse "2024-03-15T10:30:00+02:00")', `OffsetDateTime.parse("2024-03-15T10:30:00+02:00").toInstant()`],
   ['(date/parse "2024-03-15T10:30:00.120-05:30")', `OffsetDateTime.parse("2024-03-15T10:30:00.120-05:30").toInstant()`],
   ['(date/parse "2024-03-15T10:30Z")', `${I('2024-03-15T10:30:00Z')}`],
   ['(date/instant "2024-03-15")', `${D('2024-03-15')}.atStartOfDay(ZoneOffset.UTC).toInstant()`],
-  ['(date/date "2024-03-15T23:30:00-02:00")', `OffsetDateTime.parse("2024-03-15T23:30:00-02:00").toInstant().atOffset(ZoneOffset.UTC).toLocalDate()`],
+  [
+    '(date/date "2024-03-15T23:30:00-02:00")',
+    `OffsetDateTime.parse("2024-03-15T23:30:00-02:00").toInstant().atOffset(ZoneOffset.UTC).toLocalDate()`,
+  ],
   ['(date/epoch-millis "2024-03-15T10:30:00Z")', `${I('2024-03-15T10:30:00Z')}.toEpochMilli()`],
   ['(date/from-epoch-millis 1710498600123)', 'Instant.ofEpochMilli(1710498600123L)'],
   ['(date/from-epoch-millis -1)', 'Instant.ofEpochMilli(-1L)'],
@@ -71,14 +104,28 @@ const CASES: Array<[string, string]> = [
   ['(date/format "2024-03-15" "EEEE, MMMM dd, yy")', `${D('2024-03-15')}.format(${F('EEEE, MMMM dd, yy')})`],
   ['(date/format "2024-03-05" "yyyy-MM")', `${D('2024-03-05')}.format(${F('yyyy-MM')})`],
   ['(date/format "2024-03-05" "D/M/y \'week\'")', `${D('2024-03-05')}.format(${F("D/M/y 'week'")})`],
-  ['(date/format "2024-03-05T14:07:09.045Z" "yyyy-MM-dd HH:mm:ss.SSS")', `${I('2024-03-05T14:07:09.045Z')}.atOffset(ZoneOffset.UTC).format(${F('yyyy-MM-dd HH:mm:ss.SSS')})`],
-  ['(date/format "2024-03-05T00:07:09Z" "h:mm a")', `${I('2024-03-05T00:07:09Z')}.atOffset(ZoneOffset.UTC).format(${F('h:mm a')})`],
-  ['(date/format "2024-03-05T12:07:09Z" "hh:mm a \'\'X\'\'")', `${I('2024-03-05T12:07:09Z')}.atOffset(ZoneOffset.UTC).format(${F("hh:mm a ''X''")})`],
+  [
+    '(date/format "2024-03-05T14:07:09.045Z" "yyyy-MM-dd HH:mm:ss.SSS")',
+    `${I('2024-03-05T14:07:09.045Z')}.atOffset(ZoneOffset.UTC).format(${F('yyyy-MM-dd HH:mm:ss.SSS')})`,
+  ],
+  [
+    '(date/format "2024-03-05T00:07:09Z" "h:mm a")',
+    `${I('2024-03-05T00:07:09Z')}.atOffset(ZoneOffset.UTC).format(${F('h:mm a')})`,
+  ],
+  [
+    '(date/format "2024-03-05T12:07:09Z" "hh:mm a \'\'X\'\'")',
+    `${I('2024-03-05T12:07:09Z')}.atOffset(ZoneOffset.UTC).format(${F("hh:mm a ''X''")})`,
+  ],
 ];
 
 describe.skipIf(!hasJava)('date/ against java.time', () => {
   it('gives what java.time gives for every case', async () => {
-    const imports = ['import java.time.*;', 'import java.time.format.DateTimeFormatter;', 'import java.time.temporal.ChronoUnit;', 'import java.util.Locale;'];
+    const imports = [
+      'import java.time.*;',
+      'import java.time.format.DateTimeFormatter;',
+      'import java.time.temporal.ChronoUnit;',
+      'import java.util.Locale;',
+    ];
     const differ = await javaDifferences(CASES, imports);
     expect(differ, differ.join('\n')).toEqual([]);
   });

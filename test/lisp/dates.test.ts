@@ -48,16 +48,28 @@ describe('date/ functions', () => {
     ['(date/plus-hours "2024-03-15" 1)', '"2024-03-15T01:00:00Z"'],
     ['(date/plus-days "2024-03-15T22:00:00Z" 1)', '"2024-03-16T22:00:00Z"'],
     ['(mapv date/day-of-week ["2024-03-11" "2024-03-17" "1970-01-01"])', '[1 7 4]'],
-    ['[(date/year "2024-03-15") (date/month "2024-03-15") (date/day "2024-03-15") (date/day-of-year "2024-12-31")]', '[2024 3 15 366]'],
-    ['[(date/hour "2024-03-15T10:20:30Z") (date/minute "2024-03-15T10:20:30Z") (date/second "2024-03-15T10:20:30Z")]', '[10 20 30]'],
+    [
+      '[(date/year "2024-03-15") (date/month "2024-03-15") (date/day "2024-03-15") (date/day-of-year "2024-12-31")]',
+      '[2024 3 15 366]',
+    ],
+    [
+      '[(date/hour "2024-03-15T10:20:30Z") (date/minute "2024-03-15T10:20:30Z") (date/second "2024-03-15T10:20:30Z")]',
+      '[10 20 30]',
+    ],
     ['(date/format "2024-03-15" "EEE d MMM yyyy")', '"Fri 15 Mar 2024"'],
-    ['(date/format "2024-03-05T14:07:09.045Z" "EEEE, MMMM dd yy h:mm:ss.SSS a \'UTC\'")', '"Tuesday, March 05 24 2:07:09.045 PM UTC"'],
+    [
+      '(date/format "2024-03-05T14:07:09.045Z" "EEEE, MMMM dd yy h:mm:ss.SSS a \'UTC\'")',
+      '"Tuesday, March 05 24 2:07:09.045 PM UTC"',
+    ],
     ['(date/format "2024-03-15" "yyyy-MM")', '"2024-03"'],
     ['(date/format "2024-03-15" "\'\'yy\'\'")', '"\'24\'"'],
     ['[(date/before? "2024-01-01" "2024-01-02") (date/after? "2024-01-01" "2024-01-02")]', '[true false]'],
     ['(date/compare "2024-03-02T00:00:00+05:00" "2024-03-01T20:00:00Z")', '-1'],
     ['(date/compare "2024-03-01" "2024-03-01T00:00:00Z")', '0'],
-    ['[(date/start-of-month "2024-02-15") (date/end-of-month "2024-02-15") (date/days-in-month "2023-02-01")]', '["2024-02-01" "2024-02-29" 28]'],
+    [
+      '[(date/start-of-month "2024-02-15") (date/end-of-month "2024-02-15") (date/days-in-month "2023-02-01")]',
+      '["2024-02-01" "2024-02-29" 28]',
+    ],
     ['[(date/leap-year? 2000) (date/leap-year? 1900) (date/leap-year? 2024)]', '[true false true]'],
     ['(date/epoch-millis "1970-01-02")', '86400000'],
     ['(date/from-epoch-millis 1710498600000)', '"2024-03-15T10:30:00Z"'],
@@ -74,7 +86,16 @@ describe('date/ functions', () => {
             (map (fn [i] (assoc i :overdue (date/days-between (:due i) data/today))))
             (filter #(pos? (:overdue %)))
             (mapv (juxt :id :overdue)))`,
-      { context: { today: '2024-03-01', invoices: [{ id: 'a', due: '2024-02-20' }, { id: 'b', due: '2024-03-05' }, { id: 'c', due: '2023-12-31' }] } },
+      {
+        context: {
+          today: '2024-03-01',
+          invoices: [
+            { id: 'a', due: '2024-02-20' },
+            { id: 'b', due: '2024-03-05' },
+            { id: 'c', due: '2023-12-31' },
+          ],
+        },
+      },
     );
     expect(r.status === 'ok' && prStr(r.value)).toBe('[["a" 10] ["c" 61]]');
   });
@@ -82,11 +103,20 @@ describe('date/ functions', () => {
   it.each([
     ['(date/parse "2024-02-30")', 'date/parse: cannot parse "2024-02-30": day 30 is not in 2024-02'],
     ['(date/parse "2024-13-01")', 'date/parse: cannot parse "2024-13-01": month 13 is not 1..12'],
-    ['(date/parse "15/03/2024")', 'date/parse: cannot parse "15/03/2024": expected an ISO date "2024-03-15" or instant "2024-03-15T09:30:00Z"'],
-    ['(date/parse "2024-03-15T24:00:00Z")', 'date/parse: cannot parse "2024-03-15T24:00:00Z": time 24:00:00 is out of range'],
+    [
+      '(date/parse "15/03/2024")',
+      'date/parse: cannot parse "15/03/2024": expected an ISO date "2024-03-15" or instant "2024-03-15T09:30:00Z"',
+    ],
+    [
+      '(date/parse "2024-03-15T24:00:00Z")',
+      'date/parse: cannot parse "2024-03-15T24:00:00Z": time 24:00:00 is out of range',
+    ],
     ['(date/days-between nil "2024-01-01")', 'date/days-between: expected a date or instant string, got nil'],
     ['(date/plus-days "2024-01-01" 1.5)', 'date/plus-days: expected integer, got number'],
-    ['(date/format "2024-03-15" "HH:mm")', 'date/format: a date has no time of day for pattern letter H; use (date/instant d) first'],
+    [
+      '(date/format "2024-03-15" "HH:mm")',
+      'date/format: a date has no time of day for pattern letter H; use (date/instant d) first',
+    ],
     ['(date/format "2024-03-15" "yyyy Q")', 'date/format: unsupported pattern letter Q'],
     ['(date/format "2024-03-15" "\'open")', 'date/format: unclosed quote in pattern "\'open"'],
     ['(date/from-epoch-millis 1e20)', 'date/from-epoch-millis: the result is outside years -999999..999999'],
@@ -128,9 +158,11 @@ describe('date/ properties (against Date.UTC)', () => {
       fc.asyncProperty(dayArb, fc.integer({ min: -5000, max: 5000 }), async (day, n) => {
         const [a, b] = [jsDate(day), jsDate(day + n)];
         const dow = ((new Date(day * 86_400_000).getUTCDay() + 6) % 7) + 1;
-        expect(await value(`[(date/plus-days "${a}" ${n}) (date/days-between "${a}" "${b}") (date/day-of-week "${a}") (date/parse "${a}")]`)).toBe(
-          `["${b}" ${n} ${dow} "${a}"]`,
-        );
+        expect(
+          await value(
+            `[(date/plus-days "${a}" ${n}) (date/days-between "${a}" "${b}") (date/day-of-week "${a}") (date/parse "${a}")]`,
+          ),
+        ).toBe(`["${b}" ${n} ${dow} "${a}"]`);
       }),
       { numRuns: 150 },
     );
@@ -141,9 +173,11 @@ describe('date/ properties (against Date.UTC)', () => {
     await fc.assert(
       fc.asyncProperty(msArb, msArb, async (x, y) => {
         const iso = (ms: number): string => new Date(ms).toISOString().replace('.000Z', 'Z');
-        expect(await value(`[(date/epoch-millis (date/from-epoch-millis ${x})) (date/parse "${iso(x)}") (date/compare "${iso(x)}" "${iso(y)}")]`)).toBe(
-          `[${x} "${iso(x)}" ${Math.sign(x - y)}]`,
-        );
+        expect(
+          await value(
+            `[(date/epoch-millis (date/from-epoch-millis ${x})) (date/parse "${iso(x)}") (date/compare "${iso(x)}" "${iso(y)}")]`,
+          ),
+        ).toBe(`[${x} "${iso(x)}" ${Math.sign(x - y)}]`);
       }),
       { numRuns: 100 },
     );

@@ -71,9 +71,16 @@ describe('effects', () => {
     const { tools, effects } = setup();
     const r = await run(PROGRAM, { tools, journal: new Map(), effects: effects() });
     if (r.status !== 'suspended') throw new Error(r.status);
-    expect(r.effects[0]!.call).toEqual({ line: 6, text: '(task (str "charge_" id) (tool/charge {:order-id id :amount (:amount o)}))))' });
+    expect(r.effects[0]!.call).toEqual({
+      line: 6,
+      text: '(task (str "charge_" id) (tool/charge {:order-id id :amount (:amount o)}))))',
+    });
     const pad = `(def xs [${' 1'.repeat(200)}])`;
-    const long = await run(`${pad} (task "c" (tool/charge {:order-id 7 :amount 1})) ${pad}`, { tools, journal: new Map(), effects: effects() });
+    const long = await run(`${pad} (task "c" (tool/charge {:order-id 7 :amount 1})) ${pad}`, {
+      tools,
+      journal: new Map(),
+      effects: effects(),
+    });
     if (long.status !== 'suspended') throw new Error(long.status);
     const text = long.effects[0]!.call!.text;
     expect(long.effects[0]!.call!.line).toBe(1);
@@ -85,12 +92,22 @@ describe('effects', () => {
     const { tools, effects, inline } = setup();
     const r1 = await run(PROGRAM, { tools, journal: new Map(), effects: effects() });
     if (r1.status !== 'suspended') throw new Error('expected suspension');
-    const results = new Map<string, Json>(r1.effects.map((e) => [e.id, `tx_${(e.args as { order_id: number }).order_id}`]));
+    const results = new Map<string, Json>(
+      r1.effects.map((e) => [e.id, `tx_${(e.args as { order_id: number }).order_id}`]),
+    );
     const r2 = await run(PROGRAM, { tools, journal: new Map(), effects: effects(results) });
     expect(r2.status).toBe('ok');
-    expect(Object.fromEntries(r2.journal!)).toEqual({ lookup_1: { id: 1, amount: 10 }, lookup_2: { id: 2, amount: 20 }, charge_1: 'tx_1', charge_2: 'tx_2', summary: 2 });
+    expect(Object.fromEntries(r2.journal!)).toEqual({
+      lookup_1: { id: 1, amount: 10 },
+      lookup_2: { id: 2, amount: 20 },
+      charge_1: 'tx_1',
+      charge_2: 'tx_2',
+      summary: 2,
+    });
     // inline tools received the same task-derived keys both times
-    expect(new Set(inline.map((c) => c.ctx.idempotencyKey))).toEqual(new Set([sha('run-1\u0000task\u0000lookup_1'), sha('run-1\u0000task\u0000lookup_2')]));
+    expect(new Set(inline.map((c) => c.ctx.idempotencyKey))).toEqual(
+      new Set([sha('run-1\u0000task\u0000lookup_1'), sha('run-1\u0000task\u0000lookup_2')]),
+    );
   });
 
   it('resuming with the results committed to the journal gets hits and calls nothing', async () => {
@@ -113,7 +130,10 @@ describe('effects', () => {
     if (r.status !== 'suspended') throw new Error('expected suspension');
     expect(r.effects[0]!.taskId).toBeNull();
     expect(r.effects[0]!.id).toBe(sha('run-1\u0000charge\u0000{"amount":5,"order_id":9}'));
-    const done = await run('(tool/charge {:amount 5 :order-id 9})', { tools, effects: effects(new Map([[r.effects[0]!.id, { ok: true }]])) });
+    const done = await run('(tool/charge {:amount 5 :order-id 9})', {
+      tools,
+      effects: effects(new Map([[r.effects[0]!.id, { ok: true }]])),
+    });
     expect(done.status === 'ok' && prStr(done.value)).toBe('{"ok" true}');
   });
 
@@ -127,7 +147,16 @@ describe('effects', () => {
     const r2 = await run(src, { tools, journal: new Map(), effects: effects(new Map([[k1, 'a']])) });
     if (r2.status !== 'suspended') throw new Error('expected suspension');
     expect(r2.effects[0]!.id).toBe(`${k1}#2`);
-    const r3 = await run(src, { tools, journal: new Map(), effects: effects(new Map([[k1, 'a'], [`${k1}#2`, 'b']])) });
+    const r3 = await run(src, {
+      tools,
+      journal: new Map(),
+      effects: effects(
+        new Map([
+          [k1, 'a'],
+          [`${k1}#2`, 'b'],
+        ]),
+      ),
+    });
     expect(r3.status === 'ok' && prStr(r3.value)).toBe('["a" "b"]');
     expect(Object.fromEntries(r3.journal!)).toEqual({ t: ['a', 'b'] });
   });
@@ -135,7 +164,15 @@ describe('effects', () => {
   it('without effects options every tool runs inline, with keys from the runId option', async () => {
     const calls: string[] = [];
     const tools: ToolDef[] = [
-      { name: 'x', description: '', input: z.object({ n: z.number() }), handler: (a: { n: number }, ctx: ToolContext) => { calls.push(ctx.idempotencyKey); return a.n; } },
+      {
+        name: 'x',
+        description: '',
+        input: z.object({ n: z.number() }),
+        handler: (a: { n: number }, ctx: ToolContext) => {
+          calls.push(ctx.idempotencyKey);
+          return a.n;
+        },
+      },
     ];
     await run('(tool/x {:n 1}) (task "k" (tool/x {:n 2}))', { tools, journal: new Map(), runId: 'abc' });
     expect(calls).toEqual([sha('abc\u0000x\u0000{"n":1}'), sha('abc\u0000task\u0000k')]);
@@ -143,9 +180,7 @@ describe('effects', () => {
 
   it('an inline async handler is invoked exactly once per call even though the program is re-evaluated', async () => {
     let n = 0;
-    const tools: ToolDef[] = [
-      { name: 'inc', description: '', input: z.object({}), handler: async () => ++n },
-    ];
+    const tools: ToolDef[] = [{ name: 'inc', description: '', input: z.object({}), handler: async () => ++n }];
     const r = await run('[(tool/inc) (tool/inc) (tool/inc)]', { tools });
     expect(r.status === 'ok' && prStr(r.value)).toBe('[1 2 3]');
     expect(n).toBe(3);
@@ -154,7 +189,11 @@ describe('effects', () => {
 
   it('a hit never evaluates its body: no tool call, no effect', async () => {
     const { tools, effects } = setup();
-    const r = await run('(task "c" (tool/charge {:order-id 1 :amount 1}))', { tools, journal: new Map([['c', 'done']]), effects: effects() });
+    const r = await run('(task "c" (tool/charge {:order-id 1 :amount 1}))', {
+      tools,
+      journal: new Map([['c', 'done']]),
+      effects: effects(),
+    });
     expect(r.status === 'ok' && r.value).toBe('done');
   });
 
@@ -167,7 +206,10 @@ describe('effects', () => {
         input: z.object({}),
         handler: (_a: unknown, ctx: ToolContext) =>
           new Promise((res) => {
-            ctx.signal.addEventListener('abort', () => { aborted = true; res(null); });
+            ctx.signal.addEventListener('abort', () => {
+              aborted = true;
+              res(null);
+            });
           }),
       },
     ];
@@ -189,7 +231,11 @@ describe('effects that failed elsewhere', () => {
     expect(first.status).toBe('suspended');
     if (first.status !== 'suspended') return;
     const id = first.effects[0]!.id;
-    const r = await run(SOURCE, { tools, journal: new Map(), effects: { ...effects(), errors: new Map([[id, 'card declined']]) } });
+    const r = await run(SOURCE, {
+      tools,
+      journal: new Map(),
+      effects: { ...effects(), errors: new Map([[id, 'card declined']]) },
+    });
     expect(r.status).toBe('error');
     if (r.status !== 'error') return;
     expect(r.error.code).toBe('tool_error');
@@ -204,7 +250,11 @@ describe('effects that failed elsewhere', () => {
     const src = `(try (task "charge_1" (tool/charge {:order-id 1 :amount 10})) (catch Exception e (str "handled: " (ex-message e))))`;
     const first = await run(src, { tools, journal: new Map(), effects: effects() });
     if (first.status !== 'suspended') throw new Error('expected a suspension');
-    const r = await run(src, { tools, journal: new Map(), effects: { ...effects(), errors: new Map([[first.effects[0]!.id, 'card declined']]) } });
+    const r = await run(src, {
+      tools,
+      journal: new Map(),
+      effects: { ...effects(), errors: new Map([[first.effects[0]!.id, 'card declined']]) },
+    });
     expect(r.status === 'ok' && r.value).toBe('handled: card declined');
   });
 });

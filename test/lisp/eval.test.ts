@@ -8,7 +8,8 @@ import type { ToolDef } from '../../src/lisp/tools.ts';
 
 async function value(src: string, opts: RunOptions = {}): Promise<string> {
   const r = await run(src, opts);
-  if (r.status !== 'ok') throw new Error(`expected ok, got ${r.status}: ${r.status === 'error' ? r.error.toLine() : ''}`);
+  if (r.status !== 'ok')
+    throw new Error(`expected ok, got ${r.status}: ${r.status === 'error' ? r.error.toLine() : ''}`);
   return prStr(r.value);
 }
 
@@ -76,8 +77,14 @@ describe('functions and closures', () => {
     ['(defn f ([x] (f x 10)) ([x y] (+ x y))) [(f 1) (f 1 2)]', '[11 3]'],
     ['(defn f [& {:keys [a b]}] [a b]) (f :a 1 :b 2)', '[1 2]'],
     ['(def x 5) (defn g [y] (+ x y)) (g 1)', '6'],
-    ['(defn my-even? [n] (if (zero? n) true (my-odd? (dec n)))) (defn my-odd? [n] (if (zero? n) false (my-even? (dec n)))) (my-even? 10)', 'true'],
-    ['(letfn [(ev? [n] (if (= n 0) true (od? (dec n)))) (od? [n] (if (= n 0) false (ev? (dec n))))] (ev? 11))', 'false'],
+    [
+      '(defn my-even? [n] (if (zero? n) true (my-odd? (dec n)))) (defn my-odd? [n] (if (zero? n) false (my-even? (dec n)))) (my-even? 10)',
+      'true',
+    ],
+    [
+      '(letfn [(ev? [n] (if (= n 0) true (od? (dec n)))) (od? [n] (if (= n 0) false (ev? (dec n))))] (ev? 11))',
+      'false',
+    ],
     ['(let [adders (map (fn [n] (fn [x] (+ x n))) [1 2 3])] (map #(% 10) adders))', '(11 12 13)'],
     ['(def x 1) (defonce x 2) x', '1'],
     ['(defonce y 2) y', '2'],
@@ -171,13 +178,16 @@ describe('static checks', () => {
     expect(e.line).toBe(1);
     expect(e.column).toBe(17);
   });
-  it.each(['constructor', 'toString', 'hasOwnProperty', 'valueOf', '__proto__'])('%s is no function of the language: unbound_var with line and column', async (name) => {
-    const e = await error(`(let [x 1]\n  (${name} x))`);
-    expect(e.code).toBe('unbound_var');
-    expect(e.message).toBe(`Undefined variable: ${name}`);
-    expect([e.line, e.column]).toEqual([2, 4]);
-    expect((await error(`(str/${name} "a")`)).code).toBe('unbound_var');
-  });
+  it.each(['constructor', 'toString', 'hasOwnProperty', 'valueOf', '__proto__'])(
+    '%s is no function of the language: unbound_var with line and column',
+    async (name) => {
+      const e = await error(`(let [x 1]\n  (${name} x))`);
+      expect(e.code).toBe('unbound_var');
+      expect(e.message).toBe(`Undefined variable: ${name}`);
+      expect([e.line, e.column]).toEqual([2, 4]);
+      expect((await error(`(str/${name} "a")`)).code).toBe('unbound_var');
+    },
+  );
   it('(or undefined default) is exempt; nested uses are not', async () => {
     expect(await value('(or counter 0)')).toBe('0');
     expect(await value('(or counter 0)', { namespace: new Map([['counter', 5]]) })).toBe('5');
@@ -257,7 +267,10 @@ describe('errors and exceptions', () => {
     const s = await error('(throw "plain")');
     expect([s.code, s.details?.message, s.details?.data]).toEqual(['uncaught_exception', 'plain', {}]);
     // rethrown from a catch, still uncaught
-    expect((await error('(try (throw (ex-info "in" {:n 1})) (catch Exception e (throw (ex-info "out" (ex-data e)))))')).details).toMatchObject({ message: 'out', data: { n: 1 } });
+    expect(
+      (await error('(try (throw (ex-info "in" {:n 1})) (catch Exception e (throw (ex-info "out" (ex-data e)))))'))
+        .details,
+    ).toMatchObject({ message: 'out', data: { n: 1 } });
   });
   it('limit errors are never caught', async () => {
     const r = await run('(try (loop [] (recur)) (catch Exception e :caught))', { limits: { fuel: 1000 } });
@@ -286,7 +299,9 @@ describe('return, fail, data, history, budget', () => {
     expect(r.status === 'fail' && prStr(r.value)).toBe('{:reason :bad, :message "no"}');
   });
   it('data/ reads the context flexibly; missing is nil', async () => {
-    expect(await value('[data/user (:name data/user) data/missing]', { context: { user: { name: 'ann' } } })).toBe('[{"name" "ann"} "ann" nil]');
+    expect(await value('[data/user (:name data/user) data/missing]', { context: { user: { name: 'ann' } } })).toBe(
+      '[{"name" "ann"} "ann" nil]',
+    );
     expect((await error('data')).code).toBe('invalid_form');
   });
   it('*1 *2 *3 come from history', async () => {
@@ -311,12 +326,21 @@ describe('tools', () => {
         return { hits: [{ id: 1, title: `about ${args.query}` }], total: 1 };
       },
     },
-    { name: 'boom', description: '', input: z.object({}), handler: () => { throw new Error('service down'); } },
+    {
+      name: 'boom',
+      description: '',
+      input: z.object({}),
+      handler: () => {
+        throw new Error('service down');
+      },
+    },
     { name: 'sync', description: '', input: z.object({ n: z.number() }), handler: ({ n }: { n: number }) => n * 2 },
   ];
   it('named args map or k v pairs; dashes become the schema spelling; results are maps with string keys', async () => {
     seen.length = 0;
-    expect(await value('(-> (tool/search {:query "x" :max-results 3}) :hits first :title)', { tools })).toBe('"about x"');
+    expect(await value('(-> (tool/search {:query "x" :max-results 3}) :hits first :title)', { tools })).toBe(
+      '"about x"',
+    );
     expect(await value('(:total (tool/search :query "y"))', { tools })).toBe('1');
     expect(seen).toEqual([{ query: 'x', max_results: 3 }, { query: 'y' }]);
   });
@@ -332,7 +356,9 @@ describe('tools', () => {
     expect(await value('(try (tool/boom) (catch Exception e :recovered))', { tools })).toBe(':recovered');
   });
   it('sync handlers and async handlers mix; calls run left to right', async () => {
-    expect(await value('[(tool/sync {:n 2}) (:total (tool/search {:query "q"})) (tool/sync :n 5)]', { tools })).toBe('[4 1 10]');
+    expect(await value('[(tool/sync {:n 2}) (:total (tool/search {:query "q"})) (tool/sync :n 5)]', { tools })).toBe(
+      '[4 1 10]',
+    );
   });
   it('a positional argument is invalid_tool_args with a hint', async () => {
     const e = await error('(tool/search "x")', { tools });
@@ -394,7 +420,9 @@ describe('namespace', () => {
     expect(r.namespace.has('a')).toBe(false);
   });
   it('serialize and deserialize: data as pr-str, functions as source', async () => {
-    const r = await run('(def cfg {:limit 3 :tags #{"a"}}) (def k (let [n 2] (fn [x] (* x n)))) (defn use-both [x] (k (+ x (:limit cfg))))');
+    const r = await run(
+      '(def cfg {:limit 3 :tags #{"a"}}) (def k (let [n 2] (fn [x] (* x n)))) (defn use-both [x] (k (+ x (:limit cfg))))',
+    );
     const rec = serializeNamespace(r.namespace);
     expect(rec).toEqual({
       cfg: '{:limit 3, :tags #{"a"}}',
@@ -409,10 +437,14 @@ describe('namespace', () => {
     const rec = serializeNamespace(r.namespace);
     expect(rec['ok?']).toBe('(all-of (where :a) (any-of (where :b > 1) #(= (:c %) 3)) (none-of :d))');
     const ns = await deserializeNamespace(rec);
-    expect(await value('(mapv ok? [{:a 1 :b 2} {:a 1 :c 3} {:a 1 :c 3 :d 1} {:b 2} {:a 1}])', { namespace: ns })).toBe('[true true false false false]');
+    expect(await value('(mapv ok? [{:a 1 :b 2} {:a 1 :c 3} {:a 1 :c 3 :d 1} {:b 2} {:a 1}])', { namespace: ns })).toBe(
+      '[true true false false false]',
+    );
   });
   it('deserializeNamespace knows the tools it is given: a saved function may call a tool', async () => {
-    const tools: ToolDef[] = [{ name: 'double', description: '', input: z.object({ n: z.number() }), handler: ({ n }: { n: number }) => n * 2 }];
+    const tools: ToolDef[] = [
+      { name: 'double', description: '', input: z.object({ n: z.number() }), handler: ({ n }: { n: number }) => n * 2 },
+    ];
     const r = await run('(defn twice [n] (:x {:x (tool/double {:n n})}))', { tools });
     expect(r.status).toBe('ok');
     const rec = serializeNamespace(r.namespace);

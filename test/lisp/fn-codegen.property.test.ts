@@ -15,7 +15,11 @@ import { outcomeOf } from './helpers/outcome.ts';
 const PARAMS = ['a', 'b', 'c'];
 const num = fc.oneof(fc.integer({ min: -3, max: 12 }), fc.constantFrom(0.5, -0.5, 1e300));
 // -0.0 and 1e400 (Infinity) are constants the generated code keeps in K[] rather than writing literally
-const anyConst = fc.oneof({ weight: 8, arbitrary: num.map(String) }, { weight: 1, arbitrary: fc.constantFrom('-0.0', '1e400', '-1e400') }, { weight: 1, arbitrary: fc.constantFrom('nil', 'true', 'false', '"x"') });
+const anyConst = fc.oneof(
+  { weight: 8, arbitrary: num.map(String) },
+  { weight: 1, arbitrary: fc.constantFrom('-0.0', '1e400', '-1e400') },
+  { weight: 1, arbitrary: fc.constantFrom('nil', 'true', 'false', '"x"') },
+);
 
 /** A body expression over the first `n` params; `self` adds calls to the fn itself (first arg smaller). */
 function expr(n: number, depth: number, self: boolean): fc.Arbitrary<string> {
@@ -25,8 +29,42 @@ function expr(n: number, depth: number, self: boolean): fc.Arbitrary<string> {
   const sub = expr(n, depth - 1, self);
   const options: fc.WeightedArbitrary<string>[] = [
     { weight: 3, arbitrary: leaf },
-    { weight: 3, arbitrary: fc.tuple(fc.constantFrom('+', '-', '*', '<', '>', '<=', '>=', '=', 'not=', '+', '-', '*', '<', 'quot', 'rem', 'mod', '/', 'max', 'min'), sub, sub).map(([op, x, y]) => `(${op} ${x} ${y})`) },
-    { weight: 1, arbitrary: fc.tuple(fc.constantFrom('inc', 'dec', 'zero?', 'pos?', 'neg?', 'not', 'abs', 'even?', 'odd?'), sub).map(([op, x]) => `(${op} ${x})`) },
+    {
+      weight: 3,
+      arbitrary: fc
+        .tuple(
+          fc.constantFrom(
+            '+',
+            '-',
+            '*',
+            '<',
+            '>',
+            '<=',
+            '>=',
+            '=',
+            'not=',
+            '+',
+            '-',
+            '*',
+            '<',
+            'quot',
+            'rem',
+            'mod',
+            '/',
+            'max',
+            'min',
+          ),
+          sub,
+          sub,
+        )
+        .map(([op, x, y]) => `(${op} ${x} ${y})`),
+    },
+    {
+      weight: 1,
+      arbitrary: fc
+        .tuple(fc.constantFrom('inc', 'dec', 'zero?', 'pos?', 'neg?', 'not', 'abs', 'even?', 'odd?'), sub)
+        .map(([op, x]) => `(${op} ${x})`),
+    },
     { weight: 1, arbitrary: fc.tuple(sub, sub, sub).map(([t, x, y]) => `(if ${t} ${x} ${y})`) },
     { weight: 1, arbitrary: fc.tuple(fc.constantFrom('and', 'or'), sub, sub).map(([op, x, y]) => `(${op} ${x} ${y})`) },
     { weight: 1, arbitrary: fc.tuple(sub, sub).map(([x, y]) => `(let [z ${x}] (+ z ${y}))`) },
@@ -46,29 +84,53 @@ const randomFn = fc.integer({ min: 1, max: 3 }).chain((n) =>
       fc.integer({ min: -1, max: 3 }),
       expr(n, 2, false),
       expr(n, 3, true),
-      fc.array(fc.oneof({ weight: 10, arbitrary: fc.integer({ min: 0, max: 9 }).map(String) }, { weight: 1, arbitrary: fc.constantFrom('nil', '"s"', '2.5') }), {
-        minLength: n,
-        maxLength: n,
-      }),
+      fc.array(
+        fc.oneof(
+          { weight: 10, arbitrary: fc.integer({ min: 0, max: 9 }).map(String) },
+          { weight: 1, arbitrary: fc.constantFrom('nil', '"s"', '2.5') },
+        ),
+        {
+          minLength: n,
+          maxLength: n,
+        },
+      ),
     )
-    .map(([limit, base, step, args]) => `(defn f [${PARAMS.slice(0, n).join(' ')}] (if (< a ${limit}) ${base} ${step})) (f ${args.join(' ')})`),
+    .map(
+      ([limit, base, step, args]) =>
+        `(defn f [${PARAMS.slice(0, n).join(' ')}] (if (< a ${limit}) ${base} ${step})) (f ${args.join(' ')})`,
+    ),
 );
 
 /** Well-known shapes: fib, ackermann, non-tail countdowns (deep), tail recursion with recur. */
 const knownFn = fc.oneof(
-  fc.tuple(fc.integer({ min: 0, max: 14 }), fc.constantFrom('n', 'nil', '"s"', '0.5')).map(
-    ([n, base]) => `(defn fib [n] (if (< n 2) ${base === 'n' ? 'n' : `(if (= n 0) ${base} n)`} (+ (fib (- n 1)) (fib (- n 2))))) (fib ${n})`,
-  ),
-  fc.tuple(fc.integer({ min: 0, max: 2 }), fc.integer({ min: 0, max: 4 })).map(
-    ([m, n]) => `(defn ack [m n] (cond (zero? m) (inc n) (zero? n) (ack (dec m) 1) :else (ack (dec m) (ack m (dec n))))) (ack ${m} ${n})`,
-  ),
-  fc.tuple(fc.integer({ min: 0, max: 700 }), fc.constantFrom('0', 'nil')).map(([n, base]) => `(defn down [n] (if (<= n 0) ${base} (+ 1 (down (dec n))))) (down ${n})`),
-  fc.tuple(fc.integer({ min: 0, max: 3000 }), fc.constantFrom('0', '"s"')).map(
-    ([n, start]) => `(defn total [n acc] (if (zero? n) acc (recur (dec n) (+ acc n)))) (total ${n} ${start})`,
-  ),
+  fc
+    .tuple(fc.integer({ min: 0, max: 14 }), fc.constantFrom('n', 'nil', '"s"', '0.5'))
+    .map(
+      ([n, base]) =>
+        `(defn fib [n] (if (< n 2) ${base === 'n' ? 'n' : `(if (= n 0) ${base} n)`} (+ (fib (- n 1)) (fib (- n 2))))) (fib ${n})`,
+    ),
+  fc
+    .tuple(fc.integer({ min: 0, max: 2 }), fc.integer({ min: 0, max: 4 }))
+    .map(
+      ([m, n]) =>
+        `(defn ack [m n] (cond (zero? m) (inc n) (zero? n) (ack (dec m) 1) :else (ack (dec m) (ack m (dec n))))) (ack ${m} ${n})`,
+    ),
+  fc
+    .tuple(fc.integer({ min: 0, max: 700 }), fc.constantFrom('0', 'nil'))
+    .map(([n, base]) => `(defn down [n] (if (<= n 0) ${base} (+ 1 (down (dec n))))) (down ${n})`),
+  fc
+    .tuple(fc.integer({ min: 0, max: 3000 }), fc.constantFrom('0', '"s"'))
+    .map(([n, start]) => `(defn total [n acc] (if (zero? n) acc (recur (dec n) (+ acc n)))) (total ${n} ${start})`),
   fc.integer({ min: 0, max: 40 }).map((n) => `(defn f [n] (when (pos? n) (let [m (dec n)] (or (f m) n)))) (f ${n})`),
-  fc.tuple(fc.integer({ min: -50, max: 3000 }), fc.integer({ min: -50, max: 3000 })).map(([a, b]) => `(defn gcd [a b] (if (zero? b) a (recur b (mod a b)))) (gcd ${a} ${b})`),
-  fc.integer({ min: 0, max: 60 }).map((n) => `(defn steps [n] (cond (<= n 1) 0 (even? n) (inc (steps (quot n 2))) :else (inc (steps (+ (* 3 n) 1))))) (steps ${n})`),
+  fc
+    .tuple(fc.integer({ min: -50, max: 3000 }), fc.integer({ min: -50, max: 3000 }))
+    .map(([a, b]) => `(defn gcd [a b] (if (zero? b) a (recur b (mod a b)))) (gcd ${a} ${b})`),
+  fc
+    .integer({ min: 0, max: 60 })
+    .map(
+      (n) =>
+        `(defn steps [n] (cond (<= n 1) 0 (even? n) (inc (steps (quot n 2))) :else (inc (steps (+ (* 3 n) 1))))) (steps ${n})`,
+    ),
 );
 
 /**
@@ -106,15 +168,23 @@ describe('numeric fns compiled to JS', () => {
     const before = fnCodegen.compiled;
     const wasmBefore = fnCodegen.wasmCompiled;
     await fc.assert(
-      fc.asyncProperty(randomFn, fc.constantFrom(0, 0, 3, 40), fc.double({ min: 0, max: 1, noNaN: true }), fc.constantFrom(3, 10, 512), async (src, after, at, maxDepth) => {
-        for (const fuel of await fuelLimits(src, maxDepth, at)) {
-          const closures = await outcome(src, fuel, maxDepth, false);
-          // WebAssembly (fn-wasm.ts: only while the fn's JS has not been made, so caches emptied first), then the JS
-          forgetCaches();
-          expect(await outcome(src, fuel, maxDepth, true, after), `${src} with fuel ${fuel}`).toEqual(closures);
-          expect(await outcome(src, fuel, maxDepth, true, after, false), `${src} with fuel ${fuel} (JS)`).toEqual(closures);
-        }
-      }),
+      fc.asyncProperty(
+        randomFn,
+        fc.constantFrom(0, 0, 3, 40),
+        fc.double({ min: 0, max: 1, noNaN: true }),
+        fc.constantFrom(3, 10, 512),
+        async (src, after, at, maxDepth) => {
+          for (const fuel of await fuelLimits(src, maxDepth, at)) {
+            const closures = await outcome(src, fuel, maxDepth, false);
+            // WebAssembly (fn-wasm.ts: only while the fn's JS has not been made, so caches emptied first), then the JS
+            forgetCaches();
+            expect(await outcome(src, fuel, maxDepth, true, after), `${src} with fuel ${fuel}`).toEqual(closures);
+            expect(await outcome(src, fuel, maxDepth, true, after, false), `${src} with fuel ${fuel} (JS)`).toEqual(
+              closures,
+            );
+          }
+        },
+      ),
       { numRuns: 300 },
     );
     // most random fns are in the subset: the comparison is not vacuous (about 1 in 5 also as WebAssembly)
@@ -125,15 +195,23 @@ describe('numeric fns compiled to JS', () => {
   it('fib, ackermann, deep countdowns, recur: same as the closures, at any fuel and depth limit', async () => {
     const before = { ...fnCodegen };
     await fc.assert(
-      fc.asyncProperty(knownFn, fc.constantFrom(0, 0, 3, 40), fc.double({ min: 0, max: 1, noNaN: true }), fc.constantFrom(20, 512, 600, 5000), async (src, after, at, maxDepth) => {
-        for (const fuel of await fuelLimits(src, maxDepth, at)) {
-          const closures = await outcome(src, fuel, maxDepth, false);
-          // WebAssembly (fn-wasm.ts: only while the fn's JS has not been made, so caches emptied first), then the JS
-          forgetCaches();
-          expect(await outcome(src, fuel, maxDepth, true, after), `${src} with fuel ${fuel}`).toEqual(closures);
-          expect(await outcome(src, fuel, maxDepth, true, after, false), `${src} with fuel ${fuel} (JS)`).toEqual(closures);
-        }
-      }),
+      fc.asyncProperty(
+        knownFn,
+        fc.constantFrom(0, 0, 3, 40),
+        fc.double({ min: 0, max: 1, noNaN: true }),
+        fc.constantFrom(20, 512, 600, 5000),
+        async (src, after, at, maxDepth) => {
+          for (const fuel of await fuelLimits(src, maxDepth, at)) {
+            const closures = await outcome(src, fuel, maxDepth, false);
+            // WebAssembly (fn-wasm.ts: only while the fn's JS has not been made, so caches emptied first), then the JS
+            forgetCaches();
+            expect(await outcome(src, fuel, maxDepth, true, after), `${src} with fuel ${fuel}`).toEqual(closures);
+            expect(await outcome(src, fuel, maxDepth, true, after, false), `${src} with fuel ${fuel} (JS)`).toEqual(
+              closures,
+            );
+          }
+        },
+      ),
       { numRuns: 300 },
     );
     expect(fnCodegen.compiled - before.compiled).toBeGreaterThan(300);
@@ -142,26 +220,45 @@ describe('numeric fns compiled to JS', () => {
   });
 
   it('fns called by map, reduce and filter (the call without a frame): same as the closures, non-numbers and limits included', async () => {
-    const item = fc.oneof({ weight: 12, arbitrary: fc.integer({ min: -9, max: 40 }).map(String) }, { weight: 1, arbitrary: fc.constantFrom('nil', '"s"', '2.5', '-0.0') });
+    const item = fc.oneof(
+      { weight: 12, arbitrary: fc.integer({ min: -9, max: 40 }).map(String) },
+      { weight: 1, arbitrary: fc.constantFrom('nil', '"s"', '2.5', '-0.0') },
+    );
     // each fn is called at depth 1, then from a fn (depth 2: past a depth limit of 1)
     const twice = (fn: string, call: string) => `(let [g ${fn}] [${call} ((fn [] ${call}))])`;
     const program = fc.oneof(
-      fc.tuple(expr(1, 3, false), fc.array(item, { maxLength: 60 })).map(([body, xs]) => twice(`(fn [a] ${body})`, `(mapv g [${xs.join(' ')}])`)),
-      fc.tuple(expr(1, 3, false), fc.array(item, { maxLength: 60 })).map(([body, xs]) => twice(`(fn [a] ${body})`, `(filterv g [${xs.join(' ')}])`)),
-      fc.tuple(expr(2, 3, false), fc.array(item, { maxLength: 60 })).map(([body, xs]) => twice(`(fn [a b] ${body})`, `(reduce g 0 (list ${xs.join(' ')}))`)),
-      fc.tuple(expr(2, 3, false), fc.integer({ min: 0, max: 300 })).map(([body, n]) => twice(`(fn [b a] ${body})`, `(reduce g 1 (range ${n}))`)),
+      fc
+        .tuple(expr(1, 3, false), fc.array(item, { maxLength: 60 }))
+        .map(([body, xs]) => twice(`(fn [a] ${body})`, `(mapv g [${xs.join(' ')}])`)),
+      fc
+        .tuple(expr(1, 3, false), fc.array(item, { maxLength: 60 }))
+        .map(([body, xs]) => twice(`(fn [a] ${body})`, `(filterv g [${xs.join(' ')}])`)),
+      fc
+        .tuple(expr(2, 3, false), fc.array(item, { maxLength: 60 }))
+        .map(([body, xs]) => twice(`(fn [a b] ${body})`, `(reduce g 0 (list ${xs.join(' ')}))`)),
+      fc
+        .tuple(expr(2, 3, false), fc.integer({ min: 0, max: 300 }))
+        .map(([body, n]) => twice(`(fn [b a] ${body})`, `(reduce g 1 (range ${n}))`)),
     );
     const before = { ...fnCodegen };
     await fc.assert(
-      fc.asyncProperty(program, fc.constantFrom(0, 0, 3, 40), fc.double({ min: 0, max: 1, noNaN: true }), fc.constantFrom(1, 2, 512), async (src, after, at, maxDepth) => {
-        for (const fuel of await fuelLimits(src, maxDepth, at)) {
-          const closures = await outcome(src, fuel, maxDepth, false);
-          // WebAssembly (fn-wasm.ts: only while the fn's JS has not been made, so caches emptied first), then the JS
-          forgetCaches();
-          expect(await outcome(src, fuel, maxDepth, true, after), `${src} with fuel ${fuel}`).toEqual(closures);
-          expect(await outcome(src, fuel, maxDepth, true, after, false), `${src} with fuel ${fuel} (JS)`).toEqual(closures);
-        }
-      }),
+      fc.asyncProperty(
+        program,
+        fc.constantFrom(0, 0, 3, 40),
+        fc.double({ min: 0, max: 1, noNaN: true }),
+        fc.constantFrom(1, 2, 512),
+        async (src, after, at, maxDepth) => {
+          for (const fuel of await fuelLimits(src, maxDepth, at)) {
+            const closures = await outcome(src, fuel, maxDepth, false);
+            // WebAssembly (fn-wasm.ts: only while the fn's JS has not been made, so caches emptied first), then the JS
+            forgetCaches();
+            expect(await outcome(src, fuel, maxDepth, true, after), `${src} with fuel ${fuel}`).toEqual(closures);
+            expect(await outcome(src, fuel, maxDepth, true, after, false), `${src} with fuel ${fuel} (JS)`).toEqual(
+              closures,
+            );
+          }
+        },
+      ),
       { numRuns: 300, examples: [[twice('(fn [a] (+ a 1))', '(mapv g [1 2 3])'), 0, 0.5, 1]] },
     );
     expect(fnCodegen.compiled - before.compiled).toBeGreaterThan(150);
@@ -171,24 +268,38 @@ describe('numeric fns compiled to JS', () => {
   it('reduce over a long list run by the WebAssembly fold: same as the closures, non-numbers, limits and give-ups included', async () => {
     // a list of n numbers (range, map: array-backed, as the fold takes them), one item maybe not a number
     const program = fc
-      .tuple(expr(2, 3, false), fc.integer({ min: 0, max: 3000 }), fc.integer({ min: -1, max: 3000 }), fc.constantFrom('nil', '"s"', '2.5', '-0.0'), fc.constantFrom('0', '1', '0.5', 'nil'))
+      .tuple(
+        expr(2, 3, false),
+        fc.integer({ min: 0, max: 3000 }),
+        fc.integer({ min: -1, max: 3000 }),
+        fc.constantFrom('nil', '"s"', '2.5', '-0.0'),
+        fc.constantFrom('0', '1', '0.5', 'nil'),
+      )
       .map(([body, n, bad, value, init]) => {
         const xs = bad >= 0 && bad < n ? `(map #(if (= % ${bad}) ${value} %) (range ${n}))` : `(range ${n})`;
         return `(let [g (fn [a b] ${body})] [(reduce g ${init} ${xs}) ((fn [] (reduce g ${init} ${xs})))])`;
       });
     const before = fnCodegen.foldedItems;
     await fc.assert(
-      fc.asyncProperty(program, fc.constantFrom(0, 0, 3, 40), fc.double({ min: 0, max: 1, noNaN: true }), fc.constantFrom(1, 2, 512), async (src, after, at, maxDepth) => {
-        for (const fuel of await fuelLimits(src, maxDepth, at)) {
-          const closures = await outcome(src, fuel, maxDepth, false);
-          forgetCaches();
-          expect(await outcome(src, fuel, maxDepth, true, after), `${src} with fuel ${fuel}`).toEqual(closures);
-          fnCodegen.fold = false;
-          forgetCaches();
-          expect(await outcome(src, fuel, maxDepth, true, after), `${src} with fuel ${fuel} (no fold)`).toEqual(closures);
-          fnCodegen.fold = true;
-        }
-      }),
+      fc.asyncProperty(
+        program,
+        fc.constantFrom(0, 0, 3, 40),
+        fc.double({ min: 0, max: 1, noNaN: true }),
+        fc.constantFrom(1, 2, 512),
+        async (src, after, at, maxDepth) => {
+          for (const fuel of await fuelLimits(src, maxDepth, at)) {
+            const closures = await outcome(src, fuel, maxDepth, false);
+            forgetCaches();
+            expect(await outcome(src, fuel, maxDepth, true, after), `${src} with fuel ${fuel}`).toEqual(closures);
+            fnCodegen.fold = false;
+            forgetCaches();
+            expect(await outcome(src, fuel, maxDepth, true, after), `${src} with fuel ${fuel} (no fold)`).toEqual(
+              closures,
+            );
+            fnCodegen.fold = true;
+          }
+        },
+      ),
       { numRuns: 150 },
     );
     // the fold ran (most bodies are numeric; lists of more than 256 items)

@@ -40,7 +40,12 @@ function limits(full: number): number[] {
 
 async function outcome(src: string, fuel: number): Promise<string> {
   const r = await run(src, { limits: { fuel, timeoutMs: 60_000 } });
-  const what = r.status === 'error' ? `error ${r.error.code}: ${r.error.message}` : r.status === 'suspended' ? 'suspended' : `${r.status} ${prStr(r.value)}`;
+  const what =
+    r.status === 'error'
+      ? `error ${r.error.code}: ${r.error.message}`
+      : r.status === 'suspended'
+        ? 'suspended'
+        : `${r.status} ${prStr(r.value)}`;
   return `fuel ${fuel}: ${what.slice(0, 200)} | used ${r.fuelUsed} | ${r.prints.length} prints${r.prints.length ? ` last ${JSON.stringify(r.prints.at(-1))}` : ''}`;
 }
 

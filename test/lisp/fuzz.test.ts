@@ -11,8 +11,21 @@ import type { RunResult } from '../../src/lisp/api.ts';
 import type { ToolDef } from '../../src/lisp/tools.ts';
 
 const tools: ToolDef[] = [
-  { name: 'echo', description: '', input: z.object({ x: z.any() }).passthrough(), sideEffect: 'read_only', handler: async (a: unknown) => a },
-  { name: 'fail', description: '', input: z.object({}).passthrough(), handler: () => { throw new Error('nope'); } },
+  {
+    name: 'echo',
+    description: '',
+    input: z.object({ x: z.any() }).passthrough(),
+    sideEffect: 'read_only',
+    handler: async (a: unknown) => a,
+  },
+  {
+    name: 'fail',
+    description: '',
+    input: z.object({}).passthrough(),
+    handler: () => {
+      throw new Error('nope');
+    },
+  },
 ];
 
 const SEEDS = [
@@ -38,9 +51,60 @@ const SEEDS = [
   '((fn [& xs] (apply + xs)) 1 2 3)',
 ];
 
-const TOKENS = ['(', ')', '[', ']', '{', '}', '#(', '%', '%2', '&', ':a', '"s"', '1', '-1', '0', 'nil', 'true', 'x', 'recur', 'fn',
-  'let', 'loop', 'if', 'task', 'tool/echo', 'tool/fail', 'data/x', 'inc', 'map', '#{', '#"a+"', '\\a', '1e308', '##NaN', 'return',
-  'def', 'defn', 'pmap', 'for', ':when', 'where', '=', '>', 'try', 'catch', 'throw', 'ex-info', 'range', 'nth', 'apply', ' ', '\n'];
+const TOKENS = [
+  '(',
+  ')',
+  '[',
+  ']',
+  '{',
+  '}',
+  '#(',
+  '%',
+  '%2',
+  '&',
+  ':a',
+  '"s"',
+  '1',
+  '-1',
+  '0',
+  'nil',
+  'true',
+  'x',
+  'recur',
+  'fn',
+  'let',
+  'loop',
+  'if',
+  'task',
+  'tool/echo',
+  'tool/fail',
+  'data/x',
+  'inc',
+  'map',
+  '#{',
+  '#"a+"',
+  '\\a',
+  '1e308',
+  '##NaN',
+  'return',
+  'def',
+  'defn',
+  'pmap',
+  'for',
+  ':when',
+  'where',
+  '=',
+  '>',
+  'try',
+  'catch',
+  'throw',
+  'ex-info',
+  'range',
+  'nth',
+  'apply',
+  ' ',
+  '\n',
+];
 
 function mutate(src: string, ops: { kind: number; pos: number; tok: number; len: number }[]): string {
   let s = src;
@@ -67,7 +131,12 @@ const limits = { fuel: 20_000, timeoutMs: 500, maxCollectionSize: 10_000, maxOut
 
 describe('fuzz', () => {
   it('mutated programs', async () => {
-    const op = fc.record({ kind: fc.integer({ min: 0, max: 2 }), pos: fc.nat(), tok: fc.nat(), len: fc.integer({ min: 1, max: 6 }) });
+    const op = fc.record({
+      kind: fc.integer({ min: 0, max: 2 }),
+      pos: fc.nat(),
+      tok: fc.nat(),
+      len: fc.integer({ min: 1, max: 6 }),
+    });
     await fc.assert(
       fc.asyncProperty(fc.constantFrom(...SEEDS), fc.array(op, { minLength: 1, maxLength: 4 }), async (seed, ops) => {
         const src = mutate(seed, ops);
@@ -87,13 +156,70 @@ describe('fuzz', () => {
   }, 120_000);
 
   it('generated well-formed expressions', async () => {
-    const leaf = fc.constantFrom('1', '2.5', '-3', 'nil', 'true', ':k', '"s"', '[1 2]', '{:a 1}', '#{1}', 'x', 'xs', '(range 5)');
+    const leaf = fc.constantFrom(
+      '1',
+      '2.5',
+      '-3',
+      'nil',
+      'true',
+      ':k',
+      '"s"',
+      '[1 2]',
+      '{:a 1}',
+      '#{1}',
+      'x',
+      'xs',
+      '(range 5)',
+    );
     const expr = fc.letrec((tie) => ({
       e: fc.oneof(
         { depthSize: 'small', withCrossShrink: true },
         leaf,
-        fc.tuple(fc.constantFrom('inc', 'count', 'first', 'rest', 'str', 'vec', 'keys', 'seq', 'name', 'reverse', 'sort', 'not', 'nil?', 'pr-str'), tie('e')).map(([f, a]) => `(${f} ${a})`),
-        fc.tuple(fc.constantFrom('+', '-', '*', '/', '<', '=', 'get', 'conj', 'concat', 'take', 'nth', 'into', 'merge', 'assoc', 'cons', 'mod'), tie('e'), tie('e')).map(([f, a, b]) => `(${f} ${a} ${b})`),
+        fc
+          .tuple(
+            fc.constantFrom(
+              'inc',
+              'count',
+              'first',
+              'rest',
+              'str',
+              'vec',
+              'keys',
+              'seq',
+              'name',
+              'reverse',
+              'sort',
+              'not',
+              'nil?',
+              'pr-str',
+            ),
+            tie('e'),
+          )
+          .map(([f, a]) => `(${f} ${a})`),
+        fc
+          .tuple(
+            fc.constantFrom(
+              '+',
+              '-',
+              '*',
+              '/',
+              '<',
+              '=',
+              'get',
+              'conj',
+              'concat',
+              'take',
+              'nth',
+              'into',
+              'merge',
+              'assoc',
+              'cons',
+              'mod',
+            ),
+            tie('e'),
+            tie('e'),
+          )
+          .map(([f, a, b]) => `(${f} ${a} ${b})`),
         fc.tuple(tie('e'), tie('e'), tie('e')).map(([a, b, c]) => `(if ${a} ${b} ${c})`),
         fc.tuple(tie('e'), tie('e')).map(([a, b]) => `(let [x ${a}] ${b})`),
         fc.tuple(tie('e')).map(([a]) => `(map (fn [x] ${a}) xs)`),

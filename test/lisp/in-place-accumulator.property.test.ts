@@ -107,7 +107,18 @@ const reducer = fc.constantFrom(
   '(fn [v x] (update v 0 (fnil + 0) x))',
   '(fn [v x] (cond-> v (odd? x) (conj x) (> (count v) 3) (conj :big)))',
 );
-const init = fc.constantFrom('{}', '{:a 1}', '{0 :zero :total 0}', '(zipmap (range 12) (range 12))', '(zipmap (range 40) (repeat :x))', 'nil', '[]', '[1 2]', '(vec (range 40))', '#{1}');
+const init = fc.constantFrom(
+  '{}',
+  '{:a 1}',
+  '{0 :zero :total 0}',
+  '(zipmap (range 12) (range 12))',
+  '(zipmap (range 40) (repeat :x))',
+  'nil',
+  '[]',
+  '[1 2]',
+  '(vec (range 40))',
+  '#{1}',
+);
 const coll = fc.oneof(
   fc.integer({ min: 0, max: 60 }).map((n) => `(range ${n})`),
   fc.array(fc.integer({ min: -3, max: 40 }), { maxLength: 12 }).map((xs) => `[${xs.join(' ')}]`),
@@ -127,16 +138,22 @@ async function outcomes(src: string, cuts: number[]): Promise<string[]> {
 describe('in-place accumulator: reduce', () => {
   it('gives the value, error and fuel of the general path', async () => {
     await fc.assert(
-      fc.asyncProperty(reducer, init, coll, fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { maxLength: 3 }), async (f, i, c, cuts) => {
-        // the initial map and the result are both used afterwards: neither may have changed
-        const src = `(let [m0 ${i} r (reduce ${f} m0 ${c})] [m0 r (cond (map? r) (assoc r :after 1) (vector? r) (conj r :after) :else r) r (count r)])`;
-        fastPaths.on = true;
-        const fast = await outcomes(src, cuts);
-        fastPaths.on = false;
-        const general = await outcomes(src, cuts);
-        fastPaths.on = true;
-        expect(fast, src).toEqual(general);
-      }),
+      fc.asyncProperty(
+        reducer,
+        init,
+        coll,
+        fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { maxLength: 3 }),
+        async (f, i, c, cuts) => {
+          // the initial map and the result are both used afterwards: neither may have changed
+          const src = `(let [m0 ${i} r (reduce ${f} m0 ${c})] [m0 r (cond (map? r) (assoc r :after 1) (vector? r) (conj r :after) :else r) r (count r)])`;
+          fastPaths.on = true;
+          const fast = await outcomes(src, cuts);
+          fastPaths.on = false;
+          const general = await outcomes(src, cuts);
+          fastPaths.on = true;
+          expect(fast, src).toEqual(general);
+        },
+      ),
       { numRuns: 400 },
     );
   });

@@ -79,7 +79,10 @@ const CLOJURE: Array<[string, string]> = [
   ['(count (.split "x|y" "\\\\|"))', '2'],
   // equality, comparison, concatenation, matching
   ['[(.equals "a" "a") (.equals "a" :a) (.equals [1 2] [1 2])]', '[true false true]'],
-  ['[(.equalsIgnoreCase "HeLLo" "hello") (.equalsIgnoreCase "a" nil) (.equalsIgnoreCase "a" "ab")]', '[true false false]'],
+  [
+    '[(.equalsIgnoreCase "HeLLo" "hello") (.equalsIgnoreCase "a" nil) (.equalsIgnoreCase "a" "ab")]',
+    '[true false false]',
+  ],
   ['(.compareTo "a" "c")', '-2'],
   ['(.concat "a" "b")', '"ab"'],
   ['[(.matches "123" "\\\\d+") (.matches "123a" "\\\\d+")]', '[true false]'],
@@ -103,7 +106,9 @@ describe('String methods give what Clojure gives', () => {
   });
 
   it('a regex value works where Java reads a regex string', async () => {
-    expect(await value('[(vec (.split "a,b" #",")) (.replaceAll "a1" #"\\d" "#") (.matches "12" #"\\d+")]')).toBe('[["a" "b"] "a#" true]');
+    expect(await value('[(vec (.split "a,b" #",")) (.replaceAll "a1" #"\\d" "#") (.matches "12" #"\\d+")]')).toBe(
+      '[["a" "b"] "a#" true]',
+    );
   });
 
   it('.substring clamps like subs (Java throws)', async () => {
@@ -146,7 +151,9 @@ describe('errors', () => {
   });
 
   it('a wrong receiver says what interop covers', async () => {
-    expect((await failure('(.toUpperCase 5)')).hint).toBe('Java interop covers java.lang.String methods; (str x) turns a value into a string');
+    expect((await failure('(.toUpperCase 5)')).hint).toBe(
+      'Java interop covers java.lang.String methods; (str x) turns a value into a string',
+    );
   });
 
   it('other methods fail before anything runs, naming the core function to use', async () => {
@@ -158,8 +165,15 @@ describe('errors', () => {
       ['(. date getTime)', 'Java method .getTime is not supported: use date/epoch-millis'],
     ]) {
       const r = await run(`(println "ran") ${source}`);
-      expect(r.status === 'error' && [r.error.code, r.error.message, r.error.phase, r.prints.length]).toEqual(['unbound_var', message, 'analyze', 0]);
-      expect(r.status === 'error' && r.error.hint).toMatch(/^Java interop covers String methods only: \.indexOf .*\.substring/);
+      expect(r.status === 'error' && [r.error.code, r.error.message, r.error.phase, r.prints.length]).toEqual([
+        'unbound_var',
+        message,
+        'analyze',
+        0,
+      ]);
+      expect(r.status === 'error' && r.error.hint).toMatch(
+        /^Java interop covers String methods only: \.indexOf .*\.substring/,
+      );
     }
   });
 
@@ -179,8 +193,15 @@ describe('errors', () => {
 
   it('an unknown method names the String methods there are', async () => {
     const e = await failure('(let [s "x"]\n  (.frobnicate s))');
-    expect([e.code, e.message, e.line, e.column]).toEqual(['unbound_var', 'Unknown method .frobnicate: Java interop covers String methods only', 2, 3]);
-    expect(e.hint).toMatch(/^String methods: \.indexOf \.lastIndexOf .* \.toUpperCase .*; otherwise use the core functions$/);
+    expect([e.code, e.message, e.line, e.column]).toEqual([
+      'unbound_var',
+      'Unknown method .frobnicate: Java interop covers String methods only',
+      2,
+      3,
+    ]);
+    expect(e.hint).toMatch(
+      /^String methods: \.indexOf \.lastIndexOf .* \.toUpperCase .*; otherwise use the core functions$/,
+    );
   });
 
   it('host methods are not reachable', async () => {
@@ -257,7 +278,9 @@ describe('fuel', () => {
     for (const shape of [loop, fn]) {
       const a = await run(shape('(.length "ab")'));
       const b = await run(shape('(count "ab")'));
-      expect(a.status === 'ok' && [prStr(a.value), a.fuelUsed]).toEqual(b.status === 'ok' && [prStr(b.value), b.fuelUsed]);
+      expect(a.status === 'ok' && [prStr(a.value), a.fuelUsed]).toEqual(
+        b.status === 'ok' && [prStr(b.value), b.fuelUsed],
+      );
     }
   });
 });

@@ -34,35 +34,37 @@ function makeTools(counter: { n: number }): ToolDef[] {
 }
 
 /** A task whose body calls a tool, wrapped in one of several contexts. */
-const taskExpr = fc.record({
-  id: fc.integer({ min: 0, max: 5 }),
-  arg: fc.integer({ min: 0, max: 9 }),
-  tool: fc.constantFrom('fetch', 'send'),
-  wrap: fc.constantFrom('plain', 'let', 'fn', 'map', 'pmap', 'loop', 'for', 'nested', 'computed-id'),
-}).map(({ id, arg, tool, wrap }) => {
-  const call = tool === 'fetch' ? `(:score (tool/fetch {:id ${arg}}))` : `(tool/send {:to "u${arg}"})`;
-  const t = (body: string) => `(task "t${id}" ${body})`;
-  switch (wrap) {
-    case 'plain':
-      return t(call);
-    case 'let':
-      return `(let [v ${t(call)}] [v v])`;
-    case 'fn':
-      return `((fn [] ${t(call)}))`;
-    case 'map':
-      return `(doall (map (fn [x] (task (str "m${id}_" x) ${call})) [1 2]))`;
-    case 'pmap':
-      return `(pmap (fn [x] (task (str "p${id}_" x) ${call})) [1 2 3])`;
-    case 'loop':
-      return `(loop [i 0 acc []] (if (< i 2) (recur (inc i) (conj acc (task (str "l${id}_" i) ${call}))) acc))`;
-    case 'for':
-      return `(doall (for [x [1 2]] (task (str "f${id}_" x) ${call})))`;
-    case 'nested':
-      return `(task "outer${id}" [${t(call)} ${call}])`;
-    default:
-      return `(task (str "c" ${id}) ${call})`;
-  }
-});
+const taskExpr = fc
+  .record({
+    id: fc.integer({ min: 0, max: 5 }),
+    arg: fc.integer({ min: 0, max: 9 }),
+    tool: fc.constantFrom('fetch', 'send'),
+    wrap: fc.constantFrom('plain', 'let', 'fn', 'map', 'pmap', 'loop', 'for', 'nested', 'computed-id'),
+  })
+  .map(({ id, arg, tool, wrap }) => {
+    const call = tool === 'fetch' ? `(:score (tool/fetch {:id ${arg}}))` : `(tool/send {:to "u${arg}"})`;
+    const t = (body: string) => `(task "t${id}" ${body})`;
+    switch (wrap) {
+      case 'plain':
+        return t(call);
+      case 'let':
+        return `(let [v ${t(call)}] [v v])`;
+      case 'fn':
+        return `((fn [] ${t(call)}))`;
+      case 'map':
+        return `(doall (map (fn [x] (task (str "m${id}_" x) ${call})) [1 2]))`;
+      case 'pmap':
+        return `(pmap (fn [x] (task (str "p${id}_" x) ${call})) [1 2 3])`;
+      case 'loop':
+        return `(loop [i 0 acc []] (if (< i 2) (recur (inc i) (conj acc (task (str "l${id}_" i) ${call}))) acc))`;
+      case 'for':
+        return `(doall (for [x [1 2]] (task (str "f${id}_" x) ${call})))`;
+      case 'nested':
+        return `(task "outer${id}" [${t(call)} ${call}])`;
+      default:
+        return `(task (str "c" ${id}) ${call})`;
+    }
+  });
 
 describe('journal idempotency (property)', () => {
   it('a second run with the first run’s journal calls no tool and returns the same value', async () => {

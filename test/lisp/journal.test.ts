@@ -13,7 +13,11 @@ import type { ToolDef } from '../../src/lisp/tools.ts';
 const J = (entries: Record<string, unknown> = {}): Journal => new Map(Object.entries(entries)) as Journal;
 const obj = (j: Journal | null) => (j === null ? null : Object.fromEntries(j));
 const printed = (r: Awaited<ReturnType<typeof run>>) =>
-  r.status === 'ok' || r.status === 'fail' ? prStr(r.value) : r.status === 'error' ? `error ${r.error.code}` : 'suspended';
+  r.status === 'ok' || r.status === 'fail'
+    ? prStr(r.value)
+    : r.status === 'error'
+      ? `error ${r.error.code}`
+      : 'suspended';
 
 describe('task, step-done, task-reset (scenarios 1–23)', () => {
   it('1: a task commits its value', async () => {
@@ -116,7 +120,16 @@ describe('task, step-done, task-reset (scenarios 1–23)', () => {
   });
 
   it('13b (adapted: commits are durable on every error path)', async () => {
-    const tools: ToolDef[] = [{ name: 'boom', description: '', input: z.object({}), handler: () => { throw new Error('down'); } }];
+    const tools: ToolDef[] = [
+      {
+        name: 'boom',
+        description: '',
+        input: z.object({}),
+        handler: () => {
+          throw new Error('down');
+        },
+      },
+    ];
     const cases: [string, string][] = [
       ['(task "a" 1) (+ 1 "x")', 'type_error'],
       ['(task "a" 1) (tool/boom)', 'tool_error'],
@@ -129,7 +142,10 @@ describe('task, step-done, task-reset (scenarios 1–23)', () => {
       expect(printed(r)).toBe(`error ${code}`);
       expect(obj(r.journal)).toEqual({ a: 1 });
     }
-    const timeout = await run('(task "a" 1) (loop [] (recur))', { journal: J(), limits: { timeoutMs: 50, fuel: 1e12 } });
+    const timeout = await run('(task "a" 1) (loop [] (recur))', {
+      journal: J(),
+      limits: { timeoutMs: 50, fuel: 1e12 },
+    });
     expect(timeout.status === 'error' && timeout.error.details?.limit).toBe('timeout');
     expect(obj(timeout.journal)).toEqual({ a: 1 });
   });
@@ -137,13 +153,24 @@ describe('task, step-done, task-reset (scenarios 1–23)', () => {
   it('14: a second run with the journal calls no tool, even with no tools registered', async () => {
     let sent = 0;
     const tools: ToolDef[] = [
-      { name: 'send_email', description: '', input: z.object({ to: z.string() }), handler: ({ to }: { to: string }) => { sent++; return `sent_to_${to}`; } },
+      {
+        name: 'send_email',
+        description: '',
+        input: z.object({ to: z.string() }),
+        handler: ({ to }: { to: string }) => {
+          sent++;
+          return `sent_to_${to}`;
+        },
+      },
     ];
     const r1 = await run('(task "email" (tool/send_email {:to "bob"}))', { journal: J(), tools });
     expect(printed(r1)).toBe('"sent_to_bob"');
-    const r2 = await run('(task "email" (tool/send_email {:to "bob"})) (str (task "email" (tool/send_email {:to "bob"})) "_done")', {
-      journal: r1.journal,
-    });
+    const r2 = await run(
+      '(task "email" (tool/send_email {:to "bob"})) (str (task "email" (tool/send_email {:to "bob"})) "_done")',
+      {
+        journal: r1.journal,
+      },
+    );
     expect(printed(r2)).toBe('"sent_to_bob_done"');
     expect(sent).toBe(1);
   });
@@ -160,7 +187,11 @@ describe('task, step-done, task-reset (scenarios 1–23)', () => {
   });
 
   it('18: nil or collections are a type_error naming step-done and the argument', async () => {
-    for (const [src, what] of [['(step-done nil "x")', 'id'], ['(step-done "a" nil)', 'summary'], ['(step-done [1 2] "x")', 'id']]) {
+    for (const [src, what] of [
+      ['(step-done nil "x")', 'id'],
+      ['(step-done "a" nil)', 'summary'],
+      ['(step-done [1 2] "x")', 'id'],
+    ]) {
       const r = await run(src!);
       expect(r.status).toBe('error');
       if (r.status === 'error') {
@@ -195,7 +226,10 @@ describe('task, step-done, task-reset (scenarios 1–23)', () => {
   it('22: nesting: inner commits first; an outer hit never creates the inner', async () => {
     const src = '(task "outer" (do (task "inner" 1) 2))';
     const r = await run(src, { journal: J() });
-    expect([...r.journal!.entries()]).toEqual([['inner', 1], ['outer', 2]]);
+    expect([...r.journal!.entries()]).toEqual([
+      ['inner', 1],
+      ['outer', 2],
+    ]);
     const hit = await run(src, { journal: J({ outer: 5 }) });
     expect(printed(hit)).toBe('5');
     expect(obj(hit.journal)).toEqual({ outer: 5 });

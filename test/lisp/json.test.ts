@@ -4,15 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { PtcError } from '../../src/lisp/errors.ts';
-import {
-  canonicalJson,
-  fromJson,
-  keyShapeOf,
-  normalize,
-  swapDashes,
-  toJson,
-  toToolArgs,
-} from '../../src/lisp/json.ts';
+import { canonicalJson, fromJson, keyShapeOf, normalize, swapDashes, toJson, toToolArgs } from '../../src/lisp/json.ts';
 import { compileRegex } from '../../src/lisp/regex.ts';
 import { Builtin, LazySeq, equals, isMap, kw, list, map, set, vec, type Value } from '../../src/lisp/values.ts';
 
@@ -39,14 +31,30 @@ describe('toJson', () => {
     ['list', list([1, 2]), [1, 2]],
     ['set', set([3, 1]), [3, 1]],
     ['lazy seq', new LazySeq((i) => (i < 3 ? i * 2 : LazySeq.END)), [0, 2, 4]],
-    ['map', map([[kw('a'), 1], ['b-c', kw('x')]]), { a: 1, 'b-c': 'x' }],
+    [
+      'map',
+      map([
+        [kw('a'), 1],
+        ['b-c', kw('x')],
+      ]),
+      { a: 1, 'b-c': 'x' },
+    ],
     ['nested', map([[kw('items'), vec([map([[kw('id'), 1]])])]]), { items: [{ id: 1 }] }],
   ])('%s', (_name, v, j) => {
     expect(toJson(v)).toEqual(j);
   });
 
   it('keeps map insertion order', () => {
-    expect(Object.keys(toJson(map([[kw('z'), 1], [kw('a'), 2]])) as object)).toEqual(['z', 'a']);
+    expect(
+      Object.keys(
+        toJson(
+          map([
+            [kw('z'), 1],
+            [kw('a'), 2],
+          ]),
+        ) as object,
+      ),
+    ).toEqual(['z', 'a']);
   });
 
   it('handles __proto__ keys as data', () => {
@@ -60,11 +68,22 @@ describe('toJson', () => {
     ['NaN', NaN, '##NaN is not representable in JSON'],
     ['Inf in a path', map([[kw('items'), vec([1, 2, Infinity])]]), '##Inf is not representable in JSON at [:items 2]'],
     ['-Inf', vec([-Infinity]), '##-Inf is not representable in JSON at [0]'],
-    ['function', map([['f', new Builtin('inc', () => null)]]), 'a function is not representable in JSON: a task result must be data at ["f"]'],
+    [
+      'function',
+      map([['f', new Builtin('inc', () => null)]]),
+      'a function is not representable in JSON: a task result must be data at ["f"]',
+    ],
     ['regex', vec([compileRegex('a', 10)]), 'a regex is not representable in JSON: a task result must be data at [0]'],
     ['number key', map([[kw('m'), map([[1, 2]])]]), 'map key 1 is not representable in JSON at [:m]'],
     ['vector key', map([[vec([1]), 2]]), 'map key [1] is not representable in JSON'],
-    ['colliding keys', map([[kw('a'), 1], ['a', 2]]), 'map has both :a and "a" as keys, which are the same JSON key'],
+    [
+      'colliding keys',
+      map([
+        [kw('a'), 1],
+        ['a', 2],
+      ]),
+      'map has both :a and "a" as keys, which are the same JSON key',
+    ],
   ])('type_error: %s', (_name, v, message) => {
     const err = jsonError(() => toJson(v));
     expect(err.code).toBe('type_error');
@@ -84,7 +103,15 @@ describe('fromJson', () => {
   it('maps objects to string-keyed maps in key order, arrays to vectors', () => {
     const v = fromJson({ b: [1, { c: null }], a: 'x' });
     expect(isMap(v)).toBe(true);
-    expect(equals(v, map([['b', vec([1, map([['c', null]])])], ['a', 'x']]))).toBe(true);
+    expect(
+      equals(
+        v,
+        map([
+          ['b', vec([1, map([['c', null]])])],
+          ['a', 'x'],
+        ]),
+      ),
+    ).toBe(true);
     expect([...(v as ReturnType<typeof map>).keys()]).toEqual(['b', 'a']);
   });
 
@@ -92,7 +119,16 @@ describe('fromJson', () => {
     const date = new Date('2026-01-02T03:04:05Z');
     const host = { d: date, u: undefined, f: () => 1, arr: [undefined, 1n], nested: { toJSON: () => 'custom' } };
     const v = fromJson(host as never);
-    expect(equals(v, map([['d', '2026-01-02T03:04:05.000Z'], ['arr', vec([null, 1])], ['nested', 'custom']]))).toBe(true);
+    expect(
+      equals(
+        v,
+        map([
+          ['d', '2026-01-02T03:04:05.000Z'],
+          ['arr', vec([null, 1])],
+          ['nested', 'custom'],
+        ]),
+      ),
+    ).toBe(true);
   });
 
   it('fails cleanly on cycles', () => {
@@ -104,8 +140,19 @@ describe('fromJson', () => {
 
 describe('normalize', () => {
   it('turns keywords into strings and lists/sets into vectors', () => {
-    const v = map([[kw('status'), kw('ok')], [kw('xs'), list([1, set([2])])]]);
-    expect(equals(normalize(v), map([['status', 'ok'], ['xs', vec([1, vec([2])])]]))).toBe(true);
+    const v = map([
+      [kw('status'), kw('ok')],
+      [kw('xs'), list([1, set([2])])],
+    ]);
+    expect(
+      equals(
+        normalize(v),
+        map([
+          ['status', 'ok'],
+          ['xs', vec([1, vec([2])])],
+        ]),
+      ),
+    ).toBe(true);
   });
   it('is idempotent', () => {
     const v = map([[kw('a'), vec([kw('b'), 1.5, null])]]);
@@ -155,7 +202,15 @@ describe('toToolArgs', () => {
 
   it('keeps exact spellings and rejects double spellings', () => {
     expect(toToolArgs(map([['user_id', 1]]), new Set(['user_id']))).toEqual({ user_id: 1 });
-    const err = jsonError(() => toToolArgs(map([[kw('user_id'), 1], [kw('user-id'), 2]]), new Set(['user_id'])));
+    const err = jsonError(() =>
+      toToolArgs(
+        map([
+          [kw('user_id'), 1],
+          [kw('user-id'), 2],
+        ]),
+        new Set(['user_id']),
+      ),
+    );
     expect(err.message).toBe('tool arguments give "user_id" twice (as "user-id" and "user_id")');
   });
 

@@ -41,7 +41,12 @@ describe('limits', () => {
   });
   it('collection size: a lazy sequence of exactly the limit is allowed, one more is not', async () => {
     const limits = { maxCollectionSize: 1000 };
-    for (const src of ['(take 1000 (range))', '(vec (take 1000 (range)))', '[(take 1000 (iterate inc 0))]', '(count (map inc (take 1000 (range))))']) {
+    for (const src of [
+      '(take 1000 (range))',
+      '(vec (take 1000 (range)))',
+      '[(take 1000 (iterate inc 0))]',
+      '(count (map inc (take 1000 (range))))',
+    ]) {
       const r = await run(src, { limits, journal: new Map() });
       expect(r.status, src).toBe('ok');
     }
@@ -49,8 +54,12 @@ describe('limits', () => {
     expect(await limitOf('(vec (take 1001 (range)))', limits)).toBe('collection_size');
     expect(await limitOf('[(take 1001 (iterate inc 0))]', limits)).toBe('collection_size');
     // nested seqs share one budget: 600 + 400 fit, 600 + 401 do not
-    expect((await run('[(take-while #(< % 600) (range)) (take-while #(< % 400) (range))]', { limits })).status).toBe('ok');
-    expect(await limitOf('[(take-while #(< % 600) (range)) (take-while #(< % 401) (range))]', limits)).toBe('collection_size');
+    expect((await run('[(take-while #(< % 600) (range)) (take-while #(< % 400) (range))]', { limits })).status).toBe(
+      'ok',
+    );
+    expect(await limitOf('[(take-while #(< % 600) (range)) (take-while #(< % 401) (range))]', limits)).toBe(
+      'collection_size',
+    );
   });
   it('collection size: lazy sequences inside the result are realised in the run, within one budget', async () => {
     expect(await limitOf('[(iterate inc 0)]', { maxCollectionSize: 1000 })).toBe('collection_size');
@@ -58,7 +67,9 @@ describe('limits', () => {
     expect(await limitOf('(return #{(map inc (range))})', { maxCollectionSize: 1000 })).toBe('collection_size');
     expect(await limitOf('(fail [(repeat 1)])', { maxCollectionSize: 1000 })).toBe('collection_size');
     // a hundred infinite sequences cost one budget, not a hundred
-    expect(await limitOf('(vec (map (fn [_] (range)) (range 100)))', { maxCollectionSize: 1000 })).toBe('collection_size');
+    expect(await limitOf('(vec (map (fn [_] (range)) (range 100)))', { maxCollectionSize: 1000 })).toBe(
+      'collection_size',
+    );
     // finite ones are realised and print; shared structure is walked once
     const r = await run('(let [xs (take 3 (iterate inc 5))] (reduce (fn [acc _] [acc acc]) {:xs xs} (range 40)))');
     expect(r.status).toBe('ok');
@@ -68,7 +79,9 @@ describe('limits', () => {
   });
   it('regex length', async () => {
     expect(await limitOf(`(re-find #"${'a'.repeat(50)}" "a")`, { maxRegexLength: 20 })).toBe('regex');
-    expect(await limitOf(`(re-find (re-pattern (apply str (repeat 50 "a"))) "a")`, { maxRegexLength: 20 })).toBe('regex');
+    expect(await limitOf(`(re-find (re-pattern (apply str (repeat 50 "a"))) "a")`, { maxRegexLength: 20 })).toBe(
+      'regex',
+    );
   });
   it('catastrophic regex patterns run in linear time', async () => {
     const r = await run(`(re-find #"(a+)+$" (str (apply str (repeat 5000 "a")) "b"))`);
@@ -76,7 +89,14 @@ describe('limits', () => {
     expect(r.durationMs).toBeLessThan(2000);
   });
   it('no host access', async () => {
-    for (const src of ['(.constructor "a")', '(get "a" "__proto__")', '(:constructor {})', '(js/eval "1")', '(. "a" constructor)', '(.__proto__ "a")']) {
+    for (const src of [
+      '(.constructor "a")',
+      '(get "a" "__proto__")',
+      '(:constructor {})',
+      '(js/eval "1")',
+      '(. "a" constructor)',
+      '(.__proto__ "a")',
+    ]) {
       const r = await run(src);
       if (r.status === 'ok') expect(r.value).toBeNull();
       else expect(r.status).toBe('error');

@@ -14,8 +14,21 @@ import { loopCodegen } from '../../src/lisp/eval/loop-codegen.ts';
 const NAMES = ['i', 'acc', 'k'];
 const num = fc.oneof(fc.integer({ min: -5, max: 50 }), fc.constantFrom(0.5, -0.5, 1e300));
 /** numbers where WebAssembly's arithmetic could differ from JS's: -0, the edge of exact integers, huge ones */
-const edgeNum = fc.constantFrom('-0.0', '9007199254740991', '-9007199254740992', '4503599627370497', '-1e300', '-7', '-2147483648', '2147483647');
-const anyConst = fc.oneof({ weight: 6, arbitrary: num.map(String) }, { weight: 1, arbitrary: edgeNum }, { weight: 1, arbitrary: fc.constantFrom('nil', 'true', 'false', '"x"') });
+const edgeNum = fc.constantFrom(
+  '-0.0',
+  '9007199254740991',
+  '-9007199254740992',
+  '4503599627370497',
+  '-1e300',
+  '-7',
+  '-2147483648',
+  '2147483647',
+);
+const anyConst = fc.oneof(
+  { weight: 6, arbitrary: num.map(String) },
+  { weight: 1, arbitrary: edgeNum },
+  { weight: 1, arbitrary: fc.constantFrom('nil', 'true', 'false', '"x"') },
+);
 
 function expr(n: number, depth: number): fc.Arbitrary<string> {
   // `o` is a local of an enclosing `let`: read from the frame, never written
@@ -24,10 +37,25 @@ function expr(n: number, depth: number): fc.Arbitrary<string> {
   const sub = expr(n, depth - 1);
   return fc.oneof(
     { weight: 3, arbitrary: fc.oneof(local, anyConst) },
-    { weight: 3, arbitrary: fc.tuple(fc.constantFrom('+', '-', '*', '<', '>', '<=', '>=', '=', 'not='), sub, sub).map(([op, a, b]) => `(${op} ${a} ${b})`) },
+    {
+      weight: 3,
+      arbitrary: fc
+        .tuple(fc.constantFrom('+', '-', '*', '<', '>', '<=', '>=', '=', 'not='), sub, sub)
+        .map(([op, a, b]) => `(${op} ${a} ${b})`),
+    },
     { weight: 1, arbitrary: fc.tuple(fc.constantFrom('inc', 'dec'), sub).map(([op, a]) => `(${op} ${a})`) },
-    { weight: 2, arbitrary: fc.tuple(fc.constantFrom('quot', 'rem', 'mod', '/', 'max', 'min'), sub, sub).map(([op, a, b]) => `(${op} ${a} ${b})`) },
-    { weight: 1, arbitrary: fc.tuple(fc.constantFrom('abs', 'even?', 'odd?', 'zero?', 'pos?', 'neg?', 'not'), sub).map(([op, a]) => `(${op} ${a})`) },
+    {
+      weight: 2,
+      arbitrary: fc
+        .tuple(fc.constantFrom('quot', 'rem', 'mod', '/', 'max', 'min'), sub, sub)
+        .map(([op, a, b]) => `(${op} ${a} ${b})`),
+    },
+    {
+      weight: 1,
+      arbitrary: fc
+        .tuple(fc.constantFrom('abs', 'even?', 'odd?', 'zero?', 'pos?', 'neg?', 'not'), sub)
+        .map(([op, a]) => `(${op} ${a})`),
+    },
     { weight: 1, arbitrary: fc.tuple(sub, sub, sub).map(([t, a, b]) => `(if ${t} ${a} ${b})`) },
   );
 }
@@ -35,7 +63,10 @@ function expr(n: number, depth: number): fc.Arbitrary<string> {
 const loopProgram = fc.integer({ min: 1, max: 3 }).chain((n) =>
   fc
     .tuple(
-      fc.array(fc.oneof({ weight: 8, arbitrary: num.map(String) }, { weight: 1, arbitrary: fc.constant('"s"') }), { minLength: n, maxLength: n }),
+      fc.array(fc.oneof({ weight: 8, arbitrary: num.map(String) }, { weight: 1, arbitrary: fc.constant('"s"') }), {
+        minLength: n,
+        maxLength: n,
+      }),
       fc.integer({ min: 1, max: 400 }),
       fc.array(expr(n, 2), { minLength: n, maxLength: n }),
       expr(n, 2),
@@ -58,7 +89,12 @@ async function outcome(src: string, fuel: number, codegen: boolean, coldAfter = 
   loopCodegen.coldAfter = coldAfter;
   loopCodegen.wasm = wasm;
   const r = await run(src, { limits: { fuel, timeoutMs: 60_000 } });
-  const what = r.status === 'ok' ? `ok ${prStr(r.value)}` : r.status === 'error' ? `error ${r.error.code}: ${r.error.message}` : r.status;
+  const what =
+    r.status === 'ok'
+      ? `ok ${prStr(r.value)}`
+      : r.status === 'error'
+        ? `error ${r.error.code}: ${r.error.message}`
+        : r.status;
   return { what, fuel: r.fuelUsed };
 }
 
@@ -73,12 +109,17 @@ describe('numeric loops compiled to JS', () => {
     const before = loopCodegen.compiled;
     const wasmBefore = loopCodegen.wasmCompiled;
     await fc.assert(
-      fc.asyncProperty(loopProgram, fc.integer({ min: 5, max: 6000 }), fc.constantFrom(0, 0, 1, 7, 60), async (src, fuel, coldAfter) => {
-        const closures = await outcome(src, fuel, false);
-        // wasm first: a loop source runs as wasm only while its JS has not been made
-        expect(await outcome(src, fuel, true, coldAfter), src).toEqual(closures);
-        expect(await outcome(src, fuel, true, coldAfter, false), src).toEqual(closures);
-      }),
+      fc.asyncProperty(
+        loopProgram,
+        fc.integer({ min: 5, max: 6000 }),
+        fc.constantFrom(0, 0, 1, 7, 60),
+        async (src, fuel, coldAfter) => {
+          const closures = await outcome(src, fuel, false);
+          // wasm first: a loop source runs as wasm only while its JS has not been made
+          expect(await outcome(src, fuel, true, coldAfter), src).toEqual(closures);
+          expect(await outcome(src, fuel, true, coldAfter, false), src).toEqual(closures);
+        },
+      ),
       { numRuns: 400 },
     );
     // most random loops are in the subset and run long enough: the comparison is not vacuous
@@ -93,7 +134,8 @@ describe('numeric loops compiled to JS', () => {
   });
 
   it('a loop nested in the arguments of an outer recur reads the outer loop variable (ptc-0604: was a leaked ReferenceError)', async () => {
-    const src = '(loop [i 0 result []] (if (< i 3) (recur (+ i 1) (conj result (loop [j 0 sum 0] (if (< j i) (recur (+ j 1) (+ sum j)) sum)))) result))';
+    const src =
+      '(loop [i 0 result []] (if (< i 3) (recur (+ i 1) (conj result (loop [j 0 sum 0] (if (< j i) (recur (+ j 1) (+ sum j)) sum)))) result))';
     const before = loopCodegen.compiled;
     const generated = await outcome(src, 1e6, true);
     expect(loopCodegen.compiled).toBeGreaterThan(before);

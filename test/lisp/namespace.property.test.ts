@@ -83,11 +83,27 @@ describe('namespace persistence', () => {
 
   it('a collection of more than maxItems items is limit_exceeded', () => {
     expect(() => valueSource(vec([1, 2, 3]), { maxItems: 2 })).toThrow(/more than 2 items/);
-    expect(() => serializeNamespace(new Map([['x', map([[1, 1], [2, 2], [3, 3]])]]), { maxItems: 2 })).toThrow(/more than 2 items/);
+    expect(() =>
+      serializeNamespace(
+        new Map([
+          [
+            'x',
+            map([
+              [1, 1],
+              [2, 2],
+              [3, 3],
+            ]),
+          ],
+        ]),
+        { maxItems: 2 },
+      ),
+    ).toThrow(/more than 2 items/);
   });
 
   it('closures and built functions capturing lists print re-readable source', async () => {
-    const r = await run('(def xs (list 1 2)) (def f (let [y (list 1 (list 2))] (fn [] y))) (def g (partial conj (map inc [1 2]))) (def h (where :a = (list 1)))');
+    const r = await run(
+      '(def xs (list 1 2)) (def f (let [y (list 1 (list 2))] (fn [] y))) (def g (partial conj (map inc [1 2]))) (def h (where :a = (list 1)))',
+    );
     expect(r.status).toBe('ok');
     const rec = serializeNamespace(r.namespace);
     expect(rec).toEqual({
@@ -97,7 +113,9 @@ describe('namespace persistence', () => {
       h: '(where :a = (list 1))',
     });
     const ns = await deserializeNamespace(rec);
-    expect(prStr(await call('[xs (f) (g 4) (h {:a [1]}) (list? xs) (list? (f))]', ns))).toBe('[(1 2) (1 (2)) (4 2 3) true true true]');
+    expect(prStr(await call('[xs (f) (g 4) (h {:a [1]}) (list? xs) (list? (f))]', ns))).toBe(
+      '[(1 2) (1 (2)) (4 2 3) true true true]',
+    );
   });
 
   it('deserializeNamespace(serializeNamespace({x: v})) gives v back', async () => {

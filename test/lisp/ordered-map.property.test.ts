@@ -35,23 +35,63 @@ class Model {
 const colliding = ['Aa', 'BB', 'AaAa', 'AaBB', 'BBAa', 'BBBB'];
 const keyPool: Value[] = [
   ...colliding,
-  0, 1, 2, 31, 32, 33, 1024, 1056, 32768, -1, 1.5, NaN, -0,
-  'a', 'b', '', kw('a'), kw('b'), kw('x/a'), null, true, false,
-  vec([1, 2]), list([1, 2]), vec([vec([1]), 2]),
-  set([1, 2]), set([2, 1]),
-  map([[kw('a'), 1], [kw('b'), 2]]), map([[kw('b'), 2], [kw('a'), 1]]),
+  0,
+  1,
+  2,
+  31,
+  32,
+  33,
+  1024,
+  1056,
+  32768,
+  -1,
+  1.5,
+  NaN,
+  -0,
+  'a',
+  'b',
+  '',
+  kw('a'),
+  kw('b'),
+  kw('x/a'),
+  null,
+  true,
+  false,
+  vec([1, 2]),
+  list([1, 2]),
+  vec([vec([1]), 2]),
+  set([1, 2]),
+  set([2, 1]),
+  map([
+    [kw('a'), 1],
+    [kw('b'), 2],
+  ]),
+  map([
+    [kw('b'), 2],
+    [kw('a'), 1],
+  ]),
   ...Array.from({ length: 20 }, (_, i) => `k${i}`),
 ];
 
 type Op = { kind: 'set'; k: number; v: number } | { kind: 'delete'; k: number } | { kind: 'batch'; ops: Op[] };
 
 const simpleOp: fc.Arbitrary<Op> = fc.oneof(
-  { weight: 3, arbitrary: fc.record({ kind: fc.constant('set' as const), k: fc.nat(keyPool.length - 1), v: fc.integer({ min: 0, max: 3 }) }) },
+  {
+    weight: 3,
+    arbitrary: fc.record({
+      kind: fc.constant('set' as const),
+      k: fc.nat(keyPool.length - 1),
+      v: fc.integer({ min: 0, max: 3 }),
+    }),
+  },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('delete' as const), k: fc.nat(keyPool.length - 1) }) },
 );
 const op: fc.Arbitrary<Op> = fc.oneof(
   { weight: 4, arbitrary: simpleOp },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant('batch' as const), ops: fc.array(simpleOp, { maxLength: 20 }) }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({ kind: fc.constant('batch' as const), ops: fc.array(simpleOp, { maxLength: 20 }) }),
+  },
 );
 
 function applyOp(m: PMap, model: Model, o: Op): [PMap, Model] {
@@ -127,7 +167,10 @@ describe('PMap against an insertion-ordered model', () => {
 });
 
 describe('PMap equality and hashing', () => {
-  const entries = fc.uniqueArray(fc.tuple(fc.nat(keyPool.length - 1), fc.integer()), { selector: ([k]) => k, maxLength: 30 });
+  const entries = fc.uniqueArray(fc.tuple(fc.nat(keyPool.length - 1), fc.integer()), {
+    selector: ([k]) => k,
+    maxLength: 30,
+  });
 
   it('maps with the same entries in any insertion order are equal and hash equal', () => {
     fc.assert(

@@ -16,19 +16,56 @@ import { PSet, type Value, equals, kw, list, map, set, vec } from '../../src/lis
 const same = (a: Value, b: Value): boolean => equals(a, b) || (Number.isNaN(a) && Number.isNaN(b));
 
 const pool: Value[] = [
-  'Aa', 'BB', 'AaAa', 'AaBB', 'BBAa', // "Aa" and "BB" hash alike
-  0, 1, 2, 31, 32, 33, 1024, 1056, -1, 1.5, NaN,
-  'a', '', kw('a'), kw('x/a'), null, true, false,
-  vec([1, 2]), list([1, 2]), set([1, 2]), set([2, 1]), set([vec([1]), list([2])]),
-  map([[kw('a'), 1], [kw('b'), 2]]), map([[kw('b'), 2], [kw('a'), 1]]),
+  'Aa',
+  'BB',
+  'AaAa',
+  'AaBB',
+  'BBAa', // "Aa" and "BB" hash alike
+  0,
+  1,
+  2,
+  31,
+  32,
+  33,
+  1024,
+  1056,
+  -1,
+  1.5,
+  NaN,
+  'a',
+  '',
+  kw('a'),
+  kw('x/a'),
+  null,
+  true,
+  false,
+  vec([1, 2]),
+  list([1, 2]),
+  set([1, 2]),
+  set([2, 1]),
+  set([vec([1]), list([2])]),
+  map([
+    [kw('a'), 1],
+    [kw('b'), 2],
+  ]),
+  map([
+    [kw('b'), 2],
+    [kw('a'), 1],
+  ]),
   ...Array.from({ length: 12 }, (_, i) => `k${i}`),
 ];
 
 type Op = { kind: 'add' | 'delete'; i: number } | { kind: 'batch'; ops: Op[] };
-const simpleOp: fc.Arbitrary<Op> = fc.record({ kind: fc.constantFrom('add' as const, 'add' as const, 'delete' as const), i: fc.nat(pool.length - 1) });
+const simpleOp: fc.Arbitrary<Op> = fc.record({
+  kind: fc.constantFrom('add' as const, 'add' as const, 'delete' as const),
+  i: fc.nat(pool.length - 1),
+});
 const op: fc.Arbitrary<Op> = fc.oneof(
   { weight: 4, arbitrary: simpleOp },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant('batch' as const), ops: fc.array(simpleOp, { maxLength: 20 }) }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({ kind: fc.constant('batch' as const), ops: fc.array(simpleOp, { maxLength: 20 }) }),
+  },
 );
 
 function applyModel(model: Value[], o: Op): Value[] {
@@ -92,7 +129,7 @@ describe('PSet against a model', () => {
 describe('set functions compare members with =', () => {
   it.each([
     ['(count (set [#{1 2} #{2 1}]))', '1'],
-    ["(count (set [(list 1 2) [1 2]]))", '1'],
+    ['(count (set [(list 1 2) [1 2]]))', '1'],
     ["(contains? #{[1 2]} '(1 2))", 'true'],
     ["(get #{[1 2]} '(1 2))", '[1 2]'],
     ["(#{[1 2]} '(1 2))", '[1 2]'],

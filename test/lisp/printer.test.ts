@@ -5,14 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { PtcError } from '../../src/lisp/errors.ts';
-import {
-  formatNumber,
-  printForm,
-  printlnText,
-  prStr,
-  prStrLimited,
-  strOf,
-} from '../../src/lisp/printer/index.ts';
+import { formatNumber, printForm, printlnText, prStr, prStrLimited, strOf } from '../../src/lisp/printer/index.ts';
 import { read } from '../../src/lisp/reader/index.ts';
 import { compileRegex } from '../../src/lisp/regex.ts';
 import { Builtin, LazySeq, PList, kw, list, map, set, vec, type Value } from '../../src/lisp/values.ts';
@@ -67,8 +60,22 @@ describe('prStr', () => {
     ['list', list([1, 2]), '(1 2)'],
     ['empty list', PList.EMPTY, '()'],
     ['lazy seq', range(3), '(0 1 2)'],
-    ['map', map([[kw('a'), 1], ['b', vec([2])]]), '{:a 1, "b" [2]}'],
-    ['map keeps insertion order', map([[kw('z'), 1], [kw('a'), 2]]), '{:z 1, :a 2}'],
+    [
+      'map',
+      map([
+        [kw('a'), 1],
+        ['b', vec([2])],
+      ]),
+      '{:a 1, "b" [2]}',
+    ],
+    [
+      'map keeps insertion order',
+      map([
+        [kw('z'), 1],
+        [kw('a'), 2],
+      ]),
+      '{:z 1, :a 2}',
+    ],
     ['empty map', map(), '{}'],
     ['set', set([1, kw('x')]), '#{1 :x}'],
     ['empty set', set(), '#{}'],

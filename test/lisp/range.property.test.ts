@@ -18,8 +18,15 @@ function added(start: number, end: number, step: number): number[] {
 
 const small = fc.integer({ min: -40, max: 40 });
 const edge = fc.constantFrom(-0, 2 ** 53 - 5, -(2 ** 53) + 5, 2 ** 52, 1e15, -1e15, 0.5, -2.5, 9.000000000000002, 1e-9);
-const number = fc.oneof({ weight: 6, arbitrary: small }, { weight: 1, arbitrary: edge }, { weight: 1, arbitrary: fc.double({ min: -50, max: 50, noNaN: true }) });
-const step = fc.oneof({ weight: 6, arbitrary: fc.integer({ min: -7, max: 7 }).filter((s) => s !== 0) }, { weight: 1, arbitrary: fc.constantFrom(0.1, -0.25, 3, 1e15, -(2 ** 51)) });
+const number = fc.oneof(
+  { weight: 6, arbitrary: small },
+  { weight: 1, arbitrary: edge },
+  { weight: 1, arbitrary: fc.double({ min: -50, max: 50, noNaN: true }) },
+);
+const step = fc.oneof(
+  { weight: 6, arbitrary: fc.integer({ min: -7, max: 7 }).filter((s) => s !== 0) },
+  { weight: 1, arbitrary: fc.constantFrom(0.1, -0.25, 3, 1e15, -(2 ** 51)) },
+);
 
 describe('range', () => {
   it('gives the items of the adding loop', async () => {
@@ -32,7 +39,9 @@ describe('range', () => {
         expect(r.status).toBe('ok');
         if (r.status !== 'ok') return;
         const got = r.value as unknown as { toArray(): number[] };
-        expect(got.toArray().map((x) => (Object.is(x, -0) ? '-0' : x))).toEqual(want.map((x) => (Object.is(x, -0) ? '-0' : x)));
+        expect(got.toArray().map((x) => (Object.is(x, -0) ? '-0' : x))).toEqual(
+          want.map((x) => (Object.is(x, -0) ? '-0' : x)),
+        );
       }),
       {
         numRuns: 600,

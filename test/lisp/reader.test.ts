@@ -134,7 +134,7 @@ describe('reader: atoms', () => {
     ['%&', "'%&"],
     ['&', "'&"],
     ['*1', "'*1"],
-    ['a\'b', "'a'b"],
+    ["a'b", "'a'b"],
     ['a#', "'a#"],
     ['<=', "'<="],
     ['#"\\d+"', { regex: '\\d+' }],
@@ -174,7 +174,7 @@ describe('reader: collections and dispatch', () => {
     ['[1 #_]', { vector: [1] }],
     ['{:a 1 #_ :b}', { map: [':a', 1] }],
     ['(f"a"[1]:k)', { list: ["'f", { str: 'a' }, { vector: [1] }, ':k'] }],
-    ['[a\'b]', { vector: ["'a'b"] }],
+    ["[a'b]", { vector: ["'a'b"] }],
     ['[\\a\\b]', { vector: [{ char: 'a' }, { char: 'b' }] }],
     ['#{[1 2] {:a 1}}', { set: [{ vector: [1, 2] }, { map: [':a', 1] }] }],
     ['{[1] 2 nil 3}', { map: [{ vector: [1] }, 2, null, 3] }],
@@ -240,7 +240,12 @@ describe('reader: errors', () => {
     ['(a ]', "mismatched ']': expected ')' to close '(' opened at line 1, column 1", 1, 4],
     ['[1 2)', "mismatched ')': expected ']' to close '[' opened at line 1, column 1", 1, 5],
     ['{:a 1)\n', "mismatched ')': expected '}' to close '{' opened at line 1, column 1", 1, 6],
-    ['(f\n {:a 1 :b})', 'map literal opened at line 2, column 2 has an odd number of forms (3): every key needs a value', 2, 2],
+    [
+      '(f\n {:a 1 :b})',
+      'map literal opened at line 2, column 2 has an odd number of forms (3): every key needs a value',
+      2,
+      2,
+    ],
     ['{:a 1 :a 2}', 'duplicate key :a in map literal', 1, 7],
     ['#{1 2 1}', 'duplicate member 1 in set literal', 1, 7],
     ['{"a" 1 \\a 2}', 'duplicate key "a" in map literal', 1, 8],
@@ -283,7 +288,9 @@ describe('reader: errors', () => {
 
   it('gives hints for quote, deref and nested #()', () => {
     expect(readError("'").hint).toMatch(/'\(1 2 3\)/);
-    expect(read("'(1 2)")).toMatchObject([{ kind: 'list', items: [{ kind: 'symbol', name: 'quote' }, { kind: 'list' }] }]);
+    expect(read("'(1 2)")).toMatchObject([
+      { kind: 'list', items: [{ kind: 'symbol', name: 'quote' }, { kind: 'list' }] },
+    ]);
     expect(readError('@x').hint).toMatch(/no atoms/);
     expect(readError('#(a #(b))').hint).toMatch(/\(fn \[x\]/);
   });

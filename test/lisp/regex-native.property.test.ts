@@ -16,7 +16,27 @@ import { allGroups, groupsOf } from '../../src/lisp/core/regex.ts';
 import { vec } from '../../src/lisp/values.ts';
 import { FakeRuntime } from './helpers/fake-runtime.ts';
 
-const atom = fc.constantFrom('a', 'b', '1', ' ', '.', '\\d', '\\D', '\\w', '\\W', '\\s', '\\S', '\\b', '[ab]', '[^a ]', '[\\d\\s]', '[a-c1]', '\\.', '\\n', 'é');
+const atom = fc.constantFrom(
+  'a',
+  'b',
+  '1',
+  ' ',
+  '.',
+  '\\d',
+  '\\D',
+  '\\w',
+  '\\W',
+  '\\s',
+  '\\S',
+  '\\b',
+  '[ab]',
+  '[^a ]',
+  '[\\d\\s]',
+  '[a-c1]',
+  '\\.',
+  '\\n',
+  'é',
+);
 const quant = fc.constantFrom('', '', '', '*', '+', '?', '*?', '+?', '??', '{1,2}', '{2}', '{0,3}?');
 const pattern: fc.Arbitrary<string> = fc.letrec<{ p: string }>((tie) => ({
   p: fc.oneof(
@@ -29,11 +49,21 @@ const pattern: fc.Arbitrary<string> = fc.letrec<{ p: string }>((tie) => ({
     { weight: 1, arbitrary: tie('p').map((a) => `${a}$`) },
   ),
 })).p;
-const text = fc.array(fc.constantFrom('a', 'b', '1', ' ', '\n', '\t', '\u00a0', '\u2028', '\r', 'é', '_', '.', '\u000b'), { maxLength: 12 }).map((cs) => cs.join(''));
+const text = fc
+  .array(fc.constantFrom('a', 'b', '1', ' ', '\n', '\t', '\u00a0', '\u2028', '\r', 'é', '_', '.', '\u000b'), {
+    maxLength: 12,
+  })
+  .map((cs) => cs.join(''));
 
 type Found = Array<{ start: number; end: number; groups: Array<string | null> }>;
 
-function allOf(m: { find(): boolean; start(): number; end(): number; group(i: number): string | null; groupCount(): number }): Found {
+function allOf(m: {
+  find(): boolean;
+  start(): number;
+  end(): number;
+  group(i: number): string | null;
+  groupCount(): number;
+}): Found {
   const out: Found = [];
   while (m.find()) {
     const groups: Array<string | null> = [];
@@ -54,7 +84,9 @@ describe('the native regex path', () => {
         native++;
         const ours = new NativeMatcher(compiled, s, re2.groupCount());
         expect(allOf(ours), `${p} on ${JSON.stringify(s)}`).toEqual(allOf(re2.matcher(s)));
-        expect(new NativeMatcher(compiled, s, re2.groupCount()).matches(), `${p} matches ${JSON.stringify(s)}`).toBe(re2.matcher(s).matches());
+        expect(new NativeMatcher(compiled, s, re2.groupCount()).matches(), `${p} matches ${JSON.stringify(s)}`).toBe(
+          re2.matcher(s).matches(),
+        );
       }),
       { numRuns: 3000 },
     );
@@ -107,7 +139,19 @@ describe('the native regex path', () => {
     expect(toNativeSource(re2)).toBe(js);
   });
 
-  it.each(['(?i)abc', '(?P<n>a)', '\\pL', '\\Aa\\z', '[[:alpha:]]', '[^\\S]', 'a{1001}', 'x{,3}', '\\Qa.b\\E', '\\x{41}', 'a]'])('leaves %s to re2js', (re2) => {
+  it.each([
+    '(?i)abc',
+    '(?P<n>a)',
+    '\\pL',
+    '\\Aa\\z',
+    '[[:alpha:]]',
+    '[^\\S]',
+    'a{1001}',
+    'x{,3}',
+    '\\Qa.b\\E',
+    '\\x{41}',
+    'a]',
+  ])('leaves %s to re2js', (re2) => {
     expect(toNativeSource(re2)).toBeUndefined();
   });
 
@@ -136,7 +180,7 @@ describe('the native regex path', () => {
     }
   });
 
-  it('leaves patterns with U+FFFF to re2js: V8\'s linear engine gets negated classes with it wrong', async () => {
+  it("leaves patterns with U+FFFF to re2js: V8's linear engine gets negated classes with it wrong", async () => {
     expect(toNativeSource('[^\uffff]')).toBeUndefined();
     const r = await run('(re-find #"[^\uffff]+" "ab\uffffc")');
     expect(r.status === 'ok' && prStr(r.value)).toBe('"ab"');

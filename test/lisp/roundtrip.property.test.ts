@@ -26,7 +26,9 @@ const keywordArb = fc.oneof(
 
 const stringArb = fc.oneof(
   fc.string({ unit: 'binary' }),
-  fc.string({ unit: fc.constantFrom('"', '\\', '\n', '\t', '\r', '\b', '\f', 'a', 'é', '😀', '\\d', '\\u', ' ', ',', ';') }),
+  fc.string({
+    unit: fc.constantFrom('"', '\\', '\n', '\t', '\r', '\b', '\f', 'a', 'é', '😀', '\\d', '\\u', ' ', ',', ';'),
+  }),
 );
 
 const numberArb = fc.oneof(
@@ -52,7 +54,16 @@ const { value: valueArb } = fc.letrec<{ value: Value }>((tie) => ({
 const { value: jsonableArb } = fc.letrec<{ value: Value }>((tie) => ({
   value: fc.oneof(
     { depthSize: 'small', withCrossShrink: true },
-    { weight: 5, arbitrary: fc.oneof(fc.constant(null), fc.boolean(), fc.double({ noNaN: true, noDefaultInfinity: true }), stringArb, keywordArb) },
+    {
+      weight: 5,
+      arbitrary: fc.oneof(
+        fc.constant(null),
+        fc.boolean(),
+        fc.double({ noNaN: true, noDefaultInfinity: true }),
+        stringArb,
+        keywordArb,
+      ),
+    },
     { weight: 1, arbitrary: fc.array(tie('value'), { maxLength: 5 }).map((xs) => vec(xs)) },
     { weight: 1, arbitrary: fc.array(tie('value'), { maxLength: 5 }).map((xs) => list(xs)) },
     {
@@ -123,7 +134,9 @@ describe('round trips', () => {
         const c = canonicalJson(j as Json);
         expect(JSON.parse(c)).toEqual(plainJson(j));
         const reversed = JSON.parse(JSON.stringify(j), (_k, x: unknown) =>
-          x !== null && typeof x === 'object' && !Array.isArray(x) ? Object.fromEntries(Object.entries(x).reverse()) : x,
+          x !== null && typeof x === 'object' && !Array.isArray(x)
+            ? Object.fromEntries(Object.entries(x).reverse())
+            : x,
         );
         expect(canonicalJson(reversed as Json)).toBe(c);
         expect(c).not.toMatch(/^\s|\s$/);

@@ -31,13 +31,33 @@ const coll: fc.Arbitrary<string> = fc.oneof(
 );
 
 /** Maps, some without :a, some with a non-number :a, for the keyword and comparator paths. */
-const mapItem = fc.oneof(fc.tuple(fc.integer({ min: 0, max: 4 }), item).map(([a, b]) => `{:a ${a} :b ${b}}`), item.map((x) => `{:b ${x}}`), fc.constantFrom('{:a "s"}', '{:a nil}', '{:a 2.5}', '{:a ##NaN}'));
+const mapItem = fc.oneof(
+  fc.tuple(fc.integer({ min: 0, max: 4 }), item).map(([a, b]) => `{:a ${a} :b ${b}}`),
+  item.map((x) => `{:b ${x}}`),
+  fc.constantFrom('{:a "s"}', '{:a nil}', '{:a 2.5}', '{:a ##NaN}'),
+);
 const maps = fc.array(mapItem, { maxLength: 8 }).map((ms) => `[${ms.join(' ')}]`);
 const cmpOf = fc.constantFrom('>', '<', ':asc', ':desc', 'compare', '#(> %1 %2)', '>=');
 
-const fnOf = fc.constantFrom('inc', 'str', '#(* 2 %)', '(fn [x] (if (> x 20) nil x))', 'odd?', ':a', '#{1 2 3}', 'vector');
+const fnOf = fc.constantFrom(
+  'inc',
+  'str',
+  '#(* 2 %)',
+  '(fn [x] (if (> x 20) nil x))',
+  'odd?',
+  ':a',
+  '#{1 2 3}',
+  'vector',
+);
 const predOf = fc.constantFrom('odd?', 'even?', '#(> % 3)', '#{1 2 3}', 'nil?', 'some?', ':a');
-const reducerOf = fc.constantFrom('+', 'conj', 'max', 'vector', '(fn [a x] (if (> a 20) (reduced [:stop a]) (+ a x)))', '#(conj %1 (inc %2))');
+const reducerOf = fc.constantFrom(
+  '+',
+  'conj',
+  'max',
+  'vector',
+  '(fn [a x] (if (> a 20) (reduced [:stop a]) (+ a x)))',
+  '#(conj %1 (inc %2))',
+);
 const initOf = fc.constantFrom('[]', '[1 2]', "'()", '#{}', 'nil', '0', '{}');
 
 const program: fc.Arbitrary<string> = fc.oneof(
@@ -49,19 +69,36 @@ const program: fc.Arbitrary<string> = fc.oneof(
   fc.tuple(reducerOf, coll).map(([f, c]) => `(reduce ${f} ${c})`),
   fc.tuple(reducerOf, initOf, coll).map(([f, i, c]) => `(reduce ${f} ${i} ${c})`),
   fc.tuple(initOf, coll, coll).map(([i, a, b]) => `(reduce conj (reduce conj ${i} ${a}) ${b})`),
-  fc.tuple(fc.constantFrom('0', '2', '2.5', '-1', '20', '##Inf'), coll).map(([n, c]) => `[(take ${n} ${c}) (drop ${n} ${c}) (take ${n} (map inc ${c})) (drop ${n} (filter odd? ${c}))]`),
+  fc
+    .tuple(fc.constantFrom('0', '2', '2.5', '-1', '20', '##Inf'), coll)
+    .map(([n, c]) => `[(take ${n} ${c}) (drop ${n} ${c}) (take ${n} (map inc ${c})) (drop ${n} (filter odd? ${c}))]`),
   fc.tuple(cmpOf, coll).map(([c, xs]) => `(sort ${c} ${xs})`),
   fc.tuple(cmpOf, maps).map(([c, ms]) => `(sort-by :a ${c} ${ms})`),
   fc.tuple(cmpOf, maps).map(([c, ms]) => `(sort-by #(get % :b 0) ${c} ${ms})`),
   fc.tuple(cmpOf, coll).map(([c, xs]) => `(sort ${c} (map #(if (odd? %) (str %) %) ${xs}))`),
-  fc.tuple(predOf, coll).map(([p, c]) => `[(frequencies ${c}) (str/join "," ${c}) (some ${p} ${c}) (every? ${p} ${c}) (vec ${c}) (into [] ${c})]`),
+  fc
+    .tuple(predOf, coll)
+    .map(
+      ([p, c]) =>
+        `[(frequencies ${c}) (str/join "," ${c}) (some ${p} ${c}) (every? ${p} ${c}) (vec ${c}) (into [] ${c})]`,
+    ),
   maps.map((ms) => `[(group-by :a ${ms}) (distinct-by :b ${ms}) (sort-by :b ${ms})]`),
-  fc.tuple(fnOf, predOf, coll).map(([f, p, c]) => `(let [xs (map ${f} ${c})] [(count xs) (first xs) (last xs) (nth xs 1 :none) (seq (rest xs)) (filter ${p} xs)])`),
+  fc
+    .tuple(fnOf, predOf, coll)
+    .map(
+      ([f, p, c]) =>
+        `(let [xs (map ${f} ${c})] [(count xs) (first xs) (last xs) (nth xs 1 :none) (seq (rest xs)) (filter ${p} xs)])`,
+    ),
 );
 
 async function outcome(src: string, fuel: number, maxCollectionSize: number): Promise<string> {
   const r = await run(src, { limits: { fuel, maxCollectionSize, timeoutMs: 60_000 } });
-  const what = r.status === 'error' ? `error ${r.error.code}: ${r.error.message}` : r.status === 'suspended' ? 'suspended' : `${r.status} ${printed(r.value)}`;
+  const what =
+    r.status === 'error'
+      ? `error ${r.error.code}: ${r.error.message}`
+      : r.status === 'suspended'
+        ? 'suspended'
+        : `${r.status} ${printed(r.value)}`;
   return `${what} | used ${r.fuelUsed}`;
 }
 
@@ -89,14 +126,19 @@ afterEach(() => {
 describe('sequence fast paths', () => {
   it('give the value, error and fuel of the general paths', async () => {
     await fc.assert(
-      fc.asyncProperty(program, fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { maxLength: 3 }), fc.constantFrom(1000, 6), async (src, cuts, max) => {
-        fastPaths.on = true;
-        const fast = await outcomes(src, cuts, max);
-        fastPaths.on = false;
-        const general = await outcomes(src, cuts, max);
-        fastPaths.on = true;
-        expect(fast, src).toEqual(general);
-      }),
+      fc.asyncProperty(
+        program,
+        fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { maxLength: 3 }),
+        fc.constantFrom(1000, 6),
+        async (src, cuts, max) => {
+          fastPaths.on = true;
+          const fast = await outcomes(src, cuts, max);
+          fastPaths.on = false;
+          const general = await outcomes(src, cuts, max);
+          fastPaths.on = true;
+          expect(fast, src).toEqual(general);
+        },
+      ),
       { numRuns: 1500 },
     );
   });
@@ -105,7 +147,11 @@ describe('sequence fast paths', () => {
     const num = fc.oneof(fc.double(), fc.integer(), fc.constantFrom(0, -0, 1e21, -1e21, 1.5e-7, 2 ** 53));
     await fc.assert(
       fc.asyncProperty(fc.array(num, { minLength: 1, maxLength: 4 }), async (xs) => {
-        const src = xs.map((x) => (Number.isNaN(x) ? '##NaN' : x === Infinity ? '##Inf' : x === -Infinity ? '##-Inf' : formatNumber(x))).join(' ');
+        const src = xs
+          .map((x) =>
+            Number.isNaN(x) ? '##NaN' : x === Infinity ? '##Inf' : x === -Infinity ? '##-Inf' : formatNumber(x),
+          )
+          .join(' ');
         const r = await run(`[(str ${src}) (str/join "," [${src}])]`);
         const texts = xs.map((x) => strOf(x));
         expect(r.status === 'ok' ? prStr(r.value) : r.status).toBe(prStr(vec([texts.join(''), texts.join(',')])));
@@ -117,7 +163,9 @@ describe('sequence fast paths', () => {
   it('array-backed and List-backed lists are equal and work as the same key', async () => {
     const r = await run(`(let [a (map inc [0 1 2]) b (into () [3 2 1])]
       [(= a b) (get {b :found} a) (contains? #{a} b) (frequencies [a b]) (nth a -1 :none) (second a) (peek a) (pop a) (conj a 0) (cons 0 a)])`);
-    expect(r.status === 'ok' ? prStr(r.value) : r.status).toBe('[true :found true {(1 2 3) 2} :none 2 1 (2 3) (0 1 2 3) (0 1 2 3)]');
+    expect(r.status === 'ok' ? prStr(r.value) : r.status).toBe(
+      '[true :found true {(1 2 3) 2} :none 2 1 (2 3) (0 1 2 3) (0 1 2 3)]',
+    );
   });
 
   it('build the reduce-conj vector without touching the initial one', async () => {

@@ -14,7 +14,11 @@ const item: fc.Arbitrary<Value> = fc.oneof(fc.integer(), fc.string({ maxLength: 
 
 /** Arrays of every size up to past the second trie level (32 * 32 + a tail). */
 const sized = fc
-  .oneof(fc.integer({ min: 0, max: 70 }), fc.integer({ min: 1000, max: 1100 }), fc.constantFrom(32, 33, 64, 65, 1024, 1025, 1056, 1057))
+  .oneof(
+    fc.integer({ min: 0, max: 70 }),
+    fc.integer({ min: 1000, max: 1100 }),
+    fc.constantFrom(32, 33, 64, 65, 1024, 1025, 1056, 1057),
+  )
   .chain((n) => fc.array(item, { minLength: n, maxLength: n }));
 
 describe('vectors made from an array', () => {
@@ -41,7 +45,12 @@ describe('vectors made from an array', () => {
         expect(is(made.pop(), real.pop())).toBe(true);
         expect(is(made.slice(1, k + 1), real.slice(1, k + 1))).toBe(true);
         expect(is(made.concat(real), real.concat(made))).toBe(true);
-        expect(is(made.withMutations((m) => m.push(x).set(0, x)), real.withMutations((m) => m.push(x).set(0, x)))).toBe(true);
+        expect(
+          is(
+            made.withMutations((m) => m.push(x).set(0, x)),
+            real.withMutations((m) => m.push(x).set(0, x)),
+          ),
+        ).toBe(true);
         // the made vector is persistent: the operations above left it as it was
         expect(made.toArray()).toEqual(items);
       }),

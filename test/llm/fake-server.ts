@@ -40,12 +40,21 @@ export async function startFakeServer(): Promise<FakeServer> {
     let raw = '';
     req.on('data', (c) => (raw += c));
     req.on('end', () => {
-      received.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: raw ? JSON.parse(raw) : null });
+      received.push({
+        method: req.method ?? '',
+        url: req.url ?? '',
+        headers: req.headers,
+        body: raw ? JSON.parse(raw) : null,
+      });
       const r = queue.shift() ?? { status: 500, body: { error: { message: 'no reply queued' } } };
       const send = () => {
         if (res.destroyed) return;
         if (r.events) {
-          res.writeHead(r.status ?? 200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', ...r.headers });
+          res.writeHead(r.status ?? 200, {
+            'content-type': 'text/event-stream',
+            'cache-control': 'no-cache',
+            ...r.headers,
+          });
           for (const e of r.events) res.write(e);
           if (r.cut) setTimeout(() => res.socket?.destroy(), 20);
           else res.end();
@@ -101,7 +110,8 @@ export const anthropicError = (message: string, type = 'authentication_error') =
   error: { type, message },
 });
 
-const sse = (data: unknown, event?: string) => `${event ? `event: ${event}\n` : ''}data: ${typeof data === 'string' ? data : JSON.stringify(data)}\n\n`;
+const sse = (data: unknown, event?: string) =>
+  `${event ? `event: ${event}\n` : ''}data: ${typeof data === 'string' ? data : JSON.stringify(data)}\n\n`;
 
 /** An OpenAI chat-completions stream of `chunks`, usage in the last chunk, then [DONE]. */
 export function openaiStream(chunks: string[], usage = { prompt_tokens: 12, completion_tokens: 5 }): string[] {
@@ -118,11 +128,35 @@ export function openaiStream(chunks: string[], usage = { prompt_tokens: 12, comp
 /** An Anthropic messages stream of `chunks` (text deltas), with the usage of the message. */
 export function anthropicStream(chunks: string[], usage = { input_tokens: 10, output_tokens: 3 }): string[] {
   return [
-    sse({ type: 'message_start', message: { id: 'msg_test', type: 'message', role: 'assistant', model: 'claude-test', content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: usage.input_tokens, output_tokens: 1 } } }, 'message_start'),
+    sse(
+      {
+        type: 'message_start',
+        message: {
+          id: 'msg_test',
+          type: 'message',
+          role: 'assistant',
+          model: 'claude-test',
+          content: [],
+          stop_reason: null,
+          stop_sequence: null,
+          usage: { input_tokens: usage.input_tokens, output_tokens: 1 },
+        },
+      },
+      'message_start',
+    ),
     sse({ type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } }, 'content_block_start'),
-    ...chunks.map((c) => sse({ type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: c } }, 'content_block_delta')),
+    ...chunks.map((c) =>
+      sse({ type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: c } }, 'content_block_delta'),
+    ),
     sse({ type: 'content_block_stop', index: 0 }, 'content_block_stop'),
-    sse({ type: 'message_delta', delta: { stop_reason: 'end_turn', stop_sequence: null }, usage: { output_tokens: usage.output_tokens } }, 'message_delta'),
+    sse(
+      {
+        type: 'message_delta',
+        delta: { stop_reason: 'end_turn', stop_sequence: null },
+        usage: { output_tokens: usage.output_tokens },
+      },
+      'message_delta',
+    ),
     sse({ type: 'message_stop' }, 'message_stop'),
   ];
 }

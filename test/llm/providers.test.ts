@@ -66,7 +66,9 @@ describe('parseModelString', () => {
     expect(() => createProviderModel('openai:gpt-4.1-mini', { env: {} })).toThrow(
       'OPENAI_API_KEY is not set; it is needed for model openai:gpt-4.1-mini',
     );
-    expect(() => createProviderModel('anthropic:claude-sonnet-4-5', { env: {} })).toThrow('ANTHROPIC_API_KEY is not set');
+    expect(() => createProviderModel('anthropic:claude-sonnet-4-5', { env: {} })).toThrow(
+      'ANTHROPIC_API_KEY is not set',
+    );
     // local endpoints usually need no key
     expect(createProviderModel('openai-compatible:http://127.0.0.1:1/v1#m', { env: {} }).id).toBe(
       'openai-compatible:http://127.0.0.1:1/v1#m',
@@ -104,14 +106,18 @@ describe('OpenAI chat completions', () => {
       { body: openaiCompletion('ok') },
     );
     const retries: number[] = [];
-    const res = await openai({ onRetry: ({ error }: { error: LlmError }) => retries.push(error.status!) }).generate(req);
+    const res = await openai({ onRetry: ({ error }: { error: LlmError }) => retries.push(error.status!) }).generate(
+      req,
+    );
     expect(res.text).toBe('ok');
     expect(server.received).toHaveLength(2);
     expect(retries).toEqual([429]);
   });
 
   it('retries 5xx answers until the retry budget is spent', async () => {
-    server.reply(...Array.from({ length: 3 }, () => ({ status: 503, body: openaiError('overloaded', 'server_error') })));
+    server.reply(
+      ...Array.from({ length: 3 }, () => ({ status: 503, body: openaiError('overloaded', 'server_error') })),
+    );
     const err = await failure(openai({ maxRetries: 2 }).generate(req));
     expect(err.code).toBe('llm_server');
     expect(err.details.attempts).toBe(3);
@@ -177,7 +183,11 @@ describe('Anthropic messages', () => {
     server.reply({ body: anthropicMessage('(return 3)', { input_tokens: 100, output_tokens: 9 }) });
     const res = await anthropic().generate({
       ...req,
-      messages: [...req.messages, { role: 'assistant', content: '(+ 1 2)' }, { role: 'user', content: 'Now return it.' }],
+      messages: [
+        ...req.messages,
+        { role: 'assistant', content: '(+ 1 2)' },
+        { role: 'user', content: 'Now return it.' },
+      ],
     });
     expect(res).toEqual({ text: '(return 3)', usage: { inputTokens: 100, outputTokens: 9 } });
     const [call] = server.received;
@@ -252,23 +262,44 @@ describe('withRetries', () => {
 });
 
 describe('streamed answers (a caller that wants progress)', () => {
-  const openai = () => createProviderModel('openai:gpt-test', { env: { OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: `${server.url}/v1` }, ...fast });
-  const anthropic = () => createProviderModel('anthropic:claude-test', { env: { ANTHROPIC_API_KEY: 'ak-test', ANTHROPIC_BASE_URL: `${server.url}/v1` }, ...fast });
+  const openai = () =>
+    createProviderModel('openai:gpt-test', {
+      env: { OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: `${server.url}/v1` },
+      ...fast,
+    });
+  const anthropic = () =>
+    createProviderModel('anthropic:claude-test', {
+      env: { ANTHROPIC_API_KEY: 'ak-test', ANTHROPIC_BASE_URL: `${server.url}/v1` },
+      ...fast,
+    });
   const chunks = ['```clojure\n', '(+ 1 ', '2)', '\n```'];
 
   it.each([
-    ['openai', openai, () => openaiStream(chunks, { prompt_tokens: 40, completion_tokens: 9 }), { inputTokens: 40, outputTokens: 9 }],
-    ['anthropic', anthropic, () => anthropicStream(chunks, { input_tokens: 30, output_tokens: 7 }), { inputTokens: 30, outputTokens: 7 }],
-  ] as const)('%s: the text and usage of the stream, with progress while it streams', async (_name, make, events, usage) => {
-    server.reply({ events: events() });
-    const progress: number[] = [];
-    const answer = await make().generate({ ...req, onProgress: (n) => progress.push(n) });
-    expect(answer).toEqual({ text: chunks.join(''), usage });
-    expect(server.received[0]!.body.stream).toBe(true);
-    expect(progress.length).toBeGreaterThanOrEqual(2);
-    expect(progress[0]).toBeGreaterThan(0);
-    expect(progress[progress.length - 1]).toBe(usage.outputTokens);
-  });
+    [
+      'openai',
+      openai,
+      () => openaiStream(chunks, { prompt_tokens: 40, completion_tokens: 9 }),
+      { inputTokens: 40, outputTokens: 9 },
+    ],
+    [
+      'anthropic',
+      anthropic,
+      () => anthropicStream(chunks, { input_tokens: 30, output_tokens: 7 }),
+      { inputTokens: 30, outputTokens: 7 },
+    ],
+  ] as const)(
+    '%s: the text and usage of the stream, with progress while it streams',
+    async (_name, make, events, usage) => {
+      server.reply({ events: events() });
+      const progress: number[] = [];
+      const answer = await make().generate({ ...req, onProgress: (n) => progress.push(n) });
+      expect(answer).toEqual({ text: chunks.join(''), usage });
+      expect(server.received[0]!.body.stream).toBe(true);
+      expect(progress.length).toBeGreaterThanOrEqual(2);
+      expect(progress[0]).toBeGreaterThan(0);
+      expect(progress[progress.length - 1]).toBe(usage.outputTokens);
+    },
+  );
 
   it('an HTTP error on a streamed call is classified and retried like any other', async () => {
     server.reply({ status: 503, body: openaiError('overloaded', 'server_error') }, { events: openaiStream(['ok']) });
@@ -287,7 +318,8 @@ describe('streamed answers (a caller that wants progress)', () => {
 });
 
 describe('endpoints that do not stream, and streams that break off', () => {
-  const compatible = (extra: object = {}) => createProviderModel(`openai-compatible:${server.url}/v1#m`, { env: {}, ...fast, ...extra });
+  const compatible = (extra: object = {}) =>
+    createProviderModel(`openai-compatible:${server.url}/v1#m`, { env: {}, ...fast, ...extra });
   const progressing = { ...req, onProgress: () => undefined };
 
   it('reads a plain JSON completion answered to a streaming request', async () => {
@@ -302,24 +334,33 @@ describe('endpoints that do not stream, and streams that break off', () => {
 
   it('does the same for the openai provider behind a proxy (OPENAI_BASE_URL)', async () => {
     server.reply({ body: openaiCompletion('ok') });
-    const model = createProviderModel('openai:gpt-test', { env: { OPENAI_API_KEY: 'sk', OPENAI_BASE_URL: `${server.url}/v1` }, ...fast });
+    const model = createProviderModel('openai:gpt-test', {
+      env: { OPENAI_API_KEY: 'sk', OPENAI_BASE_URL: `${server.url}/v1` },
+      ...fast,
+    });
     expect((await model.generate(progressing)).text).toBe('ok');
   });
 
   it('asks for no stream when streaming is off (option or NAVIGATOR_MODEL_STREAM=off)', async () => {
     server.reply({ body: openaiCompletion('a') }, { body: openaiCompletion('b') });
     const progress: number[] = [];
-    expect((await compatible({ stream: false }).generate({ ...req, onProgress: (n) => progress.push(n) })).text).toBe('a');
+    expect((await compatible({ stream: false }).generate({ ...req, onProgress: (n) => progress.push(n) })).text).toBe(
+      'a',
+    );
     expect((await compatible({ env: { NAVIGATOR_MODEL_STREAM: 'off' } }).generate(progressing)).text).toBe('b');
     expect(server.received.map((r) => Boolean(r.body.stream))).toEqual([false, false]);
     expect(progress).toEqual([5]);
-    expect(() => compatible({ env: { NAVIGATOR_MODEL_STREAM: 'maybe' } })).toThrow('NAVIGATOR_MODEL_STREAM must be on or off, got "maybe"');
+    expect(() => compatible({ env: { NAVIGATOR_MODEL_STREAM: 'maybe' } })).toThrow(
+      'NAVIGATOR_MODEL_STREAM must be on or off, got "maybe"',
+    );
   });
 
   it('retries a stream whose connection drops half way', async () => {
     server.reply({ events: openaiStream(['(ret']).slice(0, 2), cut: true }, { events: openaiStream(['(return 1)']) });
     const retries: string[] = [];
-    const answer = await compatible({ onRetry: ({ error }: { error: LlmError }) => retries.push(`${error.code}: ${error.message}`) }).generate(progressing);
+    const answer = await compatible({
+      onRetry: ({ error }: { error: LlmError }) => retries.push(`${error.code}: ${error.message}`),
+    }).generate(progressing);
     expect(answer.text).toBe('(return 1)');
     expect(server.received).toHaveLength(2);
     expect(retries).toHaveLength(1);

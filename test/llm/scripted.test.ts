@@ -40,9 +40,9 @@ describe('scripted model', () => {
         { match: ['manager_decision', '"rejected"'], answer: 'rejected pass' },
       ],
     });
-    expect((await m.generate(ask('mission', '## Mission Log\n- [done] manager_decision_bob_5000: "approved"'))).text).toBe(
-      'approved pass',
-    );
+    expect(
+      (await m.generate(ask('mission', '## Mission Log\n- [done] manager_decision_bob_5000: "approved"'))).text,
+    ).toBe('approved pass');
     expect((await m.generate(ask('mission'))).text).toBe('first pass');
     expect((await m.generate(ask('manager_decision_bob_5000 is "rejected"'))).text).toBe('rejected pass');
     expect(m.used).toEqual([1, 0, 2]);
@@ -95,7 +95,12 @@ describe('recording model', () => {
     expect(saved.model).toBe('openai:gpt-fake');
     expect(saved.turns).toEqual([
       { answer: '(def x 1)', usage: { inputTokens: 3, outputTokens: 3 }, note: 'openai:gpt-fake, call 1' },
-      { match: 'second', answer: '(return x)', usage: { inputTokens: 3, outputTokens: 3 }, note: 'openai:gpt-fake, call 2' },
+      {
+        match: 'second',
+        answer: '(return x)',
+        usage: { inputTokens: 3, outputTokens: 3 },
+        note: 'openai:gpt-fake, call 2',
+      },
     ]);
 
     const replay = createScriptedModel(file);

@@ -1,7 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WorkflowFailedError, WorkflowUpdateFailedError } from '@temporalio/client';
 import { appliedOperations } from '../../examples/wire-transfer/bank.ts';
-import { cancelUpdate, decideSignal, decideUpdate, journalQuery, ledgerQuery, pendingQuery, progressQuery } from '../../src/workflows/mission/messages.ts';
+import {
+  cancelUpdate,
+  decideSignal,
+  decideUpdate,
+  journalQuery,
+  ledgerQuery,
+  pendingQuery,
+  progressQuery,
+} from '../../src/workflows/mission/messages.ts';
 import { answersFile, wireTransfer } from '../../examples/wire-transfer/agent.ts';
 import { createScriptedModel } from '../../src/llm/index.ts';
 import type { ChatModel } from '../../src/llm/model.ts';
@@ -60,8 +68,17 @@ describe('wire-transfer mission on the dev server', () => {
     expect(result.status).toBe('sent');
 
     const { entries } = await handle.query(journalQuery);
-    expect(entries.map(([k]) => k)).toEqual(['prepare_wire_bob_5000', 'request_approval_bob_5000', KEY, 'execute_wire_bob_5000']);
-    expect(appliedOperations(bank).map((r) => r.operation)).toEqual(['prepare_wire', 'request_approval', 'execute_wire']);
+    expect(entries.map(([k]) => k)).toEqual([
+      'prepare_wire_bob_5000',
+      'request_approval_bob_5000',
+      KEY,
+      'execute_wire_bob_5000',
+    ]);
+    expect(appliedOperations(bank).map((r) => r.operation)).toEqual([
+      'prepare_wire',
+      'request_approval',
+      'execute_wire',
+    ]);
 
     const ledger = await handle.query(ledgerQuery);
     const wireCall = ledger.find((e) => e.tool === 'execute_wire')!;
@@ -81,7 +98,11 @@ describe('wire-transfer mission on the dev server', () => {
     await waitForStatus(handle, (s) => s.status === 'waiting');
     await handle.executeUpdate(decideUpdate, { args: [{ key: KEY, value: 'rejected' }] });
     expect(await handle.result()).toMatchObject({ status: 'cancelled' });
-    expect(appliedOperations(bank).map((r) => r.operation)).toEqual(['prepare_wire', 'request_approval', 'cancel_hold']);
+    expect(appliedOperations(bank).map((r) => r.operation)).toEqual([
+      'prepare_wire',
+      'request_approval',
+      'cancel_hold',
+    ]);
     await expectAuditOk(handle.workflowId);
   });
 
@@ -91,7 +112,9 @@ describe('wire-transfer mission on the dev server', () => {
     await waitForStatus(handle, (s) => s.status === 'waiting');
     const bad = handle.executeUpdate(decideUpdate, { args: [{ key: KEY, value: 'maybe' }] });
     await expect(bad).rejects.toBeInstanceOf(WorkflowUpdateFailedError);
-    await expect(handle.executeUpdate(decideUpdate, { args: [{ key: 'manager_decision_eve_1', value: 'approved' }] })).rejects.toThrow();
+    await expect(
+      handle.executeUpdate(decideUpdate, { args: [{ key: 'manager_decision_eve_1', value: 'approved' }] }),
+    ).rejects.toThrow();
     await handle.signal(decideSignal, { key: KEY, value: 42 });
     const status = await waitForStatus(handle, (s) => s.rejectedSignals.length === 1);
     expect(status.rejectedSignals[0]!.reason).toContain('not allowed');
@@ -128,7 +151,11 @@ describe('wire-transfer mission on the dev server', () => {
     await waitForStatus(handle, (s) => s.journalSize === 1);
     openGate();
     expect(await handle.result()).toMatchObject({ status: 'sent' });
-    expect(appliedOperations(bank).map((r) => r.operation)).toEqual(['prepare_wire', 'request_approval', 'execute_wire']);
+    expect(appliedOperations(bank).map((r) => r.operation)).toEqual([
+      'prepare_wire',
+      'request_approval',
+      'execute_wire',
+    ]);
     const { entries } = await handle.query(journalQuery);
     expect(Object.fromEntries(entries)[KEY]).toBe('approved');
     await expectAuditOk(handle.workflowId);
@@ -140,7 +167,11 @@ describe('wire-transfer mission on the dev server', () => {
     const handle = await m.start({ ...wire, options: { budgets: { passes: 1 } } });
     await waitForStatus(handle, (s) => s.status === 'waiting');
     await handle.executeUpdate(decideUpdate, { args: [{ key: KEY, value: 'approved' }] });
-    const result = (await handle.result()) as { status: string; reason: string; done: { passes: number; completedTasks: string[] } };
+    const result = (await handle.result()) as {
+      status: string;
+      reason: string;
+      done: { passes: number; completedTasks: string[] };
+    };
     expect(result.status).toBe('budget_exhausted');
     expect(result.reason).toBe('pass budget of 1 used');
     expect(result.done.passes).toBe(1);
@@ -170,11 +201,26 @@ describe('wire-transfer mission on the dev server', () => {
       return out;
     };
     const id = handle.workflowId;
-    expect(await until(() => ids('waiting'), (x) => x.includes(id))).toContain(id);
+    expect(
+      await until(
+        () => ids('waiting'),
+        (x) => x.includes(id),
+      ),
+    ).toContain(id);
     await handle.executeUpdate(decideUpdate, { args: [{ key: KEY, value: 'approved' }] });
     await handle.result();
-    expect(await until(() => ids('completed'), (x) => x.includes(id))).toContain(id);
-    expect(await until(() => ids('waiting'), (x) => !x.includes(id))).not.toContain(id);
+    expect(
+      await until(
+        () => ids('completed'),
+        (x) => x.includes(id),
+      ),
+    ).toContain(id);
+    expect(
+      await until(
+        () => ids('waiting'),
+        (x) => !x.includes(id),
+      ),
+    ).not.toContain(id);
     await expectAuditOk(handle.workflowId);
   });
 

@@ -14,14 +14,25 @@ let runawayStarted = false;
 const fenced = (code: string) => '```clojure\n' + code + '\n```';
 
 const runaway = {
-  agent: defineAgent({ name: 'runaway', prompt: 'Spin.', input: z.object({}), output: z.unknown(), limits: { fuel: 1e13, timeoutMs: 8000, maxTurns: 1 } }) as unknown as Agent,
+  agent: defineAgent({
+    name: 'runaway',
+    prompt: 'Spin.',
+    input: z.object({}),
+    output: z.unknown(),
+    limits: { fuel: 1e13, timeoutMs: 8000, maxTurns: 1 },
+  }) as unknown as Agent,
   model: (): ChatModel => {
     const inner = createScriptedModel([{ answer: fenced('(loop [i 0] (recur (inc i)))'), repeat: true }]);
     return { id: inner.id, generate: (req) => ((runawayStarted = true), inner.generate(req)) };
   },
 };
 const quick = {
-  agent: defineAgent({ name: 'quick', prompt: 'Answer.', input: z.object({}), output: z.unknown() }) as unknown as Agent,
+  agent: defineAgent({
+    name: 'quick',
+    prompt: 'Answer.',
+    input: z.object({}),
+    output: z.unknown(),
+  }) as unknown as Agent,
   model: () => createScriptedModel([{ answer: fenced('(return {:answer 42})'), repeat: true }]),
 };
 
@@ -44,11 +55,22 @@ describe('a runaway program', () => {
     // (evaluated in-process, the loop would block this worker until its deadline)
     const { EventType } = await import('../../src/history/fetch.ts');
     const eventsOf = async (id: string) => (await m.client.workflow.getHandle(id).fetchHistory()).events ?? [];
-    const ms = (e: { eventTime?: { seconds?: unknown; nanos?: number | null } | null }) => Number(e.eventTime!.seconds) * 1000 + Math.floor((e.eventTime!.nanos ?? 0) / 1e6);
-    const otherDone = ms((await eventsOf(other.workflowId)).find((e) => e.eventType === EventType.EVENT_TYPE_WORKFLOW_EXECUTION_COMPLETED)!);
+    const ms = (e: { eventTime?: { seconds?: unknown; nanos?: number | null } | null }) =>
+      Number(e.eventTime!.seconds) * 1000 + Math.floor((e.eventTime!.nanos ?? 0) / 1e6);
+    const otherDone = ms(
+      (await eventsOf(other.workflowId)).find(
+        (e) => e.eventType === EventType.EVENT_TYPE_WORKFLOW_EXECUTION_COMPLETED,
+      )!,
+    );
     const spinEvents = await eventsOf(spinning.workflowId);
-    const passScheduled = spinEvents.find((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'runPass')!;
-    const passDone = ms(spinEvents.find((e) => Number(e.activityTaskCompletedEventAttributes?.scheduledEventId) === Number(passScheduled.eventId))!);
+    const passScheduled = spinEvents.find(
+      (e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'runPass',
+    )!;
+    const passDone = ms(
+      spinEvents.find(
+        (e) => Number(e.activityTaskCompletedEventAttributes?.scheduledEventId) === Number(passScheduled.eventId),
+      )!,
+    );
     expect(otherDone).toBeLessThan(passDone);
   });
 });

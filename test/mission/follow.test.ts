@@ -24,7 +24,12 @@ const send = defineTool({
   handler: ({ n }) => ({ sent: n }),
 });
 
-const goAhead = defineDecision({ name: 'go_ahead', description: 'Someone lets it finish.', key: () => 'go_ahead', values: z.enum(['approved', 'rejected']) });
+const goAhead = defineDecision({
+  name: 'go_ahead',
+  description: 'Someone lets it finish.',
+  key: () => 'go_ahead',
+  values: z.enum(['approved', 'rejected']),
+});
 
 const agent = defineAgent({
   name: 'follow-me',
@@ -36,7 +41,8 @@ const agent = defineAgent({
   limits: { maxTurns: 2 },
 });
 
-const PROGRAM = '```clojure\n(task "send_1" (tool/send {:n 1}))\n(let [d (task "go_ahead" (return {:status :waiting :decision "go_ahead"}))] (return {:decision d}))\n```';
+const PROGRAM =
+  '```clojure\n(task "send_1" (tool/send {:n 1}))\n(let [d (task "go_ahead" (return {:status :waiting :decision "go_ahead"}))] (return {:decision d}))\n```';
 
 /** Streams "812 tokens", then answers only when the test opens the gate. */
 let openGate: () => void = () => undefined;
@@ -76,7 +82,11 @@ describe('following a mission live', () => {
     const handle = await m.start({ agent: 'follow-me', input: {} });
     const lines: string[] = [];
     const followed = follow(handle, { write: (l) => lines.push(l), pollMs: 50, now: () => '--' });
-    await eventually(() => lines.some((l) => l.includes('model answering, 812 tokens')), 30_000, 'the model progress line');
+    await eventually(
+      () => lines.some((l) => l.includes('model answering, 812 tokens')),
+      30_000,
+      'the model progress line',
+    );
     openGate();
     const settled = await followed;
     expect(settled.status?.status).toBe('waiting');
@@ -105,11 +115,21 @@ describe('following a mission live', () => {
 });
 
 describe('describeNow', () => {
-  const status = (s: Partial<StatusView>): StatusView => ({ status: 'running', passes: 2, pending: null, journalSize: 0, ...s }) as StatusView;
+  const status = (s: Partial<StatusView>): StatusView =>
+    ({ status: 'running', passes: 2, pending: null, journalSize: 0, ...s }) as StatusView;
 
   it('a running pass without details says so; waiting names the key and deadline', () => {
     expect(describeNow(status({}), null, [])).toEqual(['pass 2: running']);
-    const waiting = status({ status: 'waiting', pending: { key: 'k', allowed: null, since: 'x', deadline: '2026-01-01T00:00:00.000Z', onTimeout: 'fail' } as StatusView['pending'] });
+    const waiting = status({
+      status: 'waiting',
+      pending: {
+        key: 'k',
+        allowed: null,
+        since: 'x',
+        deadline: '2026-01-01T00:00:00.000Z',
+        onTimeout: 'fail',
+      } as StatusView['pending'],
+    });
     expect(describeNow(waiting, 'ignored while waiting', [])).toEqual(['waiting for k until 2026-01-01T00:00:00.000Z']);
     expect(describeNow(status({ status: 'completed' }), null, [])).toEqual(['completed']);
   });
@@ -121,6 +141,10 @@ describe('describeNow', () => {
       { ...entry, sideEffect: 'external', status: 'running' },
       { ...entry, taskId: null, sideEffect: 'external', status: 'failed', error: 'boom' },
     ]);
-    expect(lines).toEqual(['pass 2, turn 1: running the program', 'effect t (tool x): running', 'effect x (tool x): failed: boom']);
+    expect(lines).toEqual([
+      'pass 2, turn 1: running the program',
+      'effect t (tool x): running',
+      'effect x (tool x): failed: boom',
+    ]);
   });
 });

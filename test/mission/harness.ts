@@ -37,8 +37,17 @@ export interface MissionEnv {
 /** Fast failure detection for tests: heartbeat timeouts of a few seconds. */
 export const testTimeouts = { heartbeatMs: 3000 };
 
-export async function missionEnv(opts: Pick<TestEnvOptions, 'startServer' | 'dataConverter'> = {}): Promise<MissionEnv> {
-  const env = await createTestEnv({ workflowsPath, workflowInterceptorModules, worker: { sinks: silentSpanSinks }, startWorker: false, server: { searchAttributes: { NavigatorStatus: 'Keyword' } }, ...opts });
+export async function missionEnv(
+  opts: Pick<TestEnvOptions, 'startServer' | 'dataConverter'> = {},
+): Promise<MissionEnv> {
+  const env = await createTestEnv({
+    workflowsPath,
+    workflowInterceptorModules,
+    worker: { sinks: silentSpanSinks },
+    startWorker: false,
+    server: { searchAttributes: { NavigatorStatus: 'Keyword' } },
+    ...opts,
+  });
   const running: Array<{ worker: Worker; done: Promise<void> }> = [];
   const children: ChildProcess[] = [];
   let seq = 0;
@@ -54,7 +63,12 @@ export async function missionEnv(opts: Pick<TestEnvOptions, 'startServer' | 'dat
     client: env.client,
     taskQueue: env.taskQueue,
     async startWorker(extra = [], deps = {}) {
-      const activities = createActivities({ agents: await registry(extra), client: env.client, heartbeatEveryMs: 500, ...deps });
+      const activities = createActivities({
+        agents: await registry(extra),
+        client: env.client,
+        heartbeatEveryMs: 500,
+        ...deps,
+      });
       const worker = await env.createWorker({ activities });
       running.push({ worker, done: worker.run() });
       return worker;
@@ -98,7 +112,11 @@ export async function missionEnv(opts: Pick<TestEnvOptions, 'startServer' | 'dat
 }
 
 /** Polls the status query until `predicate` holds. */
-export async function waitForStatus(handle: WorkflowHandle, predicate: (s: StatusView) => boolean, timeoutMs = 60_000): Promise<StatusView> {
+export async function waitForStatus(
+  handle: WorkflowHandle,
+  predicate: (s: StatusView) => boolean,
+  timeoutMs = 60_000,
+): Promise<StatusView> {
   const deadline = Date.now() + timeoutMs;
   let last: StatusView | null = null;
   while (Date.now() < deadline) {
@@ -129,12 +147,18 @@ export async function eventually(predicate: () => boolean, timeoutMs = 60_000, w
  * Reads until `ok` holds and returns that reading: for visibility (list, count, the status
  * search attribute), which a real server updates a moment after the change.
  */
-export async function until<T>(read: () => Promise<T>, ok: (value: T) => boolean, timeoutMs = 60_000, what = 'visibility to catch up'): Promise<T> {
+export async function until<T>(
+  read: () => Promise<T>,
+  ok: (value: T) => boolean,
+  timeoutMs = 60_000,
+  what = 'visibility to catch up',
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await read();
     if (ok(value)) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; last reading: ${JSON.stringify(value).slice(0, 500)}`);
+    if (Date.now() > deadline)
+      throw new Error(`timed out waiting for ${what}; last reading: ${JSON.stringify(value).slice(0, 500)}`);
     await new Promise((r) => setTimeout(r, 100));
   }
 }

@@ -19,7 +19,8 @@ import { type MissionEnv, missionEnv } from './harness.ts';
 type HistoryEvent = temporal.api.history.v1.IHistoryEvent;
 const size = historySize;
 
-const payload = (e: HistoryEvent) => Buffer.from(e.activityTaskCompletedEventAttributes?.result?.payloads?.[0]?.data ?? []).toString();
+const payload = (e: HistoryEvent) =>
+  Buffer.from(e.activityTaskCompletedEventAttributes?.result?.payloads?.[0]?.data ?? []).toString();
 
 let m: MissionEnv;
 beforeAll(async () => {

@@ -126,10 +126,15 @@ describe('a result that cannot be kept never runs the effect again', () => {
       expect(run.result).toMatchObject({ unavailable: 'result_too_large', length: 0 });
       expect(run.result.message).toMatch(/publish_report returned 3\.0 MB, over the 1\.0 MB limit.*will not run again/);
       const entry = run.ledger.find((e) => e.tool === 'publish_report');
-      expect(entry).toMatchObject({ status: 'completed', unavailable: { reason: 'result_too_large', size: expect.any(Number) } });
+      expect(entry).toMatchObject({
+        status: 'completed',
+        unavailable: { reason: 'result_too_large', size: expect.any(Number) },
+      });
       const audit = await m.audit(run.handle.workflowId);
       expect(audit.ok, JSON.stringify(audit.problems)).toBe(true);
-      expect(audit.unavailableResults).toEqual([expect.objectContaining({ tool: 'publish_report', reason: 'result_too_large' })]);
+      expect(audit.unavailableResults).toEqual([
+        expect.objectContaining({ tool: 'publish_report', reason: 'result_too_large' }),
+      ]);
     } finally {
       await m.shutdown();
     }
@@ -146,10 +151,15 @@ describe('a result that cannot be kept never runs the effect again', () => {
       expect(store.puts).toBeGreaterThan(1);
       expect(run.result).toMatchObject({ unavailable: 'store_unavailable', length: 0 });
       expect(run.result.message).toMatch(/payload store test:down could not keep it.*ECONNREFUSED/);
-      expect(run.ledger.find((e) => e.tool === 'publish_report')).toMatchObject({ status: 'completed', unavailable: { reason: 'store_unavailable' } });
+      expect(run.ledger.find((e) => e.tool === 'publish_report')).toMatchObject({
+        status: 'completed',
+        unavailable: { reason: 'store_unavailable' },
+      });
       const audit = await m.audit(run.handle.workflowId);
       expect(audit.ok, JSON.stringify(audit.problems)).toBe(true);
-      expect(audit.unavailableResults).toEqual([expect.objectContaining({ tool: 'publish_report', reason: 'store_unavailable' })]);
+      expect(audit.unavailableResults).toEqual([
+        expect.objectContaining({ tool: 'publish_report', reason: 'store_unavailable' }),
+      ]);
     } finally {
       await m.shutdown();
     }
@@ -160,9 +170,14 @@ describe('a result that cannot be kept never runs the effect again', () => {
     try {
       await m.startWorker(agents, { recording: { ...resultRecording(null), maxResultBytes: 1024 * 1024 } });
       const handle = await m.start({ agent: 'large-read', input: { bytes: 2 * 1024 * 1024 } });
-      const outcome = await handle.result().then(() => null, (err: Error) => err);
+      const outcome = await handle.result().then(
+        () => null,
+        (err: Error) => err,
+      );
       // the mission's error names the cause, not only that the turns ran out
-      expect(String((outcome?.cause as Error | undefined)?.message ?? outcome?.message)).toMatch(/result_too_large: tool fetch_dump returned 2\.0 MB, over the 1\.0 MB limit/);
+      expect(String((outcome?.cause as Error | undefined)?.message ?? outcome?.message)).toMatch(
+        /result_too_large: tool fetch_dump returned 2\.0 MB, over the 1\.0 MB limit/,
+      );
       expect(toolCalls().filter((c) => c.tool === 'fetch_dump').length).toBeGreaterThan(0);
       expect(historySize((await handle.fetchHistory()).events ?? [])).toBeLessThan(64 * 1024);
     } finally {

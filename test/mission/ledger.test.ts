@@ -22,7 +22,13 @@ afterAll(async () => m?.shutdown());
 
 const T = { timeout: 120_000 };
 
-const cli = (...args: string[]) => runCli(args, { ...process.env, TEMPORAL_ADDRESS: m.env.server.address, TEMPORAL_NAMESPACE: m.env.server.namespace, NAVIGATOR_TASK_QUEUE: m.taskQueue });
+const cli = (...args: string[]) =>
+  runCli(args, {
+    ...process.env,
+    TEMPORAL_ADDRESS: m.env.server.address,
+    TEMPORAL_NAMESPACE: m.env.server.namespace,
+    NAVIGATOR_TASK_QUEUE: m.taskQueue,
+  });
 
 function freshChargesFile(): string {
   const file = join(mkdtempSync(join(tmpdir(), 'charges-')), 'charges.jsonl');
@@ -66,7 +72,13 @@ describe('the ledger', () => {
     const charge = (await handle.query(ledgerQuery)).find((e) => e.tool === 'charge')!;
     expect(charge).toMatchObject({ status: 'completed', attempts: 2, result: { charge_id: 'ch_o2' } });
     expect(charge.failedAttempts).toEqual([
-      { attempt: 1, type: 'ToolError', message: 'tool charge failed: read ECONNRESET (payments.example:443)', code: 'ECONNRESET', at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) },
+      {
+        attempt: 1,
+        type: 'ToolError',
+        message: 'tool charge failed: read ECONNRESET (payments.example:443)',
+        code: 'ECONNRESET',
+        at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+      },
     ]);
     // reads that answered at once carry no failed attempts
     expect((await handle.query(ledgerQuery)).filter((e) => e.failedAttempts)).toHaveLength(1);
@@ -75,7 +87,9 @@ describe('the ledger', () => {
     const why = `attempt 1 failed at ${charge.failedAttempts![0]!.at!.slice(11, 19)}: ToolError: tool charge failed: read ECONNRESET (payments.example:443)`;
     const ledger = await cli('ledger', handle.workflowId);
     expect(ledger.code, ledger.stderr).toBe(0);
-    expect(ledger.stdout).toContain(`#2 pass 1 charge [external] task charge attempts 2 via tool-1-charge → {"charge_id":"ch_o2"}\n    ${why}\n#3 pass 1 find_receipt`);
+    expect(ledger.stdout).toContain(
+      `#2 pass 1 charge [external] task charge attempts 2 via tool-1-charge → {"charge_id":"ch_o2"}\n    ${why}\n#3 pass 1 find_receipt`,
+    );
     const status = await cli('status', handle.workflowId);
     expect(status.stdout).toContain(`Retried:\n  #2 charge (task charge): completed after 2 attempts\n    ${why}`);
     await expectAuditOk(handle.workflowId);

@@ -11,7 +11,13 @@ import { createTestEnv, type TestEnv } from '../../src/devserver/testing.ts';
 import { silentSpanSinks } from '../../src/telemetry/setup.ts';
 import { workflowInterceptorModules, workflowsPath } from '../../src/worker/index.ts';
 import { benchAgents } from '../../bench/agents/mission-agents.ts';
-import { ActivityProbe, activitySpans, calibrateClock, percentiles, workflowTaskSpans } from '../../bench/temporal-probe.ts';
+import {
+  ActivityProbe,
+  activitySpans,
+  calibrateClock,
+  percentiles,
+  workflowTaskSpans,
+} from '../../bench/temporal-probe.ts';
 
 // event times have millisecond resolution on the embedded server, the probe's have less
 const TICK = 1;
@@ -22,9 +28,16 @@ let worker: Worker;
 let running: Promise<void>;
 
 beforeAll(async () => {
-  env = await createTestEnv({ workflowsPath, workflowInterceptorModules, worker: { sinks: silentSpanSinks }, startWorker: false });
+  env = await createTestEnv({
+    workflowsPath,
+    workflowInterceptorModules,
+    worker: { sinks: silentSpanSinks },
+    startWorker: false,
+  });
   const agents = new Map(benchAgents.map((e) => [e.agent.name, e]));
-  worker = await env.createWorker({ activities: probe.wrap(createActivities({ agents, client: probe.client(env.connection, env.server.namespace) })) });
+  worker = await env.createWorker({
+    activities: probe.wrap(createActivities({ agents, client: probe.client(env.connection, env.server.namespace) })),
+  });
   running = worker.run();
 });
 afterAll(async () => {
@@ -39,7 +52,11 @@ describe('the overhead probe', () => {
     calibrateClock();
     // a journal too big to give the first step in its input: it queries; its resume does not
     const journal = Object.fromEntries(Array.from({ length: 10 }, (_, i) => [`notes_${i}`, 'x'.repeat(1000)]));
-    const handle = await env.client.workflow.start('navigatorMission', { taskQueue: env.taskQueue, workflowId: `probe-${Date.now()}`, args: [{ agent: 'bench-effects', input: { n: 2 }, journal }] });
+    const handle = await env.client.workflow.start('navigatorMission', {
+      taskQueue: env.taskQueue,
+      workflowId: `probe-${Date.now()}`,
+      args: [{ agent: 'bench-effects', input: { n: 2 }, journal }],
+    });
     expect(await handle.result()).toEqual({ count: 2 });
     const events = (await handle.fetchHistory()).events ?? [];
     const spans = activitySpans(events, probe.of(handle.workflowId));

@@ -47,7 +47,9 @@ const rounds = defineAgent({
   tools: [ping, look],
   limits: { maxTurns: 2 },
 });
-const agents: AgentRegistry = new Map([[rounds.name, { agent: rounds as unknown as Agent, model: repeatingModel(program) }]]);
+const agents: AgentRegistry = new Map([
+  [rounds.name, { agent: rounds as unknown as Agent, model: repeatingModel(program) }],
+]);
 
 const N = 3;
 const expected = { got: [1, 2, 3].map((k) => [k, k, k * 10]) };
@@ -65,7 +67,11 @@ beforeAll(async () => {
       return next(input);
     },
   };
-  client = new Client({ connection: m.env.connection, namespace: m.env.server.namespace, interceptors: { workflow: [counting] } });
+  client = new Client({
+    connection: m.env.connection,
+    namespace: m.env.server.namespace,
+    interceptors: { workflow: [counting] },
+  });
 });
 afterAll(async () => {
   for (const w of workers) if (w.worker.getState() === 'RUNNING') w.worker.shutdown();
@@ -76,7 +82,9 @@ afterAll(async () => {
 /** A worker with its own kept contexts (a fresh worker keeps none). */
 async function startWorker(): Promise<{ contexts: PassContexts; stop: () => Promise<void> }> {
   const contexts = new PassContexts();
-  const worker = await m.env.createWorker({ activities: createActivities({ agents, client, heartbeatEveryMs: 500, passContexts: contexts }) });
+  const worker = await m.env.createWorker({
+    activities: createActivities({ agents, client, heartbeatEveryMs: 500, passContexts: contexts }),
+  });
   const running = { worker, done: worker.run() };
   workers.push(running);
   return { contexts, stop: async () => (worker.shutdown(), await running.done) };
@@ -106,7 +114,11 @@ async function auditOk(workflowId: string): Promise<AuditReport> {
 }
 
 /** What the audit checked, comparable between runs of the same mission. */
-const checked = (a: AuditReport) => ({ values: a.values.checked, journal: a.journal.fromHistory, replayed: a.valueReplay.passes.map((p) => [p.pass, p.status, p.programs]) });
+const checked = (a: AuditReport) => ({
+  values: a.values.checked,
+  journal: a.journal.fromHistory,
+  replayed: a.valueReplay.passes.map((p) => [p.pass, p.status, p.programs]),
+});
 
 describe('a pass step given its context in its input', () => {
   let reference: Awaited<ReturnType<typeof runRounds>>;

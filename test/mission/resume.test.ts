@@ -61,7 +61,11 @@ afterAll(() => m?.shutdown());
 describe('navigator resume', () => {
   it('a mission out of budget resumes from its journal: nothing runs twice, the audit follows the link', async () => {
     const bank = freshBankFile();
-    const old = await navigator.start('wire-transfer', { recipient: 'bob', amount: 5000 }, { options: { budgets: { passes: 1 }, timeouts: { heartbeatMs: 3000 } } });
+    const old = await navigator.start(
+      'wire-transfer',
+      { recipient: 'bob', amount: 5000 },
+      { options: { budgets: { passes: 1 }, timeouts: { heartbeatMs: 3000 } } },
+    );
     await waitForStatus(old.workflow, (s) => s.status === 'waiting');
     await old.approve({ by: 'ana' });
     expect(await old.result()).toMatchObject({ status: 'budget_exhausted' });
@@ -69,9 +73,18 @@ describe('navigator resume', () => {
 
     const resumed = await navigator.resume(old.id, { options: { budgets: { passes: 3 } } });
     expect(await resumed.result()).toMatchObject({ status: 'sent' });
-    expect(appliedOperations(bank).map((r) => r.operation)).toEqual(['prepare_wire', 'request_approval', 'execute_wire']);
+    expect(appliedOperations(bank).map((r) => r.operation)).toEqual([
+      'prepare_wire',
+      'request_approval',
+      'execute_wire',
+    ]);
     expect((await resumed.status()).resumedFrom).toMatchObject({ workflowId: old.id });
-    expect((await resumed.journal()).entries.map(([k]) => k)).toEqual(['prepare_wire_bob_5000', 'request_approval_bob_5000', 'manager_decision_bob_5000', 'execute_wire_bob_5000']);
+    expect((await resumed.journal()).entries.map(([k]) => k)).toEqual([
+      'prepare_wire_bob_5000',
+      'request_approval_bob_5000',
+      'manager_decision_bob_5000',
+      'execute_wire_bob_5000',
+    ]);
 
     const audit = await resumed.audit({ workflowBundle: m.env.bundle });
     expect(audit.ok, JSON.stringify(audit.problems)).toBe(true);
@@ -96,7 +109,15 @@ describe('navigator resume', () => {
     expect(ledger.filter((e) => e.tool === 'charge_card')).toHaveLength(1);
 
     const audit = await resumed.audit({ workflowBundle: m.env.bundle });
-    if (!audit.ok) console.log('AUDIT', JSON.stringify({ problems: audit.problems, values: audit.values, valueReplay: audit.valueReplay }, null, 1).slice(0, 4000));
+    if (!audit.ok)
+      console.log(
+        'AUDIT',
+        JSON.stringify(
+          { problems: audit.problems, values: audit.values, valueReplay: audit.valueReplay },
+          null,
+          1,
+        ).slice(0, 4000),
+      );
     expect(audit.valueReplay.mismatches).toEqual([]);
     expect(audit.valueReplay.passes.map((p) => p.status)).toEqual(['ok']);
     expect(audit.ok).toBe(true);
@@ -108,7 +129,11 @@ describe('navigator resume', () => {
     const entry = input.carried.ledger.find((e: { tool: string }) => e.tool === 'charge_card');
     entry.result = { charge_id: 'ch_forged' };
     payload.data = new TextEncoder().encode(JSON.stringify(input));
-    const forged = await auditChain(chain, null, { workflowBundle: m.env.bundle, skipReplay: true, requireClosed: true });
+    const forged = await auditChain(chain, null, {
+      workflowBundle: m.env.bundle,
+      skipReplay: true,
+      requireClosed: true,
+    });
     expect(forged.ok).toBe(false);
     const messages = forged.valueReplay.mismatches.map((x) => x.message).join('\n');
     expect(messages).toContain('ch_forged');
@@ -117,7 +142,11 @@ describe('navigator resume', () => {
 
   it('a cancelled mission resumes too; running and completed ones are refused', async () => {
     freshBankFile();
-    const running = await navigator.start('wire-transfer', { recipient: 'cy', amount: 10 }, { options: { timeouts: { heartbeatMs: 3000 } } });
+    const running = await navigator.start(
+      'wire-transfer',
+      { recipient: 'cy', amount: 10 },
+      { options: { timeouts: { heartbeatMs: 3000 } } },
+    );
     await waitForStatus(running.workflow, (s) => s.status === 'waiting');
     await expect(navigator.resume(running.id)).rejects.toThrow(MissionRejected);
     await expect(navigator.resume(running.id)).rejects.toThrow(/still running/);

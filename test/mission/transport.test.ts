@@ -13,7 +13,8 @@ import { type FakeServer, openaiCompletion, openaiError, startFakeServer } from 
 import { missionEnv, type MissionEnv } from './harness.ts';
 
 const fenced = (code: string) => '```clojure\n' + code + '\n```';
-const answerAgent = (name: string) => defineAgent({ name, prompt: 'Answer.', input: z.object({}), output: z.unknown() }) as unknown as Agent;
+const answerAgent = (name: string) =>
+  defineAgent({ name, prompt: 'Answer.', input: z.object({}), output: z.unknown() }) as unknown as Agent;
 
 let m: MissionEnv;
 let server: FakeServer;
@@ -22,7 +23,10 @@ beforeAll(async () => {
   m = await missionEnv();
   await m.startWorker([
     // no retries inside the provider: every failed answer fails the pass activity at once
-    { agent: answerAgent('remote'), model: () => createProviderModel(`openai-compatible:${server.url}/v1#m`, { env: {}, maxRetries: 0 }) },
+    {
+      agent: answerAgent('remote'),
+      model: () => createProviderModel(`openai-compatible:${server.url}/v1#m`, { env: {}, maxRetries: 0 }),
+    },
     { agent: answerAgent('erring'), model: () => createScriptedModel([{ answer: fenced('(+ 1 "a")'), repeat: true }]) },
   ]);
 });
@@ -31,34 +35,44 @@ afterAll(async () => {
   await server?.close();
 });
 
-const historyOf = async (workflowId: string) => (await m.client.workflow.getHandle(workflowId).fetchHistory()).events ?? [];
-const seconds = (d: { seconds?: unknown; nanos?: number | null } | null | undefined) => Number(d?.seconds ?? 0) + (d?.nanos ?? 0) / 1e9;
+const historyOf = async (workflowId: string) =>
+  (await m.client.workflow.getHandle(workflowId).fetchHistory()).events ?? [];
+const seconds = (d: { seconds?: unknown; nanos?: number | null } | null | undefined) =>
+  Number(d?.seconds ?? 0) + (d?.nanos ?? 0) / 1e9;
 
 describe('a model endpoint answering 503', () => {
-  it('is retried inside the pass until it answers: no failed pass, nothing shown to the model', { timeout: 180_000 }, async () => {
-    // five tries of the first pass (the activity's retries), then one more of the next pass
-    const overloaded = { status: 503, body: openaiError('overloaded', 'server_error') };
-    server.reply(...Array.from({ length: 6 }, () => overloaded), { body: openaiCompletion(fenced('(return {:answer 42})')) });
-    const handle = await m.start({ agent: 'remote' });
-    expect(await handle.result()).toEqual({ answer: 42 });
+  it(
+    'is retried inside the pass until it answers: no failed pass, nothing shown to the model',
+    { timeout: 180_000 },
+    async () => {
+      // five tries of the first pass (the activity's retries), then one more of the next pass
+      const overloaded = { status: 503, body: openaiError('overloaded', 'server_error') };
+      server.reply(...Array.from({ length: 6 }, () => overloaded), {
+        body: openaiCompletion(fenced('(return {:answer 42})')),
+      });
+      const handle = await m.start({ agent: 'remote' });
+      expect(await handle.result()).toEqual({ answer: 42 });
 
-    const status = await handle.query(statusQuery);
-    // the dropped pass and the one that answered; neither ended in an error
-    expect(status.passes).toBe(2);
-    expect(status.error).toBeUndefined();
-    expect(server.received).toHaveLength(7);
-    for (const call of server.received) expect(JSON.stringify(call.body)).not.toMatch(/Previous pass|503|overloaded/);
+      const status = await handle.query(statusQuery);
+      // the dropped pass and the one that answered; neither ended in an error
+      expect(status.passes).toBe(2);
+      expect(status.error).toBeUndefined();
+      expect(server.received).toHaveLength(7);
+      for (const call of server.received) expect(JSON.stringify(call.body)).not.toMatch(/Previous pass|503|overloaded/);
 
-    const events = await historyOf(handle.workflowId);
-    const failures = events.filter((e) => e.eventType === EventType.EVENT_TYPE_ACTIVITY_TASK_FAILED);
-    expect(failures.map((e) => e.activityTaskFailedEventAttributes?.failure?.applicationFailureInfo?.type)).toEqual(['ModelUnavailable']);
-    expect(failures[0]!.activityTaskFailedEventAttributes?.failure?.message).toContain('HTTP 503');
-    // the pass that never reached the model is run again after a second
-    const timers = events.filter((e) => e.eventType === EventType.EVENT_TYPE_TIMER_STARTED);
-    expect(timers.map((e) => seconds(e.timerStartedEventAttributes?.startToFireTimeout))).toEqual([1]);
-    const audit = await m.audit(handle.workflowId);
-    expect(audit.ok).toBe(true);
-  });
+      const events = await historyOf(handle.workflowId);
+      const failures = events.filter((e) => e.eventType === EventType.EVENT_TYPE_ACTIVITY_TASK_FAILED);
+      expect(failures.map((e) => e.activityTaskFailedEventAttributes?.failure?.applicationFailureInfo?.type)).toEqual([
+        'ModelUnavailable',
+      ]);
+      expect(failures[0]!.activityTaskFailedEventAttributes?.failure?.message).toContain('HTTP 503');
+      // the pass that never reached the model is run again after a second
+      const timers = events.filter((e) => e.eventType === EventType.EVENT_TYPE_TIMER_STARTED);
+      expect(timers.map((e) => seconds(e.timerStartedEventAttributes?.startToFireTimeout))).toEqual([1]);
+      const audit = await m.audit(handle.workflowId);
+      expect(audit.ok).toBe(true);
+    },
+  );
 });
 
 describe('passes that end in errors', () => {
@@ -70,8 +84,12 @@ describe('passes that end in errors', () => {
     const timers = events.filter((e) => e.eventType === EventType.EVENT_TYPE_TIMER_STARTED);
     expect(timers.map((e) => seconds(e.timerStartedEventAttributes?.startToFireTimeout))).toEqual([1, 2]);
     // each pass starts after the wait of the pass before
-    const passStarts = events.filter((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'runPass').map((e) => Number(e.eventId));
-    const timerFired = events.filter((e) => e.eventType === EventType.EVENT_TYPE_TIMER_FIRED).map((e) => Number(e.eventId));
+    const passStarts = events
+      .filter((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'runPass')
+      .map((e) => Number(e.eventId));
+    const timerFired = events
+      .filter((e) => e.eventType === EventType.EVENT_TYPE_TIMER_FIRED)
+      .map((e) => Number(e.eventId));
     expect(passStarts[1]).toBeGreaterThan(timerFired[0]!);
     expect(passStarts[2]).toBeGreaterThan(timerFired[1]!);
   });
@@ -80,9 +98,15 @@ describe('passes that end in errors', () => {
 describe('activity timeouts by default', () => {
   it('a pass or effect whose worker died is retried after 5 s without a heartbeat', { timeout: 120_000 }, async () => {
     // started without the harness's test timeouts: the mission's own defaults
-    const handle = await m.client.workflow.start('navigatorMission', { taskQueue: m.taskQueue, workflowId: `defaults-${process.pid}`, args: [{ agent: 'erring', options: { maxPasses: 1 } }] });
+    const handle = await m.client.workflow.start('navigatorMission', {
+      taskQueue: m.taskQueue,
+      workflowId: `defaults-${process.pid}`,
+      args: [{ agent: 'erring', options: { maxPasses: 1 } }],
+    });
     await handle.result().catch(() => undefined);
-    const scheduled = (await historyOf(handle.workflowId)).filter((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'runPass');
+    const scheduled = (await historyOf(handle.workflowId)).filter(
+      (e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'runPass',
+    );
     expect(scheduled.map((e) => seconds(e.activityTaskScheduledEventAttributes?.heartbeatTimeout))).toEqual([5]);
   });
 });

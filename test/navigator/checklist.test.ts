@@ -7,7 +7,12 @@ describe('normalizeChecklist', () => {
       { id: '1', description: 'Gather data' },
       { id: '2', description: 'Analyze' },
     ]);
-    expect(normalizeChecklist([{ id: 'fetch', description: 'Fetch' }, { id: 7, description: 'Seven' }])).toEqual([
+    expect(
+      normalizeChecklist([
+        { id: 'fetch', description: 'Fetch' },
+        { id: 7, description: 'Seven' },
+      ]),
+    ).toEqual([
       { id: 'fetch', description: 'Fetch' },
       { id: '7', description: 'Seven' },
     ]);
@@ -48,7 +53,14 @@ describe('renderProgress', () => {
 
   it('ticks summarised steps and lists out-of-plan steps sorted, never truncating', () => {
     const long = 'x'.repeat(300);
-    const text = renderProgress(plan, new Map([['zeta', 'late'], ['1', 'Found 42 records'], ['alpha', long]]));
+    const text = renderProgress(
+      plan,
+      new Map([
+        ['zeta', 'late'],
+        ['1', 'Found 42 records'],
+        ['alpha', long],
+      ]),
+    );
     expect(text).toContain('- [x] `1` Gather data — Found 42 records');
     expect(text).toContain('- [ ] `2` Analyze results');
     expect(text.split('### Out-of-Plan Steps\n')[1]).toBe(`- [x] alpha: ${long}\n- [x] zeta: late`);

@@ -207,7 +207,13 @@ describe('decisions', () => {
         - key: must be a function from the agent input to the journal key"
     `);
     expect(() =>
-      defineDecision({ name: 'd', description: 'x', key: () => 'k', values: z.enum(['a']), expiry: { afterMs: 5, value: 'b' as never } }),
+      defineDecision({
+        name: 'd',
+        description: 'x',
+        key: () => 'k',
+        values: z.enum(['a']),
+        expiry: { afterMs: 5, value: 'b' as never },
+      }),
     ).toThrow(/expiry\.value: Invalid input: expected "a"/);
   });
 });

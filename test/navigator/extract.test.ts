@@ -11,12 +11,20 @@ describe('extractCode', () => {
     ['a clojure block closed by </clojure>', '```clojure\n(+ 1 2)\n</clojure>', ok('(+ 1 2)')],
     ['an unterminated last block', 'Sure.\n```clojure\n(return 1)', ok('(return 1)')],
     ['a block with another tag starting with (', '```python\n(return 2)\n```', ok('(return 2)')],
-    ['a clojure block preferred over other blocks', '```json\n{"a": 1}\n```\n```clojure\n(return 3)\n```', ok('(return 3)')],
+    [
+      'a clojure block preferred over other blocks',
+      '```json\n{"a": 1}\n```\n```clojure\n(return 3)\n```',
+      ok('(return 3)'),
+    ],
     ['an untagged block', '```\n(println "hi")\n```', ok('(println "hi")')],
     ['xml tags', 'Answer: <clojure>(return 4)</clojure>', ok('(return 4)')],
     ['a bare s-expression', '  (return {:a 1})  ', ok('(return {:a 1})')],
     ['a tilde fence', '~~~clojure\n(return 5)\n~~~', ok('(return 5)')],
-    ['a fence with backticks inside a string', '```clojure\n(println "use ``` fences")\n```', ok('(println "use ``` fences")')],
+    [
+      'a fence with backticks inside a string',
+      '```clojure\n(println "use ``` fences")\n```',
+      ok('(println "use ``` fences")'),
+    ],
   ])('takes %s', (_name, answer, expected) => {
     expect(extractCode(answer)).toEqual(expected);
   });

@@ -38,15 +38,17 @@ export const lastUserMessage = (m: ListModel, turn: number): string => {
   return msgs[msgs.length - 1]!.content;
 };
 
-export function testAgent(opts: {
-  tools?: NavigatorTool[];
-  output?: z.ZodType;
-  limits?: AgentLimitsInput;
-  checklist?: Array<string | { id: string; description: string }>;
-  /** the reference implementation's name for the checklist */
-  plan?: Array<string | { id: string; description: string }>;
-  input?: z.ZodObject;
-} = {}) {
+export function testAgent(
+  opts: {
+    tools?: NavigatorTool[];
+    output?: z.ZodType;
+    limits?: AgentLimitsInput;
+    checklist?: Array<string | { id: string; description: string }>;
+    /** the reference implementation's name for the checklist */
+    plan?: Array<string | { id: string; description: string }>;
+    input?: z.ZodObject;
+  } = {},
+) {
   return defineAgent({
     name: 'test-agent',
     prompt: 'Do the thing.',
@@ -59,6 +61,11 @@ export function testAgent(opts: {
   });
 }
 
-export function tool(name: string, handler: (args: any) => unknown, sideEffect: 'read_only' | 'local' | 'memory' | 'external' = 'read_only', input: z.ZodObject = z.looseObject({})): NavigatorTool {
+export function tool(
+  name: string,
+  handler: (args: any) => unknown,
+  sideEffect: 'read_only' | 'local' | 'memory' | 'external' = 'read_only',
+  input: z.ZodObject = z.looseObject({}),
+): NavigatorTool {
   return defineTool({ name, description: `the ${name} tool`, input, sideEffect, handler });
 }

@@ -22,14 +22,27 @@ const sha = (s: string) => createHash('sha256').update(s).digest('hex');
 
 function shop() {
   const calls: string[] = [];
-  const lookup = tool('lookup', ({ id }: { id: number }) => (calls.push(`lookup ${id}`), { id, amount: id * 10 }), 'read_only', z.object({ id: z.number() }));
+  const lookup = tool(
+    'lookup',
+    ({ id }: { id: number }) => (calls.push(`lookup ${id}`), { id, amount: id * 10 }),
+    'read_only',
+    z.object({ id: z.number() }),
+  );
   const charge = tool(
     'charge',
-    ({ order_id, amount }: { order_id: number; amount: number }) => (calls.push(`charge ${order_id}`), `tx_${order_id}_${amount}`),
+    ({ order_id, amount }: { order_id: number; amount: number }) => (
+      calls.push(`charge ${order_id}`),
+      `tx_${order_id}_${amount}`
+    ),
     'external',
     z.object({ order_id: z.number(), amount: z.number() }),
   );
-  const notify = tool('notify', ({ n }: { n: number }) => (calls.push(`notify ${n}`), { sent: n }), 'local', z.object({ n: z.number() }));
+  const notify = tool(
+    'notify',
+    ({ n }: { n: number }) => (calls.push(`notify ${n}`), { sent: n }),
+    'local',
+    z.object({ n: z.number() }),
+  );
   const agent = testAgent({ tools: [lookup, charge, notify], plan: ['List', 'Charge'], limits: { maxTurns: 6 } });
   return { agent, calls };
 }
@@ -43,7 +56,11 @@ const PROGRAMS = [
 ];
 
 /** Runs external effects like a host would: by calling the tool's handler. */
-async function host(agent: ReturnType<typeof shop>['agent'], step: Extract<PassStep, { kind: 'effects' }>, fail?: (tool: string, args: Json) => string | null) {
+async function host(
+  agent: ReturnType<typeof shop>['agent'],
+  step: Extract<PassStep, { kind: 'effects' }>,
+  fail?: (tool: string, args: Json) => string | null,
+) {
   const results: Record<string, EffectResult> = {};
   for (const e of step.effects) {
     const message = fail?.(e.tool, e.args) ?? null;
@@ -52,7 +69,13 @@ async function host(agent: ReturnType<typeof shop>['agent'], step: Extract<PassS
       continue;
     }
     const t = agent.tools.find((x) => x.name === e.tool)!;
-    results[e.id] = { ok: (await t.handler(e.args, { idempotencyKey: e.idempotencyKey, taskId: e.taskId, signal: new AbortController().signal })) as Json };
+    results[e.id] = {
+      ok: (await t.handler(e.args, {
+        idempotencyKey: e.idempotencyKey,
+        taskId: e.taskId,
+        signal: new AbortController().signal,
+      })) as Json,
+    };
   }
   return results;
 }
@@ -62,13 +85,27 @@ const strip = (d: PassDone) => ({ ...d, toolCalls: d.toolCalls.map(({ durationMs
 describe('effects: suspension and resumption', () => {
   it('an external call in a task suspends with task id, validated args and the task-derived idempotency key', async () => {
     const { agent, calls } = shop();
-    const step = await startPass({ agent, input: {}, journal: new Map(), runId: 'wf-1', model: listModel(PROGRAMS), effects: 'suspend' });
+    const step = await startPass({
+      agent,
+      input: {},
+      journal: new Map(),
+      runId: 'wf-1',
+      model: listModel(PROGRAMS),
+      effects: 'suspend',
+    });
     expect(step.kind).toBe('effects');
     if (step.kind !== 'effects') return;
     // turn 1 ran entirely inline; turn 2 stops at the first charge
     expect(step.effects).toEqual([
       // the lookup is the first call inside task charge_1, the charge its second (#2)
-      { id: `${sha('wf-1\u0000task\u0000charge_1')}#2`, taskId: 'charge_1', tool: 'charge', args: { order_id: 1, amount: 10 }, idempotencyKey: `${sha('wf-1\u0000task\u0000charge_1')}#2`, call: { line: 1, text: PROGRAMS[1]!.trim() } },
+      {
+        id: `${sha('wf-1\u0000task\u0000charge_1')}#2`,
+        taskId: 'charge_1',
+        tool: 'charge',
+        args: { order_id: 1, amount: 10 },
+        idempotencyKey: `${sha('wf-1\u0000task\u0000charge_1')}#2`,
+        call: { line: 1, text: PROGRAMS[1]!.trim() },
+      },
     ]);
     expect(calls).toEqual(['lookup 1']);
     expect(step.state.pending?.code).toBe(PROGRAMS[1]);
@@ -93,7 +130,13 @@ describe('effects: suspension and resumption', () => {
     expect(batches).toEqual([['charge_1'], ['charge_2'], ['refund_1', 'refund_2']]);
     expect(step.outcome).toEqual({
       status: 'return',
-      value: { charged: ['tx_1_10', 'tx_2_20'], refunds: ['tx_10_1', 'tx_20_1'], last: 'type_error', amount: 10, pending: [1, 2] },
+      value: {
+        charged: ['tx_1_10', 'tx_2_20'],
+        refunds: ['tx_10_1', 'tx_20_1'],
+        last: 'type_error',
+        amount: 10,
+        pending: [1, 2],
+      },
     });
     expect(step.journalDelta.map(([k]) => k)).toEqual(['charge_1', 'charge_2', 'notify', 'refund_1', 'refund_2']);
     expect(step.resets).toEqual([]);
@@ -132,13 +175,29 @@ describe('effects: suspension and resumption', () => {
     const send = tool('send', ({ n: k }: { n: number }) => ({ sent: k }), 'external', z.object({ n: z.number() }));
     const agent = testAgent({ tools: [ticket, send] });
     // the branch depends on the read: a second answer would change the branch and the task
-    const program = '(let [t (:n (tool/ticket {}))] (if (odd? t) (task "send_odd" (tool/send {:n t})) (task "send_even" (tool/send {:n t}))) (task "again" (tool/send {:n (* 10 t)})) (return t))';
-    let step = await startPass({ agent, input: {}, journal: new Map(), runId: 'wf-t', model: listModel([program]), effects: 'suspend' });
+    const program =
+      '(let [t (:n (tool/ticket {}))] (if (odd? t) (task "send_odd" (tool/send {:n t})) (task "send_even" (tool/send {:n t}))) (task "again" (tool/send {:n (* 10 t)})) (return t))';
+    let step = await startPass({
+      agent,
+      input: {},
+      journal: new Map(),
+      runId: 'wf-t',
+      model: listModel([program]),
+      effects: 'suspend',
+    });
     const effects: string[] = [];
     while (step.kind === 'effects') {
       effects.push(...step.effects.map((e) => `${e.taskId}:${JSON.stringify(e.args)}`));
-      const results: Record<string, EffectResult> = Object.fromEntries(step.effects.map((e) => [e.id, { ok: { sent: (e.args as { n: number }).n } }]));
-      step = await resumePass({ agent, state: step.state, journal: new Map(), effectResults: results, model: listModel([program]) });
+      const results: Record<string, EffectResult> = Object.fromEntries(
+        step.effects.map((e) => [e.id, { ok: { sent: (e.args as { n: number }).n } }]),
+      );
+      step = await resumePass({
+        agent,
+        state: step.state,
+        journal: new Map(),
+        effectResults: results,
+        model: listModel([program]),
+      });
     }
     expect(n).toBe(1);
     expect(effects).toEqual(['send_odd:{"n":1}', 'again:{"n":10}']);
@@ -148,21 +207,57 @@ describe('effects: suspension and resumption', () => {
 
   it('inline mode runs external tools inside the program: no suspension', async () => {
     const { agent, calls } = shop();
-    const step = await startPass({ agent, input: {}, journal: new Map(), runId: 'wf-3', model: listModel(PROGRAMS), effects: 'inline' });
+    const step = await startPass({
+      agent,
+      input: {},
+      journal: new Map(),
+      runId: 'wf-3',
+      model: listModel(PROGRAMS),
+      effects: 'inline',
+    });
     expect(step.kind).toBe('done');
     expect(calls.filter((c) => c.startsWith('charge'))).toHaveLength(4);
   });
 
-  it('resumePass rejects a state of another agent or without a pending program, and never changes the caller\'s state', async () => {
+  it("resumePass rejects a state of another agent or without a pending program, and never changes the caller's state", async () => {
     const { agent } = shop();
-    const step = await startPass({ agent, input: {}, journal: new Map(), runId: 'wf-4', model: listModel(PROGRAMS), effects: 'suspend' });
+    const step = await startPass({
+      agent,
+      input: {},
+      journal: new Map(),
+      runId: 'wf-4',
+      model: listModel(PROGRAMS),
+      effects: 'suspend',
+    });
     if (step.kind !== 'effects') throw new Error('expected effects');
     const other = testAgent();
     const copy = JSON.stringify(step.state);
-    await expect(resumePass({ agent: { ...other, name: 'other' } as unknown as typeof agent, state: step.state, journal: new Map(), effectResults: {}, model: listModel([]) })).rejects.toThrow(PassStateError);
-    await expect(resumePass({ agent, state: { ...step.state, pending: null }, journal: new Map(), effectResults: {}, model: listModel([]) })).rejects.toThrow(/no suspended program/);
+    await expect(
+      resumePass({
+        agent: { ...other, name: 'other' } as unknown as typeof agent,
+        state: step.state,
+        journal: new Map(),
+        effectResults: {},
+        model: listModel([]),
+      }),
+    ).rejects.toThrow(PassStateError);
+    await expect(
+      resumePass({
+        agent,
+        state: { ...step.state, pending: null },
+        journal: new Map(),
+        effectResults: {},
+        model: listModel([]),
+      }),
+    ).rejects.toThrow(/no suspended program/);
     // resuming without the results suspends again at the same effect
-    const again = await resumePass({ agent, state: step.state, journal: new Map(), effectResults: {}, model: listModel(PROGRAMS) });
+    const again = await resumePass({
+      agent,
+      state: step.state,
+      journal: new Map(),
+      effectResults: {},
+      model: listModel(PROGRAMS),
+    });
     expect(again.kind === 'effects' && again.effects.map((e) => e.taskId)).toEqual(['charge_1']);
     expect(JSON.stringify(step.state)).toBe(copy);
   });
@@ -172,17 +267,36 @@ describe('a resumed pass in a fresh process behaves like an uninterrupted one', 
   it('JSON-serialised state and a fresh model at every step give the same outcome, journal delta, summaries, trace and tool calls', async () => {
     // uninterrupted: runNavigator drives the same step functions in one process
     const a = shop();
-    const inProcess = await runNavigator(a.agent, { input: {}, journal: [['earlier', 0]], model: listModel(PROGRAMS), runId: 'wf-eq', effects: 'suspend' });
+    const inProcess = await runNavigator(a.agent, {
+      input: {},
+      journal: [['earlier', 0]],
+      model: listModel(PROGRAMS),
+      runId: 'wf-eq',
+      effects: 'suspend',
+    });
 
     // "fresh process": every step gets the state through JSON and a new model instance
     const b = shop();
     const hostJournal: Array<[string, Json]> = [['earlier', 0]];
-    let step = await startPass({ agent: b.agent, input: {}, journal: new Map(hostJournal), runId: 'wf-eq', model: listModel(PROGRAMS), effects: 'suspend' });
+    let step = await startPass({
+      agent: b.agent,
+      input: {},
+      journal: new Map(hostJournal),
+      runId: 'wf-eq',
+      model: listModel(PROGRAMS),
+      effects: 'suspend',
+    });
     let steps = 1;
     while (step.kind === 'effects') {
       const wire = JSON.stringify({ state: step.state, results: await host(b.agent, step) });
       const { state, results } = JSON.parse(wire);
-      step = await resumePass({ agent: b.agent, state, journal: new Map(hostJournal), effectResults: results, model: listModel(PROGRAMS) });
+      step = await resumePass({
+        agent: b.agent,
+        state,
+        journal: new Map(hostJournal),
+        effectResults: results,
+        model: listModel(PROGRAMS),
+      });
       steps++;
     }
     expect(steps).toBe(4);
@@ -199,7 +313,12 @@ describe('a resumed pass in a fresh process behaves like an uninterrupted one', 
     expect(b.calls).toEqual(a.calls);
     // and the same as running everything inline (apart from when the effects ran)
     const c = shop();
-    const inline = await runNavigator(c.agent, { input: {}, journal: [['earlier', 0]], model: listModel(PROGRAMS), runId: 'wf-eq' });
+    const inline = await runNavigator(c.agent, {
+      input: {},
+      journal: [['earlier', 0]],
+      model: listModel(PROGRAMS),
+      runId: 'wf-eq',
+    });
     expect(inline.value).toEqual(inProcess.value);
     expect(inline.journal).toEqual(inProcess.journal);
   });

@@ -8,7 +8,11 @@ import { LlmError } from '../../src/llm/model.ts';
 import { renderMissionLog, renderProgress, runNavigator, defineAgent, defineTool } from '../../src/navigator/index.ts';
 import { clj, lastUserMessage, listModel, testAgent, tool } from './pass-helpers.ts';
 
-const run = (agent: ReturnType<typeof testAgent>, answers: Parameters<typeof listModel>[0], extra: Partial<Parameters<typeof runNavigator>[1]> = {}) => {
+const run = (
+  agent: ReturnType<typeof testAgent>,
+  answers: Parameters<typeof listModel>[0],
+  extra: Partial<Parameters<typeof runNavigator>[1]> = {},
+) => {
   const model = listModel(answers);
   return { model, step: runNavigator(agent, { input: {}, journal: [], model, runId: 'r', ...extra }) };
 };
@@ -19,8 +23,14 @@ describe('journal in the loop (24–29)', () => {
     const s = await step;
     expect(s.status).toBe('ok');
     expect(s.value).toBe(30);
-    expect(s.journal).toEqual([['step-1', 3], ['step-2', 30]]);
-    expect(s.journalDelta).toEqual([['step-1', 3], ['step-2', 30]]);
+    expect(s.journal).toEqual([
+      ['step-1', 3],
+      ['step-2', 30],
+    ]);
+    expect(s.journalDelta).toEqual([
+      ['step-1', 3],
+      ['step-2', 30],
+    ]);
     expect(s.usage.turns).toBe(2);
   });
 
@@ -36,7 +46,10 @@ describe('journal in the loop (24–29)', () => {
 
   it('26: the mission log is rebuilt every turn from the journal', async () => {
     const lookup = tool('lookup', () => 'user_42');
-    const { model, step } = run(testAgent({ tools: [lookup] }), ['(task "fetch_user_42" (tool/lookup {}))', '(return :ok)']);
+    const { model, step } = run(testAgent({ tools: [lookup] }), [
+      '(task "fetch_user_42" (tool/lookup {}))',
+      '(return :ok)',
+    ]);
     await step;
     expect(model.requests[0]!.system).not.toContain('fetch_user_42');
     expect(model.requests[1]!.system).toContain('- [done] fetch_user_42: "user_42"');
@@ -51,7 +64,10 @@ describe('journal in the loop (24–29)', () => {
 
   it('28: cached values feed a new task; the journal gains only the new one', async () => {
     const { step } = run(testAgent(), ['(return (task "execute_wire" (str (task "prepare_wire" nil) "_sent")))'], {
-      journal: [['prepare_wire', 'hold_abc'], ['approval', 'approved']],
+      journal: [
+        ['prepare_wire', 'hold_abc'],
+        ['approval', 'approved'],
+      ],
     });
     const s = await step;
     expect(s.value).toBe('hold_abc_sent');
@@ -72,16 +88,29 @@ describe('journal in the loop (24–29)', () => {
 describe('progress and plan (30–32)', () => {
   it('30: string plan items get ids by position; duplicates and empty descriptions are rejected', () => {
     const a = testAgent({ checklist: ['Gather data', 'Analyze'] });
-    expect(a.checklist).toEqual([{ id: '1', description: 'Gather data' }, { id: '2', description: 'Analyze' }]);
+    expect(a.checklist).toEqual([
+      { id: '1', description: 'Gather data' },
+      { id: '2', description: 'Analyze' },
+    ]);
     // `plan`, the reference implementation's name, is the same list
     expect(testAgent({ plan: ['Gather data', 'Analyze'] }).checklist).toEqual(a.checklist);
     expect(() => testAgent({ checklist: ['a'], plan: ['b'] })).toThrow(/plan: give the checklist once, as checklist/);
-    expect(() => testAgent({ checklist: [{ id: 'a', description: 'x' }, { id: 'a', description: 'y' }] })).toThrow(/checklist\.1: duplicate checklist id/);
+    expect(() =>
+      testAgent({
+        checklist: [
+          { id: 'a', description: 'x' },
+          { id: 'a', description: 'y' },
+        ],
+      }),
+    ).toThrow(/checklist\.1: duplicate checklist id/);
     expect(() => testAgent({ plan: ['  '] })).toThrow(/empty description/);
   });
 
   it('31: summaries tick steps; out-of-plan steps are listed; summaries are not cut', () => {
-    const plan = [{ id: '1', description: 'Gather data' }, { id: '2', description: 'Analyze' }];
+    const plan = [
+      { id: '1', description: 'Gather data' },
+      { id: '2', description: 'Analyze' },
+    ];
     const long = 'y'.repeat(300);
     const text = renderProgress(plan, { '1': 'Found 42 records', extra: long });
     expect(text).toContain('- [x] `1` Gather data — Found 42 records');
@@ -105,7 +134,11 @@ describe('progress and plan (30–32)', () => {
   });
 
   it('32 (across passes): summaries given to a pass are shown ticked in its first message and returned', async () => {
-    const { model, step } = run(testAgent({ checklist: ['Collect', 'Report'] }), ['(step-done "2" "done") (return 1)'], { summaries: { '1': 'earlier' } });
+    const { model, step } = run(
+      testAgent({ checklist: ['Collect', 'Report'] }),
+      ['(step-done "2" "done") (return 1)'],
+      { summaries: { '1': 'earlier' } },
+    );
     const s = await step;
     expect(model.requests[0]!.messages[0]!.content).toContain('- [x] `1` Collect — earlier');
     expect(s.summaries).toEqual({ '1': 'earlier', '2': 'done' });
@@ -119,7 +152,10 @@ describe('return, fail and the loop (33–44)', () => {
   });
 
   it('34: fail ends the pass at once with its value (not a fixed :failed reason), no retry', async () => {
-    const { model, step } = run(testAgent({ limits: { maxTurns: 3, retryTurns: 2 } }), ['(fail {:reason :bad-input :message "no"})', '(return 1)']);
+    const { model, step } = run(testAgent({ limits: { maxTurns: 3, retryTurns: 2 } }), [
+      '(fail {:reason :bad-input :message "no"})',
+      '(return 1)',
+    ]);
     const s = await step;
     expect(s.status).toBe('fail');
     expect(s.value).toEqual({ reason: 'bad-input', message: 'no' });
@@ -159,7 +195,7 @@ describe('return, fail and the loop (33–44)', () => {
     expect(s.value).toBe('pong');
   });
 
-  it('38: every turn errors: max_turns_exceeded after maxTurns turns, naming the last turn\'s error', async () => {
+  it("38: every turn errors: max_turns_exceeded after maxTurns turns, naming the last turn's error", async () => {
     const s = await run(testAgent({ limits: { maxTurns: 2 } }), ['(+ 1 "a")', '(/ 1 0)']).step;
     expect(s.status).toBe('error');
     expect(s.error).toMatchObject({ type: 'max_turns_exceeded' });
@@ -168,17 +204,40 @@ describe('return, fail and the loop (33–44)', () => {
   });
 
   it.each([
-    ['fuel', '(loop [i 0] (recur (inc i)))', 'limit_exceeded', /^fuel limit: evaluation used more than 5000 steps \(in turn 2, the last of 2\)$/],
-    ['depth', '(defn f [n] (+ 1 (f n))) (f 1)', 'limit_exceeded', /^depth limit: function calls nested more than \d+ deep \(infinite recursion\?\) \(in turn 2, the last of 2\)$/],
-    ['an analyzer refusal', '(let [x 1]\n  (toString x))', 'unbound_var', /^Undefined variable: toString \(in turn 2, the last of 2\)$/],
-    ['a builtin shadowed', '(defn comp [a] a) (comp 1)', 'cannot_shadow_builtin', /comp.*\(in turn 2, the last of 2\)$/],
-  ])('the turns run out on %s: the pass ends with that error, not max_turns_exceeded', async (_what, program, type, message) => {
-    const s = await run(testAgent({ limits: { maxTurns: 2, fuel: 5000 } }), ['(+ 1 "a")', program]).step;
-    expect(s.status).toBe('error');
-    expect(s.error!.type).toBe(type);
-    expect(s.error!.message).toMatch(message);
-    if (type === 'unbound_var') expect([s.error!.line, s.error!.column]).toEqual([2, 4]);
-  });
+    [
+      'fuel',
+      '(loop [i 0] (recur (inc i)))',
+      'limit_exceeded',
+      /^fuel limit: evaluation used more than 5000 steps \(in turn 2, the last of 2\)$/,
+    ],
+    [
+      'depth',
+      '(defn f [n] (+ 1 (f n))) (f 1)',
+      'limit_exceeded',
+      /^depth limit: function calls nested more than \d+ deep \(infinite recursion\?\) \(in turn 2, the last of 2\)$/,
+    ],
+    [
+      'an analyzer refusal',
+      '(let [x 1]\n  (toString x))',
+      'unbound_var',
+      /^Undefined variable: toString \(in turn 2, the last of 2\)$/,
+    ],
+    [
+      'a builtin shadowed',
+      '(defn comp [a] a) (comp 1)',
+      'cannot_shadow_builtin',
+      /comp.*\(in turn 2, the last of 2\)$/,
+    ],
+  ])(
+    'the turns run out on %s: the pass ends with that error, not max_turns_exceeded',
+    async (_what, program, type, message) => {
+      const s = await run(testAgent({ limits: { maxTurns: 2, fuel: 5000 } }), ['(+ 1 "a")', program]).step;
+      expect(s.status).toBe('error');
+      expect(s.error!.type).toBe(type);
+      expect(s.error!.message).toMatch(message);
+      if (type === 'unbound_var') expect([s.error!.line, s.error!.column]).toEqual([2, 4]);
+    },
+  );
 
   it('39: last-expression fallback: valid value accepted, keys respelled to the schema, nil skipped, mismatch is max_turns_exceeded', async () => {
     const count = testAgent({ output: z.object({ count: z.number().int() }), limits: { maxTurns: 2 } });
@@ -234,7 +293,10 @@ describe('return, fail and the loop (33–44)', () => {
   it('43: maxToolCalls per program: the third call does not run', async () => {
     let calls = 0;
     const t = tool('t', () => ++calls);
-    const { model, step } = run(testAgent({ tools: [t], limits: { maxTurns: 3, maxToolCalls: 2 } }), ['(tool/t {}) (tool/t {}) (tool/t {})', '(return 1)']);
+    const { model, step } = run(testAgent({ tools: [t], limits: { maxTurns: 3, maxToolCalls: 2 } }), [
+      '(tool/t {}) (tool/t {}) (tool/t {})',
+      '(return 1)',
+    ]);
     await step;
     expect(calls).toBe(2);
     expect(lastUserMessage(model, 2)).toContain('tool_call_limit');
@@ -263,7 +325,8 @@ describe('return, fail and the loop (33–44)', () => {
 describe('our additions', () => {
   it('a waiting return bypasses the output schema and commits nothing for the decision task', async () => {
     const agent = testAgent({ output: z.object({ status: z.literal('sent') }) });
-    const s = await run(agent, ['(task "a" 1) (task "decision_x" (return {:status :waiting :decision "decision_x"}))']).step;
+    const s = await run(agent, ['(task "a" 1) (task "decision_x" (return {:status :waiting :decision "decision_x"}))'])
+      .step;
     expect(s.status).toBe('waiting');
     expect(s.value).toEqual({ status: 'waiting', decision: 'decision_x' });
     expect(s.journal).toEqual([['a', 1]]);
@@ -271,14 +334,23 @@ describe('our additions', () => {
 
   const failingAfter = (error: LlmError) => {
     const model = listModel(['(task "a" 1)']);
-    return { ...model, id: 'flaky', generate: async (req: Parameters<typeof model.generate>[0]) => {
-      if (model.requests.length >= 1) throw error;
-      return model.generate(req);
-    } };
+    return {
+      ...model,
+      id: 'flaky',
+      generate: async (req: Parameters<typeof model.generate>[0]) => {
+        if (model.requests.length >= 1) throw error;
+        return model.generate(req);
+      },
+    };
   };
 
   it('an LLM error no retry can mend ends the pass with llm_error and keeps earlier commits', async () => {
-    const s = await runNavigator(testAgent(), { input: {}, journal: [], model: failingAfter(new LlmError('llm_auth', 'HTTP 401 from provider')), runId: 'r' });
+    const s = await runNavigator(testAgent(), {
+      input: {},
+      journal: [],
+      model: failingAfter(new LlmError('llm_auth', 'HTTP 401 from provider')),
+      runId: 'r',
+    });
     expect(s.status).toBe('error');
     expect(s.error!.type).toBe('llm_error');
     expect(s.error!.message).toBe('LLM call failed (flaky): HTTP 401 from provider');
@@ -288,12 +360,16 @@ describe('our additions', () => {
   it('a transport failure (5xx, network, 429, timeout) is thrown for the host to retry, never a pass error', async () => {
     for (const code of ['llm_server', 'llm_network', 'llm_rate_limit', 'llm_timeout'] as const) {
       const error = new LlmError(code, 'HTTP 503 from provider');
-      await expect(runNavigator(testAgent(), { input: {}, journal: [], model: failingAfter(error), runId: 'r' })).rejects.toBe(error);
+      await expect(
+        runNavigator(testAgent(), { input: {}, journal: [], model: failingAfter(error), runId: 'r' }),
+      ).rejects.toBe(error);
     }
   });
 
   it('lastError of the previous pass is shown in the first message', async () => {
-    const { model, step } = run(testAgent(), ['(return 1)'], { lastError: 'Error: type_error: + expects numbers (line 1, column 1)' });
+    const { model, step } = run(testAgent(), ['(return 1)'], {
+      lastError: 'Error: type_error: + expects numbers (line 1, column 1)',
+    });
     await step;
     const first = model.requests[0]!.messages[0]!.content;
     expect(first).toContain('## Previous pass');
@@ -315,10 +391,15 @@ describe('our additions', () => {
   });
 
   it('task-reset in a pass: resets lists keys removed and not committed again', async () => {
-    const s = await run(testAgent(), ['(task-reset "old") (task-reset "again") (task "again" 2) (return 1)'], { journal: { old: 1, again: 1, keep: 3 } }).step;
+    const s = await run(testAgent(), ['(task-reset "old") (task-reset "again") (task "again" 2) (return 1)'], {
+      journal: { old: 1, again: 1, keep: 3 },
+    }).step;
     expect(s.resets).toEqual(['old']);
     expect(s.journalDelta).toEqual([['again', 2]]);
-    expect(s.journal).toEqual([['keep', 3], ['again', 2]]);
+    expect(s.journal).toEqual([
+      ['keep', 3],
+      ['again', 2],
+    ]);
   });
 
   it('without a journal (null) tasks run uncached and a journal_inactive warning is returned', async () => {
@@ -329,18 +410,29 @@ describe('our additions', () => {
   });
 
   it('def survives between turns, also functions and lists (re-read from source)', async () => {
-    const s = await run(testAgent(), ['(def xs (list 1 2)) (def ys (map inc [1 2])) (defn f [x] (+ x (count xs)))', '(return [(f 1) (vec ys) (list? xs)])']).step;
+    const s = await run(testAgent(), [
+      '(def xs (list 1 2)) (def ys (map inc [1 2])) (defn f [x] (+ x (count xs)))',
+      '(return [(f 1) (vec ys) (list? xs)])',
+    ]).step;
     expect(s.value).toEqual([3, [2, 3], true]);
   });
 
   it('closures capturing lists survive between turns', async () => {
-    const s = await run(testAgent(), ['(def f (let [y (list 1 (list 2))] (fn [] y)))', '(return [(list? (f)) (list? (second (f))) (f)])']).step;
+    const s = await run(testAgent(), [
+      '(def f (let [y (list 1 (list 2))] (fn [] y)))',
+      '(return [(list? (f)) (list? (second (f))) (f)])',
+    ]).step;
     expect(s.warnings.filter((w) => w.message.startsWith('f '))).toEqual([]);
     expect(s.value).toEqual([true, true, [1, [2]]]);
   });
 
   it('invalid input is an error outcome, not an exception', async () => {
-    const agent = defineAgent({ name: 'needs', prompt: 'x {{n}}', input: z.object({ n: z.number() }), output: z.any() });
+    const agent = defineAgent({
+      name: 'needs',
+      prompt: 'x {{n}}',
+      input: z.object({ n: z.number() }),
+      output: z.any(),
+    });
     const s = await runNavigator(agent, { input: { n: 'x' }, model: listModel([]) });
     expect(s.status).toBe('error');
     expect(s.error!.type).toBe('invalid_input');
@@ -358,7 +450,9 @@ describe('our additions', () => {
     expect(s.status).toBe('ok');
     expect(s.value).toBe('done');
     expect(lastUserMessage(model, 2)).toMatch(/^Error: no_code: No valid PTC-Lisp code found/);
-    expect(lastUserMessage(model, 3)).toMatch(/^Error: multiple_code_blocks: Your answer has 2 code blocks\. Send exactly ONE/);
+    expect(lastUserMessage(model, 3)).toMatch(
+      /^Error: multiple_code_blocks: Your answer has 2 code blocks\. Send exactly ONE/,
+    );
     expect(lastUserMessage(model, 4)).toMatch(/^Error: parse_error: /);
     for (const t of [2, 3, 4]) expect(lastUserMessage(model, t).match(/Error:/g)).toHaveLength(1);
     expect(s.trace.map((t) => t.result?.status)).toEqual(['no_code', 'no_code', 'error', 'return']);
@@ -385,7 +479,10 @@ describe('context reads of an agent definition (issue 43)', () => {
       sideEffect: 'read_only',
       handler: (args) => {
         calls.push(JSON.stringify(args));
-        return [{ id: 'r1', amount: 12 }, { id: 'r2', amount: 30 }];
+        return [
+          { id: 'r1', amount: 12 },
+          { id: 'r2', amount: 30 },
+        ];
       },
     });
 
@@ -403,18 +500,52 @@ describe('context reads of an agent definition (issue 43)', () => {
     const s = await runNavigator(agent, { input: { status: 'open' }, journal: [], model, runId: 'r' });
     expect(s.value).toBe(42);
     const first = model.requests[0]!.messages[0]!.content;
-    expect(first).toContain('## Context\nRead before this turn (call the tool again in your program to use a value):\n(tool/list_requests {:status "open"}) returned:\n[{"id" "r1", "amount" 12} {"id" "r2", "amount" 30}]');
+    expect(first).toContain(
+      '## Context\nRead before this turn (call the tool again in your program to use a value):\n(tool/list_requests {:status "open"}) returned:\n[{"id" "r1", "amount" 12} {"id" "r2", "amount" 30}]',
+    );
     expect(calls).toEqual(['{"status":"open"}', '{"status":"open"}']);
   });
 
   it('a read that fails shows its error and the pass goes on; only read-only tools of the agent may be read', async () => {
-    const broken = defineTool({ name: 'broken', description: 'Fails.', input: z.object({}), sideEffect: 'read_only', handler: () => { throw new Error('service down'); } });
-    const agent = defineAgent({ name: 'ctx2', prompt: 'p', input: z.object({}), output: z.any(), tools: [broken], contextReads: [{ tool: 'broken' }] });
+    const broken = defineTool({
+      name: 'broken',
+      description: 'Fails.',
+      input: z.object({}),
+      sideEffect: 'read_only',
+      handler: () => {
+        throw new Error('service down');
+      },
+    });
+    const agent = defineAgent({
+      name: 'ctx2',
+      prompt: 'p',
+      input: z.object({}),
+      output: z.any(),
+      tools: [broken],
+      contextReads: [{ tool: 'broken' }],
+    });
     const model = listModel(['(return 1)']);
     expect((await runNavigator(agent, { input: {}, journal: [], model, runId: 'r' })).value).toBe(1);
-    expect(model.requests[0]!.messages[0]!.content).toContain('(tool/broken) failed: tool_error: tool/broken failed: service down (line 1, column 1)');
-    const pay = defineTool({ name: 'pay', description: 'Pays.', input: z.object({}), sideEffect: 'external', handler: () => null });
-    expect(() => defineAgent({ name: 'x', prompt: 'p', input: z.object({}), output: z.any(), tools: [pay], contextReads: [{ tool: 'pay' }, { tool: 'nope' }] })).toThrow(
+    expect(model.requests[0]!.messages[0]!.content).toContain(
+      '(tool/broken) failed: tool_error: tool/broken failed: service down (line 1, column 1)',
+    );
+    const pay = defineTool({
+      name: 'pay',
+      description: 'Pays.',
+      input: z.object({}),
+      sideEffect: 'external',
+      handler: () => null,
+    });
+    expect(() =>
+      defineAgent({
+        name: 'x',
+        prompt: 'p',
+        input: z.object({}),
+        output: z.any(),
+        tools: [pay],
+        contextReads: [{ tool: 'pay' }, { tool: 'nope' }],
+      }),
+    ).toThrow(
       /contextReads\.0\.tool: pay is external; a context read must be a read_only tool\n  - contextReads\.1\.tool: no tool "nope"/,
     );
   });

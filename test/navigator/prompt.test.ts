@@ -83,7 +83,11 @@ describe('Mission Log', () => {
   it('lists the last 50 entries and counts the rest', () => {
     const j = Object.fromEntries(Array.from({ length: 53 }, (_, i) => [`t${i + 1}`, i + 1]));
     const lines = renderMissionLog(j).split('\n');
-    expect(lines.slice(0, 3)).toEqual(['## Mission Log (Completed Tasks)', '(3 earlier tasks omitted)', '- [done] t4: 4']);
+    expect(lines.slice(0, 3)).toEqual([
+      '## Mission Log (Completed Tasks)',
+      '(3 earlier tasks omitted)',
+      '- [done] t4: 4',
+    ]);
     expect(lines).toHaveLength(52);
     expect(lines.at(-1)).toBe('- [done] t53: 53');
     expect(renderMissionLog({})).toBe('');
@@ -161,7 +165,9 @@ describe('first user message', () => {
   });
 
   it('renders the expected output from the schema', () => {
-    expect(renderExpectedOutput(z.any())).toBe('## Expected output\nReturn any value that answers the mission: (return value)');
+    expect(renderExpectedOutput(z.any())).toBe(
+      '## Expected output\nReturn any value that answers the mission: (return value)',
+    );
     expect(
       renderExpectedOutput(
         z.object({
@@ -230,7 +236,13 @@ describe('feedback', () => {
 
   it('shows prints, stored symbols, the turn line and the checklist', () => {
     expect(
-      normalFeedback({ ...turn, prints: ['count: 42', 'done'], stored: ['users', 'total'], checklist: plan, summaries: { '1': 'Found 42' } }),
+      normalFeedback({
+        ...turn,
+        prints: ['count: 42', 'done'],
+        stored: ['users', 'total'],
+        checklist: plan,
+        summaries: { '1': 'Found 42' },
+      }),
     ).toMatchInlineSnapshot(`
       "count: 42
       done
@@ -256,24 +268,39 @@ describe('feedback', () => {
   it('shows prints up to 4096 characters, whole lines first, and says what it left out', () => {
     const short = normalFeedback({ ...turn, prints: ['a'.repeat(300), 'b'.repeat(300)], stored: [], checklist: [] });
     expect(short.split('\n\n')[0]).toBe(`${'a'.repeat(300)}\n${'b'.repeat(300)}`);
-    const rows = Array.from({ length: 60 }, (_, i) => `{:id "rr-${100 + i}", :customer "Customer ${i}", :amount ${i}.5, :reason "a reason that takes some room"}`);
+    const rows = Array.from(
+      { length: 60 },
+      (_, i) =>
+        `{:id "rr-${100 + i}", :customer "Customer ${i}", :amount ${i}.5, :reason "a reason that takes some room"}`,
+    );
     const text = renderPrints(rows);
     const kept = text.split('\n').slice(0, -1);
     expect(kept.every((l, i) => l === rows[i])).toBe(true);
     expect(text.length).toBeLessThanOrEqual(4096 + 200);
-    expect(text.split('\n').at(-1)).toMatch(/^\[output cut at 4096 characters: \d+ more lines \(\d+ characters\) not shown; print fewer rows or fewer fields to see the rest\]$/);
+    expect(text.split('\n').at(-1)).toMatch(
+      /^\[output cut at 4096 characters: \d+ more lines \(\d+ characters\) not shown; print fewer rows or fewer fields to see the rest\]$/,
+    );
   });
 
   it('cuts one long line after its last whole element', () => {
     const line = `[${Array.from({ length: 200 }, (_, i) => `{:id ${i}, :name "item ${i}"}`).join(' ')}]`;
     const text = renderPrints([line], 1000);
     const [head, tail] = text.split('\n');
-    expect(head).toMatch(/^\[\{:id 0, :name "item 0"\} .*\{:id \d+, :name "item \d+"\} …\(\d+ more characters of this line\)$/);
-    expect(tail).toBe('[output cut at 1000 characters: the rest of the last line not shown; print fewer rows or fewer fields to see the rest]');
+    expect(head).toMatch(
+      /^\[\{:id 0, :name "item 0"\} .*\{:id \d+, :name "item \d+"\} …\(\d+ more characters of this line\)$/,
+    );
+    expect(tail).toBe(
+      '[output cut at 1000 characters: the rest of the last line not shown; print fewer rows or fewer fields to see the rest]',
+    );
   });
 
   it('shows an interpreter error with one Error: prefix, type, location and hint', () => {
-    const err = new PtcError('type_error', '+: expected number, got string', { offset: 10, length: 9, line: 2, col: 5 }, 'use parse-long');
+    const err = new PtcError(
+      'type_error',
+      '+: expected number, got string',
+      { offset: 10, length: 9, line: 2, col: 5 },
+      'use parse-long',
+    );
     expect(errorFeedback({ ...turn, error: err })).toMatchInlineSnapshot(`
       "Error: type_error: +: expected number, got string (line 2, column 5)
       Hint: use parse-long

@@ -17,7 +17,10 @@ describe('resultShape', () => {
     [2.5, 'number'],
     ['x', 'string'],
     [[], '[]'],
-    [{ hold_id: 'h1', amount: 5, tags: ['a'], 'odd key': true }, '{:hold_id string, :amount integer, :tags [string], "odd key" boolean}'],
+    [
+      { hold_id: 'h1', amount: 5, tags: ['a'], 'odd key': true },
+      '{:hold_id string, :amount integer, :tags [string], "odd key" boolean}',
+    ],
     [{ rows: [{ id: 1, items: [{ sku: 'x' }] }] }, '{:rows [{:id integer, :items [...]}]}'],
   ])('%j is %s', (value, expected) => {
     expect(resultShape(value as never)).toBe(expected);
@@ -30,7 +33,7 @@ describe('resultShape', () => {
     expect(text).toContain('...');
   });
 
-  it('takes each tool\'s first successful result from a ledger', () => {
+  it("takes each tool's first successful result from a ledger", () => {
     expect(
       shapesFromCalls([
         { tool: 'a', status: 'failed', error: 'x' },
@@ -43,12 +46,27 @@ describe('resultShape', () => {
 });
 
 describe('in the prompt and the mission', () => {
-  const lookup = defineTool({ name: 'lookup', description: 'Finds it.', input: z.object({ id: z.number() }), sideEffect: 'read_only', handler: () => null });
-  const typed = defineTool({ name: 'typed', description: 'Typed.', input: z.object({}), output: z.object({ ok: z.boolean() }), sideEffect: 'read_only', handler: () => null });
+  const lookup = defineTool({
+    name: 'lookup',
+    description: 'Finds it.',
+    input: z.object({ id: z.number() }),
+    sideEffect: 'read_only',
+    handler: () => null,
+  });
+  const typed = defineTool({
+    name: 'typed',
+    description: 'Typed.',
+    input: z.object({}),
+    output: z.object({ ok: z.boolean() }),
+    sideEffect: 'read_only',
+    handler: () => null,
+  });
 
   it('a tool without output shows the learned shape; a declared output wins', () => {
     expect(renderTool(lookup)).toContain('tool/lookup {:id number} -> any');
-    expect(renderTool(lookup, '{:name string}')).toContain('tool/lookup {:id number} -> {:name string} (as an earlier call returned)');
+    expect(renderTool(lookup, '{:name string}')).toContain(
+      'tool/lookup {:id number} -> {:name string} (as an earlier call returned)',
+    );
     expect(renderTool(typed, '{:other string}')).toContain('-> {:ok boolean}');
   });
 
@@ -61,7 +79,15 @@ describe('in the prompt and the mission', () => {
       journalDelta: [],
       resets: [],
       summaries: {},
-      toolCalls: [{ tool: 'lookup', taskId: null, idempotencyKey: 'k', sideEffect: 'read_only', result: { name: 'ann', age: 40 } }],
+      toolCalls: [
+        {
+          tool: 'lookup',
+          taskId: null,
+          idempotencyKey: 'k',
+          sideEffect: 'read_only',
+          result: { name: 'ann', age: 40 },
+        },
+      ],
       tokens: 0,
     });
     expect(state.passContext().toolShapes).toEqual({});

@@ -6,16 +6,31 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { Json } from '../../src/lisp/tools.ts';
-import { type EffectResult, type PassStep, PassStateError, passOpening, resumePass, startPass } from '../../src/navigator/index.ts';
+import {
+  type EffectResult,
+  type PassStep,
+  PassStateError,
+  passOpening,
+  resumePass,
+  startPass,
+} from '../../src/navigator/index.ts';
 import type { PassState } from '../../src/navigator/pass-state.ts';
 import { packState, unpackState } from '../../src/navigator/state-packing.ts';
 import { listModel, testAgent, tool } from './pass-helpers.ts';
 
-const lookup = tool('lookup', ({ id }: { id: number }) => ({ id, amount: id * 10 }), 'read_only', z.object({ id: z.number() }));
+const lookup = tool(
+  'lookup',
+  ({ id }: { id: number }) => ({ id, amount: id * 10 }),
+  'read_only',
+  z.object({ id: z.number() }),
+);
 const charge = tool('charge', ({ id }: { id: number }) => `tx_${id}`, 'external', z.object({ id: z.number() }));
 const agent = testAgent({ tools: [lookup, charge], limits: { maxTurns: 6 } });
 
-const LONG_COMMENT = Array.from({ length: 40 }, (_, i) => `;; line ${i}: a program as long as a model writes them (café ✓)`).join('\n');
+const LONG_COMMENT = Array.from(
+  { length: 40 },
+  (_, i) => `;; line ${i}: a program as long as a model writes them (café ✓)`,
+).join('\n');
 const ANSWERS: Array<string | { raw: string }> = [
   { raw: 'Let me think about the orders first.' },
   `${LONG_COMMENT}\n(def a (tool/lookup {:id 1})) (task "charge_1" (tool/charge {:id 1})) (println "charged")`,
@@ -37,12 +52,19 @@ async function suspensions(): Promise<{ states: PassState[]; opening: string; fi
   const states: PassState[] = [];
   while (step.kind === 'effects') {
     states.push(JSON.parse(JSON.stringify(step.state)) as PassState);
-    step = await resumePass({ agent, state: step.state, journal: new Map(), effectResults: await results(step), model });
+    step = await resumePass({
+      agent,
+      state: step.state,
+      journal: new Map(),
+      effectResults: await results(step),
+      model,
+    });
   }
   return { states, opening, final: step };
 }
 
-const roundTrip = (st: PassState, opening?: string) => unpackState(JSON.parse(JSON.stringify(packState(st, { opening }))), { opening });
+const roundTrip = (st: PassState, opening?: string) =>
+  unpackState(JSON.parse(JSON.stringify(packState(st, { opening }))), { opening });
 
 describe('packing a suspended pass state', () => {
   it('gives every state back exactly, with and without the host opening', async () => {
@@ -77,7 +99,8 @@ describe('packing a suspended pass state', () => {
       const state = roundTrip(step.state, opening);
       step = await resumePass({ agent, state, journal: new Map(), effectResults: await results(step), model });
     }
-    const strip = (s: PassStep) => (s.kind === 'done' ? { ...s, toolCalls: s.toolCalls.map(({ durationMs: _, ...c }) => c) } : s);
+    const strip = (s: PassStep) =>
+      s.kind === 'done' ? { ...s, toolCalls: s.toolCalls.map(({ durationMs: _, ...c }) => c) } : s;
     expect(step.kind).toBe('done');
     expect(strip(step)).toEqual(strip(final));
   });
@@ -91,7 +114,10 @@ describe('packing a suspended pass state', () => {
 
   it('keeps what it cannot rebuild: a conversation edited by hand stays whole', async () => {
     const { states } = await suspensions();
-    const st = { ...states[0]!, messages: [...states[0]!.messages, { role: 'user' as const, content: 'an extra note' }] };
+    const st = {
+      ...states[0]!,
+      messages: [...states[0]!.messages, { role: 'user' as const, content: 'an extra note' }],
+    };
     const packed = packState(st);
     expect(packed.messages).toEqual(st.messages);
     expect(roundTrip(st)).toEqual(st);

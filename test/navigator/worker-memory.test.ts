@@ -59,20 +59,44 @@ describe('ShapeMemory', () => {
   });
 
   it('the first turn of a later mission shows the shape instead of -> any', async () => {
-    const list = defineTool({ name: 'list_invoices', description: 'Invoices.', input: z.object({}), sideEffect: 'read_only', handler: () => [{ id: 'i', due: '2024-01-01' }] });
+    const list = defineTool({
+      name: 'list_invoices',
+      description: 'Invoices.',
+      input: z.object({}),
+      sideEffect: 'read_only',
+      handler: () => [{ id: 'i', due: '2024-01-01' }],
+    });
     expect(renderTool(list)).toContain('-> any');
     const m = new ShapeMemory();
     const a = testAgent({ tools: [list] });
-    const first = await startPass({ agent: a, input: {}, journal: new Map(), runId: 'r1', model: listModel(['(return (count (tool/list_invoices)))']) });
+    const first = await startPass({
+      agent: a,
+      input: {},
+      journal: new Map(),
+      runId: 'r1',
+      model: listModel(['(return (count (tool/list_invoices)))']),
+    });
     if (first.kind !== 'done') throw new Error('expected done');
     m.learn(a, first.toolCalls);
     const model = listModel(['(return 1)']);
-    await startPass({ agent: a, input: {}, journal: new Map(), runId: 'r2', model, toolShapes: passShapes(m, a, undefined) });
-    expect(model.requests[0]!.messages[0]!.content).toContain('tool/list_invoices {} -> [{:id string, :due string}] (as an earlier call returned)');
+    await startPass({
+      agent: a,
+      input: {},
+      journal: new Map(),
+      runId: 'r2',
+      model,
+      toolShapes: passShapes(m, a, undefined),
+    });
+    expect(model.requests[0]!.messages[0]!.content).toContain(
+      'tool/list_invoices {} -> [{:id string, :due string}] (as an earlier call returned)',
+    );
   });
 });
 
-const waited = (code: string) => ({ outcome: { status: 'return', value: { status: 'waiting', decision: 'k' } }, trace: [{ program: '(prn 1)' }, { program: code }] });
+const waited = (code: string) => ({
+  outcome: { status: 'return', value: { status: 'waiting', decision: 'k' } },
+  trace: [{ program: '(prn 1)' }, { program: code }],
+});
 
 describe('WaitingPrograms', () => {
   it('keeps the last program of a pass that waited, for the next pass of that mission only', () => {
@@ -81,7 +105,10 @@ describe('WaitingPrograms', () => {
     expect(w.replayFor('m1', 2)).toBe('(task "k" (return {:status :waiting :decision "k"}))');
     expect(w.replayFor('m1', 3)).toBeUndefined();
     expect(w.replayFor('m2', 2)).toBeUndefined();
-    w.remember('m1', 2, { outcome: { status: 'return', value: { done: true } }, trace: [{ program: '(return {:done true})' }] });
+    w.remember('m1', 2, {
+      outcome: { status: 'return', value: { done: true } },
+      trace: [{ program: '(return {:done true})' }],
+    });
     expect(w.replayFor('m1', 3)).toBeUndefined();
     expect(w.size).toBe(0);
   });
@@ -89,17 +116,29 @@ describe('WaitingPrograms', () => {
   it('is bounded: the oldest mission goes first', () => {
     const w = new WaitingPrograms(2);
     for (const m of ['a', 'b', 'c']) w.remember(m, 1, waited(`(wait ${m})`));
-    expect([w.replayFor('a', 2), w.replayFor('b', 2), w.replayFor('c', 2)]).toEqual([undefined, '(wait b)', '(wait c)']);
+    expect([w.replayFor('a', 2), w.replayFor('b', 2), w.replayFor('c', 2)]).toEqual([
+      undefined,
+      '(wait b)',
+      '(wait c)',
+    ]);
   });
 });
 
 describe('startPass with a program to run again', () => {
   const decided = new Map([['approval_x', 'approved' as const]]);
-  const program = '(let [d (task "approval_x" (return {:status :waiting :decision "approval_x"}))] (return {:decision d :n (count (tool/rows))}))';
+  const program =
+    '(let [d (task "approval_x" (return {:status :waiting :decision "approval_x"}))] (return {:decision d :n (count (tool/rows))}))';
 
   it('ends the pass without a model call when the program ends it', async () => {
     const model = listModel([]);
-    const step = await startPass({ agent: testAgent({ tools: [tool('rows', () => [1, 2, 3])] }), input: {}, journal: decided, runId: 'r', model, replay: program });
+    const step = await startPass({
+      agent: testAgent({ tools: [tool('rows', () => [1, 2, 3])] }),
+      input: {},
+      journal: decided,
+      runId: 'r',
+      model,
+      replay: program,
+    });
     expect(step.kind === 'done' && step.outcome).toEqual({ status: 'return', value: { decision: 'approved', n: 3 } });
     expect(model.requests).toHaveLength(0);
     expect(step.kind === 'done' && [step.usage.llmRequests, step.usage.turns]).toEqual([0, 1]);
@@ -107,7 +146,14 @@ describe('startPass with a program to run again', () => {
 
   it('asks the model, with that program and its error, when it does not end the pass', async () => {
     const model = listModel([{ raw: 'unused' }, '(return :fixed)']);
-    const step = await startPass({ agent: testAgent(), input: {}, journal: decided, runId: 'r', model, replay: '(+ 1 nil)' });
+    const step = await startPass({
+      agent: testAgent(),
+      input: {},
+      journal: decided,
+      runId: 'r',
+      model,
+      replay: '(+ 1 nil)',
+    });
     expect(step.kind === 'done' && step.outcome).toEqual({ status: 'return', value: 'fixed' });
     expect(model.requests).toHaveLength(1);
     const seen = model.requests[0]!.messages;

@@ -9,7 +9,17 @@
  * ESM resolver refuses, so only a run without it shows the package works for a user.
  */
 import { type ChildProcess, execFile, execFileSync, spawn } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -38,7 +48,13 @@ function failure(cmd: string, args: string[], e: unknown): Error {
 
 function run(cmd: string, args: string[], cwd: string, input?: string): string {
   try {
-    return execFileSync(cmd, args, { cwd, input, encoding: 'utf8', stdio: ['pipe', 'pipe', 'pipe'], env: consumerEnv() });
+    return execFileSync(cmd, args, {
+      cwd,
+      input,
+      encoding: 'utf8',
+      stdio: ['pipe', 'pipe', 'pipe'],
+      env: consumerEnv(),
+    });
   } catch (e) {
     throw failure(cmd, args, e);
   }
@@ -57,13 +73,31 @@ beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'navigator-pack-'));
   project = join(dir, 'project');
   run(npm, ['pack', '--pack-destination', dir], repo);
-  tarball = join(dir, readdirSync(dir).find((f) => f.endsWith('.tgz'))!);
+  tarball = join(
+    dir,
+    readdirSync(dir).find((f) => f.endsWith('.tgz'))!,
+  );
   mkdirSync(project);
   writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
   // the guide's two installs in one: the package (by its tarball) and zod, then tsc and Node's types
-  const zod = (JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8')) as { dependencies: Record<string, string> }).dependencies.zod!;
-  run(npm, ['install', '--prefer-offline', '--no-audit', '--no-fund', tarball, `zod@${zod}`, '@types/node@20', 'typescript@5.9'], project);
-  for (const file of ['my-agents.ts', 'start.ts', 'note.plan.json']) copyFileSync(join(fixtures, file), join(project, file));
+  const zod = (JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8')) as { dependencies: Record<string, string> })
+    .dependencies.zod!;
+  run(
+    npm,
+    [
+      'install',
+      '--prefer-offline',
+      '--no-audit',
+      '--no-fund',
+      tarball,
+      `zod@${zod}`,
+      '@types/node@20',
+      'typescript@5.9',
+    ],
+    project,
+  );
+  for (const file of ['my-agents.ts', 'start.ts', 'note.plan.json'])
+    copyFileSync(join(fixtures, file), join(project, file));
   copyFileSync(join(fixtures, 'consumer-main.ts'), join(project, 'main.ts'));
   copyFileSync(join(fixtures, 'tsconfig.consumer.json'), join(project, 'tsconfig.json'));
   // tsx is a dependency of the package (the CLI loads a user's .ts module with it). Moved
@@ -91,7 +125,10 @@ describe('the packed package in a fresh project', () => {
       const entries = {};
       for (const e of ${JSON.stringify(ENTRY_POINTS)}) entries[e || '.'] = Object.keys(await import('navigator-on-temporal' + e)).length > 0;
       console.log(JSON.stringify({ tsx, entries }));`;
-    const out = JSON.parse(run('node', ['--input-type=module', '-e', script], project)) as { tsx: string; entries: Record<string, boolean> };
+    const out = JSON.parse(run('node', ['--input-type=module', '-e', script], project)) as {
+      tsx: string;
+      entries: Record<string, boolean>;
+    };
     expect(out.tsx).toBe('unresolvable');
     expect(out.entries).toEqual(Object.fromEntries(ENTRY_POINTS.map((e) => [e || '.', true])));
   }, 60_000);
@@ -108,7 +145,9 @@ describe('the packed package in a fresh project', () => {
   }, 120_000);
 
   it('ships the CLI, running the compiled code', () => {
-    expect(run(join(project, 'node_modules/.bin/navigator'), ['eval', '-'], project, '(reduce + (range 5))').trim()).toBe('10');
+    expect(
+      run(join(project, 'node_modules/.bin/navigator'), ['eval', '-'], project, '(reduce + (range 5))').trim(),
+    ).toBe('10');
   }, 60_000);
 });
 
@@ -160,7 +199,12 @@ describe('the docs/library.md walk-through with the installed CLI and plain node
   beforeAll(async () => {
     const port = await freePort();
     env = consumerEnv({ TEMPORAL_ADDRESS: `127.0.0.1:${port}` });
-    const args = [...show('npx navigator', ['dev', '--agents', './dist/my-agents.js']), '--port', String(port), '--no-console'];
+    const args = [
+      ...show('npx navigator', ['dev', '--agents', './dist/my-agents.js']),
+      '--port',
+      String(port),
+      '--no-console',
+    ];
     dev = spawn(bin(), args, { cwd: project, env, stdio: ['ignore', 'pipe', 'pipe'] });
     await outputUntil(dev, /running agents: .*\bnotes\b/);
   }, 120_000);
@@ -191,7 +235,7 @@ describe('the docs/library.md walk-through with the installed CLI and plain node
     expect(out).toContain('audit passed');
   });
 
-  it('plan start runs a plan file with the agent\'s tool; plan audit checks it', async () => {
+  it("plan start runs a plan file with the agent's tool; plan audit checks it", async () => {
     await navigator('plan', 'start', 'note.plan.json', '--agent', 'notes', '--id', 'plan-1', '--approve');
     expect(await navigator('plan', 'watch', 'plan-1')).toContain('plan completed');
     const audit = await navigator('plan', 'audit', 'plan-1');
@@ -201,7 +245,18 @@ describe('the docs/library.md walk-through with the installed CLI and plain node
   });
 
   it('schedule create and delete a schedule of missions', async () => {
-    const created = await navigator('schedule', 'create', 'notes', '--every', '1d', '--input', '{"text":"daily"}', '--id', 'daily-note', '--paused');
+    const created = await navigator(
+      'schedule',
+      'create',
+      'notes',
+      '--every',
+      '1d',
+      '--input',
+      '{"text":"daily"}',
+      '--id',
+      'daily-note',
+      '--paused',
+    );
     expect(created).toContain('Created Schedule daily-note: agent notes, every 24h');
     expect(await navigator('schedule', 'delete', 'daily-note')).toContain('Deleted schedule daily-note.');
     expect(JSON.parse(await navigator('schedule', 'list', '--json'))).toEqual([]);
@@ -233,10 +288,17 @@ describe('a TypeScript module given to the installed CLI', () => {
     const tools = [
       "import { z } from 'zod';",
       "import { defineTool } from 'navigator-on-temporal';",
-      "const n: number = 2;",
+      'const n: number = 2;',
       "export default [defineTool({ name: 'double', description: 'Doubles n.', input: z.object({ n: z.number() }), sideEffect: 'read_only', handler: async ({ n: x }) => x * n })];",
     ];
     writeFileSync(join(project, 'tools.ts'), tools.join('\n'));
-    expect(run(join(project, 'node_modules/.bin/navigator'), ['eval', '-', '--tools', './tools.ts'], project, '(tool/double {:n 21})').trim()).toBe('42');
+    expect(
+      run(
+        join(project, 'node_modules/.bin/navigator'),
+        ['eval', '-', '--tools', './tools.ts'],
+        project,
+        '(tool/double {:n 21})',
+      ).trim(),
+    ).toBe('42');
   }, 60_000);
 });

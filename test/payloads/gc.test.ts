@@ -48,7 +48,13 @@ describe('payload store garbage collection', () => {
     // the mission's own stored payloads, besides the two orphans
     expect(before.length).toBeGreaterThan(2);
 
-    const dry = await collectGarbage({ clients: [m.client], store, codecs: [offload], olderThanMs: parseAge('1d'), dryRun: true });
+    const dry = await collectGarbage({
+      clients: [m.client],
+      store,
+      codecs: [offload],
+      olderThanMs: parseAge('1d'),
+      dryRun: true,
+    });
     expect(dry.deleted.map((d) => d.key)).toEqual([keyOf(old)]);
     expect(await store.get(keyOf(old))).not.toBeNull();
 
@@ -63,8 +69,16 @@ describe('payload store garbage collection', () => {
     expect(audit.storedPayloads.checked).toBeGreaterThan(0);
 
     // with no age at all, only unreferenced objects go: the mission's survive
-    const all = await collectGarbage({ clients: [m.client], store, codecs: [offload], olderThanMs: 0, allowYoung: true });
-    await expect(collectGarbage({ clients: [m.client], store, codecs: [offload], olderThanMs: 0 })).rejects.toThrow(/at least 1h/);
+    const all = await collectGarbage({
+      clients: [m.client],
+      store,
+      codecs: [offload],
+      olderThanMs: 0,
+      allowYoung: true,
+    });
+    await expect(collectGarbage({ clients: [m.client], store, codecs: [offload], olderThanMs: 0 })).rejects.toThrow(
+      /at least 1h/,
+    );
     expect(all.deleted.map((d) => d.key)).toContain(keyOf(recent));
     // read through a codec with nothing cached: every reference of the history is still in the store
     const decoded = await decodePayloads(await handle.fetchHistory(), [new OffloadCodec({ store })]);

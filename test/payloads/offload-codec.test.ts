@@ -40,7 +40,11 @@ describe('OffloadCodec', () => {
     expect(s).toBe(small);
     expect(text(l!.metadata!.encoding)).toBe(STORED_ENCODING);
     const ref = referenceOf(l!)!;
-    expect(ref).toMatchObject({ size: expect.any(Number), encoding: 'json/plain', preview: expect.stringMatching(/^\{"text":"xxx/) });
+    expect(ref).toMatchObject({
+      size: expect.any(Number),
+      encoding: 'json/plain',
+      preview: expect.stringMatching(/^\{"text":"xxx/),
+    });
     expect(l!.data!.length).toBeLessThan(600);
     const [back] = await new OffloadCodec({ store: new FileStore(codecFolder(codec)) }).decode([l!]);
     expect(defaultPayloadConverter.fromPayload(back!)).toEqual({ text: 'x'.repeat(100_000) });
@@ -54,9 +58,13 @@ describe('OffloadCodec', () => {
     const [file] = readdirSync(join(dir, 'sha256'), { recursive: true, withFileTypes: true }).filter((e) => e.isFile());
     const path = join(file!.parentPath, file!.name);
     writeFileSync(path, Buffer.concat([readFileSync(path), Buffer.from('!')]));
-    await expect(fresh().decode([ref!])).rejects.toThrow(/stored payload sha256:[0-9a-f]{16}… in file:.* does not match its reference: its bytes hash to/);
+    await expect(fresh().decode([ref!])).rejects.toThrow(
+      /stored payload sha256:[0-9a-f]{16}… in file:.* does not match its reference: its bytes hash to/,
+    );
     const empty = new OffloadCodec({ store: new FileStore(folder()) });
-    await expect(empty.decode([ref!])).rejects.toThrow(/stored payload sha256:[0-9a-f]{16}… \(48\.\d KB\) is not in the payload store file:/);
+    await expect(empty.decode([ref!])).rejects.toThrow(
+      /stored payload sha256:[0-9a-f]{16}… \(48\.\d KB\) is not in the payload store file:/,
+    );
   });
 
   it('with AES-GCM after it: the reference in history and the stored object are both ciphertext', async () => {
@@ -69,7 +77,9 @@ describe('OffloadCodec', () => {
     const [encoded] = await chain.encode([defaultPayloadConverter.toPayload(secret)]);
     expect(text(encoded!.metadata!.encoding)).toBe('binary/encrypted');
     expect(text(encoded!.data)).not.toContain('secret');
-    for (const e of readdirSync(join(dir, 'sha256'), { recursive: true, withFileTypes: true }).filter((f) => f.isFile())) {
+    for (const e of readdirSync(join(dir, 'sha256'), { recursive: true, withFileTypes: true }).filter((f) =>
+      f.isFile(),
+    )) {
       expect(readFileSync(join(e.parentPath, e.name)).toString('latin1')).not.toContain('secret');
     }
     const reader = chainCodecs([new OffloadCodec({ store: new FileStore(dir), storedCodecs: [aes] }), aes]);
@@ -94,11 +104,19 @@ describe('OffloadCodec', () => {
   it('retries a write that fails, then gives up with the store error', async () => {
     let fails = 2;
     const inner = new FileStore(folder());
-    const flaky: PayloadStore = { location: 'test:flaky', put: async (k, b) => (fails-- > 0 ? Promise.reject(new Error('ECONNRESET')) : inner.put(k, b)), get: (k) => inner.get(k), list: () => inner.list(), delete: (k) => inner.delete(k) };
+    const flaky: PayloadStore = {
+      location: 'test:flaky',
+      put: async (k, b) => (fails-- > 0 ? Promise.reject(new Error('ECONNRESET')) : inner.put(k, b)),
+      get: (k) => inner.get(k),
+      list: () => inner.list(),
+      delete: (k) => inner.delete(k),
+    };
     const [ref] = await new OffloadCodec({ store: flaky, thresholdBytes: 1024 }).encode([big(10_000)]);
     expect(referenceOf(ref!)).not.toBeNull();
     const down: PayloadStore = { ...flaky, put: async () => Promise.reject(new Error('ECONNREFUSED')) };
-    await expect(new OffloadCodec({ store: down, thresholdBytes: 1024 }).encode([big(10_000)])).rejects.toThrow('ECONNREFUSED');
+    await expect(new OffloadCodec({ store: down, thresholdBytes: 1024 }).encode([big(10_000)])).rejects.toThrow(
+      'ECONNREFUSED',
+    );
   });
 });
 

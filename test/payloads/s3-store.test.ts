@@ -18,7 +18,9 @@ function skipReason(): string | null {
   }
   if (findVersityGw() !== null) return null;
   const go = spawnSync('go', ['version']);
-  return go.error || go.status !== 0 ? 'Go is not installed: building Versity Gateway needs it (or set NAVIGATOR_VERSITYGW)' : null;
+  return go.error || go.status !== 0
+    ? 'Go is not installed: building Versity Gateway needs it (or set NAVIGATOR_VERSITYGW)'
+    : null;
 }
 
 const keyOf = (bytes: Uint8Array) => `sha256/${createHash('sha256').update(bytes).digest('hex')}`;
@@ -81,17 +83,30 @@ describe.skipIf(reason !== null)(`S3Store on Versity Gateway${reason ? ` (skippe
   });
 
   it('a wrong secret is a PayloadStoreError naming the location and operation, not a missing object', async () => {
-    const wrong = client(new S3Client({ endpoint: gw.endpoint, region: 'us-east-1', forcePathStyle: true, credentials: { accessKeyId: gw.accessKey, secretAccessKey: 'wrong' }, maxAttempts: 1 }));
+    const wrong = client(
+      new S3Client({
+        endpoint: gw.endpoint,
+        region: 'us-east-1',
+        forcePathStyle: true,
+        credentials: { accessKeyId: gw.accessKey, secretAccessKey: 'wrong' },
+        maxAttempts: 1,
+      }),
+    );
     const s = new S3Store({ bucket: 'payloads', prefix: 'auth', client: wrong });
     const bytes = new Uint8Array(randomBytes(16));
     for (const [operation, call] of [
       ['put', () => s.put(keyOf(bytes), bytes)],
       ['get', () => s.get(keyOf(bytes))],
     ] as const) {
-      const err = await call().then(() => null, (e: unknown) => e);
+      const err = await call().then(
+        () => null,
+        (e: unknown) => e,
+      );
       expect(err).toBeInstanceOf(PayloadStoreError);
       expect(err).toMatchObject({ location: 's3://payloads/auth/', operation, key: keyOf(bytes) });
-      expect((err as Error).message).toContain(`payload store s3://payloads/auth/: ${operation} ${keyOf(bytes)} failed`);
+      expect((err as Error).message).toContain(
+        `payload store s3://payloads/auth/: ${operation} ${keyOf(bytes)} failed`,
+      );
     }
   });
 
@@ -99,15 +114,29 @@ describe.skipIf(reason !== null)(`S3Store on Versity Gateway${reason ? ` (skippe
     const gone = await startVersityGw({ binary: findVersityGw()! });
     await gone.stop();
     const c = client(
-      new S3Client({ endpoint: gone.endpoint, region: 'us-east-1', forcePathStyle: true, credentials: { accessKeyId: gone.accessKey, secretAccessKey: gone.secretKey }, maxAttempts: 1, requestHandler: { connectionTimeout: 1000, requestTimeout: 2000 } }),
+      new S3Client({
+        endpoint: gone.endpoint,
+        region: 'us-east-1',
+        forcePathStyle: true,
+        credentials: { accessKeyId: gone.accessKey, secretAccessKey: gone.secretKey },
+        maxAttempts: 1,
+        requestHandler: { connectionTimeout: 1000, requestTimeout: 2000 },
+      }),
     );
     const s = new S3Store({ bucket: 'payloads', client: c });
     const started = Date.now();
-    await expect(s.get(`sha256/${'1'.repeat(64)}`)).rejects.toMatchObject({ name: 'PayloadStoreError', operation: 'get' });
+    await expect(s.get(`sha256/${'1'.repeat(64)}`)).rejects.toMatchObject({
+      name: 'PayloadStoreError',
+      operation: 'get',
+    });
     const listing = async () => {
       for await (const _ of s.list()) void _;
     };
-    await expect(listing()).rejects.toMatchObject({ name: 'PayloadStoreError', operation: 'list', location: 's3://payloads/' });
+    await expect(listing()).rejects.toMatchObject({
+      name: 'PayloadStoreError',
+      operation: 'list',
+      location: 's3://payloads/',
+    });
     expect(Date.now() - started).toBeLessThan(10_000);
   });
 });
@@ -138,9 +167,17 @@ describe('s3StoreFromUrl', () => {
     };
     expect(await config({})).toEqual({ region: 'us-east-1', pathStyle: false, host: null });
     expect(await config({ AWS_DEFAULT_REGION: 'eu-west-3' })).toMatchObject({ region: 'eu-west-3' });
-    expect(await config({ AWS_REGION: 'eu-west-1', AWS_DEFAULT_REGION: 'eu-west-3' })).toMatchObject({ region: 'eu-west-1' });
-    expect(await config({ AWS_ENDPOINT_URL: 'http://a.example:1', AWS_ENDPOINT_URL_S3: 'http://b.example:1' })).toMatchObject({ host: 'b.example', pathStyle: true });
-    expect(await config({ AWS_ENDPOINT_URL_S3: 'http://b.example:1', NAVIGATOR_S3_ENDPOINT: 'http://c.example:1' })).toMatchObject({ host: 'c.example', pathStyle: true });
-    expect(await config({ NAVIGATOR_S3_ENDPOINT: 'http://c.example:1', NAVIGATOR_S3_FORCE_PATH_STYLE: '0' })).toMatchObject({ pathStyle: false });
+    expect(await config({ AWS_REGION: 'eu-west-1', AWS_DEFAULT_REGION: 'eu-west-3' })).toMatchObject({
+      region: 'eu-west-1',
+    });
+    expect(
+      await config({ AWS_ENDPOINT_URL: 'http://a.example:1', AWS_ENDPOINT_URL_S3: 'http://b.example:1' }),
+    ).toMatchObject({ host: 'b.example', pathStyle: true });
+    expect(
+      await config({ AWS_ENDPOINT_URL_S3: 'http://b.example:1', NAVIGATOR_S3_ENDPOINT: 'http://c.example:1' }),
+    ).toMatchObject({ host: 'c.example', pathStyle: true });
+    expect(
+      await config({ NAVIGATOR_S3_ENDPOINT: 'http://c.example:1', NAVIGATOR_S3_FORCE_PATH_STYLE: '0' }),
+    ).toMatchObject({ pathStyle: false });
   });
 });

@@ -14,14 +14,27 @@ import { readySteps } from '../../src/plans/scheduler.ts';
 import type { Catalog, Json, Plan } from '../../src/plans/schema.ts';
 import { validatePlan } from '../../src/plans/validate.ts';
 
-const catalog: Catalog = { tools: new Map([['echo', { sideEffect: 'read_only', destructive: false, input: z.object({ value: z.unknown() }) }]]), agents: new Set() };
+const catalog: Catalog = {
+  tools: new Map([['echo', { sideEffect: 'read_only', destructive: false, input: z.object({ value: z.unknown() }) }]]),
+  agents: new Set(),
+};
 
-const noDollar: fc.Arbitrary<Json> = fc.jsonValue().map((v) => JSON.parse(JSON.stringify(v, (_k, x) => (typeof x === 'string' && x.startsWith('$') ? `_${x}` : x))) as Json);
+const noDollar: fc.Arbitrary<Json> = fc
+  .jsonValue()
+  .map(
+    (v) => JSON.parse(JSON.stringify(v, (_k, x) => (typeof x === 'string' && x.startsWith('$') ? `_${x}` : x))) as Json,
+  );
 
 /** n steps; step i depends on a random subset of steps before it. */
 const dag = fc.integer({ min: 1, max: 14 }).chain((n) =>
   fc.tuple(...Array.from({ length: n }, (_, i) => fc.subarray(Array.from({ length: i }, (_, j) => j)))).map((deps) =>
-    deps.map((d, i) => ({ id: `s${i}`, description: `step ${i}`, tool: 'echo', args: { value: i }, dependsOn: d.map((j) => `s${j}`) })),
+    deps.map((d, i) => ({
+      id: `s${i}`,
+      description: `step ${i}`,
+      tool: 'echo',
+      args: { value: i },
+      dependsOn: d.map((j) => `s${j}`),
+    })),
   ),
 );
 
@@ -54,7 +67,10 @@ describe('plan laws', () => {
             for (const d of step.dependsOn) expect(finished).toContain(d);
           }
           finished.push(...ready);
-          plan = { ...plan, steps: plan.steps.map((s) => (ready.includes(s.id) ? { ...s, status: 'completed' as const } : s)) };
+          plan = {
+            ...plan,
+            steps: plan.steps.map((s) => (ready.includes(s.id) ? { ...s, status: 'completed' as const } : s)),
+          };
         }
         expect([...finished].sort()).toEqual(steps.map((s) => s.id).sort());
       }),
@@ -88,11 +104,31 @@ describe('plan laws', () => {
     const ids = fc.constantFrom('a', 'b', 'c', 'zz');
     const edit: fc.Arbitrary<PlanEdit> = fc.oneof(
       fc.record({ kind: fc.constant('edit' as const), stepId: ids, dependsOn: fc.subarray(['a', 'b', 'c', 'zz']) }),
-      fc.record({ kind: fc.constant('edit' as const), stepId: ids, args: fc.oneof(fc.constant({ value: 1 }), fc.constant({ nope: 1 } as Record<string, Json>), fc.constant({ value: '$c.got' })) }),
+      fc.record({
+        kind: fc.constant('edit' as const),
+        stepId: ids,
+        args: fc.oneof(
+          fc.constant({ value: 1 }),
+          fc.constant({ nope: 1 } as Record<string, Json>),
+          fc.constant({ value: '$c.got' }),
+        ),
+      }),
       fc.record({ kind: fc.constant('skip' as const), stepId: ids }),
       fc.record({ kind: fc.constant('remove' as const), stepId: ids }),
-      fc.record({ kind: fc.constant('reorder' as const), order: fc.shuffledSubarray(['a', 'b', 'c'], { minLength: 2, maxLength: 3 }) }),
-      fc.record({ kind: fc.constant('add' as const), step: fc.record({ id: ids, description: fc.constant('new'), tool: fc.constant('echo'), args: fc.constant({ value: 0 }), dependsOn: fc.subarray(['a', 'c']) }) }),
+      fc.record({
+        kind: fc.constant('reorder' as const),
+        order: fc.shuffledSubarray(['a', 'b', 'c'], { minLength: 2, maxLength: 3 }),
+      }),
+      fc.record({
+        kind: fc.constant('add' as const),
+        step: fc.record({
+          id: ids,
+          description: fc.constant('new'),
+          tool: fc.constant('echo'),
+          args: fc.constant({ value: 0 }),
+          dependsOn: fc.subarray(['a', 'c']),
+        }),
+      }),
     );
     fc.assert(
       fc.property(edit, (e) => {

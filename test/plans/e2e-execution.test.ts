@@ -27,7 +27,13 @@ describe('plan execution', () => {
           { id: 'slow_a', description: 'wait a', tool: 'sleep_echo', args: { ms: 800, value: { n: 1 } } },
           { id: 'slow_b', description: 'wait b', tool: 'sleep_echo', args: { ms: 800, value: 2 } },
           { id: 'list', description: 'make a list', tool: 'make_list', args: { n: 3 } },
-          { id: 'use', description: 'use it', tool: 'echo', args: { value: { second: '$list.items.1.id', all: ['$list.items', '$$literal'], a: '$slow_a.value.n' } }, dependsOn: ['list', 'slow_a'] },
+          {
+            id: 'use',
+            description: 'use it',
+            tool: 'echo',
+            args: { value: { second: '$list.items.1.id', all: ['$list.items', '$$literal'], a: '$slow_a.value.n' } },
+            dependsOn: ['list', 'slow_a'],
+          },
         ],
       },
     });
@@ -48,67 +54,116 @@ describe('plan execution', () => {
     await expectPlanAuditOk(env, plan.id);
   });
 
-  it('gates a destructive step: denied, it is skipped, its dependents are blocked and independent steps complete', T, async () => {
-    const plan = await env.startPlan({
-      agent: 'lab',
-      approve: true,
-      document: {
-        steps: [
-          { id: 'delete', description: 'delete the thing', tool: 'delete_thing', args: { name: 'x' } },
-          { id: 'after_delete', description: 'report', tool: 'echo', args: { value: '$delete.deleted' }, dependsOn: ['delete'] },
-          { id: 'independent', description: 'unrelated', tool: 'echo', args: { value: 1 } },
-        ],
-      },
-    });
-    const waiting = await waitForPlan(plan, awaiting('delete'));
-    expect(stepOf(waiting, 'delete')).toMatchObject({ status: 'awaiting_approval', requiresApproval: true });
-    await expect(plan.approveStep('independent')).rejects.toThrow(/not awaiting approval/);
-    await expect(plan.denyStep('nope')).rejects.toThrow(/no step "nope"/);
-    await plan.denyStep('delete', { reason: 'not today', by: 'ana' });
-    const summary = await plan.result();
-    expect(summary.status).toBe('completed_with_failures');
-    const view = await plan.status();
-    expect(stepOf(view, 'delete')).toMatchObject({ status: 'skipped', skippedBy: 'denial', reason: 'denied by ana: not today' });
-    expect(stepOf(view, 'after_delete').status).toBe('blocked');
-    expect(stepOf(view, 'after_delete').reason).toMatch(/delete/);
-    expect(stepOf(view, 'independent').status).toBe('completed');
-    await expectPlanAuditOk(env, plan.id);
-  });
+  it(
+    'gates a destructive step: denied, it is skipped, its dependents are blocked and independent steps complete',
+    T,
+    async () => {
+      const plan = await env.startPlan({
+        agent: 'lab',
+        approve: true,
+        document: {
+          steps: [
+            { id: 'delete', description: 'delete the thing', tool: 'delete_thing', args: { name: 'x' } },
+            {
+              id: 'after_delete',
+              description: 'report',
+              tool: 'echo',
+              args: { value: '$delete.deleted' },
+              dependsOn: ['delete'],
+            },
+            { id: 'independent', description: 'unrelated', tool: 'echo', args: { value: 1 } },
+          ],
+        },
+      });
+      const waiting = await waitForPlan(plan, awaiting('delete'));
+      expect(stepOf(waiting, 'delete')).toMatchObject({ status: 'awaiting_approval', requiresApproval: true });
+      await expect(plan.approveStep('independent')).rejects.toThrow(/not awaiting approval/);
+      await expect(plan.denyStep('nope')).rejects.toThrow(/no step "nope"/);
+      await plan.denyStep('delete', { reason: 'not today', by: 'ana' });
+      const summary = await plan.result();
+      expect(summary.status).toBe('completed_with_failures');
+      const view = await plan.status();
+      expect(stepOf(view, 'delete')).toMatchObject({
+        status: 'skipped',
+        skippedBy: 'denial',
+        reason: 'denied by ana: not today',
+      });
+      expect(stepOf(view, 'after_delete').status).toBe('blocked');
+      expect(stepOf(view, 'after_delete').reason).toMatch(/delete/);
+      expect(stepOf(view, 'independent').status).toBe('completed');
+      await expectPlanAuditOk(env, plan.id);
+    },
+  );
 
-  it('an approved step runs; a flaky tool succeeds on retry; a non-critical failure lets the plan go on', T, async () => {
-    const key = `flaky-${Date.now()}`;
-    const plan = await env.startPlan({
-      agent: 'lab',
-      approve: true,
-      document: {
-        steps: [
-          { id: 'pick', description: 'pick a name', tool: 'echo', args: { value: 'y' } },
-          { id: 'delete', description: 'delete', tool: 'delete_thing', args: { name: '$pick.got' }, dependsOn: ['pick'] },
-          { id: 'flaky', description: 'flaky', tool: 'flaky', args: { key, failures: 2 }, retry: { maxAttempts: 4 } },
-          { id: 'optional', description: 'may fail', tool: 'needs_flag', args: { flag: false }, critical: false, retry: { maxAttempts: 1 } },
-          { id: 'after_optional', description: 'needs optional', tool: 'echo', args: { value: 1 }, dependsOn: ['optional'] },
-        ],
-      },
-    });
-    const gated = await waitForPlan(plan, awaiting('delete'));
-    // the approver sees the args as they will run, references resolved
-    expect(gated.approvals).toEqual([expect.objectContaining({ stepId: 'delete', tool: 'delete_thing', args: { name: 'y' }, deadline: null })]);
-    await plan.approveStep('delete', { by: 'ana' });
-    const summary = await plan.result();
-    expect(summary.status).toBe('completed_with_failures');
-    const view = await plan.status();
-    expect(stepOf(view, 'delete')).toMatchObject({ status: 'completed', result: { ok: true, value: { deleted: 'y' } } });
-    expect(stepOf(view, 'flaky')).toMatchObject({ status: 'completed', result: { ok: true, attempts: 3 } });
-    // why it was retried: each earlier attempt's error, in the step and in the ledger
-    const failedAttempts = [1, 2].map((n) => ({ attempt: n, type: 'ToolError', message: `tool flaky failed: flaky ${key}: transient failure ${n}`, at: expect.any(String) }));
-    expect(stepOf(view, 'flaky').result!.failedAttempts).toEqual(failedAttempts);
-    expect((await plan.ledger()).find((e) => e.stepId === 'flaky')!.failedAttempts).toEqual(failedAttempts);
-    expect(renderPlan(view)).toContain(`attempt 2 failed at ${stepOf(view, 'flaky').result!.failedAttempts![1]!.at!.slice(11, 19)}: ToolError: tool flaky failed: flaky ${key}: transient failure 2`);
-    expect(stepOf(view, 'optional')).toMatchObject({ status: 'failed', result: { ok: false, attempts: 1 } });
-    expect(stepOf(view, 'optional').result!.error).toMatch(/the flag is off/);
-    expect(stepOf(view, 'after_optional').status).toBe('blocked');
-    await expectPlanAuditOk(env, plan.id);
-  });
+  it(
+    'an approved step runs; a flaky tool succeeds on retry; a non-critical failure lets the plan go on',
+    T,
+    async () => {
+      const key = `flaky-${Date.now()}`;
+      const plan = await env.startPlan({
+        agent: 'lab',
+        approve: true,
+        document: {
+          steps: [
+            { id: 'pick', description: 'pick a name', tool: 'echo', args: { value: 'y' } },
+            {
+              id: 'delete',
+              description: 'delete',
+              tool: 'delete_thing',
+              args: { name: '$pick.got' },
+              dependsOn: ['pick'],
+            },
+            { id: 'flaky', description: 'flaky', tool: 'flaky', args: { key, failures: 2 }, retry: { maxAttempts: 4 } },
+            {
+              id: 'optional',
+              description: 'may fail',
+              tool: 'needs_flag',
+              args: { flag: false },
+              critical: false,
+              retry: { maxAttempts: 1 },
+            },
+            {
+              id: 'after_optional',
+              description: 'needs optional',
+              tool: 'echo',
+              args: { value: 1 },
+              dependsOn: ['optional'],
+            },
+          ],
+        },
+      });
+      const gated = await waitForPlan(plan, awaiting('delete'));
+      // the approver sees the args as they will run, references resolved
+      expect(gated.approvals).toEqual([
+        expect.objectContaining({ stepId: 'delete', tool: 'delete_thing', args: { name: 'y' }, deadline: null }),
+      ]);
+      await plan.approveStep('delete', { by: 'ana' });
+      const summary = await plan.result();
+      expect(summary.status).toBe('completed_with_failures');
+      const view = await plan.status();
+      expect(stepOf(view, 'delete')).toMatchObject({
+        status: 'completed',
+        result: { ok: true, value: { deleted: 'y' } },
+      });
+      expect(stepOf(view, 'flaky')).toMatchObject({ status: 'completed', result: { ok: true, attempts: 3 } });
+      // why it was retried: each earlier attempt's error, in the step and in the ledger
+      const failedAttempts = [1, 2].map((n) => ({
+        attempt: n,
+        type: 'ToolError',
+        message: `tool flaky failed: flaky ${key}: transient failure ${n}`,
+        at: expect.any(String),
+      }));
+      expect(stepOf(view, 'flaky').result!.failedAttempts).toEqual(failedAttempts);
+      expect((await plan.ledger()).find((e) => e.stepId === 'flaky')!.failedAttempts).toEqual(failedAttempts);
+      expect(renderPlan(view)).toContain(
+        `attempt 2 failed at ${stepOf(view, 'flaky').result!.failedAttempts![1]!.at!.slice(11, 19)}: ToolError: tool flaky failed: flaky ${key}: transient failure 2`,
+      );
+      expect(stepOf(view, 'optional')).toMatchObject({ status: 'failed', result: { ok: false, attempts: 1 } });
+      expect(stepOf(view, 'optional').result!.error).toMatch(/the flag is off/);
+      expect(stepOf(view, 'after_optional').status).toBe('blocked');
+      await expectPlanAuditOk(env, plan.id);
+    },
+  );
 
   it('reports tool progress through heartbeats into the progress query', T, async () => {
     const plan = await env.startPlan({
@@ -118,7 +173,9 @@ describe('plan execution', () => {
     });
     await plan.result();
     const progress = await plan.progress();
-    const reported = progress.events.filter((e) => e.stepId === 'long' && e.progress !== undefined).map((e) => e.progress);
+    const reported = progress.events
+      .filter((e) => e.stepId === 'long' && e.progress !== undefined)
+      .map((e) => e.progress);
     expect(reported.at(-1)).toBe(100);
     expect(progress.events.some((e) => e.logs?.includes('step 3 of 3'))).toBe(true);
     expect(progress.events.map((e) => e.status)).toEqual(expect.arrayContaining(['ready', 'running', 'completed']));
@@ -133,8 +190,20 @@ describe('plan execution', () => {
       document: {
         steps: [
           { id: 'add', description: 'add in a mission', agent: 'lab-child', input: { a: 2, b: 3 } },
-          { id: 'report', description: 'report the sum', tool: 'echo', args: { value: '$add.sum' }, dependsOn: ['add'] },
-          { id: 'bad_add', description: 'a mission that fails', agent: 'lab-child', input: { a: -1, b: 0 }, critical: false },
+          {
+            id: 'report',
+            description: 'report the sum',
+            tool: 'echo',
+            args: { value: '$add.sum' },
+            dependsOn: ['add'],
+          },
+          {
+            id: 'bad_add',
+            description: 'a mission that fails',
+            agent: 'lab-child',
+            input: { a: -1, b: 0 },
+            critical: false,
+          },
         ],
       },
     });
@@ -157,7 +226,9 @@ describe('plan execution', () => {
       agent: 'lab',
       approve: true,
       options: { onFailure: 'continue' },
-      document: { steps: [{ id: 'ask_service', description: 'refused', tool: 'refuse', args: { key }, critical: false }] },
+      document: {
+        steps: [{ id: 'ask_service', description: 'refused', tool: 'refuse', args: { key }, critical: false }],
+      },
     });
     await plan.result();
     const view = await plan.status();

@@ -15,34 +15,44 @@ import { awaiting, expectPlanAuditOk, planEnv, waitForPlan } from './plan-harnes
 process.env.LARGE_TOOL_LOG = join(mkdtempSync(join(tmpdir(), 'plan-large-')), 'calls.jsonl');
 
 describe('plan steps with large results', () => {
-  it('a 3 MB read step and a 3 MB external step: the effect once, history small, the plan audit passes', { timeout: 180_000 }, async () => {
-    const env = await planEnv();
-    try {
-      await env.startWorker([largeEffect, largeRead]);
-      const plan = await env.startPlan({
-        agent: 'large-effect',
-        approve: true,
-        document: {
-          steps: [
-            { id: 'read', description: 'read the dump', tool: 'fetch_dump', args: { bytes: 3 * 1024 * 1024 } },
-            { id: 'publish', description: 'publish the report', tool: 'publish_report', args: { bytes: 3 * 1024 * 1024 }, dependsOn: ['read'] },
-          ],
-        },
-      });
-      // an external step waits for a person
-      await waitForPlan(plan, awaiting('publish'));
-      await plan.approveStep('publish', { by: 'ana' });
-      const summary = await plan.result();
-      expect(summary.status).toBe('completed');
-      expect(toolCalls().filter((c) => c.tool === 'publish_report')).toHaveLength(1);
-      const view = await plan.status();
-      const publish = view.plan!.steps.find((s) => s.id === 'publish')!;
-      expect(String((publish.result!.value as { body: string }).body).length).toBe(3 * 1024 * 1024);
-      const history = await env.client.workflow.getHandle(plan.id).fetchHistory();
-      expect(historySize(history.events ?? [])).toBeLessThan(1024 * 1024);
-      await expectPlanAuditOk(env, plan.id);
-    } finally {
-      await env.shutdown();
-    }
-  });
+  it(
+    'a 3 MB read step and a 3 MB external step: the effect once, history small, the plan audit passes',
+    { timeout: 180_000 },
+    async () => {
+      const env = await planEnv();
+      try {
+        await env.startWorker([largeEffect, largeRead]);
+        const plan = await env.startPlan({
+          agent: 'large-effect',
+          approve: true,
+          document: {
+            steps: [
+              { id: 'read', description: 'read the dump', tool: 'fetch_dump', args: { bytes: 3 * 1024 * 1024 } },
+              {
+                id: 'publish',
+                description: 'publish the report',
+                tool: 'publish_report',
+                args: { bytes: 3 * 1024 * 1024 },
+                dependsOn: ['read'],
+              },
+            ],
+          },
+        });
+        // an external step waits for a person
+        await waitForPlan(plan, awaiting('publish'));
+        await plan.approveStep('publish', { by: 'ana' });
+        const summary = await plan.result();
+        expect(summary.status).toBe('completed');
+        expect(toolCalls().filter((c) => c.tool === 'publish_report')).toHaveLength(1);
+        const view = await plan.status();
+        const publish = view.plan!.steps.find((s) => s.id === 'publish')!;
+        expect(String((publish.result!.value as { body: string }).body).length).toBe(3 * 1024 * 1024);
+        const history = await env.client.workflow.getHandle(plan.id).fetchHistory();
+        expect(historySize(history.events ?? [])).toBeLessThan(1024 * 1024);
+        await expectPlanAuditOk(env, plan.id);
+      } finally {
+        await env.shutdown();
+      }
+    },
+  );
 });

@@ -23,8 +23,11 @@ const T = { timeout: 120_000 };
 const inReview = (v: { status: string }) => v.status === 'review';
 
 describe('planning', () => {
-  it('plans a request with the agent\'s model, regenerates with feedback, runs the new version', T, async () => {
-    const plan = await env.startPlan({ agent: 'workspace', request: 'bump the version in config.json to 2.0.0 and keep a backup' });
+  it("plans a request with the agent's model, regenerates with feedback, runs the new version", T, async () => {
+    const plan = await env.startPlan({
+      agent: 'workspace',
+      request: 'bump the version in config.json to 2.0.0 and keep a backup',
+    });
     const review = await waitForPlan(plan, inReview);
     expect(review.plan!.steps.map((s) => s.id)).toEqual(['read_config', 'backup', 'write_config', 'verify']);
     expect(stepOf(review, 'write_config').requiresApproval).toBe(true);
@@ -33,7 +36,10 @@ describe('planning', () => {
     const ack = await plan.regenerate('also record the new version in a changelog', { by: 'ana' });
     expect(ack.version).toBe(2);
     const versions = await plan.versions();
-    expect(versions.map((v) => v.change)).toEqual(['created by the planner', 'regenerated with feedback: also record the new version in a changelog']);
+    expect(versions.map((v) => v.change)).toEqual([
+      'created by the planner',
+      'regenerated with feedback: also record the new version in a changelog',
+    ]);
     expect(versions[1]!.steps.map((s) => s.id)).toContain('changelog');
 
     await plan.approve();
@@ -108,9 +114,32 @@ describe('budgets, signals, long plans', () => {
   });
 
   it('continues as new when history grows, carrying the plan, versions and ledger', T, async () => {
-    const steps: Array<{ id: string; description: string; tool: string; args: Record<string, unknown>; dependsOn: string[] }> = Array.from({ length: 12 }, (_, i) => ({ id: `s${i}`, description: `step ${i}`, tool: 'echo', args: { value: i }, dependsOn: i ? [`s${i - 1}`] : [] }));
-    steps.push({ id: 'last', description: 'uses the first', tool: 'echo', args: { value: '$s0.got' }, dependsOn: ['s11'] });
-    const plan = await env.startPlan({ agent: 'lab', approve: true, options: { continueAsNewAfterEvents: 40 }, document: { steps } });
+    const steps: Array<{
+      id: string;
+      description: string;
+      tool: string;
+      args: Record<string, unknown>;
+      dependsOn: string[];
+    }> = Array.from({ length: 12 }, (_, i) => ({
+      id: `s${i}`,
+      description: `step ${i}`,
+      tool: 'echo',
+      args: { value: i },
+      dependsOn: i ? [`s${i - 1}`] : [],
+    }));
+    steps.push({
+      id: 'last',
+      description: 'uses the first',
+      tool: 'echo',
+      args: { value: '$s0.got' },
+      dependsOn: ['s11'],
+    });
+    const plan = await env.startPlan({
+      agent: 'lab',
+      approve: true,
+      options: { continueAsNewAfterEvents: 40 },
+      document: { steps },
+    });
     const summary = await plan.result();
     expect(summary).toMatchObject({ status: 'completed', counts: { completed: 13 } });
     const chain = await fetchChain(env.client, plan.id);
@@ -122,25 +151,53 @@ describe('budgets, signals, long plans', () => {
     expect(report.runs).toHaveLength(chain.length);
   });
 
-  it('a plan whose history grows long only with its last steps ends in that run: nothing is carried into a new one', T, async () => {
-    const steps = Array.from({ length: 12 }, (_, i) => ({ id: `p${i}`, description: `step ${i}`, tool: 'echo', args: { value: i } }));
-    const plan = await env.startPlan({ agent: 'lab', approve: true, options: { continueAsNewAfterEvents: 40 }, document: { steps } });
-    expect(await plan.result()).toMatchObject({ status: 'completed', counts: { completed: 12 } });
-    const chain = await fetchChain(env.client, plan.id);
-    expect(chain).toHaveLength(1);
-    expect(chain[0]!.history.events!.length).toBeGreaterThan(40);
-    await expectPlanAuditOk(env, plan.id);
-  });
+  it(
+    'a plan whose history grows long only with its last steps ends in that run: nothing is carried into a new one',
+    T,
+    async () => {
+      const steps = Array.from({ length: 12 }, (_, i) => ({
+        id: `p${i}`,
+        description: `step ${i}`,
+        tool: 'echo',
+        args: { value: i },
+      }));
+      const plan = await env.startPlan({
+        agent: 'lab',
+        approve: true,
+        options: { continueAsNewAfterEvents: 40 },
+        document: { steps },
+      });
+      expect(await plan.result()).toMatchObject({ status: 'completed', counts: { completed: 12 } });
+      const chain = await fetchChain(env.client, plan.id);
+      expect(chain).toHaveLength(1);
+      expect(chain[0]!.history.events!.length).toBeGreaterThan(40);
+      await expectPlanAuditOk(env, plan.id);
+    },
+  );
 
   it('an approval deadline denies the step (onApprovalTimeout deny) or fails the plan (fail)', T, async () => {
     const gate = { id: 'gate', description: 'gated', tool: 'delete_thing', args: { name: 'g' } };
     const other = { id: 'other', description: 'independent', tool: 'echo', args: { value: 1 } };
-    const denied = await env.startPlan({ agent: 'lab', approve: true, options: { approvalTimeoutMs: 300 }, document: { steps: [gate, other] } });
+    const denied = await env.startPlan({
+      agent: 'lab',
+      approve: true,
+      options: { approvalTimeoutMs: 300 },
+      document: { steps: [gate, other] },
+    });
     expect((await denied.result()).status).toBe('completed');
-    expect(stepOf(await denied.status(), 'gate')).toMatchObject({ status: 'skipped', skippedBy: 'denial', reason: 'denied: no approval before the deadline' });
+    expect(stepOf(await denied.status(), 'gate')).toMatchObject({
+      status: 'skipped',
+      skippedBy: 'denial',
+      reason: 'denied: no approval before the deadline',
+    });
     await expectPlanAuditOk(env, denied.id);
 
-    const failed = await env.startPlan({ agent: 'lab', approve: true, options: { approvalTimeoutMs: 300, onApprovalTimeout: 'fail' }, document: { steps: [gate] } });
+    const failed = await env.startPlan({
+      agent: 'lab',
+      approve: true,
+      options: { approvalTimeoutMs: 300, onApprovalTimeout: 'fail' },
+      document: { steps: [gate] },
+    });
     const err = await failed.result().catch((e) => e);
     expect((err as WorkflowFailedError).cause?.message).toMatch(/no approval for step gate before its deadline/);
   });
@@ -158,7 +215,9 @@ describe('budgets, signals, long plans', () => {
       },
     });
     const err = await plan.result().catch((e) => e);
-    expect((err as WorkflowFailedError).cause?.message).toMatch(/plan failed: critical step broken failed: .*the flag is off/);
+    expect((err as WorkflowFailedError).cause?.message).toMatch(
+      /plan failed: critical step broken failed: .*the flag is off/,
+    );
     const view = await plan.status();
     expect(stepOf(view, 'slow').status).toBe('completed');
     expect(stepOf(view, 'broken').status).toBe('failed');

@@ -30,7 +30,10 @@ afterEach(() => {
 async function approveAll(plan: PlanHandle): Promise<string[]> {
   const approved: string[] = [];
   for (;;) {
-    const view = await waitForPlan(plan, (v) => v.approvals.length > 0 || ['completed', 'completed_with_failures', 'failed'].includes(v.status));
+    const view = await waitForPlan(
+      plan,
+      (v) => v.approvals.length > 0 || ['completed', 'completed_with_failures', 'failed'].includes(v.status),
+    );
     if (view.approvals.length === 0) return approved;
     for (const a of view.approvals) {
       await plan.approveStep(a.stepId, { by: 'ana' });
@@ -42,16 +45,26 @@ async function approveAll(plan: PlanHandle): Promise<string[]> {
 describe('the release plan', () => {
   it('edits the three files with computed content, runs the tests, and tags when none failed', T, async () => {
     const env = planEnvOf();
-    const plan = await env.startPlan({ agent: 'workspace', approve: true, document: release, params: { version: '1.5.0' } });
+    const plan = await env.startPlan({
+      agent: 'workspace',
+      approve: true,
+      document: release,
+      params: { version: '1.5.0' },
+    });
     const approved = await approveAll(plan);
     expect(approved.sort()).toEqual(['tag', 'write_changelog', 'write_pkg', 'write_version']);
     expect((await plan.result()).status).toBe('completed');
     const view = await plan.status();
     expect(stepOf(view, 'run_tests').result!.value).toMatchObject({ passed: 3, failed: 0 });
-    expect(stepOf(view, 'tag')).toMatchObject({ status: 'completed', result: { value: { tag: 'v1.5.0', version: '1.5.0' } } });
+    expect(stepOf(view, 'tag')).toMatchObject({
+      status: 'completed',
+      result: { value: { tag: 'v1.5.0', version: '1.5.0' } },
+    });
     expect(JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).version).toBe('1.5.0');
     expect(readFileSync(join(root, 'src/version.ts'), 'utf8')).toBe("export const VERSION = '1.5.0';\n");
-    expect(readFileSync(join(root, 'CHANGELOG.md'), 'utf8')).toMatch(/^# Changelog\n\n## 1\.5\.0\n\n- Release 1\.5\.0\.\n\n## 1\.4\.2\n/);
+    expect(readFileSync(join(root, 'CHANGELOG.md'), 'utf8')).toMatch(
+      /^# Changelog\n\n## 1\.5\.0\n\n- Release 1\.5\.0\.\n\n## 1\.4\.2\n/,
+    );
     expect(workspace.tags()).toEqual([{ tag: 'v1.5.0', message: 'Release 1.5.0', version: '1.5.0' }]);
     await expectPlanAuditOk(env, plan.id);
   });
@@ -72,7 +85,11 @@ describe('the release plan', () => {
       tests: [
         { name: 'package.json has a version', ok: true },
         { name: 'src/version.ts matches package.json', ok: true },
-        { name: 'CHANGELOG.md has an entry for the version', ok: false, message: 'CHANGELOG.md has no "## 1.6.0" entry' },
+        {
+          name: 'CHANGELOG.md has an entry for the version',
+          ok: false,
+          message: 'CHANGELOG.md has no "## 1.6.0" entry',
+        },
       ],
     });
     expect(stepOf(view, 'tag')).toMatchObject({ status: 'skipped', skippedBy: 'condition', reason: 'condition false' });

@@ -27,7 +27,8 @@ describe('review', () => {
     await waitForPlan(waiting, inReview);
     await done.result();
     const navigator = new NavigatorClient({ client: env.client });
-    const listed = async (status: string) => (await navigator.list({ kind: 'plans', query: `NavigatorStatus = '${status}'` })).map((w) => w.workflowId);
+    const listed = async (status: string) =>
+      (await navigator.list({ kind: 'plans', query: `NavigatorStatus = '${status}'` })).map((w) => w.workflowId);
     await expect.poll(() => listed('review'), { timeout: 30_000 }).toContain(waiting.id);
     expect(await listed('review')).not.toContain(done.id);
     await expect.poll(() => listed('completed'), { timeout: 30_000 }).toContain(done.id);
@@ -41,7 +42,13 @@ describe('review', () => {
     const handle = await env.client.workflow.start(PLAN_WORKFLOW, {
       taskQueue: env.taskQueue,
       workflowId: `bad-input-${Date.now()}`,
-      args: [{ agent: 'lab', document: { steps: [{ id: 'a', tool: 'echo' }] }, options: { onFailure: 'later', timeouts: { stepMs: -1 } } }],
+      args: [
+        {
+          agent: 'lab',
+          document: { steps: [{ id: 'a', tool: 'echo' }] },
+          options: { onFailure: 'later', timeouts: { stepMs: -1 } },
+        },
+      ],
     });
     const err = await handle.result().catch((e) => e);
     expect(err).toBeInstanceOf(WorkflowFailedError);
@@ -71,12 +78,20 @@ describe('review', () => {
 
     const badArgs = await plan.edit({ kind: 'edit', stepId: 'first', args: { value: 1, label: 5 } }).catch((e) => e);
     expect(badArgs).toBeInstanceOf(PlanRejected);
-    expect((badArgs as PlanRejected).problems).toEqual([expect.objectContaining({ code: 'invalid_args', stepId: 'first', path: 'args.label' })]);
+    expect((badArgs as PlanRejected).problems).toEqual([
+      expect.objectContaining({ code: 'invalid_args', stepId: 'first', path: 'args.label' }),
+    ]);
     expect((await plan.status()).version).toBe(1);
 
     await expect(plan.edit({ kind: 'remove', stepId: 'first' })).rejects.toThrow(/second/);
-    expect((await plan.edit({ kind: 'edit', stepId: 'first', args: { value: 7 }, description: 'seven' }, { by: 'ana' })).version).toBe(2);
-    expect((await plan.edit({ kind: 'add', step: { id: 'third', description: 'three', tool: 'echo', args: { value: 3 } } })).version).toBe(3);
+    expect(
+      (await plan.edit({ kind: 'edit', stepId: 'first', args: { value: 7 }, description: 'seven' }, { by: 'ana' }))
+        .version,
+    ).toBe(2);
+    expect(
+      (await plan.edit({ kind: 'add', step: { id: 'third', description: 'three', tool: 'echo', args: { value: 3 } } }))
+        .version,
+    ).toBe(3);
     expect((await plan.edit({ kind: 'skip', stepId: 'third' })).version).toBe(4);
     const versions = await plan.versions();
     expect(versions.map((v) => v.version)).toEqual([1, 2, 3, 4]);
@@ -93,7 +108,10 @@ describe('review', () => {
   });
 
   it('is cancelled from review', T, async () => {
-    const plan = await env.startPlan({ agent: 'lab', document: { steps: [{ id: 'only', description: 'x', tool: 'echo', args: { value: 1 } }] } });
+    const plan = await env.startPlan({
+      agent: 'lab',
+      document: { steps: [{ id: 'only', description: 'x', tool: 'echo', args: { value: 1 } }] },
+    });
     await waitForPlan(plan, inReview);
     await plan.cancel('changed my mind');
     const err = await plan.result().catch((e) => e);
@@ -103,17 +121,42 @@ describe('review', () => {
   });
 
   it('refuses an invalid plan document before anything runs', T, async () => {
-    const plan = await env.startPlan({ agent: 'lab', document: { steps: [{ id: 'a', description: 'x', tool: 'nope', args: {} }] } });
+    const plan = await env.startPlan({
+      agent: 'lab',
+      document: { steps: [{ id: 'a', description: 'x', tool: 'nope', args: {} }] },
+    });
     const err = await plan.result().catch((e) => e);
     expect((err as WorkflowFailedError).cause?.message).toMatch(/unknown_tool|nope/);
   });
 });
 
 describe('recovery by the model', () => {
-  const failing = (id: string, extra: object = {}) => ({ id, description: `fails: ${id}`, tool: 'needs_flag', args: { flag: false }, retry: { maxAttempts: 1 }, ...extra });
+  const failing = (id: string, extra: object = {}) => ({
+    id,
+    description: `fails: ${id}`,
+    tool: 'needs_flag',
+    args: { flag: false },
+    retry: { maxAttempts: 1 },
+    ...extra,
+  });
 
   it('retry with new args: the step completes and the recovery is a new version', T, async () => {
-    const plan = await env.startPlan({ agent: 'lab', approve: true, document: { steps: [failing('rec_retry'), { id: 'after', description: 'after', tool: 'echo', args: { value: '$rec_retry.flag' }, dependsOn: ['rec_retry'] }] } });
+    const plan = await env.startPlan({
+      agent: 'lab',
+      approve: true,
+      document: {
+        steps: [
+          failing('rec_retry'),
+          {
+            id: 'after',
+            description: 'after',
+            tool: 'echo',
+            args: { value: '$rec_retry.flag' },
+            dependsOn: ['rec_retry'],
+          },
+        ],
+      },
+    });
     const summary = await plan.result();
     expect(summary.status).toBe('completed');
     const view = await plan.status();
@@ -125,7 +168,16 @@ describe('recovery by the model', () => {
   });
 
   it('skip: the step is skipped and a dependent that does not use its result runs', T, async () => {
-    const plan = await env.startPlan({ agent: 'lab', approve: true, document: { steps: [failing('rec_skip'), { id: 'after', description: 'after', tool: 'echo', args: { value: 1 }, dependsOn: ['rec_skip'] }] } });
+    const plan = await env.startPlan({
+      agent: 'lab',
+      approve: true,
+      document: {
+        steps: [
+          failing('rec_skip'),
+          { id: 'after', description: 'after', tool: 'echo', args: { value: 1 }, dependsOn: ['rec_skip'] },
+        ],
+      },
+    });
     const summary = await plan.result();
     expect(summary.status).toBe('completed');
     const view = await plan.status();
@@ -138,7 +190,17 @@ describe('recovery by the model', () => {
     const plan = await env.startPlan({
       agent: 'lab',
       approve: true,
-      document: { steps: [{ id: 'rec_insert', description: 'needs the widget', tool: 'check_ready', args: { name: 'widget' }, retry: { maxAttempts: 1 } }] },
+      document: {
+        steps: [
+          {
+            id: 'rec_insert',
+            description: 'needs the widget',
+            tool: 'check_ready',
+            args: { name: 'widget' },
+            retry: { maxAttempts: 1 },
+          },
+        ],
+      },
     });
     const summary = await plan.result();
     expect(summary.status).toBe('completed');
@@ -148,8 +210,17 @@ describe('recovery by the model', () => {
     await expectPlanAuditOk(env, plan.id);
   });
 
-  it('abort: the plan fails with the model\'s reason', T, async () => {
-    const plan = await env.startPlan({ agent: 'lab', approve: true, document: { steps: [failing('rec_abort'), { id: 'other', description: 'x', tool: 'echo', args: { value: 1 }, dependsOn: ['rec_abort'] }] } });
+  it("abort: the plan fails with the model's reason", T, async () => {
+    const plan = await env.startPlan({
+      agent: 'lab',
+      approve: true,
+      document: {
+        steps: [
+          failing('rec_abort'),
+          { id: 'other', description: 'x', tool: 'echo', args: { value: 1 }, dependsOn: ['rec_abort'] },
+        ],
+      },
+    });
     const err = await plan.result().catch((e) => e);
     expect((err as WorkflowFailedError).cause?.message).toMatch(/cannot be fixed/);
     const view = await plan.status();

@@ -24,7 +24,10 @@ export async function planEnv(): Promise<PlanEnv> {
     ...env,
     startWorker: (extra = []) => env.startWorker([...Object.values(labAgents), ...extra]),
     startPlan(opts) {
-      const options = { ...opts.options, timeouts: { heartbeatMs: testTimeouts.heartbeatMs, ...opts.options?.timeouts } };
+      const options = {
+        ...opts.options,
+        timeouts: { heartbeatMs: testTimeouts.heartbeatMs, ...opts.options?.timeouts },
+      };
       return startPlan(env.client, { id: `plan-${process.pid}-${++seq}`, ...opts, options, taskQueue: env.taskQueue });
     },
     auditPlan(id) {
@@ -34,7 +37,11 @@ export async function planEnv(): Promise<PlanEnv> {
 }
 
 /** Polls the plan's status until `predicate` holds. */
-export async function waitForPlan(plan: PlanHandle, predicate: (v: PlanStatusView) => boolean, timeoutMs = 60_000): Promise<PlanStatusView> {
+export async function waitForPlan(
+  plan: PlanHandle,
+  predicate: (v: PlanStatusView) => boolean,
+  timeoutMs = 60_000,
+): Promise<PlanStatusView> {
   const deadline = Date.now() + timeoutMs;
   let last: PlanStatusView | null = null;
   while (Date.now() < deadline) {
@@ -42,7 +49,9 @@ export async function waitForPlan(plan: PlanHandle, predicate: (v: PlanStatusVie
     if (last && predicate(last)) return last;
     await new Promise((r) => setTimeout(r, 100));
   }
-  throw new Error(`plan ${plan.id} never reached the expected state; last: ${JSON.stringify(last?.plan?.steps.map((s) => [s.id, s.status]))} status ${last?.status}`);
+  throw new Error(
+    `plan ${plan.id} never reached the expected state; last: ${JSON.stringify(last?.plan?.steps.map((s) => [s.id, s.status]))} status ${last?.status}`,
+  );
 }
 
 export const awaiting = (stepId: string) => (v: PlanStatusView) => v.approvals.some((a) => a.stepId === stepId);

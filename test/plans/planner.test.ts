@@ -11,7 +11,13 @@ import { defineTool } from '../../src/navigator/index.ts';
 import type { RegisteredAgent } from '../../src/activities/agents.ts';
 
 const tools = [
-  defineTool({ name: 'read_file', description: 'Reads a file.', input: z.object({ path: z.string() }), sideEffect: 'read_only', handler: () => null }),
+  defineTool({
+    name: 'read_file',
+    description: 'Reads a file.',
+    input: z.object({ path: z.string() }),
+    sideEffect: 'read_only',
+    handler: () => null,
+  }),
   defineTool({
     name: 'write_file',
     description: 'Writes a file.',
@@ -21,7 +27,13 @@ const tools = [
     destructive: true,
     handler: () => null,
   }),
-  defineTool({ name: 'send_email', description: 'Sends an email.', input: z.object({ to: z.string(), cc: z.array(z.string()).optional() }), sideEffect: 'external', handler: () => null }),
+  defineTool({
+    name: 'send_email',
+    description: 'Sends an email.',
+    input: z.object({ to: z.string(), cc: z.array(z.string()).optional() }),
+    sideEffect: 'external',
+    handler: () => null,
+  }),
 ];
 
 const userText = (p: ReturnType<typeof plannerPrompt>) => p.messages[0]!.content;
@@ -37,7 +49,9 @@ describe('plannerPrompt', () => {
     const text = userText(plannerPrompt({ request: 'do it', tools }));
     expect(text).toContain('Tools, each with its side effect (read_only: changes nothing;');
     expect(text).toContain('- read_file (read_only): Reads a file.\n  args: {"path": string}');
-    expect(text).toContain('- write_file (local, destructive): Writes a file.\n  args: {"path": string, "content": string, "mode"?: "a" | "w"}\n  result: {"path": string, "bytes": number}');
+    expect(text).toContain(
+      '- write_file (local, destructive): Writes a file.\n  args: {"path": string, "content": string, "mode"?: "a" | "w"}\n  result: {"path": string, "bytes": number}',
+    );
     expect(text).toContain('- send_email (external): Sends an email.\n  args: {"to": string, "cc"?: [string, ...]}');
   });
 
@@ -85,13 +99,21 @@ describe('plannerPrompt', () => {
     const big = { files: Array.from({ length: 2000 }, (_, i) => `file_${i}.txt`) };
     const full = JSON.stringify(big, null, 2);
     const text = userText(plannerPrompt({ request: 'r', tools, context: big }));
-    expect(text).toContain(`${full.slice(0, CONTEXT_LIMIT)}\n... (cut: ${full.length - CONTEXT_LIMIT} more characters)`);
+    expect(text).toContain(
+      `${full.slice(0, CONTEXT_LIMIT)}\n... (cut: ${full.length - CONTEXT_LIMIT} more characters)`,
+    );
     expect(text).not.toContain('file_1999.txt');
   });
 
   it('lists the agents a step may run, only when there are some', () => {
     expect(userText(plannerPrompt({ request: 'r', tools }))).not.toContain('Agents');
-    const text = userText(plannerPrompt({ request: 'r', tools, agents: [{ name: 'researcher', description: 'Finds things out.' }, { name: 'mailer' }] }));
+    const text = userText(
+      plannerPrompt({
+        request: 'r',
+        tools,
+        agents: [{ name: 'researcher', description: 'Finds things out.' }, { name: 'mailer' }],
+      }),
+    );
     expect(text).toContain('"agent": NAME, "input": {...}');
     expect(text).toContain('- researcher: Finds things out.\n- mailer');
   });
@@ -104,11 +126,13 @@ describe('plannerPrompt', () => {
     const currentPlan = { steps: [{ id: 'read', tool: 'read_file', args: { path: 'a' } }] };
     const text = userText(plannerPrompt({ request: 'r', tools, currentPlan, feedback: 'keep a backup first' }));
     expect(text).toContain(`Current plan:\n${JSON.stringify(currentPlan, null, 2)}`);
-    expect(text).toContain("The reviewer's feedback on the current plan:\nkeep a backup first\n\nWrite the whole revised plan.");
+    expect(text).toContain(
+      "The reviewer's feedback on the current plan:\nkeep a backup first\n\nWrite the whole revised plan.",
+    );
     expect(text.indexOf('Current plan:')).toBeLessThan(text.indexOf("The reviewer's feedback"));
   });
 
-  it('a retry lists the previous answer\'s problems one per line and asks for the whole corrected plan', () => {
+  it("a retry lists the previous answer's problems one per line and asks for the whole corrected plan", () => {
     const problems = [
       { stepId: null, path: '', message: 'the answer has no JSON object' },
       { stepId: 'write', path: 'args.path', message: 'must be a string' },
@@ -130,7 +154,15 @@ describe('plannerPrompt', () => {
 
   it('puts the sections in a fixed order', () => {
     const text = userText(
-      plannerPrompt({ request: 'bump it', tools: [tools[0]!], context: { n: 1 }, agents: [{ name: 'helper' }], currentPlan: { steps: [] }, feedback: 'more', problems: [{ stepId: 'a', path: 'tool', message: 'unknown tool "x"' }] }),
+      plannerPrompt({
+        request: 'bump it',
+        tools: [tools[0]!],
+        context: { n: 1 },
+        agents: [{ name: 'helper' }],
+        currentPlan: { steps: [] },
+        feedback: 'more',
+        problems: [{ stepId: 'a', path: 'tool', message: 'unknown tool "x"' }],
+      }),
     );
     expect(text).toMatchInlineSnapshot(`
       "Request: bump it
@@ -175,7 +207,10 @@ describe('parsePlanAnswer', () => {
     ['a ```json block', 'Here is the plan:\n```json\n' + json + '\n```\nIt reads the file.'],
     ['a ```JSON block', '```JSON\n' + json + '\n```'],
     ['a bare ``` block', 'Plan:\n```\n' + json + '\n```'],
-    ['a json block after another block', 'The tool is called like\n```text\nread_file x\n```\nso:\n```json\n' + json + '\n```'],
+    [
+      'a json block after another block',
+      'The tool is called like\n```text\nread_file x\n```\nso:\n```json\n' + json + '\n```',
+    ],
     ['prose around one object', `Sure! ${JSON.stringify(doc)} Let me know.`],
     ['prose with braces before the object', `Paths look like {dir}/{name}. The plan: ${JSON.stringify(doc)}`],
     ['an object on one line in a fence without a newline', '```json ' + JSON.stringify(doc) + '```'],
@@ -183,8 +218,11 @@ describe('parsePlanAnswer', () => {
     expect(parsePlanAnswer(answer)).toEqual({ ok: true, document: doc });
   });
 
-  it('keeps the steps as written (their validation is validatePlan\'s) and accepts options', () => {
-    expect(parsePlanAnswer('{"steps": [{"whatever": 1}, 2]}')).toEqual({ ok: true, document: { steps: [{ whatever: 1 }, 2] } });
+  it("keeps the steps as written (their validation is validatePlan's) and accepts options", () => {
+    expect(parsePlanAnswer('{"steps": [{"whatever": 1}, 2]}')).toEqual({
+      ok: true,
+      document: { steps: [{ whatever: 1 }, 2] },
+    });
     const withOptions = parsePlanAnswer('{"steps": [{}], "options": {"onFailure": "abort"}}');
     expect(withOptions.ok && withOptions.document.options?.onFailure).toBe('abort');
   });
@@ -196,28 +234,58 @@ describe('parsePlanAnswer', () => {
 
   it.each([
     ['{"steps": [}', 'invalid JSON at position 11 (line 1, column 12): expected a value, found "}"'],
-    ['{"steps": [{"id": "a",}]}', 'invalid JSON at position 22 (line 1, column 23): expected a property name in double quotes, found "}"'],
-    ["{'steps': []}", `invalid JSON at position 1 (line 1, column 2): expected a property name in double quotes, found "'"`],
-    ['{"steps": [{"id": "a"}]', 'invalid JSON at position 23 (line 1, column 24): expected "," or "}" after a property value, found the end of the text'],
-    ['{"steps": [{"id": "a" "tool": "x"}]}', 'invalid JSON at position 22 (line 1, column 23): expected "," or "}" after a property value, found "\\""'],
-    ['{"steps": [{"content": "line\none"}]}', 'invalid JSON at position 28 (line 1, column 29): a raw control character (a newline or tab) inside a string; write it as \\n or \\t'],
-    ['{"steps": [{"id": "a\\q"}]}', 'invalid JSON at position 20 (line 1, column 21): invalid escape in a string (use \\" \\\\ \\n \\t or \\uXXXX)'],
+    [
+      '{"steps": [{"id": "a",}]}',
+      'invalid JSON at position 22 (line 1, column 23): expected a property name in double quotes, found "}"',
+    ],
+    [
+      "{'steps': []}",
+      `invalid JSON at position 1 (line 1, column 2): expected a property name in double quotes, found "'"`,
+    ],
+    [
+      '{"steps": [{"id": "a"}]',
+      'invalid JSON at position 23 (line 1, column 24): expected "," or "}" after a property value, found the end of the text',
+    ],
+    [
+      '{"steps": [{"id": "a" "tool": "x"}]}',
+      'invalid JSON at position 22 (line 1, column 23): expected "," or "}" after a property value, found "\\""',
+    ],
+    [
+      '{"steps": [{"content": "line\none"}]}',
+      'invalid JSON at position 28 (line 1, column 29): a raw control character (a newline or tab) inside a string; write it as \\n or \\t',
+    ],
+    [
+      '{"steps": [{"id": "a\\q"}]}',
+      'invalid JSON at position 20 (line 1, column 21): invalid escape in a string (use \\" \\\\ \\n \\t or \\uXXXX)',
+    ],
     ['{"steps": [1, 2,]}', 'invalid JSON at position 16 (line 1, column 17): expected a value, found "]"'],
-    ['{"estimatedDuration": 01, "steps": []}', 'invalid JSON at position 23 (line 1, column 24): expected "," or "}" after a property value, found "1"'],
+    [
+      '{"estimatedDuration": 01, "steps": []}',
+      'invalid JSON at position 23 (line 1, column 24): expected "," or "}" after a property value, found "1"',
+    ],
   ])('reports broken JSON %j with its position', (answer, message) => {
     expect(parsePlanAnswer(answer)).toEqual({ ok: false, message: `the answer's JSON does not parse: ${message}` });
   });
 
   it('counts the position in the whole answer, fenced or in prose', () => {
     const fenced = 'Here:\n```json\n{\n  "steps": [\n    {"id": "a",}\n  ]\n}\n```';
-    expect(parsePlanAnswer(fenced)).toEqual({ ok: false, message: `the answer's JSON does not parse: invalid JSON at position ${fenced.indexOf(',}') + 1} (line 5, column 16): expected a property name in double quotes, found "}"` });
+    expect(parsePlanAnswer(fenced)).toEqual({
+      ok: false,
+      message: `the answer's JSON does not parse: invalid JSON at position ${fenced.indexOf(',}') + 1} (line 5, column 16): expected a property name in double quotes, found "}"`,
+    });
     const prose = 'The plan is {"steps": [oops]} as asked.';
-    expect(parsePlanAnswer(prose)).toEqual({ ok: false, message: `the answer's JSON does not parse: invalid JSON at position 23 (line 1, column 24): expected a value, found "o"` });
+    expect(parsePlanAnswer(prose)).toEqual({
+      ok: false,
+      message: `the answer's JSON does not parse: invalid JSON at position 23 (line 1, column 24): expected a value, found "o"`,
+    });
   });
 
   it('reports a broken object even when prose has other braces (the longest one is meant)', () => {
     const answer = 'Use {x} here: {"steps": [{"id": "a"}], "estimatedDuration": }';
-    expect(parsePlanAnswer(answer)).toEqual({ ok: false, message: `the answer's JSON does not parse: invalid JSON at position ${answer.length - 1} (line 1, column ${answer.length}): expected a value, found "}"` });
+    expect(parsePlanAnswer(answer)).toEqual({
+      ok: false,
+      message: `the answer's JSON does not parse: invalid JSON at position ${answer.length - 1} (line 1, column ${answer.length}): expected a value, found "}"`,
+    });
   });
 
   it.each([
@@ -225,10 +293,19 @@ describe('parsePlanAnswer', () => {
     ['{"plan": [{"id": "a"}]}', 'steps: Invalid input: expected array, received undefined'],
     ['{"steps": {"id": "a"}}', 'steps: Invalid input: expected array, received object'],
     ['{"steps": [{}], "estimatedDuration": -5}', 'estimatedDuration: Too small: expected number to be >=0'],
-    ['{"steps": [{}], "estimatedDuration": "10s"}', 'estimatedDuration: Invalid input: expected number, received string'],
-    ['{"steps": [{}], "options": {"onFailure": "panic"}}', 'options.onFailure: Invalid option: expected one of "ask"|"abort"|"continue"'],
+    [
+      '{"steps": [{}], "estimatedDuration": "10s"}',
+      'estimatedDuration: Invalid input: expected number, received string',
+    ],
+    [
+      '{"steps": [{}], "options": {"onFailure": "panic"}}',
+      'options.onFailure: Invalid option: expected one of "ask"|"abort"|"continue"',
+    ],
     ['[{"id": "a"}]', 'answer: Invalid input: expected object, received array'],
-    ['{"steps": [], "estimatedDuration": -1}', 'steps: a plan needs at least one step; estimatedDuration: Too small: expected number to be >=0'],
+    [
+      '{"steps": [], "estimatedDuration": -1}',
+      'steps: a plan needs at least one step; estimatedDuration: Too small: expected number to be >=0',
+    ],
   ])('names each shape problem by path: %s', (answer, message) => {
     expect(parsePlanAnswer(answer)).toEqual({ ok: false, message });
   });
@@ -269,14 +346,16 @@ describe('the planner prompt: computed plans, agents and their inputs', () => {
     expect(system).toContain('"when": "(zero? (:failed step/run_tests))"');
     expect(system).toContain('{"forEach": "(:files step/list)", "args": {"path": {"$expr": "item"}}}');
     expect(system).toContain('"maxItems" caps the list (default 100)');
-    expect(system).toContain('"ask": {"question": "Deploy to staging or prod?", "schema": {"enum": ["staging", "prod"]}}');
+    expect(system).toContain(
+      '"ask": {"question": "Deploy to staging or prod?", "schema": {"enum": ["staging", "prod"]}}',
+    );
     expect(system).toContain('"params": {"version": {"type": "string"}}');
     // the example expressions are valid PTC-Lisp plan expressions
     const example = JSON.parse(/"content": (\{"\$expr": .*?\})\}/.exec(system)![1]!) as { $expr: string };
     expect(example.$expr).toBe('(str/replace (:content step/read_pkg) "1.4.2" "1.5.0")');
   });
 
-  it('shows each tool with its result shape and each agent with its description and input type; never the plan\'s own agent unless the request names it', async () => {
+  it("shows each tool with its result shape and each agent with its description and input type; never the plan's own agent unless the request names it", async () => {
     const { stepAgents } = await import('../../src/activities/plans.ts');
     const { workspaceAgent } = await import('../../examples/workspace/index.ts');
     const lab = (await import('./fixtures/lab-agents.ts')).default;
@@ -287,23 +366,50 @@ describe('the planner prompt: computed plans, agents and their inputs', () => {
     ]);
     const own = registry.get('workspace')!;
     expect(stepAgents(registry, own, 'bump the version').map((a) => a.name)).toEqual(['lab-child']);
-    expect(stepAgents(registry, own, 'ask the workspace agent to list files').map((a) => a.name)).toEqual(['workspace', 'lab-child']);
+    expect(stepAgents(registry, own, 'ask the workspace agent to list files').map((a) => a.name)).toEqual([
+      'workspace',
+      'lab-child',
+    ]);
     expect(stepAgents(registry, own, 'the workspaces').map((a) => a.name)).toEqual(['lab-child']);
     const text = userText(plannerPrompt({ request: 'r', tools, agents: stepAgents(registry, own, 'workspace') }));
     expect(text).toContain('- workspace: Manages the files of a small workspace.\n  input: {"request"?: string}');
     expect(text).toContain('- lab-child\n  input: {"a": number, "b": number}');
-    expect(text).toContain('- write_file (local, destructive): Writes a file.\n  args: {"path": string, "content": string, "mode"?: "a" | "w"}\n  result: {"path": string, "bytes": number}');
+    expect(text).toContain(
+      '- write_file (local, destructive): Writes a file.\n  args: {"path": string, "content": string, "mode"?: "a" | "w"}\n  result: {"path": string, "bytes": number}',
+    );
   });
 
-  it('validatePlan checks an agent step\'s input against the agent\'s input schema: unknown keys and wrong types, each with its path', async () => {
+  it("validatePlan checks an agent step's input against the agent's input schema: unknown keys and wrong types, each with its path", async () => {
     const { validatePlan } = await import('../../src/plans/validate.ts');
-    const catalog = { tools: new Map(), agents: new Set(['lab-child']), agentInputs: new Map([['lab-child', z.object({ a: z.number(), b: z.number() })]]) };
+    const catalog = {
+      tools: new Map(),
+      agents: new Set(['lab-child']),
+      agentInputs: new Map([['lab-child', z.object({ a: z.number(), b: z.number() })]]),
+    };
     const step = (input: Record<string, unknown>) => [{ id: 'add', description: 'add', agent: 'lab-child', input }];
     expect(validatePlan(step({ a: 1, b: 2 }), catalog)).toEqual([]);
     expect(validatePlan(step({ a: 1, b: 'two', request: 'add them' }), catalog)).toEqual([
-      { code: 'invalid_args', stepId: 'add', path: 'input.request', message: 'input.request: agent lab-child takes no request (its input: a, b)' },
-      { code: 'invalid_args', stepId: 'add', path: 'input.b', message: 'input.b: Invalid input: expected number, received string' },
+      {
+        code: 'invalid_args',
+        stepId: 'add',
+        path: 'input.request',
+        message: 'input.request: agent lab-child takes no request (its input: a, b)',
+      },
+      {
+        code: 'invalid_args',
+        stepId: 'add',
+        path: 'input.b',
+        message: 'input.b: Invalid input: expected number, received string',
+      },
     ]);
-    expect(validatePlan([{ id: 'x', description: 'x', tool: 'echo', args: {} }, ...step({ a: '$x.n', b: { $expr: '(:n step/x)' } }).map((s) => ({ ...s, dependsOn: ['x'] }))], { ...catalog, tools: new Map([['echo', { sideEffect: 'read_only' as const, destructive: false }]]) })).toEqual([]);
+    expect(
+      validatePlan(
+        [
+          { id: 'x', description: 'x', tool: 'echo', args: {} },
+          ...step({ a: '$x.n', b: { $expr: '(:n step/x)' } }).map((s) => ({ ...s, dependsOn: ['x'] })),
+        ],
+        { ...catalog, tools: new Map([['echo', { sideEffect: 'read_only' as const, destructive: false }]]) },
+      ),
+    ).toEqual([]);
   });
 });

@@ -6,7 +6,12 @@
  */
 import { type Server, createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type TemporalCliServer, findTemporalCli, freePort, startTemporalCliServer } from '../../src/temporal/cli-server.ts';
+import {
+  type TemporalCliServer,
+  findTemporalCli,
+  freePort,
+  startTemporalCliServer,
+} from '../../src/temporal/cli-server.ts';
 
 let holder: Server;
 let taken: number;
@@ -38,6 +43,8 @@ describe.runIf(findTemporalCli() !== null)('startTemporalCliServer', () => {
   });
 
   it('on a port given explicitly and taken, says the server exited during start-up', { timeout: 180_000 }, async () => {
-    await expect(startTemporalCliServer({ port: taken, uiPort: null })).rejects.toThrow(new RegExp(`--port ${taken} .*: the server exited during start-up`));
+    await expect(startTemporalCliServer({ port: taken, uiPort: null })).rejects.toThrow(
+      new RegExp(`--port ${taken} .*: the server exited during start-up`),
+    );
   });
 });

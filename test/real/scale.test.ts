@@ -68,57 +68,88 @@ async function approveWhenGated(plan: PlanHandle, step: string): Promise<void> {
 }
 
 describe.runIf(testServerKind() === 'temporal')('on the real server', () => {
-  it(`runs ${MISSIONS} missions and ${PLANS} plans on ${WORKERS} workers through ${KILLS} SIGKILLs, each effect once`, { timeout: 600_000 }, async () => {
-    const workers = Array.from({ length: WORKERS }, () => env.spawnWorker(workerEnv));
-    const missions = await Promise.all(
-      Array.from({ length: MISSIONS }, (_, i) => env.start({ agent: 'wire-transfer', input: { recipient: `r${i}`, amount: 1000 + i } }, `scale-mission-${i}`)),
-    );
-    const plans = await Promise.all(
-      Array.from({ length: PLANS }, (_, i) =>
-        env.startPlan({
-          id: `scale-plan-${i}`,
-          agent: 'lab',
-          approve: true,
-          document: {
-            steps: [
-              { id: 'charge', description: 'charge', tool: 'charge', args: { account: `acct-${i}`, amount: 10 + i } },
-              { id: 'receipt', description: 'receipt', tool: 'echo', args: { value: '$charge.charge_id' }, dependsOn: ['charge'] },
-            ],
-          },
-        }),
-      ),
-    );
-    let finished = false;
-    const killing = killRandomWorkers(workers, () => finished);
-    const results = Promise.all([
-      ...missions.map(async (h, i) => (await approveWhenWaiting(h, `manager_decision_r${i}_${1000 + i}`), h.result())),
-      ...plans.map(async (p) => (await approveWhenGated(p, 'charge'), p.result())),
-    ]).finally(() => (finished = true));
-    const [outcomes, kills] = await Promise.all([results, killing]);
-    expect(kills).toBeGreaterThan(0);
+  it(
+    `runs ${MISSIONS} missions and ${PLANS} plans on ${WORKERS} workers through ${KILLS} SIGKILLs, each effect once`,
+    { timeout: 600_000 },
+    async () => {
+      const workers = Array.from({ length: WORKERS }, () => env.spawnWorker(workerEnv));
+      const missions = await Promise.all(
+        Array.from({ length: MISSIONS }, (_, i) =>
+          env.start({ agent: 'wire-transfer', input: { recipient: `r${i}`, amount: 1000 + i } }, `scale-mission-${i}`),
+        ),
+      );
+      const plans = await Promise.all(
+        Array.from({ length: PLANS }, (_, i) =>
+          env.startPlan({
+            id: `scale-plan-${i}`,
+            agent: 'lab',
+            approve: true,
+            document: {
+              steps: [
+                { id: 'charge', description: 'charge', tool: 'charge', args: { account: `acct-${i}`, amount: 10 + i } },
+                {
+                  id: 'receipt',
+                  description: 'receipt',
+                  tool: 'echo',
+                  args: { value: '$charge.charge_id' },
+                  dependsOn: ['charge'],
+                },
+              ],
+            },
+          }),
+        ),
+      );
+      let finished = false;
+      const killing = killRandomWorkers(workers, () => finished);
+      const results = Promise.all([
+        ...missions.map(
+          async (h, i) => (await approveWhenWaiting(h, `manager_decision_r${i}_${1000 + i}`), h.result()),
+        ),
+        ...plans.map(async (p) => (await approveWhenGated(p, 'charge'), p.result())),
+      ]).finally(() => (finished = true));
+      const [outcomes, kills] = await Promise.all([results, killing]);
+      expect(kills).toBeGreaterThan(0);
 
-    for (const outcome of outcomes.slice(0, MISSIONS)) expect(outcome).toMatchObject({ status: 'sent' });
-    for (const summary of outcomes.slice(MISSIONS)) expect(summary).toMatchObject({ status: 'completed' });
+      for (const outcome of outcomes.slice(0, MISSIONS)) expect(outcome).toMatchObject({ status: 'sent' });
+      for (const summary of outcomes.slice(MISSIONS)) expect(summary).toMatchObject({ status: 'completed' });
 
-    const applied = readBank(bank).filter((r) => r.outcome === 'applied');
-    for (const op of ['prepare_wire', 'request_approval', 'execute_wire']) {
-      const keys = applied.filter((r) => r.operation === op).map((r) => r.idempotencyKey);
-      expect(keys, op).toHaveLength(MISSIONS);
-      expect(new Set(keys).size, op).toBe(MISSIONS);
-    }
-    const charged = readCharges(charges).filter((c) => c.outcome === 'applied');
-    expect(charged.map((c) => c.account).sort()).toEqual(Array.from({ length: PLANS }, (_, i) => `acct-${i}`).sort());
+      const applied = readBank(bank).filter((r) => r.outcome === 'applied');
+      for (const op of ['prepare_wire', 'request_approval', 'execute_wire']) {
+        const keys = applied.filter((r) => r.operation === op).map((r) => r.idempotencyKey);
+        expect(keys, op).toHaveLength(MISSIONS);
+        expect(new Set(keys).size, op).toBe(MISSIONS);
+      }
+      const charged = readCharges(charges).filter((c) => c.outcome === 'applied');
+      expect(charged.map((c) => c.account).sort()).toEqual(Array.from({ length: PLANS }, (_, i) => `acct-${i}`).sort());
 
-    for (const h of missions) {
-      const report = await env.audit(h.workflowId);
-      expect({ id: h.workflowId, problems: report.problems, duplicates: report.duplicateEffects, replay: report.replay.errors, ok: report.ok }).toEqual({
-        id: h.workflowId, problems: [], duplicates: [], replay: [], ok: true,
-      });
-    }
-    for (const p of plans) {
-      const report = await env.auditPlan(p.id);
-      expect({ id: p.id, problems: report.problems, duplicates: report.duplicateEffects, ok: report.ok }).toEqual({ id: p.id, problems: [], duplicates: [], ok: true });
-    }
-    console.log(`scale: ${MISSIONS} missions, ${PLANS} plans, ${kills} SIGKILLs, ${readBank(bank).filter((r) => r.outcome === 'deduplicated').length} deduplicated retries`);
-  });
+      for (const h of missions) {
+        const report = await env.audit(h.workflowId);
+        expect({
+          id: h.workflowId,
+          problems: report.problems,
+          duplicates: report.duplicateEffects,
+          replay: report.replay.errors,
+          ok: report.ok,
+        }).toEqual({
+          id: h.workflowId,
+          problems: [],
+          duplicates: [],
+          replay: [],
+          ok: true,
+        });
+      }
+      for (const p of plans) {
+        const report = await env.auditPlan(p.id);
+        expect({ id: p.id, problems: report.problems, duplicates: report.duplicateEffects, ok: report.ok }).toEqual({
+          id: p.id,
+          problems: [],
+          duplicates: [],
+          ok: true,
+        });
+      }
+      console.log(
+        `scale: ${MISSIONS} missions, ${PLANS} plans, ${kills} SIGKILLs, ${readBank(bank).filter((r) => r.outcome === 'deduplicated').length} deduplicated retries`,
+      );
+    },
+  );
 });

@@ -22,7 +22,11 @@ import { freshBankFile, missionEnv, waitForStatus, type MissionEnv } from '../mi
 const executablePath = chromiumPath();
 const shots = process.env.UI_SCREENSHOTS;
 const KEY = 'manager_decision_bob_5000';
-const wire = { agent: 'wire-transfer', input: { recipient: 'bob', amount: 5000 }, options: { statusSearchAttribute: 'NavigatorStatus' } };
+const wire = {
+  agent: 'wire-transfer',
+  input: { recipient: 'bob', amount: 5000 },
+  options: { statusSearchAttribute: 'NavigatorStatus' },
+};
 
 /** The page's text with its frames' (the UI renders user metadata as markdown in iframes). */
 async function pageText(page: Page): Promise<string> {
@@ -31,10 +35,19 @@ async function pageText(page: Page): Promise<string> {
 }
 
 /** A mission env on a real server with its UI (and the UI's codec endpoint, when given). */
-async function envWithUi(codecEndpoint?: string, codec?: AesGcmCodec): Promise<{ m: MissionEnv; server: () => TemporalCliServer }> {
+async function envWithUi(
+  codecEndpoint?: string,
+  codec?: AesGcmCodec,
+): Promise<{ m: MissionEnv; server: () => TemporalCliServer }> {
   let server: TemporalCliServer | undefined;
   const m = await missionEnv({
-    startServer: async () => (server = await startTemporalCliServer({ port: 0, uiPort: 0, searchAttributes: { NavigatorStatus: 'Keyword' }, uiCodecEndpoint: codecEndpoint })),
+    startServer: async () =>
+      (server = await startTemporalCliServer({
+        port: 0,
+        uiPort: 0,
+        searchAttributes: { NavigatorStatus: 'Keyword' },
+        uiCodecEndpoint: codecEndpoint,
+      })),
     ...(codec ? { dataConverter: { payloadCodecs: [codec] } } : {}),
   });
   await m.startWorker();
@@ -67,7 +80,9 @@ describe.runIf(testServerKind() === 'temporal' && executablePath)('the Temporal 
       if (expected.every((e) => text.includes(e))) return text;
       await page.waitForTimeout(200);
     }
-    throw new Error(`the UI page ${url} (${tab ?? 'main'}) never showed ${JSON.stringify(expected.filter((e) => !text.includes(e)))}; it shows:\n${text.slice(0, 3000)}`);
+    throw new Error(
+      `the UI page ${url} (${tab ?? 'main'}) never showed ${JSON.stringify(expected.filter((e) => !text.includes(e)))}; it shows:\n${text.slice(0, 3000)}`,
+    );
   }
 
   describe('a mission', () => {
@@ -89,7 +104,14 @@ describe.runIf(testServerKind() === 'temporal' && executablePath)('the Temporal 
       const url = `${ui}/namespaces/default/workflows/${handle.workflowId}`;
       await tabShows(url, null, ['navigatorMission', 'runPass • pass 1', `deadline of ${KEY}`, 'Running']);
       await shot('waiting-history');
-      await tabShows(url, 'User Metadata', ['Navigator mission: wire-transfer', 'Current Details', 'waiting', KEY, 'Mission Log', 'prepare_wire_bob_5000']);
+      await tabShows(url, 'User Metadata', [
+        'Navigator mission: wire-transfer',
+        'Current Details',
+        'waiting',
+        KEY,
+        'Mission Log',
+        'prepare_wire_bob_5000',
+      ]);
       await shot('waiting-current-details');
       await tabShows(url, 'Search Attributes', ['NavigatorStatus', 'waiting']);
 
@@ -102,7 +124,9 @@ describe.runIf(testServerKind() === 'temporal' && executablePath)('the Temporal 
   });
 
   describe('with the AES-GCM codec', () => {
-    const codec = new AesGcmCodec(keysFromEnv({ NAVIGATOR_CODEC_KEYS: `k1:${Buffer.alloc(32, 7).toString('base64')}` }));
+    const codec = new AesGcmCodec(
+      keysFromEnv({ NAVIGATOR_CODEC_KEYS: `k1:${Buffer.alloc(32, 7).toString('base64')}` }),
+    );
     let m: MissionEnv;
     let codecServer: CodecServer;
     let ui: string;
@@ -112,7 +136,13 @@ describe.runIf(testServerKind() === 'temporal' && executablePath)('the Temporal 
       codecServer = await startCodecServer({ codec, port: 0, origin: `http://127.0.0.1:${uiPort}` });
       let server: TemporalCliServer | undefined;
       m = await missionEnv({
-        startServer: async () => (server = await startTemporalCliServer({ port: 0, uiPort, searchAttributes: { NavigatorStatus: 'Keyword' }, uiCodecEndpoint: codecServer.endpoint })),
+        startServer: async () =>
+          (server = await startTemporalCliServer({
+            port: 0,
+            uiPort,
+            searchAttributes: { NavigatorStatus: 'Keyword' },
+            uiCodecEndpoint: codecServer.endpoint,
+          })),
         dataConverter: { payloadCodecs: [codec] },
       });
       await m.startWorker();
@@ -127,7 +157,10 @@ describe.runIf(testServerKind() === 'temporal' && executablePath)('the Temporal 
       freshBankFile();
       const handle = await m.start(wire, 'wire-ui-codec');
       await waitForStatus(handle, (s) => s.status === 'waiting');
-      await tabShows(`${ui}/namespaces/default/workflows/${handle.workflowId}`, null, ['"recipient": "bob"', '"amount": 5000']);
+      await tabShows(`${ui}/namespaces/default/workflows/${handle.workflowId}`, null, [
+        '"recipient": "bob"',
+        '"amount": 5000',
+      ]);
       await shot('codec-decoded');
     });
   });

@@ -15,7 +15,11 @@ const REC = {
   'by-ten': '(partial + 10)',
 };
 
-async function kept(rec: Record<string, string> = REC, mission = 'm1', cache = new NamespaceCache()): Promise<NamespaceCache> {
+async function kept(
+  rec: Record<string, string> = REC,
+  mission = 'm1',
+  cache = new NamespaceCache(),
+): Promise<NamespaceCache> {
   cache.keep(mission, CTX, rec, await deserializeNamespace(rec));
   return cache;
 }

@@ -54,7 +54,8 @@ describe('readRecord', () => {
     expect(literalOf('[1 {:a "b"} #{:c}]')).toEqual(vec([1, map([[kw('a'), 'b']]), set([kw('c')])]));
     expect(literalOf('-3')).toBe(-3);
     expect(literalOf('nil')).toBeNull();
-    for (const src of ['(list 1 2)', '[x]', '#"a+"', '##Inf', '(fn [x] x)', 'nilly', '[1 (list 2)]']) expect(literalOf(src)).toBeUndefined();
+    for (const src of ['(list 1 2)', '[x]', '#"a+"', '##Inf', '(fn [x] x)', 'nilly', '[1 (list 2)]'])
+      expect(literalOf(src)).toBeUndefined();
   });
 
   it('a source that does not read fails as with deserializeNamespace', async () => {

@@ -68,7 +68,10 @@ describe('namespaces kept per thread', () => {
 
   it('a changed entry is read again, with the entries that name it', async () => {
     await both(PROGRAM, async () => ({ namespace: await fresh(), runId: 'mission-change' }));
-    const changed = await both(PROGRAM, async () => ({ namespace: await fresh({ ...NS, threshold: '18' }), runId: 'mission-change' }));
+    const changed = await both(PROGRAM, async () => ({
+      namespace: await fresh({ ...NS, threshold: '18' }),
+      runId: 'mission-change',
+    }));
     // threshold and senior? (which names it) are read again; users and names-of are taken
     expect(changed.reused).toBe(2);
     expect(changed.result.status === 'ok' && prStr(changed.result.value)).toBe('["ann" "bo" "cy"]');
@@ -90,7 +93,11 @@ describe('namespaces kept per thread', () => {
     const opts = async (): Promise<RunOptions> => ({ namespace: await fresh(), runId: 'mission-killed' });
     await both(PROGRAM, opts);
     const namespace = await fresh();
-    const stopped = await runSandboxed('(def seniors []) (loop [i 0] (recur (inc i)))', { namespace, runId: 'mission-killed', limits: { fuel: 1e13, timeoutMs: 60_000 } }, { hardLimitMs: 1000 });
+    const stopped = await runSandboxed(
+      '(def seniors []) (loop [i 0] (recur (inc i)))',
+      { namespace, runId: 'mission-killed', limits: { fuel: 1e13, timeoutMs: 60_000 } },
+      { hardLimitMs: 1000 },
+    );
     expect(stopped.status === 'error' && stopped.error.code).toBe('limit_exceeded');
     expect([...stopped.namespace]).toEqual([...namespace]);
     const after = await both(PROGRAM, opts);
@@ -100,12 +107,15 @@ describe('namespaces kept per thread', () => {
 
   it('an entry defined again to the same source comes back as the value sent', async () => {
     const namespace = await fresh();
-    const { result } = await both(`(defn senior? [u] (>= (:age u) threshold)) (def threshold 41) 1`, async () => ({ namespace, runId: 'mission-same-source' }));
+    const { result } = await both(`(defn senior? [u] (>= (:age u) threshold)) (def threshold 41) 1`, async () => ({
+      namespace,
+      runId: 'mission-same-source',
+    }));
     expect(result.namespace.get('senior?')).toBe(namespace.get('senior?'));
     expect(result.namespace.get('threshold')).toBe(41);
   });
 
-  it("the host reads a result once per mission: a pass defining a helper again takes the value it read", async () => {
+  it('the host reads a result once per mission: a pass defining a helper again takes the value it read', async () => {
     const helper = '(defn twice [x] (* 2 x)) (twice 21)';
     const first = await both(helper, async () => ({ runId: 'mission-host' }));
     const before = sandboxStats().resultEntriesReused;
@@ -131,10 +141,18 @@ describe('namespaces kept per thread', () => {
 });
 
 describe('tool validation', () => {
-  it("asks the host once per program and distinct arguments, though the program re-runs after each call", async () => {
+  it('asks the host once per program and distinct arguments, though the program re-runs after each call', async () => {
     let checks = 0;
     const input = z.object({ id: z.number() }).refine(() => ++checks > 0);
-    const tools: ToolDef[] = [{ name: 'lookup', description: 'a read', input, sideEffect: 'read_only', handler: async ({ id }: { id: number }) => ({ score: id * 3 }) }];
+    const tools: ToolDef[] = [
+      {
+        name: 'lookup',
+        description: 'a read',
+        input,
+        sideEffect: 'read_only',
+        handler: async ({ id }: { id: number }) => ({ score: id * 3 }),
+      },
+    ];
     const source = '(task "scores" (mapv #(:score (tool/lookup {:id %})) [1 2 3]))';
     const opts = (): RunOptions => ({ tools, journal: new Map(), runId: 'mission-tools' });
     const inProcess = await run(source, opts());
@@ -151,7 +169,15 @@ describe('tool validation', () => {
   it('a handler gets the arguments parsed as in-process, a schema with transforms applied once', async () => {
     const seen: unknown[] = [];
     const input = z.object({ name: z.string().transform((s) => s.length), tags: z.array(z.string()).default([]) });
-    const tools: ToolDef[] = [{ name: 'measure', description: 'measures', input, sideEffect: 'read_only', handler: async (args: unknown) => (seen.push(args), { ok: true }) }];
+    const tools: ToolDef[] = [
+      {
+        name: 'measure',
+        description: 'measures',
+        input,
+        sideEffect: 'read_only',
+        handler: async (args: unknown) => (seen.push(args), { ok: true }),
+      },
+    ];
     const source = '[(tool/measure {:name "abcd"}) (tool/measure {:name "xy" :tags ["t"]})]';
     const inProcess = await run(source, { tools, runId: 'mission-transform' });
     const handled = seen.splice(0);
@@ -159,6 +185,9 @@ describe('tool validation', () => {
     expect(comparable(sandboxed)).toEqual(comparable(inProcess));
     expect(sandboxed.status).toBe('ok');
     expect(seen).toEqual(handled);
-    expect(seen).toEqual([{ name: 4, tags: [] }, { name: 2, tags: ['t'] }]);
+    expect(seen).toEqual([
+      { name: 4, tags: [] },
+      { name: 2, tags: ['t'] },
+    ]);
   });
 });

@@ -15,14 +15,39 @@ afterAll(() => closeSandboxes());
 
 const calls: string[] = [];
 const tools: ToolDef[] = [
-  { name: 'add', description: 'adds', input: z.object({ a: z.number(), b_c: z.number().default(0) }), sideEffect: 'read_only', handler: async ({ a, b_c }: { a: number; b_c: number }) => (calls.push(`add ${a}`), { sum: a + b_c }) },
-  { name: 'boom', description: 'fails', input: z.object({}), sideEffect: 'local', handler: () => { throw new Error('kaboom'); } },
-  { name: 'send', description: 'external', input: z.object({ to: z.string() }), sideEffect: 'external', handler: () => ({ sent: true }) },
+  {
+    name: 'add',
+    description: 'adds',
+    input: z.object({ a: z.number(), b_c: z.number().default(0) }),
+    sideEffect: 'read_only',
+    handler: async ({ a, b_c }: { a: number; b_c: number }) => (calls.push(`add ${a}`), { sum: a + b_c }),
+  },
+  {
+    name: 'boom',
+    description: 'fails',
+    input: z.object({}),
+    sideEffect: 'local',
+    handler: () => {
+      throw new Error('kaboom');
+    },
+  },
+  {
+    name: 'send',
+    description: 'external',
+    input: z.object({ to: z.string() }),
+    sideEffect: 'external',
+    handler: () => ({ sent: true }),
+  },
 ];
 
 /** What a result says, in comparable text. */
 function summary(r: RunResult): unknown {
-  const outcome = r.status === 'ok' || r.status === 'fail' ? prStr(r.value) : r.status === 'error' ? `${r.error.code}: ${r.error.message} @${r.error.span?.line}:${r.error.span?.col}` : JSON.stringify(r.effects);
+  const outcome =
+    r.status === 'ok' || r.status === 'fail'
+      ? prStr(r.value)
+      : r.status === 'error'
+        ? `${r.error.code}: ${r.error.message} @${r.error.span?.line}:${r.error.span?.col}`
+        : JSON.stringify(r.effects);
   return {
     status: r.status,
     outcome,
@@ -43,7 +68,7 @@ const programs = [
   '(task "t2" (tool/boom))',
   '(try (tool/boom) (catch Exception e (str "caught: " (ex-message e))))',
   '(println "hi" [1 {:a "b"}]) (fail {:why "no"})',
-  "(step-done \"s1\" \"first step\") (return '(1 2))",
+  '(step-done "s1" "first step") (return \'(1 2))',
   '(task "mail" (tool/send {:to "ann"}))',
   '(let [r (pmap #(tool/add {:a %}) [1 2 3])] (map :sum r))',
   '(/ 1 0)',
@@ -69,10 +94,18 @@ describe('the sandbox runs programs as the interpreter does', () => {
     expect([...first.namespace.keys()]).toEqual(['twice', 'data']);
     const second = await runSandboxed('(map twice data)', { namespace: first.namespace });
     expect(second.status === 'ok' && prStr(second.value)).toBe('(2 4)');
-    const suspended = await runSandboxed('(task "mail" (tool/send {:to "ann"}))', { tools, journal: new Map(), effects: { runId: 'r', isEffect: (t) => t.sideEffect === 'external' } });
+    const suspended = await runSandboxed('(task "mail" (tool/send {:to "ann"}))', {
+      tools,
+      journal: new Map(),
+      effects: { runId: 'r', isEffect: (t) => t.sideEffect === 'external' },
+    });
     expect(suspended.status).toBe('suspended');
     const key = suspended.status === 'suspended' ? suspended.effects[0]!.id : '';
-    const resumed = await runSandboxed('(task "mail" (tool/send {:to "ann"}))', { tools, journal: new Map(), effects: { runId: 'r', isEffect: (t) => t.sideEffect === 'external', results: new Map([[key, { sent: 'yes' }]]) } });
+    const resumed = await runSandboxed('(task "mail" (tool/send {:to "ann"}))', {
+      tools,
+      journal: new Map(),
+      effects: { runId: 'r', isEffect: (t) => t.sideEffect === 'external', results: new Map([[key, { sent: 'yes' }]]) },
+    });
     expect(resumed.status === 'ok' && prStr(resumed.value)).toBe('{"sent" "yes"}');
     expect([...resumed.journal!]).toEqual([['mail', { sent: 'yes' }]]);
   });
@@ -90,9 +123,16 @@ describe('containment', () => {
   });
 
   it('stops a memory bomb at the heap cap with limit_exceeded', { timeout: 60_000 }, async () => {
-    const result = await runSandboxed('(count (reduce (fn [acc i] (conj acc (vec (range 100000)))) [] (range 100000)))', { limits: { fuel: 1e13, timeoutMs: 60_000 } }, { maxMemoryMb: 64 });
+    const result = await runSandboxed(
+      '(count (reduce (fn [acc i] (conj acc (vec (range 100000)))) [] (range 100000)))',
+      { limits: { fuel: 1e13, timeoutMs: 60_000 } },
+      { maxMemoryMb: 64 },
+    );
     expect(result.status).toBe('error');
-    expect(result.status === 'error' && [result.error.code, result.error.message]).toEqual(['limit_exceeded', 'program used more than 64 MB of memory and was stopped']);
+    expect(result.status === 'error' && [result.error.code, result.error.message]).toEqual([
+      'limit_exceeded',
+      'program used more than 64 MB of memory and was stopped',
+    ]);
     // the pool goes on with a fresh thread
     const after = await runSandboxed('(+ 1 2)', {}, { maxMemoryMb: 64 });
     expect(after.status === 'ok' && after.value).toBe(3);
@@ -105,7 +145,10 @@ describe('containment', () => {
       { tools, journal: new Map(), limits: { fuel: 1e13, timeoutMs: 60_000 }, onJournal: (c) => seen.push(c.id) },
       { hardLimitMs: 1500 },
     );
-    expect(result.status === 'error' && [result.error.code, result.error.message]).toEqual(['limit_exceeded', 'program exceeded the 1500 ms time limit and was stopped']);
+    expect(result.status === 'error' && [result.error.code, result.error.message]).toEqual([
+      'limit_exceeded',
+      'program exceeded the 1500 ms time limit and was stopped',
+    ]);
     expect([...result.journal!]).toEqual([['first', { sum: 1 }]]);
     expect(result.toolCalls.map((c) => [c.tool, c.result])).toEqual([['add', { sum: 1 }]]);
     expect(seen).toEqual(['first', 'second', 'second']);
@@ -120,6 +163,8 @@ describe('containment', () => {
 
   it('runs many programs at once through a bounded number of threads', { timeout: 60_000 }, async () => {
     const results = await Promise.all(Array.from({ length: 24 }, (_, i) => runSandboxed(`(* ${i} 2)`, {})));
-    expect(results.map((r) => (r.status === 'ok' ? r.value : r.status))).toEqual(Array.from({ length: 24 }, (_, i) => i * 2));
+    expect(results.map((r) => (r.status === 'ok' ? r.value : r.status))).toEqual(
+      Array.from({ length: 24 }, (_, i) => i * 2),
+    );
   });
 });

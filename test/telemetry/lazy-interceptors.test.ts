@@ -4,7 +4,11 @@
  * be the classes' own (an SDK upgrade that adds one must add it there).
  */
 import { describe, expect, it } from 'vitest';
-import { OpenTelemetryInboundInterceptor, OpenTelemetryInternalsInterceptor, OpenTelemetryOutboundInterceptor } from '@temporalio/interceptors-opentelemetry/lib/workflow/index.js';
+import {
+  OpenTelemetryInboundInterceptor,
+  OpenTelemetryInternalsInterceptor,
+  OpenTelemetryOutboundInterceptor,
+} from '@temporalio/interceptors-opentelemetry/lib/workflow/index.js';
 import { TEMPORAL_METHODS } from '../../src/telemetry/workflow-tracing.ts';
 
 const methods = (c: { prototype: object }) =>

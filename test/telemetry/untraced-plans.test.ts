@@ -53,13 +53,29 @@ describe('plans started without a trace', () => {
   });
 
   /** Runs the plan to its end on a worker traced or not, started by a client traced or not; returns its history. */
-  async function recordPlan(opts: { clientTraced: boolean; workerTraced: boolean }): Promise<{ id: string; events: Events }> {
+  async function recordPlan(opts: {
+    clientTraced: boolean;
+    workerTraced: boolean;
+  }): Promise<{ id: string; events: Events }> {
     const client = new Client({ connection, ...(opts.clientTraced ? { plugins: telemetry.plugins } : {}) });
     const taskQueue = `untraced-${opts.clientTraced}-${opts.workerTraced}-${Date.now()}`;
-    const worker = await createNavigatorWorker({ connection: native, client, taskQueue, agents: Object.values(labAgents), telemetry: opts.workerTraced ? telemetry : null, workflowBundle: bundle });
+    const worker = await createNavigatorWorker({
+      connection: native,
+      client,
+      taskQueue,
+      agents: Object.values(labAgents),
+      telemetry: opts.workerTraced ? telemetry : null,
+      workflowBundle: bundle,
+    });
     const running = worker.run();
     try {
-      const plan: PlanHandle = await startPlan(client, { agent: 'lab', approve: true, document: { steps: STEPS }, id: `untraced-plan-${taskQueue}`, taskQueue });
+      const plan: PlanHandle = await startPlan(client, {
+        agent: 'lab',
+        approve: true,
+        document: { steps: STEPS },
+        id: `untraced-plan-${taskQueue}`,
+        taskQueue,
+      });
       await waitForPlan(plan, awaiting('delete'));
       await plan.approveStep('delete', { by: 'ana' });
       const summary = await plan.result();
@@ -74,45 +90,78 @@ describe('plans started without a trace', () => {
   }
 
   const replay = ({ id, events }: { id: string; events: Events }, traced: boolean) =>
-    Worker.runReplayHistory({ workflowBundle: bundle, ...(traced ? { plugins: telemetry.plugins } : { sinks: silentSpanSinks }) }, { events }, id);
-  const markers = (events: Events) => events.filter((e) => e.markerRecordedEventAttributes).map((e) => e.markerRecordedEventAttributes!.details?.['patch-data']?.payloads?.[0]?.data).map((d) => (d ? Buffer.from(d).toString() : ''));
-  const tracedCalls = (events: Events) => events.filter((e) => e.activityTaskScheduledEventAttributes?.header?.fields?.['_tracer-data'] || e.startChildWorkflowExecutionInitiatedEventAttributes?.header?.fields?.['_tracer-data']).length;
-  const calls = (events: Events) => events.filter((e) => e.activityTaskScheduledEventAttributes || e.startChildWorkflowExecutionInitiatedEventAttributes).length;
+    Worker.runReplayHistory(
+      { workflowBundle: bundle, ...(traced ? { plugins: telemetry.plugins } : { sinks: silentSpanSinks }) },
+      { events },
+      id,
+    );
+  const markers = (events: Events) =>
+    events
+      .filter((e) => e.markerRecordedEventAttributes)
+      .map((e) => e.markerRecordedEventAttributes!.details?.['patch-data']?.payloads?.[0]?.data)
+      .map((d) => (d ? Buffer.from(d).toString() : ''));
+  const tracedCalls = (events: Events) =>
+    events.filter(
+      (e) =>
+        e.activityTaskScheduledEventAttributes?.header?.fields?.['_tracer-data'] ||
+        e.startChildWorkflowExecutionInitiatedEventAttributes?.header?.fields?.['_tracer-data'],
+    ).length;
+  const calls = (events: Events) =>
+    events.filter(
+      (e) => e.activityTaskScheduledEventAttributes || e.startChildWorkflowExecutionInitiatedEventAttributes,
+    ).length;
 
-  it('traced start: the interceptors run and mark each call; the history replays on a worker with tracing off and on', { timeout: 180_000 }, async () => {
-    exporter.reset();
-    const run = await recordPlan({ clientTraced: true, workerTraced: true });
-    await telemetry.flush();
-    const { events } = run;
-    expect(markers(events).some((m) => m.includes(UNTRACED_PATCH))).toBe(false);
-    expect(calls(events)).toBeGreaterThanOrEqual(STEPS.length + 2);
-    expect(tracedCalls(events)).toBe(calls(events));
-    const names = new Set(exporter.getFinishedSpans().map((s) => s.name));
-    for (const name of ['RunWorkflow:planExecution', 'StartActivity:runPlanStep', 'StartChildWorkflow:navigatorMission']) expect(names, name).toContain(name);
-    await replay(run, false);
-    await replay(run, true);
-  });
+  it(
+    'traced start: the interceptors run and mark each call; the history replays on a worker with tracing off and on',
+    { timeout: 180_000 },
+    async () => {
+      exporter.reset();
+      const run = await recordPlan({ clientTraced: true, workerTraced: true });
+      await telemetry.flush();
+      const { events } = run;
+      expect(markers(events).some((m) => m.includes(UNTRACED_PATCH))).toBe(false);
+      expect(calls(events)).toBeGreaterThanOrEqual(STEPS.length + 2);
+      expect(tracedCalls(events)).toBe(calls(events));
+      const names = new Set(exporter.getFinishedSpans().map((s) => s.name));
+      for (const name of [
+        'RunWorkflow:planExecution',
+        'StartActivity:runPlanStep',
+        'StartChildWorkflow:navigatorMission',
+      ])
+        expect(names, name).toContain(name);
+      await replay(run, false);
+      await replay(run, true);
+    },
+  );
 
-  it('untraced start: recorded with the marker and no trace headers; replays on a worker with tracing on and off', { timeout: 180_000 }, async () => {
-    const run = await recordPlan({ clientTraced: false, workerTraced: false });
-    const { events } = run;
-    expect(markers(events).filter((m) => m.includes(UNTRACED_PATCH))).toHaveLength(1);
-    expect(calls(events)).toBeGreaterThanOrEqual(STEPS.length + 2);
-    expect(tracedCalls(events)).toBe(0);
-    await replay(run, true);
-    await replay(run, false);
-  });
+  it(
+    'untraced start: recorded with the marker and no trace headers; replays on a worker with tracing on and off',
+    { timeout: 180_000 },
+    async () => {
+      const run = await recordPlan({ clientTraced: false, workerTraced: false });
+      const { events } = run;
+      expect(markers(events).filter((m) => m.includes(UNTRACED_PATCH))).toHaveLength(1);
+      expect(calls(events)).toBeGreaterThanOrEqual(STEPS.length + 2);
+      expect(tracedCalls(events)).toBe(0);
+      await replay(run, true);
+      await replay(run, false);
+    },
+  );
 
-  it('untraced start on a tracing worker: no workflow spans (its activities still trace); replays with tracing off', { timeout: 180_000 }, async () => {
-    exporter.reset();
-    const run = await recordPlan({ clientTraced: false, workerTraced: true });
-    await telemetry.flush();
-    const { events } = run;
-    expect(markers(events).filter((m) => m.includes(UNTRACED_PATCH))).toHaveLength(1);
-    expect(tracedCalls(events)).toBe(0);
-    const names = new Set(exporter.getFinishedSpans().map((s) => s.name));
-    expect(names.has('RunWorkflow:planExecution')).toBe(false);
-    expect(names.has('RunActivity:runPlanStep')).toBe(true);
-    await replay(run, false);
-  });
+  it(
+    'untraced start on a tracing worker: no workflow spans (its activities still trace); replays with tracing off',
+    { timeout: 180_000 },
+    async () => {
+      exporter.reset();
+      const run = await recordPlan({ clientTraced: false, workerTraced: true });
+      await telemetry.flush();
+      const { events } = run;
+      expect(markers(events).filter((m) => m.includes(UNTRACED_PATCH))).toHaveLength(1);
+      expect(tracedCalls(events)).toBe(0);
+      const names = new Set(exporter.getFinishedSpans().map((s) => s.name));
+      expect(names.has('RunWorkflow:planExecution')).toBe(false);
+      expect(names.has('RunActivity:runPlanStep')).toBe(true);
+      await replay(run, false);
+    },
+  );
 });

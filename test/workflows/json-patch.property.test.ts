@@ -10,7 +10,10 @@ const json: fc.Arbitrary<Json> = fc.jsonValue() as fc.Arbitrary<Json>;
 const grown = json.chain((base) => fc.tuple(fc.constant(base), edit(base)));
 
 function edit(v: Json): fc.Arbitrary<Json> {
-  if (Array.isArray(v)) return fc.tuple(fc.array(json, { maxLength: 3 }), fc.nat(v.length)).map(([extra, keep]) => [...v.slice(0, keep), ...extra]);
+  if (Array.isArray(v))
+    return fc
+      .tuple(fc.array(json, { maxLength: 3 }), fc.nat(v.length))
+      .map(([extra, keep]) => [...v.slice(0, keep), ...extra]);
   if (v !== null && typeof v === 'object') {
     const keys = Object.keys(v);
     if (!keys.length) return fc.dictionary(fc.string(), json, { maxKeys: 2 });

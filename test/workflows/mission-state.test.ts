@@ -10,7 +10,15 @@ const agent: AgentDescription = {
   name: 'wire',
   plan: [{ id: '1', description: 'one' }],
   decisions: [
-    { key: 'manager_decision_bob_5000', description: 'd', allowed: ['approved', 'rejected'], approveValue: 'approved', rejectValue: 'rejected', timeoutMs: 1000, expiryValue: 'rejected' },
+    {
+      key: 'manager_decision_bob_5000',
+      description: 'd',
+      allowed: ['approved', 'rejected'],
+      approveValue: 'approved',
+      rejectValue: 'rejected',
+      timeoutMs: 1000,
+      expiryValue: 'rejected',
+    },
   ],
   tools: { execute_wire: 'external', lookup: 'read_only' },
 };
@@ -22,7 +30,17 @@ function state(input: Record<string, unknown> = {}) {
 }
 
 function done(partial: Partial<Done>): Done {
-  return { kind: 'done', outcome: { kind: 'return', value: null }, basedOnVersion: 0, journalDelta: [], resets: [], summaries: {}, toolCalls: [], tokens: 0, ...partial };
+  return {
+    kind: 'done',
+    outcome: { kind: 'return', value: null },
+    basedOnVersion: 0,
+    journalDelta: [],
+    resets: [],
+    summaries: {},
+    toolCalls: [],
+    tokens: 0,
+    ...partial,
+  };
 }
 
 describe('MissionInput', () => {
@@ -50,16 +68,42 @@ describe('MissionInput', () => {
 
 describe('MissionState journal', () => {
   it('keeps commit order and applies resets before commits', () => {
-    const s = state({ journal: [['a', 1], ['b', 2]] });
-    s.applyPass(done({ basedOnVersion: s.journalVersion, resets: ['a'], journalDelta: [['c', 3], ['a', 4]] }));
-    expect(s.journalEntries()).toEqual([['b', 2], ['c', 3], ['a', 4]]);
+    const s = state({
+      journal: [
+        ['a', 1],
+        ['b', 2],
+      ],
+    });
+    s.applyPass(
+      done({
+        basedOnVersion: s.journalVersion,
+        resets: ['a'],
+        journalDelta: [
+          ['c', 3],
+          ['a', 4],
+        ],
+      }),
+    );
+    expect(s.journalEntries()).toEqual([
+      ['b', 2],
+      ['c', 3],
+      ['a', 4],
+    ]);
   });
 
   it('a person writing a key during a pass wins over the pass commit of that key', () => {
     const s = state();
     const read = s.journalVersion;
     s.writeByPerson('manager_decision_bob_5000', 'approved');
-    s.applyPass(done({ basedOnVersion: read, journalDelta: [['manager_decision_bob_5000', null], ['other', 1]] }));
+    s.applyPass(
+      done({
+        basedOnVersion: read,
+        journalDelta: [
+          ['manager_decision_bob_5000', null],
+          ['other', 1],
+        ],
+      }),
+    );
     expect(Object.fromEntries(s.journalEntries())).toEqual({ manager_decision_bob_5000: 'approved', other: 1 });
   });
 
@@ -134,7 +178,10 @@ describe('budgets and ledger', () => {
 
   it('finds a completed effect by idempotency key so it never runs twice', () => {
     const s = state();
-    const entry = s.startEffect({ id: 'k', taskId: 't', tool: 'execute_wire', args: {}, idempotencyKey: 'k' }, 'tool-1-t');
+    const entry = s.startEffect(
+      { id: 'k', taskId: 't', tool: 'execute_wire', args: {}, idempotencyKey: 'k' },
+      'tool-1-t',
+    );
     expect(s.completedEffect('k')).toBeUndefined();
     Object.assign(entry, { status: 'completed', result: { ok: true } });
     expect(s.completedEffect('k')?.result).toEqual({ ok: true });
@@ -143,17 +190,47 @@ describe('budgets and ledger', () => {
 
   it("lists a pass's own calls among its effects in the order they ran, numbered in that order", () => {
     const s = state();
-    s.ledger.push({ seq: 1, pass: 0, taskId: null, tool: 'lookup', sideEffect: 'read_only', idempotencyKey: 'old', status: 'completed', attempts: 1, activity: 'pass-0' });
+    s.ledger.push({
+      seq: 1,
+      pass: 0,
+      taskId: null,
+      tool: 'lookup',
+      sideEffect: 'read_only',
+      idempotencyKey: 'old',
+      status: 'completed',
+      attempts: 1,
+      activity: 'pass-0',
+    });
     s.beginPass();
-    const effect = (key: string) => s.startEffect({ id: key, taskId: key, tool: 'execute_wire', args: {}, idempotencyKey: key }, `tool-${s.ledger.length + 1}-execute_wire`);
+    const effect = (key: string) =>
+      s.startEffect(
+        { id: key, taskId: key, tool: 'execute_wire', args: {}, idempotencyKey: key },
+        `tool-${s.ledger.length + 1}-execute_wire`,
+      );
     s.passStep = 1; // after the pass's first step: two effects at once
     effect('e1');
     effect('e2');
     s.passStep = 2;
     effect('e3');
-    const read = (key: string, step?: number) => ({ tool: 'lookup', taskId: null, idempotencyKey: key, sideEffect: 'read_only' as const, result: key, ...(step === undefined ? {} : { step }) });
+    const read = (key: string, step?: number) => ({
+      tool: 'lookup',
+      taskId: null,
+      idempotencyKey: key,
+      sideEffect: 'read_only' as const,
+      result: key,
+      ...(step === undefined ? {} : { step }),
+    });
     s.applyPass(done({ toolCalls: [read('r0', 0), read('r0b', 0), read('r1', 1), read('r2', 2)] }));
-    expect(s.ledger.map((e) => [e.seq, e.idempotencyKey])).toEqual([[1, 'old'], [2, 'r0'], [3, 'r0b'], [4, 'e1'], [5, 'e2'], [6, 'r1'], [7, 'e3'], [8, 'r2']]);
+    expect(s.ledger.map((e) => [e.seq, e.idempotencyKey])).toEqual([
+      [1, 'old'],
+      [2, 'r0'],
+      [3, 'r0b'],
+      [4, 'e1'],
+      [5, 'e2'],
+      [6, 'r1'],
+      [7, 'e3'],
+      [8, 'r2'],
+    ]);
     expect(s.toolCalls).toBe(7);
 
     // calls recorded before steps were (an older worker's pass result): after the effects
@@ -161,6 +238,9 @@ describe('budgets and ledger', () => {
     s.passStep = 1;
     effect('e4');
     s.applyPass(done({ toolCalls: [read('r3')] }));
-    expect(s.ledger.slice(8).map((e) => [e.seq, e.idempotencyKey])).toEqual([[9, 'e4'], [10, 'r3']]);
+    expect(s.ledger.slice(8).map((e) => [e.seq, e.idempotencyKey])).toEqual([
+      [9, 'e4'],
+      [10, 'r3'],
+    ]);
   });
 });

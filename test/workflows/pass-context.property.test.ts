@@ -11,16 +11,32 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { PassContexts, contextFrom, stepBase } from '../../src/activities/pass-contexts.ts';
 import { canonicalJson } from '../../src/lisp/json.ts';
-import { MissionInput, type Json, type PassContext, type PassRequest, type PassResponse } from '../../src/workflows/mission/contract.ts';
+import {
+  MissionInput,
+  type Json,
+  type PassContext,
+  type PassRequest,
+  type PassResponse,
+} from '../../src/workflows/mission/contract.ts';
 import { applyPatch, diffJson } from '../../src/kernel/json-patch.ts';
 import { MissionState } from '../../src/workflows/mission/state.ts';
-import { MAX_CONTEXT_INPUT_CHARS, applyJournalOps, compactContext, wholeContext } from '../../src/workflows/mission/pass-context.ts';
+import {
+  MAX_CONTEXT_INPUT_CHARS,
+  applyJournalOps,
+  compactContext,
+  wholeContext,
+} from '../../src/workflows/mission/pass-context.ts';
 
 type Done = Extract<PassResponse, { kind: 'done' }>;
 
 const wire = <T>(v: T): T => JSON.parse(JSON.stringify(v)) as T;
 const key = fc.constantFrom('a', 'b', 'c', 'd', '__proto__');
-const value: fc.Arbitrary<Json> = fc.oneof(fc.integer(), fc.string({ maxLength: 6 }), fc.constant(null), fc.dictionary(fc.constantFrom('x', 'y'), fc.integer(), { maxKeys: 2 }));
+const value: fc.Arbitrary<Json> = fc.oneof(
+  fc.integer(),
+  fc.string({ maxLength: 6 }),
+  fc.constant(null),
+  fc.dictionary(fc.constantFrom('x', 'y'), fc.integer(), { maxKeys: 2 }),
+);
 
 /** What happens next in a mission, as data. */
 type Action =
@@ -33,7 +49,16 @@ type Action =
       /** a person writes this after the step is scheduled, before its worker reads */
       during: { key: string; value: Json } | null;
       /** a done pass (commits, resets, summaries, a tool call), effects (a new state), or a failed activity */
-      answer: { kind: 'done'; commits: Array<[string, Json]>; resets: string[]; summary: string | null; tool: string | null } | { kind: 'effects'; n: number; state: Json } | { kind: 'failed' };
+      answer:
+        | {
+            kind: 'done';
+            commits: Array<[string, Json]>;
+            resets: string[];
+            summary: string | null;
+            tool: string | null;
+          }
+        | { kind: 'effects'; n: number; state: Json }
+        | { kind: 'failed' };
       /** the answer history records is another attempt's, which this worker never saw */
       otherAttempt: boolean;
     };
@@ -48,8 +73,24 @@ const action: fc.Arbitrary<Action> = fc.oneof(
       worker: fc.oneof({ arbitrary: fc.constant(0), weight: 4 }, { arbitrary: fc.constant(1), weight: 1 }),
       during: fc.option(fc.record({ key, value }), { freq: 4 }),
       answer: fc.oneof(
-        { arbitrary: fc.record({ kind: fc.constant('done' as const), commits: fc.array(fc.tuple(key, value), { maxLength: 3 }), resets: fc.array(key, { maxLength: 1 }), summary: fc.option(fc.string({ maxLength: 5 })), tool: fc.option(fc.constantFrom('look', 'find')) }), weight: 4 },
-        { arbitrary: fc.record({ kind: fc.constant('effects' as const), n: fc.integer({ min: 1, max: 2 }), state: value }), weight: 3 },
+        {
+          arbitrary: fc.record({
+            kind: fc.constant('done' as const),
+            commits: fc.array(fc.tuple(key, value), { maxLength: 3 }),
+            resets: fc.array(key, { maxLength: 1 }),
+            summary: fc.option(fc.string({ maxLength: 5 })),
+            tool: fc.option(fc.constantFrom('look', 'find')),
+          }),
+          weight: 4,
+        },
+        {
+          arbitrary: fc.record({
+            kind: fc.constant('effects' as const),
+            n: fc.integer({ min: 1, max: 2 }),
+            state: value,
+          }),
+          weight: 3,
+        },
         { arbitrary: fc.constant({ kind: 'failed' as const }), weight: 1 },
       ),
       otherAttempt: fc.integer({ min: 0, max: 7 }).map((n) => n === 0),
@@ -71,7 +112,14 @@ function simulate(actions: Action[], journal: Array<[string, Json]>) {
     else {
       const resume = state.passState !== null;
       if (!resume) state.beginPass();
-      const req = wire<PassRequest>({ agent: 'a', pass: state.passes, journalVersion: state.journalVersion, resume, step: state.passStep, ...contextOf(state, resume, effects) });
+      const req = wire<PassRequest>({
+        agent: 'a',
+        pass: state.passes,
+        journalVersion: state.journalVersion,
+        resume,
+        step: state.passStep,
+        ...contextOf(state, resume, effects),
+      });
       const scheduled = wire(state.passContext());
       if (a.during) state.writeByPerson(a.during.key, a.during.value);
       const worker = workers[a.worker]!;
@@ -79,8 +127,7 @@ function simulate(actions: Action[], journal: Array<[string, Json]>) {
       if (given) {
         expect(canonicalJson(given as unknown as Json)).toBe(canonicalJson(scheduled as unknown as Json));
         expect(Object.keys(given.effectResults)).toEqual(Object.keys(scheduled.effectResults));
-      }
-      else asked++;
+      } else asked++;
       const read = given ?? wire(state.passContext());
       effects = step(state, worker, read, a);
     }
@@ -95,7 +142,12 @@ function contextOf(state: MissionState, resume: boolean, settled: string[]): Pic
 }
 
 /** The worker answers; the workflow records the answer and applies it. Returns the effects run for the next step. */
-function step(state: MissionState, worker: PassContexts, read: PassContext, a: Extract<Action, { kind: 'step' }>): string[] {
+function step(
+  state: MissionState,
+  worker: PassContexts,
+  read: PassContext,
+  a: Extract<Action, { kind: 'step' }>,
+): string[] {
   const journalRead = { version: read.journalVersion, hash: 'h', order: 'key' as const };
   if (a.answer.kind === 'failed') {
     // failedPass in mission-loop.ts
@@ -111,7 +163,13 @@ function step(state: MissionState, worker: PassContexts, read: PassContext, a: E
     const next = { turn: state.passStep, held: a.answer.state };
     const ids = Array.from({ length: a.answer.n }, (_, i) => `e${state.passes}-${state.passStep}-${i}`);
     // an effect's id is left out when it is its idempotency key
-    const effects = ids.map((id, i) => ({ ...(i % 2 ? { id } : {}), tool: 'send', args: {}, idempotencyKey: i % 2 ? `key-${id}` : id, taskId: null }));
+    const effects = ids.map((id, i) => ({
+      ...(i % 2 ? { id } : {}),
+      tool: 'send',
+      args: {},
+      idempotencyKey: i % 2 ? `key-${id}` : id,
+      taskId: null,
+    }));
     res = { kind: 'effects', effects, patch: diffJson(read.passState, next) ?? { o: {} }, journalRead };
   } else {
     const { commits, resets, summary, tool } = a.answer;
@@ -120,7 +178,18 @@ function step(state: MissionState, worker: PassContexts, read: PassContext, a: E
       journalDelta: commits,
       resets,
       summaries: summary === null ? {} : { [`s${state.passes}`]: summary },
-      toolCalls: tool === null ? [] : [{ tool, taskId: null, idempotencyKey: `k${state.passes}`, sideEffect: 'read_only', result: { n: state.passes % 2 ? 1 : 'x' } }],
+      toolCalls:
+        tool === null
+          ? []
+          : [
+              {
+                tool,
+                taskId: null,
+                idempotencyKey: `k${state.passes}`,
+                sideEffect: 'read_only',
+                result: { n: state.passes % 2 ? 1 : 'x' },
+              },
+            ],
       journalRead,
     });
   }
@@ -135,12 +204,23 @@ function step(state: MissionState, worker: PassContexts, read: PassContext, a: E
   state.passStep++;
   const ids = recorded.effects.map((e) => e.id ?? e.idempotencyKey);
   // effects settle in any order; a person may write while they run
-  for (const id of [...ids].reverse()) state.effectResults[id] = id.endsWith('1') ? { error: 'failed' } : { ok: { id } };
+  for (const id of [...ids].reverse())
+    state.effectResults[id] = id.endsWith('1') ? { error: 'failed' } : { ok: { id } };
   return ids;
 }
 
 function done(partial: Partial<Done>): Done {
-  return { kind: 'done', outcome: { kind: 'return', value: null }, basedOnVersion: 0, journalDelta: [], resets: [], summaries: {}, toolCalls: [], tokens: 0, ...partial };
+  return {
+    kind: 'done',
+    outcome: { kind: 'return', value: null },
+    basedOnVersion: 0,
+    journalDelta: [],
+    resets: [],
+    summaries: {},
+    toolCalls: [],
+    tokens: 0,
+    ...partial,
+  };
 }
 
 describe('a pass step given its context', () => {
@@ -148,11 +228,15 @@ describe('a pass step given its context', () => {
     let rebuilt = 0;
     let asked = 0;
     fc.assert(
-      fc.property(fc.array(action, { minLength: 10, maxLength: 40 }), fc.array(fc.tuple(key, value), { maxLength: 3 }), (actions, journal) => {
-        const out = simulate(actions, journal);
-        rebuilt += out.counts.reduce((n, c) => n + c.rebuilt, 0);
-        asked += out.asked;
-      }),
+      fc.property(
+        fc.array(action, { minLength: 10, maxLength: 40 }),
+        fc.array(fc.tuple(key, value), { maxLength: 3 }),
+        (actions, journal) => {
+          const out = simulate(actions, journal);
+          rebuilt += out.counts.reduce((n, c) => n + c.rebuilt, 0);
+          asked += out.asked;
+        },
+      ),
       { numRuns: 300 },
     );
     // both ways were taken, many times
@@ -164,7 +248,16 @@ describe('a pass step given its context', () => {
     const steps: Action[] = [];
     for (let i = 0; i < 20; i++) {
       steps.push({ kind: 'write', key: `d${i}`, value: i });
-      steps.push({ kind: 'step', worker: 0, during: null, answer: i % 3 ? { kind: 'done', commits: [[`t${i}`, { i }]], resets: [], summary: 'ok', tool: 'look' } : { kind: 'effects', n: 2, state: { i } }, otherAttempt: false });
+      steps.push({
+        kind: 'step',
+        worker: 0,
+        during: null,
+        answer:
+          i % 3
+            ? { kind: 'done', commits: [[`t${i}`, { i }]], resets: [], summary: 'ok', tool: 'look' }
+            : { kind: 'effects', n: 2, state: { i } },
+        otherAttempt: false,
+      });
     }
     const out = simulate(steps, [['seed', 1]]);
     expect(out.asked).toBe(0);
@@ -172,20 +265,50 @@ describe('a pass step given its context', () => {
   });
 
   it('a step after too many journal changes asks by query (its whole context is too big), then steps are given it again', () => {
-    const writes: Action[] = Array.from({ length: 300 }, (_, i) => ({ kind: 'write', key: `w${i % 7}`, value: `${i}`.repeat(1500) }));
-    const next: Action = { kind: 'step', worker: 0, during: null, answer: { kind: 'done', commits: [], resets: [], summary: null, tool: null }, otherAttempt: false };
+    const writes: Action[] = Array.from({ length: 300 }, (_, i) => ({
+      kind: 'write',
+      key: `w${i % 7}`,
+      value: `${i}`.repeat(1500),
+    }));
+    const next: Action = {
+      kind: 'step',
+      worker: 0,
+      during: null,
+      answer: { kind: 'done', commits: [], resets: [], summary: null, tool: null },
+      otherAttempt: false,
+    };
     const out = simulate([next, ...writes, next, { kind: 'write', key: 'a', value: 1 }, next], []);
     expect(out.counts[0]).toEqual({ given: 1, rebuilt: 1, missed: 1 });
   });
 });
 
 describe('the worker base', () => {
-  const read: PassContext = { journalVersion: 3, journal: [['a', 1], ['b', 2]], summaries: { s1: 'one' }, input: { n: 1 }, lastError: 'boom', runId: 'r', passState: null, passStep: 0, effectResults: {}, toolShapes: {} };
+  const read: PassContext = {
+    journalVersion: 3,
+    journal: [
+      ['a', 1],
+      ['b', 2],
+    ],
+    summaries: { s1: 'one' },
+    input: { n: 1 },
+    lastError: 'boom',
+    runId: 'r',
+    passState: null,
+    passStep: 0,
+    effectResults: {},
+    toolShapes: {},
+  };
 
   it('a whole context leaves out the keys at their defaults, and stands for the same context', () => {
     const first = new MissionState(MissionInput.parse({ agent: 'a', input: { n: 1 } }), 'wf', 0);
     expect(compactContext(first.passContext(), 'wf')).toEqual({ input: { n: 1 } });
-    expect(compactContext(read, 'r')).toEqual({ journalVersion: 3, journal: read.journal, summaries: read.summaries, input: read.input, lastError: 'boom' });
+    expect(compactContext(read, 'r')).toEqual({
+      journalVersion: 3,
+      journal: read.journal,
+      summaries: read.summaries,
+      input: read.input,
+      lastError: 'boom',
+    });
     const context: fc.Arbitrary<PassContext> = fc.record({
       journalVersion: fc.nat(3),
       journal: fc.array(fc.tuple(key, value), { maxLength: 2 }),
@@ -198,18 +321,37 @@ describe('the worker base', () => {
       effectResults: fc.dictionary(fc.string(), fc.constant({ ok: 1 }), { maxKeys: 1 }),
       toolShapes: fc.dictionary(fc.string(), fc.string(), { maxKeys: 1 }),
     });
-    const same = (c: PassContext) => canonicalJson(wire(wholeContext(wire(compactContext(c, 'wf')), 'wf')) as unknown as Json) === canonicalJson(wire(c) as unknown as Json);
+    const same = (c: PassContext) =>
+      canonicalJson(wire(wholeContext(wire(compactContext(c, 'wf')), 'wf')) as unknown as Json) ===
+      canonicalJson(wire(c) as unknown as Json);
     fc.assert(fc.property(context, same));
   });
 
   it('rebuilds the journal in the workflow order: a written key moves to the end, a commit by reference', () => {
-    expect(applyJournalOps(read.journal, [['c', 9]], [['s', 'a', 5], ['c', 'c'], ['d', 'b']])).toEqual([['a', 5], ['c', 9]]);
+    expect(
+      applyJournalOps(
+        read.journal,
+        [['c', 9]],
+        [
+          ['s', 'a', 5],
+          ['c', 'c'],
+          ['d', 'b'],
+        ],
+      ),
+    ).toEqual([
+      ['a', 5],
+      ['c', 9],
+    ]);
     expect(applyJournalOps(read.journal, [], [['c', 'a']])).toBeNull();
   });
 
   it('a done pass leaves its summaries merged and no suspended state; an effects step its patched state', () => {
     const base = stepBase(read, done({ summaries: { s2: 'two' }, journalDelta: [['c', 3]] }));
-    expect(base).toMatchObject({ next: 'pass', commits: [['c', 3]], context: { summaries: { s1: 'one', s2: 'two' }, passState: null } });
+    expect(base).toMatchObject({
+      next: 'pass',
+      commits: [['c', 3]],
+      context: { summaries: { s1: 'one', s2: 'two' }, passState: null },
+    });
     const suspended = stepBase(read, { kind: 'effects', effects: [], patch: { r: { turn: 1 } } });
     expect(suspended).toMatchObject({ next: 'resume', commits: [], context: { passState: { turn: 1 } } });
   });
@@ -218,21 +360,54 @@ describe('the worker base', () => {
     const pass = stepBase(read, done({}));
     const req: PassRequest = { agent: 'a', pass: 2, journalVersion: 4, resume: true, step: 1 };
     expect(contextFrom(pass, req, { base: 'x', settled: [] })).toBeNull();
-    const resume = stepBase(read, { kind: 'effects', effects: [{ tool: 't', args: {}, idempotencyKey: 'k0', taskId: null }, { id: 'e1', tool: 't', args: {}, idempotencyKey: 'k1', taskId: null }], patch: { r: 1 } });
+    const resume = stepBase(read, {
+      kind: 'effects',
+      effects: [
+        { tool: 't', args: {}, idempotencyKey: 'k0', taskId: null },
+        { id: 'e1', tool: 't', args: {}, idempotencyKey: 'k1', taskId: null },
+      ],
+      patch: { r: 1 },
+    });
     expect(contextFrom(resume, req, { base: 'x', journal: [] })).toBeNull();
     expect(contextFrom(resume, { ...req, resume: false }, { base: 'x', journal: [], lastError: null })).toBeNull();
     expect(contextFrom(resume, req, { base: 'x', settled: [[2, { ok: 1 }]] })).toBeNull();
-    const rebuilt = contextFrom(resume, req, { base: 'x', journal: [['s', 'z', 0]], settled: [[1, { ok: 1 }], [0, { error: 'no' }]] });
-    expect(rebuilt).toMatchObject({ journalVersion: 4, passStep: 1, journal: [['a', 1], ['b', 2], ['z', 0]], lastError: 'boom' });
+    const rebuilt = contextFrom(resume, req, {
+      base: 'x',
+      journal: [['s', 'z', 0]],
+      settled: [
+        [1, { ok: 1 }],
+        [0, { error: 'no' }],
+      ],
+    });
+    expect(rebuilt).toMatchObject({
+      journalVersion: 4,
+      passStep: 1,
+      journal: [
+        ['a', 1],
+        ['b', 2],
+        ['z', 0],
+      ],
+      lastError: 'boom',
+    });
     // the effect ids the workflow gives them (the id, else the idempotency key), in the order they settled
-    expect(Object.entries(rebuilt!.effectResults)).toEqual([['e1', { ok: 1 }], ['k0', { error: 'no' }]]);
+    expect(Object.entries(rebuilt!.effectResults)).toEqual([
+      ['e1', { ok: 1 }],
+      ['k0', { error: 'no' }],
+    ]);
   });
 
   it('keeps at most its bound of missions and characters, oldest out first', () => {
     const contexts = new PassContexts({ maxMissions: 2, maxChars: 2000 });
     const refs = ['w1', 'w2', 'w3'].map((w) => contexts.remember(w, 'r', read, done({})));
     expect(contexts.size).toBe(2);
-    const next = (w: string, ref: string) => contexts.contextOf(w, 'r', { agent: 'a', pass: 2, journalVersion: 3, resume: false, context: { base: ref, journal: [], lastError: null } });
+    const next = (w: string, ref: string) =>
+      contexts.contextOf(w, 'r', {
+        agent: 'a',
+        pass: 2,
+        journalVersion: 3,
+        resume: false,
+        context: { base: ref, journal: [], lastError: null },
+      });
     expect(next('w1', refs[0]!)).toBeNull();
     expect(next('w3', refs[2]!)).toMatchObject({ lastError: null, summaries: { s1: 'one' } });
     // a base bigger than the bound is not kept

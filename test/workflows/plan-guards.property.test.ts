@@ -12,25 +12,57 @@ import { problemsText } from '../../src/kernel/contract.ts';
 
 const json = fc.jsonValue({ maxDepth: 3 }).map((v) => JSON.parse(JSON.stringify(v)));
 const maybe = <T>(a: fc.Arbitrary<T>) => fc.option(a, { nil: undefined });
-const oddValue = fc.oneof(fc.constant(undefined), fc.constant(null), fc.integer(), fc.double(), fc.string({ maxLength: 4 }), fc.boolean(), json);
-const positiveOrNot = fc.oneof(fc.integer({ min: 1, max: 10_000 }), fc.integer({ min: -5, max: 0 }), fc.double({ noNaN: false }), fc.string({ maxLength: 3 }), fc.constant(undefined));
-const nonEmptyOrNot = fc.oneof(fc.string({ minLength: 1, maxLength: 8 }), fc.constant(''), fc.integer(), fc.constant(undefined));
+const oddValue = fc.oneof(
+  fc.constant(undefined),
+  fc.constant(null),
+  fc.integer(),
+  fc.double(),
+  fc.string({ maxLength: 4 }),
+  fc.boolean(),
+  json,
+);
+const positiveOrNot = fc.oneof(
+  fc.integer({ min: 1, max: 10_000 }),
+  fc.integer({ min: -5, max: 0 }),
+  fc.double({ noNaN: false }),
+  fc.string({ maxLength: 3 }),
+  fc.constant(undefined),
+);
+const nonEmptyOrNot = fc.oneof(
+  fc.string({ minLength: 1, maxLength: 8 }),
+  fc.constant(''),
+  fc.integer(),
+  fc.constant(undefined),
+);
 const record = (fields: Record<string, fc.Arbitrary<unknown>>) =>
-  fc.record(Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, maybe(v)])) as Record<string, fc.Arbitrary<unknown>>, { requiredKeys: [] });
+  fc.record(
+    Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, maybe(v)])) as Record<string, fc.Arbitrary<unknown>>,
+    { requiredKeys: [] },
+  );
 
 /** Mostly a valid value, sometimes an odd one: most inputs then fail on one field only. */
-const usually = <T>(valid: fc.Arbitrary<T>, odd: fc.Arbitrary<unknown>) => fc.oneof({ arbitrary: valid, weight: 6 }, { arbitrary: odd, weight: 1 });
+const usually = <T>(valid: fc.Arbitrary<T>, odd: fc.Arbitrary<unknown>) =>
+  fc.oneof({ arbitrary: valid, weight: 6 }, { arbitrary: odd, weight: 1 });
 const positive = usually(fc.integer({ min: 1, max: 10_000 }), positiveOrNot);
 const options = usually(
   record({
     onFailure: usually(fc.constantFrom('ask', 'abort', 'continue'), fc.constantFrom('later', 1)),
     approvalTimeoutMs: positive,
     onApprovalTimeout: usually(fc.constantFrom('deny', 'fail'), fc.constantFrom('never', null)),
-    budgets: usually(record({ wallClockMs: positive, toolCalls: positive }), fc.oneof(record({ tokens: positiveOrNot }), oddValue)),
+    budgets: usually(
+      record({ wallClockMs: positive, toolCalls: positive }),
+      fc.oneof(record({ tokens: positiveOrNot }), oddValue),
+    ),
     maxRecoveries: positive,
     continueAsNewAfterEvents: positive,
-    timeouts: usually(record({ stepMs: positive, heartbeatMs: positive, modelMs: positive }), fc.oneof(record({ passMs: positiveOrNot }), oddValue)),
-    statusSearchAttribute: usually(fc.constantFrom('NavigatorStatus', 'a_1'), fc.oneof(fc.constantFrom('1bad', 'has space', ''), fc.integer())),
+    timeouts: usually(
+      record({ stepMs: positive, heartbeatMs: positive, modelMs: positive }),
+      fc.oneof(record({ passMs: positiveOrNot }), oddValue),
+    ),
+    statusSearchAttribute: usually(
+      fc.constantFrom('NavigatorStatus', 'a_1'),
+      fc.oneof(fc.constantFrom('1bad', 'has space', ''), fc.integer()),
+    ),
   }),
   fc.oneof(record({ retries: positiveOrNot }), oddValue),
 );
@@ -38,8 +70,14 @@ const step = fc.record({ id: fc.string({ maxLength: 4 }), tool: fc.constantFrom(
 const document = usually(
   record({
     steps: usually(fc.array(step, { minLength: 1, maxLength: 3 }), fc.oneof(fc.constant([]), oddValue)),
-    params: usually(fc.dictionary(fc.constantFrom('version', 'x-1'), fc.constant({ type: 'string' }), { maxKeys: 2 }), fc.oneof(fc.dictionary(fc.constantFrom('a.b', ''), oddValue, { maxKeys: 1 }), oddValue)),
-    estimatedDuration: usually(fc.integer({ min: 0, max: 100 }), fc.oneof(fc.integer({ min: -3, max: -1 }), fc.double(), fc.string({ maxLength: 2 }))),
+    params: usually(
+      fc.dictionary(fc.constantFrom('version', 'x-1'), fc.constant({ type: 'string' }), { maxKeys: 2 }),
+      fc.oneof(fc.dictionary(fc.constantFrom('a.b', ''), oddValue, { maxKeys: 1 }), oddValue),
+    ),
+    estimatedDuration: usually(
+      fc.integer({ min: 0, max: 100 }),
+      fc.oneof(fc.integer({ min: -3, max: -1 }), fc.double(), fc.string({ maxLength: 2 })),
+    ),
     options,
   }),
   oddValue,
@@ -65,7 +103,10 @@ describe('the plan input guard agrees with the zod contract', () => {
       fc.property(input, (raw) => {
         const z = PlanInput.safeParse(raw);
         const g = checkPlanInput(raw);
-        expect(g.ok, `guard ${g.ok ? 'accepted' : 'rejected'} what zod ${z.success ? 'accepted' : 'rejected'}: ${JSON.stringify(raw)} (${g.ok ? '' : problemsText(g.problems)})`).toBe(z.success);
+        expect(
+          g.ok,
+          `guard ${g.ok ? 'accepted' : 'rejected'} what zod ${z.success ? 'accepted' : 'rejected'}: ${JSON.stringify(raw)} (${g.ok ? '' : problemsText(g.problems)})`,
+        ).toBe(z.success);
         if (g.ok) expect(g.value).toBe(raw);
       }),
       { numRuns: 3000 },
@@ -88,7 +129,11 @@ describe('the plan input guard agrees with the zod contract', () => {
     for (const [raw, path] of cases) {
       const g = checkPlanInput(raw);
       expect(g.ok).toBe(false);
-      if (!g.ok) expect(g.problems.some((p) => p.path === path && p.message !== '' && p.code !== ''), `${problemsText(g.problems)} names ${path}`).toBe(true);
+      if (!g.ok)
+        expect(
+          g.problems.some((p) => p.path === path && p.message !== '' && p.code !== ''),
+          `${problemsText(g.problems)} names ${path}`,
+        ).toBe(true);
       const z = PlanInput.safeParse(raw);
       expect(z.success).toBe(false);
     }

@@ -28,7 +28,12 @@ export interface AuditReport {
   ok: boolean;
   workflowId: string;
   runs: string[];
-  journal: { matches: boolean; fromHistory: Array<[string, Json]>; fromWorkflow: Array<[string, Json]>; differences: string[] };
+  journal: {
+    matches: boolean;
+    fromHistory: Array<[string, Json]>;
+    fromWorkflow: Array<[string, Json]>;
+    differences: string[];
+  };
   provenance: Provenance[];
   duplicateEffects: Array<{ idempotencyKey: string; taskId: string | null; tool: string; completions: number }>;
   replay: { ok: boolean; errors: string[] };
@@ -71,7 +76,10 @@ export async function auditMission(client: Client, workflowId: string, opts: Aud
  */
 async function followResumeLink(client: Client, chain: RunHistory[], report: AuditReport): Promise<AuditReport> {
   const started = chain[0]?.history.events?.[0]?.workflowExecutionStartedEventAttributes;
-  const input = decodeFirst<{ resumedFrom?: { workflowId: string; runId: string }; carried?: { journal: Array<[string, Json]> } }>(started?.input);
+  const input = decodeFirst<{
+    resumedFrom?: { workflowId: string; runId: string };
+    carried?: { journal: Array<[string, Json]> };
+  }>(started?.input);
   const from = input?.resumedFrom;
   if (!from) return report;
   const oldChain = await fetchChain(client, from.workflowId, from.runId);
@@ -82,9 +90,17 @@ async function followResumeLink(client: Client, chain: RunHistory[], report: Aud
   const mine = reconstruct(chain).effects;
   for (const [key, effect] of old.effects) {
     const again = mine.get(key);
-    if (effect.completions.length && again?.completions.length) problems.push(`external effect ${effect.tool} (key ${key.slice(0, 12)}…) completed in ${from.workflowId} and again after the resume`);
+    if (effect.completions.length && again?.completions.length)
+      problems.push(
+        `external effect ${effect.tool} (key ${key.slice(0, 12)}…) completed in ${from.workflowId} and again after the resume`,
+      );
   }
-  return { ...report, ok: report.ok && problems.length === 0, problems: [...report.problems, ...problems], resumedFrom: { ...from, journalMatches: differences.length === 0 } };
+  return {
+    ...report,
+    ok: report.ok && problems.length === 0,
+    problems: [...report.problems, ...problems],
+    resumedFrom: { ...from, journalMatches: differences.length === 0 },
+  };
 }
 
 /**
@@ -92,7 +108,11 @@ async function followResumeLink(client: Client, chain: RunHistory[], report: Aud
  * reports; offline: read from files, `fromWorkflow` null). A history that cannot be read
  * (cut short, payloads that do not decode) is a problem in the report, never a crash.
  */
-export async function auditChain(chain: RunHistory[], fromWorkflow: Array<[string, Json]> | null, opts: AuditOptions & { requireClosed?: boolean } = {}): Promise<AuditReport> {
+export async function auditChain(
+  chain: RunHistory[],
+  fromWorkflow: Array<[string, Json]> | null,
+  opts: AuditOptions & { requireClosed?: boolean } = {},
+): Promise<AuditReport> {
   const workflowId = chain[0]?.workflowId ?? '';
   const problems: string[] = [];
   // encrypted or stored payloads (a history read from a file) are decoded with the codecs given or configured
@@ -113,7 +133,15 @@ export async function auditChain(chain: RunHistory[], fromWorkflow: Array<[strin
   } catch (err) {
     problems.push(`the history could not be read: ${(err as Error).message}`);
     const rebuilt: Reconstruction = { journal: [], provenance: new Map(), effects: new Map(), problems: [] };
-    links = { rebuilt, checked: 0, mismatches: [], commitMismatches: new Map(), passes: [], effects: new Map(), unrecordedReads: 0 };
+    links = {
+      rebuilt,
+      checked: 0,
+      mismatches: [],
+      commitMismatches: new Map(),
+      passes: [],
+      effects: new Map(),
+      unrecordedReads: 0,
+    };
   }
   const rebuilt = links.rebuilt;
   const { values, valueReplay } = await valueChecks(links);
@@ -122,16 +150,42 @@ export async function auditChain(chain: RunHistory[], fromWorkflow: Array<[strin
   const differences = fromWorkflow ? diffJournals(rebuilt.journal, fromWorkflow) : [];
   const duplicateEffects = [...rebuilt.effects.values()]
     .filter((e) => e.completions.length > 1)
-    .map((e) => ({ idempotencyKey: e.idempotencyKey, taskId: e.taskId, tool: e.tool, completions: e.completions.length }));
-  const replay = opts.skipReplay ? { ok: true, errors: [] } : await replayChain(chain, opts).catch((err: Error) => ({ ok: false, errors: [err.message] }));
-  const provenance = rebuilt.journal.map(([key]) => rebuilt.provenance.get(key) ?? { key, runId: '', eventId: 0, source: 'unknown' });
-  problems.push(...rebuilt.problems, ...provenance.filter((p) => p.source === 'unknown').map((p) => `no event committed ${p.key}`));
-  for (const d of duplicateEffects) problems.push(`external effect ${d.tool}${d.taskId ? ` (task ${d.taskId})` : ''} completed ${d.completions} times for one idempotency key`);
+    .map((e) => ({
+      idempotencyKey: e.idempotencyKey,
+      taskId: e.taskId,
+      tool: e.tool,
+      completions: e.completions.length,
+    }));
+  const replay = opts.skipReplay
+    ? { ok: true, errors: [] }
+    : await replayChain(chain, opts).catch((err: Error) => ({ ok: false, errors: [err.message] }));
+  const provenance = rebuilt.journal.map(
+    ([key]) => rebuilt.provenance.get(key) ?? { key, runId: '', eventId: 0, source: 'unknown' },
+  );
+  problems.push(
+    ...rebuilt.problems,
+    ...provenance.filter((p) => p.source === 'unknown').map((p) => `no event committed ${p.key}`),
+  );
+  for (const d of duplicateEffects)
+    problems.push(
+      `external effect ${d.tool}${d.taskId ? ` (task ${d.taskId})` : ''} completed ${d.completions} times for one idempotency key`,
+    );
   return {
-    ok: differences.length === 0 && duplicateEffects.length === 0 && replay.ok && problems.length === 0 && values.mismatches.length === 0 && valueReplay.ok,
+    ok:
+      differences.length === 0 &&
+      duplicateEffects.length === 0 &&
+      replay.ok &&
+      problems.length === 0 &&
+      values.mismatches.length === 0 &&
+      valueReplay.ok,
     workflowId,
     runs: chain.map((r) => r.runId),
-    journal: { matches: differences.length === 0, fromHistory: rebuilt.journal, fromWorkflow: fromWorkflow ?? [], differences },
+    journal: {
+      matches: differences.length === 0,
+      fromHistory: rebuilt.journal,
+      fromWorkflow: fromWorkflow ?? [],
+      differences,
+    },
     provenance,
     duplicateEffects,
     replay,
@@ -139,7 +193,9 @@ export async function auditChain(chain: RunHistory[], fromWorkflow: Array<[strin
     valueReplay,
     problems,
     storedPayloads,
-    unavailableResults: [...rebuilt.effects.values()].flatMap((e) => (e.unavailable ? [{ idempotencyKey: e.idempotencyKey, taskId: e.taskId, tool: e.tool, ...e.unavailable }] : [])),
+    unavailableResults: [...rebuilt.effects.values()].flatMap((e) =>
+      e.unavailable ? [{ idempotencyKey: e.idempotencyKey, taskId: e.taskId, tool: e.tool, ...e.unavailable }] : [],
+    ),
   };
 }
 
@@ -149,13 +205,24 @@ export async function auditChain(chain: RunHistory[], fromWorkflow: Array<[strin
  * replayed pass re-derives its commits from the effects' results itself.
  */
 async function valueChecks(links: ValueLinks): Promise<Pick<AuditReport, 'values' | 'valueReplay'>> {
-  const valueReplay = await replayPasses(links.passes, links.effects).catch(
-    (err: Error): ValueReplay => ({ ok: false, passes: [], mismatches: [{ check: 'replay', message: `value replay could not run: ${err.message}`, sides: [noSide, noSide] }] }),
+  const valueReplay = await replayPasses(links.passes, links.effects).catch((err: Error): ValueReplay => ({
+    ok: false,
+    passes: [],
+    mismatches: [{ check: 'replay', message: `value replay could not run: ${err.message}`, sides: [noSide, noSide] }],
+  }));
+  const verified = new Set(
+    valueReplay.passes.filter((p) => p.status === 'ok' || p.status === 'failed').map((p) => p.pass),
   );
-  const verified = new Set(valueReplay.passes.filter((p) => p.status === 'ok' || p.status === 'failed').map((p) => p.pass));
   const unverified = [...links.commitMismatches].filter(([pass]) => !verified.has(pass)).flatMap(([, m]) => m);
   const rederived = new Set(valueReplay.passes.filter((p) => p.status === 'ok').map((p) => p.pass));
-  return { values: { checked: links.checked, mismatches: [...suspects(links.mismatches, rederived), ...unverified], unrecordedReads: links.unrecordedReads }, valueReplay };
+  return {
+    values: {
+      checked: links.checked,
+      mismatches: [...suspects(links.mismatches, rederived), ...unverified],
+      unrecordedReads: links.unrecordedReads,
+    },
+    valueReplay,
+  };
 }
 
 /**
@@ -184,11 +251,21 @@ const noSide = { runId: '', eventId: 0, what: '', value: null };
 export function formatValueChecks(report: Pick<AuditReport, 'values' | 'valueReplay'>): string[] {
   const lines: string[] = [];
   const { values, valueReplay } = report;
-  const reads = values.unrecordedReads ? ` (${values.unrecordedReads} pass step(s) recorded no journal read: written before it)` : '';
-  lines.push(`  value links: ${values.checked} checked, ${values.mismatches.length === 0 ? 'all agree' : `${values.mismatches.length} DIFFER`}${reads}`);
+  const reads = values.unrecordedReads
+    ? ` (${values.unrecordedReads} pass step(s) recorded no journal read: written before it)`
+    : '';
+  lines.push(
+    `  value links: ${values.checked} checked, ${values.mismatches.length === 0 ? 'all agree' : `${values.mismatches.length} DIFFER`}${reads}`,
+  );
   for (const m of values.mismatches) lines.push(`    ${m.message}`);
   const count = (status: string) => valueReplay.passes.filter((p) => p.status === status).length;
-  const parts = [`${count('ok')} re-derived`, count('failed') && `${count('failed')} FAILED`, count('not recorded') && `${count('not recorded')} not recorded`, count('cut') && `${count('cut')} cut (programs too large to record)`, count('limit') && `${count('limit')} stopped at a limit of the agent's (not replayed)`].filter(Boolean);
+  const parts = [
+    `${count('ok')} re-derived`,
+    count('failed') && `${count('failed')} FAILED`,
+    count('not recorded') && `${count('not recorded')} not recorded`,
+    count('cut') && `${count('cut')} cut (programs too large to record)`,
+    count('limit') && `${count('limit')} stopped at a limit of the agent's (not replayed)`,
+  ].filter(Boolean);
   lines.push(`  value replay: ${valueReplay.passes.length} pass(es): ${parts.join(', ')}`);
   for (const m of valueReplay.mismatches) lines.push(`    ${m.message}`);
   return lines;
@@ -221,7 +298,10 @@ function unknownEvents(chain: RunHistory[]): string[] {
 function openRuns(chain: RunHistory[]): string[] {
   return chain
     .filter((r) => !CLOSING.has(r.history.events?.at(-1)?.eventType))
-    .map((r) => `run ${r.runId}: the history ends at event ${r.history.events?.length ?? 0} without the workflow closing (cut short, or exported while it ran)`);
+    .map(
+      (r) =>
+        `run ${r.runId}: the history ends at event ${r.history.events?.length ?? 0} without the workflow closing (cut short, or exported while it ran)`,
+    );
 }
 
 /**
@@ -235,7 +315,8 @@ async function workflowJournal(client: Client, workflowId: string): Promise<Arra
     return (await reader.query<{ entries: Array<[string, Json]> }>(workflowId, journalQuery.name)).entries;
   } catch (err) {
     if (!(err instanceof WorkerUnavailableError)) throw err;
-    return answerOf<{ entries: Array<[string, Json]> }>(await reader.fromHistory(workflowId), journalQuery.name).entries;
+    return answerOf<{ entries: Array<[string, Json]> }>(await reader.fromHistory(workflowId), journalQuery.name)
+      .entries;
   }
 }
 
@@ -245,7 +326,8 @@ export function diffJournals(a: Array<[string, Json]>, b: Array<[string, Json]>)
   const mb = new Map(b);
   for (const [k, v] of ma) {
     if (!mb.has(k)) out.push(`${k}: in history, missing from the workflow`);
-    else if (JSON.stringify(v) !== JSON.stringify(mb.get(k))) out.push(`${k}: history has ${JSON.stringify(v)}, workflow has ${JSON.stringify(mb.get(k))}`);
+    else if (JSON.stringify(v) !== JSON.stringify(mb.get(k)))
+      out.push(`${k}: history has ${JSON.stringify(v)}, workflow has ${JSON.stringify(mb.get(k))}`);
   }
   for (const k of mb.keys()) if (!ma.has(k)) out.push(`${k}: in the workflow, missing from history`);
   if (out.length === 0 && JSON.stringify([...ma.keys()]) !== JSON.stringify([...mb.keys()])) {
@@ -255,19 +337,30 @@ export function diffJournals(a: Array<[string, Json]>, b: Array<[string, Json]>)
 }
 
 /** Replays every run of a chain with the current workflow code. */
-export async function replayChain(chain: RunHistory[], opts: AuditOptions, replayName = 'navigator-audit'): Promise<{ ok: boolean; errors: string[] }> {
+export async function replayChain(
+  chain: RunHistory[],
+  opts: AuditOptions,
+  replayName = 'navigator-audit',
+): Promise<{ ok: boolean; errors: string[] }> {
   const errors: string[] = [];
   const histories = chain.map((r) => ({ workflowId: r.workflowId, history: r.history }));
   if (opts.replayer) {
-    for (const outcome of await opts.replayer.replay(histories)) if (outcome.error) errors.push(`run ${outcome.runId}: ${outcome.error.message}`);
+    for (const outcome of await opts.replayer.replay(histories))
+      if (outcome.error) errors.push(`run ${outcome.runId}: ${outcome.error.message}`);
     return { ok: errors.length === 0, errors };
   }
   // the tracing interceptors are part of the workflow code (src/telemetry/setup.ts); their spans go nowhere here
   const source = opts.workflowBundle
     ? { workflowBundle: opts.workflowBundle }
-    : { workflowsPath: opts.workflowsPath ?? defaultWorkflowsPath(), interceptors: { workflowModules: [...workflowInterceptorModules] } };
+    : {
+        workflowsPath: opts.workflowsPath ?? defaultWorkflowsPath(),
+        interceptors: { workflowModules: [...workflowInterceptorModules] },
+      };
   const dataConverter = opts.dataConverter ?? (await configuredDataConverter());
-  for await (const result of replayHistories({ ...source, sinks: silentSpanSinks, replayName, ...(dataConverter ? { dataConverter } : {}) }, histories)) {
+  for await (const result of replayHistories(
+    { ...source, sinks: silentSpanSinks, replayName, ...(dataConverter ? { dataConverter } : {}) },
+    histories,
+  )) {
     if (result.error) errors.push(`run ${result.runId}: ${result.error.message}`);
   }
   return { ok: errors.length === 0, errors };

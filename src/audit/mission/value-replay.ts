@@ -14,11 +14,28 @@ import type { ToolDef } from '../../lisp/tools.ts';
 import { prStrLimited } from '../../lisp/printer/index.ts';
 import type { Value } from '../../lisp/values.ts';
 import { z } from 'zod';
-import { type PassState, mergedJournal, namespaceSource, readHistory, readNamespace, recordJournalChanges, truncateValue, valueSource } from '../../navigator/pass-state.ts';
+import {
+  type PassState,
+  mergedJournal,
+  namespaceSource,
+  readHistory,
+  readNamespace,
+  recordJournalChanges,
+  truncateValue,
+  valueSource,
+} from '../../navigator/pass-state.ts';
 import { type PackedState, turnAnswers } from '../../navigator/state-packing.ts';
 import { failData, jsonOf, passError } from '../../navigator/turn.ts';
 import type { Json, RecordedProgram } from '../../workflows/mission/contract.ts';
-import { type PassRecord, type RecordedEffect, type ValueMismatch, type ValueSide, effectWhat, mismatch, same } from './values.ts';
+import {
+  type PassRecord,
+  type RecordedEffect,
+  type ValueMismatch,
+  type ValueSide,
+  effectWhat,
+  mismatch,
+  same,
+} from './values.ts';
 
 export interface PassReplay {
   pass: number;
@@ -45,7 +62,11 @@ const REPLAY_LIMITS = { fuel: 50_000_000, timeoutMs: 60_000, maxToolCalls: Infin
 /** What a replayed program did (prints, tool calls), for a reader of the pass (the console's pass view). */
 export type ProgramObserver = (pass: PassRecord, program: RecordedProgram & { code: string }, res: RunResult) => void;
 
-export async function replayPasses(passes: PassRecord[], effects: Map<string, RecordedEffect>, observe?: ProgramObserver): Promise<ValueReplay> {
+export async function replayPasses(
+  passes: PassRecord[],
+  effects: Map<string, RecordedEffect>,
+  observe?: ProgramObserver,
+): Promise<ValueReplay> {
   const out: PassReplay[] = [];
   const mismatches: ValueMismatch[] = [];
   for (const p of passes) {
@@ -66,7 +87,12 @@ interface Replayed {
 function programsOf(p: PassRecord): Array<RecordedProgram & { code: string }> | 'not recorded' | 'cut' | 'limit' {
   const recorded = p.done.programs;
   if (!recorded) return 'not recorded';
-  if (recorded.some((r) => r.result?.status === 'error' && /^(limit_exceeded|tool_call_limit_exceeded):/.test(r.result.error))) return 'limit';
+  if (
+    recorded.some(
+      (r) => r.result?.status === 'error' && /^(limit_exceeded|tool_call_limit_exceeded):/.test(r.result.error),
+    )
+  )
+    return 'limit';
   const inState = answersInState(p);
   const out: Array<RecordedProgram & { code: string }> = [];
   for (const r of recorded) {
@@ -78,19 +104,34 @@ function programsOf(p: PassRecord): Array<RecordedProgram & { code: string }> | 
 }
 
 /** Each turn's model answer and program held by the pass's last suspended state (none when it never suspended). */
-export const answersInState = (p: Pick<PassRecord, 'suspended'>) => (p.suspended ? turnAnswers(p.suspended as unknown as PackedState) : []);
+export const answersInState = (p: Pick<PassRecord, 'suspended'>) =>
+  p.suspended ? turnAnswers(p.suspended as unknown as PackedState) : [];
 
 /** A recorded program's code: in the pass result, else in its suspended state; undefined when left out for size. */
 export const programCode = (r: RecordedProgram, inState: ReturnType<typeof answersInState>): string | undefined =>
   r.code ?? (r.cut ? undefined : (inState[r.turn - 1]?.program ?? undefined));
 
-async function replayPass(p: PassRecord, latest: Map<string, RecordedEffect>, observe?: ProgramObserver): Promise<Replayed> {
+async function replayPass(
+  p: PassRecord,
+  latest: Map<string, RecordedEffect>,
+  observe?: ProgramObserver,
+): Promise<Replayed> {
   // what the pass's own effects gave wins over a later pass's outcome for the same key
   const effects = new Map([...latest, ...(p.outcomes ?? [])]);
   const programs = programsOf(p);
   if (!Array.isArray(programs)) return { status: programs, programs: 0, mismatches: [] };
-  const doneSide = (what: string, value: Json): ValueSide => ({ runId: p.runId, eventId: p.doneEventId, what: `pass ${p.pass} ${what}`, value });
-  const replaySide = (what: string, value: Json): ValueSide => ({ runId: p.runId, eventId: p.startEventId, what: `replay of pass ${p.pass} (from event ${p.startEventId}, journal version ${p.journalVersion}) ${what}`, value });
+  const doneSide = (what: string, value: Json): ValueSide => ({
+    runId: p.runId,
+    eventId: p.doneEventId,
+    what: `pass ${p.pass} ${what}`,
+    value,
+  });
+  const replaySide = (what: string, value: Json): ValueSide => ({
+    runId: p.runId,
+    eventId: p.startEventId,
+    what: `replay of pass ${p.pass} (from event ${p.startEventId}, journal version ${p.journalVersion}) ${what}`,
+    value,
+  });
   const found: ValueMismatch[] = [];
   const tools = stubTools(p, effects);
   const st: Pick<PassState, 'delta' | 'resets'> = { delta: [], resets: [] };
@@ -125,20 +166,29 @@ async function replayPass(p: PassRecord, latest: Map<string, RecordedEffect>, ob
     last = res;
     observe?.(p, prog, res);
     recordJournalChanges(st as PassState, before, res.journal);
-    for (const c of res.toolCalls) if (effectTools.has(c.tool)) external.set(c.idempotencyKey, { tool: c.tool, args: c.args, taskId: c.taskId });
+    for (const c of res.toolCalls)
+      if (effectTools.has(c.tool)) external.set(c.idempotencyKey, { tool: c.tool, args: c.args, taskId: c.taskId });
     if (res.status === 'suspended') {
       for (const e of res.effects) external.set(e.idempotencyKey, { tool: e.tool, args: e.args, taskId: e.taskId });
       break;
     }
     const mine = resultOf(res);
     if (prog.result && !sameResult(prog.result, mine)) {
-      found.push(mismatch('replay', doneSide(`turn ${prog.turn} program gave`, prog.result as Json), replaySide(`turn ${prog.turn} gives`, mine as Json)));
+      found.push(
+        mismatch(
+          'replay',
+          doneSide(`turn ${prog.turn} program gave`, prog.result as Json),
+          replaySide(`turn ${prog.turn} gives`, mine as Json),
+        ),
+      );
       break;
     }
     if (res.status === 'error') lastFail = failData(passError(res.error));
     // as the pass: a return keeps its summaries (one the output schema refused drops them)
-    if (res.status === 'ok' && res.returned && prog.result?.status !== 'invalid_return') summaries = Object.fromEntries(res.summaries);
-    if (res.status === 'ok' && res.returned && prog.result?.status === 'invalid_return') namespace = namespaceSource(res.namespace);
+    if (res.status === 'ok' && res.returned && prog.result?.status !== 'invalid_return')
+      summaries = Object.fromEntries(res.summaries);
+    if (res.status === 'ok' && res.returned && prog.result?.status === 'invalid_return')
+      namespace = namespaceSource(res.namespace);
     if (res.status === 'ok' && !res.returned) {
       namespace = namespaceSource(res.namespace);
       summaries = Object.fromEntries(res.summaries);
@@ -191,18 +241,55 @@ function checkEffects(
     if (!asked) {
       const other = [...p.requested.values()].find((r) => r.tool === mine.tool && r.taskId === mine.taskId);
       const side: ValueSide = other
-        ? { runId: other.runId, eventId: other.eventId, what: `pass ${p.pass} requested ${other.tool}`, value: { tool: other.tool, taskId: other.taskId, args: other.args } }
-        : doneSide('requested effects', [...p.requested.values()].map((r) => ({ tool: r.tool, taskId: r.taskId, args: r.args })));
-      out.push(mismatch('replay', side, replaySide(`requests ${mine.tool}`, value), 'the replay requests an effect the pass did not'));
+        ? {
+            runId: other.runId,
+            eventId: other.eventId,
+            what: `pass ${p.pass} requested ${other.tool}`,
+            value: { tool: other.tool, taskId: other.taskId, args: other.args },
+          }
+        : doneSide(
+            'requested effects',
+            [...p.requested.values()].map((r) => ({ tool: r.tool, taskId: r.taskId, args: r.args })),
+          );
+      out.push(
+        mismatch(
+          'replay',
+          side,
+          replaySide(`requests ${mine.tool}`, value),
+          'the replay requests an effect the pass did not',
+        ),
+      );
       continue;
     }
     const recorded = { tool: asked.tool, taskId: asked.taskId, args: asked.args };
-    if (!same(recorded, value)) out.push(mismatch('replay', { runId: asked.runId, eventId: asked.eventId, what: `pass ${p.pass} requested ${asked.tool}`, value: recorded }, replaySide(`requests ${mine.tool}`, value)));
+    if (!same(recorded, value))
+      out.push(
+        mismatch(
+          'replay',
+          {
+            runId: asked.runId,
+            eventId: asked.eventId,
+            what: `pass ${p.pass} requested ${asked.tool}`,
+            value: recorded,
+          },
+          replaySide(`requests ${mine.tool}`, value),
+        ),
+      );
   }
   for (const [key, asked] of p.requested) {
     if (external.has(key)) continue;
     out.push(
-      mismatch('replay', { runId: asked.runId, eventId: asked.eventId, what: `pass ${p.pass} requested ${asked.tool}`, value: { tool: asked.tool, taskId: asked.taskId, args: asked.args } }, replaySide('requests', null), 'the replay does not request this effect'),
+      mismatch(
+        'replay',
+        {
+          runId: asked.runId,
+          eventId: asked.eventId,
+          what: `pass ${p.pass} requested ${asked.tool}`,
+          value: { tool: asked.tool, taskId: asked.taskId, args: asked.args },
+        },
+        replaySide('requests', null),
+        'the replay does not request this effect',
+      ),
     );
   }
   return out;
@@ -226,18 +313,43 @@ function checkEnd(
     const source = [...p.requested.entries()].find(([, r]) => r.taskId === key);
     const effect = source ? effects.get(source[0]) : undefined;
     const theirs = effect
-      ? { runId: effect.runId, eventId: effect.eventId, what: `${effectWhat(effect)}, which the replay of pass ${p.pass} commits as ${key}`, value: mine.get(key) ?? null }
+      ? {
+          runId: effect.runId,
+          eventId: effect.eventId,
+          what: `${effectWhat(effect)}, which the replay of pass ${p.pass} commits as ${key}`,
+          value: mine.get(key) ?? null,
+        }
       : replaySide(`commits ${key}`, mine.get(key) ?? null);
-    out.push(mismatch('replay', doneSide(`committed ${key}`, recorded.get(key) ?? null), theirs, mine.has(key) ? (recorded.has(key) ? 'differ' : 'the pass did not commit it') : 'the replay does not commit it'));
+    out.push(
+      mismatch(
+        'replay',
+        doneSide(`committed ${key}`, recorded.get(key) ?? null),
+        theirs,
+        mine.has(key) ? (recorded.has(key) ? 'differ' : 'the pass did not commit it') : 'the replay does not commit it',
+      ),
+    );
   }
-  if (!same(p.done.summaries, st.summaries)) out.push(mismatch('replay', doneSide('summaries', p.done.summaries), replaySide('summaries', st.summaries)));
+  if (!same(p.done.summaries, st.summaries))
+    out.push(mismatch('replay', doneSide('summaries', p.done.summaries), replaySide('summaries', st.summaries)));
   const o = p.done.outcome;
   if (last && (o.kind === 'return' || o.kind === 'fail')) {
     const r = resultOf(last);
     if (r.status !== o.kind && !(o.kind === 'return' && r.status === 'return')) {
-      out.push(mismatch('replay', doneSide(`ended with ${o.kind}`, o.value), replaySide(`ends with ${r.status}`, r.value ?? r.error ?? null)));
+      out.push(
+        mismatch(
+          'replay',
+          doneSide(`ended with ${o.kind}`, o.value),
+          replaySide(`ends with ${r.status}`, r.value ?? r.error ?? null),
+        ),
+      );
     } else if (!sameValue(o.value, r.value ?? null)) {
-      out.push(mismatch('replay', doneSide(`${o.kind === 'return' ? 'returned' : 'failed with'}`, o.value), replaySide(o.kind === 'return' ? 'returns' : 'fails with', r.value ?? null)));
+      out.push(
+        mismatch(
+          'replay',
+          doneSide(`${o.kind === 'return' ? 'returned' : 'failed with'}`, o.value),
+          replaySide(o.kind === 'return' ? 'returns' : 'fails with', r.value ?? null),
+        ),
+      );
     }
   }
   return out;
@@ -246,7 +358,11 @@ function checkEnd(
 /** Equal up to the `-`/`_` spelling of map keys, which a pass adapts to its output schema. */
 function sameValue(a: Json, b: Json): boolean {
   const norm = (v: Json): Json =>
-    Array.isArray(v) ? v.map(norm) : v !== null && typeof v === 'object' ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k.replaceAll('-', '_'), norm(x)])) : v;
+    Array.isArray(v)
+      ? v.map(norm)
+      : v !== null && typeof v === 'object'
+        ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k.replaceAll('-', '_'), norm(x)]))
+        : v;
   return same(norm(a), norm(b));
 }
 
@@ -283,7 +399,8 @@ function mergeShape(shape: KeyShape | undefined, args: Json): KeyShape {
   for (const [k, v] of Object.entries(args)) {
     out.keys.add(k);
     const inner = Array.isArray(v) ? v.find((x) => x !== null && typeof x === 'object' && !Array.isArray(x)) : v;
-    if (inner !== null && typeof inner === 'object' && !Array.isArray(inner)) out.fields.set(k, mergeShape(out.fields.get(k), inner));
+    if (inner !== null && typeof inner === 'object' && !Array.isArray(inner))
+      out.fields.set(k, mergeShape(out.fields.get(k), inner));
   }
   return out;
 }

@@ -8,7 +8,16 @@
  * - the mission's result is the value its last pass returned.
  * It also gathers what value replay (src/audit/mission/value-replay.ts) needs of each pass.
  */
-import type { ApprovalVerdict, DecisionContract, EffectResult, Json, JournalRead, PassRequest, PassResponse, ToolRequest } from '../../workflows/mission/contract.ts';
+import type {
+  ApprovalVerdict,
+  DecisionContract,
+  EffectResult,
+  Json,
+  JournalRead,
+  PassRequest,
+  PassResponse,
+  ToolRequest,
+} from '../../workflows/mission/contract.ts';
 import { applyPatch, jsonEquals } from '../../kernel/json-patch.ts';
 import { waitingKey } from '../../workflows/mission/state.ts';
 import { EventType, type HistoryEvent, type RunHistory, decodeAll, decodeFirst, eventId } from '../../history/fetch.ts';
@@ -111,7 +120,11 @@ const short = (v: unknown): string => {
 
 export function mismatch(check: string, a: ValueSide, b: ValueSide, why = 'differ'): ValueMismatch {
   const side = (s: ValueSide) => `event ${s.eventId} (${s.what}) has ${short(s.value)}`;
-  return { check, message: `${check}: ${side(a)}; event ${b.eventId} (${b.what}) has ${short(b.value)}: ${why}`, sides: [a, b] };
+  return {
+    check,
+    message: `${check}: ${side(a)}; event ${b.eventId} (${b.what}) has ${short(b.value)}: ${why}`,
+    sides: [a, b],
+  };
 }
 
 interface Snapshot {
@@ -123,7 +136,16 @@ interface Snapshot {
 export function checkValueLinks(chain: RunHistory[]): ValueLinks {
   const w = new LinkWalker();
   const rebuilt = reconstruct(chain, { before: (e, at) => w.before(e, at), after: (e, at) => w.after(e, at) });
-  return { rebuilt, checked: w.checked, mismatches: w.mismatches, commitMismatches: w.commitMismatches, passes: w.passes, open: w.openPass, effects: w.effects, unrecordedReads: w.unrecordedReads };
+  return {
+    rebuilt,
+    checked: w.checked,
+    mismatches: w.mismatches,
+    commitMismatches: w.commitMismatches,
+    passes: w.passes,
+    open: w.openPass,
+    effects: w.effects,
+    unrecordedReads: w.unrecordedReads,
+  };
 }
 
 /** A pass that has not finished: what it requested so far and its last suspended state. */
@@ -185,7 +207,14 @@ class LinkWalker {
       const done = at.state.completedEffect(key);
       if (!done || this.effects.has(key)) continue;
       const source = `${done.tool} result in the ledger carried${from ? ` from ${from}` : ''} (entry ${done.seq})`;
-      this.effects.set(key, { result: { ok: done.result ?? null }, runId: at.runId, eventId: eventId(e), tool: done.tool, taskId: done.taskId, source });
+      this.effects.set(key, {
+        result: { ok: done.result ?? null },
+        runId: at.runId,
+        eventId: eventId(e),
+        tool: done.tool,
+        taskId: done.taskId,
+        source,
+      });
     }
   }
 
@@ -197,13 +226,29 @@ class LinkWalker {
     const asked = this.open?.record.requested.get(v.key);
     if (!v.approved) this.denials.set(v.key, `denied${v.by ? ` by ${v.by}` : ''}${v.note ? `: ${v.note}` : ''}`);
     // an update is accepted only for an effect that waits: what it approved are the args that waited
-    if (v.approved && asked) this.approvedArgs.set(v.key, [...(this.approvedArgs.get(v.key) ?? []), { args: asked.args, eventId: eventId(e), runId: at.runId }]);
+    if (v.approved && asked)
+      this.approvedArgs.set(v.key, [
+        ...(this.approvedArgs.get(v.key) ?? []),
+        { args: asked.args, eventId: eventId(e), runId: at.runId },
+      ]);
     if (!asked || v.argsHash === undefined) return;
     this.checked++;
     const hash = valueHash(asked.args);
     if (hash === v.argsHash) return;
-    const verdict: ValueSide = { runId: at.runId, eventId: eventId(e), what: `${v.approved ? 'approval' : 'denial'} of ${asked.tool} (args hash)`, value: v.argsHash };
-    this.mismatches.push(mismatch('approval', verdict, { runId: asked.runId, eventId: asked.eventId, what: `pass ${this.open!.pass} requested ${asked.tool}: args hash ${hash}`, value: asked.args }));
+    const verdict: ValueSide = {
+      runId: at.runId,
+      eventId: eventId(e),
+      what: `${v.approved ? 'approval' : 'denial'} of ${asked.tool} (args hash)`,
+      value: v.argsHash,
+    };
+    this.mismatches.push(
+      mismatch('approval', verdict, {
+        runId: asked.runId,
+        eventId: asked.eventId,
+        what: `pass ${this.open!.pass} requested ${asked.tool}: args hash ${hash}`,
+        value: asked.args,
+      }),
+    );
   }
 
   /**
@@ -216,7 +261,13 @@ class LinkWalker {
     for (const [key, r] of this.open?.record.requested ?? []) {
       if (!gated.has(r.tool) || this.open!.record.outcomes.has(key)) continue;
       const why = this.denials.get(key) ?? 'no approval before the deadline';
-      this.recordEffect(key, { result: { error: `tool ${r.tool} was not approved: ${why}` }, runId: r.runId, eventId: r.eventId, tool: r.tool, taskId: r.taskId });
+      this.recordEffect(key, {
+        result: { error: `tool ${r.tool} was not approved: ${why}` },
+        runId: r.runId,
+        eventId: r.eventId,
+        tool: r.tool,
+        taskId: r.taskId,
+      });
     }
   }
 
@@ -260,13 +311,31 @@ class LinkWalker {
     if (!(at.state.agent?.approvals ?? []).includes(req.tool)) return;
     this.checked++;
     const seen = this.approvedArgs.get(req.idempotencyKey) ?? [];
-    if (seen.some((a) => jsonEquals(a.args, req.args)) || at.state.approvals.approved(req.idempotencyKey, req.args)) return;
-    const scheduled: ValueSide = { runId: at.runId, eventId: eventId(e), what: `${req.tool} scheduled`, value: req.args };
+    if (seen.some((a) => jsonEquals(a.args, req.args)) || at.state.approvals.approved(req.idempotencyKey, req.args))
+      return;
+    const scheduled: ValueSide = {
+      runId: at.runId,
+      eventId: eventId(e),
+      what: `${req.tool} scheduled`,
+      value: req.args,
+    };
     const last = seen.at(-1);
     const approvals: ValueSide = last
       ? { runId: last.runId, eventId: last.eventId, what: `approval of ${req.tool}`, value: last.args }
-      : { runId: at.runId, eventId: this.open?.record.startEventId ?? 0, what: `pass ${this.open?.pass ?? '?'}: approvals of ${req.tool}`, value: null };
-    this.mismatches.push(mismatch('approval', scheduled, approvals, `${req.tool} needs a person's approval, and no approval of these args came before it ran`));
+      : {
+          runId: at.runId,
+          eventId: this.open?.record.startEventId ?? 0,
+          what: `pass ${this.open?.pass ?? '?'}: approvals of ${req.tool}`,
+          value: null,
+        };
+    this.mismatches.push(
+      mismatch(
+        'approval',
+        scheduled,
+        approvals,
+        `${req.tool} needs a person's approval, and no approval of these args came before it ran`,
+      ),
+    );
   }
 
   private newPass(req: PassRequest, e: HistoryEvent, at: ObservedState): OpenPass['record'] {
@@ -292,15 +361,39 @@ class LinkWalker {
   /** A scheduled effect's args are what its pass requested. */
   private checkEffectArgs(req: ToolRequest, e: HistoryEvent, at: ObservedState): void {
     const asked = this.open?.record.requested.get(req.idempotencyKey);
-    const scheduled: ValueSide = { runId: at.runId, eventId: eventId(e), what: `${req.tool} scheduled`, value: { tool: req.tool, taskId: req.taskId, args: req.args } };
+    const scheduled: ValueSide = {
+      runId: at.runId,
+      eventId: eventId(e),
+      what: `${req.tool} scheduled`,
+      value: { tool: req.tool, taskId: req.taskId, args: req.args },
+    };
     this.checked++;
     if (!asked) {
-      this.mismatches.push(mismatch('effect-args', scheduled, { runId: at.runId, eventId: this.open?.record.startEventId ?? 0, what: `pass ${this.open?.pass ?? '?'} requested effects`, value: null }, 'no pass requested this effect (idempotency key)'));
+      this.mismatches.push(
+        mismatch(
+          'effect-args',
+          scheduled,
+          {
+            runId: at.runId,
+            eventId: this.open?.record.startEventId ?? 0,
+            what: `pass ${this.open?.pass ?? '?'} requested effects`,
+            value: null,
+          },
+          'no pass requested this effect (idempotency key)',
+        ),
+      );
       return;
     }
     const requested = { tool: asked.tool, taskId: asked.taskId, args: asked.args };
     if (!same(requested, scheduled.value)) {
-      this.mismatches.push(mismatch('effect-args', scheduled, { runId: asked.runId, eventId: asked.eventId, what: `pass ${this.open!.pass} requested ${asked.tool}`, value: requested }));
+      this.mismatches.push(
+        mismatch('effect-args', scheduled, {
+          runId: asked.runId,
+          eventId: asked.eventId,
+          what: `pass ${this.open!.pass} requested ${asked.tool}`,
+          value: requested,
+        }),
+      );
     }
   }
 
@@ -312,7 +405,13 @@ class LinkWalker {
     if (origin.type === 'runTool') {
       const req = origin.input as ToolRequest;
       const ok = (result as { result?: Json } | undefined)?.result ?? null;
-      this.recordEffect(req.idempotencyKey, { result: { ok }, runId: at.runId, eventId: eventId(e), tool: req.tool, taskId: req.taskId });
+      this.recordEffect(req.idempotencyKey, {
+        result: { ok },
+        runId: at.runId,
+        eventId: eventId(e),
+        tool: req.tool,
+        taskId: req.taskId,
+      });
       return;
     }
     if (origin.type === 'runPass') this.onPassStep(origin.input as PassRequest, result as PassResponse, e, at);
@@ -323,7 +422,13 @@ class LinkWalker {
     const origin = this.scheduled.get(this.key(at.runId, a.scheduledEventId));
     if (origin?.type !== 'runTool') return;
     const req = origin.input as ToolRequest;
-    this.recordEffect(req.idempotencyKey, { result: { error: a.failure?.message ?? 'failed' }, runId: at.runId, eventId: eventId(e), tool: req.tool, taskId: req.taskId });
+    this.recordEffect(req.idempotencyKey, {
+      result: { error: a.failure?.message ?? 'failed' },
+      runId: at.runId,
+      eventId: eventId(e),
+      tool: req.tool,
+      taskId: req.taskId,
+    });
   }
 
   private onPassStep(req: PassRequest, res: PassResponse, e: HistoryEvent, at: ObservedState): void {
@@ -333,9 +438,16 @@ class LinkWalker {
     if (open && !req.resume && res.journalRead) Object.assign(open.record, this.readJournal(res.journalRead));
     if (res.kind === 'effects') {
       if (!open) return;
-      open.record.suspended = res.state ?? (applyPatch(open.record.suspended as Json | null, res.patch ?? null) as Json);
+      open.record.suspended =
+        res.state ?? (applyPatch(open.record.suspended as Json | null, res.patch ?? null) as Json);
       for (const eff of res.effects) {
-        open.record.requested.set(eff.idempotencyKey, { tool: eff.tool, args: eff.args, taskId: eff.taskId, runId: at.runId, eventId: id });
+        open.record.requested.set(eff.idempotencyKey, {
+          tool: eff.tool,
+          args: eff.args,
+          taskId: eff.taskId,
+          runId: at.runId,
+          eventId: id,
+        });
       }
       return;
     }
@@ -347,7 +459,10 @@ class LinkWalker {
     }
     this.open = null;
     const o = res.outcome;
-    this.lastReturn = o.kind === 'return' && waitingKey(at.state, o.value) === null ? { value: o.value, runId: at.runId, eventId: id, pass: req.pass } : null;
+    this.lastReturn =
+      o.kind === 'return' && waitingKey(at.state, o.value) === null
+        ? { value: o.value, runId: at.runId, eventId: id, pass: req.pass }
+        : null;
   }
 
   /** The journal at the version a step read, for value replay (the first step's). */
@@ -363,10 +478,27 @@ class LinkWalker {
       return;
     }
     this.checked++;
-    const pass: ValueSide = { runId: at.runId, eventId: id, what: `pass ${req.pass} read journal version ${read.version}`, value: `hash ${read.hash}` };
+    const pass: ValueSide = {
+      runId: at.runId,
+      eventId: id,
+      what: `pass ${req.pass} read journal version ${read.version}`,
+      value: `hash ${read.hash}`,
+    };
     const snap = this.snapshots.get(read.version);
     if (!snap) {
-      this.mismatches.push(mismatch('journal-read', pass, { runId: at.runId, eventId: id, what: 'journal rebuilt from history', value: `versions up to ${at.state.journalVersion}` }, 'history never had this version'));
+      this.mismatches.push(
+        mismatch(
+          'journal-read',
+          pass,
+          {
+            runId: at.runId,
+            eventId: id,
+            what: 'journal rebuilt from history',
+            value: `versions up to ${at.state.journalVersion}`,
+          },
+          'history never had this version',
+        ),
+      );
       return;
     }
     const hash = journalHash(snap.entries, read.order ?? 'commit');
@@ -379,17 +511,41 @@ class LinkWalker {
     const changed = snap.entries.filter(([k, v]) => !before.has(k) || !same(before.get(k), v));
     const removed = [...before.keys()].filter((k) => !snap.entries.some(([x]) => x === k));
     if (changed.length === 0 && removed.length === 0) {
-      this.mismatches.push(mismatch('journal-read', pass, { runId: at.runId, eventId: id, what: `journal rebuilt to version ${snap.version}`, value: `hash ${hash}` }));
+      this.mismatches.push(
+        mismatch('journal-read', pass, {
+          runId: at.runId,
+          eventId: id,
+          what: `journal rebuilt to version ${snap.version}`,
+          value: `hash ${hash}`,
+        }),
+      );
       return;
     }
     for (const [k, v] of changed) {
       const p = at.provenance.get(k);
       const byPass = /^pass (\d+)$/.exec(p?.source ?? '');
-      const m = mismatch('journal-read', pass, { runId: p?.runId ?? at.runId, eventId: p?.eventId ?? 0, what: `${p?.source ?? 'an event'} committed ${k}`, value: v }, `the pass read another journal (rebuilt: hash ${hash}); ${k} changed since the last journal a pass read as rebuilt`);
+      const m = mismatch(
+        'journal-read',
+        pass,
+        {
+          runId: p?.runId ?? at.runId,
+          eventId: p?.eventId ?? 0,
+          what: `${p?.source ?? 'an event'} committed ${k}`,
+          value: v,
+        },
+        `the pass read another journal (rebuilt: hash ${hash}); ${k} changed since the last journal a pass read as rebuilt`,
+      );
       this.mismatches.push(byPass ? { ...m, committedBy: Number(byPass[1]) } : m);
     }
     for (const k of removed) {
-      this.mismatches.push(mismatch('journal-read', pass, { runId: at.runId, eventId: 0, what: `${k} removed`, value: null }, `the pass read another journal (rebuilt: hash ${hash})`));
+      this.mismatches.push(
+        mismatch(
+          'journal-read',
+          pass,
+          { runId: at.runId, eventId: 0, what: `${k} removed`, value: null },
+          `the pass read another journal (rebuilt: hash ${hash})`,
+        ),
+      );
     }
   }
 
@@ -422,9 +578,14 @@ class LinkWalker {
     if (same(result, this.lastReturn.value)) return;
     const r = this.lastReturn;
     this.mismatches.push(
-      mismatch('mission-result', { runId: at.runId, eventId: eventId(e), what: 'mission completed with', value: result }, { runId: r.runId, eventId: r.eventId, what: `pass ${r.pass} returned`, value: r.value }),
+      mismatch(
+        'mission-result',
+        { runId: at.runId, eventId: eventId(e), what: 'mission completed with', value: result },
+        { runId: r.runId, eventId: r.eventId, what: `pass ${r.pass} returned`, value: r.value },
+      ),
     );
   }
 }
 
-export const same = (a: unknown, b: unknown): boolean => canonicalJson((a ?? null) as Json) === canonicalJson((b ?? null) as Json);
+export const same = (a: unknown, b: unknown): boolean =>
+  canonicalJson((a ?? null) as Json) === canonicalJson((b ?? null) as Json);

@@ -10,10 +10,26 @@
  */
 import type { Client } from '@temporalio/client';
 import type { Json, Plan } from '../../plans/schema.ts';
-import type { AnswerAck, CatalogDescription, EvaluateStepOutcome, EvaluateStepRequest, StepOutcome, StepRequest, StepVerdict } from '../../workflows/plan/contract.ts';
+import type {
+  AnswerAck,
+  CatalogDescription,
+  EvaluateStepOutcome,
+  EvaluateStepRequest,
+  StepOutcome,
+  StepRequest,
+  StepVerdict,
+} from '../../workflows/plan/contract.ts';
 import { verdictRoleProblem } from '../../history/rebuild.ts';
 import { planQuery } from '../../workflows/plan/messages.ts';
-import { EventType, type HistoryEvent, type RunHistory, decodeAll, decodeFirst, eventId, fetchChain } from '../../history/fetch.ts';
+import {
+  EventType,
+  type HistoryEvent,
+  type RunHistory,
+  decodeAll,
+  decodeFirst,
+  eventId,
+  fetchChain,
+} from '../../history/fetch.ts';
 import { type AuditOptions, auditMission, replayChain } from '../mission/audit.ts';
 import { WorkerUnavailableError, answerOf, readerOf } from '../../history/reader.ts';
 import { type PlanValueLinks, checkPlanValues, formatPlanValues } from './values.ts';
@@ -53,7 +69,10 @@ export async function auditPlan(client: Client, planId: string, opts: AuditOptio
   });
   const report = await auditPlanChain(chain, plan, opts);
   for (const workflowId of report.children.map((c) => c.workflowId)) {
-    const child = await auditMission(client, workflowId, opts).catch((err: Error) => ({ ok: false, problems: [err.message] }));
+    const child = await auditMission(client, workflowId, opts).catch((err: Error) => ({
+      ok: false,
+      problems: [err.message],
+    }));
     const entry = report.children.find((c) => c.workflowId === workflowId)!;
     Object.assign(entry, { ok: child.ok, problems: child.problems });
     if (!child.ok) report.problems.push(`child mission ${workflowId} does not pass its audit`);
@@ -67,7 +86,11 @@ export async function auditPlan(client: Client, planId: string, opts: AuditOptio
  * (online), or without it (offline, `plan audit --history FILE`: steps are only rebuilt,
  * duplicates and replay still checked). Child missions are listed, audited online only.
  */
-export async function auditPlanChain(chain: RunHistory[], plan: Plan | null, opts: AuditOptions & { requireClosed?: boolean } = {}): Promise<PlanAuditReport> {
+export async function auditPlanChain(
+  chain: RunHistory[],
+  plan: Plan | null,
+  opts: AuditOptions & { requireClosed?: boolean } = {},
+): Promise<PlanAuditReport> {
   const planId = chain[0]?.workflowId ?? '';
   const problems: string[] = [];
   let evidence: Rebuilt;
@@ -77,7 +100,14 @@ export async function auditPlanChain(chain: RunHistory[], plan: Plan | null, opt
     problems.push(`the history could not be read: ${(err as Error).message}`);
     evidence = { last: new Map(), effects: new Map(), children: [], problems: [] };
   }
-  const steps: PlanAuditReport['steps'] = plan ? compareSteps(plan, evidence.last) : [...evidence.last.values()].map((h) => ({ stepId: h.stepId, status: 'unknown (offline)', history: h, matches: true }));
+  const steps: PlanAuditReport['steps'] = plan
+    ? compareSteps(plan, evidence.last)
+    : [...evidence.last.values()].map((h) => ({
+        stepId: h.stepId,
+        status: 'unknown (offline)',
+        history: h,
+        matches: true,
+      }));
   problems.push(...evidence.problems, ...steps.filter((s) => !s.matches).map((s) => `${s.stepId}: ${s.difference}`));
   try {
     problems.push(...stepRoleProblems(chain));
@@ -85,16 +115,38 @@ export async function auditPlanChain(chain: RunHistory[], plan: Plan | null, opt
     problems.push(`the step verdicts' roles could not be checked: ${(err as Error).message}`);
   }
   const duplicateEffects = [...evidence.effects.values()].filter((e) => e.completions > 1);
-  for (const d of duplicateEffects) problems.push(`${d.stepId}: side effect ${d.tool} completed ${d.completions} times for one idempotency key`);
+  for (const d of duplicateEffects)
+    problems.push(`${d.stepId}: side effect ${d.tool} completed ${d.completions} times for one idempotency key`);
   if (opts.requireClosed) {
     const last = chain.at(-1)?.history.events?.at(-1)?.eventType;
-    if (!CLOSING_TYPES.has(last)) problems.push(`the history ends without the plan workflow closing (cut short, or exported while it ran)`);
+    if (!CLOSING_TYPES.has(last))
+      problems.push(`the history ends without the plan workflow closing (cut short, or exported while it ran)`);
   }
-  const replay = opts.skipReplay ? { ok: true, errors: [] } : await replayChain(chain, opts, 'navigator-plan-audit').catch((err: Error) => ({ ok: false, errors: [err.message] }));
+  const replay = opts.skipReplay
+    ? { ok: true, errors: [] }
+    : await replayChain(chain, opts, 'navigator-plan-audit').catch((err: Error) => ({
+        ok: false,
+        errors: [err.message],
+      }));
   const children = evidence.children.map((workflowId) => ({ workflowId, ok: true, problems: [] as string[] }));
-  const values = await checkPlanValues(chain).catch((err: Error): PlanValueLinks => ({ checked: 0, mismatches: [], approvalsWithoutHash: 0, error: err.message }));
+  const values = await checkPlanValues(chain).catch((err: Error): PlanValueLinks => ({
+    checked: 0,
+    mismatches: [],
+    approvalsWithoutHash: 0,
+    error: err.message,
+  }));
   if (values.error) problems.push(`the values of the history could not be checked: ${values.error}`);
-  return { ok: problems.length === 0 && replay.ok && values.mismatches.length === 0, planId, runs: chain.map((r) => r.runId), steps, duplicateEffects, children, replay, values, problems };
+  return {
+    ok: problems.length === 0 && replay.ok && values.mismatches.length === 0,
+    planId,
+    runs: chain.map((r) => r.runId),
+    steps,
+    duplicateEffects,
+    children,
+    replay,
+    values,
+    problems,
+  };
 }
 
 const CLOSING_TYPES = new Set<number | null | undefined>([
@@ -144,7 +196,8 @@ function applyEvent(
   each: ForEachRuns,
 ): void {
   const id = eventId(e);
-  const record = (ev: Omit<StepEvidence, 'runId' | 'eventId'>) => out.last.set(ev.stepId, { ...ev, runId, eventId: id });
+  const record = (ev: Omit<StepEvidence, 'runId' | 'eventId'>) =>
+    out.last.set(ev.stepId, { ...ev, runId, eventId: id });
   if (forEachEvent(e, each, record) || answerEvent(e, each.updates, record)) return;
   switch (e.eventType) {
     case EventType.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED: {
@@ -166,9 +219,19 @@ function applyEvent(
         items.done++;
       }
       const done = !items || items.done === items.results.length;
-      record({ stepId: req.stepId, outcome: done ? 'completed' : 'running', value: items ? items.results : result.result, via: `runPlanStep event ${a.scheduledEventId}` });
+      record({
+        stepId: req.stepId,
+        outcome: done ? 'completed' : 'running',
+        value: items ? items.results : result.result,
+        via: `runPlanStep event ${a.scheduledEventId}`,
+      });
       const key = result.idempotencyKey;
-      const effect = out.effects.get(key) ?? { idempotencyKey: key, stepId: req.stepId, tool: req.tool, completions: 0 };
+      const effect = out.effects.get(key) ?? {
+        idempotencyKey: key,
+        stepId: req.stepId,
+        tool: req.tool,
+        completions: 0,
+      };
       effect.completions++;
       out.effects.set(key, effect);
       return;
@@ -176,11 +239,19 @@ function applyEvent(
     case EventType.EVENT_TYPE_ACTIVITY_TASK_FAILED:
     case EventType.EVENT_TYPE_ACTIVITY_TASK_TIMED_OUT:
     case EventType.EVENT_TYPE_ACTIVITY_TASK_CANCELED: {
-      const a = e.activityTaskFailedEventAttributes ?? e.activityTaskTimedOutEventAttributes ?? e.activityTaskCanceledEventAttributes;
+      const a =
+        e.activityTaskFailedEventAttributes ??
+        e.activityTaskTimedOutEventAttributes ??
+        e.activityTaskCanceledEventAttributes;
       const req = activities.get(Number(a?.scheduledEventId));
       if (!req) return;
       const failure = (a as { failure?: { message?: string | null } | null }).failure;
-      record({ stepId: req.stepId, outcome: 'failed', error: failure?.message ?? 'cancelled', via: `runPlanStep event ${a!.scheduledEventId}` });
+      record({
+        stepId: req.stepId,
+        outcome: 'failed',
+        error: failure?.message ?? 'cancelled',
+        via: `runPlanStep event ${a!.scheduledEventId}`,
+      });
       return;
     }
     case EventType.EVENT_TYPE_START_CHILD_WORKFLOW_EXECUTION_INITIATED: {
@@ -195,7 +266,12 @@ function applyEvent(
       const a = e.childWorkflowExecutionCompletedEventAttributes!;
       const child = childSteps.get(Number(a.initiatedEventId));
       if (!child) return;
-      record({ stepId: child.stepId, outcome: 'completed', value: decodeFirst<Json>(a.result) ?? null, via: child.workflowId });
+      record({
+        stepId: child.stepId,
+        outcome: 'completed',
+        value: decodeFirst<Json>(a.result) ?? null,
+        via: child.workflowId,
+      });
       out.children.push(child.workflowId);
       return;
     }
@@ -211,15 +287,27 @@ function applyEvent(
       const child = childSteps.get(Number(a?.initiatedEventId));
       if (!child) return;
       const failure = (a as { failure?: { message?: string | null } | null }).failure;
-      record({ stepId: child.stepId, outcome: 'failed', error: failure?.message ?? 'child mission did not complete', via: child.workflowId });
+      record({
+        stepId: child.stepId,
+        outcome: 'failed',
+        error: failure?.message ?? 'child mission did not complete',
+        via: child.workflowId,
+      });
       return;
     }
   }
 }
 
 /** The `evaluatePlanStep` of a forEach step: how many items its runs will have (none: completed with []). */
-function forEachEvent(e: HistoryEvent, each: ForEachRuns, record: (ev: Omit<StepEvidence, 'runId' | 'eventId'>) => void): boolean {
-  if (e.eventType === EventType.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED && e.activityTaskScheduledEventAttributes?.activityType?.name === 'evaluatePlanStep') {
+function forEachEvent(
+  e: HistoryEvent,
+  each: ForEachRuns,
+  record: (ev: Omit<StepEvidence, 'runId' | 'eventId'>) => void,
+): boolean {
+  if (
+    e.eventType === EventType.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED &&
+    e.activityTaskScheduledEventAttributes?.activityType?.name === 'evaluatePlanStep'
+  ) {
     const req = decodeFirst<EvaluateStepRequest>(e.activityTaskScheduledEventAttributes.input)!;
     each.evaluations.set(eventId(e), req.stepId);
     if (req.root === 'compute') each.computes.add(eventId(e));
@@ -231,15 +319,21 @@ function forEachEvent(e: HistoryEvent, each: ForEachRuns, record: (ev: Omit<Step
   if (stepId === undefined) return false;
   const outcome = decodeFirst<EvaluateStepOutcome>(a.result)!;
   // a compute step runs no tool: its evaluation is its execution, the value its result
-  if (outcome.kind === 'args' && each.computes.has(Number(a.scheduledEventId))) record({ stepId, outcome: 'completed', value: outcome.args, via: `evaluatePlanStep event ${a.scheduledEventId}` });
+  if (outcome.kind === 'args' && each.computes.has(Number(a.scheduledEventId)))
+    record({ stepId, outcome: 'completed', value: outcome.args, via: `evaluatePlanStep event ${a.scheduledEventId}` });
   if (outcome.kind !== 'each') return true;
   each.steps.set(stepId, { results: outcome.items.map(() => null), done: 0 });
-  if (outcome.items.length === 0) record({ stepId, outcome: 'completed', value: [], via: `evaluatePlanStep event ${a.scheduledEventId}` });
+  if (outcome.items.length === 0)
+    record({ stepId, outcome: 'completed', value: [], via: `evaluatePlanStep event ${a.scheduledEventId}` });
   return true;
 }
 
 /** An `answerStep` update that completed: the question step's answer as the workflow recorded it. */
-function answerEvent(e: HistoryEvent, updates: Map<number, string>, record: (ev: Omit<StepEvidence, 'runId' | 'eventId'>) => void): boolean {
+function answerEvent(
+  e: HistoryEvent,
+  updates: Map<number, string>,
+  record: (ev: Omit<StepEvidence, 'runId' | 'eventId'>) => void,
+): boolean {
   if (e.eventType === EventType.EVENT_TYPE_WORKFLOW_EXECUTION_UPDATE_ACCEPTED) {
     updates.set(eventId(e), e.workflowExecutionUpdateAcceptedEventAttributes?.acceptedRequest?.input?.name ?? '');
     return true;
@@ -248,7 +342,12 @@ function answerEvent(e: HistoryEvent, updates: Map<number, string>, record: (ev:
   const a = e.workflowExecutionUpdateCompletedEventAttributes!;
   if (updates.get(Number(a.acceptedEventId)) !== 'answerStep' || !a.outcome?.success) return true;
   const ack = decodeFirst<AnswerAck>(a.outcome.success)!;
-  record({ stepId: ack.stepId, outcome: 'completed', value: ack.answer, via: `answerStep update event ${a.acceptedEventId}` });
+  record({
+    stepId: ack.stepId,
+    outcome: 'completed',
+    value: ack.answer,
+    via: `answerStep update event ${a.acceptedEventId}`,
+  });
   return true;
 }
 
@@ -272,7 +371,9 @@ export function stepRoleProblems(chain: RunHistory[]): string[] {
     for (const e of run.history.events ?? []) {
       const id = eventId(e);
       if (e.eventType === EventType.EVENT_TYPE_WORKFLOW_EXECUTION_STARTED) {
-        const carried = decodeFirst<{ carried?: { plan?: Plan; catalog?: CatalogDescription } }>(e.workflowExecutionStartedEventAttributes?.input)?.carried;
+        const carried = decodeFirst<{ carried?: { plan?: Plan; catalog?: CatalogDescription } }>(
+          e.workflowExecutionStartedEventAttributes?.input,
+        )?.carried;
         if (carried?.catalog) catalog = carried.catalog;
         takePlan(carried?.plan);
       } else if (e.eventType === EventType.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED) {
@@ -289,7 +390,11 @@ export function stepRoleProblems(chain: RunHistory[]): string[] {
         const v = (decodeAll(input.args)[0] ?? {}) as StepVerdict;
         const tool = toolOf.get(v.stepId);
         const approvers = tool ? catalog?.tools[tool]?.approvers : undefined;
-        const problem = verdictRoleProblem(approvers, v, `step ${v.stepId}${typeof v.item === 'number' ? ` item ${v.item}` : ''} (${tool})`);
+        const problem = verdictRoleProblem(
+          approvers,
+          v,
+          `step ${v.stepId}${typeof v.item === 'number' ? ` item ${v.item}` : ''} (${tool})`,
+        );
         if (problem) problems.push(`event ${id} (run ${run.runId}), ${input.name} update: ${problem}`);
       }
     }
@@ -311,24 +416,39 @@ function compareSteps(plan: Plan | null, last: Map<string, StepEvidence>): PlanA
   const out: PlanAuditReport['steps'] = steps.map((s) => {
     const h = last.get(s.id) ?? null;
     const difference = differenceOf(s.status, s.result, h);
-    return { stepId: s.id, status: s.status, history: h, matches: difference === null, ...(difference ? { difference } : {}) };
+    return {
+      stepId: s.id,
+      status: s.status,
+      history: h,
+      matches: difference === null,
+      ...(difference ? { difference } : {}),
+    };
   });
   const known = new Set(steps.map((s) => s.id));
   for (const [stepId, h] of last) {
-    if (!known.has(stepId)) out.push({ stepId, status: 'unknown', history: h, matches: false, difference: `ran (event ${h.eventId}) but is not in the workflow's plan` });
+    if (!known.has(stepId))
+      out.push({
+        stepId,
+        status: 'unknown',
+        history: h,
+        matches: false,
+        difference: `ran (event ${h.eventId}) but is not in the workflow's plan`,
+      });
   }
   return out;
 }
 
 function differenceOf(status: string, result: Plan['steps'][number]['result'], h: StepEvidence | null): string | null {
   if (status === 'completed') {
-    if (!h || h.outcome !== 'completed') return `the workflow says completed; history has ${h ? h.outcome : 'no execution'}`;
+    if (!h || h.outcome !== 'completed')
+      return `the workflow says completed; history has ${h ? h.outcome : 'no execution'}`;
     const a = JSON.stringify(result?.value ?? null);
     const b = JSON.stringify(h.value ?? null);
     return a === b ? null : `the workflow's result ${a} differs from history's ${b} (event ${h.eventId})`;
   }
   if (h?.outcome === 'completed') return `history completed it (event ${h.eventId}) but the workflow says ${status}`;
-  if (status === 'failed' && (result?.attempts ?? 0) > 0 && !h) return 'the workflow says failed after running it; history has no execution';
+  if (status === 'failed' && (result?.attempts ?? 0) > 0 && !h)
+    return 'the workflow says failed after running it; history has no execution';
   return null;
 }
 
@@ -337,10 +457,15 @@ export function formatPlanAudit(r: PlanAuditReport): string {
   const lines = [`Audit of plan ${r.planId} (${r.runs.length} run(s))`];
   for (const s of r.steps) {
     const h = s.history ? `${s.history.outcome} (event ${s.history.eventId}, ${s.history.via})` : 'not run';
-    lines.push(`  ${s.matches ? 'ok ' : 'BAD'} ${s.stepId}: ${s.status}; history: ${h}${s.difference ? ` — ${s.difference}` : ''}`);
+    lines.push(
+      `  ${s.matches ? 'ok ' : 'BAD'} ${s.stepId}: ${s.status}; history: ${h}${s.difference ? ` — ${s.difference}` : ''}`,
+    );
   }
-  lines.push(`  side effects completed twice: ${r.duplicateEffects.length === 0 ? 'none' : r.duplicateEffects.map((d) => `${d.stepId} x${d.completions}`).join(', ')}`);
-  for (const c of r.children) lines.push(`  child mission ${c.workflowId}: ${c.ok ? 'audit passed' : `audit FAILED: ${c.problems.join('; ')}`}`);
+  lines.push(
+    `  side effects completed twice: ${r.duplicateEffects.length === 0 ? 'none' : r.duplicateEffects.map((d) => `${d.stepId} x${d.completions}`).join(', ')}`,
+  );
+  for (const c of r.children)
+    lines.push(`  child mission ${c.workflowId}: ${c.ok ? 'audit passed' : `audit FAILED: ${c.problems.join('; ')}`}`);
   lines.push(`  replay: ${r.replay.ok ? 'deterministic' : r.replay.errors.join('; ')}`);
   lines.push(...formatPlanValues(r.values));
   for (const p of r.problems) lines.push(`  problem: ${p}`);

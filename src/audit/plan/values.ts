@@ -14,7 +14,16 @@ import { needsEvaluation, paramValues, resultsUsedBy } from '../../plans/express
 import { computedPart, resolveReferences } from '../../plans/references.ts';
 import type { Json, Plan, Step } from '../../plans/schema.ts';
 import { ExpressionError, evaluateStep } from '../../plans/evaluate.ts';
-import type { EvaluateStepOutcome, EvaluateStepRequest, ExecutionSummary, PlanOutcome, RecoveryOutcome, StepOutcome, StepRequest, StepVerdict } from '../../workflows/plan/contract.ts';
+import type {
+  EvaluateStepOutcome,
+  EvaluateStepRequest,
+  ExecutionSummary,
+  PlanOutcome,
+  RecoveryOutcome,
+  StepOutcome,
+  StepRequest,
+  StepVerdict,
+} from '../../workflows/plan/contract.ts';
 import { EventType, type HistoryEvent, type RunHistory, decodeAll, decodeFirst, eventId } from '../../history/fetch.ts';
 import { valueHash } from '../../history/hash.ts';
 import { stepOfChild } from './audit.ts';
@@ -31,8 +40,13 @@ export interface PlanValueLinks {
 
 /** The value checks of a plan audit as text lines. */
 export function formatPlanValues(v: PlanValueLinks): string[] {
-  const unhashed = v.approvalsWithoutHash ? ` (${v.approvalsWithoutHash} approval(s) without an args hash: not recorded)` : '';
-  return [`  value links: ${v.checked} checked, ${v.mismatches.length === 0 ? 'all agree' : `${v.mismatches.length} DIFFER`}${unhashed}`, ...v.mismatches.map((m) => `    ${m.message}`)];
+  const unhashed = v.approvalsWithoutHash
+    ? ` (${v.approvalsWithoutHash} approval(s) without an args hash: not recorded)`
+    : '';
+  return [
+    `  value links: ${v.checked} checked, ${v.mismatches.length === 0 ? 'all agree' : `${v.mismatches.length} DIFFER`}${unhashed}`,
+    ...v.mismatches.map((m) => `    ${m.message}`),
+  ];
 }
 
 interface At {
@@ -114,8 +128,11 @@ class PlanWalker {
       }
       case EventType.EVENT_TYPE_WORKFLOW_EXECUTION_UPDATE_COMPLETED: {
         // an accepted answer to a question step is its result (the answerStep update's AnswerAck)
-        const ack = decodeFirst<{ stepId?: unknown; answer?: Json }>(e.workflowExecutionUpdateCompletedEventAttributes?.outcome?.success);
-        if (typeof ack?.stepId === 'string' && ack.answer !== undefined) this.results.set(ack.stepId, { value: ack.answer, ...at });
+        const ack = decodeFirst<{ stepId?: unknown; answer?: Json }>(
+          e.workflowExecutionUpdateCompletedEventAttributes?.outcome?.success,
+        );
+        if (typeof ack?.stepId === 'string' && ack.answer !== undefined)
+          this.results.set(ack.stepId, { value: ack.answer, ...at });
         return;
       }
       case EventType.EVENT_TYPE_WORKFLOW_EXECUTION_SIGNALED: {
@@ -150,7 +167,8 @@ class PlanWalker {
         if (outcome.kind === 'each') this.items.set(req.stepId, { results: outcome.items.map(() => null), done: 0 });
         if (outcome.kind === 'each' && outcome.items.length === 0) this.results.set(req.stepId, { value: [], ...at });
         // a compute step's result is its expression's value: no tool step follows
-        if (outcome.kind === 'args' && req.root === 'compute') this.results.set(req.stepId, { value: outcome.args, ...at });
+        if (outcome.kind === 'args' && req.root === 'compute')
+          this.results.set(req.stepId, { value: outcome.args, ...at });
         await this.checkEvaluation(req, outcome, at);
         return;
       }
@@ -175,15 +193,28 @@ class PlanWalker {
     // a tool step's args, an agent step's input, a computed question, a compute step's expression
     const { root, value } = computedPart(step);
     const params = paramValues(this.plan!.value.params);
-    const r = resolveReferences(value, (id) => {
-      const got = this.results.get(id);
-      return got ? { found: true, value: got.value } : { found: false };
-    }, root, params);
+    const r = resolveReferences(
+      value,
+      (id) => {
+        const got = this.results.get(id);
+        return got ? { found: true, value: got.value } : { found: false };
+      },
+      root,
+      params,
+    );
     if (!r.ok) return { error: r.message };
     // the latest event the args come from: a dependency's result, else the plan's definition
-    const deps = [...resultsUsedBy(step)].map((id) => this.results.get(id)).filter((x): x is Recorded<Json> => x !== undefined);
+    const deps = [...resultsUsedBy(step)]
+      .map((id) => this.results.get(id))
+      .filter((x): x is Recorded<Json> => x !== undefined);
     const last = deps.sort((a, b) => (a.runId === b.runId ? b.eventId - a.eventId : 0))[0];
-    const from = last ? { runId: last.runId, eventId: last.eventId, what: `result of step ${[...resultsUsedBy(step)].find((id) => this.results.get(id) === last)}` } : { runId: this.plan!.runId, eventId: this.plan!.eventId, what: `plan version ${this.plan!.value.version}` };
+    const from = last
+      ? {
+          runId: last.runId,
+          eventId: last.eventId,
+          what: `result of step ${[...resultsUsedBy(step)].find((id) => this.results.get(id) === last)}`,
+        }
+      : { runId: this.plan!.runId, eventId: this.plan!.eventId, what: `plan version ${this.plan!.value.version}` };
     return { value: r.value, from };
   }
 
@@ -195,7 +226,11 @@ class PlanWalker {
       const o = ev.value;
       const what = `evaluation of ${step.id}`;
       if (o.kind === 'args') return { value: o.args, from: { runId: ev.runId, eventId: ev.eventId, what } };
-      if (o.kind === 'each') return { value: item === undefined ? o.items : (o.items[item] ?? null), from: { runId: ev.runId, eventId: ev.eventId, what: `${what}, item ${item ?? 'all'}` } };
+      if (o.kind === 'each')
+        return {
+          value: item === undefined ? o.items : (o.items[item] ?? null),
+          from: { runId: ev.runId, eventId: ev.eventId, what: `${what}, item ${item ?? 'all'}` },
+        };
       return null;
     }
     const r = this.resolved(step);
@@ -209,7 +244,11 @@ class PlanWalker {
     if (!expected) return;
     this.checked++;
     if (same(args, expected.value)) return;
-    this.push('step-args', { ...at, what: `${via} of ${stepId}${item === undefined ? '' : ` item ${item}`} args`, value: args }, { ...expected.from, value: expected.value });
+    this.push(
+      'step-args',
+      { ...at, what: `${via} of ${stepId}${item === undefined ? '' : ` item ${item}`} args`, value: args },
+      { ...expected.from, value: expected.value },
+    );
   }
 
   private checkEvaluationRequest(req: EvaluateStepRequest, at: At): void {
@@ -218,13 +257,28 @@ class PlanWalker {
     const r = this.resolved(step);
     if (!('error' in r)) {
       this.checked++;
-      if (!same(req.args, r.value)) this.push('step-args', { ...at, what: `evaluatePlanStep of ${req.stepId} args`, value: req.args }, { ...r.from, value: r.value });
+      if (!same(req.args, r.value))
+        this.push(
+          'step-args',
+          { ...at, what: `evaluatePlanStep of ${req.stepId} args`, value: req.args },
+          { ...r.from, value: r.value },
+        );
     }
     for (const [id, value] of Object.entries(req.steps)) {
       const got = this.results.get(id);
       this.checked++;
-      if (!got) this.push('step-result', { ...at, what: `evaluatePlanStep of ${req.stepId} reads step/${id}`, value }, { ...at, what: `no recorded result of ${id}`, value: null });
-      else if (!same(value, got.value)) this.push('step-result', { ...at, what: `evaluatePlanStep of ${req.stepId} reads step/${id}`, value }, { runId: got.runId, eventId: got.eventId, what: `result of step ${id}`, value: got.value });
+      if (!got)
+        this.push(
+          'step-result',
+          { ...at, what: `evaluatePlanStep of ${req.stepId} reads step/${id}`, value },
+          { ...at, what: `no recorded result of ${id}`, value: null },
+        );
+      else if (!same(value, got.value))
+        this.push(
+          'step-result',
+          { ...at, what: `evaluatePlanStep of ${req.stepId} reads step/${id}`, value },
+          { runId: got.runId, eventId: got.eventId, what: `result of step ${id}`, value: got.value },
+        );
     }
   }
 
@@ -234,7 +288,11 @@ class PlanWalker {
     this.checked++;
     if (same(again, outcome)) return;
     const request = this.scheduledAt(at, req);
-    this.push('step-evaluation', { ...at, what: `evaluation of ${req.stepId} answered`, value: outcome as unknown as Json }, { ...request, what: `its request evaluated again gives`, value: again as Json });
+    this.push(
+      'step-evaluation',
+      { ...at, what: `evaluation of ${req.stepId} answered`, value: outcome as unknown as Json },
+      { ...request, what: `its request evaluated again gives`, value: again as Json },
+    );
   }
 
   private scheduledAt(at: At, req: EvaluateStepRequest): At {
@@ -252,7 +310,11 @@ class PlanWalker {
     this.checked++;
     if (this.approved.has(stepId) || (item !== undefined && this.approved.has(`${stepId}[${item}]`))) return;
     const what = `${via} of ${stepId}${item === undefined ? '' : ` item ${item}`}`;
-    this.push('approval', { ...at, what: `${what} ran`, value: null }, { ...at, what: `no approval of it earlier in history (the step requires approval)`, value: null });
+    this.push(
+      'approval',
+      { ...at, what: `${what} ran`, value: null },
+      { ...at, what: `no approval of it earlier in history (the step requires approval)`, value: null },
+    );
   }
 
   /** An approval's args hash is the hash of the args that waited for it. */
@@ -267,7 +329,16 @@ class PlanWalker {
     this.checked++;
     const hash = valueHash(expected.value);
     const what = `approval of ${v.stepId}${item === undefined ? '' : ` item ${item}`} (args hash)`;
-    if (hash !== v.argsHash) this.push('approval', { ...at, what, value: v.argsHash }, { ...expected.from, what: `${expected.from.what}: args waiting for approval, hash ${hash}`, value: expected.value });
+    if (hash !== v.argsHash)
+      this.push(
+        'approval',
+        { ...at, what, value: v.argsHash },
+        {
+          ...expected.from,
+          what: `${expected.from.what}: args waiting for approval, hash ${hash}`,
+          value: expected.value,
+        },
+      );
   }
 
   /** The step results in the plan's summary are the recorded ones. */
@@ -277,7 +348,12 @@ class PlanWalker {
       if (s.status !== 'completed' || !got) continue;
       this.checked++;
       const value = (s.result?.value ?? null) as Json;
-      if (!same(value, got.value)) this.push('step-result', { ...at, what: `plan summary gives ${s.id}`, value }, { runId: got.runId, eventId: got.eventId, what: `result of step ${s.id}`, value: got.value });
+      if (!same(value, got.value))
+        this.push(
+          'step-result',
+          { ...at, what: `plan summary gives ${s.id}`, value },
+          { runId: got.runId, eventId: got.eventId, what: `result of step ${s.id}`, value: got.value },
+        );
     }
   }
 

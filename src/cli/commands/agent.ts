@@ -40,10 +40,7 @@ interface Resolved {
 
 const isAgent = (v: unknown): v is Agent => typeof v === 'object' && v !== null && (v as Agent).kind === 'agent';
 
-const JournalFile = z.union([
-  z.array(z.tuple([z.string().min(1), z.unknown()])),
-  z.record(z.string(), z.unknown()),
-]);
+const JournalFile = z.union([z.array(z.tuple([z.string().min(1), z.unknown()])), z.record(z.string(), z.unknown())]);
 
 export async function resolveAgent(spec: string): Promise<Resolved> {
   const { exampleAgents } = await import('../../../examples/index.ts');
@@ -51,7 +48,10 @@ export async function resolveAgent(spec: string): Promise<Resolved> {
   if (example) return example;
   const looksLikePath = /[\\/]|\.[cm]?[jt]s$/.test(spec);
   if (!looksLikePath) {
-    throw new CliError(`unknown agent ${JSON.stringify(spec)}: examples are ${Object.keys(exampleAgents).join(', ')}; or give a module path`, 2);
+    throw new CliError(
+      `unknown agent ${JSON.stringify(spec)}: examples are ${Object.keys(exampleAgents).join(', ')}; or give a module path`,
+      2,
+    );
   }
   const mod = await importModule(spec);
   const exported = mod.default;
@@ -65,7 +65,8 @@ async function readJournal(file: string): Promise<Array<[string, Json]>> {
   const text = await readText(file);
   if (!text.trim()) return [];
   const parsed = JournalFile.safeParse(parseJson(text, `journal (${file})`));
-  if (!parsed.success) throw new CliError(`journal (${file}) must be a JSON object of task id → value, or [id, value] entries`, 2);
+  if (!parsed.success)
+    throw new CliError(`journal (${file}) must be a JSON object of task id → value, or [id, value] entries`, 2);
   return (Array.isArray(parsed.data) ? parsed.data : Object.entries(parsed.data)) as Array<[string, Json]>;
 }
 
@@ -93,7 +94,8 @@ function pickModel(resolved: Resolved, flag: string | undefined): ChatModel {
     if (flag) return createModel(flag);
     if (resolved.model) return resolved.model();
     const spec = resolved.agent.model ?? process.env.NAVIGATOR_MODEL;
-    if (!spec) throw new CliError(`agent ${resolved.agent.name} names no model: pass --model or set NAVIGATOR_MODEL`, 2);
+    if (!spec)
+      throw new CliError(`agent ${resolved.agent.name} names no model: pass --model or set NAVIGATOR_MODEL`, 2);
     return createModel(spec);
   } catch (e) {
     if (e instanceof CliError) throw e;
@@ -137,7 +139,9 @@ async function runAction(agentSpec: string, flags: RunFlags): Promise<void> {
 export function describeStep(agent: Agent, step: PassResult, journalFile?: string): string {
   const lines: string[] = [];
   const { usage } = step;
-  lines.push(`${agent.name}: ${step.status} after ${usage.turns} ${usage.turns === 1 ? 'turn' : 'turns'} (${usage.inputTokens + usage.outputTokens} tokens)`);
+  lines.push(
+    `${agent.name}: ${step.status} after ${usage.turns} ${usage.turns === 1 ? 'turn' : 'turns'} (${usage.inputTokens + usage.outputTokens} tokens)`,
+  );
   if (step.status === 'error' && step.error) {
     const at = step.error.line ? ` (line ${step.error.line}, column ${step.error.column})` : '';
     lines.push(`error: ${step.error.type}: ${step.error.message}${at}`);
@@ -156,7 +160,8 @@ export function describeStep(agent: Agent, step: PassResult, journalFile?: strin
   }
   for (const [k, v] of step.journalDelta) lines.push(`committed ${k}: ${JSON.stringify(v)}`);
   for (const k of step.resets) lines.push(`reset ${k}`);
-  for (const c of step.toolCalls) lines.push(`tool ${c.tool}${c.taskId ? ` in task ${c.taskId}` : ''}${c.error ? ` failed: ${c.error}` : ''}`);
+  for (const c of step.toolCalls)
+    lines.push(`tool ${c.tool}${c.taskId ? ` in task ${c.taskId}` : ''}${c.error ? ` failed: ${c.error}` : ''}`);
   for (const w of step.warnings) lines.push(`warning ${w.code}: ${w.message}`);
   return `${lines.join('\n')}\n`;
 }
@@ -166,11 +171,22 @@ const runCommand = new Command('run')
   .argument('<agent>', 'example name (wire-transfer) or module path whose default export is an agent')
   .option('--input <json>', 'agent input as JSON, or @FILE (default: the example input, else {})')
   .option('--journal <file>', 'journal JSON file, read before and written back after the pass')
-  .option('--model <model>', 'model string (openai:..., anthropic:..., scripted:FILE); default: the agent\'s')
+  .option('--model <model>', "model string (openai:..., anthropic:..., scripted:FILE); default: the agent's")
   .option('--run-id <id>', 'run id mixed into idempotency keys (default: from agent name and input)')
-  .option('--effects <mode>', 'inline (default) or suspend: run external tools between program runs, as the worker does')
-  .option('--record <file>', 'record the model\'s answers to FILE (scripted-model format) for offline replay with --model scripted:FILE')
-  .option('--json', 'print the pass result (status, value, journal, summaries, trace, usage, warnings) as one JSON object')
+  .option(
+    '--effects <mode>',
+    'inline (default) or suspend: run external tools between program runs, as the worker does',
+  )
+  .option(
+    '--record <file>',
+    "record the model's answers to FILE (scripted-model format) for offline replay with --model scripted:FILE",
+  )
+  .option(
+    '--json',
+    'print the pass result (status, value, journal, summaries, trace, usage, warnings) as one JSON object',
+  )
   .action(action(runAction));
 
-export const agentCommand = new Command('agent').description('run agents in-process (library mode)').addCommand(runCommand);
+export const agentCommand = new Command('agent')
+  .description('run agents in-process (library mode)')
+  .addCommand(runCommand);

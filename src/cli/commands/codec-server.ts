@@ -18,40 +18,61 @@ interface Flags {
 }
 
 export const codecServerCommand = new Command('codec-server')
-  .description('serve /encode and /decode with the configured codecs (the payload store, --codec / NAVIGATOR_CODEC), for the Temporal UI (--codec-endpoint); authorized by a secret (generated and printed once on 127.0.0.1)')
+  .description(
+    'serve /encode and /decode with the configured codecs (the payload store, --codec / NAVIGATOR_CODEC), for the Temporal UI (--codec-endpoint); authorized by a secret (generated and printed once on 127.0.0.1)',
+  )
   .option('--port <n>', 'port', '8888')
   .option('--host <h>', 'address to bind (beyond 127.0.0.1 needs --authorization or --secret)', '127.0.0.1')
   .option('--origin <url>', "the Temporal UI's origin, for CORS (e.g. http://localhost:8233)")
-  .option('--authorization <value>', 'accept this exact Authorization header, e.g. "Bearer $TOKEN" for temporal --codec-auth (or NAVIGATOR_CODEC_AUTHORIZATION)')
-  .option('--secret <s>', 'the secret: Authorization: Bearer SECRET, or the endpoint URL/SECRET for the Temporal UI (or NAVIGATOR_CODEC_SECRET; generated on 127.0.0.1 when neither is given)')
+  .option(
+    '--authorization <value>',
+    'accept this exact Authorization header, e.g. "Bearer $TOKEN" for temporal --codec-auth (or NAVIGATOR_CODEC_AUTHORIZATION)',
+  )
+  .option(
+    '--secret <s>',
+    'the secret: Authorization: Bearer SECRET, or the endpoint URL/SECRET for the Temporal UI (or NAVIGATOR_CODEC_SECRET; generated on 127.0.0.1 when neither is given)',
+  )
   .option('--no-auth', 'no authorization at all (127.0.0.1 only): any process of this machine may decrypt')
-  .option('--allow-host <name...>', 'Host names to answer besides 127.0.0.1, localhost and the machine\'s own (e.g. a reverse proxy\'s)')
+  .option(
+    '--allow-host <name...>',
+    "Host names to answer besides 127.0.0.1, localhost and the machine's own (e.g. a reverse proxy's)",
+  )
   .action(
     action(async (flags: Flags) => {
       const { chainCodecs, configuredCodecs } = await import('../../codec/load.ts');
       const { startCodecServer } = await import('../../codec/server.ts');
       // the payload store's references (resolved to their values) and NAVIGATOR_CODEC's encryption
       const codecs = await configuredCodecs();
-      if (!codecs.length) throw new CliError('no codec configured: pass --codec aes-gcm (keys in NAVIGATOR_CODEC_KEYS) or --codec MODULE, or set NAVIGATOR_CODEC; or use the payload store (NAVIGATOR_PAYLOAD_STORE, not off)', 2);
+      if (!codecs.length)
+        throw new CliError(
+          'no codec configured: pass --codec aes-gcm (keys in NAVIGATOR_CODEC_KEYS) or --codec MODULE, or set NAVIGATOR_CODEC; or use the payload store (NAVIGATOR_PAYLOAD_STORE, not off)',
+          2,
+        );
       const codec = chainCodecs(codecs);
       const port = Number(flags.port);
-      if (!Number.isInteger(port) || port < 0 || port > 65535) throw new CliError(`--port must be a port number, got ${flags.port}`, 2);
+      if (!Number.isInteger(port) || port < 0 || port > 65535)
+        throw new CliError(`--port must be a port number, got ${flags.port}`, 2);
       const noAuth = !flags.auth;
       const server = await startCodecServer({
         codec,
         port,
         host: flags.host,
         origin: flags.origin,
-        authorization: noAuth ? undefined : (flags.authorization ?? nonEmpty(process.env.NAVIGATOR_CODEC_AUTHORIZATION)),
+        authorization: noAuth
+          ? undefined
+          : (flags.authorization ?? nonEmpty(process.env.NAVIGATOR_CODEC_AUTHORIZATION)),
         secret: noAuth ? undefined : (flags.secret ?? nonEmpty(process.env.NAVIGATOR_CODEC_SECRET)),
         noAuth,
         allowedHosts: flags.allowHost,
       }).catch((err: Error) => {
         throw new CliError(err.message, 2);
       });
-      process.stdout.write(`Codec server at ${server.url} (POST /encode, /decode)${flags.origin ? `, CORS for ${flags.origin}` : ''}\n`);
+      process.stdout.write(
+        `Codec server at ${server.url} (POST /encode, /decode)${flags.origin ? `, CORS for ${flags.origin}` : ''}\n`,
+      );
       if (server.generated) process.stdout.write(howToCall(server.url, server.endpoint, server.secret!));
-      if (noAuth) process.stdout.write('No authorization (--no-auth): any process of this machine can decrypt through it\n');
+      if (noAuth)
+        process.stdout.write('No authorization (--no-auth): any process of this machine can decrypt through it\n');
       await new Promise<void>((resolve) => {
         const stop = () => resolve();
         process.once('SIGINT', stop);

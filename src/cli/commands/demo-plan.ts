@@ -30,7 +30,11 @@ export async function runPlanDemo(): Promise<void> {
   }
 }
 
-async function runPlan(target: import('../../temporal/connection.ts').TemporalTarget, taskQueue: string, workspace: string): Promise<void> {
+async function runPlan(
+  target: import('../../temporal/connection.ts').TemporalTarget,
+  taskQueue: string,
+  workspace: string,
+): Promise<void> {
   const { connectClient } = await import('../../temporal/connection.ts');
   const { startPlan } = await import('../../client/plan/client.ts');
   const { renderPlan, settlePlan } = await import('../plan/view.ts');
@@ -41,7 +45,8 @@ async function runPlan(target: import('../../temporal/connection.ts').TemporalTa
     heading(`Planning: "${DEMO_REQUEST}" (workspace ${workspace}, recorded planner answers)`);
     const plan = await startPlan(client, { agent: 'workspace', request: DEMO_REQUEST, id, taskQueue });
     const review = await settlePlan(plan);
-    if (!review.view || review.view.status !== 'review') throw new Error(`the plan did not reach review: ${review.closed?.failure ?? review.view?.status}`);
+    if (!review.view || review.view.status !== 'review')
+      throw new Error(`the plan did not reach review: ${review.closed?.failure ?? review.view?.status}`);
     say(renderPlan(review.view, { full: true }));
 
     heading('The reviewer approves the plan (the same update as `navigator plan approve`)');
@@ -49,7 +54,9 @@ async function runPlan(target: import('../../temporal/connection.ts').TemporalTa
     for (let settled = await settlePlan(plan); !settled.closed; settled = await settlePlan(plan)) {
       if (settled.view) say(renderPlan(settled.view));
       for (const a of settled.view?.approvals ?? []) {
-        heading(`Step ${a.stepId} waits for approval: approving it with the args computed on the worker (\`navigator plan approve-step ${id} ${a.stepId}\`)`);
+        heading(
+          `Step ${a.stepId} waits for approval: approving it with the args computed on the worker (\`navigator plan approve-step ${id} ${a.stepId}\`)`,
+        );
         say(`  ${a.tool} ${JSON.stringify(a.args).slice(0, 300)}`);
         await plan.approveStep(a.stepId, { by: 'demo reviewer' });
       }
@@ -71,7 +78,8 @@ async function runPlan(target: import('../../temporal/connection.ts').TemporalTa
 }
 
 function showWorkspace(workspace: string): void {
-  const file = (path: string) => (existsSync(join(workspace, path)) ? readFileSync(join(workspace, path), 'utf8').trim() : '(missing)');
+  const file = (path: string) =>
+    existsSync(join(workspace, path)) ? readFileSync(join(workspace, path), 'utf8').trim() : '(missing)';
   say(`package.json now:   ${file('package.json').replace(/\s+/g, ' ')}`);
   say(`src/version.ts now: ${file('src/version.ts')}`);
   say(`CHANGELOG.md now:\n${file('CHANGELOG.md').replace(/^/gm, '    ')}`);

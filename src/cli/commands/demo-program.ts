@@ -12,7 +12,11 @@ export async function workingProgram(client: Client, id: string, maxLines = 16):
   const program = pass && [...pass.programs].reverse().find((x) => x.code !== null);
   if (!pass || !program) return '(no program recorded in history)';
   const lines = program.code!.trimEnd().split('\n');
-  const shown = lines.length > maxLines ? [...lines.slice(0, maxLines), `… ${lines.length - maxLines} more lines`] : lines;
+  const shown =
+    lines.length > maxLines ? [...lines.slice(0, maxLines), `… ${lines.length - maxLines} more lines`] : lines;
   const turns = pass.programs.length > 1 ? ` (its last of ${pass.programs.length} turns)` : '';
-  return [`pass ${pass.pass}, turn ${program.turn}${turns}; every pass and program: the console's mission page`, ...shown.map((l) => `  ${l}`)].join('\n');
+  return [
+    `pass ${pass.pass}, turn ${program.turn}${turns}; every pass and program: the console's mission page`,
+    ...shown.map((l) => `  ${l}`),
+  ].join('\n');
 }

@@ -31,7 +31,9 @@ export async function runReportDemo(): Promise<void> {
   const workers = new DemoWorkers(target, taskQueue, join(dir, `report-demo-${stamp}`));
   try {
     const first = workers.spawn({ REPORT_JOB_UPLOAD_PAUSE_MS: String(STALLED_UPLOAD_MS) });
-    say(`Started ${first.name} (pid ${first.pid}, log ${first.log}) on task queue ${taskQueue}; its storage service answers slowly`);
+    say(
+      `Started ${first.name} (pid ${first.pid}, log ${first.log}) on task queue ${taskQueue}; its storage service answers slowly`,
+    );
     const ok = await runJob(target, taskQueue, workers, first);
     printCommands(server === null);
     if (!ok) process.exitCode = 1;
@@ -45,7 +47,12 @@ export async function runReportDemo(): Promise<void> {
 
 type Services = typeof import('../../../examples/report-job/index.ts');
 
-async function runJob(target: import('../../temporal/connection.ts').TemporalTarget, taskQueue: string, workers: DemoWorkers, first: DemoWorker): Promise<boolean> {
+async function runJob(
+  target: import('../../temporal/connection.ts').TemporalTarget,
+  taskQueue: string,
+  workers: DemoWorkers,
+  first: DemoWorker,
+): Promise<boolean> {
   const { connectClient } = await import('../../temporal/connection.ts');
   const { follow } = await import('../mission/follow.ts');
   const { describeSettled, ledgerLine } = await import('../mission/view.ts');
@@ -56,19 +63,29 @@ async function runJob(target: import('../../temporal/connection.ts').TemporalTar
   try {
     const id = `report-job-demo-${randomBytes(3).toString('hex')}`;
     heading(`Starting mission ${id}: the weekly report of ${defaultInput.site} (recorded model answers)`);
-    const mission = await startMission(client, { agent: 'report-job', input: defaultInput, taskQueue, id, summary: 'Navigator demo: report-job' });
+    const mission = await startMission(client, {
+      agent: 'report-job',
+      input: defaultInput,
+      taskQueue,
+      id,
+      summary: 'Navigator demo: report-job',
+    });
     const following = follow(mission, { write: (line) => say(`  ${line}`), untilClosed: true });
     const second = await crashAfterUpload(services, workers, first);
     const done = await following;
     say(describeSettled(id, done));
     const retried = readServices().find((r) => r.operation === 'upload_report' && r.outcome === 'deduplicated');
     const ready = await second.ready.catch(() => null);
-    if (retried && ready) say(`${second.name} was ready ${((ready - second.startedAt) / 1000).toFixed(1)} s after it started; it retried the upload ${((Date.parse(retried.at) - ready) / 1000).toFixed(1)} s after that (the storage service answered: already stored).`);
+    if (retried && ready)
+      say(
+        `${second.name} was ready ${((ready - second.startedAt) / 1000).toFixed(1)} s after it started; it retried the upload ${((Date.parse(retried.at) - ready) / 1000).toFixed(1)} s after that (the storage service answered: already stored).`,
+      );
 
     heading('Progress');
     say(await (await import('../mission/progress-view.ts')).progressForPeople(mission));
     heading('Journal (commit order)');
-    for (const [k, v] of (await mission.journal()).entries) say(`${k}: ${JSON.stringify(v).slice(0, DEMO_RESULT_CHARS)}`);
+    for (const [k, v] of (await mission.journal()).entries)
+      say(`${k}: ${JSON.stringify(v).slice(0, DEMO_RESULT_CHARS)}`);
     heading('Ledger (every tool call)');
     for (const e of await mission.ledger()) say(ledgerLine(e, DEMO_RESULT_CHARS));
     heading(`What the services recorded (${servicesFile()})`);
@@ -78,11 +95,21 @@ async function runJob(target: import('../../temporal/connection.ts').TemporalTar
     say(`applied: upload_report ${applied('upload_report')} time(s), send_email ${applied('send_email')} time(s)`);
     heading('Audit against Temporal history');
     const report = await mission.audit();
-    say(`external effects run twice: ${report.duplicateEffects.length}; replay: ${report.replay.ok ? 'deterministic' : report.replay.errors.join('; ')}`);
+    say(
+      `external effects run twice: ${report.duplicateEffects.length}; replay: ${report.replay.ok ? 'deterministic' : report.replay.errors.join('; ')}`,
+    );
     say(report.ok ? 'audit passed' : 'audit FAILED');
     // what failed, so a failed audit says why
-    for (const p of [...report.problems, ...report.values.mismatches.map((m) => m.message), ...report.valueReplay.mismatches.map((m) => m.message), ...report.replay.errors]) say(`  problem: ${p}`);
-    say(`\nInspect it: npx navigator status ${id}; npx navigator journal ${id}; npx navigator ledger ${id}; npx navigator audit ${id}`);
+    for (const p of [
+      ...report.problems,
+      ...report.values.mismatches.map((m) => m.message),
+      ...report.valueReplay.mismatches.map((m) => m.message),
+      ...report.replay.errors,
+    ])
+      say(`  problem: ${p}`);
+    say(
+      `\nInspect it: npx navigator status ${id}; npx navigator journal ${id}; npx navigator ledger ${id}; npx navigator audit ${id}`,
+    );
     return report.ok && !done.closed?.failure && applied('upload_report') === 1 && applied('send_email') === 1;
   } finally {
     await close();
@@ -94,19 +121,29 @@ async function runJob(target: import('../../temporal/connection.ts').TemporalTar
  * then in flight: its answer is slow), kills that worker with SIGKILL and starts a fresh
  * one, which it returns with the time it was started.
  */
-async function crashAfterUpload(services: Services, workers: DemoWorkers, first: DemoWorker): Promise<DemoWorker & { startedAt: number }> {
+async function crashAfterUpload(
+  services: Services,
+  workers: DemoWorkers,
+  first: DemoWorker,
+): Promise<DemoWorker & { startedAt: number }> {
   const stored = () => services.readServices().some((r) => r.operation === 'upload_report' && r.outcome === 'applied');
   const deadline = Date.now() + 5 * 60_000;
   while (!stored()) {
-    if (first.child.exitCode !== null) throw new Error(`${first.name} exited (code ${first.child.exitCode}) before the upload; see ${first.log}`);
-    if (Date.now() > deadline) throw new Error(`the upload did not reach the storage service in 5 minutes; see ${first.log}`);
+    if (first.child.exitCode !== null)
+      throw new Error(`${first.name} exited (code ${first.child.exitCode}) before the upload; see ${first.log}`);
+    if (Date.now() > deadline)
+      throw new Error(`the upload did not reach the storage service in 5 minutes; see ${first.log}`);
     await new Promise((r) => setTimeout(r, 100));
   }
   await workers.kill(first);
-  say(`  ${time()} the storage service stored the report; ${first.name} (pid ${first.pid}) is killed with SIGKILL before its upload activity answered`);
+  say(
+    `  ${time()} the storage service stored the report; ${first.name} (pid ${first.pid}) is killed with SIGKILL before its upload activity answered`,
+  );
   const startedAt = Date.now();
   const second = workers.spawn();
-  say(`  ${time()} started ${second.name} (pid ${second.pid}, log ${second.log}): Temporal retries the upload there once the dead worker's heartbeat is 5 s late`);
+  say(
+    `  ${time()} started ${second.name} (pid ${second.pid}, log ${second.log}): Temporal retries the upload there once the dead worker's heartbeat is 5 s late`,
+  );
   return { ...second, startedAt };
 }
 

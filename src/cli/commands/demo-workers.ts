@@ -35,7 +35,13 @@ export class DemoWorkers {
     const entry = process.argv[1];
     if (!entry) throw new Error('cannot start a worker: the navigator CLI entry is unknown');
     const child = spawn(process.execPath, [...process.execArgv, entry, 'worker', '--task-queue', this.taskQueue], {
-      env: { ...process.env, TEMPORAL_ADDRESS: this.target.address, TEMPORAL_NAMESPACE: this.target.namespace, NAVIGATOR_TASK_QUEUE: this.taskQueue, ...env },
+      env: {
+        ...process.env,
+        TEMPORAL_ADDRESS: this.target.address,
+        TEMPORAL_NAMESPACE: this.target.namespace,
+        NAVIGATOR_TASK_QUEUE: this.taskQueue,
+        ...env,
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     const out = createWriteStream(log);
@@ -48,7 +54,9 @@ export class DemoWorkers {
         seen = (seen + String(d)).slice(-4096);
         if (seen.includes(READY_LINE)) resolve(Date.now());
       });
-      child.once('exit', (code, signal) => reject(new Error(`${name} exited (${signal ?? `code ${code}`}) before it was ready; see ${log}`)));
+      child.once('exit', (code, signal) =>
+        reject(new Error(`${name} exited (${signal ?? `code ${code}`}) before it was ready; see ${log}`)),
+      );
     });
     ready.catch(() => undefined); // a worker killed before it was ready is not an unhandled rejection
     const worker = { name, pid: child.pid ?? -1, log, child, ready };
@@ -67,7 +75,9 @@ export class DemoWorkers {
   /** Stops every worker still running (SIGTERM: a graceful shutdown). */
   async stopAll(): Promise<void> {
     await Promise.all(
-      this.running.filter((w) => alive(w.child)).map((w) => new Promise((resolve) => (w.child.once('exit', resolve), w.child.kill('SIGTERM')))),
+      this.running
+        .filter((w) => alive(w.child))
+        .map((w) => new Promise((resolve) => (w.child.once('exit', resolve), w.child.kill('SIGTERM')))),
     );
   }
 }

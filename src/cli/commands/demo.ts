@@ -15,9 +15,18 @@ export const say = (text = '') => process.stdout.write(text + '\n');
 export const heading = (text: string) => say(`\n== ${text}`);
 
 export const demoCommand = new Command('demo')
-  .description('run an example end to end (embedded Temporal unless TEMPORAL_ADDRESS is set): the wire-transfer mission, `demo plan` or `demo report`')
-  .argument('[which]', '`mission` (the wire-transfer mission), `plan` (the workspace plan) or `report` (the durable report job)', 'mission')
-  .option('--keep', 'keep the server and the worker running after the demo (until Ctrl-C), to try the commands it prints')
+  .description(
+    'run an example end to end (embedded Temporal unless TEMPORAL_ADDRESS is set): the wire-transfer mission, `demo plan` or `demo report`',
+  )
+  .argument(
+    '[which]',
+    '`mission` (the wire-transfer mission), `plan` (the workspace plan) or `report` (the durable report job)',
+    'mission',
+  )
+  .option(
+    '--keep',
+    'keep the server and the worker running after the demo (until Ctrl-C), to try the commands it prints',
+  )
   .action(
     action(async (which: string, flags: { keep?: boolean }) => {
       keepWanted = Boolean(flags.keep);
@@ -36,14 +45,26 @@ let keepWanted = false;
  * printed would find nothing: with --keep they stay until Ctrl-C, with the environment to
  * reach them; without, it says how to keep them.
  */
-export async function endDemo(which: string, target: { address: string; namespace: string }, taskQueue: string, embedded: boolean): Promise<void> {
+export async function endDemo(
+  which: string,
+  target: { address: string; namespace: string },
+  taskQueue: string,
+  embedded: boolean,
+): Promise<void> {
   if (!keepWanted) {
-    if (embedded) say(`\nThe demo's embedded server stops now. To try the commands on this run, keep it: npx navigator demo ${which} --keep`);
+    if (embedded)
+      say(
+        `\nThe demo's embedded server stops now. To try the commands on this run, keep it: npx navigator demo ${which} --keep`,
+      );
     return;
   }
   heading(`Kept running until Ctrl-C: Temporal at ${target.address}, a worker on task queue ${taskQueue}`);
-  say(`  in another terminal: export TEMPORAL_ADDRESS=${target.address} TEMPORAL_NAMESPACE=${target.namespace} NAVIGATOR_TASK_QUEUE=${taskQueue}`);
-  say('  then: npx navigator console   # the web console on http://127.0.0.1:8233: this run\'s missions, passes, programs, ledger, audit');
+  say(
+    `  in another terminal: export TEMPORAL_ADDRESS=${target.address} TEMPORAL_NAMESPACE=${target.namespace} NAVIGATOR_TASK_QUEUE=${taskQueue}`,
+  );
+  say(
+    "  then: npx navigator console   # the web console on http://127.0.0.1:8233: this run's missions, passes, programs, ledger, audit",
+  );
   const { untilInterrupted } = await import('./dev.ts');
   await untilInterrupted();
 }
@@ -53,9 +74,15 @@ export async function demoTarget() {
   const { resolveTarget } = await import('../../temporal/connection.ts');
   const { startDevServer } = await import('../../devserver/index.ts');
   const configured = resolveTarget();
-  const server = configured.configured ? null : await startDevServer({ port: 0, searchAttributes: { NavigatorStatus: 'Keyword' } });
+  const server = configured.configured
+    ? null
+    : await startDevServer({ port: 0, searchAttributes: { NavigatorStatus: 'Keyword' } });
   const target = server ? { ...configured, address: server.address, namespace: server.namespace } : configured;
-  heading(server ? `Embedded Temporal dev server on ${server.address}` : `Temporal cluster at ${target.address} (namespace ${target.namespace})`);
+  heading(
+    server
+      ? `Embedded Temporal dev server on ${server.address}`
+      : `Temporal cluster at ${target.address} (namespace ${target.namespace})`,
+  );
   return { server, target };
 }
 
@@ -76,7 +103,10 @@ async function runDemo(): Promise<void> {
   }
 }
 
-export async function startDemoWorker(target: import('../../temporal/connection.ts').TemporalTarget, taskQueue: string) {
+export async function startDemoWorker(
+  target: import('../../temporal/connection.ts').TemporalTarget,
+  taskQueue: string,
+) {
   const { Runtime, DefaultLogger } = await import('@temporalio/worker');
   Runtime.install({ logger: new DefaultLogger('WARN') });
   const { connectClient, connectWorker } = await import('../../temporal/connection.ts');
@@ -85,7 +115,13 @@ export async function startDemoWorker(target: import('../../temporal/connection.
   say(`Bundling the workflow code and starting a worker on task queue ${taskQueue} ...`);
   const connection = await connectWorker(target);
   const { client, close } = await connectClient(target);
-  const worker = await createNavigatorWorker({ connection, client, namespace: target.namespace, taskQueue, agents: await buildRegistry() });
+  const worker = await createNavigatorWorker({
+    connection,
+    client,
+    namespace: target.namespace,
+    taskQueue,
+    agents: await buildRegistry(),
+  });
   const running = worker.run();
   return async () => {
     // Ctrl-C (demo --keep) has the Temporal runtime shut the worker down already
@@ -96,7 +132,11 @@ export async function startDemoWorker(target: import('../../temporal/connection.
   };
 }
 
-async function runMission(target: import('../../temporal/connection.ts').TemporalTarget, taskQueue: string, statusAttribute: boolean): Promise<void> {
+async function runMission(
+  target: import('../../temporal/connection.ts').TemporalTarget,
+  taskQueue: string,
+  statusAttribute: boolean,
+): Promise<void> {
   const { connectClient } = await import('../../temporal/connection.ts');
   const { describeSettled, ledgerLine, settle } = await import('../mission/view.ts');
   const { startMission } = await import('../../client/mission/client.ts');

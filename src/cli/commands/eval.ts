@@ -15,12 +15,14 @@ import { importModule, parsePositiveInt, readJsonFile, readText } from '../input
 const JsonObject = z.record(z.string(), z.unknown());
 
 const ToolList = z.array(
-  z.object({
-    name: z.string().min(1),
-    description: z.string(),
-    input: z.custom<z.ZodType>((v) => v instanceof z.ZodType, 'input must be a zod schema'),
-    handler: z.function(),
-  }).passthrough(),
+  z
+    .object({
+      name: z.string().min(1),
+      description: z.string(),
+      input: z.custom<z.ZodType>((v) => v instanceof z.ZodType, 'input must be a zod schema'),
+      handler: z.function(),
+    })
+    .passthrough(),
 );
 
 interface EvalFlags {
@@ -84,7 +86,10 @@ async function loadTools(spec: string): Promise<ToolDef[]> {
   const parsed = ToolList.safeParse(mod.default);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
-    throw new CliError(`--tools ${spec}: default export must be an array of tool definitions (${issue.path.join('.')}: ${issue.message})`, 2);
+    throw new CliError(
+      `--tools ${spec}: default export must be an array of tool definitions (${issue.path.join('.')}: ${issue.message})`,
+      2,
+    );
   }
   return parsed.data as unknown as ToolDef[];
 }

@@ -23,7 +23,9 @@ export const workerCommand = new Command('worker')
         taskQueue,
         agentsModule: flags.agents ?? process.env.NAVIGATOR_AGENTS,
         onReady: (agents) =>
-          console.log(`Navigator worker on ${target.address} (namespace ${target.namespace}, task queue ${taskQueue}) running agents: ${agents.join(', ')}`),
+          console.log(
+            `Navigator worker on ${target.address} (namespace ${target.namespace}, task queue ${taskQueue}) running agents: ${agents.join(', ')}`,
+          ),
       });
     }),
   );

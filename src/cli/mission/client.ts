@@ -19,7 +19,9 @@ export async function withClient<T>(fn: (client: Client, conn: Connected) => Pro
   try {
     conn = await connectClient(target);
   } catch (err) {
-    throw new CliError(`cannot reach Temporal at ${target.address}: ${(err as Error).message}. Start one with \`navigator dev\` or set TEMPORAL_ADDRESS.`);
+    throw new CliError(
+      `cannot reach Temporal at ${target.address}: ${(err as Error).message}. Start one with \`navigator dev\` or set TEMPORAL_ADDRESS.`,
+    );
   }
   try {
     return await fn(conn.client, conn);
@@ -34,7 +36,8 @@ export async function missionHandle(client: Client, id: string): Promise<{ missi
   const mission = getMission(client, id);
   try {
     const description = await mission.workflow.describe();
-    if (description.type === PLAN_WORKFLOW) throw new CliError(`${id} is a plan, not a mission: use \`navigator plan show ${id}\``);
+    if (description.type === PLAN_WORKFLOW)
+      throw new CliError(`${id} is a plan, not a mission: use \`navigator plan show ${id}\``);
     return { mission, status: description.status.name };
   } catch (err) {
     throw explain(err, id);
@@ -66,7 +69,8 @@ export async function onMission<T>(
 ): Promise<T> {
   return withClient(async (client) => {
     const { mission, status } = await missionHandle(client, id);
-    if (opts.running && status !== 'RUNNING') throw new CliError(`mission ${id} has already finished (${status.toLowerCase()})`);
+    if (opts.running && status !== 'RUNNING')
+      throw new CliError(`mission ${id} has already finished (${status.toLowerCase()})`);
     try {
       return await fn(mission);
     } catch (err) {
@@ -86,7 +90,10 @@ export async function quietTemporalLogs(): Promise<void> {
   const { DefaultLogger, Runtime } = await import('@temporalio/worker');
   try {
     // core warnings (a replay failing in an audit) would land on stdout and break --json
-    Runtime.install({ logger: new DefaultLogger('WARN'), telemetryOptions: { logging: { filter: { core: 'ERROR', other: 'ERROR' } } } });
+    Runtime.install({
+      logger: new DefaultLogger('WARN'),
+      telemetryOptions: { logging: { filter: { core: 'ERROR', other: 'ERROR' } } },
+    });
   } catch {
     // already installed by an earlier call in this process
   }

@@ -16,7 +16,6 @@ import type { LedgerEntry, StatusView } from '../../workflows/mission/contract.t
 import { type Settled, closedState, parked } from './view.ts';
 import { failedAttemptLine } from '../attempts-view.ts';
 
-
 export interface FollowOptions {
   /** one line of output (without the newline) */
   write: (line: string) => void;
@@ -34,10 +33,15 @@ export interface FollowOptions {
  * What the running activities say (src/client/live-pass.ts): the pass's line (what it does),
  * the live pass itself, and the activities Temporal retries, by activity id.
  */
-export async function activitiesNow(handle: WorkflowHandle): Promise<{ pass: string | null; live: LivePass | null; retries: Map<string, Retry> }> {
+export async function activitiesNow(
+  handle: WorkflowHandle,
+): Promise<{ pass: string | null; live: LivePass | null; retries: Map<string, Retry> }> {
   const { live, retries } = await readActivities(handle);
   // while the program streams in, its lines say how far the model is: no line per token count
-  const pass = live && live.phase === 'model' && live.program !== undefined ? live.text.replace(/, \d+ tokens$/, '') : (live?.text ?? null);
+  const pass =
+    live && live.phase === 'model' && live.program !== undefined
+      ? live.text.replace(/, \d+ tokens$/, '')
+      : (live?.text ?? null);
   return { pass, live, retries };
 }
 
@@ -71,12 +75,19 @@ export function callLines(live: LivePass | null): string[] {
   return (live?.calls ?? []).map((c) => {
     const what = `pass ${live!.pass}, turn ${c.turn}: call ${c.n}, tool ${c.tool}${c.taskId ? ` (task ${c.taskId})` : ''}`;
     if (c.status === 'running') return `${what}: started`;
-    return c.status === 'done' ? `${what}: done in ${c.ms ?? 0} ms` : `${what}: failed in ${c.ms ?? 0} ms: ${c.error ?? ''}`;
+    return c.status === 'done'
+      ? `${what}: done in ${c.ms ?? 0} ms`
+      : `${what}: failed in ${c.ms ?? 0} ms: ${c.error ?? ''}`;
   });
 }
 
 /** The lines that describe the mission now; each is printed once, when it first appears. */
-export function describeNow(status: StatusView | null, activity: string | null, ledger: readonly LedgerEntry[], retries: ReadonlyMap<string, Retry> = new Map()): string[] {
+export function describeNow(
+  status: StatusView | null,
+  activity: string | null,
+  ledger: readonly LedgerEntry[],
+  retries: ReadonlyMap<string, Retry> = new Map(),
+): string[] {
   const lines: string[] = [];
   if (!status) return ['no status yet (is a worker running for this task queue?)'];
   const passRetry = retries.get('runPass');
@@ -88,9 +99,18 @@ export function describeNow(status: StatusView | null, activity: string | null, 
     const what = `effect ${e.taskId ?? e.tool} (tool ${e.tool})`;
     const retry = e.status === 'running' ? retries.get(e.activity) : undefined;
     if (retry) lines.push(`${what}: ${retrying(retry)}`);
-    lines.push(e.status === 'running' ? `${what}: running` : e.status === 'completed' ? `${what}: done${e.attempts > 1 ? ` (${e.attempts} attempts${lastRetryReason(e)})` : ''}` : `${what}: failed: ${e.error ?? ''}`);
+    lines.push(
+      e.status === 'running'
+        ? `${what}: running`
+        : e.status === 'completed'
+          ? `${what}: done${e.attempts > 1 ? ` (${e.attempts} attempts${lastRetryReason(e)})` : ''}`
+          : `${what}: failed: ${e.error ?? ''}`,
+    );
   }
-  if (status.status === 'waiting' && status.pending) lines.push(`waiting for ${status.pending.key}${status.pending.deadline ? ` until ${status.pending.deadline}` : ''}`);
+  if (status.status === 'waiting' && status.pending)
+    lines.push(
+      `waiting for ${status.pending.key}${status.pending.deadline ? ` until ${status.pending.deadline}` : ''}`,
+    );
   else if (status.status !== 'running') lines.push(status.status);
   return lines;
 }
@@ -135,7 +155,10 @@ export async function follow(handle: MissionHandle | WorkflowHandle, opts: Follo
       mission.ledger().catch(() => [] as LedgerEntry[]),
     ]);
     const earlier = first ? ledger.filter((e) => e.status !== 'running') : [];
-    print(describeNow(status, null, earlier).filter((l) => l.startsWith('effect ')), 'earlier');
+    print(
+      describeNow(status, null, earlier).filter((l) => l.startsWith('effect ')),
+      'earlier',
+    );
     const stamp = now();
     print(describeNow(status, activities?.pass ?? null, ledger, activities?.retries), stamp);
     if (activities?.live) {

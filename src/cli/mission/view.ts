@@ -30,7 +30,10 @@ export interface Settled {
 export const parked = (status: StatusView | null): boolean => status?.status === 'waiting';
 
 /** Polls until the mission waits or ends (or `timeoutMs` passes). */
-export async function settle(handle: MissionHandle | WorkflowHandle, opts: { untilClosed?: boolean; timeoutMs?: number; onStatus?: (s: StatusView) => void } = {}): Promise<Settled> {
+export async function settle(
+  handle: MissionHandle | WorkflowHandle,
+  opts: { untilClosed?: boolean; timeoutMs?: number; onStatus?: (s: StatusView) => void } = {},
+): Promise<Settled> {
   const mission = missionOf(handle);
   const deadline = Date.now() + (opts.timeoutMs ?? 60_000);
   for (;;) {
@@ -85,14 +88,23 @@ export function ledgerLine(e: LedgerEntry, maxResult = Infinity): string {
 export function retriedLines(ledger: readonly LedgerEntry[]): string[] {
   const retried = ledger.filter((e) => e.failedAttempts?.length);
   if (!retried.length) return [];
-  return ['Retried:', ...retried.flatMap((e) => [`  #${e.seq} ${e.tool}${e.taskId ? ` (task ${e.taskId})` : ''}: ${e.status} after ${e.attempts} attempts`, ...failedAttemptLines(e.failedAttempts, '    ')])];
+  return [
+    'Retried:',
+    ...retried.flatMap((e) => [
+      `  #${e.seq} ${e.tool}${e.taskId ? ` (task ${e.taskId})` : ''}: ${e.status} after ${e.attempts} attempts`,
+      ...failedAttemptLines(e.failedAttempts, '    '),
+    ]),
+  ];
 }
 
 /** The effects that ran but whose result could not be kept (too large, the store down): each ran once. */
 export function notKeptLines(ledger: readonly LedgerEntry[]): string[] {
   const lost = ledger.filter((e) => e.unavailable);
   if (!lost.length) return [];
-  return ['Results not kept (each call ran once and will not run again):', ...lost.map((e) => `  #${e.seq} ${e.tool}${e.taskId ? ` (task ${e.taskId})` : ''}: ${e.unavailable!.message}`)];
+  return [
+    'Results not kept (each call ran once and will not run again):',
+    ...lost.map((e) => `  #${e.seq} ${e.tool}${e.taskId ? ` (task ${e.taskId})` : ''}: ${e.unavailable!.message}`),
+  ];
 }
 
 /** A value as typed on the command line: a bare word when it is one, else quoted JSON. */
@@ -106,7 +118,9 @@ export function describeSettled(id: string, s: Settled): string {
     if (s.closed.failure) lines.push(`  reason: ${s.closed.failure}`);
     else lines.push(`  result: ${JSON.stringify(s.closed.result)}`);
   } else if (s.status) {
-    lines.push(`Mission ${id}: ${s.status.status.replace(/_/g, ' ')} after ${s.status.passes} pass${s.status.passes === 1 ? '' : 'es'}, ${doneSoFar(s.status)}`);
+    lines.push(
+      `Mission ${id}: ${s.status.status.replace(/_/g, ' ')} after ${s.status.passes} pass${s.status.passes === 1 ? '' : 'es'}, ${doneSoFar(s.status)}`,
+    );
     if (s.status.error) lines.push(`  reason: ${s.status.error}`);
     const p = s.status.pending;
     if (p) {
@@ -120,15 +134,23 @@ export function describeSettled(id: string, s: Settled): string {
     }
     const waiting = s.status.effectApprovals ?? [];
     // asked together in one pmap: the whole set waits at once, decided one by one
-    if (waiting.length > 1) lines.push(`  ${waiting.length} effects wait for approval together${batchTotal(waiting)}: each has its own approve/deny`);
+    if (waiting.length > 1)
+      lines.push(
+        `  ${waiting.length} effects wait for approval together${batchTotal(waiting)}: each has its own approve/deny`,
+      );
     for (const e of waiting) {
       // the whole args: a person decides on them, so nothing is cut
-      lines.push(`  effect waiting for approval: ${e.tool}${e.taskId ? ` (task ${e.taskId})` : ''}${e.deadline ? `, deadline ${e.deadline}` : ''}`);
+      lines.push(
+        `  effect waiting for approval: ${e.tool}${e.taskId ? ` (task ${e.taskId})` : ''}${e.deadline ? `, deadline ${e.deadline}` : ''}`,
+      );
       lines.push(`    args: ${JSON.stringify(e.args, null, 2).replaceAll('\n', '\n    ')}`);
       if (e.call) lines.push(`    asked for at line ${e.call.line} of the program: ${e.call.text}`);
       // bound to the args just shown: refused if the task asks again with other args before the command runs
       const shown = `--args-hash ${valueHash(e.args)}`;
-      lines.push(`    approve:  ${CLI} effect approve ${id} ${e.key} ${shown}`, `    deny:     ${CLI} effect deny ${id} ${e.key} ${shown} --reason '<why>'`);
+      lines.push(
+        `    approve:  ${CLI} effect approve ${id} ${e.key} ${shown}`,
+        `    deny:     ${CLI} effect deny ${id} ${e.key} ${shown} --reason '<why>'`,
+      );
     }
   } else {
     lines.push(`Mission ${id}: no status yet (is a worker running? \`${CLI} worker\`)`);

@@ -31,7 +31,12 @@ export interface PlanSettled {
  */
 export async function settlePlan(
   plan: PlanHandle,
-  opts: { untilClosed?: boolean; timeoutMs?: number; onView?: (v: PlanStatusView) => void; onProgress?: (events: ProgressEvent[]) => void } = {},
+  opts: {
+    untilClosed?: boolean;
+    timeoutMs?: number;
+    onView?: (v: PlanStatusView) => void;
+    onProgress?: (events: ProgressEvent[]) => void;
+  } = {},
 ): Promise<PlanSettled> {
   const deadline = Date.now() + (opts.timeoutMs ?? 120_000);
   for (;;) {
@@ -43,7 +48,8 @@ export async function settlePlan(
       if (progress) opts.onProgress(progress.events);
     }
     if (closed) return { view, closed };
-    const needsPerson = view && (view.status === 'review' || view.approvals.length > 0 || (view.questions ?? []).length > 0);
+    const needsPerson =
+      view && (view.status === 'review' || view.approvals.length > 0 || (view.questions ?? []).length > 0);
     if (!opts.untilClosed && needsPerson) return { view, closed: null };
     if (Date.now() > deadline) return { view, closed: null };
     await new Promise((r) => setTimeout(r, 250));
@@ -69,9 +75,18 @@ const short = (v: unknown, n = 100): string => {
 
 /** Args or a result on one line: as JSON, but a map holding a text of several lines (a file) as its fields, the text by its line count, not as escaped JSON. */
 const shortValue = (v: unknown, n = 100): string => {
-  if (v === null || typeof v !== 'object' || Array.isArray(v) || !Object.values(v).some((x) => typeof x === 'string' && x.includes('\n'))) return short(v, n);
+  if (
+    v === null ||
+    typeof v !== 'object' ||
+    Array.isArray(v) ||
+    !Object.values(v).some((x) => typeof x === 'string' && x.includes('\n'))
+  )
+    return short(v, n);
   const text = Object.entries(v)
-    .map(([k, x]) => `${k}: ${typeof x === 'string' && x.includes('\n') ? `${x.replace(/\n$/, '').split('\n').length} lines` : typeof x === 'string' ? x : short(x, 40)}`)
+    .map(
+      ([k, x]) =>
+        `${k}: ${typeof x === 'string' && x.includes('\n') ? `${x.replace(/\n$/, '').split('\n').length} lines` : typeof x === 'string' ? x : short(x, 40)}`,
+    )
     .join(', ');
   return text.length > n ? `${text.slice(0, n - 3)}...` : text;
 };
@@ -79,7 +94,8 @@ const shortValue = (v: unknown, n = 100): string => {
 /** What a step does, on one line: its tool and args, agent and input, question, or computed expression. */
 function stepWhat(step: Step, full: boolean): string {
   const n = full ? 400 : 100;
-  if (step.ask) return `ask: ${questionText(step)} (answer: ${short(resolvedQuestion(step)?.schema ?? step.ask.schema, n)})`;
+  if (step.ask)
+    return `ask: ${questionText(step)} (answer: ${short(resolvedQuestion(step)?.schema ?? step.ask.schema, n)})`;
   if (step.compute !== undefined) return `compute: ${expressionText(step.compute)}`;
   if (step.tool) return `${step.tool} ${shortValue(step.args ?? {}, n)}`;
   return `agent ${step.agent} ${short(step.input ?? {}, n)}`;
@@ -87,17 +103,28 @@ function stepWhat(step: Step, full: boolean): string {
 
 function stepLines(step: Step, index: number, full: boolean): string[] {
   const what = stepWhat(step, full);
-  const flags = [step.requiresApproval ? pc.yellow('requires approval') : '', step.critical ? '' : 'non-critical', step.retry ? `max ${step.retry.maxAttempts} attempts` : '']
+  const flags = [
+    step.requiresApproval ? pc.yellow('requires approval') : '',
+    step.critical ? '' : 'non-critical',
+    step.retry ? `max ${step.retry.maxAttempts} attempts` : '',
+  ]
     .filter(Boolean)
     .join(', ');
-  const lines = [`${String(index + 1).padStart(2)}. ${STATUS_MARK[step.status] ?? ' '} ${pc.bold(step.id)}  ${step.description}`, `      ${what}`];
+  const lines = [
+    `${String(index + 1).padStart(2)}. ${STATUS_MARK[step.status] ?? ' '} ${pc.bold(step.id)}  ${step.description}`,
+    `      ${what}`,
+  ];
   if (step.when !== undefined) lines.push(`      when: ${step.when}`);
-  if (step.forEach !== undefined) lines.push(`      for each item of: ${step.forEach}${step.maxItems !== undefined ? ` (at most ${step.maxItems})` : ''}`);
+  if (step.forEach !== undefined)
+    lines.push(
+      `      for each item of: ${step.forEach}${step.maxItems !== undefined ? ` (at most ${step.maxItems})` : ''}`,
+    );
   // a computed question shows what it computed in its text (above)
   if (step.resolved && !resolvedQuestion(step)) lines.push(`      computed: ${short(step.resolved, full ? 400 : 100)}`);
   if (step.dependsOn.length) lines.push(`      depends on: ${step.dependsOn.join(', ')}`);
   if (flags) lines.push(`      ${flags}`);
-  if (step.status !== 'pending') lines.push(`      ${stepStatusWords(step.status)}${step.reason ? `: ${step.reason}` : ''}${resultText(step)}`);
+  if (step.status !== 'pending')
+    lines.push(`      ${stepStatusWords(step.status)}${step.reason ? `: ${step.reason}` : ''}${resultText(step)}`);
   lines.push(...failedAttemptLines(step.result?.failedAttempts, '        '));
   return lines;
 }
@@ -106,7 +133,9 @@ function resultText(step: Step): string {
   const r = step.result;
   if (!r) return '';
   if (r.ok && step.ask) return ` → answered ${short(r.value)}${step.answeredBy ? ` by ${step.answeredBy}` : ''}`;
-  return r.ok ? ` → ${shortValue(r.value)} (${r.attempts} attempt(s), ${r.duration} ms)` : ` → ${r.error} (${r.attempts} attempt(s))`;
+  return r.ok
+    ? ` → ${shortValue(r.value)} (${r.attempts} attempt(s), ${r.duration} ms)`
+    : ` → ${r.error} (${r.attempts} attempt(s))`;
 }
 
 /** The review box: the plan as a person reviews it, with the commands to go on. */
@@ -114,16 +143,30 @@ export function renderPlan(view: PlanStatusView, opts: { full?: boolean } = {}):
   const plan = view.plan;
   const id = view.planId;
   const bar = '─'.repeat(72);
-  const lines = [`┌${bar}`, `│ Plan ${pc.bold(id)} · version ${view.version} · ${pc.bold(headline(view))} · agent ${view.agent}`];
+  const lines = [
+    `┌${bar}`,
+    `│ Plan ${pc.bold(id)} · version ${view.version} · ${pc.bold(headline(view))} · agent ${view.agent}`,
+  ];
   if (plan?.estimatedDuration !== undefined) lines.push(`│ estimated duration: ${plan.estimatedDuration} s`);
-  if (plan?.params) lines.push(`│ params: ${Object.entries(plan.params).map(([k, p]) => `${k} = ${short(p.value, 60)}`).join(', ')}`);
+  if (plan?.params)
+    lines.push(
+      `│ params: ${Object.entries(plan.params)
+        .map(([k, p]) => `${k} = ${short(p.value, 60)}`)
+        .join(', ')}`,
+    );
   lines.push(`├${bar}`);
   if (!plan) lines.push('│ (no plan yet: the planner is working)');
   plan?.steps.forEach((s, i) => lines.push(...stepLines(s, i, opts.full ?? false).map((l) => `│ ${l}`)));
   if (view.error) lines.push(`├${bar}`, `│ ${pc.red('error')}: ${view.error}`);
   if (view.summary && view.status !== 'review') {
     const c = view.summary.counts;
-    lines.push(`├${bar}`, `│ ${Object.entries(c).filter(([, n]) => n > 0).map(([k, n]) => `${n} ${stepStatusWords(k as Step['status'])}`).join(', ')}`);
+    lines.push(
+      `├${bar}`,
+      `│ ${Object.entries(c)
+        .filter(([, n]) => n > 0)
+        .map(([k, n]) => `${n} ${stepStatusWords(k as Step['status'])}`)
+        .join(', ')}`,
+    );
   }
   const records = view.approvalRecords ?? [];
   if (records.length) lines.push(`├${bar}`, '│ Approvals', ...records.map((r) => `│  ${stepApprovalLine(r)}`));
@@ -146,7 +189,9 @@ function nextCommands(view: PlanStatusView): string[] {
   const lines = view.approvals.flatMap((a) => {
     const item = a.item === null ? '' : ` --item ${a.item}`;
     // a step whose tool names approvers is decided only with one of their roles
-    const role = a.approvers?.length ? ` --role ${a.approvers.length === 1 ? a.approvers[0] : `${a.approvers.join('|')}`}` : '';
+    const role = a.approvers?.length
+      ? ` --role ${a.approvers.length === 1 ? a.approvers[0] : `${a.approvers.join('|')}`}`
+      : '';
     return [
       `  ${pc.yellow('waiting for approval')}: ${a.stepId}${a.item === null ? '' : ` item ${a.item}`} (${a.tool ?? '?'})${a.approvers?.length ? `, for ${a.approvers.join(' or ')}` : ''}${a.deadline ? `, deadline ${a.deadline} (then ${a.onTimeout})` : ''}`,
       ...argsLines(a.args, view.plan?.steps ?? []).map((l) => `      ${l}`),
@@ -157,7 +202,10 @@ function nextCommands(view: PlanStatusView): string[] {
     ];
   });
   for (const q of view.questions ?? []) {
-    lines.push(`  ${pc.yellow('waiting for an answer')}: ${q.stepId}: ${q.question} (JSON matching ${short(q.schema)})`, `    answer: ${CLI} answer ${id} ${q.stepId} '<JSON>'`);
+    lines.push(
+      `  ${pc.yellow('waiting for an answer')}: ${q.stepId}: ${q.question} (JSON matching ${short(q.schema)})`,
+      `    answer: ${CLI} answer ${id} ${q.stepId} '<JSON>'`,
+    );
   }
   lines.push(`  follow: ${CLI} watch ${id}   audit: ${CLI} audit ${id}`);
   return lines;
@@ -182,15 +230,37 @@ export function headline(view: PlanStatusView): string {
  * as JSON (nothing cut: a person decides on them).
  */
 export function argsLines(args: Json, steps: readonly Step[]): string[] {
-  const { path, content } = (args && typeof args === 'object' && !Array.isArray(args) ? args : {}) as Record<string, Json>;
+  const { path, content } = (args && typeof args === 'object' && !Array.isArray(args) ? args : {}) as Record<
+    string,
+    Json
+  >;
   if (typeof path !== 'string' || typeof content !== 'string') return wholeJson(args);
-  const others = Object.fromEntries(Object.entries(args as Record<string, Json>).filter(([k]) => k !== 'path' && k !== 'content'));
+  const others = Object.fromEntries(
+    Object.entries(args as Record<string, Json>).filter(([k]) => k !== 'path' && k !== 'content'),
+  );
   const head = [`path: ${path}`, ...(Object.keys(others).length ? wholeJson(others) : [])];
-  const before = [...steps].reverse().map((s) => (s.status === 'completed' ? s.result?.value : undefined)).find((v) => v && typeof v === 'object' && !Array.isArray(v) && v.path === path && typeof v.content === 'string') as { content: string } | undefined;
-  if (!before) return [...head, 'new content:', ...content.replace(/\n$/, '').split('\n').map((l) => `  ${l}`)];
+  const before = [...steps]
+    .reverse()
+    .map((s) => (s.status === 'completed' ? s.result?.value : undefined))
+    .find(
+      (v) => v && typeof v === 'object' && !Array.isArray(v) && v.path === path && typeof v.content === 'string',
+    ) as { content: string } | undefined;
+  if (!before)
+    return [
+      ...head,
+      'new content:',
+      ...content
+        .replace(/\n$/, '')
+        .split('\n')
+        .map((l) => `  ${l}`),
+    ];
   const changes = lineDiff(before.content, content);
   if (changes.every((c) => c.kind === 'same')) return [...head, 'content: the same as now'];
-  const sign = { same: (l: string) => `  ${l}`, add: (l: string) => pc.green(`+ ${l}`), del: (l: string) => pc.red(`- ${l}`) };
+  const sign = {
+    same: (l: string) => `  ${l}`,
+    add: (l: string) => pc.green(`+ ${l}`),
+    del: (l: string) => pc.red(`- ${l}`),
+  };
   return [...head, 'changes:', ...changes.map((c) => sign[c.kind](c.line))];
 }
 
@@ -226,12 +296,17 @@ function wholeJson(v: unknown): string[] {
  * blocked, and why. The exit code says the same: 0 completed, 3 completed with failures
  * (something was not done), 1 failed or cancelled.
  */
-export function endState(view: PlanStatusView | null, closed: NonNullable<Settled['closed']>): { lines: string[]; exitCode: number } {
+export function endState(
+  view: PlanStatusView | null,
+  closed: NonNullable<Settled['closed']>,
+): { lines: string[]; exitCode: number } {
   const status = view?.status;
-  if (!view?.plan || (status !== 'completed' && status !== 'completed_with_failures')) return { lines: [closedLine(closed)], exitCode: closed.failure ? 1 : 0 };
+  if (!view?.plan || (status !== 'completed' && status !== 'completed_with_failures'))
+    return { lines: [closedLine(closed)], exitCode: closed.failure ? 1 : 0 };
   const steps = view.plan.steps;
   const done = steps.filter((s) => s.status === 'completed').length;
-  if (status === 'completed') return { lines: [`plan completed: ${done} of ${steps.length} step(s) done${skippedNote(steps)}`], exitCode: 0 };
+  if (status === 'completed')
+    return { lines: [`plan completed: ${done} of ${steps.length} step(s) done${skippedNote(steps)}`], exitCode: 0 };
   const lines = [`plan ${pc.yellow('completed with failures')}: ${done} of ${steps.length} step(s) done; not done:`];
   for (const s of steps) {
     if (s.status === 'failed') lines.push(`  ${s.id} failed: ${s.result?.error ?? s.reason ?? 'failed'}`);
@@ -243,5 +318,7 @@ export function endState(view: PlanStatusView | null, closed: NonNullable<Settle
 
 function skippedNote(steps: Step[]): string {
   const skipped = steps.filter((s) => s.status === 'skipped');
-  return skipped.length ? ` (skipped: ${skipped.map((s) => `${s.id}${s.reason ? `, ${s.reason}` : ''}`).join('; ')})` : '';
+  return skipped.length
+    ? ` (skipped: ${skipped.map((s) => `${s.id}${s.reason ? `, ${s.reason}` : ''}`).join('; ')})`
+    : '';
 }

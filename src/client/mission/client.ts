@@ -11,14 +11,28 @@
  * const result = await m.result();
  * ```
  */
-import { QueryNotRegisteredError, WorkflowUpdateFailedError, type Client, type WorkflowHandle } from '@temporalio/client';
+import {
+  QueryNotRegisteredError,
+  WorkflowUpdateFailedError,
+  type Client,
+  type WorkflowHandle,
+} from '@temporalio/client';
 import type { UpdateDefinition } from '@temporalio/common';
 import type { AuditOptions, AuditReport } from '../../audit/mission/audit.ts';
 import { fetchChain } from '../../history/fetch.ts';
 import { type TimelineLine, timeline } from '../../history/timeline.ts';
 import { valueHash } from '../../history/hash.ts';
 import type { QueryDefinition } from '@temporalio/common';
-import { type DecisionContract, type JournalEntries, type Json, type LedgerEntry, MissionInput, type MissionOverview, type Pending, type StatusView } from '../../workflows/mission/contract.ts';
+import {
+  type DecisionContract,
+  type JournalEntries,
+  type Json,
+  type LedgerEntry,
+  MissionInput,
+  type MissionOverview,
+  type Pending,
+  type StatusView,
+} from '../../workflows/mission/contract.ts';
 import { type HistoryState, type RunReader, answerOf, isClosed, readerOf } from '../../history/reader.ts';
 import * as m from '../../workflows/mission/messages.ts';
 import { issuesText } from '../../kernel/contract.ts';
@@ -52,13 +66,17 @@ export class MissionRejected extends Error {
   override readonly name = 'MissionRejected';
 }
 
-
 /**
  * The workflow start of a mission (also a schedule's action): the checked input and what
  * the Temporal UI shows. Throws MissionRejected for an input the workflow would refuse.
  */
 export function missionStart(opts: Omit<StartMissionOptions, 'id' | 'taskQueue'>) {
-  const input = { agent: opts.agent, input: opts.input ?? {}, ...(opts.journal ? { journal: opts.journal } : {}), ...(opts.options ? { options: opts.options } : {}) };
+  const input = {
+    agent: opts.agent,
+    input: opts.input ?? {},
+    ...(opts.journal ? { journal: opts.journal } : {}),
+    ...(opts.options ? { options: opts.options } : {}),
+  };
   const parsed = MissionInput.safeParse(input);
   if (!parsed.success) throw new MissionRejected(`invalid mission: ${issuesText(parsed.error)}`);
   return {
@@ -75,7 +93,10 @@ export function missionStart(opts: Omit<StartMissionOptions, 'id' | 'taskQueue'>
  */
 export async function startMission(client: Client, opts: StartMissionOptions): Promise<MissionHandle> {
   const start = missionStart(opts);
-  const checked = opts.check === false ? undefined : await checkStart(client, { taskQueue: opts.taskQueue, agent: opts.agent, input: opts.input ?? {} });
+  const checked =
+    opts.check === false
+      ? undefined
+      : await checkStart(client, { taskQueue: opts.taskQueue, agent: opts.agent, input: opts.input ?? {} });
   const id = opts.id ?? `${opts.agent}-${Math.random().toString(16).slice(2, 10)}`;
   const handle = await client.workflow.start(MISSION_WORKFLOW, { taskQueue: opts.taskQueue, workflowId: id, ...start });
   const mission = new MissionHandle(handle, client);
@@ -114,11 +135,20 @@ export interface EffectVerdictOptions {
   role?: string;
 }
 
-const OVERVIEW_PARTS = [m.statusQuery.name, m.journalQuery.name, m.ledgerQuery.name, m.progressQuery.name, m.summariesQuery.name, m.decisionsQuery.name];
+const OVERVIEW_PARTS = [
+  m.statusQuery.name,
+  m.journalQuery.name,
+  m.ledgerQuery.name,
+  m.progressQuery.name,
+  m.summariesQuery.name,
+  m.decisionsQuery.name,
+];
 
 /** The overview a mission's history ends with (as its overview query would answer). */
 function overviewOf(state: HistoryState): MissionOverview {
-  const [status, journal, ledger, progress, summaries, decisions] = OVERVIEW_PARTS.map((name) => answerOf(state, name)) as never[];
+  const [status, journal, ledger, progress, summaries, decisions] = OVERVIEW_PARTS.map((name) =>
+    answerOf(state, name),
+  ) as never[];
   return { status, journal, ledger, progress, summaries, decisions };
 }
 
@@ -151,7 +181,11 @@ export class MissionHandle {
    * in one pmap: one batch, each decided on its own), the effects it already ran, and every
    * verdict so far.
    */
-  async effects(): Promise<{ waiting: StatusView['effectApprovals']; done: NonNullable<StatusView['effectsDone']>; verdicts: StatusView['approvals'] }> {
+  async effects(): Promise<{
+    waiting: StatusView['effectApprovals'];
+    done: NonNullable<StatusView['effectsDone']>;
+    verdicts: StatusView['approvals'];
+  }> {
     const s = await this.status();
     return { waiting: s.effectApprovals ?? [], done: s.effectsDone ?? [], verdicts: s.approvals ?? [] };
   }
@@ -189,7 +223,9 @@ export class MissionHandle {
       return (await reader.read(this.id, [m.overviewQuery.name], description)).answers[0] as MissionOverview;
     } catch (err) {
       if (!(err instanceof QueryNotRegisteredError)) throw err;
-      const [status, journal, ledger, progress, summaries, decisions] = (await reader.read(this.id, OVERVIEW_PARTS, description)).answers as never[];
+      const [status, journal, ledger, progress, summaries, decisions] = (
+        await reader.read(this.id, OVERVIEW_PARTS, description)
+      ).answers as never[];
       return { status, journal, ledger, progress, summaries, decisions };
     }
   }
@@ -284,32 +320,55 @@ export class MissionHandle {
   }
 
   private historyClient(): Client {
-    if (!this.client) throw new Error(`mission ${this.id}: reading its history needs the Temporal client (getMission(client, id))`);
+    if (!this.client)
+      throw new Error(`mission ${this.id}: reading its history needs the Temporal client (getMission(client, id))`);
     return this.client;
   }
 
-  private async verdict(kind: 'approve' | 'reject', opts: DecideOptions & { key?: string }): Promise<{ key: string; value: Json }> {
+  private async verdict(
+    kind: 'approve' | 'reject',
+    opts: DecideOptions & { key?: string },
+  ): Promise<{ key: string; value: Json }> {
     const key = opts.key ?? (await this.pending())?.key;
     if (!key) throw new MissionRejected(`mission ${this.id} is not waiting for a decision; name the key`);
     const contract = (await this.decisions()).find((d) => d.key === key);
     const value = kind === 'approve' ? contract?.approveValue : contract?.rejectValue;
-    if (value === undefined || value === null) throw new MissionRejected(`decision ${key} has no ${kind} value; decide it with a value of its contract`);
+    if (value === undefined || value === null)
+      throw new MissionRejected(`decision ${key} has no ${kind} value; decide it with a value of its contract`);
     const refused = roleProblem(contract?.approvers, opts.role, `decision ${key}`);
     if (refused) throw new MissionRejected(refused);
     await this.decide(key, value, { by: opts.by, note: opts.note, ...(opts.role ? { role: opts.role } : {}) });
     return { key, value };
   }
 
-  private async effectVerdict(approved: boolean, opts: EffectVerdictOptions & { note?: string }): Promise<{ key: string; approved: boolean }> {
+  private async effectVerdict(
+    approved: boolean,
+    opts: EffectVerdictOptions & { note?: string },
+  ): Promise<{ key: string; approved: boolean }> {
     const waiting = (await this.status()).effectApprovals ?? [];
     const effect = opts.key === undefined ? waiting[0] : waiting.find((e) => e.key === opts.key);
-    if (!effect) throw new MissionRejected(opts.key === undefined ? `mission ${this.id} has no effect waiting for approval` : `no effect ${opts.key} waits for approval in mission ${this.id}`);
-    if (opts.key === undefined && waiting.length > 1) throw new MissionRejected(`${waiting.length} effects wait for approval (${waiting.map((e) => e.key).join(', ')}): name one`);
+    if (!effect)
+      throw new MissionRejected(
+        opts.key === undefined
+          ? `mission ${this.id} has no effect waiting for approval`
+          : `no effect ${opts.key} waits for approval in mission ${this.id}`,
+      );
+    if (opts.key === undefined && waiting.length > 1)
+      throw new MissionRejected(
+        `${waiting.length} effects wait for approval (${waiting.map((e) => e.key).join(', ')}): name one`,
+      );
     const changed = shownArgsProblem(`effect ${effect.key}`, opts.argsHash, effect.args);
     if (changed) throw new MissionRejected(changed);
     const refused = roleProblem(effect.approvers, opts.role, `effect ${effect.key} (${effect.tool})`);
     if (refused) throw new MissionRejected(refused);
-    const verdict = { key: effect.key, approved, argsHash: valueHash(effect.args), ...(opts.by ? { by: opts.by } : {}), ...(opts.note ? { note: opts.note } : {}), ...(opts.role ? { role: opts.role } : {}) };
+    const verdict = {
+      key: effect.key,
+      approved,
+      argsHash: valueHash(effect.args),
+      ...(opts.by ? { by: opts.by } : {}),
+      ...(opts.note ? { note: opts.note } : {}),
+      ...(opts.role ? { role: opts.role } : {}),
+    };
     return this.update(m.approveEffectUpdate, verdict);
   }
 
@@ -318,7 +377,8 @@ export class MissionHandle {
     try {
       return await this.workflow.executeUpdate(def, { args: [arg] });
     } catch (err) {
-      if (err instanceof WorkflowUpdateFailedError) throw new MissionRejected(err.cause instanceof Error ? err.cause.message : err.message);
+      if (err instanceof WorkflowUpdateFailedError)
+        throw new MissionRejected(err.cause instanceof Error ? err.cause.message : err.message);
       throw err;
     }
   }

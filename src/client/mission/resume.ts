@@ -8,7 +8,13 @@
 import type { Client } from '@temporalio/client';
 import { decodeFirst, fetchChain } from '../../history/fetch.ts';
 import { reconstruct } from '../../history/rebuild.ts';
-import type { CarriedState, Json, JournalEntries, LedgerEntry, MissionInput } from '../../workflows/mission/contract.ts';
+import type {
+  CarriedState,
+  Json,
+  JournalEntries,
+  LedgerEntry,
+  MissionInput,
+} from '../../workflows/mission/contract.ts';
 import * as m from '../../workflows/mission/messages.ts';
 import { MISSION_WORKFLOW, MissionHandle, MissionRejected } from './client.ts';
 import { answerOf, readerOf } from '../../history/reader.ts';
@@ -72,20 +78,33 @@ export async function resumeMission(client: Client, id: string, opts: ResumeOpti
   return new MissionHandle(handle, client);
 }
 
-async function refuseUnlessStopped(old: ReturnType<Client['workflow']['getHandle']>, id: string, status: string): Promise<void> {
+async function refuseUnlessStopped(
+  old: ReturnType<Client['workflow']['getHandle']>,
+  id: string,
+  status: string,
+): Promise<void> {
   if (status === 'RUNNING') throw new MissionRejected(`mission ${id} is still running: nothing to resume`);
-  if (status === 'CONTINUED_AS_NEW') throw new MissionRejected(`mission ${id} continued as new and is still running: nothing to resume`);
+  if (status === 'CONTINUED_AS_NEW')
+    throw new MissionRejected(`mission ${id} continued as new and is still running: nothing to resume`);
   if (status !== 'COMPLETED') return;
   const result = (await old.result().catch(() => null)) as { status?: unknown } | null;
   if (result?.status !== 'budget_exhausted') throw new MissionRejected(`mission ${id} completed: nothing to resume`);
 }
 
-async function remainsOf(old: ReturnType<Client['workflow']['getHandle']>, chain: Awaited<ReturnType<typeof fetchChain>>): Promise<Remains> {
+async function remainsOf(
+  old: ReturnType<Client['workflow']['getHandle']>,
+  chain: Awaited<ReturnType<typeof fetchChain>>,
+): Promise<Remains> {
   try {
     // a stopped mission: its history replayed here with the workflow code (no worker needed, src/history/reader.ts)
     const state = await readerOf(old.client).fromHistory(old.workflowId);
     const journal = answerOf<{ entries: JournalEntries }>(state, m.journalQuery.name);
-    return { journal: journal.entries, summaries: answerOf(state, m.summariesQuery.name), ledger: answerOf(state, m.ledgerQuery.name), from: 'workflow' };
+    return {
+      journal: journal.entries,
+      summaries: answerOf(state, m.summariesQuery.name),
+      ledger: answerOf(state, m.ledgerQuery.name),
+      from: 'workflow',
+    };
   } catch {
     // its code changed (the history does not replay): rebuild the journal from the events alone
     const rebuilt = reconstruct(chain);

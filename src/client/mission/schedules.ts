@@ -114,25 +114,38 @@ function specText(opts: MissionScheduleOptions): string {
  */
 export async function createMissionSchedule(client: Client, opts: MissionScheduleOptions): Promise<MissionSchedule> {
   const start = missionStart({ agent: opts.agent, input: opts.input, options: opts.options });
-  if (opts.overlap && !(opts.overlap in OVERLAP_POLICIES)) throw new MissionRejected(`overlap must be one of ${Object.keys(OVERLAP_POLICIES).join(', ')}, got ${opts.overlap}`);
+  if (opts.overlap && !(opts.overlap in OVERLAP_POLICIES))
+    throw new MissionRejected(
+      `overlap must be one of ${Object.keys(OVERLAP_POLICIES).join(', ')}, got ${opts.overlap}`,
+    );
   // a schedule of an agent no worker serves would start a doomed mission at each time
-  if (opts.check !== false) await checkStart(client, { taskQueue: opts.taskQueue, agent: opts.agent, input: opts.input ?? {} });
+  if (opts.check !== false)
+    await checkStart(client, { taskQueue: opts.taskQueue, agent: opts.agent, input: opts.input ?? {} });
   const id = opts.id ?? `${opts.agent}-schedule-${Math.random().toString(16).slice(2, 8)}`;
   const spec = specOf(opts);
-  const handle = await client.schedule.create({
-    scheduleId: id,
-    spec,
-    action: { type: 'startWorkflow', workflowType: MISSION_WORKFLOW, workflowId: id, taskQueue: opts.taskQueue, ...start },
-    policies: {
-      overlap: OVERLAP_POLICIES[opts.overlap ?? 'skip'],
-      ...(opts.catchupWindow !== undefined ? { catchupWindow: durationOf(opts.catchupWindow, 'catchupWindow') } : {}),
-    },
-    state: { paused: opts.paused ?? false, ...(opts.note ? { note: opts.note } : {}) },
-  }).catch((err: unknown) => {
-    // the SDK's form of INVALID_ARGUMENT 'Invalid schedule spec: REASON' (ServiceError for anything else)
-    if (err instanceof TypeError) throw new MissionRejected(`invalid schedule spec: ${specText(opts)}: ${err.message}`);
-    throw err;
-  });
+  const handle = await client.schedule
+    .create({
+      scheduleId: id,
+      spec,
+      action: {
+        type: 'startWorkflow',
+        workflowType: MISSION_WORKFLOW,
+        workflowId: id,
+        taskQueue: opts.taskQueue,
+        ...start,
+      },
+      policies: {
+        overlap: OVERLAP_POLICIES[opts.overlap ?? 'skip'],
+        ...(opts.catchupWindow !== undefined ? { catchupWindow: durationOf(opts.catchupWindow, 'catchupWindow') } : {}),
+      },
+      state: { paused: opts.paused ?? false, ...(opts.note ? { note: opts.note } : {}) },
+    })
+    .catch((err: unknown) => {
+      // the SDK's form of INVALID_ARGUMENT 'Invalid schedule spec: REASON' (ServiceError for anything else)
+      if (err instanceof TypeError)
+        throw new MissionRejected(`invalid schedule spec: ${specText(opts)}: ${err.message}`);
+      throw err;
+    });
   return new MissionSchedule(handle, client);
 }
 
@@ -141,7 +154,9 @@ export function getMissionSchedule(client: Client, id: string): MissionSchedule 
 }
 
 /** Schedules whose action starts missions, by id. */
-export async function listMissionSchedules(client: Client): Promise<Array<{ id: string; paused: boolean; note?: string; next?: Date }>> {
+export async function listMissionSchedules(
+  client: Client,
+): Promise<Array<{ id: string; paused: boolean; note?: string; next?: Date }>> {
   const out = [];
   for await (const s of client.schedule.list()) {
     if (s.action?.workflowType !== MISSION_WORKFLOW) continue;
@@ -163,14 +178,18 @@ export class MissionSchedule {
   async describe(): Promise<MissionScheduleView> {
     const d = await this.handle.describe();
     if (d.action.type !== 'startWorkflow' || d.action.workflowType !== MISSION_WORKFLOW) {
-      throw new MissionRejected(`schedule ${this.id} does not start missions (it starts ${d.action.type === 'startWorkflow' ? d.action.workflowType : d.action.type})`);
+      throw new MissionRejected(
+        `schedule ${this.id} does not start missions (it starts ${d.action.type === 'startWorkflow' ? d.action.workflowType : d.action.type})`,
+      );
     }
     const mission = (d.action.args?.[0] ?? {}) as { agent?: string; input?: Json };
     return {
       id: this.id,
       agent: mission.agent ?? '?',
       input: mission.input ?? {},
-      cron: cronTexts((d.raw.schedule?.spec?.structuredCalendar ?? []) as unknown as ReadonlyArray<Record<string, unknown>>),
+      cron: cronTexts(
+        (d.raw.schedule?.spec?.structuredCalendar ?? []) as unknown as ReadonlyArray<Record<string, unknown>>,
+      ),
       every: d.spec.intervals?.map((i) => i.every) ?? [],
       timezone: d.spec.timezone,
       overlap: String(d.policies.overlap).toLowerCase(),
@@ -180,7 +199,11 @@ export class MissionSchedule {
       skippedOverlap: d.info.numActionsSkippedOverlap,
       missedCatchupWindow: d.info.numActionsMissedCatchupWindow,
       running: d.info.runningActions.map((a) => a.workflow.workflowId),
-      recent: d.info.recentActions.map((a) => ({ missionId: a.action.workflow.workflowId, scheduledAt: a.scheduledAt, startedAt: a.takenAt })),
+      recent: d.info.recentActions.map((a) => ({
+        missionId: a.action.workflow.workflowId,
+        scheduledAt: a.scheduledAt,
+        startedAt: a.takenAt,
+      })),
       next: d.info.nextActionTimes,
     };
   }
@@ -188,7 +211,9 @@ export class MissionSchedule {
   /** Missions this schedule started, in Temporal's order: running first, then the most recently closed (from visibility, so closed ones too). */
   async missions(limit = 20): Promise<Array<{ workflowId: string; status: string; startTime: Date }>> {
     const out = [];
-    for await (const w of this.client.workflow.list({ query: `TemporalScheduledById = '${this.id.replace(/'/g, "\\'")}'` })) {
+    for await (const w of this.client.workflow.list({
+      query: `TemporalScheduledById = '${this.id.replace(/'/g, "\\'")}'`,
+    })) {
       out.push({ workflowId: w.workflowId, status: w.status.name, startTime: w.startTime });
       if (out.length >= limit) break;
     }
@@ -226,7 +251,13 @@ function cronTexts(calendars: ReadonlyArray<Record<string, unknown>>): string[] 
       .join(',');
   };
   return calendars.map((c) => {
-    const parts = [field(c.minute, [0, 59]), field(c.hour, [0, 23]), field(c.dayOfMonth, [1, 31]), field(c.month, [1, 12]), field(c.dayOfWeek, [0, 6])];
+    const parts = [
+      field(c.minute, [0, 59]),
+      field(c.hour, [0, 23]),
+      field(c.dayOfMonth, [1, 31]),
+      field(c.month, [1, 12]),
+      field(c.dayOfWeek, [0, 6]),
+    ];
     const second = field(c.second, [0, 59]);
     const year = field(c.year, [0, 0]);
     return [...(second !== '0' ? [second] : []), ...parts, ...(year !== '*' || second !== '0' ? [year] : [])].join(' ');

@@ -19,7 +19,18 @@ import { PlanDocument, PlanOptions, type PlanProblem } from '../../plans/schema.
 import { checkParams } from '../../plans/params.ts';
 import { tooManyStepsProblem } from '../../plans/limits.ts';
 import { formatProblems } from '../../plans/validate.ts';
-import { type AnswerAck, type ExecutionSummary, type Json, type Plan, type PlanAck, PlanInput, type PlanLedgerEntry, type PlanStatusView, type PlanVersion, type ProgressView } from '../../workflows/plan/contract.ts';
+import {
+  type AnswerAck,
+  type ExecutionSummary,
+  type Json,
+  type Plan,
+  type PlanAck,
+  PlanInput,
+  type PlanLedgerEntry,
+  type PlanStatusView,
+  type PlanVersion,
+  type ProgressView,
+} from '../../workflows/plan/contract.ts';
 import * as m from '../../workflows/plan/messages.ts';
 import { issuesText } from '../../kernel/contract.ts';
 import { type AcceptedUpdate, acceptedUpdates, shownArgsProblem } from '../verdicts.ts';
@@ -91,13 +102,20 @@ export function planInputOf(opts: StartPlanOptions): PlanInput {
     throw new PlanRejected(`invalid plan document:\n${formatProblems([limit])}`, [limit]);
   }
   const params = checkParams(document?.params ?? {}, opts.params ?? {});
-  if (!params.ok) throw new PlanRejected(`invalid plan parameters:\n${formatProblems(params.problems)}`, params.problems);
+  if (!params.ok)
+    throw new PlanRejected(`invalid plan parameters:\n${formatProblems(params.problems)}`, params.problems);
   const input = {
     agent: opts.agent,
     ...(opts.request !== undefined ? { request: opts.request } : {}),
     ...(opts.context !== undefined ? { context: opts.context } : {}),
     ...(document
-      ? { document: { steps: document.steps, ...(document.params ? { params: document.params } : {}), ...(document.estimatedDuration !== undefined ? { estimatedDuration: document.estimatedDuration } : {}) } }
+      ? {
+          document: {
+            steps: document.steps,
+            ...(document.params ? { params: document.params } : {}),
+            ...(document.estimatedDuration !== undefined ? { estimatedDuration: document.estimatedDuration } : {}),
+          },
+        }
       : {}),
     ...(opts.params !== undefined ? { params: opts.params } : {}),
     ...(opts.taskId ? { taskId: opts.taskId } : {}),
@@ -116,7 +134,10 @@ export function planInputOf(opts: StartPlanOptions): PlanInput {
  */
 export async function startPlan(client: Client, opts: StartPlanOptions): Promise<PlanHandle> {
   const input = planInputOf(opts);
-  const checked = opts.check === false ? undefined : await checkStart(client, { taskQueue: opts.taskQueue, agent: opts.agent, what: 'plan' });
+  const checked =
+    opts.check === false
+      ? undefined
+      : await checkStart(client, { taskQueue: opts.taskQueue, agent: opts.agent, what: 'plan' });
   const id = opts.id ?? `plan-${opts.agent}-${Math.random().toString(16).slice(2, 10)}`;
   const what = opts.request ?? 'a given plan';
   const handle = await client.workflow.start(PLAN_WORKFLOW, {
@@ -137,7 +158,8 @@ export async function startPlan(client: Client, opts: StartPlanOptions): Promise
  */
 export function parseItem(text: string): number {
   const n = Number(text);
-  if (text.trim() === '' || !Number.isInteger(n) || n < 0) throw new RangeError(`item: expected a whole number >= 0, got ${JSON.stringify(text)}`);
+  if (text.trim() === '' || !Number.isInteger(n) || n < 0)
+    throw new RangeError(`item: expected a whole number >= 0, got ${JSON.stringify(text)}`);
   return n;
 }
 
@@ -186,7 +208,14 @@ export class PlanHandle {
    * worker involved): for a running plan whose worker is gone, the state at its last
    * workflow task (`at`, that task's event id).
    */
-  async fromHistory(): Promise<{ status: PlanStatusView; versions: PlanVersion[]; progress: ProgressView; ledger: PlanLedgerEntry[]; at: number; temporalStatus: string }> {
+  async fromHistory(): Promise<{
+    status: PlanStatusView;
+    versions: PlanVersion[];
+    progress: ProgressView;
+    ledger: PlanLedgerEntry[];
+    at: number;
+    temporalStatus: string;
+  }> {
     const state = await this.reader().fromHistory(this.id);
     return {
       status: answerOf(state, m.planStatusQuery.name),
@@ -228,11 +257,18 @@ export class PlanHandle {
    * if the step now waits with other args. `role`: the role you decide with, required when
    * the step's tool names its approvers (`approvers: ['finance']`), recorded with the verdict.
    */
-  async approveStep(stepId: string, opts: StepVerdictOptions & { note?: string; argsHash?: string } = {}): Promise<PlanAck> {
+  async approveStep(
+    stepId: string,
+    opts: StepVerdictOptions & { note?: string; argsHash?: string } = {},
+  ): Promise<PlanAck> {
     const { argsHash: shown, ...rest } = withoutEmptyRole(opts);
     const pending = await this.waitingStep(stepId, opts);
     if (!pending) return this.update(m.approveStepUpdate, { stepId, ...rest });
-    const changed = shownArgsProblem(`step ${stepId}${opts.item === undefined ? '' : ` item ${opts.item}`}`, shown, pending.args);
+    const changed = shownArgsProblem(
+      `step ${stepId}${opts.item === undefined ? '' : ` item ${opts.item}`}`,
+      shown,
+      pending.args,
+    );
     if (changed) throw new PlanRejected(changed);
     return this.update(m.approveStepUpdate, { stepId, ...rest, argsHash: valueHash(pending.args) });
   }
@@ -244,7 +280,13 @@ export class PlanHandle {
   /** The approval `stepId` (`item`) waits for, refused here when the role may not decide it. */
   private async waitingStep(stepId: string, opts: StepVerdictOptions) {
     const pending = (await this.status()).approvals.find((a) => a.stepId === stepId && a.item === (opts.item ?? null));
-    const refused = pending ? roleProblem(pending.approvers, opts.role || undefined, `step ${pending.key}${pending.tool ? ` (${pending.tool})` : ''}`) : null;
+    const refused = pending
+      ? roleProblem(
+          pending.approvers,
+          opts.role || undefined,
+          `step ${pending.key}${pending.tool ? ` (${pending.tool})` : ''}`,
+        )
+      : null;
     if (refused) throw new PlanRejected(refused);
     return pending;
   }
@@ -263,7 +305,8 @@ export class PlanHandle {
 
   /** the step approvals and denials people made, as the workflow accepted them (from history) */
   async stepVerdicts(): Promise<AcceptedUpdate[]> {
-    if (!this.client) throw new Error(`plan ${this.id}: reading its history needs the Temporal client (getPlan(client, id))`);
+    if (!this.client)
+      throw new Error(`plan ${this.id}: reading its history needs the Temporal client (getPlan(client, id))`);
     return acceptedUpdates(this.client, this.id, [m.approveStepUpdate.name, m.denyStepUpdate.name]);
   }
 
@@ -281,6 +324,7 @@ export class PlanHandle {
 export function rejection(err: unknown): unknown {
   if (!(err instanceof WorkflowUpdateFailedError)) return err;
   const cause = err.cause;
-  const problems = cause instanceof ApplicationFailure && Array.isArray(cause.details?.[0]) ? (cause.details[0] as PlanProblem[]) : [];
+  const problems =
+    cause instanceof ApplicationFailure && Array.isArray(cause.details?.[0]) ? (cause.details[0] as PlanProblem[]) : [];
   return new PlanRejected(cause instanceof Error ? cause.message : err.message, problems);
 }

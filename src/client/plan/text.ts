@@ -8,12 +8,22 @@ import { askIsComputed } from '../../plans/references.ts';
 
 /** An expression on one line, its control characters (newlines, terminal escapes) written out. */
 export const expressionText = (source: string): string =>
-  source.replace(/\r?\n\s*/g, ' ').replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  source
+    .replace(/\r?\n\s*/g, ' ')
+    .replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 
 /** The question a resolved computed question put to the person (its `resolved` text), if the step recorded one. */
 export function resolvedQuestion(step: Pick<Step, 'ask' | 'resolved'>): { question: string; schema: Json } | null {
   const r = step.resolved;
-  if (!step.ask || !askIsComputed(step) || r === null || typeof r !== 'object' || Array.isArray(r) || typeof r.question !== 'string') return null;
+  if (
+    !step.ask ||
+    !askIsComputed(step) ||
+    r === null ||
+    typeof r !== 'object' ||
+    Array.isArray(r) ||
+    typeof r.question !== 'string'
+  )
+    return null;
   return { question: r.question, schema: r.schema ?? step.ask.schema };
 }
 

@@ -39,18 +39,43 @@ export interface ConsoleContext {
 const csrfField = (ctx: ConsoleContext) => html`<input type="hidden" name="_csrf" value="${ctx.csrf}" />`;
 
 /** Buttons for a decision: Approve/Reject for approve/reject contracts, one per allowed value, else a JSON field. */
-export function decisionForm(ctx: ConsoleContext, action: string, pending: Pending, contract: DecisionContract | undefined, confirm?: string): Fragment {
+export function decisionForm(
+  ctx: ConsoleContext,
+  action: string,
+  pending: Pending,
+  contract: DecisionContract | undefined,
+  confirm?: string,
+): Fragment {
   const note = html`<input name="note" placeholder="note (optional)" aria-label="note" size="30" />`;
   const hidden = html`${csrfField(ctx)}<input type="hidden" name="key" value="${pending.key}" />`;
   const button = (label: string, value: Json, cls = '', ask?: string) =>
-    html`<button class="${cls}" name="value" value="${JSON.stringify(value)}"${ask ? html` data-confirm="${ask}"` : ''}>${label}</button>`;
-  if (contract?.approveValue !== undefined && contract.approveValue !== null && contract.rejectValue !== undefined && contract.rejectValue !== null) {
-    return html`<form method="post" action="${action}">${hidden}${button('Approve', contract.approveValue, 'primary', confirm)} ${button('Reject', contract.rejectValue, 'danger')} ${note}</form>`;
+    html`<button
+      class="${cls}"
+      name="value"
+      value="${JSON.stringify(value)}"
+      ${ask ? html` data-confirm="${ask}"` : ''}
+    >
+      ${label}
+    </button>`;
+  if (
+    contract?.approveValue !== undefined &&
+    contract.approveValue !== null &&
+    contract.rejectValue !== undefined &&
+    contract.rejectValue !== null
+  ) {
+    return html`<form method="post" action="${action}">
+      ${hidden}${button('Approve', contract.approveValue, 'primary', confirm)}
+      ${button('Reject', contract.rejectValue, 'danger')} ${note}
+    </form>`;
   }
   if (pending.allowed?.length) {
-    return html`<form method="post" action="${action}">${hidden}${pending.allowed.map((v) => html`${button(typeof v === 'string' ? v : JSON.stringify(v), v)} `)}${note}</form>`;
+    return html`<form method="post" action="${action}">
+      ${hidden}${pending.allowed.map((v) => html`${button(typeof v === 'string' ? v : JSON.stringify(v), v)} `)}${note}
+    </form>`;
   }
-  return html`<form method="post" action="${action}">${hidden}<input name="value" placeholder="JSON value" size="30" /> ${note} <button class="primary">Decide</button></form>`;
+  return html`<form method="post" action="${action}">
+    ${hidden}<input name="value" placeholder="JSON value" size="30" /> ${note} <button class="primary">Decide</button>
+  </form>`;
 }
 
 /** What happens when nobody decides in time, in words. */
@@ -59,7 +84,9 @@ export function atDeadline(onTimeout: Pending['onTimeout'], contract?: DecisionC
   if (!onTimeout) return 'nothing happens';
   const expiry = contract?.expiryValue;
   // name the value an approver would otherwise have to look up in the agent's code
-  return expiry === undefined || expiry === null ? 'the expiry value is written for you' : `${JSON.stringify(expiry)} is written for you`;
+  return expiry === undefined || expiry === null
+    ? 'the expiry value is written for you'
+    : `${JSON.stringify(expiry)} is written for you`;
 }
 
 const WAITING = 'waiting';
@@ -70,19 +97,39 @@ export function missionRoutes(app: Hono, ctx: ConsoleContext): void {
     const search = c.req.query('q')?.trim();
     // "waiting" is the mission's own status (it waits for a person), not Temporal's: running ones are asked
     const waiting = status === WAITING;
-    const query = waiting ? "ExecutionStatus = 'Running'" : status ? `ExecutionStatus = '${status.replace(/[^A-Za-z]/g, '')}'` : undefined;
-    const found = (await ctx.navigator.list({ kind: 'missions', query, limit: 200 })).filter((w) => !search || w.workflowId.includes(search));
+    const query = waiting
+      ? "ExecutionStatus = 'Running'"
+      : status
+        ? `ExecutionStatus = '${status.replace(/[^A-Za-z]/g, '')}'`
+        : undefined;
+    const found = (await ctx.navigator.list({ kind: 'missions', query, limit: 200 })).filter(
+      (w) => !search || w.workflowId.includes(search),
+    );
     const statuses = await statusesOf(ctx, 'missions', found);
-    const rows = found.map((w, i) => ({ ...w, status: statuses[i]! })).filter((w) => !waiting || w.status === WAITING_FOR_YOU);
+    const rows = found
+      .map((w, i) => ({ ...w, status: statuses[i]! }))
+      .filter((w) => !waiting || w.status === WAITING_FOR_YOU);
     const body = html`<form method="get">
         <select name="status" aria-label="status">
           ${['', WAITING, 'Running', 'Completed', 'Failed', 'Canceled', 'Terminated'].map((s) => html`<option value="${s}" ${s === (status ?? '') ? 'selected' : ''}>${s === WAITING ? WAITING_FOR_YOU : s || 'any status'}</option>`)}
         </select>
-        <input name="q" placeholder="id contains" aria-label="id contains" value="${search ?? ''}" /> <button>Filter</button>
+        <input name="q" placeholder="id contains" aria-label="id contains" value="${search ?? ''}" />
+        <button>Filter</button>
       </form>
       <table>
-        <tr><th>mission</th><th>status</th><th>started</th></tr>
-        ${rows.map((w) => html`<tr><td data-label="mission"><a href="/missions/${encodeURIComponent(w.workflowId)}">${w.workflowId}</a></td><td data-label="status">${statusBadge(w.status)}</td><td data-label="started">${when(w.startTime)}</td></tr>`)}
+        <tr>
+          <th>mission</th>
+          <th>status</th>
+          <th>started</th>
+        </tr>
+        ${rows.map(
+          (w) =>
+            html`<tr>
+              <td data-label="mission"><a href="/missions/${encodeURIComponent(w.workflowId)}">${w.workflowId}</a></td>
+              <td data-label="status">${statusBadge(w.status)}</td>
+              <td data-label="started">${when(w.startTime)}</td>
+            </tr>`,
+        )}
       </table>`;
     return c.html(page('Missions', body));
   });
@@ -103,7 +150,8 @@ export function missionRoutes(app: Hono, ctx: ConsoleContext): void {
     const seq = Number(c.req.param('seq'));
     const overview = await (await ctx.reads.at(id)).get('overview', () => ctx.navigator.mission(id).overview());
     const entry = overview.ledger.find((e) => e.seq === seq);
-    if (!entry || entry.result === undefined) return c.json({ message: `mission ${id} has no result for ledger entry ${c.req.param('seq')}` }, 404);
+    if (!entry || entry.result === undefined)
+      return c.json({ message: `mission ${id} has no result for ledger entry ${c.req.param('seq')}` }, 404);
     return downloadJson(c, entry.result, `${id}-ledger-${seq}.json`);
   });
 
@@ -124,8 +172,19 @@ export function missionRoutes(app: Hono, ctx: ConsoleContext): void {
     if (role instanceof Response) return role;
     try {
       await mission.decide(key, value, { by: c.get('by'), ...role, ...(form.note ? { note: String(form.note) } : {}) });
-      const verdict = JSON.stringify(value) === JSON.stringify(contract?.approveValue) ? 'Approved' : JSON.stringify(value) === JSON.stringify(contract?.rejectValue) ? 'Rejected' : `Decided ${raw}`;
-      recentMission(ctx, id, { verdict, what: contract?.description ?? `decision ${key}`, by: c.get('by'), role: role.role, note: form.note });
+      const verdict =
+        JSON.stringify(value) === JSON.stringify(contract?.approveValue)
+          ? 'Approved'
+          : JSON.stringify(value) === JSON.stringify(contract?.rejectValue)
+            ? 'Rejected'
+            : `Decided ${raw}`;
+      recentMission(ctx, id, {
+        verdict,
+        what: contract?.description ?? `decision ${key}`,
+        by: c.get('by'),
+        role: role.role,
+        note: form.note,
+      });
     } catch (err) {
       if (err instanceof MissionRejected) return c.html(await missionPage(ctx, id, err.message), 400);
       throw err;
@@ -148,7 +207,13 @@ export function missionRoutes(app: Hono, ctx: ConsoleContext): void {
       const approve = c.req.param('verdict') === 'approve';
       if (approve) await mission.approveEffect({ ...shown, ...(form.note ? { note: String(form.note) } : {}) });
       else await mission.denyEffect(String(form.reason ?? '') || `denied from the console by ${c.get('by')}`, shown);
-      recentMission(ctx, id, { verdict: approve ? 'Approved' : 'Denied', what: effectWhat(ctx, now.agent, waiting), by: c.get('by'), role: role.role, note: approve ? form.note : form.reason });
+      recentMission(ctx, id, {
+        verdict: approve ? 'Approved' : 'Denied',
+        what: effectWhat(ctx, now.agent, waiting),
+        by: c.get('by'),
+        role: role.role,
+        note: approve ? form.note : form.reason,
+      });
     } catch (err) {
       if (err instanceof MissionRejected) return c.html(await missionPage(ctx, id, err.message), 400);
       throw err;
@@ -175,14 +240,27 @@ export function missionRoutes(app: Hono, ctx: ConsoleContext): void {
       const role = verdictRole(c, w?.approvers, `effect ${item.key}${w ? ` (${w.tool})` : ''}`);
       if (role instanceof Response) return role;
       try {
-        await mission.approveEffect({ key: item.key, by: c.get('by'), ...role, ...(item.argsHash ? { argsHash: item.argsHash } : {}), ...(form.note ? { note: String(form.note) } : {}) });
-        recentMission(ctx, id, { verdict: 'Approved', what: effectWhat(ctx, now.agent, w), by: c.get('by'), role: role.role, note: form.note });
+        await mission.approveEffect({
+          key: item.key,
+          by: c.get('by'),
+          ...role,
+          ...(item.argsHash ? { argsHash: item.argsHash } : {}),
+          ...(form.note ? { note: String(form.note) } : {}),
+        });
+        recentMission(ctx, id, {
+          verdict: 'Approved',
+          what: effectWhat(ctx, now.agent, w),
+          by: c.get('by'),
+          role: role.role,
+          note: form.note,
+        });
       } catch (err) {
         if (!(err instanceof MissionRejected)) throw err;
         refused.push(`${w?.tool ?? item.key}: ${err.message}`);
       }
     }
-    if (refused.length) return c.html(await missionPage(ctx, id, `${refused.length} of ${batch.length}: ${refused.join('; ')}`), 400);
+    if (refused.length)
+      return c.html(await missionPage(ctx, id, `${refused.length} of ${batch.length}: ${refused.join('; ')}`), 400);
     return c.redirect(`/missions/${encodeURIComponent(id)}`, 303);
   });
 
@@ -213,14 +291,37 @@ export function missionRoutes(app: Hono, ctx: ConsoleContext): void {
   app.get('/missions/:id/audit', async (c) => {
     const id = c.req.param('id');
     const report = await ctx.navigator.mission(id).audit(await ctx.audits.options());
-    const body = html`<div class="card"><span class="status ${report.ok ? 'ok' : ''}">${report.ok ? 'audit passed' : 'audit FAILED'}</span>
-        · journal rebuilt from history ${report.journal.matches ? 'matches' : 'differs from'} the workflow
-        · external effects run twice: ${report.duplicateEffects.length}
-        · replay: ${report.replay.ok ? 'deterministic' : report.replay.errors.join('; ')}</div>
-      ${report.problems.length ? html`<div class="problem"><ul>${report.problems.map((p) => html`<li>${p}</li>`)}</ul></div>` : ''}
+    const body = html`<div class="card">
+        <span class="status ${report.ok ? 'ok' : ''}">${report.ok ? 'audit passed' : 'audit FAILED'}</span> · journal
+        rebuilt from history ${report.journal.matches ? 'matches' : 'differs from'} the workflow · external effects run
+        twice: ${report.duplicateEffects.length} · replay:
+        ${report.replay.ok ? 'deterministic' : report.replay.errors.join('; ')}
+      </div>
+      ${
+        report.problems.length
+          ? html`<div class="problem">
+              <ul>
+                ${report.problems.map((p) => html`<li>${p}</li>`)}
+              </ul>
+            </div>`
+          : ''
+      }
       <h2>Where each task was committed</h2>
-      <table><tr><th>task</th><th>committed by</th><th>event</th></tr>
-        ${report.provenance.map((p) => html`<tr><td><code>${p.key}</code></td><td>${p.source}</td><td>${p.eventId}</td></tr>`)}</table>
+      <table>
+        <tr>
+          <th>task</th>
+          <th>committed by</th>
+          <th>event</th>
+        </tr>
+        ${report.provenance.map(
+          (p) =>
+            html`<tr>
+              <td><code>${p.key}</code></td>
+              <td>${p.source}</td>
+              <td>${p.eventId}</td>
+            </tr>`,
+        )}
+      </table>
       <p><a href="/missions/${encodeURIComponent(id)}">back to the mission</a></p>`;
     return c.html(page(`Audit of ${id}`, body));
   });
@@ -238,8 +339,20 @@ export function missionRoutes(app: Hono, ctx: ConsoleContext): void {
 }
 
 /** A verdict the mission accepted, for the inbox's "Decided recently". */
-function recentMission(ctx: ConsoleContext, id: string, v: { verdict: string; what: string; by: string; role: string | undefined; note: unknown }): void {
-  ctx.recent?.add({ verdict: v.verdict, what: v.what, by: v.by, ...(v.role ? { role: v.role } : {}), ...(v.note ? { note: String(v.note) } : {}), href: `/missions/${encodeURIComponent(id)}`, where: `mission ${id}` });
+function recentMission(
+  ctx: ConsoleContext,
+  id: string,
+  v: { verdict: string; what: string; by: string; role: string | undefined; note: unknown },
+): void {
+  ctx.recent?.add({
+    verdict: v.verdict,
+    what: v.what,
+    by: v.by,
+    ...(v.role ? { role: v.role } : {}),
+    ...(v.note ? { note: String(v.note) } : {}),
+    href: `/missions/${encodeURIComponent(id)}`,
+    where: `mission ${id}`,
+  });
 }
 
 /** A waiting effect in words: its tool's description and its args. */
@@ -275,42 +388,114 @@ async function missionPage(ctx: ConsoleContext, id: string, problem?: string): P
   const live = open && status.status === 'running' ? await livePassNow(m.workflow) : null;
   const pending = status.pending;
   const contract = pending ? contracts.find((d) => d.key === pending.key) : undefined;
-  const body = html`
-    ${unanswered_ ? unansweredBanner(unanswered_, 'at' in overview ? overview.at : 0) : ''}
+  const body = html` ${unanswered_ ? unansweredBanner(unanswered_, 'at' in overview ? overview.at : 0) : ''}
     ${problem ? html`<div class="problem">Not recorded: ${problem}</div>` : ''}
     <div class="card">
-      ${statusBadge(statusWords(status.status, status))} · agent ${status.agent} · <a href="/missions/${encodeURIComponent(id)}/passes#pass-${status.passes}">pass ${status.passes}</a> · ${doneSoFar(status)}
+      ${statusBadge(statusWords(status.status, status))} · agent ${status.agent} ·
+      <a href="/missions/${encodeURIComponent(id)}/passes#pass-${status.passes}">pass ${status.passes}</a> ·
+      ${doneSoFar(status)}
       ${scheduledBy ? html` · started by schedule <a href="/schedules/${encodeURIComponent(scheduledBy)}">${scheduledBy}</a>` : ''}
       ${status.resumedFrom ? html` · resumed from <a href="/missions/${encodeURIComponent(status.resumedFrom.workflowId)}">${status.resumedFrom.workflowId}</a>` : ''}
-      <details><summary>Input</summary>${valueBlock(status.input ?? null)}</details>
+      <details>
+        <summary>Input</summary>
+        ${valueBlock(status.input ?? null)}
+      </details>
       ${status.error ? html`<div class="problem">${status.error}</div>` : ''}
-      ${status.result !== undefined ? html`<p>Result:</p>${valueBlock(status.result)}` : ''}
+      ${
+        status.result !== undefined
+          ? html`<p>Result:</p>
+              ${valueBlock(status.result)}`
+          : ''
+      }
     </div>
-    ${live ? livePassSection(id, live) : ''}
-    ${decidedBox(ctx, status, contracts, decided)}
+    ${live ? livePassSection(id, live) : ''} ${decidedBox(ctx, status, contracts, decided)}
     ${pending ? decisionCard(ctx, { missionId: id, agent: status.agent, input: status.input ?? null, pending, contract }) : ''}
     ${effectsCard(ctx, { missionId: id, agent: status.agent, input: status.input ?? null, effectApprovals: status.effectApprovals ?? [], approvals: status.approvals ?? [], ...(status.effectsDone ? { effectsDone: status.effectsDone } : {}) })}
     ${progressBox(ctx, status.agent, progress, summaries)}
     <h2>Journal</h2>
-    <table><tr><th>#</th><th>task</th><th>value</th></tr>
-      ${journal.entries.map(([k, v], i) => html`<tr><td>${i + 1}</td><td><code>${k}</code></td><td>${valueBlock(v, `/missions/${encodeURIComponent(id)}/journal/${encodeURIComponent(k)}`)}</td></tr>`)}
+    <table>
+      <tr>
+        <th>#</th>
+        <th>task</th>
+        <th>value</th>
+      </tr>
+      ${journal.entries.map(
+        ([k, v], i) =>
+          html`<tr>
+            <td>${i + 1}</td>
+            <td><code>${k}</code></td>
+            <td>${valueBlock(v, `/missions/${encodeURIComponent(id)}/journal/${encodeURIComponent(k)}`)}</td>
+          </tr>`,
+      )}
     </table>
     <h2 id="ledger">Ledger (the tool calls)</h2>
-    <table><tr><th>#</th><th>tool</th><th>class</th><th>task</th><th>status</th><th>attempts</th><th>result</th></tr>
-      ${ledger.map((e) => html`<tr><td>${e.seq}</td><td>${e.tool}</td><td>${e.sideEffect}</td><td>${e.taskId ?? ''}</td><td>${e.status}</td><td>${e.attempts}</td><td>${e.error !== undefined || e.unavailable || e.resultChars !== undefined ? html`<pre>${e.error ?? ledgerResultText(e)}</pre>` : valueBlock(e.result ?? null, `/missions/${encodeURIComponent(id)}/ledger/${e.seq}`)}</td></tr>`)}
+    <table>
+      <tr>
+        <th>#</th>
+        <th>tool</th>
+        <th>class</th>
+        <th>task</th>
+        <th>status</th>
+        <th>attempts</th>
+        <th>result</th>
+      </tr>
+      ${ledger.map(
+        (e) =>
+          html`<tr>
+            <td>${e.seq}</td>
+            <td>${e.tool}</td>
+            <td>${e.sideEffect}</td>
+            <td>${e.taskId ?? ''}</td>
+            <td>${e.status}</td>
+            <td>${e.attempts}</td>
+            <td>
+              ${e.error !== undefined || e.unavailable || e.resultChars !== undefined ? html`<pre>${e.error ?? ledgerResultText(e)}</pre>` : valueBlock(e.result ?? null, `/missions/${encodeURIComponent(id)}/ledger/${e.seq}`)}
+            </td>
+          </tr>`,
+      )}
     </table>
     <h2>Timeline (from Temporal history)</h2>
-    <table><tr><th>event</th><th>time</th><th>what</th></tr>
-      ${events.map((l) => html`<tr><td>${l.eventId}</td><td>${when(l.time)}</td><td>${l.text}</td></tr>`)}
+    <table>
+      <tr>
+        <th>event</th>
+        <th>time</th>
+        <th>what</th>
+      </tr>
+      ${events.map(
+        (l) =>
+          html`<tr>
+            <td>${l.eventId}</td>
+            <td>${when(l.time)}</td>
+            <td>${l.text}</td>
+          </tr>`,
+      )}
     </table>
-    <p><a href="/missions/${encodeURIComponent(id)}/passes">What the model did: each pass's programs, prints and effects</a> · <a href="/missions/${encodeURIComponent(id)}/audit">Run the audit against history</a></p>
+    <p>
+      <a href="/missions/${encodeURIComponent(id)}/passes"
+        >What the model did: each pass's programs, prints and effects</a
+      >
+      · <a href="/missions/${encodeURIComponent(id)}/audit">Run the audit against history</a>
+    </p>
     ${open ? engineerTools(ctx, id) : ''}`;
   // a closed mission changes no more: no stream polling its status
-  return page(`Mission ${id}`, body, open ? { live: `/live/missions/${encodeURIComponent(id)}?seen=${fingerprint(unanswered_ ? unanswered(unanswered_) : status)}` } : {});
+  return page(
+    `Mission ${id}`,
+    body,
+    open
+      ? {
+          live: `/live/missions/${encodeURIComponent(id)}?seen=${fingerprint(unanswered_ ? unanswered(unanswered_) : status)}`,
+        }
+      : {},
+  );
 }
 
 /** "Approved by ana at 15:31" for each decision the mission got, and what came of it once it is there. */
-function decidedBox(ctx: ConsoleContext, status: StatusView, contracts: readonly DecisionContract[], decided: readonly AcceptedUpdate[]): Fragment | string {
+function decidedBox(
+  ctx: ConsoleContext,
+  status: StatusView,
+  contracts: readonly DecisionContract[],
+  decided: readonly AcceptedUpdate[],
+): Fragment | string {
   const effects = status.approvals ?? [];
   if (!decided.length && !effects.length) return '';
   const verb = (key: unknown, value: unknown) => {
@@ -321,24 +506,35 @@ function decidedBox(ctx: ConsoleContext, status: StatusView, contracts: readonly
   };
   return html`<div class="card decided">
     ${decided.map((d) => html`<p><strong class="verdict">${verb(d.arg.key, d.arg.value)} by ${String(d.arg.by ?? 'someone')}${d.arg.role ? ` as ${String(d.arg.role)}` : ''}</strong> ${when(d.at)}${d.arg.note ? html` — “${String(d.arg.note)}”` : ''} <small>(<code>${String(d.arg.key)}</code>)</small></p>`)}
-    ${effectVerdicts(ctx, status.agent, effects)}
-    ${outcome(status)}
+    ${effectVerdicts(ctx, status.agent, effects)} ${outcome(status)}
   </div>`;
 }
 
 /** What came of the mission: its result once it finished, else that the page follows it. */
 function outcome(status: StatusView): Fragment {
-  if (status.status === 'completed') return html`<div class="outcome"><p class="ok">The mission completed. Its result:</p>${valuesList(undefined, status.result ?? null)}</div>`;
+  if (status.status === 'completed')
+    return html`<div class="outcome">
+      <p class="ok">The mission completed. Its result:</p>
+      ${valuesList(undefined, status.result ?? null)}
+    </div>`;
   if (status.error) return html`<div class="outcome problem">The mission ${status.status}: ${status.error}</div>`;
   if (status.status === 'waiting') return html`<p class="outcome">The mission waits for another decision.</p>`;
   return html`<p class="outcome">The mission is ${status.status}; this page shows the outcome when it arrives.</p>`;
 }
 
 /** The plan as a checklist for people: the agent's plan when this console knows the agent, else read from the progress text. */
-function progressBox(ctx: ConsoleContext, agent: string, progress: string, summaries: Record<string, string> | null): Fragment | string {
+function progressBox(
+  ctx: ConsoleContext,
+  agent: string,
+  progress: string,
+  summaries: Record<string, string> | null,
+): Fragment | string {
   const plan = ctx.agents?.get(agent)?.agent.checklist;
   const items = plan ? checklistOf(plan, summaries) : checklistFromText(progress, summaries);
-  return items.length ? html`<h2>Progress</h2>${checklist(items)}` : '';
+  return items.length
+    ? html`<h2>Progress</h2>
+        ${checklist(items)}`
+    : '';
 }
 
 /**
@@ -348,17 +544,45 @@ function progressBox(ctx: ConsoleContext, agent: string, progress: string, summa
  */
 function engineerTools(ctx: ConsoleContext, id: string): Fragment {
   const url = `/missions/${encodeURIComponent(id)}`;
-  return html`<details class="card engineer"><summary><h2>Engineer tools</h2></summary>
+  return html`<details class="card engineer">
+    <summary><h2>Engineer tools</h2></summary>
     <p>These change what the mission remembers or stop it. Approving or rejecting never needs them.</p>
-    <form method="post" action="${url}/journal">${csrfField(ctx)}
-      <p><label>Task key <input name="key" required /></label> <label>Value (JSON) <input name="value" size="30" /></label></p>
-      <button name="what" value="write" data-confirm="Write this value into the mission's journal? The mission takes it as the task's outcome and does not run the task.">Write journal entry</button>
-      <button name="what" value="reset" data-confirm="Reset this task? The next pass runs it again, and its tool may act again.">Reset task</button></form>
-    <form method="post" action="${url}/cancel">${csrfField(ctx)}<button class="danger" data-confirm="Cancel mission ${id}? It stops for good; a waiting decision is dropped.">Cancel mission</button></form>
+    <form method="post" action="${url}/journal">
+      ${csrfField(ctx)}
+      <p>
+        <label>Task key <input name="key" required /></label>
+        <label>Value (JSON) <input name="value" size="30" /></label>
+      </p>
+      <button
+        name="what"
+        value="write"
+        data-confirm="Write this value into the mission's journal? The mission takes it as the task's outcome and does not run the task."
+      >
+        Write journal entry
+      </button>
+      <button
+        name="what"
+        value="reset"
+        data-confirm="Reset this task? The next pass runs it again, and its tool may act again."
+      >
+        Reset task
+      </button>
+    </form>
+    <form method="post" action="${url}/cancel">
+      ${csrfField(ctx)}<button
+        class="danger"
+        data-confirm="Cancel mission ${id}? It stops for good; a waiting decision is dropped."
+      >
+        Cancel mission
+      </button>
+    </form>
   </details>`;
 }
 
 /** A JSON value as a file the browser saves. */
 function downloadJson(c: Context, value: unknown, name: string): Response {
-  return c.body(JSON.stringify(value, null, 2), 200, { 'content-type': 'application/json; charset=utf-8', 'content-disposition': `attachment; filename="${name.replace(/[^\w.-]/g, '_')}"` });
+  return c.body(JSON.stringify(value, null, 2), 200, {
+    'content-type': 'application/json; charset=utf-8',
+    'content-disposition': `attachment; filename="${name.replace(/[^\w.-]/g, '_')}"`,
+  });
 }

@@ -19,7 +19,13 @@ import type { Value } from '../../lisp/values.ts';
 import type { PackedState } from '../../navigator/state-packing.ts';
 import type { TraceToolCall, TurnResult } from '../../navigator/pass-state.ts';
 import { jsonOf, passError } from '../../navigator/turn.ts';
-import type { DecisionContract, EffectResult, Json, PassOutcome, RecordedTurnResult } from '../../workflows/mission/contract.ts';
+import type {
+  DecisionContract,
+  EffectResult,
+  Json,
+  PassOutcome,
+  RecordedTurnResult,
+} from '../../workflows/mission/contract.ts';
 import { waitingDecision } from '../../kernel/contract.ts';
 
 /** One tool call of a program; `effect` for an external call (the workflow ran it as its own activity). */
@@ -83,15 +89,30 @@ export interface PassView {
 export async function missionPasses(client: Client, id: string): Promise<PassView[]> {
   const links = checkValueLinks(await fetchChain(client, id));
   const observed = new Map<string, RunResult>();
-  const replay = await replayPasses(links.passes, links.effects, (p, prog, res) => observed.set(`${p.pass}:${prog.turn}`, res));
-  const views = links.passes.map((p) => donePass(p, observed, replay.passes.find((r) => r.pass === p.pass && r.runId === p.runId), replayProblems(replay.mismatches, p.pass)));
+  const replay = await replayPasses(links.passes, links.effects, (p, prog, res) =>
+    observed.set(`${p.pass}:${prog.turn}`, res),
+  );
+  const views = links.passes.map((p) =>
+    donePass(
+      p,
+      observed,
+      replay.passes.find((r) => r.pass === p.pass && r.runId === p.runId),
+      replayProblems(replay.mismatches, p.pass),
+    ),
+  );
   if (links.open) views.push(openPass(links.open));
   return views;
 }
 
-const replayProblems = (mismatches: ReadonlyArray<{ message: string }>, pass: number) => mismatches.map((m) => m.message).filter((m) => m.includes(`pass ${pass} `));
+const replayProblems = (mismatches: ReadonlyArray<{ message: string }>, pass: number) =>
+  mismatches.map((m) => m.message).filter((m) => m.includes(`pass ${pass} `));
 
-function donePass(p: PassRecord, observed: ReadonlyMap<string, RunResult>, replayed: PassReplay | undefined, problems: string[]): PassView {
+function donePass(
+  p: PassRecord,
+  observed: ReadonlyMap<string, RunResult>,
+  replayed: PassReplay | undefined,
+  problems: string[],
+): PassView {
   const inState = answersInState(p);
   const trace = stateTrace(p.suspended);
   const recorded = p.done.programs;
@@ -104,7 +125,11 @@ function donePass(p: PassRecord, observed: ReadonlyMap<string, RunResult>, repla
       code: programCode(r, inState) ?? null,
       answer: inState[r.turn - 1]?.response ?? null,
       prints: res?.prints ?? t?.prints ?? null,
-      calls: res ? res.toolCalls.map((c) => callView(c, p.tools)) : t ? t.toolCalls.map((c) => callView(c, p.tools)) : null,
+      calls: res
+        ? res.toolCalls.map((c) => callView(c, p.tools))
+        : t
+          ? t.toolCalls.map((c) => callView(c, p.tools))
+          : null,
       end: res ? runEnd(res) : recordedEnd(r.result),
     };
     const asked = last && p.done.outcome.kind === 'return' ? askedDecision(p.done.outcome.value, p.decisions) : null;
@@ -134,12 +159,19 @@ function openPass(p: OpenPassRecord): PassView {
     // a program waiting for effects is run again when their results arrive: its prints are known then
     prints: t.result ? t.prints : null,
     calls: t.toolCalls.map((c) => callView(c, p.tools)),
-    end: t.result ? traceEnd(t.result) : { kind: 'waiting', what: 'the results of its effects (what it prints is shown once it has finished)' },
+    end: t.result
+      ? traceEnd(t.result)
+      : { kind: 'waiting', what: 'the results of its effects (what it prints is shown once it has finished)' },
   }));
   const turnOf = turnsOfCalls(programs);
   const last = programs[programs.length - 1]?.turn;
   // an effect not among any turn's calls yet is one the last (pending) program waits for
-  return { pass: p.pass, state: 'open', programs, effects: effectsOf(p, turnOf).map((e) => (e.turn === undefined && last !== undefined ? { ...e, turn: last } : e)) };
+  return {
+    pass: p.pass,
+    state: 'open',
+    programs,
+    effects: effectsOf(p, turnOf).map((e) => (e.turn === undefined && last !== undefined ? { ...e, turn: last } : e)),
+  };
 }
 
 interface StateTurn {
@@ -182,7 +214,14 @@ function effectsOf(p: OpenPassRecord, turnOf: ReadonlyMap<string, number>): Effe
   return [...p.requested].map(([key, r]) => {
     const outcome = p.outcomes.get(key)?.result;
     const turn = turnOf.get(key);
-    return { key, tool: r.tool, taskId: r.taskId, args: r.args, ...(outcome ? { outcome } : {}), ...(turn !== undefined ? { turn } : {}) };
+    return {
+      key,
+      tool: r.tool,
+      taskId: r.taskId,
+      args: r.args,
+      ...(outcome ? { outcome } : {}),
+      ...(turn !== undefined ? { turn } : {}),
+    };
   });
 }
 
@@ -194,7 +233,10 @@ function askedDecision(value: Json, decisions: DecisionContract[]): string | nul
 function runEnd(res: RunResult): ProgramEnd {
   if (res.status === 'error') {
     const e = passError(res.error);
-    return { kind: 'error', message: `${e.type}: ${e.message}${e.line ? ` (line ${e.line}, column ${e.column})` : ''}` };
+    return {
+      kind: 'error',
+      message: `${e.type}: ${e.message}${e.line ? ` (line ${e.line}, column ${e.column})` : ''}`,
+    };
   }
   if (res.status === 'suspended') return { kind: 'waiting', what: 'the results of its effects' };
   if (res.status === 'fail') return { kind: 'fail', value: jsonOr(res.value) };
@@ -217,6 +259,7 @@ function recordedEnd(r: RecordedTurnResult | null): ProgramEnd {
 
 function traceEnd(r: TurnResult): ProgramEnd {
   if (r.status === 'ok') return { kind: 'value', text: r.value };
-  if (r.status === 'error' || r.status === 'no_code') return { kind: 'error', message: `${r.error.type}: ${r.error.message}` };
+  if (r.status === 'error' || r.status === 'no_code')
+    return { kind: 'error', message: `${r.error.type}: ${r.error.message}` };
   return { kind: r.status, value: r.value };
 }

@@ -15,7 +15,19 @@ import { coreConstants, coreNamespaces } from '../core/index.ts';
 import type { Node, Program } from './nodes.ts';
 import { OP2, type Op2 } from './nodes.ts';
 import { Scope } from './scope.ts';
-import { SPECIAL_FORMS, PLACEHOLDER, collectDefs, describeForm, err, isSym, literalValue, lst, sym, threadStep, vecf } from './syntax.ts';
+import {
+  SPECIAL_FORMS,
+  PLACEHOLDER,
+  collectDefs,
+  describeForm,
+  err,
+  isSym,
+  literalValue,
+  lst,
+  sym,
+  threadStep,
+  vecf,
+} from './syntax.ts';
 import { specialValueHint, undefinedHint } from './hints.ts';
 import { fn, fnLiteral, letfn } from './functions.ts';
 import { caseForm, cond, condp, forForm, tryForm } from './control.ts';
@@ -74,7 +86,11 @@ export class Analyzer {
     this.finish();
     const span: Span = forms[0]?.span ?? { offset: 0, length: 0, line: 1, col: 1 };
     const node: Node =
-      body.length === 0 ? { kind: 'const', value: null, span } : body.length === 1 ? body[0]! : { kind: 'do', body, span };
+      body.length === 0
+        ? { kind: 'const', value: null, span }
+        : body.length === 1
+          ? body[0]!
+          : { kind: 'do', body, span };
     return { body: node, frameSize: this.scope.size };
   }
 
@@ -159,7 +175,12 @@ export class Analyzer {
       const slot = this.scope.lookup(name);
       if (slot !== undefined) return { kind: 'local', slot, name, span };
       if (PLACEHOLDER.test(name)) {
-        throw err('invalid_placeholder', `${name} can only be used inside #(...)`, span, 'write (fn [x] ...) or #(... % ...)');
+        throw err(
+          'invalid_placeholder',
+          `${name} can only be used inside #(...)`,
+          span,
+          'write (fn [x] ...) or #(... % ...)',
+        );
       }
       if (name === '*1' || name === '*2' || name === '*3') return { kind: 'history', index: Number(name[1]) - 1, span };
       if (this.globals.has(name)) return { kind: 'global', name, orNil: false, span };
@@ -167,7 +188,12 @@ export class Analyzer {
       const core = lookupCore(null, name);
       if (core) return { kind: 'const', value: builtinValue(name, core), span };
       if (SPECIAL_FORMS.has(name)) {
-        throw err('invalid_form', `${name} is a special form and cannot be used as a value`, span, specialValueHint(name));
+        throw err(
+          'invalid_form',
+          `${name} is a special form and cannot be used as a value`,
+          span,
+          specialValueHint(name),
+        );
       }
       if (name === 'data') throw err('invalid_form', 'data cannot be used alone; read a key with data/name', span);
       if (orNil) return { kind: 'global', name, orNil: true, span };
@@ -182,7 +208,12 @@ export class Analyzer {
         throw err('invalid_form', `tool/${name} must be called: (tool/${name} {...})`, span);
       case 'budget':
         if (name === 'remaining') return { kind: 'budget', span };
-        throw err('unbound_var', `Undefined variable: budget/${name}`, span, 'the only budget function is (budget/remaining)');
+        throw err(
+          'unbound_var',
+          `Undefined variable: budget/${name}`,
+          span,
+          'the only budget function is (budget/remaining)',
+        );
       case 'user':
         if (!this.globals.has(name) && !orNil && !this.undefinedSyms.has(name)) this.undefinedSyms.set(name, span);
         return { kind: 'global', name, orNil, span };
@@ -195,7 +226,12 @@ export class Analyzer {
       if (!this.undefinedSyms.has(full)) this.undefinedSyms.set(full, span);
       return { kind: 'const', value: null, span };
     }
-    throw err('unknown_namespace', `unknown namespace ${ns}/`, span, 'namespaces: tool/, data/, budget/, str/, set/, Math/, date/');
+    throw err(
+      'unknown_namespace',
+      `unknown namespace ${ns}/`,
+      span,
+      'namespaces: tool/, data/, budget/, str/, set/, Math/, date/',
+    );
   }
 
   // ------------------------------------------------------------ lists
@@ -208,7 +244,11 @@ export class Analyzer {
       if (head.ns === null && this.scope.lookup(head.name) === undefined && SPECIAL_FORMS.has(head.name)) {
         return this.special(head.name, f, tail);
       }
-      if (head.ns === null && (isMethodName(head.name) || head.name === '..') && this.scope.lookup(head.name) === undefined) {
+      if (
+        head.ns === null &&
+        (isMethodName(head.name) || head.name === '..') &&
+        this.scope.lookup(head.name) === undefined
+      ) {
         return head.name === '..' ? dotDotForm(this, f) : methodCall(this, f);
       }
       if (head.ns === 'tool') return toolCall(this, head.name, f);
@@ -240,11 +280,21 @@ export class Analyzer {
     }
     if (head.kind === 'keyword') {
       if (items.length < 2 || items.length > 3) {
-        throw err('arity_error', `keyword ${printForm(head)} expects 1 or 2 arguments, got ${items.length - 1}`, f.span);
+        throw err(
+          'arity_error',
+          `keyword ${printForm(head)} expects 1 or 2 arguments, got ${items.length - 1}`,
+          f.span,
+        );
       }
       return { kind: 'callKw', key: head.value, args: this.args(items), span: f.span };
     }
-    if (head.kind === 'number' || head.kind === 'string' || head.kind === 'nil' || head.kind === 'bool' || head.kind === 'char') {
+    if (
+      head.kind === 'number' ||
+      head.kind === 'string' ||
+      head.kind === 'nil' ||
+      head.kind === 'bool' ||
+      head.kind === 'char'
+    ) {
       throw err(
         'not_callable',
         `${describeForm(head)} is not a function: ${describeForm(f)}`,
@@ -272,7 +322,11 @@ export class Analyzer {
         case 'symbol':
           return symbolValue(f.ns === null ? f.name : `${f.ns}/${f.name}`);
         default:
-          throw err('invalid_form', `cannot quote ${f.kind === 'fnLiteral' ? '#(...)' : `#'${(f as { name?: string }).name}`}`, f.span);
+          throw err(
+            'invalid_form',
+            `cannot quote ${f.kind === 'fnLiteral' ? '#(...)' : `#'${(f as { name?: string }).name}`}`,
+            f.span,
+          );
       }
     };
     return literalToValue(form, other)!;
@@ -287,7 +341,13 @@ export class Analyzer {
 
   arity(f: Extract<Form, { kind: 'list' }>, name: string, lo: number, hi: number, shape: string): void {
     const n = f.items.length - 1;
-    if (n < lo || n > hi) throw err('invalid_arity', `${name} expects ${shape}, got ${n} argument${n === 1 ? '' : 's'}`, f.span, `usage: ${shape}`);
+    if (n < lo || n > hi)
+      throw err(
+        'invalid_arity',
+        `${name} expects ${shape}, got ${n} argument${n === 1 ? '' : 's'}`,
+        f.span,
+        `usage: ${shape}`,
+      );
   }
 
   private special(name: string, f: Extract<Form, { kind: 'list' }>, tail: boolean): Node {
@@ -321,7 +381,9 @@ export class Analyzer {
         const test = this.an(it[1]!, false);
         const a = this.an(it[2]!, tail);
         const b = it[3] ? this.an(it[3], tail) : ({ kind: 'const', value: null, span } as Node);
-        return name === 'if' ? { kind: 'if', test, then: a, else: b, span } : { kind: 'if', test, then: b, else: a, span };
+        return name === 'if'
+          ? { kind: 'if', test, then: a, else: b, span }
+          : { kind: 'if', test, then: b, else: a, span };
       }
       case 'when':
       case 'when-not': {
@@ -329,7 +391,9 @@ export class Analyzer {
         const test = this.an(it[1]!, false);
         const body = this.body(it.slice(2), tail, span);
         const nil: Node = { kind: 'const', value: null, span };
-        return name === 'when' ? { kind: 'if', test, then: body, else: nil, span } : { kind: 'if', test, then: nil, else: body, span };
+        return name === 'when'
+          ? { kind: 'if', test, then: body, else: nil, span }
+          : { kind: 'if', test, then: nil, else: body, span };
       }
       case 'if-let':
       case 'if-some':
@@ -388,10 +452,20 @@ export class Analyzer {
       }
       case 'recur': {
         if (this.recurArity === null) throw err('invalid_form', 'recur can only be used inside loop or fn', span);
-        if (!tail) throw err('invalid_form', 'recur must be in tail position', span, 'recur must be the last thing evaluated in its loop or fn body');
+        if (!tail)
+          throw err(
+            'invalid_form',
+            'recur must be in tail position',
+            span,
+            'recur must be the last thing evaluated in its loop or fn body',
+          );
         const n = it.length - 1;
         if (n !== this.recurArity) {
-          throw err('invalid_arity', `recur expects ${this.recurArity} argument${this.recurArity === 1 ? '' : 's'}, got ${n}`, span);
+          throw err(
+            'invalid_arity',
+            `recur expects ${this.recurArity} argument${this.recurArity === 1 ? '' : 's'}, got ${n}`,
+            span,
+          );
         }
         return { kind: 'recur', args: this.args(it), span };
       }
@@ -414,8 +488,10 @@ export class Analyzer {
       case 'defonce': {
         this.arity(f, name, 1, 3, `(${name} name value)`);
         const nameForm = it[1]!;
-        if (!isSym(nameForm)) throw err('invalid_form', `${name} needs a symbol name: (${name} name value)`, nameForm.span);
-        if (it.length === 4 && it[2]!.kind !== 'string') throw err('invalid_form', `${name} takes a name, an optional docstring and a value`, span);
+        if (!isSym(nameForm))
+          throw err('invalid_form', `${name} needs a symbol name: (${name} name value)`, nameForm.span);
+        if (it.length === 4 && it[2]!.kind !== 'string')
+          throw err('invalid_form', `${name} takes a name, an optional docstring and a value`, span);
         this.checkDefName(nameForm.name, nameForm.span);
         this.globals.add(nameForm.name);
         const valueForm = it.length === 4 ? it[3]! : it[2];
@@ -474,7 +550,8 @@ export class Analyzer {
         return this.an(lst([sym('let', span), vecf(binds, span), g], span), tail);
       }
       case 'as->': {
-        if (it.length < 3 || !isSym(it[2])) throw err('invalid_arity', 'as-> needs a value and a name: (as-> x name form...)', span);
+        if (it.length < 3 || !isSym(it[2]))
+          throw err('invalid_arity', 'as-> needs a value and a name: (as-> x name form...)', span);
         const binds: Form[] = [it[2], it[1]!];
         for (const step of it.slice(3)) binds.push(it[2], step);
         return this.an(lst([sym('let', span), vecf(binds, span), it[2]], span), tail);
@@ -484,7 +561,12 @@ export class Analyzer {
       case 'all-of':
       case 'any-of':
       case 'none-of':
-        return { kind: 'combine', mode: name.slice(0, name.indexOf('-')) as 'all' | 'any' | 'none', preds: this.args(it), span };
+        return {
+          kind: 'combine',
+          mode: name.slice(0, name.indexOf('-')) as 'all' | 'any' | 'none',
+          preds: this.args(it),
+          span,
+        };
       case 'pmap':
         this.arity(f, 'pmap', 2, 2, '(pmap f coll)');
         return { kind: 'pmap', fn: this.an(it[1]!, false), coll: this.an(it[2]!, false), span };
@@ -513,7 +595,12 @@ export class Analyzer {
 
   private checkDefName(name: string, span: Span): void {
     if (SPECIAL_FORMS.has(name) || lookupCore(null, name)) {
-      throw err('cannot_shadow_builtin', `cannot define ${name}: it is a built-in name`, span, `choose another name, e.g. my-${name}`);
+      throw err(
+        'cannot_shadow_builtin',
+        `cannot define ${name}: it is a built-in name`,
+        span,
+        `choose another name, e.g. my-${name}`,
+      );
     }
     if (name.includes('/')) throw err('invalid_form', `cannot define a qualified name ${name}`, span);
   }

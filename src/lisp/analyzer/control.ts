@@ -10,7 +10,13 @@ import { type Value, Keyword, Sym, sym as symbolValue } from '../values.ts';
 
 export function cond(az: Analyzer, f: Extract<Form, { kind: 'list' }>, tail: boolean): Node {
   const it = f.items.slice(1);
-  if (it.length % 2 !== 0) throw err('invalid_cond_form', 'cond needs test/result pairs (an even number of forms)', f.span, 'use :else as the last test');
+  if (it.length % 2 !== 0)
+    throw err(
+      'invalid_cond_form',
+      'cond needs test/result pairs (an even number of forms)',
+      f.span,
+      'use :else as the last test',
+    );
   const pairs: { test: Node | null; then: Node; span: Span }[] = [];
   for (let i = 0; i < it.length; i += 2) {
     const t = it[i]!;
@@ -37,7 +43,12 @@ export function caseForm(az: Analyzer, f: Extract<Form, { kind: 'list' }>, tail:
     // as in Clojure, case constants are not evaluated: a symbol matches that symbol as data
     const v = c.kind === 'symbol' ? symbolValue(c.ns === null ? c.name : `${c.ns}/${c.name}`) : literalValue(c);
     if (v === undefined) {
-      throw err('invalid_form', `case constants must be literals, got ${describeForm(c)}`, c.span, 'use keywords, strings, numbers, nil or booleans');
+      throw err(
+        'invalid_form',
+        `case constants must be literals, got ${describeForm(c)}`,
+        c.span,
+        'use keywords, strings, numbers, nil or booleans',
+      );
     }
     if (v === null || typeof v !== 'object' || v instanceof Keyword || v instanceof Sym) {
       const key = v === null ? NIL_KEY : v;
@@ -92,7 +103,11 @@ export function forForm(az: Analyzer, f: Extract<Form, { kind: 'list' }>, collec
   az.arity(f, name, collect ? 2 : 1, collect ? 2 : Infinity, `(${name} [x coll ...] body${collect ? '' : '...'})`);
   const bv = f.items[1]!;
   if (bv.kind !== 'vector' || bv.items.length === 0 || bv.items.length % 2 !== 0) {
-    throw err('invalid_form', `${name} needs a binding vector of name/collection pairs: (${name} [x coll] ...)`, bv.span);
+    throw err(
+      'invalid_form',
+      `${name} needs a binding vector of name/collection pairs: (${name} [x coll] ...)`,
+      bv.span,
+    );
   }
   const mark = az.scope.mark();
   const clauses: ForClause[] = [];
@@ -100,7 +115,8 @@ export function forForm(az: Analyzer, f: Extract<Form, { kind: 'list' }>, collec
     const k = bv.items[i]!;
     const v = bv.items[i + 1]!;
     if (k.kind === 'keyword') {
-      if (clauses.length === 0) throw err('invalid_form', `${name} must start with a binding, not ${printForm(k)}`, k.span);
+      if (clauses.length === 0)
+        throw err('invalid_form', `${name} must start with a binding, not ${printForm(k)}`, k.span);
       switch (k.value.fullName) {
         case 'let':
           clauses.push({ kind: 'let', bindings: bindingsOf(az, v, ':let') });
@@ -115,7 +131,12 @@ export function forForm(az: Analyzer, f: Extract<Form, { kind: 'list' }>, collec
       throw err('invalid_form', `unknown ${name} modifier ${printForm(k)}; use :let, :when or :while`, k.span);
     }
     if (v.kind === 'number' || v.kind === 'keyword' || v.kind === 'bool') {
-      throw err('invalid_form', `${name} needs a collection to iterate, got ${printForm(v)}`, v.span, v.kind === 'number' ? `use (range ${printForm(v)})` : undefined);
+      throw err(
+        'invalid_form',
+        `${name} needs a collection to iterate, got ${printForm(v)}`,
+        v.span,
+        v.kind === 'number' ? `use (range ${printForm(v)})` : undefined,
+      );
     }
     const coll = az.an(v, false);
     clauses.push({ kind: 'bind', pattern: patternOf(az, k), coll, span: k.span });
@@ -141,7 +162,11 @@ export function tryForm(az: Analyzer, f: Extract<Form, { kind: 'list' }>, tail: 
         const name = x.items[2];
         if (!cls || !isSym(name)) throw err('invalid_form', 'catch looks like (catch Exception e body...)', x.span);
         const c = cls.kind === 'symbol' ? (cls.ns ? `${cls.ns}/${cls.name}` : cls.name) : '';
-        const match: CatchClause['match'] = /ExceptionInfo$/.test(c) ? 'thrown' : /ArithmeticException$/.test(c) ? 'arithmetic' : 'all';
+        const match: CatchClause['match'] = /ExceptionInfo$/.test(c)
+          ? 'thrown'
+          : /ArithmeticException$/.test(c)
+            ? 'arithmetic'
+            : 'all';
         const mark = az.scope.mark();
         const slot = az.scope.alloc();
         az.scope.bind(name.name, slot);

@@ -6,16 +6,33 @@ import { WHERE_OPS, describeForm, err, isSym } from './syntax.ts';
 import { type Value, vec } from '../values.ts';
 
 export function toolCall(az: Analyzer, name: string, f: Extract<Form, { kind: 'list' }>): Node {
-  if (!az.tools.has(name) && az.deferTools === 0 && !az.unknownTools.has(name)) az.unknownTools.set(name, f.items[0]!.span);
+  if (!az.tools.has(name) && az.deferTools === 0 && !az.unknownTools.has(name))
+    az.unknownTools.set(name, f.items[0]!.span);
   const args = f.items.slice(1);
   if (args.length === 1) {
     const a = args[0]!;
-    if (a.kind === 'string' || a.kind === 'number' || a.kind === 'keyword' || a.kind === 'vector' || a.kind === 'bool') {
-      throw err('invalid_tool_args', `tool/${name} takes named arguments, got ${describeForm(a)}`, f.span, `wrap arguments in a map: (tool/${name} {:key value})`);
+    if (
+      a.kind === 'string' ||
+      a.kind === 'number' ||
+      a.kind === 'keyword' ||
+      a.kind === 'vector' ||
+      a.kind === 'bool'
+    ) {
+      throw err(
+        'invalid_tool_args',
+        `tool/${name} takes named arguments, got ${describeForm(a)}`,
+        f.span,
+        `wrap arguments in a map: (tool/${name} {:key value})`,
+      );
     }
   } else if (args.length > 1) {
     if (args.length % 2 !== 0) {
-      throw err('invalid_tool_args', `tool/${name} takes named arguments: a map or :key value pairs`, f.span, `(tool/${name} {:key value}) or (tool/${name} :key value)`);
+      throw err(
+        'invalid_tool_args',
+        `tool/${name} takes named arguments: a map or :key value pairs`,
+        f.span,
+        `(tool/${name} {:key value}) or (tool/${name} :key value)`,
+      );
     }
     for (let i = 0; i < args.length; i += 2) {
       const k = args[i]!;
@@ -29,7 +46,12 @@ export function toolCall(az: Analyzer, name: string, f: Extract<Form, { kind: 'l
 
 export function task(az: Analyzer, f: Extract<Form, { kind: 'list' }>): Node {
   if (f.items.length !== 3) {
-    throw err('invalid_arity', 'expected (task "id" expr)', f.span, 'a task has an id and one expression; wrap several in (do ...)');
+    throw err(
+      'invalid_arity',
+      'expected (task "id" expr)',
+      f.span,
+      'a task has an id and one expression; wrap several in (do ...)',
+    );
   }
   const idForm = f.items[1]!;
   if (isSym(idForm) && az.scope.lookup(idForm.name) === undefined && !az.globals.has(idForm.name)) {
@@ -56,20 +78,37 @@ export function task(az: Analyzer, f: Extract<Form, { kind: 'list' }>): Node {
 export function where(az: Analyzer, f: Extract<Form, { kind: 'list' }>): Node {
   const it = f.items;
   if (it.length !== 2 && it.length !== 4) {
-    throw err('invalid_where_form', `where expects (where field) or (where field op value), got ${it.length - 1} argument${it.length === 2 ? '' : 's'}`, f.span);
+    throw err(
+      'invalid_where_form',
+      `where expects (where field) or (where field op value), got ${it.length - 1} argument${it.length === 2 ? '' : 's'}`,
+      f.span,
+    );
   }
   const field = it[1]!;
   let path: Value;
   if (field.kind === 'keyword' || field.kind === 'string') path = field.value;
-  else if (field.kind === 'vector' && field.items.length > 0 && field.items.every((x) => x.kind === 'keyword' || x.kind === 'string' || x.kind === 'number')) {
+  else if (
+    field.kind === 'vector' &&
+    field.items.length > 0 &&
+    field.items.every((x) => x.kind === 'keyword' || x.kind === 'string' || x.kind === 'number')
+  ) {
     path = vec(field.items.map((x) => (x as { value: Value }).value));
   } else {
-    throw err('invalid_where_form', `where field must be a keyword or a vector path, got ${describeForm(field)}`, field.span);
+    throw err(
+      'invalid_where_form',
+      `where field must be a keyword or a vector path, got ${describeForm(field)}`,
+      field.span,
+    );
   }
   if (it.length === 2) return { kind: 'where', field: path, op: null, value: null, span: f.span };
   const opForm = it[2]!;
   if (!isSym(opForm) || !WHERE_OPS.has(opForm.name)) {
-    throw err('invalid_where_operator', `invalid where operator ${describeForm(opForm)}`, opForm.span, 'operators: = not= > < >= <= includes in');
+    throw err(
+      'invalid_where_operator',
+      `invalid where operator ${describeForm(opForm)}`,
+      opForm.span,
+      'operators: = not= > < >= <= includes in',
+    );
   }
   return { kind: 'where', field: path, op: opForm.name as WhereOp, value: az.an(it[3]!, false), span: f.span };
 }

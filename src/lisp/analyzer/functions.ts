@@ -19,7 +19,8 @@ export function fn(az: Analyzer, whole: Form, parts: Form[], letfnSource: string
     arityForms.push({ params: rest[0], body: rest.slice(1), span: whole.span });
   } else if (rest.length > 0 && rest.every((x) => x.kind === 'list')) {
     for (const a of rest as Extract<Form, { kind: 'list' }>[]) {
-      if (a.items[0]?.kind !== 'vector') throw err('invalid_form', 'each arity needs a parameter vector: ([x] body...)', a.span);
+      if (a.items[0]?.kind !== 'vector')
+        throw err('invalid_form', 'each arity needs a parameter vector: ([x] body...)', a.span);
       arityForms.push({ params: a.items[0], body: a.items.slice(1), span: a.span });
     }
   } else {
@@ -36,7 +37,8 @@ export function fn(az: Analyzer, whole: Form, parts: Form[], letfnSource: string
   }
   const arities: Arity[] = [];
   try {
-    for (const a of arityForms) arities.push(fnArity(az, a.params as Extract<Form, { kind: 'vector' }>, a.body, a.span));
+    for (const a of arityForms)
+      arities.push(fnArity(az, a.params as Extract<Form, { kind: 'vector' }>, a.body, a.span));
   } finally {
     az.scope = outer;
     az.recurArity = savedRecur;
@@ -59,7 +61,17 @@ export function fn(az: Analyzer, whole: Form, parts: Form[], letfnSource: string
   if (letfnSource !== null) source = letfnSource;
   else if (whole.kind === 'list' && isSym(whole.items[0], 'fn')) source = az.source(whole);
   else source = `(fn ${parts.map((p) => az.source(p)).join(' ')})`;
-  return { name, selfSlot, captures: scope.captures, frameSize: scope.size, byCount, variadic, arities, source, span: whole.span };
+  return {
+    name,
+    selfSlot,
+    captures: scope.captures,
+    frameSize: scope.size,
+    byCount,
+    variadic,
+    arities,
+    source,
+    span: whole.span,
+  };
 }
 
 export function fnArity(az: Analyzer, params: Extract<Form, { kind: 'vector' }>, body: Form[], span: Span): Arity {
@@ -70,7 +82,8 @@ export function fnArity(az: Analyzer, params: Extract<Form, { kind: 'vector' }>,
     const p = params.items[i]!;
     if (isSym(p, '&')) {
       const r = params.items[i + 1];
-      if (!r || i + 2 !== params.items.length) throw err('invalid_form', '& must be followed by exactly one name', p.span);
+      if (!r || i + 2 !== params.items.length)
+        throw err('invalid_form', '& must be followed by exactly one name', p.span);
       rest = patternOf(az, r);
       break;
     }
@@ -83,7 +96,8 @@ export function fnArity(az: Analyzer, params: Extract<Form, { kind: 'vector' }>,
 }
 
 export function fnLiteral(az: Analyzer, f: Extract<Form, { kind: 'fnLiteral' }>): Node {
-  if (az.inFnLiteral) throw err('invalid_form', 'nested #() are not allowed', f.span, 'use (fn [x] ...) for the inner function');
+  if (az.inFnLiteral)
+    throw err('invalid_form', 'nested #() are not allowed', f.span, 'use (fn [x] ...) for the inner function');
   let max = 0;
   let variadic = false;
   const scan = (x: Form): void => {
@@ -146,9 +160,11 @@ export function fnLiteral(az: Analyzer, f: Extract<Form, { kind: 'fnLiteral' }>)
 export function letfn(az: Analyzer, f: Extract<Form, { kind: 'list' }>, tail: boolean): Node {
   az.arity(f, 'letfn', 1, Infinity, '(letfn [(f [x] ...) ...] body...)');
   const bv = f.items[1]!;
-  if (bv.kind !== 'vector') throw err('invalid_form', 'letfn needs a vector of function specs: (letfn [(f [x] ...)] ...)', bv.span);
+  if (bv.kind !== 'vector')
+    throw err('invalid_form', 'letfn needs a vector of function specs: (letfn [(f [x] ...)] ...)', bv.span);
   const specs = bv.items.map((s) => {
-    if (s.kind !== 'list' || !isSym(s.items[0])) throw err('invalid_form', 'letfn specs look like (name [params] body...)', s.span);
+    if (s.kind !== 'list' || !isSym(s.items[0]))
+      throw err('invalid_form', 'letfn specs look like (name [params] body...)', s.span);
     return s;
   });
   const mark = az.scope.mark();

@@ -25,6 +25,7 @@ export function undefinedHint(names: string[]): string | undefined {
     const h = unknownNameHint(n);
     if (h) return names.length > 1 ? `${n}: ${h}` : h;
   }
-  if (names.some((n) => !n.includes('/'))) return 'define it with (def name value) or bind it with let; (or x default) treats an undefined x as nil';
+  if (names.some((n) => !n.includes('/')))
+    return 'define it with (def name value) or bind it with let; (or x default) treats an undefined x as nil';
   return undefined;
 }

@@ -30,7 +30,10 @@ export function methodCall(an: Analyzer, f: ListForm): Node {
   if (n < lo || n > hi) {
     const takes = (k: number) => `${k} argument${k === 1 ? '' : 's'}`;
     const expected = lo === hi ? takes(lo - 1) : `${lo - 1} to ${takes(hi - 1)}`;
-    const message = n === 0 ? `${head.name} needs an object to call it on` : `${head.name} takes ${expected} after the object, got ${n - 1}`;
+    const message =
+      n === 0
+        ? `${head.name} needs an object to call it on`
+        : `${head.name} takes ${expected} after the object, got ${n - 1}`;
     throw err('arity_error', message, f.span, `usage: ${core.doc}`);
   }
   const args = f.items.slice(1).map((x) => an.an(x, false));
@@ -40,14 +43,21 @@ export function methodCall(an: Analyzer, f: ListForm): Node {
 /** `(. obj method args...)` or `(. obj (method args...))` as `(.method obj args...)`. */
 export function dotForm(an: Analyzer, f: ListForm): Node {
   const [, target, member, ...rest] = f.items;
-  if (target === undefined || member === undefined) throw err('invalid_form', '(. obj method args...) needs an object and a method', f.span, 'write (.method obj args...)');
+  if (target === undefined || member === undefined)
+    throw err(
+      'invalid_form',
+      '(. obj method args...) needs an object and a method',
+      f.span,
+      'write (.method obj args...)',
+    );
   return methodCall(an, asMethodCall(target, member, rest, f.span));
 }
 
 /** `(.. obj m1 (m2 a) ...)`: each method called on the previous result. */
 export function dotDotForm(an: Analyzer, f: ListForm): Node {
   const [, target, ...members] = f.items;
-  if (target === undefined || members.length === 0) throw err('invalid_form', '(.. obj method ...) needs an object and a method', f.span, 'write (-> obj .m1 (.m2 a))');
+  if (target === undefined || members.length === 0)
+    throw err('invalid_form', '(.. obj method ...) needs an object and a method', f.span, 'write (-> obj .m1 (.m2 a))');
   let call: Form = target;
   for (const m of members) call = asMethodCall(call, m, [], f.span);
   return methodCall(an, call as ListForm);
@@ -60,7 +70,8 @@ function asMethodCall(target: Form, member: Form, rest: Form[], span: Span): Lis
   }
   if (member.kind === 'list' && rest.length === 0) {
     const [m, ...args] = member.items;
-    if (m?.kind === 'symbol' && m.ns === null) return lst([sym(`.${m.name}`, m.span), target, ...args], span) as ListForm;
+    if (m?.kind === 'symbol' && m.ns === null)
+      return lst([sym(`.${m.name}`, m.span), target, ...args], span) as ListForm;
   }
   throw err('invalid_form', 'the method of (. obj method) must be a name', member.span, 'write (.method obj args...)');
 }

@@ -6,8 +6,10 @@ import type { Binding, MapPatternEntry, Node, Pattern } from './nodes.ts';
 import { describeForm, err, isSym, literalValue } from './syntax.ts';
 
 export function bindingsOf(az: Analyzer, bv: Form, what: string): Binding[] {
-  if (bv.kind !== 'vector') throw err('invalid_form', `${what} needs a binding vector: (${what} [name value ...] ...)`, bv.span);
-  if (bv.items.length % 2 !== 0) throw err('invalid_form', `${what} bindings need an even number of forms (name value pairs)`, bv.span);
+  if (bv.kind !== 'vector')
+    throw err('invalid_form', `${what} needs a binding vector: (${what} [name value ...] ...)`, bv.span);
+  if (bv.items.length % 2 !== 0)
+    throw err('invalid_form', `${what} bindings need an even number of forms (name value pairs)`, bv.span);
   const out: Binding[] = [];
   for (let i = 0; i < bv.items.length; i += 2) {
     const init = az.an(bv.items[i + 1]!, false);
@@ -101,7 +103,12 @@ function mapPattern(az: Analyzer, f: Extract<Form, { kind: 'map' }>): Pattern {
         }
         continue;
       }
-      if (kname === 'syms') throw err('invalid_form', ':syms destructuring is not supported (there are no symbol values); use :keys or :strs', k.span);
+      if (kname === 'syms')
+        throw err(
+          'invalid_form',
+          ':syms destructuring is not supported (there are no symbol values); use :keys or :strs',
+          k.span,
+        );
     }
     const key = literalValue(v);
     if (key === undefined) throw err('invalid_form', `map pattern: ${describeForm(v)} is not a literal key`, v.span);

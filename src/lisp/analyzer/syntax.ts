@@ -10,11 +10,60 @@ import type { Value } from '../values.ts';
 
 /** Special forms: resolved here, never values. */
 export const SPECIAL_FORMS: ReadonlySet<string> = new Set([
-  'do', 'let', 'if', 'if-not', 'when', 'when-not', 'if-let', 'when-let', 'if-some', 'when-some',
-  'cond', 'case', 'condp', 'and', 'or', 'fn', 'defn', 'defn-', 'def', 'defonce', 'letfn', 'loop',
-  'recur', 'for', 'doseq', 'dotimes', '->', '->>', 'some->', 'some->>', 'cond->', 'cond->>', 'as->',
-  'where', 'all-of', 'any-of', 'none-of', 'pmap', 'pcalls', 'return', 'fail', 'task', 'step-done',
-  'task-reset', 'try', 'throw', 'quote', 'comment', 'declare', '.', 'fn*', 'let*', 'loop*', 'var',
+  'do',
+  'let',
+  'if',
+  'if-not',
+  'when',
+  'when-not',
+  'if-let',
+  'when-let',
+  'if-some',
+  'when-some',
+  'cond',
+  'case',
+  'condp',
+  'and',
+  'or',
+  'fn',
+  'defn',
+  'defn-',
+  'def',
+  'defonce',
+  'letfn',
+  'loop',
+  'recur',
+  'for',
+  'doseq',
+  'dotimes',
+  '->',
+  '->>',
+  'some->',
+  'some->>',
+  'cond->',
+  'cond->>',
+  'as->',
+  'where',
+  'all-of',
+  'any-of',
+  'none-of',
+  'pmap',
+  'pcalls',
+  'return',
+  'fail',
+  'task',
+  'step-done',
+  'task-reset',
+  'try',
+  'throw',
+  'quote',
+  'comment',
+  'declare',
+  '.',
+  'fn*',
+  'let*',
+  'loop*',
+  'var',
 ]);
 
 export const WHERE_OPS = new Set(['=', 'not=', '>', '<', '>=', '<=', 'includes', 'in']);
@@ -42,7 +91,8 @@ export function collectDefs(f: Form, out: Set<string>): void {
   if (f.kind !== 'list' || !isSym(f.items[0])) return;
   const head = f.items[0].name;
   if (head === 'do') f.items.slice(1).forEach((x) => collectDefs(x, out));
-  else if ((head === 'def' || head === 'defn' || head === 'defn-' || head === 'defonce') && isSym(f.items[1])) out.add(f.items[1].name);
+  else if ((head === 'def' || head === 'defn' || head === 'defn-' || head === 'defonce') && isSym(f.items[1]))
+    out.add(f.items[1].name);
 }
 
 export function threadStep(acc: Form, step: Form, first: boolean): Form {

@@ -103,7 +103,17 @@ export function find<K, V>(root: Node<K, V>, h: number, k: K, ops: KeyOps<K>): L
  * whether a key was replaced. The leaf is made only where it goes, so replacing a value
  * allocates one leaf, not two.
  */
-export function assoc<K, V>(node: Node<K, V>, shift: number, h: number, k: K, v: V, s: number, owner: Owner, ops: KeyOps<K>, change: Change<K, V>): Node<K, V> {
+export function assoc<K, V>(
+  node: Node<K, V>,
+  shift: number,
+  h: number,
+  k: K,
+  v: V,
+  s: number,
+  owner: Owner,
+  ops: KeyOps<K>,
+  change: Change<K, V>,
+): Node<K, V> {
   if (node.t === COLLISION) return assocCollision(node, shift, h, k, v, s, owner, ops, change);
   const bit = 1 << ((h >>> shift) & MASK);
   const i = popcount(node.bitmap & (bit - 1));
@@ -135,14 +145,25 @@ export function assoc<K, V>(node: Node<K, V>, shift: number, h: number, k: K, v:
   return target;
 }
 
-function assocCollision<K, V>(node: CollisionNode<K, V>, shift: number, h: number, k: K, v: V, s: number, owner: Owner, ops: KeyOps<K>, change: Change<K, V>): Node<K, V> {
+function assocCollision<K, V>(
+  node: CollisionNode<K, V>,
+  shift: number,
+  h: number,
+  k: K,
+  v: V,
+  s: number,
+  owner: Owner,
+  ops: KeyOps<K>,
+  change: Change<K, V>,
+): Node<K, V> {
   if (node.h !== h) {
     // a different hash reached this depth: put the collision node under a bitmap node
     const wrapper = new BitmapNode<K, V>(1 << ((node.h >>> shift) & MASK), [node], owner);
     return assoc(wrapper, shift, h, k, v, s, owner, ops, change);
   }
   const i = node.leaves.findIndex((l) => ops.equals(l.k, k));
-  const target = node.owner !== null && node.owner === owner ? node : new CollisionNode(node.h, node.leaves.slice(), owner);
+  const target =
+    node.owner !== null && node.owner === owner ? node : new CollisionNode(node.h, node.leaves.slice(), owner);
   if (i >= 0) {
     change.old = node.leaves[i]!;
     target.leaves[i] = replacement(change.old, v);
@@ -188,7 +209,15 @@ function editable<K, V>(node: BitmapNode<K, V>, owner: Owner): BitmapNode<K, V> 
  * Removes the leaf of `k`. Returns the new node, `null` when the node became empty, or
  * the same node when `k` was absent.
  */
-export function dissoc<K, V>(node: Node<K, V>, shift: number, h: number, k: K, owner: Owner, ops: KeyOps<K>, change: Change<K, V>): Node<K, V> | null {
+export function dissoc<K, V>(
+  node: Node<K, V>,
+  shift: number,
+  h: number,
+  k: K,
+  owner: Owner,
+  ops: KeyOps<K>,
+  change: Change<K, V>,
+): Node<K, V> | null {
   if (node.t === COLLISION) {
     const i = node.h === h ? node.leaves.findIndex((l) => ops.equals(l.k, k)) : -1;
     if (i < 0) return node;

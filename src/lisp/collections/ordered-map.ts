@@ -17,7 +17,18 @@
  * The API follows the subset of Immutable.OrderedMap the interpreter used, so call
  * sites read the same; `equals` / `hashCode` let Immutable sets and vectors hold maps.
  */
-import { type Change, type KeyOps, type Owner, type Root, Leaf, assoc, collect, dissoc, emptyRoot, find } from './hamt.ts';
+import {
+  type Change,
+  type KeyOps,
+  type Owner,
+  type Root,
+  Leaf,
+  assoc,
+  collect,
+  dissoc,
+  emptyRoot,
+  find,
+} from './hamt.ts';
 import { hashKey, keyEquals } from './key-hash.ts';
 import { type Value, equals } from '../values.ts';
 
@@ -137,7 +148,8 @@ export class PMap {
     const owner = this.owner ?? {};
     let root = emptyRoot<Value, Value>(owner);
     const change: Change<Value, Value> = { old: undefined };
-    for (let i = 0; i < arr.length; i += 2) root = assoc(root, 0, hashKey(arr[i]!), arr[i]!, arr[i + 1]!, i / 2, owner, ops, change);
+    for (let i = 0; i < arr.length; i += 2)
+      root = assoc(root, 0, hashKey(arr[i]!), arr[i]!, arr[i + 1]!, i / 2, owner, ops, change);
     if (this.owner === null) return new PMap(null, root, this.count, this.count);
     this.assign(null, root, this.count, this.count);
     return this;
@@ -307,7 +319,12 @@ export class PMap {
   }
 }
 
-Object.defineProperty(PMap.prototype, 'ptcTag', { value: MAP_TAG, enumerable: false, writable: false, configurable: false });
+Object.defineProperty(PMap.prototype, 'ptcTag', {
+  value: MAP_TAG,
+  enumerable: false,
+  writable: false,
+  configurable: false,
+});
 
 const MISSING = Symbol('missing');
 

@@ -161,4 +161,9 @@ export class PSet {
   }
 }
 
-Object.defineProperty(PSet.prototype, 'ptcTag', { value: SET_TAG, enumerable: false, writable: false, configurable: false });
+Object.defineProperty(PSet.prototype, 'ptcTag', {
+  value: SET_TAG,
+  enumerable: false,
+  writable: false,
+  configurable: false,
+});

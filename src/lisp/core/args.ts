@@ -197,5 +197,8 @@ export function indexOutOfBounds(fn: string, index: number, size: number, hint?:
 
 /** Key/value arguments that do not pair up: `assoc: expected key/value pairs, got 3 arguments after the map`. */
 export function oddPairs(fn: string, count: number): PtcError {
-  return new PtcError('arity_error', `${fn}: expected key/value pairs, got ${count} argument${count === 1 ? '' : 's'} after the map`);
+  return new PtcError(
+    'arity_error',
+    `${fn}: expected key/value pairs, got ${count} argument${count === 1 ? '' : 's'} after the map`,
+  );
 }

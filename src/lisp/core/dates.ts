@@ -68,8 +68,15 @@ const DATE_RE = /^([+-]?\d{4,6})-(\d{2})-(\d{2})$/;
 const INSTANT_RE =
   /^([+-]?\d{4,6})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?(Z|z|[+-]\d{2}(?::?\d{2})?)?$/;
 
-const badDate = (fn: string, s: string, why = 'expected an ISO date "2024-03-15" or instant "2024-03-15T09:30:00Z"'): PtcError =>
-  new PtcError('type_error', `${fn}: cannot parse ${JSON.stringify(s.length > 60 ? `${s.slice(0, 60)}...` : s)}: ${why}`);
+const badDate = (
+  fn: string,
+  s: string,
+  why = 'expected an ISO date "2024-03-15" or instant "2024-03-15T09:30:00Z"',
+): PtcError =>
+  new PtcError(
+    'type_error',
+    `${fn}: cannot parse ${JSON.stringify(s.length > 60 ? `${s.slice(0, 60)}...` : s)}: ${why}`,
+  );
 
 function civilOf(fn: string, s: string, y: string, m: string, d: string): Civil {
   const civil = { year: Number(y), month: Number(m), day: Number(d) };
@@ -181,7 +188,20 @@ function unitsBetween(a: Temporal, b: Temporal, unitMs: number): number {
 
 // ---------------------------------------------------------------- format
 
-const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+const MONTHS = [
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
+];
 const WEEKDAYS = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'];
 
 /** ISO day of week, 1 = Monday .. 7 = Sunday (1970-01-01 was a Thursday). */
@@ -206,10 +226,18 @@ function field(letter: string, count: number, t: Temporal, fn: string): string {
   };
   if (Object.hasOwn(dateField, letter)) return dateField[letter]!();
   if (!TIME_LETTERS.includes(letter)) {
-    throw new PtcError('type_error', `${fn}: unsupported pattern letter ${letter}`, undefined, 'letters: yyyy yy MM MMM MMMM dd D EEE EEEE HH hh a mm ss SSS X, and text in single quotes');
+    throw new PtcError(
+      'type_error',
+      `${fn}: unsupported pattern letter ${letter}`,
+      undefined,
+      'letters: yyyy yy MM MMM MMMM dd D EEE EEEE HH hh a mm ss SSS X, and text in single quotes',
+    );
   }
   if (t.kind === 'date') {
-    throw new PtcError('type_error', `${fn}: a date has no time of day for pattern letter ${letter}; use (date/instant d) first`);
+    throw new PtcError(
+      'type_error',
+      `${fn}: a date has no time of day for pattern letter ${letter}; use (date/instant d) first`,
+    );
   }
   const inDay = t.ms - days * DAY_MS;
   const hour = Math.floor(inDay / 3_600_000);
@@ -219,7 +247,10 @@ function field(letter: string, count: number, t: Temporal, fn: string): string {
     a: () => (hour < 12 ? 'AM' : 'PM'),
     m: () => pad(Math.floor(inDay / 60_000) % 60, count),
     s: () => pad(Math.floor(inDay / 1000) % 60, count),
-    S: () => pad(inDay % 1000, 3).slice(0, count).padEnd(count, '0'),
+    S: () =>
+      pad(inDay % 1000, 3)
+        .slice(0, count)
+        .padEnd(count, '0'),
     X: () => 'Z',
   };
   return timeField[letter]!();
@@ -227,7 +258,7 @@ function field(letter: string, count: number, t: Temporal, fn: string): string {
 
 export function formatTemporal(fn: string, t: Temporal, pattern: string): string {
   let out = '';
-  for (let i = 0; i < pattern.length; ) {
+  for (let i = 0; i < pattern.length;) {
     const c = pattern[i]!;
     if (c === "'") {
       const close = pattern.indexOf("'", i + 1);
@@ -254,11 +285,16 @@ export function formatTemporal(fn: string, t: Temporal, pattern: string): string
 type Op1 = (t: Temporal) => Value;
 type Op2 = (a: Temporal, b: Temporal) => Value;
 
-const on1 = (name: string, op: Op1, doc: string) => fixedArity([1, 1], { call1: (x) => op(parseTemporal(name, x)) }, doc);
+const on1 = (name: string, op: Op1, doc: string) =>
+  fixedArity([1, 1], { call1: (x) => op(parseTemporal(name, x)) }, doc);
 const on2 = (name: string, op: Op2, doc: string) =>
   fixedArity([2, 2], { call2: (a, b) => op(parseTemporal(name, a), parseTemporal(name, b)) }, doc);
 const plus = (name: string, op: (t: Temporal, n: number) => Temporal, sign: 1 | -1, doc: string) =>
-  fixedArity([2, 2], { call2: (x, n) => checked(name, op(parseTemporal(name, x), sign * expectInteger(name, n))) }, doc);
+  fixedArity(
+    [2, 2],
+    { call2: (x, n) => checked(name, op(parseTemporal(name, x), sign * expectInteger(name, n))) },
+    doc,
+  );
 const civil = (t: Temporal): Civil => civilFromDays(dayOf(t));
 const compareT = (a: Temporal, b: Temporal): number => Math.sign(millisOf(a) - millisOf(b)) + 0;
 const msPart = (t: Temporal): number => millisOf(t) - dayOf(t) * DAY_MS;
@@ -275,32 +311,66 @@ function isTemporal(x: Value): boolean {
 }
 
 export const dateFns: CoreTable = {
-  parse: on1('date/parse', temporalText, '"2024-03-15" stays a date; "2024-03-15T10:30:00+02:00" → "2024-03-15T08:30:00Z" (UTC); error when not ISO'),
+  parse: on1(
+    'date/parse',
+    temporalText,
+    '"2024-03-15" stays a date; "2024-03-15T10:30:00+02:00" → "2024-03-15T08:30:00Z" (UTC); error when not ISO',
+  ),
   'valid?': fixedArity([1, 1], { call1: isTemporal }, 'true when a string parses as a date or instant'),
-  date: on1('date/date', (t) => temporalText({ kind: 'date', days: dayOf(t) }), 'the calendar date (in UTC) of a date or instant: "2024-03-15"'),
-  instant: on1('date/instant', (t) => temporalText({ kind: 'instant', ms: millisOf(t) }), 'an instant; a date becomes its midnight UTC'),
+  date: on1(
+    'date/date',
+    (t) => temporalText({ kind: 'date', days: dayOf(t) }),
+    'the calendar date (in UTC) of a date or instant: "2024-03-15"',
+  ),
+  instant: on1(
+    'date/instant',
+    (t) => temporalText({ kind: 'instant', ms: millisOf(t) }),
+    'an instant; a date becomes its midnight UTC',
+  ),
   format: fixedArity(
     [2, 2],
     { call2: (x, p) => formatTemporal('date/format', parseTemporal('date/format', x), expectString('date/format', p)) },
-    '(date/format "2024-03-15" "EEE d MMM yyyy") → "Fri 15 Mar 2024"; java.time pattern letters'
+    '(date/format "2024-03-15" "EEE d MMM yyyy") → "Fri 15 Mar 2024"; java.time pattern letters',
   ),
   'plus-days': plus('date/plus-days', plusDays, 1, '(date/plus-days "2024-02-28" 2) → "2024-03-01"'),
   'minus-days': plus('date/minus-days', plusDays, -1, '(date/minus-days d n)'),
   'plus-weeks': plus('date/plus-weeks', (t, n) => plusDays(t, 7 * n), 1, '(date/plus-weeks d n)'),
-  'plus-months': plus('date/plus-months', plusMonths, 1, '"2024-01-31" + 1 month → "2024-02-29" (clamped to the month\'s last day)'),
+  'plus-months': plus(
+    'date/plus-months',
+    plusMonths,
+    1,
+    '"2024-01-31" + 1 month → "2024-02-29" (clamped to the month\'s last day)',
+  ),
   'minus-months': plus('date/minus-months', plusMonths, -1, '(date/minus-months d n)'),
   'plus-years': plus('date/plus-years', (t, n) => plusMonths(t, 12 * n), 1, '(date/plus-years d n)'),
-  'plus-hours': plus('date/plus-hours', (t, n) => plusMillis(t, n * HOUR), 1, 'an instant n hours later (a date counts from its midnight UTC)'),
+  'plus-hours': plus(
+    'date/plus-hours',
+    (t, n) => plusMillis(t, n * HOUR),
+    1,
+    'an instant n hours later (a date counts from its midnight UTC)',
+  ),
   'minus-hours': plus('date/minus-hours', (t, n) => plusMillis(t, n * HOUR), -1, '(date/minus-hours t n)'),
   'plus-minutes': plus('date/plus-minutes', (t, n) => plusMillis(t, n * 60_000), 1, '(date/plus-minutes t n)'),
   'plus-seconds': plus('date/plus-seconds', (t, n) => plusMillis(t, n * 1000), 1, '(date/plus-seconds t n)'),
-  'days-between': on2('date/days-between', (a, b) => unitsBetween(a, b, DAY_MS), '(date/days-between "2024-01-31" "2024-03-01") → 30; negative when the second is earlier'),
+  'days-between': on2(
+    'date/days-between',
+    (a, b) => unitsBetween(a, b, DAY_MS),
+    '(date/days-between "2024-01-31" "2024-03-01") → 30; negative when the second is earlier',
+  ),
   'weeks-between': on2('date/weeks-between', (a, b) => unitsBetween(a, b, 7 * DAY_MS), 'whole weeks from a to b'),
   'hours-between': on2('date/hours-between', (a, b) => unitsBetween(a, b, HOUR), 'whole hours from a to b'),
   'minutes-between': on2('date/minutes-between', (a, b) => unitsBetween(a, b, 60_000), 'whole minutes from a to b'),
   'seconds-between': on2('date/seconds-between', (a, b) => unitsBetween(a, b, 1000), 'whole seconds from a to b'),
-  'months-between': on2('date/months-between', monthsBetween, 'whole months from a to b: "2024-01-31" to "2024-02-29" is 0'),
-  'years-between': on2('date/years-between', (a, b) => Math.trunc(monthsBetween(a, b) / 12) + 0, 'whole years from a to b (ages)'),
+  'months-between': on2(
+    'date/months-between',
+    monthsBetween,
+    'whole months from a to b: "2024-01-31" to "2024-02-29" is 0',
+  ),
+  'years-between': on2(
+    'date/years-between',
+    (a, b) => Math.trunc(monthsBetween(a, b) / 12) + 0,
+    'whole years from a to b (ages)',
+  ),
   'before?': on2('date/before?', (a, b) => compareT(a, b) < 0, '(date/before? a b): a is strictly earlier'),
   'after?': on2('date/after?', (a, b) => compareT(a, b) > 0, '(date/after? a b): a is strictly later'),
   compare: on2('date/compare', compareT, '-1, 0 or 1; (sort-by :due date/compare rows) also works across offsets'),
@@ -308,19 +378,48 @@ export const dateFns: CoreTable = {
   month: on1('date/month', (t) => civil(t).month, '1..12'),
   day: on1('date/day', (t) => civil(t).day, 'day of month, 1..31'),
   'day-of-week': on1('date/day-of-week', (t) => isoWeekday(dayOf(t)), '1 = Monday .. 7 = Sunday (ISO, java.time)'),
-  'day-of-year': on1('date/day-of-year', (t) => dayOf(t) - daysFromCivil({ year: civil(t).year, month: 1, day: 1 }) + 1, '1..366'),
+  'day-of-year': on1(
+    'date/day-of-year',
+    (t) => dayOf(t) - daysFromCivil({ year: civil(t).year, month: 1, day: 1 }) + 1,
+    '1..366',
+  ),
   hour: on1('date/hour', (t) => Math.floor(msPart(t) / HOUR), '0..23 (UTC); 0 for a date'),
   minute: on1('date/minute', (t) => Math.floor(msPart(t) / 60_000) % 60, '0..59'),
   second: on1('date/second', (t) => Math.floor(msPart(t) / 1000) % 60, '0..59'),
-  'start-of-month': on1('date/start-of-month', (t) => temporalText({ kind: 'date', days: dayOf(t) - civil(t).day + 1 }), 'the first day of the month, as a date'),
-  'end-of-month': on1('date/end-of-month', (t) => { const c = civil(t); return temporalText({ kind: 'date', days: dayOf(t) - c.day + daysInMonth(c.year, c.month) }); }, 'the last day of the month, as a date'),
-  'days-in-month': on1('date/days-in-month', (t) => { const c = civil(t); return daysInMonth(c.year, c.month); }, '28..31'),
-  'leap-year?': fixedArity([1, 1], { call1: (y) => isLeapYear(expectInteger('date/leap-year?', y)) }, '(date/leap-year? 2024) → true'),
+  'start-of-month': on1(
+    'date/start-of-month',
+    (t) => temporalText({ kind: 'date', days: dayOf(t) - civil(t).day + 1 }),
+    'the first day of the month, as a date',
+  ),
+  'end-of-month': on1(
+    'date/end-of-month',
+    (t) => {
+      const c = civil(t);
+      return temporalText({ kind: 'date', days: dayOf(t) - c.day + daysInMonth(c.year, c.month) });
+    },
+    'the last day of the month, as a date',
+  ),
+  'days-in-month': on1(
+    'date/days-in-month',
+    (t) => {
+      const c = civil(t);
+      return daysInMonth(c.year, c.month);
+    },
+    '28..31',
+  ),
+  'leap-year?': fixedArity(
+    [1, 1],
+    { call1: (y) => isLeapYear(expectInteger('date/leap-year?', y)) },
+    '(date/leap-year? 2024) → true',
+  ),
   'epoch-millis': on1('date/epoch-millis', millisOf, 'milliseconds since 1970-01-01T00:00:00Z (Java .getTime)'),
   'from-epoch-millis': fixedArity(
     [1, 1],
-    { call1: (n) => checked('date/from-epoch-millis', { kind: 'instant', ms: expectInteger('date/from-epoch-millis', n) }) },
-    'the instant of an epoch-millisecond count'
+    {
+      call1: (n) =>
+        checked('date/from-epoch-millis', { kind: 'instant', ms: expectInteger('date/from-epoch-millis', n) }),
+    },
+    'the instant of an epoch-millisecond count',
   ),
 };
 

@@ -25,7 +25,9 @@ function scaleHalfUp(d: bigint, shift: number): bigint {
 /** |x| with `prec` decimals, rounding the shortest decimal form half up: 1.005 → "1.01". */
 export function fixedHalfUp(x: number, prec: number): string {
   const [d, len, exp] = decimalDigits(x);
-  const n = scaleHalfUp(d, exp - len + 1 + prec).toString().padStart(prec + 1, '0');
+  const n = scaleHalfUp(d, exp - len + 1 + prec)
+    .toString()
+    .padStart(prec + 1, '0');
   return prec === 0 ? n : `${n.slice(0, n.length - prec)}.${n.slice(n.length - prec)}`;
 }
 
@@ -91,13 +93,18 @@ function formatNumberArg(spec: Spec, arg: Value): string {
   const lower = conv.toLowerCase();
   if (lower === 'd' || lower === 'x' || lower === 'o') {
     if (!Number.isInteger(arg)) {
-      throw formatError(`%${conv} needs an integer, got ${arg}`, 'use %.2f for decimals, or (long x) / (Math/round x) first');
+      throw formatError(
+        `%${conv} needs an integer, got ${arg}`,
+        'use %.2f for decimals, or (long x) / (Math/round x) first',
+      );
     }
     if (lower === 'd') return signed(arg < 0, Math.abs(arg).toString(), spec);
     const n = BigInt.asUintN(64, BigInt(arg));
     const digits = n.toString(lower === 'x' ? 16 : 8);
     const prefix = spec.flags.includes('#') ? (lower === 'x' ? '0x' : '0') : '';
-    const text = prefix + (spec.flags.includes('0') && spec.width !== null ? digits.padStart(spec.width - prefix.length, '0') : digits);
+    const text =
+      prefix +
+      (spec.flags.includes('0') && spec.width !== null ? digits.padStart(spec.width - prefix.length, '0') : digits);
     return conv === 'X' ? text.toUpperCase() : text;
   }
   if (Number.isNaN(arg)) return 'NaN';
@@ -131,7 +138,8 @@ function convert(spec: Spec, arg: Value): string {
     case 'C': {
       let s: string;
       if (typeof arg === 'string' && [...arg].length === 1) s = arg;
-      else if (typeof arg === 'number' && Number.isInteger(arg) && arg >= 0 && arg <= 0x10ffff) s = String.fromCodePoint(arg);
+      else if (typeof arg === 'number' && Number.isInteger(arg) && arg >= 0 && arg <= 0x10ffff)
+        s = String.fromCodePoint(arg);
       else throw formatError(`%c needs a character, got ${arg === null ? 'nil' : strOf(arg)}`);
       return spec.conv === 'C' ? s.toUpperCase() : s;
     }
@@ -161,7 +169,8 @@ export function format(fmt: string, args: Value[], rt: Runtime): string {
     parts.push(fmt.slice(last, i));
     SPEC.lastIndex = i;
     const m = SPEC.exec(fmt);
-    if (!m) throw formatError(`bad format specifier at ${JSON.stringify(fmt.slice(i, i + 6))}`, 'write %% for a literal %');
+    if (!m)
+      throw formatError(`bad format specifier at ${JSON.stringify(fmt.slice(i, i + 6))}`, 'write %% for a literal %');
     last = SPEC.lastIndex;
     const spec: Spec = {
       flags: m[2] ?? '',

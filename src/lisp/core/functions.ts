@@ -38,7 +38,11 @@ function callables(fn: string, fs: Value[]): Value[] {
 
 export const fnFns: CoreTable = {
   identity: defn([1, 1], ([x]) => x!, '(identity x) returns x'),
-  constantly: defn([1, 1], ([x]) => made('constantly', [x!], () => x!), '(constantly x) a function that always returns x'),
+  constantly: defn(
+    [1, 1],
+    ([x]) => made('constantly', [x!], () => x!),
+    '(constantly x) a function that always returns x',
+  ),
   partial: defn(
     [1, VARIADIC],
     (args) => {
@@ -78,7 +82,9 @@ export const fnFns: CoreTable = {
     [1, 1],
     ([pred]) => {
       expectCallable('comparator', pred!);
-      return made('comparator', [pred!], ([a, b], rt) => (truthy(rt.apply(pred!, [a!, b!])) ? -1 : truthy(rt.apply(pred!, [b!, a!])) ? 1 : 0));
+      return made('comparator', [pred!], ([a, b], rt) =>
+        truthy(rt.apply(pred!, [a!, b!])) ? -1 : truthy(rt.apply(pred!, [b!, a!])) ? 1 : 0,
+      );
     },
     '(comparator pred) a comparator for sort from a less-than predicate: (sort (comparator >) xs)',
   ),
@@ -101,7 +107,9 @@ export const fnFns: CoreTable = {
   'every-pred': defn(
     [1, VARIADIC],
     (ps) =>
-      made('every-pred', callables('every-pred', ps), (args, rt) => ps.every((p) => args.every((x) => truthy(rt.apply1(p, x))))),
+      made('every-pred', callables('every-pred', ps), (args, rt) =>
+        ps.every((p) => args.every((x) => truthy(rt.apply1(p, x)))),
+      ),
     '(every-pred p & ps) a predicate true when every p is truthy for every argument',
   ),
   'some-fn': defn(

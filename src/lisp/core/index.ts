@@ -125,7 +125,8 @@ export function coreDocs(): Array<{ area: string; name: string; doc: string }> {
 const NONDETERMINISTIC = 'not available: programs must replay identically, so there is no randomness or clock';
 const NO_STATE = 'there is no mutable state; carry values with let, loop/recur or reduce';
 const NO_IO = 'there is no I/O; call tools (tool/name {...}) for outside data';
-const NO_CLOCK = 'there is no clock: programs must replay identically; read today\'s date from data/... or a tool, then use the date/ functions';
+const NO_CLOCK =
+  "there is no clock: programs must replay identically; read today's date from data/... or a tool, then use the date/ functions";
 
 /** Clojure (and other languages') names we do not have, with what to use instead. */
 const MISSING: Record<string, string> = {

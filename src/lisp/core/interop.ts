@@ -67,7 +67,14 @@ const containsKey = core(mapFns, 'contains?');
 const javaIndex = (i: Value): Value => (i === null ? -1 : i);
 
 /** `List.indexOf` / `lastIndexOf`: the index of an item `=` to x, or -1. */
-function collIndexOf(method: string, coll: Value, x: Value, from: Value | undefined, last: boolean, rt: Runtime): number {
+function collIndexOf(
+  method: string,
+  coll: Value,
+  x: Value,
+  from: Value | undefined,
+  last: boolean,
+  rt: Runtime,
+): number {
   if (from !== undefined) throw argError(method, 'string (a collection takes no start index)', coll);
   if (!last) {
     let i = 0;
@@ -136,8 +143,16 @@ const onString = (
 
 /** The supported `java.lang.String` methods, by name without the dot. */
 export const methodFns: CoreTable = {
-  indexOf: defn([2, 3], (args, rt) => stringIndexOf('.indexOf', args, rt, false), '(.indexOf s "x") or (.indexOf s "x" from): index or -1; also (.indexOf coll x)'),
-  lastIndexOf: defn([2, 3], (args, rt) => stringIndexOf('.lastIndexOf', args, rt, true), '(.lastIndexOf s "x") or (.lastIndexOf s "x" from): index or -1; also (.lastIndexOf coll x)'),
+  indexOf: defn(
+    [2, 3],
+    (args, rt) => stringIndexOf('.indexOf', args, rt, false),
+    '(.indexOf s "x") or (.indexOf s "x" from): index or -1; also (.indexOf coll x)',
+  ),
+  lastIndexOf: defn(
+    [2, 3],
+    (args, rt) => stringIndexOf('.lastIndexOf', args, rt, true),
+    '(.lastIndexOf s "x") or (.lastIndexOf s "x" from): index or -1; also (.lastIndexOf coll x)',
+  ),
   contains: defn(
     [2, 2],
     ([s, x], rt) => {
@@ -171,8 +186,18 @@ export const methodFns: CoreTable = {
   ),
   toUpperCase: onString('.toUpperCase', [1, 1], (s, _, rt) => upperCase([s], rt), '(.toUpperCase s): like upper-case'),
   toLowerCase: onString('.toLowerCase', [1, 1], (s, _, rt) => lowerCase([s], rt), '(.toLowerCase s): like lower-case'),
-  startsWith: onString('.startsWith', [2, 2], (s, [p], rt) => startsWith([s, stringArg('.startsWith', p!)], rt), '(.startsWith s "x"): like starts-with?'),
-  endsWith: onString('.endsWith', [2, 2], (s, [p], rt) => endsWith([s, stringArg('.endsWith', p!)], rt), '(.endsWith s "x"): like ends-with?'),
+  startsWith: onString(
+    '.startsWith',
+    [2, 2],
+    (s, [p], rt) => startsWith([s, stringArg('.startsWith', p!)], rt),
+    '(.startsWith s "x"): like starts-with?',
+  ),
+  endsWith: onString(
+    '.endsWith',
+    [2, 2],
+    (s, [p], rt) => endsWith([s, stringArg('.endsWith', p!)], rt),
+    '(.endsWith s "x"): like ends-with?',
+  ),
   trim: onString('.trim', [1, 1], (s) => javaTrim(s), '(.trim s): strips spaces and control characters at both ends'),
   strip: onString('.strip', [1, 1], (s, _, rt) => trim([s], rt), '(.strip s): like trim'),
   stripLeading: onString('.stripLeading', [1, 1], (s, _, rt) => triml([s], rt), '(.stripLeading s): like triml'),
@@ -182,7 +207,8 @@ export const methodFns: CoreTable = {
   substring: onString(
     '.substring',
     [2, 3],
-    (s, [from, to], rt) => subs([s, expectInteger('.substring', from!), ...(to === undefined ? [] : [expectInteger('.substring', to)])], rt),
+    (s, [from, to], rt) =>
+      subs([s, expectInteger('.substring', from!), ...(to === undefined ? [] : [expectInteger('.substring', to)])], rt),
     '(.substring s from) or (.substring s from to): like subs',
   ),
   charAt: onString(
@@ -216,22 +242,37 @@ export const methodFns: CoreTable = {
   split: onString(
     '.split',
     [2, 3],
-    (s, [re, limit], rt) => split([s, pattern('.split', re!, rt), ...(limit === undefined ? [] : [expectInteger('.split', limit)])], rt),
+    (s, [re, limit], rt) =>
+      split([s, pattern('.split', re!, rt), ...(limit === undefined ? [] : [expectInteger('.split', limit)])], rt),
     '(.split s ",") or (.split s "\\\\s+" limit): the string is a regex; a vector, like split',
   ),
-  concat: onString('.concat', [2, 2], (s, [x], rt) => str([s, stringArg('.concat', x!)], rt), '(.concat s "x"): like str'),
+  concat: onString(
+    '.concat',
+    [2, 2],
+    (s, [x], rt) => str([s, stringArg('.concat', x!)], rt),
+    '(.concat s "x"): like str',
+  ),
   matches: onString(
     '.matches',
     [2, 2],
     (s, [re], rt) => reMatches([pattern('.matches', re!, rt), s], rt) !== null,
     '(.matches s "\\\\d+"): the whole string matches the regex; like re-matches',
   ),
-  compareTo: onString('.compareTo', [2, 2], (s, [x], rt) => compare([s, stringArg('.compareTo', x!)], rt), '(.compareTo s "x"): like compare'),
+  compareTo: onString(
+    '.compareTo',
+    [2, 2],
+    (s, [x], rt) => compare([s, stringArg('.compareTo', x!)], rt),
+    '(.compareTo s "x"): like compare',
+  ),
 };
 
 /** `String/join`, `String/format`, `String/valueOf`: the static methods models write, as the core functions. */
 export const stringStaticFns: CoreTable = {
-  join: defn([2, 2], (args, rt) => join([stringArg('String/join', args[0]!), args[1]!], rt), '(String/join ", " xs): like join'),
+  join: defn(
+    [2, 2],
+    (args, rt) => join([stringArg('String/join', args[0]!), args[1]!], rt),
+    '(String/join ", " xs): like join',
+  ),
   format: defn([1, Infinity], (args, rt) => format(args, rt), '(String/format "%d items" n): like format'),
   valueOf: defn(
     [1, 1],
@@ -292,11 +333,19 @@ export const METHOD_ALTERNATIVES: Readonly<Record<string, string>> = {
 /** The error for `(.name ...)` when `name` is not a supported method. */
 export function unsupportedMethod(name: string): { message: string; hint: string } {
   const instead = Object.hasOwn(METHOD_ALTERNATIVES, name) ? METHOD_ALTERNATIVES[name] : undefined;
-  const methods = Object.keys(methodFns).map((m) => `.${m}`).join(' ');
+  const methods = Object.keys(methodFns)
+    .map((m) => `.${m}`)
+    .join(' ');
   if (instead !== undefined) {
-    return { message: `Java method .${name} is not supported: use ${instead}`, hint: `Java interop covers String methods only: ${methods}` };
+    return {
+      message: `Java method .${name} is not supported: use ${instead}`,
+      hint: `Java interop covers String methods only: ${methods}`,
+    };
   }
-  return { message: `Unknown method .${name}: Java interop covers String methods only`, hint: `String methods: ${methods}; otherwise use the core functions` };
+  return {
+    message: `Unknown method .${name}: Java interop covers String methods only`,
+    hint: `String methods: ${methods}; otherwise use the core functions`,
+  };
 }
 
 /** A hint for `.name` used as a value (not called). */

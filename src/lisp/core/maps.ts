@@ -60,7 +60,10 @@ function updateIn(fn: string, coll: Value, path: Value[], f: Value, extra: Value
   } else {
     inner = getIn1(coll, k);
   }
-  const next = i >= path.length - 1 ? rt.apply(f, extra.length === 0 ? [inner] : [inner, ...extra]) : updateIn(fn, inner, path, f, extra, rt, i + 1);
+  const next =
+    i >= path.length - 1
+      ? rt.apply(f, extra.length === 0 ? [inner] : [inner, ...extra])
+      : updateIn(fn, inner, path, f, extra, rt, i + 1);
   return assocOne(fn, coll, k, next);
 }
 
@@ -94,7 +97,12 @@ function containsKey(c: Value, k: Value): boolean {
     const size = isVector(c) ? c.size : c.length;
     return typeof k === 'number' && Number.isInteger(k) && k >= 0 && k < size;
   }
-  throw argError('contains?', 'map, set, vector or string', c, isPList(c) || isLazySeq(c) ? 'to test membership use (some #{x} coll)' : undefined);
+  throw argError(
+    'contains?',
+    'map, set, vector or string',
+    c,
+    isPList(c) || isLazySeq(c) ? 'to test membership use (some #{x} coll)' : undefined,
+  );
 }
 
 /** No extra arguments (shared: never changed). */
@@ -109,10 +117,17 @@ export const mapFns: CoreTable = {
   ),
   'get-in': fixedArity(
     [2, 3],
-    { call2: (m, ks, rt) => getPath(m, seqItems('get-in', ks, rt), null), call3: (m, ks, d, rt) => getPath(m, seqItems('get-in', ks, rt), d) },
+    {
+      call2: (m, ks, rt) => getPath(m, seqItems('get-in', ks, rt), null),
+      call3: (m, ks, d, rt) => getPath(m, seqItems('get-in', ks, rt), d),
+    },
     '(get-in m [k1 k2 ...] default?) nested lookup; default when a level is missing',
   ),
-  'contains?': fixedArity([2, 2], { call2: containsKey }, '(contains? coll k) true if the map/set has key k, or the vector has index k (use (some #{x} v) for membership)'),
+  'contains?': fixedArity(
+    [2, 2],
+    { call2: containsKey },
+    '(contains? coll k) true if the map/set has key k, or the vector has index k (use (some #{x} v) for membership)',
+  ),
   keys: defn(
     [1, 1],
     ([m], rt) => {
@@ -270,7 +285,8 @@ export const mapFns: CoreTable = {
       const ki = seqItems('zipmap', ks!, rt)[Symbol.iterator]();
       const vi = seqItems('zipmap', vs!, rt)[Symbol.iterator]();
       const out = PMap.EMPTY.withMutations((m) => {
-        for (let k = ki.next(), v = vi.next(); !k.done && !v.done; k = ki.next(), v = vi.next()) m.set(k.value, v.value);
+        for (let k = ki.next(), v = vi.next(); !k.done && !v.done; k = ki.next(), v = vi.next())
+          m.set(k.value, v.value);
       });
       rt.tick(out.size);
       return out;
@@ -305,7 +321,8 @@ export const mapFns: CoreTable = {
   'array-map': defn([0, VARIADIC], (kvs) => mapFromPairs('array-map', kvs), '(array-map k v ...) map of the pairs'),
   'sorted-map': defn(
     [0, VARIADIC],
-    (kvs) => PMap.from(Array.from(mapFromPairs('sorted-map', kvs)).sort(([a], [b]) => compareValues(a, b, 'sorted-map'))),
+    (kvs) =>
+      PMap.from(Array.from(mapFromPairs('sorted-map', kvs)).sort(([a], [b]) => compareValues(a, b, 'sorted-map'))),
     '(sorted-map k v ...) map of the pairs ordered by key',
   ),
 };

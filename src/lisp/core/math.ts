@@ -101,7 +101,14 @@ export const mathFns: CoreTable = {
   // ;; arithmetic
   // (+ nil) and (* nil) are nil, as in Clojure (its one-argument arity is a cast to
   // Number), so `(filter + [0 nil])` and `(some + [nil 1])` work as there
-  '+': numeric2(defn([0, VARIADIC], (args) => (args.length === 1 && args[0] === null ? null : clean(nums('+', args).reduce((a, b) => a + b, 0))), 'sum of the arguments; (+) is 0, (+ nil) is nil'), (a, b) => clean(a + b)),
+  '+': numeric2(
+    defn(
+      [0, VARIADIC],
+      (args) => (args.length === 1 && args[0] === null ? null : clean(nums('+', args).reduce((a, b) => a + b, 0))),
+      'sum of the arguments; (+) is 0, (+ nil) is nil',
+    ),
+    (a, b) => clean(a + b),
+  ),
   '-': numeric2(
     defn(
       [1, VARIADIC],
@@ -113,7 +120,14 @@ export const mathFns: CoreTable = {
     ),
     (a, b) => clean(a - b),
   ),
-  '*': numeric2(defn([0, VARIADIC], (args) => (args.length === 1 && args[0] === null ? null : clean(nums('*', args).reduce((a, b) => a * b, 1))), 'product; (*) is 1, (* nil) is nil'), (a, b) => clean(a * b)),
+  '*': numeric2(
+    defn(
+      [0, VARIADIC],
+      (args) => (args.length === 1 && args[0] === null ? null : clean(nums('*', args).reduce((a, b) => a * b, 1))),
+      'product; (*) is 1, (* nil) is nil',
+    ),
+    (a, b) => clean(a * b),
+  ),
   '/': defn(
     [1, VARIADIC],
     (args) => {
@@ -123,25 +137,37 @@ export const mathFns: CoreTable = {
     '(/ 10 4) is 2.5; (/ x) is 1/x; dividing by zero is an error',
   ),
   // fixed-arity forms (no argument array per call): these are the hot calls of numeric loops
-  quot: fixedArity([2, 2], { call2: (a, b) => quot(expectNumber('quot', a), expectNumber('quot', b)) }, 'integer division, truncated toward zero'),
-  rem: fixedArity([2, 2], { call2: (a, b) => rem(expectNumber('rem', a), expectNumber('rem', b)) }, 'remainder, sign of the dividend'),
-  mod: fixedArity([2, 2], { call2: (a, b) => mod(expectNumber('mod', a), expectNumber('mod', b)) }, 'modulus, sign of the divisor: (mod -7 2) is 1'),
+  quot: fixedArity(
+    [2, 2],
+    { call2: (a, b) => quot(expectNumber('quot', a), expectNumber('quot', b)) },
+    'integer division, truncated toward zero',
+  ),
+  rem: fixedArity(
+    [2, 2],
+    { call2: (a, b) => rem(expectNumber('rem', a), expectNumber('rem', b)) },
+    'remainder, sign of the dividend',
+  ),
+  mod: fixedArity(
+    [2, 2],
+    { call2: (a, b) => mod(expectNumber('mod', a), expectNumber('mod', b)) },
+    'modulus, sign of the divisor: (mod -7 2) is 1',
+  ),
   inc: fixedArity([1, 1], { call1: (x) => expectNumber('inc', x) + 1 }, 'x + 1'),
   dec: fixedArity([1, 1], { call1: (x) => expectNumber('dec', x) - 1 }, 'x - 1'),
   abs: fixedArity([1, 1], { call1: (x) => Math.abs(expectNumber('abs', x)) }, 'absolute value'),
   max: {
     ...defn(
-    [1, VARIADIC],
-    (args) => (args.length === 1 ? args[0]! : nums('max', args).reduce((a, b) => Math.max(a, b))),
-    'largest argument: (max 1 5 3) is 5; for a collection use (apply max xs)',
+      [1, VARIADIC],
+      (args) => (args.length === 1 ? args[0]! : nums('max', args).reduce((a, b) => Math.max(a, b))),
+      'largest argument: (max 1 5 3) is 5; for a collection use (apply max xs)',
     ),
     call2: (a, b) => Math.max(expectNumber('max', a), expectNumber('max', b)),
   },
   min: {
     ...defn(
-    [1, VARIADIC],
-    (args) => (args.length === 1 ? args[0]! : nums('min', args).reduce((a, b) => Math.min(a, b))),
-    'smallest argument; for a collection use (apply min xs)',
+      [1, VARIADIC],
+      (args) => (args.length === 1 ? args[0]! : nums('min', args).reduce((a, b) => Math.min(a, b))),
+      'smallest argument; for a collection use (apply min xs)',
     ),
     call2: (a, b) => Math.min(expectNumber('min', a), expectNumber('min', b)),
   },
@@ -171,28 +197,84 @@ export const mathFns: CoreTable = {
   '=': defn(
     [1, VARIADIC],
     (args) => args.every((a, i) => i === 0 || equals(args[i - 1]!, a)),
-    'structural equality, variadic: (= 1 1.0) is true, (= [1 2] \'(1 2)) is true',
+    "structural equality, variadic: (= 1 1.0) is true, (= [1 2] '(1 2)) is true",
   ),
   'not=': defn([1, VARIADIC], (args) => !args.every((a, i) => i === 0 || equals(args[i - 1]!, a)), '(not (= ...))'),
-  '==': defn([1, VARIADIC], chain('==', (a, b) => a === b), 'numeric equality'),
-  '<': numeric2(defn([1, VARIADIC], chain('<', (a, b) => a < b), '(< a b c): strictly increasing numbers'), (a, b) => a < b),
-  '>': numeric2(defn([1, VARIADIC], chain('>', (a, b) => a > b), 'strictly decreasing numbers'), (a, b) => a > b),
-  '<=': numeric2(defn([1, VARIADIC], chain('<=', (a, b) => a <= b), 'non-decreasing numbers'), (a, b) => a <= b),
-  '>=': numeric2(defn([1, VARIADIC], chain('>=', (a, b) => a >= b), 'non-increasing numbers'), (a, b) => a >= b),
+  '==': defn(
+    [1, VARIADIC],
+    chain('==', (a, b) => a === b),
+    'numeric equality',
+  ),
+  '<': numeric2(
+    defn(
+      [1, VARIADIC],
+      chain('<', (a, b) => a < b),
+      '(< a b c): strictly increasing numbers',
+    ),
+    (a, b) => a < b,
+  ),
+  '>': numeric2(
+    defn(
+      [1, VARIADIC],
+      chain('>', (a, b) => a > b),
+      'strictly decreasing numbers',
+    ),
+    (a, b) => a > b,
+  ),
+  '<=': numeric2(
+    defn(
+      [1, VARIADIC],
+      chain('<=', (a, b) => a <= b),
+      'non-decreasing numbers',
+    ),
+    (a, b) => a <= b,
+  ),
+  '>=': numeric2(
+    defn(
+      [1, VARIADIC],
+      chain('>=', (a, b) => a >= b),
+      'non-increasing numbers',
+    ),
+    (a, b) => a >= b,
+  ),
 
   // ;; number predicates
   'zero?': fixedArity([1, 1], { call1: (x) => x === 0 }, 'x is 0 (false for non-numbers)'),
   'pos?': fixedArity([1, 1], { call1: (x) => typeof x === 'number' && x > 0 }, 'x > 0 (false for non-numbers)'),
   'neg?': fixedArity([1, 1], { call1: (x) => typeof x === 'number' && x < 0 }, 'x < 0 (false for non-numbers)'),
-  'even?': fixedArity([1, 1], { call1: (x) => expectInteger('even?', x) % 2 === 0 }, 'even integer (error for non-integers)'),
-  'odd?': fixedArity([1, 1], { call1: (x) => expectInteger('odd?', x) % 2 !== 0 }, 'odd integer (error for non-integers)'),
+  'even?': fixedArity(
+    [1, 1],
+    { call1: (x) => expectInteger('even?', x) % 2 === 0 },
+    'even integer (error for non-integers)',
+  ),
+  'odd?': fixedArity(
+    [1, 1],
+    { call1: (x) => expectInteger('odd?', x) % 2 !== 0 },
+    'odd integer (error for non-integers)',
+  ),
   'NaN?': defn([1, 1], ([x]) => Number.isNaN(expectNumber('NaN?', x!)), 'x is ##NaN'),
-  'infinite?': defn([1, 1], ([x]) => !Number.isFinite(expectNumber('infinite?', x!)) && !Number.isNaN(x), 'x is ##Inf or ##-Inf'),
+  'infinite?': defn(
+    [1, 1],
+    ([x]) => !Number.isFinite(expectNumber('infinite?', x!)) && !Number.isNaN(x),
+    'x is ##Inf or ##-Inf',
+  ),
 
   // ;; bits (64-bit integers)
-  'bit-and': defn([2, VARIADIC], bitFold('bit-and', (a, b) => a & b), 'bitwise and'),
-  'bit-or': defn([2, VARIADIC], bitFold('bit-or', (a, b) => a | b), 'bitwise or'),
-  'bit-xor': defn([2, VARIADIC], bitFold('bit-xor', (a, b) => a ^ b), 'bitwise xor'),
+  'bit-and': defn(
+    [2, VARIADIC],
+    bitFold('bit-and', (a, b) => a & b),
+    'bitwise and',
+  ),
+  'bit-or': defn(
+    [2, VARIADIC],
+    bitFold('bit-or', (a, b) => a | b),
+    'bitwise or',
+  ),
+  'bit-xor': defn(
+    [2, VARIADIC],
+    bitFold('bit-xor', (a, b) => a ^ b),
+    'bitwise xor',
+  ),
   'bit-not': defn([1, 1], ([x]) => fromLong(~toLong('bit-not', x!)), 'bitwise complement'),
   'bit-shift-left': defn(
     [2, 2],

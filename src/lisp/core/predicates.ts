@@ -68,11 +68,17 @@ export const predicateFns: CoreTable = {
   'nat-int?': pred((x) => isInteger(x) && (x as number) >= 0, 'integer >= 0'),
   'pos-int?': pred((x) => isInteger(x) && (x as number) > 0, 'integer > 0'),
   'neg-int?': pred((x) => isInteger(x) && (x as number) < 0, 'integer < 0'),
-  'float?': pred((x) => typeof x === 'number' && !Number.isInteger(x), 'a number with a fractional part (or ##Inf/##NaN)'),
+  'float?': pred(
+    (x) => typeof x === 'number' && !Number.isInteger(x),
+    'a number with a fractional part (or ##Inf/##NaN)',
+  ),
   'double?': pred((x) => typeof x === 'number' && !Number.isInteger(x), 'same as float?'),
   'string?': pred((x) => typeof x === 'string', 'a string (characters are 1-character strings)'),
   // one code point, as `first`/`seq` of a string give (an emoji is 2 UTF-16 units)
-  'char?': pred((x) => typeof x === 'string' && (x.length === 1 || (x.length === 2 && x.codePointAt(0)! > 0xffff)), 'a 1-character string (one code point), like \\a'),
+  'char?': pred(
+    (x) => typeof x === 'string' && (x.length === 1 || (x.length === 2 && x.codePointAt(0)! > 0xffff)),
+    'a 1-character string (one code point), like \\a',
+  ),
   'keyword?': pred((x) => x instanceof Keyword, 'a keyword'),
   'symbol?': pred((x) => x instanceof Sym, "a quoted symbol: (symbol? 'a) is true"),
   'ident?': pred(isIdent, 'a keyword or symbol'),
@@ -90,7 +96,10 @@ export const predicateFns: CoreTable = {
   'set?': pred(isSet, 'a set'),
   'coll?': pred(isColl, 'any collection: vector, list, map or set'),
   'fn?': pred(isFn, 'a function'),
-  'ifn?': pred((x) => isFn(x) || x instanceof Keyword || x instanceof Sym || isMap(x) || isSet(x) || isVector(x), 'callable: functions, keywords, maps, sets, vectors'),
+  'ifn?': pred(
+    (x) => isFn(x) || x instanceof Keyword || x instanceof Sym || isMap(x) || isSet(x) || isVector(x),
+    'callable: functions, keywords, maps, sets, vectors',
+  ),
   'regex?': pred(isRegex, 'a regex #"..."'),
   'distinct?': defn(
     [1, VARIADIC],
@@ -102,5 +111,9 @@ export const predicateFns: CoreTable = {
   ),
   not: defn([1, 1], ([x]) => !truthy(x!), 'true for nil and false, else false'),
   boolean: defn([1, 1], ([x]) => truthy(x!), 'false for nil and false, else true'),
-  type: defn([1, 1], ([x]) => typeKeyword(x!), 'a keyword: :number :string :keyword :symbol :boolean :vector :list :map :set :function :regex; nil for nil'),
+  type: defn(
+    [1, 1],
+    ([x]) => typeKeyword(x!),
+    'a keyword: :number :string :keyword :symbol :boolean :vector :list :map :set :function :regex; nil for nil',
+  ),
 };

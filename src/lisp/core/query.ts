@@ -42,7 +42,8 @@ function numbersBy(fn: string, key: ((x: Value) => Value) | null, coll: Value, r
   for (const item of seqItems(fn, coll, rt)) {
     const v = key ? key(item) : item;
     if (v === null) continue;
-    if (typeof v !== 'number') throw argError(fn, 'numbers', v, 'nil values are skipped; convert strings with parse-long or parse-double');
+    if (typeof v !== 'number')
+      throw argError(fn, 'numbers', v, 'nil values are skipped; convert strings with parse-long or parse-double');
     out.push(v);
   }
   rt.tick(out.length);
@@ -75,9 +76,12 @@ function extremeBy(fn: string, sign: 1 | -1, args: Value[], rt: Runtime): Value 
 function extractGroup(args: Value[], rt: Runtime, fn: string): string | null {
   const [pattern, s, n] = args;
   if (s === null) return null;
-  const text = typeof s === 'string' ? s : (() => {
-    throw argError(fn, 'string', s!);
-  })();
+  const text =
+    typeof s === 'string'
+      ? s
+      : (() => {
+          throw argError(fn, 'string', s!);
+        })();
   const m = matcherOf(expectRegex(fn, pattern!, rt), text);
   chargeScan(rt, text);
   if (!m.find()) return null;
@@ -170,7 +174,12 @@ export function wherePath(field: Value): Value[] {
 export function buildWhere(field: Value, op: string | null, value: Value): (item: Value) => boolean {
   const path = wherePath(field);
   if (op !== null && !(WHERE_OPS as readonly string[]).includes(op)) {
-    throw new PtcError('invalid_where_operator', `invalid where operator ${op}`, undefined, `operators: ${WHERE_OPS.join(' ')}`);
+    throw new PtcError(
+      'invalid_where_operator',
+      `invalid where operator ${op}`,
+      undefined,
+      `operators: ${WHERE_OPS.join(' ')}`,
+    );
   }
   const test = op as WhereOp | null;
   return (item) => whereTest(test, getPath(item, path), value);
@@ -209,13 +218,21 @@ export const queryFns: CoreTable = {
     },
     '(pluck :name users) is the vector of names; the key may be a path [:user :name]',
   ),
-  sum: defn([1, 1], ([coll], rt) => total(numbersBy('sum', null, coll!, rt)), '(sum [1 2 nil 3]) is 6; nils skipped; empty is 0'),
+  sum: defn(
+    [1, 1],
+    ([coll], rt) => total(numbersBy('sum', null, coll!, rt)),
+    '(sum [1 2 nil 3]) is 6; nils skipped; empty is 0',
+  ),
   'sum-by': defn(
     [2, 2],
     ([key, coll], rt) => total(numbersBy('sum-by', keyOf('sum-by', key!, rt), coll!, rt)),
     '(sum-by :amount orders); nil fields skipped',
   ),
-  avg: defn([1, 1], ([coll], rt) => average(numbersBy('avg', null, coll!, rt)), 'mean of the numbers (nils skipped); nil when empty'),
+  avg: defn(
+    [1, 1],
+    ([coll], rt) => average(numbersBy('avg', null, coll!, rt)),
+    'mean of the numbers (nils skipped); nil when empty',
+  ),
   'avg-by': defn(
     [2, 2],
     ([key, coll], rt) => average(numbersBy('avg-by', keyOf('avg-by', key!, rt), coll!, rt)),

@@ -159,11 +159,7 @@ function charWidth(s: string, pos: number, len: number): number {
  * 0 drops trailing empty strings (Clojure's default), < 0 keeps them. A zero-width
  * match at the very start never makes a leading empty piece.
  */
-export function splitWith(
-  matches: Iterable<{ start: number; end: number }>,
-  s: string,
-  limit: number,
-): string[] {
+export function splitWith(matches: Iterable<{ start: number; end: number }>, s: string, limit: number): string[] {
   const pieces: string[] = [];
   let index = 0;
   for (const { start, end } of matches) {

@@ -4,7 +4,17 @@
 import { List } from 'immutable';
 import { typeError } from '../errors.ts';
 import { type Runtime, type Value, LazySeq, PList, isLazySeq, isPList, isVector, truthy } from '../values.ts';
-import { argError, expectCallable, expectCount, expectInteger, expectNumber, expectPositiveInt, expectVector, indexOutOfBounds, seqItems } from './args.ts';
+import {
+  argError,
+  expectCallable,
+  expectCount,
+  expectInteger,
+  expectNumber,
+  expectPositiveInt,
+  expectVector,
+  indexOutOfBounds,
+  seqItems,
+} from './args.ts';
 import { type CoreTable, defn, fixedArity } from './registry.ts';
 import { fastPaths } from './fast-paths.ts';
 import { END, countOf, dropLazy, isEmptyColl, itemsArray, lazyNth, listOf, seqResult } from './seq-common.ts';
@@ -84,7 +94,8 @@ function takeOf(fn: string, nv: Value, coll: Value, rt: Runtime): PList | LazySe
   }
   if (isVector(coll)) return new PList(coll.take(n));
   // an array-backed list: a copy of the slice costs less than building the List
-  if (isPList(coll)) return coll.array !== undefined && fastPaths.on ? listOf(coll.array.slice(0, n)) : new PList(coll.items.take(n));
+  if (isPList(coll))
+    return coll.array !== undefined && fastPaths.on ? listOf(coll.array.slice(0, n)) : new PList(coll.items.take(n));
   return listOf(itemsArray(fn, coll, rt).slice(0, n));
 }
 
@@ -92,7 +103,10 @@ function dropOf(fn: string, nv: Value, coll: Value, rt: Runtime): PList | LazySe
   const n = expectCount(fn, nv);
   if (isLazySeq(coll)) return n === 0 ? coll : dropLazy(fn, coll, n, rt);
   if (isVector(coll)) return new PList(coll.skip(n).toList());
-  if (isPList(coll)) return coll.array !== undefined && fastPaths.on ? listOf(coll.array.slice(n)) : new PList(coll.items.skip(n).toList());
+  if (isPList(coll))
+    return coll.array !== undefined && fastPaths.on
+      ? listOf(coll.array.slice(n))
+      : new PList(coll.items.skip(n).toList());
   return listOf(itemsArray(fn, coll, rt).slice(n));
 }
 
@@ -154,8 +168,16 @@ export const accessFns: CoreTable = {
     },
     'all but the last item; nil when that is empty',
   ),
-  count: fixedArity([1, 1], { call1: (c, rt) => countOf('count', c, rt) }, 'number of items (nil is 0; strings count characters)'),
-  'empty?': fixedArity([1, 1], { call1: (c) => isEmptyColl('empty?', c) }, 'true if the collection has no items (nil is empty)'),
+  count: fixedArity(
+    [1, 1],
+    { call1: (c, rt) => countOf('count', c, rt) },
+    'number of items (nil is 0; strings count characters)',
+  ),
+  'empty?': fixedArity(
+    [1, 1],
+    { call1: (c) => isEmptyColl('empty?', c) },
+    'true if the collection has no items (nil is empty)',
+  ),
   'not-empty': defn([1, 1], ([c]) => (isEmptyColl('not-empty', c!) ? null : c!), 'the collection, or nil when empty'),
   seq: defn([1, 1], ([c], rt) => seqOf('seq', c!, rt), 'a seq of the items, or nil when empty'),
   peek: defn(
@@ -172,7 +194,8 @@ export const accessFns: CoreTable = {
     [1, 1],
     ([c]) => {
       if (c === null) return null;
-      if ((isVector(c) || isPList(c)) && c.size === 0) throw typeError(`pop: can't pop an empty ${isVector(c) ? 'vector' : 'list'}`);
+      if ((isVector(c) || isPList(c)) && c.size === 0)
+        throw typeError(`pop: can't pop an empty ${isVector(c) ? 'vector' : 'list'}`);
       if (isVector(c)) return c.pop();
       if (isPList(c)) return new PList(c.items.rest());
       throw argError('pop', 'vector or list', c!);
@@ -214,8 +237,16 @@ export const accessFns: CoreTable = {
     },
     '(drop-last coll) or (drop-last n coll): all but the last n (default 1) items',
   ),
-  'take-while': defn([2, 2], ([p, c], rt) => takeWhile('take-while', p!, c!, rt), '(take-while pred coll) items while pred is truthy'),
-  'drop-while': defn([2, 2], ([p, c], rt) => dropWhile('drop-while', p!, c!, rt), '(drop-while pred coll) items from the first where pred is falsy'),
+  'take-while': defn(
+    [2, 2],
+    ([p, c], rt) => takeWhile('take-while', p!, c!, rt),
+    '(take-while pred coll) items while pred is truthy',
+  ),
+  'drop-while': defn(
+    [2, 2],
+    ([p, c], rt) => dropWhile('drop-while', p!, c!, rt),
+    '(drop-while pred coll) items from the first where pred is falsy',
+  ),
   'take-nth': defn(
     [2, 2],
     ([n, c], rt) => {
@@ -238,5 +269,4 @@ export const accessFns: CoreTable = {
     ([p, c], rt) => List<Value>([takeWhile('split-with', p!, c!, rt), dropWhile('split-with', p!, c!, rt)]),
     '(split-with pred coll) [(take-while pred coll) (drop-while pred coll)]',
   ),
-
 };

@@ -2,7 +2,20 @@
  * Building collections: conj, into, cons, vec, list, concat, transduce, ...
  */
 import { List } from 'immutable';
-import { PMap, PSet, type Runtime, type Value, type Vector, LazySeq, PList, isLazySeq, isMap, isPList, isSet, isVector } from '../values.ts';
+import {
+  PMap,
+  PSet,
+  type Runtime,
+  type Value,
+  type Vector,
+  LazySeq,
+  PList,
+  isLazySeq,
+  isMap,
+  isPList,
+  isSet,
+  isVector,
+} from '../values.ts';
 import { argError, expectCallable, seqItems } from './args.ts';
 import { type CoreTable, VARIADIC, defn } from './registry.ts';
 import { composeTransducers } from './transducers.ts';
@@ -42,11 +55,12 @@ export function conjAll(fn: string, coll: Value, xs: Iterable<Value>, rt: Runtim
     out = listOf(items.reverse());
   } else if (isVector(coll)) {
     // one item (the (reduce conj [] ...) case): a plain push is cheaper than a transient
-    out = Array.isArray(xs) && xs.length === 1
-      ? coll.push(xs[0] as Value)
-      : coll.withMutations((v) => {
-          for (const x of xs) v.push(x);
-        });
+    out =
+      Array.isArray(xs) && xs.length === 1
+        ? coll.push(xs[0] as Value)
+        : coll.withMutations((v) => {
+            for (const x of xs) v.push(x);
+          });
   } else if (isPList(coll)) {
     out = new PList(
       coll.items.withMutations((v) => {
@@ -82,7 +96,11 @@ export function toVector(fn: string, v: Value, rt: Runtime): Vector {
 
 export const buildFns: CoreTable = {
   // ;; building
-  concat: defn([0, VARIADIC], (cs, rt) => seqResult('concat', rt, anyLazy(cs), () => concatSeq('concat', cs, rt)), '(concat & colls) one seq of all the items'),
+  concat: defn(
+    [0, VARIADIC],
+    (cs, rt) => seqResult('concat', rt, anyLazy(cs), () => concatSeq('concat', cs, rt)),
+    '(concat & colls) one seq of all the items',
+  ),
   cons: defn(
     [2, 2],
     ([x, c], rt) => {
@@ -153,7 +171,11 @@ export const buildFns: CoreTable = {
     },
     '(empty coll) an empty collection of the same kind',
   ),
-  reverse: defn([1, 1], ([c], rt) => listOf(itemsArray('reverse', c!, rt).reverse()), '(reverse coll) seq of the items in reverse order'),
+  reverse: defn(
+    [1, 1],
+    ([c], rt) => listOf(itemsArray('reverse', c!, rt).reverse()),
+    '(reverse coll) seq of the items in reverse order',
+  ),
   doall: defn(
     [1, 2],
     (args, rt) => {
@@ -181,5 +203,4 @@ export const buildFns: CoreTable = {
     },
     '(run! f coll) calls f on each item for side effects; returns nil',
   ),
-
 };

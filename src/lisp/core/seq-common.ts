@@ -4,7 +4,18 @@
  */
 import { List } from 'immutable';
 import { vectorOfArray, vectorToArray } from '../vector-of-array.ts';
-import { type Runtime, type Value, type Vector, LazySeq, PList, isLazySeq, isMap, isPList, isSet, isVector } from '../values.ts';
+import {
+  type Runtime,
+  type Value,
+  type Vector,
+  LazySeq,
+  PList,
+  isLazySeq,
+  isMap,
+  isPList,
+  isSet,
+  isVector,
+} from '../values.ts';
 import { argError, seqItems, tooManyItems } from './args.ts';
 import { type CoreTable } from './registry.ts';
 import { expectTransducer, runSteps } from './transducers.ts';

@@ -9,7 +9,18 @@
  * What they save: a generator and an iterator result per item, the per-item copy of the
  * vector in `(reduce conj [] coll)`, and the calls of `>` in `(sort-by :k > coll)`.
  */
-import { type Runtime, type Value, type Vector, Builtin, isKeyword, isMap, isPList, isReduced, isVector, truthy } from '../values.ts';
+import {
+  type Runtime,
+  type Value,
+  type Vector,
+  Builtin,
+  isKeyword,
+  isMap,
+  isPList,
+  isReduced,
+  isVector,
+  truthy,
+} from '../values.ts';
 import type { PMap } from '../collections/ordered-map.ts';
 import { getIn1 } from '../lookup.ts';
 import { vectorOfArray } from '../vector-of-array.ts';
@@ -96,10 +107,15 @@ export const isCoreConj = (f: Value): boolean => isCore(f, 'conj');
  * without the two calls. Those functions charge no fuel; other items still go through
  * `general`, where they fail as before.
  */
-export function numberComparator(cmp: Value, general: (a: Value, b: Value) => number): ((a: Value, b: Value) => number) | undefined {
+export function numberComparator(
+  cmp: Value,
+  general: (a: Value, b: Value) => number,
+): ((a: Value, b: Value) => number) | undefined {
   if (!fastPaths.on) return undefined;
-  if (isCore(cmp, '>')) return (a, b) => (typeof a === 'number' && typeof b === 'number' ? (a > b ? -1 : b > a ? 1 : 0) : general(a, b));
-  if (isCore(cmp, '<')) return (a, b) => (typeof a === 'number' && typeof b === 'number' ? (a < b ? -1 : b < a ? 1 : 0) : general(a, b));
+  if (isCore(cmp, '>'))
+    return (a, b) => (typeof a === 'number' && typeof b === 'number' ? (a > b ? -1 : b > a ? 1 : 0) : general(a, b));
+  if (isCore(cmp, '<'))
+    return (a, b) => (typeof a === 'number' && typeof b === 'number' ? (a < b ? -1 : b < a ? 1 : 0) : general(a, b));
   return undefined;
 }
 
@@ -128,7 +144,8 @@ export function conjEach(fn: string, v: Vector, coll: Value, rt: Runtime): Vecto
 
 /** `reduce` (init undefined: the first item is the start) over {@link eachItem}. */
 export function reduceEach(fn: string, f: Value, init: Value | undefined, coll: Value, rt: Runtime): Value {
-  if (init !== undefined && (isMap(init) || isVector(init)) && fastPaths.on && rt.updatesInPlace(f)) return reduceInPlace(fn, f, init, coll, rt);
+  if (init !== undefined && (isMap(init) || isVector(init)) && fastPaths.on && rt.updatesInPlace(f))
+    return reduceInPlace(fn, f, init, coll, rt);
   const r = fold(fn, f, init, coll, rt);
   return r === NO_ITEMS ? rt.apply(f, []) : r;
 }

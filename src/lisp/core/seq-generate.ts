@@ -15,7 +15,11 @@ function rangeOf(args: Value[], rt: Runtime): PList | LazySeq {
   const [start, end, step] =
     args.length === 1
       ? [0, expectNumber('range', args[0]!), 1]
-      : [expectNumber('range', args[0]!), expectNumber('range', args[1]!), args.length > 2 ? expectNumber('range', args[2]!) : 1];
+      : [
+          expectNumber('range', args[0]!),
+          expectNumber('range', args[1]!),
+          args.length > 2 ? expectNumber('range', args[2]!) : 1,
+        ];
   if (step === 0) return start === end ? PList.EMPTY : new LazySeq(() => start);
   const more = (x: number): boolean => (step > 0 ? x < end : x > end);
   const estimate = Math.ceil((end - start) / step);
@@ -41,8 +45,18 @@ function rangeOf(args: Value[], rt: Runtime): PList | LazySeq {
  * own end test (`start + k * step` is exact here), so it is what the adding loop finds;
  * the items are made by the same adding.
  */
-function integerRange(start: number, step: number, estimate: number, more: (x: number) => boolean): number[] | undefined {
-  if (!Number.isInteger(start) || !Number.isInteger(step) || Math.abs(start) + (Math.max(0, estimate) + 1) * Math.abs(step) >= 2 ** 53) return undefined;
+function integerRange(
+  start: number,
+  step: number,
+  estimate: number,
+  more: (x: number) => boolean,
+): number[] | undefined {
+  if (
+    !Number.isInteger(start) ||
+    !Number.isInteger(step) ||
+    Math.abs(start) + (Math.max(0, estimate) + 1) * Math.abs(step) >= 2 ** 53
+  )
+    return undefined;
   let n = Math.max(0, estimate);
   while (n > 0 && !more(start + (n - 1) * step)) n--;
   while (more(start + n * step)) n++;
@@ -80,11 +94,17 @@ function everyOf(fn: string, pred: Value, coll: Value, rt: Runtime): boolean {
 
 export const generateFns: CoreTable = {
   // ;; generating
-  range: defn([0, 3], (args, rt) => rangeOf(args, rt), '(range), (range end), (range start end), (range start end step)'),
+  range: defn(
+    [0, 3],
+    (args, rt) => rangeOf(args, rt),
+    '(range), (range end), (range start end), (range start end step)',
+  ),
   repeat: defn(
     [1, 2],
     (args, rt) =>
-      args.length === 1 ? new LazySeq(() => args[0]!) : repeatN('repeat', expectCount('repeat', args[0]!), () => args[1]!, rt),
+      args.length === 1
+        ? new LazySeq(() => args[0]!)
+        : repeatN('repeat', expectCount('repeat', args[0]!), () => args[1]!, rt),
     '(repeat x) infinite, or (repeat n x): x repeated',
   ),
   repeatedly: defn(
@@ -116,9 +136,17 @@ export const generateFns: CoreTable = {
 
   // ;; searching
   some: defn([2, 2], ([p, c], rt) => someOf('some', p!, c!, rt), '(some pred coll) first truthy (pred item), or nil'),
-  'every?': defn([2, 2], ([p, c], rt) => everyOf('every?', p!, c!, rt), '(every? pred coll) true if pred is truthy for all items'),
+  'every?': defn(
+    [2, 2],
+    ([p, c], rt) => everyOf('every?', p!, c!, rt),
+    '(every? pred coll) true if pred is truthy for all items',
+  ),
   'not-every?': defn([2, 2], ([p, c], rt) => !everyOf('not-every?', p!, c!, rt), '(not-every? pred coll)'),
-  'not-any?': defn([2, 2], ([p, c], rt) => someOf('not-any?', p!, c!, rt) === null, '(not-any? pred coll) true if pred is falsy for all items'),
+  'not-any?': defn(
+    [2, 2],
+    ([p, c], rt) => someOf('not-any?', p!, c!, rt) === null,
+    '(not-any? pred coll) true if pred is falsy for all items',
+  ),
   find: defn(
     [2, 2],
     ([a, b], rt) => {

@@ -2,7 +2,17 @@
  * Grouping and partitioning: frequencies, group-by, partition, interleave, flatten, zip, ...
  */
 import { List } from 'immutable';
-import { PMap, type Runtime, type Value, type Vector, Builtin, PList, equals, isLazySeq, isSequential } from '../values.ts';
+import {
+  PMap,
+  type Runtime,
+  type Value,
+  type Vector,
+  Builtin,
+  PList,
+  equals,
+  isLazySeq,
+  isSequential,
+} from '../values.ts';
 import { expectCallable, expectCount, expectPositiveInt, seqItems } from './args.ts';
 import { type CoreTable, VARIADIC, defn } from './registry.ts';
 import { allLazy, eagerList, itemsArray, lastArg, listOf, nextOfEach, seqResult } from './seq-common.ts';
@@ -132,13 +142,18 @@ export const groupFns: CoreTable = {
       const n = expectPositiveInt('partition-all', args[0]!);
       const step = args.length === 3 ? expectPositiveInt('partition-all', args[1]!) : n;
       const c = lastArg(args);
-      return seqResult('partition-all', rt, isLazySeq(c), () => partitionSeq('partition-all', n, step, undefined, true, c, rt));
+      return seqResult('partition-all', rt, isLazySeq(c), () =>
+        partitionSeq('partition-all', n, step, undefined, true, c, rt),
+      );
     },
     '(partition-all n coll) groups of n; the last may be shorter',
   ),
   'partition-by': defn(
     [2, 2],
-    ([f, c], rt) => (expectCallable('partition-by', f!), seqResult('partition-by', rt, isLazySeq(c!), () => partitionBySeq('partition-by', f!, c!, rt))),
+    ([f, c], rt) => (
+      expectCallable('partition-by', f!),
+      seqResult('partition-by', rt, isLazySeq(c!), () => partitionBySeq('partition-by', f!, c!, rt))
+    ),
     '(partition-by f coll) splits coll each time (f item) changes',
   ),
   interleave: defn(
@@ -161,7 +176,10 @@ export const groupFns: CoreTable = {
   ),
   flatten: defn(
     [1, 1],
-    ([c], rt) => (isSequential(c!) ? eagerList('flatten', rt, { [Symbol.iterator]: () => flattenSeq('flatten', c!, rt) }) : PList.EMPTY),
+    ([c], rt) =>
+      isSequential(c!)
+        ? eagerList('flatten', rt, { [Symbol.iterator]: () => flattenSeq('flatten', c!, rt) })
+        : PList.EMPTY,
     '(flatten coll) all non-sequential items of nested vectors/lists as one seq',
   ),
   zip: defn(
@@ -173,9 +191,10 @@ export const groupFns: CoreTable = {
     [2, 2],
     ([c, n], rt) => {
       const xs = itemsArray('combinations', c!, rt);
-      return eagerList('combinations', rt, { [Symbol.iterator]: () => combinationsSeq(xs, expectCount('combinations', n!)) });
+      return eagerList('combinations', rt, {
+        [Symbol.iterator]: () => combinationsSeq(xs, expectCount('combinations', n!)),
+      });
     },
     '(combinations coll n) seq of all n-item vectors chosen from coll, in order',
   ),
-
 };

@@ -2,7 +2,24 @@
  * Ordering: compare, sort, sort-by, distinct, dedupe, min-key, max-key.
  */
 import { getIn1 } from '../lookup.ts';
-import { PSet, type Runtime, type Value, Keyword, Sym, equals, isFn, isKeyword, isLazySeq, isMap, isSequential, isSet, isVector, kw, seqable, truthy } from '../values.ts';
+import {
+  PSet,
+  type Runtime,
+  type Value,
+  Keyword,
+  Sym,
+  equals,
+  isFn,
+  isKeyword,
+  isLazySeq,
+  isMap,
+  isSequential,
+  isSet,
+  isVector,
+  kw,
+  seqable,
+  truthy,
+} from '../values.ts';
 import { argError, expectCallable, expectNumber, incomparable, seqItems } from './args.ts';
 import { type CoreTable, VARIADIC, defn } from './registry.ts';
 import { callOne, fastPaths, numberComparator } from './seq-eager.ts';
@@ -77,7 +94,8 @@ function comparatorOf(fn: string, cmp: Value | undefined, rt: Runtime): (a: Valu
 /** Charges n·log2(n) fuel for a sort of n items. */
 const tickSort = (rt: Runtime, n: number): void => rt.tick(n > 1 ? Math.ceil(n * Math.log2(n)) : 1);
 
-const sortHint = 'the collection comes last: (sort-by keyfn coll) or (sort-by keyfn comparator coll), e.g. (sort-by :age > users)';
+const sortHint =
+  'the collection comes last: (sort-by keyfn coll) or (sort-by keyfn comparator coll), e.g. (sort-by :age > users)';
 
 /**
  * A key function for the reference's key arguments (`sort-by`, `group-by`,
@@ -149,7 +167,12 @@ export const orderFns: CoreTable = {
       const c = lastArg(args);
       if (seqable(c) === undefined) {
         const swapped = args.slice(0, -1).some((a) => a !== null && seqable(a) !== undefined && !isVector(a));
-        throw argError('sort-by', 'collection as the last argument', c, swapped || isFn(c) || isKeyword(c) ? sortHint : undefined);
+        throw argError(
+          'sort-by',
+          'collection as the last argument',
+          c,
+          swapped || isFn(c) || isKeyword(c) ? sortHint : undefined,
+        );
       }
       const key = keyFnOf('sort-by', args[0]!, rt);
       const cmp = comparatorOf('sort-by', args.length === 3 ? args[1] : undefined, rt);
@@ -160,7 +183,11 @@ export const orderFns: CoreTable = {
     },
     '(sort-by keyfn coll) or (sort-by keyfn comparator coll); keyfn may be a keyword, field name or path vector',
   ),
-  compare: defn([2, 2], ([a, b]) => compareValues(a!, b!), '(compare a b) negative, 0 or positive; orders numbers, strings, keywords, vectors'),
+  compare: defn(
+    [2, 2],
+    ([a, b]) => compareValues(a!, b!),
+    '(compare a b) negative, 0 or positive; orders numbers, strings, keywords, vectors',
+  ),
   distinct: defn(
     [1, 1],
     ([c], rt) => seqResult('distinct', rt, isLazySeq(c!), () => distinctSeq('distinct', (x) => x, c!, rt)),
@@ -186,7 +213,14 @@ export const orderFns: CoreTable = {
       }),
     '(dedupe coll) drops consecutive duplicates',
   ),
-  'min-key': defn([2, VARIADIC], (args, rt) => extremeKey('min-key', args, rt, (a, b) => a < b), '(min-key f x & xs) the x with the smallest (f x)'),
-  'max-key': defn([2, VARIADIC], (args, rt) => extremeKey('max-key', args, rt, (a, b) => a > b), '(max-key f x & xs) the x with the largest (f x)'),
-
+  'min-key': defn(
+    [2, VARIADIC],
+    (args, rt) => extremeKey('min-key', args, rt, (a, b) => a < b),
+    '(min-key f x & xs) the x with the smallest (f x)',
+  ),
+  'max-key': defn(
+    [2, VARIADIC],
+    (args, rt) => extremeKey('max-key', args, rt, (a, b) => a > b),
+    '(max-key f x & xs) the x with the largest (f x)',
+  ),
 };

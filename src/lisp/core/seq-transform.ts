@@ -2,7 +2,19 @@
  * Transforming sequences: map, filter, keep, mapcat, reduce, reductions, apply.
  */
 import { List } from 'immutable';
-import { type Runtime, type Value, isKeyword, isLazySeq, isMap, isPList, isSet, isVector, truthy, Reduced, isReduced } from '../values.ts';
+import {
+  type Runtime,
+  type Value,
+  isKeyword,
+  isLazySeq,
+  isMap,
+  isPList,
+  isSet,
+  isVector,
+  truthy,
+  Reduced,
+  isReduced,
+} from '../values.ts';
 import { argError, expectCallable, seqItems } from './args.ts';
 import { type CoreTable, VARIADIC, defn } from './registry.ts';
 import { conjEach, fastPaths, filterArray, isCoreConj, mapArray, reduceEach } from './seq-eager.ts';
@@ -31,7 +43,13 @@ export function mapSeq(fn: string, f: Value, colls: Value[], rt: Runtime): Itera
 
 /** What filter and remove take: nil, a collection or a string. */
 const isFilterable = (coll: Value): boolean =>
-  coll === null || isVector(coll) || isPList(coll) || isLazySeq(coll) || isMap(coll) || isSet(coll) || typeof coll === 'string';
+  coll === null ||
+  isVector(coll) ||
+  isPList(coll) ||
+  isLazySeq(coll) ||
+  isMap(coll) ||
+  isSet(coll) ||
+  typeof coll === 'string';
 
 function filterSeq(fn: string, pred: Value, coll: Value, rt: Runtime, keep: boolean): Iterator<Value> {
   expectCallable(fn, pred);
@@ -124,18 +142,26 @@ export const transformFns: CoreTable = {
   // ;; transforming
   map: defn(
     [2, VARIADIC],
-    ([f, ...cs], rt) => (eagerOne(cs) ? listOf(mapOne('map', f!, cs[0]!, rt)) : seqResult('map', rt, allLazy(cs), () => mapSeq('map', f!, cs, rt))),
+    ([f, ...cs], rt) =>
+      eagerOne(cs)
+        ? listOf(mapOne('map', f!, cs[0]!, rt))
+        : seqResult('map', rt, allLazy(cs), () => mapSeq('map', f!, cs, rt)),
     '(map f coll & colls) seq of (f item); with several colls f takes one item of each, stopping at the shortest',
   ),
   mapv: defn(
     [2, VARIADIC],
     ([f, ...cs], rt) =>
-      eagerOne(cs) ? List(mapOne('mapv', f!, cs[0]!, rt)) : eagerVector('mapv', rt, { [Symbol.iterator]: () => mapSeq('mapv', f!, cs, rt) }),
+      eagerOne(cs)
+        ? List(mapOne('mapv', f!, cs[0]!, rt))
+        : eagerVector('mapv', rt, { [Symbol.iterator]: () => mapSeq('mapv', f!, cs, rt) }),
     '(mapv f coll & colls) like map but returns a vector',
   ),
   'map-indexed': defn(
     [2, 2],
-    ([f, c], rt) => (expectCallable('map-indexed', f!), seqResult('map-indexed', rt, isLazySeq(c!), () => indexed('map-indexed', f!, c!, rt, 'map'))),
+    ([f, c], rt) => (
+      expectCallable('map-indexed', f!),
+      seqResult('map-indexed', rt, isLazySeq(c!), () => indexed('map-indexed', f!, c!, rt, 'map'))
+    ),
     '(map-indexed f coll) seq of (f index item)',
   ),
   mapcat: defn(
@@ -145,18 +171,26 @@ export const transformFns: CoreTable = {
   ),
   filter: defn(
     [2, 2],
-    ([p, c], rt) => (eagerOne([c!]) ? listOf(filterOne('filter', p!, c!, rt, true)) : seqResult('filter', rt, isLazySeq(c!), () => filterSeq('filter', p!, c!, rt, true))),
+    ([p, c], rt) =>
+      eagerOne([c!])
+        ? listOf(filterOne('filter', p!, c!, rt, true))
+        : seqResult('filter', rt, isLazySeq(c!), () => filterSeq('filter', p!, c!, rt, true)),
     '(filter pred coll) items for which pred is truthy; pred may be a keyword or set',
   ),
   filterv: defn(
     [2, 2],
     ([p, c], rt) =>
-      eagerOne([c!]) ? List(filterOne('filterv', p!, c!, rt, true)) : eagerVector('filterv', rt, { [Symbol.iterator]: () => filterSeq('filterv', p!, c!, rt, true) }),
+      eagerOne([c!])
+        ? List(filterOne('filterv', p!, c!, rt, true))
+        : eagerVector('filterv', rt, { [Symbol.iterator]: () => filterSeq('filterv', p!, c!, rt, true) }),
     '(filterv pred coll) like filter but returns a vector',
   ),
   remove: defn(
     [2, 2],
-    ([p, c], rt) => (eagerOne([c!]) ? listOf(filterOne('remove', p!, c!, rt, false)) : seqResult('remove', rt, isLazySeq(c!), () => filterSeq('remove', p!, c!, rt, false))),
+    ([p, c], rt) =>
+      eagerOne([c!])
+        ? listOf(filterOne('remove', p!, c!, rt, false))
+        : seqResult('remove', rt, isLazySeq(c!), () => filterSeq('remove', p!, c!, rt, false)),
     '(remove pred coll) items for which pred is falsy',
   ),
   keep: defn(
@@ -170,13 +204,18 @@ export const transformFns: CoreTable = {
   ),
   'keep-indexed': defn(
     [2, 2],
-    ([f, c], rt) => (expectCallable('keep-indexed', f!), seqResult('keep-indexed', rt, isLazySeq(c!), () => indexed('keep-indexed', f!, c!, rt, 'keep'))),
+    ([f, c], rt) => (
+      expectCallable('keep-indexed', f!),
+      seqResult('keep-indexed', rt, isLazySeq(c!), () => indexed('keep-indexed', f!, c!, rt, 'keep'))
+    ),
     '(keep-indexed f coll) non-nil results of (f index item)',
   ),
   reduce: defn(
     [2, 3],
     (args, rt) =>
-      args.length === 2 ? reduceOf('reduce', args[0]!, undefined, args[1]!, rt) : reduceOf('reduce', args[0]!, args[1]!, args[2]!, rt),
+      args.length === 2
+        ? reduceOf('reduce', args[0]!, undefined, args[1]!, rt)
+        : reduceOf('reduce', args[0]!, args[1]!, args[2]!, rt),
     '(reduce f coll) or (reduce f init coll): (f acc item) over the items; maps give [k v] items',
   ),
   'reduce-kv': defn(
@@ -185,7 +224,13 @@ export const transformFns: CoreTable = {
       expectCallable('reduce-kv', f!);
       let acc: Value = init!;
       if (c === null) return acc;
-      const entries: Iterable<[Value, Value]> = isMap(c) ? c : isVector(c) ? c.entries() : (() => { throw argError('reduce-kv', 'map or vector', c!); })();
+      const entries: Iterable<[Value, Value]> = isMap(c)
+        ? c
+        : isVector(c)
+          ? c.entries()
+          : (() => {
+              throw argError('reduce-kv', 'map or vector', c!);
+            })();
       for (const [k, v] of entries) {
         rt.tick(1);
         acc = rt.apply(f!, [acc, k, v]);
@@ -216,5 +261,4 @@ export const transformFns: CoreTable = {
     },
     '(apply f x ... coll) calls f with the items of coll as extra arguments',
   ),
-
 };

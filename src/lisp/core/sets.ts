@@ -29,7 +29,11 @@ export const setFns: CoreTable = {
   'hash-set': defn([0, VARIADIC], (xs, rt) => sizeChecked(PSet.from(xs), rt), '(hash-set & xs) set of the arguments'),
   'sorted-set': defn(
     [0, VARIADIC],
-    (xs, rt) => sizeChecked(PSet.from(xs).sort((a, b) => compareValues(a, b, 'sorted-set')), rt),
+    (xs, rt) =>
+      sizeChecked(
+        PSet.from(xs).sort((a, b) => compareValues(a, b, 'sorted-set')),
+        rt,
+      ),
     '(sorted-set & xs) set of the arguments in sorted order',
   ),
   union: defn(
@@ -50,7 +54,10 @@ export const setFns: CoreTable = {
     [1, VARIADIC],
     ([s, ...ss], rt) => {
       const others = ss.map((o) => asSet('intersection', o, rt));
-      return sizeChecked(asSet('intersection', s!, rt).filter((x) => others.every((o) => o.has(x))), rt);
+      return sizeChecked(
+        asSet('intersection', s!, rt).filter((x) => others.every((o) => o.has(x))),
+        rt,
+      );
     },
     '(intersection s & sets) set of the items in every set',
   ),
@@ -58,7 +65,10 @@ export const setFns: CoreTable = {
     [1, VARIADIC],
     ([s, ...ss], rt) => {
       const others = ss.map((o) => asSet('difference', o, rt));
-      return sizeChecked(asSet('difference', s!, rt).filter((x) => !others.some((o) => o.has(x))), rt);
+      return sizeChecked(
+        asSet('difference', s!, rt).filter((x) => !others.some((o) => o.has(x))),
+        rt,
+      );
     },
     '(difference s & sets) set of the items of s in none of the other sets',
   ),

@@ -265,7 +265,8 @@ const prText = (args: Value[], rt: Runtime): string => args.map((a) => prStr(a, 
 const charging = (rt: Runtime): PrintOptions => ({ charge: (units) => rt.tick(units) });
 
 /** `str` of one value; only collections print, so only they get a fuel-charging printer. */
-const strIn = (v: Value, rt: Runtime): string => (typeof v === 'object' && v !== null ? strOf(v, charging(rt)) : strOf(v));
+const strIn = (v: Value, rt: Runtime): string =>
+  typeof v === 'object' && v !== null ? strOf(v, charging(rt)) : strOf(v);
 
 /** `(keyword x)`: a keyword from a keyword, symbol or string; nil otherwise. */
 function keywordOf(x: Value): Value {
@@ -290,7 +291,8 @@ export const stringFns: CoreTable = {
     (args, rt) => {
       const [sep, coll] = args.length === 1 ? ['', args[0]!] : [args[0]!, args[1]!];
       const parts: string[] = [];
-      for (const x of seqItems('join', coll, rt)) parts.push(typeof x === 'string' ? x : typeof x === 'number' ? strNumber(x) : strIn(x, rt));
+      for (const x of seqItems('join', coll, rt))
+        parts.push(typeof x === 'string' ? x : typeof x === 'number' ? strNumber(x) : strIn(x, rt));
       rt.tick(parts.length);
       return concat(parts, rt, strOf(sep));
     },
@@ -309,7 +311,11 @@ export const stringFns: CoreTable = {
   trim: defn([1, 1], ([s]) => trimRight(trimLeft(expectString('trim', s!))), 'removes whitespace at both ends'),
   triml: defn([1, 1], ([s]) => trimLeft(expectString('triml', s!)), 'removes leading whitespace'),
   trimr: defn([1, 1], ([s]) => trimRight(expectString('trimr', s!)), 'removes trailing whitespace'),
-  'trim-newline': defn([1, 1], ([s]) => expectString('trim-newline', s!).replace(/[\r\n]+$/, ''), 'removes trailing \\n and \\r'),
+  'trim-newline': defn(
+    [1, 1],
+    ([s]) => expectString('trim-newline', s!).replace(/[\r\n]+$/, ''),
+    'removes trailing \\n and \\r',
+  ),
   'blank?': defn(
     [1, 1],
     ([s]) => s === null || [...expectString('blank?', s!)].every(isWhitespace),
@@ -325,9 +331,21 @@ export const stringFns: CoreTable = {
     },
     'first character upper case, the rest lower case',
   ),
-  'starts-with?': defn([2, 2], ([s, p]) => expectString('starts-with?', s!).startsWith(expectString('starts-with?', p!)), '(starts-with? s prefix)'),
-  'ends-with?': defn([2, 2], ([s, p]) => expectString('ends-with?', s!).endsWith(expectString('ends-with?', p!)), '(ends-with? s suffix)'),
-  'includes?': defn([2, 2], ([s, p]) => expectString('includes?', s!).includes(expectString('includes?', p!)), '(includes? s substring)'),
+  'starts-with?': defn(
+    [2, 2],
+    ([s, p]) => expectString('starts-with?', s!).startsWith(expectString('starts-with?', p!)),
+    '(starts-with? s prefix)',
+  ),
+  'ends-with?': defn(
+    [2, 2],
+    ([s, p]) => expectString('ends-with?', s!).endsWith(expectString('ends-with?', p!)),
+    '(ends-with? s suffix)',
+  ),
+  'includes?': defn(
+    [2, 2],
+    ([s, p]) => expectString('includes?', s!).includes(expectString('includes?', p!)),
+    '(includes? s substring)',
+  ),
   'index-of': defn(
     [2, 3],
     ([s, v, from]) =>
@@ -360,7 +378,11 @@ export const stringFns: CoreTable = {
     ([s, match, repl], rt) => replaceString('replace-first', s!, match!, repl!, true, rt),
     'like replace, first occurrence only',
   ),
-  reverse: defn([1, 1], ([s]) => Array.from(expectString('reverse', s!)).reverse().join(''), '(str/reverse "abc") is "cba"'),
+  reverse: defn(
+    [1, 1],
+    ([s]) => Array.from(expectString('reverse', s!)).reverse().join(''),
+    '(str/reverse "abc") is "cba"',
+  ),
   escape: defn(
     [2, 2],
     ([s, cmap], rt) => {
@@ -430,7 +452,11 @@ export const stringCoreFns: CoreTable = {
     },
     '(namespace :user/id) is "user"; nil without a namespace',
   ),
-  keyword: fixedArity([1, 2], { call1: keywordOf, call2: keywordIn }, '(keyword "a") is :a; (keyword "ns" "a") is :ns/a'),
+  keyword: fixedArity(
+    [1, 2],
+    { call1: keywordOf, call2: keywordIn },
+    '(keyword "a") is :a; (keyword "ns" "a") is :ns/a',
+  ),
   symbol: defn(
     [1, 2],
     (args) => {
@@ -456,24 +482,48 @@ export const stringCoreFns: CoreTable = {
     },
     '(char 97) is \\a',
   ),
-  'upcase': stringFns['upper-case']!,
-  'downcase': stringFns['lower-case']!,
+  upcase: stringFns['upper-case']!,
+  downcase: stringFns['lower-case']!,
 
   // ;; printing
-  'pr-str': defn([0, VARIADIC], (args, rt) => concat([prText(args, rt)], rt), 'readable form: (pr-str "a" [:b]) is "\\"a\\" [:b]"'),
+  'pr-str': defn(
+    [0, VARIADIC],
+    (args, rt) => concat([prText(args, rt)], rt),
+    'readable form: (pr-str "a" [:b]) is "\\"a\\" [:b]"',
+  ),
   'prn-str': defn([0, VARIADIC], (args, rt) => `${prText(args, rt)}\n`, 'pr-str plus a newline'),
-  'print-str': defn([0, VARIADIC], (args, rt) => printlnText(args, charging(rt)), 'what print would output, as a string'),
+  'print-str': defn(
+    [0, VARIADIC],
+    (args, rt) => printlnText(args, charging(rt)),
+    'what print would output, as a string',
+  ),
   'println-str': defn([0, VARIADIC], (args, rt) => `${printlnText(args, charging(rt))}\n`, 'print-str plus a newline'),
-  println: defn([0, VARIADIC], (args, rt) => emit(rt, printlnText(args, charging(rt))), 'prints the arguments separated by spaces as one output line; returns nil'),
-  print: defn([0, VARIADIC], (args, rt) => emit(rt, printlnText(args, charging(rt)).replace(/\r?\n$/, '')), 'like println (each call is one output line)'),
-  prn: defn([0, VARIADIC], (args, rt) => emit(rt, prText(args, rt)), 'prints readable forms (strings quoted) as one line'),
+  println: defn(
+    [0, VARIADIC],
+    (args, rt) => emit(rt, printlnText(args, charging(rt))),
+    'prints the arguments separated by spaces as one output line; returns nil',
+  ),
+  print: defn(
+    [0, VARIADIC],
+    (args, rt) => emit(rt, printlnText(args, charging(rt)).replace(/\r?\n$/, '')),
+    'like println (each call is one output line)',
+  ),
+  prn: defn(
+    [0, VARIADIC],
+    (args, rt) => emit(rt, prText(args, rt)),
+    'prints readable forms (strings quoted) as one line',
+  ),
   pr: defn([0, VARIADIC], (args, rt) => emit(rt, prText(args, rt)), 'like prn'),
 
   // ;; parsing
   'parse-long': defn([1, 1], ([s]) => parseLong(s!), '"42" → 42; nil when the whole string is not an integer'),
   'parse-int': defn([1, 1], ([s]) => parseLong(s!), 'same as parse-long'),
   'parse-double': defn([1, 1], ([s]) => parseDouble(s!), '"1.5" → 1.5, "1e3" → 1000; nil when not a number'),
-  'parse-boolean': defn([1, 1], ([s]) => (s === 'true' ? true : s === 'false' ? false : null), '"true" → true, "false" → false, else nil'),
+  'parse-boolean': defn(
+    [1, 1],
+    ([s]) => (s === 'true' ? true : s === 'false' ? false : null),
+    '"true" → true, "false" → false, else nil',
+  ),
 
   // ;; clojure.string under bare names
   ...Object.fromEntries(Object.entries(stringFns).filter(([k]) => k !== 'reverse' && k !== 'replace')),

@@ -42,7 +42,10 @@ const TRANSDUCING: Record<string, number> = {
 };
 
 function notCalled(): never {
-  throw new PtcError('type_error', 'a transducer is not called directly: use it with into, transduce, sequence or eduction, e.g. (into [] (map inc) coll)');
+  throw new PtcError(
+    'type_error',
+    'a transducer is not called directly: use it with into, transduce, sequence or eduction, e.g. (into [] (map inc) coll)',
+  );
 }
 
 function make(steps: readonly Step[], source: string): Builtin {
@@ -60,7 +63,10 @@ export function stepsOf(v: Value): readonly Step[] | undefined {
 export function composeTransducers(fs: Value[]): Builtin | undefined {
   const all = fs.map(stepsOf);
   if (all.length === 0 || all.some((s) => s === undefined)) return undefined;
-  return make(all.flatMap((s) => s!), `(comp ${fs.map((f) => valueSource(f)).join(' ')})`);
+  return make(
+    all.flatMap((s) => s!),
+    `(comp ${fs.map((f) => valueSource(f)).join(' ')})`,
+  );
 }
 
 /** The collection through the steps; `call` runs a sequence function by name. */
@@ -73,7 +79,11 @@ export function runSteps(steps: readonly Step[], coll: Value, call: (fn: string,
 /** The transducer of `fn`, or a clear error naming where one was expected. */
 export function expectTransducer(fn: string, v: Value): readonly Step[] {
   const steps = stepsOf(v);
-  if (!steps) throw new PtcError('type_error', `${fn}: expected a transducer such as (map f) or (comp (filter p) (map f)), got ${valueSource(v)}`);
+  if (!steps)
+    throw new PtcError(
+      'type_error',
+      `${fn}: expected a transducer such as (map f) or (comp (filter p) (map f)), got ${valueSource(v)}`,
+    );
   return steps;
 }
 
@@ -85,7 +95,10 @@ export function withTransducerArities(table: CoreTable): CoreTable {
     out[name] = {
       ...entry,
       arity: [k, entry.arity[1]],
-      fn: (args, rt) => (args.length === k ? make([{ fn: name, args }], `(${[name, ...args.map((a) => valueSource(a))].join(' ')})`) : entry.fn(args, rt)),
+      fn: (args, rt) =>
+        args.length === k
+          ? make([{ fn: name, args }], `(${[name, ...args.map((a) => valueSource(a))].join(' ')})`)
+          : entry.fn(args, rt),
     };
   }
   return out;

@@ -46,7 +46,13 @@ function postwalk(fn: string, f: Fn, form: Value, rt: Runtime): Value {
 }
 
 function prewalk(fn: string, f: Fn, form: Value, rt: Runtime): Value {
-  return walk(fn, (x) => prewalk(fn, f, x, rt), (x) => x, f(form), rt);
+  return walk(
+    fn,
+    (x) => prewalk(fn, f, x, rt),
+    (x) => x,
+    f(form),
+    rt,
+  );
 }
 
 const called = (fn: string, f: Value, rt: Runtime): Fn => {

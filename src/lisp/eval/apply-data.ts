@@ -31,8 +31,10 @@ export function applyData(f: Value, args: Value[]): Value {
   if (isVector(f)) {
     if (args.length !== 1) throw arity('a vector', '1', args.length);
     const i = args[0]!;
-    if (typeof i !== 'number' || !Number.isInteger(i)) throw new PtcError('type_error', `vector index must be an integer, got ${typeName(i)}`);
-    if (i < 0 || i >= f.size) throw new PtcError('index_out_of_bounds', `index ${i} is out of bounds for a vector of ${f.size} items`);
+    if (typeof i !== 'number' || !Number.isInteger(i))
+      throw new PtcError('type_error', `vector index must be an integer, got ${typeName(i)}`);
+    if (i < 0 || i >= f.size)
+      throw new PtcError('index_out_of_bounds', `index ${i} is out of bounds for a vector of ${f.size} items`);
     return f.get(i)!;
   }
   throw new PtcError('not_callable', `${describe(f)} is not a function`, undefined, notCallableHint(f));
@@ -41,7 +43,8 @@ export function applyData(f: Value, args: Value[]): Value {
 /** The arity error of a call to a closure with `got` arguments. */
 export function closureArity(info: FnInfo, got: number): PtcError {
   const counts = info.arities.map((a) => (a.rest ? `${a.fixed} or more` : String(a.fixed)));
-  const expected = counts.length === 1 ? counts[0]! : `${counts.slice(0, -1).join(', ')} or ${counts[counts.length - 1]}`;
+  const expected =
+    counts.length === 1 ? counts[0]! : `${counts.slice(0, -1).join(', ')} or ${counts[counts.length - 1]}`;
   const plural = counts.length === 1 && counts[0] === '1' ? 'argument' : 'arguments';
   return new PtcError('arity_error', `${info.name ?? 'fn'} expects ${expected} ${plural}, got ${got}`);
 }

@@ -43,7 +43,8 @@ export function lookupCore(ns: string | null, name: string): CoreFn | undefined 
   const c = resolveCore(ns, name);
   if (c) return c;
   // an own property only: `constructor`, `toString`, `hasOwnProperty` are not functions of the language
-  if ((ns === null || ns === 'clojure.core' || ns === 'core') && Object.hasOwn(INTRINSICS, name)) return INTRINSICS[name];
+  if ((ns === null || ns === 'clojure.core' || ns === 'core') && Object.hasOwn(INTRINSICS, name))
+    return INTRINSICS[name];
   return undefined;
 }
 
@@ -54,7 +55,12 @@ export function coreArityError(name: string, arity: readonly [number, number], g
   const [lo, hi] = arity;
   const n = describeArity(arity);
   const plural = lo === hi && lo === 1 ? 'argument' : 'arguments';
-  return new PtcError('arity_error', `${name} expects ${n} ${plural}, got ${got}`, undefined, hi === Infinity || lo !== hi ? undefined : undefined);
+  return new PtcError(
+    'arity_error',
+    `${name} expects ${n} ${plural}, got ${got}`,
+    undefined,
+    hi === Infinity || lo !== hi ? undefined : undefined,
+  );
 }
 
 const cache = new Map<string, Builtin>();

@@ -1,7 +1,21 @@
 /** Binding patterns (vector and map destructuring) applied to a value at run time. */
 import { PtcError } from '../errors.ts';
 import { mapGet } from '../lookup.ts';
-import { LazySeq, PList, type PMap, type Value, isMap, isSequential, isVector, map as pmap, seqable, typeName, vec, isLazySeq, isPList } from '../values.ts';
+import {
+  LazySeq,
+  PList,
+  type PMap,
+  type Value,
+  isMap,
+  isSequential,
+  isVector,
+  map as pmap,
+  seqable,
+  typeName,
+  vec,
+  isLazySeq,
+  isPList,
+} from '../values.ts';
 import type { Evaluator } from './index.ts';
 import { MISSING } from './signals.ts';
 import type { CPattern } from './closures/code.ts';
@@ -45,7 +59,12 @@ export function destructure(p: CPattern, v: Value, f: Value[], ev: Evaluator): v
         }
         return;
       }
-      throw new PtcError('destructure_error', `cannot destructure a ${typeName(v)} with a vector pattern`, p.span, isMap(v) ? 'use a map pattern {:keys [a b]} for maps' : undefined);
+      throw new PtcError(
+        'destructure_error',
+        `cannot destructure a ${typeName(v)} with a vector pattern`,
+        p.span,
+        isMap(v) ? 'use a map pattern {:keys [a b]} for maps' : undefined,
+      );
     }
     case 'map': {
       let m: PMap | null = null;

@@ -67,7 +67,17 @@ import { wasmApi } from './wasm/wasm-module.ts';
  * process is: {@link compileLater}), count of arities compiled and of runs abandoned, and
  * of items `reduce` gave to a WebAssembly fold: for tests that compare with the closures.
  */
-export const fnCodegen = { enabled: true, compileAfter: 200, coldAfter: 20_000, compiled: 0, bailed: 0, wasm: wasmApi !== undefined, wasmCompiled: 0, fold: true, foldedItems: 0 };
+export const fnCodegen = {
+  enabled: true,
+  compileAfter: 200,
+  coldAfter: 20_000,
+  compiled: 0,
+  bailed: 0,
+  wasm: wasmApi !== undefined,
+  wasmCompiled: 0,
+  fold: true,
+  foldedItems: 0,
+};
 
 /**
  * The generated code stops (and the closures take over) where the closures would be this
@@ -170,7 +180,8 @@ function planFn(info: FnInfo, arity: Arity, slots: readonly number[]): FnPlan | 
   const foldBytes = fnCodegen.wasm && slots.length === 2 ? writeFnWasm(info, arity, slots) : undefined;
   return {
     warm,
-    code: (closures) => fastCode(generated(source), best.consts, cap, closures, foldBytes && fnInstance(foldBytes, slots).fold),
+    code: (closures) =>
+      fastCode(generated(source), best.consts, cap, closures, foldBytes && fnInstance(foldBytes, slots).fold),
   };
 }
 

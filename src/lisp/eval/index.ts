@@ -16,7 +16,16 @@
  * one `run()`.
  * @module
  */
-import type { EffectOptions, EffectRequest, Journal, Limits, Namespace, RunOptions, ToolCallRecord, Warning } from '../api.ts';
+import type {
+  EffectOptions,
+  EffectRequest,
+  Journal,
+  Limits,
+  Namespace,
+  RunOptions,
+  ToolCallRecord,
+  Warning,
+} from '../api.ts';
 import type { Node, Program } from '../analyzer/nodes.ts';
 import type { Span } from '../form.ts';
 import { PtcError, limitExceeded } from '../errors.ts';
@@ -24,7 +33,18 @@ import { fromJson, toJson } from '../json.ts';
 import { mapGet } from '../lookup.ts';
 import { prStr } from '../printer/index.ts';
 import type { Json, ToolDef } from '../tools.ts';
-import { type CallEntry, type ToolCall, callKey, errorText, performToolCall, resultToJson, safeText, taskKey, toolArgMap, validToolArgs } from './tool-calls.ts';
+import {
+  type CallEntry,
+  type ToolCall,
+  callKey,
+  errorText,
+  performToolCall,
+  resultToJson,
+  safeText,
+  taskKey,
+  toolArgMap,
+  validToolArgs,
+} from './tool-calls.ts';
 import {
   Builtin,
   LazySeq,
@@ -80,7 +100,6 @@ interface TaskFrame {
   id: string;
   calls: number;
 }
-
 
 /** `Builtin` has no subclasses: a prototype test is `instanceof Builtin`, without its slow path (see Closure.isClosure). */
 const BUILTIN_PROTO: object = Builtin.prototype;
@@ -217,14 +236,20 @@ export class Evaluator implements Runtime {
   /** The lazy seqs nested in a result (realize.ts), within the collection-size limit. */
   private realizeInside(v: Value): void {
     realizeNested(v, this.maxCollectionSize, () => {
-      throw limitExceeded('collection_size', `the result holds lazy sequences of more than ${this.maxCollectionSize} items in all (is one infinite?)`);
+      throw limitExceeded(
+        'collection_size',
+        `the result holds lazy sequences of more than ${this.maxCollectionSize} items in all (is one infinite?)`,
+      );
     });
   }
 
   private realize(v: LazySeq): Value {
     return PList.fromArray(
       v.realize(this.maxCollectionSize, () => {
-        throw limitExceeded('collection_size', `result sequence has more than ${this.maxCollectionSize} items (is it infinite?)`);
+        throw limitExceeded(
+          'collection_size',
+          `result sequence has more than ${this.maxCollectionSize} items (is it infinite?)`,
+        );
       }),
     );
   }
@@ -270,7 +295,8 @@ export class Evaluator implements Runtime {
 
   apply(f: Value, args: Value[]): Value {
     if (isClosure(f)) return this.callClosure(f, args);
-    if (f !== null && typeof f === 'object' && Object.getPrototypeOf(f) === BUILTIN_PROTO) return (f as Builtin).impl(args, this);
+    if (f !== null && typeof f === 'object' && Object.getPrototypeOf(f) === BUILTIN_PROTO)
+      return (f as Builtin).impl(args, this);
     if (f instanceof VarRef) {
       const v = this.namespace.get(f.name);
       if (v === undefined) throw new PtcError('unbound_var', `Undefined variable: ${f.name}`);
@@ -507,7 +533,14 @@ export class Evaluator implements Runtime {
       j = toJson(v, { maxItems: this.maxCollectionSize });
     } catch (e) {
       if (e instanceof PtcError) {
-        throw new PtcError(e.code, `task "${id}": ${e.message}`, n.span, e.hint ?? 'a task result must be data (nil, booleans, numbers, strings, keywords, collections)', 'eval', e.details);
+        throw new PtcError(
+          e.code,
+          `task "${id}": ${e.message}`,
+          n.span,
+          e.hint ?? 'a task result must be data (nil, booleans, numbers, strings, keywords, collections)',
+          'eval',
+          e.details,
+        );
       }
       throw e;
     }
@@ -530,13 +563,21 @@ export class Evaluator implements Runtime {
     const tool = this.st.tools.get(n.name);
     if (!tool) {
       const avail = [...this.st.tools.keys()];
-      throw new PtcError('unknown_tool', `Unknown tool: ${n.name}. ${avail.length ? `Available tools: ${avail.join(', ')}` : 'No tools available.'}`, n.span);
+      throw new PtcError(
+        'unknown_tool',
+        `Unknown tool: ${n.name}. ${avail.length ? `Available tools: ${avail.join(', ')}` : 'No tools available.'}`,
+        n.span,
+      );
     }
     const argv: Value[] = new Array(argCodes.length);
     for (let i = 0; i < argCodes.length; i++) argv[i] = argCodes[i]!(f, this);
     const argMap = toolArgMap(n.name, argv, n.span);
     if (++this.toolCount > this.st.limits.maxToolCalls) {
-      throw new PtcError('tool_call_limit_exceeded', `more than ${this.st.limits.maxToolCalls} tool calls in one program (tool_call_limit)`, n.span);
+      throw new PtcError(
+        'tool_call_limit_exceeded',
+        `more than ${this.st.limits.maxToolCalls} tool calls in one program (tool_call_limit)`,
+        n.span,
+      );
     }
     const { parsed, args, canonical } = validToolArgs(tool, argMap, n.span, this.maxCollectionSize);
     const task = this.tasks.length ? this.tasks[this.tasks.length - 1]! : null;

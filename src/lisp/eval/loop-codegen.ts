@@ -54,7 +54,13 @@ import { DONE, LOW, longestPath } from './loop-status.ts';
  * source of loop-source.ts: 50,000 kept 10,000-iteration loops 0.2 ms faster but cost the
  * 1e6-iteration loop 3 ms and collatz 4 ms.
  */
-export const loopCodegen = { enabled: true, compiled: 0, coldAfter: 5_000, wasm: wasmApi !== undefined, wasmCompiled: 0 };
+export const loopCodegen = {
+  enabled: true,
+  compiled: 0,
+  coldAfter: 5_000,
+  wasm: wasmApi !== undefined,
+  wasmCompiled: 0,
+};
 
 /**
  * The loop's iterations as one JS function (see the module comment), or undefined when
@@ -109,7 +115,15 @@ export function fastLoop(body: Node, slots: readonly number[], closures: Code): 
 const CHUNK = 1 << 20;
 
 /** Runs the loop: generated iterations while they can, the closures for the others. */
-function drive(iterations: Iterations, consts: Value[], slots: readonly number[], max: number, closures: Code, f: Value[], ev: Evaluator): Value {
+function drive(
+  iterations: Iterations,
+  consts: Value[],
+  slots: readonly number[],
+  max: number,
+  closures: Code,
+  f: Value[],
+  ev: Evaluator,
+): Value {
   const n = slots.length;
   // filled with nil first: an array of any values from the start, whatever the locals hold
   // (one that starts as small integers changes kind when a double arrives, and V8's
@@ -142,4 +156,3 @@ function drive(iterations: Iterations, consts: Value[], slots: readonly number[]
     s[n] = ev.ticks;
   }
 }
-

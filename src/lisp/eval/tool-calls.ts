@@ -87,7 +87,12 @@ export function toolArgMap(name: string, argv: Value[], span: Span): Value {
   if (argv.length === 1) {
     const argMap = argv[0]!;
     if (argMap !== null && !isMap(argMap)) {
-      throw new PtcError('invalid_tool_args', `tool/${name} takes named arguments, got a ${typeName(argMap)}`, span, `wrap arguments in a map: (tool/${name} {:key value})`);
+      throw new PtcError(
+        'invalid_tool_args',
+        `tool/${name} takes named arguments, got a ${typeName(argMap)}`,
+        span,
+        `wrap arguments in a map: (tool/${name} {:key value})`,
+      );
     }
     return argMap;
   }
@@ -95,7 +100,11 @@ export function toolArgMap(name: string, argv: Value[], span: Span): Value {
   for (let i = 0; i < argv.length; i += 2) {
     const k = argv[i]!;
     if (!isKeyword(k) && typeof k !== 'string') {
-      throw new PtcError('invalid_tool_args', `tool/${name}: argument names must be keywords, got ${typeName(k)}`, span);
+      throw new PtcError(
+        'invalid_tool_args',
+        `tool/${name}: argument names must be keywords, got ${typeName(k)}`,
+        span,
+      );
     }
     entries.push([k, argv[i + 1]!]);
   }
@@ -103,7 +112,12 @@ export function toolArgMap(name: string, argv: Value[], span: Span): Value {
 }
 
 /** The argument map as JSON, checked against the tool's zod schema. */
-export function validToolArgs(tool: ToolDef, argMap: Value, span: Span, maxItems: number): { parsed: unknown; args: Json; canonical: string } {
+export function validToolArgs(
+  tool: ToolDef,
+  argMap: Value,
+  span: Span,
+  maxItems: number,
+): { parsed: unknown; args: Json; canonical: string } {
   let json: Json;
   try {
     json = toToolArgs(argMap, shapeOf(tool), { maxItems });
@@ -150,7 +164,9 @@ export function performToolCall(call: ToolCall, st: RunState, ev: Evaluator): Va
     const failure = fx.errors?.get(key);
     if (failure !== undefined) {
       ev.toolCalls.push({ tool: tool.name, args, taskId, idempotencyKey: key, error: failure, durationMs: 0 });
-      throw new PtcError('tool_error', `tool/${tool.name} failed: ${failure}`, span, undefined, 'eval', { failure: toolFailure(tool.name, failure) });
+      throw new PtcError('tool_error', `tool/${tool.name} failed: ${failure}`, span, undefined, 'eval', {
+        failure: toolFailure(tool.name, failure),
+      });
     }
     ev.pendingEffects.push({ id: key, taskId, tool: tool.name, args, idempotencyKey: key, span });
     throw SUSPEND;
@@ -170,7 +186,11 @@ export function performToolCall(call: ToolCall, st: RunState, ev: Evaluator): Va
 /** A call this run has seen before (an earlier evaluation of the same program). */
 function answerFromLog(call: ToolCall, known: CallEntry, ev: Evaluator): Value {
   if (known.tool !== call.tool.name || known.args !== call.canonical) {
-    throw new PtcError('tool_error', `tool/${call.tool.name}: the program made different tool calls when it was re-evaluated (is it deterministic?)`, call.span);
+    throw new PtcError(
+      'tool_error',
+      `tool/${call.tool.name}: the program made different tool calls when it was re-evaluated (is it deterministic?)`,
+      call.span,
+    );
   }
   if (known.state === 'pending') {
     ev.pendingCalls.push(known);
@@ -210,7 +230,9 @@ function callHandler(call: ToolCall, st: RunState, ev: Evaluator): Value {
 }
 
 const isThenable = (x: unknown): x is Promise<unknown> =>
-  x !== null && (typeof x === 'object' || typeof x === 'function') && typeof (x as { then?: unknown }).then === 'function';
+  x !== null &&
+  (typeof x === 'object' || typeof x === 'function') &&
+  typeof (x as { then?: unknown }).then === 'function';
 
 function settleOk(entry: CallEntry, v: unknown, name: string): void {
   entry.record.durationMs = Date.now() - entry.started;
@@ -227,6 +249,8 @@ function settleError(entry: CallEntry, e: unknown, name: string): void {
   entry.record.durationMs = Date.now() - entry.started;
   const msg = safeText(errorText(e));
   entry.state = 'error';
-  entry.error = new PtcError('tool_error', `tool/${name} failed: ${msg}`, undefined, undefined, 'eval', { failure: toolFailure(name, e instanceof Error && e.name === 'ToolRejected' ? e : msg) });
+  entry.error = new PtcError('tool_error', `tool/${name} failed: ${msg}`, undefined, undefined, 'eval', {
+    failure: toolFailure(name, e instanceof Error && e.name === 'ToolRejected' ? e : msg),
+  });
   entry.record.error = msg;
 }

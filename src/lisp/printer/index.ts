@@ -12,6 +12,15 @@
  * Decisions are documented in docs/language.md.
  * @module
  */
-export { prStr, prStrLimited, valueSource, printStr, printlnText, strOf, quoteString, type PrintOptions } from './print.ts';
+export {
+  prStr,
+  prStrLimited,
+  valueSource,
+  printStr,
+  printlnText,
+  strOf,
+  quoteString,
+  type PrintOptions,
+} from './print.ts';
 export { formatNumber, strNumber } from './number.ts';
 export { printForm, charLiteral } from './form.ts';

@@ -5,7 +5,20 @@
  */
 import { isList } from 'immutable';
 import { PtcError, limitExceeded } from '../errors.ts';
-import { LazySeq, type PMap, type Value, isFn, isMap, isSet, isKeyword, isLazySeq, isPList, isReduced, isRegex, isSymbol } from '../values.ts';
+import {
+  LazySeq,
+  type PMap,
+  type Value,
+  isFn,
+  isMap,
+  isSet,
+  isKeyword,
+  isLazySeq,
+  isPList,
+  isReduced,
+  isRegex,
+  isSymbol,
+} from '../values.ts';
 import { formatNumber, strNumber } from './number.ts';
 
 export interface PrintOptions {
@@ -74,7 +87,9 @@ class Writer {
         return this.put(this.readably ? quoteString(v) : v);
     }
     if (isKeyword(v)) {
-      return this.put(this.code && !READABLE_KEYWORD.test(v.fullName) ? `(keyword ${quoteString(v.fullName)})` : `:${v.fullName}`);
+      return this.put(
+        this.code && !READABLE_KEYWORD.test(v.fullName) ? `(keyword ${quoteString(v.fullName)})` : `:${v.fullName}`,
+      );
     }
     if (isSymbol(v)) return this.put(this.code ? `'${v.fullName}` : v.fullName);
     if (depth >= this.maxDepth) {
@@ -108,7 +123,10 @@ class Writer {
   }
 
   private tooMany(): never {
-    throw limitExceeded('collection_size', `cannot print a ${this.code ? 'collection' : 'sequence'} of more than ${this.maxItems} items`);
+    throw limitExceeded(
+      'collection_size',
+      `cannot print a ${this.code ? 'collection' : 'sequence'} of more than ${this.maxItems} items`,
+    );
   }
 
   private lazy(s: LazySeq, depth: number): void {
@@ -170,14 +188,28 @@ export function quoteString(s: string): string {
  * Prints `v`. With `cutAt` the text is cut there (printing stops); without, a text
  * longer than `options.maxChars` is a `limit_exceeded` error.
  */
-function render(v: Value, readably: boolean, options: PrintOptions, cutAt: number | null, code = false): { text: string; cut: boolean } {
+function render(
+  v: Value,
+  readably: boolean,
+  options: PrintOptions,
+  cutAt: number | null,
+  code = false,
+): { text: string; cut: boolean } {
   const maxChars = cutAt ?? options.maxChars ?? DEFAULT_MAX_CHARS;
-  const w = new Writer(readably, code, options.maxItems ?? DEFAULT_MAX_ITEMS, options.maxDepth ?? DEFAULT_MAX_DEPTH, maxChars, options.charge);
+  const w = new Writer(
+    readably,
+    code,
+    options.maxItems ?? DEFAULT_MAX_ITEMS,
+    options.maxDepth ?? DEFAULT_MAX_DEPTH,
+    maxChars,
+    options.charge,
+  );
   try {
     w.value(v, 0);
     return { text: w.out, cut: false };
   } catch (e) {
-    if (e === FULL && cutAt === null) throw limitExceeded('output', `printed value has more than ${maxChars} characters`);
+    if (e === FULL && cutAt === null)
+      throw limitExceeded('output', `printed value has more than ${maxChars} characters`);
     if (e === FULL) return { text: w.out.slice(0, maxChars), cut: true };
     if (e instanceof PtcError) throw e;
     if (e instanceof RangeError) {

@@ -62,7 +62,8 @@ export function checkDuplicates(items: Form[], what: 'map' | 'set', span: Span):
     // small literals: pairwise, no allocation
     for (let i = step; i < items.length; i += step) {
       for (let j = 0; j < i; j += step) {
-        if (sameLiteral(items[j]!, items[i]!)) throw parseError(M.duplicateKey(what, describeKey(items[i]!)), items[i]!.span ?? span);
+        if (sameLiteral(items[j]!, items[i]!))
+          throw parseError(M.duplicateKey(what, describeKey(items[i]!)), items[i]!.span ?? span);
       }
     }
     return;

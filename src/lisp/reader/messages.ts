@@ -15,10 +15,12 @@ export const readerMessages = {
     `mismatched '${closer}': expected '${expected}' to close '${open}' opened at ${at(opened)}`,
   oddMap: (count: number, opened: Span): string =>
     `map literal opened at ${at(opened)} has an odd number of forms (${count}): every key needs a value`,
-  duplicateKey: (what: 'map' | 'set', key: string): string => `duplicate ${what === 'map' ? 'key' : 'member'} ${key} in ${what} literal`,
+  duplicateKey: (what: 'map' | 'set', key: string): string =>
+    `duplicate ${what === 'map' ? 'key' : 'member'} ${key} in ${what} literal`,
   unterminatedString: (opened: Span): string => `unterminated string opened at ${at(opened)}`,
   unterminatedRegex: (opened: Span): string => `unterminated regex opened at ${at(opened)}`,
-  badUnicodeEscape: (text: string): string => `invalid unicode escape ${JSON.stringify(text)} in string: expected \\u followed by 4 hex digits`,
+  badUnicodeEscape: (text: string): string =>
+    `invalid unicode escape ${JSON.stringify(text)} in string: expected \\u followed by 4 hex digits`,
   invalidNumber: (text: string): string => `invalid number: ${text}`,
   invalidToken: (text: string): string => `invalid token: ${text}`,
   unsupportedChar: (text: string): string => `unsupported character: \\${text}`,
@@ -51,7 +53,8 @@ export const readerHints = {
   unclosed: 'add the missing closing delimiter',
   oddMap: 'maps are written {:key value, :key2 value2}',
   unsupportedDispatch: 'supported # forms are #{...} sets, #"..." regexes, #(...) functions, #_ discard and #\'var',
-  unsupportedChar: 'characters are written \\a, \\newline, \\space, \\tab, \\return, \\backspace, \\formfeed or \\uXXXX',
+  unsupportedChar:
+    'characters are written \\a, \\newline, \\space, \\tab, \\return, \\backspace, \\formfeed or \\uXXXX',
 } as const;
 
 export const parseError = (message: string, span: Span, hint?: string): PtcError =>

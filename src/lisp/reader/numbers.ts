@@ -29,7 +29,7 @@ export function parseNumber(src: string, start: number, end: number): number | u
   if (i === end && intEnd - intStart < 16 && (src.charCodeAt(intStart) !== 48 || intEnd - intStart === 1)) {
     return sign * acc;
   }
-  if (i === end || (i === end - 1 && src.charCodeAt(i) === 78 /* N */)) {
+  if (i === end || (i === end - 1 && src.charCodeAt(i) === 78) /* N */) {
     const digits = src.slice(intStart, intEnd);
     if (digits.length > 1 && digits.charCodeAt(0) === 48) {
       // leading zero: octal, as in Clojure

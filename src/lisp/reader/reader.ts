@@ -250,7 +250,12 @@ class Reader {
     // 'x reads as (quote x)
     this.stack.pop();
     const open = frame.open;
-    const span: Span = { offset: open.offset, length: form.span.offset + form.span.length - open.offset, line: open.line, col: open.col };
+    const span: Span = {
+      offset: open.offset,
+      length: form.span.offset + form.span.length - open.offset,
+      line: open.line,
+      col: open.col,
+    };
     this.emit({ kind: 'list', items: [{ kind: 'symbol', ns: null, name: 'quote', span: open }, form], span });
   }
 
@@ -340,7 +345,8 @@ class Reader {
     }
     const slash = text.indexOf('/');
     if (slash < 0 || text === '/') {
-      if (text.charCodeAt(text.length - 1) === COLON || text.includes('::')) throw parseError(M.invalidToken(text), span);
+      if (text.charCodeAt(text.length - 1) === COLON || text.includes('::'))
+        throw parseError(M.invalidToken(text), span);
       return { kind: 'symbol', ns: null, name: text, span };
     }
     const ns = text.slice(0, slash);

@@ -78,7 +78,10 @@ export function renderPrints(prints: readonly string[], limit = FEEDBACK_PRINT_C
   }
   const omittedLines = lines.length - i;
   const omittedChars = lines.slice(i).reduce((a, l) => a + l.length + 1, 0);
-  const what = [omittedLines ? `${omittedLines} more ${omittedLines === 1 ? 'line' : 'lines'} (${omittedChars} characters)` : '', partial ? 'the rest of the last line' : '']
+  const what = [
+    omittedLines ? `${omittedLines} more ${omittedLines === 1 ? 'line' : 'lines'} (${omittedChars} characters)` : '',
+    partial ? 'the rest of the last line' : '',
+  ]
     .filter(Boolean)
     .join(' and ');
   return `${kept.join('\n')}\n[output cut at ${limit} characters: ${what} not shown; ${PRINTS_TRUNCATED}]`;

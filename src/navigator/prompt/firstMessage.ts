@@ -26,7 +26,11 @@ function exampleTaskId(tool: string, args: Json): string {
       ? Object.values(args)
           .filter((v): v is string | number => (typeof v === 'string' && v.length <= 20) || typeof v === 'number')
           .slice(0, 2)
-          .map((v) => String(v).toLowerCase().replace(/[^a-z0-9]+/g, '_'))
+          .map((v) =>
+            String(v)
+              .toLowerCase()
+              .replace(/[^a-z0-9]+/g, '_'),
+          )
       : [];
   return [tool, ...parts].join('_');
 }
@@ -38,15 +42,26 @@ export const WAITS_FOR_APPROVAL =
   'A call the person denies throws: (ex-message e) is their reason.';
 
 /** One tool: signature, description, side-effect note, approval, argument and result field descriptions, example call. */
-export function renderTool(tool: NavigatorTool, learnedShape?: string, opts: { waitsForApproval?: boolean } = {}): string {
+export function renderTool(
+  tool: NavigatorTool,
+  learnedShape?: string,
+  opts: { waitsForApproval?: boolean } = {},
+): string {
   const args = zodTypeText(tool.input);
-  const ret = tool.output ? zodTypeText(tool.output, 'output') : learnedShape ? `${learnedShape} (as an earlier call returned)` : 'any';
+  const ret = tool.output
+    ? zodTypeText(tool.output, 'output')
+    : learnedShape
+      ? `${learnedShape} (as an earlier call returned)`
+      : 'any';
   const example = (tool.example ?? zodExample(tool.input)) as Json;
   const argText = args === 'map' ? '' : ` ${ednOfJson(example, { keywordKeys: true })}`;
   const call = `(tool/${tool.name}${argText})`;
-  const exampleCall = tool.sideEffect === 'read_only' ? call : `(task ${JSON.stringify(exampleTaskId(tool.name, example))} ${call})`;
+  const exampleCall =
+    tool.sideEffect === 'read_only' ? call : `(task ${JSON.stringify(exampleTaskId(tool.name, example))} ${call})`;
   const fields = fieldDescriptions(tool.input).map(([k, d]) => `  :${k} — ${d}`);
-  const results = tool.output ? resultFieldDescriptions(tool.output).map(([path, d]) => `  result${path ? ` ${path}` : ''} — ${d}`) : [];
+  const results = tool.output
+    ? resultFieldDescriptions(tool.output).map(([path, d]) => `  result${path ? ` ${path}` : ''} — ${d}`)
+    : [];
   return [
     `tool/${tool.name} ${args === 'map' ? '{}' : args} -> ${ret}`,
     `  ${tool.description} ${SIDE_EFFECT_NOTES[tool.sideEffect]}`,
@@ -57,7 +72,11 @@ export function renderTool(tool: NavigatorTool, learnedShape?: string, opts: { w
   ].join('\n');
 }
 
-export function renderTools(tools: readonly NavigatorTool[], shapes: Readonly<Record<string, string>> = {}, waiting: readonly string[] = []): string {
+export function renderTools(
+  tools: readonly NavigatorTool[],
+  shapes: Readonly<Record<string, string>> = {},
+  waiting: readonly string[] = [],
+): string {
   if (!tools.length) return '## Tools\nNo tools available.';
   return `## Tools\n${tools.map((t) => renderTool(t, shapes[t.name], { waitsForApproval: waiting.includes(t.name) })).join('\n\n')}`;
 }
@@ -106,13 +125,18 @@ export function renderExpectedOutput(output: z.ZodType, decisions: readonly Reso
     lines.push(`Example: (return ${ednOfJson(zodExample(output), { keywordKeys: true })})`);
   }
   if (decisions.length) {
-    lines.push(`(While an external decision is missing, the task that reads it ends the program with ${waitingForm(decisions[0]!.key)}: see External decisions. Your own return is the value above.)`);
+    lines.push(
+      `(While an external decision is missing, the task that reads it ends the program with ${waitingForm(decisions[0]!.key)}: see External decisions. Your own return is the value above.)`,
+    );
   }
   return lines.join('\n');
 }
 
 export interface FirstMessageOptions {
-  agent: Pick<Agent, 'prompt' | 'tools' | 'output' | 'checklist'> & { limits?: Pick<Agent['limits'], 'maxTurns' | 'retryTurns'>; approvals?: Agent['approvals'] };
+  agent: Pick<Agent, 'prompt' | 'tools' | 'output' | 'checklist'> & {
+    limits?: Pick<Agent['limits'], 'maxTurns' | 'retryTurns'>;
+    approvals?: Agent['approvals'];
+  };
   /** the validated input (also the data/ context) */
   input: Record<string, unknown>;
   decisions?: readonly ResolvedDecision[];
@@ -136,14 +160,24 @@ export const CONTEXT_READ_CHARS = 4096;
 /** The `## Context` section: each read made before this turn with what it returned; '' when none. */
 export function renderContext(context: readonly ContextResult[] | undefined): string {
   if (!context?.length) return '';
-  const parts = context.map((c) => (c.error !== undefined ? `${c.call} failed: ${c.error}` : `${c.call} returned:\n${renderPrints([c.value ?? 'nil'], CONTEXT_READ_CHARS)}`));
-  return ['## Context', 'Read before this turn (call the tool again in your program to use a value):', ...parts].join('\n');
+  const parts = context.map((c) =>
+    c.error !== undefined
+      ? `${c.call} failed: ${c.error}`
+      : `${c.call} returned:\n${renderPrints([c.value ?? 'nil'], CONTEXT_READ_CHARS)}`,
+  );
+  return ['## Context', 'Read before this turn (call the tool again in your program to use a value):', ...parts].join(
+    '\n',
+  );
 }
 
 export function firstUserMessage(opts: FirstMessageOptions): string {
   const decisions = opts.decisions ?? [];
   return [
-    renderTools(opts.agent.tools, opts.toolShapes, toolsNeedingApproval({ tools: opts.agent.tools, approvals: opts.agent.approvals ?? {} })),
+    renderTools(
+      opts.agent.tools,
+      opts.toolShapes,
+      toolsNeedingApproval({ tools: opts.agent.tools, approvals: opts.agent.approvals ?? {} }),
+    ),
     renderData(opts.input),
     renderContext(opts.context),
     renderExpectedOutput(opts.agent.output, decisions),
@@ -160,7 +194,10 @@ export function firstUserMessage(opts: FirstMessageOptions): string {
 export function renderBudget(limits: { maxTurns: number; retryTurns: number } | undefined): string {
   if (!limits) return '';
   const turns = `You have ${limits.maxTurns} turn${limits.maxTurns === 1 ? '' : 's'} (programs) in this pass`;
-  const cost = limits.maxTurns === 1 ? ' Your one program must end the mission.' : ' Each turn is a model call: aim to do the whole mission in one program.';
+  const cost =
+    limits.maxTurns === 1
+      ? ' Your one program must end the mission.'
+      : ' Each turn is a model call: aim to do the whole mission in one program.';
   if (limits.retryTurns === 0) return `${turns}.${cost}`;
   return `${turns}, plus ${limits.retryTurns} retry turn${limits.retryTurns === 1 ? '' : 's'} used only to correct a return that does not match the expected output.${cost}`;
 }

@@ -25,7 +25,8 @@ export function renderProgress(checklist: readonly ChecklistStep[], summaries?: 
     '## Progress\n' +
     'Batch independent steps into one program, and call (step-done "ID" "what you found") as each step finishes. A step that does not apply on your path is done too: (step-done "ID" "not needed: why").\n\n' +
     lines.join('\n');
-  if (extra.length) text += `\n\n### Out-of-Plan Steps\n${extra.map((id) => `- [x] ${id}: ${done.get(id)}`).join('\n')}`;
+  if (extra.length)
+    text += `\n\n### Out-of-Plan Steps\n${extra.map((id) => `- [x] ${id}: ${done.get(id)}`).join('\n')}`;
   return text;
 }
 
@@ -46,7 +47,12 @@ export function checklistOf(checklist: readonly ChecklistStep[], summaries?: Sum
   const done = summaryMap(summaries);
   const planned = new Set(checklist.map((s) => s.id));
   return [
-    ...checklist.map((s) => ({ id: s.id, description: s.description, ...(done.has(s.id) ? { summary: done.get(s.id)! } : {}), planned: true })),
+    ...checklist.map((s) => ({
+      id: s.id,
+      description: s.description,
+      ...(done.has(s.id) ? { summary: done.get(s.id)! } : {}),
+      planned: true,
+    })),
     ...[...done.keys()]
       .filter((id) => !planned.has(id))
       .sort()
@@ -92,7 +98,9 @@ export function checklistText(items: readonly ChecklistItem[]): string {
   const done = items.filter((i) => i.summary !== undefined).length;
   const lines = [`${done} of ${items.length} steps done`];
   for (const i of items) {
-    lines.push(`  ${i.summary !== undefined ? '✓' : '○'} ${plain(i.description)}${i.planned ? '' : ' (not on the checklist)'}`);
+    lines.push(
+      `  ${i.summary !== undefined ? '✓' : '○'} ${plain(i.description)}${i.planned ? '' : ' (not on the checklist)'}`,
+    );
     for (const l of (i.summary ?? '').split('\n').filter((x) => x.trim())) lines.push(`      ${plain(l)}`);
   }
   return lines.join('\n');

@@ -63,7 +63,10 @@ export const MissionOptions = z.object({
    * `completed`, ...), so `list` can filter on it. It must be registered on the namespace
    * (`temporal operator search-attribute create --name NavigatorStatus --type Keyword`).
    */
-  statusSearchAttribute: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be a search attribute name').optional(),
+  statusSearchAttribute: z
+    .string()
+    .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be a search attribute name')
+    .optional(),
 });
 export type MissionOptions = z.infer<typeof MissionOptions>;
 
@@ -199,7 +202,15 @@ export const JournalWrite = z.object({ key: z.string().min(1), value: JsonValue 
 export const TaskReset = z.object({ key: z.string().min(1) });
 export const CancelRequest = z.object({ reason: z.string().default('cancelled') });
 
-export const MISSION_STATUSES = ['starting', 'running', 'waiting', 'completed', 'failed', 'cancelled', 'budget_exhausted'] as const;
+export const MISSION_STATUSES = [
+  'starting',
+  'running',
+  'waiting',
+  'completed',
+  'failed',
+  'cancelled',
+  'budget_exhausted',
+] as const;
 export type MissionStatus = (typeof MISSION_STATUSES)[number];
 
 /** What a waiting mission waits for. */
@@ -268,21 +279,23 @@ export interface EffectDone {
 // ---------------------------------------------------------------- activities
 
 /** One external-decision contract, made concrete for the mission's input. */
-export const DecisionContract = z.object({
-  key: z.string(),
-  description: z.string(),
-  /** the allowed values when the schema enumerates them; null accepts any JSON */
-  allowed: z.array(JsonValue).nullable(),
-  /** what `navigator approve` / `reject` write; null when the schema has no such value */
-  approveValue: JsonValue,
-  rejectValue: JsonValue,
-  /** after this long without a decision, `expiryValue` is written; null waits forever */
-  timeoutMs: z.number().int().positive().nullable(),
-  expiryValue: JsonValue,
-  /** the agent's own words for Approve and Reject, when its decision gives them */
-  /** the roles allowed to decide it (absent: anyone who may send updates) */
-  approvers: z.array(z.string()).optional(),
-}).extend(DecisionWords.shape);
+export const DecisionContract = z
+  .object({
+    key: z.string(),
+    description: z.string(),
+    /** the allowed values when the schema enumerates them; null accepts any JSON */
+    allowed: z.array(JsonValue).nullable(),
+    /** what `navigator approve` / `reject` write; null when the schema has no such value */
+    approveValue: JsonValue,
+    rejectValue: JsonValue,
+    /** after this long without a decision, `expiryValue` is written; null waits forever */
+    timeoutMs: z.number().int().positive().nullable(),
+    expiryValue: JsonValue,
+    /** the agent's own words for Approve and Reject, when its decision gives them */
+    /** the roles allowed to decide it (absent: anyone who may send updates) */
+    approvers: z.array(z.string()).optional(),
+  })
+  .extend(DecisionWords.shape);
 export type DecisionContract = z.infer<typeof DecisionContract>;
 
 /** What an agent tells the workflow about itself, once per run. */
@@ -357,9 +370,7 @@ export interface InlineToolCall {
 }
 
 export type PassOutcome =
-  | { kind: 'return'; value: Json }
-  | { kind: 'fail'; value: Json }
-  | { kind: 'error'; message: string };
+  { kind: 'return'; value: Json } | { kind: 'fail'; value: Json } | { kind: 'error'; message: string };
 
 /** The journal a pass step read: its version and a hash of its entries (src/history/hash.ts). */
 export interface JournalRead {

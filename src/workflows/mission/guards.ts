@@ -112,7 +112,8 @@ export function checkApprovalVerdict(raw: unknown): Checked<ApprovalVerdict> {
   optionalString(p, 'argsHash', v.argsHash);
   optionalString(p, 'role', v.role);
   const out: ApprovalVerdict = { key, approved: v.approved as boolean };
-  for (const field of ['by', 'note', 'argsHash', 'role'] as const) if (v[field] !== undefined) out[field] = v[field] as string;
+  for (const field of ['by', 'note', 'argsHash', 'role'] as const)
+    if (v[field] !== undefined) out[field] = v[field] as string;
   return p.check(out);
 }
 
@@ -126,10 +127,18 @@ export function checkMissionInput(raw: unknown): Checked<ParsedMissionInput> {
   const input = m.input === undefined ? {} : m.input;
   if (!isJson(input)) p.add('input', 'expected JSON data');
   checkJournal(p, m.journal);
-  if (m.runId !== undefined && (typeof m.runId !== 'string' || m.runId.length === 0)) p.add('runId', 'expected a non-empty string');
+  if (m.runId !== undefined && (typeof m.runId !== 'string' || m.runId.length === 0))
+    p.add('runId', 'expected a non-empty string');
   if (m.carried !== undefined) checkCarried(p, m.carried);
   const from = m.resumedFrom;
-  if (from !== undefined && (!isObj(from) || typeof from.workflowId !== 'string' || !from.workflowId || typeof from.runId !== 'string' || !from.runId)) {
+  if (
+    from !== undefined &&
+    (!isObj(from) ||
+      typeof from.workflowId !== 'string' ||
+      !from.workflowId ||
+      typeof from.runId !== 'string' ||
+      !from.runId)
+  ) {
     p.add('resumedFrom', 'expected {workflowId, runId} of the mission this one restarts');
   }
   const options = checkOptions(p, m.options);
@@ -179,7 +188,12 @@ function checkOptions(p: Problems, raw: unknown): ParsedMissionInput['options'] 
       toolCalls: optionalPositive(p, 'options.budgets.toolCalls', budgets.toolCalls),
       tokens: optionalPositive(p, 'options.budgets.tokens', budgets.tokens),
     }),
-    continueAsNewAfterEvents: optionalPositive(p, 'options.continueAsNewAfterEvents', o.continueAsNewAfterEvents, 2000)!,
+    continueAsNewAfterEvents: optionalPositive(
+      p,
+      'options.continueAsNewAfterEvents',
+      o.continueAsNewAfterEvents,
+      2000,
+    )!,
     timeouts: {
       passMs: optionalPositive(p, 'options.timeouts.passMs', timeouts.passMs, 60 * 60_000)!,
       toolMs: optionalPositive(p, 'options.timeouts.toolMs', timeouts.toolMs, DEFAULT_TOOL_MS)!,

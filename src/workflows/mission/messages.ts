@@ -6,7 +6,17 @@
  * recorded as rejected and changes nothing).
  */
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
-import type { ApprovalVerdict, DecisionContract, DecisionVerdict, JournalEntries, LedgerEntry, MissionOverview, PassContext, Pending, StatusView } from './contract.ts';
+import type {
+  ApprovalVerdict,
+  DecisionContract,
+  DecisionVerdict,
+  JournalEntries,
+  LedgerEntry,
+  MissionOverview,
+  PassContext,
+  Pending,
+  StatusView,
+} from './contract.ts';
 
 export interface Ack {
   journalVersion: number;

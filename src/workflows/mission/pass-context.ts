@@ -16,7 +16,15 @@
  * The workflow's commands never depend on any of this: only the activity input does.
  * Pure and import-free (types only): the workflow bundle and the worker both use it.
  */
-import type { EffectResult, Json, JournalEntries, JournalOp, PassContext, PassContextInput, PassResponse } from './contract.ts';
+import type {
+  EffectResult,
+  Json,
+  JournalEntries,
+  JournalOp,
+  PassContext,
+  PassContextInput,
+  PassResponse,
+} from './contract.ts';
 
 /** Most characters of context one step's input carries; a bigger one is read by query. */
 export const MAX_CONTEXT_INPUT_CHARS = 8 * 1024;
@@ -93,7 +101,9 @@ export class ContextFeed {
       if (json !== this.shapes) shapes = now;
       this.shapes = json;
     }
-    const input = this.base ? this.delta(this.base, step, shapes) : { full: compactContext(step.full(), step.workflowId) };
+    const input = this.base
+      ? this.delta(this.base, step, shapes)
+      : { full: compactContext(step.full(), step.workflowId) };
     return input && fits(input) ? input : undefined;
   }
 
@@ -115,12 +125,27 @@ export class ContextFeed {
 const fits = (input: PassContextInput): boolean => JSON.stringify(input).length <= MAX_CONTEXT_INPUT_CHARS;
 
 /** A context's keys at these values are left out of a whole context in an input (and `runId` when it is the workflow id). */
-const DEFAULTS = { journalVersion: 0, journal: [], summaries: {}, input: {}, lastError: null, passState: null, passStep: 0, effectResults: {}, toolShapes: {} } as const;
+const DEFAULTS = {
+  journalVersion: 0,
+  journal: [],
+  summaries: {},
+  input: {},
+  lastError: null,
+  passState: null,
+  passStep: 0,
+  effectResults: {},
+  toolShapes: {},
+} as const;
 
 const isDefault = (key: string, value: unknown): boolean => {
   const d = (DEFAULTS as Record<string, unknown>)[key];
   if (d === null || typeof d !== 'object') return value === d;
-  return typeof value === 'object' && value !== null && Array.isArray(value) === Array.isArray(d) && Object.keys(value).length === 0;
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    Array.isArray(value) === Array.isArray(d) &&
+    Object.keys(value).length === 0
+  );
 };
 
 /** The context without the keys at their defaults: a first step's is mostly its input. */
@@ -135,18 +160,34 @@ export function compactContext(context: PassContext, workflowId: string): Partia
 
 /** The context a compact one stands for. */
 export function wholeContext(compact: Partial<PassContext>, workflowId: string): PassContext {
-  return { ...DEFAULTS, journal: [], summaries: {}, input: {}, effectResults: {}, toolShapes: {}, runId: workflowId, ...compact };
+  return {
+    ...DEFAULTS,
+    journal: [],
+    summaries: {},
+    input: {},
+    effectResults: {},
+    toolShapes: {},
+    runId: workflowId,
+    ...compact,
+  };
 }
 
 /** Summaries after a pass: its own over the earlier ones (the workflow's applyPass and the worker's cache). */
-export const withSummaries = (before: Record<string, string>, pass: Record<string, string>): Record<string, string> => ({ ...before, ...pass });
+export const withSummaries = (
+  before: Record<string, string>,
+  pass: Record<string, string>,
+): Record<string, string> => ({ ...before, ...pass });
 
 /**
  * The journal after `ops`, applied to the journal a step read; `commits` are that step's
  * own (what `c` refers to). A key is re-inserted when written, as the workflow does, so
  * the order is the workflow's too. Null when an op names a commit the step did not make.
  */
-export function applyJournalOps(read: JournalEntries, commits: JournalEntries, ops: readonly JournalOp[]): JournalEntries | null {
+export function applyJournalOps(
+  read: JournalEntries,
+  commits: JournalEntries,
+  ops: readonly JournalOp[],
+): JournalEntries | null {
   const journal = new Map(read);
   const committed = new Map(commits);
   for (const op of ops) {

@@ -51,12 +51,23 @@ export async function runMission(state: MissionState): Promise<Json> {
     }
     state.applyPass(done);
     const outcome = done.outcome;
-    if (outcome.kind === 'fail') return fail(state, `the Navigator failed the mission: ${JSON.stringify(outcome.value)}`, 'NavigatorFail', outcome.value);
+    if (outcome.kind === 'fail')
+      return fail(
+        state,
+        `the Navigator failed the mission: ${JSON.stringify(outcome.value)}`,
+        'NavigatorFail',
+        outcome.value,
+      );
     if (outcome.kind === 'error') {
       state.errorPasses++;
       state.lastError = outcome.message;
       if (state.errorPasses >= state.input.options.maxPasses) {
-        return fail(state, `${state.errorPasses} passes ended in errors; last: ${outcome.message}`, 'MaxPassesExceeded', null);
+        return fail(
+          state,
+          `${state.errorPasses} passes ended in errors; last: ${outcome.message}`,
+          'MaxPassesExceeded',
+          null,
+        );
       }
       await backOff(state, ++failedInARow);
       continue;
@@ -66,7 +77,8 @@ export async function runMission(state: MissionState): Promise<Json> {
     const waitKey = waitingKey(state, outcome.value);
     if (waitKey === null) return complete(state, outcome.value);
     const timedOut = await waitForDecision(state, waitKey, readVersion);
-    if (timedOut === 'fail') return fail(state, `no decision for ${waitKey} before the deadline`, 'ApprovalTimeout', null);
+    if (timedOut === 'fail')
+      return fail(state, `no decision for ${waitKey} before the deadline`, 'ApprovalTimeout', null);
   }
 }
 
@@ -75,7 +87,14 @@ async function runOnePass(state: MissionState): Promise<DonePass> {
   // the activity's input only (never a command): the context, when small, so it need not query
   const request = (resume: boolean, settled?: readonly string[]): PassRequest => {
     const context = state.passContextInput(resume, settled);
-    return { agent: state.input.agent, pass: state.passes, journalVersion: state.journalVersion, resume, step: state.passStep, ...(context ? { context } : {}) };
+    return {
+      agent: state.input.agent,
+      pass: state.passes,
+      journalVersion: state.journalVersion,
+      resume,
+      step: state.passStep,
+      ...(context ? { context } : {}),
+    };
   };
   let response = await runPass.executeWithOptions(passOptions(state, `pass ${state.passes}`), [request(false)]);
   state.contextFeed.answered(response);
@@ -84,7 +103,12 @@ async function runOnePass(state: MissionState): Promise<DonePass> {
     state.passStep = step;
     const effects = response.effects.map((e) => ({ ...e, id: e.id ?? e.idempotencyKey }));
     await Promise.all(effects.map((e) => runEffect(state, e)));
-    response = await runPass.executeWithOptions(passOptions(state, `pass ${state.passes} resume ${step}`), [request(true, effects.map((e) => e.id))]);
+    response = await runPass.executeWithOptions(passOptions(state, `pass ${state.passes} resume ${step}`), [
+      request(
+        true,
+        effects.map((e) => e.id),
+      ),
+    ]);
     state.contextFeed.answered(response);
   }
   return response;
@@ -137,7 +161,13 @@ function passOptions(state: MissionState, summary: string): wf.ActivityOptions {
     heartbeatTimeout: t.heartbeatMs,
     summary,
     // a model that cannot be reached is retried here first: 1 s, 2 s, 4 s, 8 s between tries
-    retry: { maximumAttempts: 5, initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds', nonRetryableErrorTypes: nonRetryable('UnknownAgent', 'InvalidPassState') },
+    retry: {
+      maximumAttempts: 5,
+      initialInterval: '1 second',
+      backoffCoefficient: 2,
+      maximumInterval: '30 seconds',
+      nonRetryableErrorTypes: nonRetryable('UnknownAgent', 'InvalidPassState'),
+    },
   };
 }
 
@@ -153,7 +183,9 @@ async function runEffect(state: MissionState, effect: EffectRequest): Promise<vo
   // `charge_order_42`), which the summary carries through the payload codec. Missions
   // started before this change keep their ids on replay.
   const seq = state.ledger.length + 1;
-  const activityId = wf.patched('activity-id-without-task-id') ? `tool-${seq}-${effect.tool}` : `tool-${seq}-${effect.taskId ?? effect.tool}`;
+  const activityId = wf.patched('activity-id-without-task-id')
+    ? `tool-${seq}-${effect.tool}`
+    : `tool-${seq}-${effect.taskId ?? effect.tool}`;
   const entry = state.startEffect(effect, activityId);
   const t = state.input.options.timeouts;
   try {
@@ -165,14 +197,32 @@ async function runEffect(state: MissionState, effect: EffectRequest): Promise<vo
         summary: effect.taskId ?? effect.tool,
         retry: retryPolicyFor(entry.sideEffect),
       },
-      [{ agent: state.input.agent, tool: effect.tool, args: effect.args, idempotencyKey: effect.idempotencyKey, taskId: effect.taskId, runId: state.runId }],
+      [
+        {
+          agent: state.input.agent,
+          tool: effect.tool,
+          args: effect.args,
+          idempotencyKey: effect.idempotencyKey,
+          taskId: effect.taskId,
+          runId: state.runId,
+        },
+      ],
     );
-    Object.assign(entry, { status: 'completed', attempts: out.attempt, result: out.result }, out.failedAttempts ? { failedAttempts: out.failedAttempts } : {}, out.unavailable ? { unavailable: out.unavailable } : {});
+    Object.assign(
+      entry,
+      { status: 'completed', attempts: out.attempt, result: out.result },
+      out.failedAttempts ? { failedAttempts: out.failedAttempts } : {},
+      out.unavailable ? { unavailable: out.unavailable } : {},
+    );
     state.effectResults[effect.id] = { ok: out.result };
   } catch (err) {
     const message = failureMessage(err);
     const { attempt, failedAttempts } = failureDetails(err);
-    Object.assign(entry, { status: 'failed', attempts: attempt, error: message }, failedAttempts ? { failedAttempts } : {});
+    Object.assign(
+      entry,
+      { status: 'failed', attempts: attempt, error: message },
+      failedAttempts ? { failedAttempts } : {},
+    );
     state.effectResults[effect.id] = { error: message };
   }
 }
@@ -189,14 +239,31 @@ async function approvedToRun(state: MissionState, effect: EffectRequest): Promis
   const { timeoutMs = null, onTimeout } = state.input.options.approval;
   setStatus(state, 'waiting');
   const approvers = state.agent?.approvers?.[effect.tool];
-  const request = { key: effect.idempotencyKey, tool: effect.tool, taskId: effect.taskId, args: effect.args, ...(effect.call ? { call: effect.call } : {}), ...(approvers ? { approvers } : {}) };
+  const request = {
+    key: effect.idempotencyKey,
+    tool: effect.tool,
+    taskId: effect.taskId,
+    args: effect.args,
+    ...(effect.call ? { call: effect.call } : {}),
+    ...(approvers ? { approvers } : {}),
+  };
   const outcome = await state.approvals.wait(request, timeoutMs, () => state.cancelReason !== null);
   setStatus(state, state.approvals.pending.size ? 'waiting' : 'running');
   if (outcome.kind === 'approved') return true;
   if (outcome.kind === 'expired' && onTimeout === 'fail') {
-    fail(state, `no approval for ${effect.tool}${effect.taskId ? ` (task ${effect.taskId})` : ''} before the deadline`, 'ApprovalTimeout', null);
+    fail(
+      state,
+      `no approval for ${effect.tool}${effect.taskId ? ` (task ${effect.taskId})` : ''} before the deadline`,
+      'ApprovalTimeout',
+      null,
+    );
   }
-  const why = outcome.kind === 'denied' ? outcome.message : outcome.kind === 'expired' ? 'no approval before the deadline' : `mission cancelled: ${state.cancelReason}`;
+  const why =
+    outcome.kind === 'denied'
+      ? outcome.message
+      : outcome.kind === 'expired'
+        ? 'no approval before the deadline'
+        : `mission cancelled: ${state.cancelReason}`;
   state.effectResults[effect.id] = { error: `tool ${effect.tool} was not approved: ${why}` };
   return false;
 }
@@ -266,15 +333,27 @@ function fail(state: MissionState, message: string, type: FailureType, value: Js
 function setStatus(state: MissionState, status: MissionState['status']): void {
   const changed = state.status !== status;
   state.status = status;
-  publishStatus({ status, changed, details: currentDetails(state), attribute: state.input.options.statusSearchAttribute });
+  publishStatus({
+    status,
+    changed,
+    details: currentDetails(state),
+    attribute: state.input.options.statusSearchAttribute,
+  });
 }
 
 function currentDetails(state: MissionState): string {
   const lines = [`**${state.status}**, pass ${state.passes}, ${state.journal.size} tasks in the journal`];
   if (state.pending) {
-    lines.push(`Waiting for \`${state.pending.key}\`${state.pending.deadline ? ` until ${state.pending.deadline}` : ''}`);
+    lines.push(
+      `Waiting for \`${state.pending.key}\`${state.pending.deadline ? ` until ${state.pending.deadline}` : ''}`,
+    );
   }
   const recent = state.journalEntries().slice(-10);
-  if (recent.length) lines.push('', '## Mission Log (latest)', ...recent.map(([k, v]) => `- [done] ${k}: ${JSON.stringify(v).slice(0, 200)}`));
+  if (recent.length)
+    lines.push(
+      '',
+      '## Mission Log (latest)',
+      ...recent.map(([k, v]) => `- [done] ${k}: ${JSON.stringify(v).slice(0, 200)}`),
+    );
   return lines.join('\n');
 }

@@ -214,7 +214,9 @@ export class MissionState {
 
   /** An effect whose idempotency key already completed in this mission: its result. */
   completedEffect(idempotencyKey: string): LedgerEntry | undefined {
-    return this.ledger.find((e) => e.idempotencyKey === idempotencyKey && e.status === 'completed' && e.activity !== `pass-${e.pass}`);
+    return this.ledger.find(
+      (e) => e.idempotencyKey === idempotencyKey && e.status === 'completed' && e.activity !== `pass-${e.pass}`,
+    );
   }
 
   // ---------------------------------------------------------------- budgets
@@ -297,7 +299,14 @@ export class MissionState {
       input: this.input.input,
       effectApprovals: [...this.approvals.pending.values()],
       approvals: this.approvals.records,
-      effectsDone: this.ledger.slice(-20).map((e) => ({ seq: e.seq, pass: e.pass, tool: e.tool, taskId: e.taskId, key: e.idempotencyKey, status: e.status })),
+      effectsDone: this.ledger.slice(-20).map((e) => ({
+        seq: e.seq,
+        pass: e.pass,
+        tool: e.tool,
+        taskId: e.taskId,
+        key: e.idempotencyKey,
+        status: e.status,
+      })),
     };
   }
 
@@ -342,9 +351,13 @@ export function decisionProblem(state: MissionState, key: string, value: Json, r
   if (state.status === 'completed' || state.status === 'failed' || state.status === 'cancelled') {
     return `the mission is ${state.status}`;
   }
-  const known = new Set([...(state.agent?.decisions ?? []).map((d) => d.key), ...(state.pending ? [state.pending.key] : [])]);
+  const known = new Set([
+    ...(state.agent?.decisions ?? []).map((d) => d.key),
+    ...(state.pending ? [state.pending.key] : []),
+  ]);
   if (known.size === 0) return `this mission takes no decisions`;
-  if (!known.has(key)) return `unknown decision key ${JSON.stringify(key)}; expected ${[...known].map((k) => JSON.stringify(k)).join(' or ')}`;
+  if (!known.has(key))
+    return `unknown decision key ${JSON.stringify(key)}; expected ${[...known].map((k) => JSON.stringify(k)).join(' or ')}`;
   const allowed = contractFor(state, key)?.allowed ?? null;
   if (allowed && !allowed.some((a) => JSON.stringify(a) === JSON.stringify(value))) {
     return `value ${JSON.stringify(value)} is not allowed for ${key}; allowed: ${allowed.map((a) => JSON.stringify(a)).join(', ')}`;
@@ -358,7 +371,10 @@ export function waitingKey(state: MissionState, value: Json): string | null {
 }
 
 /** How long a wait for `key` may last and what its deadline does. */
-export function deadlineOf(state: MissionState, key: string): { timeoutMs: number | null; onTimeout: 'expiry_value' | 'fail' } {
+export function deadlineOf(
+  state: MissionState,
+  key: string,
+): { timeoutMs: number | null; onTimeout: 'expiry_value' | 'fail' } {
   const contract = contractFor(state, key);
   const approval = state.input.options.approval;
   const timeoutMs = approval.timeoutMs ?? contract?.timeoutMs ?? null;

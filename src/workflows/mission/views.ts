@@ -10,6 +10,9 @@ export function renderMissionLog(entries: JournalEntries): string {
   return renderLog(new Map(entries)) || '(no completed tasks yet)';
 }
 
-export function renderProgress(checklist: ReadonlyArray<{ id: string; description: string }>, summaries: Record<string, string>): string {
+export function renderProgress(
+  checklist: ReadonlyArray<{ id: string; description: string }>,
+  summaries: Record<string, string>,
+): string {
   return renderChecklist(checklist, summaries) || '(this agent has no checklist)';
 }

@@ -7,7 +7,15 @@ import { problemsText } from '../../kernel/contract.ts';
 import * as wf from '@temporalio/workflow';
 import { failure } from '../../kernel/failures.ts';
 import type { Json, MissionInput } from './contract.ts';
-import { checkApprovalVerdict, checkCancel, checkDecision, checkJournalWrite, checkMissionInput, checkTaskReset, type Checked } from './guards.ts';
+import {
+  checkApprovalVerdict,
+  checkCancel,
+  checkDecision,
+  checkJournalWrite,
+  checkMissionInput,
+  checkTaskReset,
+  type Checked,
+} from './guards.ts';
 import { MissionState, decisionProblem } from './state.ts';
 import * as m from './messages.ts';
 import { runMission } from './run.ts';
@@ -58,11 +66,15 @@ function setHandlers(state: MissionState): void {
     else decide(d);
   });
 
-  wf.setHandler(m.writeJournalUpdate, (w) => {
-    const { key, value } = valid(checkJournalWrite(w));
-    state.writeByPerson(key, value);
-    return ack();
-  }, { validator: (w) => (valid(checkJournalWrite(w)), notFinished()) });
+  wf.setHandler(
+    m.writeJournalUpdate,
+    (w) => {
+      const { key, value } = valid(checkJournalWrite(w));
+      state.writeByPerson(key, value);
+      return ack();
+    },
+    { validator: (w) => (valid(checkJournalWrite(w)), notFinished()) },
+  );
   wf.setHandler(m.writeJournalSignal, (w) => {
     const c = checkJournalWrite(w);
     if (!c.ok) return void reject('writeJournal', problemsOf(c)!);
@@ -97,16 +109,20 @@ function setHandlers(state: MissionState): void {
   });
 
   // approveEffect: only an effect that waits now, one verdict each
-  wf.setHandler(m.approveEffectUpdate, (raw) => {
-    const v = valid(checkApprovalVerdict(raw));
-    state.approvals.decide(v);
-    return { key: v.key, approved: v.approved };
-  }, {
-    validator: (raw) => {
-      const problem = state.approvals.problem(valid(checkApprovalVerdict(raw)));
-      if (problem) throw new Error(problem);
+  wf.setHandler(
+    m.approveEffectUpdate,
+    (raw) => {
+      const v = valid(checkApprovalVerdict(raw));
+      state.approvals.decide(v);
+      return { key: v.key, approved: v.approved };
     },
-  });
+    {
+      validator: (raw) => {
+        const problem = state.approvals.problem(valid(checkApprovalVerdict(raw)));
+        if (problem) throw new Error(problem);
+      },
+    },
+  );
 
   // each read once, for its own query and for the overview that answers them together
   const status = () => state.statusView(wf.workflowInfo().runId, Date.now());
@@ -121,6 +137,13 @@ function setHandlers(state: MissionState): void {
   wf.setHandler(m.ledgerQuery, () => state.ledger);
   wf.setHandler(m.pendingQuery, () => state.pending);
   wf.setHandler(m.decisionsQuery, decisions);
-  wf.setHandler(m.overviewQuery, () => ({ status: status(), journal: journal(), ledger: state.ledger, progress: progress(), summaries: state.summaries, decisions: decisions() }));
+  wf.setHandler(m.overviewQuery, () => ({
+    status: status(),
+    journal: journal(),
+    ledger: state.ledger,
+    progress: progress(),
+    summaries: state.summaries,
+    decisions: decisions(),
+  }));
   wf.setHandler(m.passContextQuery, () => state.passContext());
 }

@@ -5,7 +5,16 @@
  * workflow bundle, see guards.ts).
  */
 import { z } from 'zod';
-import { JsonValue, PlanDocument, PlanOptions, type Json, type Plan, type PlanProblem, type PlanStatus, type StepStatus } from '../../plans/schema.ts';
+import {
+  JsonValue,
+  PlanDocument,
+  PlanOptions,
+  type Json,
+  type Plan,
+  type PlanProblem,
+  type PlanStatus,
+  type StepStatus,
+} from '../../plans/schema.ts';
 import type { ExecutionSummary } from '../../plans/scheduler.ts';
 import type { EvaluatedStep, StepEvaluation } from '../../plans/evaluate.ts';
 import type { SideEffectClass } from '../../kernel/contract.ts';
@@ -35,7 +44,9 @@ export const PlanInput = z
     /** set by the workflow itself when it continues as new */
     carried: z.unknown().optional(),
   })
-  .refine((p) => p.request !== undefined || p.document !== undefined || p.carried !== undefined, { message: 'a plan needs a request (planner) or a document (given plan)' });
+  .refine((p) => p.request !== undefined || p.document !== undefined || p.carried !== undefined, {
+    message: 'a plan needs a request (planner) or a document (given plan)',
+  });
 export type PlanInput = z.input<typeof PlanInput>;
 
 /** A change to the plan: one entry per version. */
@@ -132,7 +143,10 @@ export interface PlanStatusView {
   questions: PendingQuestion[];
   summary: ExecutionSummary | null;
   error: string | null;
-  budgets: { used: { wallClockMs: number; toolCalls: number; recoveries: number }; limits: { wallClockMs?: number; toolCalls?: number } };
+  budgets: {
+    used: { wallClockMs: number; toolCalls: number; recoveries: number };
+    limits: { wallClockMs?: number; toolCalls?: number };
+  };
   rejectedSignals: Array<{ signal: string; reason: string }>;
 }
 

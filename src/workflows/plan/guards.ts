@@ -34,11 +34,14 @@ export function checkPlanInput(raw: unknown): Checked<ParsedPlanInput> {
     return p.check(raw as ParsedPlanInput);
   }
   if (typeof raw.agent !== 'string' || raw.agent === '') p.add('agent', 'expected a non-empty string');
-  if (raw.request !== undefined && (typeof raw.request !== 'string' || raw.request === '')) p.add('request', 'expected a non-empty string');
+  if (raw.request !== undefined && (typeof raw.request !== 'string' || raw.request === ''))
+    p.add('request', 'expected a non-empty string');
   if (raw.context !== undefined && !isJson(raw.context)) p.add('context', 'expected JSON data');
   if (raw.document !== undefined) checkDocument(p, raw.document);
-  if (raw.params !== undefined && !(isObj(raw.params) && Object.values(raw.params).every((v) => isJson(v)))) p.add('params', 'expected an object of JSON values');
-  if (raw.taskId !== undefined && (typeof raw.taskId !== 'string' || raw.taskId === '')) p.add('taskId', 'expected a non-empty string');
+  if (raw.params !== undefined && !(isObj(raw.params) && Object.values(raw.params).every((v) => isJson(v))))
+    p.add('params', 'expected an object of JSON values');
+  if (raw.taskId !== undefined && (typeof raw.taskId !== 'string' || raw.taskId === ''))
+    p.add('taskId', 'expected a non-empty string');
   if (raw.approve !== undefined && typeof raw.approve !== 'boolean') p.add('approve', 'expected true or false');
   if (raw.options !== undefined) strictObject(OPTION_FIELDS)(p, 'options', raw.options);
   if (raw.carried === undefined && raw.request === undefined && raw.document === undefined) {
@@ -52,7 +55,10 @@ function checkDocument(p: Problems, d: unknown): void {
   if (!Array.isArray(d.steps)) p.add('document.steps', 'expected an array');
   else if (d.steps.length === 0) p.add('document.steps', 'a plan needs at least one step', 'too_small');
   if (d.params !== undefined) checkParams(p, d.params);
-  if (d.estimatedDuration !== undefined && !(typeof d.estimatedDuration === 'number' && Number.isFinite(d.estimatedDuration) && d.estimatedDuration >= 0)) {
+  if (
+    d.estimatedDuration !== undefined &&
+    !(typeof d.estimatedDuration === 'number' && Number.isFinite(d.estimatedDuration) && d.estimatedDuration >= 0)
+  ) {
     p.add('document.estimatedDuration', 'expected a number >= 0');
   }
   if (d.options !== undefined) strictObject(OPTION_FIELDS)(p, 'document.options', d.options);
@@ -61,7 +67,8 @@ function checkDocument(p: Problems, d: unknown): void {
 function checkParams(p: Problems, params: unknown): void {
   if (!isObj(params)) return p.add('document.params', 'expected an object');
   for (const [name, schema] of Object.entries(params)) {
-    if (!PARAM_NAME.test(name)) p.add(`document.params.${name}`, 'a parameter name is letters, digits, _ and -', 'invalid_value');
+    if (!PARAM_NAME.test(name))
+      p.add(`document.params.${name}`, 'a parameter name is letters, digits, _ and -', 'invalid_value');
     if (!isObj(schema) || !isJson(schema)) p.add(`document.params.${name}`, 'expected a JSON Schema object');
   }
 }
@@ -84,10 +91,12 @@ function positive(p: Problems, path: string, v: unknown): void {
 
 function oneOf(...allowed: string[]) {
   return (p: Problems, path: string, v: unknown): void => {
-    if (typeof v !== 'string' || !allowed.includes(v)) p.add(path, `expected ${allowed.map((a) => JSON.stringify(a)).join(' or ')}`, 'invalid_value');
+    if (typeof v !== 'string' || !allowed.includes(v))
+      p.add(path, `expected ${allowed.map((a) => JSON.stringify(a)).join(' or ')}`, 'invalid_value');
   };
 }
 
 function searchAttributeName(p: Problems, path: string, v: unknown): void {
-  if (typeof v !== 'string' || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(v)) p.add(path, 'must be a search attribute name', 'invalid_value');
+  if (typeof v !== 'string' || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(v))
+    p.add(path, 'must be a search attribute name', 'invalid_value');
 }

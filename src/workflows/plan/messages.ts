@@ -6,7 +6,18 @@
  * recorded as rejected and changes nothing).
  */
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
-import type { AnswerAck, Plan, PlanAck, PlanLedgerEntry, PlanStatusView, PlanVersion, ProgressView, StepAnswer, StepProgressReport, StepVerdict } from './contract.ts';
+import type {
+  AnswerAck,
+  Plan,
+  PlanAck,
+  PlanLedgerEntry,
+  PlanStatusView,
+  PlanVersion,
+  ProgressView,
+  StepAnswer,
+  StepProgressReport,
+  StepVerdict,
+} from './contract.ts';
 
 /** a review edit: `{kind: 'edit' | 'skip' | 'add' | 'remove' | 'reorder', ...}` (src/plans/edits.ts) */
 export const editPlanUpdate = defineUpdate<PlanAck, [{ edit: unknown; by?: string }]>('editPlan');

@@ -14,14 +14,20 @@ import { askIsComputed } from '../../plans/references.ts';
 import type { AnswerAck, PlanAck, PlanActivities, StepAnswer } from './contract.ts';
 import { type PlanState, iso } from './state.ts';
 
-const { checkPlanAnswer } = wf.proxyActivities<PlanActivities>({ startToCloseTimeout: '1 minute', retry: { maximumAttempts: 5 } });
+const { checkPlanAnswer } = wf.proxyActivities<PlanActivities>({
+  startToCloseTimeout: '1 minute',
+  retry: { maximumAttempts: 5 },
+});
 
 /**
  * The question as it is put to the person: as written, or with its text and schema
  * computed from earlier results (recorded as the step's `resolved` before it waits).
  */
 export function askOf(step: Step): { question: string; schema: { [key: string]: Json } } {
-  const ask = (askIsComputed(step) && step.resolved ? step.resolved : step.ask!) as { question: string; schema: { [key: string]: Json } };
+  const ask = (askIsComputed(step) && step.resolved ? step.resolved : step.ask!) as {
+    question: string;
+    schema: { [key: string]: Json };
+  };
   return { question: ask.question, schema: ask.schema };
 }
 
@@ -29,14 +35,21 @@ export function askOf(step: Step): { question: string; schema: { [key: string]: 
 export async function awaitAnswer(state: PlanState, step: Step, onWait: () => void): Promise<void> {
   const since = Date.now();
   const ask = askOf(step);
-  state.questions.set(step.id, { stepId: step.id, description: step.description, question: ask.question, schema: ask.schema, since: iso(since) });
+  state.questions.set(step.id, {
+    stepId: step.id,
+    description: step.description,
+    question: ask.question,
+    schema: ask.schema,
+    since: iso(since),
+  });
   state.updateStep(step.id, { status: 'awaiting_answer' }, since);
   onWait();
   await wf.condition(() => state.answers.has(step.id) || state.cancelReason !== null || state.abortReason !== null);
   state.questions.delete(step.id);
   const answer = state.answers.get(step.id);
   if (!answer) {
-    const reason = state.cancelReason !== null ? `plan cancelled: ${state.cancelReason}` : `plan stopped: ${state.abortReason}`;
+    const reason =
+      state.cancelReason !== null ? `plan cancelled: ${state.cancelReason}` : `plan stopped: ${state.abortReason}`;
     return void state.updateStep(step.id, { status: 'skipped', reason }, Date.now());
   }
   const now = Date.now();
@@ -59,9 +72,10 @@ export async function acceptAnswer(state: PlanState, req: StepAnswer, ack: () =>
   try {
     refuseIf(state.answerProblem(req.stepId));
     const step = state.step(req.stepId)!;
-    const checked = await checkPlanAnswer.executeWithOptions({ summary: `check the answer to ${step.id}`.slice(0, 200) }, [
-      { planId: state.planId, stepId: step.id, ask: askOf(step), value: req.value },
-    ]);
+    const checked = await checkPlanAnswer.executeWithOptions(
+      { summary: `check the answer to ${step.id}`.slice(0, 200) },
+      [{ planId: state.planId, stepId: step.id, ask: askOf(step), value: req.value }],
+    );
     if (!checked.ok) refuseIf(checked.message);
     // the plan may have been cancelled while the answer was checked
     refuseIf(state.answerProblem(req.stepId));

@@ -15,7 +15,17 @@ import type { ExecutionSummary, Json, PlanActivities, PlanOutcome, StepOutcome }
 import { awaitAnswer } from './questions.ts';
 import { type PlanState, approvalKey, iso } from './state.ts';
 import type { GateOutcome } from '../approval-gate.ts';
-import { type RunOutcome, callTool, retried, runAgentStep, runEachItem, runToolStep, toolDone, toolFailed, toolLedger } from './step-calls.ts';
+import {
+  type RunOutcome,
+  callTool,
+  retried,
+  runAgentStep,
+  runEachItem,
+  runToolStep,
+  toolDone,
+  toolFailed,
+  toolLedger,
+} from './step-calls.ts';
 
 type Activities = PlanActivities;
 
@@ -39,7 +49,10 @@ export async function preparePlan(state: PlanState): Promise<void> {
   state.catalog = await describePlanAgent({ agent: state.input.agent });
   const { preparePlan: prepare } = modelActivities(state);
   const outcome = await prepare.executeWithOptions(
-    { startToCloseTimeout: state.options.timeouts.modelMs * 3, summary: state.input.document ? 'check the given plan' : 'ask the planner' },
+    {
+      startToCloseTimeout: state.options.timeouts.modelMs * 3,
+      summary: state.input.document ? 'check the given plan' : 'ask the planner',
+    },
     [
       {
         agent: state.input.agent,
@@ -49,7 +62,13 @@ export async function preparePlan(state: PlanState): Promise<void> {
         ...(state.input.request !== undefined ? { request: state.input.request } : {}),
         ...(state.input.context !== undefined ? { context: state.input.context } : {}),
         ...(state.input.document
-          ? { document: { steps: state.input.document.steps, params: state.input.document.params, estimatedDuration: state.input.document.estimatedDuration } }
+          ? {
+              document: {
+                steps: state.input.document.steps,
+                params: state.input.document.params,
+                estimatedDuration: state.input.document.estimatedDuration,
+              },
+            }
           : {}),
         ...(state.input.params ? { params: state.input.params } : {}),
         maxSteps: state.options.maxSteps,
@@ -65,7 +84,11 @@ export async function preparePlan(state: PlanState): Promise<void> {
 }
 
 /** Applies an edit or a regeneration through an activity (which validates with the tools' zod schemas). */
-export async function applyPlanChange(state: PlanState, run: (a: wf.ActivityInterfaceFor<Activities>) => Promise<PlanOutcome>, by: string | null): Promise<void> {
+export async function applyPlanChange(
+  state: PlanState,
+  run: (a: wf.ActivityInterfaceFor<Activities>) => Promise<PlanOutcome>,
+  by: string | null,
+): Promise<void> {
   const outcome = await run(modelActivities(state));
   state.tokens += outcome.tokens;
   if (!outcome.ok) throw failure('InvalidPlanEdit', outcome.message, { details: [outcome.problems] });
@@ -90,7 +113,8 @@ export async function execute(state: PlanState, whenIdle: () => Promise<void>): 
     // A plan with nothing left to run ends here: continuing as new after its last step only
     // carried the whole plan into a run that does nothing (about 1 MB for 1000 steps, near
     // the server's 2 MB payload limit at 2000). Plans recorded before still do so on replay.
-    if (inFlight.size === 0 && !(isSettled(state.plan!) && wf.patched('plan-settled-ends-without-continue-as-new'))) await whenIdle();
+    if (inFlight.size === 0 && !(isSettled(state.plan!) && wf.patched('plan-settled-ends-without-continue-as-new')))
+      await whenIdle();
     if (state.cancelReason === null && state.abortReason === null && lean) startReady(state, scope, inFlight);
     else if (state.cancelReason === null && state.abortReason === null) {
       for (const id of readySteps(state.plan!)) {
@@ -162,7 +186,10 @@ function startStep(state: PlanState, id: string): Promise<void> {
     const resolved = resolveArgs(state, step);
     const startedAt = Date.now();
     const current = state.updateStep(id, { status: 'running' }, startedAt);
-    if (!resolved.ok) return Promise.resolve(endRun(state, id, current, { ok: false, error: resolved.message, attempts: 0, cause: null }, startedAt));
+    if (!resolved.ok)
+      return Promise.resolve(
+        endRun(state, id, current, { ok: false, error: resolved.message, attempts: 0, cause: null }, startedAt),
+      );
     // what runToolStep does, with one promise of its own instead of two
     const entry = toolLedger(state, current);
     const end = (outcome: RunOutcome) => endRun(state, id, current, outcome, startedAt);
@@ -182,7 +209,13 @@ function startStep(state: PlanState, id: string): Promise<void> {
 }
 
 /** A step's run has an outcome: completed, recovered, or failed (a critical failure stops the plan as the plan says). */
-function endRun(state: PlanState, id: string, current: Step, outcome: RunOutcome, startedAt: number): void | Promise<void> {
+function endRun(
+  state: PlanState,
+  id: string,
+  current: Step,
+  outcome: RunOutcome,
+  startedAt: number,
+): void | Promise<void> {
   const result = stepResult(outcome, startedAt);
   if (outcome.ok) return state.finishStep(id, 'completed', result, Date.now());
   const stopped = wf.isCancellation(outcome.cause) || state.cancelReason !== null;
@@ -194,7 +227,14 @@ function endRun(state: PlanState, id: string, current: Step, outcome: RunOutcome
   failStep(state, id, current, result, outcome.error, stopped);
 }
 
-function failStep(state: PlanState, id: string, current: Step, result: StepResult, error: string, stopped: boolean): void {
+function failStep(
+  state: PlanState,
+  id: string,
+  current: Step,
+  result: StepResult,
+  error: string,
+  stopped: boolean,
+): void {
   state.finishStep(id, 'failed', result, Date.now());
   if (!stopped && current.critical) abortOnCriticalFailure(state, id, error);
 }
@@ -222,7 +262,8 @@ function stopped(state: PlanState, id: string, err: unknown): void {
   const reason = `plan cancelled: ${state.cancelReason ?? 'cancelled'}`;
   state.questions.delete(id);
   if (status === 'running') state.finishStep(id, 'failed', failedResult(reason), Date.now());
-  else if (status === 'awaiting_approval' || status === 'awaiting_answer' || status === 'ready') state.updateStep(id, { status: 'skipped', reason }, Date.now());
+  else if (status === 'awaiting_approval' || status === 'awaiting_answer' || status === 'ready')
+    state.updateStep(id, { status: 'skipped', reason }, Date.now());
 }
 
 function settleBlocked(state: PlanState): void {
@@ -235,7 +276,8 @@ function closeUnstarted(state: PlanState): void {
   const reason = state.cancelReason !== null ? `plan cancelled: ${state.cancelReason}` : state.abortReason;
   if (reason === null) return;
   for (const s of state.plan!.steps) {
-    if (s.status === 'pending' || s.status === 'ready') state.updateStep(s.id, { status: 'skipped', reason }, Date.now());
+    if (s.status === 'pending' || s.status === 'ready')
+      state.updateStep(s.id, { status: 'skipped', reason }, Date.now());
   }
 }
 
@@ -243,7 +285,12 @@ function closeUnstarted(state: PlanState): void {
 async function runStep(state: PlanState, id: string): Promise<void> {
   const step = state.step(id)!;
   const prepared = await prepareArgs(state, step);
-  if (prepared.kind === 'skip') return void state.updateStep(id, { status: 'skipped', skippedBy: 'condition', reason: 'condition false' }, Date.now());
+  if (prepared.kind === 'skip')
+    return void state.updateStep(
+      id,
+      { status: 'skipped', skippedBy: 'condition', reason: 'condition false' },
+      Date.now(),
+    );
   // the step as it is now: a computed question recorded its text and schema in `resolved`
   if (step.ask && prepared.kind !== 'failed') return awaitAnswer(state, state.step(id)!, () => setDetails(state));
   if (step.compute !== undefined && prepared.kind === 'run') {
@@ -263,7 +310,9 @@ async function runStep(state: PlanState, id: string): Promise<void> {
       ? { ok: false, error: prepared.error, attempts: 0, cause: null }
       : prepared.kind === 'each'
         ? await runEachItem(state, current, prepared.items)
-        : await (current.tool ? runToolStep(state, current, prepared.args) : runAgentStep(state, current, prepared.args));
+        : await (current.tool
+            ? runToolStep(state, current, prepared.args)
+            : runAgentStep(state, current, prepared.args));
   const result = stepResult(outcome, startedAt);
   if (outcome.ok) return state.finishStep(id, 'completed', result, Date.now());
   const stopped = wf.isCancellation(outcome.cause) || state.cancelReason !== null;
@@ -271,7 +320,8 @@ async function runStep(state: PlanState, id: string): Promise<void> {
   failStep(state, id, current, result, outcome.error, stopped);
 }
 
-type Prepared = { kind: 'run'; args: Json } | { kind: 'each'; items: Json[] } | { kind: 'skip' } | { kind: 'failed'; error: string };
+type Prepared =
+  { kind: 'run'; args: Json } | { kind: 'each'; items: Json[] } | { kind: 'skip' } | { kind: 'failed'; error: string };
 
 /** The step's args (an agent step's input, a computed question, a compute step's expression) with references and parameters resolved. */
 function resolveArgs(state: PlanState, step: Step, params = paramValues(state.plan!.params)) {
@@ -295,14 +345,19 @@ async function prepareArgs(state: PlanState, step: Step): Promise<Prepared> {
     const r = resultOf(state, ref);
     if (r.found) steps[ref] = r.value;
   }
-  const { evaluatePlanStep } = wf.proxyActivities<Activities>({ startToCloseTimeout: '1 minute', retry: { maximumAttempts: 3, nonRetryableErrorTypes: nonRetryable('InvalidExpression') } });
+  const { evaluatePlanStep } = wf.proxyActivities<Activities>({
+    startToCloseTimeout: '1 minute',
+    retry: { maximumAttempts: 3, nonRetryableErrorTypes: nonRetryable('InvalidExpression') },
+  });
   try {
     const out = await evaluatePlanStep.executeWithOptions({ summary: `evaluate ${step.id}`.slice(0, 200) }, [
       {
         planId: state.planId,
         stepId: step.id,
         ...(step.when !== undefined ? { when: step.when } : {}),
-        ...(step.forEach !== undefined ? { forEach: step.forEach, ...(step.maxItems !== undefined ? { maxItems: step.maxItems } : {}) } : {}),
+        ...(step.forEach !== undefined
+          ? { forEach: step.forEach, ...(step.maxItems !== undefined ? { maxItems: step.maxItems } : {}) }
+          : {}),
         args: resolved.value,
         root,
         steps,
@@ -328,7 +383,11 @@ async function prepareArgs(state: PlanState, step: Step): Promise<Prepared> {
  * `ask` (the model revises the step from the reason, as in recovery, and it asks again)
  * or `abort` (the plan stops).
  */
-async function awaitApproval(state: PlanState, step: Step, prepared: { kind: 'run'; args: Json } | { kind: 'each'; items: Json[] }): Promise<'approved' | 'denied' | 'revised'> {
+async function awaitApproval(
+  state: PlanState,
+  step: Step,
+  prepared: { kind: 'run'; args: Json } | { kind: 'each'; items: Json[] },
+): Promise<'approved' | 'denied' | 'revised'> {
   const timeoutMs = state.options.approvalTimeoutMs ?? null;
   const approvers = state.approversOf(step.tool);
   const base = {
@@ -357,7 +416,9 @@ async function awaitApproval(state: PlanState, step: Step, prepared: { kind: 'ru
       await waitUntil(gate.arrived(r.key, stop), timeoutMs, `approval deadline of step ${step.id}`);
       outcomes = [gate.settle(r, stop)];
     } else {
-      outcomes = await Promise.all(requests.map((r) => gate.wait(r, timeoutMs, stop, `approval deadline of step ${r.key}`)));
+      outcomes = await Promise.all(
+        requests.map((r) => gate.wait(r, timeoutMs, stop, `approval deadline of step ${r.key}`)),
+      );
     }
   } finally {
     for (const r of requests) gate.pending.delete(r.key);
@@ -367,7 +428,8 @@ async function awaitApproval(state: PlanState, step: Step, prepared: { kind: 'ru
   if (denied >= 0) {
     const reason = `${(outcomes[denied] as Extract<GateOutcome, { kind: 'denied' }>).message}${which(denied)}`;
     if (state.options.onDenial === 'ask' && !stop()) return askRevision(state, step, reason);
-    if (state.options.onDenial === 'abort') state.abortReason ??= `step ${step.id} was ${reason}; the plan stops (onDenial: abort)`;
+    if (state.options.onDenial === 'abort')
+      state.abortReason ??= `step ${step.id} was ${reason}; the plan stops (onDenial: abort)`;
     return deny(state, step.id, reason);
   }
   const expired = outcomes.findIndex((o) => o.kind === 'expired');
@@ -377,7 +439,12 @@ async function awaitApproval(state: PlanState, step: Step, prepared: { kind: 'ru
     return 'denied';
   }
   if (expired >= 0) return deny(state, step.id, `denied: no approval before the deadline${which(expired)}`);
-  if (outcomes.some((o) => o.kind === 'stopped')) return deny(state, step.id, state.cancelReason !== null ? `plan cancelled: ${state.cancelReason}` : `plan stopped: ${state.abortReason}`);
+  if (outcomes.some((o) => o.kind === 'stopped'))
+    return deny(
+      state,
+      step.id,
+      state.cancelReason !== null ? `plan cancelled: ${state.cancelReason}` : `plan stopped: ${state.abortReason}`,
+    );
   return 'approved';
 }
 
@@ -386,14 +453,22 @@ async function awaitApproval(state: PlanState, step: Step, prepared: { kind: 'ru
  * that must approve it (a plan cannot run such a tool unapproved; histories from before
  * approvers have none in their catalog and run as they did).
  */
-const needsApproval = (state: PlanState, step: Step): boolean => step.requiresApproval || (!!step.tool && !step.ask && step.compute === undefined && state.approversOf(step.tool) !== undefined);
+const needsApproval = (state: PlanState, step: Step): boolean =>
+  step.requiresApproval ||
+  (!!step.tool && !step.ask && step.compute === undefined && state.approversOf(step.tool) !== undefined);
 
 /** Marks plans whose for-each steps ask one approval per item (workflow.patched). */
 const ITEM_APPROVALS_PATCH = 'step-approval-per-item';
 
 /** onDenial ask: the model revises the denied step from the reason (a recovery); else it is denied. */
 async function askRevision(state: PlanState, step: Step, reason: string): Promise<'denied' | 'revised'> {
-  const asked = { ok: false, error: `${reason}. A person denied this step; revise it so that it can be approved.`, attempts: 0, duration: 0, timestamp: iso(Date.now()) };
+  const asked = {
+    ok: false,
+    error: `${reason}. A person denied this step; revise it so that it can be approved.`,
+    attempts: 0,
+    duration: 0,
+    timestamp: iso(Date.now()),
+  };
   if (await recover(state, step.id, asked)) return 'revised';
   return deny(state, step.id, reason);
 }
@@ -424,16 +499,29 @@ function abortOnCriticalFailure(state: PlanState, id: string, error: string): vo
  */
 async function recover(state: PlanState, id: string, result: StepResult): Promise<boolean> {
   await wf.condition(() => !state.recovering);
-  if (state.recoveries >= state.options.maxRecoveries || state.cancelReason !== null || state.abortReason !== null) return false;
+  if (state.recoveries >= state.options.maxRecoveries || state.cancelReason !== null || state.abortReason !== null)
+    return false;
   state.recovering = true;
   try {
     state.recoveries++;
     const snapshot = state.plan!;
-    const asFailed = { ...snapshot, steps: snapshot.steps.map((s) => (s.id === id ? { ...s, status: 'failed' as const, result } : s)) };
+    const asFailed = {
+      ...snapshot,
+      steps: snapshot.steps.map((s) => (s.id === id ? { ...s, status: 'failed' as const, result } : s)),
+    };
     const { recoverStep } = modelActivities(state);
     const outcome = await recoverStep.executeWithOptions(
       { startToCloseTimeout: state.options.timeouts.modelMs * 3, summary: `recover ${id}` },
-      [{ agent: state.input.agent, plan: asFailed, stepId: id, error: result.error ?? 'failed', ...(state.input.request ? { request: state.input.request } : {}), maxSteps: state.options.maxSteps }],
+      [
+        {
+          agent: state.input.agent,
+          plan: asFailed,
+          stepId: id,
+          error: result.error ?? 'failed',
+          ...(state.input.request ? { request: state.input.request } : {}),
+          maxSteps: state.options.maxSteps,
+        },
+      ],
     );
     state.tokens += outcome.tokens;
     if (outcome.kind === 'abort') {
@@ -470,11 +558,23 @@ export function setDetails(state: PlanState): void {
 
 /** The checklist shown in the Temporal UI: status, what waits for a person, each step. */
 export function planDetails(state: PlanState): string {
-  const mark: Record<string, string> = { completed: 'x', failed: '!', skipped: '-', blocked: '#', running: '>', awaiting_approval: '?', awaiting_answer: '?', ready: ' ', pending: ' ' };
+  const mark: Record<string, string> = {
+    completed: 'x',
+    failed: '!',
+    skipped: '-',
+    blocked: '#',
+    running: '>',
+    awaiting_approval: '?',
+    awaiting_answer: '?',
+    ready: ' ',
+    pending: ' ',
+  };
   const plan = state.plan;
   const lines = [`**${state.status}**${plan ? `, plan version ${plan.version}, ${plan.steps.length} steps` : ''}`];
-  if (state.approvals.pending.size) lines.push(`Waiting for approval of ${[...state.approvals.pending.keys()].map((k) => `\`${k}\``).join(', ')}`);
-  if (state.questions.size) lines.push(`Waiting for an answer to ${[...state.questions.keys()].map((k) => `\`${k}\``).join(', ')}`);
+  if (state.approvals.pending.size)
+    lines.push(`Waiting for approval of ${[...state.approvals.pending.keys()].map((k) => `\`${k}\``).join(', ')}`);
+  if (state.questions.size)
+    lines.push(`Waiting for an answer to ${[...state.questions.keys()].map((k) => `\`${k}\``).join(', ')}`);
   if (plan) {
     lines.push('', '## Steps');
     for (const s of plan.steps) lines.push(`- [${mark[s.status] ?? ' '}] ${s.id}: ${s.description} (${s.status})`);

@@ -132,7 +132,10 @@ export class PlanState {
     if (at >= 0) steps[at] = after;
     this.plan = { ...plan, steps };
     if (patch.status && patch.status !== before.status) {
-      this.event({ stepId: id, status: patch.status, ...(after.result?.ok ? { result: after.result.value ?? null } : {}) }, nowMs);
+      this.event(
+        { stepId: id, status: patch.status, ...(after.result?.ok ? { result: after.result.value ?? null } : {}) },
+        nowMs,
+      );
     }
     this.touch();
     return after;
@@ -155,7 +158,15 @@ export class PlanState {
     if (!step) return `no step ${JSON.stringify(report.stepId)}`;
     if (step.status !== 'running') return `step ${report.stepId} is ${step.status}, not running`;
     const progress = typeof report.progress === 'number' ? Math.max(0, Math.min(100, report.progress)) : undefined;
-    this.event({ stepId: step.id, status: 'running', ...(progress !== undefined ? { progress } : {}), ...(report.log ? { logs: [report.log] } : {}) }, nowMs);
+    this.event(
+      {
+        stepId: step.id,
+        status: 'running',
+        ...(progress !== undefined ? { progress } : {}),
+        ...(report.log ? { logs: [report.log] } : {}),
+      },
+      nowMs,
+    );
     return null;
   }
 
@@ -186,11 +197,16 @@ export class PlanState {
     if (item !== undefined && !(Number.isInteger(item) && item >= 0)) return 'item: expected a whole number >= 0';
     const step = this.step(stepId);
     if (!step) return `no step ${JSON.stringify(stepId)} in plan ${this.planId}`;
-    const items = [...this.approvals.pending.values()].filter((p) => p.stepId === stepId && p.item !== null).map((p) => p.item);
-    if (item === undefined && items.length) return `step ${stepId} waits for an approval of each item: name one (waiting: items ${items.join(', ')})`;
-    if (item !== undefined && !items.length && this.approvals.pending.has(stepId)) return `step ${stepId} waits for one approval of the whole step: name no item`;
+    const items = [...this.approvals.pending.values()]
+      .filter((p) => p.stepId === stepId && p.item !== null)
+      .map((p) => p.item);
+    if (item === undefined && items.length)
+      return `step ${stepId} waits for an approval of each item: name one (waiting: items ${items.join(', ')})`;
+    if (item !== undefined && !items.length && this.approvals.pending.has(stepId))
+      return `step ${stepId} waits for one approval of the whole step: name no item`;
     const key = approvalKey(stepId, item);
-    if (!this.approvals.pending.has(key)) return `${item === undefined ? `step ${stepId}` : `item ${item} of step ${stepId}`} is ${step.status}, not awaiting approval`;
+    if (!this.approvals.pending.has(key))
+      return `${item === undefined ? `step ${stepId}` : `item ${item} of step ${stepId}`} is ${step.status}, not awaiting approval`;
     return this.approvals.problem({ key, role: typeof v.role === 'string' ? v.role : undefined });
   }
 
@@ -203,7 +219,14 @@ export class PlanState {
   /** Takes a verdict (after {@link verdictProblem} said null); a denial's reason is its note. */
   decide(v: StepVerdict, approved: boolean): void {
     const note = approved ? v.note : v.reason || 'no reason given';
-    this.approvals.decide({ key: approvalKey(v.stepId, v.item), approved, by: v.by, note, argsHash: v.argsHash, ...(typeof v.role === 'string' && v.role ? { role: v.role } : {}) });
+    this.approvals.decide({
+      key: approvalKey(v.stepId, v.item),
+      approved,
+      by: v.by,
+      note,
+      argsHash: v.argsHash,
+      ...(typeof v.role === 'string' && v.role ? { role: v.role } : {}),
+    });
     this.touch();
   }
 
@@ -212,7 +235,8 @@ export class PlanState {
     if (typeof stepId !== 'string' || stepId === '') return 'stepId: expected a non-empty string';
     const step = this.step(stepId);
     if (!step) return `no step ${JSON.stringify(stepId)} in plan ${this.planId}`;
-    if (!step.ask) return `step ${stepId} is not a question (it runs ${step.tool ? `tool ${step.tool}` : `agent ${step.agent}`})`;
+    if (!step.ask)
+      return `step ${stepId} is not a question (it runs ${step.tool ? `tool ${step.tool}` : `agent ${step.agent}`})`;
     if (this.answers.has(stepId)) return `step ${stepId} is already answered`;
     if (!this.questions.has(stepId)) return `step ${stepId} is ${step.status}, not awaiting an answer`;
     return null;
@@ -225,7 +249,8 @@ export class PlanState {
   /** The budget that ran out, or null. */
   exhaustedBudget(nowMs: number): string | null {
     const b = this.options.budgets;
-    if (b.wallClockMs !== undefined && this.wallClockMs(nowMs) >= b.wallClockMs) return `wall-clock budget of ${b.wallClockMs} ms used up`;
+    if (b.wallClockMs !== undefined && this.wallClockMs(nowMs) >= b.wallClockMs)
+      return `wall-clock budget of ${b.wallClockMs} ms used up`;
     if (b.toolCalls !== undefined && this.toolCalls >= b.toolCalls) return `tool-call budget of ${b.toolCalls} used up`;
     return null;
   }
@@ -252,13 +277,25 @@ export class PlanState {
       approvals: [...this.approvals.pending.values()],
       approvalRecords: this.approvals.records,
       // each tool's class, so a console that does not know the agent still asks "are you sure?" by class
-      toolClasses: Object.fromEntries(Object.entries(this.catalog.tools).map(([name, t]) => [name, { sideEffect: t.sideEffect, destructive: t.destructive }])),
+      toolClasses: Object.fromEntries(
+        Object.entries(this.catalog.tools).map(([name, t]) => [
+          name,
+          { sideEffect: t.sideEffect, destructive: t.destructive },
+        ]),
+      ),
       questions: [...this.questions.values()],
-      summary: this.summary ?? (this.plan ? executionSummary(this.plan, { startedAt: this.startedAtMs, now: nowMs, status: this.status }) : null),
+      summary:
+        this.summary ??
+        (this.plan
+          ? executionSummary(this.plan, { startedAt: this.startedAtMs, now: nowMs, status: this.status })
+          : null),
       error: this.error,
       budgets: {
         used: { wallClockMs: this.wallClockMs(nowMs), toolCalls: this.toolCalls, recoveries: this.recoveries },
-        limits: { ...(b.wallClockMs ? { wallClockMs: b.wallClockMs } : {}), ...(b.toolCalls ? { toolCalls: b.toolCalls } : {}) },
+        limits: {
+          ...(b.wallClockMs ? { wallClockMs: b.wallClockMs } : {}),
+          ...(b.toolCalls ? { toolCalls: b.toolCalls } : {}),
+        },
       },
       rejectedSignals: this.rejectedSignals,
     };
@@ -289,7 +326,17 @@ export class PlanState {
   }
 }
 
-const STATUSES: readonly StepStatus[] = ['pending', 'blocked', 'ready', 'running', 'awaiting_approval', 'awaiting_answer', 'completed', 'failed', 'skipped'];
+const STATUSES: readonly StepStatus[] = [
+  'pending',
+  'blocked',
+  'ready',
+  'running',
+  'awaiting_approval',
+  'awaiting_answer',
+  'completed',
+  'failed',
+  'skipped',
+];
 
 export const iso = (ms: number): string => new Date(ms).toISOString();
 
@@ -297,7 +344,10 @@ export const iso = (ms: number): string => new Date(ms).toISOString();
  * Plan options with their defaults, by hand (zod stays out of the workflow bundle):
  * the caller's options win over the document's, field by field.
  */
-export function resolvePlanOptions(given: PlanOptionsInput | undefined, fromDocument: PlanOptionsInput | undefined): PlanOptions {
+export function resolvePlanOptions(
+  given: PlanOptionsInput | undefined,
+  fromDocument: PlanOptionsInput | undefined,
+): PlanOptions {
   const o = { ...fromDocument, ...given };
   return {
     onFailure: o.onFailure ?? 'ask',
@@ -320,4 +370,5 @@ export function resolvePlanOptions(given: PlanOptionsInput | undefined, fromDocu
 }
 
 /** The key a verdict names: the step id, or `ID[N]` for item N of a for-each step. */
-export const approvalKey = (stepId: string, item?: number | null): string => (item === undefined || item === null ? stepId : `${stepId}[${item}]`);
+export const approvalKey = (stepId: string, item?: number | null): string =>
+  item === undefined || item === null ? stepId : `${stepId}[${item}]`;

@@ -12,10 +12,14 @@ import { retryPolicyFor } from '../retry-policies.ts';
 
 type Activities = PlanActivities;
 
-export type RunOutcome = ({ ok: true; value: Json; attempts: number; cause?: undefined; error?: undefined } | { ok: false; error: string; attempts: number; cause: unknown }) & { failedAttempts?: FailedAttempt[] };
+export type RunOutcome = (
+  | { ok: true; value: Json; attempts: number; cause?: undefined; error?: undefined }
+  | { ok: false; error: string; attempts: number; cause: unknown }
+) & { failedAttempts?: FailedAttempt[] };
 
 /** The attempts that failed before the last, when there were any: why the step was retried. */
-export const retried = (failedAttempts: FailedAttempt[] | undefined) => (failedAttempts?.length ? { failedAttempts } : {});
+export const retried = (failedAttempts: FailedAttempt[] | undefined) =>
+  failedAttempts?.length ? { failedAttempts } : {};
 
 /** A forEach step: each item's tool call at once, each its own activity; the result is the list of results. */
 export async function runEachItem(state: PlanState, step: Step, items: Json[]): Promise<RunOutcome> {
@@ -33,7 +37,12 @@ export async function runEachItem(state: PlanState, step: Step, items: Json[]): 
 /** Activity and child ids of a step's next run are unique by the step's ledger entries so far. */
 const nextRound = (state: PlanState, step: Step): number => state.ledger.filter((e) => e.stepId === step.id).length + 1;
 
-export async function runToolStep(state: PlanState, step: Step, args: Json, each?: { index: number; round: number }): Promise<RunOutcome> {
+export async function runToolStep(
+  state: PlanState,
+  step: Step,
+  args: Json,
+  each?: { index: number; round: number },
+): Promise<RunOutcome> {
   const entry = toolLedger(state, step, each);
   try {
     const out: StepOutcome = await callTool(state, step, args, entry.activity, each);
@@ -44,11 +53,19 @@ export async function runToolStep(state: PlanState, step: Step, args: Json, each
 }
 
 export function toolLedger(state: PlanState, step: Step, each?: { index: number; round: number }) {
-  const activityId = each ? `step-${step.id}-${each.round}-item${each.index}` : `step-${step.id}-${nextRound(state, step)}`;
+  const activityId = each
+    ? `step-${step.id}-${each.round}-item${each.index}`
+    : `step-${step.id}-${nextRound(state, step)}`;
   return state.startLedger(step, activityId);
 }
 
-export function callTool(state: PlanState, step: Step, args: Json, activityId: string, each?: { index: number }): Promise<StepOutcome> {
+export function callTool(
+  state: PlanState,
+  step: Step,
+  args: Json,
+  activityId: string,
+  each?: { index: number },
+): Promise<StepOutcome> {
   const policy = retryPolicyFor(state.catalog.tools[step.tool!]?.sideEffect ?? 'external');
   const { runPlanStep } = wf.proxyActivities<Activities>({ startToCloseTimeout: state.options.timeouts.stepMs });
   return runPlanStep.executeWithOptions(
@@ -59,13 +76,27 @@ export function callTool(state: PlanState, step: Step, args: Json, activityId: s
       heartbeatTimeout: state.options.timeouts.heartbeatMs,
       retry: step.retry ? { ...policy, maximumAttempts: step.retry.maxAttempts } : policy,
     },
-    [{ agent: state.input.agent, planId: state.planId, stepId: step.id, tool: step.tool!, args, ...(each ? { item: each.index } : {}) }],
+    [
+      {
+        agent: state.input.agent,
+        planId: state.planId,
+        stepId: step.id,
+        tool: step.tool!,
+        args,
+        ...(each ? { item: each.index } : {}),
+      },
+    ],
   );
 }
 
 export function toolDone(state: PlanState, entry: PlanLedgerEntry, out: StepOutcome): RunOutcome {
   state.toolCalls += out.attempt;
-  Object.assign(entry, { status: 'completed', attempts: out.attempt, idempotencyKey: out.idempotencyKey, result: out.result }, retried(out.failedAttempts), out.unavailable ? { unavailable: out.unavailable } : {});
+  Object.assign(
+    entry,
+    { status: 'completed', attempts: out.attempt, idempotencyKey: out.idempotencyKey, result: out.result },
+    retried(out.failedAttempts),
+    out.unavailable ? { unavailable: out.unavailable } : {},
+  );
   return { ok: true, value: out.result, attempts: out.attempt, ...retried(out.failedAttempts) };
 }
 
@@ -73,7 +104,11 @@ export function toolFailed(state: PlanState, entry: PlanLedgerEntry, err: unknow
   const details = failureDetails(err);
   state.toolCalls += details.attempt;
   const error = failureMessage(err);
-  Object.assign(entry, { status: 'failed', attempts: details.attempt, idempotencyKey: details.idempotencyKey ?? '', error }, retried(details.failedAttempts));
+  Object.assign(
+    entry,
+    { status: 'failed', attempts: details.attempt, idempotencyKey: details.idempotencyKey ?? '', error },
+    retried(details.failedAttempts),
+  );
   return { ok: false, error, attempts: details.attempt, cause: err, ...retried(details.failedAttempts) };
 }
 
@@ -85,7 +120,16 @@ export async function runAgentStep(state: PlanState, step: Step, input: Json): P
     const value = await wf.executeChild('navigatorMission', {
       workflowId,
       // the step's description reaches the agent's model through its Mission Log
-      args: [{ agent: step.agent!, input, runId: workflowId, ...(step.description ? { journal: { plan_step: { plan: state.planId, step: step.id, description: step.description } } } : {}) }],
+      args: [
+        {
+          agent: step.agent!,
+          input,
+          runId: workflowId,
+          ...(step.description
+            ? { journal: { plan_step: { plan: state.planId, step: step.id, description: step.description } } }
+            : {}),
+        },
+      ],
       staticSummary: `plan ${state.planId} step ${step.id}: ${step.description}`.slice(0, 200),
       parentClosePolicy: 'TERMINATE',
     });

@@ -62,7 +62,10 @@ function finish(state: PlanState): ExecutionSummary {
 
 function criticalFailures(state: PlanState): string {
   const failed = state.plan!.steps.filter((s) => s.status === 'failed' && s.critical);
-  return failed.map((s) => `critical step ${s.id} failed: ${s.result?.error ?? 'no result'}`).join('; ') || 'a critical step failed';
+  return (
+    failed.map((s) => `critical step ${s.id} failed: ${s.result?.error ?? 'no result'}`).join('; ') ||
+    'a critical step failed'
+  );
 }
 
 function fail(state: PlanState, message: string, summary?: ExecutionSummary): wf.ApplicationFailure {
@@ -97,7 +100,11 @@ async function continueAsNewIfLong(state: PlanState): Promise<void> {
   if (!historyIsLong(state.options.continueAsNewAfterEvents) || state.plan === null) return;
   await wf.condition(wf.allHandlersFinished);
   const info = wf.workflowInfo();
-  await wf.continueAsNew<typeof planExecution>({ ...state.input, document: undefined, carried: state.carry(info.runId) } as PlanInput);
+  await wf.continueAsNew<typeof planExecution>({
+    ...state.input,
+    document: undefined,
+    carried: state.carry(info.runId),
+  } as PlanInput);
 }
 
 // ---------------------------------------------------------------- messages
@@ -129,7 +136,14 @@ function setHandlers(state: PlanState): void {
       exclusive(async () => {
         inReview();
         const edit = req.edit;
-        await applyPlanChange(state, (a) => a.editPlan.executeWithOptions({ startToCloseTimeout: '1 minute', summary: `edit: ${kindOf(edit)}` }, [{ agent: state.input.agent, plan: state.plan!, edit, maxSteps: state.options.maxSteps }]), byOf(req));
+        await applyPlanChange(
+          state,
+          (a) =>
+            a.editPlan.executeWithOptions({ startToCloseTimeout: '1 minute', summary: `edit: ${kindOf(edit)}` }, [
+              { agent: state.input.agent, plan: state.plan!, edit, maxSteps: state.options.maxSteps },
+            ]),
+          byOf(req),
+        );
         return ack();
       }),
     { validator: (req) => (inReview(), checkEdit(state, isObj(req) ? req.edit : undefined)) },
@@ -143,16 +157,19 @@ function setHandlers(state: PlanState): void {
         await applyPlanChange(
           state,
           (a) =>
-            a.regeneratePlan.executeWithOptions({ startToCloseTimeout: state.options.timeouts.modelMs * 3, summary: 'regenerate the plan' }, [
-              {
-                agent: state.input.agent,
-                plan: state.plan!,
-                feedback: req.feedback,
-                ...(state.input.request ? { request: state.input.request } : {}),
-                ...(state.input.context !== undefined ? { context: state.input.context } : {}),
-                maxSteps: state.options.maxSteps,
-              },
-            ]),
+            a.regeneratePlan.executeWithOptions(
+              { startToCloseTimeout: state.options.timeouts.modelMs * 3, summary: 'regenerate the plan' },
+              [
+                {
+                  agent: state.input.agent,
+                  plan: state.plan!,
+                  feedback: req.feedback,
+                  ...(state.input.request ? { request: state.input.request } : {}),
+                  ...(state.input.context !== undefined ? { context: state.input.context } : {}),
+                  maxSteps: state.options.maxSteps,
+                },
+              ],
+            ),
           byOf(req),
         );
         return ack();
@@ -160,7 +177,8 @@ function setHandlers(state: PlanState): void {
     {
       validator: (req) => {
         inReview();
-        if (!isObj(req) || typeof req.feedback !== 'string' || req.feedback.trim() === '') throw new Error('feedback: expected a non-empty string');
+        if (!isObj(req) || typeof req.feedback !== 'string' || req.feedback.trim() === '')
+          throw new Error('feedback: expected a non-empty string');
       },
     },
   );
@@ -171,7 +189,8 @@ function setHandlers(state: PlanState): void {
   };
   wf.setHandler(m.approvePlanUpdate, (_req) => (approvePlan(), ack()), { validator: (_req) => inReview() });
   wf.setHandler(m.approvePlanSignal, (_req) => {
-    if (state.status !== 'review') state.rejectedSignals.push({ signal: 'approvePlan', reason: `the plan is ${state.status}` });
+    if (state.status !== 'review')
+      state.rejectedSignals.push({ signal: 'approvePlan', reason: `the plan is ${state.status}` });
     else approvePlan();
   });
 
@@ -185,7 +204,10 @@ function setHandlers(state: PlanState): void {
     else cancel(req);
   });
 
-  const verdictProblem = (v: unknown) => (isObj(v) ? state.verdictProblem(v as Pick<StepVerdict, 'stepId' | 'item' | 'role'>) : 'expected {stepId, item?, by?, note?, reason?, role?}');
+  const verdictProblem = (v: unknown) =>
+    isObj(v)
+      ? state.verdictProblem(v as Pick<StepVerdict, 'stepId' | 'item' | 'role'>)
+      : 'expected {stepId, item?, by?, note?, reason?, role?}';
   const verdict = (v: StepVerdict, approved: boolean) => state.decide(v, approved);
   for (const [update, signal, approved, name] of [
     [m.approveStepUpdate, m.approveStepSignal, true, 'approveStep'],
@@ -204,7 +226,9 @@ function setHandlers(state: PlanState): void {
     });
   }
 
-  wf.setHandler(m.answerStepUpdate, (req) => acceptAnswer(state, req, ack), { validator: (req) => validateAnswer(state, req) });
+  wf.setHandler(m.answerStepUpdate, (req) => acceptAnswer(state, req, ack), {
+    validator: (req) => validateAnswer(state, req),
+  });
 
   wf.setHandler(m.stepProgressSignal, (report) => {
     const problem = isObj(report) ? state.stepProgress(report, Date.now()) : 'expected {stepId, progress?, log?}';
@@ -223,7 +247,8 @@ const kindOf = (edit: unknown): string => (isObj(edit) && typeof edit.kind === '
 
 /** The checks an update validator can make without the tools' schemas (the activity does the rest). */
 function checkEdit(state: PlanState, edit: unknown): void {
-  if (!isObj(edit) || !EDIT_KINDS.includes(kindOf(edit))) throw new Error(`an edit is {kind: ${EDIT_KINDS.join(' | ')}, ...}`);
+  if (!isObj(edit) || !EDIT_KINDS.includes(kindOf(edit)))
+    throw new Error(`an edit is {kind: ${EDIT_KINDS.join(' | ')}, ...}`);
   if (edit.kind === 'add' && state.plan && state.plan.steps.length >= state.options.maxSteps) {
     // refused before any activity: the plan is at its limit (the activity checks it too)
     const problem = tooManyStepsProblem(state.plan.steps.length + 1, state.options.maxSteps);

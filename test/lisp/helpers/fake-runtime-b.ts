@@ -17,7 +17,8 @@ function core(ns: string | null, name: string): Value {
   if (!entry) throw new PtcError('unbound_var', `unknown name ${full}`);
   const [lo, hi] = entry.arity;
   return new Builtin(full, (args, rt) => {
-    if (args.length < lo || args.length > hi) throw new PtcError('arity_error', `${full}: wrong number of arguments (${args.length})`);
+    if (args.length < lo || args.length > hi)
+      throw new PtcError('arity_error', `${full}: wrong number of arguments (${args.length})`);
     return entry.fn(args, rt);
   });
 }

@@ -182,7 +182,8 @@ export function miniEvaluator(resolve: (ns: string | null, name: string) => Valu
         return PSet.from(f.items.map((x) => evalForm(x, env, rt)));
       case 'map': {
         const entries: [Value, Value][] = [];
-        for (let i = 0; i < f.items.length; i += 2) entries.push([evalForm(f.items[i]!, env, rt), evalForm(f.items[i + 1]!, env, rt)]);
+        for (let i = 0; i < f.items.length; i += 2)
+          entries.push([evalForm(f.items[i]!, env, rt), evalForm(f.items[i + 1]!, env, rt)]);
         return PMap.from(entries);
       }
       case 'fnLiteral':
@@ -195,10 +196,20 @@ export function miniEvaluator(resolve: (ns: string | null, name: string) => Valu
             case 'fn': {
               const params = rest[0]!;
               if (params.kind !== 'vector') throw new Error('mini-eval: fn needs a params vector');
-              return closure(params.items.map((p) => (p as { name: string }).name), rest[1]!, env, rt, false);
+              return closure(
+                params.items.map((p) => (p as { name: string }).name),
+                rest[1]!,
+                env,
+                rt,
+                false,
+              );
             }
             case 'if':
-              return truthy(evalForm(rest[0]!, env, rt)) ? evalForm(rest[1]!, env, rt) : rest[2] ? evalForm(rest[2], env, rt) : null;
+              return truthy(evalForm(rest[0]!, env, rt))
+                ? evalForm(rest[1]!, env, rt)
+                : rest[2]
+                  ? evalForm(rest[2], env, rt)
+                  : null;
             case 'let': {
               const bindings = rest[0] as Extract<Form, { kind: 'vector' }>;
               const inner = new Map(env);
@@ -212,7 +223,10 @@ export function miniEvaluator(resolve: (ns: string | null, name: string) => Valu
           }
         }
         const fn = evalForm(head, env, rt);
-        return rt.apply(fn, rest.map((x) => evalForm(x, env, rt)));
+        return rt.apply(
+          fn,
+          rest.map((x) => evalForm(x, env, rt)),
+        );
       }
       default:
         return formToValue(f);

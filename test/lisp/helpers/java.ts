@@ -38,8 +38,14 @@ export function javaValues(imports: readonly string[], expressions: readonly str
  * Each PTC-Lisp program's value printed with `str` (or `error: message`) beside what its
  * Java expression gives: the cases where they differ, each with both values.
  */
-export async function javaDifferences(cases: ReadonlyArray<readonly [program: string, java: string]>, imports: readonly string[]): Promise<string[]> {
-  const java = javaValues(imports, cases.map(([, j]) => j));
+export async function javaDifferences(
+  cases: ReadonlyArray<readonly [program: string, java: string]>,
+  imports: readonly string[],
+): Promise<string[]> {
+  const java = javaValues(
+    imports,
+    cases.map(([, j]) => j),
+  );
   if (java.length !== cases.length) throw new Error(`java printed ${java.length} lines for ${cases.length} cases`);
   const differ: string[] = [];
   for (let i = 0; i < cases.length; i++) {

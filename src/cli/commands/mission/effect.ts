@@ -16,9 +16,15 @@ const roleOf = (flag: string | undefined): { role?: string } => {
   const role = flag ?? (process.env.NAVIGATOR_ROLE || undefined);
   return role ? { role } : {};
 };
-const ROLE = ['--role <role>', "the role you decide with, recorded with the verdict (or NAVIGATOR_ROLE): required when the effect's tool names its approvers"] as const;
+const ROLE = [
+  '--role <role>',
+  "the role you decide with, recorded with the verdict (or NAVIGATOR_ROLE): required when the effect's tool names its approvers",
+] as const;
 
-const ARGS_HASH = ['--args-hash <hash>', 'the hash of the args you looked at (`navigator status` prints it in the command): refused if the effect now waits with other args'] as const;
+const ARGS_HASH = [
+  '--args-hash <hash>',
+  'the hash of the args you looked at (`navigator status` prints it in the command): refused if the effect now waits with other args',
+] as const;
 
 const approve = new Command('approve')
   .description('let an effect that waits for approval run (KEY defaults to the only one waiting)')
@@ -29,10 +35,27 @@ const approve = new Command('approve')
   .option('--by <name>', 'who approves (default NAVIGATOR_USER or the login name)')
   .option(...ROLE)
   .action(
-    action(async (id: string, key: string | undefined, flags: { note?: string; by?: string; argsHash?: string; role?: string }) => {
-      const done = await onMission(id, (mission) => mission.approveEffect({ key, by: flags.by ?? who(), note: flags.note, argsHash: flags.argsHash, ...roleOf(flags.role) }), { running: true });
-      process.stdout.write(`effect ${done.key} approved on ${id}\n`);
-    }),
+    action(
+      async (
+        id: string,
+        key: string | undefined,
+        flags: { note?: string; by?: string; argsHash?: string; role?: string },
+      ) => {
+        const done = await onMission(
+          id,
+          (mission) =>
+            mission.approveEffect({
+              key,
+              by: flags.by ?? who(),
+              note: flags.note,
+              argsHash: flags.argsHash,
+              ...roleOf(flags.role),
+            }),
+          { running: true },
+        );
+        process.stdout.write(`effect ${done.key} approved on ${id}\n`);
+      },
+    ),
   );
 
 const deny = new Command('deny')
@@ -44,14 +67,32 @@ const deny = new Command('deny')
   .option('--by <name>', 'who denies (default NAVIGATOR_USER or the login name)')
   .option(...ROLE)
   .action(
-    action(async (id: string, key: string | undefined, flags: { reason: string; by?: string; argsHash?: string; role?: string }) => {
-      const done = await onMission(id, (mission) => mission.denyEffect(flags.reason, { key, by: flags.by ?? who(), argsHash: flags.argsHash, ...roleOf(flags.role) }), { running: true });
-      process.stdout.write(`effect ${done.key} denied on ${id}\n`);
-    }),
+    action(
+      async (
+        id: string,
+        key: string | undefined,
+        flags: { reason: string; by?: string; argsHash?: string; role?: string },
+      ) => {
+        const done = await onMission(
+          id,
+          (mission) =>
+            mission.denyEffect(flags.reason, {
+              key,
+              by: flags.by ?? who(),
+              argsHash: flags.argsHash,
+              ...roleOf(flags.role),
+            }),
+          { running: true },
+        );
+        process.stdout.write(`effect ${done.key} denied on ${id}\n`);
+      },
+    ),
   );
 
 const list = new Command('list')
-  .description('the effects that wait for approval now (together, when the program asked for them at once), what the mission already ran, and every verdict')
+  .description(
+    'the effects that wait for approval now (together, when the program asked for them at once), what the mission already ran, and every verdict',
+  )
   .argument('<id>', 'workflow id')
   .option('--json', 'print them as JSON')
   .action(
@@ -61,4 +102,8 @@ const list = new Command('list')
     }),
   );
 
-export const effectCommand = new Command('effect').description('list, approve or deny the mission effects that wait for a person').addCommand(list).addCommand(approve).addCommand(deny);
+export const effectCommand = new Command('effect')
+  .description('list, approve or deny the mission effects that wait for a person')
+  .addCommand(list)
+  .addCommand(approve)
+  .addCommand(deny);

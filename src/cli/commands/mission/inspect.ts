@@ -31,9 +31,26 @@ export const statusCommand = new Command('status')
           overview = await mission.overviewFromHistory().catch(() => null);
         }
         const settled = { status: overview?.status ?? null, closed };
-        if (flags.json) printJson({ workflowId: id, ...settled, ...(unavailable ? { workerUnavailable: { message: unavailable.message, taskQueue: unavailable.taskQueue, polling: unavailable.polling } } : {}) });
+        if (flags.json)
+          printJson({
+            workflowId: id,
+            ...settled,
+            ...(unavailable
+              ? {
+                  workerUnavailable: {
+                    message: unavailable.message,
+                    taskQueue: unavailable.taskQueue,
+                    polling: unavailable.polling,
+                  },
+                }
+              : {}),
+          });
         else {
-          const lines = [describeSettled(id, settled), ...retriedLines(overview?.ledger ?? []), ...notKeptLines(overview?.ledger ?? [])];
+          const lines = [
+            describeSettled(id, settled),
+            ...retriedLines(overview?.ledger ?? []),
+            ...notKeptLines(overview?.ledger ?? []),
+          ];
           if (unavailable) lines.unshift(`(from its history: no worker answered)`);
           process.stdout.write(lines.join('\n') + '\n');
         }
@@ -65,7 +82,13 @@ export const progressCommand = new Command('progress')
   .option('--for-model', 'the text the model reads instead (with its instructions)')
   .action(
     action(async (id: string, flags: { forModel?: boolean }) => {
-      await onMission(id, async (mission) => void process.stdout.write((flags.forModel ? await mission.progress() : await progressForPeople(mission)) + '\n'));
+      await onMission(
+        id,
+        async (mission) =>
+          void process.stdout.write(
+            (flags.forModel ? await mission.progress() : await progressForPeople(mission)) + '\n',
+          ),
+      );
     }),
   );
 
@@ -83,7 +106,8 @@ export const ledgerCommand = new Command('ledger')
         for (const e of ledger) process.stdout.write(`${ledgerLine(e)}\n`);
         // who approved or denied which effect: a denied effect never ran, so only this shows it
         const records = status.approvals ?? [];
-        if (records.length) process.stdout.write(`Approvals:\n${records.map((r) => `  ${effectApprovalLine(r)}\n`).join('')}`);
+        if (records.length)
+          process.stdout.write(`Approvals:\n${records.map((r) => `  ${effectApprovalLine(r)}\n`).join('')}`);
       });
     }),
   );
@@ -98,9 +122,11 @@ export const watchCommand = new Command('watch')
         const stop = new AbortController();
         const onInterrupt = () => stop.abort();
         process.once('SIGINT', onInterrupt);
-        const settled = await follow(mission, { write: (line) => process.stdout.write(`${line}\n`), untilClosed: flags.untilClosed, signal: stop.signal }).finally(() =>
-          process.off('SIGINT', onInterrupt),
-        );
+        const settled = await follow(mission, {
+          write: (line) => process.stdout.write(`${line}\n`),
+          untilClosed: flags.untilClosed,
+          signal: stop.signal,
+        }).finally(() => process.off('SIGINT', onInterrupt));
         if (stop.signal.aborted) return void process.stdout.write(`Stopped following; mission ${id} goes on.\n`);
         process.stdout.write((await progressForPeople(mission).catch(() => '')) + '\n');
         process.stdout.write(describeSettled(id, settled) + '\n');
@@ -110,30 +136,70 @@ export const watchCommand = new Command('watch')
   );
 
 export const listCommand = new Command('list')
-  .description('missions and plans on the cluster, with their Navigator status (waiting, review, ...): running ones first, then the most recently closed')
+  .description(
+    'missions and plans on the cluster, with their Navigator status (waiting, review, ...): running ones first, then the most recently closed',
+  )
   .addOption(new Option('--kind <kind>', 'only missions or only plans').choices(['mission', 'plan']))
-  .option('--status <status>', 'only those in this Navigator status: waiting (for a person), review, running, completed, completed_with_failures, failed, ...')
+  .option(
+    '--status <status>',
+    'only those in this Navigator status: waiting (for a person), review, running, completed, completed_with_failures, failed, ...',
+  )
   .option('--query <q>', 'extra visibility filter, e.g. "ExecutionStatus = \'Running\'"')
   .option('--plans', 'plans only (same as --kind plan)')
   .option('--missions', 'missions only (same as --kind mission)')
   .option('--limit <n>', 'at most this many of each kind', '50')
   .option('--json', 'print JSON')
   .action(
-    action(async (flags: Flags & { kind?: 'mission' | 'plan'; query?: string; limit: string; status?: string; plans?: boolean; missions?: boolean }) => {
-      const { NavigatorClient, RUN_KINDS, RUN_STATUSES } = await import('../../../client/index.ts');
-      const asked = new Set([flags.kind, flags.plans ? 'plan' : undefined, flags.missions ? 'mission' : undefined].filter((k) => k !== undefined));
-      if (asked.size > 1) throw new CliError('--kind, --plans and --missions ask for different kinds; give one (or none to list both)', 2);
-      const kinds = RUN_KINDS.filter((k) => asked.size === 0 || asked.has(k));
-      if (flags.status !== undefined && !RUN_STATUSES.includes(flags.status)) throw new CliError(`--status ${flags.status}: not a status; one of ${RUN_STATUSES.join(', ')}`, 2);
-      const limit = Number(flags.limit);
-      if (!Number.isInteger(limit) || limit < 1) throw new CliError(`--limit ${flags.limit}: expected a whole number of at least 1`, 2);
-      await withClient(async (client) => {
-        const runs = await new NavigatorClient({ client }).runs({ kinds, status: flags.status, query: flags.query, limit });
-        const rows = runs.map((r) => ({ kind: r.kind, workflowId: r.workflowId, status: r.status, startTime: r.startTime.toISOString() }));
-        if (flags.json) return printJson(rows);
-        if (rows.length === 0) return void process.stdout.write(`(no ${kinds.length === 1 ? `${kinds[0]}s` : 'missions or plans'}${flags.status ? ` ${flags.status}` : ''})\n`);
-        process.stdout.write(`${'STARTED'.padEnd(24)}  ${'KIND'.padEnd(7)}  ${'STATUS'.padEnd(16)}  WORKFLOW ID\n`);
-        for (const r of rows) process.stdout.write(`${r.startTime}  ${r.kind.padEnd(7)}  ${r.status.padEnd(16)}  ${r.workflowId}\n`);
-      });
-    }),
+    action(
+      async (
+        flags: Flags & {
+          kind?: 'mission' | 'plan';
+          query?: string;
+          limit: string;
+          status?: string;
+          plans?: boolean;
+          missions?: boolean;
+        },
+      ) => {
+        const { NavigatorClient, RUN_KINDS, RUN_STATUSES } = await import('../../../client/index.ts');
+        const asked = new Set(
+          [flags.kind, flags.plans ? 'plan' : undefined, flags.missions ? 'mission' : undefined].filter(
+            (k) => k !== undefined,
+          ),
+        );
+        if (asked.size > 1)
+          throw new CliError(
+            '--kind, --plans and --missions ask for different kinds; give one (or none to list both)',
+            2,
+          );
+        const kinds = RUN_KINDS.filter((k) => asked.size === 0 || asked.has(k));
+        if (flags.status !== undefined && !RUN_STATUSES.includes(flags.status))
+          throw new CliError(`--status ${flags.status}: not a status; one of ${RUN_STATUSES.join(', ')}`, 2);
+        const limit = Number(flags.limit);
+        if (!Number.isInteger(limit) || limit < 1)
+          throw new CliError(`--limit ${flags.limit}: expected a whole number of at least 1`, 2);
+        await withClient(async (client) => {
+          const runs = await new NavigatorClient({ client }).runs({
+            kinds,
+            status: flags.status,
+            query: flags.query,
+            limit,
+          });
+          const rows = runs.map((r) => ({
+            kind: r.kind,
+            workflowId: r.workflowId,
+            status: r.status,
+            startTime: r.startTime.toISOString(),
+          }));
+          if (flags.json) return printJson(rows);
+          if (rows.length === 0)
+            return void process.stdout.write(
+              `(no ${kinds.length === 1 ? `${kinds[0]}s` : 'missions or plans'}${flags.status ? ` ${flags.status}` : ''})\n`,
+            );
+          process.stdout.write(`${'STARTED'.padEnd(24)}  ${'KIND'.padEnd(7)}  ${'STATUS'.padEnd(16)}  WORKFLOW ID\n`);
+          for (const r of rows)
+            process.stdout.write(`${r.startTime}  ${r.kind.padEnd(7)}  ${r.status.padEnd(16)}  ${r.workflowId}\n`);
+        });
+      },
+    ),
   );

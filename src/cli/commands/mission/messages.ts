@@ -17,26 +17,37 @@ const roleOf = (flag: string | undefined): { role?: string } => {
   const role = flag ?? (process.env.NAVIGATOR_ROLE || undefined);
   return role ? { role } : {};
 };
-const ROLE = ['--role <role>', 'the role you decide with, recorded with the decision (or NAVIGATOR_ROLE): required when the decision names its approvers'] as const;
+const ROLE = [
+  '--role <role>',
+  'the role you decide with, recorded with the decision (or NAVIGATOR_ROLE): required when the decision names its approvers',
+] as const;
 
 /**
  * Writes the agent's approve or reject value for `key` (default: the pending decision)
  * through the validated `decide` update. Returns the key and value written.
  */
-export function recordVerdict(mission: MissionHandle, kind: 'approve' | 'reject', key?: string, note?: string, role?: string): Promise<{ key: string; value: Json }> {
+export function recordVerdict(
+  mission: MissionHandle,
+  kind: 'approve' | 'reject',
+  key?: string,
+  note?: string,
+  role?: string,
+): Promise<{ key: string; value: Json }> {
   const opts = { key, by: who(), note, ...roleOf(role) };
   return kind === 'approve' ? mission.approve(opts) : mission.reject(opts);
 }
 
 function verdict(kind: 'approve' | 'reject') {
   return action(async (id: string, key: string | undefined, flags: { note?: string; role?: string }) => {
-    const written = await onMission(id, (mission) => recordVerdict(mission, kind, key, flags.note, flags.role), { running: true });
+    const written = await onMission(id, (mission) => recordVerdict(mission, kind, key, flags.note, flags.role), {
+      running: true,
+    });
     process.stdout.write(`${written.key} = ${JSON.stringify(written.value)} recorded on ${id}\n`);
   });
 }
 
 export const approveCommand = new Command('approve')
-  .description("approve the decision a mission waits for (KEY defaults to the pending one)")
+  .description('approve the decision a mission waits for (KEY defaults to the pending one)')
   .argument('<id>', 'workflow id')
   .argument('[key]', 'decision key')
   .option('--note <text>', 'note recorded with the decision')
@@ -44,7 +55,7 @@ export const approveCommand = new Command('approve')
   .action(verdict('approve'));
 
 export const rejectCommand = new Command('reject')
-  .description("reject the decision a mission waits for (KEY defaults to the pending one)")
+  .description('reject the decision a mission waits for (KEY defaults to the pending one)')
   .argument('<id>', 'workflow id')
   .argument('[key]', 'decision key')
   .option('--note <text>', 'note recorded with the decision')
@@ -61,13 +72,17 @@ export const decideCommand = new Command('decide')
   .action(
     action(async (id: string, key: string, raw: string, flags: { note?: string; role?: string }) => {
       const value = parseValue(raw, 'VALUE') as Json;
-      await onMission(id, (mission) => mission.decide(key, value, { by: who(), note: flags.note, ...roleOf(flags.role) }), { running: true });
+      await onMission(
+        id,
+        (mission) => mission.decide(key, value, { by: who(), note: flags.note, ...roleOf(flags.role) }),
+        { running: true },
+      );
       process.stdout.write(`${key} = ${JSON.stringify(value)} recorded on ${id}\n`);
     }),
   );
 
 export const writeCommand = new Command('write')
-  .description('write a journal entry (a person\'s value always wins over the Navigator\'s)')
+  .description("write a journal entry (a person's value always wins over the Navigator's)")
   .argument('<id>', 'workflow id')
   .argument('<key>', 'journal key')
   .argument('<value>', 'the value as JSON, or a bare word for a string')

@@ -32,8 +32,14 @@ export const runCommand = new Command('run')
   .option('--wait', 'follow until the mission finishes, not only until it waits or ends')
   .option('--detach', 'print the id and return at once; follow later with `navigator watch ID`')
   .option('--task-queue <name>', 'task queue of the worker (or NAVIGATOR_TASK_QUEUE)')
-  .option('--status-attribute <name>', 'Keyword search attribute to keep set to the status (or NAVIGATOR_STATUS_ATTRIBUTE); must be registered')
-  .option('--agents <module>', 'the module the worker runs (or NAVIGATOR_AGENTS): the agent and its input are checked before the mission starts')
+  .option(
+    '--status-attribute <name>',
+    'Keyword search attribute to keep set to the status (or NAVIGATOR_STATUS_ATTRIBUTE); must be registered',
+  )
+  .option(
+    '--agents <module>',
+    'the module the worker runs (or NAVIGATOR_AGENTS): the agent and its input are checked before the mission starts',
+  )
   .option('--json', 'print the result as JSON')
   .action(action(runAction));
 
@@ -65,26 +71,35 @@ async function runAction(agent: string, flags: RunFlags): Promise<void> {
       if (flags.json) printJson({ workflowId: id, agent });
       else {
         const link = consoleLink(resolveTarget().address, `/missions/${encodeURIComponent(id)}`);
-        process.stdout.write(`Started mission ${id} (agent ${agent}).\n  follow:   npx navigator watch ${id}\n  status:   npx navigator status ${id}\n${link ? `  console:  ${link}\n` : ''}`);
+        process.stdout.write(
+          `Started mission ${id} (agent ${agent}).\n  follow:   npx navigator watch ${id}\n  status:   npx navigator status ${id}\n${link ? `  console:  ${link}\n` : ''}`,
+        );
       }
       return;
     }
     if (flags.json) {
-      const settled = await settle(mission, { untilClosed: flags.wait, timeoutMs: flags.wait ? 24 * 3600_000 : 60_000 });
+      const settled = await settle(mission, {
+        untilClosed: flags.wait,
+        timeoutMs: flags.wait ? 24 * 3600_000 : 60_000,
+      });
       printJson({ workflowId: id, ...settled });
       if (settled.closed?.failure) process.exitCode = 1;
       return;
     }
     // say at once what started: with a real model the first pass can take minutes
-    process.stdout.write(`Started mission ${id} (agent ${agent}); following it (Ctrl-C stops following, the mission goes on)\n`);
+    process.stdout.write(
+      `Started mission ${id} (agent ${agent}); following it (Ctrl-C stops following, the mission goes on)\n`,
+    );
     const link = consoleLink(resolveTarget().address, `/missions/${encodeURIComponent(id)}`);
     if (link) process.stdout.write(`  in the console: ${link}\n`);
     const stop = new AbortController();
     const onInterrupt = () => stop.abort();
     process.once('SIGINT', onInterrupt);
-    const settled = await follow(mission, { write: (line) => process.stdout.write(`  ${line}\n`), untilClosed: flags.wait, signal: stop.signal }).finally(() =>
-      process.off('SIGINT', onInterrupt),
-    );
+    const settled = await follow(mission, {
+      write: (line) => process.stdout.write(`  ${line}\n`),
+      untilClosed: flags.wait,
+      signal: stop.signal,
+    }).finally(() => process.off('SIGINT', onInterrupt));
     if (stop.signal.aborted) {
       process.stdout.write(`Stopped following; mission ${id} goes on. Follow again: npx navigator watch ${id}\n`);
       return;

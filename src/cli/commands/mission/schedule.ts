@@ -31,7 +31,10 @@ async function onSchedule<T>(id: string, fn: (schedule: MissionSchedule, client:
 const when = (d: Date) => d.toISOString().replace(/\.\d{3}Z$/, 'Z');
 
 function renderSchedule(v: MissionScheduleView): string {
-  const every = v.every.map((ms) => `every ${ms % 3_600_000 === 0 ? `${ms / 3_600_000}h` : ms % 60_000 === 0 ? `${ms / 60_000}m` : `${ms / 1000}s`}`);
+  const every = v.every.map(
+    (ms) =>
+      `every ${ms % 3_600_000 === 0 ? `${ms / 3_600_000}h` : ms % 60_000 === 0 ? `${ms / 60_000}m` : `${ms / 1000}s`}`,
+  );
   const lines = [
     `Schedule ${v.id}: agent ${v.agent}, ${[...v.cron.map((c) => `cron "${c}"`), ...every].join(', ')}${v.timezone ? ` (${v.timezone})` : ''}`,
     `  input:    ${JSON.stringify(v.input)}`,
@@ -59,13 +62,19 @@ interface CreateFlags extends JsonFlag {
 }
 
 const create = new Command('create')
-  .description('create a schedule that starts a mission of AGENT at each cron time or interval (each run is a normal mission with its own journal)')
+  .description(
+    'create a schedule that starts a mission of AGENT at each cron time or interval (each run is a normal mission with its own journal)',
+  )
   .argument('<agent>', 'agent name, as registered on the worker')
   .option('--cron <expr...>', 'cron expression(s): "0 9 * * MON-FRI", "@daily"; UTC unless --timezone')
   .option('--every <duration>', 'a fixed interval: 90s, 15m, 1h, 1d')
   .option('--input <json>', 'mission input as a JSON object', '{}')
   .option('--id <id>', 'schedule id, also the start of each mission id (default: AGENT-schedule-<random>)')
-  .option('--overlap <policy>', 'when a time comes while the last mission runs: skip, buffer_one, buffer_all, cancel_other, terminate_other, allow_all', 'skip')
+  .option(
+    '--overlap <policy>',
+    'when a time comes while the last mission runs: skip, buffer_one, buffer_all, cancel_other, terminate_other, allow_all',
+    'skip',
+  )
   .option('--jitter <duration>', 'start each mission up to this much later, at random')
   .option('--catchup-window <duration>', 'times missed while the cluster was down still run if at most this late')
   .option('--timezone <tz>', 'IANA time zone for --cron, e.g. Europe/Paris')
@@ -75,7 +84,8 @@ const create = new Command('create')
   .option('--json', 'print JSON')
   .action(
     action(async (agent: string, flags: CreateFlags) => {
-      if (!flags.cron?.length && flags.every === undefined) throw new CliError('give --cron EXPR or --every DURATION', 2);
+      if (!flags.cron?.length && flags.every === undefined)
+        throw new CliError('give --cron EXPR or --every DURATION', 2);
       const input = parseJson(flags.input ?? '{}', '--input') as Json;
       const { taskQueueFrom } = await import('../../../temporal/connection.ts');
       const { createMissionSchedule, MissionRejected, StartRefused } = await import('../../../client/index.ts');
@@ -95,13 +105,16 @@ const create = new Command('create')
           note: flags.note,
         }).catch((err: Error) => {
           if (err instanceof MissionRejected || err instanceof StartRefused) throw new CliError(err.message, 2);
-          if (err instanceof ScheduleAlreadyRunning) throw new CliError(`a schedule with id ${flags.id} already exists`);
+          if (err instanceof ScheduleAlreadyRunning)
+            throw new CliError(`a schedule with id ${flags.id} already exists`);
           const cause = (err as Error & { cause?: Error & { details?: string } }).cause;
           throw new CliError(cause?.details ?? cause?.message ?? err.message);
         });
         const view = await schedule.describe();
         if (flags.json) return printJson(view);
-        process.stdout.write(`Created ${renderSchedule(view)}\n  missions: npx navigator schedule describe ${schedule.id}\n`);
+        process.stdout.write(
+          `Created ${renderSchedule(view)}\n  missions: npx navigator schedule describe ${schedule.id}\n`,
+        );
       });
     }),
   );
@@ -116,7 +129,10 @@ const list = new Command('list')
         const schedules = await listMissionSchedules(client);
         if (flags.json) return printJson(schedules);
         if (!schedules.length) return void process.stdout.write('no mission schedules\n');
-        for (const s of schedules) process.stdout.write(`${s.id}  ${s.paused ? `paused${s.note ? ` (${s.note})` : ''}` : `next ${s.next ? when(s.next) : 'none'}`}\n`);
+        for (const s of schedules)
+          process.stdout.write(
+            `${s.id}  ${s.paused ? `paused${s.note ? ` (${s.note})` : ''}` : `next ${s.next ? when(s.next) : 'none'}`}\n`,
+          );
       });
     }),
   );
@@ -137,7 +153,12 @@ const describeCommand = new Command('describe')
     ),
   );
 
-function simple(name: string, description: string, run: (s: MissionSchedule, note?: string) => Promise<void>, done: string) {
+function simple(
+  name: string,
+  description: string,
+  run: (s: MissionSchedule, note?: string) => Promise<void>,
+  done: string,
+) {
   const command = new Command(name).description(description).argument('<id>', 'schedule id');
   if (name === 'pause' || name === 'unpause') command.option('--note <text>', 'why (shown with the schedule)');
   return command.action(
@@ -156,7 +177,30 @@ export const scheduleCommand = new Command('schedule')
   .addCommand(create)
   .addCommand(list)
   .addCommand(describeCommand)
-  .addCommand(simple('pause', 'pause a schedule (no missions start until unpaused; trigger still works)', (s, note) => s.pause(note), 'Paused schedule ID.'))
-  .addCommand(simple('unpause', 'unpause a schedule (times that passed while paused are not run)', (s, note) => s.unpause(note), 'Unpaused schedule ID.'))
-  .addCommand(simple('trigger', 'start a mission now', (s) => s.trigger(), 'Triggered schedule ID: a mission starts now (see `navigator schedule describe ID`).'))
-  .addCommand(simple('delete', 'delete a schedule (missions it started go on)', (s) => s.delete(), 'Deleted schedule ID.'));
+  .addCommand(
+    simple(
+      'pause',
+      'pause a schedule (no missions start until unpaused; trigger still works)',
+      (s, note) => s.pause(note),
+      'Paused schedule ID.',
+    ),
+  )
+  .addCommand(
+    simple(
+      'unpause',
+      'unpause a schedule (times that passed while paused are not run)',
+      (s, note) => s.unpause(note),
+      'Unpaused schedule ID.',
+    ),
+  )
+  .addCommand(
+    simple(
+      'trigger',
+      'start a mission now',
+      (s) => s.trigger(),
+      'Triggered schedule ID: a mission starts now (see `navigator schedule describe ID`).',
+    ),
+  )
+  .addCommand(
+    simple('delete', 'delete a schedule (missions it started go on)', (s) => s.delete(), 'Deleted schedule ID.'),
+  );

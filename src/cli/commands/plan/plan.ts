@@ -5,7 +5,14 @@
  */
 import { Command, InvalidArgumentError } from 'commander';
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
-import { PLAN_WORKFLOW, type PlanHandle, PlanRejected, getPlan, parseItem, startPlan } from '../../../client/plan/client.ts';
+import {
+  PLAN_WORKFLOW,
+  type PlanHandle,
+  PlanRejected,
+  getPlan,
+  parseItem,
+  startPlan,
+} from '../../../client/plan/client.ts';
 import { StartRefused } from '../../../client/served-agents.ts';
 import type { Json, PlanProblem } from '../../../plans/schema.ts';
 import { blockedAfterWarning } from '../../../plans/scheduler.ts';
@@ -63,11 +70,14 @@ function reportEnd(settled: PlanSettled): void {
 }
 
 const validate = new Command('validate')
-  .description('check a plan file against an agent\'s tools (no server needed)')
+  .description("check a plan file against an agent's tools (no server needed)")
   .argument('<file>', 'plan JSON: {"steps": [...], "params"?, "estimatedDuration"?, "options"?}')
   .requiredOption('--agent <name>', 'the agent whose tools the plan uses')
   .option('--agents <module>', 'a module with more agents (as for `worker --agents`)')
-  .option('--params <json>', 'parameter values to check against the plan\'s "params" (without it only their schemas are checked)')
+  .option(
+    '--params <json>',
+    'parameter values to check against the plan\'s "params" (without it only their schemas are checked)',
+  )
   .option('--json', 'print {"ok", "problems"}')
   .action(
     action(async (file: string, flags: JsonFlag & { agent: string; agents?: string; params?: string }) => {
@@ -82,10 +92,25 @@ const validate = new Command('validate')
       if (!entry) throw new CliError(`unknown agent ${flags.agent}; known: ${[...registry.keys()].join(', ')}`, 2);
       const doc = PlanDocument.safeParse(await readJsonFile(file, 'plan'));
       const problems = doc.success
-        ? [...paramProblems(checkParams(doc.data.params ?? {}, given ?? {}), given !== undefined), ...validatePlan(doc.data.steps, catalogOf(registry, entry), Object.keys(doc.data.params ?? {}), { maxSteps: doc.data.options?.maxSteps })]
-        : doc.error.issues.map((i) => ({ code: 'invalid_step' as const, stepId: null, path: i.path.join('.'), message: i.message }));
+        ? [
+            ...paramProblems(checkParams(doc.data.params ?? {}, given ?? {}), given !== undefined),
+            ...validatePlan(doc.data.steps, catalogOf(registry, entry), Object.keys(doc.data.params ?? {}), {
+              maxSteps: doc.data.options?.maxSteps,
+            }),
+          ]
+        : doc.error.issues.map((i) => ({
+            code: 'invalid_step' as const,
+            stepId: null,
+            path: i.path.join('.'),
+            message: i.message,
+          }));
       if (flags.json) printJson({ ok: problems.length === 0, problems });
-      else process.stdout.write(problems.length ? `${file}: ${problems.length} problem(s)\n${formatProblems(problems)}\n` : `${file}: valid (${doc.success ? doc.data.steps.length : 0} steps)\n`);
+      else
+        process.stdout.write(
+          problems.length
+            ? `${file}: ${problems.length} problem(s)\n${formatProblems(problems)}\n`
+            : `${file}: valid (${doc.success ? doc.data.steps.length : 0} steps)\n`,
+        );
       if (problems.length) process.exitCode = 1;
     }),
   );
@@ -93,62 +118,116 @@ const validate = new Command('validate')
 /** `--params JSON`: an object of parameter values. */
 function paramsFlag(text: string): Record<string, Json> {
   const value = parseJson(text, '--params');
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new CliError('--params: expected a JSON object {"name": value, ...}', 2);
+  if (value === null || typeof value !== 'object' || Array.isArray(value))
+    throw new CliError('--params: expected a JSON object {"name": value, ...}', 2);
   return value as Record<string, Json>;
 }
 
 /** The parameter problems; without given values, only those of the schemas themselves. */
-function paramProblems(checked: { ok: true } | { ok: false; problems: PlanProblem[] }, valuesGiven: boolean): PlanProblem[] {
+function paramProblems(
+  checked: { ok: true } | { ok: false; problems: PlanProblem[] },
+  valuesGiven: boolean,
+): PlanProblem[] {
   if (checked.ok) return [];
   return valuesGiven ? checked.problems : checked.problems.filter((p) => p.code !== 'missing_param');
 }
 
 const create = new Command('create')
-  .description('ask the agent\'s model for a plan, then show it for review')
+  .description("ask the agent's model for a plan, then show it for review")
   .argument('<agent>', 'the agent whose tools and model plan')
   .requiredOption('--request <text>', 'what the plan should do')
   .option('--context <file>', 'a JSON file with a workspace/context snapshot for the planner')
   .option('--id <id>', 'workflow id')
   .option('--approve', 'start executing without review')
   .option('--task-queue <name>', 'task queue of the worker (or NAVIGATOR_TASK_QUEUE)')
-  .option('--agents <module>', 'the module the worker runs (or NAVIGATOR_AGENTS): the agent is checked before the plan starts')
+  .option(
+    '--agents <module>',
+    'the module the worker runs (or NAVIGATOR_AGENTS): the agent is checked before the plan starts',
+  )
   .option('--json', 'print JSON')
   .action(
-    action(async (agent: string, flags: JsonFlag & { request: string; context?: string; id?: string; approve?: boolean; taskQueue?: string; agents?: string }) => {
-      const context = flags.context ? ((await readJsonFile(flags.context, '--context')) as Json) : undefined;
-      await agentBeforeStart(agent, agentsModuleOf(flags.agents));
-      const queue = await taskQueue(flags.taskQueue);
-      await withClient(async (client) => {
-        const plan = await startPlan(client, { agent, request: flags.request, context, id: flags.id, approve: flags.approve, taskQueue: queue }).catch(startError(flags.id));
-        await showAfterStart(plan, flags.json, `waiting for the model of agent ${agent} to write it (Ctrl-C stops waiting, the plan goes on; \`npx navigator plan show ${plan.id}\` later)`);
-      });
-    }),
+    action(
+      async (
+        agent: string,
+        flags: JsonFlag & {
+          request: string;
+          context?: string;
+          id?: string;
+          approve?: boolean;
+          taskQueue?: string;
+          agents?: string;
+        },
+      ) => {
+        const context = flags.context ? ((await readJsonFile(flags.context, '--context')) as Json) : undefined;
+        await agentBeforeStart(agent, agentsModuleOf(flags.agents));
+        const queue = await taskQueue(flags.taskQueue);
+        await withClient(async (client) => {
+          const plan = await startPlan(client, {
+            agent,
+            request: flags.request,
+            context,
+            id: flags.id,
+            approve: flags.approve,
+            taskQueue: queue,
+          }).catch(startError(flags.id));
+          await showAfterStart(
+            plan,
+            flags.json,
+            `waiting for the model of agent ${agent} to write it (Ctrl-C stops waiting, the plan goes on; \`npx navigator plan show ${plan.id}\` later)`,
+          );
+        });
+      },
+    ),
   );
 
 const start = new Command('start')
   .description('start a plan from a file (no model), then show it for review')
   .argument('<file>', 'plan JSON: {"steps": [...], "params"?, "estimatedDuration"?, "options"?} (- for stdin)')
   .requiredOption('--agent <name>', 'the agent whose tools the plan uses')
-  .option('--params <json>', 'values of the plan\'s parameters, a JSON object (checked against their schemas)')
+  .option('--params <json>', "values of the plan's parameters, a JSON object (checked against their schemas)")
   .option('--id <id>', 'workflow id')
   .option('--request <text>', 'what the plan is for (shown to the model on recovery)')
   .option('--approve', 'start executing without review')
   .option('--task-queue <name>', 'task queue of the worker (or NAVIGATOR_TASK_QUEUE)')
-  .option('--agents <module>', 'the module the worker runs (or NAVIGATOR_AGENTS): the agent and the plan are checked before it starts')
+  .option(
+    '--agents <module>',
+    'the module the worker runs (or NAVIGATOR_AGENTS): the agent and the plan are checked before it starts',
+  )
   .option('--json', 'print JSON')
   .action(
-    action(async (file: string, flags: JsonFlag & { agent: string; id?: string; request?: string; approve?: boolean; taskQueue?: string; params?: string; agents?: string }) => {
-      const document = parseJson(await readText(file), `plan (${file})`);
-      const params = flags.params !== undefined ? paramsFlag(flags.params) : undefined;
-      // refused here, nothing starts: an unknown agent, a cycle, a tool the agent lacks
-      const known = await agentBeforeStart(flags.agent, agentsModuleOf(flags.agents));
-      if (known) await checkPlanDocument(known, document);
-      const queue = await taskQueue(flags.taskQueue);
-      await withClient(async (client) => {
-        const plan = await startPlan(client, { agent: flags.agent, document, params, request: flags.request, id: flags.id, approve: flags.approve, taskQueue: queue }).catch(startError(flags.id));
-        await showAfterStart(plan, flags.json);
-      });
-    }),
+    action(
+      async (
+        file: string,
+        flags: JsonFlag & {
+          agent: string;
+          id?: string;
+          request?: string;
+          approve?: boolean;
+          taskQueue?: string;
+          params?: string;
+          agents?: string;
+        },
+      ) => {
+        const document = parseJson(await readText(file), `plan (${file})`);
+        const params = flags.params !== undefined ? paramsFlag(flags.params) : undefined;
+        // refused here, nothing starts: an unknown agent, a cycle, a tool the agent lacks
+        const known = await agentBeforeStart(flags.agent, agentsModuleOf(flags.agents));
+        if (known) await checkPlanDocument(known, document);
+        const queue = await taskQueue(flags.taskQueue);
+        await withClient(async (client) => {
+          const plan = await startPlan(client, {
+            agent: flags.agent,
+            document,
+            params,
+            request: flags.request,
+            id: flags.id,
+            approve: flags.approve,
+            taskQueue: queue,
+          }).catch(startError(flags.id));
+          await showAfterStart(plan, flags.json);
+        });
+      },
+    ),
   );
 
 function startError(id: string | undefined) {
@@ -180,7 +259,9 @@ const show = new Command('show')
           if (unavailable) throw new CliError(`plan ${id}: ${unavailable.message}`);
         };
         if (!flags.json) {
-          process.stdout.write((unavailable ? '(from its history: no worker answered)\n' : '') + renderPlan(view, { full: true }) + '\n');
+          process.stdout.write(
+            (unavailable ? '(from its history: no worker answered)\n' : '') + renderPlan(view, { full: true }) + '\n',
+          );
           return failIfUnanswered();
         }
         printJson({
@@ -209,7 +290,15 @@ const show = new Command('show')
           approvals: view.approvals,
           questions: view.questions,
           error: view.error,
-          ...(unavailable ? { workerUnavailable: { message: unavailable.message, taskQueue: unavailable.taskQueue, polling: unavailable.polling } } : {}),
+          ...(unavailable
+            ? {
+                workerUnavailable: {
+                  message: unavailable.message,
+                  taskQueue: unavailable.taskQueue,
+                  polling: unavailable.polling,
+                },
+              }
+            : {}),
         });
         failIfUnanswered();
       });
@@ -217,8 +306,13 @@ const show = new Command('show')
   );
 
 /** A review action: send it, then print the new version (or the problems). */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- each action's own argument types, checked where it is declared
-function reviewAction(name: string, description: string, build: (cmd: Command) => Command, send: (plan: PlanHandle, ...args: any[]) => Promise<unknown>) {
+function reviewAction(
+  name: string,
+  description: string,
+  build: (cmd: Command) => Command,
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each action's own argument types, checked where it is declared
+  send: (plan: PlanHandle, ...args: any[]) => Promise<unknown>,
+) {
   return build(new Command(name).description(description)).action(
     action(async (...args: unknown[]) => {
       const id = args[0] as string;
@@ -233,7 +327,7 @@ function reviewAction(name: string, description: string, build: (cmd: Command) =
 
 const edit = reviewAction(
   'edit',
-  'change a step\'s args and/or description (validated; a new version)',
+  "change a step's args and/or description (validated; a new version)",
   (c) =>
     c
       .argument('<id>', 'plan id')
@@ -243,10 +337,20 @@ const edit = reviewAction(
       .option('--depends-on <ids>', 'the new dependencies, comma-separated ("" for none)')
       .option('--by <name>', 'who edits'),
   async (plan, step: string, flags: { args?: string; description?: string; dependsOn?: string; by?: string }) => {
-    if (flags.args === undefined && flags.description === undefined && flags.dependsOn === undefined) throw new CliError('give --args JSON, --description TEXT and/or --depends-on IDS', 2);
+    if (flags.args === undefined && flags.description === undefined && flags.dependsOn === undefined)
+      throw new CliError('give --args JSON, --description TEXT and/or --depends-on IDS', 2);
     const args = flags.args !== undefined ? parseJson(flags.args, '--args') : undefined;
-    const dependsOn = flags.dependsOn?.split(',').map((d) => d.trim()).filter(Boolean);
-    const edit = { kind: 'edit', stepId: step, ...(args !== undefined ? { args } : {}), ...(flags.description !== undefined ? { description: flags.description } : {}), ...(dependsOn ? { dependsOn } : {}) };
+    const dependsOn = flags.dependsOn
+      ?.split(',')
+      .map((d) => d.trim())
+      .filter(Boolean);
+    const edit = {
+      kind: 'edit',
+      stepId: step,
+      ...(args !== undefined ? { args } : {}),
+      ...(flags.description !== undefined ? { description: flags.description } : {}),
+      ...(dependsOn ? { dependsOn } : {}),
+    };
     await plan.edit(edit, { by: flags.by });
   },
 );
@@ -254,7 +358,8 @@ const skip = reviewAction(
   'skip',
   'skip a step (its dependents run unless they use its result)',
   (c) => c.argument('<id>').argument('<step>').option('--reason <text>'),
-  (plan, step: string, flags: { reason?: string }) => plan.edit({ kind: 'skip', stepId: step, ...(flags.reason ? { reason: flags.reason } : {}) }),
+  (plan, step: string, flags: { reason?: string }) =>
+    plan.edit({ kind: 'skip', stepId: step, ...(flags.reason ? { reason: flags.reason } : {}) }),
 );
 const add = reviewAction(
   'add',
@@ -286,7 +391,10 @@ const approve = reviewAction(
   (c) => c.argument('<id>').option('--by <name>'),
   (plan, flags: { by?: string }) => plan.approve({ by: flags.by }),
 );
-const ROLE = ['--role <role>', "the role you decide with, recorded with the verdict (or NAVIGATOR_ROLE): required when the step's tool names its approvers"] as const;
+const ROLE = [
+  '--role <role>',
+  "the role you decide with, recorded with the verdict (or NAVIGATOR_ROLE): required when the step's tool names its approvers",
+] as const;
 
 const approveStep = reviewAction(
   'approve-step',
@@ -296,11 +404,18 @@ const approveStep = reviewAction(
       .argument('<id>')
       .argument('<step>')
       .option('--item <n>', 'the item of a for-each step', itemNumber)
-      .option('--args-hash <hash>', 'the hash of the args you looked at (`plan show` prints it in the command): refused if the step now waits with other args')
+      .option(
+        '--args-hash <hash>',
+        'the hash of the args you looked at (`plan show` prints it in the command): refused if the step now waits with other args',
+      )
       .option('--by <name>', 'who approves (recorded)')
       .option('--note <text>', 'a note kept with the approval')
       .option(...ROLE),
-  async (plan, step: string, flags: { by?: string; note?: string; item?: number; argsHash?: string; role?: string }) => {
+  async (
+    plan,
+    step: string,
+    flags: { by?: string; note?: string; item?: number; argsHash?: string; role?: string },
+  ) => {
     // the reviewer is told, not stopped: the step may still be worth running on its own
     const current = (await plan.status()).plan;
     const warning = current && blockedAfterWarning(current, step);
@@ -319,7 +434,8 @@ const denyStep = reviewAction(
       .option('--reason <text>', 'why (recorded; the model reads it with onDenial: ask)')
       .option('--by <name>', 'who denies (recorded)')
       .option(...ROLE),
-  (plan, step: string, flags: { by?: string; reason?: string; item?: number; role?: string }) => plan.denyStep(step, { ...flags, ...roleOf(flags.role) }),
+  (plan, step: string, flags: { by?: string; reason?: string; item?: number; role?: string }) =>
+    plan.denyStep(step, { ...flags, ...roleOf(flags.role) }),
 );
 
 /** The role you decide with: --role, else NAVIGATOR_ROLE (a step whose tool names approvers needs one of them). */
@@ -337,9 +453,15 @@ function itemNumber(text: string): number {
 }
 const answer = reviewAction(
   'answer',
-  'answer a question step (JSON matching its schema; the answer is the step\'s result)',
-  (c) => c.argument('<id>', 'plan id').argument('<step>', 'the question step').argument('<value-json>', 'the answer as JSON, or a bare word for a string: staging, \'{"n": 2}\'').option('--by <name>', 'who answers'),
-  (plan, step: string, value: string, flags: { by?: string }) => plan.answer(step, parseValue(value, 'VALUE') as Json, { by: flags.by }),
+  "answer a question step (JSON matching its schema; the answer is the step's result)",
+  (c) =>
+    c
+      .argument('<id>', 'plan id')
+      .argument('<step>', 'the question step')
+      .argument('<value-json>', 'the answer as JSON, or a bare word for a string: staging, \'{"n": 2}\'')
+      .option('--by <name>', 'who answers'),
+  (plan, step: string, value: string, flags: { by?: string }) =>
+    plan.answer(step, parseValue(value, 'VALUE') as Json, { by: flags.by }),
 );
 const cancel = reviewAction(
   'cancel',
@@ -366,7 +488,10 @@ const watch = new Command('watch')
           },
           onProgress: (events) => {
             for (const e of events.slice(seen)) {
-              if (e.progress !== undefined || e.logs) process.stdout.write(`${time()}   ${e.stepId}: ${e.progress !== undefined ? `${e.progress}% ` : ''}${(e.logs ?? []).join(' ')}\n`);
+              if (e.progress !== undefined || e.logs)
+                process.stdout.write(
+                  `${time()}   ${e.stepId}: ${e.progress !== undefined ? `${e.progress}% ` : ''}${(e.logs ?? []).join(' ')}\n`,
+                );
             }
             seen = events.length;
           },
@@ -395,7 +520,9 @@ const exportCommand = new Command('export')
         const { writeFileSync } = await import('node:fs');
         writeFileSync(flags.out, text);
         const params = Object.keys(exported.document.params ?? {});
-        process.stdout.write(`wrote ${flags.out}: ${exported.document.steps.length} steps${params.length ? `, params ${params.join(', ')}${flags.template ? ' (give them with --params)' : ' (defaults: the values this plan ran with)'}` : ''}\n`);
+        process.stdout.write(
+          `wrote ${flags.out}: ${exported.document.steps.length} steps${params.length ? `, params ${params.join(', ')}${flags.template ? ' (give them with --params)' : ' (defaults: the values this plan ran with)'}` : ''}\n`,
+        );
       });
     }),
   );
@@ -409,7 +536,10 @@ const versions = new Command('versions')
       await onPlan(id, async (plan) => {
         const list = await plan.versions();
         if (flags.json) return printJson(list);
-        for (const v of list) process.stdout.write(`v${v.version} ${v.at} ${v.change}${v.by ? ` (by ${v.by})` : ''}: ${v.steps.map((s) => s.id).join(', ')}\n`);
+        for (const v of list)
+          process.stdout.write(
+            `v${v.version} ${v.at} ${v.change}${v.by ? ` (by ${v.by})` : ''}: ${v.steps.map((s) => s.id).join(', ')}\n`,
+          );
       });
     }),
   );
@@ -425,21 +555,34 @@ const ledger = new Command('ledger')
         if (flags.json) return printJson(entries);
         if (entries.length === 0) process.stdout.write('(no steps ran yet)\n');
         for (const e of entries) {
-          const outcome = e.status === 'failed' ? `failed: ${e.error}` : e.status === 'running' ? 'running' : JSON.stringify(e.result);
-          process.stdout.write(`#${e.seq} ${e.stepId} ${e.tool} [${e.sideEffect}] attempts ${e.attempts} via ${e.activity} → ${outcome}\n`);
+          const outcome =
+            e.status === 'failed'
+              ? `failed: ${e.error}`
+              : e.status === 'running'
+                ? 'running'
+                : JSON.stringify(e.result);
+          process.stdout.write(
+            `#${e.seq} ${e.stepId} ${e.tool} [${e.sideEffect}] attempts ${e.attempts} via ${e.activity} → ${outcome}\n`,
+          );
           for (const line of failedAttemptLines(e.failedAttempts, '    ')) process.stdout.write(`${line}\n`);
         }
         // who approved or denied what (plan show --json has them as approvalRecords)
         const records = (await plan.status()).approvalRecords ?? [];
-        if (records.length) process.stdout.write(`Approvals:\n${records.map((r) => `  ${stepApprovalLine(r)}\n`).join('')}`);
+        if (records.length)
+          process.stdout.write(`Approvals:\n${records.map((r) => `  ${stepApprovalLine(r)}\n`).join('')}`);
       });
     }),
   );
 
 const audit = new Command('audit')
-  .description('rebuild every step result from history, check no external step ran twice, replay (online by id, or offline from an exported history)')
+  .description(
+    'rebuild every step result from history, check no external step ran twice, replay (online by id, or offline from an exported history)',
+  )
   .argument('[id]', 'plan id (not needed with --history)')
-  .option('--history <file>', 'audit a plan history exported as JSON (or a JSON list of them for a chain), without a cluster')
+  .option(
+    '--history <file>',
+    'audit a plan history exported as JSON (or a JSON list of them for a chain), without a cluster',
+  )
   .option('--json', 'print the full report as JSON')
   .action(
     action(async (id: string | undefined, flags: JsonFlag & { history?: string }) => {
@@ -451,7 +594,11 @@ const audit = new Command('audit')
       // one bundle and one replay worker for the audit's replay and for reading the plan's state from its history
       const [workflowBundle, replayer] = await Promise.all([readerBundle(), readReplayer()]);
       const report = flags.history
-        ? await auditPlanChain(await readHistoryFile(flags.history), null, { workflowBundle, replayer, requireClosed: true })
+        ? await auditPlanChain(await readHistoryFile(flags.history), null, {
+            workflowBundle,
+            replayer,
+            requireClosed: true,
+          })
         : await onPlan(id!, (_plan, client) => auditPlan(client, id!, { workflowBundle, replayer }));
       if (flags.json) printJson(report);
       else process.stdout.write(formatPlanAudit(report) + '\n');

@@ -71,11 +71,23 @@ interface Shape {
 
 const SHAPES = {
   /** `(op expr expr)` */
-  generic: { params: ['ca', 'cb'], units: 1, read: 'const a = ca(f, ev); const b = cb(f, ev);', after: 0, numbers: "typeof a === 'number' && typeof b === 'number'" },
+  generic: {
+    params: ['ca', 'cb'],
+    units: 1,
+    read: 'const a = ca(f, ev); const b = cb(f, ev);',
+    after: 0,
+    numbers: "typeof a === 'number' && typeof b === 'number'",
+  },
   /** `(op local 123)`: the node and both operands charged at once (3 units) */
   localNum: { params: ['s', 'b'], units: 3, read: 'const a = f[s];', after: 0, numbers: "typeof a === 'number'" },
   /** `(op local local)`: 3 units at once */
-  localLocal: { params: ['sa', 'sb'], units: 3, read: 'const a = f[sa]; const b = f[sb];', after: 0, numbers: "typeof a === 'number' && typeof b === 'number'" },
+  localLocal: {
+    params: ['sa', 'sb'],
+    units: 3,
+    read: 'const a = f[sa]; const b = f[sb];',
+    after: 0,
+    numbers: "typeof a === 'number' && typeof b === 'number'",
+  },
   /** `(op expr 123)`: the constant charged after `expr`, without its call (`(< (mod x 7) 3)`, `(* (quot n 2) 3)`) */
   nodeNum: { params: ['ca', 'b'], units: 1, read: 'const a = ca(f, ev);', after: 1, numbers: "typeof a === 'number'" },
 } satisfies Record<string, Shape>;
@@ -111,19 +123,29 @@ function factory(shape: ShapeName, op: Op2): Factory {
 /** `inc`/`dec`: a local charged with the node (2 units), or any operand (1 unit, then the operand's own). */
 const op1Factories = {
   // eslint-disable-next-line @typescript-eslint/no-implied-eval -- our own text, see the module comment
-  local: new Function('slot', 'd', 'slow', `return (f, ev) => {
+  local: new Function(
+    'slot',
+    'd',
+    'slow',
+    `return (f, ev) => {
   ${chargeSource(2)}
   const a = f[slot];
   if (typeof a === 'number') { const r = a + d; return r === 0 ? 0 : r; }
   return slow([a], ev);
-};`) as Factory,
+};`,
+  ) as Factory,
   // eslint-disable-next-line @typescript-eslint/no-implied-eval -- our own text, see the module comment
-  node: new Function('ca', 'd', 'slow', `return (f, ev) => {
+  node: new Function(
+    'ca',
+    'd',
+    'slow',
+    `return (f, ev) => {
   ${chargeSource(1)}
   const a = ca(f, ev);
   if (typeof a === 'number') { const r = a + d; return r === 0 ? 0 : r; }
   return slow([a], ev);
-};`) as Factory,
+};`,
+  ) as Factory,
 };
 
 export function compileOp1(n: Extract<Node, { kind: 'op1' }>, compile: Compile): Code {
@@ -136,7 +158,8 @@ export function compileOp1(n: Extract<Node, { kind: 'op1' }>, compile: Compile):
 export function compileOp2(n: Extract<Node, { kind: 'op2' }>, compile: Compile): Code {
   const slow = slowPath(n.core, n.span, n.name);
   const { a, b, op } = n;
-  if (a.kind === 'local' && b.kind === 'const' && typeof b.value === 'number') return factory('localNum', op)(a.slot, b.value, slow);
+  if (a.kind === 'local' && b.kind === 'const' && typeof b.value === 'number')
+    return factory('localNum', op)(a.slot, b.value, slow);
   if (a.kind === 'local' && b.kind === 'local') return factory('localLocal', op)(a.slot, b.slot, slow);
   if (b.kind === 'const' && typeof b.value === 'number') return factory('nodeNum', op)(compile(a, null), b.value, slow);
   return factory('generic', op)(compile(a, null), compile(b, null), slow);

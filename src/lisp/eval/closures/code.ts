@@ -58,7 +58,13 @@ export type Direct = (ev: Evaluator, c: Closure, args: 1 | 2, x: Value, y: Value
  * items of `xs` from `from`, as far as it can take them (numbers); the acc after the last
  * it took and the index of the next item. Undefined: it took none.
  */
-export type Fold = (ev: Evaluator, c: Closure, acc: Value, xs: readonly Value[], from: number) => readonly [Value, number] | undefined;
+export type Fold = (
+  ev: Evaluator,
+  c: Closure,
+  acc: Value,
+  xs: readonly Value[],
+  from: number,
+) => readonly [Value, number] | undefined;
 
 /** A compiled `fn`; its closures share it. */
 export interface CFn {
@@ -66,7 +72,6 @@ export interface CFn {
   byCount: (CArity | undefined)[];
   variadic: CArity | null;
 }
-
 
 /** What a `recur` rebinds: the params of a fn arity or the bindings of a loop. */
 export interface RecurTarget {

@@ -27,7 +27,18 @@ import { PtcError } from '../../errors.ts';
 import { getIn1 } from '../../lookup.ts';
 import { formatNumber, prStr } from '../../printer/index.ts';
 import { vectorOfArray } from '../../vector-of-array.ts';
-import { PList, type Value, equals, isMap, kw, map as pmap, set as pset, typeName, isKeyword, isSymbol } from '../../values.ts';
+import {
+  PList,
+  type Value,
+  equals,
+  isMap,
+  kw,
+  map as pmap,
+  set as pset,
+  typeName,
+  isKeyword,
+  isSymbol,
+} from '../../values.ts';
 import { allOf, anyOf, noneOf, whereFn } from '../../core/query.ts';
 import { exInfo } from '../builtins.ts';
 import { Closure, VarRef } from '../closure.ts';
@@ -40,7 +51,16 @@ import { compileOp1, compileOp2 } from './arithmetic.ts';
 import { destructure } from '../destructure.ts';
 import { type CForClause, forClause } from './comprehension.ts';
 import { tryNode } from './try-catch.ts';
-import { type CArity, type CBinding, type CFn, type CPattern, type Code, type RecurTarget, bindAll, evAll } from './code.ts';
+import {
+  type CArity,
+  type CBinding,
+  type CFn,
+  type CPattern,
+  type Code,
+  type RecurTarget,
+  bindAll,
+  evAll,
+} from './code.ts';
 
 const K_FUEL = kw('fuel');
 const K_TOOL_CALLS = kw('tool-calls');
@@ -68,11 +88,21 @@ export function compilePattern(p: Pattern): CPattern {
     case 'bind':
       return { kind: 'bind', slot: p.slot };
     case 'seq':
-      return { kind: 'seq', items: p.items.map(compilePattern), rest: p.rest ? compilePattern(p.rest) : null, as: p.as, span: p.span };
+      return {
+        kind: 'seq',
+        items: p.items.map(compilePattern),
+        rest: p.rest ? compilePattern(p.rest) : null,
+        as: p.as,
+        span: p.span,
+      };
     case 'map':
       return {
         kind: 'map',
-        entries: p.entries.map((e) => ({ key: e.key, pattern: compilePattern(e.pattern), default: e.default ? compile(e.default, null) : null })),
+        entries: p.entries.map((e) => ({
+          key: e.key,
+          pattern: compilePattern(e.pattern),
+          default: e.default ? compile(e.default, null) : null,
+        })),
         as: p.as,
         span: p.span,
       };
@@ -103,7 +133,16 @@ export function compileFn(info: FnInfo): CFn {
     const rest = a.rest ? compilePattern(a.rest) : null;
     const simple = params.every((p) => p.kind === 'bind');
     const slots = simple ? params.map((p) => (p as { slot: number }).slot) : [];
-    const ar: CArity = { fixed: a.fixed, params, rest, simple, slots, body: compile(a.body, { params, rest }), inPlaceFirst: updatesFirstParamInPlace(a), direct: undefined };
+    const ar: CArity = {
+      fixed: a.fixed,
+      params,
+      rest,
+      simple,
+      slots,
+      body: compile(a.body, { params, rest }),
+      inPlaceFirst: updatesFirstParamInPlace(a),
+      direct: undefined,
+    };
     // numeric (self-recursive) fns run as one JS function once called often (fn-codegen.ts), exactly like the closures
     if (simple && rest === null) compileLater(info, a, ar);
     return ar;
@@ -211,7 +250,13 @@ export function compile(n: Node, rt: RecurTarget | null): Code {
       const body = compile(n.body, { params: bs.map((b) => b.pattern), rest: null });
       const plain = bs.every((b) => b.pattern.kind === 'bind');
       // numeric loops run as one JS function per iteration (loop-codegen.ts), exactly like the closures
-      const fast = plain ? fastLoop(n.body, bs.map((b) => (b.pattern as { slot: number }).slot), body) : undefined;
+      const fast = plain
+        ? fastLoop(
+            n.body,
+            bs.map((b) => (b.pattern as { slot: number }).slot),
+            body,
+          )
+        : undefined;
       if (fast) {
         return (f, ev) => {
           if (--ev.ticks <= 0) ev.slowCheck();
@@ -329,13 +374,22 @@ export function compile(n: Node, rt: RecurTarget | null): Code {
             }
         if (idx !== undefined) return results[idx]!(f, ev);
         if (def) return def(f, ev);
-        throw new PtcError('type_error', `case: no clause matches ${prStr(v)}`, span, 'add a default expression as the last form of case');
+        throw new PtcError(
+          'type_error',
+          `case: no clause matches ${prStr(v)}`,
+          span,
+          'add a default expression as the last form of case',
+        );
       };
     }
     case 'condp': {
       const predc = compile(n.pred, rt);
       const exprc = compile(n.expr, rt);
-      const clauses = n.clauses.map((c) => ({ test: compile(c.test, rt), result: compile(c.result, c.arrow ? null : rt), arrow: c.arrow }));
+      const clauses = n.clauses.map((c) => ({
+        test: compile(c.test, rt),
+        result: compile(c.result, c.arrow ? null : rt),
+        arrow: c.arrow,
+      }));
       const def = n.default ? compile(n.default, rt) : null;
       const span = n.span;
       return (f, ev) => {
@@ -347,7 +401,12 @@ export function compile(n: Node, rt: RecurTarget | null): Code {
           if (r !== null && r !== false) return c.arrow ? ev.applyAt(c.result(f, ev), [r], span) : c.result(f, ev);
         }
         if (def) return def(f, ev);
-        throw new PtcError('type_error', `condp: no clause matches ${prStr(expr)}`, span, 'add a default expression as the last form of condp');
+        throw new PtcError(
+          'type_error',
+          `condp: no clause matches ${prStr(expr)}`,
+          span,
+          'add a default expression as the last form of condp',
+        );
       };
     }
     case 'for': {
@@ -368,7 +427,8 @@ export function compile(n: Node, rt: RecurTarget | null): Code {
       return (f, ev) => {
         if (--ev.ticks <= 0) ev.slowCheck();
         const count = countc(f, ev);
-        if (typeof count !== 'number') throw new PtcError('type_error', `dotimes: expected a number, got ${typeName(count)}`, span);
+        if (typeof count !== 'number')
+          throw new PtcError('type_error', `dotimes: expected a number, got ${typeName(count)}`, span);
         for (let i = 0; i < count; i++) {
           f[slot] = i;
           body(f, ev);
@@ -537,7 +597,12 @@ export function compile(n: Node, rt: RecurTarget | null): Code {
         const v = value(f, ev);
         if (isMap(v)) throw new ThrowSignal(v, span);
         if (typeof v === 'string') throw new ThrowSignal(exInfo(v, pmap()), span);
-        throw new PtcError('type_error', `throw expects an exception made with ex-info, got ${typeName(v)}`, span, '(throw (ex-info "message" {:key value}))');
+        throw new PtcError(
+          'type_error',
+          `throw expects an exception made with ex-info, got ${typeName(v)}`,
+          span,
+          '(throw (ex-info "message" {:key value}))',
+        );
       };
     }
   }

@@ -13,7 +13,14 @@ export type CForClause =
   | { kind: 'when'; test: Code }
   | { kind: 'while'; test: Code };
 
-export function forClause(ev: Evaluator, clauses: CForClause[], ci: number, body: Code, out: Value[] | null, f: Value[]): boolean {
+export function forClause(
+  ev: Evaluator,
+  clauses: CForClause[],
+  ci: number,
+  body: Code,
+  out: Value[] | null,
+  f: Value[],
+): boolean {
   if (ci === clauses.length) {
     const v = body(f, ev);
     if (out) {
@@ -27,7 +34,12 @@ export function forClause(ev: Evaluator, clauses: CForClause[], ci: number, body
     case 'bind': {
       const coll = c.coll(f, ev);
       const it = seqable(coll);
-      if (!it) throw new PtcError('type_error', `${out ? 'for' : 'doseq'}: expected a collection, got ${typeName(coll)}`, c.span);
+      if (!it)
+        throw new PtcError(
+          'type_error',
+          `${out ? 'for' : 'doseq'}: expected a collection, got ${typeName(coll)}`,
+          c.span,
+        );
       for (const x of it) {
         ev.tick();
         if (c.pattern.kind === 'bind') f[c.pattern.slot] = x;

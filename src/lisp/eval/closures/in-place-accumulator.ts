@@ -29,7 +29,9 @@ import { resolveCore } from '../../core/index.ts';
  * collection, to their fn; nested collections are read from it and written back
  * persistently; `conj` appends to a vector, and makes a new map from a map).
  */
-const IN_PLACE = new Set<unknown>(['assoc', 'update', 'assoc-in', 'update-in', 'dissoc', 'conj'].map((name) => resolveCore(null, name)));
+const IN_PLACE = new Set<unknown>(
+  ['assoc', 'update', 'assoc-in', 'update-in', 'dissoc', 'conj'].map((name) => resolveCore(null, name)),
+);
 
 /** Core functions that read a collection and give a value stored in it, a number or a boolean. */
 const READERS = new Set<unknown>(['get', 'contains?', 'count', 'empty?'].map((name) => resolveCore(null, name)));
@@ -116,7 +118,8 @@ function mentions(n: Node, slot: number, reads = true): boolean {
   }
 }
 
-const isLocal = (n: Node | undefined, slot: number): boolean => n !== undefined && n.kind === 'local' && n.slot === slot;
+const isLocal = (n: Node | undefined, slot: number): boolean =>
+  n !== undefined && n.kind === 'local' && n.slot === slot;
 
 function bindingsMention(bs: readonly Binding[], slot: number, reads = true): boolean {
   return bs.some((b) => patternMentions(b.pattern, slot, reads) || mentions(b.init, slot, reads));
@@ -128,8 +131,13 @@ function patternMentions(p: Pattern, slot: number, reads = true): boolean {
     case 'bind':
       return false;
     case 'seq':
-      return p.items.some((q) => patternMentions(q, slot, reads)) || (p.rest !== null && patternMentions(p.rest, slot, reads));
+      return (
+        p.items.some((q) => patternMentions(q, slot, reads)) ||
+        (p.rest !== null && patternMentions(p.rest, slot, reads))
+      );
     case 'map':
-      return p.entries.some((e) => (e.default !== null && mentions(e.default, slot, reads)) || patternMentions(e.pattern, slot, reads));
+      return p.entries.some(
+        (e) => (e.default !== null && mentions(e.default, slot, reads)) || patternMentions(e.pattern, slot, reads),
+      );
   }
 }

@@ -64,7 +64,11 @@ export function exceptionValue(e: unknown): Value {
   const failure = p.code === 'tool_error' ? (p.details?.failure as ToolFailure | undefined) : undefined;
   if (failure) {
     // a tool's failure: the message is the service's or the person's reason alone, the rest is data
-    const data = pmap([[K_TYPE, kw(p.code)], [K_TOOL, failure.tool], [K_CLASS, kw(failure.class)]]);
+    const data = pmap([
+      [K_TYPE, kw(p.code)],
+      [K_TOOL, failure.tool],
+      [K_CLASS, kw(failure.class)],
+    ]);
     return exInfo(failure.reason, data, [[K_TYPE, kw(p.code)]]);
   }
   return exInfo(p.message, pmap([[K_TYPE, kw(p.code)]]), [[K_TYPE, kw(p.code)]]);

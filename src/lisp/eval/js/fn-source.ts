@@ -17,7 +17,15 @@ const ARITH: Record<string, string> = { '+': '+', '-': '-', '*': '*' };
 
 /** A number written by {@link FnSource.constant}: a literal or a `K[i]` (no type test needed). */
 const isNumberConstant = (x: string): boolean => x.startsWith('K[') || /^\(?-?\d/.test(x);
-const COMPARE: Record<string, string> = { '<': '<', '>': '>', '<=': '<=', '>=': '>=', '=': '===', '==': '===', 'not=': '!==' };
+const COMPARE: Record<string, string> = {
+  '<': '<',
+  '>': '>',
+  '<=': '<=',
+  '>=': '>=',
+  '=': '===',
+  '==': '===',
+  'not=': '!==',
+};
 
 /** Core predicates whose result is fixed for any argument: a JS test on `x`. */
 const PREDICATES = new Map<unknown, (x: string) => string>(
@@ -37,13 +45,38 @@ const PREDICATES = new Map<unknown, (x: string) => string>(
  * throw (a divisor of 0, an odd? of a non-integer). The args are already known numbers,
  * except for `even?`/`odd?`, which test for an integer themselves.
  */
-const ARITHMETIC = new Map<unknown, { args: number; numbers: boolean; code: (r: string, x: string, y: string) => string }>(
+const ARITHMETIC = new Map<
+  unknown,
+  { args: number; numbers: boolean; code: (r: string, x: string, y: string) => string }
+>(
   (
     [
-      ['quot', 2, true, (r: string, x: string, y: string) => `if (${y} === 0) bail(); ${r} = Math.trunc(${x} / ${y}); if (${r} === 0) ${r} = 0;`],
-      ['rem', 2, true, (r: string, x: string, y: string) => `if (${y} === 0) bail(); ${r} = ${x} % ${y}; if (${r} === 0) ${r} = 0;`],
-      ['mod', 2, true, (r: string, x: string, y: string) => `if (${y} === 0) bail(); ${r} = ${x} % ${y}; if (${r} !== 0 && (${r} < 0) !== (${y} < 0)) ${r} += ${y}; if (${r} === 0) ${r} = 0;`],
-      ['/', 2, true, (r: string, x: string, y: string) => `if (${y} === 0) bail(); ${r} = ${x} / ${y}; if (${r} === 0) ${r} = 0;`],
+      [
+        'quot',
+        2,
+        true,
+        (r: string, x: string, y: string) =>
+          `if (${y} === 0) bail(); ${r} = Math.trunc(${x} / ${y}); if (${r} === 0) ${r} = 0;`,
+      ],
+      [
+        'rem',
+        2,
+        true,
+        (r: string, x: string, y: string) => `if (${y} === 0) bail(); ${r} = ${x} % ${y}; if (${r} === 0) ${r} = 0;`,
+      ],
+      [
+        'mod',
+        2,
+        true,
+        (r: string, x: string, y: string) =>
+          `if (${y} === 0) bail(); ${r} = ${x} % ${y}; if (${r} !== 0 && (${r} < 0) !== (${y} < 0)) ${r} += ${y}; if (${r} === 0) ${r} = 0;`,
+      ],
+      [
+        '/',
+        2,
+        true,
+        (r: string, x: string, y: string) => `if (${y} === 0) bail(); ${r} = ${x} / ${y}; if (${r} === 0) ${r} = 0;`,
+      ],
       ['max', 2, true, (r: string, x: string, y: string) => `${r} = Math.max(${x}, ${y});`],
       ['min', 2, true, (r: string, x: string, y: string) => `${r} = Math.min(${x}, ${y});`],
       ['abs', 1, true, (r: string, x: string) => `${r} = Math.abs(${x});`],
@@ -55,7 +88,8 @@ const ARITHMETIC = new Map<unknown, { args: number; numbers: boolean; code: (r: 
 
 /** Statements that charge fuel groups `gs` (in order) exactly as the closures would. */
 function chargeCode(gs: readonly number[]): string {
-  const one = (k: number): string => (k === 1 ? `if (--ev.ticks <= 0) ev.slowCheck(${CHUNK});` : `if ((ev.ticks -= ${k}) <= 0) ev.slowCheck(${CHUNK});`);
+  const one = (k: number): string =>
+    k === 1 ? `if (--ev.ticks <= 0) ev.slowCheck(${CHUNK});` : `if ((ev.ticks -= ${k}) <= 0) ev.slowCheck(${CHUNK});`;
   if (gs.length === 1) return one(gs[0]!);
   // when more units are left than the groups use, none of them would reach a check: one subtraction
   const total = gs.reduce((a, b) => a + b, 0);
@@ -144,7 +178,10 @@ export class FnSource {
 
   /** Temporaries and `let` locals, declared once. */
   private get declared(): string[] {
-    return [...Array.from({ length: this.temps }, (_, i) => `t${i}${this.frame.suffix}`), ...[...this.lets].map((s) => this.varOf(s))];
+    return [
+      ...Array.from({ length: this.temps }, (_, i) => `t${i}${this.frame.suffix}`),
+      ...[...this.lets].map((s) => this.varOf(s)),
+    ];
   }
 
   private grow(): boolean {
@@ -344,7 +381,14 @@ export class FnSource {
       const v = this.value(a);
       if (v === undefined) return undefined;
       // a param can be read as is: nothing reassigns it before the call
-      if (this.params.some((s) => this.varOf(s) === v) || isNumberConstant(v) || v === 'null' || v === 'true' || v === 'false') args.push(v);
+      if (
+        this.params.some((s) => this.varOf(s) === v) ||
+        isNumberConstant(v) ||
+        v === 'null' ||
+        v === 'true' ||
+        v === 'false'
+      )
+        args.push(v);
       else {
         const t = this.temp();
         this.emit(`${t} = ${v};`);
@@ -368,11 +412,20 @@ export class FnSource {
   private inlined(args: string[], result: string): boolean {
     const id = this.frame.ids.next++;
     const label = `L${id}`;
-    const frame: Frame = { suffix: `_${id}`, inline: this.frame.inline - 1, exit: { result, label }, ids: this.frame.ids };
+    const frame: Frame = {
+      suffix: `_${id}`,
+      inline: this.frame.inline - 1,
+      exit: { result, label },
+      ids: this.frame.ids,
+    };
     const sub = new FnSource(this.info, this.arity, this.params, this.consts, frame);
     if (!sub.tail(this.arity.body) || sub.recurs) return false;
     this.selfCalls += sub.selfCalls;
-    const inits = [`${sub.r} = ${this.r} - 1`, ...this.params.map((s, i) => `${sub.varOf(s)} = ${args[i]}`), ...sub.declared];
+    const inits = [
+      `${sub.r} = ${this.r} - 1`,
+      ...this.params.map((s, i) => `${sub.varOf(s)} = ${args[i]}`),
+      ...sub.declared,
+    ];
     this.emit(`if (${this.r} <= 0) bail(); ${label}: { let ${inits.join(', ')};\n${sub.out.join('\n')}\n}`);
     return true;
   }
@@ -391,7 +444,8 @@ export class FnSource {
   }
 
   private unbind(n: Extract<Node, { kind: 'let' }>): void {
-    for (const b of n.bindings) if (b.pattern.kind === 'bind' && !this.params.includes(b.pattern.slot)) this.scope.delete(b.pattern.slot);
+    for (const b of n.bindings)
+      if (b.pattern.kind === 'bind' && !this.params.includes(b.pattern.slot)) this.scope.delete(b.pattern.slot);
   }
 
   /** Emits `n` in tail position: ends with `continue` after a recur, `return` of a value. */
@@ -463,4 +517,3 @@ export class FnSource {
     }
   }
 }
-

@@ -35,7 +35,15 @@ interface Expr {
 }
 
 const ARITH: Record<string, string> = { '+': '+', '-': '-', '*': '*' };
-const COMPARE: Record<string, string> = { '<': '<', '>': '>', '<=': '<=', '>=': '>=', '=': '===', '==': '===', 'not=': '!==' };
+const COMPARE: Record<string, string> = {
+  '<': '<',
+  '>': '>',
+  '<=': '<=',
+  '>=': '>=',
+  '=': '===',
+  '==': '===',
+  'not=': '!==',
+};
 
 /** `x` is a JS identifier or literal: it can be written twice without a temporary. */
 const simple = (x: string): boolean => /^[\w.]+$|^\(-[\d.e+]+\)$/.test(x);
@@ -59,17 +67,56 @@ const CORE = new Map<unknown, CoreSpec>(
     [
       ['quot', { args: 2, needs: true, divisor: true, ty: 'number', code: (x, y) => `Math.trunc(${x} / ${y}) + 0` }],
       ['rem', { args: 2, needs: true, divisor: true, ty: 'number', code: (x, y) => `(${x} % ${y}) + 0` }],
-      ['mod', { args: 2, needs: true, divisor: true, ty: 'number', code: (x, y, m) => `(${m} = ${x} % ${y}, (${m} !== 0 && (${m} < 0) !== (${y} < 0) ? ${m} + ${y} : ${m}) + 0)` }],
+      [
+        'mod',
+        {
+          args: 2,
+          needs: true,
+          divisor: true,
+          ty: 'number',
+          code: (x, y, m) => `(${m} = ${x} % ${y}, (${m} !== 0 && (${m} < 0) !== (${y} < 0) ? ${m} + ${y} : ${m}) + 0)`,
+        },
+      ],
       ['/', { args: 2, needs: true, divisor: true, ty: 'number', code: (x, y) => `(${x} / ${y}) + 0` }],
       ['max', { args: 2, needs: true, ty: 'number', code: (x, y) => `Math.max(${x}, ${y})` }],
       ['min', { args: 2, needs: true, ty: 'number', code: (x, y) => `Math.min(${x}, ${y})` }],
       ['abs', { args: 1, needs: true, ty: 'number', code: (x) => `Math.abs(${x})` }],
-      ['even?', { args: 1, needs: false, ty: 'boolean', code: (x) => `(Number.isInteger(${x}) ? ${x} % 2 === 0 : BAILED)` }],
-      ['odd?', { args: 1, needs: false, ty: 'boolean', code: (x) => `(Number.isInteger(${x}) ? ${x} % 2 !== 0 : BAILED)` }],
+      [
+        'even?',
+        { args: 1, needs: false, ty: 'boolean', code: (x) => `(Number.isInteger(${x}) ? ${x} % 2 === 0 : BAILED)` },
+      ],
+      [
+        'odd?',
+        { args: 1, needs: false, ty: 'boolean', code: (x) => `(Number.isInteger(${x}) ? ${x} % 2 !== 0 : BAILED)` },
+      ],
       ['zero?', { args: 1, needs: false, ty: 'boolean', code: (x) => `${x} === 0` }],
-      ['pos?', { args: 1, needs: false, ty: 'boolean', code: (x, _y, _m, t) => (t === 'number' ? `${x} > 0` : `(typeof ${x} === 'number' && ${x} > 0)`) }],
-      ['neg?', { args: 1, needs: false, ty: 'boolean', code: (x, _y, _m, t) => (t === 'number' ? `${x} < 0` : `(typeof ${x} === 'number' && ${x} < 0)`) }],
-      ['not', { args: 1, needs: false, ty: 'boolean', code: (x, _y, _m, t) => (t === 'boolean' ? `!${x}` : `(${x} === null || ${x} === false)`) }],
+      [
+        'pos?',
+        {
+          args: 1,
+          needs: false,
+          ty: 'boolean',
+          code: (x, _y, _m, t) => (t === 'number' ? `${x} > 0` : `(typeof ${x} === 'number' && ${x} > 0)`),
+        },
+      ],
+      [
+        'neg?',
+        {
+          args: 1,
+          needs: false,
+          ty: 'boolean',
+          code: (x, _y, _m, t) => (t === 'number' ? `${x} < 0` : `(typeof ${x} === 'number' && ${x} < 0)`),
+        },
+      ],
+      [
+        'not',
+        {
+          args: 1,
+          needs: false,
+          ty: 'boolean',
+          code: (x, _y, _m, t) => (t === 'boolean' ? `!${x}` : `(${x} === null || ${x} === false)`),
+        },
+      ],
     ] as const satisfies ReadonlyArray<readonly [string, CoreSpec]>
   ).map(([name, spec]) => [resolveCore(null, name), spec]),
 );
@@ -235,7 +282,11 @@ export class LoopSource {
         if (a.ty === 'number') return { js: `(${a.js} ${op} 1)`, ty: 'number', units: 1 + a.units };
         const assign: string[] = [];
         const x = this.once(a, assign);
-        return { js: LoopSource.seq(assign, `typeof ${x} === 'number' ? ${x} ${op} 1 : BAILED`), ty: 'number', units: 1 + a.units };
+        return {
+          js: LoopSource.seq(assign, `typeof ${x} === 'number' ? ${x} ${op} 1 : BAILED`),
+          ty: 'number',
+          units: 1 + a.units,
+        };
       }
       case 'op2': {
         const a = this.value(n.a);
@@ -264,9 +315,14 @@ export class LoopSource {
         const cond = this.truthy(test, assign);
         // the units both branches charge count with the if; the difference goes to `c`
         const base = Math.min(then.units, els.units);
-        const branch = (e: Expr) => (e.units > base ? ((this.dynamic = true), `(c += ${e.units - base}, ${e.js})`) : e.js);
+        const branch = (e: Expr) =>
+          e.units > base ? ((this.dynamic = true), `(c += ${e.units - base}, ${e.js})`) : e.js;
         const ty = then.ty === els.ty ? then.ty : 'any';
-        return { js: LoopSource.seq(assign, `${cond} ? ${branch(then)} : ${branch(els)}`), ty, units: 1 + test.units + base };
+        return {
+          js: LoopSource.seq(assign, `${cond} ? ${branch(then)} : ${branch(els)}`),
+          ty,
+          units: 1 + test.units + base,
+        };
       }
       default:
         return undefined;

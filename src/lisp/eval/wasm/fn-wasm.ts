@@ -17,7 +17,19 @@ import type { Arity, FnInfo, Node } from '../../analyzer/nodes.ts';
 import { resolveCore } from '../../core/index.ts';
 import type { Value } from '../../values.ts';
 import type { Evaluator } from '../index.ts';
-import { FOLD_BASE, FOLD_ITEMS, OP, TYPE, f64Const, fnModuleBytes, i32Const, localGet, localSet, remainder, sharedMemory } from './wasm-module.ts';
+import {
+  FOLD_BASE,
+  FOLD_ITEMS,
+  OP,
+  TYPE,
+  f64Const,
+  fnModuleBytes,
+  i32Const,
+  localGet,
+  localSet,
+  remainder,
+  sharedMemory,
+} from './wasm-module.ts';
 import { wasmInstance } from './instances.ts';
 
 type Ty = 'number' | 'boolean';
@@ -30,8 +42,21 @@ const MAX_NODES = 400;
 /** Fuel units between checks (as fn-source.ts). */
 const CHUNK = 1 << 20;
 const ARITH: Record<string, number> = { '+': OP.f64Add, '-': OP.f64Sub, '*': OP.f64Mul };
-const COMPARE: Record<string, number> = { '<': OP.f64Lt, '>': OP.f64Gt, '<=': OP.f64Le, '>=': OP.f64Ge, '=': OP.f64Eq, '==': OP.f64Eq, 'not=': OP.f64Ne };
-const CORE = new Map<unknown, string>(['zero?', 'pos?', 'neg?', 'not', 'quot', 'rem', 'mod', '/', 'max', 'min', 'abs', 'even?', 'odd?'].map((n) => [resolveCore(null, n), n]));
+const COMPARE: Record<string, number> = {
+  '<': OP.f64Lt,
+  '>': OP.f64Gt,
+  '<=': OP.f64Le,
+  '>=': OP.f64Ge,
+  '=': OP.f64Eq,
+  '==': OP.f64Eq,
+  'not=': OP.f64Ne,
+};
+const CORE = new Map<unknown, string>(
+  ['zero?', 'pos?', 'neg?', 'not', 'quot', 'rem', 'mod', '/', 'max', 'min', 'abs', 'even?', 'odd?'].map((n) => [
+    resolveCore(null, n),
+    n,
+  ]),
+);
 const UNARY = new Set(['zero?', 'pos?', 'neg?', 'not', 'abs', 'even?', 'odd?']);
 
 const get = localGet;
@@ -77,10 +102,39 @@ class FnWasm {
     const gs = this.pending;
     if (gs.length === 0) return;
     this.pending = [];
-    const one = (k: number) => [...TICKS_GET, ...f64Const(k), OP.f64Sub, ...TICKS_SET, ...TICKS_GET, ...f64Const(0), OP.f64Le, OP.if, TYPE.empty, ...TICKS_GET, ...REFILL, ...TICKS_SET, OP.end];
+    const one = (k: number) => [
+      ...TICKS_GET,
+      ...f64Const(k),
+      OP.f64Sub,
+      ...TICKS_SET,
+      ...TICKS_GET,
+      ...f64Const(0),
+      OP.f64Le,
+      OP.if,
+      TYPE.empty,
+      ...TICKS_GET,
+      ...REFILL,
+      ...TICKS_SET,
+      OP.end,
+    ];
     if (gs.length === 1) return this.emit(one(gs[0]!));
     const total = gs.reduce((a, b) => a + b, 0);
-    this.emit([...TICKS_GET, ...f64Const(total), OP.f64Gt, OP.if, TYPE.empty, ...TICKS_GET, ...f64Const(total), OP.f64Sub, ...TICKS_SET, OP.else], ...gs.map(one), [OP.end]);
+    this.emit(
+      [
+        ...TICKS_GET,
+        ...f64Const(total),
+        OP.f64Gt,
+        OP.if,
+        TYPE.empty,
+        ...TICKS_GET,
+        ...f64Const(total),
+        OP.f64Sub,
+        ...TICKS_SET,
+        OP.else,
+      ],
+      ...gs.map(one),
+      [OP.end],
+    );
   }
 
   private grow(): boolean {
@@ -194,7 +248,11 @@ class FnWasm {
     if (name === 'not') return this.store('boolean', x.ty === 'boolean' ? [...get(x.local), OP.i32Eqz] : i32Const(0));
     if (name === 'zero?' || name === 'pos?' || name === 'neg?') {
       if (x.ty === 'boolean') return this.store('boolean', i32Const(0));
-      return this.store('boolean', [...get(x.local), ...f64Const(0), name === 'zero?' ? OP.f64Eq : name === 'pos?' ? OP.f64Gt : OP.f64Lt]);
+      return this.store('boolean', [
+        ...get(x.local),
+        ...f64Const(0),
+        name === 'zero?' ? OP.f64Eq : name === 'pos?' ? OP.f64Gt : OP.f64Lt,
+      ]);
     }
     if (x.ty !== 'number' || (y !== undefined && y.ty !== 'number')) return undefined;
     const a = x.local;
@@ -210,9 +268,30 @@ class FnWasm {
         return this.store('number', [...get(a), ...get(b), OP.f64Min]);
       case 'even?':
       case 'odd?': {
-        const integer = [...get(a), OP.f64Trunc, ...get(a), OP.f64Eq, ...get(a), OP.f64Abs, ...f64Const(Infinity), OP.f64Lt, OP.i32And];
+        const integer = [
+          ...get(a),
+          OP.f64Trunc,
+          ...get(a),
+          OP.f64Eq,
+          ...get(a),
+          OP.f64Abs,
+          ...f64Const(Infinity),
+          OP.f64Lt,
+          OP.i32And,
+        ];
         this.emit(integer, [OP.i32Eqz, OP.if, TYPE.empty, ...trap, OP.end]);
-        return this.store('boolean', [...get(a), ...f64Const(2), ...get(a), ...f64Const(0.5), OP.f64Mul, OP.f64Trunc, OP.f64Mul, OP.f64Sub, ...f64Const(0), name === 'even?' ? OP.f64Eq : OP.f64Ne]);
+        return this.store('boolean', [
+          ...get(a),
+          ...f64Const(2),
+          ...get(a),
+          ...f64Const(0.5),
+          OP.f64Mul,
+          OP.f64Trunc,
+          OP.f64Mul,
+          OP.f64Sub,
+          ...f64Const(0),
+          name === 'even?' ? OP.f64Eq : OP.f64Ne,
+        ]);
       }
       case 'quot':
         this.emit(nonZero);
@@ -225,15 +304,45 @@ class FnWasm {
         this.emit(nonZero);
         const m = this.store('number', this.rem(a, b)).local;
         if (name === 'rem') return { local: m, ty: 'number' };
-        const differ = [...get(m), ...f64Const(0), OP.f64Ne, ...get(m), ...f64Const(0), OP.f64Lt, ...get(b), ...f64Const(0), OP.f64Lt, OP.i32Ne, OP.i32And];
-        return this.store('number', [...differ, OP.if, TYPE.f64, ...get(m), ...get(b), OP.f64Add, OP.else, ...get(m), OP.end]);
+        const differ = [
+          ...get(m),
+          ...f64Const(0),
+          OP.f64Ne,
+          ...get(m),
+          ...f64Const(0),
+          OP.f64Lt,
+          ...get(b),
+          ...f64Const(0),
+          OP.f64Lt,
+          OP.i32Ne,
+          OP.i32And,
+        ];
+        return this.store('number', [
+          ...differ,
+          OP.if,
+          TYPE.f64,
+          ...get(m),
+          ...get(b),
+          OP.f64Add,
+          OP.else,
+          ...get(m),
+          OP.end,
+        ]);
       }
     }
   }
 
   /** Exact `%` (see {@link remainder}); an operand it cannot take traps (the closures run the call). */
   private rem(x: number, y: number): number[] {
-    return remainder(x, y, undefined, (cond, code) => [...cond, OP.i32Eqz, OP.if, TYPE.empty, OP.unreachable, OP.end, ...code]);
+    return remainder(x, y, undefined, (cond, code) => [
+      ...cond,
+      OP.i32Eqz,
+      OP.if,
+      TYPE.empty,
+      OP.unreachable,
+      OP.end,
+      ...code,
+    ]);
   }
 
   /** A call of the fn itself on this arity, charged as fn-source.ts's selfCall. */
@@ -252,7 +361,13 @@ class FnWasm {
     this.flush();
     // no self calls left before the depth limit: give up (the closures raise it)
     this.emit(get(this.r), f64Const(0), [OP.f64Le, OP.if, TYPE.empty, OP.unreachable, OP.end]);
-    return this.store('number', [...args.flatMap((a) => get(a.local)), ...get(this.r), ...f64Const(1), OP.f64Sub, ...RUN]);
+    return this.store('number', [
+      ...args.flatMap((a) => get(a.local)),
+      ...get(this.r),
+      ...f64Const(1),
+      OP.f64Sub,
+      ...RUN,
+    ]);
   }
 
   tail(n: Node): boolean {

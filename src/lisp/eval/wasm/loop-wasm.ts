@@ -22,7 +22,19 @@ import type { Node } from '../../analyzer/nodes.ts';
 import { resolveCore } from '../../core/index.ts';
 import type { Value } from '../../values.ts';
 import { BAILED, DONE, LOW, longestPath } from '../loop-status.ts';
-import { OP, TYPE, type WasmInstance, f64Const, f64StoreAt, i32Const, localGet, localSet, moduleBytes, remainder, sharedMemory } from './wasm-module.ts';
+import {
+  OP,
+  TYPE,
+  type WasmInstance,
+  f64Const,
+  f64StoreAt,
+  i32Const,
+  localGet,
+  localSet,
+  moduleBytes,
+  remainder,
+  sharedMemory,
+} from './wasm-module.ts';
 
 type Ty = 'number' | 'boolean';
 
@@ -38,8 +50,21 @@ const DONE_BOOLEAN = 3;
 const MAX_NODES = 300;
 
 const ARITH: Record<string, number> = { '+': OP.f64Add, '-': OP.f64Sub, '*': OP.f64Mul };
-const COMPARE: Record<string, number> = { '<': OP.f64Lt, '>': OP.f64Gt, '<=': OP.f64Le, '>=': OP.f64Ge, '=': OP.f64Eq, '==': OP.f64Eq, 'not=': OP.f64Ne };
-const CORE = new Map<unknown, string>(['quot', 'rem', 'mod', '/', 'max', 'min', 'abs', 'even?', 'odd?', 'zero?', 'pos?', 'neg?', 'not'].map((n) => [resolveCore(null, n), n]));
+const COMPARE: Record<string, number> = {
+  '<': OP.f64Lt,
+  '>': OP.f64Gt,
+  '<=': OP.f64Le,
+  '>=': OP.f64Ge,
+  '=': OP.f64Eq,
+  '==': OP.f64Eq,
+  'not=': OP.f64Ne,
+};
+const CORE = new Map<unknown, string>(
+  ['quot', 'rem', 'mod', '/', 'max', 'min', 'abs', 'even?', 'odd?', 'zero?', 'pos?', 'neg?', 'not'].map((n) => [
+    resolveCore(null, n),
+    n,
+  ]),
+);
 
 const get = localGet;
 const set = localSet;
@@ -51,7 +76,16 @@ function outerSlots(n: Node, slots: readonly number[], out: Set<number>): void {
     if (!slots.includes(n.slot)) out.add(n.slot);
     return;
   }
-  const kids = n.kind === 'op1' ? [n.a] : n.kind === 'op2' ? [n.a, n.b] : n.kind === 'if' ? [n.test, n.then, n.else] : n.kind === 'recur' || n.kind === 'callCore' ? n.args : [];
+  const kids =
+    n.kind === 'op1'
+      ? [n.a]
+      : n.kind === 'op2'
+        ? [n.a, n.b]
+        : n.kind === 'if'
+          ? [n.test, n.then, n.else]
+          : n.kind === 'recur' || n.kind === 'callCore'
+            ? n.args
+            : [];
   for (const k of kids) outerSlots(k, slots, out);
 }
 
@@ -112,14 +146,19 @@ class LoopWasm {
       case 'op1': {
         const a = this.value(n.a);
         if (a?.ty !== 'number') return undefined;
-        return { code: [...a.code, ...f64Const(1), n.op === 'inc' ? OP.f64Add : OP.f64Sub], ty: 'number', units: 1 + a.units };
+        return {
+          code: [...a.code, ...f64Const(1), n.op === 'inc' ? OP.f64Add : OP.f64Sub],
+          ty: 'number',
+          units: 1 + a.units,
+        };
       }
       case 'op2': {
         const a = this.value(n.a);
         const b = a?.ty === 'number' ? this.value(n.b) : undefined;
         if (a === undefined || b?.ty !== 'number') return undefined;
         const arith = ARITH[n.op];
-        const code = arith !== undefined ? [...a.code, ...b.code, arith, ...cleanZero] : [...a.code, ...b.code, COMPARE[n.op]!];
+        const code =
+          arith !== undefined ? [...a.code, ...b.code, arith, ...cleanZero] : [...a.code, ...b.code, COMPARE[n.op]!];
         return { code, ty: arith !== undefined ? 'number' : 'boolean', units: 1 + a.units + b.units };
       }
       case 'callCore':
@@ -131,8 +170,20 @@ class LoopWasm {
         if (test === undefined || then === undefined || els === undefined || then.ty !== els.ty) return undefined;
         // the units both branches charge count with the if; the difference goes to `c`
         const base = Math.min(then.units, els.units);
-        const branch = (e: Expr) => (e.units > base ? ((this.dynamic = true), [...get(this.c), ...f64Const(e.units - base), OP.f64Add, ...set(this.c), ...e.code]) : e.code);
-        const code = [...this.truthy(test), OP.if, then.ty === 'number' ? TYPE.f64 : TYPE.i32, ...branch(then), OP.else, ...branch(els), OP.end];
+        const branch = (e: Expr) =>
+          e.units > base
+            ? ((this.dynamic = true),
+              [...get(this.c), ...f64Const(e.units - base), OP.f64Add, ...set(this.c), ...e.code])
+            : e.code;
+        const code = [
+          ...this.truthy(test),
+          OP.if,
+          then.ty === 'number' ? TYPE.f64 : TYPE.i32,
+          ...branch(then),
+          OP.else,
+          ...branch(els),
+          OP.end,
+        ];
         return { code, ty: then.ty, units: 1 + test.units + base };
       }
       default:
@@ -158,10 +209,18 @@ class LoopWasm {
     }
     const units = 1 + args.reduce((sum, a) => sum + a.units, 0);
     const [a, b] = args as [Expr, Expr | undefined];
-    if (name === 'not') return { code: a.ty === 'boolean' ? [...a.code, OP.i32Eqz] : [...a.code, OP.drop, ...i32Const(0)], ty: 'boolean', units };
+    if (name === 'not')
+      return {
+        code: a.ty === 'boolean' ? [...a.code, OP.i32Eqz] : [...a.code, OP.drop, ...i32Const(0)],
+        ty: 'boolean',
+        units,
+      };
     if (a.ty !== 'number' || (b !== undefined && b.ty !== 'number')) return undefined;
     const d = n.args[1];
-    const k = d?.kind === 'const' && typeof d.value === 'number' && d.value !== 0 && (d.value | 0) === d.value ? d.value : undefined;
+    const k =
+      d?.kind === 'const' && typeof d.value === 'number' && d.value !== 0 && (d.value | 0) === d.value
+        ? d.value
+        : undefined;
     const code = this.numeric(name, a.code, b?.code ?? [], k);
     return { code, ty: ['even?', 'odd?', 'zero?', 'pos?', 'neg?'].includes(name) ? 'boolean' : 'number', units };
   }
@@ -185,8 +244,29 @@ class LoopWasm {
       case 'odd?': {
         // an integer (finite, its own trunc), else give up; x - 2 * trunc(x / 2) is exact for it
         const x = this.temp();
-        const integer = [...get(x), OP.f64Trunc, ...get(x), OP.f64Eq, ...get(x), OP.f64Abs, ...f64Const(Infinity), OP.f64Lt, OP.i32And];
-        const parity = [...get(x), ...f64Const(2), ...get(x), ...f64Const(0.5), OP.f64Mul, OP.f64Trunc, OP.f64Mul, OP.f64Sub, ...f64Const(0), name === 'even?' ? OP.f64Eq : OP.f64Ne];
+        const integer = [
+          ...get(x),
+          OP.f64Trunc,
+          ...get(x),
+          OP.f64Eq,
+          ...get(x),
+          OP.f64Abs,
+          ...f64Const(Infinity),
+          OP.f64Lt,
+          OP.i32And,
+        ];
+        const parity = [
+          ...get(x),
+          ...f64Const(2),
+          ...get(x),
+          ...f64Const(0.5),
+          OP.f64Mul,
+          OP.f64Trunc,
+          OP.f64Mul,
+          OP.f64Sub,
+          ...f64Const(0),
+          name === 'even?' ? OP.f64Eq : OP.f64Ne,
+        ];
         return [...xc, ...set(x), ...this.guarded(integer, 'boolean', parity)];
       }
       default: {
@@ -202,19 +282,49 @@ class LoopWasm {
           // mod: the remainder moved to the divisor's sign
           const m = this.temp();
           const negative = k === undefined ? [...get(y), ...f64Const(0), OP.f64Lt] : i32Const(k < 0 ? 1 : 0);
-          const differ = [...get(m), ...f64Const(0), OP.f64Ne, ...get(m), ...f64Const(0), OP.f64Lt, ...negative, OP.i32Ne, OP.i32And];
-          then = [...this.rem(x, y, k), ...set(m), ...differ, OP.if, TYPE.f64, ...get(m), ...get(y), OP.f64Add, OP.else, ...get(m), OP.end];
+          const differ = [
+            ...get(m),
+            ...f64Const(0),
+            OP.f64Ne,
+            ...get(m),
+            ...f64Const(0),
+            OP.f64Lt,
+            ...negative,
+            OP.i32Ne,
+            OP.i32And,
+          ];
+          then = [
+            ...this.rem(x, y, k),
+            ...set(m),
+            ...differ,
+            OP.if,
+            TYPE.f64,
+            ...get(m),
+            ...get(y),
+            OP.f64Add,
+            OP.else,
+            ...get(m),
+            OP.end,
+          ];
         }
         const compute = [...xc, ...set(x), ...yc, ...set(y)];
         // a non-zero constant divisor needs no test
-        return k !== undefined ? [...compute, ...then] : [...compute, ...this.guarded([...get(y), ...f64Const(0), OP.f64Ne], 'number', then)];
+        return k !== undefined
+          ? [...compute, ...then]
+          : [...compute, ...this.guarded([...get(y), ...f64Const(0), OP.f64Ne], 'number', then)];
       }
     }
   }
 
   /** `tk -= units (+ c)`. */
   private charge(units: number): number[] {
-    return [...get(this.tk), ...f64Const(units), OP.f64Sub, ...(this.dynamic ? [...get(this.c), OP.f64Sub] : []), ...set(this.tk)];
+    return [
+      ...get(this.tk),
+      ...f64Const(units),
+      OP.f64Sub,
+      ...(this.dynamic ? [...get(this.c), OP.f64Sub] : []),
+      ...set(this.tk),
+    ];
   }
 
   /** Code for `n` in tail position: it ends with a branch to `top` (recur), `exit` (a value) or `bail`. */
@@ -244,15 +354,38 @@ class LoopWasm {
       const temps = values.map(() => this.temp());
       const compute = values.flatMap((v, i) => [...v.code, ...set(temps[i]!)]);
       const assign = temps.flatMap((t, i) => [...get(t), ...set(i)]);
-      return [...compute, ...get(this.bailed), OP.brIf, br(labels.bail), ...this.charge(total), ...assign, OP.br, br(labels.top)];
+      return [
+        ...compute,
+        ...get(this.bailed),
+        OP.brIf,
+        br(labels.bail),
+        ...this.charge(total),
+        ...assign,
+        OP.br,
+        br(labels.top),
+      ];
     }
     const v = this.value(n);
     if (v === undefined) return undefined;
     const r = this.temp();
-    const result = v.ty === 'number' ? [...v.code, ...set(r)] : [...v.code, OP.if, TYPE.f64, ...f64Const(1), OP.else, ...f64Const(0), OP.end, ...set(r)];
+    const result =
+      v.ty === 'number'
+        ? [...v.code, ...set(r)]
+        : [...v.code, OP.if, TYPE.f64, ...f64Const(1), OP.else, ...f64Const(0), OP.end, ...set(r)];
     const status = v.ty === 'number' ? DONE : DONE_BOOLEAN;
     const store = f64StoreAt(8 * (this.slots.length + 1), get(r));
-    return [...result, ...get(this.bailed), OP.brIf, br(labels.bail), ...this.charge(units + v.units), ...store, ...i32Const(status), ...set(this.status), OP.br, br(labels.exit)];
+    return [
+      ...result,
+      ...get(this.bailed),
+      OP.brIf,
+      br(labels.bail),
+      ...this.charge(units + v.units),
+      ...store,
+      ...i32Const(status),
+      ...set(this.status),
+      OP.br,
+      br(labels.exit),
+    ];
   }
 
   /** The module, or undefined when the body is outside the subset. */
@@ -263,15 +396,26 @@ class LoopWasm {
     if (tail === undefined) return undefined;
     const n = this.slots.length;
     const max = longestPath(body);
-    const store = [...Array.from({ length: n }, (_, i) => f64StoreAt(8 * i, get(i))).flat(), ...f64StoreAt(8 * n, get(this.tk))];
+    const store = [
+      ...Array.from({ length: n }, (_, i) => f64StoreAt(8 * i, get(i))).flat(),
+      ...f64StoreAt(8 * n, get(this.tk)),
+    ];
     const code = [
       ...i32Const(LOW),
       ...set(this.status),
-      OP.block, TYPE.empty,
-      OP.block, TYPE.empty,
-      OP.loop, TYPE.empty,
+      OP.block,
+      TYPE.empty,
+      OP.block,
+      TYPE.empty,
+      OP.loop,
+      TYPE.empty,
       // while (tk > longest path): else stop, LOW
-      ...get(this.tk), ...f64Const(max), OP.f64Gt, OP.i32Eqz, OP.brIf, 2,
+      ...get(this.tk),
+      ...f64Const(max),
+      OP.f64Gt,
+      OP.i32Eqz,
+      OP.brIf,
+      2,
       ...(this.dynamic ? [...f64Const(0), ...set(this.c)] : []),
       ...tail,
       OP.end,
@@ -283,7 +427,14 @@ class LoopWasm {
       ...store,
       ...get(this.status),
     ];
-    return moduleBytes(this.tk + 1, [[2, TYPE.i32], [1 + this.f64Temps, TYPE.f64]], code);
+    return moduleBytes(
+      this.tk + 1,
+      [
+        [2, TYPE.i32],
+        [1 + this.f64Temps, TYPE.f64],
+      ],
+      code,
+    );
   }
 }
 
@@ -304,7 +455,12 @@ export type Iterations = (s: Value[], consts: Value[], f: Value[]) => typeof DON
  * is not a number, or an iteration the module gives up, hands the loop to the JS iterations
  * from that state; after a give-up the module is not used again.
  */
-export function wasmIterations(instance: WasmInstance, slots: number, outer: readonly number[], js: Iterations): Iterations {
+export function wasmIterations(
+  instance: WasmInstance,
+  slots: number,
+  outer: readonly number[],
+  js: Iterations,
+): Iterations {
   const run = instance.exports.f!;
   const mem = new Float64Array(sharedMemory().buffer);
   const args: number[] = new Array<number>(slots + outer.length + 1).fill(0);

@@ -97,7 +97,17 @@ const f64Bytes = new DataView(new ArrayBuffer(8));
 export function f64Const(x: number): number[] {
   const b = f64Bytes;
   b.setFloat64(0, x, true);
-  return [OP.f64Const, b.getUint8(0), b.getUint8(1), b.getUint8(2), b.getUint8(3), b.getUint8(4), b.getUint8(5), b.getUint8(6), b.getUint8(7)];
+  return [
+    OP.f64Const,
+    b.getUint8(0),
+    b.getUint8(1),
+    b.getUint8(2),
+    b.getUint8(3),
+    b.getUint8(4),
+    b.getUint8(5),
+    b.getUint8(6),
+    b.getUint8(7),
+  ];
 }
 
 /**
@@ -158,7 +168,11 @@ function name(s: string): number[] {
  * [count, type] groups, `body` its code without the final `end`) and importing `i.m`, the
  * shared page of memory.
  */
-export function moduleBytes(params: number, locals: ReadonlyArray<readonly [number, number]>, body: number[]): Uint8Array {
+export function moduleBytes(
+  params: number,
+  locals: ReadonlyArray<readonly [number, number]>,
+  body: number[],
+): Uint8Array {
   const type = [0x60, ...vector(Array.from({ length: params }, () => [TYPE.f64])), 1, TYPE.i32];
   const code = concatBytes(vector(locals.map(([count, ty]) => [...uleb(count), ty])), body, [OP.end]);
   return new Uint8Array(
@@ -184,21 +198,37 @@ export const localSet = (i: number): number[] => [OP.localSet, ...uleb(i)];
  * params and the global's value, calls function 1 and leaves the global at byte 0 of
  * `i.m`, the shared page of memory; for a fn of two params, also `f` ({@link foldCode}).
  */
-export function fnModuleBytes(params: number, locals: ReadonlyArray<readonly [number, number]>, body: number[]): Uint8Array {
+export function fnModuleBytes(
+  params: number,
+  locals: ReadonlyArray<readonly [number, number]>,
+  body: number[],
+): Uint8Array {
   const f64s = (n: number) => vector(Array.from({ length: n }, () => [TYPE.f64]));
   const types = [
     [0x60, ...f64s(params), 1, TYPE.f64],
     [0x60, 1, TYPE.f64, 1, TYPE.f64],
     [0x60, ...f64s(params + 1), 1, TYPE.f64],
   ];
-  const code = concatBytes(vector(locals.filter(([count]) => count > 0).map(([count, ty]) => [...uleb(count), ty])), body, [OP.end]);
+  const code = concatBytes(
+    vector(locals.filter(([count]) => count > 0).map(([count, ty]) => [...uleb(count), ty])),
+    body,
+    [OP.end],
+  );
   // e(p0..pn-1, t): global = t; r = f(p...); m[0] = global; r
   const entry = [
     ...vector([]),
-    ...localGet(params), 0x24, 0,
+    ...localGet(params),
+    0x24,
+    0,
     ...Array.from({ length: params }, (_, i) => localGet(i)).flat(),
-    0x10, 1,
-    ...i32Const(0), 0x23, 0, OP.f64Store, 3, 0,
+    0x10,
+    1,
+    ...i32Const(0),
+    0x23,
+    0,
+    OP.f64Store,
+    3,
+    0,
     OP.end,
   ];
   // a fn of two params (and r): also `f`, the fold (see FOLD_BASE), of the same type as `e`
@@ -211,7 +241,14 @@ export function fnModuleBytes(params: number, locals: ReadonlyArray<readonly [nu
       section(3, vector([[0], [2], ...fold.map(() => [2])])),
       section(6, vector([[TYPE.f64, 0x01, ...f64Const(0), OP.end]])),
       section(7, vector([[...name('e'), 0x00, 2], ...fold.map(() => [...name('f'), 0x00, 3])])),
-      section(10, vector([concatBytes(uleb(code.length), code), concatBytes(uleb(entry.length), entry), ...fold.map((c) => concatBytes(uleb(c.length), c))])),
+      section(
+        10,
+        vector([
+          concatBytes(uleb(code.length), code),
+          concatBytes(uleb(entry.length), entry),
+          ...fold.map((c) => concatBytes(uleb(c.length), c)),
+        ]),
+      ),
     ),
   );
 }
@@ -234,22 +271,51 @@ function foldCode(): number[] {
   const setTicks = [0x24, 0];
   return [
     ...vector([[1, TYPE.f64]]), // local 4: i
-    ...localGet(3), ...setTicks,
-    OP.block, TYPE.empty,
-    OP.loop, TYPE.empty,
-    ...localGet(4), ...localGet(1), OP.f64Ge, OP.brIf, 1,
-    ...ticks(...f64Const(1), OP.f64Sub), ...setTicks,
-    ...ticks(...f64Const(0), OP.f64Le), OP.if, TYPE.empty, ...ticks(0x10, 0), ...setTicks, OP.end,
+    ...localGet(3),
+    ...setTicks,
+    OP.block,
+    TYPE.empty,
+    OP.loop,
+    TYPE.empty,
+    ...localGet(4),
+    ...localGet(1),
+    OP.f64Ge,
+    OP.brIf,
+    1,
+    ...ticks(...f64Const(1), OP.f64Sub),
+    ...setTicks,
+    ...ticks(...f64Const(0), OP.f64Le),
+    OP.if,
+    TYPE.empty,
+    ...ticks(0x10, 0),
+    ...setTicks,
+    OP.end,
     ...localGet(0),
-    ...localGet(4), ...I32_TRUNC_SAT_F64_S, ...i32Const(3), 0x74 /* i32.shl */, 0x2b /* f64.load */, 3, ...uleb(FOLD_BASE),
+    ...localGet(4),
+    ...I32_TRUNC_SAT_F64_S,
+    ...i32Const(3),
+    0x74 /* i32.shl */,
+    0x2b /* f64.load */,
+    3,
+    ...uleb(FOLD_BASE),
     ...localGet(2),
-    0x10, 1,
+    0x10,
+    1,
     ...localSet(0),
-    ...localGet(4), ...f64Const(1), OP.f64Add, ...localSet(4),
-    OP.br, 0,
+    ...localGet(4),
+    ...f64Const(1),
+    OP.f64Add,
+    ...localSet(4),
+    OP.br,
+    0,
     OP.end,
     OP.end,
-    ...i32Const(0), 0x23, 0, OP.f64Store, 3, 0,
+    ...i32Const(0),
+    0x23,
+    0,
+    OP.f64Store,
+    3,
+    0,
     ...localGet(0),
     OP.end,
   ];
@@ -263,12 +329,30 @@ function foldCode(): number[] {
  * not, leaving an f64. The result is never -0 (JS's is for a negative dividend; the JS
  * code cleans it to 0).
  */
-export function remainder(x: number, y: number, k: number | undefined, giveUp: (cond: number[], code: number[]) => number[]): number[] {
+export function remainder(
+  x: number,
+  y: number,
+  k: number | undefined,
+  giveUp: (cond: number[], code: number[]) => number[],
+): number[] {
   const int32 = (v: number) => [...localGet(v), ...I32_TRUNC_SAT_F64_S, OP.f64ConvertI32S, ...localGet(v), OP.f64Eq];
-  const exact = (v: number) => [...localGet(v), OP.f64Trunc, ...localGet(v), OP.f64Eq, ...localGet(v), OP.f64Abs, ...f64Const(2 ** 53), OP.f64Lt, OP.i32And];
+  const exact = (v: number) => [
+    ...localGet(v),
+    OP.f64Trunc,
+    ...localGet(v),
+    OP.f64Eq,
+    ...localGet(v),
+    OP.f64Abs,
+    ...f64Const(2 ** 53),
+    OP.f64Lt,
+    OP.i32And,
+  ];
   const divisor = k === undefined ? [...localGet(y), ...I32_TRUNC_SAT_F64_S] : i32ConstOf(k);
   const small = [...localGet(x), ...I32_TRUNC_SAT_F64_S, ...divisor, OP.i32RemS, OP.f64ConvertI32S];
-  const wide = giveUp([...exact(x), ...exact(y), OP.i32And], [...localGet(x), OP.i64TruncF64S, ...localGet(y), OP.i64TruncF64S, OP.i64RemS, OP.f64ConvertI64S]);
+  const wide = giveUp(
+    [...exact(x), ...exact(y), OP.i32And],
+    [...localGet(x), OP.i64TruncF64S, ...localGet(y), OP.i64TruncF64S, OP.i64RemS, OP.f64ConvertI64S],
+  );
   const fits = k === undefined ? [...int32(x), ...int32(y), OP.i32And] : int32(x);
   return [...fits, OP.if, TYPE.f64, ...small, OP.else, ...wide, OP.end];
 }
