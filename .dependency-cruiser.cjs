@@ -61,23 +61,11 @@ const UI_EXCEPTIONS = [
   '^src/console/plan/new-step\\.ts$',
   // Cards that word a tool's call by the tool's own definition (navigator/tool.ts).
   '^src/console/(plan-summary|effect-cards)\\.ts$',
-  // `run` prints the console's link, found in the per-machine cache (temporal/go-install.ts).
+  // `run` prints the console's link, found in the per-machine cache (machine/folders.ts).
   '^src/cli/console-link\\.ts$',
   // The pass view reads programs, tool calls and answers by value replay (audit/mission).
   '^src/console/mission/(passes|pass-view|pages)\\.ts$',
 ];
-
-/**
- * Folders whose cycles are known and not yet broken, and why:
- * - src/lisp/eval <-> src/lisp/analyzer: the analyzer asks eval/builtins.ts for the core's
- *   arities while eval reads the analyzer's node types; src/lisp/eval is being split by
- *   back-end in another change (issue 40, item 6), which is where this belongs.
- * - src/temporal -> src/codec -> src/payloads -> src/temporal: the connection loads the
- *   codec, whose payload store's test server (payloads/versitygw.ts) reuses the Temporal
- *   CLI's Go build cache and freePort (temporal/go-install.ts, cli-server.ts); they belong
- *   in a folder of their own for the servers tests build.
- */
-const CYCLE_EXCEPTIONS = ['^src/lisp/(eval|analyzer)(/|$)', '^src/(temporal|codec|payloads)$'];
 
 module.exports = {
   forbidden: [
@@ -86,7 +74,7 @@ module.exports = {
       comment: 'Folders import each other one way; a cycle means a module sits in the wrong folder.',
       severity: 'error',
       scope: 'folder',
-      from: { path: '^src/', pathNot: CYCLE_EXCEPTIONS },
+      from: { path: '^src/' },
       to: { circular: true },
     },
     {

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { FileStore } from '../src/payloads/file-store.ts';
 import { S3Store } from '../src/payloads/s3-store.ts';
 import type { PayloadStore } from '../src/payloads/store.ts';
-import { buildVersityGw, startVersityGw } from '../src/payloads/versitygw.ts';
+import { buildVersityGw, startVersityGw } from '../src/machine/versitygw.ts';
 
 const MB = 1024 * 1024;
 const SIZES = [1, 20];

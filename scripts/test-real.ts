@@ -9,7 +9,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { buildVersityGw } from '../src/payloads/versitygw.ts';
+import { buildVersityGw } from '../src/machine/versitygw.ts';
 import { buildTemporalCli, findTemporalCli } from '../src/temporal/cli-server.ts';
 
 let binary: string;

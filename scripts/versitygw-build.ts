@@ -5,7 +5,7 @@
  * Go is missing.
  */
 import { GoMissingError } from '../src/temporal/cli-server.ts';
-import { buildVersityGw } from '../src/payloads/versitygw.ts';
+import { buildVersityGw } from '../src/machine/versitygw.ts';
 
 try {
   const path = buildVersityGw({ log: (line) => console.error(line) });

@@ -6,7 +6,7 @@
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { cacheDirOf } from '../temporal/go-install.ts';
+import { cacheDirOf } from '../machine/folders.ts';
 
 const file = (env: NodeJS.ProcessEnv) => join(cacheDirOf('consoles', env), 'consoles.json');
 

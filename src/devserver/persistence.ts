@@ -43,8 +43,8 @@ import {
   writeFileSync,
   writeSync,
 } from 'node:fs';
-import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { navigatorDataDir } from '../machine/folders.ts';
 import { ChangeSet } from './changes.ts';
 import type { ServerState } from './model.ts';
 
@@ -324,13 +324,6 @@ function apply(state: Maps, { c, k, v }: EntryRecord): void {
   const map = isMap(state[c]) ? state[c] : (state[c] = {});
   if (v === null || v === undefined) delete map[k];
   else map[k] = v;
-}
-
-/** The per-user data folder: NAVIGATOR_DATA_DIR, else $XDG_DATA_HOME/navigator-on-temporal, else ~/.local/share/navigator-on-temporal. */
-export function navigatorDataDir(env: NodeJS.ProcessEnv = process.env): string {
-  return (
-    env.NAVIGATOR_DATA_DIR ?? join(env.XDG_DATA_HOME ?? join(homedir(), '.local', 'share'), 'navigator-on-temporal')
-  );
 }
 
 /**

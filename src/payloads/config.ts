@@ -10,8 +10,8 @@
  * - NAVIGATOR_PAYLOAD_THRESHOLD: payloads over this many bytes are stored (default 64 KiB).
  * - NAVIGATOR_MAX_RESULT_BYTES: the hard cap on one tool result (default 64 MiB).
  */
-import { homedir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
+import { navigatorDataDir } from '../machine/folders.ts';
 import { FileStore } from './file-store.ts';
 import { DEFAULT_THRESHOLD_BYTES } from './offload-codec.ts';
 import type { PayloadStore } from './store.ts';
@@ -25,9 +25,7 @@ export const INLINE_LIMIT_BYTES = 2 * 1024 * 1024 - 64 * 1024;
 
 /** The default store's folder: NAVIGATOR_DATA_DIR or $XDG_DATA_HOME/navigator-on-temporal or ~/.local/share/navigator-on-temporal, then /payloads. */
 export function defaultStoreDir(env: NodeJS.ProcessEnv = process.env): string {
-  const base =
-    env.NAVIGATOR_DATA_DIR ?? join(env.XDG_DATA_HOME ?? join(homedir(), '.local', 'share'), 'navigator-on-temporal');
-  return join(base, 'payloads');
+  return join(navigatorDataDir(env), 'payloads');
 }
 
 /** The store NAVIGATOR_PAYLOAD_STORE names (see above); null for `off`. */

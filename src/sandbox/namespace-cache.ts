@@ -23,7 +23,7 @@
  */
 import { SPECIAL_FORMS } from '../lisp/analyzer/syntax.ts';
 import type { Namespace } from '../lisp/api.ts';
-import { lookupCore } from '../lisp/eval/builtins.ts';
+import { lookupCore } from '../lisp/core/builtins.ts';
 import type { Value } from '../lisp/values.ts';
 
 interface Kept {

@@ -8,10 +8,11 @@
  * cache outside any clone (it builds once per machine).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { createServer } from 'node:net';
 import type Long from 'long';
 import type { DevServer, DevServerOptions } from './server.ts';
-import { GoMissingError, cacheDirOf, executable, goInstallCached } from './go-install.ts';
+import { cacheDirOf } from '../machine/folders.ts';
+import { freePort } from '../machine/free-port.ts';
+import { GoMissingError, executable, goInstallCached } from '../machine/go-install.ts';
 
 export { GoMissingError };
 import { delimiter, join } from 'node:path';
@@ -64,18 +65,6 @@ export function buildTemporalCli(opts: { env?: NodeJS.ProcessEnv; log?: (line: s
     dir: temporalCliCacheDir(opts.env),
     env: opts.env,
     log: opts.log,
-  });
-}
-
-/** A free TCP port on `ip` (bound, then released: good enough for a dev server on loopback). */
-export function freePort(ip = '127.0.0.1'): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, ip, () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
   });
 }
 

@@ -23,7 +23,7 @@ import { createRequire } from 'node:module';
 import { dirname, join, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { WorkflowBundleWithSourceMap } from '@temporalio/worker';
-import { cacheDirOf } from '../temporal/go-install.ts';
+import { cacheDirOf } from '../machine/folders.ts';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const FROM_SOURCES = fileURLToPath(import.meta.url).endsWith('.ts');

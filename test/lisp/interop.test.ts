@@ -179,7 +179,7 @@ describe('errors', () => {
 
   it('every core function an unsupported method points to exists', async () => {
     const { METHOD_ALTERNATIVES } = await import('../../src/lisp/core/interop.ts');
-    const { lookupCore } = await import('../../src/lisp/eval/builtins.ts');
+    const { lookupCore } = await import('../../src/lisp/core/builtins.ts');
     const named = Object.values(METHOD_ALTERNATIVES)
       .filter((text) => !text.startsWith('('))
       .flatMap((text) => text.split(/,\s*| or /).map((part) => part.replace(/ \(.*\)$/, '')));

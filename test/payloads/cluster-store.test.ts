@@ -19,7 +19,7 @@ import { toolCalls } from '../mission/fixtures/large-agents.ts';
 import { historySize } from '../../bench/pass-history.ts';
 import { OffloadCodec } from '../../src/payloads/offload-codec.ts';
 import { s3StoreFromUrl } from '../../src/payloads/s3-store.ts';
-import { type VersityGw, buildVersityGw, findVersityGw, startVersityGw } from '../../src/payloads/versitygw.ts';
+import { type VersityGw, buildVersityGw, findVersityGw, startVersityGw } from '../../src/machine/versitygw.ts';
 import { ledgerQuery } from '../../src/workflows/mission/messages.ts';
 
 function skipReason(): string | null {

@@ -1,5 +1,5 @@
 /**
- * The S3 payload store against a real S3 server: Versity Gateway (src/payloads/versitygw.ts)
+ * The S3 payload store against a real S3 server: Versity Gateway (src/machine/versitygw.ts)
  * over a temporary folder, started by this file. It is a Go build, so the server tests run on
  * the real-server lane (NAVIGATOR_TEST_SERVER=temporal) or with NAVIGATOR_VERSITYGW set, and
  * are skipped with the reason otherwise; the URL parsing tests run everywhere.
@@ -10,7 +10,7 @@ import { S3Client } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { S3Store, parseS3Url, s3StoreFromUrl } from '../../src/payloads/s3-store.ts';
 import { PayloadStoreError } from '../../src/payloads/store.ts';
-import { type VersityGw, buildVersityGw, findVersityGw, startVersityGw } from '../../src/payloads/versitygw.ts';
+import { type VersityGw, buildVersityGw, findVersityGw, startVersityGw } from '../../src/machine/versitygw.ts';
 
 function skipReason(): string | null {
   if (process.env.NAVIGATOR_TEST_SERVER !== 'temporal' && !process.env.NAVIGATOR_VERSITYGW) {

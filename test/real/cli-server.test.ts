@@ -6,12 +6,8 @@
  */
 import { type Server, createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  type TemporalCliServer,
-  findTemporalCli,
-  freePort,
-  startTemporalCliServer,
-} from '../../src/temporal/cli-server.ts';
+import { freePort } from '../../src/machine/free-port.ts';
+import { type TemporalCliServer, findTemporalCli, startTemporalCliServer } from '../../src/temporal/cli-server.ts';
 
 let holder: Server;
 let taken: number;

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { testServerKind } from '../../src/devserver/testing.ts';
-import { freePort } from '../../src/temporal/cli-server.ts';
+import { freePort } from '../../src/machine/free-port.ts';
 
 const bin = join(process.cwd(), 'bin/navigator.mjs');
 // NAVIGATOR_DATA_DIR: dev keeps the server's state (a SQLite file) in the per-user data folder by default; this test's in a folder of its own

@@ -10,7 +10,7 @@ import { literalToValue } from '../reader/data.ts';
 import { compileRegex } from '../regex.ts';
 import type { ToolDef } from '../tools.ts';
 import { type Value, PList, list, sym as symbolValue } from '../values.ts';
-import { builtinValue, coreArityError, lookupCore } from '../eval/builtins.ts';
+import { builtinValue, coreArityError, lookupCore } from '../core/builtins.ts';
 import { coreConstants, coreNamespaces } from '../core/index.ts';
 import type { Node, Program } from './nodes.ts';
 import { OP2, type Op2 } from './nodes.ts';

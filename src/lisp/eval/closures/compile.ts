@@ -40,7 +40,7 @@ import {
   isSymbol,
 } from '../../values.ts';
 import { allOf, anyOf, noneOf, whereFn } from '../../core/query.ts';
-import { exInfo } from '../builtins.ts';
+import { exInfo } from '../../core/builtins.ts';
 import { Closure, VarRef } from '../closure.ts';
 import { FailSignal, RECUR, ReturnSignal, ThrowSignal } from '../signals.ts';
 import { fastLoop } from '../loop-codegen.ts';

@@ -2,7 +2,7 @@
 import type { CatchClause } from '../../analyzer/nodes.ts';
 import { PtcError } from '../../errors.ts';
 import { type Value, kw, map as pmap } from '../../values.ts';
-import { exInfo } from '../builtins.ts';
+import { exInfo } from '../../core/builtins.ts';
 import type { Evaluator } from '../index.ts';
 import { SUSPEND, ThrowSignal } from '../signals.ts';
 import type { ToolFailure } from '../../tool-failure.ts';

@@ -2,8 +2,8 @@
  * Core functions as first-class values, and the few functions the evaluator itself
  * provides when the core tables do not (`ex-info`, `ex-message`, `ex-data`).
  */
-import { resolveCore } from '../core/index.ts';
-import type { CoreFn } from '../core/registry.ts';
+import { resolveCore } from './index.ts';
+import type { CoreFn } from './registry.ts';
 import { PtcError } from '../errors.ts';
 import { mapGet } from '../lookup.ts';
 import { Builtin, type Value, isMap, kw, map } from '../values.ts';

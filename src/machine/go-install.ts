@@ -6,7 +6,6 @@
  */
 import { spawnSync } from 'node:child_process';
 import { accessSync, constants, mkdirSync, mkdtempSync, renameSync, rmSync } from 'node:fs';
-import { homedir } from 'node:os';
 import { join } from 'node:path';
 
 export class GoMissingError extends Error {
@@ -17,13 +16,6 @@ export class GoMissingError extends Error {
     );
     this.name = 'GoMissingError';
   }
-}
-
-/** `$NAVIGATOR_CACHE_DIR` or `$XDG_CACHE_HOME/navigator-on-temporal` or `~/.cache/navigator-on-temporal`, then `folder`. */
-export function cacheDirOf(folder: string, env: NodeJS.ProcessEnv = process.env): string {
-  const base =
-    env.NAVIGATOR_CACHE_DIR ?? join(env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'navigator-on-temporal');
-  return join(base, folder);
 }
 
 export function executable(path: string): boolean {

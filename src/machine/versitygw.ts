@@ -11,8 +11,9 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
-import { freePort } from '../temporal/cli-server.ts';
-import { cacheDirOf, executable, goInstallCached } from '../temporal/go-install.ts';
+import { cacheDirOf } from './folders.ts';
+import { freePort } from './free-port.ts';
+import { executable, goInstallCached } from './go-install.ts';
 
 export const VERSITYGW_VERSION = 'v1.8.0';
 export const VERSITYGW_MODULE = 'github.com/versity/versitygw/cmd/versitygw';
