@@ -45,16 +45,11 @@ export function decisionCard(ctx: ConsoleContext, d: WaitingDecision, opts: { he
   const url = `/missions/${encodeURIComponent(d.missionId)}`;
   return html`<div class="card approval decision" id="${htmlId('decide', d.missionId)}">
     ${opts.heading !== false ? html`<h3>${inlineMarkdown(d.contract?.description ?? `Decision ${d.pending.key}`)}</h3>` : ''}
-    <p class="asked">
-      <span class="status waiting">waiting for you</span> · mission <a href="${url}">${d.missionId}</a> (${d.agent})
-      asks since ${when(d.pending.since)} ·
-      <a href="${decisionLink(d.missionId, d.pending.key)}">the program that asked for it</a>
-    </p>
-    ${valuesList(entry?.agent.input, d.input)} ${effectsBox(effects)}
-    <p class="deadline">
-      ${d.pending.deadline ? html`Decide ${when(d.pending.deadline)}; then ${atDeadline(d.pending.onTimeout, d.contract)}.` : 'No deadline.'}
-      <small>Key <code>${d.pending.key}</code>.</small>
-    </p>
+    <p class="asked"><span class="status waiting">waiting for you</span> · mission <a href="${url}">${d.missionId}</a> (${d.agent}) asks since ${when(d.pending.since)}
+      · <a href="${decisionLink(d.missionId, d.pending.key)}">the program that asked for it</a></p>
+    ${valuesList(entry?.agent.input, d.input)}
+    ${effectsBox(effects)}
+    <p class="deadline">${d.pending.deadline ? html`Decide ${when(d.pending.deadline)}; then ${atDeadline(d.pending.onTimeout, d.contract)}.` : 'No deadline.'} <small>Key <code>${d.pending.key}</code>.</small></p>
     ${decisionForm(ctx, `${url}/decide`, d.pending, d.contract, confirmText(effects))}
   </div>`;
 }
@@ -102,46 +97,16 @@ export function stepApprovalCard(
   const item = a.item === null ? '' : html`<input type="hidden" name="item" value="${String(a.item)}" />`;
   return html`<div class="card approval" id="approve-${a.key}">
     <h3>${inlineMarkdown(a.description)}${a.item === null ? '' : html` <small>(item ${String(a.item)})</small>`}</h3>
-    <p class="asked">
-      <span class="status waiting">waiting for you</span> · step
-      <a href="${url}#step-${encodeURIComponent(a.stepId)}"><code>${a.stepId}</code></a
-      >${a.item === null ? '' : html`, item ${String(a.item)},`} of plan <a href="${url}">${planId}</a> (${agent}) since
-      ${when(a.since)}
-    </p>
-    ${fileEdit(a.args, steps) ?? valuesList(tool?.input, a.args)} ${effectsBox(effects, 'Deny')}
+    <p class="asked"><span class="status waiting">waiting for you</span> · step <a href="${url}#step-${encodeURIComponent(a.stepId)}"><code>${a.stepId}</code></a>${a.item === null ? '' : html`, item ${String(a.item)},`} of plan <a href="${url}">${planId}</a> (${agent}) since ${when(a.since)}</p>
+    ${fileEdit(a.args, steps) ?? valuesList(tool?.input, a.args)}
+    ${effectsBox(effects, 'Deny')}
     ${blockedWarning(steps, a.stepId)}
     ${a.deadline ? html`<p class="deadline">Decide ${when(a.deadline)}${a.onTimeout ? html`; then ${stepAtDeadline(a.onTimeout)}` : ''}.</p>` : ''}
-    <form method="post" action="${action('approve')}" class="inline">
-      <input type="hidden" name="_csrf" value="${ctx.csrf}" />${item}${argsHashField(a.args)}<input
-        name="note"
-        placeholder="note (optional)"
-        aria-label="note"
-      />
-      <button class="primary" ${confirm ? html` data-confirm="${confirm}"` : ''}>Approve</button>
-    </form>
-    <form method="post" action="${action('deny')}" class="inline">
-      <input type="hidden" name="_csrf" value="${ctx.csrf}" />${item}<input
-        name="reason"
-        placeholder="why (optional)"
-        aria-label="why"
-      />
-      <button class="danger">Deny</button>
-    </form>
-    <details class="engineer-details">
-      <summary>Details for engineers</summary>
-      <dl class="values">
-        <dt>tool</dt>
-        <dd>
-          <code>${a.tool ?? 'none'}</code
-          >${tool ? ` (${tool.sideEffect}${tool.destructive ? ', destructive' : ''})` : ''}
-        </dd>
-        <dt>step</dt>
-        <dd><code>${a.stepId}</code>${a.item === null ? '' : ` item ${String(a.item)}`}</dd>
-        <dt>key</dt>
-        <dd><code>${a.key}</code></dd>
-        <dt>args hash</dt>
-        <dd><code>${valueHash(a.args)}</code></dd>
-      </dl>
+    <form method="post" action="${action('approve')}" class="inline"><input type="hidden" name="_csrf" value="${ctx.csrf}" />${item}${argsHashField(a.args)}<input name="note" placeholder="note (optional)" aria-label="note" /> <button class="primary"${confirm ? html` data-confirm="${confirm}"` : ''}>Approve</button></form>
+    <form method="post" action="${action('deny')}" class="inline"><input type="hidden" name="_csrf" value="${ctx.csrf}" />${item}<input name="reason" placeholder="why (optional)" aria-label="why" /> <button class="danger">Deny</button></form>
+    <details class="engineer-details"><summary>Details for engineers</summary>
+      <dl class="values"><dt>tool</dt><dd><code>${a.tool ?? 'none'}</code>${tool ? ` (${tool.sideEffect}${tool.destructive ? ', destructive' : ''})` : ''}</dd>
+        <dt>step</dt><dd><code>${a.stepId}</code>${a.item === null ? '' : ` item ${String(a.item)}`}</dd><dt>key</dt><dd><code>${a.key}</code></dd><dt>args hash</dt><dd><code>${valueHash(a.args)}</code></dd></dl>
     </details>
   </div>`;
 }

@@ -58,25 +58,15 @@ export function effectsCard(ctx: ConsoleContext, m: MissionForCards): Fragment |
   const batch = mine.length > 1;
   const totals = moneyTotals(ctx, m.agent, mine);
   const entry = ctx.agents?.get(m.agent);
-  return html`<section
-      class="card approval${batch ? ' batch' : ''}"
-      id="${htmlId('effects', m.missionId)}"
-      aria-label="${batch ? `${mine.length} calls` : 'a call'} of mission ${m.missionId} waiting for approval"
-    >
-      <h3>
-        ${batch ? `${mine.length} calls wait for your approval together` : (toolOf(ctx, m.agent, mine[0]!.tool)?.description ?? `${mine[0]!.tool} waits for your approval`)}
-      </h3>
-      <p class="asked">
-        <span class="status waiting">waiting for you</span> · mission
-        <a href="${url}">${m.missionId}</a>
-        (${m.agent}${entry?.agent.description ? `: ${entry.agent.description}` : ''}) asks since ${when(mine[0]!.since)}
-      </p>
-      ${batch ? html`<p>The program asked for these together: approve them all, or approve or deny each. Each verdict is recorded on its own, for the values shown.</p>` : ''}
-      ${totals.length ? html`<p class="total"><strong>Total asked for:</strong> ${totals.join(' · ')}</p>` : ''}
-      ${missionContext(ctx, m)} ${mine.map((e, i) => effectItem(ctx, m, e, batch ? i + 1 : null))}
-      ${batch ? approveAllForm(ctx, m, mine) : ''}
-    </section>
-    ${othersCards}`;
+  return html`<section class="card approval${batch ? ' batch' : ''}" id="${htmlId('effects', m.missionId)}" aria-label="${batch ? `${mine.length} calls` : 'a call'} of mission ${m.missionId} waiting for approval">
+    <h3>${batch ? `${mine.length} calls wait for your approval together` : (toolOf(ctx, m.agent, mine[0]!.tool)?.description ?? `${mine[0]!.tool} waits for your approval`)}</h3>
+    <p class="asked"><span class="status waiting">waiting for you</span> · mission <a href="${url}">${m.missionId}</a> (${m.agent}${entry?.agent.description ? `: ${entry.agent.description}` : ''}) asks since ${when(mine[0]!.since)}</p>
+    ${batch ? html`<p>The program asked for these together: approve them all, or approve or deny each. Each verdict is recorded on its own, for the values shown.</p>` : ''}
+    ${totals.length ? html`<p class="total"><strong>Total asked for:</strong> ${totals.join(' · ')}</p>` : ''}
+    ${missionContext(ctx, m)}
+    ${mine.map((e, i) => effectItem(ctx, m, e, batch ? i + 1 : null))}
+    ${batch ? approveAllForm(ctx, m, mine) : ''}
+  </section>${othersCards}`;
 }
 
 /** The total of the money amounts of `effects`, per currency: `16,600 EUR`, `300 USD`. */
@@ -99,20 +89,14 @@ function missionContext(ctx: ConsoleContext, m: MissionForCards): Fragment {
   const argsOf = (key: string) =>
     [...m.approvals].reverse().find((a) => a.key === key && a.outcome === 'approved')?.args;
   const denied = m.approvals.filter((a) => a.outcome !== 'approved');
-  return html`<details class="context" open>
-    <summary>The mission’s input, and what it did so far</summary>
+  return html`<details class="context" open><summary>The mission’s input, and what it did so far</summary>
     ${valuesList(ctx.agents?.get(m.agent)?.agent.input, m.input)}
     ${
       done.length || denied.length
-        ? html`<ul class="done">
-            ${done.map((d) => {
-              const args = argsOf(d.key);
-              return html`<li>
-                ${d.status === 'completed' ? 'Done' : 'Failed'}:
-                ${toolOf(ctx, m.agent, d.tool)?.description ?? d.tool}${args !== undefined ? html` <small>(${argsLine(ctx, m.agent, d.tool, args)})</small>` : ''}
-              </li>`;
-            })}${denied.map((a) => html`<li>${a.outcome === 'denied' ? `Denied by ${a.by ?? 'someone'}` : 'Not approved in time'}: ${toolOf(ctx, m.agent, a.tool)?.description ?? a.tool} <small>(${argsLine(ctx, m.agent, a.tool, a.args)})</small></li>`)}
-          </ul>`
+        ? html`<ul class="done">${done.map((d) => {
+            const args = argsOf(d.key);
+            return html`<li>${d.status === 'completed' ? 'Done' : 'Failed'}: ${toolOf(ctx, m.agent, d.tool)?.description ?? d.tool}${args !== undefined ? html` <small>(${argsLine(ctx, m.agent, d.tool, args)})</small>` : ''}</li>`;
+          })}${denied.map((a) => html`<li>${a.outcome === 'denied' ? `Denied by ${a.by ?? 'someone'}` : 'Not approved in time'}: ${toolOf(ctx, m.agent, a.tool)?.description ?? a.tool} <small>(${argsLine(ctx, m.agent, a.tool, a.args)})</small></li>`)}</ul>`
         : html`<p class="note">Nothing done out in the world yet.</p>`
     }
   </details>`;
@@ -143,47 +127,18 @@ function effectItem(ctx: ConsoleContext, m: MissionForCards, e: WaitingEffect, n
   const csrf = html`<input type="hidden" name="_csrf" value="${ctx.csrf}" />`;
   const label = `${n === null ? '' : `${n}. `}${tool?.description ?? e.tool}`;
   return html`<article class="effect" id="effect-${e.key.slice(0, 16)}">
-    ${n === null ? '' : html`<h4>${label}</h4>`} ${valuesList(tool?.input, e.args)}
+    ${n === null ? '' : html`<h4>${label}</h4>`}
+    ${valuesList(tool?.input, e.args)}
     <p class="asked"><a href="${effectLink(m.missionId, e.key)}">the program that asked for it</a></p>
     ${effectsBox(effects, 'Deny')}
-    <p class="deadline">
-      ${e.deadline ? html`Decide ${when(e.deadline)}${deadlineIn(e)}; then it is denied.` : 'No deadline.'}
-    </p>
-    <form method="post" action="${action('approve')}" class="inline">
-      ${csrf}${shown}<input name="note" placeholder="note (optional)" aria-label="note for ${label}" />
-      <button class="primary" ${confirm ? html` data-confirm="${confirm}"` : ''}>
-        Approve${n === null ? '' : ` ${n}`}
-      </button>
-    </form>
-    <form method="post" action="${action('deny')}" class="inline">
-      ${csrf}${shown}<input name="reason" placeholder="why" aria-label="why deny ${label}" required />
-      <button class="danger">Deny${n === null ? '' : ` ${n}`}</button>
-    </form>
-    <details class="engineer-details">
-      <summary>Details for engineers</summary>
-      <dl class="values">
-        <dt>tool</dt>
-        <dd>
-          <code>${e.tool}</code>
-          (${tool ? tool.sideEffect : 'class not known here'}${tool?.destructive ? ', destructive' : ''})
-        </dd>
-        ${
-          e.taskId
-            ? html`<dt>task</dt>
-                <dd><code>${e.taskId}</code></dd>`
-            : ''
-        }
-        ${
-          e.call
-            ? html`<dt>program line ${e.call.line}</dt>
-                <dd><code>${e.call.text}</code></dd>`
-            : ''
-        }
-        <dt>key</dt>
-        <dd><code>${e.key}</code></dd>
-        <dt>args hash</dt>
-        <dd><code>${valueHash(e.args)}</code></dd>
-      </dl>
+    <p class="deadline">${e.deadline ? html`Decide ${when(e.deadline)}${deadlineIn(e)}; then it is denied.` : 'No deadline.'}</p>
+    <form method="post" action="${action('approve')}" class="inline">${csrf}${shown}<input name="note" placeholder="note (optional)" aria-label="note for ${label}" /> <button class="primary"${confirm ? html` data-confirm="${confirm}"` : ''}>Approve${n === null ? '' : ` ${n}`}</button></form>
+    <form method="post" action="${action('deny')}" class="inline">${csrf}${shown}<input name="reason" placeholder="why" aria-label="why deny ${label}" required /> <button class="danger">Deny${n === null ? '' : ` ${n}`}</button></form>
+    <details class="engineer-details"><summary>Details for engineers</summary>
+      <dl class="values"><dt>tool</dt><dd><code>${e.tool}</code> (${tool ? tool.sideEffect : 'class not known here'}${tool?.destructive ? ', destructive' : ''})</dd>
+        ${e.taskId ? html`<dt>task</dt><dd><code>${e.taskId}</code></dd>` : ''}
+        ${e.call ? html`<dt>program line ${e.call.line}</dt><dd><code>${e.call.text}</code></dd>` : ''}
+        <dt>key</dt><dd><code>${e.key}</code></dd><dt>args hash</dt><dd><code>${valueHash(e.args)}</code></dd></dl>
     </details>
   </article>`;
 }
@@ -221,11 +176,8 @@ function approveAllForm(ctx: ConsoleContext, m: MissionForCards, effects: readon
         .filter((w, i, all) => all.indexOf(w) === i)
         .join('; ')}: it cannot be taken back from here.${totals.length ? `\n\nIn all: ${totals.join(', ')}.` : ''}`
     : undefined;
-  return html`<form method="post" action="${url}" class="approve-all">
-    <input type="hidden" name="_csrf" value="${ctx.csrf}" /><input type="hidden" name="batch" value="${batch}" />
-    <input name="note" placeholder="note for all (optional)" aria-label="note for all ${effects.length}" />
-    <button class="primary" ${confirm ? html` data-confirm="${confirm}"` : ''}>Approve all ${effects.length}</button>
-  </form>`;
+  return html`<form method="post" action="${url}" class="approve-all"><input type="hidden" name="_csrf" value="${ctx.csrf}" /><input type="hidden" name="batch" value="${batch}" />
+    <input name="note" placeholder="note for all (optional)" aria-label="note for all ${effects.length}" /> <button class="primary"${confirm ? html` data-confirm="${confirm}"` : ''}>Approve all ${effects.length}</button></form>`;
 }
 
 /** The batch an Approve all form carried: each key with the hash of the args shown, or null when it is not one. */
@@ -250,9 +202,6 @@ export function effectVerdicts(ctx: ConsoleContext, agent: string, records: read
   return records.map((r) => {
     const verb = r.outcome === 'approved' ? 'Approved' : r.outcome === 'denied' ? 'Denied' : 'Not approved in time';
     const who = r.outcome === 'expired' ? '' : ` by ${r.by ?? 'someone'}${r.role ? ` as ${r.role}` : ''}`;
-    return html`<p>
-      <strong class="verdict">${verb}${who}</strong> ${when(r.at)}${r.note ? html` — “${r.note}”` : ''} ·
-      ${toolOf(ctx, agent, r.tool)?.description ?? r.tool} <small>(${argsLine(ctx, agent, r.tool, r.args)})</small>
-    </p>`;
+    return html`<p><strong class="verdict">${verb}${who}</strong> ${when(r.at)}${r.note ? html` — “${r.note}”` : ''} · ${toolOf(ctx, agent, r.tool)?.description ?? r.tool} <small>(${argsLine(ctx, agent, r.tool, r.args)})</small></p>`;
   });
 }

@@ -163,10 +163,7 @@ export function effectsBox(effects: Effects, reject = 'Reject'): Fragment {
       ? 'You will be asked to confirm.'
       : 'This cannot be undone: you will be asked to confirm.';
   return html`<div class="effects">
-    <p>
-      <strong>On Approve:</strong>
-      ${approve}${effects.irreversible ? html` <strong class="irreversible">${warning}</strong>` : ''}
-    </p>
+    <p><strong>On Approve:</strong> ${approve}${effects.irreversible ? html` <strong class="irreversible">${warning}</strong>` : ''}</p>
     <p><strong>On ${reject}:</strong> ${effects.reject.join(' ')}</p>
   </div>`;
 }
@@ -210,9 +207,7 @@ export function valuesList(schema: z.ZodObject | undefined, value: Json): Fragme
 /** A nested value: a list of plain values as a list, a map as its fields, else indented JSON. */
 function nested(v: Json): Fragment {
   if (Array.isArray(v) && v.every((x) => x === null || typeof x !== 'object'))
-    return html`<ul class="plain">
-      ${v.map((x) => html`<li>${readable(x)}</li>`)}
-    </ul>`;
+    return html`<ul class="plain">${v.map((x) => html`<li>${readable(x)}</li>`)}</ul>`;
   if (
     v &&
     typeof v === 'object' &&
@@ -232,13 +227,10 @@ export function fileEdit(args: Json, steps: readonly Step[]): Fragment | null {
   const { path, content } = args as Record<string, Json>;
   if (typeof path !== 'string' || typeof content !== 'string') return null;
   const before = readContent(path, steps);
-  if (before === null)
-    return html`<p>New content of <code>${path}</code>:</p>
-      <pre class="text">${content}</pre>`;
+  if (before === null) return html`<p>New content of <code>${path}</code>:</p><pre class="text">${content}</pre>`;
   const changes = lineDiff(before, content);
   if (changes.every((c) => c.kind === 'same')) return html`<p><code>${path}</code> stays as it is (same content).</p>`;
-  return html`<p>Changes to <code>${path}</code>:</p>
-    ${diffBlock(changes)}`;
+  return html`<p>Changes to <code>${path}</code>:</p>${diffBlock(changes)}`;
 }
 
 function readContent(path: string, steps: readonly Step[]): string | null {
@@ -252,6 +244,5 @@ function readContent(path: string, steps: readonly Step[]): string | null {
 
 function diffBlock(changes: readonly LineChange[]): Fragment {
   const sign = { same: ' ', add: '+', del: '-' } as const;
-  return html`<pre class="diff">
-${changes.map((c) => html`<span class="${c.kind}">${sign[c.kind]} ${c.line} </span>`)}</pre>`;
+  return html`<pre class="diff">${changes.map((c) => html`<span class="${c.kind}">${sign[c.kind]} ${c.line}\n</span>`)}</pre>`;
 }

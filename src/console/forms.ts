@@ -104,44 +104,21 @@ function field(
   const input = (() => {
     switch (kind) {
       case 'enum':
-        return html`<select id="${id}" name="${name}" ${invalid}>
-          ${required ? '' : html`<option value=""></option>`}${(p.enum as string[]).map((e) => html`<option value="${e}" ${e === value ? 'selected' : ''}>${e}</option>`)}
-        </select>`;
+        return html`<select id="${id}" name="${name}"${invalid}>${required ? '' : html`<option value=""></option>`}${(p.enum as string[]).map((e) => html`<option value="${e}" ${e === value ? 'selected' : ''}>${e}</option>`)}</select>`;
       case 'boolean':
-        return html`<select id="${id}" name="${name}" ${invalid}>
-          ${required ? '' : html`<option value=""></option>`}
-          <option value="true" ${value === true ? 'selected' : ''}>yes</option>
-          <option value="false" ${value === false ? 'selected' : ''}>no</option>
-        </select>`;
+        return html`<select id="${id}" name="${name}"${invalid}>${required ? '' : html`<option value=""></option>`}<option value="true" ${value === true ? 'selected' : ''}>yes</option><option value="false" ${value === false ? 'selected' : ''}>no</option></select>`;
       case 'number':
       case 'integer':
-        return html`<input
-          id="${id}"
-          name="${name}"
-          ${invalid}
-          type="number"
-          inputmode="${kind === 'integer' ? 'numeric' : 'decimal'}"
-          step="${kind === 'integer' ? '1' : 'any'}"
-          value="${shown}"
-        />`;
+        return html`<input id="${id}" name="${name}"${invalid} type="number" inputmode="${kind === 'integer' ? 'numeric' : 'decimal'}" step="${kind === 'integer' ? '1' : 'any'}" value="${shown}" />`;
       case 'text':
-        return html`<textarea id="${id}" name="${name}" ${invalid} rows="5">${shown}</textarea>`;
+        return html`<textarea id="${id}" name="${name}"${invalid} rows="5">${shown}</textarea>`;
       case 'json':
-        return html`<textarea id="${id}" name="${name}" ${invalid} rows="2">
-${value === undefined ? '' : pretty(value)}</textarea>`;
+        return html`<textarea id="${id}" name="${name}"${invalid} rows="2">${value === undefined ? '' : pretty(value)}</textarea>`;
       default:
-        return html`<input
-          id="${id}"
-          name="${name}"
-          ${invalid}
-          value="${shown}"
-          ${kind in KEPT ? html`class="ref"` : ''}
-        />`;
+        return html`<input id="${id}" name="${name}"${invalid} value="${shown}" ${kind in KEPT ? html`class="ref"` : ''} />`;
     }
   })();
-  return html`<p class="field">
-    ${label}<br />${input}${problem ? html`<br /><span class="field-problem" id="problem-${name}">${problem}</span>` : ''}
-  </p>`;
+  return html`<p class="field">${label}<br />${input}${problem ? html`<br /><span class="field-problem" id="problem-${name}">${problem}</span>` : ''}</p>`;
 }
 
 /**

@@ -73,8 +73,5 @@ export function liveRead<T>(read: () => Promise<T>): () => Promise<T | ReturnTyp
 
 /** The banner over a page read from history because no worker answered. */
 export function unansweredBanner(err: WorkerUnavailableError, at: number): Fragment {
-  return html`<div class="problem" role="alert">
-    <strong>No worker answered.</strong> ${err.message}. This page shows what the history
-    holds${at ? ` (up to event ${at})` : ''}; approving or changing anything waits until a worker runs.
-  </div>`;
+  return html`<div class="problem" role="alert"><strong>No worker answered.</strong> ${err.message}. This page shows what the history holds${at ? ` (up to event ${at})` : ''}; approving or changing anything waits until a worker runs.</div>`;
 }

@@ -76,38 +76,35 @@ function actingUser(): Fragment | string {
   const by = tryGetContext()?.get('by');
   const roles = tryGetContext()?.get('roles') ?? [];
   return by
-    ? html`<span class="who"
-        >You act as <strong>${by}</strong>${roles.length ? html` <small>(${roles.join(', ')})</small>` : ''}</span
-      >`
+    ? html`<span class="who">You act as <strong>${by}</strong>${roles.length ? html` <small>(${roles.join(', ')})</small>` : ''}</span>`
     : '';
 }
 
 /** A whole page: the navigation, the body, and (optionally) live reload from `live`. */
 export function page(title: string, body: Fragment | string, opts: { live?: string } = {}): Fragment {
   return html`<!doctype html>
-    <html lang="en">
-      <head>
-        <meta charset="utf-8" />
-        <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <title>${title} · Navigator console</title>
-        <style>
-          ${raw(STYLE)}
-        </style>
-      </head>
-      <body>
-        <header>
-          <strong>Navigator console</strong>
-          <a href="/">Inbox</a><a href="/missions">Missions</a><a href="/plans">Plans</a
-          ><a href="/schedules">Schedules</a><a href="/start">Start</a>
-          ${actingUser()}
-        </header>
-        <main>
-          <h1>${title}</h1>
-          ${body}
-        </main>
-        <script src="/assets/live.js" ${opts.live ? html`data-live="${opts.live}"` : ''}></script>
-      </body>
-    </html>`;
+<html lang="en">
+  <head>
+    <meta charset="utf-8" />
+    <meta name="viewport" content="width=device-width, initial-scale=1" />
+    <title>${title} · Navigator console</title>
+    <style>
+      ${raw(STYLE)}
+    </style>
+  </head>
+  <body>
+    <header>
+      <strong>Navigator console</strong>
+      <a href="/">Inbox</a><a href="/missions">Missions</a><a href="/plans">Plans</a><a href="/schedules">Schedules</a><a href="/start">Start</a>
+      ${actingUser()}
+    </header>
+    <main>
+      <h1>${title}</h1>
+      ${body}
+    </main>
+    <script src="/assets/live.js" ${opts.live ? html`data-live="${opts.live}"` : ''}></script>
+  </body>
+</html>`;
 }
 
 /**
@@ -140,6 +137,5 @@ export function valueBlock(value: unknown, download?: string): Fragment {
   const text = pretty(value);
   if (text.length <= SHOWN_VALUE_CHARS) return html`<pre>${text}</pre>`;
   const link = download ? html` · <a href="${download}" download>download the whole value</a>` : '';
-  return html`<pre>${text.slice(0, SHOWN_START_CHARS)}…</pre>
-    <p class="note">${sizeText(text.length)} in all${link}</p>`;
+  return html`<pre>${text.slice(0, SHOWN_START_CHARS)}…</pre><p class="note">${sizeText(text.length)} in all${link}</p>`;
 }

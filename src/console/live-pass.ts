@@ -40,17 +40,10 @@ export async function livePassNow(workflow: WorkflowHandle): Promise<LivePassVie
 
 /** The section of a running mission's page, filled live by the page's script. */
 export function livePassSection(id: string, view: LivePassView): Fragment {
-  return html`<section
-    class="card live-pass"
-    id="live-pass"
-    aria-labelledby="live-pass-title"
-    data-live-pass="/live/missions/${encodeURIComponent(id)}/pass"
-  >
+  return html`<section class="card live-pass" id="live-pass" aria-labelledby="live-pass-title" data-live-pass="/live/missions/${encodeURIComponent(id)}/pass">
     <h2 id="live-pass-title">The pass now</h2>
     <p class="live-line" aria-live="polite">${view.line}</p>
     <pre class="code live-program" ${view.program ? '' : 'hidden'}>${view.program}</pre>
-    <ul class="live-calls">
-      ${view.calls.map((c) => html`<li>${c}</li>`)}
-    </ul>
+    <ul class="live-calls">${view.calls.map((c) => html`<li>${c}</li>`)}</ul>
   </section>`;
 }

@@ -29,37 +29,16 @@ export function summaryTable(summary: ExecutionSummary, steps: readonly Step[]):
     .filter((s) => (summary.counts[s] ?? 0) > 0)
     .map((s) => `${summary.counts[s]} ${stepStatusWords(s)}`);
   const described = new Map(steps.map((s) => [s.id, s.description]));
-  return html`<div class="card summary">
-    <p>
-      <strong>${planStatusWords(summary.status)}</strong> · version ${summary.version} · ${counts.join(' · ')} ·
-      ${duration(summary.totalDuration)} since it started
-    </p>
-    <table>
-      <tr>
-        <th>step</th>
-        <th>status</th>
-        <th>attempts</th>
-        <th>took</th>
-        <th>outcome</th>
-      </tr>
+  return html`<div class="card summary"><p><strong>${planStatusWords(summary.status)}</strong> · version ${summary.version} · ${counts.join(' · ')} · ${duration(summary.totalDuration)} since it started</p>
+    <table><tr><th>step</th><th>status</th><th>attempts</th><th>took</th><th>outcome</th></tr>
       ${summary.steps.map(
-        (s) =>
-          html`<tr>
-            <td data-label="step">
-              <a href="#step-${s.id}"><code>${s.id}</code></a> ${described.get(s.id) ?? ''}
-            </td>
-            <td data-label="status">
-              ${stepStatusWords(s.status)}${s.reason ? html`<br /><small>${s.reason}</small>` : ''}
-            </td>
-            <td data-label="attempts">${s.attempts || ''}</td>
-            <td data-label="took">${s.duration ? duration(s.duration) : ''}</td>
-            <td data-label="outcome">
-              ${s.result?.error !== undefined ? html`<span class="error">${s.result.error}</span>` : s.result ? shortValue(s.result.value ?? null) : ''}
-            </td>
-          </tr>`,
+        (
+          s,
+        ) => html`<tr><td data-label="step"><a href="#step-${s.id}"><code>${s.id}</code></a> ${described.get(s.id) ?? ''}</td><td data-label="status">${stepStatusWords(s.status)}${s.reason ? html`<br /><small>${s.reason}</small>` : ''}</td>
+          <td data-label="attempts">${s.attempts || ''}</td><td data-label="took">${s.duration ? duration(s.duration) : ''}</td>
+          <td data-label="outcome">${s.result?.error !== undefined ? html`<span class="error">${s.result.error}</span>` : s.result ? shortValue(s.result.value ?? null) : ''}</td></tr>`,
       )}
-    </table>
-  </div>`;
+    </table></div>`;
 }
 
 /** A value on one line in a table cell: a map's fields, a list's length, a long text's start. */

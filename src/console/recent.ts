@@ -46,14 +46,9 @@ export function recentBox(recent: readonly RecentVerdict[]): Fragment {
     ${
       recent.length === 0
         ? html`<p>Nothing decided from this console yet.</p>`
-        : html`<ul class="recent">
-            ${recent.map(
-              (r) =>
-                html`<li>
-                  <strong>${r.verdict} by ${r.by}${r.role ? ` as ${r.role}` : ''}</strong>
-                  ${when(r.at)}${r.note ? html` — “${r.note}”` : ''} · ${r.what} · <a href="${r.href}">${r.where}</a>
-                </li>`,
-            )}
-          </ul>`
+        : html`<ul class="recent">${recent.map(
+            (r) =>
+              html`<li><strong>${r.verdict} by ${r.by}${r.role ? ` as ${r.role}` : ''}</strong> ${when(r.at)}${r.note ? html` — “${r.note}”` : ''} · ${r.what} · <a href="${r.href}">${r.where}</a></li>`,
+          )}</ul>`
     }`;
 }

@@ -20,13 +20,7 @@ export const mayDecideNow = (approvers: readonly string[] | undefined): boolean 
 /** A card in place of the buttons for someone who may not decide: who may. */
 export function othersDecide(what: Fragment | string, approvers: readonly string[]): Fragment {
   const by = tryGetContext()?.get('by');
-  return html`<div class="card approval others">
-    <p>
-      ${what} waits for
-      ${approvers.join(' or ')}${by ? html`; you act as <strong>${by}</strong>${rolesText(currentRoles())}` : ''}, so it
-      is not yours to decide.
-    </p>
-  </div>`;
+  return html`<div class="card approval others"><p>${what} waits for ${approvers.join(' or ')}${by ? html`; you act as <strong>${by}</strong>${rolesText(currentRoles())}` : ''}, so it is not yours to decide.</p></div>`;
 }
 
 const rolesText = (roles: readonly string[]) => (roles.length ? ` (${roles.join(', ')})` : ' (no role)');

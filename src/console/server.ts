@@ -304,17 +304,14 @@ function unansweredBanners(
   unanswered: ReadonlyArray<{ taskQueue: string; polling: boolean; runs: readonly string[] }>,
 ) {
   return unanswered.map(
-    (u) =>
-      html`<div class="problem" role="alert">
-        <strong>No worker answered</strong> for ${u.runs.length} running mission${u.runs.length === 1 ? '' : 's'} or
-        plan${u.runs.length === 1 ? '' : 's'} on task queue <code>${u.taskQueue}</code> (${u.runs.map((path, i) => {
-          const [kind, id] = [path.slice(0, path.indexOf('/')), path.slice(path.indexOf('/') + 1)];
-          return html`${i ? ', ' : ''}<a href="/${kind}/${encodeURIComponent(id)}">${id}</a>`;
-        })}):
-        ${u.polling ? 'its worker may have stopped just now or be too busy' : `no worker is polling task queue ${u.taskQueue}`},
-        so whether they wait for you is not known here; start one with
-        <code>navigator worker --task-queue ${u.taskQueue}</code>.
-      </div>`,
+    (
+      u,
+    ) => html`<div class="problem" role="alert"><strong>No worker answered</strong> for ${u.runs.length} running mission${u.runs.length === 1 ? '' : 's'} or plan${u.runs.length === 1 ? '' : 's'} on task queue <code>${u.taskQueue}</code>
+      (${u.runs.map((path, i) => {
+        const [kind, id] = [path.slice(0, path.indexOf('/')), path.slice(path.indexOf('/') + 1)];
+        return html`${i ? ', ' : ''}<a href="/${kind}/${encodeURIComponent(id)}">${id}</a>`;
+      })}): ${u.polling ? 'its worker may have stopped just now or be too busy' : `no worker is polling task queue ${u.taskQueue}`}, so whether they wait for you is not known here;
+      start one with <code>navigator worker --task-queue ${u.taskQueue}</code>.</div>`,
   );
 }
 
@@ -326,7 +323,8 @@ async function inbox(ctx: ConsoleContext) {
   const effects = items.effects.filter((m) => m.effectApprovals.some((e) => mayDecideNow(e.approvers)));
   const calls = effects.reduce((n, m) => n + m.effectApprovals.filter((e) => mayDecideNow(e.approvers)).length, 0);
   const approvals = items.approvals.filter((a) => mayDecideNow(a.approvers));
-  const body = html` ${unansweredBanners(items.unanswered)}
+  const body = html`
+    ${unansweredBanners(items.unanswered)}
     <h2>Decisions (${decisions.length})</h2>
     ${decisions.length === 0 ? html`<p>Nothing waits for a decision.</p>` : ''}
     ${decisions.map((d) => decisionCard(ctx, { missionId: d.id, agent: d.agent, input: d.input, pending: d.pending, contract: d.contract }))}
@@ -339,23 +337,11 @@ async function inbox(ctx: ConsoleContext) {
     <h2>Plans to review (${reviews.length})</h2>
     ${reviews.length === 0 ? html`<p>No plan waits for review.</p>` : ''}
     ${reviews.map(
-      (r) =>
-        html`<div class="card review">
-          <p>
-            ${statusBadge(WAITING_FOR_YOU)} · plan
-            <a href="/plans/${encodeURIComponent(r.planId)}">${r.planId}</a> (${r.agent}), version ${r.version}: review
-            it, then Start
-          </p>
-          <ol>
-            ${r.steps.map(
-              (s) =>
-                html`<li>
-                  ${s.description} <small><code>${s.id}</code></small>
-                </li>`,
-            )}
-          </ol>
-          <p><a href="/plans/${encodeURIComponent(r.planId)}">Review the plan</a></p>
-        </div>`,
+      (r) => html`<div class="card review">
+        <p>${statusBadge(WAITING_FOR_YOU)} · plan <a href="/plans/${encodeURIComponent(r.planId)}">${r.planId}</a> (${r.agent}), version ${r.version}: review it, then Start</p>
+        <ol>${r.steps.map((s) => html`<li>${s.description} <small><code>${s.id}</code></small></li>`)}</ol>
+        <p><a href="/plans/${encodeURIComponent(r.planId)}">Review the plan</a></p>
+      </div>`,
     )}
     ${recentBox(ctx.recent?.all() ?? [])}`;
   return page('Inbox', body, { live: `/live/inbox?seen=${fingerprint(items)}` });

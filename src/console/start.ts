@@ -158,51 +158,20 @@ async function startPage(ctx: ConsoleContext, refused: Refusal = {}, agent?: str
   const was = (kind: 'mission' | 'plan', field: string) =>
     refused.kind === kind ? String(refused.form?.[field] ?? '') : '';
   const choices = ctx.agents ? agentChoices(ctx.agents) : await servedChoices(ctx);
-  const known = html`<datalist id="agent-names">
-      ${choices.map((a) => html`<option value="${a.name}"></option>`)}
-    </datalist>
+  const known = html`<datalist id="agent-names">${choices.map((a) => html`<option value="${a.name}"></option>`)}</datalist>
     ${choices.length ? html`<p><small>${ctx.agents ? 'Agents' : `Agents the workers of task queue ${ctx.navigator.taskQueue} serve`}: ${choices.map((a, i) => html`${i ? ' · ' : ''}<code>${a.name}</code>${a.fields.length ? ` (${a.fields.join(', ')})` : ''}`)}</small></p>` : ''}`;
   const entry = agent ? ctx.agents?.get(agent) : undefined;
   const mission = entry ? fieldsForm(ctx, entry.agent, refused) : jsonForm(ctx, was);
   return page(
     'Start',
     html`${refused.problem ? html`<div class="problem" role="alert">Not started: ${refused.problem}</div>` : ''}
-      ${known} ${ctx.agents && choices.length ? chooser(choices, agent) : ''} ${mission}
-      <div class="card">
-        <h2>A plan</h2>
-        <form method="post" action="/start/plan">
-          ${csrfField(ctx)}
-          <p>
-            <input
-              name="agent"
-              placeholder="agent"
-              aria-label="agent"
-              list="agent-names"
-              required
-              value="${was('plan', 'agent')}"
-            />
-          </p>
-          <p>
-            <textarea
-              name="request"
-              rows="3"
-              aria-label="request"
-              placeholder="what the plan should do (the agent's model writes the plan)"
-            >
-${was('plan', 'request')}</textarea>
-          </p>
-          <p>
-            <textarea
-              name="document"
-              rows="5"
-              aria-label="plan (JSON)"
-              placeholder='or the plan itself: {"steps": [{"id": "read", "description": "...", "tool": "read_file", "args": {"path": "package.json"}}]}'
-            >
-${was('plan', 'document')}</textarea>
-          </p>
-          <button class="primary">Plan it</button>
-        </form>
-      </div>`,
+      ${known}
+      ${ctx.agents && choices.length ? chooser(choices, agent) : ''}
+      ${mission}
+      <div class="card"><h2>A plan</h2><form method="post" action="/start/plan">${csrfField(ctx)}
+        <p><input name="agent" placeholder="agent" aria-label="agent" list="agent-names" required value="${was('plan', 'agent')}" /></p><p><textarea name="request" rows="3" aria-label="request" placeholder="what the plan should do (the agent's model writes the plan)">${was('plan', 'request')}</textarea></p>
+        <p><textarea name="document" rows="5" aria-label="plan (JSON)" placeholder='or the plan itself: {"steps": [{"id": "read", "description": "...", "tool": "read_file", "args": {"path": "package.json"}}]}'>${was('plan', 'document')}</textarea></p>
+        <button class="primary">Plan it</button></form></div>`,
   );
 }
 
@@ -220,15 +189,9 @@ async function servedChoices(ctx: ConsoleContext): Promise<Array<{ name: string;
 
 /** Pick a known agent to get its input as a form (a GET form: works without a script). */
 function chooser(choices: ReadonlyArray<{ name: string }>, agent: string | undefined): Fragment {
-  return html`<form method="get" action="/start" class="card chooser">
-    <h2>A mission</h2>
-    <p>
-      <label for="start-agent">Agent</label><br /><select id="start-agent" name="agent">
-        ${choices.map((a) => html`<option value="${a.name}" ${a.name === agent ? 'selected' : ''}>${a.name}</option>`)}
-      </select>
-      <button>Show its input as a form</button>
-    </p>
-  </form>`;
+  return html`<form method="get" action="/start" class="card chooser"><h2>A mission</h2>
+    <p><label for="start-agent">Agent</label><br /><select id="start-agent" name="agent">${choices.map((a) => html`<option value="${a.name}" ${a.name === agent ? 'selected' : ''}>${a.name}</option>`)}</select>
+    <button>Show its input as a form</button></p></form>`;
 }
 
 function fieldsForm(
@@ -239,45 +202,17 @@ function fieldsForm(
   const typed = refused.kind === 'mission' ? (refused.typed ?? {}) : {};
   const json = refused.kind === 'mission' ? String(refused.form?.input ?? '') : '';
   const fields = argsFields(agent.input, typed, refused.fields ?? {});
-  return html`<div class="card">
-    <h2>A mission of ${agent.name}</h2>
+  return html`<div class="card"><h2>A mission of ${agent.name}</h2>
     ${agent.description ? html`<p>${inlineMarkdown(agent.description)}</p>` : ''}
-    <form method="post" action="/start/mission" novalidate>
-      ${csrfField(ctx)}<input type="hidden" name="agent" value="${agent.name}" /><input
-        type="hidden"
-        name="form"
-        value="fields"
-      />
+    <form method="post" action="/start/mission" novalidate>${csrfField(ctx)}<input type="hidden" name="agent" value="${agent.name}" /><input type="hidden" name="form" value="fields" />
       ${fields ?? html`<p>Its input schema gives no fields: give the input as JSON.</p>`}
-      <details ${json ? 'open' : ''}>
-        <summary>Or the input as JSON (used instead of the fields when given)</summary>
-        <p><textarea name="input" rows="4" aria-label="input (JSON)">${json}</textarea></p>
-      </details>
-      <button class="primary">Start mission</button>
-    </form>
-  </div>`;
+      <details ${json ? 'open' : ''}><summary>Or the input as JSON (used instead of the fields when given)</summary>
+        <p><textarea name="input" rows="4" aria-label="input (JSON)">${json}</textarea></p></details>
+      <button class="primary">Start mission</button></form></div>`;
 }
 
 function jsonForm(ctx: ConsoleContext, was: (kind: 'mission' | 'plan', field: string) => string): Fragment {
-  return html`<div class="card">
-    <h2>A mission, input as JSON</h2>
-    <form method="post" action="/start/mission">
-      ${csrfField(ctx)}
-      <p>
-        <input
-          name="agent"
-          placeholder="agent"
-          aria-label="agent"
-          list="agent-names"
-          required
-          value="${was('mission', 'agent')}"
-        />
-      </p>
-      <p>
-        <textarea name="input" rows="4" aria-label="input (JSON)" placeholder='{"recipient": "bob", "amount": 5000}'>
-${was('mission', 'input')}</textarea>
-      </p>
-      <button class="primary">Start mission</button>
-    </form>
-  </div>`;
+  return html`<div class="card"><h2>A mission, input as JSON</h2><form method="post" action="/start/mission">${csrfField(ctx)}
+    <p><input name="agent" placeholder="agent" aria-label="agent" list="agent-names" required value="${was('mission', 'agent')}" /></p><p><textarea name="input" rows="4" aria-label="input (JSON)" placeholder='{"recipient": "bob", "amount": 5000}'>${was('mission', 'input')}</textarea></p>
+    <button class="primary">Start mission</button></form></div>`;
 }

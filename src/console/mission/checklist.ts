@@ -14,19 +14,15 @@ export { type ChecklistItem, checklistFromText, checklistOf } from '../../naviga
 export function checklist(items: readonly ChecklistItem[]): Fragment | string {
   if (!items.length) return '';
   const done = items.filter((i) => i.summary !== undefined).length;
-  return html`<div class="card">
-    <p>${done} of ${items.length} steps done</p>
+  return html`<div class="card"><p>${done} of ${items.length} steps done</p>
     <ul class="checklist">
       ${items.map(
-        (i) =>
-          html`<li class="${i.summary !== undefined ? 'done' : 'todo'}">
-            <span aria-hidden="true">${i.summary !== undefined ? '☑' : '☐'}</span>
-            <span class="visually-hidden">${i.summary !== undefined ? 'done:' : 'to do:'}</span>
-            <strong>${inlineMarkdown(i.description)}</strong
-            >${i.planned ? '' : html` <small>(not on the checklist)</small>`}
-            ${i.summary ? html`<br /><span class="summary">${inlineMarkdown(i.summary)}</span>` : ''}
-          </li>`,
+        (
+          i,
+        ) => html`<li class="${i.summary !== undefined ? 'done' : 'todo'}"><span aria-hidden="true">${i.summary !== undefined ? '☑' : '☐'}</span>
+          <span class="visually-hidden">${i.summary !== undefined ? 'done:' : 'to do:'}</span>
+          <strong>${inlineMarkdown(i.description)}</strong>${i.planned ? '' : html` <small>(not on the checklist)</small>`}
+          ${i.summary ? html`<br /><span class="summary">${inlineMarkdown(i.summary)}</span>` : ''}</li>`,
       )}
-    </ul>
-  </div>`;
+    </ul></div>`;
 }

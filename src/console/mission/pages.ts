@@ -49,33 +49,19 @@ export function decisionForm(
   const note = html`<input name="note" placeholder="note (optional)" aria-label="note" size="30" />`;
   const hidden = html`${csrfField(ctx)}<input type="hidden" name="key" value="${pending.key}" />`;
   const button = (label: string, value: Json, cls = '', ask?: string) =>
-    html`<button
-      class="${cls}"
-      name="value"
-      value="${JSON.stringify(value)}"
-      ${ask ? html` data-confirm="${ask}"` : ''}
-    >
-      ${label}
-    </button>`;
+    html`<button class="${cls}" name="value" value="${JSON.stringify(value)}"${ask ? html` data-confirm="${ask}"` : ''}>${label}</button>`;
   if (
     contract?.approveValue !== undefined &&
     contract.approveValue !== null &&
     contract.rejectValue !== undefined &&
     contract.rejectValue !== null
   ) {
-    return html`<form method="post" action="${action}">
-      ${hidden}${button('Approve', contract.approveValue, 'primary', confirm)}
-      ${button('Reject', contract.rejectValue, 'danger')} ${note}
-    </form>`;
+    return html`<form method="post" action="${action}">${hidden}${button('Approve', contract.approveValue, 'primary', confirm)} ${button('Reject', contract.rejectValue, 'danger')} ${note}</form>`;
   }
   if (pending.allowed?.length) {
-    return html`<form method="post" action="${action}">
-      ${hidden}${pending.allowed.map((v) => html`${button(typeof v === 'string' ? v : JSON.stringify(v), v)} `)}${note}
-    </form>`;
+    return html`<form method="post" action="${action}">${hidden}${pending.allowed.map((v) => html`${button(typeof v === 'string' ? v : JSON.stringify(v), v)} `)}${note}</form>`;
   }
-  return html`<form method="post" action="${action}">
-    ${hidden}<input name="value" placeholder="JSON value" size="30" /> ${note} <button class="primary">Decide</button>
-  </form>`;
+  return html`<form method="post" action="${action}">${hidden}<input name="value" placeholder="JSON value" size="30" /> ${note} <button class="primary">Decide</button></form>`;
 }
 
 /** What happens when nobody decides in time, in words. */
@@ -113,23 +99,11 @@ export function missionRoutes(app: Hono, ctx: ConsoleContext): void {
         <select name="status" aria-label="status">
           ${['', WAITING, 'Running', 'Completed', 'Failed', 'Canceled', 'Terminated'].map((s) => html`<option value="${s}" ${s === (status ?? '') ? 'selected' : ''}>${s === WAITING ? WAITING_FOR_YOU : s || 'any status'}</option>`)}
         </select>
-        <input name="q" placeholder="id contains" aria-label="id contains" value="${search ?? ''}" />
-        <button>Filter</button>
+        <input name="q" placeholder="id contains" aria-label="id contains" value="${search ?? ''}" /> <button>Filter</button>
       </form>
       <table>
-        <tr>
-          <th>mission</th>
-          <th>status</th>
-          <th>started</th>
-        </tr>
-        ${rows.map(
-          (w) =>
-            html`<tr>
-              <td data-label="mission"><a href="/missions/${encodeURIComponent(w.workflowId)}">${w.workflowId}</a></td>
-              <td data-label="status">${statusBadge(w.status)}</td>
-              <td data-label="started">${when(w.startTime)}</td>
-            </tr>`,
-        )}
+        <tr><th>mission</th><th>status</th><th>started</th></tr>
+        ${rows.map((w) => html`<tr><td data-label="mission"><a href="/missions/${encodeURIComponent(w.workflowId)}">${w.workflowId}</a></td><td data-label="status">${statusBadge(w.status)}</td><td data-label="started">${when(w.startTime)}</td></tr>`)}
       </table>`;
     return c.html(page('Missions', body));
   });
@@ -291,37 +265,14 @@ export function missionRoutes(app: Hono, ctx: ConsoleContext): void {
   app.get('/missions/:id/audit', async (c) => {
     const id = c.req.param('id');
     const report = await ctx.navigator.mission(id).audit(await ctx.audits.options());
-    const body = html`<div class="card">
-        <span class="status ${report.ok ? 'ok' : ''}">${report.ok ? 'audit passed' : 'audit FAILED'}</span> · journal
-        rebuilt from history ${report.journal.matches ? 'matches' : 'differs from'} the workflow · external effects run
-        twice: ${report.duplicateEffects.length} · replay:
-        ${report.replay.ok ? 'deterministic' : report.replay.errors.join('; ')}
-      </div>
-      ${
-        report.problems.length
-          ? html`<div class="problem">
-              <ul>
-                ${report.problems.map((p) => html`<li>${p}</li>`)}
-              </ul>
-            </div>`
-          : ''
-      }
+    const body = html`<div class="card"><span class="status ${report.ok ? 'ok' : ''}">${report.ok ? 'audit passed' : 'audit FAILED'}</span>
+        · journal rebuilt from history ${report.journal.matches ? 'matches' : 'differs from'} the workflow
+        · external effects run twice: ${report.duplicateEffects.length}
+        · replay: ${report.replay.ok ? 'deterministic' : report.replay.errors.join('; ')}</div>
+      ${report.problems.length ? html`<div class="problem"><ul>${report.problems.map((p) => html`<li>${p}</li>`)}</ul></div>` : ''}
       <h2>Where each task was committed</h2>
-      <table>
-        <tr>
-          <th>task</th>
-          <th>committed by</th>
-          <th>event</th>
-        </tr>
-        ${report.provenance.map(
-          (p) =>
-            html`<tr>
-              <td><code>${p.key}</code></td>
-              <td>${p.source}</td>
-              <td>${p.eventId}</td>
-            </tr>`,
-        )}
-      </table>
+      <table><tr><th>task</th><th>committed by</th><th>event</th></tr>
+        ${report.provenance.map((p) => html`<tr><td><code>${p.key}</code></td><td>${p.source}</td><td>${p.eventId}</td></tr>`)}</table>
       <p><a href="/missions/${encodeURIComponent(id)}">back to the mission</a></p>`;
     return c.html(page(`Audit of ${id}`, body));
   });
@@ -388,94 +339,35 @@ async function missionPage(ctx: ConsoleContext, id: string, problem?: string): P
   const live = open && status.status === 'running' ? await livePassNow(m.workflow) : null;
   const pending = status.pending;
   const contract = pending ? contracts.find((d) => d.key === pending.key) : undefined;
-  const body = html` ${unanswered_ ? unansweredBanner(unanswered_, 'at' in overview ? overview.at : 0) : ''}
+  const body = html`
+    ${unanswered_ ? unansweredBanner(unanswered_, 'at' in overview ? overview.at : 0) : ''}
     ${problem ? html`<div class="problem">Not recorded: ${problem}</div>` : ''}
     <div class="card">
-      ${statusBadge(statusWords(status.status, status))} · agent ${status.agent} ·
-      <a href="/missions/${encodeURIComponent(id)}/passes#pass-${status.passes}">pass ${status.passes}</a> ·
-      ${doneSoFar(status)}
+      ${statusBadge(statusWords(status.status, status))} · agent ${status.agent} · <a href="/missions/${encodeURIComponent(id)}/passes#pass-${status.passes}">pass ${status.passes}</a> · ${doneSoFar(status)}
       ${scheduledBy ? html` · started by schedule <a href="/schedules/${encodeURIComponent(scheduledBy)}">${scheduledBy}</a>` : ''}
       ${status.resumedFrom ? html` · resumed from <a href="/missions/${encodeURIComponent(status.resumedFrom.workflowId)}">${status.resumedFrom.workflowId}</a>` : ''}
-      <details>
-        <summary>Input</summary>
-        ${valueBlock(status.input ?? null)}
-      </details>
+      <details><summary>Input</summary>${valueBlock(status.input ?? null)}</details>
       ${status.error ? html`<div class="problem">${status.error}</div>` : ''}
-      ${
-        status.result !== undefined
-          ? html`<p>Result:</p>
-              ${valueBlock(status.result)}`
-          : ''
-      }
+      ${status.result !== undefined ? html`<p>Result:</p>${valueBlock(status.result)}` : ''}
     </div>
-    ${live ? livePassSection(id, live) : ''} ${decidedBox(ctx, status, contracts, decided)}
+    ${live ? livePassSection(id, live) : ''}
+    ${decidedBox(ctx, status, contracts, decided)}
     ${pending ? decisionCard(ctx, { missionId: id, agent: status.agent, input: status.input ?? null, pending, contract }) : ''}
     ${effectsCard(ctx, { missionId: id, agent: status.agent, input: status.input ?? null, effectApprovals: status.effectApprovals ?? [], approvals: status.approvals ?? [], ...(status.effectsDone ? { effectsDone: status.effectsDone } : {}) })}
     ${progressBox(ctx, status.agent, progress, summaries)}
     <h2>Journal</h2>
-    <table>
-      <tr>
-        <th>#</th>
-        <th>task</th>
-        <th>value</th>
-      </tr>
-      ${journal.entries.map(
-        ([k, v], i) =>
-          html`<tr>
-            <td>${i + 1}</td>
-            <td><code>${k}</code></td>
-            <td>${valueBlock(v, `/missions/${encodeURIComponent(id)}/journal/${encodeURIComponent(k)}`)}</td>
-          </tr>`,
-      )}
+    <table><tr><th>#</th><th>task</th><th>value</th></tr>
+      ${journal.entries.map(([k, v], i) => html`<tr><td>${i + 1}</td><td><code>${k}</code></td><td>${valueBlock(v, `/missions/${encodeURIComponent(id)}/journal/${encodeURIComponent(k)}`)}</td></tr>`)}
     </table>
     <h2 id="ledger">Ledger (the tool calls)</h2>
-    <table>
-      <tr>
-        <th>#</th>
-        <th>tool</th>
-        <th>class</th>
-        <th>task</th>
-        <th>status</th>
-        <th>attempts</th>
-        <th>result</th>
-      </tr>
-      ${ledger.map(
-        (e) =>
-          html`<tr>
-            <td>${e.seq}</td>
-            <td>${e.tool}</td>
-            <td>${e.sideEffect}</td>
-            <td>${e.taskId ?? ''}</td>
-            <td>${e.status}</td>
-            <td>${e.attempts}</td>
-            <td>
-              ${e.error !== undefined || e.unavailable || e.resultChars !== undefined ? html`<pre>${e.error ?? ledgerResultText(e)}</pre>` : valueBlock(e.result ?? null, `/missions/${encodeURIComponent(id)}/ledger/${e.seq}`)}
-            </td>
-          </tr>`,
-      )}
+    <table><tr><th>#</th><th>tool</th><th>class</th><th>task</th><th>status</th><th>attempts</th><th>result</th></tr>
+      ${ledger.map((e) => html`<tr><td>${e.seq}</td><td>${e.tool}</td><td>${e.sideEffect}</td><td>${e.taskId ?? ''}</td><td>${e.status}</td><td>${e.attempts}</td><td>${e.error !== undefined || e.unavailable || e.resultChars !== undefined ? html`<pre>${e.error ?? ledgerResultText(e)}</pre>` : valueBlock(e.result ?? null, `/missions/${encodeURIComponent(id)}/ledger/${e.seq}`)}</td></tr>`)}
     </table>
     <h2>Timeline (from Temporal history)</h2>
-    <table>
-      <tr>
-        <th>event</th>
-        <th>time</th>
-        <th>what</th>
-      </tr>
-      ${events.map(
-        (l) =>
-          html`<tr>
-            <td>${l.eventId}</td>
-            <td>${when(l.time)}</td>
-            <td>${l.text}</td>
-          </tr>`,
-      )}
+    <table><tr><th>event</th><th>time</th><th>what</th></tr>
+      ${events.map((l) => html`<tr><td>${l.eventId}</td><td>${when(l.time)}</td><td>${l.text}</td></tr>`)}
     </table>
-    <p>
-      <a href="/missions/${encodeURIComponent(id)}/passes"
-        >What the model did: each pass's programs, prints and effects</a
-      >
-      · <a href="/missions/${encodeURIComponent(id)}/audit">Run the audit against history</a>
-    </p>
+    <p><a href="/missions/${encodeURIComponent(id)}/passes">What the model did: each pass's programs, prints and effects</a> · <a href="/missions/${encodeURIComponent(id)}/audit">Run the audit against history</a></p>
     ${open ? engineerTools(ctx, id) : ''}`;
   // a closed mission changes no more: no stream polling its status
   return page(
@@ -506,17 +398,15 @@ function decidedBox(
   };
   return html`<div class="card decided">
     ${decided.map((d) => html`<p><strong class="verdict">${verb(d.arg.key, d.arg.value)} by ${String(d.arg.by ?? 'someone')}${d.arg.role ? ` as ${String(d.arg.role)}` : ''}</strong> ${when(d.at)}${d.arg.note ? html` — “${String(d.arg.note)}”` : ''} <small>(<code>${String(d.arg.key)}</code>)</small></p>`)}
-    ${effectVerdicts(ctx, status.agent, effects)} ${outcome(status)}
+    ${effectVerdicts(ctx, status.agent, effects)}
+    ${outcome(status)}
   </div>`;
 }
 
 /** What came of the mission: its result once it finished, else that the page follows it. */
 function outcome(status: StatusView): Fragment {
   if (status.status === 'completed')
-    return html`<div class="outcome">
-      <p class="ok">The mission completed. Its result:</p>
-      ${valuesList(undefined, status.result ?? null)}
-    </div>`;
+    return html`<div class="outcome"><p class="ok">The mission completed. Its result:</p>${valuesList(undefined, status.result ?? null)}</div>`;
   if (status.error) return html`<div class="outcome problem">The mission ${status.status}: ${status.error}</div>`;
   if (status.status === 'waiting') return html`<p class="outcome">The mission waits for another decision.</p>`;
   return html`<p class="outcome">The mission is ${status.status}; this page shows the outcome when it arrives.</p>`;
@@ -531,10 +421,7 @@ function progressBox(
 ): Fragment | string {
   const plan = ctx.agents?.get(agent)?.agent.checklist;
   const items = plan ? checklistOf(plan, summaries) : checklistFromText(progress, summaries);
-  return items.length
-    ? html`<h2>Progress</h2>
-        ${checklist(items)}`
-    : '';
+  return items.length ? html`<h2>Progress</h2>${checklist(items)}` : '';
 }
 
 /**
@@ -544,38 +431,13 @@ function progressBox(
  */
 function engineerTools(ctx: ConsoleContext, id: string): Fragment {
   const url = `/missions/${encodeURIComponent(id)}`;
-  return html`<details class="card engineer">
-    <summary><h2>Engineer tools</h2></summary>
+  return html`<details class="card engineer"><summary><h2>Engineer tools</h2></summary>
     <p>These change what the mission remembers or stop it. Approving or rejecting never needs them.</p>
-    <form method="post" action="${url}/journal">
-      ${csrfField(ctx)}
-      <p>
-        <label>Task key <input name="key" required /></label>
-        <label>Value (JSON) <input name="value" size="30" /></label>
-      </p>
-      <button
-        name="what"
-        value="write"
-        data-confirm="Write this value into the mission's journal? The mission takes it as the task's outcome and does not run the task."
-      >
-        Write journal entry
-      </button>
-      <button
-        name="what"
-        value="reset"
-        data-confirm="Reset this task? The next pass runs it again, and its tool may act again."
-      >
-        Reset task
-      </button>
-    </form>
-    <form method="post" action="${url}/cancel">
-      ${csrfField(ctx)}<button
-        class="danger"
-        data-confirm="Cancel mission ${id}? It stops for good; a waiting decision is dropped."
-      >
-        Cancel mission
-      </button>
-    </form>
+    <form method="post" action="${url}/journal">${csrfField(ctx)}
+      <p><label>Task key <input name="key" required /></label> <label>Value (JSON) <input name="value" size="30" /></label></p>
+      <button name="what" value="write" data-confirm="Write this value into the mission's journal? The mission takes it as the task's outcome and does not run the task.">Write journal entry</button>
+      <button name="what" value="reset" data-confirm="Reset this task? The next pass runs it again, and its tool may act again.">Reset task</button></form>
+    <form method="post" action="${url}/cancel">${csrfField(ctx)}<button class="danger" data-confirm="Cancel mission ${id}? It stops for good; a waiting decision is dropped.">Cancel mission</button></form>
   </details>`;
 }
 

@@ -54,11 +54,7 @@ export function passRoutes(app: Hono, ctx: ConsoleContext): void {
         ),
     ]);
     const unanswered_ = unavailable as WorkerUnavailableError | null;
-    const body = html`${unanswered_ ? unansweredBanner(unanswered_, readAt) : ''}
-      <p>
-        <a href="/missions/${encodeURIComponent(id)}">back to the mission</a
-        >${status ? html` · ${status.status}, ${views.length} pass${views.length === 1 ? '' : 'es'}` : ''}
-      </p>
+    const body = html`${unanswered_ ? unansweredBanner(unanswered_, readAt) : ''}<p><a href="/missions/${encodeURIComponent(id)}">back to the mission</a>${status ? html` · ${status.status}, ${views.length} pass${views.length === 1 ? '' : 'es'}` : ''}</p>
       ${views.length === 0 ? html`<p>No pass has run yet.</p>` : ''}
       ${views.map((p) => passSection(p, status?.approvals ?? []))}`;
     return c.html(page(`What the model did in ${id}`, body));
@@ -70,16 +66,7 @@ function passSection(p: PassView, verdicts: readonly ApprovalRecord[]): Fragment
     <h2>Pass ${p.pass}</h2>
     <p>${passSummary(p)}</p>
     ${p.replay && p.replay.status !== 'ok' ? html`<p class="note">${replayNote(p.replay.status)}</p>` : ''}
-    ${
-      p.replay?.problems.length
-        ? html`<div class="problem">
-            Run again, this pass does not give what it recorded:
-            <ul>
-              ${p.replay.problems.map((m) => html`<li>${m}</li>`)}
-            </ul>
-          </div>`
-        : ''
-    }
+    ${p.replay?.problems.length ? html`<div class="problem">Run again, this pass does not give what it recorded: <ul>${p.replay.problems.map((m) => html`<li>${m}</li>`)}</ul></div>` : ''}
     ${p.unrecorded ? html`<p class="note">This pass ran before pass results recorded their programs.</p>` : ''}
     ${p.programs.map((prog) => programArticle(p.pass, prog))}
     ${p.effects.length ? effectsTable(p.effects, verdicts) : ''}
@@ -94,9 +81,7 @@ function passSummary(p: PassView): Fragment {
     return html`<span class="status">running</span> · ${programs} so far; it waits for the results of its effects`;
   const o = p.outcome!;
   if (o.kind === 'error')
-    return html`<span class="status">ended in an error</span> · ${programs}${tokens}<br /><span class="error"
-        >${o.message}</span
-      >`;
+    return html`<span class="status">ended in an error</span> · ${programs}${tokens}<br /><span class="error">${o.message}</span>`;
   return html`<span class="status">${o.kind === 'return' ? 'returned' : 'failed'}</span> · ${programs}${tokens}`;
 }
 
@@ -122,21 +107,11 @@ function programArticle(pass: number, p: ProgramView): Fragment {
   return html`<article class="program" id="pass-${pass}-turn-${p.turn}">
     <h3>Turn ${p.turn}</h3>
     ${p.asksDecision ? html`<p class="asks" id="decision-${p.asksDecision}">This program asked a person for the decision <code>${p.asksDecision}</code>.</p>` : ''}
-    ${
-      p.answer !== null && !answerOnlyCode
-        ? html`<details class="answer">
-            <summary>The model's whole answer (${count(p.answer)})</summary>
-            <pre class="text">${p.answer}</pre>
-          </details>`
-        : ''
-    }
-    ${
-      p.code === null
-        ? html`<p class="note">The program was left out of history for size.</p>`
-        : html`<p class="label">The program</p>
-            ${folded(highlight(p.code), p.code, 'code', 'The program')}`
-    }
-    ${printed(p.prints)} ${endOf(p.end)} ${p.calls?.length ? callsTable(p.calls) : ''}
+    ${p.answer !== null && !answerOnlyCode ? html`<details class="answer"><summary>The model's whole answer (${count(p.answer)})</summary><pre class="text">${p.answer}</pre></details>` : ''}
+    ${p.code === null ? html`<p class="note">The program was left out of history for size.</p>` : html`<p class="label">The program</p>${folded(highlight(p.code), p.code, 'code', 'The program')}`}
+    ${printed(p.prints)}
+    ${endOf(p.end)}
+    ${p.calls?.length ? callsTable(p.calls) : ''}
   </article>`;
 }
 
@@ -144,8 +119,7 @@ function printed(prints: string[] | null): Fragment | string {
   if (prints === null) return '';
   if (prints.length === 0) return html`<p class="label">Printed nothing.</p>`;
   const text = prints.join('\n');
-  return html`<p class="label">Printed</p>
-    ${folded(text, text, 'text prints', 'Printed')}`;
+  return html`<p class="label">Printed</p>${folded(text, text, 'text prints', 'Printed')}`;
 }
 
 function endOf(end: ProgramEnd): Fragment | string {
@@ -153,19 +127,13 @@ function endOf(end: ProgramEnd): Fragment | string {
     case 'error':
       return html`<div class="problem">Error: ${end.message}</div>`;
     case 'value':
-      return html`<p class="label">
-          Its value${end.recordedOnly && end.text.length >= 200 ? ' (as recorded: the first 200 characters)' : ''}
-        </p>
-        ${folded(end.text, end.text, 'text', 'Its value')}`;
+      return html`<p class="label">Its value${end.recordedOnly && end.text.length >= 200 ? ' (as recorded: the first 200 characters)' : ''}</p>${folded(end.text, end.text, 'text', 'Its value')}`;
     case 'return':
-      return html`<p class="label">It returned</p>
-        ${jsonBlock(end.value ?? null)}`;
+      return html`<p class="label">It returned</p>${jsonBlock(end.value ?? null)}`;
     case 'fail':
-      return html`<p class="label">It failed with</p>
-        ${jsonBlock(end.value ?? null)}`;
+      return html`<p class="label">It failed with</p>${jsonBlock(end.value ?? null)}`;
     case 'invalid_return':
-      return html`<p class="label">It returned a value the agent's output schema refused</p>
-        ${end.value !== undefined ? jsonBlock(end.value) : ''}`;
+      return html`<p class="label">It returned a value the agent's output schema refused</p>${end.value !== undefined ? jsonBlock(end.value) : ''}`;
     case 'waiting':
       return html`<p class="label">It waits for ${end.what}.</p>`;
     default:
@@ -180,53 +148,20 @@ const jsonBlock = (v: Json) => {
 };
 
 function callsTable(calls: readonly CallView[]): Fragment {
-  return html`<p class="label">Tool calls</p>
-    <table class="calls">
-      <tr>
-        <th>tool</th>
-        <th>class</th>
-        <th>task</th>
-        <th>args</th>
-        <th>result</th>
-      </tr>
-      ${calls.map(
-        (c) =>
-          html`<tr>
-            <td><code>${c.tool}</code></td>
-            <td>${c.sideEffect}</td>
-            <td>${c.taskId ? html`<code>${c.taskId}</code>` : ''}</td>
-            <td>${jsonBlock(c.args)}</td>
-            <td>
-              ${c.error !== undefined ? html`<span class="error">${c.error}</span>` : c.result !== undefined ? jsonBlock(c.result) : 'no result yet'}
-            </td>
-          </tr>`,
-      )}
-    </table>`;
+  return html`<p class="label">Tool calls</p><table class="calls"><tr><th>tool</th><th>class</th><th>task</th><th>args</th><th>result</th></tr>
+    ${calls.map((c) => html`<tr><td><code>${c.tool}</code></td><td>${c.sideEffect}</td><td>${c.taskId ? html`<code>${c.taskId}</code>` : ''}</td><td>${jsonBlock(c.args)}</td><td>${c.error !== undefined ? html`<span class="error">${c.error}</span>` : c.result !== undefined ? jsonBlock(c.result) : 'no result yet'}</td></tr>`)}
+  </table>`;
 }
 
 function effectsTable(effects: readonly EffectView[], verdicts: readonly ApprovalRecord[]): Fragment {
   return html`<h3>Effects this pass requested</h3>
-    <table class="effects-requested">
-      <tr>
-        <th>tool</th>
-        <th>task</th>
-        <th>asked by</th>
-        <th>args</th>
-        <th>outcome</th>
-      </tr>
-      ${effects.map((e) => {
-        const verdict = verdicts.filter((v) => v.key === e.key).at(-1);
-        return html`<tr id="effect-${e.key}">
-          <td><code>${e.tool}</code></td>
-          <td>${e.taskId ? html`<code>${e.taskId}</code>` : ''}</td>
-          <td>${e.turn !== undefined ? `turn ${e.turn}` : ''}</td>
-          <td>${jsonBlock(e.args)}</td>
-          <td>
-            ${verdict ? html`<p>${verdict.outcome} by ${verdict.by ?? 'someone'}${verdict.role ? ` as ${verdict.role}` : ''}${verdict.note ? html`: “${verdict.note}”` : ''}</p>` : ''}${effectOutcome(e)}
-          </td>
-        </tr>`;
-      })}
-    </table>`;
+    <table class="effects-requested"><tr><th>tool</th><th>task</th><th>asked by</th><th>args</th><th>outcome</th></tr>
+    ${effects.map((e) => {
+      const verdict = verdicts.filter((v) => v.key === e.key).at(-1);
+      return html`<tr id="effect-${e.key}"><td><code>${e.tool}</code></td><td>${e.taskId ? html`<code>${e.taskId}</code>` : ''}</td><td>${e.turn !== undefined ? `turn ${e.turn}` : ''}</td><td>${jsonBlock(e.args)}</td>
+        <td>${verdict ? html`<p>${verdict.outcome} by ${verdict.by ?? 'someone'}${verdict.role ? ` as ${verdict.role}` : ''}${verdict.note ? html`: “${verdict.note}”` : ''}</p>` : ''}${effectOutcome(e)}</td></tr>`;
+    })}
+  </table>`;
 }
 
 function effectOutcome(e: EffectView): Fragment | string {
@@ -253,10 +188,7 @@ function folded(shown: Fragment | string, text: string, cls: 'code' | 'text' | '
   if (lines.length <= FOLD_LINES && text.length <= FOLD_CHARS) return html`<pre class="${cls}">${shown}</pre>`;
   const head = lines.slice(0, 5).join('\n').slice(0, 500);
   return html`<pre class="${cls} preview">${head}…</pre>
-    <details class="fold">
-      <summary>${what}: all ${count(text)}</summary>
-      <pre class="${cls}">${shown}</pre>
-    </details>`;
+    <details class="fold"><summary>${what}: all ${count(text)}</summary><pre class="${cls}">${shown}</pre></details>`;
 }
 
 /** PTC-Lisp source with comments, strings, keywords and `tool/` calls marked; every piece escaped. */

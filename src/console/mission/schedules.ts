@@ -26,12 +26,8 @@ function actions(ctx: ConsoleContext, v: MissionScheduleView): Fragment {
   const action = (what: string) => `/schedules/${encodeURIComponent(v.id)}/${what}`;
   const csrf = html`<input type="hidden" name="_csrf" value="${ctx.csrf}" />`;
   const pause = v.paused
-    ? html`<form class="inline" method="post" action="${action('unpause')}">
-        ${csrf}<button class="primary">Unpause</button>
-      </form>`
-    : html`<form class="inline" method="post" action="${action('pause')}">
-        ${csrf}<input name="note" placeholder="why (shown with it)" size="24" /> <button>Pause</button>
-      </form>`;
+    ? html`<form class="inline" method="post" action="${action('unpause')}">${csrf}<button class="primary">Unpause</button></form>`
+    : html`<form class="inline" method="post" action="${action('pause')}">${csrf}<input name="note" placeholder="why (shown with it)" size="24" /> <button>Pause</button></form>`;
   return html`<p>${pause}
     <form class="inline" method="post" action="${action('trigger')}">${csrf}<button>Start a mission now</button></form>
     <form class="inline" method="post" action="${action('delete')}">${csrf}<button class="danger">Delete</button></form></p>`;
@@ -42,34 +38,15 @@ async function schedulePage(ctx: ConsoleContext, id: string, problem?: string): 
   const [v, missions] = await Promise.all([schedule.describe(), schedule.missions()]);
   const body = html`${problem ? html`<div class="problem">Not done: ${problem}</div>` : ''}
     <div class="card">
-      <p>
-        <span class="status">${v.paused ? 'paused' : 'active'}</span>${v.note ? html` (${v.note})` : ''}: starts a
-        mission of agent <strong>${v.agent}</strong> ${timing(v)}
-      </p>
-      <p>
-        When the last one still runs: <strong>${v.overlap.replace(/_/g, ' ')}</strong>. Started ${v.missionsStarted},
-        skipped ${v.skippedOverlap} while one ran, missed ${v.missedCatchupWindow}.
-      </p>
+      <p><span class="status">${v.paused ? 'paused' : 'active'}</span>${v.note ? html` (${v.note})` : ''}: starts a mission of agent <strong>${v.agent}</strong> ${timing(v)}</p>
+      <p>When the last one still runs: <strong>${v.overlap.replace(/_/g, ' ')}</strong>. Started ${v.missionsStarted}, skipped ${v.skippedOverlap} while one ran, missed ${v.missedCatchupWindow}.</p>
       <p>Next: ${v.paused ? 'none while paused' : v.next.slice(0, 5).map(when).join(', ') || 'none'}</p>
       ${actions(ctx, v)}
     </div>
-    <h2>Mission input</h2>
-    <pre>${pretty(v.input)}</pre>
+    <h2>Mission input</h2><pre>${pretty(v.input)}</pre>
     <h2>Missions it started</h2>
-    <table>
-      <tr>
-        <th>mission</th>
-        <th>status</th>
-        <th>started</th>
-      </tr>
-      ${missions.map(
-        (m) =>
-          html`<tr>
-            <td><a href="/missions/${encodeURIComponent(m.workflowId)}">${m.workflowId}</a></td>
-            <td>${m.status}</td>
-            <td>${when(m.startTime)}</td>
-          </tr>`,
-      )}
+    <table><tr><th>mission</th><th>status</th><th>started</th></tr>
+      ${missions.map((m) => html`<tr><td><a href="/missions/${encodeURIComponent(m.workflowId)}">${m.workflowId}</a></td><td>${m.status}</td><td>${when(m.startTime)}</td></tr>`)}
     </table>`;
   return String(await page(`Schedule ${id}`, body));
 }
@@ -78,19 +55,8 @@ export function scheduleRoutes(app: Hono, ctx: ConsoleContext): void {
   app.get('/schedules', async (c) => {
     const rows = await ctx.navigator.listSchedules();
     const body = html`<table>
-        <tr>
-          <th>schedule</th>
-          <th>state</th>
-          <th>next mission</th>
-        </tr>
-        ${rows.map(
-          (s) =>
-            html`<tr>
-              <td><a href="/schedules/${encodeURIComponent(s.id)}">${s.id}</a></td>
-              <td>${s.paused ? `paused${s.note ? ` (${s.note})` : ''}` : 'active'}</td>
-              <td>${s.paused || !s.next ? '' : when(s.next)}</td>
-            </tr>`,
-        )}
+        <tr><th>schedule</th><th>state</th><th>next mission</th></tr>
+        ${rows.map((s) => html`<tr><td><a href="/schedules/${encodeURIComponent(s.id)}">${s.id}</a></td><td>${s.paused ? `paused${s.note ? ` (${s.note})` : ''}` : 'active'}</td><td>${s.paused || !s.next ? '' : when(s.next)}</td></tr>`)}
       </table>
       ${rows.length ? '' : html`<p>No schedules start missions. Create one with <code>navigator schedule create AGENT --every 1h</code>.</p>`}`;
     return c.html(page('Schedules', body));

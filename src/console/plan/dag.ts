@@ -72,11 +72,7 @@ export function dagPicture(steps: readonly Step[]): Fragment | string {
       const [x1, y1, x2, y2] = [from.x + W / 2, from.y + H, to.x + W / 2, to.y];
       const mid = (y1 + y2) / 2;
       return [
-        html`<path
-          class="edge"
-          d="M${x1},${y1} C${x1},${mid} ${x2},${mid} ${x2},${y2 - 4}"
-          marker-end="url(#arrow)"
-        />`,
+        html`<path class="edge" d="M${x1},${y1} C${x1},${mid} ${x2},${mid} ${x2},${y2 - 4}" marker-end="url(#arrow)" />`,
       ];
     }),
   );
@@ -84,34 +80,15 @@ export function dagPicture(steps: readonly Step[]): Fragment | string {
     const shown = short(step.id, 22);
     const status = STATUS_WORDS[step.status] ?? step.status.replace(/_/g, ' ');
     // the name starts with the box's visible words (a voice user says what they see), then the description
-    return html`<a
-      href="#step-${step.id}"
-      class="node s-${step.status}"
-      data-step="${step.id}"
-      aria-label="${shown} ${status}: ${step.description}"
-    >
+    return html`<a href="#step-${step.id}" class="node s-${step.status}" data-step="${step.id}" aria-label="${shown} ${status}: ${step.description}">
       <title>${step.description}</title>
       <rect x="${x}" y="${y}" width="${W}" height="${H}" rx="6" />
       <text x="${x + 10}" y="${y + 19}" class="id">${shown}</text>
       <text x="${x + 10}" y="${y + 36}" class="st">${status}</text>
     </a>`;
   });
-  return html`<figure class="dag">
-    <svg
-      viewBox="0 0 ${width} ${height}"
-      width="${width}"
-      role="group"
-      aria-label="The plan's steps and what each waits for"
-    >
-      <defs>
-        <marker id="arrow" viewBox="0 0 8 8" refX="7" refY="4" markerWidth="8" markerHeight="8" orient="auto">
-          <path d="M0,0 L8,4 L0,8 z" />
-        </marker>
-      </defs>
+  return html`<figure class="dag"><svg viewBox="0 0 ${width} ${height}" width="${width}" role="group" aria-label="The plan's steps and what each waits for">
+      <defs><marker id="arrow" viewBox="0 0 8 8" refX="7" refY="4" markerWidth="8" markerHeight="8" orient="auto"><path d="M0,0 L8,4 L0,8 z" /></marker></defs>
       ${edges}${nodes}
-    </svg>
-    <figcaption>
-      Each box is a step, below the steps it waits for; the colour is its status. Select a box to open the step.
-    </figcaption>
-  </figure>`;
+    </svg><figcaption>Each box is a step, below the steps it waits for; the colour is its status. Select a box to open the step.</figcaption></figure>`;
 }

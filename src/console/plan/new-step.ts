@@ -53,39 +53,19 @@ export function addStepCard(
   const tool = adding ? tools.find((t) => t.name === adding.tool) : undefined;
   const unknown =
     adding && !tool
-      ? html`<p class="problem" role="alert">
-          Agent ${agent} has no tool ${adding.tool} here: pick one of the list, or give the step as JSON.
-        </p>`
+      ? html`<p class="problem" role="alert">Agent ${agent} has no tool ${adding.tool} here: pick one of the list, or give the step as JSON.</p>`
       : '';
   const chooser = tools.length
-    ? html`<form method="get" action="${url}#add-step" class="chooser">
-        <p>
-          <label for="add-tool">Tool</label><br />
-          <select id="add-tool" name="add">
-            ${tools.map((t) => html`<option value="${t.name}" ${t.name === adding?.tool ? 'selected' : ''}>${t.name}${t.description ? ` — ${t.description}` : ''}</option>`)}
-          </select>
-          <button>Show its args as a form</button>
-        </p>
-      </form>`
+    ? html`<form method="get" action="${url}#add-step" class="chooser"><p><label for="add-tool">Tool</label><br />
+        <select id="add-tool" name="add">${tools.map((t) => html`<option value="${t.name}" ${t.name === adding?.tool ? 'selected' : ''}>${t.name}${t.description ? ` — ${t.description}` : ''}</option>`)}</select>
+        <button>Show its args as a form</button></p></form>`
     : '';
-  return html`<div class="card" id="add-step">
-    <h2>Add a step</h2>
+  return html`<div class="card" id="add-step"><h2>Add a step</h2>
     ${unknown}${chooser}${tool ? stepForm(ctx, url, tool, steps, adding!) : ''}
-    <details ${tools.length && !stepJson ? '' : 'open'}>
-      <summary>Or a whole step as JSON</summary>
-      <form method="post" action="${url}/edit">
-        <input type="hidden" name="_csrf" value="${ctx.csrf}" />
-        <textarea
-          name="step"
-          rows="3"
-          aria-label="the new step as JSON"
-          placeholder='{"id": "notify", "description": "Tell the team", "tool": "echo", "args": {"value": 1}, "dependsOn": ["first"]}'
-        >
-${stepJson ?? ''}</textarea>
-        <button name="what" value="add">Add step</button>
-      </form>
-    </details>
-  </div>`;
+    <details ${tools.length && !stepJson ? '' : 'open'}><summary>Or a whole step as JSON</summary>
+      <form method="post" action="${url}/edit"><input type="hidden" name="_csrf" value="${ctx.csrf}" />
+        <textarea name="step" rows="3" aria-label="the new step as JSON" placeholder='{"id": "notify", "description": "Tell the team", "tool": "echo", "args": {"value": 1}, "dependsOn": ["first"]}'>${stepJson ?? ''}</textarea>
+        <button name="what" value="add">Add step</button></form></details></div>`;
 }
 
 function stepForm(
@@ -106,68 +86,22 @@ function stepForm(
   const fields = argsFields(tool.input, adding.typed ?? {}, adding.problems ?? {});
   const approval = was('requiresApproval');
   const json = was('args');
-  return html`<form method="post" action="${url}/edit" class="new-step" novalidate>
-    <input type="hidden" name="_csrf" value="${ctx.csrf}" /><input type="hidden" name="tool" value="${tool.name}" />
+  return html`<form method="post" action="${url}/edit" class="new-step" novalidate><input type="hidden" name="_csrf" value="${ctx.csrf}" /><input type="hidden" name="tool" value="${tool.name}" />
     <p><strong>${tool.name}</strong>${tool.description ? html`: ${tool.description}` : ''}</p>
-    <p class="field">
-      <label for="new-id">Step id</label>
-      <small>(letters, digits, _ and -; other steps name it in <code>$id.field</code>)</small><br /><input
-        id="new-id"
-        name="id"
-        value="${was('id')}"
-        required${invalid('id')}
-      />${problem('id')}
-    </p>
-    <p class="field">
-      <label for="new-description">What it does, in words</label><br /><input
-        id="new-description"
-        name="description"
-        value="${was('description')}"
-        size="40"
-        ${invalid('description')}
-      />${problem('description')}
-    </p>
+    <p class="field"><label for="new-id">Step id</label> <small>(letters, digits, _ and -; other steps name it in <code>$id.field</code>)</small><br /><input id="new-id" name="id" value="${was('id')}" required${invalid('id')} />${problem('id')}</p>
+    <p class="field"><label for="new-description">What it does, in words</label><br /><input id="new-description" name="description" value="${was('description')}" size="40"${invalid('description')} />${problem('description')}</p>
     ${
       steps.length
-        ? html`<fieldset class="field" ${invalid('dependsOn')}>
-            <legend>Runs after</legend>
-            ${steps.map((s) => html`<label class="check"><input type="checkbox" name="dependsOn" value="${s.id}" ${after.has(s.id) ? 'checked' : ''} /> <code>${s.id}</code></label> `)}${problem('dependsOn')}
-          </fieldset>`
+        ? html`<fieldset class="field"${invalid('dependsOn')}><legend>Runs after</legend>${steps.map((s) => html`<label class="check"><input type="checkbox" name="dependsOn" value="${s.id}" ${after.has(s.id) ? 'checked' : ''} /> <code>${s.id}</code></label> `)}${problem('dependsOn')}</fieldset>`
         : ''
     }
-    <p class="field">
-      <label for="new-approval">Waits for a person’s approval</label><br /><select
-        id="new-approval"
-        name="requiresApproval"
-      >
-        <option value="">as its tool’s class says</option>
-        <option value="true" ${approval === 'true' ? 'selected' : ''}>yes</option>
-        <option value="false" ${approval === 'false' ? 'selected' : ''}>no</option>
-      </select>
-    </p>
-    <h3>Args</h3>
-    <p>
-      <small
-        >A text starting with <code>$</code> names another step’s result (<code>$read.content</code>): add that step to
-        “Runs after”.</small
-      >
-    </p>
+    <p class="field"><label for="new-approval">Waits for a person’s approval</label><br /><select id="new-approval" name="requiresApproval">
+      <option value="">as its tool’s class says</option><option value="true" ${approval === 'true' ? 'selected' : ''}>yes</option><option value="false" ${approval === 'false' ? 'selected' : ''}>no</option></select></p>
+    <h3>Args</h3><p><small>A text starting with <code>$</code> names another step’s result (<code>$read.content</code>): add that step to “Runs after”.</small></p>
     ${fields ?? html`<p>Its input schema gives no fields: give the args as JSON.</p>`}
-    <details ${json ? 'open' : ''}>
-      <summary>Or the args as JSON (used instead of the fields when given; for expressions)</summary>
-      <p>
-        <textarea
-          name="args"
-          rows="3"
-          aria-label="args of the new step as JSON"
-          placeholder='{"value": {"$expr": "(count step/list)"}}'
-        >
-${json}</textarea>
-      </p>
-      ${problem('args')}
-    </details>
-    <button name="what" value="add-fields" class="primary">Add step</button>
-  </form>`;
+    <details ${json ? 'open' : ''}><summary>Or the args as JSON (used instead of the fields when given; for expressions)</summary>
+      <p><textarea name="args" rows="3" aria-label="args of the new step as JSON" placeholder='{"value": {"$expr": "(count step/list)"}}'>${json}</textarea></p>${problem('args')}</details>
+    <button name="what" value="add-fields" class="primary">Add step</button></form>`;
 }
 
 /** A form value that may repeat (checkboxes) as a list of strings. */

@@ -24,16 +24,8 @@ const planUrl = (id: string, rest = '') => `/plans/${encodeURIComponent(id)}${re
 
 function problemsBox(problems: readonly PlanProblem[] | undefined, message?: string): Fragment | string {
   if (!message && !problems?.length) return '';
-  return html`<div class="problem">
-    ${message ? html`<strong>Not applied:</strong> ${message}` : ''}
-    ${
-      problems?.length
-        ? html`<ul>
-            ${problems.map((p) => html`<li>${p.stepId ? html`<code>${p.stepId}</code> ` : ''}${p.path ? html`<code>${p.path}</code> ` : ''}${p.message}</li>`)}
-          </ul>`
-        : ''
-    }
-  </div>`;
+  return html`<div class="problem">${message ? html`<strong>Not applied:</strong> ${message}` : ''}
+    ${problems?.length ? html`<ul>${problems.map((p) => html`<li>${p.stepId ? html`<code>${p.stepId}</code> ` : ''}${p.path ? html`<code>${p.path}</code> ` : ''}${p.message}</li>`)}</ul>` : ''}</div>`;
 }
 
 /** Steps added, removed and changed (args, description, dependencies) between two versions, as a short list. */
@@ -50,21 +42,14 @@ function diffList(before: readonly Step[], after: readonly Step[]): Fragment | s
       );
       for (const k of changed)
         lines.push(
-          html`<li>
-            <code>${s.id}</code> ${k}: <code>${JSON.stringify(was[k] ?? null)}</code> →
-            <code>${JSON.stringify(s[k] ?? null)}</code>
-          </li>`,
+          html`<li><code>${s.id}</code> ${k}: <code>${JSON.stringify(was[k] ?? null)}</code> → <code>${JSON.stringify(s[k] ?? null)}</code></li>`,
         );
     }
   }
   for (const s of before) if (!now.has(s.id)) lines.push(html`<li>removed <code>${s.id}</code></li>`);
   if (before.map((s) => s.id).join() !== after.map((s) => s.id).join() && lines.length === 0)
     lines.push(html`<li>order: ${after.map((s) => s.id).join(', ')}</li>`);
-  return lines.length
-    ? html`<ul>
-        ${lines}
-      </ul>`
-    : 'no change to the steps';
+  return lines.length ? html`<ul>${lines}</ul>` : 'no change to the steps';
 }
 
 /** What happens when nobody approves a step in time, in words. */
@@ -91,19 +76,11 @@ function argsEditor(ctx: ConsoleContext, id: string, s: Step, agent: string): Fr
   const hidden = html`${csrfField(ctx)}<input type="hidden" name="stepId" value="${s.id}" />`;
   const tool = s.tool ? ctx.agents?.get(agent)?.agent.tools.find((t) => t.name === s.tool) : undefined;
   const fields = s.agent === undefined ? argsFields(tool?.input, stepArgs(s), {}, `${s.id}-`) : null;
-  const json = (button: string) =>
-    html`<form method="post" action="${planUrl(id, '/edit')}">
-      ${hidden} <textarea name="args" rows="4" aria-label="args of ${s.id} as JSON">${pretty(stepArgs(s))}</textarea
-      ><button name="what" value="args">${button}</button>
-    </form>`;
+  const json = (button: string) => html`<form method="post" action="${planUrl(id, '/edit')}">${hidden}
+    <textarea name="args" rows="4" aria-label="args of ${s.id} as JSON">${pretty(stepArgs(s))}</textarea><button name="what" value="args">${button}</button></form>`;
   if (!fields) return json('Save args');
-  return html`<form method="post" action="${planUrl(id, '/edit')}" class="args" novalidate>
-      ${hidden}${fields}<button name="what" value="fields">Save args</button>
-    </form>
-    <details>
-      <summary>as JSON</summary>
-      ${json('Save as JSON')}
-    </details>`;
+  return html`<form method="post" action="${planUrl(id, '/edit')}" class="args" novalidate>${hidden}${fields}<button name="what" value="fields">Save args</button></form>
+    <details><summary>as JSON</summary>${json('Save as JSON')}</details>`;
 }
 
 /**
@@ -119,58 +96,23 @@ function stepKind(s: Step): Fragment | string {
 
 function reviewRows(ctx: ConsoleContext, id: string, steps: readonly Step[], agent: string): Fragment {
   return html`<table>
-    <tr>
-      <th>step</th>
-      <th>what</th>
-      <th>tool</th>
-      <th>args</th>
-      <th>depends on</th>
-      <th>approval</th>
-      <th></th>
-    </tr>
+    <tr><th>step</th><th>what</th><th>tool</th><th>args</th><th>depends on</th><th>approval</th><th></th></tr>
     ${steps.map(
-      (s) =>
-        html`<tr id="step-${s.id}">
-          <td><code>${s.id}</code></td>
-          <td>
-            <form method="post" action="${planUrl(id, '/edit')}">
-              ${csrfField(ctx)}<input type="hidden" name="stepId" value="${s.id}" />
-              <input name="description" value="${s.description}" size="28" aria-label="description of step ${s.id}" />
-              <button name="what" value="description">Save</button>
-            </form>
-          </td>
-          <td>${stepKind(s)}</td>
-          <td>
-            ${
-              s.compute !== undefined
-                ? s.status === 'pending'
-                  ? ''
-                  : s.status
-                : s.status === 'pending'
-                  ? argsEditor(ctx, id, s, agent)
-                  : html`<pre>${pretty(stepArgs(s))}</pre>
-                      (${s.status})`
-            }
-          </td>
-          <td>${s.dependsOn.join(', ')}</td>
-          <td>${s.requiresApproval ? 'requires approval' : ''}</td>
-          <td>
-            <form method="post" action="${planUrl(id, '/edit')}" class="inline">
-              ${csrfField(ctx)}<input type="hidden" name="stepId" value="${s.id}" /><button name="what" value="skip">
-                Skip
-              </button>
-            </form>
-            <form method="post" action="${planUrl(id, '/edit')}" class="inline">
-              ${csrfField(ctx)}<input type="hidden" name="stepId" value="${s.id}" /><button
-                name="what"
-                value="remove"
-                class="danger"
-              >
-                Remove
-              </button>
-            </form>
-          </td>
-        </tr>`,
+      (s) => html`<tr id="step-${s.id}">
+        <td><code>${s.id}</code></td>
+        <td>
+          <form method="post" action="${planUrl(id, '/edit')}">${csrfField(ctx)}<input type="hidden" name="stepId" value="${s.id}" />
+            <input name="description" value="${s.description}" size="28" aria-label="description of step ${s.id}" /> <button name="what" value="description">Save</button></form>
+        </td>
+        <td>${stepKind(s)}</td>
+        <td>${s.compute !== undefined ? (s.status === 'pending' ? '' : s.status) : s.status === 'pending' ? argsEditor(ctx, id, s, agent) : html`<pre>${pretty(stepArgs(s))}</pre> (${s.status})`}</td>
+        <td>${s.dependsOn.join(', ')}</td>
+        <td>${s.requiresApproval ? 'requires approval' : ''}</td>
+        <td>
+          <form method="post" action="${planUrl(id, '/edit')}" class="inline">${csrfField(ctx)}<input type="hidden" name="stepId" value="${s.id}" /><button name="what" value="skip">Skip</button></form>
+          <form method="post" action="${planUrl(id, '/edit')}" class="inline">${csrfField(ctx)}<input type="hidden" name="stepId" value="${s.id}" /><button name="what" value="remove" class="danger">Remove</button></form>
+        </td>
+      </tr>`,
     )}
   </table>`;
 }
@@ -182,30 +124,16 @@ function runRows(ctx: ConsoleContext, id: string, view: PlanStatusView, events: 
   const asked = new Map((view.questions ?? []).map((q) => [q.stepId, q]));
   const progress = latestProgress(events);
   return html`<table>
-    <tr>
-      <th>step</th>
-      <th>what</th>
-      <th>after</th>
-      <th>status</th>
-      <th>attempts</th>
-      <th>args</th>
-      <th>result</th>
-    </tr>
+    <tr><th>step</th><th>what</th><th>after</th><th>status</th><th>attempts</th><th>args</th><th>result</th></tr>
     ${(view.plan?.steps ?? []).map((s) => {
       const approval = waiting.get(s.id);
       return html`<tr id="step-${s.id}">
-        <td><code>${s.id}</code></td>
-        <td>${s.description}${s.ask || s.compute !== undefined ? html`<br /><small>${stepKind(s)}</small>` : ''}</td>
-        <td>${s.dependsOn.join(', ')}</td>
-        <td class="status">
-          ${stepStatusWords(s.status)}${s.reason ? html`<br /><small>${s.reason}</small>` : ''}${progressNote(s, progress.get(s.id))}
-          ${approval ? (mayDecideNow(approval.approvers) ? html`<br /><a href="#approve-${approval.key}">waiting for you: approve or deny above</a>` : html`<br /><small>waiting for ${approval.approvers!.join(' or ')}</small>`) : ''}${questionForm(ctx, id, asked.get(s.id))}
-        </td>
+        <td><code>${s.id}</code></td><td>${s.description}${s.ask || s.compute !== undefined ? html`<br /><small>${stepKind(s)}</small>` : ''}</td><td>${s.dependsOn.join(', ')}</td>
+        <td class="status">${stepStatusWords(s.status)}${s.reason ? html`<br /><small>${s.reason}</small>` : ''}${progressNote(s, progress.get(s.id))}
+          ${approval ? (mayDecideNow(approval.approvers) ? html`<br /><a href="#approve-${approval.key}">waiting for you: approve or deny above</a>` : html`<br /><small>waiting for ${approval.approvers!.join(' or ')}</small>`) : ''}${questionForm(ctx, id, asked.get(s.id))}</td>
         <td>${s.result?.attempts ?? ''}</td>
         <td>${valueView(approval && approval.item === null ? approval.args : stepArgs(s), toolOf(s))}</td>
-        <td>
-          ${s.result ? (s.result.error !== undefined ? html`<pre>${s.result.error}</pre>` : valueView(s.result.value ?? null, undefined, `/plans/${encodeURIComponent(id)}/steps/${encodeURIComponent(s.id)}/result`)) : ''}
-        </td>
+        <td>${s.result ? (s.result.error !== undefined ? html`<pre>${s.result.error}</pre>` : valueView(s.result.value ?? null, undefined, `/plans/${encodeURIComponent(id)}/steps/${encodeURIComponent(s.id)}/result`)) : ''}</td>
       </tr>`;
     })}
   </table>`;
@@ -214,25 +142,15 @@ function runRows(ctx: ConsoleContext, id: string, view: PlanStatusView, events: 
 /** A question step waiting for its answer: the question, the answer's schema, a JSON field. */
 function questionForm(ctx: ConsoleContext, id: string, q: PendingQuestion | undefined): Fragment | string {
   if (!q) return '';
-  return html`<form
-    method="post"
-    action="${planUrl(id, `/steps/${encodeURIComponent(q.stepId)}/answer`)}"
-    class="question"
-  >
-    ${csrfField(ctx)}
-    <p><strong>${q.question}</strong></p>
-    <small>answer: JSON matching <code>${JSON.stringify(q.schema)}</code></small
-    ><br />
-    <textarea name="value" rows="2" placeholder="JSON answer"></textarea> <button class="primary">Answer</button>
-  </form>`;
+  return html`<form method="post" action="${planUrl(id, `/steps/${encodeURIComponent(q.stepId)}/answer`)}" class="question">${csrfField(ctx)}
+    <p><strong>${q.question}</strong></p><small>answer: JSON matching <code>${JSON.stringify(q.schema)}</code></small><br />
+    <textarea name="value" rows="2" placeholder="JSON answer"></textarea> <button class="primary">Answer</button></form>`;
 }
 
 /** A running step's last reported progress, e.g. `60% · step 3 of 5`. */
 function progressNote(step: Step, p: { progress?: number; log?: string } | undefined): Fragment | string {
   if (!p || step.status !== 'running') return '';
-  return html`<br /><small class="progress"
-      >${[p.progress !== undefined ? `${p.progress}%` : '', p.log ?? ''].filter(Boolean).join(' · ')}</small
-    >`;
+  return html`<br /><small class="progress">${[p.progress !== undefined ? `${p.progress}%` : '', p.log ?? ''].filter(Boolean).join(' · ')}</small>`;
 }
 
 /** `adding`: the add-step form for a tool picked (or refused, with what was typed). */
@@ -268,70 +186,32 @@ async function planPage(
   const inReview = view.status === 'review';
   const actions = inReview
     ? html`<div class="card">
-        <form method="post" action="${planUrl(id, '/approve')}" class="inline">
-          ${csrfField(ctx)}<button class="primary">Start</button>
-        </form>
-        <form method="post" action="${planUrl(id, '/cancel')}" class="inline">
-          ${csrfField(ctx)}<button class="danger" data-confirm="Cancel plan ${id}? Nothing of it runs.">Cancel</button>
-        </form>
-        <form method="post" action="${planUrl(id, '/regenerate')}" class="inline">
-          ${csrfField(ctx)}<input name="feedback" placeholder="what to change" size="40" /> <button>Regenerate</button>
-        </form>
+        <form method="post" action="${planUrl(id, '/approve')}" class="inline">${csrfField(ctx)}<button class="primary">Start</button></form>
+        <form method="post" action="${planUrl(id, '/cancel')}" class="inline">${csrfField(ctx)}<button class="danger" data-confirm="Cancel plan ${id}? Nothing of it runs.">Cancel</button></form>
+        <form method="post" action="${planUrl(id, '/regenerate')}" class="inline">${csrfField(ctx)}<input name="feedback" placeholder="what to change" size="40" /> <button>Regenerate</button></form>
       </div>`
     : '';
-  const history = html`<h2>Versions</h2>
-    <table>
-      <tr>
-        <th>version</th>
-        <th>change</th>
-        <th>by</th>
-        <th>at</th>
-        <th>what changed from the version before</th>
-      </tr>
-      ${versions.map(
-        (v, i) =>
-          html`<tr>
-            <td>${v.version}</td>
-            <td>${v.change}</td>
-            <td>${v.by ?? ''}</td>
-            <td>${when(v.at)}</td>
-            <td>${i === 0 ? v.steps.map((s) => s.id).join(', ') : diffList(versions[i - 1]!.steps, v.steps)}</td>
-          </tr>`,
-      )}
-    </table>`;
+  const history = html`<h2>Versions</h2><table><tr><th>version</th><th>change</th><th>by</th><th>at</th><th>what changed from the version before</th></tr>
+    ${versions.map((v, i) => html`<tr><td>${v.version}</td><td>${v.change}</td><td>${v.by ?? ''}</td><td>${when(v.at)}</td><td>${i === 0 ? v.steps.map((s) => s.id).join(', ') : diffList(versions[i - 1]!.steps, v.steps)}</td></tr>`)}</table>`;
   const editors = inReview
     ? html`${addStepCard(ctx, id, view.agent, view.plan?.steps ?? [], outcome?.adding, outcome?.stepJson)}
-        <div class="card">
-          <h2>Order</h2>
-          <form method="post" action="${planUrl(id, '/edit')}" class="reorder">
-            ${csrfField(ctx)} ${reorderList(view.plan?.steps ?? [])}
-            <input
-              name="order"
-              aria-label="order of the steps"
-              size="60"
-              value="${(view.plan?.steps ?? []).map((s) => s.id).join(', ')}"
-            />
-            <button name="what" value="reorder">Reorder</button>
-          </form>
-        </div>`
+        <div class="card"><h2>Order</h2>
+        <form method="post" action="${planUrl(id, '/edit')}" class="reorder">${csrfField(ctx)}
+          ${reorderList(view.plan?.steps ?? [])}
+          <input name="order" aria-label="order of the steps" size="60" value="${(view.plan?.steps ?? []).map((s) => s.id).join(', ')}" /> <button name="what" value="reorder">Reorder</button></form></div>`
     : '';
-  const body = html` ${unanswered_ ? unansweredBanner(unanswered_, readAt) : ''}
+  const body = html`
+    ${unanswered_ ? unansweredBanner(unanswered_, readAt) : ''}
     ${problemsBox(outcome?.problems, outcome?.message)}
-    <div class="card">
-      ${planWaits(view) ? html`${statusBadge(WAITING_FOR_YOU)} (${view.status === 'review' ? 'review the plan, then Start' : 'a step needs you'}) ` : html`<span class="status">${planStatusWords(view.status)}</span>`}
-      · agent ${view.agent} · version ${view.version}
-      ${view.error ? html`<div class="problem">${view.error}</div>` : ''}
-    </div>
-    ${actions} ${verdictsBox(verdicts, view)} ${approvalCards(ctx, view)}
+    <div class="card">${planWaits(view) ? html`${statusBadge(WAITING_FOR_YOU)} (${view.status === 'review' ? 'review the plan, then Start' : 'a step needs you'}) ` : html`<span class="status">${planStatusWords(view.status)}</span>`} · agent ${view.agent} · version ${view.version}
+      ${view.error ? html`<div class="problem">${view.error}</div>` : ''}</div>
+    ${actions}
+    ${verdictsBox(verdicts, view)}
+    ${approvalCards(ctx, view)}
     ${view.plan ? dagPicture(view.plan.steps) : ''}
     ${view.plan ? (inReview ? reviewRows(ctx, id, view.plan.steps, view.agent) : runRows(ctx, id, view, progress?.events ?? [])) : view.status === 'failed' ? html`<p>No plan: it could not be made (the reason is above).</p>` : html`<p>No plan yet (the planner is writing it).</p>`}
     ${editors}
-    ${
-      view.summary && !inReview
-        ? html`<h2>Summary</h2>
-            ${summaryTable(view.summary, view.plan?.steps ?? [])}`
-        : ''
-    }
+    ${view.summary && !inReview ? html`<h2>Summary</h2>${summaryTable(view.summary, view.plan?.steps ?? [])}` : ''}
     ${history}`;
   // a closed plan changes no more: no stream polling it (Temporal's word: a terminated plan never said so itself)
   const closed = at.description.status.name !== 'RUNNING';
@@ -350,23 +230,12 @@ async function planPage(
 function verdictsBox(verdicts: readonly AcceptedUpdate[], view: PlanStatusView): Fragment | string {
   if (!verdicts.length) return '';
   const stepOf = (id: unknown) => view.plan?.steps.find((s) => s.id === id);
-  return html`<div class="card decided">
-    ${verdicts.map((v) => {
-      const step = stepOf(v.arg.stepId);
-      const note = v.arg.note ?? v.arg.reason;
-      return html`<p>
-        <strong class="verdict"
-          >Step
-          <a href="#step-${String(v.arg.stepId)}">${String(v.arg.stepId)}</a
-          >${typeof v.arg.item === 'number' ? ` item ${v.arg.item}` : ''}
-          ${v.name === 'approveStep' ? 'approved' : 'denied'} by
-          ${String(v.arg.by ?? 'someone')}${typeof v.arg.role === 'string' && v.arg.role ? ` as ${v.arg.role}` : ''}</strong
-        >
-        ${when(v.at)}${note ? html` — “${String(note)}”` : ''}
-        ${step ? html`<span class="outcome"> · now <span class="status">${step.status}</span>${step.result?.error ? html`: ${step.result.error}` : ''}</span>` : ''}
-      </p>`;
-    })}
-  </div>`;
+  return html`<div class="card decided">${verdicts.map((v) => {
+    const step = stepOf(v.arg.stepId);
+    const note = v.arg.note ?? v.arg.reason;
+    return html`<p><strong class="verdict">Step <a href="#step-${String(v.arg.stepId)}">${String(v.arg.stepId)}</a>${typeof v.arg.item === 'number' ? ` item ${v.arg.item}` : ''} ${v.name === 'approveStep' ? 'approved' : 'denied'} by ${String(v.arg.by ?? 'someone')}${typeof v.arg.role === 'string' && v.arg.role ? ` as ${v.arg.role}` : ''}</strong> ${when(v.at)}${note ? html` — “${String(note)}”` : ''}
+      ${step ? html`<span class="outcome"> · now <span class="status">${step.status}</span>${step.result?.error ? html`: ${step.result.error}` : ''}</span>` : ''}</p>`;
+  })}</div>`;
 }
 
 /**
@@ -376,9 +245,8 @@ function verdictsBox(verdicts: readonly AcceptedUpdate[], view: PlanStatusView):
  */
 function reorderList(steps: readonly Step[]): Fragment {
   return html`<ol class="reorder" aria-label="drag a step to reorder">
-      ${steps.map((s) => html`<li draggable="true" data-step="${s.id}" data-deps="${s.dependsOn.join(' ')}"><code>${s.id}</code> ${s.description}</li>`)}
-    </ol>
-    <p class="reorder-problem" role="alert" hidden></p>`;
+    ${steps.map((s) => html`<li draggable="true" data-step="${s.id}" data-deps="${s.dependsOn.join(' ')}"><code>${s.id}</code> ${s.description}</li>`)}
+  </ol><p class="reorder-problem" role="alert" hidden></p>`;
 }
 
 /** The steps waiting for approval, each as a card saying what Approve and Deny do. */
@@ -394,21 +262,8 @@ export function planRoutes(app: Hono, ctx: ConsoleContext): void {
     return c.html(
       page(
         'Plans',
-        html`<table>
-          <tr>
-            <th>plan</th>
-            <th>status</th>
-            <th>started</th>
-          </tr>
-          ${rows.map(
-            (w, i) =>
-              html`<tr>
-                <td data-label="plan"><a href="${planUrl(w.workflowId)}">${w.workflowId}</a></td>
-                <td data-label="status">${statusBadge(statuses[i]!)}</td>
-                <td data-label="started">${when(w.startTime)}</td>
-              </tr>`,
-          )}
-        </table>`,
+        html`<table><tr><th>plan</th><th>status</th><th>started</th></tr>
+          ${rows.map((w, i) => html`<tr><td data-label="plan"><a href="${planUrl(w.workflowId)}">${w.workflowId}</a></td><td data-label="status">${statusBadge(statuses[i]!)}</td><td data-label="started">${when(w.startTime)}</td></tr>`)}</table>`,
       ),
     );
   });
