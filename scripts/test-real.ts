@@ -50,6 +50,11 @@ const counts = spawnSync(process.execPath, ['scripts/vitest-summary.mjs', report
   .stdout.trim()
   .split(' ');
 const summary = `${counts[0] ?? 0} passed, ${counts[1] ?? 1} failed`;
+// each failed test on a line of its own (.ci/run repeats them at the end of its log)
+const failed = spawnSync(process.execPath, ['scripts/vitest-summary.mjs', '--failures', report], { encoding: 'utf8' })
+  .stdout.split('\n')
+  .filter((line) => line !== '');
+for (const line of failed) console.log(`real-server: ${line}`);
 rmSync(dir, { recursive: true, force: true });
 console.log(`real-server: ${summary}`);
 process.exit(vitest.status === 0 ? 0 : 1);
