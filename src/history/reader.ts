@@ -83,6 +83,26 @@ export class WorkerUnavailableError extends Error {
   }
 }
 
+/** A read's value, and why it came from history when no worker answered a running run (else null). */
+export interface Answered<T> {
+  value: T;
+  unavailable: WorkerUnavailableError | null;
+}
+
+/**
+ * `ask`'s answer; when no worker answers (a running run whose worker is gone), `fromHistory`'s,
+ * with the reason: every view of a running run then still shows what its history holds, and
+ * says why (a banner, a line, a non-zero exit). Any other failure is the caller's.
+ */
+export async function orFromHistory<T>(ask: () => Promise<T>, fromHistory: () => Promise<T>): Promise<Answered<T>> {
+  try {
+    return { value: await ask(), unavailable: null };
+  } catch (err) {
+    if (!(err instanceof WorkerUnavailableError)) throw err;
+    return { value: await fromHistory(), unavailable: err };
+  }
+}
+
 /** What the end of a run's history says: each query's answer as the workflow's state there. */
 export interface HistoryState {
   workflowId: string;
@@ -208,6 +228,15 @@ export class RunReader {
   /** One query's answer (see {@link read}). */
   async query<T>(workflowId: string, name: string): Promise<T> {
     return (await this.read(workflowId, [name])).answers[0] as T;
+  }
+
+  /** One query's answer, else (no worker answers a running run) the answer its history holds. */
+  async queryOrHistory<T>(workflowId: string, name: string): Promise<T> {
+    const read = await orFromHistory(
+      () => this.query<T>(workflowId, name),
+      async () => answerOf<T>(await this.fromHistory(workflowId), name),
+    );
+    return read.value;
   }
 
   /** The workers seen polling `taskQueue` for workflow tasks, as the server lists them. */

@@ -22,7 +22,7 @@ import { silentSpanSinks, workflowInterceptorModules } from '../../telemetry/set
 import { decodeFailureText, decodePayloads } from '../../codec/history.ts';
 import { configuredDataConverter } from '../../codec/load.ts';
 import type { HistoryReplayer } from '../../history/replayer.ts';
-import { WorkerUnavailableError, answerOf, readerOf } from '../../history/reader.ts';
+import { readerOf } from '../../history/reader.ts';
 
 export interface AuditReport {
   ok: boolean;
@@ -311,13 +311,7 @@ function openRuns(chain: RunHistory[]): string[] {
  */
 async function workflowJournal(client: Client, workflowId: string): Promise<Array<[string, Json]>> {
   const reader = readerOf(client.workflow);
-  try {
-    return (await reader.query<{ entries: Array<[string, Json]> }>(workflowId, journalQuery.name)).entries;
-  } catch (err) {
-    if (!(err instanceof WorkerUnavailableError)) throw err;
-    return answerOf<{ entries: Array<[string, Json]> }>(await reader.fromHistory(workflowId), journalQuery.name)
-      .entries;
-  }
+  return (await reader.queryOrHistory<{ entries: Array<[string, Json]> }>(workflowId, journalQuery.name)).entries;
 }
 
 export function diffJournals(a: Array<[string, Json]>, b: Array<[string, Json]>): string[] {

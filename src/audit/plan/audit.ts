@@ -31,7 +31,7 @@ import {
   fetchChain,
 } from '../../history/fetch.ts';
 import { type AuditOptions, auditMission, replayChain } from '../mission/audit.ts';
-import { WorkerUnavailableError, answerOf, readerOf } from '../../history/reader.ts';
+import { readerOf } from '../../history/reader.ts';
 import { type PlanValueLinks, checkPlanValues, formatPlanValues } from './values.ts';
 
 /** What history says about one step: its last execution's outcome. */
@@ -63,10 +63,7 @@ export async function auditPlan(client: Client, planId: string, opts: AuditOptio
   const chain = await fetchChain(client, planId);
   // a closed plan from its history replayed here (no worker, no query); a running one from its worker, else its history
   const reader = readerOf(client.workflow);
-  const plan = await reader.query<Plan | null>(planId, planQuery.name).catch(async (err: unknown) => {
-    if (!(err instanceof WorkerUnavailableError)) throw err;
-    return answerOf<Plan | null>(await reader.fromHistory(planId), planQuery.name);
-  });
+  const plan = await reader.queryOrHistory<Plan | null>(planId, planQuery.name);
   const report = await auditPlanChain(chain, plan, opts);
   for (const workflowId of report.children.map((c) => c.workflowId)) {
     const child = await auditMission(client, workflowId, opts).catch((err: Error) => ({

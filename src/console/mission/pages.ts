@@ -4,7 +4,7 @@ import type { Context, Hono } from 'hono';
 import type { AgentRegistry } from '../../navigator/registry.ts';
 import type { NavigatorClient } from '../../client/navigator-client.ts';
 import { MissionRejected } from '../../client/mission/client.ts';
-import type { DecisionContract, Json, Pending, StatusView } from '../../workflows/mission/contract.ts';
+import type { DecisionContract, Json, MissionOverview, Pending, StatusView } from '../../workflows/mission/contract.ts';
 import { type Fragment, fingerprint, html, page, valueBlock } from '../html.ts';
 import type { AcceptedUpdate } from '../../client/verdicts.ts';
 import { valuesList } from '../explain.ts';
@@ -15,7 +15,7 @@ import { decisionCard, shownArgsHash } from '../approvals.ts';
 import { argsLine, batchOf, effectVerdicts, effectsCard } from '../effect-cards.ts';
 import { doneSoFar, statusWords } from '../words.ts';
 import { type HistoryReads, unanswered, unansweredBanner } from '../history-reads.ts';
-import { WorkerUnavailableError } from '../../history/reader.ts';
+import { orFromHistory } from '../../history/reader.ts';
 import type { ConsoleAudits } from '../audits.ts';
 import { verdictRole } from '../roles.ts';
 import { livePassNow, livePassSection } from '../live-pass.ts';
@@ -317,16 +317,13 @@ async function missionPage(ctx: ConsoleContext, id: string, problem?: string): P
   const m = ctx.navigator.mission(id);
   // read once per point of its history (a closed run is replayed here, from its history)
   const at = await ctx.reads.at(id);
+  // one read for what the workflow's state answers (a closed run replays once, not six times);
   // a running mission no worker answers: a banner, and the rest as its history holds it
-  let unavailable: WorkerUnavailableError | null = null;
-  const fromHistory = (err: unknown) => {
-    if (!(err instanceof WorkerUnavailableError)) throw err;
-    unavailable = err;
-    return m.overviewFromHistory();
-  };
-  // one read for what the workflow's state answers (a closed run replays once, not six times)
-  const [overview, events, decided] = await Promise.all([
-    at.get('overview', () => m.overview()).catch(fromHistory),
+  const [{ value: overview, unavailable }, events, decided] = await Promise.all([
+    orFromHistory<MissionOverview & { at?: number }>(
+      () => at.get('overview', () => m.overview()),
+      () => m.overviewFromHistory(),
+    ),
     at.get('timeline', () => m.timeline()).catch(() => []),
     at.get('decided', () => m.decided()).catch(() => []),
   ]);
@@ -334,13 +331,12 @@ async function missionPage(ctx: ConsoleContext, id: string, problem?: string): P
   const scheduledBy = at.description.searchAttributes.TemporalScheduledById?.[0] as string | undefined;
   // Temporal's word: a terminated or timed-out mission never said so in its own state
   const open = at.description.status.name === 'RUNNING';
-  const unanswered_ = unavailable as WorkerUnavailableError | null;
   // a running mission's pass as it goes (from the pass activity's heartbeat): kept up to date by the page's script
   const live = open && status.status === 'running' ? await livePassNow(m.workflow) : null;
   const pending = status.pending;
   const contract = pending ? contracts.find((d) => d.key === pending.key) : undefined;
   const body = html`
-    ${unanswered_ ? unansweredBanner(unanswered_, 'at' in overview ? overview.at : 0) : ''}
+    ${unavailable ? unansweredBanner(unavailable, overview.at ?? 0) : ''}
     ${problem ? html`<div class="problem">Not recorded: ${problem}</div>` : ''}
     <div class="card">
       ${statusBadge(statusWords(status.status, status))} · agent ${status.agent} · <a href="/missions/${encodeURIComponent(id)}/passes#pass-${status.passes}">pass ${status.passes}</a> · ${doneSoFar(status)}
@@ -375,7 +371,7 @@ async function missionPage(ctx: ConsoleContext, id: string, problem?: string): P
     body,
     open
       ? {
-          live: `/live/missions/${encodeURIComponent(id)}?seen=${fingerprint(unanswered_ ? unanswered(unanswered_) : status)}`,
+          live: `/live/missions/${encodeURIComponent(id)}?seen=${fingerprint(unavailable ? unanswered(unavailable) : status)}`,
         }
       : {},
   );

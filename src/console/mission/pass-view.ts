@@ -6,11 +6,11 @@
  * `<details>` holds all of it. Approval cards link here (`#decision-KEY`, `#effect-KEY`).
  */
 import type { Hono } from 'hono';
-import type { ApprovalRecord, Json } from '../../workflows/mission/contract.ts';
+import type { ApprovalRecord, Json, MissionOverview } from '../../workflows/mission/contract.ts';
 import { type Fragment, html, page, pretty, raw, SHOWN_VALUE_CHARS, valueBlock } from '../html.ts';
 import type { ConsoleContext } from './pages.ts';
 import { unansweredBanner } from '../history-reads.ts';
-import { WorkerUnavailableError } from '../../history/reader.ts';
+import { orFromHistory } from '../../history/reader.ts';
 import { escapeHtml } from '../markdown.ts';
 import {
   type CallView,
@@ -34,27 +34,18 @@ export function passRoutes(app: Hono, ctx: ConsoleContext): void {
     const at = await ctx.reads.at(id);
     // the status from the mission page's overview read (one replay of a closed run serves both pages)
     const mission = ctx.navigator.mission(id);
-    let unavailable: WorkerUnavailableError | null = null;
-    let readAt = 0;
-    const [views, status] = await Promise.all([
+    const [views, overview] = await Promise.all([
       at.get('passes', () => missionPasses(ctx.navigator.client, id)),
-      at
-        .get('overview', () => mission.overview())
-        .catch(async (err: unknown) => {
-          if (!(err instanceof WorkerUnavailableError)) throw err;
-          // a running mission no worker answers: its status as its history holds it
-          unavailable = err;
-          const o = await mission.overviewFromHistory();
-          readAt = o.at;
-          return o;
-        })
-        .then(
-          (o) => o.status,
-          () => null,
-        ),
+      // a running mission no worker answers: its status as its history holds it (the page goes on without one)
+      orFromHistory<(MissionOverview & { at?: number }) | null>(
+        () => at.get('overview', () => mission.overview()),
+        () => mission.overviewFromHistory().catch(() => null),
+      ).catch(() => ({ value: null, unavailable: null })),
     ]);
-    const unanswered_ = unavailable as WorkerUnavailableError | null;
-    const body = html`${unanswered_ ? unansweredBanner(unanswered_, readAt) : ''}<p><a href="/missions/${encodeURIComponent(id)}">back to the mission</a>${status ? html` · ${status.status}, ${views.length} pass${views.length === 1 ? '' : 'es'}` : ''}</p>
+    const status = overview.value?.status ?? null;
+    const { unavailable } = overview;
+    const readAt = overview.value?.at ?? 0;
+    const body = html`${unavailable ? unansweredBanner(unavailable, readAt) : ''}<p><a href="/missions/${encodeURIComponent(id)}">back to the mission</a>${status ? html` · ${status.status}, ${views.length} pass${views.length === 1 ? '' : 'es'}` : ''}</p>
       ${views.length === 0 ? html`<p>No pass has run yet.</p>` : ''}
       ${views.map((p) => passSection(p, status?.approvals ?? []))}`;
     return c.html(page(`What the model did in ${id}`, body));

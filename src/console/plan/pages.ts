@@ -6,7 +6,7 @@ import type { PendingQuestion, PlanStatusView, ProgressEvent } from '../../workf
 import { type Fragment, fingerprint, html, page, pretty } from '../html.ts';
 import type { ConsoleContext } from '../mission/pages.ts';
 import { unanswered, unansweredBanner } from '../history-reads.ts';
-import { WorkerUnavailableError } from '../../history/reader.ts';
+import { WorkerUnavailableError, orFromHistory } from '../../history/reader.ts';
 import { shownArgsHash, stepApprovalCard } from '../approvals.ts';
 import type { AcceptedUpdate } from '../../client/verdicts.ts';
 import { when } from '../time.ts';
@@ -168,21 +168,24 @@ async function planPage(
     (err: unknown) =>
       err instanceof WorkerUnavailableError ? Promise.reject(err) : fallback;
   const verdicts = await at.get('verdicts', () => plan.stepVerdicts()).catch(() => []);
-  let unavailable: WorkerUnavailableError | null = null;
-  let readAt = 0;
-  const [view, versions, progress] = await Promise.all([
-    at.get('status', () => plan.status()),
-    at.get('versions', () => plan.versions()).catch(tolerated([])),
-    at.get('progress', () => plan.progress()).catch(tolerated(null)),
-  ]).catch(async (err: unknown) => {
-    if (!(err instanceof WorkerUnavailableError)) throw err;
-    // a running plan no worker answers: a banner, and the rest as its history holds it
-    unavailable = err;
-    const h = await plan.fromHistory();
-    readAt = h.at;
-    return [h.status, h.versions, h.progress] as const;
-  });
-  const unanswered_ = unavailable as WorkerUnavailableError | null;
+  // a running plan no worker answers: a banner, and the rest as its history holds it
+  const {
+    value: [view, versions, progress, readAt],
+    unavailable,
+  } = await orFromHistory(
+    async () => {
+      const [status, versions, progress] = await Promise.all([
+        at.get('status', () => plan.status()),
+        at.get('versions', () => plan.versions()).catch(tolerated([])),
+        at.get('progress', () => plan.progress()).catch(tolerated(null)),
+      ]);
+      return [status, versions, progress, 0 as number] as const;
+    },
+    async () => {
+      const h = await plan.fromHistory();
+      return [h.status, h.versions, h.progress, h.at] as const;
+    },
+  );
   const inReview = view.status === 'review';
   const actions = inReview
     ? html`<div class="card">
@@ -201,7 +204,7 @@ async function planPage(
           <input name="order" aria-label="order of the steps" size="60" value="${(view.plan?.steps ?? []).map((s) => s.id).join(', ')}" /> <button name="what" value="reorder">Reorder</button></form></div>`
     : '';
   const body = html`
-    ${unanswered_ ? unansweredBanner(unanswered_, readAt) : ''}
+    ${unavailable ? unansweredBanner(unavailable, readAt) : ''}
     ${problemsBox(outcome?.problems, outcome?.message)}
     <div class="card">${planWaits(view) ? html`${statusBadge(WAITING_FOR_YOU)} (${view.status === 'review' ? 'review the plan, then Start' : 'a step needs you'}) ` : html`<span class="status">${planStatusWords(view.status)}</span>`} · agent ${view.agent} · version ${view.version}
       ${view.error ? html`<div class="problem">${view.error}</div>` : ''}</div>
@@ -221,7 +224,7 @@ async function planPage(
     closed
       ? {}
       : {
-          live: `/live/plans/${encodeURIComponent(id)}?seen=${fingerprint(unanswered_ ? unanswered(unanswered_) : [view, progress])}`,
+          live: `/live/plans/${encodeURIComponent(id)}?seen=${fingerprint(unavailable ? unanswered(unavailable) : [view, progress])}`,
         },
   );
 }

@@ -5,7 +5,7 @@ import { onMission, printJson, withClient } from '../../mission/client.ts';
 import { follow } from '../../mission/follow.ts';
 import { progressForPeople } from '../../mission/progress-view.ts';
 import { closedState, describeSettled, ledgerLine, notKeptLines, retriedLines } from '../../mission/view.ts';
-import { WorkerUnavailableError } from '../../../history/reader.ts';
+import { orFromHistory } from '../../../history/reader.ts';
 import type { MissionOverview } from '../../../workflows/mission/contract.ts';
 import { effectApprovalLine } from '../../approval-view.ts';
 
@@ -20,16 +20,11 @@ export const statusCommand = new Command('status')
       await onMission(id, async (mission) => {
         // a closed mission from its history (no worker needed); a running one asked, with a deadline
         const closed = await closedState(mission.workflow);
-        let overview: MissionOverview | null;
-        let unavailable: WorkerUnavailableError | null = null;
-        try {
-          overview = await mission.overview();
-        } catch (err) {
-          if (!(err instanceof WorkerUnavailableError)) throw err;
-          // nobody answers: what its history holds, then the reason and a non-zero exit
-          unavailable = err;
-          overview = await mission.overviewFromHistory().catch(() => null);
-        }
+        // nobody answers: what its history holds, then the reason and a non-zero exit
+        const { value: overview, unavailable } = await orFromHistory<MissionOverview | null>(
+          () => mission.overview(),
+          () => mission.overviewFromHistory().catch(() => null),
+        );
         const settled = { status: overview?.status ?? null, closed };
         if (flags.json)
           printJson({

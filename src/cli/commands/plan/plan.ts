@@ -19,7 +19,7 @@ import { blockedAfterWarning } from '../../../plans/scheduler.ts';
 import { CliError, action } from '../../errors.ts';
 import { parseJson, parseValue, readHistoryFile, readJsonFile, readText } from '../../input.ts';
 import { printJson, withClient } from '../../mission/client.ts';
-import { WorkerUnavailableError } from '../../../history/reader.ts';
+import { WorkerUnavailableError, orFromHistory } from '../../../history/reader.ts';
 import type { PlanStatusView } from '../../../workflows/plan/contract.ts';
 import { type PlanSettled, checklistLine, endState, renderPlan, settlePlan } from '../../plan/view.ts';
 import { stepApprovalLine } from '../../approval-view.ts';
@@ -245,16 +245,11 @@ const show = new Command('show')
     action(async (id: string, flags: JsonFlag) => {
       await onPlan(id, async (plan) => {
         // a closed plan from its history (no worker needed); a running one asked, with a deadline
-        let view: PlanStatusView;
-        let unavailable: WorkerUnavailableError | null = null;
-        try {
-          view = await plan.status();
-        } catch (err) {
-          if (!(err instanceof WorkerUnavailableError)) throw err;
-          // nobody answers: what its history holds, then the reason and a non-zero exit
-          unavailable = err;
-          view = (await plan.fromHistory()).status;
-        }
+        // nobody answers: what its history holds, then the reason and a non-zero exit
+        const { value: view, unavailable } = await orFromHistory<PlanStatusView>(
+          () => plan.status(),
+          async () => (await plan.fromHistory()).status,
+        );
         const failIfUnanswered = () => {
           if (unavailable) throw new CliError(`plan ${id}: ${unavailable.message}`);
         };
