@@ -3,13 +3,13 @@
  * definition: plan, decision contracts for this input, side-effect class of each tool.
  */
 import { z } from 'zod';
-import { sideEffectOf } from '../lisp/tools.ts';
 import {
   type Agent,
   jsonSchemaOf,
   parseInput,
   resolveDecisions,
   toolApprovers,
+  toolClasses,
   toolsNeedingApproval,
 } from '../navigator/index.ts';
 import type { AgentDescription, DecisionContract, Json } from '../workflows/mission/contract.ts';
@@ -38,7 +38,7 @@ export function describe(agent: Agent, rawInput: unknown): AgentDescription {
         ...(d.approvers ? { approvers: d.approvers } : {}),
       };
     }),
-    tools: Object.fromEntries(agent.tools.map((t) => [t.name, sideEffectOf(t)])),
+    tools: toolClasses(agent),
     approvals: toolsNeedingApproval(agent),
     ...approversOf(agent),
   };

@@ -18,7 +18,8 @@
 import { z } from 'zod';
 import { LlmError } from '../llm/model.ts';
 import { parseModelString } from '../llm/providers.ts';
-import type { Json } from '../lisp/tools.ts';
+import { type Json, type SideEffectClass, sideEffectOf } from '../lisp/tools.ts';
+import { effectToolNames } from '../kernel/contract.ts';
 import { type Decision, type ResolvedDecision, resolveDecision } from './decisions.ts';
 import { type ChecklistEntry, type ChecklistStep, checkChecklist } from './checklist.ts';
 import { DefinitionError, type NavigatorTool, ToolSpecSchema, defineTool, problemsOf } from './tool.ts';
@@ -264,6 +265,16 @@ export function toolsNeedingApproval(agent: Pick<AnyAgent, 'tools' | 'approvals'
         (destructive && t.destructive),
     )
     .map((t) => t.name);
+}
+
+/** Each tool's side-effect class, by name: what the workflow, the console and the audit know of the agent's tools. */
+export function toolClasses(agent: Pick<AnyAgent, 'tools'>): Record<string, SideEffectClass> {
+  return Object.fromEntries(agent.tools.map((t) => [t.name, sideEffectOf(t)]));
+}
+
+/** The agent's tools whose calls leave a pass as effects (kernel/contract.ts effectToolNames). */
+export function effectToolsOf(agent: Pick<AnyAgent, 'tools' | 'approvals'>): Set<string> {
+  return effectToolNames(toolClasses(agent), toolsNeedingApproval(agent));
 }
 
 /** The roles allowed to approve each tool that waits for approval and names `approvers` (tool → roles). */

@@ -25,6 +25,8 @@ export {
   renderMissionText,
   resolveDecisions,
   EffectApprovals,
+  toolClasses,
+  effectToolsOf,
   toolsNeedingApproval,
   toolApprovers,
 } from './agent.ts';

@@ -19,10 +19,9 @@
  */
 import { run } from '../lisp/index.ts';
 import type { EffectRequest, Journal, RunOptions, RunResult, ToolCallRecord, Warning } from '../lisp/api.ts';
-import { sideEffectOf, type Json, type ToolDef } from '../lisp/tools.ts';
+import type { Json, ToolDef } from '../lisp/tools.ts';
 import { type ChatModel, LlmError } from '../llm/model.ts';
-import { type AnyAgent, InputError, parseInput, resolveDecisions, toolsNeedingApproval } from './agent.ts';
-import { effectToolNames } from '../kernel/contract.ts';
+import { type AnyAgent, InputError, effectToolsOf, parseInput, resolveDecisions } from './agent.ts';
 import { cut, ednOfJson } from '../lisp/printer/edn.ts';
 import type { ContextResult } from './prompt/firstMessage.ts';
 import { extractCode, fencedProgram } from './extract.ts';
@@ -429,22 +428,10 @@ function feedback(ctx: Ctx, st: PassState, text: string): void {
  * from here instead of running again (a read whose answer changed could send the program
  * down another branch mid-pass). A new turn's program runs its reads anew.
  */
-function inlineResultsOf(calls: readonly ToolCallRecord[], agent: AnyAgent): Map<string, Json> {
-  const effects = effectTools(agent);
+function inlineResultsOf(calls: readonly ToolCallRecord[], effects: ReadonlySet<string>): Map<string, Json> {
   const out = new Map<string, Json>();
   for (const c of calls) if (c.result !== undefined && !effects.has(c.tool)) out.set(c.idempotencyKey, c.result);
   return out;
-}
-
-const effectCheck = (agent: AnyAgent) => {
-  const effects = effectTools(agent);
-  return (t: ToolDef) => effects.has(t.name);
-};
-
-/** The agent's tools whose calls are effects (see effectToolNames). */
-function effectTools(agent: AnyAgent): Set<string> {
-  const classes = Object.fromEntries(agent.tools.map((t) => [t.name, sideEffectOf(t)]));
-  return effectToolNames(classes, toolsNeedingApproval({ tools: agent.tools, approvals: agent.approvals ?? {} }));
 }
 
 function addWarnings(st: PassState, ws: readonly Warning[]): void {
@@ -475,7 +462,8 @@ async function execute(ctx: Ctx, st: PassState, code: string, kind: TurnKind): P
   }
   const resuming = st.pending?.code === code;
   const callsFrom = resuming ? (st.pending!.callsFrom ?? st.toolCalls.length) : st.toolCalls.length;
-  const inlineResults = resuming ? inlineResultsOf(st.toolCalls.slice(callsFrom), agent) : new Map<string, Json>();
+  const effects = effectToolsOf({ tools: agent.tools, approvals: agent.approvals ?? {} });
+  const inlineResults = resuming ? inlineResultsOf(st.toolCalls.slice(callsFrom), effects) : new Map<string, Json>();
   const res = await ctx.evaluate(code, {
     context: { ...st.input, ...(st.lastFail !== null ? { fail: st.lastFail } : {}) },
     tools,
@@ -490,7 +478,15 @@ async function execute(ctx: Ctx, st: PassState, code: string, kind: TurnKind): P
     },
     runId: st.runId,
     ...(st.effects === 'suspend'
-      ? { effects: { runId: st.runId, isEffect: effectCheck(agent), results: okResults, errors, inlineResults } }
+      ? {
+          effects: {
+            runId: st.runId,
+            isEffect: (t: ToolDef) => effects.has(t.name),
+            results: okResults,
+            errors,
+            inlineResults,
+          },
+        }
       : {}),
   });
   if (before) recordJournalChanges(st, before, res.journal);
