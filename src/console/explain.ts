@@ -11,7 +11,7 @@ import { type NavigatorTool, asksConfirmation } from '../navigator/tool.ts';
 import type { DecisionContract, Json } from '../workflows/mission/contract.ts';
 import type { Step } from '../plans/schema.ts';
 import type { ToolClass } from '../workflows/plan/contract.ts';
-import { type LineChange, lineDiff } from './diff.ts';
+import { type LineChange, fileEditOf } from '../plans/file-edit.ts';
 import { type Fragment, html, pretty } from './html.ts';
 import { moneyOf, unitOf } from './words.ts';
 
@@ -223,23 +223,12 @@ function nested(v: Json): Fragment {
  * completed step of the same plan read from that path; a new file as its text.
  */
 export function fileEdit(args: Json, steps: readonly Step[]): Fragment | null {
-  if (!args || typeof args !== 'object' || Array.isArray(args)) return null;
-  const { path, content } = args as Record<string, Json>;
-  if (typeof path !== 'string' || typeof content !== 'string') return null;
-  const before = readContent(path, steps);
-  if (before === null) return html`<p>New content of <code>${path}</code>:</p><pre class="text">${content}</pre>`;
-  const changes = lineDiff(before, content);
+  const edit = fileEditOf(args, steps);
+  if (!edit) return null;
+  const { path, content, changes } = edit;
+  if (!changes) return html`<p>New content of <code>${path}</code>:</p><pre class="text">${content}</pre>`;
   if (changes.every((c) => c.kind === 'same')) return html`<p><code>${path}</code> stays as it is (same content).</p>`;
   return html`<p>Changes to <code>${path}</code>:</p>${diffBlock(changes)}`;
-}
-
-function readContent(path: string, steps: readonly Step[]): string | null {
-  for (const s of [...steps].reverse()) {
-    const v = s.status === 'completed' ? s.result?.value : undefined;
-    if (v && typeof v === 'object' && !Array.isArray(v) && v.path === path && typeof v.content === 'string')
-      return v.content;
-  }
-  return null;
 }
 
 function diffBlock(changes: readonly LineChange[]): Fragment {

@@ -1,7 +1,7 @@
 /** The pure parts of the approval cards: the line diff, units, readable values, and what Approve/Reject do. */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { lineDiff } from '../../src/console/diff.ts';
+import { lineDiff } from '../../src/plans/file-edit.ts';
 import { decisionEffects, readable, sideEffectWords, stepEffects, unitOf } from '../../src/console/explain.ts';
 import { asksConfirmation, defineTool } from '../../src/navigator/tool.ts';
 import { relative } from '../../src/console/time.ts';

@@ -15,7 +15,7 @@ import { stepApprovalLine } from '../approval-view.ts';
 import { expressionText, questionText, resolvedQuestion } from '../../client/plan/text.ts';
 
 export { expressionText, questionText };
-import { lineDiff } from '../../console/diff.ts';
+import { fileEditOf } from '../../plans/file-edit.ts';
 import { planStatusWords, stepStatusWords } from '../../console/words.ts';
 
 const CLI = 'npx navigator plan';
@@ -230,22 +230,11 @@ export function headline(view: PlanStatusView): string {
  * as JSON (nothing cut: a person decides on them).
  */
 export function argsLines(args: Json, steps: readonly Step[]): string[] {
-  const { path, content } = (args && typeof args === 'object' && !Array.isArray(args) ? args : {}) as Record<
-    string,
-    Json
-  >;
-  if (typeof path !== 'string' || typeof content !== 'string') return wholeJson(args);
-  const others = Object.fromEntries(
-    Object.entries(args as Record<string, Json>).filter(([k]) => k !== 'path' && k !== 'content'),
-  );
+  const edit = fileEditOf(args, steps);
+  if (!edit) return wholeJson(args);
+  const { path, content, others, changes } = edit;
   const head = [`path: ${path}`, ...(Object.keys(others).length ? wholeJson(others) : [])];
-  const before = [...steps]
-    .reverse()
-    .map((s) => (s.status === 'completed' ? s.result?.value : undefined))
-    .find(
-      (v) => v && typeof v === 'object' && !Array.isArray(v) && v.path === path && typeof v.content === 'string',
-    ) as { content: string } | undefined;
-  if (!before)
+  if (!changes)
     return [
       ...head,
       'new content:',
@@ -254,7 +243,6 @@ export function argsLines(args: Json, steps: readonly Step[]): string[] {
         .split('\n')
         .map((l) => `  ${l}`),
     ];
-  const changes = lineDiff(before.content, content);
   if (changes.every((c) => c.kind === 'same')) return [...head, 'content: the same as now'];
   const sign = {
     same: (l: string) => `  ${l}`,
