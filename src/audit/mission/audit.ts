@@ -22,7 +22,7 @@ import { silentSpanSinks, workflowInterceptorModules } from '../../telemetry/set
 import { decodeFailureText, decodePayloads } from '../../codec/history.ts';
 import { configuredDataConverter } from '../../codec/load.ts';
 import type { HistoryReplayer } from '../../history/replayer.ts';
-import { readerOf } from '../../history/reader.ts';
+import { type ReplayedRun, workflowAnswer } from '../workflow-answer.ts';
 
 export interface AuditReport {
   ok: boolean;
@@ -58,14 +58,33 @@ export interface AuditOptions {
   skipReplay?: boolean;
   /** decodes the histories' payloads in the replay @default the process's codec (NAVIGATOR_CODEC), if any */
   dataConverter?: DataConverter;
-  /** a replay worker kept between audits (built with the same workflow code and codec); none: one is built for this audit */
+  /**
+   * a replay worker kept between audits (built with the same workflow code and codec). With
+   * none of workflowsPath, workflowBundle and replayer, an online audit replays on the
+   * process's read replayer (src/history/replay.ts: this package's workflow code), and the
+   * latest run of a closed workflow is replayed once, for the journal and for determinism.
+   */
   replayer?: HistoryReplayer;
 }
 
+/** What an audit of a chain is told besides the options: whether the chain must be closed, a run replayed already. */
+export type ChainAuditOptions = AuditOptions & { requireClosed?: boolean; replayed?: ReplayedRun };
+
 export async function auditMission(client: Client, workflowId: string, opts: AuditOptions = {}): Promise<AuditReport> {
   const chain = await fetchChain(client, workflowId);
-  const fromWorkflow = await workflowJournal(client, workflowId);
-  const report = await auditChain(chain, fromWorkflow, { dataConverter: client.options.dataConverter, ...opts });
+  // the journal the workflow code holds (a closed run: its history replayed here, which is that run's replay too)
+  const { answer, replayed, replayer } = await workflowAnswer<{ entries: Array<[string, Json]> }>(
+    client,
+    chain,
+    journalQuery.name,
+    opts,
+  );
+  const report = await auditChain(chain, answer.entries, {
+    dataConverter: client.options.dataConverter,
+    ...opts,
+    ...(replayer ? { replayer } : {}),
+    ...(replayed ? { replayed } : {}),
+  });
   return followResumeLink(client, chain, report);
 }
 
@@ -111,7 +130,7 @@ async function followResumeLink(client: Client, chain: RunHistory[], report: Aud
 export async function auditChain(
   chain: RunHistory[],
   fromWorkflow: Array<[string, Json]> | null,
-  opts: AuditOptions & { requireClosed?: boolean } = {},
+  opts: ChainAuditOptions = {},
 ): Promise<AuditReport> {
   const workflowId = chain[0]?.workflowId ?? '';
   const problems: string[] = [];
@@ -144,6 +163,10 @@ export async function auditChain(
     };
   }
   const rebuilt = links.rebuilt;
+  // the replay and the value checks (programs run again on sandbox threads) go side by side
+  const replaying = opts.skipReplay
+    ? Promise.resolve({ ok: true, errors: [] })
+    : replayChain(chain, opts).catch((err: Error) => ({ ok: false, errors: [err.message] }));
   const { values, valueReplay } = await valueChecks(links);
   if (opts.requireClosed) problems.push(...openRuns(chain));
   problems.push(...unknownEvents(chain));
@@ -156,9 +179,7 @@ export async function auditChain(
       tool: e.tool,
       completions: e.completions.length,
     }));
-  const replay = opts.skipReplay
-    ? { ok: true, errors: [] }
-    : await replayChain(chain, opts).catch((err: Error) => ({ ok: false, errors: [err.message] }));
+  const replay = await replaying;
   const provenance = rebuilt.journal.map(
     ([key]) => rebuilt.provenance.get(key) ?? { key, runId: '', eventId: 0, source: 'unknown' },
   );
@@ -304,16 +325,6 @@ function openRuns(chain: RunHistory[]): string[] {
     );
 }
 
-/**
- * The journal the workflow code holds: for a closed run, its history replayed here with the
- * workflow code (src/history/reader.ts; no worker, no query); for a running one, its
- * worker's answer, else (no worker answers) what its history holds.
- */
-async function workflowJournal(client: Client, workflowId: string): Promise<Array<[string, Json]>> {
-  const reader = readerOf(client.workflow);
-  return (await reader.queryOrHistory<{ entries: Array<[string, Json]> }>(workflowId, journalQuery.name)).entries;
-}
-
 export function diffJournals(a: Array<[string, Json]>, b: Array<[string, Json]>): string[] {
   const out: string[] = [];
   const ma = new Map(a);
@@ -333,11 +344,15 @@ export function diffJournals(a: Array<[string, Json]>, b: Array<[string, Json]>)
 /** Replays every run of a chain with the current workflow code. */
 export async function replayChain(
   chain: RunHistory[],
-  opts: AuditOptions,
+  opts: ChainAuditOptions,
   replayName = 'navigator-audit',
 ): Promise<{ ok: boolean; errors: string[] }> {
-  const errors: string[] = [];
-  const histories = chain.map((r) => ({ workflowId: r.workflowId, history: r.history }));
+  const { replayed } = opts;
+  const errors: string[] = replayed?.error ? [`run ${replayed.runId}: ${replayed.error}`] : [];
+  const histories = chain
+    .filter((r) => r.runId !== replayed?.runId)
+    .map((r) => ({ workflowId: r.workflowId, history: r.history }));
+  if (histories.length === 0) return { ok: errors.length === 0, errors };
   if (opts.replayer) {
     for (const outcome of await opts.replayer.replay(histories))
       if (outcome.error) errors.push(`run ${outcome.runId}: ${outcome.error.message}`);

@@ -30,8 +30,8 @@ import {
   eventId,
   fetchChain,
 } from '../../history/fetch.ts';
-import { type AuditOptions, auditMission, replayChain } from '../mission/audit.ts';
-import { readerOf } from '../../history/reader.ts';
+import { type AuditOptions, type ChainAuditOptions, auditMission, replayChain } from '../mission/audit.ts';
+import { workflowAnswer } from '../workflow-answer.ts';
 import { type PlanValueLinks, checkPlanValues, formatPlanValues } from './values.ts';
 
 /** What history says about one step: its last execution's outcome. */
@@ -61,10 +61,13 @@ export interface PlanAuditReport {
 
 export async function auditPlan(client: Client, planId: string, opts: AuditOptions = {}): Promise<PlanAuditReport> {
   const chain = await fetchChain(client, planId);
-  // a closed plan from its history replayed here (no worker, no query); a running one from its worker, else its history
-  const reader = readerOf(client.workflow);
-  const plan = await reader.queryOrHistory<Plan | null>(planId, planQuery.name);
-  const report = await auditPlanChain(chain, plan, opts);
+  // a closed plan from its history replayed here (no worker, no query; that run's replay too); a running one from its worker, else its history
+  const { answer: plan, replayed, replayer } = await workflowAnswer<Plan | null>(client, chain, planQuery.name, opts);
+  const report = await auditPlanChain(chain, plan, {
+    ...opts,
+    ...(replayer ? { replayer } : {}),
+    ...(replayed ? { replayed } : {}),
+  });
   for (const workflowId of report.children.map((c) => c.workflowId)) {
     const child = await auditMission(client, workflowId, opts).catch((err: Error) => ({
       ok: false,
@@ -86,7 +89,7 @@ export async function auditPlan(client: Client, planId: string, opts: AuditOptio
 export async function auditPlanChain(
   chain: RunHistory[],
   plan: Plan | null,
-  opts: AuditOptions & { requireClosed?: boolean } = {},
+  opts: ChainAuditOptions = {},
 ): Promise<PlanAuditReport> {
   const planId = chain[0]?.workflowId ?? '';
   const problems: string[] = [];

@@ -37,21 +37,17 @@ export const auditCommand = new Command('audit')
   .action(
     action(async (id: string | undefined, flags: Flags & { history?: string }) => {
       const { auditChain, auditMission, formatValueChecks } = await import('../../../audit/mission/audit.ts');
-      const { readerBundle, readReplayer } = await import('../../../history/replay.ts');
+      const { readReplayer, closeReadReplayer } = await import('../../../history/replay.ts');
       const { readHistoryFile } = await import('../../input.ts');
       if (!id && !flags.history) throw new CliError('give a workflow id, or --history FILE', 2);
       await quietTemporalLogs();
-      // one bundle and one replay worker for the audit's replay and for reading the mission's journal from its history
-      const [workflowBundle, replayer] = await Promise.all([readerBundle(), readReplayer()]);
+      // online, the audit replays on the process's read replayer, which also reads the mission's journal from its history
       const report = flags.history
         ? await auditChain(await readHistoryFile(flags.history), null, {
-            workflowBundle,
-            replayer,
+            replayer: await readReplayer(),
             requireClosed: true,
-          })
-        : await withClient((client) =>
-            auditMission(client, id!, { workflowBundle, replayer }).catch((e) => Promise.reject(explain(e, id!))),
-          );
+          }).finally(closeReadReplayer)
+        : await withClient((client) => auditMission(client, id!).catch((e) => Promise.reject(explain(e, id!))));
       if (flags.json) printJson(report);
       else printAudit(report, formatValueChecks, { offline: Boolean(flags.history) });
       if (!report.ok) throw new CliError(`audit of ${report.workflowId || flags.history} failed`);

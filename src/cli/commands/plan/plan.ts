@@ -582,19 +582,17 @@ const audit = new Command('audit')
   .action(
     action(async (id: string | undefined, flags: JsonFlag & { history?: string }) => {
       const { auditPlan, auditPlanChain, formatPlanAudit } = await import('../../../audit/plan/audit.ts');
-      const { readerBundle, readReplayer } = await import('../../../history/replay.ts');
+      const { readReplayer, closeReadReplayer } = await import('../../../history/replay.ts');
       const { quietTemporalLogs } = await import('../../mission/client.ts');
       if (!id && !flags.history) throw new CliError('give a plan id, or --history FILE', 2);
       await quietTemporalLogs();
-      // one bundle and one replay worker for the audit's replay and for reading the plan's state from its history
-      const [workflowBundle, replayer] = await Promise.all([readerBundle(), readReplayer()]);
+      // online, the audit replays on the process's read replayer, which also reads the plan's state from its history
       const report = flags.history
         ? await auditPlanChain(await readHistoryFile(flags.history), null, {
-            workflowBundle,
-            replayer,
+            replayer: await readReplayer(),
             requireClosed: true,
-          })
-        : await onPlan(id!, (_plan, client) => auditPlan(client, id!, { workflowBundle, replayer }));
+          }).finally(closeReadReplayer)
+        : await onPlan(id!, (_plan, client) => auditPlan(client, id!));
       if (flags.json) printJson(report);
       else process.stdout.write(formatPlanAudit(report) + '\n');
       if (!report.ok) throw new CliError(`audit of plan ${report.planId || flags.history} failed`);
