@@ -18,6 +18,7 @@ import { type ConsoleContext, missionRoutes } from './mission/pages.ts';
 import { decisionCard, stepApprovalCard } from './approvals.ts';
 import { effectsCard } from './effect-cards.ts';
 import { RecentVerdicts, recentBox } from './recent.ts';
+import { StartNotices } from './start-notices.ts';
 import { WAITING_FOR_YOU, statusBadge } from './waiting.ts';
 import { planRoutes } from './plan/pages.ts';
 import { startRoutes } from './start.ts';
@@ -91,6 +92,7 @@ export function createConsoleApp(
     reads: new HistoryReads(opts.navigator.client),
     audits,
     recent: new RecentVerdicts(),
+    notices: new StartNotices(),
   };
   // pages name the acting user (c.get('by')) in their header, wherever they are built
   app.use('*', contextStorage());

@@ -61,6 +61,7 @@ export function startRoutes(app: Hono, ctx: ConsoleContext): void {
     }
     try {
       const m = await ctx.navigator.start(agent, read.input);
+      ctx.notices?.add(m.id, m.startWarning);
       return c.redirect(`/missions/${encodeURIComponent(m.id)}`, 303);
     } catch (err) {
       if (err instanceof MissionRejected || err instanceof StartRefused)
@@ -101,6 +102,7 @@ export function startRoutes(app: Hono, ctx: ConsoleContext): void {
       );
     try {
       const p = await ctx.navigator.startPlan({ agent, request, document });
+      ctx.notices?.add(p.id, p.startWarning);
       return c.redirect(`/plans/${encodeURIComponent(p.id)}`, 303);
     } catch (err) {
       if (err instanceof PlanRejected || err instanceof StartRefused)

@@ -83,6 +83,14 @@ export class WorkerUnavailableError extends Error {
   }
 }
 
+/** The run's history holds no state yet: no worker took its first workflow task (started while none polled). */
+export class NotRunYetError extends Error {
+  override readonly name = 'NotRunYetError';
+  constructor(readonly workflowId: string) {
+    super(`${workflowId} has not run yet: no worker took its first workflow task, so its history holds no state`);
+  }
+}
+
 /** A read's value, and why it came from history when no worker answered a running run (else null). */
 export interface Answered<T> {
   value: T;
@@ -316,10 +324,7 @@ export class RunReader {
 export function answerOf<T = unknown>(state: HistoryState, name: string): T {
   const answer = state.answers[name];
   if (!answer) {
-    if (state.at === 0)
-      throw new Error(
-        `${state.workflowId} has not run yet: no worker took its first workflow task, so its history holds no state`,
-      );
+    if (state.at === 0) throw new NotRunYetError(state.workflowId);
     throw new QueryNotRegisteredError(
       `the workflow has no query ${name} (history of run ${state.runId})`,
       grpcStatus.INVALID_ARGUMENT,

@@ -3,7 +3,8 @@
  * agents it serves on its task queue (createNavigatorWorker), and the client, the CLI
  * (`run`, `plan start --agent`) and the console's start form (in Chromium) refuse a
  * mistyped agent or an input its schema refuses, naming the agents served and the nearest
- * name; no workflow is started. A queue no worker announced on starts with a warning.
+ * name; no workflow is started. A queue no worker announced on starts with a warning, which
+ * the console's form shows once on the page it opens.
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -213,6 +214,40 @@ describe.skipIf(!executablePath)('the console refuses a doomed start (Chromium)'
     expect(await workflowIds()).toEqual(before);
     await page.close();
   }, 60_000);
+
+  it('a start the form could not check says so on the page it opens, once', async () => {
+    // a console on a queue no worker announced on: the start goes on, unchecked
+    const queue = `nobody-here-${Date.now()}`;
+    const other = await startBrowserConsole({ client: m.client, taskQueue: queue, executablePath: executablePath! });
+    try {
+      const page = await other.browser.newPage({ ...DESKTOP, bypassCSP: true });
+      await page.goto(`${other.web.url}/start`);
+      const form = page.locator('form[action="/start/mission"]');
+      await form.locator('input[name=agent]').fill('wire-transfer');
+      await form.locator('textarea[name=input]').fill('{"recipient": "bob", "amount": 5000}');
+      const [response] = await Promise.all([page.waitForNavigation(), form.locator('button').click()]);
+      expect(response?.status()).toBe(200);
+      const id = decodeURIComponent(new URL(page.url()).pathname.replace('/missions/', ''));
+      expect(await page.textContent('[role=status]')).toMatch(
+        new RegExp(
+          `Started, but not checked: no worker has announced the agents it serves on task queue ${queue} .*agent wire-transfer was not checked`,
+        ),
+      );
+      // no worker runs that queue: the page says the mission has not started, and what starts it
+      expect(await page.textContent('[role=alert]')).toMatch(
+        new RegExp(`Not started yet\\. No worker has taken it: it starts when a worker polls task queue ${queue}`),
+      );
+      expect(await axeViolations(page)).toEqual([]);
+      // said once: the page read again has no notice
+      await page.reload();
+      expect(await page.textContent('main')).not.toMatch(/Started, but not checked/);
+      expect(await page.textContent('main')).toMatch(/Not started yet/);
+      await m.client.workflow.getHandle(id).terminate('test over: no worker runs this queue');
+      await page.close();
+    } finally {
+      await other.close();
+    }
+  }, 90_000);
 
   it('the page of a plan that failed at planning says why, not "No plan yet"', async () => {
     const page = await web.browser.newPage(DESKTOP);

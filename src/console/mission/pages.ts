@@ -15,11 +15,12 @@ import { decisionCard, shownArgsHash } from '../approvals.ts';
 import { argsLine, batchOf, effectVerdicts, effectsCard } from '../effect-cards.ts';
 import { doneSoFar, statusWords } from '../words.ts';
 import { type HistoryReads, unanswered, unansweredBanner } from '../history-reads.ts';
-import { orFromHistory } from '../../history/reader.ts';
+import { NotRunYetError, orFromHistory } from '../../history/reader.ts';
 import type { ConsoleAudits } from '../audits.ts';
 import { verdictRole } from '../roles.ts';
 import { livePassNow, livePassSection } from '../live-pass.ts';
 import type { RecentVerdicts } from '../recent.ts';
+import { type StartNotices, startNotice } from '../start-notices.ts';
 
 export interface ConsoleContext {
   navigator: NavigatorClient;
@@ -34,6 +35,8 @@ export interface ConsoleContext {
   audits: ConsoleAudits;
   /** verdicts given through this console, newest first (the inbox's "Decided recently") */
   recent?: RecentVerdicts;
+  /** what a start from the form could not check, for the page it redirects to (start-notices.ts) */
+  notices?: StartNotices;
 }
 
 const csrfField = (ctx: ConsoleContext) => html`<input type="hidden" name="_csrf" value="${ctx.csrf}" />`;
@@ -319,14 +322,16 @@ async function missionPage(ctx: ConsoleContext, id: string, problem?: string): P
   const at = await ctx.reads.at(id);
   // one read for what the workflow's state answers (a closed run replays once, not six times);
   // a running mission no worker answers: a banner, and the rest as its history holds it
-  const [{ value: overview, unavailable }, events, decided] = await Promise.all([
+  const [read, events, decided] = await Promise.all([
     orFromHistory<MissionOverview & { at?: number }>(
       () => at.get('overview', () => m.overview()),
       () => m.overviewFromHistory(),
-    ),
+    ).catch((err: unknown) => (err instanceof NotRunYetError ? null : Promise.reject(err))),
     at.get('timeline', () => m.timeline()).catch(() => []),
     at.get('decided', () => m.decided()).catch(() => []),
   ]);
+  if (!read) return notRunYetPage(ctx, `Mission ${id}`, at.description.taskQueue, id);
+  const { value: overview, unavailable } = read;
   const { status, journal, ledger, progress, summaries, decisions: contracts } = overview;
   const scheduledBy = at.description.searchAttributes.TemporalScheduledById?.[0] as string | undefined;
   // Temporal's word: a terminated or timed-out mission never said so in its own state
@@ -337,6 +342,7 @@ async function missionPage(ctx: ConsoleContext, id: string, problem?: string): P
   const contract = pending ? contracts.find((d) => d.key === pending.key) : undefined;
   const body = html`
     ${unavailable ? unansweredBanner(unavailable, overview.at ?? 0) : ''}
+    ${startNotice(ctx.notices?.take(id))}
     ${problem ? html`<div class="problem">Not recorded: ${problem}</div>` : ''}
     <div class="card">
       ${statusBadge(statusWords(status.status, status))} · agent ${status.agent} · <a href="/missions/${encodeURIComponent(id)}/passes#pass-${status.passes}">pass ${status.passes}</a> · ${doneSoFar(status)}
@@ -375,6 +381,16 @@ async function missionPage(ctx: ConsoleContext, id: string, problem?: string): P
         }
       : {},
   );
+}
+
+/**
+ * A run no worker has taken yet (started while none polled its task queue): its history
+ * holds only the start, so there is nothing to show but that, and what would start it.
+ */
+export function notRunYetPage(ctx: ConsoleContext, title: string, taskQueue: string, id: string): Fragment {
+  const body = html`${startNotice(ctx.notices?.take(id))}
+    <div class="problem" role="alert"><strong>Not started yet.</strong> No worker has taken it: it starts when a worker polls task queue <code>${taskQueue}</code> (<code>navigator worker --task-queue ${taskQueue}</code>). Reload this page then.</div>`;
+  return page(title, body);
 }
 
 /** "Approved by ana at 15:31" for each decision the mission got, and what came of it once it is there. */

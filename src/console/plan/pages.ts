@@ -4,9 +4,10 @@ import { PlanRejected, parseItem } from '../../client/plan/client.ts';
 import type { Json, PlanProblem, Step } from '../../plans/schema.ts';
 import type { PendingQuestion, PlanStatusView, ProgressEvent } from '../../workflows/plan/contract.ts';
 import { type Fragment, fingerprint, html, page, pretty } from '../html.ts';
-import type { ConsoleContext } from '../mission/pages.ts';
+import { type ConsoleContext, notRunYetPage } from '../mission/pages.ts';
 import { unanswered, unansweredBanner } from '../history-reads.ts';
-import { WorkerUnavailableError, orFromHistory } from '../../history/reader.ts';
+import { NotRunYetError, WorkerUnavailableError, orFromHistory } from '../../history/reader.ts';
+import { startNotice } from '../start-notices.ts';
 import { shownArgsHash, stepApprovalCard } from '../approvals.ts';
 import type { AcceptedUpdate } from '../../client/verdicts.ts';
 import { when } from '../time.ts';
@@ -169,10 +170,7 @@ async function planPage(
       err instanceof WorkerUnavailableError ? Promise.reject(err) : fallback;
   const verdicts = await at.get('verdicts', () => plan.stepVerdicts()).catch(() => []);
   // a running plan no worker answers: a banner, and the rest as its history holds it
-  const {
-    value: [view, versions, progress, readAt],
-    unavailable,
-  } = await orFromHistory(
+  const read = await orFromHistory(
     async () => {
       const [status, versions, progress] = await Promise.all([
         at.get('status', () => plan.status()),
@@ -185,7 +183,12 @@ async function planPage(
       const h = await plan.fromHistory();
       return [h.status, h.versions, h.progress, h.at] as const;
     },
-  );
+  ).catch((err: unknown) => (err instanceof NotRunYetError ? null : Promise.reject(err)));
+  if (!read) return notRunYetPage(ctx, `Plan ${id}`, at.description.taskQueue, id);
+  const {
+    value: [view, versions, progress, readAt],
+    unavailable,
+  } = read;
   const inReview = view.status === 'review';
   const actions = inReview
     ? html`<div class="card">
@@ -205,6 +208,7 @@ async function planPage(
     : '';
   const body = html`
     ${unavailable ? unansweredBanner(unavailable, readAt) : ''}
+    ${startNotice(ctx.notices?.take(id))}
     ${problemsBox(outcome?.problems, outcome?.message)}
     <div class="card">${planWaits(view) ? html`${statusBadge(WAITING_FOR_YOU)} (${view.status === 'review' ? 'review the plan, then Start' : 'a step needs you'}) ` : html`<span class="status">${planStatusWords(view.status)}</span>`} · agent ${view.agent} · version ${view.version}
       ${view.error ? html`<div class="problem">${view.error}</div>` : ''}</div>
