@@ -20,6 +20,7 @@ export {
   RunReader,
   type RunReaderOptions,
   WorkerUnavailableError,
+  NotRunYetError,
   type HistoryState,
   type PollerSeen,
   readerOf,
