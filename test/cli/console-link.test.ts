@@ -1,8 +1,9 @@
 /**
  * The console link `navigator run` prints (src/cli/console-link.ts): NAVIGATOR_CONSOLE_URL,
  * else what a `navigator dev` serving the same Temporal address remembered; nothing once it
- * stopped, or for another address.
+ * stopped (or was killed: its process is gone), or for another address.
  */
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -21,5 +22,15 @@ describe('the console link of a started mission', () => {
     ).toBe('https://ops.example/missions/m1');
     rememberConsole('127.0.0.1:7233', null, env);
     expect(consoleLink('127.0.0.1:7233', '/missions/m1', env)).toBeNull();
+  });
+
+  it('is not printed when the process that served it is gone (a dev killed with SIGKILL never forgets it)', () => {
+    const env = { NAVIGATOR_CACHE_DIR: mkdtempSync(join(tmpdir(), 'console-link-')) };
+    // a process that ran and exited: its pid names no process now
+    const gone = spawnSync(process.execPath, ['-e', '']).pid!;
+    rememberConsole('127.0.0.1:7233', 'http://127.0.0.1:8233', env, gone);
+    expect(consoleLink('127.0.0.1:7233', '/missions/m1', env)).toBeNull();
+    rememberConsole('127.0.0.1:7233', 'http://127.0.0.1:8233', env, process.pid);
+    expect(consoleLink('127.0.0.1:7233', '/missions/m1', env)).toBe('http://127.0.0.1:8233/missions/m1');
   });
 });
