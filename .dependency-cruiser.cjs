@@ -48,10 +48,11 @@ const UI_EXCEPTIONS = [
   // server, a PTC-Lisp program (`eval`), a pass in library mode (`agent run`), the codec
   // server, the console, the payload store's gc.
   '^src/cli/commands/(dev|demo|demo-plan|demo-report|demo-workers|demo-program|worker|agent|eval|codec-server|console|store)\\.ts$',
-  // `navigator history/audit/replay` and `plan audit`: the audit's own report and the plan's
-  // agent registry (`--agents`, to validate offline); the client exports only auditMission/auditPlan.
+  // `navigator history/audit/replay` and `plan audit` (plan/read.ts): the audit's own report;
+  // `plan validate` (plan/start.ts): the plan's agent registry (`--agents`, to validate
+  // offline); the client exports only auditMission/auditPlan.
   '^src/cli/commands/mission/history\\.ts$',
-  '^src/cli/commands/plan/plan\\.ts$',
+  '^src/cli/commands/plan/(read|start)\\.ts$',
   // The command table and the checks before a start load the agents module (worker/agents.ts)
   // to refuse a typo before any workflow starts.
   '^src/cli/(program|before-start|input)\\.ts$',
