@@ -199,6 +199,8 @@ export function createActivities(deps: ActivityDeps): MissionActivities & PlanAc
         recording,
         doing: () => doing,
         span: { name: 'navigator.tool', attributes },
+        // only effects run here (external, or gated whatever their class): each happens once
+        once: true,
       };
       const { result, failedAttempts, unavailable } = await invokeTool(ctx, call);
       const answer: ToolResponse = {

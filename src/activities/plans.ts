@@ -266,6 +266,8 @@ export function createPlanActivities(deps: PlanActivityDeps): PlanActivities {
           heartbeatEveryMs: every,
           recording: deps.recording,
           span: { name: 'navigator.plan_step', attributes },
+          // a step with external effects happens once; any other fails when its result cannot be kept
+          once: sideEffectOf(tool) === 'external',
         };
         const { result, failedAttempts, unavailable } = await invokeTool(ctx, call);
         const answer: StepOutcome = {

@@ -18,7 +18,6 @@ import type { FailedAttempt } from '../kernel/schemas.ts';
 import { earlierFailures, failedAttempt, withFailures } from './attempts.ts';
 import type { ResultUnavailable } from '../kernel/schemas.ts';
 import { type ResultRecording, overCap, prepareAnswer, unavailableValue } from './recording.ts';
-import { sideEffectOf } from '../lisp/tools.ts';
 
 export interface ToolInvocation {
   tool: ReturnType<typeof lookupTool>;
@@ -35,6 +34,13 @@ export interface ToolInvocation {
   recording: ResultRecording;
   /** what the heartbeat says the activity is doing */
   doing?: () => unknown;
+  /**
+   * The call is an effect that must happen once (a mission's effect: an external tool, or one
+   * that waited for a person's approval whatever its class): when its result cannot be kept,
+   * it is recorded as done with the result unavailable, never failed into a retry that
+   * would run it again. Otherwise (a read, a plan step that is not external) it fails.
+   */
+  once: boolean;
   span: { name: string; attributes: Record<string, string | number | boolean> };
 }
 
@@ -48,8 +54,8 @@ export interface ToolAnswer {
 
 /**
  * The activity's answer made recordable (recording.ts): stored ahead when large; when it
- * cannot be recorded, a tool with external effects answers the marker (its effect happened
- * and must not run again), any other fails with a final `ResultTooLarge` or a retryable
+ * cannot be recorded, an effect that must happen once (`call.once`) answers the marker (it
+ * happened and must not run again), any other fails with a final `ResultTooLarge` or a retryable
  * `PayloadStoreUnavailable`.
  */
 export async function recordableAnswer<T extends { result: Json; unavailable?: ResultUnavailable }>(
@@ -60,8 +66,7 @@ export async function recordableAnswer<T extends { result: Json; unavailable?: R
 ): Promise<T> {
   const problem = await prepareAnswer(ctx, answer, call.label, rec, call.heartbeatEveryMs);
   if (!problem) return answer;
-  if (sideEffectOf(call.tool) === 'external')
-    return { ...answer, result: unavailableValue(call.tool.name, problem), unavailable: problem };
+  if (call.once) return { ...answer, result: unavailableValue(call.tool.name, problem), unavailable: problem };
   if (problem.reason === 'store_unavailable')
     throw failure('PayloadStoreUnavailable', problem.message, { retryable: true, details: [call.details] });
   throw failure('ResultTooLarge', problem.message, { details: [call.details] });
@@ -101,7 +106,7 @@ export async function invokeTool(ctx: Context, call: ToolInvocation): Promise<To
   const tooLarge = overCap(tool.name, result, call.recording);
   if (!tooLarge) return { result, failedAttempts: earlier };
   // the effect happened: it is recorded as done without its result, never run again
-  if (sideEffectOf(tool) === 'external')
+  if (call.once)
     return { result: unavailableValue(tool.name, tooLarge), failedAttempts: earlier, unavailable: tooLarge };
   throw failure('ResultTooLarge', tooLarge.message, { details });
 }

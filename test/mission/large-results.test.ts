@@ -4,16 +4,18 @@
  * once (the tool's own log), history stays small (large payloads live in the payload
  * store, history keeps references), and the audit passes. A result over the hard cap and
  * a store that stays down never re-run the effect: the task is recorded as done with its
- * result unavailable, and ledger, program and audit say so.
+ * result unavailable, and ledger, program and audit say so; so too for a `local` tool that
+ * waited for approval (an effect of its own, whatever its class).
  */
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { largeEffect, largeRead, toolCalls } from './fixtures/large-agents.ts';
+import { largeEffect, largeGatedLocal, largeRead, toolCalls } from './fixtures/large-agents.ts';
+import { getMission } from '../../src/client/mission/client.ts';
 import { ledgerQuery, statusQuery } from '../../src/workflows/mission/messages.ts';
 import { historySize } from '../../bench/pass-history.ts';
-import { type MissionEnv, missionEnv } from './harness.ts';
+import { type MissionEnv, missionEnv, waitForStatus } from './harness.ts';
 import { FileStore } from '../../src/payloads/file-store.ts';
 import { OffloadCodec } from '../../src/payloads/offload-codec.ts';
 import type { PayloadStore } from '../../src/payloads/store.ts';
@@ -134,6 +136,43 @@ describe('a result that cannot be kept never runs the effect again', () => {
       expect(audit.ok, JSON.stringify(audit.problems)).toBe(true);
       expect(audit.unavailableResults).toEqual([
         expect.objectContaining({ tool: 'publish_report', reason: 'result_too_large' }),
+      ]);
+    } finally {
+      await m.shutdown();
+    }
+  }, 180_000);
+
+  it('a gated local tool over the hard cap: approved, it runs once, its task done with its result unavailable', async () => {
+    const m = await missionEnv();
+    try {
+      await m.startWorker([largeGatedLocal], {
+        recording: { ...resultRecording(null), maxResultBytes: 1024 * 1024 },
+      });
+      const before = toolCalls().length;
+      const handle = await m.start({ agent: 'large-gated-local', input: { bytes: 3 * 1024 * 1024 } });
+      const mission = getMission(m.client, handle.workflowId);
+      await waitForStatus(handle, (s: { effectApprovals?: Array<{ tool: string }> }) =>
+        (s.effectApprovals ?? []).some((e) => e.tool === 'export_archive'),
+      );
+      await mission.approveEffect({ by: 'ana' });
+      const result = (await handle.result()) as Record<string, unknown> & { message?: string };
+      // it ran once: a failed call would have been retried, and run again each time
+      expect(
+        toolCalls()
+          .slice(before)
+          .filter((c) => c.tool === 'export_archive'),
+      ).toHaveLength(1);
+      expect(result).toMatchObject({ unavailable: 'result_too_large', length: 0 });
+      expect(result.message).toMatch(/export_archive returned 3\.0 MB, over the 1\.0 MB limit.*will not run again/);
+      const ledger = await handle.query(ledgerQuery);
+      expect(ledger.find((e) => e.tool === 'export_archive')).toMatchObject({
+        status: 'completed',
+        unavailable: { reason: 'result_too_large', size: expect.any(Number) },
+      });
+      const audit = await m.audit(handle.workflowId);
+      expect(audit.ok, JSON.stringify(audit.problems)).toBe(true);
+      expect(audit.unavailableResults).toEqual([
+        expect.objectContaining({ tool: 'export_archive', reason: 'result_too_large' }),
       ]);
     } finally {
       await m.shutdown();
