@@ -53,19 +53,20 @@ const UI_EXCEPTIONS = [
   // offline); the client exports only auditMission/auditPlan.
   '^src/cli/commands/mission/history\\.ts$',
   '^src/cli/commands/plan/(read|start)\\.ts$',
-  // The command table and the checks before a start load the agents module (worker/agents.ts)
-  // to refuse a typo before any workflow starts.
-  '^src/cli/(program|before-start|input)\\.ts$',
+  // The checks before a start load the agents module (worker/agents.ts) to refuse a typo
+  // before any workflow starts; input.ts loads a user's module (--agents, --codec).
+  '^src/cli/(before-start|input)\\.ts$',
   // The console server assembles its parts: the agent registry (worker/agents.ts), the codec,
-  // the audit's replay worker; the start page and the forms read the agents' schemas.
-  '^src/console/(server|agents|audits|start|forms|explain|approvals|history-reads)\\.ts$',
+  // the audit's replay worker; explain words a step by its agent's tools.
+  '^src/console/(server|agents|audits|explain)\\.ts$',
   '^src/console/plan/new-step\\.ts$',
   // Cards that word a tool's call by the tool's own definition (navigator/tool.ts).
   '^src/console/(plan-summary|effect-cards)\\.ts$',
   // `run` prints the console's link, found in the per-machine cache (machine/folders.ts).
   '^src/cli/console-link\\.ts$',
-  // The pass view reads programs, tool calls and answers by value replay (audit/mission).
-  '^src/console/mission/(passes|pass-view|pages)\\.ts$',
+  // The pass view reads programs, tool calls and answers by value replay (audit/mission);
+  // the mission page's context (ConsoleContext) carries the agent registry's type.
+  '^src/console/mission/(passes|pages)\\.ts$',
 ];
 
 module.exports = {
