@@ -353,6 +353,14 @@ describe('the planner prompt: computed plans, agents and their inputs', () => {
     // the example expressions are valid PTC-Lisp plan expressions
     const example = JSON.parse(/"content": (\{"\$expr": .*?\})\}/.exec(system)![1]!) as { $expr: string };
     expect(example.$expr).toBe('(str/replace (:content step/read_pkg) "1.4.2" "1.5.0")');
+
+    // the computed question is valid JSON too: a model that copies the example writes a plan that parses
+    const ask = JSON.parse(/"ask": (\{"question": \{"\$expr".*?\}\}\})\./.exec(system)![1]!) as {
+      question: { $expr: string };
+      schema: { enum: { $expr: string } };
+    };
+    expect(ask.question.$expr).toBe('(str "Deploy where? " (count step/regions) " regions have room")');
+    expect(ask.schema.enum.$expr).toBe('(mapv :region (filter #(pos? (:free step/regions)) step/regions))');
   });
 
   it("shows each tool with its result shape and each agent with its description and input type; never the plan's own agent unless the request names it", async () => {
