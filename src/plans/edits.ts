@@ -33,7 +33,12 @@ export const PlanEdit = z.discriminatedUnion('kind', [
 export type PlanEdit = z.infer<typeof PlanEdit>;
 
 export const RecoveryAction = z.discriminatedUnion('action', [
-  z.strictObject({ action: z.literal('retry'), args: Args.optional() }),
+  z.strictObject({
+    action: z.literal('retry'),
+    args: Args.optional(),
+    /** a compute step's new expression (its error is in the expression: a plain retry fails the same way) */
+    compute: z.string().min(1, 'an empty expression').optional(),
+  }),
   z.strictObject({ action: z.literal('skip'), reason: z.string().optional() }),
   z.strictObject({
     action: z.literal('insert'),
@@ -194,7 +199,8 @@ function reorder(plan: Plan, order: string[], catalog: Catalog, limits: Validate
 }
 
 /**
- * A recovery action for a failed step: retry (back to pending, with new args if given),
+ * A recovery action for a failed step: retry (back to pending, with new args, or a compute
+ * step's new expression, if given),
  * skip, insert steps before a pending step (which then depends on them), or abort.
  */
 export function applyRecovery(
@@ -217,17 +223,32 @@ export function applyRecovery(
     case 'abort':
       return { ok: true, abort: action.reason };
     case 'retry': {
+      if (action.compute !== undefined && failed.compute === undefined)
+        return problem(
+          'invalid_edit',
+          failedId,
+          `step ${failedId} is not a compute step: retry it with args`,
+          'compute',
+        );
       const retried = again(
-        action.args
-          ? failed.agent !== undefined
-            ? { ...failed, input: action.args }
-            : { ...failed, args: action.args }
-          : failed,
+        action.compute !== undefined
+          ? { ...failed, compute: action.compute }
+          : action.args
+            ? failed.agent !== undefined
+              ? { ...failed, input: action.args }
+              : { ...failed, args: action.args }
+            : failed,
       );
+      const change =
+        action.compute !== undefined
+          ? ` with the expression ${action.compute}`
+          : action.args
+            ? ` with args ${JSON.stringify(action.args)}`
+            : '';
       return commit(
         plan,
         plan.steps.map((s) => (s.id === failedId ? retried : s)),
-        `retry ${failedId}${action.args ? ` with args ${JSON.stringify(action.args)}` : ''}`,
+        `retry ${failedId}${change}`,
         catalog,
         limits,
       );

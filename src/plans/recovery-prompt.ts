@@ -4,7 +4,7 @@
  */
 import type { NavigatorTool } from '../navigator/tool.ts';
 import { extractJson } from './answer-json.ts';
-import type { Plan } from './schema.ts';
+import type { Plan, Step } from './schema.ts';
 import { type AgentInfo, agentText, toolText } from './tool-text.ts';
 
 export interface RecoveryAsk {
@@ -18,7 +18,7 @@ export interface RecoveryAsk {
 }
 
 const SYSTEM = `You repair plans. A step of a plan failed after its retries, or a person denied it (the error says why; then change what the person objected to). Decide what to do, and answer with exactly one JSON object, nothing else:
-- {"action": "retry", "args": {...}}: run the step again with other args (for an agent step: its new input; omit "args" to retry as it was);
+- {"action": "retry", "args": {...}}: run the step again with other args (for an agent step: its new input; omit "args" to retry as it was); a compute step runs again with a new expression: {"action": "retry", "compute": "<PTC-Lisp>"};
 - {"action": "skip"}: go on without it, only if the plan can succeed without its result;
 - {"action": "insert", "steps": [{"id", "description", "tool", "args", "dependsOn"}], "before": "STEP_ID"}: run new steps first (for example to create what is missing), then the step again;
 - {"action": "abort", "reason": "..."}: stop the plan when it cannot succeed.
@@ -28,6 +28,21 @@ const cut = (v: unknown, n = 300): string => {
   const s = JSON.stringify(v) ?? 'null';
   return s.length > n ? `${s.slice(0, n)}...` : s;
 };
+
+/** What the failed step runs: its tool and args, agent and input, expression or question. */
+function stepBody(step: Step): string {
+  if (step.tool !== undefined) return `tool: ${step.tool}\nargs: ${JSON.stringify(step.args ?? {})}`;
+  if (step.agent !== undefined) return `agent: ${step.agent}\ninput: ${JSON.stringify(step.input ?? {})}`;
+  if (step.compute !== undefined) return `compute: ${step.compute}`;
+  return `ask: ${JSON.stringify(step.ask ?? null)}`;
+}
+
+/** A step's kind in the plan's list: its tool, `agent NAME`, `compute` or `question`. */
+function stepKind(step: Step): string {
+  if (step.tool !== undefined) return step.tool;
+  if (step.agent !== undefined) return `agent ${step.agent}`;
+  return step.compute !== undefined ? 'compute' : 'question';
+}
 
 export function recoveryPrompt(ask: RecoveryAsk): {
   system: string;
@@ -42,9 +57,7 @@ export function recoveryPrompt(ask: RecoveryAsk): {
     [
       `failed_step: ${step.id}`,
       `description: ${step.description}`,
-      step.tool !== undefined
-        ? `tool: ${step.tool}\nargs: ${JSON.stringify(step.args ?? {})}`
-        : `agent: ${step.agent}\ninput: ${JSON.stringify(step.input ?? {})}`,
+      stepBody(step),
       `attempts: ${step.result?.attempts ?? 0}`,
       `error: ${ask.error}`,
     ].join('\n'),
@@ -52,7 +65,7 @@ export function recoveryPrompt(ask: RecoveryAsk): {
   const state = ask.plan.steps.map((s) => {
     const outcome = s.result ? (s.result.ok ? ` → ${cut(s.result.value)}` : ` → error: ${s.result.error}`) : '';
     const deps = s.dependsOn.length ? ` (after ${s.dependsOn.join(', ')})` : '';
-    return `- ${s.id} [${s.status}] ${s.tool ?? `agent ${s.agent}`}: ${s.description}${deps}${outcome}`;
+    return `- ${s.id} [${s.status}] ${stepKind(s)}: ${s.description}${deps}${outcome}`;
   });
   parts.push(`The plan now:\n${state.join('\n')}`);
   parts.push(`Tools:\n${ask.tools.map(toolText).join('\n') || '(none)'}`);

@@ -391,6 +391,41 @@ describe('edits', () => {
       problems: [{ code: 'duplicate_id' }],
     });
   });
+  it('repairs a failed compute step with a new expression, validated; a tool step is retried with args', () => {
+    const q = plan([
+      step('read'),
+      { id: 'totals', description: 'totals', compute: '(assoc step/read :n 1)', dependsOn: ['read'] },
+    ]);
+    const failed = withStatus(q, {
+      read: done('x'),
+      totals: { status: 'failed', result: { ok: false, error: 'bad', duration: 1, timestamp: 't', attempts: 1 } },
+    });
+    const fixed = applyRecovery(failed, 'totals', { action: 'retry', compute: '(str step/read "!")' }, catalog);
+    expect(fixed).toMatchObject({
+      ok: true,
+      plan: { version: 2 },
+      change: 'retry totals with the expression (str step/read "!")',
+    });
+    expect('plan' in fixed && fixed.plan.steps[1]).toMatchObject({
+      id: 'totals',
+      status: 'pending',
+      compute: '(str step/read "!")',
+    });
+    // a new expression is checked as the planner's is: one that does not read is refused, the plan unchanged
+    expect(applyRecovery(failed, 'totals', { action: 'retry', compute: '(str step/read' }, catalog)).toMatchObject({
+      ok: false,
+      problems: [{ code: 'invalid_expression', stepId: 'totals' }],
+    });
+    const tool = withStatus(q, {
+      read: { status: 'failed', result: { ok: false, error: 'bad', duration: 1, timestamp: 't', attempts: 1 } },
+    });
+    expect(applyRecovery(tool, 'read', { action: 'retry', compute: '(str 1)' }, catalog)).toMatchObject({
+      ok: false,
+      problems: [
+        { code: 'invalid_edit', stepId: 'read', message: 'step read is not a compute step: retry it with args' },
+      ],
+    });
+  });
 });
 
 describe('planner and recovery prompts', () => {

@@ -86,6 +86,37 @@ const ask = {
 };
 const text = (a: RecoveryAsk = ask) => recoveryPrompt(a).messages[0]!.content;
 
+describe('the recovery prompt of a compute step', () => {
+  it('shows its expression (not an agent), says how to give a new one, and lists it as compute', () => {
+    const withCompute: Plan = Plan.parse({
+      ...plan,
+      steps: [
+        ...plan.steps.filter((s) => s.id !== 'write_out' && s.id !== 'verify'),
+        step('totals', 5, {
+          tool: undefined,
+          args: undefined,
+          compute: '(assoc step/read_config :n 1)',
+          dependsOn: ['read_config'],
+          status: 'failed',
+          result: result(false, 'not valid JSON', 1),
+        }),
+      ],
+    });
+    const { system, messages } = recoveryPrompt({
+      plan: withCompute,
+      failedStepId: 'totals',
+      error: 'not valid JSON',
+      tools,
+    });
+    const text = messages[0]!.content;
+    expect(text).toContain('failed_step: totals');
+    expect(text).toContain('compute: (assoc step/read_config :n 1)');
+    expect(text).not.toContain('agent: undefined');
+    expect(text).toContain('- totals [failed] compute: step totals');
+    expect(system).toContain('{"action": "retry", "compute": "<PTC-Lisp>"}');
+  });
+});
+
 describe('recoveryPrompt', () => {
   it('is a system prompt and one user message', () => {
     const prompt = recoveryPrompt(ask);
