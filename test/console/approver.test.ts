@@ -13,7 +13,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type BrowserConsole, DESKTOP, PHONE, axeViolations, chromiumFor, startBrowserConsole } from './chromium.ts';
+import {
+  type BrowserConsole,
+  DESKTOP,
+  PHONE,
+  axeViolations,
+  chromiumFor,
+  lookAgain,
+  startBrowserConsole,
+} from './chromium.ts';
 import labAgents from '../plans/fixtures/lab-agents.ts';
 import { bumpVersionPlanFile } from '../../examples/workspace/agent.ts';
 import { freshBankFile, waitForStatus } from '../mission/harness.ts';
@@ -176,9 +184,9 @@ describe.skipIf(!executablePath)('the console for an approver', () => {
     ]);
     expect((await plan.result()).status).toBe('completed');
     // the finished plan's page opens no stream
-    await page.reload();
-    expect(await page.locator('script[data-live]').count()).toBe(0);
-    await page.close();
+    const after = await lookAgain(desktop, `${web.url}/plans/${plan.id}`, page);
+    expect(await after.locator('script[data-live]').count()).toBe(0);
+    await after.close();
   }, 120_000);
 
   it('after Approve the page confirms who approved when, and shows the outcome live when the mission finishes', async () => {

@@ -16,7 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { valueHash } from '../../src/history/hash.ts';
 import { acceptedUpdates } from '../../src/client/verdicts.ts';
 import { describeSettled } from '../../src/cli/mission/view.ts';
-import { type BrowserConsole, DESKTOP, chromiumFor, startBrowserConsole } from './chromium.ts';
+import { type BrowserConsole, DESKTOP, chromiumFor, lookAgain, startBrowserConsole } from './chromium.ts';
 import labAgents from '../plans/fixtures/lab-agents.ts';
 import vendorAgents, { vendorPayments } from './fixtures/vendor-payments.ts';
 import { bumpVersionPlanFile } from '../../examples/workspace/agent.ts';
@@ -100,8 +100,9 @@ describe.skipIf(!executablePath)('an approver sees the whole picture', () => {
     expect(listed.stdout).toContain('Done so far: nothing out in the world yet');
     expect((await running.navigator.mission(m.id).effects()).waiting).toHaveLength(3);
 
-    const page = await desktop.newPage();
-    const asked = dialogs(page);
+    let page = await desktop.newPage();
+    // dialogs are accepted (none is expected before the batch's Approve all)
+    dialogs(page);
     await page.goto(`${running.web.url}/`);
     const card = page.locator('section.card.batch', { hasText: m.id });
     const text = (await card.textContent())!.replace(/\s+/g, ' ');
@@ -136,7 +137,9 @@ describe.skipIf(!executablePath)('an approver sees the whole picture', () => {
     await second.getByRole('button', { name: 'Deny 2' }).click();
     await page.waitForURL(`**/missions/${m.id}`);
     await expect.poll(async () => (await m.status()).effectApprovals.length).toBe(2);
-    await page.reload();
+    // the mission page reloads itself on the change: the test looks again in a page of its own
+    page = await lookAgain(desktop, `${running.web.url}/missions/${m.id}`, page);
+    const asked = dialogs(page);
     // the two left, approved together: asked first, with the total
     const rest = page.locator('section.card.batch');
     expect(await rest.locator('article.effect').count()).toBe(2);
@@ -194,7 +197,7 @@ describe.skipIf(!executablePath)('an approver sees the whole picture', () => {
     expect(after).toMatch(/pay_vendor \(task pay_INV-2\) denied by ana: not before the audit/);
 
     // the mission page says who decided what, when, with the note, for effects too
-    await page.goto(`${running.web.url}/missions/${m.id}`);
+    page = await lookAgain(desktop, `${running.web.url}/missions/${m.id}`, page);
     const decided = (await page.locator('.card.decided').textContent())!.replace(/\s+/g, ' ');
     expect(decided).toMatch(
       /Denied by ana .* — “not before the audit” · Pays a vendor’s invoice by bank transfer\. \(vendor: Baumann Logistik AG, .*amount: 14,500 EUR\)/,

@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Client } from '@temporalio/client';
-import { type Browser, type BrowserContextOptions, type Page, chromium } from 'playwright-core';
+import { type Browser, type BrowserContext, type BrowserContextOptions, type Page, chromium } from 'playwright-core';
 import type { RegisteredAgent } from '../../src/activities/agents.ts';
 import { NavigatorClient } from '../../src/client/index.ts';
 import { type RunningConsole, startConsole } from '../../src/console/server.ts';
@@ -79,6 +79,19 @@ export const PHONE: BrowserContextOptions = {
   hasTouch: true,
   deviceScaleFactor: 2,
 };
+/**
+ * `url` in a new page. The page of a running mission or plan reloads itself when the run
+ * changes (src/console/page-script.ts), so a test that reloads or navigates that same page
+ * after a change races the page's own reload and can be cut short (net::ERR_ABORTED); a
+ * test that looks again after a change opens a page of its own and closes the old one.
+ */
+export async function lookAgain(context: BrowserContext, url: string, old?: Page): Promise<Page> {
+  await old?.close();
+  const page = await context.newPage();
+  await page.goto(url);
+  return page;
+}
+
 export const DESKTOP: BrowserContextOptions = { viewport: { width: 1280, height: 900 } };
 
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
