@@ -184,9 +184,9 @@ describe.skipIf(!executablePath)('the console for an approver', () => {
     ]);
     expect((await plan.result()).status).toBe('completed');
     // the finished plan's page opens no stream
-    const after = await lookAgain(desktop, `${web.url}/plans/${plan.id}`, page);
+    const after = await lookAgain(page, `${web.url}/plans/${plan.id}`);
     expect(await after.locator('script[data-live]').count()).toBe(0);
-    await after.close();
+    await Promise.all([page.close(), after.close()]);
   }, 120_000);
 
   it('after Approve the page confirms who approved when, and shows the outcome live when the mission finishes', async () => {

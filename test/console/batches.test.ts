@@ -138,7 +138,7 @@ describe.skipIf(!executablePath)('an approver sees the whole picture', () => {
     await page.waitForURL(`**/missions/${m.id}`);
     await expect.poll(async () => (await m.status()).effectApprovals.length).toBe(2);
     // the mission page reloads itself on the change: the test looks again in a page of its own
-    page = await lookAgain(desktop, `${running.web.url}/missions/${m.id}`, page);
+    page = await lookAgain(page, `${running.web.url}/missions/${m.id}`);
     const asked = dialogs(page);
     // the two left, approved together: asked first, with the total
     const rest = page.locator('section.card.batch');
@@ -197,7 +197,7 @@ describe.skipIf(!executablePath)('an approver sees the whole picture', () => {
     expect(after).toMatch(/pay_vendor \(task pay_INV-2\) denied by ana: not before the audit/);
 
     // the mission page says who decided what, when, with the note, for effects too
-    page = await lookAgain(desktop, `${running.web.url}/missions/${m.id}`, page);
+    page = await lookAgain(page, `${running.web.url}/missions/${m.id}`);
     const decided = (await page.locator('.card.decided').textContent())!.replace(/\s+/g, ' ');
     expect(decided).toMatch(
       /Denied by ana .* — “not before the audit” · Pays a vendor’s invoice by bank transfer\. \(vendor: Baumann Logistik AG, .*amount: 14,500 EUR\)/,

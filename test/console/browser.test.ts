@@ -10,7 +10,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type BrowserConsole, DESKTOP, chromiumFor, startBrowserConsole } from './chromium.ts';
+import { type BrowserConsole, DESKTOP, chromiumFor, lookAgain, startBrowserConsole } from './chromium.ts';
 import { freshBankFile, waitForStatus } from '../mission/harness.ts';
 import { type PlanEnv, awaiting, planEnv, waitForPlan } from '../plans/plan-harness.ts';
 
@@ -35,7 +35,8 @@ describe.skipIf(!executablePath)('the console in a browser', () => {
       signIn: true,
     });
     ({ navigator, web } = running);
-    page = await running.browser.newPage(DESKTOP);
+    // a context of its own: the tests look again in new pages of it, signed in (lookAgain)
+    page = await (await running.browser.newContext(DESKTOP)).newPage();
     if (shots) mkdirSync(shots, { recursive: true });
   }, 120_000);
   afterAll(async () => {
@@ -80,7 +81,8 @@ describe.skipIf(!executablePath)('the console in a browser', () => {
     });
     expect(asked[0]).toMatch(/^Approve\? This cannot be undone\.\n\nThe wire is sent to the recipient/);
     expect(await m.result()).toMatchObject({ status: 'sent' });
-    await page.goto(`${web.url}/missions/${m.id}`);
+    // the mission page reloads itself on the change: look again in a page of its own
+    page = await lookAgain(page, `${web.url}/missions/${m.id}`);
     await expect.poll(() => page.textContent('.status')).toBe('completed');
     expect(await page.textContent('main')).toContain('execute_wire_bob_5000');
     await shot('mission');
@@ -117,11 +119,12 @@ describe.skipIf(!executablePath)('the console in a browser', () => {
     await shot('plan-review');
     await page.getByRole('button', { name: 'Start' }).click();
     await waitForPlan(plan, awaiting('gated'));
-    await page.goto(`${web.url}/`);
+    // the plan's page reloads itself on each change: look again in a page of its own
+    page = await lookAgain(page, `${web.url}/`);
     await page.locator('.card', { hasText: plan.id }).getByRole('button', { name: 'Approve' }).click();
     const summary = await plan.result();
     expect(summary.status).toBe('completed');
-    await page.goto(`${web.url}/plans/${plan.id}`);
+    page = await lookAgain(page, `${web.url}/plans/${plan.id}`);
     // the step's result as its fields, not JSON
     expect((await page.locator('#step-gated').textContent())!.replace(/\s+/g, ' ')).toMatch(/got 42/);
   }, 120_000);

@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Client } from '@temporalio/client';
-import { type Browser, type BrowserContext, type BrowserContextOptions, type Page, chromium } from 'playwright-core';
+import { type Browser, type BrowserContextOptions, type Page, chromium } from 'playwright-core';
 import type { RegisteredAgent } from '../../src/activities/agents.ts';
 import { NavigatorClient } from '../../src/client/index.ts';
 import { type RunningConsole, startConsole } from '../../src/console/server.ts';
@@ -80,14 +80,15 @@ export const PHONE: BrowserContextOptions = {
   deviceScaleFactor: 2,
 };
 /**
- * `url` in a new page. The page of a running mission or plan reloads itself when the run
- * changes (src/console/page-script.ts), so a test that reloads or navigates that same page
- * after a change races the page's own reload and can be cut short (net::ERR_ABORTED); a
- * test that looks again after a change opens a page of its own and closes the old one.
+ * `url` in a new page of `old`'s context (its cookies: a signed-in console stays signed in).
+ * The page of a running mission or plan reloads itself when the run changes
+ * (src/console/page-script.ts), so a test that reloads or navigates that same page after a
+ * change races the page's own reload and can be cut short (net::ERR_ABORTED); a test that
+ * looks again after a change opens a page of its own. `old` is left open: a page made by
+ * `browser.newPage()` owns its context, and closing it would close the new page too.
  */
-export async function lookAgain(context: BrowserContext, url: string, old?: Page): Promise<Page> {
-  await old?.close();
-  const page = await context.newPage();
+export async function lookAgain(old: Page, url: string): Promise<Page> {
+  const page = await old.context().newPage();
   await page.goto(url);
   return page;
 }
