@@ -371,17 +371,21 @@ async function missionPage(ctx: ConsoleContext, id: string, problem?: string): P
     </table>
     <p><a href="/missions/${encodeURIComponent(id)}/passes">What the model did: each pass's programs, prints and effects</a> · <a href="/missions/${encodeURIComponent(id)}/audit">Run the audit against history</a></p>
     ${open ? engineerTools(ctx, id) : ''}`;
-  // a closed mission changes no more: no stream polling its status
+  // a closed mission changes no more, nor one whose own state has ended (its workflow returns
+  // a moment later): no stream polling its status
   return page(
     `Mission ${id}`,
     body,
-    open
+    open && !ENDED.has(status.status)
       ? {
           live: `/live/missions/${encodeURIComponent(id)}?seen=${fingerprint(unavailable ? unanswered(unavailable) : status)}`,
         }
       : {},
   );
 }
+
+/** The statuses after which a mission's state changes no more. */
+const ENDED = new Set<StatusView['status']>(['completed', 'failed', 'cancelled', 'budget_exhausted']);
 
 /**
  * A run no worker has taken yet (started while none polled its task queue): its history
