@@ -9,6 +9,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { cacheDirOf } from '../machine/folders.ts';
+import { processRuns } from '../machine/processes.ts';
 
 const file = (env: NodeJS.ProcessEnv) => join(cacheDirOf('consoles', env), 'consoles.json');
 
@@ -21,16 +22,6 @@ function read(env: NodeJS.ProcessEnv): Record<string, Remembered> {
     return existsSync(path) ? (JSON.parse(readFileSync(path, 'utf8')) as Record<string, Remembered>) : {};
   } catch {
     return {};
-  }
-}
-
-/** Whether process `pid` still runs (a process of another user that runs counts: EPERM). */
-function running(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 
@@ -58,7 +49,7 @@ export function rememberConsole(
 /** The console page of `path` (`/missions/ID`) for Temporal at `address`, or null when no console is known. */
 export function consoleLink(address: string, path: string, env: NodeJS.ProcessEnv = process.env): string | null {
   const kept = read(env)[address];
-  const remembered = typeof kept === 'string' ? kept : kept && running(kept.pid) ? kept.url : undefined;
+  const remembered = typeof kept === 'string' ? kept : kept && processRuns(kept.pid) ? kept.url : undefined;
   const base = env.NAVIGATOR_CONSOLE_URL?.trim() || remembered;
   return base ? `${base.replace(/\/+$/, '')}${path}` : null;
 }

@@ -47,6 +47,7 @@ import { dirname, join } from 'node:path';
 import { navigatorDataDir } from '../machine/folders.ts';
 import { ChangeSet } from './changes.ts';
 import type { ServerState } from './model.ts';
+import { processRuns } from '../machine/processes.ts';
 
 const FORMAT = 'navigator-devserver/2';
 const FORMAT_WHOLE_FILE = 'navigator-devserver/1';
@@ -361,7 +362,7 @@ export function lockStateFile(path: string): () => void {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST' || attempt > 0)
         throw new Error(`cannot lock ${lock}: ${(err as Error).message}`, { cause: err });
       const holder = Number(readFileSync(lock, 'utf8').trim());
-      if (Number.isInteger(holder) && holder > 0 && holder !== process.pid && alive(holder)) {
+      if (Number.isInteger(holder) && holder > 0 && holder !== process.pid && processRuns(holder)) {
         throw new Error(
           `${path} is in use by another dev server (pid ${holder}); stop it, or give this one another --port or --db FILE`,
           { cause: err },
@@ -383,13 +384,4 @@ export function lockStateFile(path: string): () => void {
   };
   process.once('exit', release);
   return release;
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }

@@ -5,30 +5,14 @@
  * code cannot reproduce carries the replay error; an audit told a run was replayed does not
  * replay it again and keeps that run's verdict, pass or fail; the runs before it are replayed.
  */
-import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { fixture, nondeterministicHistory } from './fixture-histories.ts';
 import { auditChain } from '../../src/audit/mission/audit.ts';
 import { type History, historiesFromJson } from '../../src/history/fetch.ts';
 import { closeReadReplayer, HistoryReplayError, readOut, readReplayer } from '../../src/history/replay.ts';
 import type { HistoryReplayer } from '../../src/history/replayer.ts';
 
-const fixture = (name: string) => readFileSync(fileURLToPath(new URL(`./fixtures/${name}`, import.meta.url)), 'utf8');
 const chain = () => historiesFromJson(fixture('wire-transfer-chain.history.json'), 'chain');
-
-type Json = Record<string, unknown>;
-
-/** The recorded history with its first pass scheduled under another activity name: replay must fail. */
-function nondeterministic() {
-  const h = JSON.parse(fixture('wire-transfer.history.json')) as { events: Json[] };
-  const pass = h.events.find(
-    (e) =>
-      ((e.activityTaskScheduledEventAttributes as Json | undefined)?.activityType as Json | undefined)?.name ===
-      'runPass',
-  )!;
-  ((pass.activityTaskScheduledEventAttributes as Json).activityType as Json).name = 'runPassFromOlderCode';
-  return historiesFromJson(JSON.stringify(h), 'bad')[0]!;
-}
 
 /** The process's read replayer, with the histories it is given written down. */
 async function counted(): Promise<{ replayer: HistoryReplayer; runs: string[] }> {
@@ -48,7 +32,7 @@ afterAll(() => closeReadReplayer());
 
 describe('an audit with a run replayed by the reader', () => {
   it('the reader’s read-out of a history its code cannot reproduce says so', { timeout: 120_000 }, async () => {
-    const bad = nondeterministic();
+    const bad = nondeterministicHistory();
     const out = await readOut(bad.workflowId, bad.history).catch((err: unknown) => err);
     // answers from the last point reached and the error, or no answers at all: never a silent pass
     if (out instanceof HistoryReplayError) expect(out.message).toMatch(/does not replay it/);

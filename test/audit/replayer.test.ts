@@ -5,8 +5,6 @@
  * audit with its own replay worker reports, and an idle or closed replayer builds a new
  * worker when asked again.
  */
-import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditChain } from '../../src/audit/mission/audit.ts';
 import { historiesFromJson } from '../../src/history/fetch.ts';
@@ -14,12 +12,11 @@ import { HistoryReplayer } from '../../src/history/replayer.ts';
 import { bundleOnce } from '../../src/devserver/testing.ts';
 import { silentSpanSinks } from '../../src/telemetry/setup.ts';
 import { workflowInterceptorModules, workflowsPath } from '../../src/worker/index.ts';
+import { fixture, nondeterministicHistory } from './fixture-histories.ts';
 
-const fixture = (name: string) => readFileSync(fileURLToPath(new URL(`./fixtures/${name}`, import.meta.url)), 'utf8');
 const HISTORY = fixture('wire-transfer.history.json');
 const CHAIN = fixture('wire-transfer-chain.history.json');
 
-type Json = Record<string, unknown>;
 let bundle: { code: string };
 let replayer: HistoryReplayer;
 beforeAll(async () => {
@@ -30,16 +27,9 @@ afterAll(() => replayer?.close());
 
 const wire = (workflowId: string) => ({ workflowId, history: historiesFromJson(HISTORY, 'wire')[0]!.history });
 
-/** The recorded history with its first pass scheduled under another activity name: replay must fail. */
+/** The recorded history made nondeterministic, as workflow `workflowId`: replay must fail. */
 function nondeterministic(workflowId: string) {
-  const h = JSON.parse(HISTORY) as { events: Json[] };
-  const pass = h.events.find(
-    (e) =>
-      ((e.activityTaskScheduledEventAttributes as Json | undefined)?.activityType as Json | undefined)?.name ===
-      'runPass',
-  )!;
-  ((pass.activityTaskScheduledEventAttributes as Json).activityType as Json).name = 'runPassFromOlderCode';
-  return { workflowId, history: historiesFromJson(JSON.stringify(h), 'bad')[0]!.history };
+  return { workflowId, history: nondeterministicHistory().history };
 }
 
 describe('HistoryReplayer', () => {
